@@ -1,0 +1,55 @@
+// `npm test`: everything a reviewer checks, in order — types, lint, unit + API (PGlite) + web tests,
+// the API tests again on PostgreSQL when TEST_DATABASE_URL is set, then the browser tests in
+// Debian's chromium. Without chromium the browser tests are skipped with a clear message, unless
+// E2E_REQUIRED=1, which makes that a failure.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const bin = (name: string) => path.resolve('node_modules/.bin', name);
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failures: string[] = [];
+
+function step(title: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  console.log(`\n▶ ${title}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.status !== 0) failures.push(title);
+  return r.status === 0;
+}
+
+function vitest(title: string, projects: string[], env: NodeJS.ProcessEnv = {}) {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ph-vitest-')), 'report.json');
+  const ok = step(title, bin('vitest'), ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
+  if (fs.existsSync(out)) {
+    const r = JSON.parse(fs.readFileSync(out, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+    totals.passed += r.numPassedTests;
+    totals.failed += r.numFailedTests;
+    totals.skipped += r.numPendingTests + r.numTodoTests;
+  } else if (!ok) totals.failed += 1;
+  return ok;
+}
+
+step('typecheck (tsc --noEmit)', bin('tsc'), ['--noEmit']);
+step('lint (eslint)', bin('eslint'), ['.', '--max-warnings=0']);
+vitest('unit, API on PGlite, web', ['unit', 'server', 'web']);
+
+if (process.env.TEST_DATABASE_URL) vitest('API on PostgreSQL', ['server'], { TEST_DB: 'pg' });
+else console.log('\n(i) TEST_DATABASE_URL is not set: the API tests ran on PGlite only.');
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (fs.existsSync(chromium)) {
+  if (step('build the web app for the browser tests', process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'])) {
+    vitest('browser (e2e) in chromium', ['e2e'], { CHROMIUM_PATH: chromium });
+  }
+} else {
+  const msg = `Browser tests SKIPPED: ${chromium} not found. Install it with: apt-get install -y chromium (or set CHROMIUM_PATH).`;
+  if (process.env.E2E_REQUIRED === '1') {
+    console.error(`\n✖ ${msg} E2E_REQUIRED=1 makes this a failure.`);
+    failures.push('browser tests (chromium missing)');
+  } else console.warn(`\n⚠ ${msg}`);
+}
+
+console.log(`\n${failures.length ? `Failed steps: ${failures.join('; ')}` : 'All steps passed.'}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failures.length ? 1 : 0);

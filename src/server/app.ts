@@ -1,0 +1,213 @@
+// Builds the Fastify app: plugins first (security headers, body parsers), then the contract's
+// routes from openapi.yaml, then the SPA. Every route's roles come from its x-roles.
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import openapiGlue from 'fastify-openapi-glue';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { Config } from './config.ts';
+import { listOperations, specPath, type Operation } from './contract.ts';
+import type { Db } from './db/client.ts';
+import { AppError, badRequest, Code, forbidden, notImplemented, unauthorized } from './errors.ts';
+import { resolveSession } from './auth/sessions.ts';
+import { FailureCounter, LOGIN_LIMITS } from './auth/rate-limit.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { OutboxWorker } from './mail/outbox.ts';
+import { isOk, type Ctx, type Handler, type Handlers, type OpId, type OpRequest, type SessionUser } from './handlers/types.ts';
+import { validationMessage } from './validation.ts';
+import { authHandlers } from './handlers/auth.ts';
+import { noticeHandlers } from './handlers/notice.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: SessionUser | null;
+    /** The uploaded file of a multipart operation. */
+    upload: { field: string; filename: string; mimetype: string; buffer: Buffer } | null;
+  }
+  interface FastifyInstance {
+    /** The handlers' context (tests reset the login counters through it). */
+    appCtx: Ctx;
+  }
+}
+
+/** Every handler module; operations without an entry answer A00005 '未实现'. */
+export const allHandlers: Handlers = { ...authHandlers, ...noticeHandlers };
+
+export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  outbox: OutboxWorker;
+  /** pino instance; silent when absent (tests). */
+  logger?: FastifyBaseLogger;
+  handlers?: Handlers;
+}
+
+const API_PREFIXES = ['/api/', '/ext/'];
+const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  });
+  app.decorateRequest('user', null);
+  app.decorateRequest('upload', null);
+  // Query strings and path parameters arrive as text and are coerced to the contract's types;
+  // bodies are not: a JSON body with 42 where a string belongs is an error, not "42".
+  // Unknown body fields are rejected (removeAdditional: false), never silently dropped.
+  const ajvFor = (coerceTypes: boolean | 'array') =>
+    addFormats(new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, multipleOfPrecision: 6 }));
+  const ajvText = ajvFor('array');
+  const ajvBody = ajvFor(false);
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? ajvBody : ajvText).compile(schema));
+
+  const ctx: Ctx = {
+    db: deps.db,
+    config: deps.config,
+    mailer: deps.mailer,
+    outbox: deps.outbox,
+    log: app.log,
+    loginFailures: { byAddress: new FailureCounter(LOGIN_LIMITS.perAddress), byIp: new FailureCounter(LOGIN_LIMITS.perIp) },
+  };
+  app.decorate('appCtx', ctx);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        mediaSrc: ["'self'", 'blob:', 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    hsts: false,
+  });
+
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20 },
+    async onFile(part) {
+      // The bytes are buffered (the size limit applies) and kept on the request; the body's field
+      // carries the file name, so the contract's `file: string(binary)` validates as a string.
+      const buffer = await part.toBuffer();
+      this.upload = { field: part.fieldname, filename: part.filename, mimetype: part.mimetype, buffer };
+      (part as unknown as { value: string }).value = part.filename || part.fieldname;
+    },
+  });
+
+  app.setErrorHandler((err: Error & { validation?: unknown; validationContext?: string; statusCode?: number; code?: string }, req, reply) => {
+    if (err instanceof AppError) {
+      if (err.httpStatus >= 500) req.log.error({ err }, err.message);
+      return reply.status(err.httpStatus).send({ code: err.code, msg: err.message });
+    }
+    if (err.validation) {
+      return reply
+        .status(400)
+        .send({ code: Code.badParam, msg: validationMessage(err.validation as never, err.validationContext ?? 'body') });
+    }
+    switch (err.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return reply.status(400).send({ code: Code.badParam, msg: '参数错误：请求体不是有效的JSON' });
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+        return reply.status(400).send({ code: Code.badParam, msg: `参数错误：不支持的Content-Type ${req.headers['content-type'] ?? ''}`.trim() });
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      case 'FST_REQ_FILE_TOO_LARGE':
+      case 'FST_PARTS_LIMIT':
+      case 'FST_FILES_LIMIT':
+        return reply.status(413).send({ code: Code.badParam, msg: '参数错误：上传内容过大' });
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.status(400).send({ code: Code.badParam, msg: `参数错误：${err.message}` });
+    }
+    req.log.error({ err }, 'unexpected error');
+    return reply.status(500).send({ code: Code.system, msg: '系统错误' });
+  });
+
+  const operations = new Map(listOperations().map((op) => [op.operationId, op]));
+  const handlers = deps.handlers ?? allHandlers;
+
+  await app.register(openapiGlue, {
+    specification: specPath,
+    operationResolver: (operationId: string) => {
+      const op = operations.get(operationId);
+      if (!op) throw new Error(`operation ${operationId} missing from the contract`);
+      const handler = handlers[operationId as OpId] as Handler<OpId> | undefined;
+      // glue merges these route options into the route it builds (its types want a full route).
+      return { onRequest: authorize(op, ctx), handler: handle(handler, ctx) } as unknown as RouteOptions;
+    },
+  });
+
+  // Unknown API paths answer in the envelope; every other path is the SPA (history mode).
+  const indexFile = path.join(deps.config.webDir, 'index.html');
+  const hasWeb = fs.existsSync(indexFile);
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: deps.config.webDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    if (isApiPath(req.url) || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      return reply.status(404).send({ code: Code.notFound, msg: '接口不存在' });
+    }
+    if (!hasWeb) return reply.status(404).type('text/plain; charset=utf-8').send('The web app is not built: run npm run build.');
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(fs.createReadStream(indexFile));
+  });
+
+  return app;
+}
+
+function authorize(op: Operation, ctx: Ctx) {
+  const anonymous = op.roles.includes('anonymous');
+  return async (req: FastifyRequest) => {
+    const token = req.headers['x-token'];
+    const value = typeof token === 'string' ? token.trim() : '';
+    if (value) {
+      req.user = await resolveSession(ctx.db, value);
+      // An expired token on an anonymous call is simply ignored.
+      if (!req.user && !anonymous) throw unauthorized('Token已过期，请重新登录');
+    }
+    if (!anonymous) {
+      if (!req.user) throw unauthorized('请先登录');
+      if (!op.roles.includes(req.user.roleType)) throw forbidden();
+    }
+    // A body is only read in a media type the contract declares for this operation; otherwise
+    // its schema (keyed by media type) would not apply to it.
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type && op.requestTypes.length && !op.requestTypes.includes(type)) {
+      throw badRequest(`参数错误：不支持的Content-Type ${type}，应为 ${op.requestTypes.join(' 或 ')}`);
+    }
+  };
+}
+
+function handle(handler: Handler<OpId> | undefined, ctx: Ctx) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!handler) throw notImplemented();
+    const opReq = {
+      query: req.query ?? {},
+      params: req.params ?? {},
+      body: req.body,
+      user: req.user,
+      ip: req.ip,
+      raw: req,
+    } as OpRequest<OpId>;
+    const result = await handler(opReq, ctx, reply);
+    if (isOk(result)) return { code: Code.ok, msg: result.msg, data: result.data };
+    return result;
+  };
+}

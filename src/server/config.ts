@@ -1,0 +1,46 @@
+// Every setting the server reads, in one place (README "Settings" lists the same).
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://... uses a PostgreSQL server; empty uses PGlite in dataDir. */
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  smtpBackupUrl: string | undefined;
+  /** Mail sender address. */
+  mailFrom: string;
+  /** Secret for encrypting bank card fields; generated into dataDir when empty. */
+  appSecret: string | undefined;
+  adminEmail: string;
+  adminPassword: string | undefined;
+  /** Absolute address used in mailed links. */
+  appUrl: string;
+  demo: boolean;
+  /** Directory of the built web app. */
+  webDir: string;
+  logLevel: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const host = env.HOST ?? '0.0.0.0';
+  return {
+    port,
+    host,
+    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    smtpBackupUrl: env.SMTP_BACKUP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'Purchase Hub <no-reply@purchase-hub.local>',
+    appSecret: env.APP_SECRET || undefined,
+    adminEmail: (env.ADMIN_EMAIL ?? 'admin@example.com').trim().toLowerCase(),
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    appUrl: (env.APP_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    demo: env.DEMO === '1' || env.DEMO === 'true',
+    webDir: path.resolve(env.WEB_DIR ?? './dist'),
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

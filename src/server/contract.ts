@@ -1,0 +1,51 @@
+// openapi.yaml is the single source of the routes and their roles: this reads it once.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+
+export const ROLES = ['anonymous', 'user', 'lowerAdmin', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export type UserRole = Exclude<Role, 'anonymous'>;
+
+export interface Operation {
+  operationId: string;
+  method: string;
+  path: string;
+  roles: Role[];
+  tags: string[];
+  /** Media types the request body may have (empty: the operation takes no body). */
+  requestTypes: string[];
+}
+
+export const specPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../openapi.yaml');
+
+const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
+
+export function loadSpec(file = specPath): Record<string, unknown> {
+  return YAML.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+}
+
+export function listOperations(spec = loadSpec()): Operation[] {
+  const out: Operation[] = [];
+  const paths = (spec.paths ?? {}) as Record<string, Record<string, Record<string, unknown>>>;
+  for (const [p, item] of Object.entries(paths)) {
+    for (const m of METHODS) {
+      const op = item[m];
+      if (!op) continue;
+      const roles = (op['x-roles'] ?? []) as Role[];
+      if (!Array.isArray(roles) || roles.length === 0 || roles.some((r) => !ROLES.includes(r)))
+        throw new Error(`openapi.yaml: ${m.toUpperCase()} ${p} needs x-roles drawn from ${ROLES.join(', ')}`);
+      const body = op.requestBody as { content?: Record<string, unknown> } | undefined;
+      out.push({
+        operationId: String(op.operationId),
+        method: m.toUpperCase(),
+        path: p,
+        roles,
+        tags: (op.tags ?? []) as string[],
+        requestTypes: Object.keys(body?.content ?? {}),
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,60 @@
+// Every scan, match, upload and task change writes one audit entry (who, when, what, before and
+// after; DECISIONS "Receiving and matching"), and both audit screens (task-audit, tracking-audit) read
+// the same append-only table filtered by entity. The columns the screens show (mainId, subId, upc,
+// count, itemName, status, trackingId, taskId) are copied into the row at write time, and before /
+// after hold the full changed row, so an entry stays readable after the thing it describes changes.
+// For the same reason the table has no foreign keys: an audit row must never block, or be removed
+// by, a change to what it records, and inserting it must stay cheap inside every write transaction.
+// status is text because it holds the status of whichever entity the row is about. The indexes
+// serve the two screens' newest-first lists, optionally narrowed to one user, plus lookups by
+// tracking id, task and entity id.
+import { bigserial, index, integer, jsonb, pgEnum, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const auditEntity = pgEnum('audit_entity', [
+  'task',
+  'tracking',
+  'purchased',
+  'board',
+  'boardTask',
+  'item',
+  'group',
+  'user',
+  'payment',
+  'withdraw',
+  'card',
+]);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    entity: auditEntity('entity').notNull(),
+    entityId: integer('entity_id'),
+    /** e.g. scan, modify, add, upload.import, match, split, claim, accept, reject, delete, edit. */
+    action: text('action').notNull(),
+    /** Who did it (null for the system, e.g. automatic matching after an upload by nobody). */
+    opUid: integer('op_uid'),
+    /** The user the entity belongs to. */
+    userId: integer('user_id'),
+    mainId: integer('main_id'),
+    subId: integer('sub_id'),
+    upc: text('upc'),
+    count: integer('count'),
+    itemName: text('item_name'),
+    status: text('status'),
+    trackingId: text('tracking_id'),
+    taskId: integer('task_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('audit_log_entity_created_idx').on(t.entity, t.createdAt, t.id),
+    index('audit_log_entity_user_created_idx').on(t.entity, t.userId, t.createdAt),
+    index('audit_log_entity_id_idx').on(t.entity, t.entityId),
+    index('audit_log_tracking_idx').on(t.trackingId),
+    index('audit_log_task_idx').on(t.taskId),
+  ],
+);

@@ -1,0 +1,28 @@
+// Excel exports and the label PDF are plain links, so the token travels in the URL path, where it
+// ends up in browser history and proxy logs. It is therefore never the session token: it is a
+// short-lived random token scoped to one file (kind + resourceId + params) and one user, and only its
+// SHA-256 hash is stored (same rule as sessions in accounts.ts), so a leaked database cannot be
+// replayed as download links. Tokens are not single use (a browser may retry a download); they
+// simply expire, and the expires_at index lets a sweeper delete old ones.
+import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './accounts';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const downloadTokens = pgTable(
+  'download_tokens',
+  {
+    id: serial('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** Which file: e.g. pdf.labels, excel.withdraw, excel.userTask, excel.tracking, excel.board, excel.taskAmount. */
+    kind: text('kind').notNull(),
+    /** The one resource the file is about (e.g. the task id of a label PDF), when there is one. */
+    resourceId: integer('resource_id'),
+    /** The export's filters (e.g. userIds, date range, timezone), fixed when the token is issued. */
+    params: jsonb('params').notNull().default({}),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('download_tokens_hash_uq').on(t.tokenHash), index('download_tokens_expires_idx').on(t.expiresAt)],
+);

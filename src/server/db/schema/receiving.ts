@@ -1,0 +1,50 @@
+// Scan records are the warehouse's side of matching: one row per (tracking id, UPC) seen or imported,
+// moving init -> scan -> match | unmatch -> wait2pay -> payed. (trackingId, upc) is deliberately NOT
+// unique: "upc already recorded" is a scan-screen check, and one parcel may carry the same UPC for
+// several users' tasks, which matching records as separate rows each tied to one task. The user,
+// task and mainId/subId columns are filled by matching and are copies for the list and exports
+// (matchedUser is the matched user's display name, kept so a 1M-row list needs no join). The table
+// is planned for ~1M rows: the admin list filters by trackingId (equality), status, a createdAt
+// range and itemId and pages newest first, so every list index ends in (created_at, id) to allow
+// keyset paging and index-ordered "page of 20" reads; exact totals over big filters are expensive
+// (STACK.md) and should be capped. item_id is nullable because an imported row may name a product
+// the catalogue does not have yet; such a row cannot match until an admin assigns the item.
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgEnum, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './accounts';
+import { items } from './catalog';
+import { tasks } from './tasks';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const scanStatus = pgEnum('scan_status', ['init', 'scan', 'match', 'unmatch', 'wait2pay', 'payed']);
+
+export const scanTrackings = pgTable(
+  'scan_trackings',
+  {
+    id: serial('id').primaryKey(),
+    trackingId: text('tracking_id').notNull(),
+    upc: text('upc').notNull(),
+    count: integer('count').notNull().default(1),
+    itemId: integer('item_id').references(() => items.id),
+    itemName: text('item_name').notNull().default(''),
+    status: scanStatus('status').notNull().default('init'),
+    matchedUser: text('matched_user'),
+    userId: integer('user_id').references(() => users.id),
+    mainId: integer('main_id'),
+    subId: integer('sub_id'),
+    taskId: integer('task_id').references(() => tasks.id),
+    /** The admin who last scanned, imported or edited the row. */
+    opUid: integer('op_uid').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow().$onUpdate(() => new Date()),
+  },
+  (t) => [
+    index('scan_trackings_tracking_idx').on(t.trackingId),
+    index('scan_trackings_created_idx').on(t.createdAt, t.id),
+    index('scan_trackings_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('scan_trackings_item_created_idx').on(t.itemId, t.createdAt, t.id),
+    index('scan_trackings_task_idx').on(t.taskId),
+    check('scan_trackings_count_nonneg', sql`${t.count} >= 0`),
+  ],
+);

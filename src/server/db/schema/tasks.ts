@@ -1,0 +1,100 @@
+// A task is one user's claim on a board task, and the unit that is purchased, received, matched and
+// paid. Its identity shown to people is mainId-subId: the claim creates subId 0 with mainId equal to
+// its own id (the check below makes that the only way to start a claim, so the claim code takes
+// nextval(pg_get_serial_sequence('tasks','id')) once and writes it into both), and a split adds
+// siblings with the same mainId and subId 1, 2, ... (the self-reference keeps a sibling from pointing
+// at a claim that does not exist). Tasks are never physically deleted: deleted is a status, because
+// purchased records, scans, audit entries and payment applications keep pointing at them. status has
+// no default on purpose: whether a new claim is open or pending (closed board task / expired board)
+// is the claim rule's decision, made by the task machine, never by the schema. Item name, url, price
+// and buyIn are copied from the board task at claim time so a later board edit does not rewrite
+// what a user agreed to. purchased_records are what the user says they bought, per tracking id; one
+// row per (task, tracking id) so re-entering or re-uploading a tracking id updates its quantity.
+import { sql } from 'drizzle-orm';
+import { boolean, check, foreignKey, index, integer, pgEnum, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './accounts';
+import { boards, boardTasks } from './boards';
+import { items } from './catalog';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const taskStatus = pgEnum('task_status', ['pending', 'open', 'closed', 'locked', 'processing', 'finished', 'deleted', 'unmatch']);
+
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: serial('id').primaryKey(),
+    mainId: integer('main_id').notNull(),
+    subId: integer('sub_id').notNull().default(0),
+    boardId: integer('board_id').notNull().references(() => boards.id),
+    boardTaskId: integer('board_task_id').notNull().references(() => boardTasks.id),
+    userId: integer('user_id').notNull().references(() => users.id),
+    itemId: integer('item_id').notNull().references(() => items.id),
+    itemName: text('item_name').notNull(),
+    url: text('url').notNull().default(''),
+    /** Cents, copied from the board task (reference only). */
+    price: integer('price'),
+    /** Cents per matched unit. */
+    buyIn: integer('buy_in').notNull(),
+    /** Cents. */
+    bonus: integer('bonus').notNull().default(0),
+    /** Cents; shown as "discount". */
+    punish: integer('punish').notNull().default(0),
+    /** Units claimed. */
+    count: integer('count').notNull(),
+    /** Units arrived and matched. */
+    productCount: integer('product_count').notNull().default(0),
+    status: taskStatus('status').notNull(),
+    isHome: boolean('is_home').notNull().default(false),
+    state: text('state'),
+    zipCode: text('zip_code'),
+    labelCount: integer('label_count'),
+    /** Copied from the item at claim time; what matching compares scanned UPCs with. */
+    upc: text('upc'),
+    /** Set by matching when some but not all units arrived. */
+    canSplit: boolean('can_split').notNull().default(false),
+    /** Latest tracking id recorded for the task (the full list is in purchased_records). */
+    trackingId: text('tracking_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow().$onUpdate(() => new Date()),
+  },
+  (t) => [
+    uniqueIndex('tasks_main_sub_uq').on(t.mainId, t.subId),
+    foreignKey({ name: 'tasks_main_id_fk', columns: [t.mainId], foreignColumns: [t.id] }),
+    index('tasks_user_created_idx').on(t.userId, t.createdAt, t.id),
+    index('tasks_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('tasks_created_idx').on(t.createdAt, t.id),
+    index('tasks_board_task_idx').on(t.boardTaskId, t.status),
+    index('tasks_board_user_idx').on(t.boardId, t.userId),
+    index('tasks_item_idx').on(t.itemId),
+    index('tasks_tracking_idx').on(t.trackingId),
+    check('tasks_claim_is_main', sql`${t.subId} > 0 OR ${t.mainId} = ${t.id}`),
+    check('tasks_sub_id_nonneg', sql`${t.subId} >= 0`),
+    check('tasks_counts_nonneg', sql`${t.count} >= 0 AND ${t.productCount} >= 0 AND ${t.labelCount} >= 0`),
+    check('tasks_amounts_nonneg', sql`${t.price} >= 0 AND ${t.buyIn} >= 0 AND ${t.bonus} >= 0 AND ${t.punish} >= 0`),
+  ],
+);
+
+export const purchasedStatus = pgEnum('purchased_status', ['init', 'match', 'unmatch']);
+
+export const purchasedRecords = pgTable(
+  'purchased_records',
+  {
+    id: serial('id').primaryKey(),
+    taskId: integer('task_id').notNull().references(() => tasks.id),
+    userId: integer('user_id').notNull().references(() => users.id),
+    trackingId: text('tracking_id').notNull(),
+    productCount: integer('product_count').notNull(),
+    status: purchasedStatus('status').notNull().default('init'),
+    /** Why matching said unmatch (shown in the task record dialog). */
+    msg: text('msg').notNull().default(''),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow().$onUpdate(() => new Date()),
+  },
+  (t) => [
+    uniqueIndex('purchased_records_task_tracking_uq').on(t.taskId, t.trackingId),
+    index('purchased_records_tracking_idx').on(t.trackingId),
+    index('purchased_records_user_created_idx').on(t.userId, t.createdAt),
+    check('purchased_records_count_nonneg', sql`${t.productCount} >= 0`),
+  ],
+);

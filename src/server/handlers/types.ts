@@ -1,0 +1,72 @@
+// Handlers are keyed by operationId and typed from the generated contract, so a handler cannot
+// read a field the contract does not declare or answer a shape it does not promise.
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { operations } from '../../api/schema';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { OutboxWorker } from '../mail/outbox.ts';
+import type { FailureCounter } from '../auth/rate-limit.ts';
+import type { UserRole } from '../contract.ts';
+
+export interface SessionUser {
+  id: number;
+  mailAddr: string;
+  nickName: string;
+  roleType: UserRole;
+  sessionId: number;
+}
+
+export interface Ctx {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  outbox: OutboxWorker;
+  log: FastifyBaseLogger;
+  loginFailures: { byAddress: FailureCounter; byIp: FailureCounter };
+}
+
+export type OpId = keyof operations;
+type Params<K extends OpId> = operations[K] extends { parameters: infer P } ? P : never;
+type Pick2<T, F extends string> = T extends { [k in F]?: infer Q } ? NonNullable<Q> : Record<string, never>;
+type BodyOf<K extends OpId> = operations[K] extends { requestBody?: { content: infer C } }
+  ? C extends Record<string, infer B>
+    ? B
+    : never
+  : operations[K] extends { requestBody: { content: infer C } }
+    ? C extends Record<string, infer B>
+      ? B
+      : never
+    : undefined;
+type DataOf<K extends OpId> = operations[K] extends { responses: { 200: { content: { 'application/json': infer E } } } }
+  ? E extends { data?: infer D }
+    ? D
+    : never
+  : never;
+
+export interface OpRequest<K extends OpId> {
+  query: Pick2<Params<K>, 'query'>;
+  params: Pick2<Params<K>, 'path'>;
+  body: BodyOf<K>;
+  user: SessionUser | null;
+  ip: string;
+  raw: FastifyRequest;
+}
+
+const OK = Symbol('ok');
+export interface Ok<T> {
+  [OK]: true;
+  data: T;
+  msg: string;
+}
+export const ok = <T>(data: T, msg = '') => ({ [OK]: true, data, msg }) as Ok<T>;
+export const isOk = (v: unknown): v is Ok<unknown> => typeof v === 'object' && v !== null && OK in v;
+
+export type Handler<K extends OpId> = (req: OpRequest<K>, ctx: Ctx, reply: FastifyReply) => Promise<Ok<DataOf<K>> | FastifyReply>;
+export type Handlers = { [K in OpId]?: Handler<K> };
+
+/** The signed-in user; routes whose x-roles exclude anonymous always have one. */
+export function me(req: { user: SessionUser | null }): SessionUser {
+  if (!req.user) throw new Error('handler of a signed-in route reached without a user');
+  return req.user;
+}

@@ -1,0 +1,239 @@
+// Accounts and sessions through the real API on a real database (SPEC §5, §7 Auth; DECISIONS).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sessions, users } from '../../src/server/db/schema/accounts.ts';
+import { call, createUser, login, TEST_PASSWORD, useTestApp } from './harness.ts';
+import { startSmtpSink, type SmtpSink } from './smtp-sink.ts';
+
+let sink: SmtpSink;
+beforeAll(async () => {
+  sink = await startSmtpSink();
+});
+afterAll(async () => {
+  await sink.close();
+});
+const t = useTestApp({ smtpUrl: () => sink.url });
+beforeEach(() => {
+  sink.mails.length = 0;
+});
+
+const loginUrl = (mail: string, pwd: string, keep = false) =>
+  `/ext/login/login?mailAddr=${encodeURIComponent(mail)}&pwd=${encodeURIComponent(pwd)}&keepflag=${keep}`;
+
+async function invite(adminToken: string, mails: string) {
+  return call<{ mail: string; sendStatus: string; msg: string }[]>(t().app, {
+    method: 'POST',
+    url: '/api/admin/invite',
+    headers: { 'x-token': adminToken, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ mails }).toString(),
+  });
+}
+
+const tokenFrom = (link: string) => new URL(link).searchParams.get('token') ?? '';
+
+describe('login', () => {
+  it('answers user_not_exist, failed, no_group and succ as SPEC §5 names them', async () => {
+    const { app, database } = t();
+    await createUser(database, { mailAddr: 'lonely@x.test' });
+    await createUser(database, { mailAddr: 'member@x.test', inGroup: true, nickName: '小王' });
+    await createUser(database, { mailAddr: 'boss@x.test', roleType: 'admin' });
+
+    expect((await call(app, { method: 'POST', url: loginUrl('nobody@x.test', 'whatever') })).body.data).toMatchObject({ status: 'user_not_exist' });
+    expect((await call(app, { method: 'POST', url: loginUrl('member@x.test', 'wrong-password') })).body.data).toMatchObject({ status: 'failed' });
+    const noGroup = await call(app, { method: 'POST', url: loginUrl('lonely@x.test', TEST_PASSWORD) });
+    expect(noGroup.body.data).toMatchObject({ status: 'no_group' });
+    expect(noGroup.body.data).not.toHaveProperty('token');
+
+    const ok = await call<{ status: string; userName: string; roleType: string; token: string }>(app, { method: 'POST', url: loginUrl('Member@X.test ', TEST_PASSWORD) });
+    expect(ok.body).toMatchObject({ code: 'A00000', data: { status: 'succ', userName: '小王', roleType: 'user' } });
+    expect(ok.body.data!.token.length).toBeGreaterThanOrEqual(43);
+
+    // Admins need no group.
+    expect((await call(app, { method: 'POST', url: loginUrl('boss@x.test', TEST_PASSWORD) })).body.data).toMatchObject({ status: 'succ', roleType: 'admin' });
+  });
+
+  it('stores only a hash of the session token, valid 12 hours or 30 days with keepflag', async () => {
+    const { app, database } = t();
+    const u = await createUser(database, { mailAddr: 'm@x.test', inGroup: true });
+    const short = await login(app, 'm@x.test');
+    const long = await login(app, 'm@x.test', TEST_PASSWORD, true);
+    const rows = await database.db.select().from(sessions).where(eq(sessions.userId, u.id));
+    expect(rows).toHaveLength(2);
+    for (const r of rows) expect([short, long]).not.toContain(r.tokenHash);
+    const hours = rows.map((r) => (r.expiresAt.getTime() - r.createdAt.getTime()) / 3_600_000).sort((a, b) => a - b);
+    expect(hours[0]).toBeCloseTo(12, 1);
+    expect(hours[1]).toBeCloseTo(30 * 24, 1);
+  });
+
+  it('gives the user info for a token, 401 A00002 without one or after expiry, and logout ends the session', async () => {
+    const { app, database } = t();
+    await createUser(database, { mailAddr: 'm@x.test', inGroup: true, nickName: 'M' });
+    const token = await login(app, 'm@x.test');
+    const info = await call(app, { method: 'GET', url: '/api/user/info', headers: { 'x-token': token } });
+    expect(info.body).toMatchObject({ code: 'A00000', data: { mailAddr: 'm@x.test', nickName: 'M', roleType: 'user' } });
+    expect(info.body.data).not.toHaveProperty('passwordHash');
+
+    expect(await call(app, { method: 'GET', url: '/api/user/info' })).toMatchObject({ status: 401, body: { code: 'A00002' } });
+
+    await database.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) });
+    expect(await call(app, { method: 'GET', url: '/api/user/info', headers: { 'x-token': token } })).toMatchObject({ status: 401, body: { code: 'A00002' } });
+
+    const again = await login(app, 'm@x.test');
+    expect((await call(app, { method: 'POST', url: '/ext/login/logout', headers: { 'x-token': again } })).body.code).toBe('A00000');
+    expect((await call(app, { method: 'GET', url: '/api/user/info', headers: { 'x-token': again } })).status).toBe(401);
+  });
+
+  it('refuses an empty password with A00001 and rate-limits repeated failures per address', async () => {
+    const { app, database } = t();
+    await createUser(database, { mailAddr: 'm@x.test', inGroup: true });
+    expect(await call(app, { method: 'POST', url: '/ext/login/login?mailAddr=m%40x.test&pwd=&keepflag=false' })).toMatchObject({ status: 400, body: { code: 'A00001' } });
+    for (let i = 0; i < 10; i++) expect((await call(app, { method: 'POST', url: loginUrl('m@x.test', `bad${i}`) })).body.data).toMatchObject({ status: 'failed' });
+    // Even the right password is refused while the address is blocked.
+    const blocked = await call(app, { method: 'POST', url: loginUrl('m@x.test', TEST_PASSWORD) });
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.msg).toContain('登录失败次数过多');
+  });
+
+  it('never logs or echoes the password from the query', async () => {
+    const { app } = t();
+    const res = await call(app, { method: 'POST', url: loginUrl('nobody@x.test', 'S3cret-visible') });
+    expect(JSON.stringify(res.body)).not.toContain('S3cret-visible');
+  });
+});
+
+describe('invitation and registration', () => {
+  it('invites by mail, checks the token on load and the address on blur, registers once, then no_group', async () => {
+    const { app, database } = t();
+    await createUser(database, { mailAddr: 'admin@x.test', roleType: 'admin', nickName: '管理员' });
+    await createUser(database, { mailAddr: 'taken@x.test', inGroup: true });
+    const admin = await login(app, 'admin@x.test');
+
+    const res = await invite(admin, 'new@x.test, taken@x.test,not-an-address');
+    expect(res.body.data).toEqual([
+      { mail: 'new@x.test', sendStatus: 'succ', msg: '邀请已发送' },
+      { mail: 'taken@x.test', sendStatus: 'failed', msg: '该邮箱已注册' },
+      { mail: 'not-an-address', sendStatus: 'failed', msg: '邮箱格式错误' },
+    ]);
+    const mail = await sink.waitFor('new@x.test');
+    expect(mail.subject).toBe('采购任务平台注册邀请');
+    const link = mail.links.find((l) => l.includes('/signup?'))!;
+    expect(link.startsWith('http://app.test/signup?mailAddr=new%40x.test&token=')).toBe(true);
+    const token = tokenFrom(link);
+
+    expect((await call(app, { method: 'GET', url: `/ext/login/token/exist?token=${token}&type=register` })).body.data).toEqual({ status: 'succ', mail: 'new@x.test' });
+    const bad = await call(app, { method: 'GET', url: `/ext/login/token/exist?token=nope&type=register` });
+    expect(bad.body).toMatchObject({ data: { status: 'failed' }, msg: 'token已失效' });
+    // A register token is not a reset token.
+    expect((await call(app, { method: 'GET', url: `/ext/login/token/exist?token=${token}&type=change` })).body.data).toMatchObject({ status: 'failed' });
+
+    expect((await call(app, { method: 'GET', url: '/ext/login/exist?mailAddr=new%40x.test' })).body.data).toEqual({ status: 'succ' });
+    const takenCheck = await call(app, { method: 'GET', url: '/ext/login/exist?mailAddr=taken%40x.test' });
+    expect(takenCheck.body).toMatchObject({ data: { status: 'already_exist' }, msg: '用户名taken@x.test已被占用' });
+
+    const form = { mailAddr: 'new@x.test', pwd: 'new-pass-1', nickName: '新人', phoneNo: '13900000000', qq: '123', token };
+    const blank = await call(app, { method: 'POST', url: '/ext/login/register', payload: { ...form, nickName: '   ' } });
+    expect(blank).toMatchObject({ status: 400, body: { code: 'A00001', msg: '昵称为必填项' } });
+
+    const reg = await call(app, { method: 'POST', url: '/ext/login/register', payload: form });
+    expect(reg.body).toMatchObject({ code: 'A00000', data: { status: 'succ' }, msg: '注册成功，请使用注册的账户登录' });
+    const again = await call(app, { method: 'POST', url: '/ext/login/register', payload: form });
+    expect(again.body.data).toMatchObject({ status: 'failed' });
+    expect(again.body.msg).toBe('token已失效');
+
+    const [created] = await database.db.select().from(users).where(eq(users.mailAddr, 'new@x.test'));
+    expect(created).toMatchObject({ nickName: '新人', roleType: 'user' });
+    expect(created!.passwordHash).toMatch(/^scrypt\$/);
+    expect((await call(app, { method: 'POST', url: loginUrl('new@x.test', 'new-pass-1') })).body.data).toMatchObject({ status: 'no_group' });
+  });
+
+  it('refuses a token used for another address and an expired invitation', async () => {
+    const { app, database } = t();
+    await createUser(database, { mailAddr: 'admin@x.test', roleType: 'admin' });
+    const admin = await login(app, 'admin@x.test');
+    await invite(admin, 'a@x.test');
+    const token = tokenFrom((await sink.waitFor('a@x.test')).links[0]!);
+    const other = await call(app, { method: 'POST', url: '/ext/login/register', payload: { mailAddr: 'b@x.test', pwd: 'pass-123', nickName: 'b', phoneNo: '1', qq: '1', token } });
+    expect(other.body).toMatchObject({ data: { status: 'failed' }, msg: 'token已失效' });
+    const { oneTimeTokens } = await import('../../src/server/db/schema/accounts.ts');
+    await database.db.update(oneTimeTokens).set({ expiresAt: new Date(Date.now() - 1) });
+    const late = await call(app, { method: 'POST', url: '/ext/login/register', payload: { mailAddr: 'a@x.test', pwd: 'pass-123', nickName: 'a', phoneNo: '1', qq: '1', token } });
+    expect(late.body.data).toMatchObject({ status: 'failed' });
+    expect((await database.db.select().from(users).where(eq(users.mailAddr, 'a@x.test'))).length).toBe(0);
+  });
+
+  it('lets only admins and lowerAdmins invite', async () => {
+    const { app, database } = t();
+    await createUser(database, { mailAddr: 'lower@x.test', roleType: 'lowerAdmin' });
+    await createUser(database, { mailAddr: 'u@x.test', inGroup: true });
+    expect((await invite(await login(app, 'u@x.test'), 'z@x.test')).status).toBe(403);
+    expect((await invite(await login(app, 'lower@x.test'), 'z@x.test')).body.data).toMatchObject([{ mail: 'z@x.test', sendStatus: 'succ' }]);
+  });
+});
+
+describe('forgot and reset password', () => {
+  it('mails a one-hour single-use link, answers the same for unknown addresses, and ends old sessions', async () => {
+    const { app, database, outbox } = t();
+    await createUser(database, { mailAddr: 'm@x.test', inGroup: true });
+    const oldSession = await login(app, 'm@x.test');
+    const form = (mail: string) => ({ method: 'POST' as const, url: '/ext/login/password', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `mail=${encodeURIComponent(mail)}` });
+
+    const unknown = await call(app, form('ghost@x.test'));
+    const known = await call(app, form('m@x.test'));
+    expect(unknown.body).toEqual(known.body);
+    expect(known.body.data).toMatchObject({ sendStatus: 'succ' });
+    await outbox.drain();
+    const mail = await sink.waitFor('m@x.test');
+    expect(sink.mails.some((m) => m.to === 'ghost@x.test')).toBe(false);
+    const token = tokenFrom(mail.links.find((l) => l.includes('/reset?'))!);
+
+    expect((await call(app, { method: 'GET', url: `/ext/login/token/exist?token=${token}&type=change` })).body.data).toEqual({ status: 'succ', mail: 'm@x.test' });
+    const reset = await call(app, { method: 'POST', url: '/ext/login/reset', payload: { pwd: 'brand-new-1', token, mailAddr: 'm@x.test' } });
+    expect(reset.body).toMatchObject({ data: { status: 'succ' }, msg: '提交成功，请使用新密码登录' });
+    const reuse = await call(app, { method: 'POST', url: '/ext/login/reset', payload: { pwd: 'other-pass-2', token, mailAddr: 'm@x.test' } });
+    expect(reuse.body).toMatchObject({ data: { status: 'failed' }, msg: '链接已失效' });
+
+    expect((await call(app, { method: 'POST', url: loginUrl('m@x.test', TEST_PASSWORD) })).body.data).toMatchObject({ status: 'failed' });
+    expect((await call(app, { method: 'POST', url: loginUrl('m@x.test', 'brand-new-1') })).body.data).toMatchObject({ status: 'succ' });
+    expect((await call(app, { method: 'GET', url: '/api/user/info', headers: { 'x-token': oldSession } })).status).toBe(401);
+  });
+});
+
+describe('notice', () => {
+  it('is read by everyone, saved by admins, and mass-mailed through the outbox after the request', async () => {
+    const { app, database, outbox } = t();
+    await createUser(database, { mailAddr: 'admin@x.test', roleType: 'admin' });
+    await createUser(database, { mailAddr: 'u1@x.test', inGroup: true });
+    await createUser(database, { mailAddr: 'u2@x.test', inGroup: true });
+    const admin = await login(app, 'admin@x.test');
+    const user = await login(app, 'u1@x.test');
+
+    const denied = await call(app, { method: 'POST', url: '/api/notice/save', headers: { 'x-token': user }, payload: { content: 'hack', isMail: false } });
+    expect(denied).toMatchObject({ status: 403, body: { code: 'A00003' } });
+
+    const saved = await call(app, { method: 'POST', url: '/api/notice/save', headers: { 'x-token': admin }, payload: { content: '本周五停止收货', isMail: true } });
+    expect(saved.body).toMatchObject({ code: 'A00000', msg: '保存成功', data: { content: '本周五停止收货', mailQueued: 2 } });
+    expect((await call(app, { method: 'GET', url: '/api/notice/get', headers: { 'x-token': user } })).body.data).toEqual({ content: '本周五停止收货' });
+
+    await outbox.drain();
+    const got = await Promise.all([sink.waitFor('u1@x.test'), sink.waitFor('u2@x.test')]);
+    expect(got.map((m) => m.text.includes('本周五停止收货'))).toEqual([true, true]);
+    expect(sink.mails.some((m) => m.to === 'admin@x.test')).toBe(false);
+  });
+});
+
+describe('mail without SMTP_URL', () => {
+  it('is written as .eml files under DATA_DIR/mail', async () => {
+    // The harness wires the SMTP sink; the file transport is the default when none is configured.
+    const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-eml-'));
+    const { createMailer } = await import('../../src/server/mail/mailer.ts');
+    const pino = (await import('pino')).default;
+    const fileMailer = createMailer({ from: 'x@y.z', dataDir: mailDir, log: pino({ level: 'silent' }) });
+    await fileMailer.send({ to: 'a@b.test', subject: 'hello', text: 'link http://app.test/reset?token=abc' });
+    const files = fs.readdirSync(path.join(mailDir, 'mail'));
+    expect(files).toHaveLength(1);
+    expect(fs.readFileSync(path.join(mailDir, 'mail', files[0]!), 'utf8')).toContain('http://app.test/reset?token=abc');
+  });
+});

@@ -1,0 +1,59 @@
+// A real SMTP server (smtp-server) that keeps what it receives, parsed with mailparser.
+import { SMTPServer } from 'smtp-server';
+import { simpleParser } from 'mailparser';
+
+export interface ReceivedMail {
+  to: string;
+  subject: string;
+  text: string;
+  links: string[];
+}
+
+export interface SmtpSink {
+  url: string;
+  mails: ReceivedMail[];
+  /** Resolves with the first mail to `to` (waiting for it to arrive). */
+  waitFor(to: string, timeoutMs?: number): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}
+
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const mails: ReceivedMail[] = [];
+  const waiters: (() => void)[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, done) {
+      simpleParser(stream)
+        .then((parsed) => {
+          const text = parsed.text ?? '';
+          for (const rcpt of session.envelope.rcptTo) {
+            mails.push({ to: rcpt.address, subject: parsed.subject ?? '', text, links: text.match(/https?:\/\/[^\s]+/g) ?? [] });
+          }
+          waiters.splice(0).forEach((w) => w());
+          done();
+        })
+        .catch(done);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    async waitFor(to, timeoutMs = 5_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const m = mails.find((x) => x.to === to);
+        if (m) return m;
+        if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 100);
+        });
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
