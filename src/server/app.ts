@@ -99,6 +99,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
+  // Files the API answers with are never accepted as request bodies (glue asks for a parser for
+  // every media type the contract names, responses included).
+  app.addContentTypeParser(['application/pdf', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], (req, _body, done) =>
+    done(badRequest(`参数错误：不支持的Content-Type ${req.headers['content-type'] ?? ''}`), undefined),
+  );
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20 },

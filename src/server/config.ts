@@ -1,5 +1,7 @@
 // Every setting the server reads, in one place (README "Settings" lists the same).
+import fs from 'node:fs';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 
 export interface Config {
   port: number;
@@ -43,4 +45,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDir: path.resolve(env.WEB_DIR ?? './dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
   };
+}
+
+/**
+ * APP_SECRET, or on the embedded default a random key generated once into DATA_DIR/app-secret
+ * (mode 0600) so encrypted fields stay readable across restarts (DECISIONS "Money").
+ */
+export function resolveAppSecret(config: Config): string {
+  if (config.appSecret) return config.appSecret;
+  const file = path.join(config.dataDir, 'app-secret');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64url');
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+  return secret;
 }

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { loadConfig } from './config.ts';
+import { loadConfig, resolveAppSecret } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { buildApp } from './app.ts';
 import { ensureBootstrapAdmin } from './bootstrap.ts';
@@ -36,6 +36,7 @@ async function main() {
   const config = loadConfig();
   if (process.env.SKIP_WEB_BUILD !== '1') ensureWebBuilt(config.webDir);
   fs.mkdirSync(config.dataDir, { recursive: true });
+  config.appSecret = resolveAppSecret(config);
   const log = createLogger(config.logLevel);
 
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });

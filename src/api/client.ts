@@ -1,0 +1,224 @@
+// The one API client of the web app: openapi-fetch typed by the generated `paths`, same origin
+// (SPEC §9 "fixed API host prefix": the app and the API are served from one host; vite proxies in
+// development). Its middleware
+// - sends the session token (`x-token`) and keep flag (`x-keepflag` "1"/"0") from the token store,
+//   unless the call set `x-token` itself (logout revokes an explicit token);
+// - applies SPEC §8 to every response (see classifyResponse): error toasts, and the session
+//   signals `token.expired` / `no.access` that the app forwards to the session actor.
+//
+// A caller that shows its own message opts out of the toasts for one call with `{ silent: true }`
+// (openapi-fetch copies unknown per-call options onto the Request) or the header `x-silent: 1`
+// (removed before the request is sent). Session signals are still emitted for silent calls: they
+// are about the session, not about the call.
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import type { paths } from './schema';
+import { formatErrorToast, toast } from '../web/components/ui/toast';
+import { getTokenStore, type StoredToken } from '../web/features/session/token-store';
+import { zh } from '../web/i18n/zh';
+
+export type ApiPaths = paths;
+export type ApiClient = Client<paths>;
+
+export const SUCCESS_CODE = 'A00000';
+export const UNAUTHORIZED_CODE = 'A00002';
+export const NO_PERMISSION_CODE = 'A00003';
+export const TOKEN_HEADER = 'x-token';
+export const KEEP_FLAG_HEADER = 'x-keepflag';
+export const SILENT_HEADER = 'x-silent';
+export const UNKNOWN_ERROR = 'unknown error';
+
+/** Headers for the calls SPEC §7 marks "(form)": openapi-fetch then sends URL-encoded fields. */
+export const FORM_URLENCODED = { 'Content-Type': 'application/x-www-form-urlencoded' } as const;
+
+/**
+ * `bodySerializer` for multipart uploads (Excel imports, withdraw confirm):
+ * `api.POST(path, { body: { file }, bodySerializer: multipartBody })`. Blobs/Files are appended as
+ * files, arrays as repeated fields, everything else as text; null/undefined fields are left out.
+ */
+export function multipartBody(body: unknown): FormData {
+  const form = new FormData();
+  if (body && typeof body === 'object') {
+    for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+      for (const item of Array.isArray(value) ? value : [value]) {
+        if (item === undefined || item === null) continue;
+        if (item instanceof Blob) form.append(key, item);
+        else form.append(key, typeof item === 'object' ? JSON.stringify(item) : String(item));
+      }
+    }
+  }
+  return form;
+}
+
+const MESSAGE_FIELDS = ['msg', 'errorMsg', 'error_description', 'error_msg', 'error'] as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function findMessage(body: unknown): string | null {
+  if (!isRecord(body)) return null;
+  for (const field of MESSAGE_FIELDS) {
+    const value = body[field];
+    if (typeof value === 'string' && value.trim() !== '') return value;
+  }
+  return null;
+}
+
+/** SPEC §8: the message of a response body: msg, errorMsg, error_description, error_msg, error; else 'unknown error'. */
+export function extractMessage(body: unknown): string {
+  return findMessage(body) ?? UNKNOWN_ERROR;
+}
+
+export type ResponseVerdict =
+  /** Success: no code, or A00000 (and no failed opStatus). */
+  | { kind: 'ok' }
+  /** A00000 whose data.opStatus is present and not 'succ': error toast with the message. */
+  | { kind: 'op.failed'; message: string }
+  /** HTTP 401, A00002 or a legacy 401/'unauthorized' code: the session's token.expired. */
+  | { kind: 'token.expired' }
+  /** A00003 (or a bare HTTP 403): the session's no.access. */
+  | { kind: 'no.access' }
+  /** Legacy codes 301/302: no toast (SPEC §8 excludes them). */
+  | { kind: 'redirect' }
+  /** Any other non-success code: error toast "code message". */
+  | { kind: 'error'; code: string; message: string };
+
+const UNAUTHORIZED_CODES = new Set([UNAUTHORIZED_CODE, '401', 'unauthorized']);
+const REDIRECT_CODES = new Set(['301', '302']);
+
+/**
+ * SPEC §8 as a pure function of the HTTP status and the parsed JSON body (undefined when the body
+ * was not JSON). A JSON body without a code counts as success; a non-JSON error response (a proxy's
+ * 502 page, say) is reported as an error with code `HTTP <status>`.
+ */
+export function classifyResponse(status: number, body: unknown): ResponseVerdict {
+  const rawCode = isRecord(body) ? body.code : undefined;
+  const code = rawCode === undefined || rawCode === null || rawCode === '' ? null : String(rawCode);
+
+  if (status === 401 || (code !== null && UNAUTHORIZED_CODES.has(code))) return { kind: 'token.expired' };
+  if (code === NO_PERMISSION_CODE || (code === null && status === 403)) return { kind: 'no.access' };
+  if (code !== null && REDIRECT_CODES.has(code)) return { kind: 'redirect' };
+
+  if (code === null && status >= 400) {
+    return { kind: 'error', code: `HTTP ${status}`, message: findMessage(body) ?? UNKNOWN_ERROR };
+  }
+  if (code !== null && code !== SUCCESS_CODE) {
+    return { kind: 'error', code, message: extractMessage(body) };
+  }
+
+  const data = isRecord(body) ? body.data : undefined;
+  if (isRecord(data) && 'opStatus' in data && data.opStatus !== undefined && data.opStatus !== 'succ') {
+    return { kind: 'op.failed', message: findMessage(data) ?? extractMessage(body) };
+  }
+  return { kind: 'ok' };
+}
+
+export type SessionSignal = { type: 'token.expired' } | { type: 'no.access' };
+type SignalListener = (signal: SessionSignal) => void;
+
+const signalListeners = new Set<SignalListener>();
+
+/** The default client's session signals; the app forwards them to the session actor. */
+export const sessionSignals = {
+  subscribe(listener: SignalListener): () => void {
+    signalListeners.add(listener);
+    return () => {
+      signalListeners.delete(listener);
+    };
+  },
+  emit(signal: SessionSignal): void {
+    for (const listener of signalListeners) listener(signal);
+  },
+};
+
+export interface ApiClientOptions {
+  /** Defaults to '' (same origin). Tests running outside a page pass an absolute origin. */
+  baseUrl?: string;
+  /** Injected fetch (tests); defaults to the global fetch. */
+  fetch?: (input: Request) => Promise<Response>;
+  /** Where the token comes from; defaults to the app's token store. */
+  readToken?: () => StoredToken | null;
+  /** Shows an error toast; defaults to toast.error. */
+  notifyError?: (message: string) => void;
+  /** Receives token.expired / no.access; defaults to sessionSignals.emit. */
+  onSessionSignal?: (signal: SessionSignal) => void;
+}
+
+async function readJsonBody(response: Response): Promise<unknown> {
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.includes('json')) return undefined;
+  try {
+    const text = await response.clone().text();
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isSilentRequest(request: Request): boolean {
+  return (request as Request & { silent?: unknown }).silent === true;
+}
+
+/** The SPEC §8 middleware, parameterised so tests can observe what it does. */
+export function createApiMiddleware(options: Required<Pick<ApiClientOptions, 'readToken' | 'notifyError' | 'onSessionSignal'>>): Middleware {
+  const silentIds = new Set<string>();
+  return {
+    onRequest({ request, id }) {
+      if (request.headers.has(SILENT_HEADER)) {
+        silentIds.add(id);
+        request.headers.delete(SILENT_HEADER);
+      }
+      if (isSilentRequest(request)) silentIds.add(id);
+      if (!request.headers.has(TOKEN_HEADER)) {
+        const stored = options.readToken();
+        if (stored) {
+          request.headers.set(TOKEN_HEADER, stored.token);
+          request.headers.set(KEEP_FLAG_HEADER, stored.keep ? '1' : '0');
+        }
+      }
+      return undefined;
+    },
+    async onResponse({ response, id }) {
+      const silent = silentIds.delete(id);
+      const verdict = classifyResponse(response.status, await readJsonBody(response));
+      switch (verdict.kind) {
+        case 'token.expired':
+        case 'no.access':
+          options.onSessionSignal({ type: verdict.kind });
+          break;
+        case 'op.failed':
+          if (!silent) options.notifyError(verdict.message);
+          break;
+        case 'error':
+          if (!silent) options.notifyError(formatErrorToast(verdict.code, verdict.message));
+          break;
+        default:
+          break;
+      }
+      return undefined;
+    },
+    onError({ error, id }) {
+      const silent = silentIds.delete(id);
+      if (!silent) options.notifyError(zh.common.networkError);
+      return error instanceof Error ? error : new Error(String(error));
+    },
+  };
+}
+
+export function createApiClient(options: ApiClientOptions = {}): ApiClient {
+  const client = createClient<paths>({
+    baseUrl: options.baseUrl ?? '',
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  client.use(
+    createApiMiddleware({
+      readToken: options.readToken ?? (() => getTokenStore().read()),
+      notifyError: options.notifyError ?? ((message) => toast.error(message)),
+      onSessionSignal: options.onSessionSignal ?? ((signal) => sessionSignals.emit(signal)),
+    }),
+  );
+  return client;
+}
+
+/** The app's client. */
+export const api: ApiClient = createApiClient();

@@ -1,0 +1,64 @@
+// /forgot-password (SPEC §2, §5): one e-mail field (required). POST /ext/login/password as a form
+// {mail}; the server answers the same whether or not the address exists, so success just says the
+// request was submitted and to check the mailbox.
+import { useState, type JSX } from 'react';
+import { Link } from '@tanstack/react-router';
+import * as v from 'valibot';
+import { FORM_URLENCODED, extractMessage } from '../../../api/client';
+import { Button } from '../../components/ui/button';
+import { Form, FormError, TextField, required, useValibotForm } from '../../components/ui/form';
+import { zh } from '../../i18n/zh';
+import { useAppContext } from '../app/app-context';
+import { AuthCard, NoticeBox } from './auth-card';
+
+const forgotSchema = v.object({ mail: required(zh.auth.mailAddr) });
+type ForgotValues = v.InferOutput<typeof forgotSchema>;
+
+export function ForgotPasswordPage(): JSX.Element {
+  const { api } = useAppContext();
+  const form = useValibotForm(forgotSchema, { defaultValues: { mail: '' } });
+  const [submitted, setSubmitted] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+
+  async function onSubmit(values: ForgotValues) {
+    setMessage(null);
+    const { data, error } = await api.POST('/ext/login/password', {
+      body: { mail: values.mail },
+      headers: FORM_URLENCODED,
+      silent: true,
+    });
+    if (error !== undefined || !data) {
+      setMessage(extractMessage(error));
+      return;
+    }
+    if (data.data?.sendStatus !== undefined && data.data.sendStatus !== 'succ') {
+      setMessage(extractMessage(data.data.msg ? data.data : data));
+      return;
+    }
+    setSubmitted(true);
+  }
+
+  return (
+    <AuthCard
+      title={zh.titles.forgotPassword}
+      subtitle={submitted ? undefined : zh.auth.forgotIntro}
+      footer={
+        <Link to="/login" className="text-blue-600 hover:underline">
+          {zh.common.backToLogin}
+        </Link>
+      }
+    >
+      {submitted ? (
+        <NoticeBox>{zh.auth.forgotSubmitted}</NoticeBox>
+      ) : (
+        <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-4" aria-label={zh.titles.forgotPassword}>
+          <TextField<ForgotValues, 'mail'> name="mail" label={zh.auth.mailAddr} type="email" autoComplete="email" autoFocus />
+          <FormError message={message} />
+          <Button type="submit" className="w-full" loading={form.formState.isSubmitting}>
+            {zh.auth.forgotButton}
+          </Button>
+        </Form>
+      )}
+    </AuthCard>
+  );
+}

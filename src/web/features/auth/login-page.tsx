@@ -1,0 +1,84 @@
+// /login (SPEC §2, §5): e-mail + password, keep-me-logged-in, forgot-password link. Enter in the
+// password field submits. On success the token goes to the session actor (which stores it and
+// loads the user) and, 100 ms later, the browser goes to the callback (resolveLoginCallback).
+import { useEffect, useRef, useState, type JSX, type KeyboardEvent } from 'react';
+import { Link, useRouter } from '@tanstack/react-router';
+import * as v from 'valibot';
+import { Button } from '../../components/ui/button';
+import { Checkbox, Form, FormError, PasswordField, TextField, required, useValibotForm } from '../../components/ui/form';
+import { zh } from '../../i18n/zh';
+import { useAppContext } from '../app/app-context';
+import { navigateTo, resolveLoginCallback } from '../navigation/navigate-to';
+import { AuthCard } from './auth-card';
+import { requiredSecret } from './auth-fields';
+import { LOGIN_REDIRECT_DELAY_MS, loginErrorMessage, loginStatusMessage } from './login-outcome';
+
+const loginSchema = v.object({
+  mailAddr: required(zh.auth.username),
+  pwd: requiredSecret(zh.auth.password),
+  keepflag: v.boolean(),
+});
+type LoginValues = v.InferOutput<typeof loginSchema>;
+
+export function LoginPage({ callback }: { callback?: string }): JSX.Element {
+  const { api, session } = useAppContext();
+  const router = useRouter();
+  const form = useValibotForm(loginSchema, { defaultValues: { mailAddr: '', pwd: '', keepflag: false } });
+  const [message, setMessage] = useState<string | null>(null);
+  const [redirecting, setRedirecting] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  async function onSubmit(values: LoginValues) {
+    setMessage(null);
+    let response;
+    try {
+      response = await api.POST('/ext/login/login', {
+        params: { query: { mailAddr: values.mailAddr, pwd: values.pwd, keepflag: values.keepflag } },
+        silent: true,
+      });
+    } catch {
+      setMessage(zh.common.networkError);
+      return;
+    }
+    if (response.error !== undefined || !response.data) {
+      setMessage(loginErrorMessage(response.error));
+      return;
+    }
+    const result = response.data.data;
+    if (result?.status !== 'succ' || !result.token) {
+      setMessage(loginStatusMessage(result?.status));
+      return;
+    }
+    session.send({ type: 'session.login', token: result.token, keep: values.keepflag });
+    setRedirecting(true);
+    const target = resolveLoginCallback(callback);
+    timer.current = setTimeout(() => void navigateTo(router, target), LOGIN_REDIRECT_DELAY_MS);
+  }
+
+  function submitOnEnter(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    void form.handleSubmit(onSubmit)();
+  }
+
+  return (
+    <AuthCard title={zh.titles.login} subtitle={zh.auth.loginSubtitle}>
+      <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-4" aria-label={zh.titles.login}>
+        <TextField<LoginValues, 'mailAddr'> name="mailAddr" label={zh.auth.username} type="email" autoComplete="username" autoFocus />
+        <PasswordField<LoginValues, 'pwd'> name="pwd" label={zh.auth.password} onKeyDown={submitOnEnter} />
+        <div className="flex items-center justify-between">
+          <Checkbox<LoginValues, 'keepflag'> name="keepflag" label={zh.auth.keepLogin} />
+          <Link to="/forgot-password" className="text-sm text-blue-600 hover:underline">
+            {zh.auth.forgotLink}
+          </Link>
+        </div>
+        <FormError message={message} />
+        <Button type="submit" className="w-full" loading={form.formState.isSubmitting || redirecting}>
+          {zh.auth.loginButton}
+        </Button>
+      </Form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,128 @@
+// /signup (SPEC §2, §5): reached from the invitation mail (/signup?mailAddr=..&token=..). Both are
+// read-only here. The token was checked by the route loader; an invalid one shows the server's msg
+// or 'token已失效' on the page (and as a toast). The address is checked on blur (already_exist ->
+// '用户名{name}已被占用'). Every field is required after trimming; the passwords must match.
+import { useEffect, useRef, useState, type JSX } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import * as v from 'valibot';
+import { extractMessage } from '../../../api/client';
+import { Button } from '../../components/ui/button';
+import { Form, FormError, PasswordField, TextField, required, useValibotForm } from '../../components/ui/form';
+import { toast } from '../../components/ui/toast';
+import { zh } from '../../i18n/zh';
+import { useAppContext } from '../app/app-context';
+import { AuthCard } from './auth-card';
+import { requiredSecret } from './auth-fields';
+import type { TokenCheck } from './token-check';
+
+export const signupSchema = v.pipe(
+  v.object({
+    mailAddr: required(zh.auth.mailAddr),
+    nickName: required(zh.auth.nickName),
+    phoneNo: required(zh.auth.phoneNo),
+    qq: required(zh.auth.qq),
+    pwd: requiredSecret(zh.auth.password),
+    pwd2: requiredSecret(zh.auth.password2),
+    token: required(zh.auth.token),
+  }),
+  v.forward(
+    v.partialCheck([['pwd'], ['pwd2']], (input) => input.pwd === input.pwd2, zh.auth.passwordsDiffer),
+    ['pwd2'],
+  ),
+);
+type SignupValues = v.InferOutput<typeof signupSchema>;
+
+export function SignupPage({ mailAddr, token, check }: { mailAddr: string; token: string; check: TokenCheck }): JSX.Element {
+  const { api } = useAppContext();
+  const navigate = useNavigate();
+  const form = useValibotForm(signupSchema, {
+    // 'all' lets the password match run even while other fields are still empty.
+    criteriaMode: 'all',
+    defaultValues: { mailAddr, nickName: '', phoneNo: '', qq: '', pwd: '', pwd2: '', token },
+  });
+  const [message, setMessage] = useState<string | null>(null);
+  const tokenError = check.valid ? null : (check.message ?? zh.auth.tokenInvalid);
+
+  // Toast the invalid-token message once per page visit (the page shows it as well).
+  const toasted = useRef(false);
+  useEffect(() => {
+    if (tokenError && !toasted.current) {
+      toasted.current = true;
+      toast.error(tokenError);
+    }
+  }, [tokenError]);
+
+  async function checkMailFree() {
+    const value = form.getValues('mailAddr').trim();
+    if (!value) return;
+    try {
+      const { data } = await api.GET('/ext/login/exist', { params: { query: { mailAddr: value } } });
+      if (data?.data?.status === 'already_exist') {
+        form.setError('mailAddr', { type: 'taken', message: zh.auth.mailTaken(value) });
+      }
+    } catch {
+      // The register call reports a taken address too; a failed pre-check changes nothing.
+    }
+  }
+
+  async function onSubmit(values: SignupValues) {
+    setMessage(null);
+    const { data, error } = await api.POST('/ext/login/register', {
+      body: {
+        mailAddr: values.mailAddr,
+        pwd: values.pwd,
+        nickName: values.nickName,
+        phoneNo: values.phoneNo,
+        qq: values.qq,
+        token: values.token,
+      },
+      silent: true,
+    });
+    if (error !== undefined || !data) {
+      setMessage(extractMessage(error));
+      return;
+    }
+    const status = data.data?.status;
+    if (status === 'succ') {
+      toast.success(zh.auth.signupSuccess);
+      await navigate({ to: '/login' });
+      return;
+    }
+    if (status === 'already_exist') {
+      form.setError('mailAddr', { type: 'taken', message: zh.auth.mailTaken(values.mailAddr) });
+    }
+    setMessage(extractMessage(data));
+  }
+
+  return (
+    <AuthCard
+      title={zh.titles.signup}
+      footer={
+        <>
+          {zh.auth.haveAccount}{' '}
+          <Link to="/login" className="text-blue-600 hover:underline">
+            {zh.auth.goLogin}
+          </Link>
+        </>
+      }
+    >
+      {tokenError ? (
+        <FormError message={tokenError} />
+      ) : (
+        <Form form={form} onSubmit={onSubmit} className="flex flex-col gap-4" aria-label={zh.titles.signup}>
+          <TextField<SignupValues, 'mailAddr'> name="mailAddr" label={zh.auth.mailAddr} readOnly onBlur={() => void checkMailFree()} />
+          <TextField<SignupValues, 'nickName'> name="nickName" label={zh.auth.nickName} autoComplete="nickname" />
+          <TextField<SignupValues, 'phoneNo'> name="phoneNo" label={zh.auth.phoneNo} type="tel" autoComplete="tel" />
+          <TextField<SignupValues, 'qq'> name="qq" label={zh.auth.qq} />
+          <PasswordField<SignupValues, 'pwd'> name="pwd" label={zh.auth.password} autoComplete="new-password" />
+          <PasswordField<SignupValues, 'pwd2'> name="pwd2" label={zh.auth.password2} autoComplete="new-password" />
+          <TextField<SignupValues, 'token'> name="token" label={zh.auth.token} readOnly />
+          <FormError message={message} />
+          <Button type="submit" className="w-full" loading={form.formState.isSubmitting}>
+            {zh.auth.signupButton}
+          </Button>
+        </Form>
+      )}
+    </AuthCard>
+  );
+}

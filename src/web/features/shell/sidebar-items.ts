@@ -1,0 +1,50 @@
+// The sidebar per role, exactly SPEC §2 "Sidebar by role" (order included).
+import type { RoleType } from '../../../../machines/session.machine';
+import { zh } from '../../i18n/zh';
+
+export type SidebarPath = keyof typeof zh.nav;
+
+export interface SidebarItem {
+  to: SidebarPath;
+  label: string;
+}
+
+const ADMIN_PATHS: readonly SidebarPath[] = [
+  '/admin/group-list',
+  '/admin/user-list',
+  '/admin/item-list',
+  '/admin/board-list',
+  '/admin/tracking-list',
+  '/admin/tasks',
+  '/admin/apply-list',
+  '/admin/withdraw-list',
+  '/admin/task-amount-list',
+  '/admin/tracking-audit',
+  '/admin/task-audit',
+  '/admin/invite',
+  '/me',
+];
+
+/** lowerAdmin: the admin list without the withdraw list (DECISIONS: no /api/withdraw/admin/*). */
+const LOWER_ADMIN_PATHS: readonly SidebarPath[] = ADMIN_PATHS.filter((path) => path !== '/admin/withdraw-list');
+
+const USER_PATHS: readonly SidebarPath[] = [
+  '/user/board-list',
+  '/user/my-task',
+  '/user/apply-list',
+  '/user/upload',
+  '/user/bank-card',
+  '/user/withdraw-request',
+  '/me',
+];
+
+const PATHS_BY_ROLE: Record<RoleType, readonly SidebarPath[]> = {
+  admin: ADMIN_PATHS,
+  lowerAdmin: LOWER_ADMIN_PATHS,
+  user: USER_PATHS,
+};
+
+export function sidebarFor(role: RoleType | null): SidebarItem[] {
+  if (!role) return [];
+  return PATHS_BY_ROLE[role].map((to) => ({ to, label: zh.nav[to] }));
+}

@@ -1,0 +1,39 @@
+// Entry point. Order matters: the inspector (if asked for) is loaded before the first actor is
+// created, the session actor starts from the stored token, the API client's session signals are
+// forwarded to it, then the router renders.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from '@tanstack/react-router';
+import { api, sessionSignals } from '../api/client';
+import { toast } from './components/ui/toast';
+import { initInspector } from './features/inspect/create-app-actor';
+import { createSessionActor, forwardSessionSignals } from './features/session/session-actor';
+import { getTokenStore } from './features/session/token-store';
+import { createAppRouter, type AppRouter } from './router';
+import './styles.css';
+
+async function bootstrap(): Promise<void> {
+  await initInspector();
+
+  // The session's goHome needs the router, which needs the session: the closure reads `router`
+  // only when no_access arrives, long after both exist.
+  const session = createSessionActor({
+    api,
+    tokenStore: getTokenStore(),
+    goHome: () => void router.navigate({ to: '/' }),
+    reloadRoot: () => window.location.assign('/'),
+    notify: (message) => toast.error(message),
+  });
+  forwardSessionSignals(session, sessionSignals);
+  const router: AppRouter = createAppRouter({ session, api });
+
+  const container = document.getElementById('root');
+  if (!container) throw new Error('#root missing from index.html');
+  createRoot(container).render(
+    <StrictMode>
+      <RouterProvider router={router} />
+    </StrictMode>,
+  );
+}
+
+void bootstrap();

@@ -1,0 +1,9 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { AppLayout } from '../features/shell/app-shell';
+import { requireLogin } from '../features/session/route-guards';
+
+// Every login-required route (/me, /user/*, /admin/*) sits under this layout.
+export const Route = createFileRoute('/_app')({
+  beforeLoad: ({ context, location }) => requireLogin(context, location),
+  component: AppLayout,
+});

@@ -1,0 +1,8 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { InvitePage } from '../../../../features/invite/invite-page';
+import { zh } from '../../../../i18n/zh';
+
+export const Route = createFileRoute('/_app/_admin/admin/invite')({
+  staticData: { title: zh.titles.adminInvite },
+  component: InvitePage,
+});

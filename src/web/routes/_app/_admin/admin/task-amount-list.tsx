@@ -1,0 +1,8 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { zh } from '../../../../i18n/zh';
+
+export const Route = createFileRoute('/_app/_admin/admin/task-amount-list')({
+  staticData: { title: zh.titles.adminTaskAmountList },
+  component: () => <PlaceholderPage title={zh.titles.adminTaskAmountList} />,
+});

@@ -1,0 +1,13 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
+import { PublicLayout } from '../features/shell/app-shell';
+import { zh } from '../i18n/zh';
+
+export const Route = createFileRoute('/forgot-password')({
+  staticData: { title: zh.titles.forgotPassword },
+  component: () => (
+    <PublicLayout>
+      <ForgotPasswordPage />
+    </PublicLayout>
+  ),
+});

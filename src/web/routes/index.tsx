@@ -1,0 +1,9 @@
+import { createFileRoute, redirect } from '@tanstack/react-router';
+import { HOME_PATH } from '../features/session/route-guards';
+
+// `/` -> /me for every role (see route-guards.ts for why).
+export const Route = createFileRoute('/')({
+  beforeLoad: () => {
+    throw redirect({ to: HOME_PATH, replace: true });
+  },
+});

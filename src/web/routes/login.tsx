@@ -1,0 +1,19 @@
+import { createFileRoute } from '@tanstack/react-router';
+import * as v from 'valibot';
+import { LoginPage } from '../features/auth/login-page';
+import { optionalSearchText } from '../features/navigation/search';
+import { PublicLayout } from '../features/shell/app-shell';
+import { zh } from '../i18n/zh';
+
+export const Route = createFileRoute('/login')({
+  staticData: { title: zh.titles.login },
+  validateSearch: v.object({ callback: optionalSearchText }),
+  component: function LoginRoute() {
+    const { callback } = Route.useSearch();
+    return (
+      <PublicLayout>
+        <LoginPage callback={callback} />
+      </PublicLayout>
+    );
+  },
+});

@@ -1,0 +1,64 @@
+// Renders the real app (routes, shell, session actor) at a path, on a memory history, with the API
+// client on a fake fetch that answers only the calls a test stubs. Unit-level only: the real server
+// is exercised by tests/server and tests/e2e.
+import { render } from '@testing-library/react';
+import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
+import { vi } from 'vitest';
+import type { RoleType, SessionUser } from '../../machines/session.machine';
+import { createApiClient } from '../../src/api/client';
+import { toast } from '../../src/web/components/ui/toast';
+import { createSessionActor } from '../../src/web/features/session/session-actor';
+import { createTokenStore } from '../../src/web/features/session/token-store';
+import { createAppRouter } from '../../src/web/router';
+
+export type Handler = (request: Request) => Response | Promise<Response>;
+
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+export function ok(data: unknown): Response {
+  return json({ code: 'A00000', data });
+}
+
+export function userOf(roleType: RoleType): SessionUser {
+  return { id: 3, nickName: `${roleType}-name`, mailAddr: `${roleType}@example.com`, phoneNo: '555-0101', qq: '10001', roleType };
+}
+
+export interface RenderAppOptions {
+  /** `'METHOD /path'` -> handler. Unstubbed calls answer A00004. */
+  handlers?: Record<string, Handler>;
+  /** Log in as this user before rendering (stored token + GET /api/user/info). */
+  loggedInAs?: SessionUser;
+}
+
+export function renderApp(path: string, options: RenderAppOptions = {}) {
+  const handlers: Record<string, Handler> = { ...options.handlers };
+  if (options.loggedInAs) {
+    const user = options.loggedInAs;
+    handlers['GET /api/user/info'] ??= () => ok(user);
+    handlers['GET /api/notice/get'] ??= () => ok({ content: '' });
+  }
+  const requests: Request[] = [];
+  const tokenStore = createTokenStore({}); // in memory
+  if (options.loggedInAs) tokenStore.write({ token: 'test-token', keep: false });
+
+  const effects = { goHome: vi.fn(), reloadRoot: vi.fn(), notify: vi.fn() };
+  const api = createApiClient({
+    baseUrl: 'http://localhost',
+    fetch: async (request) => {
+      requests.push(request.clone());
+      const url = new URL(request.url);
+      const handler = handlers[`${request.method} ${url.pathname}`];
+      return handler ? handler(request) : json({ code: 'A00004', msg: `not stubbed: ${url.pathname}` }, 404);
+    },
+    readToken: () => tokenStore.read(),
+    notifyError: (message) => toast.error(message),
+    // Read only when a response arrives, after `session` exists.
+    onSessionSignal: (signal) => session.send(signal),
+  });
+  const session = createSessionActor({ api, tokenStore, ...effects });
+  const router = createAppRouter({ session, api }, createMemoryHistory({ initialEntries: [path] }));
+  const view = render(<RouterProvider router={router} />);
+  return { ...view, router, session, api, requests, tokenStore, effects };
+}

@@ -1,0 +1,189 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DataTable, columnHelper, type RowSelectionState } from '../../../src/web/components/ui/data-table';
+
+afterEach(cleanup);
+
+interface Item {
+  id: number;
+  name: string;
+  price: number;
+}
+
+const helper = columnHelper<Item>();
+const columns = helper.columns([
+  helper.accessor('name', { header: '名称' }),
+  helper.accessor('price', { header: '价格', cell: (info) => info.getValue().toFixed(2), meta: { align: 'right' } }),
+]);
+
+const items: Item[] = [
+  { id: 11, name: '键盘', price: 12.5 },
+  { id: 12, name: '鼠标', price: 3 },
+];
+
+const noop = () => {};
+
+describe('<DataTable>', () => {
+  it('renders headers, rows, the total and the pager', () => {
+    render(
+      <DataTable
+        columns={columns}
+        data={items}
+        page={0}
+        size={20}
+        totalPages={3}
+        totalElements={42}
+        onPageChange={noop}
+      />,
+    );
+    const table = screen.getByRole('table');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['名称', '价格']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(
+      rows.map((r) =>
+        within(r)
+          .getAllByRole('cell')
+          .map((td) => td.textContent),
+      ),
+    ).toEqual([
+      ['键盘', '12.50'],
+      ['鼠标', '3.00'],
+    ]);
+    expect(screen.getByText('共 42 条')).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: '分页' })).toBeTruthy();
+    // No size options given: no size select.
+    expect(screen.queryByLabelText('每页')).toBeNull();
+  });
+
+  it('shows the empty state', () => {
+    render(<DataTable columns={columns} data={[]} page={0} size={20} totalPages={0} onPageChange={noop} />);
+    expect(screen.getByText('暂无数据')).toBeTruthy();
+    render(
+      <DataTable
+        columns={columns}
+        data={[]}
+        page={0}
+        size={20}
+        totalPages={0}
+        onPageChange={noop}
+        emptyText="没有包裹"
+      />,
+    );
+    expect(screen.getByText('没有包裹')).toBeTruthy();
+  });
+
+  it('shows a loading overlay', () => {
+    render(<DataTable columns={columns} data={items} page={0} size={20} totalPages={1} onPageChange={noop} loading />);
+    expect(screen.getByRole('status').textContent).toContain('加载中…');
+    expect(screen.getByRole('table').getAttribute('aria-busy')).toBe('true');
+  });
+
+  it('reports page and size changes (the server pages, so rows are not sliced)', async () => {
+    const onPageChange = vi.fn();
+    const onSizeChange = vi.fn();
+    const many = Array.from({ length: 25 }, (_, i) => ({ id: i, name: `n${i}`, price: i }));
+    render(
+      <DataTable
+        columns={columns}
+        data={many}
+        page={0}
+        size={10}
+        totalPages={10}
+        onPageChange={onPageChange}
+        onSizeChange={onSizeChange}
+        sizeOptions={[10, 15, 20]}
+      />,
+    );
+    expect(screen.getAllByRole('row')).toHaveLength(26);
+    await userEvent.click(screen.getByRole('button', { name: '第 2 页' }));
+    expect(onPageChange).toHaveBeenCalledWith(1);
+    await userEvent.click(screen.getByRole('button', { name: '下一页' }));
+    expect(onPageChange).toHaveBeenLastCalledWith(1);
+    await userEvent.selectOptions(screen.getByLabelText('每页'), '15');
+    expect(onSizeChange).toHaveBeenCalledWith(15);
+  });
+
+  it('selects rows by id, one at a time or the whole page', async () => {
+    const seen: RowSelectionState[] = [];
+    function Harness() {
+      const [selection, setSelection] = useState<RowSelectionState>({});
+      return (
+        <DataTable
+          columns={columns}
+          data={items}
+          page={0}
+          size={20}
+          totalPages={1}
+          onPageChange={noop}
+          rowSelection={selection}
+          onRowSelectionChange={(next) => {
+            seen.push(next);
+            setSelection(next);
+          }}
+        />
+      );
+    }
+    render(<Harness />);
+    const [first] = screen.getAllByRole('checkbox', { name: '选择此行' });
+    await userEvent.click(first!);
+    expect(seen.at(-1)).toEqual({ '11': true });
+    const all = screen.getByRole('checkbox', { name: '选择本页全部' }) as HTMLInputElement;
+    expect(all.indeterminate).toBe(true);
+
+    await userEvent.click(all);
+    expect(seen.at(-1)).toEqual({ '11': true, '12': true });
+    expect(screen.getAllByRole('checkbox', { name: '选择此行' }).map((c) => (c as HTMLInputElement).checked)).toEqual([
+      true,
+      true,
+    ]);
+
+    await userEvent.click(all);
+    expect(seen.at(-1)).toEqual({});
+  });
+
+  it('uses a custom id accessor', async () => {
+    const onRowSelectionChange = vi.fn();
+    render(
+      <DataTable
+        columns={columns}
+        data={items}
+        page={0}
+        size={20}
+        totalPages={1}
+        onPageChange={noop}
+        rowId={(row) => `item-${row.id}`}
+        rowSelection={{}}
+        onRowSelectionChange={onRowSelectionChange}
+      />,
+    );
+    await userEvent.click(screen.getAllByRole('checkbox', { name: '选择此行' })[1]!);
+    expect(onRowSelectionChange).toHaveBeenCalledWith({ 'item-12': true });
+  });
+
+  it('expands a row into a sub row', async () => {
+    render(
+      <DataTable
+        columns={columns}
+        data={items}
+        page={0}
+        size={20}
+        totalPages={1}
+        onPageChange={noop}
+        renderSubRow={(row) => <p>详情：{row.name}</p>}
+      />,
+    );
+    expect(screen.queryByText('详情：鼠标')).toBeNull();
+    const [, second] = screen.getAllByRole('button', { name: '展开' });
+    await userEvent.click(second!);
+    expect(screen.getByText('详情：鼠标')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: '收起' }));
+    expect(screen.queryByText('详情：鼠标')).toBeNull();
+  });
+});
