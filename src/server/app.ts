@@ -21,6 +21,12 @@ import { isOk, type Ctx, type Handler, type Handlers, type OpId, type OpRequest,
 import { validationMessage } from './validation.ts';
 import { authHandlers } from './handlers/auth.ts';
 import { noticeHandlers } from './handlers/notice.ts';
+import { usersHandlers } from './handlers/users.ts';
+import { groupsHandlers } from './handlers/groups.ts';
+import { itemsHandlers } from './handlers/items.ts';
+import { boardsHandlers } from './handlers/boards.ts';
+import { boardTasksHandlers } from './handlers/board-tasks.ts';
+import { claimsHandlers } from './handlers/claims.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,7 +41,16 @@ declare module 'fastify' {
 }
 
 /** Every handler module; operations without an entry answer A00005 '未实现'. */
-export const allHandlers: Handlers = { ...authHandlers, ...noticeHandlers };
+export const allHandlers: Handlers = {
+  ...authHandlers,
+  ...noticeHandlers,
+  ...usersHandlers,
+  ...groupsHandlers,
+  ...itemsHandlers,
+  ...boardsHandlers,
+  ...boardTasksHandlers,
+  ...claimsHandlers,
+};
 
 export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
 

@@ -1,6 +1,10 @@
 // Every Chinese string of the web app (the UI kit keeps its few generic ones in
 // components/ui/ui-text.ts). Messages with parameters are functions. Exact SPEC strings are marked.
 import type { RoleType } from '../../../machines/session.machine';
+import { peopleText } from './zh-people';
+import { catalogText } from './zh-catalog';
+import { boardsText } from './zh-boards';
+import { memberBoardsText } from './zh-member-boards';
 
 export const zh = {
   app: {
@@ -157,4 +161,9 @@ export const zh = {
     '/user/withdraw-request': '提现申请',
     '/me': '个人中心',
   },
+
+  people: peopleText,
+  catalog: catalogText,
+  boards: boardsText,
+  memberBoards: memberBoardsText,
 } as const;

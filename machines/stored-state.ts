@@ -1,0 +1,31 @@
+/**
+ * Applying an event to a stored row's state: the one way the server (and the UI, to decide what to
+ * offer) asks a lifecycle machine "may this happen, and what state follows?".
+ *
+ * A lifecycle machine's states are the row's status values; its guards read the context the
+ * caller builds from the row. `decide` resolves that snapshot, asks `can(event)` and, when the
+ * machine refuses, returns the Chinese message the UI would show (from the machine's own
+ * `explain`), so a refusal is never silent and never worded twice.
+ */
+import { transition, type AnyStateMachine, type EventFrom, type ContextFrom } from 'xstate';
+
+export type Decision<S extends string> = { ok: true; next: S } | { ok: false; msg: string };
+
+export function decide<M extends AnyStateMachine, S extends string>(
+  machine: M,
+  status: S,
+  context: ContextFrom<M>,
+  event: EventFrom<M>,
+  explain: (status: S, context: ContextFrom<M>, event: EventFrom<M>) => string,
+): Decision<S> {
+  const snapshot = machine.resolveState({ value: status, context });
+  if (!snapshot.can(event)) return { ok: false, msg: explain(status, context, event) };
+  const [next] = transition(machine, snapshot as never, event);
+  return { ok: true, next: (next as { value: unknown }).value as S };
+}
+
+/** The events of `candidates` a row in `status` accepts: what the UI offers as buttons. */
+export function allowedEvents<M extends AnyStateMachine>(machine: M, status: string, context: ContextFrom<M>, candidates: EventFrom<M>[]): EventFrom<M>[] {
+  const snapshot = machine.resolveState({ value: status, context });
+  return candidates.filter((e) => snapshot.can(e));
+}
