@@ -8,6 +8,8 @@ import { ensureBootstrapAdmin } from '../../src/server/bootstrap.ts';
 import { seedDemo, DEMO_PASSWORD } from '../../src/server/demo.ts';
 import { loadConfig, resolveAppSecret } from '../../src/server/config.ts';
 import { call, login, useTestApp } from './harness.ts';
+import { boards } from '../../src/server/db/schema/boards.ts';
+import { tasks } from '../../src/server/db/schema/tasks.ts';
 
 const t = useTestApp();
 
@@ -32,6 +34,12 @@ describe('bootstrap admin', () => {
     const lower = await login(app, 'lower@demo.local', DEMO_PASSWORD);
     expect((await call(app, { method: 'GET', url: '/api/user/info', headers: { 'x-token': lower } })).body.data).toMatchObject({ roleType: 'lowerAdmin' });
     for (const m of ['alice@demo.local', 'bob@demo.local']) expect(await login(app, m, DEMO_PASSWORD)).toBeTruthy();
+    const boardRows = await database.db.select().from(boards);
+    expect(boardRows.map((b) => b.status).sort()).toEqual(['open', 'open', 'unpublish']);
+    expect(boardRows.some((b) => b.expireAt.getTime() < Date.now())).toBe(true);
+    const taskRows = await database.db.select().from(tasks);
+    expect(taskRows.map((t) => t.status).sort()).toEqual(['open', 'open', 'open', 'pending']);
+    expect(taskRows.every((t) => t.mainId === t.id && t.subId === 0)).toBe(true);
   });
 });
 

@@ -1,0 +1,50 @@
+// The board lifecycle rules (machines/board.machine.ts), asked the way the server and UI ask them.
+import { describe, expect, it } from 'vitest';
+import { getShortestPaths } from 'xstate/graph';
+import { boardMachine, boardMessages, explainBoardRefusal, type BoardContext, type BoardEvent, type BoardStatus } from '../../machines/board.machine';
+import { allowedEvents, decide } from '../../machines/stored-state';
+
+const ready: BoardContext = { taskCount: 2, groupCount: 1 };
+const all: BoardEvent = { type: 'board.publish', mode: 'all' };
+const backup: BoardEvent = { type: 'board.publish', mode: 'backup' };
+const toUsers: BoardEvent = { type: 'board.publish', mode: 'users', userIds: [3] };
+const close: BoardEvent = { type: 'board.close' };
+const reopen: BoardEvent = { type: 'board.reopen' };
+const run = (status: BoardStatus, context: BoardContext, event: BoardEvent) => decide(boardMachine, status, context, event, explainBoardRefusal);
+
+describe('board machine', () => {
+  it('publishes an unpublished board with tasks and an audience, in all three variants', () => {
+    for (const e of [all, backup, toUsers]) expect(run('unpublish', ready, e)).toEqual({ ok: true, next: 'open' });
+  });
+
+  it('refuses to publish without tasks, without groups (all/backup) or without users, with the message the UI shows', () => {
+    expect(run('unpublish', { taskCount: 0, groupCount: 1 }, all)).toEqual({ ok: false, msg: boardMessages.noTasks });
+    expect(run('unpublish', { taskCount: 1, groupCount: 0 }, all)).toEqual({ ok: false, msg: boardMessages.noGroups });
+    expect(run('unpublish', { taskCount: 1, groupCount: 0 }, backup)).toEqual({ ok: false, msg: boardMessages.noGroups });
+    expect(run('unpublish', { taskCount: 1, groupCount: 0 }, toUsers)).toEqual({ ok: true, next: 'open' });
+    expect(run('unpublish', ready, { type: 'board.publish', mode: 'users', userIds: [] })).toEqual({ ok: false, msg: boardMessages.noUsers });
+  });
+
+  it('lets an open board be published again and closed; a closed one only reopened', () => {
+    expect(run('open', ready, toUsers)).toEqual({ ok: true, next: 'open' });
+    expect(run('open', ready, close)).toEqual({ ok: true, next: 'close' });
+    expect(run('close', ready, all)).toEqual({ ok: false, msg: boardMessages.closed });
+    expect(run('close', ready, reopen)).toEqual({ ok: true, next: 'open' });
+    expect(run('unpublish', ready, close)).toEqual({ ok: false, msg: boardMessages.notOpen });
+    expect(run('open', ready, reopen)).toEqual({ ok: false, msg: boardMessages.notClosed });
+  });
+
+  it('offers exactly the events each state allows (what the buttons show)', () => {
+    const candidates = [all, toUsers, backup, close, reopen];
+    const offered = (s: BoardStatus, c: BoardContext) => allowedEvents(boardMachine, s, c, candidates).map((e) => (e.type === 'board.publish' ? e.mode : e.type));
+    expect(offered('unpublish', ready)).toEqual(['all', 'users', 'backup']);
+    expect(offered('open', ready)).toEqual(['all', 'users', 'backup', 'board.close']);
+    expect(offered('close', ready)).toEqual(['board.reopen']);
+    expect(offered('unpublish', { taskCount: 0, groupCount: 0 })).toEqual([]);
+  });
+
+  it('reaches every status from a new board through publish, close and reopen', () => {
+    const paths = getShortestPaths(boardMachine, { input: ready, events: [all, toUsers, backup, close, reopen] });
+    expect(new Set(paths.map((p) => p.state.value))).toEqual(new Set(['unpublish', 'open', 'close']));
+  });
+});
