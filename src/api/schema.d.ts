@@ -205,7 +205,7 @@ export interface paths {
         put?: never;
         /**
          * Change a user's role and groups
-         * @description Beyond SPEC §7: /admin/user-list needs to change a user's role and group membership. A lowerAdmin cannot make anyone admin or change an admin.
+         * @description Beyond SPEC §7: /admin/user-list needs to change a user's role and group membership. A lowerAdmin cannot make anyone admin or change an admin (A00003); nobody changes their own role (A00003); the last admin is never demoted (A00004).
          */
         post: operations["updateAdminUser"];
         delete?: never;
@@ -514,7 +514,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One board task */
+        /**
+         * One board task
+         * @description A user reaches only board tasks of boards visible to them (open and published to them), never deleted ones, and without need, averageCost and allCount; otherwise A00004.
+         */
         get: operations["getBoardTask"];
         put?: never;
         post?: never;
@@ -582,7 +585,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Claim progress of a board task */
+        /**
+         * Claim progress of a board task
+         * @description count: units claimed by non-deleted tasks; need: the shown quantity (show), the claim limit the progress percent is measured against. A user: only on boards visible to them (else A00004).
+         */
         get: operations["getBoardTaskProgress"];
         put?: never;
         post?: never;
@@ -599,7 +605,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Board tasks of a board, by board uuid */
+        /**
+         * Board tasks of a board, by board uuid
+         * @description The member's board page: a user sees only boards visible to them (else A00004), without deleted board tasks and without need, averageCost and allCount; claimCount gives the progress.
+         */
         get: operations["listBoardTasksByUuid"];
         put?: never;
         post?: never;
@@ -897,7 +906,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** All items (for pickers) */
+        /**
+         * All items (for pickers)
+         * @description Open items first, then newest first.
+         */
         get: operations["listItems"];
         put?: never;
         post?: never;
@@ -931,7 +943,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Items whose name, upc or productId contains q */
+        /**
+         * Items whose name, upc or productId contains q
+         * @description Product pickers: case-insensitive substring match, at most 20 items; open items first, then exact upc/productId matches, then newest.
+         */
         get: operations["searchItems"];
         put?: never;
         post?: never;
@@ -2084,8 +2099,8 @@ export interface components {
             /** @description UPC of the item (empty when the item has none). */
             upc: string;
             url: string;
-            /** @description Retail price the user pays, for reference. */
-            price: number;
+            /** @description Retail price the user pays, for reference (null: neither the form nor the item gave one). */
+            price: number | null;
             /** @description Amount paid to the user per arrived unit. */
             buyIn: number;
             /** @description Displayed demand: the most that may be claimed in total. */
@@ -2147,7 +2162,8 @@ export interface components {
             itemId: number;
             itemName: string;
             url: string;
-            price: number;
+            /** @description Copied from the board task at claim time (null: none). */
+            price: number | null;
             buyIn: number;
             bonus: number;
             /** @description Shown as discount. */
@@ -2158,9 +2174,13 @@ export interface components {
             productCount: number;
             status: components["schemas"]["TaskStatus"];
             isHome: boolean;
+            /** @description Empty unless isHome. */
             state: string;
+            /** @description Empty unless isHome. */
             zipCode: string;
+            /** @description 0 when the claim gave none. */
             labelCount: number;
+            /** @description UPC of the item (empty when the item has none). */
             upc: string;
             /** @description Some but not all units arrived: the arrived units can be split off. */
             canSplit: boolean;
@@ -2203,11 +2223,16 @@ export interface components {
         Item: {
             id: number;
             itemName: string;
+            /** @description Empty when the item has none. */
             upc: string;
             url: string;
             status: components["schemas"]["ItemStatus"];
             /** @description Retailer product id (searched by productIdLike). */
             productId: string;
+            /** @description Optional reference price (null: none); the simpler board-task form takes it when its price is empty. */
+            price: number | null;
+            /** Format: int64 */
+            createdAt: number;
         };
         ItemPage: {
             content: components["schemas"]["Item"][];
@@ -2512,17 +2537,24 @@ export interface components {
         UserGroupSaveRequest: {
             /** @description Absent to create. */
             id?: number;
+            /** @description Required after trimming ('组名称必填'). */
             groupName: string;
+            /** @description The whole form is sent: absent means empty. */
             remark?: string;
         };
         BoardSaveRequest: {
             /** @description Absent to create (status unpublish). */
             id?: number;
+            /** @description Required after trimming ('看板名称必填'). */
             boardName: string;
+            /** @description Required after trimming ('备注必填'). */
             remark: string;
             /** Format: int64 */
             publishAt: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Must be after publishAt ('过期时间必须晚于发布时间').
+             */
             expireAt: number;
             /**
              * @description Only open <-> close may be changed here; unpublish -> open happens by publishing.
@@ -2530,6 +2562,7 @@ export interface components {
              */
             status?: "open" | "close";
         };
+        /** @description Both form variants of SPEC §5. itemName is copied from the item; an empty url or absent price takes the item's; url gets 'http://' when it lacks a scheme. On update an absent optional field keeps its stored value. */
         BoardTaskSaveRequest: {
             /** @description Absent to create. */
             id?: number;
@@ -2547,10 +2580,10 @@ export interface components {
             /** @description Default: the fixed default address code. */
             address?: string;
             /**
-             * @default normal
+             * @description Default on create: normal.
              * @enum {string}
              */
-            status: "normal" | "urgent" | "full" | "deleted" | "closed";
+            status?: "normal" | "urgent" | "full" | "deleted" | "closed";
             note?: string;
             itemSource?: string;
         };
@@ -2578,14 +2611,20 @@ export interface components {
              */
             status?: "closed" | "deleted";
         };
+        /** @description The whole item form (SPEC §5: all required except id, upc and url); an absent optional field is stored empty. */
         ItemSaveRequest: {
             /** @description Absent to create. */
             id?: number;
+            /** @description Required after trimming ('商品名称必填'). */
             itemName: string;
             upc?: string;
+            /** @description 'http://' is prefixed when it starts with neither http:// nor https://. */
             url?: string;
             status: components["schemas"]["ItemStatus"];
-            productId?: string;
+            /** @description Required after trimming ('商品ID必填'). */
+            productId: string;
+            /** @description Optional reference price; absent or null: none. */
+            price?: number | null;
         };
         ScanLine: {
             upc: string;
@@ -3098,10 +3137,11 @@ export interface operations {
                 size?: components["parameters"]["size20"];
                 /** @description Newest first (by createdAt). */
                 isDesc?: components["parameters"]["isDesc"];
-                roleType?: components["schemas"]["RoleType"];
-                /** @description Substring match. */
+                /** @description Role filter of /admin/user-list (SPEC: all, admin, user). all or absent: everyone; admin: the admin side (admin and lowerAdmin); user: plain members only; lowerAdmin: lowerAdmins only. */
+                roleType?: "all" | "admin" | "lowerAdmin" | "user";
+                /** @description Case-insensitive substring match. */
                 mailAddr?: string;
-                /** @description Substring match. */
+                /** @description Case-insensitive substring match. */
                 nickName?: string;
             };
             header?: never;
@@ -3349,7 +3389,7 @@ export interface operations {
                     "application/json": {
                         code: components["schemas"]["ResultCode"];
                         msg?: string;
-                        /** @description false: nothing was changed (operation failed). */
+                        /** @description true once the users are members (adding a member again is no failure); an unknown group answers A00004, unknown user ids A00001 naming them. */
                         data?: boolean;
                     };
                 };
@@ -3386,7 +3426,7 @@ export interface operations {
                     "application/json": {
                         code: components["schemas"]["ResultCode"];
                         msg?: string;
-                        /** @description false: nothing was changed (operation failed). */
+                        /** @description true once the users are no members (removing a non-member is no failure); an unknown group answers A00004, unknown user ids A00001 naming them. */
                         data?: boolean;
                     };
                 };
@@ -3635,7 +3675,7 @@ export interface operations {
                     "application/json": {
                         code: components["schemas"]["ResultCode"];
                         msg?: string;
-                        /** @description false: nothing was changed (operation failed). */
+                        /** @description true once the groups are bound (binding a bound group again is no failure); an unknown board or group answers A00004. */
                         data?: boolean;
                     };
                 };
@@ -3672,7 +3712,7 @@ export interface operations {
                     "application/json": {
                         code: components["schemas"]["ResultCode"];
                         msg?: string;
-                        /** @description false: nothing was changed (operation failed). */
+                        /** @description true once the groups are unbound (unbinding an unbound group is no failure); an unknown board answers A00004. */
                         data?: boolean;
                     };
                 };
@@ -4220,6 +4260,7 @@ export interface operations {
             path: {
                 /** @description Board task id. */
                 id: number;
+                /** @description Units to claim. Any integer is admitted here so that the claim rules (machines/claim.machine.ts) answer it with the dialog's words: '认领数量至少为1件', '不能认领超过N件', '请输入数字'. */
                 count: number;
             };
             cookie?: never;
@@ -4254,6 +4295,7 @@ export interface operations {
             path: {
                 /** @description Board task id. */
                 id: number;
+                /** @description Units to claim. Any integer is admitted here so that the claim rules (machines/claim.machine.ts) answer it with the dialog's words: '认领数量至少为1件', '不能认领超过N件', '请输入数字'. */
                 count: number;
                 labelCount: number;
             };

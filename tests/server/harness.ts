@@ -18,14 +18,32 @@ import { userGroupMembers, userGroups } from '../../src/server/db/schema/groups.
 
 let shared: Promise<Database> | undefined;
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Each test run gets databases of its own, named by the vitest process and the worker
+ * (ph_test_<pid>_w<n>), so two runs on one PostgreSQL server never empty each other's tables.
+ * Databases of runs whose process has ended are dropped on the way.
+ */
 async function openPgDatabase(): Promise<Database> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DB=pg needs TEST_DATABASE_URL');
   const { default: pg } = await import('pg');
-  const name = `ph_test_w${process.env.VITEST_POOL_ID ?? '0'}`;
+  const name = `ph_test_${process.ppid}_w${process.env.VITEST_POOL_ID ?? '0'}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  const existing = await admin.query<{ datname: string }>("select datname from pg_database where datname like 'ph_test_%'");
+  for (const { datname } of existing.rows) {
+    const pid = Number(/^ph_test_(\d+)_w/.exec(datname)?.[1]);
+    if (datname === name || !pid || !alive(pid)) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  }
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(base);
@@ -63,15 +81,16 @@ const silent = pino({ level: process.env.TEST_LOG ?? 'silent' });
 
 /**
  * The real app, built once per test file on the worker's database; the database is emptied and the
- * login counters cleared before each test.
+ * login counters cleared before each test. smtpUrl / smtpBackupUrl point the primary and backup mail
+ * transports at SMTP sinks (without them mail is written as .eml files).
  */
-export function useTestApp(opts: { smtpUrl?: () => string | undefined } = {}): () => TestApp {
+export function useTestApp(opts: { smtpUrl?: () => string | undefined; smtpBackupUrl?: () => string | undefined } = {}): () => TestApp {
   let current: TestApp | undefined;
   beforeAll(async () => {
     const database = await testDatabase();
     const mailDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-mail-'));
     const config = { ...loadConfig({ DATA_DIR: mailDir, APP_URL: 'http://app.test' }), webDir: path.join(mailDir, 'no-web') };
-    const mailer = createMailer({ smtpUrl: opts.smtpUrl?.(), from: config.mailFrom, dataDir: mailDir, log: silent });
+    const mailer = createMailer({ smtpUrl: opts.smtpUrl?.(), smtpBackupUrl: opts.smtpBackupUrl?.(), from: config.mailFrom, dataDir: mailDir, log: silent });
     const outbox = startOutboxWorker(database.db, mailer, silent, { pollMs: 3_600_000 });
     const app = await buildApp({ db: database.db, config, mailer, outbox, logger: silent });
     await app.ready();

@@ -24,3 +24,15 @@ export function resetMail(appUrl: string, to: string, token: string): MailMessag
 export function noticeMail(to: string, content: string): MailMessage {
   return { to, subject: '采购任务平台公告', text: `${content}${sign}` };
 }
+
+/** Board publishing (DECISIONS "Boards, claims and tasks"): one per targeted member, through the outbox. */
+export function boardPublishedMail(appUrl: string, to: string, board: { boardName: string; uuid: string; remark: string; expireAt: Date }): MailMessage {
+  const link = `${appUrl}/user/board/${encodeURIComponent(board.uuid)}`;
+  const expire = board.expireAt.toISOString().slice(0, 16).replace('T', ' ');
+  const remark = board.remark.trim() ? `\n\n${board.remark.trim()}` : '';
+  return {
+    to,
+    subject: `新的采购任务：${board.boardName}`,
+    text: `您好，\n\n看板「${board.boardName}」已发布，请打开以下链接查看并认领任务（截止时间 ${expire} UTC）：\n\n${link}${remark}${sign}`,
+  };
+}

@@ -1,8 +1,19 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { createFileRoute, notFound } from '@tanstack/react-router';
+import { BoardPage } from '../../../../features/boards/board-page';
+import { loadBoardPage, parseRouteId } from '../../../../features/boards/boards-api';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_admin/admin/board/$id')({
   staticData: { title: zh.titles.adminBoard },
-  component: () => <PlaceholderPage title={zh.titles.adminBoard} />,
+  loader: async ({ context, params }) => {
+    if (params.id === 'new') return null;
+    const id = parseRouteId(params.id);
+    const data = id === null ? null : await loadBoardPage(context.api, id);
+    if (!data) throw notFound();
+    return data;
+  },
+  component: function AdminBoardRoute() {
+    const { id } = Route.useParams();
+    return <BoardPage key={id} data={Route.useLoaderData()} />;
+  },
 });

@@ -1,8 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { GroupListPage } from '../../../../features/people/group-list-page';
+import { loadGroups } from '../../../../features/people/users';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_admin/admin/group-list')({
   staticData: { title: zh.titles.adminGroupList },
-  component: () => <PlaceholderPage title={zh.titles.adminGroupList} />,
+  loader: ({ context }) => loadGroups(context.api),
+  component: function GroupListRoute() {
+    return <GroupListPage groups={Route.useLoaderData()} />;
+  },
 });

@@ -1,8 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { GroupPage } from '../../../../features/people/group-page';
+import { loadGroupPage } from '../../../../features/people/users';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_admin/admin/group/$id')({
   staticData: { title: zh.titles.adminGroup },
-  component: () => <PlaceholderPage title={zh.titles.adminGroup} />,
+  loader: ({ context, params }) => loadGroupPage(context.api, params.id),
+  component: function GroupRoute() {
+    return <GroupPage data={Route.useLoaderData()} />;
+  },
 });

@@ -1,8 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { ItemPage } from '../../../../features/catalog/item-page';
+import { loadItemPage } from '../../../../features/catalog/items';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_admin/admin/item/$id')({
   staticData: { title: zh.titles.adminItem },
-  component: () => <PlaceholderPage title={zh.titles.adminItem} />,
+  loader: ({ context, params }) => loadItemPage(context.api, params.id),
+  component: function ItemRoute() {
+    return <ItemPage data={Route.useLoaderData()} />;
+  },
 });

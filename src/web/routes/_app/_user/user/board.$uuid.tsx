@@ -1,8 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { MemberBoardPage } from '../../../../features/member-boards/board-page';
+import { loadMemberBoard } from '../../../../features/member-boards/member-boards-api';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_user/user/board/$uuid')({
   staticData: { title: zh.titles.userBoard },
-  component: () => <PlaceholderPage title={zh.titles.userBoard} />,
+  loader: ({ context, params }) => loadMemberBoard(context.api, params.uuid),
+  component: function MemberBoardRoute() {
+    const data = Route.useLoaderData();
+    const loading = Route.useMatch({ select: (match) => match.isFetching !== false });
+    return <MemberBoardPage data={data} loading={loading} />;
+  },
 });

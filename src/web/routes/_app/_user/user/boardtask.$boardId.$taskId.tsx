@@ -1,8 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { MemberBoardTaskPage } from '../../../../features/member-boards/board-task-page';
+import { loadMemberBoardTask, parseRouteId } from '../../../../features/member-boards/member-boards-api';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_user/user/boardtask/$boardId/$taskId')({
   staticData: { title: zh.titles.userBoardTask },
-  component: () => <PlaceholderPage title={zh.titles.userBoardTask} />,
+  loader: ({ context, params }) => loadMemberBoardTask(context.api, parseRouteId(params.boardId), parseRouteId(params.taskId)),
+  component: function MemberBoardTaskRoute() {
+    return <MemberBoardTaskPage data={Route.useLoaderData()} />;
+  },
 });

@@ -1,0 +1,146 @@
+// The admin board task form's rules (SPEC §5 "Admin board task form"), both variants in one valibot
+// schema keyed by the form's `variant` field:
+// - full: item, url, price, buyIn, show, need, averageCost, address, status, note, itemSource; all
+//   required except price and note ('<label>必填'); url gets 'http://' when it does not start with
+//   http (the server applies the same rule to whatever reaches it).
+// - simple: item, buyIn, show, and an optional price; the server takes the item's price (when price
+//   is empty) and url.
+// The schema's output is the body of saveBoardTask without the id.
+import { valibotResolver } from '@hookform/resolvers/valibot';
+import * as v from 'valibot';
+import { zh } from '../../i18n/zh';
+import type { BoardTask, BoardTaskSaveRequest, BoardTaskStatus } from './boards-api';
+
+const t = zh.boards;
+const L = t.boardTask;
+
+export const BOARD_TASK_STATUSES = ['normal', 'urgent', 'full', 'deleted', 'closed'] as const satisfies readonly BoardTaskStatus[];
+
+/**
+ * SPEC §9 "The default board task address is a fixed code": the server's DEFAULT_BOARD_TASK_ADDRESS
+ * (src/server/db/schema/boards.ts), prefilled so the full form's required address starts valid.
+ */
+export const DEFAULT_BOARD_TASK_ADDRESS = 'DEFAULT';
+
+export type BoardTaskFormVariant = 'full' | 'simple';
+
+/** SPEC §5: 'http://' in front of a url that does not start with http. */
+export function withHttp(url: string): string {
+  return /^http/i.test(url) ? url : `http://${url}`;
+}
+
+const NUMBER = /^\d+(\.\d+)?$/;
+const MONEY = /^\d{1,8}(\.\d{1,2})?$/;
+const COUNT = /^\d{1,7}$/;
+
+const text = v.pipe(v.string(), v.trim());
+const requiredText = (label: string) => v.pipe(v.string(), v.trim(), v.nonEmpty(t.required(label)));
+
+const moneyChecks = (label: string) =>
+  [
+    v.check((s: string) => s === '' || NUMBER.test(s), L.mustBeNumber(label)),
+    v.check((s: string) => s === '' || MONEY.test(s), L.moneyPlaces(label)),
+  ] as const;
+
+const requiredMoney = (label: string) =>
+  v.pipe(v.string(), v.trim(), v.nonEmpty(t.required(label)), ...moneyChecks(label), v.transform(Number));
+
+const optionalMoney = (label: string) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    ...moneyChecks(label),
+    v.transform((s) => (s === '' ? undefined : Number(s))),
+  );
+
+const requiredCount = (label: string) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.nonEmpty(t.required(label)),
+    v.check((s) => COUNT.test(s), L.mustBeWholeNumber(label)),
+    v.transform(Number),
+  );
+
+const itemId = v.pipe(
+  v.nullable(v.number(), null),
+  v.check((id) => id !== null, t.required(L.itemId)),
+  v.transform((id) => id as number),
+);
+
+const fullSchema = v.object({
+  variant: v.literal('full'),
+  itemId,
+  url: v.pipe(v.string(), v.trim(), v.nonEmpty(t.required(L.url)), v.transform(withHttp)),
+  price: optionalMoney(L.price),
+  buyIn: requiredMoney(L.buyIn),
+  show: requiredCount(L.show),
+  need: requiredCount(L.need),
+  averageCost: requiredMoney(L.averageCost),
+  address: requiredText(L.address),
+  status: v.picklist(BOARD_TASK_STATUSES, t.required(L.status)),
+  note: text,
+  itemSource: requiredText(L.itemSource),
+});
+
+const simpleSchema = v.object({
+  variant: v.literal('simple'),
+  itemId,
+  price: optionalMoney(L.price),
+  buyIn: requiredMoney(L.buyIn),
+  show: requiredCount(L.show),
+});
+
+export const boardTaskSchema = v.variant('variant', [fullSchema, simpleSchema]);
+
+export type BoardTaskFormInput = v.InferInput<typeof fullSchema> | v.InferInput<typeof simpleSchema>;
+export type BoardTaskFormValues = v.InferOutput<typeof boardTaskSchema>;
+
+/** All fields of both variants: the form keeps them while the variant toggles. */
+export interface BoardTaskFormFields {
+  variant: BoardTaskFormVariant;
+  itemId: number | null;
+  url: string;
+  price: string;
+  buyIn: string;
+  show: string;
+  need: string;
+  averageCost: string;
+  address: string;
+  status: BoardTaskStatus | '';
+  note: string;
+  itemSource: string;
+}
+
+const numberText = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
+
+export function boardTaskFormFields(task: BoardTask | null): BoardTaskFormFields {
+  return {
+    variant: 'full',
+    itemId: task?.itemId ?? null,
+    url: task?.url ?? '',
+    price: numberText(task?.price),
+    buyIn: numberText(task?.buyIn),
+    show: numberText(task?.show),
+    need: numberText(task?.need),
+    averageCost: numberText(task?.averageCost),
+    address: task?.address ?? DEFAULT_BOARD_TASK_ADDRESS,
+    status: task?.status ?? 'normal',
+    note: task?.note ?? '',
+    itemSource: task?.itemSource ?? '',
+  };
+}
+
+/** The saveBoardTask body (an absent price lets the server take the item's). */
+export function boardTaskBody(values: BoardTaskFormValues, id: number | null): BoardTaskSaveRequest {
+  const { variant: _variant, price, ...rest } = values;
+  return { ...(id !== null ? { id } : {}), ...rest, ...(price !== undefined ? { price } : {}) };
+}
+
+/**
+ * The form's resolver. The form holds the fields of both variants (a superset of either variant's
+ * input), so the schema is typed as reading those; it validates the chosen variant's fields.
+ */
+export const boardTaskResolver = valibotResolver<BoardTaskFormFields, unknown, BoardTaskFormValues>(
+  boardTaskSchema as unknown as v.GenericSchema<BoardTaskFormFields, BoardTaskFormValues>,
+);

@@ -1,0 +1,37 @@
+// A small loader for the parts of the board page that page or reload on their own (a board task's
+// claims, the pending claims): `key` says what to load (a change reloads), `load` how.
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+export interface Remote<T> {
+  data: T | undefined;
+  loading: boolean;
+  reload: () => void;
+}
+
+export function useRemote<T>(key: string, load: () => Promise<T>): Remote<T> {
+  const loadRef = useRef(load);
+  useEffect(() => {
+    loadRef.current = load;
+  });
+  const [version, setVersion] = useState(0);
+  const [state, setState] = useState<{ data: T | undefined; loading: boolean }>({ data: undefined, loading: true });
+
+  useEffect(() => {
+    let live = true;
+    setState((s) => (s.loading ? s : { ...s, loading: true }));
+    loadRef.current().then(
+      (data) => {
+        if (live) setState({ data, loading: false });
+      },
+      () => {
+        if (live) setState((s) => ({ ...s, loading: false }));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, version]);
+
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  return { data: state.data, loading: state.loading, reload };
+}

@@ -1,0 +1,130 @@
+// /user/board-list (SPEC §2): the open boards published to this member, filtered by board id, board
+// task id and item; id, boardName, remark, status and 'view' (to /user/board/{uuid}); 10 per page.
+// The filters, page and size live in the URL: this page reads them from `search` and changes them
+// through `onSearch`; the route's loader fetches the page they describe.
+import { Link } from '@tanstack/react-router';
+import type { JSX } from 'react';
+import * as v from 'valibot';
+import { Button } from '../../components/ui/button';
+import { columnHelper, DataTable } from '../../components/ui/data-table';
+import { Form, TextField, useValibotForm } from '../../components/ui/form';
+import { PageHeader, Panel } from '../../components/ui/page';
+import { zh } from '../../i18n/zh';
+import { ItemPickerField } from '../catalog/item-picker';
+import { BOARD_LIST_SIZE_OPTIONS, type BoardListSearch } from './board-list-search';
+import type { Board, BoardListPage } from './member-boards-api';
+import { BoardStatusBadge } from './status-badges';
+
+const t = zh.memberBoards;
+
+const idText = v.pipe(
+  v.string(),
+  v.trim(),
+  v.check((text) => text === '' || /^[1-9]\d{0,14}$/.test(text), t.idMustBeNumber),
+);
+
+const filterSchema = v.object({
+  boardId: idText,
+  boardTaskId: idText,
+  itemId: v.nullable(v.number()),
+});
+type FilterValues = v.InferOutput<typeof filterSchema>;
+
+const toId = (text: string) => (text === '' ? undefined : Number(text));
+
+const col = columnHelper<Board>();
+const columns = col.columns([
+  col.accessor('id', { header: t.colId, meta: { className: 'w-20' } }),
+  col.accessor('boardName', { header: t.colBoardName, meta: { className: 'min-w-40' } }),
+  col.accessor('remark', { header: t.colRemark }),
+  col.accessor('status', { header: t.colStatus, cell: ({ getValue }) => <BoardStatusBadge status={getValue()} /> }),
+  col.display({
+    id: 'actions',
+    header: t.colActions,
+    cell: ({ row }) => (
+      <Link to="/user/board/$uuid" params={{ uuid: row.original.uuid }} className="text-sm font-medium text-blue-600 hover:underline">
+        {t.view}
+      </Link>
+    ),
+  }),
+]);
+
+export interface MemberBoardListPageProps {
+  search: BoardListSearch;
+  result: BoardListPage;
+  loading?: boolean;
+  onSearch: (next: BoardListSearch) => void;
+}
+
+export function MemberBoardListPage({ search, result, loading = false, onSearch }: MemberBoardListPageProps): JSX.Element {
+  const filterKey = `${search.boardId ?? ''}|${search.boardTaskId ?? ''}|${search.itemId ?? ''}`;
+  return (
+    <div className="flex min-w-0 flex-col gap-4">
+      <PageHeader title={zh.titles.userBoardList} />
+      <Panel>
+        <BoardFilters
+          key={filterKey}
+          search={search}
+          onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
+          onReset={() => onSearch({ page: 0, size: search.size })}
+        />
+      </Panel>
+      <DataTable
+        columns={columns}
+        data={result.boards}
+        page={search.page}
+        size={search.size}
+        totalPages={result.totalPages}
+        onPageChange={(page) => onSearch({ ...search, page })}
+        onSizeChange={(size) => onSearch({ ...search, page: 0, size })}
+        sizeOptions={BOARD_LIST_SIZE_OPTIONS}
+        loading={loading}
+        caption={t.boardList}
+      />
+    </div>
+  );
+}
+
+function BoardFilters({
+  search,
+  onApply,
+  onReset,
+}: {
+  search: BoardListSearch;
+  onApply: (filters: Pick<BoardListSearch, 'boardId' | 'boardTaskId' | 'itemId'>) => void;
+  onReset: () => void;
+}): JSX.Element {
+  const form = useValibotForm(filterSchema, {
+    defaultValues: {
+      boardId: search.boardId === undefined ? '' : String(search.boardId),
+      boardTaskId: search.boardTaskId === undefined ? '' : String(search.boardTaskId),
+      itemId: search.itemId ?? null,
+    },
+  });
+  return (
+    <Form
+      form={form}
+      onSubmit={(values: FilterValues) =>
+        onApply({ boardId: toId(values.boardId), boardTaskId: toId(values.boardTaskId), itemId: values.itemId ?? undefined })
+      }
+      className="flex flex-wrap items-start gap-3"
+      role="search"
+    >
+      <TextField<FilterValues, 'boardId'> name="boardId" label={t.filterBoardId} inputMode="numeric" autoComplete="off" className="w-36" />
+      <TextField<FilterValues, 'boardTaskId'>
+        name="boardTaskId"
+        label={t.filterBoardTaskId}
+        inputMode="numeric"
+        autoComplete="off"
+        className="w-36"
+      />
+      <ItemPickerField<FilterValues, 'itemId'> name="itemId" label={t.filterItem} className="w-72" />
+      <div className="flex gap-2 self-end pb-px">
+        <Button type="submit">{t.search}</Button>
+        <Button variant="secondary" onClick={onReset}>
+          {t.reset}
+        </Button>
+      </div>
+    </Form>
+  );
+}

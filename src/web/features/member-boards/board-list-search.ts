@@ -1,0 +1,26 @@
+// /user/board-list keeps its filters, page and size in the URL (TanStack Router search params), so a
+// list can be bookmarked, shared and navigated back to. Values that do not parse fall back to their
+// defaults instead of failing the route; the defaults themselves are left out of the URL.
+import * as v from 'valibot';
+import { PAGE_SIZE_OPTIONS, SMALL_PAGE_SIZE } from '../../components/ui/pager';
+
+/** SPEC §9: the board list shows 10 per page and offers these sizes. */
+export const BOARD_LIST_PAGE_SIZE = SMALL_PAGE_SIZE;
+export const BOARD_LIST_SIZE_OPTIONS = PAGE_SIZE_OPTIONS.boardAndItem;
+
+const intParam = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  v.pipe(v.union([v.number(), v.string()]), v.transform(Number), v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+
+const optionalId = v.fallback(v.optional(intParam(1)), undefined);
+
+export const boardListSearchSchema = v.object({
+  page: v.fallback(v.optional(intParam(0), 0), 0),
+  size: v.fallback(v.optional(intParam(1, 1000), BOARD_LIST_PAGE_SIZE), BOARD_LIST_PAGE_SIZE),
+  boardId: optionalId,
+  boardTaskId: optionalId,
+  itemId: optionalId,
+});
+
+export type BoardListSearch = v.InferOutput<typeof boardListSearchSchema>;
+
+export const BOARD_LIST_SEARCH_DEFAULTS = { page: 0, size: BOARD_LIST_PAGE_SIZE } as const;

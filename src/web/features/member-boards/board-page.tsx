@@ -1,0 +1,147 @@
+// /user/board/{uuid} (SPEC §2): the board's info, its board tasks with claim progress and the
+// 'claim' button (offered exactly when the claim machine would open its dialog), the claim dialog,
+// and the member's own tasks on this board with their actions.
+import { Link } from '@tanstack/react-router';
+import { useMemo, type JSX } from 'react';
+import { Button } from '../../components/ui/button';
+import { columnHelper, DataTable } from '../../components/ui/data-table';
+import { PageHeader, Panel } from '../../components/ui/page';
+import { zh } from '../../i18n/zh';
+import { ClaimProgress } from '../boards/claim-progress';
+import { ClaimDialog, useClaimActor, type ClaimActor } from './claim-dialog';
+import { ExternalLink } from './external-link';
+import { canClaim, claimTargetOf } from './claim-target';
+import { formatDateTime, formatMoney } from './format';
+import type { Board, BoardTask, MemberBoardData } from './member-boards-api';
+import { MyTasksTable } from './my-tasks-table';
+import { BoardStatusBadge, BoardTaskStatusBadge, ExpiredBadge } from './status-badges';
+
+const t = zh.memberBoards;
+
+export function MemberBoardPage({ data, loading = false }: { data: MemberBoardData; loading?: boolean }): JSX.Element {
+  const { board } = data;
+  if (!board) {
+    return (
+      <div className="flex flex-col gap-4">
+        <PageHeader title={zh.titles.userBoard} />
+        <Panel>
+          <p className="text-sm text-slate-600">{t.boardNotFound}</p>
+          <Link to="/user/board-list" className="mt-3 inline-block text-sm text-blue-600 hover:underline">
+            {t.backToList}
+          </Link>
+        </Panel>
+      </div>
+    );
+  }
+  return <BoardView board={board} boardTasks={data.boardTasks} myTasks={data.myTasks} loading={loading} />;
+}
+
+function BoardView({ board, boardTasks, myTasks, loading }: { board: Board; boardTasks: BoardTask[]; myTasks: MemberBoardData['myTasks']; loading: boolean }) {
+  const claim = useClaimActor();
+  const columns = useMemo(() => boardTaskColumns(board, claim), [board, claim]);
+  const itemNames = useMemo(() => new Map(boardTasks.map((bt) => [bt.id, bt.itemName])), [boardTasks]);
+
+  return (
+    <div className="flex min-w-0 flex-col gap-4">
+      <PageHeader
+        title={board.boardName}
+        actions={
+          <Link to="/user/board-list" className="text-sm text-blue-600 hover:underline">
+            {t.backToList}
+          </Link>
+        }
+      />
+      <Panel title={t.boardInfo}>
+        <BoardInfo board={board} />
+      </Panel>
+      <Panel title={t.boardTasks}>
+        <DataTable
+          columns={columns}
+          data={boardTasks}
+          page={0}
+          size={Math.max(boardTasks.length, 1)}
+          totalPages={1}
+          onPageChange={() => {}}
+          loading={loading}
+          caption={t.boardTasks}
+        />
+      </Panel>
+      <Panel title={t.myTasks}>
+        <MyTasksTable tasks={myTasks} loading={loading} />
+      </Panel>
+      <ClaimDialog actor={claim} itemNameOf={(id) => itemNames.get(id)} />
+    </div>
+  );
+}
+
+function BoardInfo({ board }: { board: Board }): JSX.Element {
+  const rows: Array<[string, JSX.Element | string]> = [
+    [t.boardName, board.boardName],
+    [t.remark, board.remark],
+    [t.publishAt, formatDateTime(board.publishAt)],
+    [t.expireAt, formatDateTime(board.expireAt)],
+    [
+      t.status,
+      <span className="inline-flex gap-2">
+        <BoardStatusBadge status={board.status} />
+        <ExpiredBadge expired={board.expire} />
+      </span>,
+    ],
+  ];
+  return (
+    <dl className="grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-3">
+      {rows.map(([label, value]) => (
+        <div key={label} className="flex gap-3">
+          <dt className="w-16 shrink-0 text-slate-500">{label}</dt>
+          <dd className="min-w-0 break-all text-slate-900">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function boardTaskColumns(board: Board, claim: ClaimActor) {
+  const col = columnHelper<BoardTask>();
+  return col.columns([
+    col.accessor('id', {
+      header: t.colId,
+      cell: ({ getValue }) => (
+        <Link
+          to="/user/boardtask/$boardId/$taskId"
+          params={{ boardId: String(board.id), taskId: String(getValue()) }}
+          aria-label={t.boardTaskLink(getValue())}
+          className="text-blue-600 hover:underline"
+        >
+          {getValue()}
+        </Link>
+      ),
+    }),
+    col.accessor('itemName', { header: t.colItemName, meta: { className: 'min-w-40' } }),
+    col.accessor('upc', { header: t.colUpc }),
+    col.accessor('url', { header: t.colLink, cell: ({ getValue }) => <ExternalLink url={getValue()} /> }),
+    col.accessor('price', { header: t.colPrice, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right' } }),
+    col.accessor('buyIn', { header: t.colBuyIn, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right' } }),
+    col.accessor('show', { header: t.colShow, meta: { align: 'right' } }),
+    col.accessor('address', { header: t.colAddress }),
+    col.accessor('status', { header: t.status, cell: ({ getValue }) => <BoardTaskStatusBadge status={getValue()} /> }),
+    col.display({
+      id: 'progress',
+      header: t.colProgress,
+      cell: ({ row }) => <ClaimProgress count={row.original.claimCount} need={row.original.show} />,
+    }),
+    col.accessor('note', { header: t.colNote, meta: { className: 'min-w-32' } }),
+    col.display({
+      id: 'actions',
+      header: t.colActions,
+      cell: ({ row }) => {
+        const target = claimTargetOf(board, row.original);
+        if (!canClaim(target)) return null;
+        return (
+          <Button size="sm" onClick={() => claim.send({ type: 'claim.open', boardTaskId: row.original.id, target })}>
+            {t.claim}
+          </Button>
+        );
+      },
+    }),
+  ]);
+}

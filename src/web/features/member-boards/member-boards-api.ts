@@ -1,0 +1,131 @@
+// The calls behind the member's board screens (SPEC §2 /user/board-list, /user/board/{uuid},
+// /user/boardtask/{boardId}/{taskId}; §7 Boards, Board tasks, Tasks). Loaders return what the page
+// shows; a failed call has already raised its error toast in the client, so loaders answer "nothing"
+// (an empty page, a null board) and the page says so.
+import type { ApiClient } from '../../../api/client';
+import type { components } from '../../../api/schema';
+import type { ClaimRequest } from '../../../../machines/claim.machine';
+import { zh } from '../../i18n/zh';
+
+export type Board = components['schemas']['Board'];
+export type BoardTask = components['schemas']['BoardTask'];
+export type MemberTask = components['schemas']['Task'];
+
+export interface BoardListQuery {
+  page: number;
+  size: number;
+  boardId?: number;
+  boardTaskId?: number;
+  itemId?: number;
+}
+
+export interface BoardListPage {
+  boards: Board[];
+  totalPages: number;
+}
+
+/** GET /api/board/list/user: the open boards published to this member, newest first. */
+export async function loadUserBoards(api: ApiClient, query: BoardListQuery): Promise<BoardListPage> {
+  const { data } = await api.GET('/api/board/list/user', {
+    params: {
+      query: {
+        page: query.page,
+        size: query.size,
+        isDesc: true,
+        ...(query.boardId !== undefined && { boardId: query.boardId }),
+        ...(query.boardTaskId !== undefined && { boardTaskId: query.boardTaskId }),
+        ...(query.itemId !== undefined && { itemId: query.itemId }),
+      },
+    },
+  });
+  return { boards: data?.data?.data ?? [], totalPages: data?.data?.pageNumber ?? 0 };
+}
+
+export interface MemberBoardData {
+  /** Null when the board does not exist or is not open to this member (A00004). */
+  board: Board | null;
+  boardTasks: BoardTask[];
+  myTasks: MemberTask[];
+}
+
+/** The board, its board tasks (with claimCount) and the member's own tasks on it, in parallel. */
+export async function loadMemberBoard(api: ApiClient, uuid: string): Promise<MemberBoardData> {
+  const [board, boardTasks, myTasks] = await Promise.all([
+    api.GET('/api/board/infouuid/{uuid}', { params: { path: { uuid } } }),
+    api.GET('/api/boardtask/uuid/{uuid}/list', { params: { path: { uuid } } }),
+    api.GET('/api/task/info/user/board/list', { params: { query: { boardUuid: uuid } } }),
+  ]);
+  return {
+    board: board.data?.data ?? null,
+    boardTasks: boardTasks.data?.data ?? [],
+    myTasks: myTasks.data?.data ?? [],
+  };
+}
+
+export interface MemberBoardTaskData {
+  boardTask: BoardTask | null;
+  /**
+   * The board as the member's board list gives it (status, expire, uuid), needed for the claim
+   * rules; null when it is not open to this member. The contract has no member call for one board
+   * by id, so this is GET /api/board/list/user?boardId=.
+   */
+  board: Board | null;
+}
+
+export async function loadMemberBoardTask(api: ApiClient, boardId: number, taskId: number): Promise<MemberBoardTaskData> {
+  if (!Number.isInteger(boardId) || !Number.isInteger(taskId)) return { boardTask: null, board: null };
+  const [boardTask, boards] = await Promise.all([
+    api.GET('/api/boardtask/{boardId}/info/{taskId}', { params: { path: { boardId, taskId } } }),
+    api.GET('/api/board/list/user', { params: { query: { boardId, page: 0, size: 1 } } }),
+  ]);
+  const board = boards.data?.data?.data.find((b) => b.id === boardId) ?? null;
+  const task = boardTask.data?.data ?? null;
+  return { boardTask: task && task.boardId === boardId ? task : null, board };
+}
+
+export interface ClaimResult {
+  taskId: number | null;
+  /** The text of the success toast: the server's msg, else '认领成功'. */
+  message: string;
+}
+
+/**
+ * POST /api/task/{boardTaskId}/user/create/{count}, or with isHome
+ * POST .../create/{count}/label/{labelCount} with {isHome, state, zipCode}. Silent: the claim
+ * dialog shows the failure itself (SPEC §8 "Claim failure: msg or '操作失败'"), so the client raises
+ * no toast. Rejects with an Error carrying the server's msg (empty when there is none: the claim
+ * machine then shows '操作失败'). A refusal may come as an error code or as A00000 with
+ * data.status 'failed'; both count.
+ */
+export async function submitClaim(api: ApiClient, request: ClaimRequest): Promise<ClaimResult> {
+  let answer;
+  try {
+    answer = request.isHome
+      ? await api.POST('/api/task/{id}/user/create/{count}/label/{labelCount}', {
+          params: { path: { id: request.boardTaskId, count: request.count, labelCount: request.labelCount ?? 0 } },
+          body: { isHome: true, state: request.state, zipCode: request.zipCode },
+          silent: true,
+        })
+      : await api.POST('/api/task/{id}/user/create/{count}', {
+          params: { path: { id: request.boardTaskId, count: request.count } },
+          silent: true,
+        });
+  } catch {
+    throw new Error('');
+  }
+  const { data, error } = answer;
+  if (error !== undefined || !data) throw new Error(messageOf(error));
+  const result = data.data;
+  if (result && result.status !== 'succ') throw new Error(result.msg || data.msg || '');
+  return { taskId: result?.task?.id ?? null, message: result?.msg || data.msg || zh.memberBoards.claimSuccess };
+}
+
+function messageOf(body: unknown): string {
+  if (typeof body === 'object' && body !== null && 'msg' in body && typeof body.msg === 'string') return body.msg;
+  return '';
+}
+
+/** A numeric id from a route path segment; NaN when it is not a positive whole number. */
+export function parseRouteId(segment: string): number {
+  return /^[1-9]\d{0,14}$/.test(segment) ? Number(segment) : Number.NaN;
+}

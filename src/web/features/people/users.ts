@@ -1,0 +1,71 @@
+// Data of the people screens, loaded by the route loaders through the router context's client.
+// Failed calls have already been toasted by the client (SPEC §8); the loaders then hand the page
+// an empty result rather than failing the route.
+import type { components } from '../../../api/schema';
+import type { ApiClient } from '../../../api/client';
+import type { UserListSearch } from './user-list-search';
+
+export type AdminUser = components['schemas']['AdminUser'];
+export type UserPage = components['schemas']['UserPage'];
+export type User = components['schemas']['User'];
+export type UserGroup = components['schemas']['UserGroup'];
+
+export interface UserListData {
+  users: UserPage;
+  /** Every group: names for the groups column and the choices of the edit dialog. */
+  groups: UserGroup[];
+}
+
+const EMPTY_USER_PAGE: UserPage = { content: [], totalPages: 0, totalElements: 0 };
+
+export async function loadUserList(api: ApiClient, search: UserListSearch): Promise<UserListData> {
+  const mailAddr = search.mailAddr?.trim();
+  const nickName = search.nickName?.trim();
+  const [users, groups] = await Promise.all([
+    api.GET('/api/admin/user/list', {
+      params: {
+        query: {
+          page: search.page,
+          size: search.size,
+          isDesc: true,
+          roleType: search.roleType,
+          mailAddr: mailAddr || undefined,
+          nickName: nickName || undefined,
+        },
+      },
+    }),
+    api.GET('/api/usergroup/list'),
+  ]);
+  return { users: users.data?.data ?? EMPTY_USER_PAGE, groups: groups.data?.data ?? [] };
+}
+
+export async function loadGroups(api: ApiClient): Promise<UserGroup[]> {
+  const { data } = await api.GET('/api/usergroup/list');
+  return data?.data ?? [];
+}
+
+export type GroupPageData =
+  | { kind: 'new' }
+  | { kind: 'found'; group: UserGroup; members: User[] }
+  | { kind: 'missing' };
+
+/** `/admin/group/{id|new}`: nothing to load for 'new'; the group and its members otherwise. */
+export async function loadGroupPage(api: ApiClient, idParam: string): Promise<GroupPageData> {
+  if (idParam === 'new') return { kind: 'new' };
+  const id = parseId(idParam);
+  if (id === null) return { kind: 'missing' };
+  const [group, members] = await Promise.all([
+    api.GET('/api/usergroup/{id}/info', { params: { path: { id } } }),
+    api.GET('/api/usergroup/list/{id}', { params: { path: { id } } }),
+  ]);
+  const found = group.data?.data;
+  if (!found) return { kind: 'missing' };
+  return { kind: 'found', group: found, members: members.data?.data ?? [] };
+}
+
+/** A positive integer id from a path segment, else null. */
+export function parseId(param: string): number | null {
+  if (!/^[1-9][0-9]{0,15}$/.test(param)) return null;
+  const id = Number(param);
+  return Number.isSafeInteger(id) ? id : null;
+}

@@ -1,0 +1,324 @@
+// @vitest-environment happy-dom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clearToasts } from '../../../src/web/components/ui/toast';
+import { json, ok, renderApp, userOf } from '../app-harness';
+import { aBoard, aBoardTask, aTask, fakeMemberServer, type FakeMemberServer } from './fake-member-server';
+
+afterEach(() => {
+  cleanup();
+  clearToasts();
+});
+
+const member = userOf('user');
+
+function openBoard(server: FakeMemberServer, uuid = 'b-1') {
+  return renderApp(`/user/board/${uuid}`, { loggedInAs: member, handlers: server.handlers });
+}
+
+/** The row of the board-task table whose item is `itemName`. */
+async function boardTaskRow(itemName: string) {
+  const table = await screen.findByRole('table', { name: '任务列表' });
+  const cell = await within(table).findByText(itemName);
+  return cell.closest('tr')!;
+}
+
+async function openClaimDialog(itemName = '蓝牙耳机') {
+  const user = userEvent.setup();
+  await user.click(within(await boardTaskRow(itemName)).getByRole('button', { name: '认领' }));
+  const dialog = await screen.findByRole('dialog');
+  return { user, dialog };
+}
+
+const progressTone = (row: HTMLElement) => row.querySelector('[data-tone] [role="progressbar"]')?.parentElement?.getAttribute('data-tone');
+
+describe('/user/board/{uuid}: board and board tasks', () => {
+  it('shows the board info and every board-task column', async () => {
+    const server = fakeMemberServer();
+    const { requests } = openBoard(server);
+    expect(await screen.findByRole('heading', { name: '十一月采购', level: 1 })).toBeTruthy();
+    expect(screen.getAllByText('本周截止').length).toBeGreaterThan(0);
+    expect(screen.getByText('开放')).toBeTruthy();
+    expect(screen.getByText('未过期')).toBeTruthy();
+
+    const table = screen.getByRole('table', { name: '任务列表' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['ID', '商品名称', 'UPC', '链接', '价格', '回收价', '数量', '地址', '状态', '认领进度', '备注', '操作']);
+    const row = await boardTaskRow('蓝牙耳机');
+    const cells = within(row)
+      .getAllByRole('cell')
+      .map((td) => td.textContent);
+    expect(cells).toEqual(['12', '蓝牙耳机', '0123456789012', '打开', '19.99', '21.50', '10', 'NJ-01', '正常', '40%', '限购2件', '认领']);
+
+    const link = within(row).getByRole('link', { name: '打开' });
+    expect(link.getAttribute('href')).toBe('https://shop.example.com/p/5');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toContain('noopener');
+    expect(within(row).getByRole('link', { name: '任务 12 详情' }).getAttribute('href')).toBe('/user/boardtask/1/12');
+
+    const myTasksCall = requests.find((r) => r.url.includes('/api/task/info/user/board/list'));
+    expect(new URL(myTasksCall!.url).searchParams.get('boardUuid')).toBe('b-1');
+  });
+
+  it('shows the expired flag', async () => {
+    openBoard(fakeMemberServer({ boards: [aBoard({ expire: true })] }));
+    expect(await screen.findByText('已过期')).toBeTruthy();
+  });
+
+  it('a board the member cannot see says so', async () => {
+    openBoard(fakeMemberServer(), 'not-mine');
+    expect(await screen.findByText('看板不存在或未向您开放')).toBeTruthy();
+  });
+
+  it('offers claim only when the board task can be claimed (not full, not deleted)', async () => {
+    const server = fakeMemberServer({
+      boardTasks: [
+        aBoardTask({ id: 11, itemName: '正常任务', status: 'normal' }),
+        aBoardTask({ id: 12, itemName: '紧急任务', status: 'urgent' }),
+        aBoardTask({ id: 13, itemName: '关闭任务', status: 'closed' }),
+        aBoardTask({ id: 14, itemName: '已满任务', status: 'full', claimCount: 10 }),
+        aBoardTask({ id: 15, itemName: '删除任务', status: 'deleted' }),
+      ],
+    });
+    openBoard(server);
+    const claimable = async (name: string) => within(await boardTaskRow(name)).queryByRole('button', { name: '认领' }) !== null;
+    expect(await claimable('正常任务')).toBe(true);
+    expect(await claimable('紧急任务')).toBe(true);
+    expect(await claimable('关闭任务')).toBe(true);
+    expect(await claimable('已满任务')).toBe(false);
+    expect(await claimable('删除任务')).toBe(false);
+  });
+
+  it('colours the progress: up to 50% green, up to 80% orange, above red', async () => {
+    const server = fakeMemberServer({
+      boardTasks: [
+        aBoardTask({ id: 11, itemName: '一半', show: 10, claimCount: 5 }),
+        aBoardTask({ id: 12, itemName: '八成', show: 10, claimCount: 8 }),
+        aBoardTask({ id: 13, itemName: '九成', show: 10, claimCount: 9 }),
+      ],
+    });
+    openBoard(server);
+    expect(progressTone(await boardTaskRow('一半'))).toBe('green');
+    expect(progressTone(await boardTaskRow('八成'))).toBe('orange');
+    expect(progressTone(await boardTaskRow('九成'))).toBe('red');
+  });
+});
+
+describe('/user/board/{uuid}: the claim dialog', () => {
+  it('warns that a closed board task needs admin approval', async () => {
+    openBoard(fakeMemberServer({ boardTasks: [aBoardTask({ status: 'closed' })] }));
+    const { dialog } = await openClaimDialog();
+    expect(within(dialog).getByText('该任务已关闭或看板已过期，认领后需管理员审核通过')).toBeTruthy();
+  });
+
+  it('warns that a claim on an expired board needs admin approval', async () => {
+    openBoard(fakeMemberServer({ boards: [aBoard({ expire: true })] }));
+    const { dialog } = await openClaimDialog();
+    expect(within(dialog).getByText('该任务已关闭或看板已过期，认领后需管理员审核通过')).toBeTruthy();
+  });
+
+  it('shows no warning for an ordinary claim; count defaults to 1', async () => {
+    openBoard(fakeMemberServer());
+    const { dialog } = await openClaimDialog();
+    expect(within(dialog).queryByText('该任务已关闭或看板已过期，认领后需管理员审核通过')).toBeNull();
+    expect((within(dialog).getByLabelText('认领数量') as HTMLInputElement).value).toBe('1');
+    expect(within(dialog).getByText('最多可认领 6 件')).toBeTruthy();
+    expect(within(dialog).queryByLabelText('State')).toBeNull();
+  });
+
+  it("refuses more than the remaining quantity with '不能认领超过N件' and sends nothing", async () => {
+    const server = fakeMemberServer({ boardTasks: [aBoardTask({ show: 10, claimCount: 7 })] });
+    openBoard(server);
+    const { user, dialog } = await openClaimDialog();
+    const count = within(dialog).getByLabelText('认领数量');
+    await user.clear(count);
+    await user.type(count, '4');
+    await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
+    expect(await within(dialog).findByText('不能认领超过3件')).toBeTruthy();
+    expect(count.getAttribute('aria-invalid')).toBe('true');
+    expect(server.claims).toHaveLength(0);
+  });
+
+  it("refuses a count that is not a number with '请输入数字'", async () => {
+    const server = fakeMemberServer();
+    openBoard(server);
+    const { user, dialog } = await openClaimDialog();
+    const count = within(dialog).getByLabelText('认领数量');
+    await user.clear(count);
+    await user.type(count, 'abc');
+    await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
+    expect(await within(dialog).findByText('请输入数字')).toBeTruthy();
+    expect(server.claims).toHaveLength(0);
+  });
+
+  it('with isHome on, state, zipCode and labelCount are required', async () => {
+    const server = fakeMemberServer();
+    openBoard(server);
+    const { user, dialog } = await openClaimDialog();
+    await user.click(within(dialog).getByLabelText('寄到家（需要Label）'));
+    expect(within(dialog).getByLabelText('State')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
+    expect(await within(dialog).findByText('请填写state')).toBeTruthy();
+    expect(within(dialog).getByText('请填写zipCode')).toBeTruthy();
+    expect(within(dialog).getByText('请填写labelCount')).toBeTruthy();
+    expect(server.claims).toHaveLength(0);
+
+    // Turning isHome off again drops the requirement.
+    await user.click(within(dialog).getByLabelText('寄到家（需要Label）'));
+    await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
+    await waitFor(() => expect(server.claims).toHaveLength(1));
+    expect(server.claims[0]!.path).toBe('/api/task/12/user/create/1');
+  });
+
+  it('claims with labels: POST .../create/{count}/label/{labelCount} with {isHome, state, zipCode}', async () => {
+    const server = fakeMemberServer();
+    const { requests } = openBoard(server);
+    const { user, dialog } = await openClaimDialog();
+    const count = within(dialog).getByLabelText('认领数量');
+    await user.clear(count);
+    await user.type(count, '3');
+    await user.click(within(dialog).getByLabelText('寄到家（需要Label）'));
+    await user.type(within(dialog).getByLabelText('State'), ' CA ');
+    await user.type(within(dialog).getByLabelText('ZipCode'), '94105');
+    await user.type(within(dialog).getByLabelText('Label数量'), '2');
+    await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
+
+    await waitFor(() => expect(server.claims).toHaveLength(1));
+    expect(server.claims[0]).toMatchObject({
+      path: '/api/task/12/user/create/3/label/2',
+      body: { isHome: true, state: 'CA', zipCode: '94105' },
+    });
+    const call = requests.find((r) => r.method === 'POST' && r.url.includes('/user/create/'));
+    expect(call?.headers.get('x-token')).toBe('test-token');
+    expect(call?.headers.get('content-type')).toContain('application/json');
+  });
+
+  it("a plain claim posts to .../create/{count} without a body, toasts '认领成功', reloads and recolours the progress", async () => {
+    const server = fakeMemberServer({ boardTasks: [aBoardTask({ show: 10, claimCount: 4 })] });
+    const { requests } = openBoard(server);
+    expect(progressTone(await boardTaskRow('蓝牙耳机'))).toBe('green');
+    const loadsBefore = requests.filter((r) => r.url.includes('/api/boardtask/uuid/b-1/list')).length;
+
+    const { user, dialog } = await openClaimDialog();
+    const count = within(dialog).getByLabelText('认领数量');
+    await user.clear(count);
+    await user.type(count, '5');
+    await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
+
+    expect(await screen.findByText('认领成功')).toBeTruthy();
+    expect(server.claims).toEqual([{ path: '/api/task/12/user/create/5', boardTaskId: 12, count: 5, labelCount: null, body: undefined }]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(async () => expect(progressTone(await boardTaskRow('蓝牙耳机'))).toBe('red'));
+    expect(requests.filter((r) => r.url.includes('/api/boardtask/uuid/b-1/list')).length).toBe(loadsBefore + 1);
+    expect(within(await boardTaskRow('蓝牙耳机')).getByText('90%')).toBeTruthy();
+
+    // The new task shows in "my tasks".
+    const myTasks = screen.getByRole('table', { name: '我在此看板的任务' });
+    expect(await within(myTasks).findByText('201')).toBeTruthy();
+  });
+
+  it("shows the server's success msg when it gives one", async () => {
+    const server = fakeMemberServer();
+    server.claimAnswer = () => ok({ status: 'succ', msg: '认领成功，等待审核' });
+    openBoard(server);
+    const { user, dialog } = await openClaimDialog();
+    await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
+    expect(await screen.findByText('认领成功，等待审核')).toBeTruthy();
+  });
+
+  it("shows the server's msg in the dialog on failure, with no error toast", async () => {
+    const server = fakeMemberServer();
+    server.claimAnswer = () => json({ code: 'A00004', msg: '不能认领超过2件' }, 409);
+    openBoard(server);
+    const { user, dialog } = await openClaimDialog();
+    await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
+    expect(await within(dialog).findByText('不能认领超过2件')).toBeTruthy();
+    expect(screen.getByRole('dialog')).toBeTruthy();
+    expect(document.querySelector('[data-tone="error"]')).toBeNull();
+  });
+
+  it("shows '操作失败' when the failure has no msg", async () => {
+    const server = fakeMemberServer();
+    server.claimAnswer = () => json({ code: 'A00005' }, 500);
+    openBoard(server);
+    const { user, dialog } = await openClaimDialog();
+    await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
+    expect(await within(dialog).findByText('操作失败')).toBeTruthy();
+    expect(document.querySelector('[data-tone="error"]')).toBeNull();
+  });
+
+  it("a refusal inside a success envelope (data.status 'failed') shows its msg", async () => {
+    const server = fakeMemberServer();
+    server.claimAnswer = () => ok({ status: 'failed', msg: '该任务已满，无法认领' });
+    openBoard(server);
+    const { user, dialog } = await openClaimDialog();
+    await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
+    expect(await within(dialog).findByText('该任务已满，无法认领')).toBeTruthy();
+  });
+
+  it('cancel closes the dialog without claiming', async () => {
+    const server = fakeMemberServer();
+    openBoard(server);
+    const { user, dialog } = await openClaimDialog();
+    await user.click(within(dialog).getByRole('button', { name: '取消' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(server.claims).toHaveLength(0);
+  });
+});
+
+describe('/user/board/{uuid}: my tasks', () => {
+  const tasks = [
+    aTask({ id: 1, mainId: 101, subId: 0, status: 'pending', itemName: '待审核任务' }),
+    aTask({ id: 2, mainId: 102, subId: 0, status: 'open', productCount: 0, itemName: '开放任务' }),
+    aTask({ id: 3, mainId: 102, subId: 1, status: 'open', productCount: 2, itemName: '部分到货' }),
+    aTask({ id: 4, mainId: 104, subId: 0, status: 'unmatch', productCount: 0, itemName: '不匹配任务' }),
+    aTask({ id: 5, mainId: 105, subId: 0, status: 'unmatch', productCount: 1, itemName: '不匹配到货' }),
+    aTask({ id: 6, mainId: 106, subId: 0, status: 'locked', productCount: 2, itemName: '锁定任务' }),
+    aTask({ id: 7, mainId: 107, subId: 0, status: 'open', isHome: true, state: 'NY', zipCode: '10001', labelCount: 3, itemName: '寄到家任务' }),
+  ];
+
+  async function myTaskRow(itemName: string) {
+    const table = await screen.findByRole('table', { name: '我在此看板的任务' });
+    return (await within(table).findByText(itemName)).closest('tr')!;
+  }
+  const actionsOf = (row: HTMLElement) =>
+    within(row)
+      .queryAllByRole('button')
+      .map((b) => b.textContent);
+
+  it('offers upload, records, edit and delete by status', async () => {
+    openBoard(fakeMemberServer({ myTasks: tasks }));
+    expect(actionsOf(await myTaskRow('待审核任务'))).toEqual([]);
+    expect(actionsOf(await myTaskRow('开放任务'))).toEqual(['上传', '记录', '编辑', '删除']);
+    expect(actionsOf(await myTaskRow('部分到货'))).toEqual(['上传', '记录', '编辑']);
+    expect(actionsOf(await myTaskRow('不匹配任务'))).toEqual(['上传', '记录', '删除']);
+    expect(actionsOf(await myTaskRow('不匹配到货'))).toEqual(['上传', '记录']);
+    expect(actionsOf(await myTaskRow('锁定任务'))).toEqual(['上传', '记录']);
+  });
+
+  it('shows the task id as mainId or mainId-subId, and the home-delivery fields', async () => {
+    openBoard(fakeMemberServer({ myTasks: tasks }));
+    expect(within(await myTaskRow('开放任务')).getAllByRole('cell')[0]!.textContent).toBe('102');
+    expect(within(await myTaskRow('部分到货')).getAllByRole('cell')[0]!.textContent).toBe('102-1');
+    const home = within(await myTaskRow('寄到家任务'))
+      .getAllByRole('cell')
+      .map((td) => td.textContent);
+    expect(home.slice(0, 9)).toEqual(['107', '寄到家任务', '2', '0', '进行中', '是', 'NY', '10001', '3']);
+    expect(within(await myTaskRow('待审核任务')).getByText('待审核')).toBeTruthy();
+  });
+
+  it('the task actions honestly say they are not available yet', async () => {
+    openBoard(fakeMemberServer({ myTasks: tasks }));
+    const user = userEvent.setup();
+    await user.click(within(await myTaskRow('开放任务')).getByRole('button', { name: '编辑' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('此功能尚未开放')).toBeTruthy();
+    expect(within(dialog).getByText('「编辑」还在开发中，目前无法使用。')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: '知道了' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+});

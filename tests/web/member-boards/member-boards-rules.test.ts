@@ -1,0 +1,67 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import type { ClaimTarget } from '../../../machines/claim.machine';
+import { claimFormSchema } from '../../../src/web/features/member-boards/claim-dialog';
+import { canClaim, claimTargetOf } from '../../../src/web/features/member-boards/claim-target';
+import { memberTaskActions, taskDisplayId } from '../../../src/web/features/member-boards/task-actions';
+import type { MemberTask } from '../../../src/web/features/member-boards/member-boards-api';
+
+const target: ClaimTarget = { boardStatus: 'open', boardExpired: false, boardTaskStatus: 'normal', show: 10, claimed: 7 };
+
+describe('claimFormSchema delegates to claimFieldErrors', () => {
+  const issuesOf = (values: Record<string, unknown>) => {
+    const result = v.safeParse(claimFormSchema(target), values);
+    return result.success ? {} : Object.fromEntries(result.issues.map((i) => [v.getDotPath(i), i.message]));
+  };
+
+  it('puts every rule message on its own field', () => {
+    expect(issuesOf({ count: '4', isHome: true, state: '', zipCode: '', labelCount: '' })).toEqual({
+      count: '不能认领超过3件',
+      state: '请填写state',
+      zipCode: '请填写zipCode',
+      labelCount: '请填写labelCount',
+    });
+    expect(issuesOf({ count: 'x', isHome: false, state: '', zipCode: '', labelCount: '' })).toEqual({ count: '请输入数字' });
+  });
+
+  it('accepts valid values unchanged', () => {
+    const values = { count: '3', isHome: true, state: 'CA', zipCode: '94105', labelCount: '1' };
+    expect(v.parse(claimFormSchema(target), values)).toEqual(values);
+  });
+});
+
+describe('claimTargetOf / canClaim', () => {
+  it('maps the board and board task onto the claim rules', () => {
+    expect(claimTargetOf({ status: 'open', expire: true }, { status: 'urgent', show: 8, claimCount: 2 })).toEqual({
+      boardStatus: 'open',
+      boardExpired: true,
+      boardTaskStatus: 'urgent',
+      show: 8,
+      claimed: 2,
+    });
+    expect(canClaim(target)).toBe(true);
+    expect(canClaim({ ...target, boardTaskStatus: 'full' })).toBe(false);
+    expect(canClaim({ ...target, boardTaskStatus: 'deleted' })).toBe(false);
+  });
+});
+
+describe('member task actions (SPEC §4)', () => {
+  const actions = (status: MemberTask['status'], productCount = 0) => memberTaskActions({ status, productCount });
+
+  it('pending shows no upload or records (nor anything else)', () => {
+    expect(actions('pending')).toEqual([]);
+  });
+  it('edit only when open; delete when open or unmatch with productCount 0', () => {
+    expect(actions('open')).toEqual(['upload', 'records', 'edit', 'delete']);
+    expect(actions('open', 1)).toEqual(['upload', 'records', 'edit']);
+    expect(actions('unmatch')).toEqual(['upload', 'records', 'delete']);
+    expect(actions('unmatch', 2)).toEqual(['upload', 'records']);
+    for (const status of ['closed', 'locked', 'processing', 'finished', 'deleted'] as const) {
+      expect(actions(status)).toEqual(['upload', 'records']);
+    }
+  });
+  it('task ids read mainId, plus -subId when subId is not 0', () => {
+    expect(taskDisplayId({ mainId: 41, subId: 0 })).toBe('41');
+    expect(taskDisplayId({ mainId: 41, subId: 2 })).toBe('41-2');
+  });
+});
