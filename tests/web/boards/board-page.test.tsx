@@ -1,11 +1,10 @@
 // @vitest-environment happy-dom
 // /admin/board/{id|new} through the real router, with the HTTP boundary faked (boards-fake.ts).
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { boardMachine, type BoardEvent, type BoardStatus } from '../../../machines/board.machine';
 import { allowedEvents } from '../../../machines/stored-state';
-import { ConfirmDialogHost } from '../../../src/web/components/ui/confirm';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { json, renderApp, userOf, type Handler } from '../app-harness';
 import { aBoard, aBoardTask, aTask, createBoardsFake, type BoardsSeed } from './boards-fake';
@@ -18,8 +17,6 @@ afterEach(() => {
 function renderBoardPage(seed: BoardsSeed = {}, overrides: Record<string, Handler> = {}, path = '/admin/board/1') {
   const fake = createBoardsFake(seed);
   const app = renderApp(path, { loggedInAs: userOf('admin'), handlers: { ...fake.handlers, ...overrides } });
-  // The confirmation dialogs' host (the shell renders toasts; confirmations are awaited from here).
-  render(<ConfirmDialogHost />);
   return { ...app, fake, user: userEvent.setup() };
 }
 

@@ -1,18 +1,10 @@
 // @vitest-environment happy-dom
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
 import { adminUser, fakePeopleApi } from './fake-people-api';
-
-// The app mounts no <ConfirmDialogHost />, so confirmDialog() asks the browser's window.confirm
-// (absent in happy-dom): the user answers OK.
-const confirmSpy = vi.fn(() => true);
-beforeEach(() => {
-  confirmSpy.mockClear();
-  Object.defineProperty(window, 'confirm', { value: confirmSpy, configurable: true, writable: true });
-});
 
 afterEach(() => {
   cleanup();
@@ -134,7 +126,9 @@ describe('/admin/group/{id}', () => {
     const { requests } = renderApp('/admin/group/1', { loggedInAs: userOf('admin'), handlers: fake.handlers });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: '移除 alice@example.com' }));
-    expect(confirmSpy).toHaveBeenCalledWith('确定将 alice 移出该用户组吗？');
+    const confirmation = await screen.findByRole('dialog');
+    expect(within(confirmation).getByText('确定将 alice 移出该用户组吗？')).toBeTruthy();
+    await user.click(within(confirmation).getByRole('button', { name: '确定' }));
     expect(await screen.findByText('删除成功')).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('alice@example.com')).toBeNull());
     expect(new URL(requestsTo(requests, 'DELETE', '/api/usergroup/1/user')[0]!.url).searchParams.get('uids')).toBe('3');
@@ -145,6 +139,7 @@ describe('/admin/group/{id}', () => {
       await user.click(within(row).getByRole('checkbox', { name: '选择此行' }));
     }
     await user.click(screen.getByRole('button', { name: '移除所选（2）' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确定' }));
     await waitFor(() => expect(requestsTo(requests, 'DELETE', '/api/usergroup/1/user')).toHaveLength(2));
     expect(new URL(requestsTo(requests, 'DELETE', '/api/usergroup/1/user')[1]!.url).searchParams.get('uids')).toBe('4,5');
     expect(await screen.findByText('该组还没有成员')).toBeTruthy();
@@ -157,6 +152,7 @@ describe('/admin/group/{id}', () => {
     const user = userEvent.setup();
 
     await user.click(await screen.findByRole('button', { name: '移除 bob@example.com' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确定' }));
     expect((await screen.findByRole('alert')).textContent).toContain('operation failed');
     expect(screen.getByText('bob@example.com')).toBeTruthy();
 

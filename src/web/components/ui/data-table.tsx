@@ -194,6 +194,8 @@ export function DataTable<T extends RowData>({
     data,
     getRowId: rowId ? (row) => String(rowId(row)) : defaultRowId,
     getRowCanExpand: () => expandable,
+    // Rows are keyed by rowId, so an open row stays open when the page reloads its data.
+    autoResetExpanded: false,
     enableRowSelection: selectable,
     ...(selectable && {
       state: { rowSelection },

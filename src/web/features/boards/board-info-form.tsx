@@ -10,7 +10,7 @@ import { Form, TextArea, TextField, useValibotForm } from '../../components/ui/f
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
-import { fromDateTimeLocal, toDateTimeLocal } from './board-time';
+import { fromDateTimeLocal, toDateTimeLocal } from '../../components/ui/format';
 import { saveBoard, type Board } from './boards-api';
 
 const t = zh.boards;

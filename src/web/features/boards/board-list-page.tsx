@@ -14,7 +14,7 @@ import { zh } from '../../i18n/zh';
 import { ItemPickerField } from '../catalog/item-picker';
 import { BoardStatusBadge, ExpiredBadge } from './board-badges';
 import { BOARD_LIST_SIZE_OPTIONS, type BoardListSearch } from './board-list-search';
-import { formatDateTime } from './board-time';
+import { formatDateTime } from '../../components/ui/format';
 import type { Board, BoardListPage } from './boards-api';
 
 const t = zh.boards;

@@ -12,7 +12,7 @@ import { DEFAULT_PAGE_SIZE } from '../../components/ui/pager';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
 import { TaskStatusBadge } from './board-badges';
-import { formatDateTime } from './board-time';
+import { formatDateTime } from '../../components/ui/format';
 import { decideClaim, loadBoardTaskClaims, loadPendingClaims, showOutcome, type ClaimDecision, type UserTask } from './boards-api';
 import { useRemote } from './use-remote';
 

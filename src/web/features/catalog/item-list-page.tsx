@@ -22,7 +22,7 @@ import {
 } from './item-list-search';
 import { ITEM_STATUS_LABEL, ITEM_STATUS_TONE } from './item-status';
 import { formatPrice, safeHttpUrl, type Item, type ItemPage } from './items';
-import { primaryLinkClass, textLinkClass } from './link-classes';
+import { primaryLinkClass, textLinkClass } from '../../components/ui/link-classes';
 
 const t = zh.catalog;
 

@@ -14,7 +14,7 @@ import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
 import { ITEM_STATUSES, ITEM_STATUS_LABEL } from './item-status';
 import type { Item, ItemPageData, ItemSaveRequest, ItemStatus } from './items';
-import { secondaryLinkClass } from './link-classes';
+import { secondaryLinkClass } from '../../components/ui/link-classes';
 
 const t = zh.catalog;
 

@@ -11,7 +11,7 @@ import { ClaimProgress } from '../boards/claim-progress';
 import { ClaimDialog, useClaimActor, type ClaimActor } from './claim-dialog';
 import { ExternalLink } from './external-link';
 import { canClaim, claimTargetOf } from './claim-target';
-import { formatDateTime, formatMoney } from './format';
+import { formatDateTime, formatMoney } from '../../components/ui/format';
 import type { Board, BoardTask, MemberBoardData } from './member-boards-api';
 import { MyTasksTable } from './my-tasks-table';
 import { BoardStatusBadge, BoardTaskStatusBadge, ExpiredBadge } from './status-badges';

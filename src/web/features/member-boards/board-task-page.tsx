@@ -9,7 +9,7 @@ import { ClaimProgress } from '../boards/claim-progress';
 import { ExternalLink } from './external-link';
 import { ClaimDialog, useClaimActor } from './claim-dialog';
 import { canClaim, claimTargetOf } from './claim-target';
-import { formatMoney } from './format';
+import { formatMoney } from '../../components/ui/format';
 import type { Board, BoardTask, MemberBoardTaskData } from './member-boards-api';
 import { BoardTaskStatusBadge, ExpiredBadge } from './status-badges';
 

@@ -7,7 +7,7 @@ import { columnHelper, DataTable } from '../../components/ui/data-table';
 import { Modal } from '../../components/ui/dialog';
 import { NotYetAvailable } from '../../components/ui/not-available';
 import { zh } from '../../i18n/zh';
-import { formatDateTime } from './format';
+import { formatDateTime } from '../../components/ui/format';
 import type { MemberTask } from './member-boards-api';
 import { TaskStatusBadge } from './status-badges';
 import { memberTaskActions, taskDisplayId, type MemberTaskAction } from './task-actions';

@@ -6,7 +6,7 @@ import type { JSX } from 'react';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
 import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
-import { primaryLinkClass, textLinkClass } from './link-classes';
+import { primaryLinkClass, textLinkClass } from '../../components/ui/link-classes';
 import type { UserGroup } from './users';
 
 const t = zh.people;

@@ -16,7 +16,7 @@ import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
 import { CheckList } from './check-list';
-import { secondaryLinkClass } from './link-classes';
+import { secondaryLinkClass } from '../../components/ui/link-classes';
 import { RoleBadge } from './role-badge';
 import type { GroupPageData, User, UserGroup } from './users';
 

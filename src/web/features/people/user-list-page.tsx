@@ -11,7 +11,7 @@ import { PageHeader, Panel } from '../../components/ui/page';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { zh } from '../../i18n/zh';
 import { useSessionRole, useSessionUser } from '../session/use-session';
-import { formatDateTime } from './format-time';
+import { formatDateTime } from '../../components/ui/format';
 import { RoleBadge } from './role-badge';
 import { UserEditDialog } from './user-edit-dialog';
 import {

@@ -4,6 +4,7 @@ import type { JSX, ReactNode } from 'react';
 import { Navigate, Outlet, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { Button } from '../../components/ui/button';
 import { Toaster } from '../../components/ui/toast';
+import { ConfirmDialogHost } from '../../components/ui/confirm';
 import { useDocumentTitle } from './document-title';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -24,6 +25,7 @@ export function RootLayout(): JSX.Element {
       </div>
       <Footer />
       <Toaster />
+      <ConfirmDialogHost />
     </div>
   );
 }

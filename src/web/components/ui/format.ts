@@ -1,5 +1,5 @@
-// Board times travel as epoch milliseconds (CONVENTIONS "Wire", SPEC §9) and are edited in
-// <input type="datetime-local">, whose value is local wall-clock time "YYYY-MM-DDTHH:mm".
+// Display formats shared by every screen: times travel as epoch milliseconds (CONVENTIONS "Wire")
+// and show as local 'YYYY-MM-DD HH:mm'; money travels as decimals with at most 2 places.
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** "YYYY-MM-DD HH:mm" in local time; '' for a missing or invalid time. */
@@ -9,7 +9,12 @@ export function formatDateTime(ms: number | null | undefined): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** The datetime-local value of an epoch-ms time ('' when missing). */
+/** Money as sent on the wire, shown with 2 decimals ('' when absent). */
+export function formatMoney(value: number | null | undefined): string {
+  return value === null || value === undefined ? '' : value.toFixed(2);
+}
+
+/** The <input type="datetime-local"> value of an epoch-ms time ('' when missing). */
 export function toDateTimeLocal(ms: number | null | undefined): string {
   return formatDateTime(ms).replace(' ', 'T');
 }

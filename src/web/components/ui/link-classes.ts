@@ -1,7 +1,5 @@
-// Router <Link>s that look like the UI kit's buttons (the kit's <Button> renders a <button>; a
-// navigation is a link, so it opens in a new tab and reads as a link to screen readers). The same
-// classes live in features/catalog (features do not import each other); a ButtonLink in
-// components/ui would replace both.
+// Router <Link>s that look like the UI kit's buttons (<Button> renders a <button>; a navigation
+// is a link, so it opens in a new tab and reads as a link to screen readers).
 export const primaryLinkClass =
   'inline-flex h-9 items-center justify-center gap-1.5 rounded-md bg-blue-600 px-4 text-sm font-medium whitespace-nowrap ' +
   'text-white shadow-sm transition-colors hover:bg-blue-700 focus-visible:outline-2 focus-visible:outline-offset-2 ' +
