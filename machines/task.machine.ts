@@ -1,0 +1,131 @@
+/**
+ * A member's task (a claim) from claim to payment (SPEC §4 "Task status"; DECISIONS "Task
+ * lifecycle"). The one place these rules live: the buttons a member or admin sees come from
+ * `allowedEvents`/`can`, and the server applies every task change through `decide` with the same
+ * machine, refusing what it refuses with the message the UI would show.
+ *
+ * - pending (claimed on a closed board task or an expired board): an admin accepts (-> open) or
+ *   rejects (-> deleted). Pending tasks offer the member no upload or records actions.
+ * - edit: a member edits only an open task; an admin edits any task that is not pending (nor
+ *   deleted). Editing never changes the status.
+ * - delete: open or unmatch, and nothing has arrived yet (productCount 0) -> deleted.
+ * - match: offered unless locked (in open and unmatch). Matching compares the parcels scanned for
+ *   the task's tracking ids with its purchased records; its outcome decides the next state: every
+ *   unit arrived and agrees -> locked; a parcel disagrees -> unmatch; some units arrived -> open
+ *   (productCount and canSplit set by matching).
+ * - split: open or unmatch with canSplit -> the arrived units become a locked sibling (same
+ *   mainId, next subId) and this task keeps the rest (stays open).
+ * - apply (for payment): locked only -> processing; paid -> finished (the payment issue).
+ * - close (admin): open, unmatch or locked -> closed.
+ */
+import { setup } from 'xstate';
+
+export const TASK_STATUSES = ['pending', 'open', 'closed', 'locked', 'processing', 'finished', 'deleted', 'unmatch'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+export type Actor = 'user' | 'admin';
+export type MatchOutcome = 'locked' | 'unmatch' | 'open';
+
+export interface TaskContext {
+  productCount: number;
+  canSplit: boolean;
+}
+
+export type TaskEvent =
+  | { type: 'task.accept' }
+  | { type: 'task.reject' }
+  | { type: 'task.edit'; by: Actor }
+  | { type: 'task.delete'; by: Actor }
+  | { type: 'task.match'; outcome: MatchOutcome }
+  | { type: 'task.split' }
+  | { type: 'task.apply' }
+  | { type: 'task.pay' }
+  | { type: 'task.close' };
+
+export const taskMessages = {
+  notPending: '只有待审核的任务可以审核',
+  editOpenOnly: '只有进行中的任务可以修改',
+  editNotPending: '待审核或已删除的任务不能修改',
+  deleteRule: '只有进行中或不匹配且未到货的任务可以删除',
+  matchLocked: '已锁定的任务不能再匹配',
+  matchNotAllowed: '该任务当前不能匹配',
+  splitRule: '只有部分到货的任务可以拆分',
+  applyLockedOnly: '只有已锁定的任务可以申请付款',
+  payProcessingOnly: '只有付款处理中的任务可以完成付款',
+  closeRule: '该任务不能关闭',
+} as const;
+
+const matchTargets = {
+  'task.match': [
+    { guard: 'outcomeLocked', target: 'locked' },
+    { guard: 'outcomeUnmatch', target: 'unmatch' },
+    { target: 'open' },
+  ],
+} as const;
+
+export const taskMachine = setup({
+  types: {
+    context: {} as TaskContext,
+    events: {} as TaskEvent,
+    input: {} as TaskContext,
+  },
+  guards: {
+    byAdmin: ({ event }) => 'by' in event && event.by === 'admin',
+    nothingArrived: ({ context }) => context.productCount === 0,
+    canSplit: ({ context }) => context.canSplit,
+    outcomeLocked: ({ event }) => event.type === 'task.match' && event.outcome === 'locked',
+    outcomeUnmatch: ({ event }) => event.type === 'task.match' && event.outcome === 'unmatch',
+  },
+}).createMachine({
+  id: 'task',
+  context: ({ input }) => input,
+  initial: 'open',
+  states: {
+    pending: { on: { 'task.accept': 'open', 'task.reject': 'deleted' } },
+    open: {
+      on: {
+        'task.edit': { target: 'open' },
+        'task.delete': { guard: 'nothingArrived', target: 'deleted' },
+        ...matchTargets,
+        'task.split': { guard: 'canSplit', target: 'open', reenter: true },
+        'task.close': 'closed',
+      },
+    },
+    unmatch: {
+      on: {
+        'task.edit': { guard: 'byAdmin', target: 'unmatch' },
+        'task.delete': { guard: 'nothingArrived', target: 'deleted' },
+        ...matchTargets,
+        'task.split': { guard: 'canSplit', target: 'open' },
+        'task.close': 'closed',
+      },
+    },
+    locked: { on: { 'task.edit': { guard: 'byAdmin', target: 'locked' }, 'task.apply': 'processing', 'task.close': 'closed' } },
+    processing: { on: { 'task.edit': { guard: 'byAdmin', target: 'processing' }, 'task.pay': 'finished' } },
+    finished: { on: { 'task.edit': { guard: 'byAdmin', target: 'finished' } } },
+    closed: { on: { 'task.edit': { guard: 'byAdmin', target: 'closed' } } },
+    deleted: {},
+  },
+});
+
+/** The message for a refused task event (the machine said no). */
+export function explainTaskRefusal(status: TaskStatus, _context: TaskContext, event: TaskEvent): string {
+  switch (event.type) {
+    case 'task.accept':
+    case 'task.reject':
+      return taskMessages.notPending;
+    case 'task.edit':
+      return event.by === 'user' ? taskMessages.editOpenOnly : taskMessages.editNotPending;
+    case 'task.delete':
+      return taskMessages.deleteRule;
+    case 'task.match':
+      return status === 'locked' ? taskMessages.matchLocked : taskMessages.matchNotAllowed;
+    case 'task.split':
+      return taskMessages.splitRule;
+    case 'task.apply':
+      return taskMessages.applyLockedOnly;
+    case 'task.pay':
+      return taskMessages.payProcessingOnly;
+    case 'task.close':
+      return taskMessages.closeRule;
+  }
+}

@@ -1,0 +1,67 @@
+// The task lifecycle rules (machines/task.machine.ts), asked the way the server and the UI ask them.
+import { describe, expect, it } from 'vitest';
+import { taskMachine, explainTaskRefusal, taskMessages, type TaskContext, type TaskEvent, type TaskStatus } from '../../machines/task.machine';
+import { allowedEvents, decide } from '../../machines/stored-state';
+
+const none: TaskContext = { productCount: 0, canSplit: false };
+const partial: TaskContext = { productCount: 2, canSplit: true };
+const run = (s: TaskStatus, c: TaskContext, e: TaskEvent) => decide(taskMachine, s, c, e, explainTaskRefusal);
+const ALL: TaskEvent[] = [
+  { type: 'task.accept' },
+  { type: 'task.reject' },
+  { type: 'task.edit', by: 'user' },
+  { type: 'task.edit', by: 'admin' },
+  { type: 'task.delete', by: 'user' },
+  { type: 'task.match', outcome: 'open' },
+  { type: 'task.split' },
+  { type: 'task.apply' },
+  { type: 'task.pay' },
+  { type: 'task.close' },
+];
+const offered = (s: TaskStatus, c: TaskContext) =>
+  allowedEvents(taskMachine, s, c, ALL).map((e) => ('by' in e ? `${e.type}:${e.by}` : e.type));
+
+describe('task machine', () => {
+  it('lets an admin accept or reject only pending tasks', () => {
+    expect(run('pending', none, { type: 'task.accept' })).toEqual({ ok: true, next: 'open' });
+    expect(run('pending', none, { type: 'task.reject' })).toEqual({ ok: true, next: 'deleted' });
+    expect(run('open', none, { type: 'task.accept' })).toEqual({ ok: false, msg: taskMessages.notPending });
+  });
+
+  it('lets a member edit only open tasks and an admin any task that is not pending or deleted', () => {
+    expect(offered('open', none)).toContain('task.edit:user');
+    for (const s of ['unmatch', 'locked', 'processing', 'finished', 'closed'] as const) {
+      expect(offered(s, none)).not.toContain('task.edit:user');
+      expect(offered(s, none)).toContain('task.edit:admin');
+    }
+    expect(offered('pending', none)).not.toContain('task.edit:admin');
+    expect(run('unmatch', none, { type: 'task.edit', by: 'user' })).toEqual({ ok: false, msg: taskMessages.editOpenOnly });
+  });
+
+  it('deletes open or unmatch tasks with nothing arrived', () => {
+    expect(run('open', none, { type: 'task.delete', by: 'user' })).toEqual({ ok: true, next: 'deleted' });
+    expect(run('unmatch', none, { type: 'task.delete', by: 'user' })).toEqual({ ok: true, next: 'deleted' });
+    expect(run('open', partial, { type: 'task.delete', by: 'user' })).toEqual({ ok: false, msg: taskMessages.deleteRule });
+    expect(run('locked', none, { type: 'task.delete', by: 'user' })).toEqual({ ok: false, msg: taskMessages.deleteRule });
+  });
+
+  it('matches unless locked, and the outcome decides the next state', () => {
+    expect(run('open', none, { type: 'task.match', outcome: 'locked' })).toEqual({ ok: true, next: 'locked' });
+    expect(run('open', none, { type: 'task.match', outcome: 'unmatch' })).toEqual({ ok: true, next: 'unmatch' });
+    expect(run('unmatch', partial, { type: 'task.match', outcome: 'open' })).toEqual({ ok: true, next: 'open' });
+    expect(run('locked', none, { type: 'task.match', outcome: 'open' })).toEqual({ ok: false, msg: taskMessages.matchLocked });
+  });
+
+  it('splits only open or unmatch tasks that can split, and applies for payment only when locked', () => {
+    expect(run('open', partial, { type: 'task.split' })).toEqual({ ok: true, next: 'open' });
+    expect(run('unmatch', partial, { type: 'task.split' })).toEqual({ ok: true, next: 'open' });
+    expect(run('open', none, { type: 'task.split' })).toEqual({ ok: false, msg: taskMessages.splitRule });
+    expect(run('locked', none, { type: 'task.apply' })).toEqual({ ok: true, next: 'processing' });
+    expect(run('open', none, { type: 'task.apply' })).toEqual({ ok: false, msg: taskMessages.applyLockedOnly });
+    expect(run('processing', none, { type: 'task.pay' })).toEqual({ ok: true, next: 'finished' });
+  });
+
+  it('offers nothing on a deleted task', () => {
+    expect(offered('deleted', none)).toEqual([]);
+  });
+});
