@@ -27,6 +27,10 @@ import { itemsHandlers } from './handlers/items.ts';
 import { boardsHandlers } from './handlers/boards.ts';
 import { boardTasksHandlers } from './handlers/board-tasks.ts';
 import { claimsHandlers } from './handlers/claims.ts';
+import { tasksHandlers } from './handlers/tasks.ts';
+import { purchasedHandlers } from './handlers/purchased.ts';
+import { auditHandlers } from './handlers/audit.ts';
+import { filesHandlers } from './handlers/files.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -50,6 +54,10 @@ export const allHandlers: Handlers = {
   ...boardsHandlers,
   ...boardTasksHandlers,
   ...claimsHandlers,
+  ...tasksHandlers,
+  ...purchasedHandlers,
+  ...auditHandlers,
+  ...filesHandlers,
 };
 
 export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;

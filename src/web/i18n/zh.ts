@@ -5,6 +5,8 @@ import { peopleText } from './zh-people';
 import { catalogText } from './zh-catalog';
 import { boardsText } from './zh-boards';
 import { memberBoardsText } from './zh-member-boards';
+import { tasksText } from './zh-tasks';
+import { uploadsText } from './zh-uploads';
 
 export const zh = {
   app: {
@@ -166,4 +168,6 @@ export const zh = {
   catalog: catalogText,
   boards: boardsText,
   memberBoards: memberBoardsText,
+  tasks: tasksText,
+  uploads: uploadsText,
 } as const;
