@@ -1,0 +1,70 @@
+// The one place a task changes status: the stored row is locked, the task machine decides (the
+// same `decide` the UI's buttons come from), the change and its audit entry are written in the
+// caller's transaction. A refusal is A00001 with the machine's message; another member's task is
+// A00004 as if it did not exist (DECISIONS "Roles").
+import { eq } from 'drizzle-orm';
+import { decide } from '../../../machines/stored-state.ts';
+import { explainTaskRefusal, taskMachine, type TaskEvent, type TaskStatus } from '../../../machines/task.machine.ts';
+import type { Tx } from '../db/client.ts';
+import { tasks } from '../db/schema/tasks.ts';
+import { writeAudit } from '../audit.ts';
+import { badRequest, notFound } from '../errors.ts';
+import type { SessionUser } from '../handlers/types.ts';
+
+export type TaskRow = typeof tasks.$inferSelect;
+export const TASK_NOT_FOUND = '任务不存在';
+
+/** Loads and locks a task the user may act on: their own, or any for the admin side. */
+export async function lockTask(tx: Tx, user: SessionUser, taskId: number): Promise<TaskRow> {
+  const [row] = await tx.select().from(tasks).where(eq(tasks.id, taskId)).for('update');
+  if (!row || (user.roleType === 'user' && row.userId !== user.id)) throw notFound(TASK_NOT_FOUND);
+  return row;
+}
+
+/** The machine's context of a stored task. */
+export const taskContext = (row: TaskRow) => ({ productCount: row.productCount, canSplit: row.canSplit });
+
+/** Throws A00001 with the machine's message unless the task in `row` accepts `event`; returns the next status. */
+export function requireTransition(row: TaskRow, event: TaskEvent): TaskStatus {
+  const d = decide(taskMachine, row.status, taskContext(row), event, explainTaskRefusal);
+  if (!d.ok) throw badRequest(d.msg);
+  return d.next;
+}
+
+export interface ApplyOptions {
+  /** Other column changes made together with the event (count, labelCount, productCount, ...). */
+  set?: Partial<Omit<typeof tasks.$inferInsert, 'id' | 'status'>>;
+  /** Audit action name; defaults to the event type without its 'task.' prefix. */
+  action?: string;
+}
+
+/**
+ * Applies `event` to the locked task `row` (from lockTask) and writes the audit entry; returns
+ * the updated row.
+ */
+export async function applyTaskEvent(tx: Tx, actor: SessionUser | null, row: TaskRow, event: TaskEvent, opts: ApplyOptions = {}): Promise<TaskRow> {
+  const status = requireTransition(row, event);
+  const [after] = await tx
+    .update(tasks)
+    .set({ ...opts.set, status, updatedAt: new Date() })
+    .where(eq(tasks.id, row.id))
+    .returning();
+  if (!after) throw notFound(TASK_NOT_FOUND);
+  await writeAudit(tx, {
+    entity: 'task',
+    entityId: after.id,
+    action: opts.action ?? event.type.replace(/^task\./, ''),
+    opUid: actor?.id ?? null,
+    userId: after.userId,
+    mainId: after.mainId,
+    subId: after.subId,
+    taskId: after.id,
+    upc: after.upc,
+    count: after.count,
+    itemName: after.itemName,
+    status: after.status,
+    before: row,
+    after,
+  });
+  return after;
+}
