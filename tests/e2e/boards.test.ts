@@ -1,0 +1,276 @@
+// From an admin's published board to a member's claimed task, in a real browser against the real
+// server with a real SMTP sink (issue 3, "Proof", end-to-end): the admin creates an item, a group
+// with a member, a board with two board tasks, binds the group and publishes; the member finds the
+// notification mail, opens the board through login, claims, and sees the progress colour change;
+// a claim above what remains is refused in the dialog without reaching the server.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
+import { startSmtpSink, type SmtpSink } from '../server/smtp-sink.ts';
+
+const ADMIN = { mail: 'chief@e2e.test', password: 'chief-pass-1' };
+const MEMBER = { mail: 'buyer@e2e.test', password: 'buyer-pass-1', nickName: '采购员小李' };
+const ITEM = { name: 'E2E 蓝牙耳机', productId: 'E2E-BT-001', upc: '012345678905', price: '19.99' };
+const GROUP = '华南采购E2E组';
+const BOARD = { name: 'E2E 十二月看板', remark: '本周优先处理耳机' };
+
+let server: RunningServer;
+let sink: SmtpSink;
+let browser: Browser;
+
+beforeAll(async () => {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  sink = await startSmtpSink();
+  server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await sink?.close();
+});
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+async function newPage() {
+  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return { page, errors, close: () => context.close() };
+}
+
+/** Closes the toasts on screen, so a screenshot shows what they covered and only what follows. */
+async function dismissToasts(page: Page) {
+  const close = page.getByRole('region', { name: '通知' }).getByRole('button', { name: '关闭' });
+  while ((await close.count()) > 0) await close.first().click({ timeout: 1_000 }).catch(() => undefined);
+}
+
+async function logIn(page: Page, mail: string, password: string) {
+  await page.getByLabel('用户名（邮箱）').fill(mail);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByLabel('密码', { exact: true }).press('Enter');
+}
+
+/** A JSON call against the running server; returns the {code, msg, data} envelope. */
+async function api<T>(pathAndQuery: string, init: RequestInit = {}): Promise<{ code: string; msg?: string; data: T }> {
+  const res = await fetch(`${server.url}${pathAndQuery}`, init);
+  return (await res.json()) as { code: string; msg?: string; data: T };
+}
+
+/** Setup through the API: the admin invites the member, who registers from the mailed link. */
+async function inviteAndRegisterMember() {
+  const login = await api<{ status: string; token: string }>(
+    `/ext/login/login?mailAddr=${encodeURIComponent(ADMIN.mail)}&pwd=${encodeURIComponent(ADMIN.password)}&keepflag=false`,
+    { method: 'POST' },
+  );
+  expect(login.data.status).toBe('succ');
+  const invite = await api<{ mail: string; sendStatus: string }[]>('/api/admin/invite', {
+    method: 'POST',
+    headers: { 'x-token': login.data.token, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ mails: MEMBER.mail }).toString(),
+  });
+  expect(invite.code).toBe('A00000');
+  const mail = await sink.waitFor(MEMBER.mail, 10_000);
+  const link = mail.links.find((l) => l.includes('/signup?'))!;
+  const token = new URL(link).searchParams.get('token')!;
+  const registered = await api<unknown>('/ext/login/register', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mailAddr: MEMBER.mail, pwd: MEMBER.password, nickName: MEMBER.nickName, phoneNo: '13800002222', qq: '889900', token }),
+  });
+  expect(registered.code).toBe('A00000');
+  sink.mails.length = 0; // from here on the member's only mail is the board notification
+}
+
+describe('boards and claims in the browser', () => {
+  it('admin builds and publishes a board; the member opens the mailed link, claims, and sees the progress change', async () => {
+    const started = Date.now();
+    await inviteAndRegisterMember();
+
+    // ------------------------------------------------------------ admin: item
+    const admin = await newPage();
+    const a = admin.page;
+    await a.goto(`${server.url}/admin/item/new`);
+    await a.waitForURL(/\/login\?callback=/);
+    await logIn(a, ADMIN.mail, ADMIN.password);
+    await a.waitForURL(`${server.url}/admin/item/new`);
+    const itemForm = a.getByRole('form', { name: '新增商品' });
+    await itemForm.getByLabel('商品名称').fill(ITEM.name);
+    await itemForm.getByLabel('商品ID').fill(ITEM.productId);
+    await itemForm.getByLabel('UPC').fill(ITEM.upc);
+    await itemForm.getByLabel('链接', { exact: true }).fill('shop.example.com/bt-001');
+    await itemForm.getByLabel('参考价格').fill(ITEM.price);
+    await itemForm.getByRole('button', { name: '保存' }).click();
+    await a.getByRole('status').filter({ hasText: '创建成功' }).waitFor();
+    await a.waitForURL(/\/admin\/item-list/);
+    const itemRow = a.getByRole('row').filter({ hasText: ITEM.name });
+    await itemRow.waitFor();
+    await expect(itemRow.textContent()).resolves.toContain(ITEM.upc);
+    await shot(a, '11-item');
+
+    // ------------------------------------------------------------ admin: group with the member
+    await a.goto(`${server.url}/admin/group/new`);
+    await a.getByLabel('组名称').fill(GROUP);
+    await a.getByLabel('备注').fill('端到端测试用户组');
+    await a.getByRole('button', { name: '保存', exact: true }).click();
+    await a.waitForURL(/\/admin\/group\/\d+$/);
+    await a.getByRole('heading', { name: `用户组：${GROUP}` }).waitFor();
+    await a.getByRole('button', { name: '添加成员' }).click();
+    const memberChoice = a.getByRole('checkbox', { name: new RegExp(MEMBER.nickName) });
+    await memberChoice.waitFor();
+    await memberChoice.check();
+    await a.getByRole('button', { name: '添加（1）' }).click();
+    await a.getByRole('status').filter({ hasText: '操作成功' }).waitFor();
+    const members = a.getByRole('table', { name: '用户组成员' });
+    await members.getByRole('cell', { name: MEMBER.mail, exact: true }).waitFor();
+    await a.getByRole('heading', { name: '成员（1）' }).waitFor();
+    await shot(a, '12-group');
+
+    // ------------------------------------------------------------ admin: board with two board tasks
+    await a.goto(`${server.url}/admin/board/new`);
+    await a.getByLabel('看板名称').fill(BOARD.name);
+    await a.getByLabel('发布时间').fill('2025-01-01T09:00');
+    await a.getByLabel('过期时间').fill('2099-12-31T18:00');
+    await a.getByLabel('备注').fill(BOARD.remark);
+    await a.getByRole('button', { name: '创建' }).click();
+    await a.waitForURL(/\/admin\/board\/\d+$/);
+    const boardUrl = a.url();
+    await a.getByRole('heading', { name: new RegExp(BOARD.name) }).waitFor();
+    // Not publishable yet: no board task, no group.
+    await expect(a.getByRole('button', { name: '发布', exact: true }).count()).resolves.toBe(0);
+
+    const boardTasks = a.getByRole('table', { name: '看板任务列表' });
+    for (const [show, buyIn] of [
+      ['10', '12.50'],
+      ['4', '8.00'],
+    ] as const) {
+      await a.getByRole('link', { name: '新建看板任务' }).click();
+      await a.waitForURL(/\/admin\/boardtask\/\d+\/new/);
+      await a.getByRole('heading', { name: '新建看板任务' }).waitFor();
+      await a.getByLabel('简易表单').check();
+      await a.getByLabel('展示数量').waitFor();
+      await expect(a.getByLabel('实际需求').count()).resolves.toBe(0);
+      await a.getByLabel('商品', { exact: true }).fill('蓝牙');
+      await a.getByRole('option', { name: new RegExp(ITEM.name) }).click();
+      await expect(a.getByLabel('商品', { exact: true }).inputValue()).resolves.toBe(`${ITEM.name}（${ITEM.upc}）`);
+      await a.getByLabel('收购价').fill(buyIn);
+      await a.getByLabel('展示数量').fill(show);
+      await a.getByRole('button', { name: '保存' }).click();
+      await a.waitForURL(boardUrl);
+      await boardTasks.getByRole('row').filter({ has: a.getByRole('cell', { name: buyIn, exact: true }) }).waitFor();
+    }
+    // The simple form took the item's price for both.
+    await expect(boardTasks.getByRole('cell', { name: ITEM.price, exact: true }).count()).resolves.toBe(2);
+
+    // Bind the group with the transfer.
+    await a.getByRole('group', { name: '可绑定的用户组' }).getByLabel(GROUP).check();
+    await a.getByRole('button', { name: '绑定 →' }).click();
+    await a.getByRole('group', { name: '已绑定的用户组' }).getByLabel(GROUP).waitFor();
+    await expect(a.getByRole('group', { name: '可绑定的用户组' }).getByLabel(GROUP).count()).resolves.toBe(0);
+    const publish = a.getByRole('button', { name: '发布', exact: true });
+    await publish.waitFor();
+    await dismissToasts(a);
+    await shot(a, '13-board');
+
+    // Publish, answering the confirmation.
+    await publish.click();
+    await a.getByText('确定发布此看板吗？绑定用户组的所有成员将收到通知邮件。').waitFor();
+    await a.getByRole('button', { name: '确定', exact: true }).click();
+    await a.getByRole('status').filter({ hasText: '操作成功' }).waitFor();
+    await a.getByText('已发布', { exact: true }).waitFor();
+    await a.getByRole('button', { name: '关闭看板' }).waitFor();
+    const uuid = /^UUID\s+([0-9a-f-]{36})$/i.exec((await a.getByText(/^UUID /).textContent()) ?? '')?.[1];
+    expect(uuid).toBeTruthy();
+    await shot(a, '14-published');
+    expect(admin.errors).toEqual([]);
+
+    // ------------------------------------------------------------ member: the notification mail
+    const notice = await sink.waitFor(MEMBER.mail, 15_000);
+    const boardLink = `${server.url}/user/board/${uuid}`;
+    expect(notice.subject).toBe(`新的采购任务：${BOARD.name}`);
+    expect(notice.text).toContain(BOARD.remark);
+    expect(notice.links).toContain(boardLink);
+
+    // ------------------------------------------------------------ member: login through the link
+    const member = await newPage();
+    const m = member.page;
+    const claimCalls: { url: string; status: number }[] = [];
+    m.on('response', (res) => {
+      if (/\/api\/task\/\d+\/user\/create\//.test(res.url())) claimCalls.push({ url: res.url(), status: res.status() });
+    });
+    await m.goto(boardLink);
+    await m.waitForURL(/\/login\?callback=/);
+    expect(new URL(m.url()).searchParams.get('callback')).toBe(`/user/board/${uuid}`);
+    await logIn(m, MEMBER.mail, MEMBER.password);
+    await m.waitForURL(boardLink);
+    await m.getByRole('heading', { name: BOARD.name, level: 1 }).waitFor();
+
+    const tasks = m.getByRole('table', { name: '任务列表' });
+    const rowOf = (show: string) => tasks.getByRole('row').filter({ has: m.getByRole('cell', { name: show, exact: true }) });
+    const ten = rowOf('10');
+    await ten.waitFor();
+    await rowOf('4').waitFor();
+    // The progress cell (status badges carry a data-tone too).
+    const progressOf = (row: typeof ten, tone = '') => row.locator(`[data-tone${tone ? `="${tone}"` : ''}]`).filter({ has: m.getByRole('progressbar') });
+    const tenProgress = progressOf(ten);
+    await expect(tenProgress.getAttribute('data-tone')).resolves.toBe('green');
+    await expect(ten.getByRole('progressbar').getAttribute('aria-valuetext')).resolves.toBe('0%');
+    await expect(tenProgress.textContent()).resolves.toBe('0%');
+    const myTasks = m.getByRole('table', { name: '我在此看板的任务' });
+    await myTasks.getByText('暂无数据').waitFor();
+    await shot(m, '15-member-board');
+
+    // ------------------------------------------------------------ member: claim 6 of 10
+    await ten.getByRole('button', { name: '认领' }).click();
+    const count = m.getByLabel('认领数量');
+    await count.waitFor();
+    await m.getByText('最多可认领 10 件').waitFor();
+    await count.fill('6');
+    await m.getByRole('button', { name: '确认认领' }).click();
+    await m.getByRole('status').filter({ hasText: '认领成功' }).waitFor();
+    await count.waitFor({ state: 'detached' });
+    await progressOf(ten, 'orange').waitFor();
+    await expect(tenProgress.textContent()).resolves.toBe('60%');
+    await expect(ten.getByRole('progressbar').getAttribute('aria-valuetext')).resolves.toBe('60%');
+    // The other board task is untouched.
+    await expect(progressOf(rowOf('4')).getAttribute('data-tone')).resolves.toBe('green');
+    const claimRow = myTasks.getByRole('row').filter({ hasText: ITEM.name });
+    await claimRow.waitFor();
+    await expect(claimRow.getByRole('cell', { name: '6', exact: true }).count()).resolves.toBe(1);
+    await expect(claimRow.getByText('进行中').count()).resolves.toBe(1);
+    await shot(m, '16-claimed');
+    await dismissToasts(m);
+    expect(claimCalls).toHaveLength(1);
+    expect(claimCalls[0]!.url).toMatch(/\/create\/6$/);
+    expect(claimCalls[0]!.status).toBe(200);
+
+    // ------------------------------------------------------------ member: 5 more is refused in the dialog
+    await ten.getByRole('button', { name: '认领' }).click();
+    await count.waitFor();
+    await m.getByText('最多可认领 4 件').waitFor();
+    await count.fill('5');
+    await m.getByRole('button', { name: '确认认领' }).click();
+    await m.getByRole('alert').filter({ hasText: '不能认领超过4件' }).waitFor();
+    await expect(count.getAttribute('aria-invalid')).resolves.toBe('true');
+    await shot(m, '17-claim-refused');
+    expect(claimCalls).toHaveLength(1); // the refused claim never left the browser
+    await m.getByRole('button', { name: '取消' }).click();
+    await count.waitFor({ state: 'detached' });
+    await expect(tenProgress.textContent()).resolves.toBe('60%');
+    await expect(myTasks.getByRole('row').filter({ hasText: ITEM.name }).count()).resolves.toBe(1);
+
+    // One notification, no more.
+    expect(sink.mails.filter((mail) => mail.to === MEMBER.mail)).toHaveLength(1);
+    expect(member.errors).toEqual([]);
+    expect(admin.errors).toEqual([]);
+    await member.close();
+    await admin.close();
+    expect(Date.now() - started).toBeLessThan(60_000);
+  });
+});
