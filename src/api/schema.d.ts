@@ -1107,7 +1107,7 @@ export interface paths {
         };
         /**
          * Admin log: scans, uploads, matches (/admin/tracking-audit)
-         * @description Beyond SPEC §7: the filters trackingId, upc, opUid, status.
+         * @description Beyond SPEC §7: the filters trackingId, upc, opUid, status. Lists scan-row (tracking) and purchased-record entries, newest first.
          */
         get: operations["listTrackingAudits"];
         put?: never;
@@ -1127,7 +1127,7 @@ export interface paths {
         };
         /**
          * User log: task changes (/admin/task-audit)
-         * @description Beyond SPEC §7: the filters mainId, userId, status (SPEC §4 names the status filter values).
+         * @description Beyond SPEC §7: the filters mainId (a claim and its split siblings), taskId, userId (owner of the task), itemName (contains), status (SPEC §4 names the status filter values). Lists task and purchased-record entries, newest first.
          */
         get: operations["listTaskAudits"];
         put?: never;
@@ -1699,7 +1699,7 @@ export interface paths {
         put?: never;
         /**
          * Purchased-records upload: insert
-         * @description A user may only touch own tasks; admins use it from the second admin upload page (user files) for any task.
+         * @description A user may only touch own tasks (another member's task id is reported as '任务不存在'); admins use it from the second admin upload page (user files) for any task. File: an .xlsx of the template (downloadPurchasedTemplate), at most 10 MB and 1000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise each row is reported; valid rows are recorded (a tracking id the task already has is skip) in one transaction.
          */
         post: operations["importPurchasedExcel"];
         delete?: never;
@@ -1719,7 +1719,7 @@ export interface paths {
         put?: never;
         /**
          * Purchased-records upload: update
-         * @description A user may only touch own tasks; admins use it from the second admin upload page (user files) for any task.
+         * @description As importPurchasedExcel, but each row changes the count of the task's existing record with that tracking id (oldQty = the count before; no such record is an error row, the same count is skip).
          */
         post: operations["updatePurchasedExcel"];
         delete?: never;
@@ -1754,7 +1754,7 @@ export interface paths {
         };
         /**
          * Download token for one Excel export
-         * @description Beyond SPEC §7: SPEC §7 names the export links but not how their token is obtained. The token is short-lived and scoped to this kind and the caller. Allowed roles depend on kind (x-kind-roles); others get A00003.
+         * @description Beyond SPEC §7: SPEC §7 names the export links but not how their token is obtained. The token is short-lived (5 minutes) and scoped to this kind, the caller and the export's filters, which are given here and fixed in the token (the /ext/excel link carries nothing but the token). Each kind reads the filters of its list (user-task: those of listUserTasks, plus timezone for the times in the file). Allowed roles depend on kind (x-kind-roles); others get A00003. A kind whose export is not built yet answers A00001 '该导出尚未开放'.
          */
         get: operations["getExcelDownloadToken"];
         put?: never;
@@ -1814,7 +1814,7 @@ export interface paths {
         };
         /**
          * Excel export of the user's tasks (/user/my-task)
-         * @description Token from getExcelDownloadToken kind user-task. Filters as listUserTasks.
+         * @description Token from getExcelDownloadToken kind user-task: the caller's own tasks with the filters given when the token was issued (fixed in the token), newest first unless isDesc was false; the columns of the /user/my-task table.
          */
         get: operations["exportUserTaskExcel"];
         put?: never;
@@ -1877,6 +1877,26 @@ export interface paths {
          * @description Token from getExcelDownloadToken kind task-amount. userIds: the selected rows (absent: every row matching the filters).
          */
         get: operations["exportTaskAmountExcel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/excel/template/purchased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Excel template of the purchased-records upload (/user/upload)
+         * @description Beyond SPEC §7: /user/upload offers a downloadable template (issue 4). It holds no data, so it needs no token. Columns: 任务ID (required: id or mainId-subId), 商品ID, 商品名称, tracking (required), 快递公司, 数量 (required); a second sheet explains them.
+         */
+        get: operations["downloadPurchasedTemplate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2216,9 +2236,24 @@ export interface components {
         TaskPartMatch: {
             taskId: number;
             count: number;
-            /** @description Units arrived and matched so far. */
+            /** @description Units arrived and matched so far (stored by the last matching). */
             productCount: number;
             canSplit: boolean;
+            status: components["schemas"]["TaskStatus"];
+            /** @description Units in the task's purchased records. */
+            recordedCount: number;
+            /** @description Units of its records that have arrived right now (scanned parcels). */
+            arrivedCount: number;
+            /** @description Per purchased record, what arrived and whether it agrees. */
+            records: {
+                id: number;
+                trackingId: string;
+                productCount: number;
+                arrived: number;
+                status: components["schemas"]["PurchasedStatus"];
+                /** @description Why it does not (yet) match. */
+                msg: string;
+            }[];
         };
         Item: {
             id: number;
@@ -2294,12 +2329,17 @@ export interface components {
         };
         AuditEntry: {
             id: number;
+            /**
+             * @description What the entry is about: a task, a purchased record (listed in both logs) or a scan row.
+             * @enum {string}
+             */
+            entity: "task" | "purchased" | "tracking";
             /** @description What happened (scan, modify, upload, match, claim, split, ...). */
             action: string;
             mainId?: number | null;
             subId?: number | null;
-            /** @description Who did it. */
-            opUid: number;
+            /** @description Who did it (null: the system). */
+            opUid: number | null;
             /** @description nickName of opUid. */
             opName?: string;
             /** @description Owner of the task concerned. */
@@ -2597,9 +2637,10 @@ export interface components {
             /** @description Required when isHome is true. */
             zipCode?: string;
         };
+        /** @description count is required by the handler with the edit page's words ('count必填'), so it is not required here. Field changes are the admin's task.edit; status asks for task.close / task.delete (by admin); a status equal to the current one is no event. */
         TaskUpdateRequest: {
             id: number;
-            count: number;
+            count?: number;
             labelCount?: number;
             price?: number;
             buyIn?: number;
@@ -2647,14 +2688,16 @@ export interface components {
             count?: number;
             itemId?: number;
         };
+        /** @description trackingId (trimmed) and productCount (whole number 1..1000000) are checked by the server with the record dialog's words ('请填写trackingId', '请填写数目'), so they are not required here. */
         PurchasedCreateRequest: {
-            trackingId: string;
-            productCount: number;
+            trackingId?: string;
+            productCount?: number;
         };
+        /** @description As PurchasedCreateRequest; id is the record. Changing trackingId moves the record to another tracking id of the same task. */
         PurchasedUpdateRequest: {
             id: number;
-            trackingId: string;
-            productCount: number;
+            trackingId?: string;
+            productCount?: number;
         };
         IdRequest: {
             id: number;
@@ -4501,7 +4544,7 @@ export interface operations {
             path: {
                 /** @description Task id. */
                 id: number;
-                /** @description New count. */
+                /** @description New count. Any integer is admitted here so that the claim rules (machines/claim.machine.ts, claimFieldErrors in 'edit' mode) answer it with the dialog's words: '认领数量至少为1件', '不能认领超过N件', '请输入数字'. */
                 n: number;
             };
             cookie?: never;
@@ -4536,7 +4579,7 @@ export interface operations {
             path: {
                 /** @description Task id. */
                 id: number;
-                /** @description New count. */
+                /** @description New count. Any integer is admitted here so that the claim rules (machines/claim.machine.ts, claimFieldErrors in 'edit' mode) answer it with the dialog's words: '认领数量至少为1件', '不能认领超过N件', '请输入数字'. */
                 n: number;
                 /** @description New labelCount. */
                 m: number;
@@ -5053,6 +5096,8 @@ export interface operations {
                 /** @description Newest first (by createdAt). */
                 isDesc?: components["parameters"]["isDesc"];
                 mainId?: number;
+                taskId?: number;
+                itemName?: string;
                 userId?: number;
                 status?: "open" | "closed" | "locked" | "processing" | "finished" | "deleted" | "unmatch";
             };
@@ -6290,7 +6335,22 @@ export interface operations {
     };
     getExcelDownloadToken: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Newest first (by createdAt). */
+                isDesc?: components["parameters"]["isDesc"];
+                /** @description user-task: as listUserTasks. */
+                taskStatus?: components["schemas"]["TaskStatus"];
+                /** @description user-task: substring match, as listUserTasks. */
+                itemName?: string;
+                /** @description user-task: matches id or mainId, as listUserTasks. */
+                taskId?: number;
+                /** @description user-task: as listUserTasks. */
+                trackingId?: string;
+                /** @description user-task: as listUserTasks. */
+                boardId?: number;
+                /** @description Offset of the caller from UTC in hours (8 for UTC+8); dates are read in it. */
+                timezone?: components["parameters"]["timezone"];
+            };
             header?: never;
             path: {
                 kind: components["schemas"]["ExcelKind"];
@@ -6387,15 +6447,7 @@ export interface operations {
     };
     exportUserTaskExcel: {
         parameters: {
-            query?: {
-                /** @description Newest first (by createdAt). */
-                isDesc?: components["parameters"]["isDesc"];
-                taskStatus?: components["schemas"]["TaskStatus"];
-                itemName?: string;
-                taskId?: number;
-                trackingId?: string;
-                boardId?: number;
-            };
+            query?: never;
             header?: never;
             path: {
                 token: string;
@@ -6511,6 +6563,32 @@ export interface operations {
             path: {
                 token: string;
             };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    downloadPurchasedTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;

@@ -30,6 +30,7 @@ import { claimsHandlers } from './handlers/claims.ts';
 import { tasksHandlers } from './handlers/tasks.ts';
 import { purchasedHandlers } from './handlers/purchased.ts';
 import { auditHandlers } from './handlers/audit.ts';
+import { matchHandlers } from './handlers/match.ts';
 import { filesHandlers } from './handlers/files.ts';
 
 declare module 'fastify' {
@@ -57,6 +58,7 @@ export const allHandlers: Handlers = {
   ...tasksHandlers,
   ...purchasedHandlers,
   ...auditHandlers,
+  ...matchHandlers,
   ...filesHandlers,
 };
 

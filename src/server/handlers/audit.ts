@@ -1,4 +1,98 @@
-// Handlers of this area, keyed by operationId (filled in by issue 4).
-import type { Handlers } from './types.ts';
+// The two audit screens (SPEC §2 /admin/task-audit "user log" and /admin/tracking-audit "admin log";
+// §4 "the admin audit filter offers open, closed, locked, processing, finished, deleted, unmatch";
+// DECISIONS "Receiving and matching": every scan, match, upload and task change writes who, when,
+// what, before and after). Both read the append-only audit_log (src/server/audit.ts), newest first.
+//
+// Decision: a purchased-record entry (entity 'purchased') is listed in both logs - it is a member's
+// act on a task (user log) about a tracking id (admin log). Its status column holds the task's
+// status, so the user log's status filter (task statuses) applies to it; the record's own status is
+// in before/after.
+import { and, asc, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import type { components } from '../../api/schema';
+import { users } from '../db/schema/accounts.ts';
+import { auditLog } from '../db/schema/audit.ts';
+import type { Db } from '../db/client.ts';
+import { pageOf, totalPagesOf } from '../paging.ts';
+import { ok, type Handlers } from './types.ts';
 
-export const auditHandlers: Handlers = {};
+type AuditEntry = components['schemas']['AuditEntry'];
+type Entity = 'task' | 'purchased' | 'tracking';
+
+/** `like` pattern for a substring, with the pattern characters of the input taken literally. */
+const contains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+async function pageAudits(db: Db, entities: Entity[], filters: (SQL | undefined)[], q: { page?: number; size?: number; isDesc?: boolean }) {
+  const p = pageOf(q);
+  const where = and(inArray(auditLog.entity, entities), ...filters.filter((f): f is SQL => f !== undefined));
+  const order = p.isDesc ? [desc(auditLog.createdAt), desc(auditLog.id)] : [asc(auditLog.createdAt), asc(auditLog.id)];
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ a: auditLog, opName: users.nickName })
+      .from(auditLog)
+      .leftJoin(users, eq(users.id, auditLog.opUid))
+      .where(where)
+      .orderBy(...order)
+      .limit(p.size)
+      .offset(p.offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(where),
+  ]);
+  const totalElements = Number(total?.n ?? 0);
+  const content: AuditEntry[] = rows.map(({ a, opName }) => ({
+    id: a.id,
+    entity: a.entity as Entity,
+    action: a.action,
+    mainId: a.mainId,
+    subId: a.subId,
+    opUid: a.opUid,
+    ...(opName !== null ? { opName } : {}),
+    userId: a.userId,
+    upc: a.upc,
+    count: a.count,
+    itemName: a.itemName,
+    status: a.status as AuditEntry['status'],
+    trackingId: a.trackingId,
+    taskId: a.taskId,
+    before: json(a.before),
+    after: json(a.after),
+    createdAt: a.createdAt.getTime(),
+  }));
+  return { content, totalPages: totalPagesOf(totalElements, p.size), totalElements };
+}
+
+export const auditHandlers: Handlers = {
+  async listTaskAudits(req, ctx) {
+    const q = req.query;
+    return ok(
+      await pageAudits(
+        ctx.db,
+        ['task', 'purchased'],
+        [
+          q.mainId !== undefined ? eq(auditLog.mainId, q.mainId) : undefined,
+          q.taskId !== undefined ? eq(auditLog.taskId, q.taskId) : undefined,
+          q.userId !== undefined ? eq(auditLog.userId, q.userId) : undefined,
+          q.itemName?.trim() ? ilike(auditLog.itemName, contains(q.itemName.trim())) : undefined,
+          q.status !== undefined ? eq(auditLog.status, q.status) : undefined,
+        ],
+        q,
+      ),
+    );
+  },
+
+  async listTrackingAudits(req, ctx) {
+    const q = req.query;
+    return ok(
+      await pageAudits(
+        ctx.db,
+        ['tracking', 'purchased'],
+        [
+          q.trackingId?.trim() ? eq(auditLog.trackingId, q.trackingId.trim()) : undefined,
+          q.upc?.trim() ? eq(auditLog.upc, q.upc.trim()) : undefined,
+          q.opUid !== undefined ? eq(auditLog.opUid, q.opUid) : undefined,
+          q.status !== undefined ? eq(auditLog.status, q.status) : undefined,
+        ],
+        q,
+      ),
+    );
+  },
+};

@@ -23,6 +23,7 @@ import { items } from '../db/schema/catalog.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { pageOf } from '../paging.ts';
+import { applyTaskEvent, lockTask } from '../tasks/apply-event.ts';
 import { me, ok, type Ctx, type Handlers, type SessionUser } from './types.ts';
 
 export const TASK_NOT_FOUND = '任务不存在';
@@ -30,7 +31,6 @@ export const TASK_NOT_FOUND = '任务不存在';
 export const taskMessages = {
   claimed: '认领成功',
   claimedPending: '认领成功，等待管理员审核',
-  onlyPending: '只有待审核的任务可以审核',
   accepted: '操作成功',
   rejected: '操作成功',
 } as const;
@@ -126,38 +126,15 @@ async function claim(ctx: Ctx, user: SessionUser, boardTaskId: number, input: Cl
 }
 
 /**
- * Accepting or rejecting a pending claim (SPEC §4: pending -> open on accept, -> deleted on reject).
- * This small check stands for the task lifecycle until machines/task.machine.ts (next issue) takes
- * the task's transitions over; only a pending task is reviewed.
+ * Accepting or rejecting a pending claim (SPEC §4: pending -> open on accept, -> deleted on reject):
+ * task.accept / task.reject of machines/task.machine.ts, applied by applyTaskEvent (locks the task,
+ * refuses with the machine's message, writes the audit entry). A pending task has no purchased
+ * records (its member cannot record any), so there is nothing to match afterwards.
  */
-function acceptance(status: TaskRow['status'], decision: 'accept' | 'reject'): { ok: true; next: 'open' | 'deleted' } | { ok: false; msg: string } {
-  if (status !== 'pending') return { ok: false, msg: taskMessages.onlyPending };
-  return { ok: true, next: decision === 'accept' ? 'open' : 'deleted' };
-}
-
 async function review(ctx: Ctx, user: SessionUser, taskId: number, decision: 'accept' | 'reject') {
   return ctx.db.transaction(async (tx: Tx) => {
-    const [before] = await tx.select().from(tasks).where(eq(tasks.id, taskId)).for('update');
-    if (!before) throw notFound(TASK_NOT_FOUND);
-    const d = acceptance(before.status, decision);
-    if (!d.ok) throw badRequest(d.msg);
-    const [row] = (await tx.update(tasks).set({ status: d.next, updatedAt: new Date() }).where(eq(tasks.id, before.id)).returning()) as [TaskRow];
-    await writeAudit(tx, {
-      entity: 'task',
-      entityId: row.id,
-      action: decision,
-      opUid: user.id,
-      userId: row.userId,
-      mainId: row.mainId,
-      subId: row.subId,
-      taskId: row.id,
-      upc: row.upc,
-      count: row.count,
-      itemName: row.itemName,
-      status: row.status,
-      before,
-      after: row,
-    });
+    const before = await lockTask(tx, user, taskId);
+    const row = await applyTaskEvent(tx, user, before, decision === 'accept' ? { type: 'task.accept' } : { type: 'task.reject' });
     const msg = decision === 'accept' ? taskMessages.accepted : taskMessages.rejected;
     return ok({ status: 'succ' as const, msg, task: (await findTask(tx, eq(tasks.id, row.id)))! }, msg);
   });

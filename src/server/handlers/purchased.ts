@@ -1,4 +1,80 @@
-// Handlers of this area, keyed by operationId (filled in by issue 4).
-import type { Handlers } from './types.ts';
+// The task record dialog's calls (SPEC §2 "records", §3 Purchased record, §4 "A task-record row with
+// status match cannot be deleted or edited", §5 task record dialog, §7 "POST /api/purchased/...").
+// Every rule lives in src/server/tasks/purchased-service.ts (shared with the Excel upload): these
+// handlers only turn its results into the wire's answers. A refusal is A00001 with the dialog's
+// words, another member's task or record A00004 as if it did not exist (DECISIONS "Roles").
+// Decision: recording a tracking id the task already has is refused here (A00001 '该trackingId已记录')
+// so the dialog shows why nothing was added; the upload reports the same case as a skipped row.
+import { eq } from 'drizzle-orm';
+import type { components } from '../../api/schema';
+import { isAdminSide } from '../boards/visibility.ts';
+import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
+import type { Tx } from '../db/client.ts';
+import { badRequest, Code, notFound } from '../errors.ts';
+import { TASK_NOT_FOUND } from '../tasks/apply-event.ts';
+import { listPurchasedRecords, purchasedMessages, removePurchasedRecord, savePurchasedRecord, type PurchasedResult, type PurchasedRow } from '../tasks/purchased-service.ts';
+import { me, ok, type Handlers } from './types.ts';
 
-export const purchasedHandlers: Handlers = {};
+export function purchasedOut(r: PurchasedRow): components['schemas']['PurchasedItem'] {
+  return {
+    id: r.id,
+    taskId: r.taskId,
+    trackingId: r.trackingId,
+    productCount: r.productCount,
+    status: r.status,
+    msg: r.msg,
+    createdAt: r.createdAt.getTime(),
+    updatedAt: r.updatedAt.getTime(),
+  };
+}
+
+/** Throws the wire error of a refused change. */
+function raise(r: PurchasedResult): never {
+  throw r.code === Code.notFound ? notFound(r.msg) : badRequest(r.msg);
+}
+
+/** The task's records after a change; `skipIsRefusal`: a skipped insert is the dialog's error. */
+async function answer(tx: Tx, taskId: number, r: PurchasedResult, skipIsRefusal = false) {
+  if (r.opStatus === 'error' || (skipIsRefusal && r.opStatus === 'skip')) raise(r);
+  const purchasedItems = (await listPurchasedRecords(tx, taskId)).map(purchasedOut);
+  return ok({ status: 'succ' as const, msg: r.msg, purchasedItems }, r.msg);
+}
+
+export const purchasedHandlers: Handlers = {
+  async createPurchasedItem(req, ctx) {
+    const user = me(req);
+    const b = req.body;
+    return ctx.db.transaction(async (tx) => {
+      const r = await savePurchasedRecord(tx, user, { taskId: req.params.taskId, trackingId: b.trackingId ?? '', productCount: b.productCount as number }, 'insert');
+      return answer(tx, req.params.taskId, r, true);
+    });
+  },
+
+  async updatePurchasedItem(req, ctx) {
+    const user = me(req);
+    const b = req.body;
+    return ctx.db.transaction(async (tx) => {
+      const [rec] = await tx.select({ taskId: purchasedRecords.taskId }).from(purchasedRecords).where(eq(purchasedRecords.id, b.id));
+      if (!rec) throw notFound(purchasedMessages.notFound);
+      const r = await savePurchasedRecord(tx, user, { id: b.id, taskId: rec.taskId, trackingId: b.trackingId ?? '', productCount: b.productCount as number }, 'update');
+      return answer(tx, rec.taskId, r);
+    });
+  },
+
+  async removePurchasedItem(req, ctx) {
+    const user = me(req);
+    return ctx.db.transaction(async (tx) => {
+      const r = await removePurchasedRecord(tx, user, req.body.id);
+      if (r.opStatus === 'error') raise(r);
+      return answer(tx, r.record!.taskId, r);
+    });
+  },
+
+  /** A member reads only their own task's records (another's: A00004); the admin side any. */
+  async listTaskPurchasedItems(req, ctx) {
+    const user = me(req);
+    const [task] = await ctx.db.select({ userId: tasks.userId }).from(tasks).where(eq(tasks.id, req.params.id));
+    if (!task || (!isAdminSide(user) && task.userId !== user.id)) throw notFound(TASK_NOT_FOUND);
+    return ok({ purchasedItems: (await listPurchasedRecords(ctx.db, req.params.id)).map(purchasedOut) });
+  },
+};

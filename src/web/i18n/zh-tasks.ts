@@ -1,2 +1,124 @@
 // Chinese text of the tasks screens; part of the one catalog (zh.ts re-exports it as zh.tasks).
-export const tasksText = {} as const;
+// The task rules' refusals ('只有进行中的任务可以修改', ...) are not here: they live with the rules in
+// machines/task.machine.ts (taskMessages); the claim rules' field messages (used by the edit-count
+// dialog) in machines/claim.machine.ts (claimMessages).
+export const tasksText = {
+  // /user/my-task: filters
+  filters: '筛选',
+  status: '状态',
+  statusAll: '全部',
+  itemName: '商品名称',
+  trackingId: 'Tracking',
+  taskId: '任务ID',
+  taskIdHint: '如 102 或 102-1',
+  taskIdInvalid: '任务ID格式不正确',
+  search: '查询',
+  reset: '重置',
+  exportExcel: '导出Excel',
+
+  // /user/my-task: table
+  caption: '我的任务列表',
+  colTaskId: '任务ID',
+  colBoard: '看板',
+  colItemName: '商品名称',
+  colUpc: 'UPC',
+  colCount: '认领数量',
+  colProductCount: '到货数量',
+  colPrice: '价格',
+  colBuyIn: '回收价',
+  colBonus: '奖励',
+  colDiscount: '折扣', // SPEC §3: punish, shown as discount
+  colStatus: '状态',
+  colTrackingId: 'Tracking',
+  colCreatedAt: '认领时间',
+  colActions: '操作',
+
+  // per-row actions
+  action: {
+    upload: '上传',
+    records: '记录',
+    edit: '编辑',
+    delete: '删除',
+    split: '拆分',
+    match: '匹配',
+    labelPdf: 'Label PDF',
+  },
+  confirmDelete: (task: string) => `确定删除任务 ${task} 吗？`,
+  confirmSplit: (task: string) => `确定将任务 ${task} 已到货的部分拆分为新任务吗？`,
+  deleteSuccess: '删除成功', // SPEC §8
+  deleteFailed: '删除失败', // SPEC §8
+  splitSuccess: (tasks: readonly string[]) => `拆分成功：${tasks.join('、')}`,
+  splitFailed: '拆分失败', // SPEC §8
+  saveSuccess: '保存成功', // SPEC §8
+  createSuccess: '创建成功', // SPEC §8
+  failed: '操作失败', // SPEC §8
+  /** A SPEC failure text, then the server's reason. */
+  withReason: (specText: string, reason: string) => `${specText}：${reason}`,
+  done: '操作成功', // SPEC §8
+
+  // the outcome of a match
+  matchDone: '匹配完成',
+  matchFailed: '匹配失败',
+  matchOutcome: (status: string, arrived: number, count: number) => `任务状态：${status}，到货 ${arrived}/${count} 件`,
+  matchCanSplit: '已到货部分可拆分',
+  outcomeLines: (lines: readonly string[]) => lines.join('；'),
+
+  /** A task in a dialog title: its id and item. */
+  taskSubject: (id: string, itemName: string) => `${id} · ${itemName}`,
+
+  // the edit-count dialog
+  editTitle: '修改认领数量',
+  count: '认领数量',
+  isHome: '寄到家（需要Label）',
+  state: 'State',
+  zipCode: 'ZipCode',
+  labelCount: 'Label数量',
+  homeFieldsFixed: 'isHome、State 和 ZipCode 认领后不能修改。',
+  maxCount: (n: number) => `最多 ${n} 件`,
+  loadingLimit: '正在读取可认领数量…',
+  save: '保存',
+  cancel: '取消',
+
+  // the task record dialog (purchased records)
+  recordsTitle: '采购记录',
+  recordsCaption: '采购记录列表',
+  recordsLoading: '加载中…',
+  recordsNone: '暂无采购记录',
+  taskNotFound: '任务不存在',
+  colRecordTracking: 'Tracking',
+  colRecordCount: '数目',
+  colRecordStatus: '状态',
+  colRecordMsg: '信息',
+  recordEdit: '编辑',
+  recordDelete: '删除',
+  recordLocked: '已匹配，不能修改',
+  addRecord: '添加采购记录',
+  editRecord: (tracking: string) => `编辑采购记录 ${tracking}`,
+  recordTracking: 'trackingId',
+  recordCount: '数目',
+  trackingRequired: '请填写trackingId', // SPEC §5
+  countRequired: '请填写数目', // SPEC §5
+  countNotNumber: '数目须为正整数',
+  trackingTooLong: 'trackingId不能超过64个字符',
+  add: '添加',
+  confirmRemoveRecord: (tracking: string) => `确定删除采购记录 ${tracking} 吗？`,
+  match: '匹配',
+  close: '关闭',
+  summary: (count: number, arrived: number) => `认领 ${count} 件，已到货 ${arrived} 件`,
+
+  taskStatus: {
+    pending: '待审核',
+    open: '进行中',
+    closed: '已关闭',
+    locked: '已锁定',
+    processing: '付款中',
+    finished: '已完成',
+    deleted: '已删除',
+    unmatch: '不匹配',
+  },
+  recordStatus: {
+    init: '待匹配',
+    match: '已匹配',
+    unmatch: '不匹配',
+  },
+} as const;

@@ -1,2 +1,41 @@
 // Chinese text of the uploads screens; part of the one catalog (zh.ts re-exports it as zh.uploads).
-export const uploadsText = {} as const;
+export const uploadsText = {
+  // /user/upload
+  intro: '用Excel批量录入采购记录：导入新增记录，更新修改已有记录的数目。请使用模板的列。',
+  downloadTemplate: '下载模板',
+  file: 'Excel文件（.xlsx）',
+  fileRequired: '请选择要上传的文件',
+  fileNotXlsx: '请选择 .xlsx 格式的Excel文件',
+  fileChosen: (name: string, size: string) => `${name}（${size}）`,
+  import: '导入',
+  update: '更新',
+  modeHint: '导入：新增文件中的采购记录；更新：按Tracking修改已有采购记录的数目',
+  uploading: (name: string) => `正在上传并处理 ${name}，大文件需要一些时间…`,
+  uploadFailed: '上传失败',
+
+  // the result
+  resultTitle: (mode: string, name: string) => `${mode}结果 · ${name}`,
+  caption: '上传结果',
+  totals: '统计',
+  succ: '成功',
+  skip: '跳过',
+  error: '失败',
+  count: (n: number) => `${n} 条`,
+  clear: '清除结果',
+  colLine: '行号',
+  colTracking: 'Tracking',
+  colName: '商品名称',
+  colItemId: '商品ID',
+  colExpress: '快递',
+  colQty: '数目',
+  colOldQty: '原数目',
+  colOpStatus: '结果',
+  colMsg: '信息',
+  opStatus: { succ: '成功', skip: '跳过', error: '失败' },
+
+  // leaving with results on screen
+  leaveTitle: '离开此页面',
+  leaveConfirm: '离开后将不再显示本次上传的结果，确定离开吗？',
+  leave: '离开',
+  stay: '留在此页',
+} as const;

@@ -7,6 +7,7 @@ import { boardsText } from './zh-boards';
 import { memberBoardsText } from './zh-member-boards';
 import { tasksText } from './zh-tasks';
 import { uploadsText } from './zh-uploads';
+import { adminTasksText } from './zh-admin-tasks';
 
 export const zh = {
   app: {
@@ -170,4 +171,5 @@ export const zh = {
   memberBoards: memberBoardsText,
   tasks: tasksText,
   uploads: uploadsText,
+  adminTasks: adminTasksText,
 } as const;

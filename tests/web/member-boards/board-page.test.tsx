@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { json, ok, renderApp, userOf } from '../app-harness';
+import { fakeTaskServer } from '../tasks/fake-task-server';
 import { aBoard, aBoardTask, aTask, fakeMemberServer, type FakeMemberServer } from './fake-member-server';
 
 afterEach(() => {
@@ -274,23 +275,31 @@ describe('/user/board/{uuid}: my tasks', () => {
   const tasks = [
     aTask({ id: 1, mainId: 101, subId: 0, status: 'pending', itemName: '待审核任务' }),
     aTask({ id: 2, mainId: 102, subId: 0, status: 'open', productCount: 0, itemName: '开放任务' }),
-    aTask({ id: 3, mainId: 102, subId: 1, status: 'open', productCount: 2, itemName: '部分到货' }),
+    aTask({ id: 3, mainId: 102, subId: 1, status: 'open', productCount: 2, canSplit: true, itemName: '部分到货' }),
     aTask({ id: 4, mainId: 104, subId: 0, status: 'unmatch', productCount: 0, itemName: '不匹配任务' }),
     aTask({ id: 5, mainId: 105, subId: 0, status: 'unmatch', productCount: 1, itemName: '不匹配到货' }),
     aTask({ id: 6, mainId: 106, subId: 0, status: 'locked', productCount: 2, itemName: '锁定任务' }),
     aTask({ id: 7, mainId: 107, subId: 0, status: 'open', isHome: true, state: 'NY', zipCode: '10001', labelCount: 3, itemName: '寄到家任务' }),
   ];
 
+  /** The board page with the task calls answered too (features/tasks runs the row actions). */
+  function openBoardWithTasks() {
+    const server = fakeMemberServer({ myTasks: tasks.map((t) => ({ ...t })) });
+    const taskServer = fakeTaskServer({ tasks: server.myTasks, boardTasks: [] });
+    return { server, taskServer, ...renderApp('/user/board/b-1', { loggedInAs: member, handlers: { ...taskServer.handlers, ...server.handlers } }) };
+  }
+
   async function myTaskRow(itemName: string) {
     const table = await screen.findByRole('table', { name: '我在此看板的任务' });
     return (await within(table).findByText(itemName)).closest('tr')!;
   }
-  const actionsOf = (row: HTMLElement) =>
-    within(row)
-      .queryAllByRole('button')
-      .map((b) => b.textContent);
+  /** The buttons and links of the row's actions cell (the last one). */
+  const actionsOf = (row: HTMLElement) => {
+    const cell = within(row).getAllByRole('cell').at(-1)!;
+    return [...cell.querySelectorAll('button, a')].map((el) => el.textContent);
+  };
 
-  it('offers upload, records, edit and delete by status', async () => {
+  it('offers upload and records for every task but a pending one, edit when open, delete when open or unmatch with nothing arrived', async () => {
     openBoard(fakeMemberServer({ myTasks: tasks }));
     expect(actionsOf(await myTaskRow('待审核任务'))).toEqual([]);
     expect(actionsOf(await myTaskRow('开放任务'))).toEqual(['上传', '记录', '编辑', '删除']);
@@ -298,6 +307,7 @@ describe('/user/board/{uuid}: my tasks', () => {
     expect(actionsOf(await myTaskRow('不匹配任务'))).toEqual(['上传', '记录', '删除']);
     expect(actionsOf(await myTaskRow('不匹配到货'))).toEqual(['上传', '记录']);
     expect(actionsOf(await myTaskRow('锁定任务'))).toEqual(['上传', '记录']);
+    expect(actionsOf(await myTaskRow('寄到家任务'))).toEqual(['上传', '记录', '编辑', '删除']);
   });
 
   it('shows the task id as mainId or mainId-subId, and the home-delivery fields', async () => {
@@ -311,14 +321,34 @@ describe('/user/board/{uuid}: my tasks', () => {
     expect(within(await myTaskRow('待审核任务')).getByText('待审核')).toBeTruthy();
   });
 
-  it('the task actions honestly say they are not available yet', async () => {
-    openBoard(fakeMemberServer({ myTasks: tasks }));
+  it("edit opens the edit-count dialog; records the task record dialog", async () => {
+    openBoardWithTasks();
     const user = userEvent.setup();
     await user.click(within(await myTaskRow('开放任务')).getByRole('button', { name: '编辑' }));
-    const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('此功能尚未开放')).toBeTruthy();
-    expect(within(dialog).getByText('「编辑」还在开发中，目前无法使用。')).toBeTruthy();
-    await user.click(within(dialog).getByRole('button', { name: '知道了' }));
+    const edit = await screen.findByRole('dialog');
+    expect(within(edit).getByText('修改认领数量')).toBeTruthy();
+    expect(((await within(edit).findByLabelText('认领数量')) as HTMLInputElement).value).toBe('2');
+    await user.click(within(edit).getByRole('button', { name: '取消' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await user.click(within(await myTaskRow('锁定任务')).getByRole('button', { name: '记录' }));
+    const records = await screen.findByRole('dialog');
+    expect(within(records).getByText('采购记录')).toBeTruthy();
+    expect(await within(records).findByText('暂无采购记录')).toBeTruthy();
+  });
+
+  it("delete asks, deletes, toasts '删除成功' and reloads the board's tasks", async () => {
+    const { taskServer, requests } = openBoardWithTasks();
+    await myTaskRow('开放任务');
+    const loadsBefore = requests.filter((r) => r.url.includes('/api/task/info/user/board/list')).length;
+    const user = userEvent.setup();
+    await user.click(within(await myTaskRow('开放任务')).getByRole('button', { name: '删除' }));
+    const ask = await screen.findByRole('dialog');
+    expect(within(ask).getByText('确定删除任务 102 吗？')).toBeTruthy();
+    await user.click(within(ask).getByRole('button', { name: '确定' }));
+    expect(await screen.findByText('删除成功')).toBeTruthy();
+    expect(taskServer.calls.some((c) => c.method === 'DELETE' && c.path === '/api/task/info/user/2')).toBe(true);
+    await waitFor(() => expect(requests.filter((r) => r.url.includes('/api/task/info/user/board/list')).length).toBe(loadsBefore + 1));
+    await waitFor(async () => expect(actionsOf(await myTaskRow('开放任务'))).toEqual([]));
   });
 });

@@ -3,8 +3,6 @@ import { describe, expect, it } from 'vitest';
 import type { ClaimTarget } from '../../../machines/claim.machine';
 import { claimFormSchema } from '../../../src/web/features/member-boards/claim-dialog';
 import { canClaim, claimTargetOf } from '../../../src/web/features/member-boards/claim-target';
-import { memberTaskActions, taskDisplayId } from '../../../src/web/features/member-boards/task-actions';
-import type { MemberTask } from '../../../src/web/features/member-boards/member-boards-api';
 
 const target: ClaimTarget = { boardStatus: 'open', boardExpired: false, boardTaskStatus: 'normal', show: 10, claimed: 7 };
 
@@ -42,26 +40,5 @@ describe('claimTargetOf / canClaim', () => {
     expect(canClaim(target)).toBe(true);
     expect(canClaim({ ...target, boardTaskStatus: 'full' })).toBe(false);
     expect(canClaim({ ...target, boardTaskStatus: 'deleted' })).toBe(false);
-  });
-});
-
-describe('member task actions (SPEC §4)', () => {
-  const actions = (status: MemberTask['status'], productCount = 0) => memberTaskActions({ status, productCount });
-
-  it('pending shows no upload or records (nor anything else)', () => {
-    expect(actions('pending')).toEqual([]);
-  });
-  it('edit only when open; delete when open or unmatch with productCount 0', () => {
-    expect(actions('open')).toEqual(['upload', 'records', 'edit', 'delete']);
-    expect(actions('open', 1)).toEqual(['upload', 'records', 'edit']);
-    expect(actions('unmatch')).toEqual(['upload', 'records', 'delete']);
-    expect(actions('unmatch', 2)).toEqual(['upload', 'records']);
-    for (const status of ['closed', 'locked', 'processing', 'finished', 'deleted'] as const) {
-      expect(actions(status)).toEqual(['upload', 'records']);
-    }
-  });
-  it('task ids read mainId, plus -subId when subId is not 0', () => {
-    expect(taskDisplayId({ mainId: 41, subId: 0 })).toBe('41');
-    expect(taskDisplayId({ mainId: 41, subId: 2 })).toBe('41-2');
   });
 });

@@ -1,8 +1,20 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
+import { loadTaskList, loadUsers } from '../../../../features/admin-tasks/admin-tasks-api';
+import { TaskListPage } from '../../../../features/admin-tasks/task-list-page';
+import { ADMIN_TASK_SEARCH_DEFAULTS, taskListQuery, taskListSearchSchema } from '../../../../features/admin-tasks/admin-tasks-search';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_admin/admin/tasks')({
   staticData: { title: zh.titles.adminTasks },
-  component: () => <PlaceholderPage title={zh.titles.adminTasks} />,
+  validateSearch: taskListSearchSchema,
+  search: { middlewares: [stripSearchParams(ADMIN_TASK_SEARCH_DEFAULTS)] },
+  loaderDeps: ({ search }) => taskListQuery(search),
+  loader: async ({ context, deps }) => {
+    const [tasks, users] = await Promise.all([loadTaskList(context.api, deps), loadUsers(context.api)]);
+    return { tasks, users };
+  },
+  component: function AdminTasksRoute() {
+    const navigate = useNavigate();
+    return <TaskListPage search={Route.useSearch()} data={Route.useLoaderData()} onSearch={(next) => void navigate({ to: '/admin/tasks', search: next })} />;
+  },
 });

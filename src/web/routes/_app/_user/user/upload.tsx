@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { UploadPage } from '../../../../features/tasks/upload-page';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_user/user/upload')({
   staticData: { title: zh.titles.userUpload },
-  component: () => <PlaceholderPage title={zh.titles.userUpload} />,
+  component: UploadPage,
 });

@@ -1,0 +1,242 @@
+// Uploaded spreadsheets are untrusted (DECISIONS "Files"; STACK.md on xlsx 0.18.5's read path).
+// This turns the bytes of one upload into rows of the columns a caller asks for, or refuses the file
+// with A00001 and a Chinese message before anything is changed:
+//  - size: nothing empty, nothing above the multipart limit (MAX_SHEET_BYTES, the same 10 MB as
+//    app.ts's UPLOAD_LIMIT_BYTES; uploads.test.ts checks they agree);
+//  - parsing happens in sheet-worker.mjs, in a fresh worker_thread per file with a ~128 MB heap
+//    and a 10 s wall-clock timeout after which the worker is terminated; the worker also refuses
+//    anything but an Office Open XML workbook and caps the unzipped size (zip bombs) before xlsx
+//    sees the bytes; at most MAX_PARALLEL_PARSES files are parsed at once, the rest wait their turn;
+//  - what comes back is checked to be rows of primitive cells, and only the caller's known columns
+//    are copied out, by header name, into fresh null-prototype objects built from the caller's own
+//    keys: a header or cell such as `__proto__` or `constructor` is only ever a string value
+//    compared with the known header names, never a property name on a server object;
+//  - a sheet with no header, missing required columns, no data or more than maxRows data rows
+//    is refused as a whole.
+import { Worker } from 'node:worker_threads';
+import { AppError, Code, badRequest } from '../errors.ts';
+
+export type Cell = string | number | boolean | null;
+
+export interface SheetColumn<K extends string> {
+  key: K;
+  /** The header the template writes (first) and other accepted spellings. */
+  headers: readonly string[];
+  required: boolean;
+}
+
+export interface SheetRow<K extends string> {
+  /** 1-based line of the sheet, as the user sees it in Excel. */
+  line: number;
+  /** The known columns only; null where the column is absent or the cell empty. */
+  values: Readonly<Record<K, Cell>>;
+}
+
+export interface SheetLimits {
+  maxBytes: number;
+  /** Data rows (the header row and blank rows are not counted). */
+  maxRows: number;
+  timeoutMs: number;
+  /** The worker's old-generation heap. */
+  heapMb: number;
+  /** The sum of the unzipped sizes of the file's parts. */
+  maxUnzippedBytes: number;
+  maxZipEntries: number;
+  /** Columns read per row; a header must be within them. */
+  maxColumns: number;
+}
+
+/** The same limit as app.ts's UPLOAD_LIMIT_BYTES (importing app.ts from here would be a cycle). */
+export const MAX_SHEET_BYTES = 10 * 1024 * 1024;
+
+export const SHEET_LIMITS: SheetLimits = {
+  maxBytes: MAX_SHEET_BYTES,
+  maxRows: 20_000,
+  timeoutMs: 10_000,
+  heapMb: 128,
+  maxUnzippedBytes: 100 * 1024 * 1024,
+  maxZipEntries: 1_000,
+  maxColumns: 64,
+};
+
+/** Parses running at once; each holds a worker of up to heapMb, so they are few. */
+export const MAX_PARALLEL_PARSES = 2;
+
+const WORKER_URL = new URL('./sheet-worker.mjs', import.meta.url);
+
+export const SHEET_MESSAGES = {
+  noFile: '请选择要上传的Excel文件',
+  empty: '上传的文件为空',
+  tooLarge: (mb: number) => `文件过大，最大${mb}MB`,
+  notXlsx: '文件不是Excel表格（.xlsx），请下载模板填写后上传',
+  unreadable: '无法读取该Excel文件，文件可能已损坏',
+  tooBig: '表格内容过大，无法处理，请拆分后分批上传',
+  timeout: '表格解析超时，请减少行数后分批上传',
+  noSheet: '表格中没有工作表',
+  noData: '表格中没有数据',
+  tooManyRows: (max: number, count: number) => `表格行数过多：最多${max}行，当前${count}行，请拆分后分批上传`,
+  missingColumns: (names: string[]) => `表格缺少必需的列：${names.join('、')}，请使用模板`,
+  duplicateColumn: (name: string) => `表格中有重复的列：${name}`,
+} as const;
+
+type WorkerReason = 'not-xlsx' | 'too-big' | 'unreadable' | 'no-sheet' | 'too-many-rows' | 'timeout';
+
+/** The worker's answer, checked: rows of [0-based row index, primitive cells]. */
+type RawRows = [number, Cell[]][];
+
+const reasonMessage = (reason: WorkerReason, limits: SheetLimits, count?: number): string => {
+  switch (reason) {
+    case 'not-xlsx':
+      return SHEET_MESSAGES.notXlsx;
+    case 'too-big':
+      return SHEET_MESSAGES.tooBig;
+    case 'no-sheet':
+      return SHEET_MESSAGES.noSheet;
+    case 'too-many-rows':
+      return SHEET_MESSAGES.tooManyRows(limits.maxRows, count ?? limits.maxRows + 1);
+    case 'timeout':
+      return SHEET_MESSAGES.timeout;
+    default:
+      return SHEET_MESSAGES.unreadable;
+  }
+};
+
+class Semaphore {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly max: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+const parses = new Semaphore(MAX_PARALLEL_PARSES);
+
+const isCell = (v: unknown): v is Cell => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+
+/** Accepts only the shape the worker promises; anything else counts as an unreadable file. */
+export function acceptWorkerRows(rows: unknown, limits: SheetLimits = SHEET_LIMITS): RawRows | null {
+  if (!Array.isArray(rows) || rows.length > limits.maxRows + 1) return null;
+  const out: RawRows = [];
+  for (const entry of rows as unknown[]) {
+    if (!Array.isArray(entry) || entry.length !== 2) return null;
+    const [r, cells] = entry as [unknown, unknown];
+    if (typeof r !== 'number' || !Number.isSafeInteger(r) || r < 0) return null;
+    if (!Array.isArray(cells) || cells.length > limits.maxColumns) return null;
+    const copy: Cell[] = [];
+    for (let i = 0; i < cells.length; i++) {
+      const v: unknown = cells[i];
+      if (!isCell(v)) return null;
+      copy.push(v);
+    }
+    out.push([r, copy]);
+  }
+  return out;
+}
+
+/** Runs sheet-worker.mjs on one file: its rows, or the reason it refused the file. */
+function runWorker(bytes: Buffer, limits: SheetLimits): Promise<{ ok: true; rows: RawRows } | { ok: false; reason: WorkerReason; count?: number }> {
+  return new Promise((resolve) => {
+    // The worker gets its own copy, transferred (not cloned again); the request keeps its buffer.
+    const copy = new Uint8Array(bytes);
+    const worker = new Worker(WORKER_URL, {
+      workerData: { bytes: copy, maxRows: limits.maxRows, maxUnzippedBytes: limits.maxUnzippedBytes, maxZipEntries: limits.maxZipEntries, maxColumns: limits.maxColumns },
+      transferList: [copy.buffer],
+      resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 16, codeRangeSizeMb: 16, stackSizeMb: 4 },
+      // No loader flags of the parent (tsx, vitest): the worker is plain JavaScript.
+      execArgv: [],
+      // xlsx may print warnings about a malformed file; they are not the server's log.
+      stdout: true,
+      stderr: true,
+    });
+    worker.stdout.resume();
+    worker.stderr.resume();
+    let settled = false;
+    const finish = (result: Parameters<typeof resolve>[0]) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+      void worker.terminate();
+    };
+    const timer = setTimeout(() => finish({ ok: false, reason: 'timeout' }), limits.timeoutMs);
+    worker.on('message', (msg: unknown) => {
+      if (typeof msg !== 'object' || msg === null) return finish({ ok: false, reason: 'unreadable' });
+      const m = msg as { ok?: unknown; rows?: unknown; reason?: unknown; count?: unknown };
+      if (m.ok === true) {
+        const rows = acceptWorkerRows(m.rows, limits);
+        return finish(rows ? { ok: true, rows } : { ok: false, reason: 'unreadable' });
+      }
+      const known: WorkerReason[] = ['not-xlsx', 'too-big', 'unreadable', 'no-sheet', 'too-many-rows'];
+      const reason = known.find((k) => k === m.reason) ?? 'unreadable';
+      finish({ ok: false, reason, count: typeof m.count === 'number' && Number.isSafeInteger(m.count) ? m.count : undefined });
+    });
+    worker.on('error', (err: Error & { code?: string }) => {
+      // ERR_WORKER_OUT_OF_MEMORY: the sheet needs more than the worker's heap.
+      finish({ ok: false, reason: err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'too-big' : 'unreadable' });
+    });
+    worker.on('exit', () => finish({ ok: false, reason: 'unreadable' }));
+  });
+}
+
+/** Header text as compared: width-folded (NFKC), lower case, without spaces and required marks. */
+export const normalizeHeader = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[\s*＊:：]/g, '');
+
+const isBlank = (v: Cell) => v === null || (typeof v === 'string' && v.trim() === '');
+
+/**
+ * Reads the first sheet of an uploaded .xlsx: the first non-blank row is the header, the rows below
+ * it are data. Throws A00001 (HTTP 413 for the size limit) when the file itself cannot be used.
+ */
+export async function parseSheet<K extends string>(
+  bytes: Buffer | null | undefined,
+  columns: readonly SheetColumn<K>[],
+  limits: SheetLimits = SHEET_LIMITS,
+): Promise<{ rows: SheetRow<K>[] }> {
+  if (!bytes) throw badRequest(SHEET_MESSAGES.noFile);
+  if (bytes.length === 0) throw badRequest(SHEET_MESSAGES.empty);
+  if (bytes.length > limits.maxBytes) throw new AppError(Code.badParam, 413, SHEET_MESSAGES.tooLarge(Math.floor(limits.maxBytes / 1024 / 1024)));
+
+  const result = await parses.run(() => runWorker(bytes, limits));
+  if (!result.ok) throw badRequest(reasonMessage(result.reason, limits, result.count));
+
+  const [header, ...data] = result.rows;
+  if (!header) throw badRequest(SHEET_MESSAGES.noData);
+
+  // Column index of each known column, found by comparing the header texts with the known names.
+  const index = new Map<K, number>();
+  header[1].forEach((cell, i) => {
+    if (typeof cell !== 'string' && typeof cell !== 'number') return;
+    const text = normalizeHeader(String(cell));
+    const column = columns.find((c) => c.headers.some((h) => normalizeHeader(h) === text));
+    if (!column) return;
+    if (index.has(column.key)) throw badRequest(SHEET_MESSAGES.duplicateColumn(column.headers[0]!));
+    index.set(column.key, i);
+  });
+  const missing = columns.filter((c) => c.required && !index.has(c.key)).map((c) => c.headers[0]!);
+  if (missing.length) throw badRequest(SHEET_MESSAGES.missingColumns(missing));
+
+  const rows: SheetRow<K>[] = [];
+  for (const [r, cells] of data) {
+    const values = Object.create(null) as Record<K, Cell>;
+    let blank = true;
+    for (const column of columns) {
+      const i = index.get(column.key);
+      const v = i === undefined ? null : (cells[i] ?? null);
+      values[column.key] = v;
+      if (!isBlank(v)) blank = false;
+    }
+    // A row with something only in unknown columns (a note beside the table) is not data.
+    if (!blank) rows.push({ line: r + 1, values: Object.freeze(values) });
+  }
+  if (rows.length === 0) throw badRequest(SHEET_MESSAGES.noData);
+  if (rows.length > limits.maxRows) throw badRequest(SHEET_MESSAGES.tooManyRows(limits.maxRows, rows.length));
+  return { rows };
+}

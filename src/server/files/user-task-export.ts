@@ -1,0 +1,119 @@
+// The Excel export of /user/my-task (SPEC §2; DECISIONS "Files"): the member's own tasks with the
+// filters the page had when the download token was issued (they are fixed in the token: the link
+// carries nothing but the token), in the page's order and with the page's columns. The filters are
+// those of listUserTasks (handlers/claims.ts), applied the same way.
+import { eq, ilike } from 'drizzle-orm';
+import type { components } from '../../api/schema';
+import { allOf, hasTrackingId, idOrMainId, pageTasks } from '../boards/task-queries.ts';
+import type { Tx } from '../db/client.ts';
+import { tasks } from '../db/schema/tasks.ts';
+import type { DownloadParams } from './download-tokens.ts';
+import { taskDisplayId } from './labels-pdf.ts';
+import { writeWorkbook, type OutCell } from './xlsx-write.ts';
+
+type Task = components['schemas']['Task'];
+type TaskStatus = components['schemas']['TaskStatus'];
+
+/** An export holds at most this many tasks (a member's own tasks stay far below it). */
+export const MAX_EXPORT_ROWS = 20_000;
+
+export interface UserTaskFilters {
+  isDesc: boolean;
+  taskStatus?: TaskStatus;
+  itemName?: string;
+  taskId?: number;
+  trackingId?: string;
+  boardId?: number;
+  /** Offset from UTC in hours; times in the file are written in it. */
+  timezone: number;
+}
+
+const TASK_STATUSES: readonly TaskStatus[] = ['pending', 'open', 'closed', 'locked', 'processing', 'finished', 'deleted', 'unmatch'];
+
+/** The same words as the web's task status badges (src/web/i18n/zh-tasks.ts taskStatus). */
+const STATUS_TEXT: Record<TaskStatus, string> = {
+  pending: '待审核',
+  open: '进行中',
+  closed: '已关闭',
+  locked: '已锁定',
+  processing: '付款中',
+  finished: '已完成',
+  deleted: '已删除',
+  unmatch: '不匹配',
+};
+
+/** The filters as stored in the token (only the ones given). */
+export function userTaskParams(q: Partial<UserTaskFilters>): DownloadParams {
+  const p: DownloadParams = { isDesc: q.isDesc ?? true, timezone: q.timezone ?? 0 };
+  if (q.taskStatus !== undefined) p.taskStatus = q.taskStatus;
+  if (q.itemName?.trim()) p.itemName = q.itemName.trim();
+  if (q.taskId !== undefined) p.taskId = q.taskId;
+  if (q.trackingId?.trim()) p.trackingId = q.trackingId.trim();
+  if (q.boardId !== undefined) p.boardId = q.boardId;
+  return p;
+}
+
+/** The stored filters read back; anything not of the expected type is ignored. */
+export function userTaskFilters(p: DownloadParams): UserTaskFilters {
+  const int = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? v : undefined);
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  const tz = p.timezone;
+  return {
+    isDesc: p.isDesc !== false,
+    taskStatus: TASK_STATUSES.find((s) => s === p.taskStatus),
+    itemName: str(p.itemName),
+    taskId: int(p.taskId),
+    trackingId: str(p.trackingId),
+    boardId: int(p.boardId),
+    timezone: typeof tz === 'number' && tz >= -12 && tz <= 14 ? tz : 0,
+  };
+}
+
+/** `like` pattern for a substring, with the pattern characters of the input taken literally. */
+const contains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function userTasksForExport(tx: Tx, userId: number, f: UserTaskFilters): Promise<Task[]> {
+  const where = allOf(
+    eq(tasks.userId, userId),
+    f.taskStatus !== undefined ? eq(tasks.status, f.taskStatus) : undefined,
+    f.itemName ? ilike(tasks.itemName, contains(f.itemName)) : undefined,
+    f.taskId !== undefined ? idOrMainId(f.taskId) : undefined,
+    f.trackingId ? hasTrackingId(f.trackingId) : undefined,
+    f.boardId !== undefined ? eq(tasks.boardId, f.boardId) : undefined,
+  );
+  const page = await pageTasks(tx, where, { size: MAX_EXPORT_ROWS, offset: 0, isDesc: f.isDesc });
+  return page.content;
+}
+
+/** 'YYYY-MM-DD HH:mm' of epoch ms in the offset `timezone` (hours). */
+export const formatTime = (ms: number, timezone: number) => new Date(ms + timezone * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+
+export const USER_TASK_HEADER = ['任务ID', '看板', '商品名称', 'UPC', '认领数量', '到货数量', '价格', '回收价', '奖励', '折扣', '状态', 'Tracking', '认领时间'] as const;
+
+export function userTaskWorkbook(list: Task[], timezone: number): Buffer {
+  const rows: OutCell[][] = list.map((t) => [
+    taskDisplayId(t),
+    t.boardName ?? '',
+    t.itemName,
+    t.upc,
+    t.count,
+    t.productCount,
+    t.price,
+    t.buyIn,
+    t.bonus,
+    t.punish,
+    STATUS_TEXT[t.status],
+    t.trackingId,
+    formatTime(t.createdAt, timezone),
+  ]);
+  return writeWorkbook([
+    {
+      name: '我的任务',
+      header: USER_TASK_HEADER,
+      rows,
+      widths: [10, 16, 32, 16, 9, 9, 9, 9, 8, 8, 8, 30, 17],
+      // Task ids such as 12-1, UPCs and tracking ids stay text (not dates or rounded numbers).
+      textColumns: [0, 3, 11],
+    },
+  ]);
+}

@@ -1,0 +1,90 @@
+// The match calls (SPEC §6 "The match button in the task record dialog appears only in the user view
+// and uses the user-side match call; the admin view uses the admin match call", §7 "POST
+// /api/match/..."; DECISIONS "Receiving and matching"). Matching itself is
+// src/server/matching/match.ts; these handlers choose what to match and who may ask.
+//
+// - Task match (user: own task, else A00004; admin: any): the task machine must accept task.match
+//   (open or unmatch; e.g. a locked task answers '已锁定的任务不能再匹配'), then every tracking id
+//   of the task is matched again and the task evaluated (also a task without records).
+// - Tracking match (user: only a tracking id the member recorded on one of their own tasks, else
+//   A00004; admin: any): matches that tracking id; tasks that no longer accept matching are left as
+//   they are (no refusal: the tracking id is matched, not a task).
+// - The answer lists the tasks concerned after matching - for a member only their own - and a msg
+//   saying where a single task stands.
+import { and, eq, inArray, ne } from 'drizzle-orm';
+import { listTasksWhere } from '../boards/task-queries.ts';
+import { isAdminSide } from '../boards/visibility.ts';
+import type { Tx } from '../db/client.ts';
+import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
+import { badRequest, notFound } from '../errors.ts';
+import { matchTasks, matchTracking, type MatchReport } from '../matching/match.ts';
+import { purchasedMessages } from '../tasks/purchased-service.ts';
+import { requireTransition } from '../tasks/apply-event.ts';
+import { lockTaskForChange } from '../tasks/task-changes.ts';
+import { me, ok, type Ctx, type Handlers, type SessionUser } from './types.ts';
+
+export const matchMessages = {
+  done: '匹配完成',
+  locked: '已全部到货，任务已锁定',
+  unmatch: '包裹与记录不符，任务不匹配',
+  partial: (arrived: number, count: number) => `已到货${arrived}/${count}件，可以拆分`,
+  nothing: '尚未到货',
+  noTracking: '没有该trackingId的记录',
+} as const;
+
+async function tasksOf(tx: Tx, user: SessionUser, report: MatchReport) {
+  if (!report.taskIds.length) return [];
+  return listTasksWhere(tx, and(inArray(tasks.id, report.taskIds), isAdminSide(user) ? undefined : eq(tasks.userId, user.id)));
+}
+
+function taskMessage(t: { status: string; productCount: number; count: number }) {
+  if (t.status === 'locked') return matchMessages.locked;
+  if (t.status === 'unmatch') return matchMessages.unmatch;
+  if (t.productCount > 0) return matchMessages.partial(t.productCount, t.count);
+  return matchMessages.nothing;
+}
+
+async function matchTask(ctx: Ctx, user: SessionUser, taskId: number) {
+  return ctx.db.transaction(async (tx) => {
+    const { task } = await lockTaskForChange(tx, user, taskId);
+    requireTransition(task, { type: 'task.match', outcome: 'open' });
+    const report = await matchTasks(tx, [task.id], user);
+    const list = await tasksOf(tx, user, report);
+    const mine = list.find((t) => t.id === task.id)!;
+    const msg = taskMessage(mine);
+    return ok({ opStatus: 'succ' as const, msg, tasks: list }, msg);
+  });
+}
+
+async function matchTrackingId(ctx: Ctx, user: SessionUser, raw: string) {
+  const trackingId = raw.trim();
+  if (!trackingId) throw badRequest(purchasedMessages.trackingIdRequired);
+  return ctx.db.transaction(async (tx) => {
+    if (!isAdminSide(user)) {
+      const [own] = await tx
+        .select({ id: purchasedRecords.id })
+        .from(purchasedRecords)
+        .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
+        .where(and(eq(purchasedRecords.trackingId, trackingId), eq(tasks.userId, user.id), ne(tasks.status, 'deleted')))
+        .limit(1);
+      if (!own) throw notFound(matchMessages.noTracking);
+    }
+    const report = await matchTracking(tx, trackingId, user);
+    return ok({ opStatus: 'succ' as const, msg: matchMessages.done, tasks: await tasksOf(tx, user, report) }, matchMessages.done);
+  });
+}
+
+export const matchHandlers: Handlers = {
+  async matchUserTask(req, ctx) {
+    return matchTask(ctx, me(req), req.body.taskId);
+  },
+  async matchAdminTask(req, ctx) {
+    return matchTask(ctx, me(req), req.body.taskId);
+  },
+  async matchUserTracking(req, ctx) {
+    return matchTrackingId(ctx, me(req), req.body.trackingId);
+  },
+  async matchAdminTracking(req, ctx) {
+    return matchTrackingId(ctx, me(req), req.body.trackingId);
+  },
+};

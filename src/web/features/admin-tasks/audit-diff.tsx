@@ -1,0 +1,136 @@
+// The expanded row of an audit entry: what the change did, field by field, before -> after, with
+// the changed fields marked. The entry carries both as JSON text (AuditEntry before / after: the
+// whole row as it was and as it became); text that is not a JSON object is shown as written.
+import type { JSX } from 'react';
+import { zh } from '../../i18n/zh';
+import type { AuditEntry } from './admin-tasks-api';
+
+const t = zh.adminTasks.audit;
+const FIELD_LABEL: Readonly<Record<string, string>> = zh.adminTasks.task;
+
+/** A field's label where the task screens name it (not `id`: the row may be a purchased record's). */
+const fieldLabel = (field: string): string | undefined => (field !== 'id' && Object.hasOwn(FIELD_LABEL, field) ? FIELD_LABEL[field] : undefined);
+
+type Snapshot = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Snapshot {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export type Side = { kind: 'none' } | { kind: 'fields'; fields: Snapshot } | { kind: 'text'; text: string };
+
+/** A side of the change: nothing, an object's fields, or text that is not a JSON object. */
+export function parseSide(value: unknown): Side {
+  if (value === null || value === undefined || value === '') return { kind: 'none' };
+  if (isRecord(value)) return { kind: 'fields', fields: value };
+  if (typeof value !== 'string') return { kind: 'text', text: JSON.stringify(value) };
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (isRecord(parsed)) return { kind: 'fields', fields: parsed };
+    if (parsed === null) return { kind: 'none' };
+  } catch {
+    // not JSON: shown as written
+  }
+  return { kind: 'text', text: value };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export interface FieldChange {
+  field: string;
+  before: unknown;
+  after: unknown;
+  changed: boolean;
+}
+
+/** Every field of either side, in the order they first appear, and whether it changed. */
+export function diffSnapshots(before: Snapshot | null, after: Snapshot | null): FieldChange[] {
+  const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  return fields.map((field) => {
+    const b = before?.[field];
+    const a = after?.[field];
+    return { field, before: b, after: a, changed: !same(b, a) };
+  });
+}
+
+function show(value: unknown): string {
+  if (value === null || value === undefined || value === '') return t.emptyValue;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+const fieldsOf = (side: Side): Snapshot | null => (side.kind === 'fields' ? side.fields : null);
+
+function sideText(side: Side): string {
+  if (side.kind === 'none') return t.emptyValue;
+  return side.kind === 'text' ? side.text : JSON.stringify(side.fields, null, 2);
+}
+
+export function AuditDiff({ entry }: { entry: Pick<AuditEntry, 'id' | 'before' | 'after'> }): JSX.Element {
+  const before = parseSide(entry.before);
+  const after = parseSide(entry.after);
+
+  if (before.kind === 'none' && after.kind === 'none') return <p className="text-sm text-slate-500">{t.noDetail}</p>;
+
+  if (before.kind === 'text' || after.kind === 'text') {
+    return (
+      <div className="grid gap-3 sm:grid-cols-2">
+        <RawSide title={t.rawBefore} text={sideText(before)} />
+        <RawSide title={t.rawAfter} text={sideText(after)} />
+      </div>
+    );
+  }
+
+  const changes = diffSnapshots(fieldsOf(before), fieldsOf(after));
+  const changedCount = changes.filter((c) => c.changed).length;
+  return (
+    <div className="flex flex-col gap-2">
+      {changedCount === 0 && <p className="text-sm text-slate-500">{t.noChanges}</p>}
+      <table className="min-w-full text-xs">
+        <caption className="sr-only">{`${t.changes} #${entry.id}`}</caption>
+        <thead>
+          <tr className="text-left text-slate-500">
+            <th scope="col" className="px-2 py-1 font-medium">
+              {t.field}
+            </th>
+            <th scope="col" className="px-2 py-1 font-medium">
+              {t.before}
+            </th>
+            <th scope="col" className="w-6 px-1 py-1" aria-hidden="true" />
+            <th scope="col" className="px-2 py-1 font-medium">
+              {t.after}
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200">
+          {changes.map((change) => (
+            <tr key={change.field} data-changed={change.changed || undefined} className={change.changed ? 'bg-amber-50' : undefined}>
+              <th scope="row" className="px-2 py-1 text-left font-mono font-normal whitespace-nowrap text-slate-600">
+                {fieldLabel(change.field) && <span className="mr-1 font-sans text-slate-700">{fieldLabel(change.field)}</span>}
+                {change.field}
+                {change.changed && <span className="sr-only">（{t.changed}）</span>}
+              </th>
+              <td className={`px-2 py-1 font-mono break-all ${change.changed ? 'text-red-700 line-through decoration-red-300' : 'text-slate-700'}`}>
+                {show(change.before)}
+              </td>
+              <td className="px-1 py-1 text-slate-400" aria-hidden="true">
+                {change.changed ? '→' : ''}
+              </td>
+              <td className={`px-2 py-1 font-mono break-all ${change.changed ? 'font-semibold text-green-700' : 'text-slate-700'}`}>
+                {show(change.after)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function RawSide({ title, text }: { title: string; text: string }): JSX.Element {
+  return (
+    <div>
+      <h3 className="mb-1 text-xs font-medium text-slate-500">{title}</h3>
+      <pre className="max-h-64 overflow-auto rounded border border-slate-200 bg-white p-2 text-xs break-all whitespace-pre-wrap">{text}</pre>
+    </div>
+  );
+}

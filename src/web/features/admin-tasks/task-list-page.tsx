@@ -1,0 +1,264 @@
+// /admin/tasks (SPEC §2, §7 Tasks): every member's tasks through GET /api/task/list/page with all
+// of its filters (user, status incl. pending, item, item name, board, board task, task id, tracking
+// id) and the sort; a paged table of the tasks with the per-row actions the task machine allows
+// (task-row-actions.tsx) and the purchased records in the admin form of the record dialog.
+// Filters, sort, page and size live in the URL: this page reads them from `search` and changes
+// them through `onSearch`; the route's loader fetches the page they describe.
+import { Link, useRouter, useRouterState } from '@tanstack/react-router';
+import { useCallback, useMemo, useState, type JSX } from 'react';
+import * as v from 'valibot';
+import { Button } from '../../components/ui/button';
+import { columnHelper, DataTable } from '../../components/ui/data-table';
+import { Form, SelectField, TextField, useValibotForm } from '../../components/ui/form';
+import { formatDateTime, formatMoney } from '../../components/ui/format';
+import { textLinkClass } from '../../components/ui/link-classes';
+import { PageHeader, Panel } from '../../components/ui/page';
+import { zh } from '../../i18n/zh';
+import { TASK_STATUSES, type TaskStatus } from '../../../../machines/task.machine';
+import { ItemPickerField } from '../catalog/item-picker';
+import { TaskRecordDialog } from '../tasks/task-record-dialog';
+import type { AppUser, Task, TaskPage } from './admin-tasks-api';
+import { taskLabel } from './task-actions';
+import { ADMIN_TASK_SIZE_OPTIONS, type TaskListSearch } from './admin-tasks-search';
+import { TaskRowActions } from './task-row-actions';
+import { TaskStatusBadge } from './task-status-badge';
+import { idText, toId, userLabel, userOptions } from './filter-fields';
+
+const t = zh.adminTasks;
+const L = t.list;
+const F = t.task;
+
+export interface TaskListData {
+  tasks: TaskPage;
+  users: AppUser[];
+}
+
+export interface TaskListPageProps {
+  search: TaskListSearch;
+  data: TaskListData;
+  onSearch: (next: TaskListSearch) => void;
+}
+
+const col = columnHelper<Task>();
+
+const yesNo = (value: boolean) => (value ? t.yes : t.no);
+
+export function TaskListPage({ search, data, onSearch }: TaskListPageProps): JSX.Element {
+  const router = useRouter();
+  const loading = useRouterState({ select: (state) => state.isLoading });
+  // The list's own address (filters, page and all), where the edit page comes back to.
+  const here = useRouterState({ select: (state) => state.location.href });
+  const [records, setRecords] = useState<Task | null>(null);
+  const reload = useCallback(() => router.invalidate(), [router]);
+
+  const columns = useMemo(
+    () =>
+      col.columns([
+        col.display({ id: 'id', header: F.id, cell: ({ row }) => <span className="tabular-nums">{taskLabel(row.original)}</span> }),
+        col.display({
+          id: 'user',
+          header: F.user,
+          cell: ({ row }) => row.original.nickName ?? userLabel(data.users, row.original.userId),
+          meta: { className: 'whitespace-nowrap' },
+        }),
+        col.display({
+          id: 'board',
+          header: F.board,
+          meta: { className: 'min-w-32' },
+          cell: ({ row }) => (
+            <div className="flex flex-col">
+              <Link to="/admin/board/$id" params={{ id: String(row.original.boardId) }} className={textLinkClass}>
+                {row.original.boardName ?? `#${row.original.boardId}`}
+              </Link>
+              <span className="text-xs text-slate-500">
+                {F.boardTask} #{row.original.boardTaskId}
+              </span>
+            </div>
+          ),
+        }),
+        col.accessor('itemName', { header: F.itemName, meta: { className: 'min-w-40' } }),
+        col.accessor('upc', { header: F.upc, meta: { className: 'tabular-nums' } }),
+        col.accessor('count', { header: F.count, meta: { align: 'right', className: 'tabular-nums' } }),
+        col.accessor('productCount', { header: F.productCount, meta: { align: 'right', className: 'tabular-nums' } }),
+        col.accessor('price', { header: F.price, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
+        col.accessor('buyIn', { header: F.buyIn, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
+        col.accessor('bonus', { header: F.bonus, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
+        col.accessor('punish', { header: F.punish, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
+        col.accessor('status', { header: F.status, cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
+        col.accessor('trackingId', {
+          header: F.trackingId,
+          meta: { className: 'max-w-48' },
+          cell: ({ getValue }) => (
+            <span className="flex flex-col text-xs break-all">
+              {getValue()
+                .split(',')
+                .filter(Boolean)
+                .map((id) => (
+                  <span key={id}>{id}</span>
+                ))}
+            </span>
+          ),
+        }),
+        col.display({
+          id: 'delivery',
+          header: F.delivery,
+          meta: { className: 'whitespace-nowrap text-xs' },
+          cell: ({ row }) => <Delivery task={row.original} />,
+        }),
+        col.accessor('createdAt', { header: F.createdAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
+        col.display({
+          id: 'actions',
+          header: F.actions,
+          meta: { className: 'min-w-32' },
+          cell: ({ row }) => <TaskRowActions task={row.original} back={here} onChanged={reload} onRecords={setRecords} />,
+        }),
+      ]),
+    [data.users, here, reload],
+  );
+
+  // A new URL (back button, a link) re-seeds the filter form.
+  const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
+
+  return (
+    <div className="flex min-w-0 flex-col gap-4">
+      <PageHeader title={zh.titles.adminTasks} />
+      <Panel>
+        <TaskFilters
+          key={filterKey}
+          search={search}
+          users={data.users}
+          onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
+          onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
+        />
+      </Panel>
+      <DataTable
+        columns={columns}
+        data={data.tasks.content}
+        page={search.page}
+        size={search.size}
+        totalPages={data.tasks.totalPages}
+        totalElements={data.tasks.totalElements}
+        onPageChange={(page) => onSearch({ ...search, page })}
+        onSizeChange={(size) => onSearch({ ...search, page: 0, size })}
+        sizeOptions={ADMIN_TASK_SIZE_OPTIONS}
+        loading={loading}
+        emptyText={L.empty}
+        caption={L.caption}
+      />
+      <TaskRecordDialog taskId={records?.id ?? null} view="admin" open={records !== null} onClose={() => setRecords(null)} onChanged={() => void reload()} />
+    </div>
+  );
+}
+
+function Delivery({ task }: { task: Task }): JSX.Element {
+  return (
+    <dl className="grid grid-cols-[auto_auto] gap-x-2 text-slate-600">
+      <dt>{F.isHome}</dt>
+      <dd className="text-slate-800">{yesNo(task.isHome)}</dd>
+      {task.isHome && (
+        <>
+          <dt>{F.state}</dt>
+          <dd className="text-slate-800">{task.state}</dd>
+          <dt>{F.zipCode}</dt>
+          <dd className="text-slate-800">{task.zipCode}</dd>
+        </>
+      )}
+      <dt>{F.labelCount}</dt>
+      <dd className="text-slate-800 tabular-nums">{task.labelCount}</dd>
+    </dl>
+  );
+}
+
+// ---------------------------------------------------------------- filters
+
+const SORTS = ['desc', 'asc'] as const;
+
+const filterSchema = v.object({
+  userId: v.union([v.literal(''), v.number()]),
+  taskStatus: v.union([v.literal(''), v.picklist(TASK_STATUSES)]),
+  itemId: v.nullable(v.number()),
+  itemName: v.pipe(v.string(), v.trim()),
+  boardId: idText(L.idInvalid),
+  boardTaskId: idText(L.idInvalid),
+  taskId: idText(L.idInvalid),
+  trackingId: v.pipe(v.string(), v.trim()),
+  sort: v.picklist(SORTS),
+});
+type FilterInput = v.InferInput<typeof filterSchema>;
+type FilterValues = v.InferOutput<typeof filterSchema>;
+type Filters = Omit<TaskListSearch, 'page' | 'size'>;
+
+const STATUS_OPTIONS = TASK_STATUSES.map((status) => ({ value: status, label: t.taskStatus[status] }));
+
+function TaskFilters({
+  search,
+  users,
+  onApply,
+  onReset,
+}: {
+  search: TaskListSearch;
+  users: AppUser[];
+  onApply: (filters: Filters) => void;
+  onReset: () => void;
+}): JSX.Element {
+  const form = useValibotForm(filterSchema, {
+    defaultValues: {
+      userId: search.userId ?? '',
+      taskStatus: search.taskStatus ?? '',
+      itemId: search.itemId ?? null,
+      itemName: search.itemName ?? '',
+      boardId: search.boardId === undefined ? '' : String(search.boardId),
+      boardTaskId: search.boardTaskId === undefined ? '' : String(search.boardTaskId),
+      taskId: search.taskId === undefined ? '' : String(search.taskId),
+      trackingId: search.trackingId ?? '',
+      sort: search.isDesc ? 'desc' : 'asc',
+    },
+  });
+
+  function apply(values: FilterValues) {
+    onApply({
+      userId: values.userId === '' ? undefined : values.userId,
+      taskStatus: values.taskStatus === '' ? undefined : values.taskStatus,
+      itemId: values.itemId ?? undefined,
+      itemName: values.itemName || undefined,
+      boardId: toId(values.boardId),
+      boardTaskId: toId(values.boardTaskId),
+      taskId: toId(values.taskId),
+      trackingId: values.trackingId || undefined,
+      isDesc: values.sort === 'desc',
+    });
+  }
+
+  return (
+    <Form
+      form={form}
+      onSubmit={apply}
+      aria-label={L.filters}
+      className="grid grid-cols-1 items-start gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-6"
+    >
+      <SelectField<FilterInput, 'userId', number> name="userId" label={L.userId} options={userOptions(users)} placeholder={L.allUsers} />
+      <SelectField<FilterInput, 'taskStatus', TaskStatus> name="taskStatus" label={L.taskStatus} options={STATUS_OPTIONS} placeholder={L.allStatuses} />
+      <ItemPickerField<FilterInput, 'itemId'> name="itemId" label={L.itemId} className="sm:col-span-2" />
+      <TextField<FilterInput, 'itemName'> name="itemName" label={L.itemName} type="search" className="sm:col-span-2" />
+      <TextField<FilterInput, 'boardId'> name="boardId" label={L.boardId} inputMode="numeric" />
+      <TextField<FilterInput, 'boardTaskId'> name="boardTaskId" label={L.boardTaskId} inputMode="numeric" />
+      <TextField<FilterInput, 'taskId'> name="taskId" label={L.taskId} inputMode="numeric" />
+      <TextField<FilterInput, 'trackingId'> name="trackingId" label={L.trackingId} type="search" />
+      <SelectField<FilterInput, 'sort', (typeof SORTS)[number]>
+        name="sort"
+        label={L.sort}
+        placeholder={false}
+        options={[
+          { value: 'desc', label: L.sortDesc },
+          { value: 'asc', label: L.sortAsc },
+        ]}
+      />
+      <div className="flex gap-2 sm:pt-6">
+        <Button type="submit">{L.search}</Button>
+        <Button variant="secondary" onClick={onReset}>
+          {L.reset}
+        </Button>
+      </div>
+    </Form>
+  );
+}

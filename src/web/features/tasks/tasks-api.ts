@@ -1,0 +1,238 @@
+// The calls behind the member's task screens (SPEC §2 /user/my-task, /user/upload, the board page's
+// 'my tasks'; §7 Tasks, Scan/tracking/audit/matching, Uploads and downloads). Lists answer "nothing"
+// on failure (the client has already raised its error toast). The state-changing calls are silent:
+// each screen words its own outcome (SPEC §8 '删除失败', '拆分失败', the server's msg in a dialog), so
+// they return an Outcome instead of letting the client toast. A refusal may come as an error code
+// (the server refuses what the task machine refuses, A00001 with the machine's message) or as
+// A00000 whose data.status (or opStatus) is not 'succ'; both count as failure (SPEC §5 "must return
+// status succ or the response is raised as an error").
+import { multipartBody, type ApiClient } from '../../../api/client';
+import type { components } from '../../../api/schema';
+import type { ClaimTarget } from '../../../../machines/claim.machine';
+import type { MyTaskSearch } from './my-task-search';
+
+export type Task = components['schemas']['Task'];
+export type TaskStatus = components['schemas']['TaskStatus'];
+export type TaskPage = components['schemas']['TaskPage'];
+export type TaskPartMatch = components['schemas']['TaskPartMatch'];
+export type PurchasedItem = components['schemas']['PurchasedItem'];
+export type PurchasedStatus = components['schemas']['PurchasedStatus'];
+export type UploadResult = components['schemas']['UploadResult'];
+export type UploadResultRow = components['schemas']['UploadResultRow'];
+type TaskChangeResult = components['schemas']['TaskChangeResult'];
+type TaskSplitResult = components['schemas']['TaskSplitResult'];
+type MatchResult = components['schemas']['MatchResult'];
+type PurchasedChangeResult = components['schemas']['PurchasedChangeResult'];
+type OpResult = components['schemas']['OpResult'];
+
+/** What a state-changing call came to; `msg` is the server's words ('' when it gave none). */
+export type Outcome<T> = { ok: true; data: T; msg: string } | { ok: false; msg: string };
+
+interface Answer<T> {
+  data?: { msg?: string; data?: T };
+  error?: unknown;
+}
+
+function messageOf(body: unknown): string {
+  if (typeof body === 'object' && body !== null && 'msg' in body && typeof body.msg === 'string') return body.msg;
+  return '';
+}
+
+async function settle<T extends object>(call: () => Promise<Answer<T>>, succeeded: (data: T) => boolean): Promise<Outcome<T>> {
+  let answer: Answer<T>;
+  try {
+    answer = await call();
+  } catch {
+    return { ok: false, msg: '' };
+  }
+  if (answer.error !== undefined || !answer.data) return { ok: false, msg: messageOf(answer.error) };
+  const result = answer.data.data;
+  const msg = messageOf(result) || answer.data.msg || '';
+  if (result === undefined || !succeeded(result)) return { ok: false, msg };
+  return { ok: true, data: result, msg };
+}
+
+const statusSucc = (data: { status: string }) => data.status === 'succ';
+
+// ---------------------------------------------------------------- reads
+
+/** The filters of /user/my-task as listUserTasks (and the Excel export) take them. */
+export function myTaskQuery(search: Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId'>) {
+  return {
+    isDesc: true,
+    ...(search.status !== 'all' && { taskStatus: search.status }),
+    ...(search.itemName && { itemName: search.itemName }),
+    ...(search.trackingId && { trackingId: search.trackingId }),
+    ...(search.taskId !== undefined && { taskId: search.taskId }),
+  };
+}
+
+const EMPTY_PAGE: TaskPage = { content: [], totalPages: 0, totalElements: 0 };
+
+/** GET /api/task/info/user/list: one page of the member's own tasks, newest first. */
+export async function loadMyTasks(api: ApiClient, search: MyTaskSearch): Promise<TaskPage> {
+  const { data } = await api.GET('/api/task/info/user/list', {
+    params: { query: { page: search.page, size: search.size, ...myTaskQuery(search) } },
+  });
+  return data?.data ?? EMPTY_PAGE;
+}
+
+/** GET /api/task/info/{id}; null when it does not exist or is not the caller's (A00004). */
+export async function loadTask(api: ApiClient, id: number): Promise<Task | null> {
+  const { data } = await api.GET('/api/task/info/{id}', { params: { path: { id } } });
+  return data?.data ?? null;
+}
+
+/** GET /api/purchased/{id}/taskTracking: the task's purchased records. */
+export async function loadPurchasedItems(api: ApiClient, taskId: number): Promise<PurchasedItem[]> {
+  const { data } = await api.GET('/api/purchased/{id}/taskTracking', { params: { path: { id: taskId } } });
+  return data?.data?.purchasedItems ?? [];
+}
+
+/** GET /api/task/part/match: how much of a task has arrived (and whether it can be split). */
+export async function loadTaskPart(api: ApiClient, taskId: number): Promise<TaskPartMatch | null> {
+  try {
+    const { data } = await api.GET('/api/task/part/match', { params: { query: { taskIds: String(taskId) } }, silent: true });
+    return data?.data?.find((part) => part.taskId === taskId) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The claim limits behind a count edit (machines/claim.machine.ts `claimFieldErrors` in 'edit'
+ * mode): the board task's shown quantity and the units its tasks hold (GET
+ * /api/boardtask/{boardId}/info/{taskId}). The count limit reads only those two, so the board's own
+ * status is not fetched; the target says 'open' for it. Null when the member can no longer see the
+ * board task: the dialog then leaves the limit to the server. Silent: a missing limit is not an error.
+ */
+export async function loadEditTarget(api: ApiClient, task: Pick<Task, 'boardId' | 'boardTaskId'>): Promise<ClaimTarget | null> {
+  try {
+    const { data } = await api.GET('/api/boardtask/{boardId}/info/{taskId}', {
+      params: { path: { boardId: task.boardId, taskId: task.boardTaskId } },
+      silent: true,
+    });
+    const boardTask = data?.data;
+    if (!boardTask) return null;
+    return {
+      boardStatus: 'open',
+      boardExpired: false,
+      boardTaskStatus: boardTask.status,
+      show: boardTask.show,
+      claimed: boardTask.claimCount,
+    };
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------- task changes
+
+export interface CountChange {
+  count: number;
+  /** Only for a task with isHome (SPEC §2: labelCount is editable then); null otherwise. */
+  labelCount: number | null;
+}
+
+/** POST /api/task/info/user/{id}/qty/{n}, or .../qty/{n}/label/{m} for a task with isHome. */
+export function updateTaskCount(api: ApiClient, task: Pick<Task, 'id' | 'isHome'>, change: CountChange): Promise<Outcome<TaskChangeResult>> {
+  return settle(
+    () =>
+      task.isHome && change.labelCount !== null
+        ? api.POST('/api/task/info/user/{id}/qty/{n}/label/{m}', {
+            params: { path: { id: task.id, n: change.count, m: change.labelCount } },
+            silent: true,
+          })
+        : api.POST('/api/task/info/user/{id}/qty/{n}', { params: { path: { id: task.id, n: change.count } }, silent: true }),
+    statusSucc,
+  );
+}
+
+/** DELETE /api/task/info/user/{id}. */
+export function deleteTask(api: ApiClient, id: number): Promise<Outcome<OpResult>> {
+  return settle(() => api.DELETE('/api/task/info/user/{id}', { params: { path: { id } }, silent: true }), statusSucc);
+}
+
+/** POST /api/task/user/split?taskId=: the arrived units become a locked sibling. */
+export function splitTask(api: ApiClient, id: number): Promise<Outcome<TaskSplitResult>> {
+  return settle(() => api.POST('/api/task/user/split', { params: { query: { taskId: id } }, silent: true }), statusSucc);
+}
+
+/** POST /api/match/user/task/match {taskId}: the member's match call (SPEC §6). */
+export function matchTask(api: ApiClient, id: number): Promise<Outcome<MatchResult>> {
+  return settle(() => api.POST('/api/match/user/task/match', { body: { taskId: id }, silent: true }), (data) => data.opStatus === 'succ');
+}
+
+// ---------------------------------------------------------------- purchased records
+
+export interface PurchasedValues {
+  trackingId: string;
+  productCount: number;
+}
+
+/** POST /api/purchased/user/{taskId}/create. */
+export function createPurchased(api: ApiClient, taskId: number, values: PurchasedValues): Promise<Outcome<PurchasedChangeResult>> {
+  return settle(() => api.POST('/api/purchased/user/{taskId}/create', { params: { path: { taskId } }, body: values, silent: true }), statusSucc);
+}
+
+/** POST /api/purchased/user/update. */
+export function updatePurchased(api: ApiClient, id: number, values: PurchasedValues): Promise<Outcome<PurchasedChangeResult>> {
+  return settle(() => api.POST('/api/purchased/user/update', { body: { id, ...values }, silent: true }), statusSucc);
+}
+
+/** POST /api/purchased/user/remove {id}. */
+export function removePurchased(api: ApiClient, id: number): Promise<Outcome<PurchasedChangeResult>> {
+  return settle(() => api.POST('/api/purchased/user/remove', { body: { id }, silent: true }), statusSucc);
+}
+
+// ---------------------------------------------------------------- files
+
+export type UploadMode = 'import' | 'update';
+
+/**
+ * POST /api/purchased/user/excel/upload/import or .../update (multipart, field `file`). Silent: the
+ * upload page shows the refusal of an unreadable file itself, next to the file input.
+ */
+export function uploadPurchasedExcel(api: ApiClient, mode: UploadMode, file: File): Promise<Outcome<UploadResult>> {
+  // openapi-typescript types a binary field as string; the multipart serializer sends the File.
+  const body = { file: file as unknown as string };
+  return settle(
+    () =>
+      mode === 'import'
+        ? api.POST('/api/purchased/user/excel/upload/import', { body, bodySerializer: multipartBody, silent: true })
+        : api.POST('/api/purchased/user/excel/upload/update', { body, bodySerializer: multipartBody, silent: true }),
+    () => true,
+  );
+}
+
+/**
+ * The Excel template of the purchased-records upload (downloadPurchasedTemplate: the columns the
+ * import reads). It holds no data, so it is a plain link without a token.
+ */
+export const PURCHASED_TEMPLATE_URL = '/ext/excel/template/purchased';
+
+/** SPEC §9: exports carry the caller's offset from UTC in hours (8 for UTC+8) for the times in the file. */
+export function timezoneOffsetHours(date: Date = new Date()): number {
+  return 0 - date.getTimezoneOffset() / 60; // 0 - x: never -0
+}
+
+/**
+ * The Excel export of the member's tasks with the page's filters (DECISIONS "Files"): a short-lived
+ * download token for kind user-task, issued for these filters (GET /api/download/excel/user-task/token
+ * with the filters of listUserTasks and the timezone; the token fixes them), then the plain link
+ * /ext/excel/user-task/{token}. Null when no token came (the client has shown why).
+ */
+export async function userTaskExcelUrl(api: ApiClient, search: Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId'>): Promise<string | null> {
+  const { data } = await api.GET('/api/download/excel/{kind}/token', {
+    params: { path: { kind: 'user-task' }, query: { ...myTaskQuery(search), timezone: timezoneOffsetHours() } },
+  });
+  const token = data?.data?.token;
+  return token ? `/ext/excel/user-task/${encodeURIComponent(token)}` : null;
+}
+
+/** The shipping-label PDF of a task: GET /api/download/pdf/{id}/token, then /ext/pdf/{id}/{token}. */
+export async function labelPdfUrl(api: ApiClient, taskId: number): Promise<string | null> {
+  const { data } = await api.GET('/api/download/pdf/{id}/token', { params: { path: { id: taskId } } });
+  const token = data?.data?.token;
+  return token ? `/ext/pdf/${taskId}/${encodeURIComponent(token)}` : null;
+}

@@ -1,0 +1,82 @@
+// The result of an Excel upload (SPEC §3 "Upload result row"): the totals succ, skip and error, and
+// every row (line, tracking, name, itemId, express, qty, oldQty, opStatus, msg), paged here in the
+// browser (the whole result is in hand) with SPEC §9's upload page sizes: 20, 40, 60, 100, 200 and
+// 100000 (everything on one page).
+import { useState, type JSX } from 'react';
+import { columnHelper, DataTable } from '../../components/ui/data-table';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '../../components/ui/pager';
+import { StatusBadge, type BadgeTone } from '../../components/ui/status-badge';
+import { zh } from '../../i18n/zh';
+import type { UploadResult, UploadResultRow } from './tasks-api';
+
+const u = zh.uploads;
+
+const OP_TONE: Record<UploadResultRow['opStatus'], BadgeTone> = { succ: 'success', skip: 'warning', error: 'danger' };
+
+const blankIfNull = ({ getValue }: { getValue: () => number | string | null | undefined }) => getValue() ?? '';
+
+const col = columnHelper<UploadResultRow>();
+const columns = col.columns([
+  col.accessor('line', { header: u.colLine, meta: { align: 'right', className: 'w-16 tabular-nums' } }),
+  col.accessor('tracking', {
+    header: u.colTracking,
+    cell: ({ getValue }) => <span className="font-mono text-xs break-all">{getValue() ?? ''}</span>,
+  }),
+  col.accessor('name', { header: u.colName, cell: blankIfNull, meta: { className: 'min-w-40' } }),
+  col.accessor('itemId', { header: u.colItemId, cell: blankIfNull, meta: { align: 'right' } }),
+  col.accessor('express', { header: u.colExpress, cell: blankIfNull }),
+  col.accessor('qty', { header: u.colQty, cell: blankIfNull, meta: { align: 'right' } }),
+  col.accessor('oldQty', { header: u.colOldQty, cell: blankIfNull, meta: { align: 'right' } }),
+  col.accessor('opStatus', {
+    header: u.colOpStatus,
+    cell: ({ getValue }) => <StatusBadge tone={OP_TONE[getValue()]}>{u.opStatus[getValue()] ?? getValue()}</StatusBadge>,
+  }),
+  col.accessor('msg', { header: u.colMsg, cell: blankIfNull, meta: { className: 'min-w-48' } }),
+]);
+
+export const UPLOAD_RESULT_SIZE_OPTIONS = PAGE_SIZE_OPTIONS.uploadResults;
+
+/** One page of `rows` (0-based `page`). */
+export function pageOf<T>(rows: readonly T[], page: number, size: number): T[] {
+  return rows.slice(page * size, page * size + size);
+}
+
+export function UploadTotals({ result }: { result: Pick<UploadResult, 'succ' | 'skip' | 'error'> }): JSX.Element {
+  // A count is coloured only when it is not 0, so the eye goes to what needs a look.
+  const items: Array<[string, number, string]> = [
+    [u.succ, result.succ, result.succ > 0 ? 'text-green-700' : 'text-slate-700'],
+    [u.skip, result.skip, result.skip > 0 ? 'text-orange-700' : 'text-slate-700'],
+    [u.error, result.error, result.error > 0 ? 'text-red-700' : 'text-slate-700'],
+  ];
+  return (
+    <dl aria-label={u.totals} className="flex flex-wrap gap-6 text-sm">
+      {items.map(([label, n, tone]) => (
+        <div key={label} className="flex items-baseline gap-2">
+          <dt className="text-slate-500">{label}</dt>
+          <dd className={`font-semibold tabular-nums ${tone}`}>{u.count(n)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function UploadResultTable({ rows, caption = u.caption }: { rows: readonly UploadResultRow[]; caption?: string }): JSX.Element {
+  const [paging, setPaging] = useState({ page: 0, size: DEFAULT_PAGE_SIZE });
+  const totalPages = Math.ceil(rows.length / paging.size);
+  const page = Math.min(paging.page, Math.max(0, totalPages - 1));
+  return (
+    <DataTable
+      columns={columns}
+      data={pageOf(rows, page, paging.size)}
+      page={page}
+      size={paging.size}
+      totalPages={totalPages}
+      totalElements={rows.length}
+      onPageChange={(next) => setPaging((p) => ({ ...p, page: next }))}
+      onSizeChange={(size) => setPaging({ page: 0, size })}
+      sizeOptions={UPLOAD_RESULT_SIZE_OPTIONS}
+      rowId={(row) => row.line}
+      caption={caption}
+    />
+  );
+}

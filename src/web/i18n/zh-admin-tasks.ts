@@ -1,0 +1,171 @@
+// Chinese text of the admin task screens (/admin/tasks, /admin/task/{id}, /admin/task-audit); part of
+// the one catalog (zh.ts re-exports it as zh.adminTasks). Exact SPEC strings are marked.
+export const adminTasksText = {
+  operationSuccess: '操作成功', // SPEC §8
+  operationFailed: '操作失败', // SPEC §8
+  saved: '保存成功', // SPEC §8
+  saveFailed: '保存失败', // SPEC §8
+
+  /** SPEC §4 task status. */
+  taskStatus: {
+    pending: '待审核',
+    open: '进行中',
+    closed: '已关闭',
+    locked: '已锁定',
+    processing: '处理中',
+    finished: '已完成',
+    deleted: '已删除',
+    unmatch: '不匹配',
+  },
+  yes: '是',
+  no: '否',
+
+  // ------------------------------------------------------------ task fields
+  task: {
+    id: '任务ID',
+    user: '用户',
+    board: '看板',
+    boardTask: '看板任务',
+    item: '商品',
+    itemName: '商品名称',
+    upc: 'UPC',
+    count: '数量',
+    productCount: '到货数',
+    price: '价格',
+    buyIn: '收购价',
+    bonus: '奖励',
+    punish: '折扣', // SPEC §2: punish is labelled discount
+    status: '状态',
+    trackingId: 'Tracking',
+    isHome: '送货上门',
+    state: '州',
+    zipCode: '邮编',
+    labelCount: '标签数',
+    delivery: '送货信息',
+    createdAt: '创建时间',
+    updatedAt: '更新时间',
+    actions: '操作',
+  },
+
+  // ------------------------------------------------------------ /admin/tasks
+  list: {
+    caption: '用户任务列表',
+    filters: '筛选条件',
+    userId: '用户',
+    allUsers: '全部用户',
+    taskStatus: '状态',
+    allStatuses: '全部状态',
+    itemId: '商品',
+    itemName: '商品名称',
+    boardId: '看板ID',
+    boardTaskId: '看板任务ID',
+    taskId: '任务ID',
+    trackingId: 'Tracking',
+    sort: '排序',
+    sortDesc: '创建时间（新→旧）',
+    sortAsc: '创建时间（旧→新）',
+    search: '查询',
+    reset: '重置',
+    idInvalid: '请输入正整数',
+    empty: '没有符合条件的任务',
+  },
+
+  // ------------------------------------------------------------ per-row actions
+  actions: {
+    accept: '通过',
+    reject: '拒绝',
+    edit: '编辑',
+    match: '匹配',
+    close: '关闭',
+    delete: '删除',
+    records: '采购记录',
+    /** Accessible names: the action and the task it acts on. */
+    named: (action: string, label: string) => `${action} ${label}`,
+    confirmAccept: (label: string) => `确定通过任务 ${label} 吗？`,
+    confirmReject: (label: string) => `确定拒绝任务 ${label} 吗？拒绝后该任务将被删除。`,
+    confirmClose: (label: string) => `确定关闭任务 ${label} 吗？关闭后不能再操作。`,
+    confirmDelete: (label: string) => `确定删除任务 ${label} 吗？`,
+  },
+
+  // ------------------------------------------------------------ /admin/task/{id}
+  edit: {
+    title: (label: string) => `编辑用户任务 ${label}`,
+    info: '任务信息',
+    form: '修改',
+    save: '保存',
+    back: '返回',
+    countRequired: 'count必填', // SPEC §5
+    mustBeWholeNumber: (label: string) => `${label}必须为非负整数`,
+    mustBePositive: (label: string) => `${label}必须大于0`,
+    mustBeMoney: (label: string) => `${label}必须为数字，最多两位小数`,
+    pricePlaceholder: '留空则不修改',
+  },
+
+  // ------------------------------------------------------------ /admin/task-audit
+  audit: {
+    caption: '用户日志',
+    filters: '筛选条件',
+    status: '状态',
+    allStatuses: '全部状态',
+    userId: '用户',
+    allUsers: '全部用户',
+    mainId: '任务ID',
+    mainIdHint: '含拆分出的子任务',
+    taskIdFilter: '任务记录ID',
+    itemNameFilter: '商品名称',
+    sort: '排序',
+    sortDesc: '时间（新→旧）',
+    sortAsc: '时间（旧→新）',
+    search: '查询',
+    reset: '重置',
+    idInvalid: '请输入正整数',
+    empty: '暂无日志',
+    id: 'ID',
+    time: '时间',
+    operator: '操作人',
+    entity: '类型',
+    trackingId: 'Tracking',
+    user: '用户',
+    task: '任务',
+    action: '动作',
+    upc: 'UPC',
+    count: '数量',
+    itemName: '商品名称',
+    statusCol: '状态',
+    taskId: '任务记录ID',
+    system: '系统',
+    changes: '变更内容',
+    field: '字段',
+    before: '修改前',
+    after: '修改后',
+    changed: '已修改',
+    noChanges: '没有字段变化',
+    noDetail: '没有记录修改前后的内容',
+    rawBefore: '修改前（原文）',
+    rawAfter: '修改后（原文）',
+    emptyValue: '（空）',
+  },
+  /** What an entry of the user log is about (AuditEntry entity). */
+  auditEntity: {
+    task: '任务',
+    purchased: '采购记录',
+    tracking: '扫描记录',
+  },
+  /** Known audit actions; others are shown as the server wrote them. */
+  auditAction: {
+    claim: '认领',
+    accept: '通过',
+    reject: '拒绝',
+    edit: '修改',
+    delete: '删除',
+    match: '匹配',
+    split: '拆分',
+    'split.create': '拆分出新任务',
+    apply: '申请付款',
+    pay: '付款',
+    close: '关闭',
+    create: '新建',
+    update: '修改',
+    remove: '删除',
+  } as Record<string, string>,
+} as const;

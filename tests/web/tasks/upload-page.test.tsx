@@ -1,0 +1,258 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createBrowserHistory, RouterProvider } from '@tanstack/react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createApiClient } from '../../../src/api/client';
+import { clearToasts, toast } from '../../../src/web/components/ui/toast';
+import { createSessionActor } from '../../../src/web/features/session/session-actor';
+import { createTokenStore } from '../../../src/web/features/session/token-store';
+import { createAppRouter } from '../../../src/web/router';
+import { json, ok, renderApp, userOf } from '../app-harness';
+import { fakeTaskServer, refuse, type FakeTaskServer, type UploadResult, type UploadResultRow } from './fake-task-server';
+
+afterEach(() => {
+  cleanup();
+  clearToasts();
+});
+
+const member = userOf('user');
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+function rowsOf(n: number): UploadResultRow[] {
+  return Array.from({ length: n }, (_, i) => ({
+    line: i + 2,
+    tracking: `1Z${String(i + 1).padStart(3, '0')}`,
+    name: '蓝牙耳机',
+    itemId: 5,
+    express: 'UPS',
+    qty: 1,
+    oldQty: null,
+    opStatus: i % 15 === 14 ? 'error' : i % 10 === 9 ? 'skip' : 'succ',
+    msg: i % 15 === 14 ? '任务不存在' : '',
+  }));
+}
+
+function resultOf(rows: UploadResultRow[]): UploadResult {
+  return {
+    rows,
+    succ: rows.filter((r) => r.opStatus === 'succ').length,
+    skip: rows.filter((r) => r.opStatus === 'skip').length,
+    error: rows.filter((r) => r.opStatus === 'error').length,
+  };
+}
+
+const xlsx = (name = 'purchases.xlsx') => new File([new Uint8Array(2048)], name, { type: XLSX });
+
+function openUpload(server: FakeTaskServer) {
+  return renderApp('/user/upload', { loggedInAs: member, handlers: server.handlers });
+}
+
+async function chooseAndUpload(button: '导入' | '更新', file = xlsx()) {
+  const user = userEvent.setup();
+  await user.upload(await screen.findByLabelText('Excel文件（.xlsx）'), file);
+  await user.click(screen.getByRole('button', { name: button }));
+  return user;
+}
+
+const resultTable = () => screen.findByRole('table', { name: '上传结果' });
+const bodyRows = (table: HTMLElement) => within(table).getAllByRole('row').slice(1);
+
+describe('/user/upload', () => {
+  it('offers the template as a download link', async () => {
+    openUpload(fakeTaskServer());
+    const link = await screen.findByRole('link', { name: '下载模板' });
+    expect(link.getAttribute('href')).toBe('/ext/excel/template/purchased');
+    expect(link.hasAttribute('download')).toBe(true);
+  });
+
+  it('asks for a file first, and only an .xlsx', async () => {
+    const server = fakeTaskServer();
+    openUpload(server);
+    const user = userEvent.setup({ applyAccept: false });
+    await user.click(await screen.findByRole('button', { name: '导入' }));
+    expect(await screen.findByText('请选择要上传的文件')).toBeTruthy();
+    await user.upload(screen.getByLabelText('Excel文件（.xlsx）'), new File(['a,b'], 'list.csv', { type: 'text/csv' }));
+    expect(await screen.findByText('请选择 .xlsx 格式的Excel文件')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: '导入' }));
+    expect(server.calls.some((c) => c.path.includes('/excel/upload/'))).toBe(false);
+  });
+
+  it('imports: the file goes multipart to .../upload/import, a progress bar shows meanwhile, then the totals and rows', async () => {
+    const server = fakeTaskServer();
+    server.uploadResult = resultOf(rowsOf(3));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const original = server.handlers['POST /api/purchased/user/excel/upload/import']!;
+    server.handlers['POST /api/purchased/user/excel/upload/import'] = async (request) => {
+      await held;
+      return original(request);
+    };
+    openUpload(server);
+    await chooseAndUpload('导入');
+
+    const progress = await screen.findByRole('progressbar', { name: '正在上传并处理 purchases.xlsx，大文件需要一些时间…' });
+    expect(progress).toBeTruthy();
+    expect((screen.getByRole('button', { name: '更新' }) as HTMLButtonElement).disabled).toBe(true);
+    release();
+
+    const table = await resultTable();
+    await waitFor(() => expect(screen.queryByRole('progressbar')).toBeNull());
+    expect(server.calls.find((c) => c.path === '/api/purchased/user/excel/upload/import')!.body).toEqual({ file: { name: 'purchases.xlsx', size: 2048 } });
+    expect(screen.getByText('导入结果 · purchases.xlsx')).toBeTruthy();
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['行号', 'Tracking', '商品名称', '商品ID', '快递', '数目', '原数目', '结果', '信息']);
+    expect(
+      within(bodyRows(table)[0]!)
+        .getAllByRole('cell')
+        .map((td) => td.textContent),
+    ).toEqual(['2', '1Z001', '蓝牙耳机', '5', 'UPS', '1', '', '成功', '']);
+    expect(screen.getByLabelText('统计').textContent).toBe('成功3 条跳过0 条失败0 条');
+  });
+
+  it('updates through .../upload/update and shows oldQty', async () => {
+    const server = fakeTaskServer();
+    server.uploadResult = resultOf([{ line: 2, tracking: '1Z001', name: '蓝牙耳机', itemId: 5, express: 'UPS', qty: 3, oldQty: 1, opStatus: 'succ', msg: '' }]);
+    openUpload(server);
+    await chooseAndUpload('更新');
+    const table = await resultTable();
+    expect(server.calls.some((c) => c.path === '/api/purchased/user/excel/upload/update')).toBe(true);
+    expect(screen.getByText('更新结果 · purchases.xlsx')).toBeTruthy();
+    expect(
+      within(bodyRows(table)[0]!)
+        .getAllByRole('cell')
+        .map((td) => td.textContent)
+        .slice(5, 7),
+    ).toEqual(['3', '1']);
+  });
+
+  it('totals succ, skip and error, and pages the rows with the sizes 20, 40, 60, 100, 200 and 100000', async () => {
+    const server = fakeTaskServer();
+    server.uploadResult = resultOf(rowsOf(45));
+    openUpload(server);
+    const user = await chooseAndUpload('导入');
+    const table = await resultTable();
+    expect(screen.getByLabelText('统计').textContent).toBe('成功39 条跳过3 条失败3 条');
+    expect(screen.getByText('共 45 条')).toBeTruthy();
+    expect(within(bodyRows(table)[14]!).getByText('失败')).toBeTruthy();
+    expect(within(bodyRows(table)[14]!).getByText('任务不存在')).toBeTruthy();
+
+    const size = screen.getByLabelText('每页') as HTMLSelectElement;
+    expect([...size.options].map((o) => o.value)).toEqual(['20', '40', '60', '100', '200', '100000']);
+    expect(size.value).toBe('20');
+    expect(bodyRows(table)).toHaveLength(20);
+
+    await user.click(screen.getByRole('button', { name: '第 3 页' }));
+    await waitFor(() => expect(bodyRows(table)).toHaveLength(5));
+    expect(within(bodyRows(table)[0]!).getByText('1Z041')).toBeTruthy();
+
+    await user.selectOptions(size, '40');
+    await waitFor(() => expect(bodyRows(table)).toHaveLength(40));
+    expect(within(bodyRows(table)[0]!).getByText('1Z001')).toBeTruthy();
+
+    await user.selectOptions(size, '100000');
+    await waitFor(() => expect(bodyRows(table)).toHaveLength(45));
+    expect(screen.queryByRole('button', { name: '第 2 页' })).toBeNull();
+  });
+
+  it("shows the server's refusal of the file next to it, without a toast", async () => {
+    const server = fakeTaskServer();
+    server.answer.import = () => refuse('文件缺少必需的列：tracking');
+    openUpload(server);
+    await chooseAndUpload('导入');
+    expect(await screen.findByText('上传失败：文件缺少必需的列：tracking')).toBeTruthy();
+    expect(document.querySelector('[data-tone="error"]')).toBeNull();
+    expect(screen.queryByRole('table', { name: '上传结果' })).toBeNull();
+  });
+});
+
+describe('/user/upload: leaving with results on screen', () => {
+  async function leaveThroughSidebar(user: ReturnType<typeof userEvent.setup>) {
+    const nav = screen.getByRole('navigation', { name: '主菜单' });
+    await user.click(within(nav).getByRole('link', { name: '我的任务' }));
+  }
+
+  it('leaves at once while there is nothing to lose', async () => {
+    const server = fakeTaskServer();
+    const { router } = openUpload(server);
+    await screen.findByRole('button', { name: '导入' });
+    await leaveThroughSidebar(userEvent.setup());
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/my-task'));
+  });
+
+  it('asks before leaving; staying keeps the results, leaving goes', async () => {
+    const server = fakeTaskServer();
+    server.uploadResult = resultOf(rowsOf(3));
+    const { router } = openUpload(server);
+    const user = await chooseAndUpload('导入');
+    await resultTable();
+
+    await leaveThroughSidebar(user);
+    const ask = (await screen.findByText('离开后将不再显示本次上传的结果，确定离开吗？')).closest('[role="dialog"]') as HTMLElement;
+    await user.click(within(ask).getByRole('button', { name: '留在此页' }));
+    await waitFor(() => expect(screen.queryByText('离开后将不再显示本次上传的结果，确定离开吗？')).toBeNull());
+    expect(router.state.location.pathname).toBe('/user/upload');
+    expect(screen.getByRole('table', { name: '上传结果' })).toBeTruthy();
+
+    await leaveThroughSidebar(user);
+    const again = (await screen.findByText('离开后将不再显示本次上传的结果，确定离开吗？')).closest('[role="dialog"]') as HTMLElement;
+    await user.click(within(again).getByRole('button', { name: '离开' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/my-task'));
+  });
+
+  it('clearing the results lets the page go without asking', async () => {
+    const server = fakeTaskServer();
+    server.uploadResult = resultOf(rowsOf(3));
+    const { router } = openUpload(server);
+    const user = await chooseAndUpload('导入');
+    await resultTable();
+    await user.click(screen.getByRole('button', { name: '清除结果' }));
+    await leaveThroughSidebar(user);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/my-task'));
+  });
+
+  it('closing or reloading the tab gets the browser prompt (beforeunload) only while results are shown', async () => {
+    // The browser prompt belongs to the browser history, so this one renders the app on it.
+    window.history.replaceState(null, '', '/user/upload');
+    const server = fakeTaskServer();
+    server.uploadResult = resultOf(rowsOf(3));
+    const handlers: Record<string, (request: Request) => Response | Promise<Response>> = {
+      ...server.handlers,
+      'GET /api/user/info': () => ok(member),
+      'GET /api/notice/get': () => ok({ content: '' }),
+    };
+    const tokenStore = createTokenStore({});
+    tokenStore.write({ token: 'test-token', keep: false });
+    const api = createApiClient({
+      baseUrl: 'http://localhost',
+      fetch: async (request) => {
+        const handler = handlers[`${request.method} ${new URL(request.url).pathname}`];
+        return handler ? handler(request) : json({ code: 'A00004', msg: 'not stubbed' }, 404);
+      },
+      readToken: () => tokenStore.read(),
+      notifyError: (message) => toast.error(message),
+      onSessionSignal: () => {},
+    });
+    const session = createSessionActor({ api, tokenStore, goHome: vi.fn(), reloadRoot: vi.fn(), notify: vi.fn() });
+    const router = createAppRouter({ session, api }, createBrowserHistory());
+    render(<RouterProvider router={router} />);
+
+    const unload = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    await screen.findByRole('button', { name: '导入' });
+    expect(unload()).toBe(false);
+    await chooseAndUpload('导入');
+    await resultTable();
+    expect(unload()).toBe(true);
+    await userEvent.setup().click(screen.getByRole('button', { name: '清除结果' }));
+    await waitFor(() => expect(screen.queryByRole('table', { name: '上传结果' })).toBeNull());
+    expect(unload()).toBe(false);
+    router.history.destroy();
+  });
+});
