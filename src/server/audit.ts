@@ -8,5 +8,6 @@ export type AuditEntry = typeof auditLog.$inferInsert;
 
 export async function writeAudit(tx: Tx, entries: AuditEntry | AuditEntry[]) {
   const list = Array.isArray(entries) ? entries : [entries];
-  if (list.length) await tx.insert(auditLog).values(list);
+  // In chunks: one INSERT carries at most 65,535 parameters (about 4,000 entries).
+  for (let i = 0; i < list.length; i += 1000) await tx.insert(auditLog).values(list.slice(i, i + 1000));
 }

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { items } from '../../src/server/db/schema/catalog.ts';
 import { userGroupMembers, userGroups } from '../../src/server/db/schema/groups.ts';
 import type { Database } from '../../src/server/db/client.ts';
-import { call, createUser, login } from './harness.ts';
+import { createSession } from '../../src/server/auth/sessions.ts';
+import { call, createUser } from './harness.ts';
 
 export const DAY = 86_400_000;
 
@@ -22,12 +23,16 @@ export async function seedGroup(database: Database, groupName: string, userIds: 
   return g!;
 }
 
-/** A signed-in account; members are put into `groupId` (or a group of their own). */
+/**
+ * A signed-in account; members are put into `groupId` (or a group of their own). The session is
+ * created the way login creates it (createSession) without the password check, which costs a
+ * scrypt hash per account; logging in itself is tested through the API in auth.test.ts.
+ */
 export async function signIn(app: FastifyInstance, database: Database, mailAddr: string, v: { roleType?: 'admin' | 'lowerAdmin' | 'user'; groupId?: number; nickName?: string } = {}) {
   const role = v.roleType ?? 'user';
   const user = await createUser(database, { mailAddr, roleType: role, nickName: v.nickName, inGroup: role === 'user' && v.groupId === undefined });
   if (v.groupId !== undefined) await database.db.insert(userGroupMembers).values({ groupId: v.groupId, userId: user.id });
-  return { user, token: await login(app, mailAddr) };
+  return { user, token: await createSession(database.db, user.id, false) };
 }
 
 /** Calls as one signed-in account. */

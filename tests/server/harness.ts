@@ -134,6 +134,17 @@ export async function call<T = Record<string, unknown>>(app: FastifyInstance, op
 
 export const TEST_PASSWORD = 'secret-pass-1';
 
+/**
+ * scrypt hashes of the test passwords, computed once per worker: a hash costs ~100 ms (N=2^15 on
+ * purpose), and every fixture user has the same password. The stored hash is a real one.
+ */
+const hashes = new Map<string, Promise<string>>();
+const passwordHashOf = (password: string) => {
+  let h = hashes.get(password);
+  if (!h) hashes.set(password, (h = hashPassword(password)));
+  return h;
+};
+
 /** Creates a user directly in the database (optionally in a new group) and returns it. */
 export async function createUser(
   database: Database,
@@ -145,7 +156,7 @@ export async function createUser(
       mailAddr: u.mailAddr,
       nickName: u.nickName ?? u.mailAddr.split('@')[0]!,
       roleType: u.roleType ?? 'user',
-      passwordHash: await hashPassword(u.password ?? TEST_PASSWORD),
+      passwordHash: await passwordHashOf(u.password ?? TEST_PASSWORD),
     })
     .returning();
   if (!row) throw new Error('user not created');

@@ -186,10 +186,9 @@ describe('a good file', () => {
     const w = await world();
     const res = await upload(w.admin.token, xlsxOf([['任务ID', 'tracking', '数量'], [w.b1.id, 'TB', 1], [w.a1.id, 'TA', 2]]));
     expect(res.body.data).toMatchObject({ succ: 2, error: 0, rows: [{ line: 2, tracking: 'TB' }, { line: 3, tracking: 'TA' }] });
-    // Applied in tracking-id order (the lock order), reported in sheet order.
     expect(await records()).toEqual([
-      { taskId: w.a1.id, trackingId: 'TA', productCount: 2 },
       { taskId: w.b1.id, trackingId: 'TB', productCount: 1 },
+      { taskId: w.a1.id, trackingId: 'TA', productCount: 2 },
     ]);
   });
 
@@ -295,7 +294,7 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     const before = await snapshot();
     const file = xlsxOf([['任务ID', 'tracking', '数量'], [w.a1.id, 'T1', 1], [w.a2.id, 'T2', 1]]);
     const actor = { id: w.a.user.id, mailAddr: w.a.user.mailAddr, nickName: w.a.user.nickName, roleType: 'user' as const, sessionId: 0 };
-    // The first row is applied, then the budget is found spent: the first row is undone too.
+    // The rows are applied, then the budget is found spent: every row is undone.
     await expect(uploadPurchased(t().database.db, actor, file, 'import', { budgetMs: 0 })).rejects.toMatchObject({ code: 'A00001', message: uploadMessages.tooSlow });
     expect(await snapshot()).toEqual(before);
     expect(PURCHASED_APPLY_BUDGET_MS).toBeGreaterThanOrEqual(30_000);

@@ -9,6 +9,9 @@
 //   (the scan issue calls it after each scan, modify, add or upload row), a purchased record
 //   change (purchased-service.ts), or the match calls. Idempotent: running it twice changes
 //   nothing the second time.
+// - `matchTrackings(tx, trackingIds, actor)`: the same for many tracking ids at once, each matched
+//   once and each task concerned evaluated once - for uploads, which save every row first and then
+//   match (matching after each row re-evaluates a task once per row: quadratic in rows per task).
 // - `matchTasks(tx, taskIds, actor)`: re-runs every tracking id of the tasks and then evaluates the
 //   tasks themselves (also those without any record), for the task match calls and after task
 //   changes (count edit, split, delete) that change what matching concludes.
@@ -82,10 +85,18 @@ export const acceptsMatch = (row: TaskRow) => decide(taskMachine, row.status, ta
  * inside a transaction, before locking task rows.
  */
 export async function lockTrackings(tx: Tx, trackingIds: Iterable<string>): Promise<void> {
-  for (const id of [...new Set(trackingIds)].sort()) {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`tracking:${id}`}, 0))`);
+  const ids = [...new Set(trackingIds)].sort();
+  // One statement per chunk, taking the locks in the array's (sorted) order.
+  for (let i = 0; i < ids.length; i += LOCK_CHUNK) {
+    const chunk = ids.slice(i, i + LOCK_CHUNK).map((id) => `tracking:${id}`);
+    await tx.execute(
+      sql`select count(pg_advisory_xact_lock(hashtextextended(u.k, 0))) from (select k from unnest(${sql.param(chunk)}::text[]) with ordinality as t(k, n) order by n) u`,
+    );
   }
 }
+
+/** Tracking ids per lock statement (and per IN list): keeps statements of a large upload small. */
+const LOCK_CHUNK = 1000;
 
 interface Loaded {
   scans: ScanRow[];
@@ -93,20 +104,33 @@ interface Loaded {
   allocation: Allocation;
 }
 
-/** Scan rows and live records (not of deleted tasks) of one tracking id, and their allocation. */
-async function load(tx: Tx, trackingId: string): Promise<Loaded> {
-  const scans = await tx.select().from(scanTrackings).where(eq(scanTrackings.trackingId, trackingId)).orderBy(asc(scanTrackings.id));
-  const records = await tx
-    .select({ record: purchasedRecords, task: tasks })
-    .from(purchasedRecords)
-    .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
-    .where(and(eq(purchasedRecords.trackingId, trackingId), ne(tasks.status, 'deleted')))
-    .orderBy(asc(purchasedRecords.id));
-  const allocation = allocate(
-    scans.map((s) => ({ id: s.id, upc: s.upc, count: s.count, status: s.status as ScanStatus, taskId: s.taskId })),
-    records.map(({ record, task }) => ({ id: record.id, taskId: task.id, upc: task.upc || null, productCount: record.productCount, settled: !acceptsMatch(task) })),
-  );
-  return { scans, records, allocation };
+/** Scan rows and live records (not of deleted tasks) of each tracking id, and their allocations: two queries per chunk. */
+async function loadMany(tx: Tx, trackingIds: string[]): Promise<Map<string, Loaded>> {
+  const scansOf = new Map<string, ScanRow[]>(trackingIds.map((t) => [t, []]));
+  const recordsOf = new Map<string, Loaded['records']>(trackingIds.map((t) => [t, []]));
+  for (let i = 0; i < trackingIds.length; i += LOCK_CHUNK) {
+    const chunk = trackingIds.slice(i, i + LOCK_CHUNK);
+    const scans = await tx.select().from(scanTrackings).where(inArray(scanTrackings.trackingId, chunk)).orderBy(asc(scanTrackings.id));
+    for (const row of scans) scansOf.get(row.trackingId)?.push(row);
+    const records = await tx
+      .select({ record: purchasedRecords, task: tasks })
+      .from(purchasedRecords)
+      .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
+      .where(and(inArray(purchasedRecords.trackingId, chunk), ne(tasks.status, 'deleted')))
+      .orderBy(asc(purchasedRecords.id));
+    for (const r of records) recordsOf.get(r.record.trackingId)?.push(r);
+  }
+  const out = new Map<string, Loaded>();
+  for (const t of trackingIds) {
+    const scans = scansOf.get(t)!;
+    const records = recordsOf.get(t)!;
+    const allocation = allocate(
+      scans.map((s) => ({ id: s.id, upc: s.upc, count: s.count, status: s.status as ScanStatus, taskId: s.taskId })),
+      records.map(({ record, task }) => ({ id: record.id, taskId: task.id, upc: task.upc || null, productCount: record.productCount, settled: !acceptsMatch(task) })),
+    );
+    out.set(t, { scans, records, allocation });
+  }
+  return out;
 }
 
 /** Locks the given tasks (id order, so concurrent matchings never wait on each other in a cycle). */
@@ -125,7 +149,7 @@ export async function lockForMatching(tx: Tx, trackingIds: Iterable<string>, tas
   const ts = [...new Set(trackingIds)];
   await lockTrackings(tx, ts);
   const ids = new Set(taskIds);
-  for (const t of ts) for (const id of await tasksOnTracking(tx, t)) ids.add(id);
+  for (const list of (await tasksOnTrackings(tx, ts)).values()) for (const id of list) ids.add(id);
   await lockTaskRows(tx, [...ids].sort((a, b) => a - b));
 }
 
@@ -153,23 +177,29 @@ const scanAudit = (actor: SessionUser | null, action: string, before: ScanRow | 
   after,
 });
 
-/** Writes the scan rows and records of one tracking id from its allocation. */
-async function writeTracking(tx: Tx, trackingId: string, loaded: Loaded, taskRows: Map<number, TaskRow>, actor: SessionUser | null) {
+type ScanTie = Pick<ScanRow, 'status' | 'userId' | 'mainId' | 'subId' | 'taskId' | 'matchedUser'>;
+
+/** The writes of one matching run, collected over its tracking ids and applied by flushWrites in a few statements. */
+interface Writes {
+  scanUpdates: { before: ScanRow; set: ScanTie & { count: number } }[];
+  scanInserts: { splitFrom: number; values: typeof scanTrackings.$inferInsert }[];
+  recordUpdates: { before: RecordRow; task: TaskRow; status: RecordRow['status']; msg: string; trackingId: string }[];
+}
+
+const newWrites = (): Writes => ({ scanUpdates: [], scanInserts: [], recordUpdates: [] });
+
+/** Plans the writes of the scan rows and records of one tracking id from its allocation. */
+function planTracking(loaded: Loaded, taskRows: Map<number, TaskRow>, names: Map<number, string>, w: Writes) {
   const { scans, records, allocation } = loaded;
   const recordById = new Map(records.map((r) => [r.record.id, r]));
-  const names = await nickNames(
-    tx,
-    [...taskRows.values()].map((t) => t.userId),
-  );
-  const audits: AuditEntry[] = [];
 
-  const desired = (p: Piece) => {
-    if (p.recordId === null) return { status: 'unmatch' as const, userId: null, mainId: null, subId: null, taskId: null, matchedUser: null };
+  const desired = (p: Piece): ScanTie => {
+    if (p.recordId === null) return { status: 'unmatch', userId: null, mainId: null, subId: null, taskId: null, matchedUser: null };
     const r = recordById.get(p.recordId)!;
     const task = taskRows.get(r.task.id) ?? r.task;
     const disagrees = allocation.records.get(p.recordId)!.disagrees;
     return {
-      status: disagrees ? ('unmatch' as const) : ('match' as const),
+      status: disagrees ? 'unmatch' : 'match',
       userId: task.userId,
       mainId: task.mainId,
       subId: task.subId,
@@ -185,14 +215,11 @@ async function writeTracking(tx: Tx, trackingId: string, loaded: Loaded, taskRow
     const [first, ...rest] = pieces;
     const want = { count: first!.count, ...desired(first!) };
     const same = (Object.keys(want) as (keyof typeof want)[]).every((k) => row[k] === want[k]);
-    if (!same) {
-      const [after] = await tx.update(scanTrackings).set(want).where(eq(scanTrackings.id, row.id)).returning();
-      audits.push(scanAudit(actor, 'match', row, after!));
-    }
+    if (!same) w.scanUpdates.push({ before: row, set: want });
     for (const piece of rest) {
-      const [inserted] = await tx
-        .insert(scanTrackings)
-        .values({
+      w.scanInserts.push({
+        splitFrom: row.id,
+        values: {
           trackingId: row.trackingId,
           upc: row.upc,
           itemId: row.itemId,
@@ -201,38 +228,77 @@ async function writeTracking(tx: Tx, trackingId: string, loaded: Loaded, taskRow
           createdAt: row.createdAt,
           count: piece.count,
           ...desired(piece),
-        })
-        .returning();
-      audits.push({ ...scanAudit(actor, 'match.split', null, inserted!), before: { splitFrom: row.id } });
+        },
+      });
     }
   }
 
   for (const { record, task } of records) {
     const locked = taskRows.get(task.id) ?? task;
-    if (!acceptsMatch(locked)) continue; // settled tasks keep their records' results
+    if (!acceptsMatch(locked)) continue; // settled tasks keep their results
     const result = allocation.records.get(record.id)!;
     const msg = problemMessage(result.problem);
     if (record.status === result.status && record.msg === msg) continue;
-    const [after] = await tx.update(purchasedRecords).set({ status: result.status, msg }).where(eq(purchasedRecords.id, record.id)).returning();
-    audits.push({
-      entity: 'purchased',
-      entityId: record.id,
-      action: 'match',
-      opUid: actor?.id ?? null,
-      userId: locked.userId,
-      mainId: locked.mainId,
-      subId: locked.subId,
-      taskId: locked.id,
-      upc: locked.upc,
-      count: record.productCount,
-      itemName: locked.itemName,
-      // Purchased entries carry the task's status: they are listed in the task audit, whose
-      // status column and filter are task statuses (the record's own status is in before/after).
-      status: locked.status,
-      trackingId,
-      before: record,
-      after,
-    });
+    w.recordUpdates.push({ before: record, task: locked, status: result.status, msg, trackingId: record.trackingId });
+  }
+}
+
+/** Rows per bulk statement (the array parameters of one UPDATE ... FROM unnest, or one INSERT). */
+const WRITE_CHUNK = 1000;
+
+/** Applies the planned writes (bulk statements) and audits each changed row. */
+async function flushWrites(tx: Tx, w: Writes, actor: SessionUser | null) {
+  const audits: AuditEntry[] = [];
+  const now = new Date();
+  for (let i = 0; i < w.scanUpdates.length; i += WRITE_CHUNK) {
+    const chunk = w.scanUpdates.slice(i, i + WRITE_CHUNK);
+    const col = <T>(f: (u: (typeof chunk)[number]) => T) => sql.param(chunk.map(f));
+    await tx.execute(sql`
+      update scan_trackings s set count = v.count, status = v.status::scan_status, user_id = v.user_id, main_id = v.main_id, sub_id = v.sub_id,
+        task_id = v.task_id, matched_user = v.matched_user, updated_at = ${now}
+      from unnest(${col((u) => u.before.id)}::int[], ${col((u) => u.set.count)}::int[], ${col((u) => u.set.status)}::text[], ${col((u) => u.set.userId)}::int[],
+        ${col((u) => u.set.mainId)}::int[], ${col((u) => u.set.subId)}::int[], ${col((u) => u.set.taskId)}::int[], ${col((u) => u.set.matchedUser)}::text[])
+        as v(id, count, status, user_id, main_id, sub_id, task_id, matched_user)
+      where s.id = v.id`);
+    for (const u of chunk) audits.push(scanAudit(actor, 'match', u.before, { ...u.before, ...u.set, updatedAt: now }));
+  }
+  for (let i = 0; i < w.scanInserts.length; i += WRITE_CHUNK) {
+    const chunk = w.scanInserts.slice(i, i + WRITE_CHUNK);
+    // A multi-row INSERT ... RETURNING answers in the order of its VALUES.
+    const inserted = await tx
+      .insert(scanTrackings)
+      .values(chunk.map((c) => c.values))
+      .returning();
+    inserted.forEach((row, k) => audits.push({ ...scanAudit(actor, 'match.split', null, row), before: { splitFrom: chunk[k]!.splitFrom } }));
+  }
+  for (let i = 0; i < w.recordUpdates.length; i += WRITE_CHUNK) {
+    const chunk = w.recordUpdates.slice(i, i + WRITE_CHUNK);
+    await tx.execute(sql`
+      update purchased_records p set status = v.status::purchased_status, msg = v.msg, updated_at = ${now}
+      from unnest(${sql.param(chunk.map((u) => u.before.id))}::int[], ${sql.param(chunk.map((u) => u.status))}::text[], ${sql.param(chunk.map((u) => u.msg))}::text[])
+        as v(id, status, msg)
+      where p.id = v.id`);
+    for (const { before, task, status, msg, trackingId } of chunk) {
+      audits.push({
+        entity: 'purchased',
+        entityId: before.id,
+        action: 'match',
+        opUid: actor?.id ?? null,
+        userId: task.userId,
+        mainId: task.mainId,
+        subId: task.subId,
+        taskId: task.id,
+        upc: task.upc,
+        count: before.productCount,
+        itemName: task.itemName,
+        // Purchased entries carry the task's status: they are listed in the task audit, whose
+        // status column and filter are task statuses (the record's own status is in before/after).
+        status: task.status,
+        trackingId,
+        before,
+        after: { ...before, status, msg, updatedAt: now },
+      });
+    }
   }
   await writeAudit(tx, audits);
 }
@@ -253,33 +319,46 @@ export function verdictOf(task: Pick<TaskRow, 'count'>, perRecord: { arrived: nu
 
 /** The allocation of each tracking id, loaded once per matching run. */
 class Allocations {
-  private cache = new Map<string, Promise<Loaded>>();
+  private cache = new Map<string, Loaded>();
   constructor(private tx: Tx) {}
-  get(trackingId: string, fresh = false): Promise<Loaded> {
-    if (fresh) this.cache.delete(trackingId);
-    let p = this.cache.get(trackingId);
-    if (!p) {
-      p = load(this.tx, trackingId);
-      this.cache.set(trackingId, p);
-    }
-    return p;
+  /** Loads the allocations of `trackingIds` in bulk: all of them (fresh) or those not loaded yet. */
+  async load(trackingIds: Iterable<string>, fresh = false): Promise<void> {
+    const missing = [...new Set(trackingIds)].filter((t) => fresh || !this.cache.has(t));
+    if (!missing.length) return;
+    for (const [t, loaded] of await loadMany(this.tx, missing)) this.cache.set(t, loaded);
+  }
+  async get(trackingId: string): Promise<Loaded> {
+    await this.load([trackingId]);
+    return this.cache.get(trackingId)!;
   }
 }
 
-/** Computes and applies the verdict of each locked task that accepts matching. Returns the changed ids. */
+/**
+ * Computes and applies the verdict of each locked task that accepts matching. Returns the changed
+ * ids. The allocations of every tracking id of these tasks are loaded up front (one snapshot), so
+ * each verdict reads the same state whatever order the tasks are evaluated in.
+ */
 async function evaluate(tx: Tx, taskRows: Map<number, TaskRow>, allocations: Allocations, actor: SessionUser | null): Promise<number[]> {
   const changed: number[] = [];
-  for (const task of [...taskRows.values()].sort((a, b) => a.id - b.id)) {
-    if (!acceptsMatch(task)) continue;
-    const own = await tx.select({ id: purchasedRecords.id, trackingId: purchasedRecords.trackingId }).from(purchasedRecords).where(eq(purchasedRecords.taskId, task.id));
+  const candidates = [...taskRows.values()].filter(acceptsMatch).sort((a, b) => a.id - b.id);
+  const recordsOf = new Map<number, { id: number; trackingId: string }[]>(candidates.map((t) => [t.id, []]));
+  const ids = candidates.map((t) => t.id);
+  for (let i = 0; i < ids.length; i += LOCK_CHUNK) {
+    const rows = await tx
+      .select({ id: purchasedRecords.id, taskId: purchasedRecords.taskId, trackingId: purchasedRecords.trackingId })
+      .from(purchasedRecords)
+      .where(inArray(purchasedRecords.taskId, ids.slice(i, i + LOCK_CHUNK)));
+    for (const r of rows) recordsOf.get(r.taskId)!.push(r);
+  }
+  await allocations.load([...recordsOf.values()].flat().map((r) => r.trackingId));
+  for (const task of candidates) {
     const perRecord: { arrived: number; disagrees: boolean }[] = [];
-    for (const rec of own) {
+    for (const rec of recordsOf.get(task.id)!) {
       const result = (await allocations.get(rec.trackingId)).allocation.records.get(rec.id);
       if (result) perRecord.push(result);
     }
     const v = verdictOf(task, perRecord);
-    const nextStatus = v.outcome;
-    if (task.status === nextStatus && task.productCount === v.productCount && task.canSplit === v.canSplit) continue;
+    if (task.status === v.outcome && task.productCount === v.productCount && task.canSplit === v.canSplit) continue;
     const after = await applyTaskEvent(tx, actor, task, { type: 'task.match', outcome: v.outcome }, { set: { productCount: v.productCount, canSplit: v.canSplit } });
     taskRows.set(after.id, after);
     changed.push(after.id);
@@ -294,27 +373,34 @@ export async function trackingIdsOfTasks(tx: Tx, taskIds: number[]): Promise<str
   return rows.map((r) => r.t).sort();
 }
 
-/** Ids of the tasks (not deleted) with a record on the tracking id. */
-async function tasksOnTracking(tx: Tx, trackingId: string): Promise<number[]> {
-  const rows = await tx
-    .selectDistinct({ id: tasks.id })
-    .from(purchasedRecords)
-    .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
-    .where(and(eq(purchasedRecords.trackingId, trackingId), ne(tasks.status, 'deleted')));
-  return rows.map((r) => r.id);
+/** Per tracking id, the ids of the tasks (not deleted) with a record on it. */
+async function tasksOnTrackings(tx: Tx, trackingIds: string[]): Promise<Map<string, number[]>> {
+  const out = new Map<string, number[]>(trackingIds.map((t) => [t, []]));
+  for (let i = 0; i < trackingIds.length; i += LOCK_CHUNK) {
+    const rows = await tx
+      .selectDistinct({ t: purchasedRecords.trackingId, id: tasks.id })
+      .from(purchasedRecords)
+      .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
+      .where(and(inArray(purchasedRecords.trackingId, trackingIds.slice(i, i + LOCK_CHUNK)), ne(tasks.status, 'deleted')));
+    for (const r of rows) out.get(r.t)?.push(r.id);
+  }
+  return out;
 }
 
 async function run(tx: Tx, trackingIds: string[], extraTaskIds: number[], actor: SessionUser | null): Promise<MatchReport> {
   await lockTrackings(tx, trackingIds);
-  const onTracking = new Map<string, number[]>();
-  for (const t of trackingIds) onTracking.set(t, await tasksOnTracking(tx, t));
+  const onTracking = await tasksOnTrackings(tx, trackingIds);
   const ids = [...new Set([...extraTaskIds, ...[...onTracking.values()].flat()])].sort((a, b) => a - b);
   const taskRows = await lockTaskRows(tx, ids);
   const allocations = new Allocations(tx);
-  for (const t of trackingIds) {
-    const loaded = await allocations.get(t, true);
-    await writeTracking(tx, t, loaded, taskRows, actor);
-  }
+  await allocations.load(trackingIds, true);
+  const names = await nickNames(
+    tx,
+    [...taskRows.values()].map((t) => t.userId),
+  );
+  const writes = newWrites();
+  for (const t of trackingIds) planTracking(await allocations.get(t), taskRows, names, writes);
+  await flushWrites(tx, writes, actor);
   const changedTaskIds = await evaluate(tx, taskRows, allocations, actor);
   return { trackingIds, taskIds: ids.filter((id) => taskRows.has(id)), changedTaskIds };
 }
@@ -329,6 +415,15 @@ async function run(tx: Tx, trackingIds: string[], extraTaskIds: number[], actor:
  */
 export async function matchTracking(tx: Tx, trackingId: string, actor: SessionUser | null): Promise<MatchReport> {
   return run(tx, [trackingId], [], actor);
+}
+
+/**
+ * Matches several tracking ids in one run (each tracking id once, each task concerned evaluated
+ * once): for a many-row change such as an upload, which saves all its rows first and matches
+ * afterwards instead of after every row. Same contract as matchTracking.
+ */
+export async function matchTrackings(tx: Tx, trackingIds: Iterable<string>, actor: SessionUser | null): Promise<MatchReport> {
+  return run(tx, [...new Set(trackingIds)].sort(), [], actor);
 }
 
 /**

@@ -25,14 +25,16 @@
 //   throw. Locks: the tracking id(s) and the tasks matching will touch first (lockForMatching), then
 //   the task row (lockTask, already held), the order matching uses, so a record change and a scan
 //   of the same parcel, or two members sharing parcels, never deadlock.
-import { and, asc, desc, eq } from 'drizzle-orm';
-import { writeAudit } from '../audit.ts';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { decide } from '../../../machines/stored-state.ts';
+import { explainTaskRefusal, taskMachine } from '../../../machines/task.machine.ts';
+import { writeAudit, type AuditEntry } from '../audit.ts';
 import type { Tx } from '../db/client.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
-import { AppError, Code } from '../errors.ts';
+import { Code } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
-import { lockForMatching, matchTracking } from '../matching/match.ts';
-import { lockTask, requireTransition, type TaskRow } from './apply-event.ts';
+import { lockForMatching, matchTracking, matchTrackings } from '../matching/match.ts';
+import { TASK_NOT_FOUND, taskContext, type TaskRow } from './apply-event.ts';
 
 export type PurchasedRow = typeof purchasedRecords.$inferSelect;
 
@@ -89,25 +91,22 @@ export function purchasedInputError(input: { trackingId?: unknown; productCount?
 
 const isAdminSide = (actor: SessionUser) => actor.roleType !== 'user';
 
-/**
- * Locks the task for a record change by `actor`, or explains why not (as a result, before any
- * write). lockTask and requireTransition throw AppErrors; nothing has been written yet, so turning
- * them into a result leaves the transaction usable.
- */
-async function taskForEdit(tx: Tx, actor: SessionUser, taskId: number): Promise<TaskRow | PurchasedResult> {
-  try {
-    const task = await lockTask(tx, actor, taskId);
-    requireTransition(task, { type: 'task.edit', by: isAdminSide(actor) ? 'admin' : 'user' });
-    return task;
-  } catch (e) {
-    if (e instanceof AppError && (e.code === Code.notFound || e.code === Code.badParam)) return refuse(e.message, e.code);
-    throw e;
-  }
+/** Why `actor` may not change the records of `task` (from lockTask's rules and the machine), or null. */
+function editRefusal(actor: SessionUser, task: TaskRow | undefined): PurchasedResult | null {
+  if (!task || (actor.roleType === 'user' && task.userId !== actor.id)) return refuse(TASK_NOT_FOUND, Code.notFound);
+  const d = decide(taskMachine, task.status, taskContext(task), { type: 'task.edit', by: isAdminSide(actor) ? 'admin' : 'user' }, explainTaskRefusal);
+  return d.ok ? null : refuse(d.msg);
 }
 
-async function audit(tx: Tx, actor: SessionUser, action: string, task: TaskRow, before: PurchasedRow | null, after: PurchasedRow | null) {
+/** Locks the task for a record change by `actor`, or explains why not (as a result, before any write). */
+async function taskForEdit(tx: Tx, actor: SessionUser, taskId: number): Promise<TaskRow | PurchasedResult> {
+  const [task] = await tx.select().from(tasks).where(eq(tasks.id, taskId)).for('update');
+  return editRefusal(actor, task) ?? task!;
+}
+
+function auditEntry(actor: SessionUser, action: string, task: TaskRow, before: PurchasedRow | null, after: PurchasedRow | null): AuditEntry {
   const row = (after ?? before)!;
-  await writeAudit(tx, {
+  return {
     entity: 'purchased',
     entityId: row.id,
     action,
@@ -125,24 +124,41 @@ async function audit(tx: Tx, actor: SessionUser, action: string, task: TaskRow, 
     trackingId: row.trackingId,
     before,
     after,
-  });
+  };
 }
 
-/** Keeps tasks.tracking_id ("latest tracking id recorded") in step with the records. */
-async function refreshTaskTrackingId(tx: Tx, taskId: number) {
-  const [latest] = await tx
-    .select({ t: purchasedRecords.trackingId })
-    .from(purchasedRecords)
-    .where(eq(purchasedRecords.taskId, taskId))
-    .orderBy(desc(purchasedRecords.updatedAt), desc(purchasedRecords.id))
-    .limit(1);
-  await tx
-    .update(tasks)
-    .set({ trackingId: latest?.t ?? null })
-    .where(eq(tasks.id, taskId));
+/** Keeps tasks.tracking_id ("latest tracking id recorded") in step with the records of the given tasks. */
+async function refreshTaskTrackingIds(tx: Tx, taskIds: number[]) {
+  if (!taskIds.length) return;
+  await tx.execute(sql`
+    update tasks t set tracking_id = (
+      select p.tracking_id from purchased_records p where p.task_id = t.id order by p.updated_at desc, p.id desc limit 1)
+    where t.id = any(${sql.param(taskIds)}::int[])`);
 }
 
 const reread = async (tx: Tx, id: number) => (await tx.select().from(purchasedRecords).where(eq(purchasedRecords.id, id)))[0];
+
+/**
+ * What a record change comes to, decided before anything is written (the rules of the header):
+ * `before` is the record being updated (update mode), `existing` the task's record with the new
+ * tracking id, if any.
+ */
+type Change = { write: false; result: PurchasedResult } | { write: 'insert' } | { write: 'update'; before: PurchasedRow };
+
+function decideChange(mode: 'insert' | 'update', trackingId: string, productCount: number, before: PurchasedRow | undefined, existing: PurchasedRow | undefined): Change {
+  if (mode === 'insert') {
+    if (existing) return { write: false, result: { opStatus: 'skip', msg: purchasedMessages.alreadyRecorded, record: existing, oldQty: existing.productCount } };
+    return { write: 'insert' };
+  }
+  if (!before) return { write: false, result: refuse(purchasedMessages.noRecordForTracking) };
+  // Unchanged first, so re-uploading the same file skips its matched rows instead of failing them.
+  if (before.trackingId === trackingId && before.productCount === productCount) {
+    return { write: false, result: { opStatus: 'skip', msg: purchasedMessages.unchanged, record: before, oldQty: before.productCount } };
+  }
+  if (before.status === 'match') return { write: false, result: refuse(purchasedMessages.matchedNoEdit) };
+  if (existing && existing.id !== before.id) return { write: false, result: refuse(purchasedMessages.alreadyRecorded) };
+  return { write: 'update', before };
+}
 
 /**
  * Records (mode 'insert') or changes (mode 'update') a purchase of `input.taskId` for `actor`, in
@@ -172,45 +188,119 @@ export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: Pur
     .from(purchasedRecords)
     .where(and(eq(purchasedRecords.taskId, task.id), eq(purchasedRecords.trackingId, trackingId)))
     .for('update');
+  let before: PurchasedRow | undefined = existing;
+  if (target) {
+    [before] = await tx.select().from(purchasedRecords).where(eq(purchasedRecords.id, target.id)).for('update');
+    // Gone, or changed between the first read and the lock (the lock taken may not be this record's).
+    if (!before || before.taskId !== task.id || before.trackingId !== target.trackingId) return refuse(purchasedMessages.notFound, Code.notFound);
+  }
+  const change = decideChange(mode, trackingId, productCount, before, existing);
+  if (!change.write) return change.result;
 
-  if (mode === 'insert') {
-    if (existing) return { opStatus: 'skip', msg: purchasedMessages.alreadyRecorded, record: existing, oldQty: existing.productCount };
+  if (change.write === 'insert') {
     const [created] = await tx.insert(purchasedRecords).values({ taskId: task.id, userId: task.userId, trackingId, productCount }).returning();
-    await audit(tx, actor, 'create', task, null, created!);
-    await refreshTaskTrackingId(tx, task.id);
+    await writeAudit(tx, auditEntry(actor, 'create', task, null, created!));
+    await refreshTaskTrackingIds(tx, [task.id]);
     await matchTracking(tx, trackingId, actor);
     return { opStatus: 'succ', msg: purchasedMessages.created, record: await reread(tx, created!.id) };
   }
-
-  // update
-  const [before] = target
-    ? await tx.select().from(purchasedRecords).where(eq(purchasedRecords.id, target.id)).for('update')
-    : existing
-      ? [existing]
-      : [];
-  if (!before || before.taskId !== task.id) {
-    return target ? refuse(purchasedMessages.notFound, Code.notFound) : refuse(purchasedMessages.noRecordForTracking);
-  }
-  if (target && before.trackingId !== target.trackingId) {
-    // Changed between the first read and the lock: the lock taken may not be this record's.
-    return refuse(purchasedMessages.notFound, Code.notFound);
-  }
-  // Unchanged first, so re-uploading the same file skips its matched rows instead of failing them.
-  if (before.trackingId === trackingId && before.productCount === productCount) {
-    return { opStatus: 'skip', msg: purchasedMessages.unchanged, record: before, oldQty: before.productCount };
-  }
-  if (before.status === 'match') return refuse(purchasedMessages.matchedNoEdit);
-  if (existing && existing.id !== before.id) return refuse(purchasedMessages.alreadyRecorded);
   const [after] = await tx
     .update(purchasedRecords)
     .set({ trackingId, productCount, status: 'init', msg: '', updatedAt: new Date() })
-    .where(eq(purchasedRecords.id, before.id))
+    .where(eq(purchasedRecords.id, change.before.id))
     .returning();
-  await audit(tx, actor, 'update', task, before, after!);
-  await refreshTaskTrackingId(tx, task.id);
-  if (before.trackingId !== trackingId) await matchTracking(tx, before.trackingId, actor);
-  await matchTracking(tx, trackingId, actor);
-  return { opStatus: 'succ', msg: purchasedMessages.saved, record: await reread(tx, before.id), oldQty: before.productCount };
+  await writeAudit(tx, auditEntry(actor, 'update', task, change.before, after!));
+  await refreshTaskTrackingIds(tx, [task.id]);
+  await matchTrackings(tx, [change.before.trackingId, trackingId], actor);
+  return { opStatus: 'succ', msg: purchasedMessages.saved, record: await reread(tx, change.before.id), oldQty: change.before.productCount };
+}
+
+/** Rows per bulk statement of savePurchasedRecords. */
+const CHUNK = 1000;
+
+/**
+ * savePurchasedRecord for many inputs at once (the Excel upload): the same rules and results, one
+ * result per input in input order, with set-based reads and writes. Inputs are found by
+ * (taskId, trackingId) (no `id`) and must not repeat a pair. Every lock first (lockForMatching
+ * of all tracking ids and tasks), then the records are written, audited, and matched ONCE for all
+ * their tracking ids at the end (matchTrackings) - so a later row sees its task as the earlier rows
+ * left it before matching, and the whole file is matched as one change.
+ */
+export async function savePurchasedRecords(tx: Tx, actor: SessionUser, inputs: PurchasedInput[], mode: 'insert' | 'update'): Promise<PurchasedResult[]> {
+  const results: PurchasedResult[] = inputs.map((input) => {
+    const invalid = purchasedInputError(input);
+    return invalid ? refuse(invalid) : { opStatus: 'succ', msg: '' };
+  });
+  const valid = inputs.flatMap((input, i) => (results[i]!.opStatus === 'succ' ? [{ i, taskId: input.taskId, trackingId: input.trackingId.trim(), productCount: input.productCount }] : []));
+  const key = (taskId: number, trackingId: string) => `${taskId}\u0000${trackingId}`;
+  if (new Set(valid.map((v) => key(v.taskId, v.trackingId))).size !== valid.length) throw new Error('savePurchasedRecords: repeated (taskId, trackingId)');
+  const taskIds = [...new Set(valid.map((v) => v.taskId))].sort((a, b) => a - b);
+  await lockForMatching(
+    tx,
+    valid.map((v) => v.trackingId),
+    taskIds,
+  );
+
+  const taskById = new Map<number, TaskRow>();
+  const existing = new Map<string, PurchasedRow>();
+  for (let i = 0; i < taskIds.length; i += CHUNK) {
+    const ids = taskIds.slice(i, i + CHUNK);
+    for (const t of await tx.select().from(tasks).where(inArray(tasks.id, ids))) taskById.set(t.id, t);
+    const recs = await tx.select().from(purchasedRecords).where(inArray(purchasedRecords.taskId, ids)).for('update');
+    for (const r of recs) existing.set(key(r.taskId, r.trackingId), r);
+  }
+
+  const inserts: { i: number; task: TaskRow; values: typeof purchasedRecords.$inferInsert }[] = [];
+  const updates: { i: number; task: TaskRow; before: PurchasedRow; productCount: number }[] = [];
+  for (const v of valid) {
+    const task = taskById.get(v.taskId);
+    const refusal = editRefusal(actor, task);
+    if (refusal) {
+      results[v.i] = refusal;
+      continue;
+    }
+    const found = existing.get(key(v.taskId, v.trackingId));
+    const change = decideChange(mode, v.trackingId, v.productCount, found, found);
+    if (!change.write) results[v.i] = change.result;
+    else if (change.write === 'insert') inserts.push({ i: v.i, task: task!, values: { taskId: task!.id, userId: task!.userId, trackingId: v.trackingId, productCount: v.productCount } });
+    else updates.push({ i: v.i, task: task!, before: change.before, productCount: v.productCount });
+  }
+
+  const audits: AuditEntry[] = [];
+  for (let i = 0; i < inserts.length; i += CHUNK) {
+    const chunk = inserts.slice(i, i + CHUNK);
+    // A multi-row INSERT ... RETURNING answers in the order of its VALUES.
+    const created = await tx
+      .insert(purchasedRecords)
+      .values(chunk.map((c) => c.values))
+      .returning();
+    created.forEach((row, k) => {
+      audits.push(auditEntry(actor, 'create', chunk[k]!.task, null, row));
+      results[chunk[k]!.i] = { opStatus: 'succ', msg: purchasedMessages.created, record: row };
+    });
+  }
+  const now = new Date();
+  for (let i = 0; i < updates.length; i += CHUNK) {
+    const chunk = updates.slice(i, i + CHUNK);
+    await tx.execute(sql`
+      update purchased_records p set product_count = v.n, status = 'init', msg = '', updated_at = ${now}
+      from unnest(${sql.param(chunk.map((u) => u.before.id))}::int[], ${sql.param(chunk.map((u) => u.productCount))}::int[]) as v(id, n)
+      where p.id = v.id`);
+    for (const u of chunk) {
+      const after: PurchasedRow = { ...u.before, productCount: u.productCount, status: 'init', msg: '', updatedAt: now };
+      audits.push(auditEntry(actor, 'update', u.task, u.before, after));
+      results[u.i] = { opStatus: 'succ', msg: purchasedMessages.saved, record: after, oldQty: u.before.productCount };
+    }
+  }
+  await writeAudit(tx, audits);
+  const changed = [...inserts, ...updates];
+  await refreshTaskTrackingIds(tx, [...new Set(changed.map((c) => c.task.id))]);
+  await matchTrackings(
+    tx,
+    changed.map((c) => inputs[c.i]!.trackingId.trim()),
+    actor,
+  );
+  return results;
 }
 
 /**
@@ -227,8 +317,8 @@ export async function removePurchasedRecord(tx: Tx, actor: SessionUser, id: numb
   if (!before || before.trackingId !== first.trackingId || before.taskId !== task.id) return refuse(purchasedMessages.notFound, Code.notFound);
   if (before.status === 'match') return refuse(purchasedMessages.matchedNoRemove);
   await tx.delete(purchasedRecords).where(eq(purchasedRecords.id, id));
-  await audit(tx, actor, 'remove', task, before, null);
-  await refreshTaskTrackingId(tx, task.id);
+  await writeAudit(tx, auditEntry(actor, 'remove', task, before, null));
+  await refreshTaskTrackingIds(tx, [task.id]);
   await matchTracking(tx, before.trackingId, actor);
   return { opStatus: 'succ', msg: purchasedMessages.removed, record: before };
 }
