@@ -114,6 +114,11 @@ describe('admin edit (/admin/task/{id})', () => {
     expect(await storedTask(t().database, task.id)).toMatchObject({ count: 6, labelCount: 2, price: 1050, buyIn: 1225, bonus: 300, punish: 110 });
     const [edit] = (await auditsOf(task.id)).filter((x) => x.action === 'edit');
     expect(edit).toMatchObject({ opUid: w.adminUser.id, userId: w.a.user.id, before: { count: 2, bonus: 0 }, after: { count: 6, bonus: 300 } });
+    // The audit screen reads the snapshots in the API's units: amounts, and times in epoch ms.
+    const listed = await w.admin.get<{ content: { action: string; before: string; after: string }[] }>(`/api/audit/task/list?taskId=${task.id}`);
+    const shown = listed.body.data!.content.find((x) => x.action === 'edit')!;
+    expect(JSON.parse(shown.before)).toMatchObject({ count: 2, bonus: 0, createdAt: expect.any(Number) });
+    expect(JSON.parse(shown.after)).toMatchObject({ count: 6, price: 10.5, buyIn: 12.25, bonus: 3, punish: 1.1, updatedAt: expect.any(Number) });
     expect(await w.admin.post('/api/task/info', { id: task.id, count: 1, bonus: 1.234 })).toMatchObject({ status: 400, body: { code: 'A00001' } });
     expect(await w.admin.post('/api/task/info', { id: 99999, count: 1 })).toMatchObject(notFound);
     expect(await w.a.api.post('/api/task/info', { id: task.id, count: 1 })).toMatchObject({ status: 403 });

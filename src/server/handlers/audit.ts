@@ -12,6 +12,7 @@ import type { components } from '../../api/schema';
 import { users } from '../db/schema/accounts.ts';
 import { auditLog } from '../db/schema/audit.ts';
 import type { Db } from '../db/client.ts';
+import { fromCents } from '../money.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { ok, type Handlers } from './types.ts';
 
@@ -20,7 +21,26 @@ type Entity = 'task' | 'purchased' | 'tracking';
 
 /** `like` pattern for a substring, with the pattern characters of the input taken literally. */
 const contains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+/** Stored amounts in cents: shown on the wire as decimal amounts, like every other response. */
+const MONEY_FIELDS = new Set(['price', 'buyIn', 'bonus', 'punish', 'averageCost', 'amount', 'income']);
+
+/**
+ * before / after as the screens read them: the stored snapshot is a whole database row (amounts in
+ * cents, times as ISO text); the wire carries amounts as decimals and times as epoch milliseconds,
+ * the same units as the rest of the API, so the diff reads like the task page. Other values and
+ * non-object snapshots pass through unchanged.
+ */
+export function wireSnapshot(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v !== 'object' || Array.isArray(v)) return JSON.stringify(v);
+  const out: Record<string, unknown> = {};
+  for (const [k, value] of Object.entries(v as Record<string, unknown>)) {
+    if (MONEY_FIELDS.has(k) && typeof value === 'number') out[k] = fromCents(value);
+    else if (k.endsWith('At') && typeof value === 'string' && !Number.isNaN(Date.parse(value))) out[k] = Date.parse(value);
+    else out[k] = value;
+  }
+  return JSON.stringify(out);
+}
 
 async function pageAudits(db: Db, entities: Entity[], filters: (SQL | undefined)[], q: { page?: number; size?: number; isDesc?: boolean }) {
   const p = pageOf(q);
@@ -53,8 +73,8 @@ async function pageAudits(db: Db, entities: Entity[], filters: (SQL | undefined)
     status: a.status as AuditEntry['status'],
     trackingId: a.trackingId,
     taskId: a.taskId,
-    before: json(a.before),
-    after: json(a.after),
+    before: wireSnapshot(a.before),
+    after: wireSnapshot(a.after),
     createdAt: a.createdAt.getTime(),
   }));
   return { content, totalPages: totalPagesOf(totalElements, p.size), totalElements };
