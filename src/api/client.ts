@@ -10,14 +10,19 @@
 // (openapi-fetch copies unknown per-call options onto the Request) or the header `x-silent: 1`
 // (removed before the request is sent). Session signals are still emitted for silent calls: they
 // are about the session, not about the call.
+//
+// `api.upload` (upload.ts) is the one call that does not go through fetch: a multipart POST over
+// XMLHttpRequest, for its upload progress. It sends the same headers and its answer goes through
+// the same SPEC §8 handling (reportResponse) as every fetch call.
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './schema';
+import { sendUpload, type Upload, type UploadTransport, type UploadXhr } from './upload';
 import { formatErrorToast, toast } from '../web/components/ui/toast';
 import { getTokenStore, type StoredToken } from '../web/features/session/token-store';
 import { zh } from '../web/i18n/zh';
 
 export type ApiPaths = paths;
-export type ApiClient = Client<paths>;
+export type ApiClient = Client<paths> & { upload: Upload };
 
 export const SUCCESS_CODE = 'A00000';
 export const UNAUTHORIZED_CODE = 'A00002';
@@ -142,6 +147,39 @@ export interface ApiClientOptions {
   notifyError?: (message: string) => void;
   /** Receives token.expired / no.access; defaults to sessionSignals.emit. */
   onSessionSignal?: (signal: SessionSignal) => void;
+  /** Injected XMLHttpRequest for `upload` (tests); defaults to a new XMLHttpRequest. */
+  createXhr?: () => UploadXhr;
+}
+
+type ReportOptions = Required<Pick<ApiClientOptions, 'readToken' | 'notifyError' | 'onSessionSignal'>>;
+
+/** x-token and x-keepflag from the stored token; none without one. */
+function sessionHeaders(readToken: ReportOptions['readToken']): Record<string, string> {
+  const stored = readToken();
+  return stored ? { [TOKEN_HEADER]: stored.token, [KEEP_FLAG_HEADER]: stored.keep ? '1' : '0' } : {};
+}
+
+/** SPEC §8 for one answer: session signals always, error toasts unless the call is silent. */
+function reportResponse(options: ReportOptions, status: number, body: unknown, silent: boolean): void {
+  const verdict = classifyResponse(status, body);
+  switch (verdict.kind) {
+    case 'token.expired':
+    case 'no.access':
+      options.onSessionSignal({ type: verdict.kind });
+      break;
+    case 'op.failed':
+      if (!silent) options.notifyError(verdict.message);
+      break;
+    case 'error':
+      if (!silent) options.notifyError(formatErrorToast(verdict.code, verdict.message));
+      break;
+    default:
+      break;
+  }
+}
+
+function reportNetworkError(options: ReportOptions, silent: boolean): void {
+  if (!silent) options.notifyError(zh.common.networkError);
 }
 
 async function readJsonBody(response: Response): Promise<unknown> {
@@ -160,7 +198,7 @@ function isSilentRequest(request: Request): boolean {
 }
 
 /** The SPEC §8 middleware, parameterised so tests can observe what it does. */
-export function createApiMiddleware(options: Required<Pick<ApiClientOptions, 'readToken' | 'notifyError' | 'onSessionSignal'>>): Middleware {
+export function createApiMiddleware(options: ReportOptions): Middleware {
   const silentIds = new Set<string>();
   return {
     onRequest({ request, id }) {
@@ -170,54 +208,40 @@ export function createApiMiddleware(options: Required<Pick<ApiClientOptions, 're
       }
       if (isSilentRequest(request)) silentIds.add(id);
       if (!request.headers.has(TOKEN_HEADER)) {
-        const stored = options.readToken();
-        if (stored) {
-          request.headers.set(TOKEN_HEADER, stored.token);
-          request.headers.set(KEEP_FLAG_HEADER, stored.keep ? '1' : '0');
-        }
+        for (const [name, value] of Object.entries(sessionHeaders(options.readToken))) request.headers.set(name, value);
       }
       return undefined;
     },
     async onResponse({ response, id }) {
       const silent = silentIds.delete(id);
-      const verdict = classifyResponse(response.status, await readJsonBody(response));
-      switch (verdict.kind) {
-        case 'token.expired':
-        case 'no.access':
-          options.onSessionSignal({ type: verdict.kind });
-          break;
-        case 'op.failed':
-          if (!silent) options.notifyError(verdict.message);
-          break;
-        case 'error':
-          if (!silent) options.notifyError(formatErrorToast(verdict.code, verdict.message));
-          break;
-        default:
-          break;
-      }
+      reportResponse(options, response.status, await readJsonBody(response), silent);
       return undefined;
     },
     onError({ error, id }) {
-      const silent = silentIds.delete(id);
-      if (!silent) options.notifyError(zh.common.networkError);
+      reportNetworkError(options, silentIds.delete(id));
       return error instanceof Error ? error : new Error(String(error));
     },
   };
 }
 
 export function createApiClient(options: ApiClientOptions = {}): ApiClient {
-  const client = createClient<paths>({
-    baseUrl: options.baseUrl ?? '',
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  });
-  client.use(
-    createApiMiddleware({
-      readToken: options.readToken ?? (() => getTokenStore().read()),
-      notifyError: options.notifyError ?? ((message) => toast.error(message)),
-      onSessionSignal: options.onSessionSignal ?? ((signal) => sessionSignals.emit(signal)),
-    }),
-  );
-  return client;
+  const baseUrl = options.baseUrl ?? '';
+  const client = createClient<paths>({ baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const report: ReportOptions = {
+    readToken: options.readToken ?? (() => getTokenStore().read()),
+    notifyError: options.notifyError ?? ((message) => toast.error(message)),
+    onSessionSignal: options.onSessionSignal ?? ((signal) => sessionSignals.emit(signal)),
+  };
+  client.use(createApiMiddleware(report));
+  const transport: UploadTransport = {
+    baseUrl,
+    createXhr: options.createXhr ?? (() => new XMLHttpRequest()),
+    headers: () => sessionHeaders(report.readToken),
+    onResponse: (status, body, silent) => reportResponse(report, status, body, silent),
+    onNetworkError: (silent) => reportNetworkError(report, silent),
+  };
+  const upload: Upload = (path, body, uploadOptions) => sendUpload(transport, path, body, uploadOptions);
+  return Object.assign(client, { upload });
 }
 
 /** The app's client. */

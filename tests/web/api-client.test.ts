@@ -9,6 +9,8 @@ import {
   sessionSignals,
   type SessionSignal,
 } from '../../src/api/client';
+import type { UploadProgress } from '../../src/api/upload';
+import { fakeXhr, type FetchLike, type UploadScript } from './fake-xhr';
 
 describe('extractMessage (SPEC §8 message fields)', () => {
   it.each([
@@ -227,5 +229,108 @@ describe('multipartBody', () => {
     expect(form.get('note')).toBe('x');
     expect(form.has('skip')).toBe(false);
     expect(form.has('none')).toBe(false);
+  });
+});
+
+describe('api.upload (multipart over XMLHttpRequest, with progress)', () => {
+  const PATH = '/api/purchased/user/excel/upload/import';
+  const fileForm = () => multipartBody({ file: new File([new Uint8Array(1000)], 'rows.xlsx') });
+
+  function setupUpload(reply: FetchLike, script?: UploadScript, token: { token: string; keep: boolean } | null = { token: 'tok', keep: true }) {
+    const requests: Request[] = [];
+    const notifyError = vi.fn<(message: string) => void>();
+    const signals: SessionSignal[] = [];
+    const fetch: FetchLike = async (request) => {
+      requests.push(request.clone());
+      return reply(request);
+    };
+    const api = createApiClient({
+      baseUrl: 'http://localhost',
+      fetch,
+      createXhr: fakeXhr(fetch, script),
+      readToken: () => token,
+      notifyError,
+      onSessionSignal: (signal) => signals.push(signal),
+    });
+    return { api, requests, notifyError, signals };
+  }
+
+  it('posts the form with the session headers and answers like openapi-fetch', async () => {
+    const { api, requests } = setupUpload(async () => json({ code: 'A00000', data: { succ: 1, skip: 0, error: 0, rows: [] } }));
+    const { data, error } = await api.upload(PATH, fileForm());
+    expect(error).toBeUndefined();
+    expect(data?.data?.succ).toBe(1);
+    expect(requests[0]!.method).toBe('POST');
+    expect(requests[0]!.url).toBe(`http://localhost${PATH}`);
+    expect(requests[0]!.headers.get('x-token')).toBe('tok');
+    expect(requests[0]!.headers.get('x-keepflag')).toBe('1');
+    expect(((await requests[0]!.formData()).get('file') as File).size).toBe(1000);
+  });
+
+  it('sends no session headers without a token', async () => {
+    const { api, requests } = setupUpload(async () => json({ code: 'A00000' }), undefined, null);
+    await api.upload(PATH, fileForm());
+    expect(requests[0]!.headers.has('x-token')).toBe(false);
+    expect(requests[0]!.headers.has('x-keepflag')).toBe(false);
+  });
+
+  it('reports the bytes sent as percent, ending at 100 once the body is out', async () => {
+    const seen: UploadProgress[] = [];
+    const { api } = setupUpload(
+      async () => json({ code: 'A00000' }),
+      (sent, total) => {
+        sent(0);
+        sent(total / 3);
+        sent(total);
+      },
+    );
+    await api.upload(PATH, fileForm(), { onProgress: (p) => seen.push(p) });
+    expect(seen.map((p) => p.percent)).toEqual([0, 33, 100, 100]);
+    expect(seen.at(-1)).toMatchObject({ loaded: 1000, total: 1000 });
+  });
+
+  it('applies SPEC §8 to the answer: error toast (unless silent), error as openapi-fetch gives it', async () => {
+    const refused = setupUpload(async () => json({ code: 'A00001', msg: '文件缺少必需的列' }, 400));
+    const { data, error, status } = await refused.api.upload(PATH, fileForm());
+    expect(data).toBeUndefined();
+    expect(status).toBe(400);
+    expect(error).toEqual({ code: 'A00001', msg: '文件缺少必需的列' });
+    expect(refused.notifyError).toHaveBeenCalledWith('A00001 文件缺少必需的列');
+
+    const silent = setupUpload(async () => json({ code: 'A00001', msg: 'x' }, 400));
+    await silent.api.upload(PATH, fileForm(), { silent: true });
+    expect(silent.notifyError).not.toHaveBeenCalled();
+  });
+
+  it('emits token.expired and no.access like every call, silent or not', async () => {
+    const expired = setupUpload(async () => json({ code: 'A00002' }, 401));
+    await expired.api.upload(PATH, fileForm(), { silent: true });
+    expect(expired.signals).toEqual([{ type: 'token.expired' }]);
+    expect(expired.notifyError).not.toHaveBeenCalled();
+
+    const denied = setupUpload(async () => json({ code: 'A00003' }, 403));
+    await denied.api.upload(PATH, fileForm());
+    expect(denied.signals).toEqual([{ type: 'no.access' }]);
+  });
+
+  it('a network failure toasts and rejects', async () => {
+    const { api, notifyError } = setupUpload(() => Promise.reject(new TypeError('offline')));
+    await expect(api.upload(PATH, fileForm())).rejects.toThrow(TypeError);
+    expect(notifyError).toHaveBeenCalledTimes(1);
+  });
+
+  it('aborts through the signal', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { api, requests } = setupUpload(
+      async () => json({ code: 'A00000' }),
+      async () => held,
+    );
+    const controller = new AbortController();
+    const pending = api.upload(PATH, fileForm(), { signal: controller.signal });
+    controller.abort();
+    release();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(requests).toEqual([]);
   });
 });

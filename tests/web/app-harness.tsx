@@ -1,6 +1,7 @@
 // Renders the real app (routes, shell, session actor) at a path, on a memory history, with the API
-// client on a fake fetch that answers only the calls a test stubs. Unit-level only: the real server
-// is exercised by tests/server and tests/e2e.
+// client on a fake fetch that answers only the calls a test stubs (uploads too, through a fake
+// XMLHttpRequest on the same fetch). Unit-level only: the real server is exercised by tests/server
+// and tests/e2e.
 import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { vi } from 'vitest';
@@ -10,6 +11,7 @@ import { toast } from '../../src/web/components/ui/toast';
 import { createSessionActor } from '../../src/web/features/session/session-actor';
 import { createTokenStore } from '../../src/web/features/session/token-store';
 import { createAppRouter } from '../../src/web/router';
+import { fakeXhr, type UploadScript } from './fake-xhr';
 
 export type Handler = (request: Request) => Response | Promise<Response>;
 
@@ -30,6 +32,8 @@ export interface RenderAppOptions {
   handlers?: Record<string, Handler>;
   /** Log in as this user before rendering (stored token + GET /api/user/info). */
   loggedInAs?: SessionUser;
+  /** How an upload's body goes out (api.upload's progress); all at once by default. */
+  uploadScript?: UploadScript;
 }
 
 export function renderApp(path: string, options: RenderAppOptions = {}) {
@@ -44,14 +48,16 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
   if (options.loggedInAs) tokenStore.write({ token: 'test-token', keep: false });
 
   const effects = { goHome: vi.fn(), reloadRoot: vi.fn(), notify: vi.fn() };
+  const fetch = async (request: Request) => {
+    requests.push(request.clone());
+    const url = new URL(request.url);
+    const handler = handlers[`${request.method} ${url.pathname}`];
+    return handler ? handler(request) : json({ code: 'A00004', msg: `not stubbed: ${url.pathname}` }, 404);
+  };
   const api = createApiClient({
     baseUrl: 'http://localhost',
-    fetch: async (request) => {
-      requests.push(request.clone());
-      const url = new URL(request.url);
-      const handler = handlers[`${request.method} ${url.pathname}`];
-      return handler ? handler(request) : json({ code: 'A00004', msg: `not stubbed: ${url.pathname}` }, 404);
-    },
+    fetch,
+    createXhr: fakeXhr(fetch, options.uploadScript),
     readToken: () => tokenStore.read(),
     notifyError: (message) => toast.error(message),
     // Read only when a response arrives, after `session` exists.

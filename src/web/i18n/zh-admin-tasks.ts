@@ -6,17 +6,6 @@ export const adminTasksText = {
   saved: '保存成功', // SPEC §8
   saveFailed: '保存失败', // SPEC §8
 
-  /** SPEC §4 task status. */
-  taskStatus: {
-    pending: '待审核',
-    open: '进行中',
-    closed: '已关闭',
-    locked: '已锁定',
-    processing: '处理中',
-    finished: '已完成',
-    deleted: '已删除',
-    unmatch: '不匹配',
-  },
   yes: '是',
   no: '否',
 
@@ -50,7 +39,6 @@ export const adminTasksText = {
   // ------------------------------------------------------------ /admin/tasks
   list: {
     caption: '用户任务列表',
-    filters: '筛选条件',
     userId: '用户',
     allUsers: '全部用户',
     taskStatus: '状态',
@@ -64,8 +52,6 @@ export const adminTasksText = {
     sort: '排序',
     sortDesc: '创建时间（新→旧）',
     sortAsc: '创建时间（旧→新）',
-    search: '查询',
-    reset: '重置',
     idInvalid: '请输入正整数',
     empty: '没有符合条件的任务',
   },
@@ -104,7 +90,6 @@ export const adminTasksText = {
   // ------------------------------------------------------------ /admin/task-audit
   audit: {
     caption: '用户日志',
-    filters: '筛选条件',
     status: '状态',
     allStatuses: '全部状态',
     userId: '用户',
@@ -116,8 +101,6 @@ export const adminTasksText = {
     sort: '排序',
     sortDesc: '时间（新→旧）',
     sortAsc: '时间（旧→新）',
-    search: '查询',
-    reset: '重置',
     idInvalid: '请输入正整数',
     empty: '暂无日志',
     id: 'ID',

@@ -42,8 +42,6 @@ export const boardsText = {
     sort: '排序',
     sortDesc: '创建时间（新→旧）',
     sortAsc: '创建时间（旧→新）',
-    search: '查询',
-    reset: '重置',
     newBoard: '新建看板',
     edit: '编辑',
     actions: '操作',
@@ -127,13 +125,6 @@ export const boardsText = {
     save: '保存',
     back: '返回',
   },
-  boardTaskStatus: {
-    normal: '正常',
-    urgent: '紧急',
-    full: '已满',
-    deleted: '已删除',
-    closed: '已关闭',
-  },
 
   // ------------------------------------------------------------ user tasks (claims)
   task: {
@@ -158,16 +149,6 @@ export const boardsText = {
     no: '否',
     none: '暂无用户认领',
     loading: '加载中…',
-  },
-  taskStatus: {
-    pending: '待审核',
-    open: '进行中',
-    closed: '已关闭',
-    locked: '已锁定',
-    processing: '处理中',
-    finished: '已完成',
-    deleted: '已删除',
-    unmatch: '不匹配',
   },
   pending: {
     title: '待审核的认领',

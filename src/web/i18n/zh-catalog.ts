@@ -6,8 +6,6 @@ export const catalogText = {
     save: '保存',
     back: '返回列表',
     actions: '操作',
-    search: '查询',
-    reset: '重置',
     saveSuccess: '保存成功', // SPEC §8
     createSuccess: '创建成功', // SPEC §8
   },
@@ -19,7 +17,6 @@ export const catalogText = {
 
   itemList: {
     add: '新增商品',
-    filters: '筛选条件',
     keyword: '关键字',
     keywordPlaceholder: '商品ID、名称或UPC',
     status: '状态',

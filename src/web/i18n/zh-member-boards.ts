@@ -7,8 +7,6 @@ export const memberBoardsText = {
   filterBoardTaskId: '任务ID',
   filterItem: '商品',
   idMustBeNumber: 'ID须为正整数',
-  search: '查询',
-  reset: '重置',
   boardList: '看板列表',
   colId: 'ID',
   colBoardName: '看板名称',
@@ -90,15 +88,4 @@ export const memberBoardsText = {
   claimSuccess: '认领成功',
 
   boardStatus: { unpublish: '未发布', open: '开放', close: '关闭' },
-  boardTaskStatus: { normal: '正常', urgent: '紧急', full: '已满', deleted: '已删除', closed: '已关闭' },
-  taskStatus: {
-    pending: '待审核',
-    open: '进行中',
-    closed: '已关闭',
-    locked: '已锁定',
-    processing: '付款中',
-    finished: '已完成',
-    deleted: '已删除',
-    unmatch: '不匹配',
-  },
 } as const;

@@ -2,8 +2,6 @@
 // Exact SPEC strings are marked.
 export const peopleText = {
   common: {
-    search: '查询',
-    reset: '重置',
     edit: '编辑',
     save: '保存',
     cancel: '取消',
@@ -19,7 +17,6 @@ export const peopleText = {
   },
 
   userList: {
-    filters: '筛选条件',
     roleFilter: '角色',
     roleAll: '全部',
     roleAdmin: '管理员',

@@ -4,7 +4,6 @@
 // dialog) in machines/claim.machine.ts (claimMessages).
 export const tasksText = {
   // /user/my-task: filters
-  filters: '筛选',
   status: '状态',
   statusAll: '全部',
   itemName: '商品名称',
@@ -12,8 +11,6 @@ export const tasksText = {
   taskId: '任务ID',
   taskIdHint: '如 102 或 102-1',
   taskIdInvalid: '任务ID格式不正确',
-  search: '查询',
-  reset: '重置',
   exportExcel: '导出Excel',
 
   // /user/my-task: table
@@ -106,16 +103,6 @@ export const tasksText = {
   close: '关闭',
   summary: (count: number, arrived: number) => `认领 ${count} 件，已到货 ${arrived} 件`,
 
-  taskStatus: {
-    pending: '待审核',
-    open: '进行中',
-    closed: '已关闭',
-    locked: '已锁定',
-    processing: '付款中',
-    finished: '已完成',
-    deleted: '已删除',
-    unmatch: '不匹配',
-  },
   recordStatus: {
     init: '待匹配',
     match: '已匹配',

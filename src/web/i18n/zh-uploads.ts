@@ -10,7 +10,8 @@ export const uploadsText = {
   import: '导入',
   update: '更新',
   modeHint: '导入：新增文件中的采购记录；更新：按Tracking修改已有采购记录的数目',
-  uploading: (name: string) => `正在上传并处理 ${name}，大文件需要一些时间…`,
+  uploading: (name: string, percent: number | null) => (percent === null ? `正在上传 ${name}…` : `正在上传 ${name}：${percent}%`),
+  processing: (name: string) => `${name} 已上传，正在处理，大文件需要一些时间…`,
   uploadFailed: '上传失败',
 
   // the result

@@ -1,6 +1,8 @@
 // Every Chinese string of the web app (the UI kit keeps its few generic ones in
 // components/ui/ui-text.ts). Messages with parameters are functions. Exact SPEC strings are marked.
 import type { RoleType } from '../../../machines/session.machine';
+import type { TaskStatus } from '../../../machines/task.machine';
+import type { BoardTaskStatus } from '../../../machines/claim.machine';
 import { peopleText } from './zh-people';
 import { catalogText } from './zh-catalog';
 import { boardsText } from './zh-boards';
@@ -38,6 +40,27 @@ export const zh = {
     lowerAdmin: '次级管理员',
     user: '普通用户',
   } satisfies Record<RoleType, string>,
+
+  /** Status values more than one feature shows (SPEC §4), one table each (components/task-status-badges.tsx). */
+  status: {
+    task: {
+      pending: '待审核',
+      open: '进行中',
+      closed: '已关闭',
+      locked: '已锁定',
+      processing: '付款中', // locked -> (apply for payment) processing -> (paid) finished
+      finished: '已完成',
+      deleted: '已删除',
+      unmatch: '不匹配',
+    } satisfies Record<TaskStatus, string>,
+    boardTask: {
+      normal: '正常',
+      urgent: '紧急',
+      full: '已满',
+      deleted: '已删除',
+      closed: '已关闭',
+    } satisfies Record<BoardTaskStatus, string>,
+  },
 
   /** Page titles (document.title and page headers), keyed by route. */
   titles: {

@@ -135,7 +135,7 @@ describe('filters (SPEC §7: every listTasks filter)', () => {
       '进行中',
       '已关闭',
       '已锁定',
-      '处理中',
+      '付款中',
       '已完成',
       '已删除',
       '不匹配',

@@ -6,7 +6,6 @@ import { parseTaskIdSearch } from '../../../src/web/features/tasks/my-task-searc
 import { canMatch, memberTaskActions, offersLabelPdf, offersRecords, taskDisplayId } from '../../../src/web/features/tasks/task-actions';
 import { failureText } from '../../../src/web/features/tasks/task-outcomes';
 import { canChangeRecord, recordFormSchema } from '../../../src/web/features/tasks/task-record-dialog';
-import { timezoneOffsetHours } from '../../../src/web/features/tasks/tasks-api';
 import { formatFileSize, isXlsx } from '../../../src/web/features/tasks/upload-page';
 import { pageOf } from '../../../src/web/features/tasks/upload-result-table';
 
@@ -101,10 +100,5 @@ describe('small helpers', () => {
     expect(formatFileSize(512)).toBe('512 B');
     expect(formatFileSize(2048)).toBe('2 KB');
     expect(formatFileSize(3.5 * 1024 * 1024)).toBe('3.5 MB');
-  });
-  it('sends the offset from UTC in hours, never -0', () => {
-    expect(Object.is(timezoneOffsetHours({ getTimezoneOffset: () => 0 } as Date), 0)).toBe(true);
-    expect(timezoneOffsetHours({ getTimezoneOffset: () => -480 } as Date)).toBe(8);
-    expect(timezoneOffsetHours({ getTimezoneOffset: () => 300 } as Date)).toBe(-5);
   });
 });

@@ -9,6 +9,7 @@ import { createSessionActor } from '../../../src/web/features/session/session-ac
 import { createTokenStore } from '../../../src/web/features/session/token-store';
 import { createAppRouter } from '../../../src/web/router';
 import { json, ok, renderApp, userOf } from '../app-harness';
+import { fakeXhr, type UploadScript } from '../fake-xhr';
 import { fakeTaskServer, refuse, type FakeTaskServer, type UploadResult, type UploadResultRow } from './fake-task-server';
 
 afterEach(() => {
@@ -44,8 +45,15 @@ function resultOf(rows: UploadResultRow[]): UploadResult {
 
 const xlsx = (name = 'purchases.xlsx') => new File([new Uint8Array(2048)], name, { type: XLSX });
 
-function openUpload(server: FakeTaskServer) {
-  return renderApp('/user/upload', { loggedInAs: member, handlers: server.handlers });
+function openUpload(server: FakeTaskServer, uploadScript?: UploadScript) {
+  return renderApp('/user/upload', { loggedInAs: member, handlers: server.handlers, uploadScript });
+}
+
+/** A hold the test lets go of. */
+function gate(): { held: Promise<void>; release: () => void } {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  return { held, release };
 }
 
 async function chooseAndUpload(button: '导入' | '更新', file = xlsx()) {
@@ -81,20 +89,19 @@ describe('/user/upload', () => {
   it('imports: the file goes multipart to .../upload/import, a progress bar shows meanwhile, then the totals and rows', async () => {
     const server = fakeTaskServer();
     server.uploadResult = resultOf(rowsOf(3));
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const processing = gate();
     const original = server.handlers['POST /api/purchased/user/excel/upload/import']!;
     server.handlers['POST /api/purchased/user/excel/upload/import'] = async (request) => {
-      await held;
+      await processing.held;
       return original(request);
     };
     openUpload(server);
     await chooseAndUpload('导入');
 
-    const progress = await screen.findByRole('progressbar', { name: '正在上传并处理 purchases.xlsx，大文件需要一些时间…' });
-    expect(progress).toBeTruthy();
+    const progress = await screen.findByRole('progressbar', { name: 'purchases.xlsx 已上传，正在处理，大文件需要一些时间…' });
+    expect(progress.getAttribute('aria-busy')).toBe('true');
     expect((screen.getByRole('button', { name: '更新' }) as HTMLButtonElement).disabled).toBe(true);
-    release();
+    processing.release();
 
     const table = await resultTable();
     await waitFor(() => expect(screen.queryByRole('progressbar')).toBeNull());
@@ -111,6 +118,53 @@ describe('/user/upload', () => {
         .map((td) => td.textContent),
     ).toEqual(['2', '1Z001', '蓝牙耳机', '5', 'UPS', '1', '', '成功', '']);
     expect(screen.getByLabelText('统计').textContent).toBe('成功3 条跳过0 条失败0 条');
+  });
+
+  it('shows the percentage of the file sent, then an indeterminate bar until the server answers', async () => {
+    const server = fakeTaskServer();
+    server.uploadResult = resultOf(rowsOf(3));
+    const rest = gate();
+    const processing = gate();
+    const original = server.handlers['POST /api/purchased/user/excel/upload/import']!;
+    server.handlers['POST /api/purchased/user/excel/upload/import'] = async (request) => {
+      await processing.held;
+      return original(request);
+    };
+    openUpload(server, async (sent, total) => {
+      sent(total * 0.25);
+      await rest.held;
+      sent(total * 0.6);
+      sent(total);
+    });
+    await chooseAndUpload('导入');
+
+    const sending = await screen.findByRole('progressbar', { name: '正在上传 purchases.xlsx：25%' });
+    expect(sending.getAttribute('aria-valuenow')).toBe('25');
+    expect(sending.hasAttribute('aria-busy')).toBe(false);
+    expect(screen.getByText('正在上传 purchases.xlsx：25%')).toBeTruthy();
+    expect((screen.getByRole('button', { name: '导入' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(server.calls.some((c) => c.path.includes('/excel/upload/'))).toBe(false);
+
+    rest.release();
+    const waiting = await screen.findByRole('progressbar', { name: 'purchases.xlsx 已上传，正在处理，大文件需要一些时间…' });
+    expect(waiting.getAttribute('aria-busy')).toBe('true');
+    expect(waiting.hasAttribute('aria-valuenow')).toBe(false);
+
+    processing.release();
+    await resultTable();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
+  it('sends the session token with the upload; an expired session logs out as on any call', async () => {
+    const server = fakeTaskServer();
+    server.handlers['POST /api/purchased/user/excel/upload/import'] = () => json({ code: 'A00002', msg: 'token expired' }, 401);
+    const { requests, session } = openUpload(server);
+    const sent = vi.spyOn(session, 'send');
+    await chooseAndUpload('导入');
+    await waitFor(() => expect(sent).toHaveBeenCalledWith({ type: 'token.expired' }));
+    const upload = requests.find((r) => r.url.endsWith('/api/purchased/user/excel/upload/import'))!;
+    expect(upload.headers.get('x-token')).toBe('test-token');
+    expect(upload.headers.get('x-keepflag')).toBe('0');
   });
 
   it('updates through .../upload/update and shows oldQty', async () => {
@@ -226,12 +280,14 @@ describe('/user/upload: leaving with results on screen', () => {
     };
     const tokenStore = createTokenStore({});
     tokenStore.write({ token: 'test-token', keep: false });
+    const fetch = async (request: Request) => {
+      const handler = handlers[`${request.method} ${new URL(request.url).pathname}`];
+      return handler ? handler(request) : json({ code: 'A00004', msg: 'not stubbed' }, 404);
+    };
     const api = createApiClient({
       baseUrl: 'http://localhost',
-      fetch: async (request) => {
-        const handler = handlers[`${request.method} ${new URL(request.url).pathname}`];
-        return handler ? handler(request) : json({ code: 'A00004', msg: 'not stubbed' }, 404);
-      },
+      fetch,
+      createXhr: fakeXhr(fetch),
       readToken: () => tokenStore.read(),
       notifyError: (message) => toast.error(message),
       onSessionSignal: () => {},

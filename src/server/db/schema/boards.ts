@@ -13,11 +13,13 @@ import { check, index, integer, pgEnum, pgTable, primaryKey, serial, text, times
 import { users } from './accounts';
 import { items } from './catalog';
 import { userGroups } from './groups';
+import { DEFAULT_BOARD_TASK_ADDRESS } from '../../../api/constants';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** SPEC §9: "The default board task address is a fixed code". Change it here only. */
-export const DEFAULT_BOARD_TASK_ADDRESS = 'DEFAULT';
+// SPEC §9 "The default board task address is a fixed code": one value for the server and the web
+// form, in src/api/constants.ts.
+export { DEFAULT_BOARD_TASK_ADDRESS };
 
 export const boardStatus = pgEnum('board_status', ['unpublish', 'open', 'close']);
 export const boardTaskStatus = pgEnum('board_task_status', ['normal', 'urgent', 'full', 'deleted', 'closed']);

@@ -8,17 +8,17 @@
 import { useRouterState } from '@tanstack/react-router';
 import { useMemo, type JSX } from 'react';
 import * as v from 'valibot';
-import { Button } from '../../components/ui/button';
+import { TaskStatusBadge } from '../../components/task-status-badges';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
-import { Form, SelectField, TextField, useValibotForm } from '../../components/ui/form';
+import { FilterBar } from '../../components/ui/filter-bar';
+import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
 import { formatDateTime } from '../../components/ui/format';
-import { PageHeader, Panel } from '../../components/ui/page';
+import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
 import type { AppUser, AuditEntry, AuditPage, AuditStatus } from './admin-tasks-api';
 import { AuditDiff } from './audit-diff';
 import { idText, toId, userLabel, userOptions } from './filter-fields';
 import { ADMIN_TASK_SIZE_OPTIONS, AUDIT_STATUSES, type TaskAuditSearch } from './admin-tasks-search';
-import { TaskStatusBadge } from './task-status-badge';
 
 const t = zh.adminTasks;
 const A = t.audit;
@@ -85,15 +85,13 @@ export function TaskAuditPage({ search, data, onSearch }: TaskAuditPageProps): J
   return (
     <div className="flex min-w-0 flex-col gap-4">
       <PageHeader title={zh.titles.adminTaskAudit} />
-      <Panel>
-        <AuditFilters
-          key={filterKey}
-          search={search}
-          users={data.users}
-          onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
-          onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
-        />
-      </Panel>
+      <AuditFilters
+        key={filterKey}
+        search={search}
+        users={data.users}
+        onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
+        onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
+      />
       <DataTable
         columns={columns}
         data={data.audits.content}
@@ -129,7 +127,7 @@ type FilterInput = v.InferInput<typeof filterSchema>;
 type FilterValues = v.InferOutput<typeof filterSchema>;
 type Filters = Omit<TaskAuditSearch, 'page' | 'size'>;
 
-const STATUS_OPTIONS = AUDIT_STATUSES.map((status) => ({ value: status, label: t.taskStatus[status] }));
+const STATUS_OPTIONS = AUDIT_STATUSES.map((status) => ({ value: status, label: zh.status.task[status] }));
 
 function AuditFilters({
   search,
@@ -165,7 +163,7 @@ function AuditFilters({
   }
 
   return (
-    <Form form={form} onSubmit={apply} aria-label={A.filters} className="grid grid-cols-1 items-start gap-3 sm:grid-cols-2 lg:grid-cols-4">
+    <FilterBar form={form} onSubmit={apply} onReset={onReset} layout="grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-4">
       <SelectField<FilterInput, 'status', AuditStatus> name="status" label={A.status} options={STATUS_OPTIONS} placeholder={A.allStatuses} />
       <SelectField<FilterInput, 'userId', number> name="userId" label={A.userId} options={userOptions(users)} placeholder={A.allUsers} />
       <TextField<FilterInput, 'mainId'> name="mainId" label={A.mainId} inputMode="numeric" hint={A.mainIdHint} />
@@ -180,12 +178,6 @@ function AuditFilters({
           { value: 'asc', label: A.sortAsc },
         ]}
       />
-      <div className="flex gap-2 sm:pt-6">
-        <Button type="submit">{A.search}</Button>
-        <Button variant="secondary" onClick={onReset}>
-          {A.reset}
-        </Button>
-      </div>
-    </Form>
+    </FilterBar>
   );
 }

@@ -6,6 +6,7 @@
 // edit at all (not a pending or deleted task); when it says no, the page says why and offers no save.
 import { Link, useRouter } from '@tanstack/react-router';
 import type { JSX, ReactNode } from 'react';
+import { TaskStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
 import { Form, FormError, TextField, useValibotForm } from '../../components/ui/form';
 import { formatDateTime } from '../../components/ui/format';
@@ -18,7 +19,6 @@ import { isAppPath, toLocalPath } from '../navigation/navigate-to';
 import { saveTask, type Task } from './admin-tasks-api';
 import { canAdminEdit, taskLabel } from './task-actions';
 import { taskEditBody, taskEditFields, taskEditSchema, type TaskEditFields, type TaskEditValues } from './task-edit-form';
-import { TaskStatusBadge } from './task-status-badge';
 
 const t = zh.adminTasks;
 const E = t.edit;

@@ -7,12 +7,13 @@
 import { Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useCallback, useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
-import { Button } from '../../components/ui/button';
+import { TaskStatusBadge } from '../../components/task-status-badges';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
-import { Form, SelectField, TextField, useValibotForm } from '../../components/ui/form';
+import { FilterBar } from '../../components/ui/filter-bar';
+import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
 import { formatDateTime, formatMoney } from '../../components/ui/format';
 import { textLinkClass } from '../../components/ui/link-classes';
-import { PageHeader, Panel } from '../../components/ui/page';
+import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
 import { TASK_STATUSES, type TaskStatus } from '../../../../machines/task.machine';
 import { ItemPickerField } from '../catalog/item-picker';
@@ -21,7 +22,6 @@ import type { AppUser, Task, TaskPage } from './admin-tasks-api';
 import { taskLabel } from './task-actions';
 import { ADMIN_TASK_SIZE_OPTIONS, type TaskListSearch } from './admin-tasks-search';
 import { TaskRowActions } from './task-row-actions';
-import { TaskStatusBadge } from './task-status-badge';
 import { idText, toId, userLabel, userOptions } from './filter-fields';
 
 const t = zh.adminTasks;
@@ -122,15 +122,13 @@ export function TaskListPage({ search, data, onSearch }: TaskListPageProps): JSX
   return (
     <div className="flex min-w-0 flex-col gap-4">
       <PageHeader title={zh.titles.adminTasks} />
-      <Panel>
-        <TaskFilters
-          key={filterKey}
-          search={search}
-          users={data.users}
-          onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
-          onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
-        />
-      </Panel>
+      <TaskFilters
+        key={filterKey}
+        search={search}
+        users={data.users}
+        onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
+        onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
+      />
       <DataTable
         columns={columns}
         data={data.tasks.content}
@@ -188,7 +186,7 @@ type FilterInput = v.InferInput<typeof filterSchema>;
 type FilterValues = v.InferOutput<typeof filterSchema>;
 type Filters = Omit<TaskListSearch, 'page' | 'size'>;
 
-const STATUS_OPTIONS = TASK_STATUSES.map((status) => ({ value: status, label: t.taskStatus[status] }));
+const STATUS_OPTIONS = TASK_STATUSES.map((status) => ({ value: status, label: zh.status.task[status] }));
 
 function TaskFilters({
   search,
@@ -230,12 +228,7 @@ function TaskFilters({
   }
 
   return (
-    <Form
-      form={form}
-      onSubmit={apply}
-      aria-label={L.filters}
-      className="grid grid-cols-1 items-start gap-3 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-6"
-    >
+    <FilterBar form={form} onSubmit={apply} onReset={onReset} layout="grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-6">
       <SelectField<FilterInput, 'userId', number> name="userId" label={L.userId} options={userOptions(users)} placeholder={L.allUsers} />
       <SelectField<FilterInput, 'taskStatus', TaskStatus> name="taskStatus" label={L.taskStatus} options={STATUS_OPTIONS} placeholder={L.allStatuses} />
       <ItemPickerField<FilterInput, 'itemId'> name="itemId" label={L.itemId} className="sm:col-span-2" />
@@ -253,12 +246,6 @@ function TaskFilters({
           { value: 'asc', label: L.sortAsc },
         ]}
       />
-      <div className="flex gap-2 sm:pt-6">
-        <Button type="submit">{L.search}</Button>
-        <Button variant="secondary" onClick={onReset}>
-          {L.reset}
-        </Button>
-      </div>
-    </Form>
+    </FilterBar>
   );
 }

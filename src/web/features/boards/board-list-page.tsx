@@ -6,10 +6,10 @@
 import { Link } from '@tanstack/react-router';
 import type { JSX } from 'react';
 import * as v from 'valibot';
-import { Button } from '../../components/ui/button';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
-import { Form, SelectField, TextField, useValibotForm } from '../../components/ui/form';
-import { PageHeader, Panel } from '../../components/ui/page';
+import { FilterBar } from '../../components/ui/filter-bar';
+import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
+import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
 import { ItemPickerField } from '../catalog/item-picker';
 import { BoardStatusBadge, ExpiredBadge } from './board-badges';
@@ -82,14 +82,12 @@ export function BoardListPage({ search, result, loading = false, onSearch }: Boa
           </Link>
         }
       />
-      <Panel>
-        <BoardFilters
-          key={filterKey}
-          search={search}
-          onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
-          onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
-        />
-      </Panel>
+      <BoardFilters
+        key={filterKey}
+        search={search}
+        onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
+        onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
+      />
       <DataTable
         columns={columns}
         data={result.boards}
@@ -136,7 +134,7 @@ function BoardFilters({
   }
 
   return (
-    <Form form={form} onSubmit={apply} className="flex flex-wrap items-start gap-3">
+    <FilterBar form={form} onSubmit={apply} onReset={onReset} layout="flex flex-wrap">
       <TextField<FilterInput, 'boardId'> name="boardId" label={t.list.filterBoardId} inputMode="numeric" className="w-32" />
       <TextField<FilterInput, 'boardTaskId'> name="boardTaskId" label={t.list.filterBoardTaskId} inputMode="numeric" className="w-32" />
       <ItemPickerField<FilterInput, 'itemId'> name="itemId" label={t.list.filterItem} className="w-64" />
@@ -150,12 +148,6 @@ function BoardFilters({
         ]}
         className="w-48"
       />
-      <div className="flex gap-2 pt-6">
-        <Button type="submit">{t.list.search}</Button>
-        <Button variant="secondary" onClick={onReset}>
-          {t.list.reset}
-        </Button>
-      </div>
-    </Form>
+    </FilterBar>
   );
 }

@@ -13,7 +13,7 @@ import type { BoardContext } from '../../../../machines/board.machine';
 import { useAppContext } from '../app/app-context';
 import { offeredBoardActions, publishRefusal, publishToUsersRefusal, type BoardAction } from './board-actions';
 import { loadUsers, publishBoard, setBoardStatus, showOutcome, type AppUser, type Board, type Outcome } from './boards-api';
-import { useRemote } from './use-remote';
+import { useRemote } from '../../lib/use-remote';
 
 const t = zh.boards;
 

@@ -8,6 +8,7 @@
 // The schema's output is the body of saveBoardTask without the id.
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import * as v from 'valibot';
+import { DEFAULT_BOARD_TASK_ADDRESS } from '../../../api/constants';
 import { zh } from '../../i18n/zh';
 import type { BoardTask, BoardTaskSaveRequest, BoardTaskStatus } from './boards-api';
 
@@ -15,12 +16,6 @@ const t = zh.boards;
 const L = t.boardTask;
 
 export const BOARD_TASK_STATUSES = ['normal', 'urgent', 'full', 'deleted', 'closed'] as const satisfies readonly BoardTaskStatus[];
-
-/**
- * SPEC §9 "The default board task address is a fixed code": the server's DEFAULT_BOARD_TASK_ADDRESS
- * (src/server/db/schema/boards.ts), prefilled so the full form's required address starts valid.
- */
-export const DEFAULT_BOARD_TASK_ADDRESS = 'DEFAULT';
 
 export type BoardTaskFormVariant = 'full' | 'simple';
 
@@ -124,6 +119,7 @@ export function boardTaskFormFields(task: BoardTask | null): BoardTaskFormFields
     show: numberText(task?.show),
     need: numberText(task?.need),
     averageCost: numberText(task?.averageCost),
+    // Prefilled so the full form's required address starts valid.
     address: task?.address ?? DEFAULT_BOARD_TASK_ADDRESS,
     status: task?.status ?? 'normal',
     note: task?.note ?? '',

@@ -34,7 +34,7 @@ export function returnPath(back: string | undefined, boardId: number): string {
   return path !== null && isAppPath(path) ? path : boardPath(boardId);
 }
 
-const STATUS_OPTIONS = BOARD_TASK_STATUSES.map((status) => ({ value: status, label: t.boardTaskStatus[status] }));
+const STATUS_OPTIONS = BOARD_TASK_STATUSES.map((status) => ({ value: status, label: zh.status.boardTask[status] }));
 
 export interface BoardTaskPageProps {
   boardId: number;

@@ -3,9 +3,9 @@
 // board task form and comes back here (?back=). Each row expands to the board task's user tasks.
 import { Link } from '@tanstack/react-router';
 import { useMemo, type JSX } from 'react';
+import { BoardTaskStatusBadge } from '../../components/task-status-badges';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
 import { zh } from '../../i18n/zh';
-import { BoardTaskStatusBadge } from './board-badges';
 import type { BoardTask } from './boards-api';
 import { ClaimProgress } from './claim-progress';
 import { BoardTaskClaims } from './claims';

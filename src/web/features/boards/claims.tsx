@@ -5,16 +5,16 @@
 // (-> deleted) by an admin, after a confirmation; the answer is '操作成功' or the server's msg /
 // '操作失败'.
 import { useMemo, useState, type JSX } from 'react';
+import { TaskStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
 import { confirmDialog } from '../../components/ui/confirm';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
 import { DEFAULT_PAGE_SIZE } from '../../components/ui/pager';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
-import { TaskStatusBadge } from './board-badges';
 import { formatDateTime } from '../../components/ui/format';
 import { decideClaim, loadBoardTaskClaims, loadPendingClaims, showOutcome, type ClaimDecision, type UserTask } from './boards-api';
-import { useRemote } from './use-remote';
+import { useRemote } from '../../lib/use-remote';
 
 const t = zh.boards;
 

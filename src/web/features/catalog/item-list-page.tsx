@@ -5,10 +5,10 @@
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { JSX } from 'react';
 import * as v from 'valibot';
-import { Button } from '../../components/ui/button';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
-import { Form, SelectField, TextField, useValibotForm } from '../../components/ui/form';
-import { PageHeader, Panel } from '../../components/ui/page';
+import { FilterBar } from '../../components/ui/filter-bar';
+import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
+import { PageHeader } from '../../components/ui/page';
 import { PAGE_SIZE_OPTIONS } from '../../components/ui/pager';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { zh } from '../../i18n/zh';
@@ -142,45 +142,34 @@ function ItemFilters({
     values: { productIdLike: search.productIdLike ?? '', status: search.status, sort: search.sort },
   });
   return (
-    <Panel>
-      <Form
-        form={form}
-        onSubmit={onSearch}
-        aria-label={t.itemList.filters}
-        className="grid grid-cols-1 items-end gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(12rem,1fr)_9rem_11rem_auto]"
-      >
-        <TextField<FilterValues, 'productIdLike'>
-          name="productIdLike"
-          label={t.itemList.keyword}
-          placeholder={t.itemList.keywordPlaceholder}
-          type="search"
-          maxLength={128}
-        />
-        <SelectField<FilterValues, 'status', ItemStatusFilter>
-          name="status"
-          label={t.itemList.status}
-          options={ITEM_STATUS_FILTERS.map((value) => ({ value, label: STATUS_FILTER_LABEL[value] }))}
-          placeholder={false}
-        />
-        <SelectField<FilterValues, 'sort', ItemSort>
-          name="sort"
-          label={t.itemList.sort}
-          options={ITEM_SORTS.map((value) => ({ value, label: SORT_LABEL[value] }))}
-          placeholder={false}
-        />
-        <div className="flex gap-2">
-          <Button type="submit">{t.common.search}</Button>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              form.reset(EMPTY_FILTERS);
-              onSearch(EMPTY_FILTERS);
-            }}
-          >
-            {t.common.reset}
-          </Button>
-        </div>
-      </Form>
-    </Panel>
+    <FilterBar
+      form={form}
+      onSubmit={onSearch}
+      onReset={() => {
+        form.reset(EMPTY_FILTERS);
+        onSearch(EMPTY_FILTERS);
+      }}
+      layout="grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-[minmax(12rem,1fr)_9rem_11rem_auto]"
+    >
+      <TextField<FilterValues, 'productIdLike'>
+        name="productIdLike"
+        label={t.itemList.keyword}
+        placeholder={t.itemList.keywordPlaceholder}
+        type="search"
+        maxLength={128}
+      />
+      <SelectField<FilterValues, 'status', ItemStatusFilter>
+        name="status"
+        label={t.itemList.status}
+        options={ITEM_STATUS_FILTERS.map((value) => ({ value, label: STATUS_FILTER_LABEL[value] }))}
+        placeholder={false}
+      />
+      <SelectField<FilterValues, 'sort', ItemSort>
+        name="sort"
+        label={t.itemList.sort}
+        options={ITEM_SORTS.map((value) => ({ value, label: SORT_LABEL[value] }))}
+        placeholder={false}
+      />
+    </FilterBar>
   );
 }

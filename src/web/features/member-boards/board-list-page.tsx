@@ -5,10 +5,10 @@
 import { Link } from '@tanstack/react-router';
 import type { JSX } from 'react';
 import * as v from 'valibot';
-import { Button } from '../../components/ui/button';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
-import { Form, TextField, useValibotForm } from '../../components/ui/form';
-import { PageHeader, Panel } from '../../components/ui/page';
+import { FilterBar } from '../../components/ui/filter-bar';
+import { TextField, useValibotForm } from '../../components/ui/form';
+import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
 import { ItemPickerField } from '../catalog/item-picker';
 import { BOARD_LIST_SIZE_OPTIONS, type BoardListSearch } from './board-list-search';
@@ -61,14 +61,12 @@ export function MemberBoardListPage({ search, result, loading = false, onSearch 
   return (
     <div className="flex min-w-0 flex-col gap-4">
       <PageHeader title={zh.titles.userBoardList} />
-      <Panel>
-        <BoardFilters
-          key={filterKey}
-          search={search}
-          onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
-          onReset={() => onSearch({ page: 0, size: search.size })}
-        />
-      </Panel>
+      <BoardFilters
+        key={filterKey}
+        search={search}
+        onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
+        onReset={() => onSearch({ page: 0, size: search.size })}
+      />
       <DataTable
         columns={columns}
         data={result.boards}
@@ -102,13 +100,13 @@ function BoardFilters({
     },
   });
   return (
-    <Form
+    <FilterBar
       form={form}
       onSubmit={(values: FilterValues) =>
         onApply({ boardId: toId(values.boardId), boardTaskId: toId(values.boardTaskId), itemId: values.itemId ?? undefined })
       }
-      className="flex flex-wrap items-start gap-3"
-      role="search"
+      onReset={onReset}
+      layout="flex flex-wrap"
     >
       <TextField<FilterValues, 'boardId'> name="boardId" label={t.filterBoardId} inputMode="numeric" autoComplete="off" className="w-36" />
       <TextField<FilterValues, 'boardTaskId'>
@@ -119,12 +117,6 @@ function BoardFilters({
         className="w-36"
       />
       <ItemPickerField<FilterValues, 'itemId'> name="itemId" label={t.filterItem} className="w-72" />
-      <div className="flex gap-2 self-end pb-px">
-        <Button type="submit">{t.search}</Button>
-        <Button variant="secondary" onClick={onReset}>
-          {t.reset}
-        </Button>
-      </div>
-    </Form>
+    </FilterBar>
   );
 }

@@ -3,6 +3,7 @@
 // and the member's own tasks on this board with their actions.
 import { Link } from '@tanstack/react-router';
 import { useMemo, type JSX } from 'react';
+import { BoardTaskStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
 import { PageHeader, Panel } from '../../components/ui/page';
@@ -14,7 +15,7 @@ import { canClaim, claimTargetOf } from './claim-target';
 import { formatDateTime, formatMoney } from '../../components/ui/format';
 import type { Board, BoardTask, MemberBoardData } from './member-boards-api';
 import { MyTasksTable } from './my-tasks-table';
-import { BoardStatusBadge, BoardTaskStatusBadge, ExpiredBadge } from './status-badges';
+import { BoardStatusBadge, ExpiredBadge } from './status-badges';
 
 const t = zh.memberBoards;
 

@@ -2,6 +2,7 @@
 // 'claim' button and dialog as the board page.
 import { Link } from '@tanstack/react-router';
 import type { JSX, ReactNode } from 'react';
+import { BoardTaskStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
 import { PageHeader, Panel } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
@@ -11,7 +12,7 @@ import { ClaimDialog, useClaimActor } from './claim-dialog';
 import { canClaim, claimTargetOf } from './claim-target';
 import { formatMoney } from '../../components/ui/format';
 import type { Board, BoardTask, MemberBoardTaskData } from './member-boards-api';
-import { BoardTaskStatusBadge, ExpiredBadge } from './status-badges';
+import { ExpiredBadge } from './status-badges';
 
 const t = zh.memberBoards;
 

@@ -5,13 +5,13 @@
 // board page reloads.
 import { useRouter } from '@tanstack/react-router';
 import type { JSX } from 'react';
+import { TaskStatusBadge } from '../../components/task-status-badges';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
 import { formatDateTime } from '../../components/ui/format';
 import { zh } from '../../i18n/zh';
 import { ACTION_COLUMN_CLASS, MemberTaskActionCell, MemberTaskActionsScope } from '../tasks/member-task-actions';
 import { taskDisplayId, type MemberTaskAction } from '../tasks/task-actions';
 import type { MemberTask } from './member-boards-api';
-import { TaskStatusBadge } from './status-badges';
 
 const t = zh.memberBoards;
 

@@ -6,8 +6,9 @@ import { useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { Button } from '../../components/ui/button';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
-import { Form, SelectField, TextField, useValibotForm } from '../../components/ui/form';
-import { PageHeader, Panel } from '../../components/ui/page';
+import { FilterBar } from '../../components/ui/filter-bar';
+import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
+import { PageHeader } from '../../components/ui/page';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { zh } from '../../i18n/zh';
 import { useSessionRole, useSessionUser } from '../session/use-session';
@@ -156,34 +157,23 @@ function UserFilters({
   });
   const roleOptions = USER_ROLE_FILTERS.map((value) => ({ value, label: ROLE_FILTER_LABEL[value] }));
   return (
-    <Panel>
-      <Form
-        form={form}
-        onSubmit={onSearch}
-        aria-label={t.userList.filters}
-        className="grid grid-cols-1 items-end gap-3 sm:grid-cols-2 lg:grid-cols-[10rem_1fr_1fr_auto]"
-      >
-        <SelectField<FilterValues, 'roleType', UserRoleFilter>
-          name="roleType"
-          label={t.userList.roleFilter}
-          options={roleOptions}
-          placeholder={false}
-        />
-        <TextField<FilterValues, 'mailAddr'> name="mailAddr" label={t.userList.mailAddr} type="search" />
-        <TextField<FilterValues, 'nickName'> name="nickName" label={t.userList.nickName} type="search" />
-        <div className="flex gap-2">
-          <Button type="submit">{t.common.search}</Button>
-          <Button
-            variant="secondary"
-            onClick={() => {
-              form.reset(EMPTY_FILTERS);
-              onSearch(EMPTY_FILTERS);
-            }}
-          >
-            {t.common.reset}
-          </Button>
-        </div>
-      </Form>
-    </Panel>
+    <FilterBar
+      form={form}
+      onSubmit={onSearch}
+      onReset={() => {
+        form.reset(EMPTY_FILTERS);
+        onSearch(EMPTY_FILTERS);
+      }}
+      layout="grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-[10rem_1fr_1fr_auto]"
+    >
+      <SelectField<FilterValues, 'roleType', UserRoleFilter>
+        name="roleType"
+        label={t.userList.roleFilter}
+        options={roleOptions}
+        placeholder={false}
+      />
+      <TextField<FilterValues, 'mailAddr'> name="mailAddr" label={t.userList.mailAddr} type="search" />
+      <TextField<FilterValues, 'nickName'> name="nickName" label={t.userList.nickName} type="search" />
+    </FilterBar>
   );
 }

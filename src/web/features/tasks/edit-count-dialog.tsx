@@ -13,7 +13,7 @@ import { Checkbox, Form, FormError, TextField, useValibotForm } from '../../comp
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
-import { useRemote } from '../boards/use-remote';
+import { useRemote } from '../../lib/use-remote';
 import { taskDisplayId } from './task-actions';
 import { loadEditTarget, updateTaskCount, type Task } from './tasks-api';
 

@@ -7,28 +7,29 @@
 import { Link, useRouter } from '@tanstack/react-router';
 import { useState, type JSX } from 'react';
 import * as v from 'valibot';
+import { TaskStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
 import { formatDateTime, formatMoney } from '../../components/ui/format';
-import { Form, SelectField, TextField, useValibotForm } from '../../components/ui/form';
+import { FilterBar } from '../../components/ui/filter-bar';
+import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
 import { textLinkClass } from '../../components/ui/link-classes';
-import { PageHeader, Panel } from '../../components/ui/page';
+import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
 import { navigateTo } from '../navigation/navigate-to';
 import { ACTION_COLUMN_CLASS, MemberTaskActionCell, MemberTaskActionsScope } from './member-task-actions';
 import { MY_TASK_STATUS_FILTERS, parseTaskIdSearch, type MyTaskSearch, type MyTaskStatusFilter } from './my-task-search';
 import { taskDisplayId } from './task-actions';
-import { TaskStatusBadge } from './task-badges';
 import { userTaskExcelUrl, type Task, type TaskPage } from './tasks-api';
 
 const t = zh.tasks;
 
 const STATUS_FILTER_LABEL: Record<MyTaskStatusFilter, string> = {
   all: t.statusAll,
-  open: t.taskStatus.open,
-  locked: t.taskStatus.locked,
-  unmatch: t.taskStatus.unmatch,
+  open: zh.status.task.open,
+  locked: zh.status.task.locked,
+  unmatch: zh.status.task.unmatch,
 };
 
 const money = { cell: ({ getValue }: { getValue: () => number | null }) => formatMoney(getValue()), meta: { align: 'right' as const } };
@@ -104,9 +105,7 @@ export function MyTaskPage({ search, result, loading = false, onSearch }: MyTask
           </Button>
         }
       />
-      <Panel>
-        <TaskFilters search={search} onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })} />
-      </Panel>
+      <TaskFilters search={search} onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })} />
       <MemberTaskActionsScope onChanged={() => void router.invalidate()}>
         <DataTable
           columns={columns}
@@ -159,12 +158,14 @@ function TaskFilters({ search, onApply }: { search: MyTaskSearch; onApply: (filt
     },
   });
   return (
-    <Form
+    <FilterBar
       form={form}
       onSubmit={(values) => onApply(toFilters(values))}
-      role="search"
-      aria-label={t.filters}
-      className="grid grid-cols-1 items-start gap-3 sm:grid-cols-2 lg:grid-cols-[9rem_minmax(10rem,1fr)_minmax(10rem,1fr)_10rem_auto]"
+      onReset={() => {
+        form.reset(EMPTY_FILTERS);
+        onApply(toFilters(EMPTY_FILTERS));
+      }}
+      layout="grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-[9rem_minmax(10rem,1fr)_minmax(10rem,1fr)_10rem_auto]"
     >
       <SelectField<FilterValues, 'status', MyTaskStatusFilter>
         name="status"
@@ -175,18 +176,6 @@ function TaskFilters({ search, onApply }: { search: MyTaskSearch; onApply: (filt
       <TextField<FilterValues, 'itemName'> name="itemName" label={t.itemName} type="search" maxLength={256} autoComplete="off" />
       <TextField<FilterValues, 'trackingId'> name="trackingId" label={t.trackingId} type="search" maxLength={64} autoComplete="off" />
       <TextField<FilterValues, 'taskId'> name="taskId" label={t.taskId} placeholder={t.taskIdHint} autoComplete="off" />
-      <div className="flex gap-2 lg:mt-6">
-        <Button type="submit">{t.search}</Button>
-        <Button
-          variant="secondary"
-          onClick={() => {
-            form.reset(EMPTY_FILTERS);
-            onApply(toFilters(EMPTY_FILTERS));
-          }}
-        >
-          {t.reset}
-        </Button>
-      </div>
-    </Form>
+    </FilterBar>
   );
 }

@@ -34,7 +34,7 @@ export async function matchAndReport(api: ApiClient, taskId: number): Promise<bo
   const status = part?.status ?? task?.status;
   const lines: string[] = [outcome.msg || t.matchDone];
   const standing = part ?? task;
-  if (status && standing) lines.push(t.matchOutcome(t.taskStatus[status] ?? status, standing.productCount, standing.count));
+  if (status && standing) lines.push(t.matchOutcome(zh.status.task[status] ?? status, standing.productCount, standing.count));
   if (standing?.canSplit) lines.push(t.matchCanSplit);
   const text = t.outcomeLines(lines);
   if (status === 'unmatch') toast.info(text);

@@ -10,6 +10,7 @@
 // Every change reloads the records and the task, and calls `onChanged` so the page's table reloads.
 import { useState, type JSX } from 'react';
 import * as v from 'valibot';
+import { TaskStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
 import { confirmDialog } from '../../components/ui/confirm';
 import { Modal } from '../../components/ui/dialog';
@@ -17,9 +18,9 @@ import { Form, FormError, TextField, useValibotForm } from '../../components/ui/
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
-import { useRemote } from '../boards/use-remote';
+import { useRemote } from '../../lib/use-remote';
 import { canMatch, taskDisplayId } from './task-actions';
-import { PurchasedStatusBadge, TaskStatusBadge } from './task-badges';
+import { PurchasedStatusBadge } from './task-badges';
 import { failureText, matchAndReport, reportFailure } from './task-outcomes';
 import {
   createPurchased,

@@ -8,7 +8,9 @@
 // status succ or the response is raised as an error").
 import { multipartBody, type ApiClient } from '../../../api/client';
 import type { components } from '../../../api/schema';
+import type { UploadProgress } from '../../../api/upload';
 import type { ClaimTarget } from '../../../../machines/claim.machine';
+import { timezoneOffsetHours } from '../../lib/timezone';
 import type { MyTaskSearch } from './my-task-search';
 
 export type Task = components['schemas']['Task'];
@@ -190,17 +192,19 @@ export function removePurchased(api: ApiClient, id: number): Promise<Outcome<Pur
 export type UploadMode = 'import' | 'update';
 
 /**
- * POST /api/purchased/user/excel/upload/import or .../update (multipart, field `file`). Silent: the
- * upload page shows the refusal of an unreadable file itself, next to the file input.
+ * POST /api/purchased/user/excel/upload/import or .../update (multipart, field `file`) through
+ * api.upload, which reports how much of the file has been sent. Silent: the upload page shows the
+ * refusal of an unreadable file itself, next to the file input.
  */
-export function uploadPurchasedExcel(api: ApiClient, mode: UploadMode, file: File): Promise<Outcome<UploadResult>> {
-  // openapi-typescript types a binary field as string; the multipart serializer sends the File.
-  const body = { file: file as unknown as string };
+export function uploadPurchasedExcel(
+  api: ApiClient,
+  mode: UploadMode,
+  file: File,
+  onProgress?: (progress: UploadProgress) => void,
+): Promise<Outcome<UploadResult>> {
+  const path = mode === 'import' ? '/api/purchased/user/excel/upload/import' : '/api/purchased/user/excel/upload/update';
   return settle(
-    () =>
-      mode === 'import'
-        ? api.POST('/api/purchased/user/excel/upload/import', { body, bodySerializer: multipartBody, silent: true })
-        : api.POST('/api/purchased/user/excel/upload/update', { body, bodySerializer: multipartBody, silent: true }),
+    () => api.upload(path, multipartBody({ file }), { silent: true, onProgress }),
     () => true,
   );
 }
@@ -210,11 +214,6 @@ export function uploadPurchasedExcel(api: ApiClient, mode: UploadMode, file: Fil
  * import reads). It holds no data, so it is a plain link without a token.
  */
 export const PURCHASED_TEMPLATE_URL = '/ext/excel/template/purchased';
-
-/** SPEC §9: exports carry the caller's offset from UTC in hours (8 for UTC+8) for the times in the file. */
-export function timezoneOffsetHours(date: Date = new Date()): number {
-  return 0 - date.getTimezoneOffset() / 60; // 0 - x: never -0
-}
 
 /**
  * The Excel export of the member's tasks with the page's filters (DECISIONS "Files"): a short-lived

@@ -1,14 +1,16 @@
 // /user/upload (SPEC §2, §3 Upload result row, §7 Uploads, §9 page sizes): the member records
 // purchases in bulk from an .xlsx of the template. 'import' adds the file's records, 'update'
-// changes the counts of existing ones. While the file uploads and the server processes it an
-// (indeterminate) progress bar shows; then the result: totals succ, skip, error and every row,
-// paged in the browser. The result exists only on this page, so leaving it (or the file still
-// uploading) asks for confirmation first.
+// changes the counts of existing ones. While the file goes out a progress bar shows how much of it
+// has been sent (percent); once it is all sent the bar turns indeterminate until the server has
+// processed it; then the result: totals succ, skip, error and every row, paged in the browser. The
+// result exists only on this page, so leaving it (or the file still uploading) asks for
+// confirmation first.
 import { useId, useRef, useState, type JSX } from 'react';
 import { Button } from '../../components/ui/button';
 import { FormError } from '../../components/ui/form';
 import { secondaryLinkClass } from '../../components/ui/link-classes';
 import { PageHeader, Panel } from '../../components/ui/page';
+import { ProgressBar } from '../../components/ui/progress-bar';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
 import { failureText } from './task-outcomes';
@@ -37,13 +39,16 @@ const MODE_LABEL: Record<UploadMode, string> = { import: u.import, update: u.upd
 /** The result on screen; `serial` counts uploads, so a new result starts again at page 1. */
 type Shown = { serial: number; mode: UploadMode; fileName: string; result: UploadResult };
 
+/** An upload under way: `percent` of the file sent (null while its size is unknown); `sent` once all is. */
+type Uploading = { mode: UploadMode; fileName: string; percent: number | null; sent: boolean };
+
 export function UploadPage(): JSX.Element {
   const { api } = useAppContext();
   const inputId = useId();
   const serial = useRef(0);
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
-  const [uploading, setUploading] = useState<{ mode: UploadMode; fileName: string } | null>(null);
+  const [uploading, setUploading] = useState<Uploading | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
   const [shown, setShown] = useState<Shown | null>(null);
 
@@ -65,9 +70,11 @@ export function UploadPage(): JSX.Element {
       return;
     }
     setServerError(null);
-    setUploading({ mode, fileName: file.name });
+    setUploading({ mode, fileName: file.name, percent: 0, sent: false });
     try {
-      const outcome = await uploadPurchasedExcel(api, mode, file);
+      const outcome = await uploadPurchasedExcel(api, mode, file, ({ percent }) =>
+        setUploading((now) => now && { ...now, percent, sent: percent === 100 }),
+      );
       if (outcome.ok) setShown({ serial: ++serial.current, mode, fileName: file.name, result: outcome.data });
       else setServerError(failureText(u.uploadFailed, outcome.msg));
     } finally {
@@ -120,7 +127,12 @@ export function UploadPage(): JSX.Element {
               {u.update}
             </Button>
           </div>
-          {uploading && <UploadProgress label={u.uploading(uploading.fileName)} />}
+          {uploading &&
+            (uploading.sent ? (
+              <ProgressBar label={u.processing(uploading.fileName)} percent={null} />
+            ) : (
+              <ProgressBar label={u.uploading(uploading.fileName, uploading.percent)} percent={uploading.percent} />
+            ))}
           <FormError message={serverError} />
         </div>
       </Panel>
@@ -139,22 +151,6 @@ export function UploadPage(): JSX.Element {
           </div>
         </Panel>
       )}
-    </div>
-  );
-}
-
-/**
- * The upload goes through the API client (its session header and error handling), whose fetch
- * reports no upload progress, and the server then parses and applies the file: one indeterminate
- * bar covers both.
- */
-function UploadProgress({ label }: { label: string }): JSX.Element {
-  return (
-    <div className="flex flex-col gap-1.5">
-      <div role="progressbar" aria-label={label} aria-busy="true" className="h-2 w-full max-w-xl overflow-hidden rounded-full bg-slate-200">
-        <div className="h-full w-full animate-pulse rounded-full bg-blue-500" />
-      </div>
-      <p className="text-xs text-slate-500">{label}</p>
     </div>
   );
 }

@@ -1,5 +1,7 @@
-// A small loader for the parts of the board page that page or reload on their own (a board task's
-// claims, the pending claims): `key` says what to load (a change reloads), `load` how.
+// A small loader for the parts of a page that load, page or reload on their own, outside the route
+// loader (a board task's claims, the pending claims, a task's records in a dialog): `key` says what
+// to load (a change reloads), `load` how. A failed load leaves the last data (the API client has
+// already shown why).
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 export interface Remote<T> {

@@ -1,0 +1,47 @@
+// The task and board-task status badges every feature shows (SPEC §4). Shared, not part of the UI
+// kit in components/ui/: they know the domain's status values and read their labels from the
+// i18n catalog (zh.status), while the kit stays free of both.
+import type { JSX } from 'react';
+import type { TaskStatus } from '../../../machines/task.machine';
+import type { BoardTaskStatus } from '../../../machines/claim.machine';
+import { StatusBadge, type BadgeTone } from './ui/status-badge';
+import { zh } from '../i18n/zh';
+
+const TASK_TONE: Record<TaskStatus, BadgeTone> = {
+  pending: 'warning',
+  open: 'info',
+  closed: 'neutral',
+  locked: 'info',
+  processing: 'info',
+  finished: 'success',
+  deleted: 'neutral',
+  unmatch: 'danger',
+};
+
+const BOARD_TASK_TONE: Record<BoardTaskStatus, BadgeTone> = {
+  normal: 'success',
+  urgent: 'danger',
+  full: 'warning',
+  deleted: 'neutral',
+  closed: 'neutral',
+};
+
+function isTaskStatus(status: string): status is TaskStatus {
+  return Object.hasOwn(TASK_TONE, status);
+}
+
+/**
+ * A task status. Takes any string because some rows carry another entity's status (the audit log):
+ * a value that is not a task status is shown as written, in the neutral tone.
+ */
+export function TaskStatusBadge({ status }: { status: TaskStatus | (string & {}) }): JSX.Element {
+  return isTaskStatus(status) ? (
+    <StatusBadge tone={TASK_TONE[status]}>{zh.status.task[status]}</StatusBadge>
+  ) : (
+    <StatusBadge>{status}</StatusBadge>
+  );
+}
+
+export function BoardTaskStatusBadge({ status }: { status: BoardTaskStatus }): JSX.Element {
+  return <StatusBadge tone={BOARD_TASK_TONE[status] ?? 'neutral'}>{zh.status.boardTask[status] ?? status}</StatusBadge>;
+}
