@@ -54,3 +54,91 @@ export async function seedScans(db: Db, rows: { trackingId: string; upc: string;
       select t, u, c, '', 'scan' from unnest(${sql.param(chunk.map((r) => r.trackingId))}::text[], ${sql.param(chunk.map((r) => r.upc))}::text[], ${sql.param(chunk.map((r) => r.count))}::int[]) as x(t, u, c)`);
   }
 }
+
+export interface ReceivingWorld {
+  /** Members (all in one group) and the item UPCs, for scenarios that scan or import. */
+  memberIds: number[];
+  items: { id: number; upc: string }[];
+  /** Tracking ids with purchased records (the first `recordedTrackings`: T0000000, T0000001, ...). */
+  recordedTrackings: number;
+}
+
+/**
+ * The receiving bench's world (issue 5 targets): `tasks` tasks over `members` members and 2,000
+ * items, `records` purchased records (one tracking id each, T0000000...), and `scans` scan rows:
+ * the first `records` of them are the parcels of those records (same upc), the rest parcels nobody
+ * recorded (U...), spread over the last 365 days with the statuses a year of work leaves. Written
+ * set-based; on PostgreSQL the full size (1,000,000 scans, 200,000 tasks, 300,000 records) seeds in
+ * about a minute. Statistics are refreshed (ANALYZE) so the planner sees the real sizes.
+ */
+export async function seedReceiving(
+  db: Db,
+  opts: { adminId: number; passwordHash: string; members: number; tasks: number; records: number; scans: number },
+): Promise<ReceivingWorld> {
+  const run = (q: ReturnType<typeof sql>) => db.execute(q);
+  const memberIds = (
+    await rowsOf<{ id: number }>(
+      db.execute(sql`
+        insert into users (mail_addr, nick_name, role_type, password_hash)
+        select 'm' || g || '@bench.test', 'member' || g, 'user', ${opts.passwordHash} from generate_series(1, ${opts.members}) g
+        returning id`),
+    )
+  ).map((r) => r.id);
+  const groupId = (await rowsOf<{ id: number }>(db.execute(sql`insert into user_groups (group_name) values ('bench members') returning id`)))[0]!.id;
+  await run(sql`insert into user_group_members (group_id, user_id) select ${groupId}, unnest(${sql.param(memberIds)}::int[])`);
+  const items = await rowsOf<{ id: number; upc: string }>(
+    db.execute(sql`
+      insert into items (item_name, upc, product_id, price)
+      select 'Bench item ' || g, lpad((100000000000 + g)::text, 12, '0'), 'P' || g, 1000 + g from generate_series(1, 2000) g
+      returning id, upc`),
+  );
+  const boardId = (
+    await rowsOf<{ id: number }>(
+      db.execute(
+        sql`insert into boards (board_name, publish_at, expire_at, status) values ('Bench receiving', now() - interval '365 days', now() + interval '30 days', 'open') returning id`,
+      ),
+    )
+  )[0]!.id;
+  await run(sql`
+    insert into board_tasks (board_id, user_id, item_id, item_name, buy_in, show, need)
+    select ${boardId}, ${opts.adminId}, i.id, i.item_name, 1200, 1000000, 1000000 from items i where i.item_name like 'Bench item %'`);
+  // Tasks: member = n % members, item = n % 2000, count 1..4; a tenth locked, the rest open.
+  await run(sql`
+    with n as (select g, nextval(pg_get_serial_sequence('tasks', 'id'))::int as id from generate_series(0, ${opts.tasks - 1}) g),
+    bt as (select row_number() over (order by id) - 1 as k, id, item_id, item_name from board_tasks where board_id = ${boardId}),
+    it as (select id, upc from items)
+    insert into tasks (id, main_id, sub_id, board_id, board_task_id, user_id, item_id, item_name, buy_in, count, product_count, status, upc, label_count, created_at)
+    select n.id, n.id, 0, ${boardId}, bt.id, (${sql.param(memberIds)}::int[])[1 + n.g % ${opts.members}], bt.item_id, bt.item_name, 1200, 1 + n.g % 4,
+      case when n.g % 10 = 0 then 1 + n.g % 4 else 0 end, case when n.g % 10 = 0 then 'locked'::task_status else 'open'::task_status end,
+      it.upc, 0, now() - (n.g % 365) * interval '1 day'
+    from n join bt on bt.k = n.g % 2000 join it on it.id = bt.item_id`);
+  // Records: record r on task r % tasks (the r-th task in id order), tracking T<r>.
+  await run(sql`
+    with t as (select id, user_id, count, row_number() over (order by id) - 1 as k from tasks where board_id = ${boardId})
+    insert into purchased_records (task_id, user_id, tracking_id, product_count, status, created_at, updated_at)
+    select t.id, t.user_id, 'T' || lpad(r::text, 7, '0'), 1, case when r % 3 = 0 then 'match'::purchased_status else 'init'::purchased_status end,
+      now() - (r % 365) * interval '1 day', now() - (r % 365) * interval '1 day'
+    from generate_series(0, ${opts.records - 1}) r join t on t.k = r % ${opts.tasks}`);
+  // Scans: the first `records` rows are the recorded parcels (their task's upc), the rest unknown parcels.
+  await run(sql`
+    with t as (select id, user_id, main_id, upc, item_id, item_name, row_number() over (order by id) - 1 as k from tasks where board_id = ${boardId}),
+    it as (select id, upc, item_name, row_number() over (order by id) - 1 as k from items)
+    insert into scan_trackings (tracking_id, upc, count, item_id, item_name, status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at)
+    select 'T' || lpad(s::text, 7, '0'), t.upc, 1, t.item_id, t.item_name,
+      case when s % 3 = 0 then 'match'::scan_status when s % 3 = 1 then 'scan'::scan_status else 'init'::scan_status end,
+      case when s % 3 = 0 then 'member' else null end, case when s % 3 = 0 then t.user_id end, case when s % 3 = 0 then t.main_id end,
+      case when s % 3 = 0 then 0 end, case when s % 3 = 0 then t.id end, ${opts.adminId},
+      now() - (s % 365) * interval '1 day' - (s % 86400) * interval '1 second', now()
+    from generate_series(0, ${Math.min(opts.records, opts.scans) - 1}) s join t on t.k = s % ${opts.tasks}`);
+  if (opts.scans > opts.records) {
+    await run(sql`
+      with it as (select id, upc, item_name, row_number() over (order by id) - 1 as k from items)
+      insert into scan_trackings (tracking_id, upc, count, item_id, item_name, status, op_uid, created_at, updated_at)
+      select 'U' || lpad(s::text, 8, '0'), it.upc, 1 + s % 3, it.id, it.item_name,
+        case when s % 4 = 0 then 'init'::scan_status else 'unmatch'::scan_status end, ${opts.adminId},
+        now() - (s % 365) * interval '1 day' - (s % 86400) * interval '1 second', now()
+      from generate_series(0, ${opts.scans - opts.records - 1}) s join it on it.k = s % 2000`);
+  }
+  await run(sql`analyze`);
+  return { memberIds, items, recordedTrackings: opts.records };
+}
