@@ -997,7 +997,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Scan records (/admin/tracking-list) */
+        /**
+         * Scan records (/admin/tracking-list)
+         * @description Filters combine (and): trackingId exact, status, itemId, and created between startTime and endTime (days in the timezone offset). Newest first unless isDesc is false. totalPages counts at most the rows up to the current page plus 2,000 (see ScanTrackingPage.totalCapped).
+         */
         get: operations["listScanTrackings"];
         put?: never;
         post?: never;
@@ -1014,7 +1017,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Records of one tracking id */
+        /**
+         * Records of one tracking id
+         * @description All scan records of the tracking id (trimmed), oldest first; isExist tells whether there is any.
+         */
         get: operations["getScanTracking"];
         put?: never;
         post?: never;
@@ -1035,7 +1041,7 @@ export interface paths {
         put?: never;
         /**
          * Record scanned products of a tracking id (/admin/scan)
-         * @description A upc already recorded for the tracking id is refused (edit it with modify instead). Matching runs afterwards.
+         * @description Records the scanned products of one parcel, all or nothing. Each item needs itemId ('请填写所有项目对应的商品', A00001) of an existing item ('商品不存在'). A upc given twice, or already seen for the tracking id, refuses the whole call as opStatus failed with 'upc重复，请编辑已添加的商品' (edit it with modify instead) and the tracking id's records. A upc imported for the tracking id and not yet seen (status init) is seen now: that record becomes scan with the scanned count. New records start as scan. Matching runs afterwards; the answer holds every record of the tracking id after it.
          */
         post: operations["createScanTrackings"];
         delete?: never;
@@ -1053,7 +1059,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Edit one scan record */
+        /**
+         * Edit one scan record
+         * @description Changes trackingId, upc, count or itemId of a record (/admin/scan and the /admin/tracking-list edit dialog); its status is not changed here (init stays init; a seen record is matched again). A record whose task is being paid (wait2pay, payed) cannot be changed (A00001). Moving it onto a tracking id and upc that another record already has answers opStatus failed with 'upc重复，请编辑已添加的商品'. Nothing to change answers succ with '没有变化'. Matching runs afterwards on the old and new tracking id.
+         */
         post: operations["modifyScanTracking"];
         delete?: never;
         options?: never;
@@ -1072,7 +1081,7 @@ export interface paths {
         put?: never;
         /**
          * Add one product to a tracking id (/admin/scan2)
-         * @description Adds count to the existing record of that upc, or creates it. Matching runs afterwards.
+         * @description One parcel of the chosen item (/admin/scan2): creates the record of that upc (status scan) with count units, or, when the upc was imported for the tracking id and not yet seen (init), sees that record with count units. A parcel is scanned once: a upc already seen for the tracking id answers opStatus failed with 'tracking已提交过' (change its count with modify). itemId is required ('请选择商品'). Matching runs afterwards; the answer holds every record of the tracking id, so the screen can tell match from unmatch.
          */
         post: operations["addScanTracking"];
         delete?: never;
@@ -1646,7 +1655,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Tracking upload: insert */
+        /**
+         * Tracking upload: insert
+         * @description Imports parcels announced before they arrive: each row (tracking, upc or 商品ID, 数量) becomes a scan record in status init (imported, not yet seen; matching ignores it until it is seen). A tracking id and upc that already have a record are skip. File: an .xlsx of the template (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in one transaction; another upload or scan holding the same records answers 409 A00004 and nothing changes.
+         */
         post: operations["importTrackingExcel"];
         delete?: never;
         options?: never;
@@ -1663,7 +1675,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Tracking upload: update */
+        /**
+         * Tracking upload: update
+         * @description Changes the count of the records of each row's tracking id and upc (oldQty = the count before; the records matching divided among tasks are merged into one first). No such record is an error row, the same count is skip, a record whose task is being paid (wait2pay, payed) is an error row. Seen records are matched again. File: an .xlsx of the template (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in one transaction; another upload or scan holding the same records answers 409 A00004 and nothing changes.
+         */
         post: operations["updateTrackingExcel"];
         delete?: never;
         options?: never;
@@ -1680,7 +1695,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Tracking upload: confirm */
+        /**
+         * Tracking upload: confirm
+         * @description Marks imported parcels as arrived: the init records of each row's tracking id and upc (or, with the upc cell empty, of the whole tracking id) become scan; a filled 数量 replaces the imported count (oldQty = the imported count). Records already seen are skip; a tracking id and upc never imported are an error row. The confirmed tracking ids are matched once at the end. File: an .xlsx of the template (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in one transaction; another upload or scan holding the same records answers 409 A00004 and nothing changes.
+         */
         post: operations["confirmTrackingExcel"];
         delete?: never;
         options?: never;
@@ -1754,7 +1772,7 @@ export interface paths {
         };
         /**
          * Download token for one Excel export
-         * @description Beyond SPEC §7: SPEC §7 names the export links but not how their token is obtained. The token is short-lived (5 minutes) and scoped to this kind, the caller and the export's filters, which are given here and fixed in the token (the /ext/excel link carries nothing but the token). Each kind reads the filters of its list (user-task: those of listUserTasks, plus timezone for the times in the file). Allowed roles depend on kind (x-kind-roles); others get A00003. A kind whose export is not built yet answers A00001 '该导出尚未开放'.
+         * @description Beyond SPEC §7: SPEC §7 names the export links but not how their token is obtained. The token is short-lived (5 minutes) and scoped to this kind, the caller and the export's filters, which are given here and fixed in the token (the /ext/excel link carries nothing but the token). Each kind reads the filters of its list (user-task: those of listUserTasks, plus timezone for the times in the file; tracking: those of listScanTrackings, at most 50,000 records, more answers A00001 asking for narrower filters). Allowed roles depend on kind (x-kind-roles); others get A00003. A kind whose export is not built yet answers A00001 '该导出尚未开放'.
          */
         get: operations["getExcelDownloadToken"];
         put?: never;
@@ -1834,7 +1852,7 @@ export interface paths {
         };
         /**
          * Excel export of scan records (/admin/tracking-list)
-         * @description Token from getExcelDownloadToken kind tracking. Filters as listScanTrackings.
+         * @description Token from getExcelDownloadToken kind tracking: the scan records matching the filters given when the token was issued (fixed in the token, as for user-task: the link carries nothing but the token), in the list's order, at most 50,000; the columns of the /admin/tracking-list table, times in the token's timezone.
          */
         get: operations["exportTrackingExcel"];
         put?: never;
@@ -1897,6 +1915,26 @@ export interface paths {
          * @description Beyond SPEC §7: /user/upload offers a downloadable template (issue 4). It holds no data, so it needs no token. Columns: 任务ID (required: id or mainId-subId), 商品ID, 商品名称, tracking (required), 快递公司, 数量 (required); a second sheet explains them.
          */
         get: operations["downloadPurchasedTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/excel/template/tracking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Excel template of the tracking upload (/admin/upload)
+         * @description Beyond SPEC §7: /admin/upload offers a downloadable template, like /user/upload. It holds no data, so it needs no token. Columns: tracking (required), upc (required column; a cell may stay empty when 商品ID is given, or in confirm), 商品ID, 商品名称, 快递公司, 数量 (required for insert and update, optional for confirm); a second sheet explains them and the three actions.
+         */
+        get: operations["downloadTrackingTemplate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2296,7 +2334,10 @@ export interface components {
             taskId: number | null;
         };
         ScanTrackingPage: {
+            /** @description Pages of the rows counted. The count stops at a bound (the rows up to the current page plus 2,000, see totalCapped), so a list over a million rows answers fast; paging further raises it. */
             totalPages: number;
+            /** @description true when more rows match than were counted: totalPages is then a lower bound (the pager may show that more pages follow). */
+            totalCapped?: boolean;
             size: number;
             content: components["schemas"]["ScanTracking"][];
         };
@@ -2513,6 +2554,8 @@ export interface components {
             /** @description 1-based spreadsheet row. */
             line: number;
             tracking?: string;
+            /** @description Tracking uploads: the row's UPC. */
+            upc?: string;
             name?: string;
             itemId?: number | null;
             express?: string;
@@ -2667,17 +2710,20 @@ export interface components {
             /** @description Optional reference price; absent or null: none. */
             price?: number | null;
         };
+        /** @description One scanned product. itemId is checked by the server with the scan screen's words ('请填写所有项目对应的商品' when absent or null), so it is not required here; upc is trimmed. */
         ScanLine: {
             upc: string;
+            /** @default 1 */
             count: number;
-            itemId: number;
+            itemId?: number | null;
         };
         ScanCreateRequest: {
             items: components["schemas"]["ScanLine"][];
         };
+        /** @description itemId is checked by the server with scan2's words ('请选择商品' when absent or null), so it is not required here. */
         ScanAddRequest: {
-            itemId: number;
-            /** @description Default: the item's upc. */
+            itemId?: number | null;
+            /** @description Default (absent or blank): the item's upc. */
             upc?: string;
             /** @default 1 */
             count: number;
@@ -6344,10 +6390,18 @@ export interface operations {
                 itemName?: string;
                 /** @description user-task: matches id or mainId, as listUserTasks. */
                 taskId?: number;
-                /** @description user-task: as listUserTasks. */
+                /** @description user-task: as listUserTasks; tracking: as listScanTrackings. */
                 trackingId?: string;
                 /** @description user-task: as listUserTasks. */
                 boardId?: number;
+                /** @description tracking: as listScanTrackings. */
+                status?: components["schemas"]["ScanStatus"];
+                /** @description tracking: YYYY-MM-DD, first day included, in the timezone offset (as listScanTrackings). */
+                startTime?: string;
+                /** @description tracking: YYYY-MM-DD, last day included, in the timezone offset (as listScanTrackings). */
+                endTime?: string;
+                /** @description tracking: as listScanTrackings. */
+                itemId?: number;
                 /** @description Offset of the caller from UTC in hours (8 for UTC+8); dates are read in it. */
                 timezone?: components["parameters"]["timezone"];
             };
@@ -6475,19 +6529,7 @@ export interface operations {
     };
     exportTrackingExcel: {
         parameters: {
-            query?: {
-                /** @description Newest first (by createdAt). */
-                isDesc?: components["parameters"]["isDesc"];
-                trackingId?: string;
-                status?: components["schemas"]["ScanStatus"];
-                /** @description YYYY-MM-DD, first day included. */
-                startTime?: string;
-                /** @description YYYY-MM-DD, last day included. */
-                endTime?: string;
-                /** @description Offset of the caller from UTC in hours (8 for UTC+8); dates are read in it. */
-                timezone?: components["parameters"]["timezone"];
-                itemId?: number;
-            };
+            query?: never;
             header?: never;
             path: {
                 token: string;
@@ -6585,6 +6627,32 @@ export interface operations {
         };
     };
     downloadPurchasedTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    downloadTrackingTemplate: {
         parameters: {
             query?: never;
             header?: never;

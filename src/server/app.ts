@@ -32,6 +32,7 @@ import { purchasedHandlers } from './handlers/purchased.ts';
 import { auditHandlers } from './handlers/audit.ts';
 import { matchHandlers } from './handlers/match.ts';
 import { filesHandlers } from './handlers/files.ts';
+import { scanHandlers } from './handlers/scan.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -60,6 +61,7 @@ export const allHandlers: Handlers = {
   ...auditHandlers,
   ...matchHandlers,
   ...filesHandlers,
+  ...scanHandlers,
 };
 
 export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;

@@ -180,7 +180,13 @@ POST /api/notice/save
   .split('\n');
 
 // Operations beyond SPEC §7 (each says so in its description).
-const ADDITIONS = ['POST /ext/login/logout', 'POST /api/admin/user/update', 'GET /api/download/excel/{kind}/token', 'GET /ext/excel/template/purchased'];
+const ADDITIONS = [
+  'POST /ext/login/logout',
+  'POST /api/admin/user/update',
+  'GET /api/download/excel/{kind}/token',
+  'GET /ext/excel/template/purchased',
+  'GET /ext/excel/template/tracking',
+];
 
 // docs/CONVENTIONS.md "Auth operations": fixed operationIds and roles.
 const AUTH_OPS: [string, string, string[]][] = [

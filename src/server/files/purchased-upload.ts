@@ -31,11 +31,12 @@ import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import type { Db, Tx } from '../db/client.ts';
 import { tasks } from '../db/schema/tasks.ts';
-import { badRequest, conflict } from '../errors.ts';
+import { badRequest } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
 import { MAX_PRODUCT_COUNT, MAX_TRACKING_ID, purchasedMessages, savePurchasedRecords } from '../tasks/purchased-service.ts';
 import { TASK_NOT_FOUND } from '../tasks/apply-event.ts';
 import { parseSheet, SHEET_LIMITS, type Cell, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';
+import { applyInOneTransaction, cellText as text, isRoundedNumber, uploadResult, uploadRowMessages, wholeNumber } from './upload-rows.ts';
 import { writeWorkbook } from './xlsx-write.ts';
 
 type UploadResult = components['schemas']['UploadResult'];
@@ -73,18 +74,16 @@ export const uploadMessages = {
   taskIdInvalid: '任务ID格式不正确（如 12 或 12-1）',
   itemIdInvalid: '商品ID格式不正确',
   itemMismatch: (taskItem: number) => `商品ID与任务的商品（${taskItem}）不一致`,
-  trackingRounded: 'tracking已被Excel转换为数字而失去精度，请将该列设为文本格式后重新填写',
+  trackingRounded: uploadRowMessages.trackingRounded,
   trackingTooLong: purchasedMessages.trackingIdTooLong,
   qtyInvalid: `数目须为1到${MAX_PRODUCT_COUNT}之间的整数`,
   duplicate: (line: number) => `与第${line}行的任务和tracking重复`,
-  busy: '有其他操作正在修改相同的记录，请稍后重试',
-  tooSlow: '文件处理时间过长，未做任何修改，请拆分后分批上传',
+  busy: uploadRowMessages.busy,
+  tooSlow: uploadRowMessages.tooSlow,
 } as const;
 
 /** A task reference of the 任务ID column: its id, or its mainId-subId. */
 type TaskRef = { id: number } | { mainId: number; subId: number };
-
-const text = (v: Cell): string => (v === null ? '' : typeof v === 'string' ? v.trim() : String(v));
 
 function taskRefOf(v: Cell): TaskRef | 'missing' | 'invalid' {
   if (v === null || (typeof v === 'string' && v.trim() === '')) return 'missing';
@@ -94,13 +93,6 @@ function taskRefOf(v: Cell): TaskRef | 'missing' | 'invalid' {
   const main = Number(m[1]);
   if (main < 1 || main > 2_147_483_647) return 'invalid';
   return m[2] === undefined ? { id: main } : { mainId: main, subId: Number(m[2]) };
-}
-
-/** A whole number cell (a number, or text of digits), or null when it is not one. */
-function wholeNumber(v: Cell): number | null {
-  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : null;
-  const t = text(v);
-  return /^\d{1,15}$/.test(t) ? Number(t) : null;
 }
 
 interface CheckedRow {
@@ -140,7 +132,7 @@ function checkRow(row: SheetRow<ColumnKey>): CheckedRow {
   if (ref === 'missing') return fail(uploadMessages.taskIdRequired);
   if (ref === 'invalid') return fail(uploadMessages.taskIdInvalid);
   if (itemIdText !== '' && out.itemId === null) return fail(uploadMessages.itemIdInvalid);
-  if (typeof v.tracking === 'number' && !Number.isSafeInteger(v.tracking)) return fail(uploadMessages.trackingRounded);
+  if (isRoundedNumber(v.tracking)) return fail(uploadMessages.trackingRounded);
   if (!tracking) return fail(purchasedMessages.trackingIdRequired);
   if (tracking.length > MAX_TRACKING_ID) return fail(uploadMessages.trackingTooLong);
   if (text(v.qty) === '') return fail(purchasedMessages.countRequired);
@@ -175,15 +167,6 @@ async function loadTasks(tx: Tx, actor: SessionUser, refs: TaskRef[]) {
     }
   }
   return (ref: TaskRef) => ('id' in ref ? byId.get(ref.id) : byMainSub.get(`${ref.mainId}-${ref.subId}`));
-}
-
-/** A PostgreSQL deadlock or serialization failure, possibly wrapped by the driver or Drizzle. */
-function isLockConflict(err: unknown): boolean {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (code === '40P01' || code === '40001') return true;
-  }
-  return false;
 }
 
 /** Parses, checks and applies one purchased-records upload; see the header. */
@@ -239,16 +222,8 @@ export async function uploadPurchased(
     });
     if (Date.now() > deadline) throw badRequest(uploadMessages.tooSlow);
   };
-  try {
-    await db.transaction(apply);
-  } catch (err) {
-    if (isLockConflict(err)) throw conflict(uploadMessages.busy);
-    throw err;
-  }
-
-  const out = checked.map((c) => c.out);
-  const total = (s: UploadResultRow['opStatus']) => out.filter((r) => r.opStatus === s).length;
-  return { rows: out, succ: total('succ'), skip: total('skip'), error: total('error') };
+  await applyInOneTransaction(db, apply);
+  return uploadResult(checked.map((c) => c.out));
 }
 
 /** The template: the columns above with their id and tracking columns formatted as text, and a help sheet. */

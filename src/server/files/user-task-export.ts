@@ -6,6 +6,7 @@ import { eq, ilike } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { allOf, hasTrackingId, idOrMainId, pageTasks } from '../boards/task-queries.ts';
 import type { Tx } from '../db/client.ts';
+import { formatTime } from '../dates.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import type { DownloadParams } from './download-tokens.ts';
 import { taskDisplayId } from './labels-pdf.ts';
@@ -84,9 +85,6 @@ export async function userTasksForExport(tx: Tx, userId: number, f: UserTaskFilt
   const page = await pageTasks(tx, where, { size: MAX_EXPORT_ROWS, offset: 0, isDesc: f.isDesc });
   return page.content;
 }
-
-/** 'YYYY-MM-DD HH:mm' of epoch ms in the offset `timezone` (hours). */
-export const formatTime = (ms: number, timezone: number) => new Date(ms + timezone * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
 
 export const USER_TASK_HEADER = ['任务ID', '看板', '商品名称', 'UPC', '认领数量', '到货数量', '价格', '回收价', '奖励', '折扣', '状态', 'Tracking', '认领时间'] as const;
 

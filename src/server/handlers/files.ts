@@ -1,22 +1,27 @@
-// Uploads and downloads (SPEC §7 "Uploads and downloads"; DECISIONS "Files"; issue 4): the
-// purchased-records Excel upload and its template, the label PDF of a task and the member's task
-// export, each download behind a short-lived token of its own (files/download-tokens.ts).
-// The other Excel exports (withdraw, tracking, board, task-amount) belong to later issues: their
-// /ext links stay unbuilt ('未实现') and no token is issued for them ('该导出尚未开放'), so nobody
-// holds a link that cannot work.
+// Uploads and downloads (SPEC §7 "Uploads and downloads"; DECISIONS "Files"; issues 4 and 5): the
+// purchased-records and tracking Excel uploads and their templates, the label PDF of a task, the
+// member's task export and the admin's tracking export, each download behind a short-lived token of
+// its own (files/download-tokens.ts). The other Excel exports (withdraw, board, task-amount) belong
+// to later issues: their /ext links stay unbuilt ('未实现') and no token is issued for them
+// ('该导出尚未开放'), so nobody holds a link that cannot work.
 import { eq } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
+import type { Db } from '../db/client.ts';
 import type { components } from '../../api/schema';
 import { isAdminSide } from '../boards/visibility.ts';
 import { loadSpec, type UserRole } from '../contract.ts';
 import { users } from '../db/schema/accounts.ts';
 import { tasks } from '../db/schema/tasks.ts';
+import { formatTime } from '../dates.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import { DOWNLOAD_MESSAGES, issueDownloadToken, redeemDownloadToken, type DownloadKind, type DownloadParams } from '../files/download-tokens.ts';
 import { renderLabelsPdf, taskDisplayId } from '../files/labels-pdf.ts';
 import { purchasedTemplate, uploadPurchased, type PurchasedUploadMode } from '../files/purchased-upload.ts';
-import { formatTime, userTaskFilters, userTaskParams, userTasksForExport, userTaskWorkbook } from '../files/user-task-export.ts';
+import { userTaskFilters, userTaskParams, userTasksForExport, userTaskWorkbook } from '../files/user-task-export.ts';
+import { MAX_TRACKING_EXPORT_ROWS, trackingExportMessages, trackingWorkbook } from '../files/tracking-export.ts';
+import { trackingTemplate, uploadTrackings, type TrackingUploadMode } from '../files/tracking-upload.ts';
 import { XLSX_TYPE } from '../files/xlsx-write.ts';
+import { moreThan, scanFilterParams, scanFilters, scanFiltersOf, scansForExport } from '../receiving/scan-queries.ts';
 import { TASK_NOT_FOUND } from '../tasks/apply-event.ts';
 import { me, ok, type Ctx, type Handlers, type OpRequest } from './types.ts';
 
@@ -29,9 +34,20 @@ export const fileMessages = {
 
 type TokenQuery = OpRequest<'getExcelDownloadToken'>['query'];
 
-/** Excel exports that exist: the token kind each one redeems and the filters it keeps in the token. */
-const BUILT_EXPORTS: Partial<Record<ExcelKind, { kind: DownloadKind; params: (q: TokenQuery) => DownloadParams }>> = {
+/**
+ * Excel exports that exist: the token kind each one redeems, the filters it keeps in the token, and
+ * what is checked before a token is issued (the export's own limits).
+ */
+const BUILT_EXPORTS: Partial<Record<ExcelKind, { kind: DownloadKind; params: (q: TokenQuery) => DownloadParams; check?: (db: Db, params: DownloadParams) => Promise<void> }>> = {
   'user-task': { kind: 'excel.userTask', params: userTaskParams },
+  tracking: {
+    kind: 'excel.tracking',
+    // scanFilters validates nothing itself; the dates are checked by the bounded count below.
+    params: (q) => scanFilterParams(scanFilters(q)),
+    async check(db, params) {
+      if (await moreThan(db, scanFiltersOf(params), MAX_TRACKING_EXPORT_ROWS)) throw badRequest(trackingExportMessages.tooMany);
+    },
+  },
 };
 
 let kindRolesCache: Record<string, UserRole[]> | undefined;
@@ -71,12 +87,21 @@ function sendFile(reply: FastifyReply, body: Buffer, type: string, disposition: 
 }
 
 let templateCache: Buffer | undefined;
+let trackingTemplateCache: Buffer | undefined;
+
+/** The uploaded file's bytes: the contract's field is `file`; a file under another name is not the upload. */
+function uploadedBytes(req: { raw: OpRequest<'importPurchasedExcel'>['raw'] }) {
+  const file = req.raw.upload;
+  return file && file.field === 'file' ? file.buffer : null;
+}
 
 async function upload(req: OpRequest<'importPurchasedExcel'> | OpRequest<'updatePurchasedExcel'>, ctx: Ctx, mode: PurchasedUploadMode) {
-  const file = req.raw.upload;
-  // The contract's field is `file`; a file under another name is not the upload.
-  const bytes = file && file.field === 'file' ? file.buffer : null;
-  const result = await uploadPurchased(ctx.db, me(req), bytes, mode);
+  const result = await uploadPurchased(ctx.db, me(req), uploadedBytes(req), mode);
+  return ok(result, fileMessages.uploaded(result));
+}
+
+async function trackingUpload(req: OpRequest<'importTrackingExcel' | 'updateTrackingExcel' | 'confirmTrackingExcel'>, ctx: Ctx, mode: TrackingUploadMode) {
+  const result = await uploadTrackings(ctx.db, me(req), uploadedBytes(req), mode);
   return ok(result, fileMessages.uploaded(result));
 }
 
@@ -93,6 +118,24 @@ export const filesHandlers: Handlers = {
   async downloadPurchasedTemplate(_req, _ctx, reply) {
     templateCache ??= purchasedTemplate();
     return sendFile(reply, templateCache, XLSX_TYPE, attachment('purchased-template.xlsx', '采购记录上传模板.xlsx'));
+  },
+
+  async importTrackingExcel(req, ctx) {
+    return trackingUpload(req, ctx, 'import');
+  },
+
+  async updateTrackingExcel(req, ctx) {
+    return trackingUpload(req, ctx, 'update');
+  },
+
+  async confirmTrackingExcel(req, ctx) {
+    return trackingUpload(req, ctx, 'confirm');
+  },
+
+  /** Anonymous, like the purchased template. */
+  async downloadTrackingTemplate(_req, _ctx, reply) {
+    trackingTemplateCache ??= trackingTemplate();
+    return sendFile(reply, trackingTemplateCache, XLSX_TYPE, attachment('tracking-template.xlsx', '扫描记录上传模板.xlsx'));
   },
 
   /** A member: own tasks only (another's reads as not existing); the admin side: any task. */
@@ -124,7 +167,9 @@ export const filesHandlers: Handlers = {
     if (!(kindRoles()[kind] ?? []).includes(user.roleType)) throw forbidden();
     const built = BUILT_EXPORTS[kind];
     if (!built) throw badRequest(fileMessages.exportNotOpen);
-    return ok(await issueDownloadToken(ctx.db, { userId: user.id, kind: built.kind, params: built.params(req.query) }));
+    const params = built.params(req.query);
+    await built.check?.(ctx.db, params);
+    return ok(await issueDownloadToken(ctx.db, { userId: user.id, kind: built.kind, params }));
   },
 
   async exportUserTaskExcel(req, ctx, reply) {
@@ -135,5 +180,15 @@ export const filesHandlers: Handlers = {
     const list = await userTasksForExport(ctx.db, user.id, filters);
     const stamp = formatTime(Date.now(), filters.timezone).replace(/[-: ]/g, '');
     return sendFile(reply, userTaskWorkbook(list, filters.timezone), XLSX_TYPE, attachment(`my-tasks-${stamp}.xlsx`, `我的任务-${stamp}.xlsx`));
+  },
+
+  async exportTrackingExcel(req, ctx, reply) {
+    const { user, params } = await redeemDownloadToken(ctx.db, req.params.token, 'excel.tracking');
+    // x-kind-roles: the admin side's export; an account no longer on the admin side gets nothing.
+    if (user.roleType === 'user') throw notFound(DOWNLOAD_MESSAGES.invalid);
+    const filters = scanFiltersOf(params);
+    const rows = await scansForExport(ctx.db, filters, MAX_TRACKING_EXPORT_ROWS);
+    const stamp = formatTime(Date.now(), filters.timezone).replace(/[-: ]/g, '');
+    return sendFile(reply, trackingWorkbook(rows, filters.timezone), XLSX_TYPE, attachment(`trackings-${stamp}.xlsx`, `扫描记录-${stamp}.xlsx`));
   },
 };

@@ -28,6 +28,15 @@
 //   tracking id, then call matchTracking (a row changed first and locked second could deadlock with
 //   a matching of the same tracking id that is updating that row). A many-row upload may take
 //   lockForMatching for all its tracking ids and tasks up front, so its locks are in one order too.
+//   The tracking locks are two-level: every caller first takes one shared "all trackings" lock and
+//   then an exclusive lock per tracking id, except a change of more than BULK_LOCK_THRESHOLD
+//   tracking ids (a large upload), which takes the "all trackings" lock exclusively instead. A
+//   PostgreSQL server keeps advisory locks in its shared lock table (max_locks_per_transaction x
+//   max_connections, about 6,400 by default): one lock per tracking id of a 50,000-row file would
+//   fail with "out of shared memory". A large upload therefore waits for the scans in progress and
+//   holds the scanning of other parcels off until it commits; the lock order is unchanged (the
+//   all-trackings lock comes first), and a transaction takes its largest set first (an upload
+//   locks the whole file before matching any part of it), so it never upgrades a shared lock.
 //
 // What it writes, for one tracking id T:
 // - scan rows of T in status scan/match/unmatch: each share of a row that serves a record becomes
@@ -41,7 +50,8 @@
 //   arrived), unmatch with a msg (fewer arrived, more arrived than recorded, a foreign item), or
 //   init (nothing of T scanned yet).
 // - tasks with a record on T, through applyTaskEvent with task.match (so the task machine decides
-//   and the change is audited): the outcome is computed over ALL the task's tracking ids:
+//   and the change is audited; applyMatchEvents, its bulk form, when one run moves many tasks):
+//   the outcome is computed over ALL the task's tracking ids:
 //     * the parcel disagrees on any of them, or more units arrived than the task's count -> unmatch
 //     * every unit arrived (arrived = count) -> locked, productCount = count, canSplit false
 //     * otherwise -> open with productCount = arrived units and canSplit = 0 < arrived < count.
@@ -52,7 +62,9 @@
 //   A task whose status, productCount and canSplit would not change gets no event (no audit noise).
 // Every change is audited in the same transaction: entity 'tracking' for scan rows, 'purchased'
 // for records, 'task' (applyTaskEvent) for tasks.
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import { decide } from '../../../machines/stored-state.ts';
 import { explainTaskRefusal, taskMachine, type MatchOutcome } from '../../../machines/task.machine.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
@@ -61,7 +73,7 @@ import { users } from '../db/schema/accounts.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import type { SessionUser } from '../handlers/types.ts';
-import { applyTaskEvent, taskContext, type TaskRow } from '../tasks/apply-event.ts';
+import { applyMatchEvents, applyTaskEvent, taskContext, type TaskRow } from '../tasks/apply-event.ts';
 import { allocate, POOL_STATUSES, problemMessage, type Allocation, type Piece, type ScanStatus } from './allocate.ts';
 
 export type ScanRow = typeof scanTrackings.$inferSelect;
@@ -76,8 +88,21 @@ export interface MatchReport {
   changedTaskIds: number[];
 }
 
-/** Does the machine let a task in this state be matched? (open, unmatch) */
-export const acceptsMatch = (row: TaskRow) => decide(taskMachine, row.status, taskContext(row), { type: 'task.match', outcome: 'open' }, explainTaskRefusal).ok;
+/** Does the machine let a task in this state be matched? (open, unmatch) Asked once per state: matching an upload asks it for every record. */
+export function acceptsMatch(row: TaskRow): boolean {
+  const key = `${row.status}|${row.productCount}|${row.canSplit}`;
+  let ok = acceptsCache.get(key);
+  if (ok === undefined) {
+    ok = decide(taskMachine, row.status, taskContext(row), { type: 'task.match', outcome: 'open' }, explainTaskRefusal).ok;
+    if (acceptsCache.size < 10_000) acceptsCache.set(key, ok);
+  }
+  return ok;
+}
+const acceptsCache = new Map<string, boolean>();
+
+/** `column = any(values)`: one array parameter instead of one per value (the long lists of an upload). */
+const anyText = (column: AnyPgColumn, values: string[]): SQL => sql`${column} = any(${sql.param(values)}::text[])`;
+const anyInt = (column: AnyPgColumn, values: number[]): SQL => sql`${column} = any(${sql.param(values)}::int[])`;
 
 /**
  * Takes the matching lock of each tracking id (a transaction-scoped advisory lock), in a fixed
@@ -86,17 +111,46 @@ export const acceptsMatch = (row: TaskRow) => decide(taskMachine, row.status, ta
  */
 export async function lockTrackings(tx: Tx, trackingIds: Iterable<string>): Promise<void> {
   const ids = [...new Set(trackingIds)].sort();
-  // One statement per chunk, taking the locks in the array's (sorted) order.
-  for (let i = 0; i < ids.length; i += LOCK_CHUNK) {
-    const chunk = ids.slice(i, i + LOCK_CHUNK).map((id) => `tracking:${id}`);
-    await tx.execute(
-      sql`select count(pg_advisory_xact_lock(hashtextextended(u.k, 0))) from (select k from unnest(${sql.param(chunk)}::text[]) with ordinality as t(k, n) order by n) u`,
-    );
+  if (!ids.length) return;
+  // Locks this transaction already holds are not asked for again (a scan locks its tracking id and
+  // then matches it). Only a real transaction is remembered: the locks last as long as it does.
+  const held = tx instanceof PgTransaction ? (heldLocks.get(tx) ?? { all: null, ids: new Set<string>() }) : null;
+  if (held) heldLocks.set(tx, held);
+  if (held?.all === 'exclusive') return;
+  if (ids.length > BULK_LOCK_THRESHOLD) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${ALL_TRACKINGS}, 0))`);
+    if (held) held.all = 'exclusive';
+    return;
   }
+  const todo = held ? ids.filter((id) => !held.ids.has(id)) : ids;
+  // One statement per chunk, taking the locks in the array's order: the shared all-trackings lock
+  // first (unless held), then the tracking ids, sorted.
+  for (let i = 0; i < todo.length; i += LOCK_CHUNK) {
+    const shared = i === 0 && held?.all !== 'shared';
+    const keys = [...(shared ? [ALL_TRACKINGS] : []), ...todo.slice(i, i + LOCK_CHUNK).map((id) => `tracking:${id}`)];
+    await tx.execute(
+      sql`select count(case when u.n = 1 and ${shared} then pg_advisory_xact_lock_shared(hashtextextended(u.k, 0)) else pg_advisory_xact_lock(hashtextextended(u.k, 0)) end)
+        from (select k, n from unnest(${sql.param(keys)}::text[]) with ordinality as t(k, n) order by n) u`,
+    );
+    if (held) held.all = 'shared';
+  }
+  if (held) for (const id of todo) held.ids.add(id);
 }
 
-/** Tracking ids per lock statement (and per IN list): keeps statements of a large upload small. */
+/** The tracking locks each open transaction holds (see lockTrackings). */
+const heldLocks = new WeakMap<object, { all: 'shared' | 'exclusive' | null; ids: Set<string> }>();
+
+/** Tracking ids per lock statement: keeps statements of a large upload small. */
 const LOCK_CHUNK = 1000;
+
+/** Values per read (one array parameter, `= any($1)`). */
+const READ_CHUNK = 5000;
+
+/** Above this many tracking ids, one exclusive lock of all tracking ids replaces the per-id locks (see the header). */
+export const BULK_LOCK_THRESHOLD = 2000;
+
+/** The key of the all-trackings lock; per-id keys are `tracking:<id>`, so no tracking id yields it. */
+const ALL_TRACKINGS = 'trackings:all';
 
 interface Loaded {
   scans: ScanRow[];
@@ -104,26 +158,67 @@ interface Loaded {
   allocation: Allocation;
 }
 
-/** Scan rows and live records (not of deleted tasks) of each tracking id, and their allocations: two queries per chunk. */
-async function loadMany(tx: Tx, trackingIds: string[]): Promise<Map<string, Loaded>> {
-  const scansOf = new Map<string, ScanRow[]>(trackingIds.map((t) => [t, []]));
-  const recordsOf = new Map<string, Loaded['records']>(trackingIds.map((t) => [t, []]));
-  for (let i = 0; i < trackingIds.length; i += LOCK_CHUNK) {
-    const chunk = trackingIds.slice(i, i + LOCK_CHUNK);
-    const scans = await tx.select().from(scanTrackings).where(inArray(scanTrackings.trackingId, chunk)).orderBy(asc(scanTrackings.id));
-    for (const row of scans) scansOf.get(row.trackingId)?.push(row);
+/**
+ * Imported rows (init) that the change being matched has just seen (the tracking upload's confirm):
+ * matching reads them as seen (status scan, the confirmed count) and writes each one once, in its
+ * final state, audited with the caller's action and the init row as before - instead of the caller
+ * writing 'scan' and matching writing the result over it (twice the writes and audit entries of a
+ * large file).
+ */
+class Seen {
+  readonly originals = new Map<number, ScanRow>();
+  constructor(
+    private counts: ReadonlyMap<number, number>,
+    readonly action: string,
+    private opUid: number | null,
+  ) {}
+  apply(row: ScanRow): ScanRow {
+    const count = this.counts.get(row.id);
+    if (count === undefined || row.status !== 'init') return row;
+    this.originals.set(row.id, row);
+    return { ...row, status: 'scan', count, opUid: this.opUid };
+  }
+}
+
+/** The live records (not of deleted tasks) of each tracking id with their tasks, oldest record first. */
+async function recordsOn(tx: Tx, trackingIds: string[]): Promise<Map<string, Loaded['records']>> {
+  const out = new Map<string, Loaded['records']>(trackingIds.map((t) => [t, []]));
+  for (let i = 0; i < trackingIds.length; i += READ_CHUNK) {
     const records = await tx
       .select({ record: purchasedRecords, task: tasks })
       .from(purchasedRecords)
       .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
-      .where(and(inArray(purchasedRecords.trackingId, chunk), ne(tasks.status, 'deleted')))
+      .where(and(anyText(purchasedRecords.trackingId, trackingIds.slice(i, i + READ_CHUNK)), ne(tasks.status, 'deleted')))
       .orderBy(asc(purchasedRecords.id));
-    for (const r of records) recordsOf.get(r.record.trackingId)?.push(r);
+    for (const r of records) out.get(r.record.trackingId)?.push(r);
   }
+  return out;
+}
+
+/**
+ * Scan rows and live records of each tracking id, and their allocations: one or two queries per
+ * chunk. `preloaded`: the records, when the caller has read them already (run() reads them to know
+ * which tasks to lock).
+ */
+async function loadMany(
+  tx: Tx,
+  trackingIds: string[],
+  preloaded?: Map<string, Loaded['records']>,
+  seen?: Seen,
+  known?: ReadonlyMap<string, ScanRow[]>,
+): Promise<Map<string, Loaded>> {
+  const scansOf = new Map<string, ScanRow[]>(trackingIds.map((t) => [t, [...(known?.get(t) ?? [])].sort((a, b) => a.id - b.id)]));
+  const toRead = known ? trackingIds.filter((t) => !known.has(t)) : trackingIds;
+  for (let i = 0; i < toRead.length; i += READ_CHUNK) {
+    const chunk = toRead.slice(i, i + READ_CHUNK);
+    const scans = await tx.select().from(scanTrackings).where(anyText(scanTrackings.trackingId, chunk)).orderBy(asc(scanTrackings.id));
+    for (const row of scans) scansOf.get(row.trackingId)?.push(seen ? seen.apply(row) : row);
+  }
+  const recordsOf = preloaded ?? (await recordsOn(tx, trackingIds));
   const out = new Map<string, Loaded>();
   for (const t of trackingIds) {
     const scans = scansOf.get(t)!;
-    const records = recordsOf.get(t)!;
+    const records = recordsOf.get(t) ?? [];
     const allocation = allocate(
       scans.map((s) => ({ id: s.id, upc: s.upc, count: s.count, status: s.status as ScanStatus, taskId: s.taskId })),
       records.map(({ record, task }) => ({ id: record.id, taskId: task.id, upc: task.upc || null, productCount: record.productCount, settled: !acceptsMatch(task) })),
@@ -136,7 +231,7 @@ async function loadMany(tx: Tx, trackingIds: string[]): Promise<Map<string, Load
 /** Locks the given tasks (id order, so concurrent matchings never wait on each other in a cycle). */
 async function lockTaskRows(tx: Tx, ids: number[]): Promise<Map<number, TaskRow>> {
   if (!ids.length) return new Map();
-  const rows = await tx.select().from(tasks).where(inArray(tasks.id, ids)).orderBy(asc(tasks.id)).for('update');
+  const rows = await tx.select().from(tasks).where(anyInt(tasks.id, ids)).orderBy(asc(tasks.id)).for('update');
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -155,11 +250,12 @@ export async function lockForMatching(tx: Tx, trackingIds: Iterable<string>, tas
 
 async function nickNames(tx: Tx, userIds: number[]): Promise<Map<number, string>> {
   if (!userIds.length) return new Map();
-  const rows = await tx.select({ id: users.id, nickName: users.nickName }).from(users).where(inArray(users.id, [...new Set(userIds)]));
+  const rows = await tx.select({ id: users.id, nickName: users.nickName }).from(users).where(anyInt(users.id, [...new Set(userIds)]));
   return new Map(rows.map((r) => [r.id, r.nickName]));
 }
 
-const scanAudit = (actor: SessionUser | null, action: string, before: ScanRow | null, after: ScanRow): AuditEntry => ({
+/** The audit entry of a scan row change (entity 'tracking'): the row's columns after, and before/after whole. */
+export const scanAudit = (actor: SessionUser | null, action: string, before: ScanRow | null, after: ScanRow): AuditEntry => ({
   entity: 'tracking',
   entityId: after.id,
   action,
@@ -181,7 +277,7 @@ type ScanTie = Pick<ScanRow, 'status' | 'userId' | 'mainId' | 'subId' | 'taskId'
 
 /** The writes of one matching run, collected over its tracking ids and applied by flushWrites in a few statements. */
 interface Writes {
-  scanUpdates: { before: ScanRow; set: ScanTie & { count: number } }[];
+  scanUpdates: { before: ScanRow; set: ScanTie & { count: number; opUid?: number | null } }[];
   scanInserts: { splitFrom: number; values: typeof scanTrackings.$inferInsert }[];
   recordUpdates: { before: RecordRow; task: TaskRow; status: RecordRow['status']; msg: string; trackingId: string }[];
 }
@@ -213,7 +309,7 @@ function planTracking(loaded: Loaded, taskRows: Map<number, TaskRow>, names: Map
     const pieces = allocation.pieces.get(row.id);
     if (!pieces?.length) continue;
     const [first, ...rest] = pieces;
-    const want = { count: first!.count, ...desired(first!) };
+    const want: Writes['scanUpdates'][number]['set'] = { count: first!.count, ...desired(first!) };
     const same = (Object.keys(want) as (keyof typeof want)[]).every((k) => row[k] === want[k]);
     if (!same) w.scanUpdates.push({ before: row, set: want });
     for (const piece of rest) {
@@ -246,21 +342,41 @@ function planTracking(loaded: Loaded, taskRows: Map<number, TaskRow>, names: Map
 /** Rows per bulk statement (the array parameters of one UPDATE ... FROM unnest, or one INSERT). */
 const WRITE_CHUNK = 1000;
 
+/** Rows per UPDATE ... FROM unnest (one array parameter per column). */
+const UNNEST_CHUNK = 5000;
+
 /** Applies the planned writes (bulk statements) and audits each changed row. */
-async function flushWrites(tx: Tx, w: Writes, actor: SessionUser | null) {
-  const audits: AuditEntry[] = [];
+async function flushWrites(tx: Tx, w: Writes, actor: SessionUser | null, seen?: Seen, extraAudits: AuditEntry[] = []) {
+  // The caller's own entries first (the change that matching follows), then matching's.
+  const audits: AuditEntry[] = [...extraAudits];
   const now = new Date();
-  for (let i = 0; i < w.scanUpdates.length; i += WRITE_CHUNK) {
-    const chunk = w.scanUpdates.slice(i, i + WRITE_CHUNK);
+  const written = { updated: new Map<number, ScanRow>(), inserted: [] as ScanRow[] };
+  // A seen row is written even where matching leaves it as the change made it.
+  if (seen) {
+    const planned = new Set(w.scanUpdates.map((u) => u.before.id));
+    for (const original of seen.originals.values()) {
+      if (planned.has(original.id)) continue;
+      const row = seen.apply(original);
+      w.scanUpdates.push({ before: row, set: { count: row.count, status: row.status, userId: row.userId, mainId: row.mainId, subId: row.subId, taskId: row.taskId, matchedUser: row.matchedUser } });
+    }
+  }
+  for (let i = 0; i < w.scanUpdates.length; i += UNNEST_CHUNK) {
+    const chunk = w.scanUpdates.slice(i, i + UNNEST_CHUNK);
     const col = <T>(f: (u: (typeof chunk)[number]) => T) => sql.param(chunk.map(f));
     await tx.execute(sql`
       update scan_trackings s set count = v.count, status = v.status::scan_status, user_id = v.user_id, main_id = v.main_id, sub_id = v.sub_id,
-        task_id = v.task_id, matched_user = v.matched_user, updated_at = ${now}
+        task_id = v.task_id, matched_user = v.matched_user, op_uid = v.op_uid, updated_at = ${now}
       from unnest(${col((u) => u.before.id)}::int[], ${col((u) => u.set.count)}::int[], ${col((u) => u.set.status)}::text[], ${col((u) => u.set.userId)}::int[],
-        ${col((u) => u.set.mainId)}::int[], ${col((u) => u.set.subId)}::int[], ${col((u) => u.set.taskId)}::int[], ${col((u) => u.set.matchedUser)}::text[])
-        as v(id, count, status, user_id, main_id, sub_id, task_id, matched_user)
+        ${col((u) => u.set.mainId)}::int[], ${col((u) => u.set.subId)}::int[], ${col((u) => u.set.taskId)}::int[], ${col((u) => u.set.matchedUser)}::text[],
+        ${col((u) => u.before.opUid)}::int[])
+        as v(id, count, status, user_id, main_id, sub_id, task_id, matched_user, op_uid)
       where s.id = v.id`);
-    for (const u of chunk) audits.push(scanAudit(actor, 'match', u.before, { ...u.before, ...u.set, updatedAt: now }));
+    for (const u of chunk) {
+      const after = { ...u.before, ...u.set, updatedAt: now };
+      written.updated.set(after.id, after);
+      const original = seen?.originals.get(u.before.id);
+      audits.push(original ? scanAudit(actor, seen!.action, original, after) : scanAudit(actor, 'match', u.before, after));
+    }
   }
   for (let i = 0; i < w.scanInserts.length; i += WRITE_CHUNK) {
     const chunk = w.scanInserts.slice(i, i + WRITE_CHUNK);
@@ -270,9 +386,10 @@ async function flushWrites(tx: Tx, w: Writes, actor: SessionUser | null) {
       .values(chunk.map((c) => c.values))
       .returning();
     inserted.forEach((row, k) => audits.push({ ...scanAudit(actor, 'match.split', null, row), before: { splitFrom: chunk[k]!.splitFrom } }));
+    written.inserted.push(...inserted);
   }
-  for (let i = 0; i < w.recordUpdates.length; i += WRITE_CHUNK) {
-    const chunk = w.recordUpdates.slice(i, i + WRITE_CHUNK);
+  for (let i = 0; i < w.recordUpdates.length; i += UNNEST_CHUNK) {
+    const chunk = w.recordUpdates.slice(i, i + UNNEST_CHUNK);
     await tx.execute(sql`
       update purchased_records p set status = v.status::purchased_status, msg = v.msg, updated_at = ${now}
       from unnest(${sql.param(chunk.map((u) => u.before.id))}::int[], ${sql.param(chunk.map((u) => u.status))}::text[], ${sql.param(chunk.map((u) => u.msg))}::text[])
@@ -301,6 +418,7 @@ async function flushWrites(tx: Tx, w: Writes, actor: SessionUser | null) {
     }
   }
   await writeAudit(tx, audits);
+  return written;
 }
 
 export interface TaskVerdict {
@@ -320,12 +438,16 @@ export function verdictOf(task: Pick<TaskRow, 'count'>, perRecord: { arrived: nu
 /** The allocation of each tracking id, loaded once per matching run. */
 class Allocations {
   private cache = new Map<string, Loaded>();
-  constructor(private tx: Tx) {}
-  /** Loads the allocations of `trackingIds` in bulk: all of them (fresh) or those not loaded yet. */
-  async load(trackingIds: Iterable<string>, fresh = false): Promise<void> {
+  constructor(
+    private tx: Tx,
+    private seen?: Seen,
+    private known?: ReadonlyMap<string, ScanRow[]>,
+  ) {}
+  /** Loads the allocations of `trackingIds` in bulk: all of them (fresh) or those not loaded yet (`preloaded`: see loadMany). */
+  async load(trackingIds: Iterable<string>, fresh = false, preloaded?: Map<string, Loaded['records']>): Promise<void> {
     const missing = [...new Set(trackingIds)].filter((t) => fresh || !this.cache.has(t));
     if (!missing.length) return;
-    for (const [t, loaded] of await loadMany(this.tx, missing)) this.cache.set(t, loaded);
+    for (const [t, loaded] of await loadMany(this.tx, missing, preloaded, this.seen, this.known)) this.cache.set(t, loaded);
   }
   async get(trackingId: string): Promise<Loaded> {
     await this.load([trackingId]);
@@ -343,14 +465,15 @@ async function evaluate(tx: Tx, taskRows: Map<number, TaskRow>, allocations: All
   const candidates = [...taskRows.values()].filter(acceptsMatch).sort((a, b) => a.id - b.id);
   const recordsOf = new Map<number, { id: number; trackingId: string }[]>(candidates.map((t) => [t.id, []]));
   const ids = candidates.map((t) => t.id);
-  for (let i = 0; i < ids.length; i += LOCK_CHUNK) {
+  for (let i = 0; i < ids.length; i += READ_CHUNK) {
     const rows = await tx
       .select({ id: purchasedRecords.id, taskId: purchasedRecords.taskId, trackingId: purchasedRecords.trackingId })
       .from(purchasedRecords)
-      .where(inArray(purchasedRecords.taskId, ids.slice(i, i + LOCK_CHUNK)));
+      .where(anyInt(purchasedRecords.taskId, ids.slice(i, i + READ_CHUNK)));
     for (const r of rows) recordsOf.get(r.taskId)!.push(r);
   }
   await allocations.load([...recordsOf.values()].flat().map((r) => r.trackingId));
+  const moves: Parameters<typeof applyMatchEvents>[2] = [];
   for (const task of candidates) {
     const perRecord: { arrived: number; disagrees: boolean }[] = [];
     for (const rec of recordsOf.get(task.id)!) {
@@ -359,7 +482,14 @@ async function evaluate(tx: Tx, taskRows: Map<number, TaskRow>, allocations: All
     }
     const v = verdictOf(task, perRecord);
     if (task.status === v.outcome && task.productCount === v.productCount && task.canSplit === v.canSplit) continue;
-    const after = await applyTaskEvent(tx, actor, task, { type: 'task.match', outcome: v.outcome }, { set: { productCount: v.productCount, canSplit: v.canSplit } });
+    moves.push({ row: task, ...v });
+  }
+  // One task: applyTaskEvent itself; many (an upload): the same decisions, written in bulk.
+  const afters =
+    moves.length === 1
+      ? [await applyTaskEvent(tx, actor, moves[0]!.row, { type: 'task.match', outcome: moves[0]!.outcome }, { set: { productCount: moves[0]!.productCount, canSplit: moves[0]!.canSplit } })]
+      : await applyMatchEvents(tx, actor, moves);
+  for (const after of afters) {
     taskRows.set(after.id, after);
     changed.push(after.id);
   }
@@ -369,40 +499,73 @@ async function evaluate(tx: Tx, taskRows: Map<number, TaskRow>, allocations: All
 /** The distinct tracking ids of the given tasks' records (to lock them before locking the tasks). */
 export async function trackingIdsOfTasks(tx: Tx, taskIds: number[]): Promise<string[]> {
   if (!taskIds.length) return [];
-  const rows = await tx.selectDistinct({ t: purchasedRecords.trackingId }).from(purchasedRecords).where(inArray(purchasedRecords.taskId, taskIds));
+  const rows = await tx.selectDistinct({ t: purchasedRecords.trackingId }).from(purchasedRecords).where(anyInt(purchasedRecords.taskId, taskIds));
   return rows.map((r) => r.t).sort();
 }
 
 /** Per tracking id, the ids of the tasks (not deleted) with a record on it. */
 async function tasksOnTrackings(tx: Tx, trackingIds: string[]): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>(trackingIds.map((t) => [t, []]));
-  for (let i = 0; i < trackingIds.length; i += LOCK_CHUNK) {
+  for (let i = 0; i < trackingIds.length; i += READ_CHUNK) {
     const rows = await tx
       .selectDistinct({ t: purchasedRecords.trackingId, id: tasks.id })
       .from(purchasedRecords)
       .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
-      .where(and(inArray(purchasedRecords.trackingId, trackingIds.slice(i, i + LOCK_CHUNK)), ne(tasks.status, 'deleted')));
+      .where(and(anyText(purchasedRecords.trackingId, trackingIds.slice(i, i + READ_CHUNK)), ne(tasks.status, 'deleted')));
     for (const r of rows) out.get(r.t)?.push(r.id);
   }
   return out;
 }
 
-async function run(tx: Tx, trackingIds: string[], extraTaskIds: number[], actor: SessionUser | null): Promise<MatchReport> {
+interface RunOptions {
+  seen?: Seen;
+  /** Every scan row of some of the tracking ids, as the caller holds them under their locks (not read again). */
+  known?: ReadonlyMap<string, ScanRow[]>;
+  /** The caller's own audit entries, written with matching's. */
+  audits?: AuditEntry[];
+}
+
+async function run(tx: Tx, trackingIds: string[], extraTaskIds: number[], actor: SessionUser | null, opts: RunOptions = {}): Promise<{ report: MatchReport; rows: Map<string, ScanRow[]> }> {
+  const { seen } = opts;
   await lockTrackings(tx, trackingIds);
-  const onTracking = await tasksOnTrackings(tx, trackingIds);
-  const ids = [...new Set([...extraTaskIds, ...[...onTracking.values()].flat()])].sort((a, b) => a - b);
+  // The records are read once, before their tasks are locked: under the tracking locks no record of
+  // these tracking ids can change, and each record is then paired with its task as locked (a task
+  // deleted in between drops out, as a deleted task's records always do).
+  const read = await recordsOn(tx, trackingIds);
+  const ids = [...new Set([...extraTaskIds, ...[...read.values()].flatMap((list) => list.map((r) => r.task.id))])].sort((a, b) => a - b);
   const taskRows = await lockTaskRows(tx, ids);
-  const allocations = new Allocations(tx);
-  await allocations.load(trackingIds, true);
+  const records = new Map<string, Loaded['records']>();
+  for (const [t, list] of read) {
+    records.set(
+      t,
+      list.flatMap(({ record, task }) => {
+        const locked = taskRows.get(task.id);
+        return locked && locked.status !== 'deleted' ? [{ record, task: locked }] : [];
+      }),
+    );
+  }
+  const allocations = new Allocations(tx, seen, opts.known);
+  await allocations.load(trackingIds, true, records);
   const names = await nickNames(
     tx,
     [...taskRows.values()].map((t) => t.userId),
   );
   const writes = newWrites();
   for (const t of trackingIds) planTracking(await allocations.get(t), taskRows, names, writes);
-  await flushWrites(tx, writes, actor);
+  const written = await flushWrites(tx, writes, actor, seen, opts.audits);
   const changedTaskIds = await evaluate(tx, taskRows, allocations, actor);
-  return { trackingIds, taskIds: ids.filter((id) => taskRows.has(id)), changedTaskIds };
+  // The rows after matching, of the tracking ids the caller knew (it asks for them): what was
+  // loaded, with matching's own writes applied.
+  const rows = new Map<string, ScanRow[]>();
+  for (const t of opts.known?.keys() ?? []) {
+    const list = (await allocations.get(t)).scans.map((r) => written.updated.get(r.id) ?? r);
+    list.push(...written.inserted.filter((r) => r.trackingId === t));
+    rows.set(
+      t,
+      list.sort((a, b) => a.id - b.id),
+    );
+  }
+  return { report: { trackingIds, taskIds: ids.filter((id) => taskRows.has(id)), changedTaskIds }, rows };
 }
 
 /**
@@ -414,16 +577,44 @@ async function run(tx: Tx, trackingIds: string[], extraTaskIds: number[], actor:
  * Returns the tasks concerned and those whose state it changed.
  */
 export async function matchTracking(tx: Tx, trackingId: string, actor: SessionUser | null): Promise<MatchReport> {
-  return run(tx, [trackingId], [], actor);
+  return (await run(tx, [trackingId], [], actor)).report;
+}
+
+/**
+ * matchTracking for the scan calls (receiving/scan-service.ts), which hold the tracking lock and
+ * every row of the tracking id already: `known` is all of them as they are now (read under the lock
+ * and just written), `audits` the call's own entries, written together with matching's. Answers the
+ * tracking id's rows after matching as well, without reading them again (a scan is a handful of
+ * round trips; each one saved counts).
+ */
+export async function matchScannedTracking(
+  tx: Tx,
+  trackingId: string,
+  actor: SessionUser | null,
+  known: ScanRow[],
+  audits: AuditEntry[],
+): Promise<{ report: MatchReport; rows: ScanRow[] }> {
+  const { report, rows } = await run(tx, [trackingId], [], actor, { known: new Map([[trackingId, known]]), audits });
+  return { report, rows: rows.get(trackingId) ?? [] };
 }
 
 /**
  * Matches several tracking ids in one run (each tracking id once, each task concerned evaluated
  * once): for a many-row change such as an upload, which saves all its rows first and matches
  * afterwards instead of after every row. Same contract as matchTracking.
+ *
+ * `seen` (the tracking upload's confirm): imported rows (init, by id) that this change sees, with
+ * their confirmed count. They are matched as status scan with that count and written once in their
+ * final state, audited as `seen.action` with the init row as before (see class Seen); the caller
+ * does not write them itself. Their tracking ids must be among `trackingIds`.
  */
-export async function matchTrackings(tx: Tx, trackingIds: Iterable<string>, actor: SessionUser | null): Promise<MatchReport> {
-  return run(tx, [...new Set(trackingIds)].sort(), [], actor);
+export async function matchTrackings(
+  tx: Tx,
+  trackingIds: Iterable<string>,
+  actor: SessionUser | null,
+  seen?: { counts: ReadonlyMap<number, number>; action: string },
+): Promise<MatchReport> {
+  return (await run(tx, [...new Set(trackingIds)].sort(), [], actor, { seen: seen && new Seen(seen.counts, seen.action, actor?.id ?? null) })).report;
 }
 
 /**
@@ -432,7 +623,7 @@ export async function matchTrackings(tx: Tx, trackingIds: Iterable<string>, acto
  * transaction, either holding no task lock yet or after lockForMatching of the tasks' tracking ids.
  */
 export async function matchTasks(tx: Tx, taskIds: number[], actor: SessionUser | null): Promise<MatchReport> {
-  return run(tx, await trackingIdsOfTasks(tx, taskIds), taskIds, actor);
+  return (await run(tx, await trackingIdsOfTasks(tx, taskIds), taskIds, actor)).report;
 }
 
 /**

@@ -2,12 +2,12 @@
 // same `decide` the UI's buttons come from), the change and its audit entry are written in the
 // caller's transaction. A refusal is A00001 with the machine's message; another member's task is
 // A00004 as if it did not exist (DECISIONS "Roles").
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { decide } from '../../../machines/stored-state.ts';
 import { explainTaskRefusal, taskMachine, type TaskEvent, type TaskStatus } from '../../../machines/task.machine.ts';
 import type { Tx } from '../db/client.ts';
 import { tasks } from '../db/schema/tasks.ts';
-import { writeAudit } from '../audit.ts';
+import { writeAudit, type AuditEntry } from '../audit.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
 
@@ -50,10 +50,15 @@ export async function applyTaskEvent(tx: Tx, actor: SessionUser | null, row: Tas
     .where(eq(tasks.id, row.id))
     .returning();
   if (!after) throw notFound(TASK_NOT_FOUND);
-  await writeAudit(tx, {
+  await writeAudit(tx, taskAudit(actor, opts.action ?? event.type.replace(/^task\./, ''), row, after));
+  return after;
+}
+
+function taskAudit(actor: SessionUser | null, action: string, before: TaskRow, after: TaskRow): AuditEntry {
+  return {
     entity: 'task',
     entityId: after.id,
-    action: opts.action ?? event.type.replace(/^task\./, ''),
+    action,
     opUid: actor?.id ?? null,
     userId: after.userId,
     mainId: after.mainId,
@@ -63,8 +68,41 @@ export async function applyTaskEvent(tx: Tx, actor: SessionUser | null, row: Tas
     count: after.count,
     itemName: after.itemName,
     status: after.status,
-    before: row,
+    before,
     after,
-  });
-  return after;
+  };
+}
+
+/** Tasks per bulk statement of applyMatchEvents. */
+const BULK_CHUNK = 1000;
+
+/**
+ * applyTaskEvent of task.match for many locked tasks at once (matching a whole upload): the machine
+ * decides each one exactly as applyTaskEvent does (a refusal throws before anything is written),
+ * then the rows are written with one UPDATE ... FROM unnest per chunk and audited together.
+ * Returns the rows after, in the order given.
+ */
+export async function applyMatchEvents(
+  tx: Tx,
+  actor: SessionUser | null,
+  changes: { row: TaskRow; outcome: Extract<TaskEvent, { type: 'task.match' }>['outcome']; productCount: number; canSplit: boolean }[],
+): Promise<TaskRow[]> {
+  const now = new Date();
+  const planned = changes.map((c) => ({ ...c, status: requireTransition(c.row, { type: 'task.match', outcome: c.outcome }) }));
+  const out: TaskRow[] = [];
+  for (let i = 0; i < planned.length; i += BULK_CHUNK) {
+    const part = planned.slice(i, i + BULK_CHUNK);
+    await tx.execute(sql`
+      update tasks t set status = v.status::task_status, product_count = v.product_count, can_split = v.can_split, updated_at = ${now}
+      from unnest(${sql.param(part.map((c) => c.row.id))}::int[], ${sql.param(part.map((c) => c.status))}::text[],
+        ${sql.param(part.map((c) => c.productCount))}::int[], ${sql.param(part.map((c) => c.canSplit))}::bool[]) as v(id, status, product_count, can_split)
+      where t.id = v.id`);
+    const afters = part.map((c) => ({ ...c.row, status: c.status, productCount: c.productCount, canSplit: c.canSplit, updatedAt: now }));
+    await writeAudit(
+      tx,
+      afters.map((after, k) => taskAudit(actor, 'match', part[k]!.row, after)),
+    );
+    out.push(...afters);
+  }
+  return out;
 }

@@ -1,7 +1,8 @@
-// The task and board-task status badges every feature shows (SPEC §4). Shared, not part of the UI
-// kit in components/ui/: they know the domain's status values and read their labels from the
-// i18n catalog (zh.status), while the kit stays free of both.
+// The task, board-task and scan-record status badges every feature shows (SPEC §4). Shared, not part
+// of the UI kit in components/ui/: they know the domain's status values and read their labels from
+// the i18n catalog (zh.status), while the kit stays free of both.
 import type { JSX } from 'react';
+import type { components } from '../../api/schema';
 import type { TaskStatus } from '../../../machines/task.machine';
 import type { BoardTaskStatus } from '../../../machines/claim.machine';
 import { StatusBadge, type BadgeTone } from './ui/status-badge';
@@ -26,6 +27,20 @@ const BOARD_TASK_TONE: Record<BoardTaskStatus, BadgeTone> = {
   closed: 'neutral',
 };
 
+export type ScanStatus = components['schemas']['ScanStatus'];
+
+/** SPEC §4 scan record statuses, in the order of their life (DECISIONS "Receiving and matching"). */
+export const SCAN_STATUSES = ['init', 'scan', 'match', 'unmatch', 'wait2pay', 'payed'] as const satisfies readonly ScanStatus[];
+
+const SCAN_TONE: Record<ScanStatus, BadgeTone> = {
+  init: 'neutral',
+  scan: 'info',
+  match: 'success',
+  unmatch: 'danger',
+  wait2pay: 'warning',
+  payed: 'success',
+};
+
 function isTaskStatus(status: string): status is TaskStatus {
   return Object.hasOwn(TASK_TONE, status);
 }
@@ -44,4 +59,13 @@ export function TaskStatusBadge({ status }: { status: TaskStatus | (string & {})
 
 export function BoardTaskStatusBadge({ status }: { status: BoardTaskStatus }): JSX.Element {
   return <StatusBadge tone={BOARD_TASK_TONE[status] ?? 'neutral'}>{zh.status.boardTask[status] ?? status}</StatusBadge>;
+}
+
+/** A scan record status; a value the contract does not know is shown as written. */
+export function ScanStatusBadge({ status }: { status: ScanStatus | (string & {}) }): JSX.Element {
+  return Object.hasOwn(SCAN_TONE, status) ? (
+    <StatusBadge tone={SCAN_TONE[status as ScanStatus]}>{zh.status.scan[status as ScanStatus]}</StatusBadge>
+  ) : (
+    <StatusBadge>{status}</StatusBadge>
+  );
 }

@@ -1,4 +1,5 @@
-// Chinese text of the uploads screens; part of the one catalog (zh.ts re-exports it as zh.uploads).
+// Chinese text of the Excel uploads (/user/upload; /admin/upload's two tabs use the shared form and
+// result, components/excel-upload.tsx); part of the one catalog (zh.ts re-exports it as zh.uploads).
 export const uploadsText = {
   // /user/upload
   intro: '用Excel批量录入采购记录：导入新增记录，更新修改已有记录的数目。请使用模板的列。',
@@ -13,6 +14,7 @@ export const uploadsText = {
   uploading: (name: string, percent: number | null) => (percent === null ? `正在上传 ${name}…` : `正在上传 ${name}：${percent}%`),
   processing: (name: string) => `${name} 已上传，正在处理，大文件需要一些时间…`,
   uploadFailed: '上传失败',
+  uploadFailedWith: (reason: string) => `上传失败：${reason}`,
 
   // the result
   resultTitle: (mode: string, name: string) => `${mode}结果 · ${name}`,
@@ -25,6 +27,7 @@ export const uploadsText = {
   clear: '清除结果',
   colLine: '行号',
   colTracking: 'Tracking',
+  colUpc: 'UPC',
   colName: '商品名称',
   colItemId: '商品ID',
   colExpress: '快递',

@@ -10,6 +10,10 @@ import { memberBoardsText } from './zh-member-boards';
 import { tasksText } from './zh-tasks';
 import { uploadsText } from './zh-uploads';
 import { adminTasksText } from './zh-admin-tasks';
+import { auditText } from './zh-audit';
+import { trackingText } from './zh-tracking';
+import { scanText } from './zh-scan';
+import type { components } from '../../api/schema';
 
 export const zh = {
   app: {
@@ -60,6 +64,15 @@ export const zh = {
       deleted: '已删除',
       closed: '已关闭',
     } satisfies Record<BoardTaskStatus, string>,
+    /** Scan record status (DECISIONS "Receiving and matching"). */
+    scan: {
+      init: '已导入', // imported, not yet seen at the warehouse
+      scan: '已扫描',
+      match: '已匹配',
+      unmatch: '不匹配',
+      wait2pay: '待付款',
+      payed: '已付款',
+    } satisfies Record<components['schemas']['ScanStatus'], string>,
   },
 
   /** Page titles (document.title and page headers), keyed by route. */
@@ -195,4 +208,7 @@ export const zh = {
   tasks: tasksText,
   uploads: uploadsText,
   adminTasks: adminTasksText,
+  audit: auditText,
+  tracking: trackingText,
+  scan: scanText,
 } as const;

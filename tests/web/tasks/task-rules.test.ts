@@ -6,8 +6,8 @@ import { parseTaskIdSearch } from '../../../src/web/features/tasks/my-task-searc
 import { canMatch, memberTaskActions, offersLabelPdf, offersRecords, taskDisplayId } from '../../../src/web/features/tasks/task-actions';
 import { failureText } from '../../../src/web/features/tasks/task-outcomes';
 import { canChangeRecord, recordFormSchema } from '../../../src/web/features/tasks/task-record-dialog';
-import { formatFileSize, isXlsx } from '../../../src/web/features/tasks/upload-page';
-import { pageOf } from '../../../src/web/features/tasks/upload-result-table';
+import { formatFileSize, isXlsx } from '../../../src/web/lib/excel-file';
+import { pageOf } from '../../../src/web/components/upload-result-table';
 
 const facts = (status: (typeof TASK_STATUSES)[number], productCount = 0, canSplit = false, isHome = false) => ({ status, productCount, canSplit, isHome });
 

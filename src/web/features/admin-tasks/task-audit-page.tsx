@@ -15,9 +15,10 @@ import { SelectField, TextField, useValibotForm } from '../../components/ui/form
 import { formatDateTime } from '../../components/ui/format';
 import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
+import { AuditDiff } from '../../components/audit/audit-diff';
+import { auditActionLabel, auditEntityLabel, auditOperatorLabel, auditTaskLabel } from '../../components/audit/audit-entry';
 import type { AppUser, AuditEntry, AuditPage, AuditStatus } from './admin-tasks-api';
-import { AuditDiff } from './audit-diff';
-import { idText, toId, userLabel, userOptions } from './filter-fields';
+import { idText, toId, userLabel, userOptions } from '../../lib/filter-fields';
 import { ADMIN_TASK_SIZE_OPTIONS, AUDIT_STATUSES, type TaskAuditSearch } from './admin-tasks-search';
 
 const t = zh.adminTasks;
@@ -34,22 +35,8 @@ export interface TaskAuditPageProps {
   onSearch: (next: TaskAuditSearch) => void;
 }
 
-/** mainId, plus '-subId' when subId is not 0 (SPEC §2); '' for an entry about no task. */
-export function auditTaskLabel(entry: Pick<AuditEntry, 'mainId' | 'subId'>): string {
-  if (entry.mainId === null || entry.mainId === undefined) return '';
-  return entry.subId ? `${entry.mainId}-${entry.subId}` : String(entry.mainId);
-}
-
-function operatorLabel(entry: AuditEntry): string {
-  if (entry.opUid === null || entry.opUid === undefined) return A.system;
-  return entry.opName ? `${entry.opName}（#${entry.opUid}）` : `#${entry.opUid}`;
-}
-
-const actionLabel = (action: string): string => (Object.hasOwn(t.auditAction, action) ? t.auditAction[action]! : action);
-const entityLabel = (entity: AuditEntry['entity']): string => t.auditEntity[entity] ?? entity;
-
 const col = columnHelper<AuditEntry>();
-const renderDiff = (entry: AuditEntry) => <AuditDiff entry={entry} />;
+const renderDiff = (entry: AuditEntry) => <AuditDiff entry={entry} fieldLabels={t.task} />;
 
 export function TaskAuditPage({ search, data, onSearch }: TaskAuditPageProps): JSX.Element {
   const loading = useRouterState({ select: (state) => state.isLoading });
@@ -59,11 +46,11 @@ export function TaskAuditPage({ search, data, onSearch }: TaskAuditPageProps): J
       col.columns([
         col.accessor('id', { header: A.id, meta: { className: 'tabular-nums' } }),
         col.accessor('createdAt', { header: A.time, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
-        col.display({ id: 'operator', header: A.operator, cell: ({ row }) => operatorLabel(row.original), meta: { className: 'whitespace-nowrap' } }),
-        col.accessor('entity', { header: A.entity, cell: ({ getValue }) => entityLabel(getValue()), meta: { className: 'whitespace-nowrap' } }),
+        col.display({ id: 'operator', header: A.operator, cell: ({ row }) => auditOperatorLabel(row.original), meta: { className: 'whitespace-nowrap' } }),
+        col.accessor('entity', { header: A.entity, cell: ({ getValue }) => auditEntityLabel(getValue()), meta: { className: 'whitespace-nowrap' } }),
         col.display({ id: 'user', header: A.user, cell: ({ row }) => userLabel(data.users, row.original.userId), meta: { className: 'whitespace-nowrap' } }),
         col.display({ id: 'task', header: A.task, cell: ({ row }) => auditTaskLabel(row.original), meta: { className: 'tabular-nums' } }),
-        col.accessor('action', { header: A.action, cell: ({ getValue }) => actionLabel(getValue()) }),
+        col.accessor('action', { header: A.action, cell: ({ getValue }) => auditActionLabel(getValue()) }),
         col.accessor('trackingId', { header: A.trackingId, meta: { className: 'text-xs break-all' } }),
         col.accessor('upc', { header: A.upc }),
         col.accessor('count', { header: A.count, meta: { align: 'right', className: 'tabular-nums' } }),

@@ -22,7 +22,7 @@ import type { AppUser, Task, TaskPage } from './admin-tasks-api';
 import { taskLabel } from './task-actions';
 import { ADMIN_TASK_SIZE_OPTIONS, type TaskListSearch } from './admin-tasks-search';
 import { TaskRowActions } from './task-row-actions';
-import { idText, toId, userLabel, userOptions } from './filter-fields';
+import { idText, toId, userLabel, userOptions } from '../../lib/filter-fields';
 
 const t = zh.adminTasks;
 const L = t.list;

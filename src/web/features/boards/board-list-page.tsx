@@ -11,7 +11,7 @@ import { FilterBar } from '../../components/ui/filter-bar';
 import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
 import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
-import { ItemPickerField } from '../catalog/item-picker';
+import { ItemPickerField } from '../../components/item-picker';
 import { BoardStatusBadge, ExpiredBadge } from './board-badges';
 import { BOARD_LIST_SIZE_OPTIONS, type BoardListSearch } from './board-list-search';
 import { formatDateTime } from '../../components/ui/format';

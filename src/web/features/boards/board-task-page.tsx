@@ -11,7 +11,7 @@ import { PageHeader, Panel } from '../../components/ui/page';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
-import { ItemPickerField } from '../catalog/item-picker';
+import { ItemPickerField } from '../../components/item-picker';
 import { isAppPath, toLocalPath } from '../navigation/navigate-to';
 import { boardPath } from './board-task-table';
 import {

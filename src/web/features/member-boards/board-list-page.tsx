@@ -10,7 +10,7 @@ import { FilterBar } from '../../components/ui/filter-bar';
 import { TextField, useValibotForm } from '../../components/ui/form';
 import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
-import { ItemPickerField } from '../catalog/item-picker';
+import { ItemPickerField } from '../../components/item-picker';
 import { BOARD_LIST_SIZE_OPTIONS, type BoardListSearch } from './board-list-search';
 import type { Board, BoardListPage } from './member-boards-api';
 import { BoardStatusBadge } from './status-badges';

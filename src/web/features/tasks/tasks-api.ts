@@ -1,4 +1,4 @@
-// The calls behind the member's task screens (SPEC §2 /user/my-task, /user/upload, the board page's
+// The calls behind the member's task screens (SPEC §2 /user/my-task, the board page's
 // 'my tasks'; §7 Tasks, Scan/tracking/audit/matching, Uploads and downloads). Lists answer "nothing"
 // on failure (the client has already raised its error toast). The state-changing calls are silent:
 // each screen words its own outcome (SPEC §8 '删除失败', '拆分失败', the server's msg in a dialog), so
@@ -6,9 +6,8 @@
 // (the server refuses what the task machine refuses, A00001 with the machine's message) or as
 // A00000 whose data.status (or opStatus) is not 'succ'; both count as failure (SPEC §5 "must return
 // status succ or the response is raised as an error").
-import { multipartBody, type ApiClient } from '../../../api/client';
+import type { ApiClient } from '../../../api/client';
 import type { components } from '../../../api/schema';
-import type { UploadProgress } from '../../../api/upload';
 import type { ClaimTarget } from '../../../../machines/claim.machine';
 import { timezoneOffsetHours } from '../../lib/timezone';
 import type { MyTaskSearch } from './my-task-search';
@@ -19,8 +18,6 @@ export type TaskPage = components['schemas']['TaskPage'];
 export type TaskPartMatch = components['schemas']['TaskPartMatch'];
 export type PurchasedItem = components['schemas']['PurchasedItem'];
 export type PurchasedStatus = components['schemas']['PurchasedStatus'];
-export type UploadResult = components['schemas']['UploadResult'];
-export type UploadResultRow = components['schemas']['UploadResultRow'];
 type TaskChangeResult = components['schemas']['TaskChangeResult'];
 type TaskSplitResult = components['schemas']['TaskSplitResult'];
 type MatchResult = components['schemas']['MatchResult'];
@@ -188,32 +185,6 @@ export function removePurchased(api: ApiClient, id: number): Promise<Outcome<Pur
 }
 
 // ---------------------------------------------------------------- files
-
-export type UploadMode = 'import' | 'update';
-
-/**
- * POST /api/purchased/user/excel/upload/import or .../update (multipart, field `file`) through
- * api.upload, which reports how much of the file has been sent. Silent: the upload page shows the
- * refusal of an unreadable file itself, next to the file input.
- */
-export function uploadPurchasedExcel(
-  api: ApiClient,
-  mode: UploadMode,
-  file: File,
-  onProgress?: (progress: UploadProgress) => void,
-): Promise<Outcome<UploadResult>> {
-  const path = mode === 'import' ? '/api/purchased/user/excel/upload/import' : '/api/purchased/user/excel/upload/update';
-  return settle(
-    () => api.upload(path, multipartBody({ file }), { silent: true, onProgress }),
-    () => true,
-  );
-}
-
-/**
- * The Excel template of the purchased-records upload (downloadPurchasedTemplate: the columns the
- * import reads). It holds no data, so it is a plain link without a token.
- */
-export const PURCHASED_TEMPLATE_URL = '/ext/excel/template/purchased';
 
 /**
  * The Excel export of the member's tasks with the page's filters (DECISIONS "Files"): a short-lived

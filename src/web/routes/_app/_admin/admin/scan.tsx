@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { ScanPage } from '../../../../features/scan/scan-page';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_admin/admin/scan')({
   staticData: { title: zh.titles.adminScan },
-  component: () => <PlaceholderPage title={zh.titles.adminScan} />,
+  component: ScanPage,
 });

@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { Scan2Page } from '../../../../features/scan/scan2-page';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_admin/admin/scan2')({
   staticData: { title: zh.titles.adminScan2 },
-  component: () => <PlaceholderPage title={zh.titles.adminScan2} />,
+  component: Scan2Page,
 });

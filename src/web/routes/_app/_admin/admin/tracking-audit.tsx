@@ -1,8 +1,22 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
+import { loadTrackingAudits, loadUsers } from '../../../../features/tracking/tracking-api';
+import { TrackingAuditPage } from '../../../../features/tracking/tracking-audit-page';
+import { TRACKING_SEARCH_DEFAULTS, trackingAuditQuery, trackingAuditSearchSchema } from '../../../../features/tracking/tracking-search';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_admin/admin/tracking-audit')({
   staticData: { title: zh.titles.adminTrackingAudit },
-  component: () => <PlaceholderPage title={zh.titles.adminTrackingAudit} />,
+  validateSearch: trackingAuditSearchSchema,
+  search: { middlewares: [stripSearchParams(TRACKING_SEARCH_DEFAULTS)] },
+  loaderDeps: ({ search }) => trackingAuditQuery(search),
+  loader: async ({ context, deps }) => {
+    const [audits, users] = await Promise.all([loadTrackingAudits(context.api, deps), loadUsers(context.api)]);
+    return { audits, users };
+  },
+  component: function AdminTrackingAuditRoute() {
+    const navigate = useNavigate();
+    return (
+      <TrackingAuditPage search={Route.useSearch()} data={Route.useLoaderData()} onSearch={(next) => void navigate({ to: '/admin/tracking-audit', search: next })} />
+    );
+  },
 });

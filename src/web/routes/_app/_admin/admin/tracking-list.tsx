@@ -1,8 +1,22 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
+import { loadScanTrackings, loadUsers } from '../../../../features/tracking/tracking-api';
+import { TrackingListPage } from '../../../../features/tracking/tracking-list-page';
+import { TRACKING_SEARCH_DEFAULTS, trackingListQuery, trackingListSearchSchema } from '../../../../features/tracking/tracking-search';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_admin/admin/tracking-list')({
   staticData: { title: zh.titles.adminTrackingList },
-  component: () => <PlaceholderPage title={zh.titles.adminTrackingList} />,
+  validateSearch: trackingListSearchSchema,
+  search: { middlewares: [stripSearchParams(TRACKING_SEARCH_DEFAULTS)] },
+  loaderDeps: ({ search }) => search,
+  loader: async ({ context, deps }) => {
+    const [records, users] = await Promise.all([loadScanTrackings(context.api, trackingListQuery(deps)), loadUsers(context.api)]);
+    return { records, users };
+  },
+  component: function AdminTrackingListRoute() {
+    const navigate = useNavigate();
+    return (
+      <TrackingListPage search={Route.useSearch()} data={Route.useLoaderData()} onSearch={(next) => void navigate({ to: '/admin/tracking-list', search: next })} />
+    );
+  },
 });

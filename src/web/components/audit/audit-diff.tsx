@@ -1,15 +1,21 @@
-// The expanded row of an audit entry: what the change did, field by field, before -> after, with
-// the changed fields marked. The entry carries both as JSON text (AuditEntry before / after: the
-// whole row as it was and as it became); text that is not a JSON object is shown as written.
+// The expanded row of an audit entry in either log (/admin/task-audit, /admin/tracking-audit): what
+// the change did, field by field, before -> after, with the changed fields marked. The entry carries
+// both as JSON text (AuditEntry before / after: the whole row as it was and as it became); text that
+// is not a JSON object is shown as written. Each log names the fields of its rows (`fieldLabels`);
+// the raw field name is always shown too.
 import type { JSX } from 'react';
+import type { components } from '../../../api/schema';
 import { zh } from '../../i18n/zh';
-import type { AuditEntry } from './admin-tasks-api';
+import { formatDateTime } from '../ui/format';
 
-const t = zh.adminTasks.audit;
-const FIELD_LABEL: Readonly<Record<string, string>> = zh.adminTasks.task;
+type AuditEntry = components['schemas']['AuditEntry'];
 
-/** A field's label where the task screens name it (not `id`: the row may be a purchased record's). */
-const fieldLabel = (field: string): string | undefined => (field !== 'id' && Object.hasOwn(FIELD_LABEL, field) ? FIELD_LABEL[field] : undefined);
+const t = zh.audit;
+
+/** A field's label where the log names it (not `id`: the row may be another entity's than the log's). */
+function labelOf(labels: Readonly<Record<string, string>>, field: string): string | undefined {
+  return field !== 'id' && Object.hasOwn(labels, field) ? labels[field] : undefined;
+}
 
 type Snapshot = Record<string, unknown>;
 
@@ -53,8 +59,12 @@ export function diffSnapshots(before: Snapshot | null, after: Snapshot | null): 
   });
 }
 
-function show(value: unknown): string {
+/** Times travel as epoch ms (createdAt, updatedAt, publishAt, ...): shown as the screens show them. */
+const isTime = (field: string, value: unknown): value is number => /At$/.test(field) && typeof value === 'number' && Number.isFinite(value);
+
+function show(field: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return t.emptyValue;
+  if (isTime(field, value)) return formatDateTime(value);
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
@@ -65,7 +75,14 @@ function sideText(side: Side): string {
   return side.kind === 'text' ? side.text : JSON.stringify(side.fields, null, 2);
 }
 
-export function AuditDiff({ entry }: { entry: Pick<AuditEntry, 'id' | 'before' | 'after'> }): JSX.Element {
+export interface AuditDiffProps {
+  entry: Pick<AuditEntry, 'id' | 'before' | 'after'>;
+  /** Readable names of the fields, by field name. */
+  fieldLabels?: Readonly<Record<string, string>>;
+}
+
+export function AuditDiff({ entry, fieldLabels = {} }: AuditDiffProps): JSX.Element {
+  const fieldLabel = (field: string) => labelOf(fieldLabels, field);
   const before = parseSide(entry.before);
   const after = parseSide(entry.after);
 
@@ -110,13 +127,13 @@ export function AuditDiff({ entry }: { entry: Pick<AuditEntry, 'id' | 'before' |
                 {change.changed && <span className="sr-only">（{t.changed}）</span>}
               </th>
               <td className={`px-2 py-1 font-mono break-all ${change.changed ? 'text-red-700 line-through decoration-red-300' : 'text-slate-700'}`}>
-                {show(change.before)}
+                {show(change.field, change.before)}
               </td>
               <td className="px-1 py-1 text-slate-400" aria-hidden="true">
                 {change.changed ? '→' : ''}
               </td>
               <td className={`px-2 py-1 font-mono break-all ${change.changed ? 'font-semibold text-green-700' : 'text-slate-700'}`}>
-                {show(change.after)}
+                {show(change.field, change.after)}
               </td>
             </tr>
           ))}

@@ -1,7 +1,10 @@
-// Pieces shared by the filter forms of /admin/tasks and /admin/task-audit.
+// Pieces shared by the filter forms of the admin lists (/admin/tasks, /admin/task-audit,
+// /admin/tracking-list, /admin/tracking-audit): ids typed as text, and users in a select or a cell.
 import * as v from 'valibot';
-import type { SelectOption } from '../../components/ui/form';
-import type { AppUser } from './admin-tasks-api';
+import type { components } from '../../api/schema';
+import type { SelectOption } from '../components/ui/form';
+
+type AppUser = components['schemas']['User'];
 
 const ID = /^[1-9]\d{0,14}$/;
 

@@ -1,13 +1,14 @@
-// The result of an Excel upload (SPEC §3 "Upload result row"): the totals succ, skip and error, and
-// every row (line, tracking, name, itemId, express, qty, oldQty, opStatus, msg), paged here in the
+// The result of an Excel upload (SPEC §3 "Upload result row"), shared by /user/upload and both tabs
+// of /admin/upload: the totals succ, skip and error, and every row (line, tracking, name, itemId,
+// express, qty, oldQty, opStatus, msg; the tracking upload adds the row's upc), paged here in the
 // browser (the whole result is in hand) with SPEC §9's upload page sizes: 20, 40, 60, 100, 200 and
 // 100000 (everything on one page).
 import { useState, type JSX } from 'react';
-import { columnHelper, DataTable } from '../../components/ui/data-table';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from '../../components/ui/pager';
-import { StatusBadge, type BadgeTone } from '../../components/ui/status-badge';
-import { zh } from '../../i18n/zh';
-import type { UploadResult, UploadResultRow } from './tasks-api';
+import { columnHelper, DataTable } from './ui/data-table';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './ui/pager';
+import { StatusBadge, type BadgeTone } from './ui/status-badge';
+import { zh } from '../i18n/zh';
+import type { UploadResult, UploadResultRow } from '../lib/excel-upload';
 
 const u = zh.uploads;
 
@@ -16,12 +17,11 @@ const OP_TONE: Record<UploadResultRow['opStatus'], BadgeTone> = { succ: 'success
 const blankIfNull = ({ getValue }: { getValue: () => number | string | null | undefined }) => getValue() ?? '';
 
 const col = columnHelper<UploadResultRow>();
-const columns = col.columns([
-  col.accessor('line', { header: u.colLine, meta: { align: 'right', className: 'w-16 tabular-nums' } }),
-  col.accessor('tracking', {
-    header: u.colTracking,
-    cell: ({ getValue }) => <span className="font-mono text-xs break-all">{getValue() ?? ''}</span>,
-  }),
+const mono = ({ getValue }: { getValue: () => string | undefined }) => <span className="font-mono text-xs break-all">{getValue() ?? ''}</span>;
+const lineColumn = col.accessor('line', { header: u.colLine, meta: { align: 'right', className: 'w-16 tabular-nums' } });
+const trackingColumn = col.accessor('tracking', { header: u.colTracking, cell: mono });
+const upcColumn = col.accessor('upc', { header: u.colUpc, cell: mono });
+const restColumns = col.columns([
   col.accessor('name', { header: u.colName, cell: blankIfNull, meta: { className: 'min-w-40' } }),
   col.accessor('itemId', { header: u.colItemId, cell: blankIfNull, meta: { align: 'right' } }),
   col.accessor('express', { header: u.colExpress, cell: blankIfNull }),
@@ -33,6 +33,8 @@ const columns = col.columns([
   }),
   col.accessor('msg', { header: u.colMsg, cell: blankIfNull, meta: { className: 'min-w-48' } }),
 ]);
+const columns = [lineColumn, trackingColumn, ...restColumns];
+const columnsWithUpc = [lineColumn, trackingColumn, upcColumn, ...restColumns];
 
 export const UPLOAD_RESULT_SIZE_OPTIONS = PAGE_SIZE_OPTIONS.uploadResults;
 
@@ -60,13 +62,20 @@ export function UploadTotals({ result }: { result: Pick<UploadResult, 'succ' | '
   );
 }
 
-export function UploadResultTable({ rows, caption = u.caption }: { rows: readonly UploadResultRow[]; caption?: string }): JSX.Element {
+export interface UploadResultTableProps {
+  rows: readonly UploadResultRow[];
+  caption?: string;
+  /** Show each row's upc after its tracking (the tracking upload reports it). */
+  showUpc?: boolean;
+}
+
+export function UploadResultTable({ rows, caption = u.caption, showUpc = false }: UploadResultTableProps): JSX.Element {
   const [paging, setPaging] = useState({ page: 0, size: DEFAULT_PAGE_SIZE });
   const totalPages = Math.ceil(rows.length / paging.size);
   const page = Math.min(paging.page, Math.max(0, totalPages - 1));
   return (
     <DataTable
-      columns={columns}
+      columns={showUpc ? columnsWithUpc : columns}
       data={pageOf(rows, page, paging.size)}
       page={page}
       size={paging.size}

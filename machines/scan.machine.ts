@@ -1,0 +1,482 @@
+/**
+ * /admin/scan: one tracking id, many products (SPEC §2 /admin/scan, §5 Scan, §7 Scan calls, §9 default
+ * scan count 1; DECISIONS "Receiving and matching"). Every rule of the screen lives here:
+ *
+ * - Two tabs, tracking and upc. Without a tracking id every scan is the tracking id: it is set, the
+ *   tab switches to upc and the tracking's records are looked up (GET .../{id}/list -> isExist,
+ *   scanTrackingList); they are listed as the already-added products, each edited with modify.
+ * - On the upc tab a scan is a product code: a upc already recorded for the tracking id is refused
+ *   with 'upc重复，请编辑已添加的商品'; a upc already among the new rows raises its count by 1; any other
+ *   adds a row with count 1 (SPEC §9). Each new upc's products are looked up (the page's
+ *   `findItems`, items whose upc is the code): exactly one open product is chosen for the row; none
+ *   is an unknown product (a sound, and the clerk picks one or adds it on /admin/item-list).
+ * - A scan on the tracking tab starts the next parcel, but only when no new row is waiting to be
+ *   saved (they would be lost): '请先提交或删除未保存的商品'.
+ * - Submit needs at least one row and a product on every row ('请填写所有项目对应的商品'); it
+ *   creates the rows (POST .../{id}/create) and, on success, the answer's records replace the list.
+ *   Scans keep arriving while a call is under way: rows added meanwhile stay.
+ * - An existing record is edited (count, product) through modify, unless its task is being paid
+ *   (wait2pay, payed), which the server refuses too.
+ *
+ * Side effects are named: the actors lookupTracking, findItems, createScans and modifyRecord, and
+ * the action `feedback` (the page's sound), all provided by the page.
+ */
+import { assign, enqueueActions, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import type { FeedbackKind, Scan2Item as ScanItem } from './scan2.machine';
+
+export type { FeedbackKind, ScanItem };
+
+export const scanMessages = {
+  duplicateUpc: 'upc重复，请编辑已添加的商品', // SPEC §5
+  itemsRequired: '请填写所有项目对应的商品', // SPEC §5
+  noRows: '请先扫描商品',
+  unsavedRows: '请先提交或删除未保存的商品',
+  countInvalid: '数量必须是1到1000000之间的整数',
+  notEditable: '该记录的任务正在付款，不能修改',
+  failed: '操作失败',
+} as const;
+
+export const DEFAULT_SCAN_COUNT = 1; // SPEC §9
+export const MAX_SCAN_COUNT = 1_000_000;
+
+export type ScanTab = 'tracking' | 'upc';
+export type ScanRecordStatus = 'init' | 'scan' | 'match' | 'unmatch' | 'wait2pay' | 'payed';
+
+/** The fields of a scan record (ScanTracking) the screen reads. */
+export interface ScanRecord {
+  id: number;
+  trackingId: string;
+  upc: string;
+  count: number;
+  itemId: number | null;
+  itemName: string;
+  status: ScanRecordStatus;
+  matchedUser: string | null;
+}
+
+/** A new product of the parcel, not yet saved. */
+export interface ScanRow {
+  key: number;
+  upc: string;
+  count: number;
+  itemId: number | null;
+  itemName: string;
+  /** Products whose upc is this row's; null until looked up. */
+  candidates: ScanItem[] | null;
+}
+
+export type ScanNotice =
+  | { kind: 'tracking'; code: string; isExist: boolean }
+  | { kind: 'added'; code: string; count: number }
+  | { kind: 'unknown'; code: string }
+  | { kind: 'refused'; code: string; message: string }
+  | { kind: 'saved' }
+  | { kind: 'error'; message: string };
+
+export interface ScanContext {
+  tab: ScanTab;
+  trackingId: string | null;
+  /** Records already on the server for the tracking id. */
+  records: ScanRecord[];
+  isExist: boolean;
+  rows: ScanRow[];
+  nextKey: number;
+  notice: ScanNotice | null;
+  /** Rows the create call under way carries. */
+  submittingKeys: number[];
+  /** The upc being looked up. */
+  lookingUpc: string | null;
+  /** Codes scanned while the tracking id was being looked up: products, taken once it is loaded. */
+  heldCodes: string[];
+}
+
+export type ScanEvent =
+  | { type: 'scan.code'; code: string }
+  | { type: 'tab.select'; tab: ScanTab }
+  | { type: 'tracking.reset' }
+  | { type: 'row.setCount'; key: number; count: number }
+  | { type: 'row.setItem'; key: number; item: ScanItem | null }
+  | { type: 'row.remove'; key: number }
+  | { type: 'rows.submit' }
+  | { type: 'record.modify'; id: number; changes: ScanModifyChanges };
+
+export interface ScanModifyChanges {
+  count?: number;
+  itemId?: number;
+  upc?: string;
+}
+
+export interface ScanLine {
+  upc: string;
+  count: number;
+  itemId: number;
+}
+export interface CreateInput {
+  trackingId: string;
+  items: ScanLine[];
+}
+export interface ModifyInput {
+  id: number;
+  changes: ScanModifyChanges;
+}
+export interface LookupOutput {
+  isExist: boolean;
+  scanTrackingList: ScanRecord[];
+}
+
+// ---------------------------------------------------------------- the rules, as plain functions
+
+const normalize = (code: string) => code.trim();
+
+export const isValidCount = (count: number) => Number.isInteger(count) && count >= 1 && count <= MAX_SCAN_COUNT;
+
+/** A record may be edited unless its task is being paid. */
+export const canModifyRecord = (record: Pick<ScanRecord, 'status'>) => record.status !== 'wait2pay' && record.status !== 'payed';
+
+export type UpcVerdict = { kind: 'ignored' } | { kind: 'duplicate' } | { kind: 'count'; key: number } | { kind: 'add' };
+
+/** What a scan on the upc tab does. */
+export function upcVerdict(context: Pick<ScanContext, 'records' | 'rows'>, raw: string): UpcVerdict {
+  const code = normalize(raw);
+  if (code === '') return { kind: 'ignored' };
+  if (context.records.some((r) => r.upc === code)) return { kind: 'duplicate' };
+  const row = context.rows.find((r) => r.upc === code);
+  return row ? { kind: 'count', key: row.key } : { kind: 'add' };
+}
+
+/** The submit's refusal, or null when the rows may be sent. */
+export function submitProblem(rows: readonly ScanRow[]): string | null {
+  if (rows.length === 0) return scanMessages.noRows;
+  if (rows.some((r) => r.itemId === null)) return scanMessages.itemsRequired;
+  if (rows.some((r) => !isValidCount(r.count))) return scanMessages.countInvalid;
+  return null;
+}
+
+/** The one product chosen for a upc without asking: the only open one of its candidates. */
+export function autoPick(candidates: readonly (ScanItem & { status?: string })[]): ScanItem | null {
+  const open = candidates.filter((c) => c.status === undefined || c.status === 'open');
+  return open.length === 1 ? open[0]! : null;
+}
+
+const hasUnsavedRows = (context: Pick<ScanContext, 'rows'>) => context.rows.length > 0;
+
+const errorMessage = (error: unknown) => (error instanceof Error && error.message) || scanMessages.failed;
+
+const freshParcel = (code: string) => ({
+  trackingId: code,
+  tab: 'upc' as const,
+  records: [],
+  isExist: false,
+  rows: [],
+  submittingKeys: [],
+  heldCodes: [],
+  notice: null,
+});
+
+// ---------------------------------------------------------------- the machine
+
+export const scanMachine = setup({
+  types: {
+    context: {} as ScanContext,
+    events: {} as ScanEvent,
+  },
+  actors: {
+    /** GET /api/scan/admin/tracking/{id}/list. */
+    lookupTracking: fromPromise<LookupOutput, { trackingId: string }>(async () => {
+      throw new Error('lookupTracking not provided');
+    }),
+    /** The products whose upc is the code (GET /api/item/info/like/{q}, exact upc). */
+    findItems: fromPromise<(ScanItem & { status?: string })[], { upc: string }>(async () => {
+      throw new Error('findItems not provided');
+    }),
+    /** POST /api/scan/admin/tracking/{id}/create: every record of the tracking after it; rejects with the server's words. */
+    createScans: fromPromise<ScanRecord[], CreateInput>(async () => {
+      throw new Error('createScans not provided');
+    }),
+    /** POST /api/scan/admin/tracking/{id}/modify: the changed record; rejects with the server's words. */
+    modifyRecord: fromPromise<ScanRecord, ModifyInput>(async () => {
+      throw new Error('modifyRecord not provided');
+    }),
+  },
+  actions: {
+    feedback: (_, _params: { kind: FeedbackKind }) => {},
+  },
+  guards: {
+    isTrackingTab: ({ context }) => context.tab === 'tracking',
+    isBlank: ({ event }) => event.type === 'scan.code' && normalize(event.code) === '',
+    hasUnsavedRows: ({ context }) => hasUnsavedRows(context),
+    isDuplicateUpc: ({ context, event }) => event.type === 'scan.code' && upcVerdict(context, event.code).kind === 'duplicate',
+    canSubmit: ({ context }) => submitProblem(context.rows) === null,
+    isModifiable: ({ context, event }) => {
+      if (event.type !== 'record.modify') return false;
+      const record = context.records.find((r) => r.id === event.id);
+      return record !== undefined && canModifyRecord(record) && (event.changes.count === undefined || isValidCount(event.changes.count));
+    },
+    needsLookup: ({ context }) => context.rows.some((r) => r.candidates === null),
+  },
+}).createMachine({
+  id: 'scan',
+  context: {
+    tab: 'tracking',
+    trackingId: null,
+    records: [],
+    isExist: false,
+    rows: [],
+    nextKey: 1,
+    notice: null,
+    submittingKeys: [],
+    lookingUpc: null,
+    heldCodes: [],
+  },
+  initial: 'noTracking',
+  states: {
+    /** Waiting for the first scan: the tracking id. */
+    noTracking: {
+      entry: assign({ tab: 'tracking' }),
+      on: {
+        'scan.code': {
+          guard: ({ event }) => normalize(event.code) !== '',
+          target: 'loading',
+          actions: assign(({ event }) => freshParcel(normalize(event.code))),
+        },
+      },
+    },
+    loading: {
+      on: {
+        'scan.code': { actions: assign({ heldCodes: ({ context, event }) => [...context.heldCodes, event.code] }) },
+      },
+      invoke: {
+        src: 'lookupTracking',
+        input: ({ context }) => ({ trackingId: context.trackingId ?? '' }),
+        onDone: {
+          target: 'parcel',
+          actions: [
+            assign(({ context, event }) => ({
+              records: event.output.scanTrackingList,
+              isExist: event.output.isExist,
+              notice: { kind: 'tracking' as const, code: context.trackingId ?? '', isExist: event.output.isExist },
+            })),
+            { type: 'feedback', params: { kind: 'accepted' } },
+            enqueueActions(({ context, enqueue }) => {
+              for (const code of context.heldCodes) enqueue.raise({ type: 'scan.code', code });
+              enqueue.assign({ heldCodes: [] });
+            }),
+          ],
+        },
+        onError: {
+          target: 'noTracking',
+          actions: [
+            assign(({ event }) => ({ trackingId: null, heldCodes: [], notice: { kind: 'error' as const, message: errorMessage(event.error) } })),
+            { type: 'feedback', params: { kind: 'failed' } },
+          ],
+        },
+      },
+    },
+    /** A parcel's tracking id is known: products are scanned, saved and edited. */
+    parcel: {
+      type: 'parallel',
+      on: {
+        'tab.select': { actions: assign({ tab: ({ event }) => event.tab }) },
+        'tracking.reset': {
+          guard: ({ context }) => !hasUnsavedRows(context),
+          target: 'noTracking',
+          actions: assign({ trackingId: null, records: [], isExist: false, notice: null }),
+        },
+        'scan.code': [
+          { guard: 'isBlank' },
+          {
+            guard: ({ context }) => context.tab === 'tracking' && hasUnsavedRows(context),
+            actions: [
+              assign(({ event }) => ({ notice: { kind: 'refused' as const, code: normalize(event.code), message: scanMessages.unsavedRows } })),
+              { type: 'feedback', params: { kind: 'failed' } },
+            ],
+          },
+          { guard: 'isTrackingTab', target: 'loading', actions: assign(({ event }) => freshParcel(normalize(event.code))) },
+          {
+            guard: 'isDuplicateUpc',
+            actions: [
+              assign(({ event }) => ({ notice: { kind: 'refused' as const, code: normalize(event.code), message: scanMessages.duplicateUpc } })),
+              { type: 'feedback', params: { kind: 'duplicate' } },
+            ],
+          },
+          {
+            actions: [
+              assign(({ context, event }) => {
+                const code = normalize(event.code);
+                const verdict = upcVerdict(context, code);
+                if (verdict.kind === 'count') {
+                  const rows = context.rows.map((r) => (r.key === verdict.key ? { ...r, count: r.count + 1 } : r));
+                  return { rows, notice: { kind: 'added' as const, code, count: rows.find((r) => r.key === verdict.key)!.count } };
+                }
+                const row: ScanRow = { key: context.nextKey, upc: code, count: DEFAULT_SCAN_COUNT, itemId: null, itemName: '', candidates: null };
+                return { rows: [...context.rows, row], nextKey: context.nextKey + 1, notice: { kind: 'added' as const, code, count: DEFAULT_SCAN_COUNT } };
+              }),
+              { type: 'feedback', params: { kind: 'accepted' } },
+            ],
+          },
+        ],
+        'row.setCount': {
+          actions: assign({ rows: ({ context, event }) => context.rows.map((r) => (r.key === event.key ? { ...r, count: event.count } : r)) }),
+        },
+        'row.setItem': {
+          actions: assign({
+            rows: ({ context, event }) =>
+              context.rows.map((r) => (r.key === event.key ? { ...r, itemId: event.item?.id ?? null, itemName: event.item?.itemName ?? '' } : r)),
+          }),
+        },
+        'row.remove': {
+          actions: assign({
+            rows: ({ context, event }) => (context.submittingKeys.includes(event.key) ? context.rows : context.rows.filter((r) => r.key !== event.key)),
+          }),
+        },
+      },
+      states: {
+        /** Saving: new rows (create) and edits of existing records (modify), one call at a time. */
+        save: {
+          initial: 'editing',
+          states: {
+            editing: {
+              on: {
+                'rows.submit': [
+                  {
+                    guard: 'canSubmit',
+                    target: 'submitting',
+                    actions: assign({ submittingKeys: ({ context }) => context.rows.map((r) => r.key), notice: null }),
+                  },
+                  {
+                    actions: [
+                      assign({ notice: ({ context }) => ({ kind: 'error' as const, message: submitProblem(context.rows) ?? '' }) }),
+                      { type: 'feedback', params: { kind: 'failed' } },
+                    ],
+                  },
+                ],
+                'record.modify': [
+                  { guard: 'isModifiable', target: 'modifying' },
+                  {
+                    actions: [
+                      assign(({ context, event }) => {
+                        const record = context.records.find((r) => r.id === event.id);
+                        const message = record && !canModifyRecord(record) ? scanMessages.notEditable : scanMessages.countInvalid;
+                        return { notice: { kind: 'error' as const, message } };
+                      }),
+                      { type: 'feedback', params: { kind: 'failed' } },
+                    ],
+                  },
+                ],
+              },
+            },
+            submitting: {
+              invoke: {
+                src: 'createScans',
+                input: ({ context }) => ({
+                  trackingId: context.trackingId ?? '',
+                  items: context.rows.filter((r) => context.submittingKeys.includes(r.key)).map((r) => ({ upc: r.upc, count: r.count, itemId: r.itemId ?? 0 })),
+                }),
+                onDone: {
+                  target: 'editing',
+                  actions: [
+                    assign(({ context, event }) => ({
+                      records: event.output,
+                      isExist: event.output.length > 0,
+                      rows: context.rows.filter((r) => !context.submittingKeys.includes(r.key)),
+                      submittingKeys: [],
+                      notice: { kind: 'saved' as const },
+                    })),
+                    {
+                      type: 'feedback',
+                      params: ({ event }) => ({ kind: event.output.some((r) => r.status === 'match') ? ('matched' as const) : ('accepted' as const) }),
+                    },
+                  ],
+                },
+                onError: {
+                  target: 'editing',
+                  actions: [
+                    assign(({ event }) => ({ submittingKeys: [], notice: { kind: 'error' as const, message: errorMessage(event.error) } })),
+                    { type: 'feedback', params: { kind: 'failed' } },
+                  ],
+                },
+              },
+            },
+            modifying: {
+              invoke: {
+                src: 'modifyRecord',
+                input: ({ event }) => {
+                  const e = event as Extract<ScanEvent, { type: 'record.modify' }>;
+                  return { id: e.id, changes: e.changes };
+                },
+                onDone: {
+                  target: 'editing',
+                  actions: [
+                    assign(({ context, event }) => ({
+                      records: context.records.map((r) => (r.id === event.output.id ? event.output : r)),
+                      notice: { kind: 'saved' as const },
+                    })),
+                    { type: 'feedback', params: { kind: 'accepted' } },
+                  ],
+                },
+                onError: {
+                  target: 'editing',
+                  actions: [
+                    assign(({ event }) => ({ notice: { kind: 'error' as const, message: errorMessage(event.error) } })),
+                    { type: 'feedback', params: { kind: 'failed' } },
+                  ],
+                },
+              },
+            },
+          },
+        },
+        /** Looks up the products of each new upc, one at a time. */
+        catalog: {
+          initial: 'idle',
+          states: {
+            idle: { always: { guard: 'needsLookup', target: 'looking' } },
+            looking: {
+              entry: assign({ lookingUpc: ({ context }) => context.rows.find((r) => r.candidates === null)?.upc ?? null }),
+              invoke: {
+                src: 'findItems',
+                input: ({ context }) => ({ upc: context.lookingUpc ?? '' }),
+                onDone: [
+                  {
+                    guard: ({ event }) => event.output.length === 0,
+                    target: 'idle',
+                    actions: [
+                      assign(({ context }) => ({
+                        rows: context.rows.map((r) => (r.upc === context.lookingUpc ? { ...r, candidates: [] } : r)),
+                        notice: { kind: 'unknown' as const, code: context.lookingUpc ?? '' },
+                      })),
+                      { type: 'feedback', params: { kind: 'unknown' } },
+                    ],
+                  },
+                  {
+                    target: 'idle',
+                    actions: assign({
+                      rows: ({ context, event }) => {
+                        const pick = autoPick(event.output);
+                        return context.rows.map((r) =>
+                          r.upc !== context.lookingUpc
+                            ? r
+                            : { ...r, candidates: event.output, ...(r.itemId === null && pick ? { itemId: pick.id, itemName: pick.itemName } : {}) },
+                        );
+                      },
+                    }),
+                  },
+                ],
+                // Not found out: the clerk picks the product by hand.
+                onError: {
+                  target: 'idle',
+                  actions: assign({ rows: ({ context }) => context.rows.map((r) => (r.upc === context.lookingUpc ? { ...r, candidates: [] } : r)) }),
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type ScanMachine = typeof scanMachine;
+export type ScanSnapshot = SnapshotFrom<typeof scanMachine>;
+
+/** True while a create or modify call is under way. */
+export const isSaving = (snapshot: ScanSnapshot) => snapshot.matches({ parcel: { save: 'submitting' } }) || snapshot.matches({ parcel: { save: 'modifying' } });

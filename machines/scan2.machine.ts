@@ -1,0 +1,512 @@
+/**
+ * /admin/scan2: one product, many tracking ids (SPEC §2 /admin/scan2, §4 "Scan2 row client status",
+ * §5 Scan2, §7 add; DECISIONS "Receiving and matching"). Every rule of the screen lives here:
+ *
+ * - A product must be chosen before a scan is taken ('请选择商品'). Each row keeps the product it was
+ *   scanned with, so changing the product never changes rows already scanned.
+ * - Each scanned tracking id becomes a row in status 0 (pending). A tracking id already in the list
+ *   (in any status but 9 deleted) is refused with 'tracking已提交过'; so is one whose parcel the
+ *   server already holds as scanned for the same product (found by the check before the first send).
+ * - The next accepted scan submits every pending row (0 -> 1); the clerk may also submit a pending row
+ *   by its button, or all pending rows at once. Only pending rows may be deleted (-> 9) or submitted
+ *   by hand.
+ * - Rows in 1 are sent one at a time, oldest first: a check (GET .../{id}/list), then the add (POST
+ *   .../{id}/add). The add answers with the tracking's records; the row becomes 4 when its record
+ *   matched, 5 when it did not match, else 2.
+ * - NO SCAN IS LOST: a send that fails becomes 3; unless the server refused the row itself (then it
+ *   stays 3 with the server's words), it is queued again automatically after a backoff (1 s, 2 s, 4 s,
+ *   ... at most 60 s; reset by any success), at once when another row goes through (the server answers
+ *   again) or on `retry.now` (the browser's 'online' event, the retry button). The context is the
+ *   page's persisted state: rows not yet settled survive a reload (the page stores the context and
+ *   passes it back as input) and a row caught in 1 by the reload is checked and sent again.
+ * - NOTHING IS SENT TWICE: an add whose answer was lost may have been applied, and sending it again
+ *   would count the parcel twice (or, where the server refuses a upc already seen, report our own scan
+ *   as 'tracking已提交过'). So a row remembers `baseline` (that product's units on the tracking before
+ *   its first send) and `sent` (an add may have reached the server without its answer reaching us).
+ *   Every send starts with the check: when `sent` and the server now holds more than `baseline`, the
+ *   earlier add did arrive and the row is settled from the records without sending again.
+ *
+ * Side effects are named: the actors `lookupTracking` and `addScan`, and the action `feedback` (the
+ * page's sound and banner), all provided by the page.
+ */
+import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
+
+/** SPEC §4 "Scan2 row client status". */
+export const SCAN2_STATUS = {
+  pending: 0,
+  submitting: 1,
+  submitted: 2,
+  failed: 3,
+  matchOk: 4,
+  matchFailed: 5,
+  deleted: 9,
+} as const;
+export type Scan2Status = (typeof SCAN2_STATUS)[keyof typeof SCAN2_STATUS];
+
+export const scan2Messages = {
+  itemRequired: '请选择商品', // SPEC §5
+  duplicate: 'tracking已提交过', // SPEC §5
+} as const;
+
+/** The retry backoff: 1 s doubling to at most 60 s. */
+export const RETRY_BASE_MS = 1000;
+export const RETRY_MAX_MS = 60_000;
+export const retryDelayOf = (attempt: number) => Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempt));
+
+/** Settled rows kept in the list (and in storage) for the clerk to look back at; older ones drop off. */
+export const SETTLED_ROWS_KEPT = 300;
+
+/** The product being scanned (an item of the catalog). */
+export interface Scan2Item {
+  id: number;
+  itemName: string;
+  upc: string;
+}
+
+/** The fields of a scan record (ScanTracking) the screen reads. */
+export interface Scan2Record {
+  id: number;
+  trackingId: string;
+  upc: string;
+  count: number;
+  itemId: number | null;
+  status: 'init' | 'scan' | 'match' | 'unmatch' | 'wait2pay' | 'payed';
+}
+
+export interface Scan2Row {
+  key: number;
+  trackingId: string;
+  itemId: number;
+  itemName: string;
+  upc: string;
+  status: Scan2Status;
+  /** Why the row failed: the server's words, or '' for a failure without an answer. */
+  message: string;
+  /** Failed rows that will be tried again automatically (not the server's refusals). */
+  retryable: boolean;
+  /** Sends tried so far. */
+  attempts: number;
+  /** An add may have reached the server without its answer reaching us. */
+  sent: boolean;
+  /** Units of this product on the tracking before this row's add (from the check); null until checked. */
+  baseline: number | null;
+  scannedAt: number;
+}
+
+/** What the page shows (and sounds) for the last scan. */
+export type Scan2Notice =
+  { kind: 'accepted'; code: string } | { kind: 'duplicate'; code: string; message: string } | { kind: 'refused'; code: string; message: string };
+
+export type FeedbackKind = 'accepted' | 'duplicate' | 'unknown' | 'matched' | 'unmatched' | 'failed';
+
+export interface Scan2Context {
+  item: Scan2Item | null;
+  rows: Scan2Row[];
+  nextKey: number;
+  notice: Scan2Notice | null;
+  /** Automatic retry rounds since the last success (the backoff's exponent). */
+  retryRound: number;
+  /** The row being checked or sent. */
+  currentKey: number | null;
+}
+
+/** What the page restores from storage. */
+export interface Scan2Input {
+  item?: Scan2Item | null;
+  rows?: Scan2Row[];
+  nextKey?: number;
+}
+
+export type Scan2Event =
+  | { type: 'item.select'; item: Scan2Item | null }
+  | { type: 'scan.code'; code: string; at?: number }
+  | { type: 'row.submit'; key: number }
+  | { type: 'row.delete'; key: number }
+  | { type: 'rows.submitPending' }
+  | { type: 'rows.clearSettled' }
+  | { type: 'retry.now' };
+
+/** A failed check or add, as the page's actors report it. */
+export interface Scan2SendError {
+  /** False when the server refused the row itself (an error code with its message): no retry. */
+  retryable: boolean;
+  message: string;
+}
+
+export interface LookupInput {
+  trackingId: string;
+}
+export interface AddInput {
+  trackingId: string;
+  itemId: number;
+  upc: string;
+  count: number;
+}
+
+// ---------------------------------------------------------------- the rules, as plain functions
+
+/** Rows that still count for duplicates: everything but deleted. */
+export const isLive = (row: Scan2Row) => row.status !== SCAN2_STATUS.deleted;
+
+export const isSettled = (row: Scan2Row) =>
+  row.status === SCAN2_STATUS.submitted ||
+  row.status === SCAN2_STATUS.matchOk ||
+  row.status === SCAN2_STATUS.matchFailed ||
+  row.status === SCAN2_STATUS.deleted ||
+  (row.status === SCAN2_STATUS.failed && !row.retryable);
+
+/** Rows not yet on the server: the ones that must never be lost. */
+export const isUnsettled = (row: Scan2Row) => !isSettled(row);
+
+/** SPEC §4: only pending rows may be deleted or submitted by hand. */
+export const canDeleteRow = (row: Scan2Row) => row.status === SCAN2_STATUS.pending;
+export const canSubmitRow = (row: Scan2Row) => row.status === SCAN2_STATUS.pending;
+
+const normalize = (code: string) => code.trim();
+
+export type ScanVerdict = { ok: true; code: string } | { ok: false; kind: 'refused' | 'duplicate' | 'ignored'; message: string };
+
+/** Whether a scanned code becomes a row. */
+export function scanVerdict(context: Pick<Scan2Context, 'item' | 'rows'>, raw: string): ScanVerdict {
+  const code = normalize(raw);
+  if (code === '') return { ok: false, kind: 'ignored', message: '' };
+  if (!context.item) return { ok: false, kind: 'refused', message: scan2Messages.itemRequired };
+  if (context.rows.some((row) => isLive(row) && row.trackingId === code)) return { ok: false, kind: 'duplicate', message: scan2Messages.duplicate };
+  return { ok: true, code };
+}
+
+const sameProduct = (record: Scan2Record, row: Pick<Scan2Row, 'upc' | 'itemId'>) => (row.upc !== '' ? record.upc === row.upc : record.itemId === row.itemId);
+
+/** Units of the row's product the server holds for its tracking id. */
+export const unitsOf = (records: readonly Scan2Record[], row: Pick<Scan2Row, 'upc' | 'itemId'>) =>
+  records.filter((r) => sameProduct(r, row)).reduce((sum, r) => sum + r.count, 0);
+
+/** The status a settled add leaves a row in, from the tracking's records. */
+export function settledStatus(records: readonly Scan2Record[], row: Pick<Scan2Row, 'upc' | 'itemId'>): Scan2Status {
+  const mine = records.filter((r) => sameProduct(r, row));
+  if (mine.some((r) => r.status === 'match')) return SCAN2_STATUS.matchOk;
+  if (mine.some((r) => r.status === 'unmatch')) return SCAN2_STATUS.matchFailed;
+  return SCAN2_STATUS.submitted;
+}
+
+export type CheckOutcome =
+  /** An earlier add of this row arrived: settle without sending. */
+  | { kind: 'arrived'; status: Scan2Status }
+  /** The parcel is already scanned with this product: 'tracking已提交过'. */
+  | { kind: 'duplicate' }
+  | { kind: 'send'; baseline: number };
+
+/** What the check before a send decides. */
+export function checkOutcome(row: Scan2Row, records: readonly Scan2Record[]): CheckOutcome {
+  const units = unitsOf(records, row);
+  if (row.sent && row.baseline !== null && units > row.baseline) return { kind: 'arrived', status: settledStatus(records, row) };
+  // First send: the parcel already scanned (not merely imported) with this product is a repeat scan.
+  if (!row.sent && records.some((r) => sameProduct(r, row) && r.status !== 'init')) return { kind: 'duplicate' };
+  return { kind: 'send', baseline: row.sent && row.baseline !== null ? row.baseline : units };
+}
+
+const queuedRow = (rows: readonly Scan2Row[]) => rows.find((row) => row.status === SCAN2_STATUS.submitting);
+
+/** Keeps every unsettled row and the newest SETTLED_ROWS_KEPT settled ones. */
+function trimSettled(rows: Scan2Row[]): Scan2Row[] {
+  const settled = rows.filter(isSettled).length;
+  if (settled <= SETTLED_ROWS_KEPT) return rows;
+  let drop = settled - SETTLED_ROWS_KEPT;
+  return rows.filter((row) => !(isSettled(row) && drop-- > 0));
+}
+
+const asSendError = (error: unknown): Scan2SendError => {
+  if (typeof error === 'object' && error !== null && 'retryable' in error) {
+    const e = error as Partial<Scan2SendError>;
+    return { retryable: e.retryable !== false, message: typeof e.message === 'string' ? e.message : '' };
+  }
+  return { retryable: true, message: '' };
+};
+
+function patchRow(rows: Scan2Row[], key: number | null, patch: (row: Scan2Row) => Partial<Scan2Row>): Scan2Row[] {
+  return rows.map((row) => (row.key === key ? { ...row, ...patch(row) } : row));
+}
+
+/** Restored rows, as stored: a row in 1 is still queued, and its check decides whether to send. */
+function restoreRows(rows: readonly Scan2Row[] | undefined): Scan2Row[] {
+  return (rows ?? []).map((row) => ({ ...row }));
+}
+
+// ---------------------------------------------------------------- the machine
+
+export const scan2Machine = setup({
+  types: {
+    context: {} as Scan2Context,
+    events: {} as Scan2Event,
+    input: {} as Scan2Input,
+  },
+  actors: {
+    /** GET /api/scan/admin/tracking/{id}/list: the tracking's records. Rejects with a Scan2SendError. */
+    lookupTracking: fromPromise<Scan2Record[], LookupInput>(async () => {
+      throw new Error('lookupTracking not provided');
+    }),
+    /** POST /api/scan/admin/tracking/{id}/add: the tracking's records after the add. Rejects with a Scan2SendError. */
+    addScan: fromPromise<Scan2Record[], AddInput>(async () => {
+      throw new Error('addScan not provided');
+    }),
+  },
+  actions: {
+    /** The page's sound (null: none); the banner reads `notice`. */
+    feedback: (_, _params: { kind: FeedbackKind | null }) => {},
+    requeueFailed: assign({
+      rows: ({ context }) => context.rows.map((r) => (r.status === SCAN2_STATUS.failed && r.retryable ? { ...r, status: SCAN2_STATUS.submitting } : r)),
+    }),
+  },
+  delays: {
+    retryDelay: ({ context }) => retryDelayOf(context.retryRound),
+  },
+  guards: {
+    isAccepted: ({ context, event }) => event.type === 'scan.code' && scanVerdict(context, event.code).ok,
+    isDuplicateScan: ({ context, event }) => {
+      if (event.type !== 'scan.code') return false;
+      const verdict = scanVerdict(context, event.code);
+      return !verdict.ok && verdict.kind === 'duplicate';
+    },
+    isRefusedScan: ({ context, event }) => {
+      if (event.type !== 'scan.code') return false;
+      const verdict = scanVerdict(context, event.code);
+      return !verdict.ok && verdict.kind === 'refused';
+    },
+    isPendingRow: ({ context, event }) =>
+      (event.type === 'row.submit' || event.type === 'row.delete') && context.rows.some((row) => row.key === event.key && canSubmitRow(row)),
+    hasPendingRows: ({ context }) => context.rows.some((row) => row.status === SCAN2_STATUS.pending),
+    hasQueuedRow: ({ context }) => queuedRow(context.rows) !== undefined,
+    hasRetryableRow: ({ context }) => context.rows.some((row) => row.status === SCAN2_STATUS.failed && row.retryable),
+  },
+}).createMachine({
+  id: 'scan2',
+  type: 'parallel',
+  context: ({ input }) => ({
+    item: input.item ?? null,
+    rows: restoreRows(input.rows),
+    nextKey: Math.max(input.nextKey ?? 1, ...(input.rows ?? []).map((row) => row.key + 1)),
+    notice: null,
+    retryRound: 0,
+    currentKey: null,
+  }),
+  on: {
+    'item.select': { actions: assign({ item: ({ event }) => event.item, notice: null }) },
+    'scan.code': [
+      {
+        guard: 'isAccepted',
+        actions: [
+          assign(({ context, event }) => {
+            const code = normalize(event.code);
+            const item = context.item!;
+            const row: Scan2Row = {
+              key: context.nextKey,
+              trackingId: code,
+              itemId: item.id,
+              itemName: item.itemName,
+              upc: item.upc,
+              status: SCAN2_STATUS.pending,
+              message: '',
+              retryable: true,
+              attempts: 0,
+              sent: false,
+              baseline: null,
+              scannedAt: event.at ?? 0,
+            };
+            // The next scan submits what was pending.
+            const earlier = context.rows.map((r) => (r.status === SCAN2_STATUS.pending ? { ...r, status: SCAN2_STATUS.submitting } : r));
+            return { rows: trimSettled([...earlier, row]), nextKey: context.nextKey + 1, notice: { kind: 'accepted' as const, code } };
+          }),
+          { type: 'feedback', params: { kind: 'accepted' } },
+        ],
+      },
+      {
+        guard: 'isDuplicateScan',
+        actions: [
+          assign({ notice: ({ event }) => ({ kind: 'duplicate' as const, code: normalize(event.code), message: scan2Messages.duplicate }) }),
+          { type: 'feedback', params: { kind: 'duplicate' } },
+        ],
+      },
+      {
+        guard: 'isRefusedScan',
+        actions: [
+          assign({ notice: ({ event }) => ({ kind: 'refused' as const, code: normalize(event.code), message: scan2Messages.itemRequired }) }),
+          { type: 'feedback', params: { kind: 'failed' } },
+        ],
+      },
+    ],
+    'row.submit': {
+      guard: 'isPendingRow',
+      actions: assign({ rows: ({ context, event }) => patchRow(context.rows, event.key, () => ({ status: SCAN2_STATUS.submitting })) }),
+    },
+    'row.delete': {
+      guard: 'isPendingRow',
+      actions: assign({ rows: ({ context, event }) => patchRow(context.rows, event.key, () => ({ status: SCAN2_STATUS.deleted })) }),
+    },
+    'rows.submitPending': {
+      guard: 'hasPendingRows',
+      actions: assign({
+        rows: ({ context }) => context.rows.map((r) => (r.status === SCAN2_STATUS.pending ? { ...r, status: SCAN2_STATUS.submitting } : r)),
+      }),
+    },
+    'rows.clearSettled': { actions: assign({ rows: ({ context }) => context.rows.filter(isUnsettled) }) },
+  },
+  states: {
+    /** Sends the queued rows one at a time: check, then add. */
+    sender: {
+      initial: 'idle',
+      states: {
+        idle: {
+          always: { guard: 'hasQueuedRow', target: 'checking' },
+        },
+        checking: {
+          entry: assign(({ context }) => {
+            const key = queuedRow(context.rows)?.key ?? null;
+            return { currentKey: key, rows: patchRow(context.rows, key, (row) => ({ attempts: row.attempts + 1 })) };
+          }),
+          invoke: {
+            src: 'lookupTracking',
+            input: ({ context }) => ({ trackingId: context.rows.find((r) => r.key === context.currentKey)?.trackingId ?? '' }),
+            onDone: [
+              {
+                guard: ({ context, event }) => {
+                  const row = context.rows.find((r) => r.key === context.currentKey);
+                  return row !== undefined && checkOutcome(row, event.output).kind === 'arrived';
+                },
+                target: 'idle',
+                actions: [
+                  assign(({ context, event }) => ({
+                    retryRound: 0,
+                    rows: patchRow(context.rows, context.currentKey, (row) => ({
+                      status: settledStatus(event.output, row),
+                      sent: false,
+                      message: '',
+                    })),
+                  })),
+                  { type: 'feedback', params: ({ context }) => ({ kind: settledFeedback(context) }) },
+                  raise({ type: 'retry.now' }),
+                ],
+              },
+              {
+                guard: ({ context, event }) => {
+                  const row = context.rows.find((r) => r.key === context.currentKey);
+                  return row !== undefined && checkOutcome(row, event.output).kind === 'duplicate';
+                },
+                target: 'idle',
+                actions: [
+                  assign({
+                    rows: ({ context }) =>
+                      patchRow(context.rows, context.currentKey, () => ({ status: SCAN2_STATUS.failed, retryable: false, message: scan2Messages.duplicate })),
+                  }),
+                  { type: 'feedback', params: { kind: 'duplicate' } },
+                ],
+              },
+              {
+                target: 'sending',
+                actions: assign({
+                  rows: ({ context, event }) =>
+                    patchRow(context.rows, context.currentKey, (row) => {
+                      const outcome = checkOutcome(row, event.output);
+                      return { baseline: outcome.kind === 'send' ? outcome.baseline : row.baseline, sent: true };
+                    }),
+                }),
+              },
+            ],
+            onError: {
+              target: 'idle',
+              actions: [
+                { type: 'feedback', params: ({ context }) => ({ kind: firstFailure(context) ? ('failed' as const) : null }) },
+                assign({
+                  rows: ({ context, event }) => {
+                    const error = asSendError(event.error);
+                    return patchRow(context.rows, context.currentKey, () => ({
+                      status: SCAN2_STATUS.failed,
+                      retryable: error.retryable,
+                      message: error.message,
+                    }));
+                  },
+                }),
+              ],
+            },
+          },
+        },
+        sending: {
+          invoke: {
+            src: 'addScan',
+            input: ({ context }) => {
+              const row = context.rows.find((r) => r.key === context.currentKey);
+              return { trackingId: row?.trackingId ?? '', itemId: row?.itemId ?? 0, upc: row?.upc ?? '', count: 1 };
+            },
+            onDone: {
+              target: 'idle',
+              actions: [
+                assign(({ context, event }) => ({
+                  retryRound: 0,
+                  rows: patchRow(context.rows, context.currentKey, (row) => ({ status: settledStatus(event.output, row), sent: false, message: '' })),
+                })),
+                { type: 'feedback', params: ({ context }) => ({ kind: settledFeedback(context) }) },
+                raise({ type: 'retry.now' }),
+              ],
+            },
+            onError: {
+              target: 'idle',
+              actions: [
+                { type: 'feedback', params: ({ context }) => ({ kind: firstFailure(context) ? ('failed' as const) : null }) },
+                assign({
+                  rows: ({ context, event }) => {
+                    const error = asSendError(event.error);
+                    // A refusal is an answer: the add did not happen. Without one it may have.
+                    return patchRow(context.rows, context.currentKey, (row) => ({
+                      status: SCAN2_STATUS.failed,
+                      retryable: error.retryable,
+                      message: error.message,
+                      sent: error.retryable ? row.sent : false,
+                    }));
+                  },
+                }),
+              ],
+            },
+          },
+        },
+      },
+    },
+    /** Puts retryable failed rows back in the queue: after the backoff, or at once on retry.now. */
+    retry: {
+      initial: 'idle',
+      states: {
+        idle: {
+          always: { guard: 'hasRetryableRow', target: 'waiting' },
+        },
+        waiting: {
+          after: {
+            retryDelay: { target: 'idle', actions: ['requeueFailed', assign({ retryRound: ({ context }) => context.retryRound + 1 })] },
+          },
+          on: {
+            'retry.now': { target: 'idle', actions: 'requeueFailed' },
+          },
+        },
+      },
+    },
+  },
+});
+
+/** The sound of a settled row: matched, not matched, or plainly accepted. */
+function settledFeedback(context: Scan2Context): FeedbackKind {
+  const row = context.rows.find((r) => r.key === context.currentKey);
+  if (row?.status === SCAN2_STATUS.matchOk) return 'matched';
+  if (row?.status === SCAN2_STATUS.matchFailed) return 'unmatched';
+  return 'accepted';
+}
+
+/** Only a row's first failure sounds; the retries of a dropped connection stay quiet. */
+function firstFailure(context: Scan2Context): boolean {
+  const row = context.rows.find((r) => r.key === context.currentKey);
+  return row !== undefined && row.attempts <= 1;
+}
+
+export type Scan2Machine = typeof scan2Machine;
+export type Scan2Snapshot = SnapshotFrom<typeof scan2Machine>;
+
+/** What the page stores: the rows (settled ones too, for the list) and the chosen product. */
+export function persistedOf(context: Scan2Context): Required<Scan2Input> {
+  return { item: context.item, rows: context.rows, nextKey: context.nextKey };
+}

@@ -1,0 +1,441 @@
+// The tracking upload of /admin/upload (SPEC §2 "tracking import with three actions (insert, update,
+// confirm); a result table", §3 "Upload result row", §7 "POST /api/scan/admin/excel/upload/import,
+// update, confirm"; DECISIONS "Receiving and matching" - init = imported, not yet seen; "Files").
+//
+// The three actions (the decision; receiving/scan-service.ts has the same vocabulary):
+// - import: parcels announced before they arrive (a supplier's or carrier's list). Each row
+//   (tracking, upc, 数量) becomes a scan record in status init: not stock yet, so matching ignores
+//   it and nothing is matched. A (tracking, upc) that already has a record (imported or seen) is
+//   skip (oldQty = its count): importing the same file twice changes nothing.
+// - update: corrects the count of the records of (tracking, upc), imported or seen (oldQty = the
+//   count before). If matching had divided the units among several tasks (one row per task), the
+//   rows are merged back into the first one and matched again, so the file's count is the parcel's
+//   count. No record is an error row, the same count is skip, a record whose task is being paid
+//   (wait2pay, payed) is an error row (frozen, as for modify). Seen records are matched again.
+// - confirm: the announced parcels arrived. The init records of (tracking, upc) - or of the whole
+//   tracking id when the upc cell is empty - become scan (seen); a filled 数量 replaces the imported
+//   count (oldQty = the imported count). Records already seen are skip; a tracking id / upc never
+//   imported is an error row (scan it, or import it first). The confirmed tracking ids are
+//   matched once at the end (matchTrackings), which ties the units to members' tasks; matching
+//   writes each confirmed row once, in its matched state, audited 'upload.confirm' with the
+//   imported row as before (matchTrackings' `seen`).
+//
+// The template (GET /ext/excel/template/tracking) has one sheet "扫描记录" with these columns,
+// matched by name like the purchased template (any order, other spellings in TRACKING_COLUMNS):
+//   tracking  required  the tracking id (1..64 characters)
+//   upc       required  column; the cell may stay empty when 商品ID is given (the item's upc is
+//                       used; import and update) and in confirm (the whole tracking id)
+//   商品ID    optional  import: the item of the record (must exist); without it the item is the
+//                       catalogue's item of that upc (the open one with the lowest id), if any -
+//                       an imported row may name a product the catalogue does not have yet
+//   商品名称  optional  import: the record's item name when no catalogue item is found
+//   快递公司  optional  for the reader only (not stored)
+//   数量      import and update: required (1..1000000); confirm: optional
+// Text columns (tracking, upc) are formatted as text in the template so Excel keeps leading zeros
+// and long ids; a number Excel already rounded is refused for the row rather than stored wrong.
+//
+// Like the purchased upload: parse-sheet.ts parses (limits, worker, known columns only); an unusable
+// file is refused as a whole; every row is reported in sheet order (line, tracking, upc, name,
+// itemId, express, qty, oldQty, opStatus, msg) with the totals; the valid rows are applied in ONE
+// transaction with set-based reads and writes (UPDATE ... FROM unnest, multi-row INSERT), every
+// changed row audited (entity 'tracking', actions upload.import / upload.update /
+// upload.update.merge / upload.confirm); the tracking locks of the whole file are taken first
+// (lockTrackings: one exclusive all-trackings lock for a large file, see matching/match.ts), then
+// matching locks its tasks; past the time budget the whole upload is rolled back and refused, and
+// a lock conflict is 409 with nothing changed. Up to 50,000 rows per file (TRACKING_LIMITS).
+import { sql } from 'drizzle-orm';
+import type { components } from '../../api/schema';
+import { writeAudit, type AuditEntry } from '../audit.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { items } from '../db/schema/catalog.ts';
+import { scanTrackings } from '../db/schema/receiving.ts';
+import { badRequest } from '../errors.ts';
+import type { SessionUser } from '../handlers/types.ts';
+import { lockTrackings, matchTrackings, scanAudit, type ScanRow } from '../matching/match.ts';
+import { CONTROL_CHARS, isFrozen, isSeen, MAX_SCAN_COUNT, scanMessages, scanTextError, type ItemBrief } from '../receiving/scan-service.ts';
+import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';
+import { applyInOneTransaction, cellText, isRoundedNumber, uploadResult, uploadRowMessages, wholeNumber } from './upload-rows.ts';
+import { writeWorkbook } from './xlsx-write.ts';
+
+type UploadResult = components['schemas']['UploadResult'];
+type UploadResultRow = components['schemas']['UploadResultRow'];
+export type TrackingUploadMode = 'import' | 'update' | 'confirm';
+
+const column = <K extends string>(key: K, headers: string[], required: boolean): SheetColumn<K> => ({ key, headers, required });
+const BASE_COLUMNS = [
+  column('tracking', ['tracking', 'trackingId', 'tracking id', 'tracking号', '快递单号', '运单号', '物流单号'], true),
+  column('upc', ['upc', 'upc码', '条码', '商品条码', 'barcode'], true),
+  column('itemId', ['商品ID', '商品编号', 'itemId', 'item id'], false),
+  column('name', ['商品名称', '商品', 'name', 'itemName', 'item name'], false),
+  column('express', ['快递公司', '快递', 'express', 'carrier'], false),
+] as const;
+const QTY_HEADERS = ['数量', '数目', 'qty', 'count', 'quantity'];
+
+/** The columns of import and update (数量 required) and of confirm (数量 optional). */
+export const TRACKING_COLUMNS = [...BASE_COLUMNS, column('qty', QTY_HEADERS, true)] as const;
+export const CONFIRM_COLUMNS = [...BASE_COLUMNS, column('qty', QTY_HEADERS, false)] as const;
+type ColumnKey = (typeof TRACKING_COLUMNS)[number]['key'];
+
+/**
+ * 50,000 data rows per file: a day of a warehouse's parcels. The parse of such a file takes about a
+ * second in the worker; the rows are written set-based and matched once.
+ */
+export const TRACKING_LIMITS: SheetLimits = { ...SHEET_LIMITS, maxRows: 50_000 };
+
+/** Wall-clock budget for applying the rows; past it the upload is rolled back and refused (as purchased-upload.ts). */
+export const TRACKING_APPLY_BUDGET_MS = 60_000;
+
+export const trackingUploadMessages = {
+  trackingRequired: scanMessages.trackingIdRequired,
+  trackingTooLong: scanMessages.trackingIdTooLong,
+  trackingInvalid: scanMessages.trackingIdInvalid,
+  trackingRounded: uploadRowMessages.trackingRounded,
+  upcRequired: scanMessages.upcRequired,
+  upcTooLong: scanMessages.upcTooLong,
+  upcInvalid: scanMessages.upcInvalid,
+  upcRounded: 'upc已被Excel转换为数字而失去精度，请将该列设为文本格式后重新填写',
+  itemIdInvalid: '商品ID格式不正确',
+  itemNotFound: scanMessages.itemNotFound,
+  itemNoUpc: '该商品没有UPC，请填写upc',
+  qtyRequired: '请填写数量',
+  qtyInvalid: scanMessages.countInvalid,
+  qtyNeedsUpc: '填写数量时须同时填写upc',
+  duplicate: (line: number) => `与第${line}行的tracking和upc重复`,
+  imported: '导入成功',
+  alreadyRecorded: '该tracking已有此upc的记录',
+  saved: '保存成功',
+  unchanged: '没有变化',
+  noRecord: '没有该tracking和upc的记录',
+  frozen: scanMessages.frozen,
+  confirmed: '确认成功',
+  alreadySeen: '已确认（已扫描）',
+  notImported: '没有导入该tracking和upc的记录',
+  notImportedTracking: '没有导入该tracking的记录',
+  busy: uploadRowMessages.busy,
+  tooSlow: uploadRowMessages.tooSlow,
+} as const;
+const M = trackingUploadMessages;
+
+interface CheckedRow {
+  out: UploadResultRow;
+  tracking: string;
+  /** '' when the cell is empty (import/update: taken from the item; confirm: the whole tracking id). */
+  upc: string;
+  fileItemId: number | null;
+  qty: number | null;
+}
+
+/** Format checks of one row; out.opStatus 'error' with the first problem, else 'succ' (pending). */
+function checkRow(row: SheetRow<ColumnKey>, mode: TrackingUploadMode): CheckedRow {
+  const v = row.values;
+  const tracking = cellText(v.tracking);
+  const upc = cellText(v.upc);
+  const qtyText = cellText(v.qty);
+  const qty = wholeNumber(v.qty);
+  const itemIdText = cellText(v.itemId);
+  const itemId = itemIdText === '' ? null : wholeNumber(v.itemId);
+  const out: UploadResultRow = {
+    line: row.line,
+    // Echoed for the reader; a cell can hold 32,767 characters, the answer does not need them all.
+    tracking: tracking.slice(0, 100),
+    upc: upc.slice(0, 100),
+    // Stored as the item name of an imported row without a catalogue item: no control characters.
+    name: cellText(v.name).replace(CONTROL_CHARS, '').slice(0, 256),
+    itemId: itemId !== null && itemId >= 1 && itemId <= 2_147_483_647 ? itemId : null,
+    express: cellText(v.express).slice(0, 64),
+    qty: qty !== null && qty <= 2_147_483_647 ? qty : null,
+    oldQty: null,
+    opStatus: 'error',
+    msg: '',
+  };
+  const checked: CheckedRow = { out, tracking, upc, fileItemId: out.itemId ?? null, qty: null };
+  const fail = (msg: string) => {
+    out.msg = msg;
+    return checked;
+  };
+  if (isRoundedNumber(v.tracking)) return fail(M.trackingRounded);
+  const trackingError = scanTextError('trackingId', tracking);
+  if (trackingError) return fail(trackingError);
+  if (isRoundedNumber(v.upc)) return fail(M.upcRounded);
+  const upcError = upc ? scanTextError('upc', upc) : null;
+  if (upcError) return fail(upcError);
+  if (itemIdText !== '' && out.itemId === null) return fail(M.itemIdInvalid);
+  if (!upc && mode !== 'confirm' && out.itemId === null) return fail(M.upcRequired);
+  if (qtyText === '') {
+    if (mode !== 'confirm') return fail(M.qtyRequired);
+  } else {
+    if (qty === null || qty < 1 || qty > MAX_SCAN_COUNT) return fail(M.qtyInvalid);
+    if (mode === 'confirm' && !upc) return fail(M.qtyNeedsUpc);
+    checked.qty = qty;
+  }
+  out.opStatus = 'succ';
+  return checked;
+}
+
+/** Rows per statement: every list travels as one array parameter (= any($1), unnest($1, ...)). */
+const CHUNK = 5000;
+
+function chunks<T>(list: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** The items of these ids, and the catalogue's item of each upc (the open one with the lowest id, else the lowest id). */
+async function loadItems(tx: Tx, ids: number[], upcs: string[]) {
+  const byId = new Map<number, ItemBrief>();
+  const byUpc = new Map<string, ItemBrief & { open: boolean }>();
+  for (const part of chunks([...new Set(ids)])) {
+    for (const r of await tx.select({ id: items.id, itemName: items.itemName, upc: items.upc }).from(items).where(sql`${items.id} = any(${sql.param(part)}::int[])`)) byId.set(r.id, r);
+  }
+  for (const part of chunks([...new Set(upcs)])) {
+    const rows = await tx
+      .select({ id: items.id, itemName: items.itemName, upc: items.upc, status: items.status })
+      .from(items)
+      .where(sql`${items.upc} = any(${sql.param(part)}::text[])`)
+      .orderBy(items.id);
+    for (const r of rows) {
+      const have = byUpc.get(r.upc!);
+      const open = r.status === 'open';
+      if (!have || (open && !have.open)) byUpc.set(r.upc!, { id: r.id, itemName: r.itemName, upc: r.upc, open });
+    }
+  }
+  return { byId, byUpc };
+}
+
+/** Every row of these tracking ids, grouped by tracking id, oldest first. */
+async function rowsOfTrackings(tx: Tx, trackingIds: string[]): Promise<Map<string, ScanRow[]>> {
+  const out = new Map<string, ScanRow[]>();
+  for (const part of chunks(trackingIds)) {
+    const rows = await tx.select().from(scanTrackings).where(sql`${scanTrackings.trackingId} = any(${sql.param(part)}::text[])`).orderBy(scanTrackings.id);
+    for (const r of rows) {
+      const list = out.get(r.trackingId);
+      if (list) list.push(r);
+      else out.set(r.trackingId, [r]);
+    }
+  }
+  return out;
+}
+
+const sum = (rows: ScanRow[]) => rows.reduce((n, r) => n + r.count, 0);
+
+/** A new (imported) row. */
+type NewScan = Pick<ScanRow, 'trackingId' | 'upc' | 'count' | 'itemId' | 'itemName'>;
+
+/** Rows of db.execute(): node-postgres answers { rows }, PGlite too; typed loosely by drizzle. */
+async function rowsOf<T>(result: Promise<unknown>): Promise<T[]> {
+  const r = (await result) as { rows?: T[] } | T[];
+  return Array.isArray(r) ? r : (r.rows ?? []);
+}
+
+/** The planned writes of one upload, applied in a few statements by flush(). */
+interface Plan {
+  inserts: NewScan[];
+  /** Rows whose count and/or status change, with the row before. */
+  updates: { before: ScanRow; count: number; status: ScanRow['status']; action: string }[];
+  /** Rows merged into another (update of rows matching had divided). */
+  deletes: { row: ScanRow; into: number }[];
+  /** Tracking ids to match at the end. */
+  match: Set<string>;
+  /** confirm: the imported rows seen, by id, with their count (written by matching, see matchTrackings). */
+  seen: Map<number, number>;
+}
+
+async function flush(tx: Tx, actor: SessionUser, plan: Plan, insertAction: string) {
+  const audits: AuditEntry[] = [];
+  const now = new Date();
+  for (const part of chunks(plan.inserts)) {
+    // The ids are taken from the sequence first, so each new row is known without reading it back.
+    const ids = (await rowsOf<{ id: number }>(tx.execute(sql`select nextval(pg_get_serial_sequence('scan_trackings', 'id'))::int as id from generate_series(1, ${part.length})`))).map(
+      (r) => Number(r.id),
+    );
+    const col = <T>(f: (r: NewScan) => T) => sql.param(part.map(f));
+    await tx.execute(sql`
+      insert into scan_trackings (id, tracking_id, upc, count, item_id, item_name, status, op_uid, created_at, updated_at)
+      select v.id, v.tracking_id, v.upc, v.count, v.item_id, v.item_name, 'init', ${actor.id}, ${now}, ${now}
+      from unnest(${sql.param(ids)}::int[], ${col((r) => r.trackingId)}::text[], ${col((r) => r.upc)}::text[], ${col((r) => r.count)}::int[],
+        ${col((r) => r.itemId)}::int[], ${col((r) => r.itemName)}::text[]) as v(id, tracking_id, upc, count, item_id, item_name)`);
+    part.forEach((r, k) => {
+      const row: ScanRow = {
+        id: ids[k]!,
+        ...r,
+        status: 'init',
+        matchedUser: null,
+        userId: null,
+        mainId: null,
+        subId: null,
+        taskId: null,
+        opUid: actor.id,
+        createdAt: now,
+        updatedAt: now,
+      };
+      audits.push(scanAudit(actor, insertAction, null, row));
+    });
+  }
+  for (const part of chunks(plan.updates)) {
+    await tx.execute(sql`
+      update scan_trackings s set count = v.count, status = v.status::scan_status, op_uid = ${actor.id}, updated_at = ${now}
+      from unnest(${sql.param(part.map((u) => u.before.id))}::int[], ${sql.param(part.map((u) => u.count))}::int[], ${sql.param(part.map((u) => u.status))}::text[])
+        as v(id, count, status)
+      where s.id = v.id`);
+    for (const u of part) audits.push(scanAudit(actor, u.action, u.before, { ...u.before, count: u.count, status: u.status, opUid: actor.id, updatedAt: now }));
+  }
+  for (const part of chunks(plan.deletes)) {
+    await tx.execute(sql`delete from scan_trackings where id = any(${sql.param(part.map((d) => d.row.id))}::int[])`);
+    for (const d of part) audits.push({ ...scanAudit(actor, 'upload.update.merge', d.row, d.row), after: { mergedInto: d.into } });
+  }
+  await writeAudit(tx, audits);
+}
+
+/** Parses, checks and applies one tracking upload; see the header. */
+export async function uploadTrackings(
+  db: Db,
+  actor: SessionUser,
+  bytes: Buffer | null | undefined,
+  mode: TrackingUploadMode,
+  opts: { limits?: SheetLimits; budgetMs?: number } = {},
+): Promise<UploadResult> {
+  const { rows } = await parseSheet(bytes, mode === 'confirm' ? CONFIRM_COLUMNS : TRACKING_COLUMNS, opts.limits ?? TRACKING_LIMITS);
+  const checked = rows.map((r) => checkRow(r, mode));
+
+  await applyInOneTransaction(db, async (tx) => {
+    const deadline = Date.now() + (opts.budgetMs ?? TRACKING_APPLY_BUDGET_MS);
+    const valid = checked.filter((c) => c.out.opStatus === 'succ');
+    const { byId, byUpc } = await loadItems(
+      tx,
+      valid.flatMap((c) => (c.fileItemId !== null ? [c.fileItemId] : [])),
+      mode === 'import' ? valid.flatMap((c) => (c.fileItemId === null && c.upc ? [c.upc] : [])) : [],
+    );
+    // Items and upcs first, then duplicates within the file (after the upc is known).
+    const seen = new Map<string, number>();
+    const todo: { c: CheckedRow; item: ItemBrief | null }[] = [];
+    for (const c of valid) {
+      const fail = (msg: string) => {
+        c.out.opStatus = 'error';
+        c.out.msg = msg;
+      };
+      let item: ItemBrief | null = null;
+      if (c.fileItemId !== null) {
+        item = byId.get(c.fileItemId) ?? null;
+        if (!item) {
+          fail(M.itemNotFound);
+          continue;
+        }
+        if (!c.upc && mode !== 'confirm') {
+          if (!item.upc?.trim()) {
+            fail(M.itemNoUpc);
+            continue;
+          }
+          c.upc = item.upc.trim();
+          c.out.upc = c.upc;
+        }
+      } else if (mode === 'import') {
+        item = byUpc.get(c.upc) ?? null;
+      }
+      const key = `${c.tracking}\u0000${c.upc}`;
+      const first = seen.get(key);
+      if (first !== undefined) {
+        fail(M.duplicate(first));
+        continue;
+      }
+      seen.set(key, c.out.line);
+      todo.push({ c, item });
+    }
+
+    // Every lock of the file first (matching/match.ts: tracking ids before anything else).
+    const trackingIds = [...new Set(todo.map((t) => t.c.tracking))];
+    await lockTrackings(tx, trackingIds);
+    const existing = await rowsOfTrackings(tx, trackingIds);
+    const plan: Plan = { inserts: [], updates: [], deletes: [], match: new Set(), seen: new Map() };
+    const insertRows: CheckedRow[] = [];
+    for (const { c, item } of todo) {
+      const ofTracking = existing.get(c.tracking) ?? [];
+      const ofUpc = c.upc ? ofTracking.filter((r) => r.upc === c.upc) : ofTracking;
+      const out = c.out;
+      const result = (opStatus: UploadResultRow['opStatus'], msg: string) => {
+        out.opStatus = opStatus;
+        out.msg = msg;
+      };
+      const describe = (r: ScanRow | undefined) => {
+        if (!r) return;
+        out.itemId = r.itemId;
+        out.name = r.itemName;
+      };
+      if (mode === 'import') {
+        if (ofUpc.length) {
+          describe(ofUpc[0]);
+          out.oldQty = sum(ofUpc);
+          result('skip', M.alreadyRecorded);
+          continue;
+        }
+        out.itemId = item?.id ?? null;
+        if (item) out.name = item.itemName;
+        plan.inserts.push({ trackingId: c.tracking, upc: c.upc, count: c.qty!, itemId: item?.id ?? null, itemName: item?.itemName ?? out.name ?? '' });
+        insertRows.push(c);
+        result('succ', M.imported);
+      } else if (mode === 'update') {
+        describe(ofUpc[0]);
+        if (!ofUpc.length) result('error', M.noRecord);
+        else if (ofUpc.some(isFrozen)) result('error', M.frozen);
+        else {
+          out.oldQty = sum(ofUpc);
+          if (ofUpc.length === 1 && ofUpc[0]!.count === c.qty) {
+            result('skip', M.unchanged);
+            continue;
+          }
+          const [keep, ...merged] = ofUpc;
+          plan.updates.push({ before: keep!, count: c.qty!, status: keep!.status, action: 'upload.update' });
+          for (const row of merged) plan.deletes.push({ row, into: keep!.id });
+          if (ofUpc.some(isSeen)) plan.match.add(c.tracking);
+          result('succ', M.saved);
+        }
+      } else {
+        describe(ofUpc[0]);
+        const announced = ofUpc.filter((r) => r.status === 'init');
+        if (!ofUpc.length) result('error', c.upc ? M.notImported : M.notImportedTracking);
+        else if (!announced.length) {
+          out.oldQty = sum(ofUpc);
+          result('skip', M.alreadySeen);
+        } else {
+          out.oldQty = sum(announced);
+          // (tracking, upc) has at most one init row (import skips a pair that has rows; scanning
+          // an imported upc sees its row; modify refuses a pair another row has), so a filled
+          // 数量 is that row's count.
+          announced.forEach((r, k) => plan.seen.set(r.id, k === 0 && c.qty !== null ? c.qty : r.count));
+          out.qty = c.qty ?? sum(announced);
+          plan.match.add(c.tracking);
+          result('succ', M.confirmed);
+        }
+      }
+    }
+    await flush(tx, actor, plan, 'upload.import');
+    // Confirmed rows are written by matching, once, in their matched state (audited upload.confirm).
+    if (plan.match.size) await matchTrackings(tx, plan.match, actor, plan.seen.size ? { counts: plan.seen, action: 'upload.confirm' } : undefined);
+    if (Date.now() > deadline) throw badRequest(M.tooSlow);
+  });
+
+  return uploadResult(checked.map((c) => c.out));
+}
+
+/** The template: the columns above with tracking and upc formatted as text, and a help sheet. */
+export function trackingTemplate(): Buffer {
+  const header = TRACKING_COLUMNS.map((c) => c.headers[0]!);
+  const help: [string, string, string][] = [
+    ['tracking', '必填', '快递单号（trackingId），最多64个字符'],
+    ['upc', '必填列', '商品条码，最多64个字符；填写了商品ID时可留空（使用商品的UPC）；确认时留空表示确认该tracking的全部导入记录'],
+    ['商品ID', '选填', '导入：记录的商品（须已存在）；不填时按upc查找商品'],
+    ['商品名称', '选填', '导入：找不到商品时作为记录的商品名称'],
+    ['快递公司', '选填', '仅供参考，不会保存'],
+    ['数量', '导入、更新必填', `该tracking中此商品的数量，1到${MAX_SCAN_COUNT}的整数；确认时选填（填写则以此数量为准）`],
+    ['', '', ''],
+    ['导入', '', '预先登记尚未到货的包裹：新增状态为“已导入”的记录；该tracking已有此upc的记录时跳过（skip）'],
+    ['更新', '', '修改已有记录的数量（oldQty为修改前的数量）；没有该记录时报错；已进入付款流程的记录不能修改'],
+    ['确认', '', '包裹已到货：已导入的记录变为“已扫描”并进行匹配；已扫描过的跳过；没有导入过的报错'],
+    ['', '', ''],
+    ['说明', '', `只读取第一个工作表；第一行为表头；每次最多${TRACKING_LIMITS.maxRows}行，文件最大${Math.floor(TRACKING_LIMITS.maxBytes / 1024 / 1024)}MB`],
+  ];
+  return writeWorkbook([
+    { name: '扫描记录', header, rows: [], widths: [28, 16, 10, 28, 14, 8], textColumns: [0, 1, 2], blankTextRows: 500 },
+    { name: '填写说明', header: ['列', '是否必填', '说明'], rows: help, widths: [12, 14, 80] },
+  ]);
+}

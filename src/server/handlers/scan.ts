@@ -1,0 +1,43 @@
+// The scan calls (SPEC §2 /admin/scan, /admin/scan2, /admin/tracking-list; §7 "GET
+// /api/scan/admin/tracking/list ...; GET /api/scan/admin/tracking/{id}/list (response isExist,
+// scanTrackingList); POST create, modify and add under /api/scan/admin/tracking/{id} (responses
+// opStatus and scanTrackingList, or scanTracking for modify)"). Admin side only (x-roles lowerAdmin,
+// admin). The rules live in receiving/scan-service.ts, the list in receiving/scan-queries.ts; these
+// handlers choose the transaction and shape the answers. A duplicate is a business outcome
+// (A00000 with opStatus failed and the msg, which the client shows as an error toast, SPEC §8).
+import { pageOf } from '../paging.ts';
+import { pageScans, scanFilters } from '../receiving/scan-queries.ts';
+import { addScan, checkTrackingId, createScans, modifyScan, rowsOfTracking, scanOut, type ScanOutcome } from '../receiving/scan-service.ts';
+import { me, ok, type Handlers } from './types.ts';
+
+const answer = (r: ScanOutcome) => ok({ opStatus: r.opStatus, msg: r.msg, scanTrackingList: r.rows.map(scanOut) }, r.msg);
+
+export const scanHandlers: Handlers = {
+  async listScanTrackings(req, ctx) {
+    const p = pageOf(req.query);
+    const f = scanFilters({ ...req.query, isDesc: p.isDesc });
+    const { rows, totalPages, totalCapped } = await pageScans(ctx.db, f, p);
+    return ok({ totalPages, totalCapped, size: p.size, content: rows.map(scanOut) });
+  },
+
+  async getScanTracking(req, ctx) {
+    const rows = await rowsOfTracking(ctx.db, checkTrackingId(req.params.id));
+    return ok({ isExist: rows.length > 0, scanTrackingList: rows.map(scanOut) });
+  },
+
+  async createScanTrackings(req, ctx) {
+    const user = me(req);
+    return answer(await ctx.db.transaction((tx) => createScans(tx, user, req.params.id, req.body.items)));
+  },
+
+  async addScanTracking(req, ctx) {
+    const user = me(req);
+    return answer(await ctx.db.transaction((tx) => addScan(tx, user, req.params.id, req.body)));
+  },
+
+  async modifyScanTracking(req, ctx) {
+    const user = me(req);
+    const r = await ctx.db.transaction((tx) => modifyScan(tx, user, req.params.id, req.body));
+    return ok({ opStatus: r.opStatus, msg: r.msg, scanTracking: scanOut(r.row) }, r.msg);
+  },
+};

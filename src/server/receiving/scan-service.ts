@@ -1,0 +1,286 @@
+// Scanning parcels into stock (SPEC §2 /admin/scan, /admin/scan2, /admin/tracking-list edit dialog;
+// §3 scan tracking record; §4 scan record status; §5 scan messages; DECISIONS "Receiving and
+// matching"). The one place a scan row is created or edited by hand - the scan handlers call it;
+// the tracking upload (files/tracking-upload.ts) applies the same vocabulary set-based. Everything
+// runs inside the caller's transaction.
+//
+// Rules and words:
+// - The tracking id is trimmed, 1..64 characters ('请填写trackingId'); a upc is trimmed, 1..64
+//   characters ('请填写upc'); a count is a whole number 1..1000000 (default 1). Every scanned
+//   product names an existing item (itemId; create: '请填写所有项目对应的商品', add: '请选择商品',
+//   unknown: '商品不存在'); the row copies the item's name. The item's own UPC need not equal the
+//   scanned one (the screens filter the product select by upc; the row keeps what was scanned).
+// - "Seen": a row in any status but init is a unit the warehouse has seen. An init row is what an
+//   import announced (files/tracking-upload.ts) and is not stock yet: matching ignores it.
+// - create (/admin/scan, one parcel, several products): all or nothing. A upc given twice, or one the
+//   tracking id already has SEEN, refuses the call as opStatus 'failed' with
+//   'upc重复，请编辑已添加的商品' (the screen lists the records to edit instead). A upc the tracking id
+//   has only imported (init) is seen now: that row becomes scan with the scanned count and item
+//   (the scanned units replace the announced ones; the announcement stays in the audit's before).
+//   Other products become new rows in status scan.
+// - add (/admin/scan2, one product per parcel): the same for one product, except that a upc already
+//   seen for the tracking id answers 'tracking已提交过': a parcel is scanned once. The screen blocks a
+//   repeat within its session; the server blocks it across sessions too (a second scan of the same
+//   parcel on another day would otherwise double its units and unmatch its task). A parcel that
+//   really holds more units gets its count changed with modify.
+// - modify (/admin/scan's edit, tracking-list edit dialog): changes trackingId, upc, count or
+//   itemId of one row. Its status is not set here: an init row stays init, a seen row is matched
+//   again. A row whose task is being paid (wait2pay, payed) is frozen ('该记录已进入付款流程，不能修改').
+//   Moving a row onto a (tracking id, upc) that another row already has is 'upc重复，请编辑已添加的商品'
+//   (rows that matching split for two tasks share their tracking id and upc; changing one's count
+//   is fine). A modify that changes nothing is succ '没有变化' and writes nothing.
+// - Duplicates are business outcomes (opStatus 'failed' in an A00000 answer, with the tracking
+//   id's rows so the screen can offer the edit); malformed input is A00001; a missing row A00004.
+// - Locks: lockTrackings(tx, [trackingId]) BEFORE reading the rows to decide and writing them
+//   (matching/match.ts header), then matching (matchScannedTracking: matchTracking told the rows it
+//   would otherwise read again); every changed row gets an audit entry (entity 'tracking': scan,
+//   add, modify) in the same transaction, and matching audits its own changes.
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { components } from '../../api/schema';
+import { writeAudit, type AuditEntry } from '../audit.ts';
+import type { Tx } from '../db/client.ts';
+import { items } from '../db/schema/catalog.ts';
+import { scanTrackings } from '../db/schema/receiving.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
+import type { SessionUser } from '../handlers/types.ts';
+import { FROZEN_STATUSES, type ScanStatus } from '../matching/allocate.ts';
+import { lockTrackings, matchScannedTracking, matchTrackings, scanAudit, type ScanRow } from '../matching/match.ts';
+
+type ScanTracking = components['schemas']['ScanTracking'];
+
+export const scanMessages = {
+  upcDuplicate: 'upc重复，请编辑已添加的商品',
+  itemRequired: '请填写所有项目对应的商品',
+  chooseItem: '请选择商品',
+  trackingSubmitted: 'tracking已提交过',
+  trackingIdRequired: '请填写trackingId',
+  trackingIdTooLong: 'trackingId不能超过64个字符',
+  trackingIdInvalid: 'trackingId包含无效字符',
+  upcRequired: '请填写upc',
+  upcTooLong: 'upc不能超过64个字符',
+  upcInvalid: 'upc包含无效字符',
+  countInvalid: '数量须为1到1000000之间的整数',
+  itemNotFound: '商品不存在',
+  notFound: '记录不存在',
+  frozen: '该记录已进入付款流程，不能修改',
+  moved: '记录已被修改，请刷新后重试',
+  unchanged: '没有变化',
+  created: '创建成功',
+  added: '操作成功',
+  saved: '保存成功',
+} as const;
+
+export const MAX_SCAN_TEXT = 64;
+export const MAX_SCAN_COUNT = 1_000_000;
+
+/** A scan row as the contract's ScanTracking. */
+export function scanOut(r: ScanRow): ScanTracking {
+  return {
+    id: r.id,
+    trackingId: r.trackingId,
+    upc: r.upc,
+    count: r.count,
+    itemId: r.itemId,
+    itemName: r.itemName,
+    status: r.status,
+    matchedUser: r.matchedUser,
+    createdAt: r.createdAt.getTime(),
+    updatedAt: r.updatedAt.getTime(),
+    opUid: r.opUid,
+    userId: r.userId,
+    mainId: r.mainId,
+    subId: r.subId,
+    taskId: r.taskId,
+  };
+}
+
+export const isSeen = (r: Pick<ScanRow, 'status'>) => r.status !== 'init';
+export const isFrozen = (r: Pick<ScanRow, 'status'>) => FROZEN_STATUSES.includes(r.status as ScanStatus);
+
+/** Control characters (a NUL cannot even be stored in a text column): never part of a code a scanner reads. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
+export const hasControlChars = (s: string) => s.search(CONTROL_CHARS) !== -1;
+
+/** Why a trimmed tracking id or upc is not acceptable, or null. */
+export function scanTextError(kind: 'trackingId' | 'upc', t: string): string | null {
+  const m = kind === 'trackingId' ? [scanMessages.trackingIdRequired, scanMessages.trackingIdTooLong, scanMessages.trackingIdInvalid] : [scanMessages.upcRequired, scanMessages.upcTooLong, scanMessages.upcInvalid];
+  if (!t) return m[0]!;
+  if (t.length > MAX_SCAN_TEXT) return m[1]!;
+  if (hasControlChars(t)) return m[2]!;
+  return null;
+}
+
+/** The trimmed tracking id, or A00001. */
+export function checkTrackingId(raw: string | undefined): string {
+  const t = (raw ?? '').trim();
+  const error = scanTextError('trackingId', t);
+  if (error) throw badRequest(error);
+  return t;
+}
+
+/** The trimmed upc, or A00001. */
+export function checkUpc(raw: string | undefined): string {
+  const u = (raw ?? '').trim();
+  const error = scanTextError('upc', u);
+  if (error) throw badRequest(error);
+  return u;
+}
+
+function checkCount(n: number | undefined): number {
+  const c = n ?? 1;
+  if (!Number.isInteger(c) || c < 1 || c > MAX_SCAN_COUNT) throw badRequest(scanMessages.countInvalid);
+  return c;
+}
+
+export type ItemBrief = { id: number; itemName: string; upc: string | null };
+
+/** The items of these ids (one query). */
+export async function itemsById(tx: Tx, ids: number[]): Promise<Map<number, ItemBrief>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await tx.select({ id: items.id, itemName: items.itemName, upc: items.upc }).from(items).where(inArray(items.id, unique));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+async function requireItems(tx: Tx, ids: number[]): Promise<Map<number, ItemBrief>> {
+  const found = await itemsById(tx, ids);
+  if (ids.some((id) => !found.has(id))) throw badRequest(scanMessages.itemNotFound);
+  return found;
+}
+
+/** Every row of a tracking id, oldest first. */
+export function rowsOfTracking(tx: Tx, trackingId: string): Promise<ScanRow[]> {
+  return tx.select().from(scanTrackings).where(eq(scanTrackings.trackingId, trackingId)).orderBy(asc(scanTrackings.id));
+}
+
+export interface ScanOutcome {
+  opStatus: 'succ' | 'failed';
+  msg: string;
+  /** Every row of the tracking id after the call (after matching when it changed anything). */
+  rows: ScanRow[];
+}
+
+interface ScanLineIn {
+  upc: string;
+  count: number;
+  item: ItemBrief;
+}
+
+/**
+ * Writes the scanned lines of one tracking id whose lock is held (an init row of the line's upc is
+ * seen: status scan, the scanned count and item; other lines become new rows in status scan), then
+ * matches the tracking id. Answers its rows after matching. The audit entries of the scan are
+ * written with matching's (matchScannedTracking), which is handed every row of the tracking id.
+ */
+async function scanAndMatch(tx: Tx, actor: SessionUser, trackingId: string, existing: ScanRow[], lines: ScanLineIn[], action: string): Promise<ScanRow[]> {
+  const audits: AuditEntry[] = [];
+  const inserts: (typeof scanTrackings.$inferInsert)[] = [];
+  const rows = new Map(existing.map((r) => [r.id, r]));
+  const now = new Date();
+  for (const line of lines) {
+    const announced = existing.find((r) => r.upc === line.upc && r.status === 'init');
+    if (announced) {
+      const [after] = await tx
+        .update(scanTrackings)
+        .set({ status: 'scan', count: line.count, itemId: line.item.id, itemName: line.item.itemName, opUid: actor.id, updatedAt: now })
+        .where(eq(scanTrackings.id, announced.id))
+        .returning();
+      audits.push(scanAudit(actor, action, announced, after!));
+      rows.set(after!.id, after!);
+    } else {
+      inserts.push({ trackingId, upc: line.upc, count: line.count, itemId: line.item.id, itemName: line.item.itemName, status: 'scan', opUid: actor.id });
+    }
+  }
+  if (inserts.length) {
+    const created = await tx.insert(scanTrackings).values(inserts).returning();
+    for (const row of created) {
+      audits.push(scanAudit(actor, action, null, row));
+      rows.set(row.id, row);
+    }
+  }
+  return (await matchScannedTracking(tx, trackingId, actor, [...rows.values()], audits)).rows;
+}
+
+/** createScanTrackings: the products of one parcel (see the header). */
+export async function createScans(tx: Tx, actor: SessionUser, rawTrackingId: string, input: { upc: string; count?: number; itemId?: number | null }[]): Promise<ScanOutcome> {
+  const trackingId = checkTrackingId(rawTrackingId);
+  if (input.some((l) => l.itemId === undefined || l.itemId === null)) throw badRequest(scanMessages.itemRequired);
+  const checked = input.map((l) => ({ upc: checkUpc(l.upc), count: checkCount(l.count), itemId: l.itemId! }));
+  const found = await requireItems(
+    tx,
+    checked.map((l) => l.itemId),
+  );
+  const lines = checked.map((l) => ({ upc: l.upc, count: l.count, item: found.get(l.itemId)! }));
+
+  await lockTrackings(tx, [trackingId]);
+  const existing = await rowsOfTracking(tx, trackingId);
+  const upcs = lines.map((l) => l.upc);
+  const repeated = new Set(upcs).size !== upcs.length;
+  if (repeated || existing.some((r) => isSeen(r) && upcs.includes(r.upc))) return { opStatus: 'failed', msg: scanMessages.upcDuplicate, rows: existing };
+  return { opStatus: 'succ', msg: scanMessages.created, rows: await scanAndMatch(tx, actor, trackingId, existing, lines, 'scan') };
+}
+
+/** addScanTracking: one parcel of one product (see the header). */
+export async function addScan(tx: Tx, actor: SessionUser, rawTrackingId: string, input: { itemId?: number | null; upc?: string; count?: number }): Promise<ScanOutcome> {
+  const trackingId = checkTrackingId(rawTrackingId);
+  if (input.itemId === undefined || input.itemId === null) throw badRequest(scanMessages.chooseItem);
+  const item = (await requireItems(tx, [input.itemId])).get(input.itemId)!;
+  const upc = checkUpc(input.upc?.trim() ? input.upc : (item.upc ?? ''));
+  const count = checkCount(input.count);
+
+  await lockTrackings(tx, [trackingId]);
+  const existing = await rowsOfTracking(tx, trackingId);
+  if (existing.some((r) => isSeen(r) && r.upc === upc)) return { opStatus: 'failed', msg: scanMessages.trackingSubmitted, rows: existing };
+  return { opStatus: 'succ', msg: scanMessages.added, rows: await scanAndMatch(tx, actor, trackingId, existing, [{ upc, count, item }], 'add') };
+}
+
+export interface ModifyOutcome {
+  opStatus: 'succ' | 'failed';
+  msg: string;
+  row: ScanRow;
+}
+
+/** modifyScanTracking: one row's trackingId, upc, count or item (see the header). */
+export async function modifyScan(
+  tx: Tx,
+  actor: SessionUser,
+  id: number,
+  input: { trackingId?: string; upc?: string; count?: number; itemId?: number },
+): Promise<ModifyOutcome> {
+  const [first] = await tx.select().from(scanTrackings).where(eq(scanTrackings.id, id));
+  if (!first) throw notFound(scanMessages.notFound);
+  const trackingId = input.trackingId === undefined ? first.trackingId : checkTrackingId(input.trackingId);
+  const upc = input.upc === undefined ? first.upc : checkUpc(input.upc);
+  const count = input.count === undefined ? first.count : checkCount(input.count);
+  const item = input.itemId === undefined ? undefined : (await requireItems(tx, [input.itemId])).get(input.itemId)!;
+
+  // The row's tracking id (read unlocked, to know what to lock) and the new one, before the row.
+  await lockTrackings(tx, [first.trackingId, trackingId]);
+  const [before] = await tx.select().from(scanTrackings).where(eq(scanTrackings.id, id)).for('update');
+  if (!before) throw notFound(scanMessages.notFound);
+  // Moved to another tracking id between the read and the lock: the lock held may not be its own.
+  if (before.trackingId !== first.trackingId) throw conflict(scanMessages.moved);
+  if (isFrozen(before)) throw badRequest(scanMessages.frozen);
+
+  const set = { trackingId, upc, count, itemId: item ? item.id : before.itemId, itemName: item ? item.itemName : before.itemName };
+  if ((Object.keys(set) as (keyof typeof set)[]).every((k) => before[k] === set[k])) return { opStatus: 'succ', msg: scanMessages.unchanged, row: before };
+  if (trackingId !== before.trackingId || upc !== before.upc) {
+    const [other] = await tx
+      .select({ id: scanTrackings.id })
+      .from(scanTrackings)
+      .where(and(eq(scanTrackings.trackingId, trackingId), eq(scanTrackings.upc, upc)))
+      .limit(1);
+    if (other) return { opStatus: 'failed', msg: scanMessages.upcDuplicate, row: before };
+  }
+  const [after] = await tx
+    .update(scanTrackings)
+    .set({ ...set, opUid: actor.id, updatedAt: new Date() })
+    .where(eq(scanTrackings.id, id))
+    .returning();
+  await writeAudit(tx, scanAudit(actor, 'modify', before, after!));
+  // An init row is not part of matching before or after; a seen one is matched where it was and is.
+  if (isSeen(before)) await matchTrackings(tx, [before.trackingId, trackingId], actor);
+  const [fresh] = await tx.select().from(scanTrackings).where(eq(scanTrackings.id, id));
+  return { opStatus: 'succ', msg: scanMessages.saved, row: fresh ?? after! };
+}

@@ -1,0 +1,367 @@
+// /admin/scan (SPEC §2, §5 Scan): one parcel's tracking id, then its products. Two tabs, tracking and
+// upc; the USB scanner (hidden input) or the camera feeds both, and manual fields take typed codes.
+// machines/scan.machine.ts owns the flow and every rule (first scan = tracking id, upc duplicates,
+// counts, the product of each row, what submit needs, which records may be edited); the page shows
+// its context: the records already added (each with edit, i.e. modify), the new rows (upc, count, a
+// product select of the upc's products, delete) and a link to /admin/item-list to add a product.
+import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
+import { Link } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { useId, useState, type FormEvent, type JSX } from 'react';
+import * as v from 'valibot';
+import { waitFor } from 'xstate';
+import {
+  MAX_SCAN_COUNT,
+  canModifyRecord,
+  isSaving,
+  scanMessages,
+  type ScanRecord,
+  type ScanRow,
+  type ScanSnapshot,
+  type ScanTab,
+} from '../../../../machines/scan.machine';
+import { ItemPicker, ItemPickerField } from '../../components/item-picker';
+import { ScanStatusBadge } from '../../components/task-status-badges';
+import { Button } from '../../components/ui/button';
+import { Modal } from '../../components/ui/dialog';
+import { Form, TextField, useValibotForm } from '../../components/ui/form';
+import { secondaryLinkClass, textLinkClass } from '../../components/ui/link-classes';
+import { PageHeader, Panel } from '../../components/ui/page';
+import { zh } from '../../i18n/zh';
+import { ScanBanner, ScannerControls } from './scan-feedback';
+import { bannerOf, useScanActor, type ScanActor } from './use-scan';
+
+const s = zh.scan.scan;
+const c = zh.scan.common;
+const TABS: readonly ScanTab[] = ['tracking', 'upc'];
+
+const fieldClass =
+  'block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 ' +
+  'focus:border-blue-500 focus:outline-2 focus:outline-blue-500/30';
+
+export function ScanPage(): JSX.Element {
+  const actor = useScanActor();
+  const tab = useSelector(actor, (snap: ScanSnapshot) => snap.context.tab);
+  const trackingId = useSelector(actor, (snap: ScanSnapshot) => snap.context.trackingId);
+  const notice = useSelector(actor, (snap: ScanSnapshot) => snap.context.notice);
+  const loading = useSelector(actor, (snap: ScanSnapshot) => snap.matches('loading'));
+  const scan = (code: string) => actor.send({ type: 'scan.code', code });
+  const banner = bannerOf(notice, trackingId);
+
+  return (
+    <div className="flex min-w-0 flex-col gap-4">
+      <PageHeader
+        title={zh.titles.adminScan}
+        description={s.intro}
+        actions={
+          <>
+            <Link to="/admin/scan2" className={secondaryLinkClass}>
+              {zh.titles.adminScan2}
+            </Link>
+            <Link to="/admin/item-list" className={secondaryLinkClass}>
+              {c.itemList}
+            </Link>
+            <Link to="/admin/tracking-list" className={secondaryLinkClass}>
+              {c.trackingList}
+            </Link>
+          </>
+        }
+      />
+      <Panel>
+        <div className="flex flex-col gap-4">
+          <ScannerControls onScan={scan} />
+          <ScanBanner tone={loading ? 'info' : banner.tone}>{loading ? zh.app.loading : banner.text}</ScanBanner>
+          <TabGroup selectedIndex={TABS.indexOf(tab)} onChange={(index) => actor.send({ type: 'tab.select', tab: TABS[index] ?? 'tracking' })}>
+            <TabList className="flex gap-1 border-b border-slate-200">
+              {TABS.map((key) => (
+                <Tab
+                  key={key}
+                  disabled={key === 'upc' && trackingId === null}
+                  className="-mb-px rounded-t-md border border-transparent px-4 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-500 disabled:cursor-not-allowed disabled:text-slate-300 data-selected:border-slate-200 data-selected:border-b-white data-selected:bg-white data-selected:text-blue-700"
+                >
+                  {key === 'tracking' ? s.tabTracking : s.tabUpc}
+                </Tab>
+              ))}
+            </TabList>
+            <TabPanels className="pt-4">
+              <TabPanel>
+                <TrackingTab actor={actor} onCode={scan} />
+              </TabPanel>
+              <TabPanel>
+                <ManualCode label={s.upcManual} button={s.add} onCode={scan} />
+              </TabPanel>
+            </TabPanels>
+          </TabGroup>
+          {trackingId !== null && !loading && <ParcelTables actor={actor} />}
+        </div>
+      </Panel>
+    </div>
+  );
+}
+
+function TrackingTab({ actor, onCode }: { actor: ScanActor; onCode: (code: string) => void }): JSX.Element {
+  const trackingId = useSelector(actor, (snap: ScanSnapshot) => snap.context.trackingId);
+  const isExist = useSelector(actor, (snap: ScanSnapshot) => snap.context.isExist);
+  const canReset = useSelector(actor, (snap: ScanSnapshot) => snap.can({ type: 'tracking.reset' }));
+  return (
+    <div className="flex flex-col gap-3">
+      <p className="text-sm text-slate-700">{trackingId === null ? s.noTracking : `${s.current(trackingId)}（${isExist ? s.exists : s.notExists}）`}</p>
+      <ManualCode label={s.trackingManual} button={c.confirm} onCode={onCode} />
+      {trackingId !== null && (
+        <div>
+          <Button variant="secondary" size="sm" disabled={!canReset} onClick={() => actor.send({ type: 'tracking.reset' })}>
+            {s.nextParcel}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A typed code, for a label the scanner cannot read. */
+function ManualCode({ label, button, onCode }: { label: string; button: string; onCode: (code: string) => void }): JSX.Element {
+  const id = useId();
+  const [value, setValue] = useState('');
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (value.trim() === '') return;
+    onCode(value);
+    setValue('');
+  }
+  return (
+    <form onSubmit={submit} className="flex max-w-md items-end gap-2">
+      <div className="flex-1">
+        <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-700">
+          {label}
+        </label>
+        <input id={id} value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" className={fieldClass} />
+      </div>
+      <Button type="submit" variant="secondary">
+        {button}
+      </Button>
+    </form>
+  );
+}
+
+function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
+  const records = useSelector(actor, (snap: ScanSnapshot) => snap.context.records);
+  const rows = useSelector(actor, (snap: ScanSnapshot) => snap.context.rows);
+  const saving = useSelector(actor, isSaving);
+  const submitting = useSelector(actor, (snap: ScanSnapshot) => snap.matches({ parcel: { save: 'submitting' } }));
+  const [editing, setEditing] = useState<ScanRecord | null>(null);
+
+  return (
+    <div className="flex flex-col gap-4">
+      <section>
+        <h2 className="mb-2 text-sm font-semibold text-slate-800">{s.recordsCaption}</h2>
+        <div className="overflow-x-auto rounded-lg border border-slate-200">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <caption className="sr-only">{s.recordsCaption}</caption>
+            <thead className="bg-slate-50 text-left text-slate-600">
+              <tr>
+                {['ID', c.upc, c.item, c.count, c.status, s.colMatchedUser, c.actions].map((h) => (
+                  <th key={h} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {records.length === 0 ? (
+                <tr>
+                  <td colSpan={7} className="px-3 py-6 text-center text-slate-400">
+                    {s.noRecords}
+                  </td>
+                </tr>
+              ) : (
+                records.map((record) => (
+                  <tr key={record.id}>
+                    <td className="px-3 py-2 text-slate-500">{record.id}</td>
+                    <td className="px-3 py-2 font-mono">{record.upc}</td>
+                    <td className="px-3 py-2">{record.itemName}</td>
+                    <td className="px-3 py-2">{record.count}</td>
+                    <td className="px-3 py-2">
+                      <ScanStatusBadge status={record.status} />
+                    </td>
+                    <td className="px-3 py-2">{record.matchedUser ?? ''}</td>
+                    <td className="px-3 py-2">
+                      {canModifyRecord(record) && (
+                        <Button size="sm" variant="secondary" disabled={saving} onClick={() => setEditing(record)}>
+                          {c.edit}
+                        </Button>
+                      )}
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section>
+        <h2 className="mb-2 text-sm font-semibold text-slate-800">{s.rowsCaption}</h2>
+        <div className="overflow-x-auto rounded-lg border border-slate-200">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <caption className="sr-only">{s.rowsCaption}</caption>
+            <thead className="bg-slate-50 text-left text-slate-600">
+              <tr>
+                {[c.upc, c.count, c.item, c.actions].map((h) => (
+                  <th key={h} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
+                    {h}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={4} className="px-3 py-6 text-center text-slate-400">
+                    {s.noRows}
+                  </td>
+                </tr>
+              ) : (
+                rows.map((row) => <NewRow key={row.key} actor={actor} row={row} />)
+              )}
+            </tbody>
+          </table>
+        </div>
+        <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
+          <Link to="/admin/item-list" className={textLinkClass}>
+            {s.addItemHint}
+          </Link>
+          <Button loading={submitting} disabled={rows.length === 0 || saving} onClick={() => actor.send({ type: 'rows.submit' })}>
+            {s.submitRows(rows.length)}
+          </Button>
+        </div>
+      </section>
+      <EditRecordDialog actor={actor} record={editing} onClose={() => setEditing(null)} />
+    </div>
+  );
+}
+
+function NewRow({ actor, row }: { actor: ScanActor; row: ScanRow }): JSX.Element {
+  const missing = row.itemId === null;
+  const tone = row.candidates !== null && row.candidates.length === 0 && missing ? 'bg-amber-50' : missing ? '' : 'bg-green-50';
+  return (
+    <tr data-upc={row.upc} className={tone}>
+      <td className="px-3 py-2 font-mono">{row.upc}</td>
+      <td className="w-28 px-3 py-2">
+        <input
+          type="number"
+          min={1}
+          max={MAX_SCAN_COUNT}
+          step={1}
+          aria-label={`${c.count} ${row.upc}`}
+          value={Number.isFinite(row.count) ? row.count : ''}
+          onChange={(e) => actor.send({ type: 'row.setCount', key: row.key, count: e.target.value === '' ? Number.NaN : Number(e.target.value) })}
+          className={fieldClass}
+        />
+      </td>
+      <td className="min-w-64 px-3 py-2">
+        <RowProduct actor={actor} row={row} />
+      </td>
+      <td className="px-3 py-2">
+        <Button size="sm" variant="danger" onClick={() => actor.send({ type: 'row.remove', key: row.key })}>
+          {c.delete}
+        </Button>
+      </td>
+    </tr>
+  );
+}
+
+/** The products of the row's upc in a select; none found: a search over every product. */
+function RowProduct({ actor, row }: { actor: ScanActor; row: ScanRow }): JSX.Element {
+  if (row.candidates === null) return <span className="text-xs text-slate-500">{s.looking}</span>;
+  if (row.candidates.length === 0) {
+    return (
+      <div className="flex flex-col gap-1">
+        <span className="text-xs text-amber-700">{s.noCandidate}</span>
+        <ItemPicker
+          label={null}
+          aria-label={`${s.searchItem} ${row.upc}`}
+          value={row.itemId}
+          onChange={(item) => actor.send({ type: 'row.setItem', key: row.key, item: item && { id: item.id, itemName: item.itemName, upc: item.upc } })}
+        />
+      </div>
+    );
+  }
+  return (
+    <select
+      aria-label={`${c.item} ${row.upc}`}
+      value={row.itemId ?? ''}
+      onChange={(e) => {
+        const item = row.candidates?.find((candidate) => candidate.id === Number(e.target.value)) ?? null;
+        actor.send({ type: 'row.setItem', key: row.key, item });
+      }}
+      className={fieldClass}
+    >
+      <option value="">{s.chooseItem}</option>
+      {row.candidates.map((item) => (
+        <option key={item.id} value={item.id}>
+          {item.itemName}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+const editSchema = v.object({
+  count: v.pipe(
+    v.string(),
+    v.trim(),
+    v.regex(/^\d+$/, scanMessages.countInvalid),
+    v.transform(Number),
+    v.number(),
+    v.minValue(1, scanMessages.countInvalid),
+    v.maxValue(MAX_SCAN_COUNT, scanMessages.countInvalid),
+  ),
+  itemId: v.nullable(v.number()),
+});
+
+function EditRecordDialog({ actor, record, onClose }: { actor: ScanActor; record: ScanRecord | null; onClose: () => void }): JSX.Element {
+  const formId = useId();
+  const saving = useSelector(actor, isSaving);
+  return (
+    <Modal
+      open={record !== null}
+      onClose={onClose}
+      title={s.editTitle}
+      footer={
+        <>
+          <Button variant="secondary" disabled={saving} onClick={onClose}>
+            {c.cancel}
+          </Button>
+          <Button type="submit" form={formId} loading={saving}>
+            {c.save}
+          </Button>
+        </>
+      }
+    >
+      {record && <EditRecordForm key={record.id} id={formId} actor={actor} record={record} onDone={onClose} />}
+    </Modal>
+  );
+}
+
+function EditRecordForm({ id, actor, record, onDone }: { id: string; actor: ScanActor; record: ScanRecord; onDone: () => void }): JSX.Element {
+  const form = useValibotForm(editSchema, { defaultValues: { count: String(record.count), itemId: record.itemId } });
+  async function save(values: v.InferOutput<typeof editSchema>) {
+    const changes = {
+      ...(values.count !== record.count && { count: values.count }),
+      ...(values.itemId !== null && values.itemId !== record.itemId && { itemId: values.itemId }),
+    };
+    if (Object.keys(changes).length === 0) return onDone();
+    actor.send({ type: 'record.modify', id: record.id, changes });
+    const after = await waitFor(actor, (snap) => !isSaving(snap));
+    if (after.context.notice?.kind === 'saved') onDone();
+  }
+  return (
+    <Form id={id} form={form} onSubmit={save} className="flex flex-col gap-4">
+      <p className="text-sm text-slate-600">
+        {c.tracking} {record.trackingId} · {c.upc} {record.upc}
+      </p>
+      <TextField<v.InferInput<typeof editSchema>, 'count'> name="count" label={c.count} type="number" min={1} step={1} />
+      <ItemPickerField<v.InferInput<typeof editSchema>, 'itemId'> name="itemId" label={c.item} />
+    </Form>
+  );
+}

@@ -1,0 +1,179 @@
+// /admin/scan2 (SPEC §2, §4 Scan2 row client status, §5 Scan2): pick a product, then scan tracking
+// ids with the USB scanner (hidden input) or the camera. machines/scan2.machine.ts decides
+// everything: which scans become rows, when a row is sent, what its status is, which rows offer
+// submit and delete (`snapshot.can`), when failed rows are tried again. The page shows it: a banner
+// and a sound for each scan, the counts, and the rows newest first, coloured by status.
+import { Link } from '@tanstack/react-router';
+import { useSelector } from '@xstate/react';
+import { useRef, type JSX } from 'react';
+import { SCAN2_STATUS, type Scan2Row, type Scan2Snapshot, type Scan2Status } from '../../../../machines/scan2.machine';
+import { ItemPicker } from '../../components/item-picker';
+import { Button } from '../../components/ui/button';
+import { secondaryLinkClass } from '../../components/ui/link-classes';
+import { PageHeader, Panel } from '../../components/ui/page';
+import { StatusBadge, type BadgeTone } from '../../components/ui/status-badge';
+import { zh } from '../../i18n/zh';
+import { ScanBanner, ScannerControls, type BannerTone } from './scan-feedback';
+import { countsOf, useScan2Actor, useScan2Rows, type Scan2Actor } from './use-scan2';
+
+const t = zh.scan.scan2;
+const c = zh.scan.common;
+
+const STATUS_TONE: Record<Scan2Status, BadgeTone> = {
+  0: 'warning',
+  1: 'info',
+  2: 'success',
+  3: 'danger',
+  4: 'success',
+  5: 'warning',
+  9: 'neutral',
+};
+
+const ROW_CLASS: Record<Scan2Status, string> = {
+  0: 'bg-amber-50',
+  1: 'bg-blue-50',
+  2: 'bg-white',
+  3: 'bg-red-100',
+  4: 'bg-green-100',
+  5: 'bg-orange-100',
+  9: 'bg-slate-50 text-slate-400 line-through',
+};
+
+/** Headless UI gives the combobox input focus back a frame or two after a pick. */
+const REFOCUS_AFTER_PICK_MS = 150;
+
+const time = (at: number) => (at ? new Date(at).toLocaleTimeString('zh-CN', { hour12: false }) : '');
+
+export function Scan2Page(): JSX.Element {
+  const actor = useScan2Actor();
+  const focusScanner = useRef<(() => void) | null>(null);
+  const item = useSelector(actor, (s: Scan2Snapshot) => s.context.item);
+  const rows = useScan2Rows(actor);
+  const counts = countsOf(rows);
+  const scan = (code: string) => actor.send({ type: 'scan.code', code, at: Date.now() });
+
+  return (
+    <div className="flex min-w-0 flex-col gap-4">
+      <PageHeader
+        title={zh.titles.adminScan2}
+        description={t.intro}
+        actions={
+          <>
+            <Link to="/admin/scan" className={secondaryLinkClass}>
+              {zh.titles.adminScan}
+            </Link>
+            <Link to="/admin/tracking-list" className={secondaryLinkClass}>
+              {c.trackingList}
+            </Link>
+          </>
+        }
+      />
+      <Panel>
+        <div className="flex flex-col gap-4">
+          <div className="flex flex-wrap items-end gap-4">
+            <ItemPicker
+              className="w-full max-w-md"
+              label={t.item}
+              placeholder={t.itemPlaceholder}
+              value={item?.id ?? null}
+              onChange={(picked) => {
+                actor.send({ type: 'item.select', item: picked && { id: picked.id, itemName: picked.itemName, upc: picked.upc } });
+                // Back to the scanner once the combobox has settled (it refocuses its input after a
+                // pick): the next scan must not land in the product search.
+                setTimeout(() => focusScanner.current?.(), REFOCUS_AFTER_PICK_MS);
+              }}
+            />
+            <ScannerControls onScan={scan} focusRef={focusScanner} />
+          </div>
+          <Scan2Banner actor={actor} />
+          {counts.unsettled > 0 && <p className="text-sm font-medium text-amber-700">{t.unsettledWarning(counts.unsettled)}</p>}
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p className="text-sm text-slate-600">{t.summary(counts.pending, counts.sending, counts.failed, counts.done)}</p>
+            <div className="flex flex-wrap gap-2">
+              <Button size="sm" disabled={counts.pending === 0} onClick={() => actor.send({ type: 'rows.submitPending' })}>
+                {t.submitPending(counts.pending)}
+              </Button>
+              <Button size="sm" variant="secondary" disabled={counts.retryable === 0} onClick={() => actor.send({ type: 'retry.now' })}>
+                {t.retryNow}
+              </Button>
+              <Button size="sm" variant="secondary" disabled={counts.unsettled === rows.length} onClick={() => actor.send({ type: 'rows.clearSettled' })}>
+                {t.clearSettled}
+              </Button>
+            </div>
+          </div>
+          <Scan2Table actor={actor} rows={rows} />
+        </div>
+      </Panel>
+    </div>
+  );
+}
+
+function Scan2Banner({ actor }: { actor: Scan2Actor }): JSX.Element {
+  const notice = useSelector(actor, (s: Scan2Snapshot) => s.context.notice);
+  const hasItem = useSelector(actor, (s: Scan2Snapshot) => s.context.item !== null);
+  let tone: BannerTone = 'idle';
+  let text: string = hasItem ? zh.scan.scan.trackingPrompt : t.empty;
+  if (notice?.kind === 'accepted') [tone, text] = ['ok', t.accepted(notice.code)];
+  else if (notice?.kind === 'duplicate') [tone, text] = ['warn', `${notice.code}：${notice.message}`];
+  else if (notice?.kind === 'refused') [tone, text] = ['error', notice.message];
+  return <ScanBanner tone={tone}>{text}</ScanBanner>;
+}
+
+function Scan2Table({ actor, rows }: { actor: Scan2Actor; rows: Scan2Row[] }): JSX.Element {
+  const snapshot = useSelector(actor, (s: Scan2Snapshot) => s);
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200">
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <caption className="sr-only">{t.caption}</caption>
+        <thead className="bg-slate-50 text-left text-slate-600">
+          <tr>
+            {[t.colNo, c.tracking, c.item, c.upc, c.status, c.message, t.colScannedAt, c.actions].map((h) => (
+              <th key={h} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={8} className="px-3 py-8 text-center text-slate-400">
+                {t.empty}
+              </td>
+            </tr>
+          ) : (
+            rows.map((row) => (
+              <tr key={row.key} data-status={row.status} className={ROW_CLASS[row.status]}>
+                <td className="px-3 py-2 text-slate-500">{row.key}</td>
+                <td className="px-3 py-2 font-mono">{row.trackingId}</td>
+                <td className="px-3 py-2">{row.itemName}</td>
+                <td className="px-3 py-2 font-mono text-xs">{row.upc}</td>
+                <td className="px-3 py-2">
+                  <StatusBadge tone={STATUS_TONE[row.status]}>{t.status[row.status]}</StatusBadge>
+                </td>
+                <td className="px-3 py-2 text-xs">
+                  {row.status === SCAN2_STATUS.failed && row.retryable ? `${row.message ? `${row.message}；` : ''}${t.retrying(row.attempts)}` : row.message}
+                </td>
+                <td className="px-3 py-2 text-xs whitespace-nowrap text-slate-500">{time(row.scannedAt)}</td>
+                <td className="px-3 py-2 whitespace-nowrap">
+                  <span className="flex gap-1">
+                    {snapshot.can({ type: 'row.submit', key: row.key }) && (
+                      <Button size="sm" onClick={() => actor.send({ type: 'row.submit', key: row.key })}>
+                        {c.submit}
+                      </Button>
+                    )}
+                    {snapshot.can({ type: 'row.delete', key: row.key }) && (
+                      <Button size="sm" variant="danger" onClick={() => actor.send({ type: 'row.delete', key: row.key })}>
+                        {c.delete}
+                      </Button>
+                    )}
+                  </span>
+                </td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+// The facade of /admin/scan: one scan actor (machines/scan.machine.ts) with its side effects
+// provided — the four calls and the sound of each outcome. The page reads the machine's context
+// through selectors and offers what `snapshot.can` allows.
+import { useActorRef } from '@xstate/react';
+import { fromPromise } from 'xstate';
+import {
+  scanMachine,
+  type CreateInput,
+  type LookupOutput,
+  type ModifyInput,
+  type ScanItem,
+  type ScanNotice,
+  type ScanRecord,
+} from '../../../../machines/scan.machine';
+import { playScanSound } from '../../lib/scan-sounds';
+import { zh } from '../../i18n/zh';
+import { useAppContext } from '../app/app-context';
+import { withAppInspect } from '../inspect/create-app-actor';
+import { createScans, findItemsByUpc, lookupForScan, modifyScan } from './scan-api';
+import type { BannerTone } from './scan-feedback';
+
+export function useScanActor() {
+  const { api } = useAppContext();
+  return useActorRef(
+    scanMachine.provide({
+      actors: {
+        lookupTracking: fromPromise<LookupOutput, { trackingId: string }>(({ input }) => lookupForScan(api, input.trackingId)),
+        findItems: fromPromise<(ScanItem & { status?: string })[], { upc: string }>(({ input }) => findItemsByUpc(api, input.upc)),
+        createScans: fromPromise<ScanRecord[], CreateInput>(({ input }) => createScans(api, input.trackingId, input.items)),
+        modifyRecord: fromPromise<ScanRecord, ModifyInput>(({ input }) => modifyScan(api, input.id, input.changes)),
+      },
+      actions: {
+        feedback: (_, params) => playScanSound(params.kind),
+      },
+    }),
+    withAppInspect({}),
+  );
+}
+
+export type ScanActor = ReturnType<typeof useScanActor>;
+
+const s = zh.scan.scan;
+
+/** The banner for the machine's notice. */
+export function bannerOf(notice: ScanNotice | null, trackingId: string | null): { tone: BannerTone; text: string } {
+  switch (notice?.kind) {
+    case 'tracking':
+      return { tone: 'ok', text: s.trackingSet(notice.code, notice.isExist) };
+    case 'added':
+      return { tone: 'ok', text: s.added(notice.code, notice.count) };
+    case 'unknown':
+      return { tone: 'warn', text: s.unknown(notice.code) };
+    case 'refused':
+      return { tone: 'error', text: `${notice.code}：${notice.message}` };
+    case 'saved':
+      return { tone: 'ok', text: s.saved };
+    case 'error':
+      return { tone: 'error', text: notice.message };
+    default:
+      return { tone: 'idle', text: trackingId ? s.current(trackingId) : s.trackingPrompt };
+  }
+}

@@ -1,0 +1,98 @@
+// The facade of /admin/scan2: one scan2 actor (machines/scan2.machine.ts) with its side effects
+// provided — the two calls, the sound of each outcome — its context stored on every change of the
+// rows or the product (scan2-storage.ts) and restored when the page opens, and the browser's 'online'
+// event turned into `retry.now`. The page reads the view model below; every rule comes from the
+// machine (`snapshot.can` decides the row buttons).
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useState } from 'react';
+import { fromPromise, type ActorOptions } from 'xstate';
+import {
+  SCAN2_STATUS,
+  isSettled,
+  persistedOf,
+  scan2Machine,
+  type AddInput,
+  type LookupInput,
+  type Scan2Record,
+  type Scan2Input,
+  type Scan2Machine,
+  type Scan2Row,
+  type Scan2Snapshot,
+} from '../../../../machines/scan2.machine';
+import { playScanSound } from '../../lib/scan-sounds';
+import { useAppContext } from '../app/app-context';
+import { withAppInspect } from '../inspect/create-app-actor';
+import { useSessionUser } from '../session/use-session';
+import { addScan, lookupForScan2 } from './scan-api';
+import { createScan2Store, scan2StorageKey } from './scan2-storage';
+
+export function useScan2Actor() {
+  const { api } = useAppContext();
+  const user = useSessionUser();
+  const storageKey = scan2StorageKey(user?.id ?? null);
+  const [store] = useState(() => createScan2Store(storageKey));
+  const [restored] = useState(() => store.read());
+
+  const actor = useActorRef(
+    scan2Machine.provide({
+      actors: {
+        lookupTracking: fromPromise<Scan2Record[], LookupInput>(({ input }) => lookupForScan2(api, input.trackingId)),
+        addScan: fromPromise<Scan2Record[], AddInput>(({ input }) => addScan(api, input)),
+      },
+      actions: {
+        feedback: (_, params) => {
+          if (params.kind) playScanSound(params.kind);
+        },
+      },
+    }),
+    withAppInspect<ActorOptions<Scan2Machine> & { input: Scan2Input }>({ input: restored }),
+  );
+
+  useEffect(() => {
+    let last = actor.getSnapshot().context;
+    const subscription = actor.subscribe((snapshot) => {
+      const context = snapshot.context;
+      if (context.rows === last.rows && context.item === last.item && context.nextKey === last.nextKey) return;
+      last = context;
+      store.write(persistedOf(context));
+    });
+    return () => subscription.unsubscribe();
+  }, [actor, store]);
+
+  useEffect(() => {
+    const retry = () => actor.send({ type: 'retry.now' });
+    window.addEventListener('online', retry);
+    return () => window.removeEventListener('online', retry);
+  }, [actor]);
+
+  return actor;
+}
+
+export type Scan2Actor = ReturnType<typeof useScan2Actor>;
+
+export interface Scan2Counts {
+  pending: number;
+  sending: number;
+  failed: number;
+  done: number;
+  unsettled: number;
+  retryable: number;
+}
+
+export function countsOf(rows: readonly Scan2Row[]): Scan2Counts {
+  const count = (test: (row: Scan2Row) => boolean) => rows.filter(test).length;
+  return {
+    pending: count((r) => r.status === SCAN2_STATUS.pending),
+    sending: count((r) => r.status === SCAN2_STATUS.submitting),
+    failed: count((r) => r.status === SCAN2_STATUS.failed),
+    done: count((r) => r.status === SCAN2_STATUS.submitted || r.status === SCAN2_STATUS.matchOk || r.status === SCAN2_STATUS.matchFailed),
+    unsettled: count((r) => !isSettled(r)),
+    retryable: count((r) => r.status === SCAN2_STATUS.failed && r.retryable),
+  };
+}
+
+/** The rows as the page lists them: newest first. */
+export function useScan2Rows(actor: Scan2Actor): Scan2Row[] {
+  const rows = useSelector(actor, (s: Scan2Snapshot) => s.context.rows);
+  return useMemo(() => [...rows].reverse(), [rows]);
+}

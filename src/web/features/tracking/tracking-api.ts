@@ -1,0 +1,101 @@
+// The calls of the admin receiving pages other than the scan screens (SPEC §2 /admin/tracking-list,
+// /admin/upload, /admin/tracking-audit; §7 "Scan, tracking, audit, matching", "Uploads and
+// downloads"):
+// - lists (listScanTrackings, listTrackingAudits, listUsers): the client's usual error toast on
+//   failure; the page then shows an empty result rather than failing the route.
+// - the edit (modifyScanTracking) is silent: the dialog shows the refusal itself (an error code, or
+//   opStatus failed with the server's words such as 'upc重复，请编辑已添加的商品').
+// - the export: a download token for kind tracking issued for the list's filters (the token fixes
+//   them), then the plain link /ext/excel/tracking/{token} (DECISIONS "Files").
+// - the uploads go through lib/excel-upload.ts (multipart with byte progress, silent).
+import type { ApiClient } from '../../../api/client';
+import type { components, operations } from '../../../api/schema';
+import type { ExcelUploadPath } from '../../lib/excel-upload';
+
+type Schemas = components['schemas'];
+export type ScanTracking = Schemas['ScanTracking'];
+export type ScanTrackingPage = Schemas['ScanTrackingPage'];
+export type ScanModifyRequest = Schemas['ScanModifyRequest'];
+export type AuditEntry = Schemas['AuditEntry'];
+export type AuditPage = Schemas['AuditPage'];
+export type AppUser = Schemas['User'];
+
+type Paged = { page: number; size: number; isDesc: boolean };
+export type TrackingListQuery = NonNullable<operations['listScanTrackings']['parameters']['query']> & Paged;
+export type TrackingAuditQuery = NonNullable<operations['listTrackingAudits']['parameters']['query']> & Paged;
+type ExportQuery = NonNullable<operations['getExcelDownloadToken']['parameters']['query']>;
+
+// ---------------------------------------------------------------- lists
+
+const EMPTY_TRACKING_PAGE: ScanTrackingPage = { content: [], totalPages: 0, size: 0 };
+const EMPTY_AUDIT_PAGE: AuditPage = { content: [], totalPages: 0, totalElements: 0 };
+
+export async function loadScanTrackings(api: ApiClient, query: TrackingListQuery): Promise<ScanTrackingPage> {
+  const { data } = await api.GET('/api/scan/admin/tracking/list', { params: { query } });
+  return data?.data ?? EMPTY_TRACKING_PAGE;
+}
+
+export async function loadTrackingAudits(api: ApiClient, query: TrackingAuditQuery): Promise<AuditPage> {
+  const { data } = await api.GET('/api/audit/tracking/list', { params: { query } });
+  return data?.data ?? EMPTY_AUDIT_PAGE;
+}
+
+/** Every user: to name who scanned (opUid) and whose task a record matched, and the operator filter. */
+export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
+  const { data } = await api.GET('/api/user/list');
+  return data?.data ?? [];
+}
+
+// ---------------------------------------------------------------- edit
+
+export type ModifyOutcome = { ok: true; record: ScanTracking | null; msg: string } | { ok: false; msg: string };
+
+function messageOf(body: unknown): string {
+  if (typeof body === 'object' && body !== null && 'msg' in body && typeof body.msg === 'string') return body.msg;
+  return '';
+}
+
+/** POST /api/scan/admin/tracking/{id}/modify with the changed fields only. */
+export async function modifyScanTracking(api: ApiClient, id: number, changes: ScanModifyRequest): Promise<ModifyOutcome> {
+  try {
+    const { data, error } = await api.POST('/api/scan/admin/tracking/{id}/modify', { params: { path: { id } }, body: changes, silent: true });
+    if (error !== undefined || !data?.data) return { ok: false, msg: messageOf(error ?? data) };
+    const result = data.data;
+    const msg = result.msg || data.msg || '';
+    if (result.opStatus !== 'succ') return { ok: false, msg };
+    return { ok: true, record: result.scanTracking ?? null, msg };
+  } catch {
+    return { ok: false, msg: '' };
+  }
+}
+
+// ---------------------------------------------------------------- files
+
+/** The list's filters as the export token takes them (those of listScanTrackings, and the timezone). */
+export type TrackingExportFilters = Pick<ExportQuery, 'isDesc' | 'trackingId' | 'status' | 'startTime' | 'endTime' | 'itemId' | 'timezone'>;
+
+/**
+ * The Excel export of the scan records the filters select: a short-lived download token for kind
+ * tracking, issued for these filters (GET /api/download/excel/tracking/token), then the plain link
+ * /ext/excel/tracking/{token}. Null when no token came (the client has shown why).
+ */
+export async function trackingExcelUrl(api: ApiClient, filters: TrackingExportFilters): Promise<string | null> {
+  const { data } = await api.GET('/api/download/excel/{kind}/token', { params: { path: { kind: 'tracking' }, query: filters } });
+  const token = data?.data?.token;
+  return token ? `/ext/excel/tracking/${encodeURIComponent(token)}` : null;
+}
+
+/**
+ * The tracking upload (SPEC §2 /admin/upload "insert, update, confirm"): 'import' announces parcels
+ * before they arrive (records in status init), 'update' changes the counts of existing records,
+ * 'confirm' marks imported parcels as arrived (init -> scan) and matches them.
+ */
+export type TrackingUploadMode = 'import' | 'update' | 'confirm';
+export const TRACKING_UPLOAD_PATHS = {
+  import: '/api/scan/admin/excel/upload/import',
+  update: '/api/scan/admin/excel/upload/update',
+  confirm: '/api/scan/admin/excel/upload/confirm',
+} as const satisfies Record<TrackingUploadMode, ExcelUploadPath>;
+
+/** The template of the tracking upload (downloadTrackingTemplate): no data, so a plain link without a token. */
+export const TRACKING_TEMPLATE_URL = '/ext/excel/template/tracking';

@@ -1,0 +1,278 @@
+// /admin/tracking-list (SPEC §2, §3 scan tracking record, §4 scan statuses, §7 listScanTrackings):
+// every scanned or imported parcel line. Filters trackingId, status, start and end date (days in
+// this browser's timezone, whose offset goes with the call), product and sort; a paged table of the
+// records with each one's edit dialog (scan-edit-dialog.tsx); the Excel export of what the filters
+// select; and the ways in: the two scan screens and the tracking upload. A record whose task is being
+// paid (wait2pay, payed) offers no edit (machines/scan.machine.ts canModifyRecord).
+// Filters, sort, page and size live in the URL: this page reads them from `search` and changes
+// them through `onSearch`; the route's loader fetches the page they describe.
+import { Link, useRouter, useRouterState } from '@tanstack/react-router';
+import { useCallback, useMemo, useState, type JSX } from 'react';
+import * as v from 'valibot';
+import { canModifyRecord } from '../../../../machines/scan.machine';
+import { ScanStatusBadge, SCAN_STATUSES, type ScanStatus } from '../../components/task-status-badges';
+import { Button } from '../../components/ui/button';
+import { columnHelper, DataTable } from '../../components/ui/data-table';
+import { FilterBar } from '../../components/ui/filter-bar';
+import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
+import { formatDateTime } from '../../components/ui/format';
+import { primaryLinkClass, secondaryLinkClass } from '../../components/ui/link-classes';
+import { PageHeader } from '../../components/ui/page';
+import { zh } from '../../i18n/zh';
+import { userLabel } from '../../lib/filter-fields';
+import { isDay } from '../../lib/list-search';
+import { timezoneOffsetHours } from '../../lib/timezone';
+import { useAppContext } from '../app/app-context';
+import { ItemPickerField } from '../../components/item-picker';
+import { navigateTo } from '../navigation/navigate-to';
+import { ScanEditDialog } from './scan-edit-dialog';
+import { trackingExcelUrl, type AppUser, type ScanTracking, type ScanTrackingPage } from './tracking-api';
+import { trackingExportFilters, TRACKING_SIZE_OPTIONS, type TrackingFilters, type TrackingListSearch } from './tracking-search';
+
+const t = zh.tracking;
+const L = t.list;
+const F = t.field;
+
+export interface TrackingListData {
+  records: ScanTrackingPage;
+  users: AppUser[];
+}
+
+export interface TrackingListPageProps {
+  search: TrackingListSearch;
+  data: TrackingListData;
+  onSearch: (next: TrackingListSearch) => void;
+}
+
+/** The task a record matched: mainId, plus '-subId' when subId is not 0 (SPEC §2); '' for none. */
+export function scanTaskLabel(record: Pick<ScanTracking, 'mainId' | 'subId'>): string {
+  if (record.mainId === null) return '';
+  return record.subId ? `${record.mainId}-${record.subId}` : String(record.mainId);
+}
+
+/** 'UTC+8', 'UTC-5', 'UTC+5.5', 'UTC' for an offset in hours. */
+export function offsetLabel(hours: number): string {
+  if (hours === 0) return 'UTC';
+  return `UTC${hours > 0 ? '+' : '-'}${Math.abs(hours)}`;
+}
+
+const col = columnHelper<ScanTracking>();
+const mono = 'font-mono text-xs break-all';
+
+export function TrackingListPage({ search, data, onSearch }: TrackingListPageProps): JSX.Element {
+  const router = useRouter();
+  const { api } = useAppContext();
+  const loading = useRouterState({ select: (state) => state.isLoading });
+  const [editing, setEditing] = useState<ScanTracking | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const reload = useCallback(() => router.invalidate(), [router]);
+
+  const columns = useMemo(
+    () =>
+      col.columns([
+        col.accessor('id', { header: F.id, meta: { className: 'tabular-nums' } }),
+        col.accessor('trackingId', { header: F.trackingId, cell: ({ getValue }) => <span className={mono}>{getValue()}</span>, meta: { className: 'max-w-48' } }),
+        col.accessor('upc', { header: F.upc, cell: ({ getValue }) => <span className={mono}>{getValue()}</span> }),
+        col.accessor('count', { header: F.count, meta: { align: 'right', className: 'tabular-nums' } }),
+        col.display({
+          id: 'item',
+          header: F.item,
+          meta: { className: 'min-w-40' },
+          cell: ({ row }) => (
+            <div className="flex flex-col">
+              <span>{row.original.itemName}</span>
+              {row.original.itemId !== null && <span className="text-xs text-slate-500 tabular-nums">#{row.original.itemId}</span>}
+            </div>
+          ),
+        }),
+        col.accessor('status', { header: F.status, cell: ({ getValue }) => <ScanStatusBadge status={getValue()} /> }),
+        col.display({
+          id: 'matchedUser',
+          header: F.matchedUser,
+          meta: { className: 'whitespace-nowrap' },
+          cell: ({ row }) => row.original.matchedUser ?? userLabel(data.users, row.original.userId),
+        }),
+        col.display({
+          id: 'task',
+          header: F.task,
+          meta: { className: 'whitespace-nowrap tabular-nums' },
+          cell: ({ row }) => {
+            const label = scanTaskLabel(row.original);
+            return label ? (
+              <span title={row.original.taskId === null ? undefined : `${F.taskId} ${row.original.taskId}`}>{label}</span>
+            ) : null;
+          },
+        }),
+        col.display({ id: 'operator', header: F.opUid, meta: { className: 'whitespace-nowrap' }, cell: ({ row }) => userLabel(data.users, row.original.opUid) }),
+        col.accessor('createdAt', { header: F.createdAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
+        col.accessor('updatedAt', { header: F.updatedAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
+        col.display({
+          id: 'actions',
+          header: F.actions,
+          // The scan machine's rule (the server's too): a record whose task is being paid is not edited.
+          cell: ({ row }) =>
+            canModifyRecord(row.original) ? (
+              <Button variant="link" aria-label={L.editNamed(row.original.id, row.original.trackingId)} onClick={() => setEditing(row.original)}>
+                {L.edit}
+              </Button>
+            ) : null,
+        }),
+      ]),
+    [data.users],
+  );
+
+  async function exportExcel() {
+    setExporting(true);
+    try {
+      const url = await trackingExcelUrl(api, trackingExportFilters(search));
+      if (url) await navigateTo(router, url);
+    } catch {
+      // The client has already shown the network error.
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  // A new URL (back button, a link) re-seeds the filter form.
+  const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
+
+  return (
+    <div className="flex min-w-0 flex-col gap-4">
+      <PageHeader
+        title={zh.titles.adminTrackingList}
+        actions={
+          <>
+            <Link to="/admin/scan" className={primaryLinkClass}>
+              {zh.titles.adminScan}
+            </Link>
+            <Link to="/admin/scan2" className={secondaryLinkClass}>
+              {zh.titles.adminScan2}
+            </Link>
+            <Link to="/admin/upload" className={secondaryLinkClass}>
+              {zh.titles.adminUpload}
+            </Link>
+            <Button variant="secondary" loading={exporting} onClick={() => void exportExcel()}>
+              {L.exportExcel}
+            </Button>
+          </>
+        }
+      />
+      <TrackingFilterBar
+        key={filterKey}
+        search={search}
+        onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
+        onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
+      />
+      <DataTable
+        columns={columns}
+        data={data.records.content}
+        page={search.page}
+        size={search.size}
+        totalPages={data.records.totalPages}
+        onPageChange={(page) => onSearch({ ...search, page })}
+        onSizeChange={(size) => onSearch({ ...search, page: 0, size })}
+        sizeOptions={TRACKING_SIZE_OPTIONS}
+        loading={loading}
+        emptyText={L.empty}
+        caption={L.caption}
+      />
+      {data.records.totalCapped && <p className="text-xs text-slate-500">{L.moreRows}</p>}
+      {editing && (
+        <ScanEditDialog
+          key={editing.id}
+          record={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void reload();
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------- filters
+
+const SORTS = ['desc', 'asc'] as const;
+
+const day = v.pipe(
+  v.string(),
+  v.trim(),
+  v.check((text) => text === '' || isDay(text), L.dateInvalid),
+);
+
+const filterSchema = v.pipe(
+  v.object({
+    trackingId: v.pipe(v.string(), v.trim(), v.maxLength(64)),
+    status: v.union([v.literal(''), v.picklist(SCAN_STATUSES)]),
+    startTime: day,
+    endTime: day,
+    itemId: v.nullable(v.number()),
+    sort: v.picklist(SORTS),
+  }),
+  v.forward(
+    v.partialCheck(
+      [['startTime'], ['endTime']],
+      ({ startTime, endTime }) => !startTime || !endTime || startTime <= endTime,
+      L.endBeforeStart,
+    ),
+    ['endTime'],
+  ),
+);
+type FilterInput = v.InferInput<typeof filterSchema>;
+type FilterValues = v.InferOutput<typeof filterSchema>;
+
+const STATUS_OPTIONS = SCAN_STATUSES.map((status) => ({ value: status, label: zh.status.scan[status] }));
+
+function TrackingFilterBar({
+  search,
+  onApply,
+  onReset,
+}: {
+  search: TrackingListSearch;
+  onApply: (filters: TrackingFilters) => void;
+  onReset: () => void;
+}): JSX.Element {
+  const form = useValibotForm(filterSchema, {
+    defaultValues: {
+      trackingId: search.trackingId ?? '',
+      status: search.status ?? '',
+      startTime: search.startTime ?? '',
+      endTime: search.endTime ?? '',
+      itemId: search.itemId ?? null,
+      sort: search.isDesc ? 'desc' : 'asc',
+    },
+  });
+
+  function apply(values: FilterValues) {
+    onApply({
+      trackingId: values.trackingId || undefined,
+      status: values.status === '' ? undefined : values.status,
+      startTime: values.startTime || undefined,
+      endTime: values.endTime || undefined,
+      itemId: values.itemId ?? undefined,
+      isDesc: values.sort === 'desc',
+    });
+  }
+
+  const zone = L.timezoneHint(offsetLabel(timezoneOffsetHours()));
+  return (
+    <FilterBar form={form} onSubmit={apply} onReset={onReset} layout="grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-6">
+      <TextField<FilterInput, 'trackingId'> name="trackingId" label={L.trackingId} type="search" maxLength={64} autoComplete="off" />
+      <SelectField<FilterInput, 'status', ScanStatus> name="status" label={L.status} options={STATUS_OPTIONS} placeholder={L.allStatuses} />
+      <TextField<FilterInput, 'startTime'> name="startTime" label={L.startTime} type="date" hint={zone} />
+      <TextField<FilterInput, 'endTime'> name="endTime" label={L.endTime} type="date" />
+      <ItemPickerField<FilterInput, 'itemId'> name="itemId" label={L.itemId} className="sm:col-span-2" />
+      <SelectField<FilterInput, 'sort', (typeof SORTS)[number]>
+        name="sort"
+        label={L.sort}
+        placeholder={false}
+        options={[
+          { value: 'desc', label: L.sortDesc },
+          { value: 'asc', label: L.sortAsc },
+        ]}
+      />
+    </FilterBar>
+  );
+}

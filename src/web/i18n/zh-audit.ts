@@ -1,0 +1,47 @@
+// Chinese text shared by the two audit logs (/admin/task-audit, the user log; /admin/tracking-audit,
+// the admin log): who did it, what an entry is about, the known actions and the before -> after
+// detail (components/audit/). Part of the one catalog (zh.ts re-exports it as zh.audit).
+export const auditText = {
+  system: '系统',
+  changes: '变更内容',
+  field: '字段',
+  before: '修改前',
+  after: '修改后',
+  changed: '已修改',
+  noChanges: '没有字段变化',
+  noDetail: '没有记录修改前后的内容',
+  rawBefore: '修改前（原文）',
+  rawAfter: '修改后（原文）',
+  emptyValue: '（空）',
+  /** What an entry is about (AuditEntry entity). */
+  entity: {
+    task: '任务',
+    purchased: '采购记录',
+    tracking: '扫描记录',
+  },
+  /** Known audit actions; others are shown as the server wrote them. */
+  action: {
+    claim: '认领',
+    accept: '通过',
+    reject: '拒绝',
+    edit: '修改',
+    delete: '删除',
+    match: '匹配',
+    'match.split': '匹配拆分',
+    split: '拆分',
+    'split.create': '拆分出新任务',
+    apply: '申请付款',
+    pay: '付款',
+    close: '关闭',
+    create: '新建',
+    update: '修改',
+    remove: '删除',
+    scan: '扫描',
+    add: '单品扫描',
+    modify: '修改',
+    'upload.import': '上传导入',
+    'upload.update': '上传更新',
+    'upload.update.merge': '上传更新（合并）',
+    'upload.confirm': '上传确认到货',
+  } as Record<string, string>,
+} as const;

@@ -1,0 +1,53 @@
+// The Excel uploads whose answer is SPEC §3's upload result (rows with line, tracking, name, itemId,
+// express, qty, oldQty, opStatus, msg; totals succ, skip, error): the purchased-records upload
+// (/user/upload, and the admin's user-files tab on /admin/upload) and the tracking upload
+// (/admin/upload). Each goes multipart (field `file`) through api.upload, which reports how much of
+// the file has been sent. Silent: the upload pages show the refusal of an unreadable file (A00001
+// with the server's words) next to the file input rather than as a toast; session signals
+// (token.expired, no.access) still go out as for any call.
+import type { ApiClient } from '../../api/client';
+import { multipartBody } from '../../api/client';
+import type { components } from '../../api/schema';
+import type { UploadPath, UploadProgress } from '../../api/upload';
+
+export type UploadResult = components['schemas']['UploadResult'];
+export type UploadResultRow = components['schemas']['UploadResultRow'];
+
+/** The multipart calls that answer an UploadResult (the withdraw confirm upload answers otherwise). */
+export type ExcelUploadPath = Extract<UploadPath, `${string}/excel/upload/${string}`>;
+
+/** What an upload came to; `msg` is the server's words ('' when it gave none). */
+export type UploadOutcome = { ok: true; data: UploadResult; msg: string } | { ok: false; msg: string };
+
+/** The purchased-records upload: 'import' adds the file's records, 'update' changes their counts. */
+export type PurchasedUploadMode = 'import' | 'update';
+export const PURCHASED_UPLOAD_PATHS = {
+  import: '/api/purchased/user/excel/upload/import',
+  update: '/api/purchased/user/excel/upload/update',
+} as const satisfies Record<PurchasedUploadMode, ExcelUploadPath>;
+
+/**
+ * The Excel template of the purchased-records upload (downloadPurchasedTemplate: the columns the
+ * import reads). It holds no data, so it is a plain link without a token.
+ */
+export const PURCHASED_TEMPLATE_URL = '/ext/excel/template/purchased';
+
+function messageOf(body: unknown): string {
+  if (typeof body === 'object' && body !== null && 'msg' in body && typeof body.msg === 'string') return body.msg;
+  return '';
+}
+
+export interface UploadExcelOptions {
+  onProgress?: (progress: UploadProgress) => void;
+  /** Aborting rejects with an AbortError (the page went away). */
+  signal?: AbortSignal;
+}
+
+/** POSTs `file` to `path`; the result, or the server's refusal. Rejects only on no answer or abort. */
+export async function uploadExcel(api: ApiClient, path: ExcelUploadPath, file: File, options: UploadExcelOptions = {}): Promise<UploadOutcome> {
+  const answer = await api.upload(path, multipartBody({ file }), { silent: true, ...options });
+  if (answer.error !== undefined || !answer.data) return { ok: false, msg: messageOf(answer.error) };
+  const result = answer.data.data;
+  if (!result) return { ok: false, msg: messageOf(answer.data) };
+  return { ok: true, data: result, msg: answer.data.msg ?? '' };
+}

@@ -1,0 +1,366 @@
+// /admin/scan's rules (machines/scan.machine.ts): one tracking id, many products.
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, createMachine, fromPromise, waitFor } from 'xstate';
+import { createTestModel, getShortestPaths } from 'xstate/graph';
+import {
+  autoPick,
+  canModifyRecord,
+  isSaving,
+  scanMachine,
+  scanMessages,
+  submitProblem,
+  upcVerdict,
+  type CreateInput,
+  type LookupOutput,
+  type ModifyInput,
+  type ScanItem,
+  type ScanRecord,
+  type ScanRow,
+} from '../../machines/scan.machine';
+
+const earbuds: ScanItem = { id: 5, itemName: '蓝牙耳机', upc: '111' };
+const earbudsPro: ScanItem = { id: 7, itemName: '蓝牙耳机 Pro', upc: '111' };
+
+const record = (over: Partial<ScanRecord> = {}): ScanRecord => ({
+  id: 40,
+  trackingId: '1Z001',
+  upc: '999',
+  count: 1,
+  itemId: 9,
+  itemName: '旧商品',
+  status: 'scan',
+  matchedUser: null,
+  ...over,
+});
+
+const aRow = (over: Partial<ScanRow> = {}): ScanRow => ({ key: 1, upc: '111', count: 1, itemId: 5, itemName: '蓝牙耳机', candidates: [earbuds], ...over });
+
+interface Pending<I, O> {
+  input: I;
+  resolve: (o: O) => void;
+  reject: (e: unknown) => void;
+}
+
+function harness() {
+  const lookups: Pending<{ trackingId: string }, LookupOutput>[] = [];
+  const finds: Pending<{ upc: string }, ScanItem[]>[] = [];
+  const creates: Pending<CreateInput, ScanRecord[]>[] = [];
+  const modifies: Pending<ModifyInput, ScanRecord>[] = [];
+  const feedback = vi.fn();
+  const pending =
+    <I, O>(list: Pending<I, O>[]) =>
+    ({ input }: { input: I }) =>
+      new Promise<O>((resolve, reject) => list.push({ input, resolve, reject }));
+  const logic = scanMachine.provide({
+    actors: {
+      lookupTracking: fromPromise(pending(lookups)),
+      findItems: fromPromise(pending(finds)),
+      createScans: fromPromise(pending(creates)),
+      modifyRecord: fromPromise(pending(modifies)),
+    },
+    actions: { feedback: (_, params) => void feedback(params.kind) },
+  });
+  const actor = createActor(logic);
+  actor.start();
+  const snap = () => actor.getSnapshot();
+  const settle = async (done: () => void) => {
+    done();
+    await waitFor(actor, () => true);
+    for (let i = 0; i < 4; i++) await Promise.resolve();
+  };
+  const lastOf = <T>(list: T[], what: string) => {
+    const call = list.at(-1);
+    if (!call) throw new Error(`no ${what} call`);
+    return call;
+  };
+  return {
+    actor,
+    snap,
+    feedback,
+    lookups,
+    finds,
+    creates,
+    modifies,
+    ctx: () => snap().context,
+    scan: (code: string) => actor.send({ type: 'scan.code', code }),
+    lookupAnswers: (out: LookupOutput = { isExist: false, scanTrackingList: [] }) => settle(() => lastOf(lookups, 'lookup').resolve(out)),
+    lookupFails: (message = '网络错误') => settle(() => lastOf(lookups, 'lookup').reject(new Error(message))),
+    findAnswers: (items: ScanItem[]) => settle(() => lastOf(finds, 'find').resolve(items)),
+    createAnswers: (records: ScanRecord[]) => settle(() => lastOf(creates, 'create').resolve(records)),
+    createFails: (message: string) => settle(() => lastOf(creates, 'create').reject(new Error(message))),
+    modifyAnswers: (r: ScanRecord) => settle(() => lastOf(modifies, 'modify').resolve(r)),
+    modifyFails: (message: string) => settle(() => lastOf(modifies, 'modify').reject(new Error(message))),
+  };
+}
+
+/** A harness with tracking 1Z001 loaded (one existing record of upc 999). */
+async function loaded(records: ScanRecord[] = [record()]) {
+  const h = harness();
+  h.scan('1Z001');
+  await h.lookupAnswers({ isExist: records.length > 0, scanTrackingList: records });
+  return h;
+}
+
+describe('scan rules as functions', () => {
+  it('a upc: recorded for the tracking -> duplicate; among the new rows -> count; else add', () => {
+    const ctx = { records: [record({ upc: '999' })], rows: [aRow({ key: 3, upc: '111' })] };
+    expect(upcVerdict(ctx, '999')).toEqual({ kind: 'duplicate' });
+    expect(upcVerdict(ctx, ' 111 ')).toEqual({ kind: 'count', key: 3 });
+    expect(upcVerdict(ctx, '222')).toEqual({ kind: 'add' });
+    expect(upcVerdict(ctx, '  ')).toEqual({ kind: 'ignored' });
+  });
+
+  it("submit needs rows, a product on each ('请填写所有项目对应的商品') and whole counts", () => {
+    expect(submitProblem([])).toBe(scanMessages.noRows);
+    expect(submitProblem([aRow(), aRow({ key: 2, itemId: null })])).toBe('请填写所有项目对应的商品');
+    expect(submitProblem([aRow({ count: 0 })])).toBe(scanMessages.countInvalid);
+    expect(submitProblem([aRow({ count: 1.5 })])).toBe(scanMessages.countInvalid);
+    expect(submitProblem([aRow({ count: 3 })])).toBeNull();
+  });
+
+  it('only one open product of a upc is chosen without asking', () => {
+    expect(autoPick([earbuds])).toEqual(earbuds);
+    expect(autoPick([earbuds, earbudsPro])).toBeNull();
+    expect(
+      autoPick([
+        { ...earbuds, status: 'open' },
+        { ...earbudsPro, status: 'close' },
+      ]),
+    ).toMatchObject({ id: 5 });
+    expect(autoPick([])).toBeNull();
+  });
+
+  it('a record being paid cannot be edited', () => {
+    expect(canModifyRecord({ status: 'wait2pay' })).toBe(false);
+    expect(canModifyRecord({ status: 'payed' })).toBe(false);
+    for (const status of ['init', 'scan', 'match', 'unmatch'] as const) expect(canModifyRecord({ status })).toBe(true);
+  });
+});
+
+describe('scan machine', () => {
+  it('the first scan sets the tracking id, switches to the upc tab and loads its records', async () => {
+    const h = harness();
+    expect(h.ctx().tab).toBe('tracking');
+    h.scan(' 1Z001 ');
+    expect(h.snap().value).toBe('loading');
+    expect(h.lookups[0]!.input).toEqual({ trackingId: '1Z001' });
+    await h.lookupAnswers({ isExist: true, scanTrackingList: [record()] });
+    expect(h.ctx()).toMatchObject({ trackingId: '1Z001', tab: 'upc', isExist: true, records: [record()] });
+    expect(h.ctx().notice).toEqual({ kind: 'tracking', code: '1Z001', isExist: true });
+    expect(h.feedback).toHaveBeenLastCalledWith('accepted');
+  });
+
+  it('a failed lookup goes back to the tracking tab with the message', async () => {
+    const h = harness();
+    h.scan('1Z001');
+    await h.lookupFails('A00005 未实现');
+    expect(h.snap().value).toBe('noTracking');
+    expect(h.ctx()).toMatchObject({ trackingId: null, tab: 'tracking', notice: { kind: 'error', message: 'A00005 未实现' } });
+    expect(h.feedback).toHaveBeenLastCalledWith('failed');
+  });
+
+  it('codes scanned while the tracking id loads are products, taken once it has loaded', async () => {
+    const h = harness();
+    h.scan('1Z001');
+    h.scan('111');
+    h.scan('111');
+    await h.lookupAnswers();
+    expect(h.ctx().rows).toMatchObject([{ upc: '111', count: 2 }]);
+  });
+
+  it('later scans add a row (count 1) or raise its count; its products are looked up and one is chosen', async () => {
+    const h = await loaded();
+    h.scan('111');
+    expect(h.ctx().rows).toEqual([{ key: 1, upc: '111', count: 1, itemId: null, itemName: '', candidates: null }]);
+    expect(h.finds[0]!.input).toEqual({ upc: '111' });
+    h.scan('111');
+    expect(h.ctx().rows[0]!.count).toBe(2);
+    expect(h.ctx().notice).toEqual({ kind: 'added', code: '111', count: 2 });
+    await h.findAnswers([earbuds]);
+    expect(h.ctx().rows[0]).toMatchObject({ itemId: 5, itemName: '蓝牙耳机', candidates: [earbuds] });
+  });
+
+  it('several products of a upc are offered, none chosen; no product is the unknown-product sound', async () => {
+    const h = await loaded();
+    h.scan('111');
+    await h.findAnswers([earbuds, earbudsPro]);
+    expect(h.ctx().rows[0]).toMatchObject({ itemId: null, candidates: [earbuds, earbudsPro] });
+    h.scan('222');
+    await h.findAnswers([]);
+    expect(h.ctx().rows[1]).toMatchObject({ upc: '222', itemId: null, candidates: [] });
+    expect(h.ctx().notice).toEqual({ kind: 'unknown', code: '222' });
+    expect(h.feedback).toHaveBeenLastCalledWith('unknown');
+    h.actor.send({ type: 'row.setItem', key: 2, item: earbudsPro });
+    expect(h.ctx().rows[1]).toMatchObject({ itemId: 7, itemName: '蓝牙耳机 Pro' });
+  });
+
+  it("a upc already recorded for the tracking id is refused with 'upc重复，请编辑已添加的商品'", async () => {
+    const h = await loaded([record({ upc: '999' })]);
+    h.scan('999');
+    expect(h.ctx().rows).toEqual([]);
+    expect(h.ctx().notice).toEqual({ kind: 'refused', code: '999', message: 'upc重复，请编辑已添加的商品' });
+    expect(h.feedback).toHaveBeenLastCalledWith('duplicate');
+  });
+
+  it("submit refuses a row without a product ('请填写所有项目对应的商品') without calling the server", async () => {
+    const h = await loaded();
+    h.scan('111');
+    await h.findAnswers([]);
+    h.actor.send({ type: 'rows.submit' });
+    expect(h.creates).toHaveLength(0);
+    expect(h.ctx().notice).toEqual({ kind: 'error', message: '请填写所有项目对应的商品' });
+    expect(h.feedback).toHaveBeenLastCalledWith('failed');
+  });
+
+  it('submit creates the rows; the answer replaces the records and the rows are cleared', async () => {
+    const h = await loaded();
+    h.scan('111');
+    await h.findAnswers([earbuds]);
+    h.actor.send({ type: 'row.setCount', key: 1, count: 3 });
+    h.actor.send({ type: 'rows.submit' });
+    expect(isSaving(h.snap())).toBe(true);
+    expect(h.creates[0]!.input).toEqual({ trackingId: '1Z001', items: [{ upc: '111', count: 3, itemId: 5 }] });
+    // A scan while the call is under way is kept.
+    h.scan('333');
+    const saved = [record(), record({ id: 41, upc: '111', count: 3, itemId: 5, status: 'match' })];
+    await h.createAnswers(saved);
+    expect(h.ctx().records).toEqual(saved);
+    expect(h.ctx().rows.map((r) => r.upc)).toEqual(['333']);
+    expect(h.ctx().notice).toEqual({ kind: 'saved' });
+    expect(h.feedback).toHaveBeenCalledWith('matched');
+  });
+
+  it("a refused create keeps the rows and shows the server's words", async () => {
+    const h = await loaded();
+    h.scan('111');
+    await h.findAnswers([earbuds]);
+    h.actor.send({ type: 'rows.submit' });
+    await h.createFails('upc重复，请编辑已添加的商品');
+    expect(h.ctx().rows).toHaveLength(1);
+    expect(h.ctx().notice).toEqual({ kind: 'error', message: 'upc重复，请编辑已添加的商品' });
+  });
+
+  it('an existing record is edited through modify, unless it is being paid', async () => {
+    const h = await loaded([record(), record({ id: 41, upc: '888', status: 'payed' })]);
+    h.actor.send({ type: 'record.modify', id: 41, changes: { count: 2 } });
+    expect(h.modifies).toHaveLength(0);
+    expect(h.ctx().notice).toEqual({ kind: 'error', message: scanMessages.notEditable });
+    h.actor.send({ type: 'record.modify', id: 40, changes: { count: 0 } });
+    expect(h.modifies).toHaveLength(0);
+    h.actor.send({ type: 'record.modify', id: 40, changes: { count: 2, itemId: 5 } });
+    expect(h.modifies[0]!.input).toEqual({ id: 40, changes: { count: 2, itemId: 5 } });
+    await h.modifyAnswers(record({ count: 2, itemId: 5, itemName: '蓝牙耳机' }));
+    expect(h.ctx().records[0]).toMatchObject({ id: 40, count: 2, itemName: '蓝牙耳机' });
+  });
+
+  it('a scan on the tracking tab starts the next parcel, unless new rows wait to be saved', async () => {
+    const h = await loaded();
+    h.scan('111');
+    h.actor.send({ type: 'tab.select', tab: 'tracking' });
+    h.scan('1Z002');
+    expect(h.ctx().trackingId).toBe('1Z001');
+    expect(h.ctx().notice).toEqual({ kind: 'refused', code: '1Z002', message: scanMessages.unsavedRows });
+    h.actor.send({ type: 'tracking.reset' });
+    expect(h.ctx().trackingId).toBe('1Z001');
+    h.actor.send({ type: 'row.remove', key: 1 });
+    h.scan('1Z002');
+    expect(h.snap().value).toBe('loading');
+    expect(h.ctx()).toMatchObject({ trackingId: '1Z002', tab: 'upc', rows: [], records: [] });
+  });
+});
+
+// ------------------------------------------------------------------ model-based
+
+const scanSpec = createMachine({
+  id: 'scanSpec',
+  initial: 'noTracking',
+  states: {
+    noTracking: { on: { 'scan.tracking': 'loading' } },
+    loading: { on: { 'lookup.ok': 'empty', 'lookup.fails': 'noTracking' } },
+    empty: { on: { 'scan.upc': 'rowNoItem', 'scan.recorded': 'empty', submit: 'empty', 'tab.tracking': 'trackingTab' } },
+    trackingTab: { on: { 'scan.tracking': 'loading' } },
+    rowNoItem: { on: { 'find.one': 'rowReady', 'find.none': 'unknown' } },
+    unknown: { on: { submit: 'unknown', 'pick.item': 'rowReady', remove: 'empty' } },
+    rowReady: { on: { 'scan.upc': 'rowReady', submit: 'submitting', 'tab.tracking': 'rowReadyOnTrackingTab' } },
+    rowReadyOnTrackingTab: { on: { 'scan.tracking': 'refusedNextParcel' } },
+    refusedNextParcel: {},
+    submitting: { on: { 'create.ok': 'saved', 'create.fails': 'rowReadyWithError' } },
+    rowReadyWithError: { on: { submit: 'submitting' } },
+    saved: {},
+  },
+});
+
+const serializeState = (s: { value: unknown }) => JSON.stringify(s.value);
+
+describe('scan machine: model', () => {
+  it('the real machine reaches noTracking, loading and the parcel states', () => {
+    const paths = getShortestPaths(scanMachine, {
+      events: [
+        { type: 'scan.code', code: '1Z001' },
+        { type: 'xstate.done.actor.0.scan.loading', output: { isExist: false, scanTrackingList: [] } },
+        { type: 'xstate.error.actor.0.scan.loading', error: new Error('x') },
+      ] as never,
+      serializeState,
+    });
+    const reached = new Set(paths.map((p) => serializeState(p.state)));
+    expect(reached).toContain('"noTracking"');
+    expect(reached).toContain('"loading"');
+  });
+
+  const model = createTestModel(scanSpec, { serializeState });
+  const paths = model.getShortestPaths();
+
+  it('the replayed paths visit every state of the model', () => {
+    const reached = new Set(paths.flatMap((p) => p.steps.map((step) => serializeState(step.state))));
+    expect(reached.size).toBe(Object.keys(scanSpec.root.states).length);
+  });
+
+  for (const path of paths) {
+    it(path.description, async () => {
+      const h = harness();
+      await path.test({
+        events: {
+          'scan.tracking': () => void h.scan(h.ctx().trackingId === null ? '1Z001' : '1Z002'),
+          'lookup.ok': () => h.lookupAnswers({ isExist: true, scanTrackingList: [record({ upc: '999' })] }),
+          'lookup.fails': () => h.lookupFails('失败'),
+          'scan.upc': () => void h.scan('111'),
+          'scan.recorded': () => void h.scan('999'),
+          'tab.tracking': () => void h.actor.send({ type: 'tab.select', tab: 'tracking' }),
+          'find.one': () => h.findAnswers([earbuds]),
+          'find.none': () => h.findAnswers([]),
+          'pick.item': () => void h.actor.send({ type: 'row.setItem', key: 1, item: earbuds }),
+          remove: () => void h.actor.send({ type: 'row.remove', key: 1 }),
+          submit: () => void h.actor.send({ type: 'rows.submit' }),
+          'create.ok': () => h.createAnswers([record({ upc: '999' }), record({ id: 41, upc: '111', itemId: 5 })]),
+          'create.fails': () => h.createFails('A00001 商品不存在'),
+        },
+        states: {
+          noTracking: () => {
+            expect(h.snap().value).toBe('noTracking');
+            expect(h.ctx().tab).toBe('tracking');
+          },
+          loading: () => expect(h.snap().value).toBe('loading'),
+          empty: () => {
+            expect(h.ctx()).toMatchObject({ tab: 'upc', rows: [] });
+            expect(h.creates).toHaveLength(0);
+          },
+          trackingTab: () => expect(h.ctx()).toMatchObject({ tab: 'tracking', trackingId: '1Z001' }),
+          rowReadyOnTrackingTab: () => expect(h.ctx()).toMatchObject({ tab: 'tracking', rows: [{ upc: '111', itemId: 5 }] }),
+          rowNoItem: () => expect(h.ctx().rows).toMatchObject([{ upc: '111', itemId: null, candidates: null }]),
+          unknown: () => {
+            expect(h.ctx().rows).toMatchObject([{ upc: '111', itemId: null, candidates: [] }]);
+            expect(h.creates).toHaveLength(0);
+          },
+          rowReady: () => expect(h.ctx().rows).toMatchObject([{ upc: '111', itemId: 5 }]),
+          refusedNextParcel: () => expect(h.ctx()).toMatchObject({ trackingId: '1Z001', notice: { message: scanMessages.unsavedRows } }),
+          submitting: () => {
+            expect(isSaving(h.snap())).toBe(true);
+            expect(h.creates.at(-1)!.input.trackingId).toBe('1Z001');
+          },
+          rowReadyWithError: () => expect(h.ctx()).toMatchObject({ rows: [{ upc: '111' }], notice: { kind: 'error', message: 'A00001 商品不存在' } }),
+          saved: () => expect(h.ctx()).toMatchObject({ rows: [], notice: { kind: 'saved' } }),
+        },
+      });
+    });
+  }
+});

@@ -1,0 +1,510 @@
+// /admin/scan2's rules (machines/scan2.machine.ts): one product, many tracking ids; no scan lost,
+// nothing sent twice.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor, createMachine, fromPromise, waitFor } from 'xstate';
+import { createTestModel, getShortestPaths } from 'xstate/graph';
+import {
+  RETRY_MAX_MS,
+  SCAN2_STATUS,
+  SETTLED_ROWS_KEPT,
+  canDeleteRow,
+  checkOutcome,
+  persistedOf,
+  retryDelayOf,
+  scan2Machine,
+  scan2Messages,
+  scanVerdict,
+  settledStatus,
+  type AddInput,
+  type LookupInput,
+  type Scan2Input,
+  type Scan2Item,
+  type Scan2Record,
+  type Scan2Row,
+  type Scan2SendError,
+} from '../../machines/scan2.machine';
+
+const earbuds: Scan2Item = { id: 5, itemName: '蓝牙耳机', upc: '0123456789012' };
+const charger: Scan2Item = { id: 6, itemName: '充电器', upc: '999000111' };
+
+const record = (over: Partial<Scan2Record> = {}): Scan2Record => ({
+  id: 1,
+  trackingId: '1Z001',
+  upc: earbuds.upc,
+  count: 1,
+  itemId: earbuds.id,
+  status: 'scan',
+  ...over,
+});
+
+const aRow = (over: Partial<Scan2Row> = {}): Scan2Row => ({
+  key: 1,
+  trackingId: '1Z001',
+  itemId: earbuds.id,
+  itemName: earbuds.itemName,
+  upc: earbuds.upc,
+  status: SCAN2_STATUS.pending,
+  message: '',
+  retryable: true,
+  attempts: 0,
+  sent: false,
+  baseline: null,
+  scannedAt: 0,
+  ...over,
+});
+
+type Call =
+  | { kind: 'lookup'; input: LookupInput; resolve: (records: Scan2Record[]) => void; reject: (e: Scan2SendError) => void }
+  | { kind: 'add'; input: AddInput; resolve: (records: Scan2Record[]) => void; reject: (e: Scan2SendError) => void };
+
+/** The real machine with its two calls settled by hand. */
+function harness(input: Scan2Input = {}) {
+  const calls: Call[] = [];
+  const feedback = vi.fn();
+  const logic = scan2Machine.provide({
+    actors: {
+      lookupTracking: fromPromise<Scan2Record[], LookupInput>(
+        ({ input }) => new Promise((resolve, reject) => calls.push({ kind: 'lookup', input, resolve, reject })),
+      ),
+      addScan: fromPromise<Scan2Record[], AddInput>(({ input }) => new Promise((resolve, reject) => calls.push({ kind: 'add', input, resolve, reject }))),
+    },
+    actions: { feedback: (_, params) => void (params.kind && feedback(params.kind)) },
+  });
+  const actor = createActor(logic, { input });
+  actor.start();
+  const snap = () => actor.getSnapshot();
+  const last = (kind: Call['kind']) => {
+    const call = calls.at(-1);
+    if (!call || call.kind !== kind) throw new Error(`expected a ${kind} call, got ${call?.kind ?? 'none'}`);
+    return call;
+  };
+  const settled = async (done: () => void) => {
+    const before = calls.length;
+    done();
+    // The promise settles on a microtask; then the sender may start the next call.
+    await waitFor(actor, () => true);
+    await Promise.resolve();
+    await Promise.resolve();
+    return calls.length > before;
+  };
+  return {
+    actor,
+    calls,
+    feedback,
+    snap,
+    rows: () => snap().context.rows,
+    row: (key = 1) => snap().context.rows.find((r) => r.key === key)!,
+    select: (item: Scan2Item | null = earbuds) => actor.send({ type: 'item.select', item }),
+    scan: (code: string) => actor.send({ type: 'scan.code', code }),
+    lookupAnswers: (records: Scan2Record[] = []) => settled(() => last('lookup').resolve(records)),
+    lookupFails: (error: Scan2SendError = { retryable: true, message: '' }) => settled(() => last('lookup').reject(error)),
+    addAnswers: (records: Scan2Record[] = [record()]) => settled(() => last('add').resolve(records)),
+    addFails: (error: Scan2SendError = { retryable: true, message: '' }) => settled(() => last('add').reject(error)),
+    last,
+  };
+}
+
+const flush = async () => {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+};
+
+describe('scan2 rules as functions', () => {
+  it('a scan needs a product, is trimmed, and a tracking id already listed is a duplicate (deleted rows do not count)', () => {
+    expect(scanVerdict({ item: null, rows: [] }, '1Z1')).toEqual({ ok: false, kind: 'refused', message: '请选择商品' });
+    expect(scanVerdict({ item: earbuds, rows: [] }, '  1Z1 ')).toEqual({ ok: true, code: '1Z1' });
+    expect(scanVerdict({ item: earbuds, rows: [] }, '   ')).toMatchObject({ ok: false, kind: 'ignored' });
+    for (const status of [0, 1, 2, 3, 4, 5] as const) {
+      expect(scanVerdict({ item: earbuds, rows: [aRow({ status })] }, '1Z001')).toEqual({ ok: false, kind: 'duplicate', message: 'tracking已提交过' });
+    }
+    expect(scanVerdict({ item: earbuds, rows: [aRow({ status: SCAN2_STATUS.deleted })] }, '1Z001')).toEqual({ ok: true, code: '1Z001' });
+  });
+
+  it('only pending rows may be deleted or submitted by hand', () => {
+    expect([0, 1, 2, 3, 4, 5, 9].filter((status) => canDeleteRow(aRow({ status: status as never })))).toEqual([0]);
+  });
+
+  it('the status after an add comes from the records of the row’s product: match 4, unmatch 5, else 2', () => {
+    expect(settledStatus([record({ status: 'match' })], aRow())).toBe(4);
+    expect(settledStatus([record({ status: 'unmatch' })], aRow())).toBe(5);
+    expect(settledStatus([record({ status: 'scan' })], aRow())).toBe(2);
+    // Another product's match says nothing about this row.
+    expect(settledStatus([record({ upc: 'other', itemId: 9, status: 'match' }), record()], aRow())).toBe(2);
+  });
+
+  it('the check before a send: first send, repeat scan, earlier add arrived or not', () => {
+    expect(checkOutcome(aRow(), [])).toEqual({ kind: 'send', baseline: 0 });
+    // Imported, not yet seen: the add sees it.
+    expect(checkOutcome(aRow(), [record({ status: 'init', count: 2 })])).toEqual({ kind: 'send', baseline: 2 });
+    // Already scanned with this product: 'tracking已提交过'.
+    expect(checkOutcome(aRow(), [record({ status: 'scan' })])).toEqual({ kind: 'duplicate' });
+    // Another product on the same tracking does not make it a repeat.
+    expect(checkOutcome(aRow(), [record({ upc: 'other', itemId: 9 })])).toEqual({ kind: 'send', baseline: 0 });
+    // An add may have arrived: more units than before it -> arrived, never sent again.
+    expect(checkOutcome(aRow({ sent: true, baseline: 0 }), [record({ status: 'match' })])).toEqual({ kind: 'arrived', status: 4 });
+    expect(checkOutcome(aRow({ sent: true, baseline: 0 }), [])).toEqual({ kind: 'send', baseline: 0 });
+  });
+
+  it('the retry backoff doubles from 1 s up to 60 s', () => {
+    expect([0, 1, 2, 3, 10].map(retryDelayOf)).toEqual([1000, 2000, 4000, 8000, RETRY_MAX_MS]);
+  });
+});
+
+describe('scan2 machine: scanning', () => {
+  it("refuses a scan without a product with '请选择商品' and the failure sound", () => {
+    const h = harness();
+    h.scan('1Z001');
+    expect(h.rows()).toEqual([]);
+    expect(h.snap().context.notice).toEqual({ kind: 'refused', code: '1Z001', message: scan2Messages.itemRequired });
+    expect(h.feedback).toHaveBeenLastCalledWith('failed');
+  });
+
+  it('each scan becomes a pending row; the next scan submits the previous one', () => {
+    const h = harness();
+    h.select();
+    h.scan(' 1Z001 ');
+    expect(h.rows()).toMatchObject([{ key: 1, trackingId: '1Z001', itemId: 5, upc: earbuds.upc, status: 0 }]);
+    expect(h.calls).toHaveLength(0);
+    expect(h.feedback).toHaveBeenLastCalledWith('accepted');
+    h.scan('1Z002');
+    expect(h.rows().map((r) => [r.trackingId, r.status])).toEqual([
+      ['1Z001', 1],
+      ['1Z002', 0],
+    ]);
+    expect(h.last('lookup').input).toEqual({ trackingId: '1Z001' });
+  });
+
+  it("a tracking id already listed gives 'tracking已提交过' and the duplicate sound; a deleted one may be scanned again", () => {
+    const h = harness();
+    h.select();
+    h.scan('1Z001');
+    h.scan('1Z001');
+    expect(h.rows()).toHaveLength(1);
+    expect(h.snap().context.notice).toEqual({ kind: 'duplicate', code: '1Z001', message: 'tracking已提交过' });
+    expect(h.feedback).toHaveBeenLastCalledWith('duplicate');
+    h.actor.send({ type: 'row.delete', key: 1 });
+    expect(h.row().status).toBe(9);
+    h.scan('1Z001');
+    expect(h.rows().map((r) => r.status)).toEqual([9, 0]);
+    expect(h.calls).toHaveLength(0); // the deleted row is never sent
+  });
+
+  it('rows keep the product they were scanned with', () => {
+    const h = harness();
+    h.select(earbuds);
+    h.scan('1Z001');
+    h.select(charger);
+    h.scan('1Z002');
+    expect(h.rows().map((r) => r.itemId)).toEqual([5, 6]);
+    expect(h.snap().context.item).toEqual(charger);
+  });
+
+  it('only pending rows may be deleted or submitted by hand', async () => {
+    const h = harness();
+    h.select();
+    h.scan('1Z001');
+    h.actor.send({ type: 'row.submit', key: 1 });
+    expect(h.row().status).toBe(1);
+    h.actor.send({ type: 'row.delete', key: 1 });
+    h.actor.send({ type: 'row.submit', key: 1 });
+    expect(h.row().status).toBe(1);
+    expect(h.calls).toHaveLength(1);
+    await h.lookupAnswers();
+    await h.addAnswers([record({ status: 'scan' })]);
+    h.actor.send({ type: 'row.delete', key: 1 });
+    expect(h.row().status).toBe(2);
+  });
+
+  it('rows.submitPending submits every pending row, one call at a time, oldest first', async () => {
+    const h = harness({ item: earbuds, rows: [aRow({ key: 1, trackingId: 'A' }), aRow({ key: 2, trackingId: 'B' })] });
+    expect(h.calls).toHaveLength(0);
+    h.actor.send({ type: 'rows.submitPending' });
+    expect(h.rows().map((r) => r.status)).toEqual([1, 1]);
+    expect(h.calls.map((c) => c.input)).toEqual([{ trackingId: 'A' }]);
+    await h.lookupAnswers([]);
+    expect(h.last('add').input).toEqual({ trackingId: 'A', itemId: 5, upc: earbuds.upc, count: 1 });
+    await h.addAnswers([record({ trackingId: 'A' })]);
+    expect(h.last('lookup').input).toEqual({ trackingId: 'B' });
+  });
+});
+
+describe('scan2 machine: sending', () => {
+  async function sentOne(records: Scan2Record[]) {
+    const h = harness({ item: earbuds });
+    h.scan('1Z001');
+    h.actor.send({ type: 'row.submit', key: 1 });
+    await h.lookupAnswers([]);
+    await h.addAnswers(records);
+    return h;
+  }
+
+  it('a matched record gives 4 and the matched sound; unmatched 5; otherwise 2', async () => {
+    let h = await sentOne([record({ status: 'match' })]);
+    expect(h.row()).toMatchObject({ status: 4, sent: false });
+    expect(h.feedback).toHaveBeenLastCalledWith('matched');
+    h = await sentOne([record({ status: 'unmatch' })]);
+    expect(h.row().status).toBe(5);
+    expect(h.feedback).toHaveBeenLastCalledWith('unmatched');
+    h = await sentOne([record({ status: 'scan' })]);
+    expect(h.row().status).toBe(2);
+    expect(h.feedback).toHaveBeenLastCalledWith('accepted');
+  });
+
+  it("a parcel the server already holds as scanned with this product is 'tracking已提交过', never sent", async () => {
+    const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+    await h.lookupAnswers([record({ status: 'match' })]);
+    expect(h.row()).toMatchObject({ status: 3, retryable: false, message: 'tracking已提交过' });
+    expect(h.calls.filter((c) => c.kind === 'add')).toHaveLength(0);
+    expect(h.feedback).toHaveBeenLastCalledWith('duplicate');
+  });
+
+  it('a refusal of the server stays failed with its words and is not retried', async () => {
+    vi.useFakeTimers();
+    try {
+      const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+      await h.lookupAnswers([]);
+      await h.addFails({ retryable: false, message: '商品不存在' });
+      expect(h.row()).toMatchObject({ status: 3, retryable: false, message: '商品不存在', sent: false });
+      await vi.advanceTimersByTimeAsync(10 * RETRY_MAX_MS);
+      expect(h.calls).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('scan2 machine: no scan lost, nothing sent twice', () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it('a dropped connection leaves the row failed and it is retried after 1 s, then 2 s', async () => {
+    const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+    await h.lookupFails();
+    expect(h.row()).toMatchObject({ status: 3, retryable: true, attempts: 1 });
+    expect(h.feedback).toHaveBeenLastCalledWith('failed');
+    await vi.advanceTimersByTimeAsync(999);
+    expect(h.calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(h.calls).toHaveLength(2);
+    expect(h.row().status).toBe(1);
+    h.feedback.mockClear();
+    await h.lookupFails();
+    expect(h.feedback).not.toHaveBeenCalled(); // retries stay quiet
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(h.calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(h.calls).toHaveLength(3);
+  });
+
+  it("retry.now (the browser's 'online') retries at once", async () => {
+    const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+    await h.lookupFails();
+    h.actor.send({ type: 'retry.now' });
+    await flush();
+    expect(h.calls).toHaveLength(2);
+    expect(h.row().status).toBe(1);
+  });
+
+  it('an add whose answer was lost is not sent again when the check finds it arrived', async () => {
+    const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+    await h.lookupAnswers([]);
+    await h.addFails(); // the request went out; no answer came back
+    expect(h.row()).toMatchObject({ status: 3, sent: true, baseline: 0 });
+    await vi.advanceTimersByTimeAsync(1000);
+    await h.lookupAnswers([record({ status: 'match' })]);
+    expect(h.row()).toMatchObject({ status: 4, sent: false });
+    expect(h.calls.filter((c) => c.kind === 'add')).toHaveLength(1);
+  });
+
+  it('an add that did not arrive is sent again (against the first baseline)', async () => {
+    const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+    await h.lookupAnswers([record({ status: 'init', count: 2 })]);
+    await h.addFails();
+    await vi.advanceTimersByTimeAsync(1000);
+    await h.lookupAnswers([record({ status: 'init', count: 2 })]);
+    expect(h.calls.filter((c) => c.kind === 'add')).toHaveLength(2);
+    expect(h.row()).toMatchObject({ status: 1, baseline: 2, sent: true });
+    await h.addAnswers([record({ status: 'scan', count: 3 })]);
+    expect(h.row().status).toBe(2);
+  });
+
+  it('a success retries the failed rows at once (the server answers again)', async () => {
+    const h = harness({ item: earbuds, rows: [aRow({ key: 1, trackingId: 'A', status: 1 }), aRow({ key: 2, trackingId: 'B', status: 0 })] });
+    await h.lookupFails();
+    h.actor.send({ type: 'row.submit', key: 2 });
+    await flush();
+    await h.lookupAnswers([]);
+    await h.addAnswers([record({ trackingId: 'B' })]);
+    expect(h.row(1).status).toBe(1);
+    expect(h.last('lookup').input).toEqual({ trackingId: 'A' });
+  });
+
+  it('restored rows: pending stay pending, a row caught in 1 by the reload is checked again at once', async () => {
+    const h = harness({
+      item: earbuds,
+      nextKey: 3,
+      rows: [aRow({ key: 1, trackingId: 'A', status: 1, sent: true, baseline: 0 }), aRow({ key: 2, trackingId: 'B', status: 0 })],
+    });
+    expect(h.snap().context.item).toEqual(earbuds);
+    expect(h.last('lookup').input).toEqual({ trackingId: 'A' });
+    await h.lookupAnswers([record({ trackingId: 'A' })]);
+    expect(h.row(1).status).toBe(2);
+    expect(h.row(2).status).toBe(0);
+    h.scan('C');
+    expect(h.row(3).trackingId).toBe('C');
+  });
+
+  it('what the page stores is the rows, the product and the next key', () => {
+    const h = harness({ item: earbuds });
+    h.scan('1Z001');
+    expect(persistedOf(h.snap().context)).toEqual({ item: earbuds, rows: [expect.objectContaining({ trackingId: '1Z001', status: 0 })], nextKey: 2 });
+  });
+
+  it(`keeps every unsettled row and at most ${SETTLED_ROWS_KEPT} settled ones`, () => {
+    const settled = Array.from({ length: SETTLED_ROWS_KEPT + 5 }, (_, i) => aRow({ key: i + 10, trackingId: `S${i}`, status: 2 }));
+    const h = harness({ item: earbuds, rows: [aRow({ key: 1, trackingId: 'P', status: 3 }), ...settled] });
+    h.scan('NEW');
+    const rows = h.rows();
+    expect(rows.filter((r) => r.status === 2)).toHaveLength(SETTLED_ROWS_KEPT);
+    expect(rows.some((r) => r.trackingId === 'P')).toBe(true);
+    expect(rows.at(-1)?.trackingId).toBe('NEW');
+    h.actor.send({ type: 'rows.clearSettled' });
+    expect(h.rows().map((r) => r.trackingId)).toEqual(['P', 'NEW']);
+  });
+});
+
+// ------------------------------------------------------------------ model-based
+//
+// The life of one scanned row as its own small machine (createTestModel cannot drive invoke/after):
+// what the clerk, the server and the clock can do and the status that must follow. Every shortest
+// path is replayed against the real actor; the row under test is the first one scanned.
+
+const rowSpec = createMachine({
+  id: 'scan2RowSpec',
+  initial: 'noProduct',
+  states: {
+    noProduct: { on: { 'scan.first': 'noProduct', 'item.select': 'ready' } },
+    ready: { on: { 'scan.first': 'pending' } },
+    pending: { on: { 'scan.first': 'pending', 'row.delete': 'deleted', 'row.submit': 'checking', 'scan.next': 'checking' } },
+    checking: {
+      on: { 'lookup.clear': 'sending', 'lookup.scanned': 'duplicate', 'lookup.fails': 'failedBeforeSend', 'row.delete': 'checking' },
+    },
+    sending: {
+      on: {
+        'add.match': 'matchOk',
+        'add.unmatch': 'matchFailed',
+        'add.scan': 'submitted',
+        'add.lost': 'failedAfterSend',
+        'add.refused': 'refused',
+      },
+    },
+    failedBeforeSend: { on: { 'retry.now': 'checking', 'row.delete': 'failedBeforeSend' } },
+    failedAfterSend: { on: { 'retry.now': 'rechecking' } },
+    rechecking: { on: { 'lookup.arrived': 'matchOk', 'lookup.clear': 'sending' } },
+    submitted: { on: { 'row.delete': 'submitted', 'scan.first': 'submitted' } },
+    matchOk: {},
+    matchFailed: {},
+    refused: { on: { 'retry.now': 'refused' } },
+    duplicate: {},
+    deleted: { on: { 'scan.first': 'pendingAgain' } },
+    pendingAgain: {},
+  },
+});
+
+const serializeState = (s: { value: unknown }) => JSON.stringify(s.value);
+
+describe('scan2 machine: model', () => {
+  it('the real machine reaches every combination of sender and retry states', () => {
+    const paths = getShortestPaths(scan2Machine, {
+      input: { item: earbuds, rows: [aRow({ status: 1 })] },
+      events: [
+        { type: 'xstate.done.actor.0.scan2.sender.checking', output: [] },
+        { type: 'xstate.error.actor.0.scan2.sender.checking', error: { retryable: true, message: '' } },
+        { type: 'xstate.done.actor.0.scan2.sender.sending', output: [record()] },
+        { type: 'retry.now' },
+      ] as never,
+      serializeState,
+    });
+    const reached = new Set(paths.map((p) => serializeState(p.state)));
+    expect(reached).toContain(JSON.stringify({ sender: 'checking', retry: 'idle' }));
+    expect(reached).toContain(JSON.stringify({ sender: 'sending', retry: 'idle' }));
+    expect(reached).toContain(JSON.stringify({ sender: 'idle', retry: 'waiting' }));
+  });
+
+  const model = createTestModel(rowSpec, { serializeState });
+  const paths = model.getShortestPaths();
+
+  it('the replayed paths visit every state of the model', () => {
+    const reached = new Set(paths.flatMap((p) => p.steps.map((step) => serializeState(step.state))));
+    expect(reached.size).toBe(Object.keys(rowSpec.root.states).length);
+  });
+
+  for (const path of paths) {
+    it(path.description, async () => {
+      const h = harness();
+      const status = () => h.row(1)?.status;
+      const addCalls = () => h.calls.filter((c) => c.kind === 'add').length;
+      await path.test({
+        events: {
+          'item.select': () => void h.select(),
+          'scan.first': () => void h.scan('1Z001'),
+          'scan.next': () => void h.scan('1Z002'),
+          'row.submit': () => void h.actor.send({ type: 'row.submit', key: 1 }),
+          'row.delete': () => void h.actor.send({ type: 'row.delete', key: 1 }),
+          'lookup.clear': async () => void (await h.lookupAnswers([])),
+          'lookup.scanned': async () => void (await h.lookupAnswers([record({ status: 'scan' })])),
+          'lookup.arrived': async () => void (await h.lookupAnswers([record({ status: 'match' })])),
+          'lookup.fails': async () => void (await h.lookupFails()),
+          'add.match': async () => void (await h.addAnswers([record({ status: 'match' })])),
+          'add.unmatch': async () => void (await h.addAnswers([record({ status: 'unmatch' })])),
+          'add.scan': async () => void (await h.addAnswers([record({ status: 'scan' })])),
+          'add.lost': async () => void (await h.addFails({ retryable: true, message: '' })),
+          'add.refused': async () => void (await h.addFails({ retryable: false, message: '商品不存在' })),
+          'retry.now': async () => {
+            h.actor.send({ type: 'retry.now' });
+            await flush();
+          },
+        },
+        states: {
+          noProduct: () => {
+            expect(h.rows()).toEqual([]);
+            expect(h.snap().context.item).toBeNull();
+          },
+          ready: () => expect(h.rows()).toEqual([]),
+          pending: () => {
+            expect(status()).toBe(0);
+            expect(h.rows()).toHaveLength(1);
+          },
+          checking: () => {
+            expect(status()).toBe(1);
+            expect(h.last('lookup').input).toEqual({ trackingId: '1Z001' });
+          },
+          sending: () => {
+            expect(status()).toBe(1);
+            expect(h.last('add').input).toEqual({ trackingId: '1Z001', itemId: 5, upc: earbuds.upc, count: 1 });
+            expect(h.row(1).sent).toBe(true);
+          },
+          failedBeforeSend: () => expect(h.row(1)).toMatchObject({ status: 3, retryable: true, sent: false }),
+          failedAfterSend: () => expect(h.row(1)).toMatchObject({ status: 3, retryable: true, sent: true }),
+          rechecking: () => {
+            expect(status()).toBe(1);
+            expect(h.last('lookup').input).toEqual({ trackingId: '1Z001' });
+            expect(addCalls()).toBe(1);
+          },
+          submitted: () => expect(status()).toBe(2),
+          matchOk: () => {
+            expect(status()).toBe(4);
+            expect(addCalls()).toBe(1); // never twice
+          },
+          matchFailed: () => expect(status()).toBe(5),
+          refused: () => expect(h.row(1)).toMatchObject({ status: 3, retryable: false, message: '商品不存在' }),
+          duplicate: () => {
+            expect(h.row(1)).toMatchObject({ status: 3, retryable: false, message: 'tracking已提交过' });
+            expect(addCalls()).toBe(0);
+          },
+          deleted: () => expect(status()).toBe(9),
+          pendingAgain: () => expect(h.rows().map((r) => r.status)).toEqual([9, 0]),
+        },
+      });
+    });
+  }
+});

@@ -1,0 +1,184 @@
+// A fake of the HTTP boundary of /admin/scan and /admin/scan2 for app-harness's renderApp: the scan
+// calls (getScanTracking, createScanTrackings, modifyScanTracking, addScanTracking) and the item
+// search, answering in the contract's envelopes on an in-memory list of records, as openapi.yaml
+// describes them (a upc seen twice for a tracking id is refused; init records are seen). renderApp
+// routes exact paths, so the fake routes the tracking ids, record ids and searches it is told about.
+// `down` makes every call fail without an answer (a dropped connection); `answer` replaces one kind
+// of answer. Only the web app is under test here; the real server is proven by tests/server.
+import type { components } from '../../../src/api/schema';
+import { json, ok, type Handler } from '../app-harness';
+
+type Schemas = components['schemas'];
+export type ScanTracking = Schemas['ScanTracking'];
+export type Item = Schemas['Item'];
+
+export const NOW = Date.UTC(2026, 10, 20, 8, 0);
+
+export function anItem(id: number, over: Partial<Item> = {}): Item {
+  return {
+    id,
+    itemName: `商品${id}`,
+    upc: `UPC${id}`,
+    url: '',
+    status: 'open',
+    productId: `P-${id}`,
+    price: null,
+    createdAt: NOW,
+    ...over,
+  };
+}
+
+export function aScan(over: Partial<ScanTracking> = {}): ScanTracking {
+  return {
+    id: 1,
+    trackingId: '1Z001',
+    upc: 'UPC5',
+    count: 1,
+    itemId: 5,
+    itemName: '商品5',
+    status: 'scan',
+    matchedUser: null,
+    createdAt: NOW,
+    updatedAt: NOW,
+    opUid: 3,
+    userId: null,
+    mainId: null,
+    subId: null,
+    taskId: null,
+    ...over,
+  };
+}
+
+export interface Call {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+type AnswerKey = 'lookup' | 'add' | 'create' | 'modify';
+
+export interface FakeScanServer {
+  handlers: Record<string, Handler>;
+  records: ScanTracking[];
+  items: Item[];
+  calls: Call[];
+  /** No answer at all for any scan call (fetch rejects). */
+  down: boolean;
+  /** The add reaches the server and is applied, but its answer is lost (once). */
+  loseNextAddAnswer: boolean;
+  /** Tracking ids whose records match a task (status match after a scan). */
+  matching: Set<string>;
+  answer: Partial<Record<AnswerKey, (call: Call) => Response>>;
+}
+
+export function refuse(msg: string, status = 400, code = 'A00001'): Response {
+  return json({ code, msg }, status);
+}
+
+export interface FakeScanOptions {
+  items?: Item[];
+  records?: ScanTracking[];
+  trackingIds?: string[];
+  /** Extra item searches to route (the upcs of the items are routed already). */
+  searches?: string[];
+}
+
+export function fakeScanServer(options: FakeScanOptions = {}): FakeScanServer {
+  const server: FakeScanServer = {
+    handlers: {},
+    records: options.records ?? [],
+    items: options.items ?? [anItem(5), anItem(6)],
+    calls: [],
+    down: false,
+    loseNextAddAnswer: false,
+    matching: new Set(),
+    answer: {},
+  };
+  const trackingIds = options.trackingIds ?? ['1Z001', '1Z002', '1Z003', '1Z004', '1Z005'];
+  let nextId = 100;
+
+  const route =
+    (key: AnswerKey | null, answer: (call: Call, url: URL) => Response | Promise<Response>): Handler =>
+    async (request) => {
+      const url = new URL(request.url);
+      const text = request.method === 'GET' ? '' : await request.text();
+      const call: Call = { method: request.method, path: decodeURIComponent(url.pathname), body: text ? JSON.parse(text) : undefined };
+      server.calls.push(call);
+      if (server.down && key !== null) throw new TypeError('Failed to fetch');
+      const override = key ? server.answer[key] : undefined;
+      return override ? override(call) : answer(call, url);
+    };
+
+  const recordsOf = (trackingId: string) => server.records.filter((r) => r.trackingId === trackingId);
+  const itemOf = (id: number) => server.items.find((i) => i.id === id);
+  const seen = (r: ScanTracking) => r.status !== 'init';
+  const matchAll = (trackingId: string) => {
+    for (const r of recordsOf(trackingId)) if (seen(r)) r.status = server.matching.has(trackingId) ? 'match' : 'unmatch';
+  };
+
+  for (const trackingId of trackingIds) {
+    const base = `/api/scan/admin/tracking/${encodeURIComponent(trackingId)}`;
+    server.handlers[`GET ${base}/list`] = route('lookup', () => {
+      const list = recordsOf(trackingId);
+      return ok({ isExist: list.length > 0, scanTrackingList: list });
+    });
+    server.handlers[`POST ${base}/add`] = route('add', ({ body }) => {
+      const { itemId, upc: givenUpc, count = 1 } = body as Schemas['ScanAddRequest'];
+      if (!itemId) return refuse('请选择商品');
+      const item = itemOf(itemId);
+      if (!item) return refuse('商品不存在');
+      const upc = givenUpc || item.upc;
+      const existing = recordsOf(trackingId).find((r) => r.upc === upc);
+      if (existing && seen(existing)) return ok({ opStatus: 'failed', msg: 'tracking已提交过', scanTrackingList: recordsOf(trackingId) });
+      if (existing) {
+        existing.status = 'scan';
+        existing.count = count;
+      } else {
+        server.records.push(aScan({ id: nextId++, trackingId, upc, count, itemId, itemName: item.itemName, status: 'scan' }));
+      }
+      matchAll(trackingId);
+      if (server.loseNextAddAnswer) {
+        server.loseNextAddAnswer = false;
+        throw new TypeError('Failed to fetch');
+      }
+      return ok({ opStatus: 'succ', scanTrackingList: recordsOf(trackingId) });
+    });
+    server.handlers[`POST ${base}/create`] = route('create', ({ body }) => {
+      const { items } = body as Schemas['ScanCreateRequest'];
+      if (items.some((line) => !line.itemId)) return refuse('请填写所有项目对应的商品');
+      const upcs = items.map((line) => line.upc);
+      if (new Set(upcs).size !== upcs.length || recordsOf(trackingId).some((r) => seen(r) && upcs.includes(r.upc))) {
+        return ok({ opStatus: 'failed', msg: 'upc重复，请编辑已添加的商品', scanTrackingList: recordsOf(trackingId) });
+      }
+      for (const line of items) {
+        const item = itemOf(line.itemId ?? 0);
+        if (!item) return refuse('商品不存在');
+        server.records.push(aScan({ id: nextId++, trackingId, upc: line.upc, count: line.count ?? 1, itemId: item.id, itemName: item.itemName }));
+      }
+      matchAll(trackingId);
+      return ok({ opStatus: 'succ', scanTrackingList: recordsOf(trackingId) });
+    });
+  }
+
+  const modifyHandler =
+    (id: number): Handler =>
+    (request) =>
+      route('modify', ({ body }) => {
+        const record = server.records.find((r) => r.id === id);
+        if (!record) return refuse('记录不存在', 404, 'A00004');
+        if (record.status === 'wait2pay' || record.status === 'payed') return refuse('该记录的任务正在付款，不能修改');
+        const changes = body as Schemas['ScanModifyRequest'];
+        Object.assign(record, changes);
+        if (changes.itemId) record.itemName = itemOf(changes.itemId)?.itemName ?? record.itemName;
+        return ok({ opStatus: 'succ', scanTracking: record });
+      })(request);
+  for (const id of [1, 2, 3, 40, 41, 42]) server.handlers[`POST /api/scan/admin/tracking/${id}/modify`] = modifyHandler(id);
+
+  const search = (q: string): Handler =>
+    route(null, () => ok(server.items.filter((i) => [i.itemName, i.upc, i.productId].some((f) => f.toLowerCase().includes(q.toLowerCase())))));
+  const queries = new Set([...server.items.flatMap((i) => [i.upc, i.itemName]), ...(options.searches ?? [])]);
+  for (const q of queries) server.handlers[`GET /api/item/info/like/${encodeURIComponent(q)}`] = search(q);
+  for (const item of server.items) server.handlers[`GET /api/item/info/${item.id}`] = route(null, () => ok(item));
+
+  return server;
+}

@@ -1,0 +1,160 @@
+// @vitest-environment happy-dom
+// /admin/scan in the real app on a fake server: the scanner sets the tracking id, then products;
+// the machine's rules (duplicates, counts, a product on every row) as the clerk sees and hears them.
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { clearToasts } from '../../../src/web/components/ui/toast';
+import { setScanSoundPlayer, type ScanSound } from '../../../src/web/lib/scan-sounds';
+import { renderApp, userOf } from '../app-harness';
+import { aScan, anItem, fakeScanServer, type FakeScanServer } from './scan-fake';
+
+const admin = userOf('admin');
+let sounds: ScanSound[] = [];
+
+beforeEach(() => {
+  sounds = [];
+  setScanSoundPlayer({ play: (sound) => void sounds.push(sound) });
+});
+
+afterEach(() => {
+  cleanup();
+  clearToasts();
+  setScanSoundPlayer(null);
+});
+
+async function openScan(server: FakeScanServer) {
+  const view = renderApp('/admin/scan', { loggedInAs: admin, handlers: server.handlers });
+  await screen.findByRole('heading', { name: '扫描入库' });
+  return view;
+}
+
+async function scanWithScanner(code: string) {
+  const input = await screen.findByLabelText('扫码枪输入');
+  await waitFor(() => expect(document.activeElement).toBe(input));
+  await userEvent.setup({ delay: 3 }).keyboard(`${code}{Enter}`);
+}
+
+const bannerText = () => screen.getAllByRole('status').find((el) => el.hasAttribute('data-tone'))!;
+const recordsTable = () => screen.getByRole('table', { name: '已添加的商品' });
+const rowsTable = () => screen.getByRole('table', { name: '新扫描的商品' });
+const newRow = (upc: string) => rowsTable().querySelector(`tr[data-upc="${upc}"]`) as HTMLElement;
+
+/** Tracking 1Z001 scanned, its one record (UPC6) listed. */
+async function withParcel(server = fakeScanServer({ records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6' })], searches: ['UPC77'] })) {
+  await openScan(server);
+  await scanWithScanner('1Z001');
+  await within(await screen.findByRole('table', { name: '已添加的商品' })).findByText('UPC6');
+  return server;
+}
+
+describe('/admin/scan', () => {
+  it('the first scan sets the tracking id, switches to the upc tab and lists its records', async () => {
+    const server = fakeScanServer({ records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6', status: 'match', matchedUser: 'alice' })] });
+    await openScan(server);
+    expect(screen.getByRole('tab', { name: 'Tracking' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tab', { name: 'UPC' }).hasAttribute('disabled')).toBe(true);
+    await scanWithScanner('1Z001');
+    const row = (await within(await screen.findByRole('table', { name: '已添加的商品' })).findByText('UPC6')).closest('tr')!;
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .map((td) => td.textContent),
+    ).toEqual(['40', 'UPC6', '商品6', '1', '已匹配', 'alice', '编辑']);
+    expect(screen.getByRole('tab', { name: 'UPC' }).getAttribute('aria-selected')).toBe('true');
+    expect(server.calls[0]!.path).toBe('/api/scan/admin/tracking/1Z001/list');
+    expect(bannerText().textContent).toBe('Tracking 1Z001（已有记录），请扫描商品');
+    expect(sounds).toEqual(['accepted']);
+    expect(screen.getByRole('link', { name: '商品不存在？到商品列表新增' }).getAttribute('href')).toBe('/admin/item-list');
+  });
+
+  it('scans add a row with count 1 and its product chosen; the same upc again raises the count', async () => {
+    await withParcel();
+    await scanWithScanner('UPC5');
+    await waitFor(() => expect((within(newRow('UPC5')).getByLabelText('商品 UPC5') as HTMLSelectElement).value).toBe('5'));
+    expect((within(newRow('UPC5')).getByLabelText('数量 UPC5') as HTMLInputElement).value).toBe('1');
+    await scanWithScanner('UPC5');
+    await waitFor(() => expect((within(newRow('UPC5')).getByLabelText('数量 UPC5') as HTMLInputElement).value).toBe('2'));
+    expect(bannerText().textContent).toBe('UPC5 数量 2');
+    expect(bannerText().getAttribute('data-tone')).toBe('ok');
+  });
+
+  it("a upc already recorded for the tracking is refused: 'upc重复，请编辑已添加的商品', red, duplicate sound", async () => {
+    await withParcel();
+    await scanWithScanner('UPC6');
+    await waitFor(() => expect(bannerText().textContent).toBe('UPC6：upc重复，请编辑已添加的商品'));
+    expect(bannerText().getAttribute('data-tone')).toBe('error');
+    expect(sounds.at(-1)).toBe('duplicate');
+    expect(newRow('UPC6')).toBeNull();
+  });
+
+  it("an unknown product sounds, and submit refuses a row without a product ('请填写所有项目对应的商品')", async () => {
+    const server = await withParcel();
+    await scanWithScanner('UPC77');
+    await within(rowsTable()).findByText('没有该UPC的商品');
+    expect(sounds).toEqual(['accepted', 'accepted', 'unknown']);
+    expect(bannerText().getAttribute('data-tone')).toBe('warn');
+    await userEvent.setup().click(screen.getByRole('button', { name: '提交（1项）' }));
+    await waitFor(() => expect(bannerText().textContent).toBe('请填写所有项目对应的商品'));
+    expect(server.calls.some((c) => c.path.endsWith('/create'))).toBe(false);
+    expect(sounds.at(-1)).toBe('failed');
+  });
+
+  it('submit creates the rows; the records are listed again and the rows cleared', async () => {
+    const server = await withParcel();
+    server.matching.add('1Z001');
+    await scanWithScanner('UPC5');
+    await waitFor(() => expect((within(newRow('UPC5')).getByLabelText('商品 UPC5') as HTMLSelectElement).value).toBe('5'));
+    const user = userEvent.setup();
+    const count = within(newRow('UPC5')).getByLabelText('数量 UPC5');
+    await user.clear(count);
+    await user.type(count, '3');
+    await user.click(screen.getByRole('button', { name: '提交（1项）' }));
+    await within(recordsTable()).findByText('UPC5');
+    expect(server.calls.find((c) => c.path.endsWith('/create'))?.body).toEqual({ items: [{ upc: 'UPC5', count: 3, itemId: 5 }] });
+    expect(within(rowsTable()).getByText('请扫描商品UPC')).toBeTruthy();
+    expect(bannerText().textContent).toBe('保存成功');
+    expect(sounds.at(-1)).toBe('matched');
+  });
+
+  it('an existing record is edited through modify', async () => {
+    const server = await withParcel();
+    const user = userEvent.setup();
+    const row = within(recordsTable()).getByText('UPC6').closest('tr')!;
+    await user.click(within(row).getByRole('button', { name: '编辑' }));
+    const dialog = await screen.findByRole('dialog');
+    const count = within(dialog).getByLabelText('数量');
+    await user.clear(count);
+    await user.type(count, '4');
+    await user.click(within(dialog).getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(server.calls.find((c) => c.path.endsWith('/modify'))).toEqual({ method: 'POST', path: '/api/scan/admin/tracking/40/modify', body: { count: 4 } });
+    expect(within(recordsTable()).getByText('UPC6').closest('tr')!.children[3]!.textContent).toBe('4');
+  });
+
+  it('a scan on the tracking tab starts the next parcel only when nothing waits to be saved', async () => {
+    await withParcel();
+    await scanWithScanner('UPC5');
+    await within(rowsTable()).findByText('UPC5');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('tab', { name: 'Tracking' }));
+    await scanWithScanner('1Z002');
+    await waitFor(() => expect(bannerText().textContent).toBe('1Z002：请先提交或删除未保存的商品'));
+    await user.click(within(newRow('UPC5')).getByRole('button', { name: '删除' }));
+    await scanWithScanner('1Z002');
+    await waitFor(() => expect(bannerText().textContent).toBe('Tracking 1Z002，请扫描商品'));
+    expect(within(recordsTable()).getByText('暂无已添加的商品')).toBeTruthy();
+  });
+
+  it('typing in the manual field is not taken by the scanner input', async () => {
+    const server = fakeScanServer({ items: [anItem(5)] });
+    await openScan(server);
+    const user = userEvent.setup();
+    const manual = screen.getByLabelText('手动输入Tracking');
+    await user.click(manual);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(document.activeElement).toBe(manual);
+    await user.type(manual, '1Z003{Enter}');
+    await waitFor(() => expect(server.calls.some((c) => c.path === '/api/scan/admin/tracking/1Z003/list')).toBe(true));
+  });
+});

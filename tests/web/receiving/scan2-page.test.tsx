@@ -1,0 +1,250 @@
+// @vitest-environment happy-dom
+// /admin/scan2 in the real app on a fake server: the scanner typing (characters within a few ms,
+// then Enter), the machine's rules as the clerk sees them, rows surviving a reload, and failed
+// sends retried without ever sending a row twice.
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Scan2Row } from '../../../machines/scan2.machine';
+import { clearToasts } from '../../../src/web/components/ui/toast';
+import { scan2StorageKey } from '../../../src/web/features/scan/scan2-storage';
+import { setScanSoundPlayer, type ScanSound } from '../../../src/web/lib/scan-sounds';
+import { renderApp, userOf } from '../app-harness';
+import { aScan, anItem, fakeScanServer, type FakeScanServer } from './scan-fake';
+
+const admin = userOf('admin');
+const STORAGE_KEY = scan2StorageKey(admin.id);
+const item5 = { id: 5, itemName: '商品5', upc: 'UPC5' };
+
+let sounds: ScanSound[] = [];
+
+beforeEach(() => {
+  sounds = [];
+  setScanSoundPlayer({ play: (sound) => void sounds.push(sound) });
+});
+
+afterEach(() => {
+  cleanup();
+  clearToasts();
+  localStorage.clear();
+  setScanSoundPlayer(null);
+});
+
+function store(value: { item?: typeof item5 | null; rows?: Partial<Scan2Row>[]; nextKey?: number }) {
+  const rows = (value.rows ?? []).map((row, i) => ({
+    key: i + 1,
+    trackingId: '1Z001',
+    itemId: 5,
+    itemName: '商品5',
+    upc: 'UPC5',
+    status: 0,
+    message: '',
+    retryable: true,
+    attempts: 0,
+    sent: false,
+    baseline: null,
+    scannedAt: 0,
+    ...row,
+  }));
+  localStorage.setItem(STORAGE_KEY, JSON.stringify({ item: value.item ?? null, rows, nextKey: value.nextKey ?? rows.length + 1 }));
+}
+
+const stored = () => JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as { rows: Scan2Row[] } | null;
+
+async function openScan2(server: FakeScanServer) {
+  const view = renderApp('/admin/scan2', { loggedInAs: admin, handlers: server.handlers });
+  await screen.findByRole('heading', { name: '单品扫描' });
+  return view;
+}
+
+/** The hidden input once the focus check has given it focus. */
+async function scannerInput() {
+  const input = await screen.findByLabelText('扫码枪输入');
+  await waitFor(() => expect(document.activeElement).toBe(input));
+  return input as HTMLInputElement;
+}
+
+/** A USB scanner: the characters a few ms apart, then Enter. */
+async function scanWithScanner(code: string) {
+  await scannerInput();
+  const user = userEvent.setup({ delay: 3 });
+  await user.keyboard(`${code}{Enter}`);
+}
+
+const table = () => screen.getByRole('table', { name: '扫描记录' });
+
+async function rowOf(trackingId: string) {
+  return (await within(table()).findByText(trackingId)).closest('tr')!;
+}
+
+async function statusOf(trackingId: string) {
+  return within(await rowOf(trackingId)).getAllByRole('cell')[4]!.textContent;
+}
+
+const callsTo = (server: FakeScanServer, suffix: string) => server.calls.filter((c) => c.path.endsWith(suffix));
+
+describe('/admin/scan2: scanning', () => {
+  it("refuses a scan without a product: '请选择商品', red banner, failure sound, no row", async () => {
+    const server = fakeScanServer();
+    await openScan2(server);
+    await scanWithScanner('1Z001');
+    await waitFor(() => expect(screen.getByText('请选择商品', { selector: '[role=status]' })).toBeTruthy());
+    expect(screen.getByText('请选择商品', { selector: '[role=status]' }).getAttribute('data-tone')).toBe('error');
+    expect(sounds).toEqual(['failed']);
+    expect(within(table()).queryByText('1Z001')).toBeNull();
+  });
+
+  it('picks the product, takes scanner codes as rows and submits a row when the next scan arrives', async () => {
+    const server = fakeScanServer();
+    server.matching.add('1Z001');
+    await openScan2(server);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('combobox', { name: '商品' }), 'UPC5');
+    await user.click(await screen.findByRole('option', { name: /商品5/ }));
+
+    await scanWithScanner('1Z001');
+    expect(await statusOf('1Z001')).toBe('待提交');
+    expect(screen.getByText('已扫描 1Z001', { selector: '[role=status]' }).getAttribute('data-tone')).toBe('ok');
+    expect(sounds).toEqual(['accepted']);
+    expect(callsTo(server, '/add')).toHaveLength(0);
+
+    await scanWithScanner('1Z002');
+    await waitFor(async () => expect(await statusOf('1Z001')).toBe('匹配成功'));
+    expect(await statusOf('1Z002')).toBe('待提交');
+    expect(callsTo(server, '/add').map((c) => [c.path, c.body])).toEqual([['/api/scan/admin/tracking/1Z001/add', { itemId: 5, upc: 'UPC5', count: 1 }]]);
+    // The check comes first.
+    expect(server.calls.filter((c) => c.path.startsWith('/api/scan')).map((c) => c.path)).toEqual([
+      '/api/scan/admin/tracking/1Z001/list',
+      '/api/scan/admin/tracking/1Z001/add',
+    ]);
+    expect(sounds).toEqual(['accepted', 'accepted', 'matched']);
+    expect((await rowOf('1Z001')).getAttribute('data-status')).toBe('4');
+  });
+
+  it("a tracking id already in the list gives 'tracking已提交过' with the duplicate sound", async () => {
+    store({ item: item5 });
+    const server = fakeScanServer();
+    await openScan2(server);
+    await scanWithScanner('1Z001');
+    await rowOf('1Z001');
+    await scanWithScanner('1Z001');
+    await waitFor(() => expect(screen.getByText('1Z001：tracking已提交过', { selector: '[role=status]' }).getAttribute('data-tone')).toBe('warn'));
+    expect(within(table()).getAllByText('1Z001')).toHaveLength(1);
+    expect(sounds).toEqual(['accepted', 'duplicate']);
+  });
+
+  it('only a pending row offers submit and delete; a deleted row is never sent', async () => {
+    store({ item: item5, rows: [{ trackingId: '1Z001' }, { trackingId: '1Z002', status: 2 }] });
+    const server = fakeScanServer();
+    await openScan2(server);
+    const pending = await rowOf('1Z001');
+    expect(within(pending).getByRole('button', { name: '提交' })).toBeTruthy();
+    expect(within(await rowOf('1Z002')).queryByRole('button')).toBeNull();
+    await userEvent.setup().click(within(pending).getByRole('button', { name: '删除' }));
+    expect(await statusOf('1Z001')).toBe('已删除');
+    expect(within(await rowOf('1Z001')).queryByRole('button')).toBeNull();
+    await scanWithScanner('1Z003');
+    await scanWithScanner('1Z004');
+    await waitFor(() => expect(callsTo(server, '/add')).toHaveLength(1));
+    expect(callsTo(server, '/add')[0]!.path).toContain('1Z003');
+  });
+
+  it('the submit button sends a pending row by hand', async () => {
+    store({ item: item5, rows: [{ trackingId: '1Z001' }] });
+    const server = fakeScanServer();
+    await openScan2(server);
+    await userEvent.setup().click(within(await rowOf('1Z001')).getByRole('button', { name: '提交' }));
+    await waitFor(async () => expect(await statusOf('1Z001')).toBe('匹配失败'));
+    expect(server.records).toHaveLength(1);
+  });
+
+  it('a parcel already scanned on the server is refused as a duplicate, not added again', async () => {
+    store({ item: item5, rows: [{ trackingId: '1Z001', status: 1 }] });
+    const server = fakeScanServer({ records: [aScan({ trackingId: '1Z001', status: 'match' })] });
+    await openScan2(server);
+    await waitFor(async () => expect(await statusOf('1Z001')).toBe('失败'));
+    expect(within(await rowOf('1Z001')).getByText('tracking已提交过')).toBeTruthy();
+    expect(callsTo(server, '/add')).toHaveLength(0);
+  });
+});
+
+describe('/admin/scan2: no scan is lost', () => {
+  it('pending rows survive a reload (remount with the same localStorage)', async () => {
+    store({ item: item5 });
+    const server = fakeScanServer();
+    const first = await openScan2(server);
+    await scanWithScanner('1Z001');
+    await rowOf('1Z001');
+    expect(stored()?.rows.map((r) => [r.trackingId, r.status])).toEqual([['1Z001', 0]]);
+    first.unmount();
+
+    await openScan2(server);
+    expect(await statusOf('1Z001')).toBe('待提交');
+    expect(screen.getByRole('combobox', { name: '商品' })).toBeTruthy();
+    await scanWithScanner('1Z002');
+    await waitFor(async () => expect(await statusOf('1Z001')).toBe('匹配失败'));
+    expect(server.records.map((r) => r.trackingId)).toEqual(['1Z001']);
+  });
+
+  it('a row caught mid-send by a reload is checked again and, having arrived, not sent twice', async () => {
+    store({ item: item5, rows: [{ trackingId: '1Z001', status: 1, sent: true, baseline: 0, attempts: 1 }] });
+    const server = fakeScanServer({ records: [aScan({ trackingId: '1Z001', status: 'unmatch' })] });
+    await openScan2(server);
+    await waitFor(async () => expect(await statusOf('1Z001')).toBe('匹配失败'));
+    expect(callsTo(server, '/add')).toHaveLength(0);
+    expect(server.records).toHaveLength(1);
+  });
+
+  it("a dropped connection leaves the row failed (kept in storage) and it is sent when the browser is 'online' again", async () => {
+    store({ item: item5 });
+    const server = fakeScanServer();
+    await openScan2(server);
+    server.down = true;
+    await scanWithScanner('1Z001');
+    await scanWithScanner('1Z002');
+    await waitFor(async () => expect(await statusOf('1Z001')).toBe('失败'));
+    expect(within(await rowOf('1Z001')).getByText(/无法连接服务器/)).toBeTruthy();
+    expect(sounds).toContain('failed');
+    expect(stored()?.rows.find((r) => r.trackingId === '1Z001')?.status).toBe(3);
+    expect(screen.getByText(/2 条记录尚未提交到服务器/)).toBeTruthy();
+
+    server.down = false;
+    act(() => void window.dispatchEvent(new Event('online')));
+    await waitFor(async () => expect(await statusOf('1Z001')).toBe('匹配失败'));
+    expect(server.records.map((r) => r.trackingId)).toEqual(['1Z001']);
+  });
+
+  it('an add whose answer was lost is found on the server by the retry and not added twice', async () => {
+    store({ item: item5, rows: [{ trackingId: '1Z001' }] });
+    const server = fakeScanServer();
+    server.matching.add('1Z001');
+    await openScan2(server);
+    server.loseNextAddAnswer = true;
+    fireEvent.click(within(await rowOf('1Z001')).getByRole('button', { name: '提交' }));
+    await waitFor(async () => expect(await statusOf('1Z001')).toBe('失败'));
+    expect(server.records).toHaveLength(1); // it did arrive
+
+    await userEvent.setup().click(screen.getByRole('button', { name: '立即重试' }));
+    await waitFor(async () => expect(await statusOf('1Z001')).toBe('匹配成功'));
+    expect(callsTo(server, '/add')).toHaveLength(1);
+    expect(server.records).toHaveLength(1);
+    expect(server.records[0]!.count).toBe(1);
+  });
+
+  it('a server error (A00005) is retried; a refusal of the row is shown and kept', async () => {
+    store({ item: item5, rows: [{ trackingId: '1Z001' }, { trackingId: '1Z002', itemId: 99 }] });
+    const server = fakeScanServer({ items: [anItem(5)] });
+    server.answer.add = () => new Response(JSON.stringify({ code: 'A00005', msg: '未实现' }), { status: 500, headers: { 'content-type': 'application/json' } });
+    await openScan2(server);
+    await userEvent.setup().click(screen.getByRole('button', { name: '提交待提交（2）' }));
+    await waitFor(async () => expect(await statusOf('1Z002')).toBe('失败'));
+    expect(within(await rowOf('1Z001')).getByText(/A00005 未实现；等待自动重试/)).toBeTruthy();
+
+    delete server.answer.add;
+    await userEvent.setup().click(screen.getByRole('button', { name: '立即重试' }));
+    await waitFor(async () => expect(await statusOf('1Z001')).toBe('匹配失败'));
+    await waitFor(async () => expect(await statusOf('1Z002')).toBe('失败'));
+    expect(within(await rowOf('1Z002')).getByText('A00001 商品不存在')).toBeTruthy();
+    expect(server.records.map((r) => r.trackingId)).toEqual(['1Z001']);
+  });
+});

@@ -1,0 +1,177 @@
+// @vitest-environment happy-dom
+// The shared scanner pieces: the hidden USB-scanner input (lib/use-scanner-input.ts) and the camera
+// (components/camera-scanner.tsx) through its injectable reader.
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState, type JSX } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CameraScanner, REPEAT_MS, setCameraReaderFactory } from '../../../src/web/components/camera-scanner';
+import { SCANNER_DEBOUNCE_MS, isTypingTarget, useScannerInput } from '../../../src/web/lib/use-scanner-input';
+import { setScanSoundPlayer } from '../../../src/web/lib/scan-sounds';
+import { renderApp, userOf } from '../app-harness';
+import { scan2StorageKey } from '../../../src/web/features/scan/scan2-storage';
+import { fakeScanServer } from './scan-fake';
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  setCameraReaderFactory(null);
+  setScanSoundPlayer(null);
+  localStorage.clear();
+});
+
+function ScannerHost({ onScan }: { onScan: (code: string) => void }): JSX.Element {
+  const scanner = useScannerInput({ onScan, label: '扫码枪输入' });
+  const [open, setOpen] = useState(false);
+  return (
+    <div>
+      <input {...scanner.inputProps} />
+      <label>
+        备注
+        <input type="text" />
+      </label>
+      <button type="button" onClick={() => setOpen(true)}>
+        按钮
+      </button>
+      {open && (
+        <div role="dialog">
+          <button type="button">对话框按钮</button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+const hidden = () => screen.getByLabelText('扫码枪输入') as HTMLInputElement;
+
+/** Characters as a wedge scanner types them: input events a few ms apart. */
+function typeFast(code: string) {
+  for (const ch of code) {
+    hidden().value += ch;
+    fireEvent.input(hidden());
+  }
+}
+
+describe('useScannerInput', () => {
+  it('takes focus, and Enter ends a code: reported once, trimmed, the input cleared', async () => {
+    const onScan = vi.fn();
+    render(<ScannerHost onScan={onScan} />);
+    await waitFor(() => expect(document.activeElement).toBe(hidden()));
+    await userEvent.setup({ delay: 2 }).keyboard(' 1Z999 {Enter}');
+    expect(onScan).toHaveBeenCalledExactlyOnceWith('1Z999');
+    expect(hidden().value).toBe('');
+    fireEvent.keyDown(hidden(), { key: 'Enter' });
+    expect(onScan).toHaveBeenCalledTimes(1);
+  });
+
+  it(`without Enter a code ends after ${SCANNER_DEBOUNCE_MS} ms of silence; a stray key press is dropped`, () => {
+    vi.useFakeTimers();
+    const onScan = vi.fn();
+    render(<ScannerHost onScan={onScan} />);
+    typeFast('0123456789012');
+    vi.advanceTimersByTime(SCANNER_DEBOUNCE_MS - 1);
+    expect(onScan).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(onScan).toHaveBeenCalledExactlyOnceWith('0123456789012');
+    typeFast('ab');
+    vi.advanceTimersByTime(SCANNER_DEBOUNCE_MS);
+    expect(onScan).toHaveBeenCalledTimes(1);
+    expect(hidden().value).toBe('');
+  });
+
+  it('focus comes back from a clicked button but not from a text field or an open dialog', async () => {
+    render(<ScannerHost onScan={() => {}} />);
+    const user = userEvent.setup();
+    const note = screen.getByLabelText('备注');
+    await user.click(note);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(document.activeElement).toBe(note);
+
+    await user.click(screen.getByRole('button', { name: '按钮' }));
+    const inDialog = within(screen.getByRole('dialog')).getByRole('button');
+    act(() => inDialog.focus());
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(document.activeElement).toBe(inDialog);
+  });
+
+  it('knows which elements take typing', () => {
+    const el = (html: string) => {
+      const host = document.createElement('div');
+      host.innerHTML = html;
+      document.body.append(host);
+      return host.firstElementChild;
+    };
+    expect(isTypingTarget(el('<input type="text">'))).toBe(true);
+    expect(isTypingTarget(el('<input type="number">'))).toBe(true);
+    expect(isTypingTarget(el('<textarea></textarea>'))).toBe(true);
+    expect(isTypingTarget(el('<select></select>'))).toBe(true);
+    expect(isTypingTarget(el('<input role="combobox">'))).toBe(true);
+    expect(isTypingTarget(el('<input type="checkbox">'))).toBe(false);
+    expect(isTypingTarget(el('<input type="text" readonly>'))).toBe(false);
+    expect(isTypingTarget(el('<button>x</button>'))).toBe(false);
+    expect(isTypingTarget(null)).toBe(false);
+  });
+});
+
+describe('CameraScanner', () => {
+  function fakeCamera() {
+    const camera = { onCode: null as ((code: string) => void) | null, stopped: 0, started: 0 };
+    setCameraReaderFactory(async (_video, onCode) => {
+      camera.started++;
+      camera.onCode = onCode;
+      return { stop: () => void camera.stopped++ };
+    });
+    return camera;
+  }
+
+  it('opens the camera and passes each new code on; the same code held in view is one scan', async () => {
+    const camera = fakeCamera();
+    const onScan = vi.fn();
+    render(<CameraScanner onScan={onScan} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: '摄像头扫码' }));
+    await screen.findByText('将条码对准取景框');
+    act(() => {
+      camera.onCode!('1Z100');
+      camera.onCode!('1Z100');
+      camera.onCode!('1Z101');
+    });
+    expect(onScan.mock.calls).toEqual([['1Z100'], ['1Z101']]);
+    await user.click(screen.getByRole('button', { name: '关闭摄像头' }));
+    await waitFor(() => expect(camera.stopped).toBe(1));
+    expect(REPEAT_MS).toBeGreaterThan(0);
+  });
+
+  it('says so when the camera cannot be used', async () => {
+    setCameraReaderFactory(() => Promise.reject(new Error('NotAllowedError')));
+    render(<CameraScanner onScan={() => {}} />);
+    await userEvent.setup().click(screen.getByRole('button', { name: '摄像头扫码' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('无法使用摄像头');
+  });
+
+  it('says so on a device without camera support', async () => {
+    setCameraReaderFactory(
+      async () => ({ stop: () => {} }),
+      () => false,
+    );
+    render(<CameraScanner onScan={() => {}} />);
+    await userEvent.setup().click(screen.getByRole('button', { name: '摄像头扫码' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('不支持摄像头扫码');
+  });
+
+  it('on /admin/scan2 a code read by the camera is a scan like the USB scanner’s', async () => {
+    const camera = fakeCamera();
+    setScanSoundPlayer({ play: () => {} });
+    const admin = userOf('admin');
+    localStorage.setItem(scan2StorageKey(admin.id), JSON.stringify({ item: { id: 5, itemName: '商品5', upc: 'UPC5' }, rows: [], nextKey: 1 }));
+    renderApp('/admin/scan2', { loggedInAs: admin, handlers: fakeScanServer().handlers });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: '摄像头扫码' }));
+    await waitFor(() => expect(camera.onCode).not.toBeNull());
+    act(() => camera.onCode!('1Z004'));
+    await user.click(screen.getByRole('button', { name: '关闭摄像头' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const table = screen.getByRole('table', { name: '扫描记录' });
+    expect(within(table).getByText('1Z004')).toBeTruthy();
+  });
+});
