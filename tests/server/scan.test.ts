@@ -220,6 +220,36 @@ describe('/admin/scan: create, look up, modify', () => {
   });
 });
 
+describe('two scans of one parcel at once', () => {
+  it('are taken one after the other (the tracking lock): one records the product, the other is told it is there', async () => {
+    const w = await world();
+    const line = [{ upc: UPC, count: 1, itemId: w.item.id }];
+    const [one, two] = await Promise.all([create(w, 'C1', line), create(w, 'C1', line, w.lower)]);
+    expect([one.body.data!.opStatus, two.body.data!.opStatus].sort()).toEqual(['failed', 'succ']);
+    expect([one.body.data!.msg, two.body.data!.msg]).toContain(scanMessages.upcDuplicate);
+    expect(await scansOf(t().database, 'C1')).toHaveLength(1);
+    const [a, b] = await Promise.all([add(w, 'C2', { itemId: w.item.id }), add(w, 'C2', { itemId: w.item.id }, w.lower)]);
+    expect([a.body.data!.msg, b.body.data!.msg].sort()).toEqual([scanMessages.added, scanMessages.trackingSubmitted].sort());
+    expect(await scansOf(t().database, 'C2')).toHaveLength(1);
+  });
+});
+
+describe('audit entries', () => {
+  it('keep any text of a row (quotes, backslashes, braces, NULL as a word) exactly, in before and after', async () => {
+    const w = await world();
+    const odd = 'A "quoted", {braced} \\ NULL 名字';
+    const item = await seedItem(t().database, { itemName: odd, upc: 'ODD' });
+    const [row] = (await create(w, 'NULL', [{ upc: 'ODD', itemId: item.id }])).body.data!.scanTrackingList;
+    await modify(w, row!.id, { count: 2 });
+    const [entry] = (await trackingAudits('NULL')).filter((a) => a.action === 'modify');
+    expect(entry).toMatchObject({ itemName: odd, trackingId: 'NULL', before: { itemName: odd, count: 1 }, after: { itemName: odd, count: 2 } });
+    const log = await w.admin.get<{ content: { action: string; itemName: string; before: string }[] }>('/api/audit/tracking/list?trackingId=NULL');
+    const shown = log.body.data!.content.find((e) => e.action === 'modify')!;
+    expect(shown.itemName).toBe(odd);
+    expect(JSON.parse(shown.before)).toMatchObject({ itemName: odd, createdAt: row!.createdAt });
+  });
+});
+
 describe('matching through the scan calls', () => {
   it('locks a task whose units all arrived and ties the rows to it', async () => {
     const w = await world();
