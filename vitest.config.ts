@@ -25,7 +25,9 @@ export default defineConfig({
       },
       {
         plugins: [react()],
-        test: { name: 'web', include: ['tests/web/**/*.test.{ts,tsx}'], environment: 'happy-dom' },
+        // 20 s, not vitest's 5 s: page tests render the whole app in happy-dom and took over 5 s on a
+        // busy 2-core CI machine (timing only; no test waits on purpose).
+        test: { name: 'web', include: ['tests/web/**/*.test.{ts,tsx}'], environment: 'happy-dom', testTimeout: 20_000 },
       },
       {
         test: {
