@@ -130,8 +130,11 @@ const normalize = (code: string) => code.trim();
 
 export const isValidCount = (count: number) => Number.isInteger(count) && count >= 1 && count <= MAX_SCAN_COUNT;
 
-/** A record may be edited unless its task is being paid. */
-export const canModifyRecord = (record: Pick<ScanRecord, 'status'>) => record.status !== 'wait2pay' && record.status !== 'payed';
+/** The scan statuses of a task being paid: such a record is settled (SPEC §4, DECISIONS "Receiving and matching"). */
+export const FROZEN_SCAN_STATUSES = ['wait2pay', 'payed'] as const;
+
+/** A record may be edited unless its task is being paid. The server refuses the same (modifyScan, tracking update). */
+export const canModifyRecord = (record: { status: string }) => !(FROZEN_SCAN_STATUSES as readonly string[]).includes(record.status);
 
 export type UpcVerdict = { kind: 'ignored' } | { kind: 'duplicate' } | { kind: 'count'; key: number } | { kind: 'add' };
 

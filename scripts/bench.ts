@@ -25,6 +25,7 @@ import { users } from '../src/server/db/schema/accounts.ts';
 import { userGroupMembers, userGroups } from '../src/server/db/schema/groups.ts';
 import { writeWorkbook } from '../src/server/files/xlsx-write.ts';
 import { PURCHASED_COLUMNS, PURCHASED_LIMITS } from '../src/server/files/purchased-upload.ts';
+import { TRACKING_COLUMNS, TRACKING_LIMITS } from '../src/server/files/tracking-upload.ts';
 import { seedOpenTasks, seedReceiving, seedScans } from './bench-seed.ts';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -112,15 +113,26 @@ async function main() {
 
   console.log(`database: ${database.driver}; concurrency ${CONCURRENCY}; ${os.cpus().length} cores`);
   if (ONLY.has('base')) {
-    await measure('GET /api/user/info (session lookup)', many(REQUESTS, (i) => ({ url: `${base}/api/user/info`, headers: as(i) })));
-    await measure('GET /api/notice/get', many(REQUESTS, (i) => ({ url: `${base}/api/notice/get`, headers: as(i) })));
+    await measure(
+      'GET /api/user/info (session lookup)',
+      many(REQUESTS, (i) => ({ url: `${base}/api/user/info`, headers: as(i) })),
+    );
+    await measure(
+      'GET /api/notice/get',
+      many(REQUESTS, (i) => ({ url: `${base}/api/notice/get`, headers: as(i) })),
+    );
     await measure(
       'POST /ext/login/login (scrypt)',
       many(200, (i) => ({ method: 'POST', url: `${base}/ext/login/login?mailAddr=admin${i % 50}@bench.test&pwd=bench-pass-1&keepflag=false` })),
     );
     await measure(
       'POST /api/notice/save (bad body)',
-      many(REQUESTS, (i) => ({ method: 'POST', url: `${base}/api/notice/save`, headers: { ...as(i), 'content-type': 'application/json' }, body: '{"content":1}' })),
+      many(REQUESTS, (i) => ({
+        method: 'POST',
+        url: `${base}/api/notice/save`,
+        headers: { ...as(i), 'content-type': 'application/json' },
+        body: '{"content":1}',
+      })),
     );
   }
   if (ONLY.has('upload')) await benchPurchasedUpload(base, database.db, hash);
@@ -158,7 +170,8 @@ async function benchReceiving(
     `receiving world: ${size.scans} scans, ${size.tasks} tasks, ${size.records} records (scale ${scale}), seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
   const rnd = (n: number) => Math.floor(Math.random() * n);
-  const tracking = () => (Math.random() < 0.5 ? `T${String(rnd(world.recordedTrackings)).padStart(7, '0')}` : `U${String(rnd(size.scans - size.records)).padStart(8, '0')}`);
+  const tracking = () =>
+    Math.random() < 0.5 ? `T${String(rnd(world.recordedTrackings)).padStart(7, '0')}` : `U${String(rnd(size.scans - size.records)).padStart(8, '0')}`;
   await measure(
     'GET /api/scan/admin/tracking/{id}/list',
     many(REQUESTS, (i) => ({ url: `${base}/api/scan/admin/tracking/${tracking()}/list`, headers: as(i) })),
@@ -179,6 +192,7 @@ async function benchReceiving(
     }),
     { p95: 15 },
   );
+  await benchTrackingImport(base, as(0), world);
   const day = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString().slice(0, 10);
   const statuses = ['init', 'scan', 'match', 'unmatch'];
   await measure(
@@ -277,4 +291,53 @@ async function benchPurchasedUpload(base: string, db: Parameters<typeof seedOpen
   console.log(
     `${'purchase upload (import)'.padEnd(34)} ${String(rows).padStart(6)} rows ${(ms / 1000).toFixed(1).padStart(6)} s  (${totals}; ${perTask} rows per task; rss ${rss} MB)`,
   );
+}
+
+/** Posts one generated workbook to an upload call; answers the wall time, the totals and the process's peak memory meanwhile. */
+async function postWorkbook(url: string, headers: Record<string, string>, file: Buffer) {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(file)], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'bench.xlsx');
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const t0 = performance.now();
+  const res = await fetch(url, { method: 'POST', headers, body: form });
+  const body = (await res.json()) as { code: string; msg: string; data?: { succ: number; skip: number; error: number } };
+  const seconds = (performance.now() - t0) / 1000;
+  clearInterval(sampler);
+  const totals = body.data ? `succ ${body.data.succ}, skip ${body.data.skip}, error ${body.data.error}` : `${body.code} ${body.msg}`;
+  return { seconds, totals, peakMb: Math.round(peak / 1024 / 1024) };
+}
+
+/**
+ * A day's tracking file at the row cap (TRACKING_LIMITS.maxRows): half new parcels nobody recorded,
+ * half a second product in parcels members recorded (so confirm's matching loads and judges their
+ * records and tasks). Import writes the rows as init; confirm turns them into scans and matches
+ * every tracking id once. Target (issue 5): applied and matched in <= 15 s, the server's memory
+ * under 500 MB. The server runs in this process, so the peak RSS printed is the server's plus the
+ * bench's own (an upper bound).
+ */
+async function benchTrackingImport(
+  base: string,
+  auth: Record<string, string>,
+  world: { items: { id: number; upc: string | null }[]; recordedTrackings: number },
+) {
+  const rows = TRACKING_LIMITS.maxRows;
+  const stamp = Date.now().toString(36);
+  // Each recorded tracking id at most once (13 is prime to the seeded counts), so every row is its own (tracking, upc).
+  const lines = Array.from({ length: rows }, (_, i) => {
+    const recorded = i % 2 === 1 && i >> 1 < world.recordedTrackings;
+    const item = world.items[(i * 7 + 1) % world.items.length]!;
+    const tracking = recorded ? `T${String(((i >> 1) * 13) % world.recordedTrackings).padStart(7, '0')}` : `I${stamp}${String(i).padStart(6, '0')}`;
+    return [tracking, item.upc, item.id, null, 'UPS', 1 + (i % 3)];
+  });
+  const file = writeWorkbook([{ name: 'tracking', header: TRACKING_COLUMNS.map((c) => c.headers[0]!), rows: lines, textColumns: [0, 1] }]);
+  globalThis.gc?.();
+  const before = Math.round(process.memoryUsage().rss / 1024 / 1024);
+  for (const mode of ['import', 'confirm'] as const) {
+    const r = await postWorkbook(`${base}/api/scan/admin/excel/upload/${mode}`, auth, file);
+    const verdict = `target <= 15 s and < 500 MB: ${r.seconds <= 15 && r.peakMb < 500 ? 'met' : 'NOT met'}`;
+    console.log(
+      `${`tracking upload (${mode})`.padEnd(40)} ${String(lines.length).padStart(6)} rows ${r.seconds.toFixed(1).padStart(6)} s  (${r.totals}; rss ${before} MB before, peak ${r.peakMb} MB)  ${verdict}`,
+    );
+  }
 }

@@ -13,7 +13,7 @@ import type { Config } from './config.ts';
 import { listOperations, specPath, type Operation } from './contract.ts';
 import type { Db } from './db/client.ts';
 import { AppError, badRequest, Code, forbidden, notImplemented, unauthorized } from './errors.ts';
-import { resolveSession } from './auth/sessions.ts';
+import { SessionCache } from './auth/sessions.ts';
 import { FailureCounter, LOGIN_LIMITS } from './auth/rate-limit.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { OutboxWorker } from './mail/outbox.ts';
@@ -103,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     outbox: deps.outbox,
     log: app.log,
     loginFailures: { byAddress: new FailureCounter(LOGIN_LIMITS.perAddress), byIp: new FailureCounter(LOGIN_LIMITS.perIp) },
+    sessions: new SessionCache(),
   };
   app.decorate('appCtx', ctx);
 
@@ -210,7 +211,7 @@ function authorize(op: Operation, ctx: Ctx) {
     const token = req.headers['x-token'];
     const value = typeof token === 'string' ? token.trim() : '';
     if (value) {
-      req.user = await resolveSession(ctx.db, value);
+      req.user = await ctx.sessions.resolve(ctx.db, value);
       // An expired token on an anonymous call is simply ignored.
       if (!req.user && !anonymous) throw unauthorized('Token已过期，请重新登录');
     }

@@ -101,6 +101,7 @@ export function useTestApp(opts: { smtpUrl?: () => string | undefined; smtpBacku
     await resetDatabase(current.database);
     current.app.appCtx.loginFailures.byAddress.clear();
     current.app.appCtx.loginFailures.byIp.clear();
+    current.app.appCtx.sessions.clear();
   });
   afterAll(async () => {
     if (!current) return;

@@ -129,6 +129,16 @@ describe('changing a role and groups', () => {
     const g1 = await newGroup('一组');
     const g2 = await newGroup('二组');
     const update = (body: object) => post<AdminUser>(p.adminToken, '/api/admin/user/update', body);
+    // Alice is signed in and has just been refused an admin page: the new role applies to her open
+    // session at once (not after the session cache's few seconds).
+    const aliceToken = await login(t().app, 'alice@x.test');
+    expect((await get(aliceToken, '/api/admin/user/list')).status).toBe(403);
+
+    await update({ id: p.alice.id, roleType: 'lowerAdmin' });
+    expect((await get(aliceToken, '/api/admin/user/list')).status).toBe(200);
+    expect((await get<{ roleType: string }>(aliceToken, '/api/user/info')).body.data).toMatchObject({ roleType: 'lowerAdmin' });
+    await update({ id: p.alice.id, roleType: 'user' });
+    expect((await get(aliceToken, '/api/admin/user/list')).status).toBe(403);
 
     const res = await update({ id: p.bob.id, roleType: 'lowerAdmin', groupIds: [g2.id, g1.id] });
     expect(res.body).toMatchObject({ code: 'A00000', data: { id: p.bob.id, roleType: 'lowerAdmin', groupIds: [g1.id, g2.id], mailAddr: 'bob@x.test' } });

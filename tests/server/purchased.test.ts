@@ -140,6 +140,8 @@ describe('the purchased-record service (shared with the Excel upload)', () => {
     expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: other.id, trackingId: 'T1', productCount: 1 }, 'insert'))).toEqual({ opStatus: 'error', msg: '任务不存在', code: 'A00004' });
     expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: task.id, trackingId: 'T2', productCount: 0 }, 'insert'))).toEqual({ opStatus: 'error', msg: '请填写数目', code: 'A00001' });
     expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: task.id, trackingId: 'x'.repeat(65), productCount: 1 }, 'insert'))).toMatchObject({ opStatus: 'error', msg: 'trackingId不能超过64个字符' });
+    // A control character (a NUL cannot even be stored) is refused like a scanner's code, not a 500.
+    expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: task.id, trackingId: 'T\u00009', productCount: 1 }, 'insert'))).toMatchObject({ opStatus: 'error', msg: 'trackingId包含无效字符', code: 'A00001' });
 
     // Errors leave the transaction usable: an upload goes on with its next row.
     const rows = await tx(async (x) => [

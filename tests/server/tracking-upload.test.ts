@@ -11,7 +11,9 @@ import { SHEET_MESSAGES } from '../../src/server/files/parse-sheet.ts';
 import { TRACKING_APPLY_BUDGET_MS, TRACKING_COLUMNS, TRACKING_LIMITS, trackingUploadMessages as M, uploadTrackings } from '../../src/server/files/tracking-upload.ts';
 import { BULK_LOCK_THRESHOLD } from '../../src/server/matching/match.ts';
 import { createSession } from '../../src/server/auth/sessions.ts';
-import { call, useTestApp } from './harness.ts';
+import { call, dbDriver, useTestApp } from './harness.ts';
+import { applyInOneTransaction, uploadRowMessages } from '../../src/server/files/upload-rows.ts';
+import type { AppError } from '../../src/server/errors.ts';
 import { seedItem, signIn } from './board-fixtures.ts';
 import { claim, record, scan, scansOf, storedTask, taskWorld, UPC, UPC2 } from './task-fixtures.ts';
 import { multipart, PNG_1X1, rowsOf, sheetNamesOf, xlsxOf, XLSX_MIME } from './fixtures/sheets.ts';
@@ -369,5 +371,34 @@ describe('a large file', () => {
     // An item found by its upc.
     const extra = await seedItem(t().database, { itemName: 'Later', upc: '999' });
     expect((await upload(w.adminToken, xlsxOf([HEADER, ['NEW-1', '999', null, null, null, 1]]))).body.data!.rows[0]).toMatchObject({ itemId: extra.id, name: 'Later' });
+  });
+});
+
+describe('a lock conflict during an upload', () => {
+  // Two uploads whose rows lock the same parcels in opposite orders deadlock on PostgreSQL; one of
+  // them is chosen as the victim. Its whole file is refused with 409 "try again" and leaves no row
+  // behind, while the other commits. (PGlite has one connection: no two transactions ever overlap.)
+  it.runIf(dbDriver() === 'pg')('answers 409 with the busy message and keeps nothing of the refused file', async () => {
+    const { database } = t();
+    const lockKey = (k: string) => sql`select pg_advisory_xact_lock(hashtextextended(${k}, 0))`;
+    let firstLocks!: () => void;
+    const bothHoldFirstLock = new Promise<void>((resolve) => {
+      let n = 0;
+      firstLocks = () => ++n === 2 && resolve();
+    });
+    const upload = (name: string, first: string, second: string) =>
+      applyInOneTransaction(database.db, async (tx) => {
+        await tx.insert(scanTrackings).values({ trackingId: name, upc: UPC, count: 1, status: 'init' });
+        await tx.execute(lockKey(first));
+        firstLocks();
+        await bothHoldFirstLock;
+        await tx.execute(lockKey(second));
+      });
+    const outcomes = await Promise.allSettled([upload('DEADLOCK-A', 'k1', 'k2'), upload('DEADLOCK-B', 'k2', 'k1')]);
+    const refused = outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason as AppError);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ httpStatus: 409, code: 'A00004', message: uploadRowMessages.busy });
+    const kept = await database.db.select({ trackingId: scanTrackings.trackingId }).from(scanTrackings);
+    expect(kept).toHaveLength(1);
   });
 });

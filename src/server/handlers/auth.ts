@@ -95,6 +95,7 @@ export const authHandlers: Handlers = {
 
   async logout(req, ctx) {
     await revokeSession(ctx.db, me(req).sessionId);
+    ctx.sessions.forgetSession(me(req).sessionId);
     return ok({ status: 'succ' }, '已退出登录');
   },
 
@@ -175,15 +176,18 @@ export const authHandlers: Handlers = {
     checkPassword(body.pwd);
     const mailAddr = normalizeMail(body.mailAddr);
     const hash = await hashPassword(body.pwd);
-    return ctx.db.transaction(async (tx) => {
+    const userId = await ctx.db.transaction(async (tx) => {
       const row = await findToken(tx, body.token.trim(), 'change');
-      if (!row || row.mailAddr !== mailAddr || !(await consumeToken(tx, row.id))) return ok({ status: 'failed' }, '链接已失效');
+      if (!row || row.mailAddr !== mailAddr || !(await consumeToken(tx, row.id))) return null;
       const updated = await tx.update(users).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(users.mailAddr, mailAddr)).returning({ id: users.id });
       const user = updated[0];
-      if (!user) return ok({ status: 'failed' }, '链接已失效');
+      if (!user) return null;
       await revokeUserSessions(tx, user.id);
-      return ok({ status: 'succ' }, '提交成功，请使用新密码登录');
+      return user.id;
     });
+    if (userId === null) return ok({ status: 'failed' }, '链接已失效');
+    ctx.sessions.forgetUser(userId);
+    return ok({ status: 'succ' }, '提交成功，请使用新密码登录');
   },
 
   async inviteUsers(req, ctx) {

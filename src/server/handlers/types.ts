@@ -7,6 +7,7 @@ import type { Db } from '../db/client.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { OutboxWorker } from '../mail/outbox.ts';
 import type { FailureCounter } from '../auth/rate-limit.ts';
+import type { SessionCache } from '../auth/sessions.ts';
 import type { UserRole } from '../contract.ts';
 
 export interface SessionUser {
@@ -24,6 +25,7 @@ export interface Ctx {
   outbox: OutboxWorker;
   log: FastifyBaseLogger;
   loginFailures: { byAddress: FailureCounter; byIp: FailureCounter };
+  sessions: SessionCache;
 }
 
 export type OpId = keyof operations;

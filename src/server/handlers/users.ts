@@ -180,6 +180,8 @@ export const usersHandlers: Handlers = {
       }
       return { ...target, roleType, groupIds: afterGroups, createdAt: target.createdAt.getTime() };
     });
+    // The user's open sessions carry the role: forget them so the next call reads the new one.
+    ctx.sessions.forgetUser(updated.id);
     return ok(updated, '保存成功');
   },
 };

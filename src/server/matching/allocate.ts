@@ -29,10 +29,13 @@
 //   a foreign UPC makes every unsettled record of the tracking id disagree, since the parcel cannot
 //   be told apart. Settled records keep their result.
 
+import { FROZEN_SCAN_STATUSES } from '../../../machines/scan.machine.ts';
+
 export type ScanStatus = 'init' | 'scan' | 'match' | 'unmatch' | 'wait2pay' | 'payed';
 
 export const POOL_STATUSES: readonly ScanStatus[] = ['scan', 'match', 'unmatch', 'wait2pay', 'payed'];
-export const FROZEN_STATUSES: readonly ScanStatus[] = ['wait2pay', 'payed'];
+/** Settled rows (a task being paid): the machine's rule, machines/scan.machine.ts. */
+export const FROZEN_STATUSES: readonly ScanStatus[] = FROZEN_SCAN_STATUSES;
 
 export interface ScanIn {
   id: number;

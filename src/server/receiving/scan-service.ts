@@ -43,7 +43,7 @@ import { items } from '../db/schema/catalog.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
-import { FROZEN_STATUSES, type ScanStatus } from '../matching/allocate.ts';
+import { canModifyRecord, isValidCount, MAX_SCAN_COUNT } from '../../../machines/scan.machine.ts';
 import { lockTrackings, matchScannedTracking, matchTrackings, scanAudit, type ScanRow } from '../matching/match.ts';
 
 type ScanTracking = components['schemas']['ScanTracking'];
@@ -71,7 +71,7 @@ export const scanMessages = {
 } as const;
 
 export const MAX_SCAN_TEXT = 64;
-export const MAX_SCAN_COUNT = 1_000_000;
+export { MAX_SCAN_COUNT };
 
 /** A scan row as the contract's ScanTracking. */
 export function scanOut(r: ScanRow): ScanTracking {
@@ -95,7 +95,8 @@ export function scanOut(r: ScanRow): ScanTracking {
 }
 
 export const isSeen = (r: Pick<ScanRow, 'status'>) => r.status !== 'init';
-export const isFrozen = (r: Pick<ScanRow, 'status'>) => FROZEN_STATUSES.includes(r.status as ScanStatus);
+/** The rule of machines/scan.machine.ts (canModifyRecord), which the scan page follows. */
+export const isFrozen = (r: Pick<ScanRow, 'status'>) => !canModifyRecord(r);
 
 /** Control characters (a NUL cannot even be stored in a text column): never part of a code a scanner reads. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -129,7 +130,7 @@ export function checkUpc(raw: string | undefined): string {
 
 function checkCount(n: number | undefined): number {
   const c = n ?? 1;
-  if (!Number.isInteger(c) || c < 1 || c > MAX_SCAN_COUNT) throw badRequest(scanMessages.countInvalid);
+  if (!isValidCount(c)) throw badRequest(scanMessages.countInvalid);
   return c;
 }
 

@@ -26,6 +26,7 @@
 //   the task row (lockTask, already held), the order matching uses, so a record change and a scan
 //   of the same parcel, or two members sharing parcels, never deadlock.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { hasControlChars } from '../receiving/scan-service.ts';
 import { decide } from '../../../machines/stored-state.ts';
 import { explainTaskRefusal, taskMachine } from '../../../machines/task.machine.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
@@ -41,6 +42,7 @@ export type PurchasedRow = typeof purchasedRecords.$inferSelect;
 export const purchasedMessages = {
   trackingIdRequired: '请填写trackingId',
   trackingIdTooLong: 'trackingId不能超过64个字符',
+  trackingIdInvalid: 'trackingId包含无效字符',
   countRequired: '请填写数目',
   matchedNoEdit: '已匹配的记录不能修改',
   matchedNoRemove: '已匹配的记录不能删除',
@@ -84,6 +86,8 @@ export function purchasedInputError(input: { trackingId?: unknown; productCount?
   const t = typeof input.trackingId === 'string' ? input.trackingId.trim() : '';
   if (!t) return purchasedMessages.trackingIdRequired;
   if (t.length > MAX_TRACKING_ID) return purchasedMessages.trackingIdTooLong;
+  // The same tracking id a scanner reads: no control characters (a NUL cannot even be stored).
+  if (hasControlChars(t)) return purchasedMessages.trackingIdInvalid;
   const n = input.productCount;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_PRODUCT_COUNT) return purchasedMessages.countRequired;
   return null;
