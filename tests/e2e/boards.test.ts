@@ -4,10 +4,10 @@
 // notification mail, opens the board through login, claims, and sees the progress colour change;
 // a claim above what remains is refused in the dialog without reaching the server.
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
+import { apiOf, dismissToasts, inviteAndRegister, logIn, newPage as newBrowserPage, shot } from './setup.ts';
 import { startSmtpSink, type SmtpSink } from '../server/smtp-sink.ts';
 
 const ADMIN = { mail: 'chief@e2e.test', password: 'chief-pass-1' };
@@ -19,6 +19,7 @@ const BOARD = { name: 'E2E 十二月看板', remark: '本周优先处理耳机' 
 let server: RunningServer;
 let sink: SmtpSink;
 let browser: Browser;
+const newPage = () => newBrowserPage(browser);
 
 beforeAll(async () => {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -33,58 +34,10 @@ afterAll(async () => {
   await sink?.close();
 });
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
-}
-
-async function newPage() {
-  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  return { page, errors, close: () => context.close() };
-}
-
-/** Closes the toasts on screen, so a screenshot shows what they covered and only what follows. */
-async function dismissToasts(page: Page) {
-  const close = page.getByRole('region', { name: '通知' }).getByRole('button', { name: '关闭' });
-  while ((await close.count()) > 0) await close.first().click({ timeout: 1_000 }).catch(() => undefined);
-}
-
-async function logIn(page: Page, mail: string, password: string) {
-  await page.getByLabel('用户名（邮箱）').fill(mail);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByLabel('密码', { exact: true }).press('Enter');
-}
-
-/** A JSON call against the running server; returns the {code, msg, data} envelope. */
-async function api<T>(pathAndQuery: string, init: RequestInit = {}): Promise<{ code: string; msg?: string; data: T }> {
-  const res = await fetch(`${server.url}${pathAndQuery}`, init);
-  return (await res.json()) as { code: string; msg?: string; data: T };
-}
-
 /** Setup through the API: the admin invites the member, who registers from the mailed link. */
 async function inviteAndRegisterMember() {
-  const login = await api<{ status: string; token: string }>(
-    `/ext/login/login?mailAddr=${encodeURIComponent(ADMIN.mail)}&pwd=${encodeURIComponent(ADMIN.password)}&keepflag=false`,
-    { method: 'POST' },
-  );
-  expect(login.data.status).toBe('succ');
-  const invite = await api<{ mail: string; sendStatus: string }[]>('/api/admin/invite', {
-    method: 'POST',
-    headers: { 'x-token': login.data.token, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ mails: MEMBER.mail }).toString(),
-  });
-  expect(invite.code).toBe('A00000');
-  const mail = await sink.waitFor(MEMBER.mail, 10_000);
-  const link = mail.links.find((l) => l.includes('/signup?'))!;
-  const token = new URL(link).searchParams.get('token')!;
-  const registered = await api<unknown>('/ext/login/register', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ mailAddr: MEMBER.mail, pwd: MEMBER.password, nickName: MEMBER.nickName, phoneNo: '13800002222', qq: '889900', token }),
-  });
-  expect(registered.code).toBe('A00000');
+  const adminToken = await apiOf(server).login(ADMIN.mail, ADMIN.password);
+  await inviteAndRegister(server, sink, adminToken, { ...MEMBER, phoneNo: '13800002222', qq: '889900' });
   sink.mails.length = 0; // from here on the member's only mail is the board notification
 }
 
@@ -163,7 +116,10 @@ describe('boards and claims in the browser', () => {
       await a.getByLabel('展示数量').fill(show);
       await a.getByRole('button', { name: '保存' }).click();
       await a.waitForURL(boardUrl);
-      await boardTasks.getByRole('row').filter({ has: a.getByRole('cell', { name: buyIn, exact: true }) }).waitFor();
+      await boardTasks
+        .getByRole('row')
+        .filter({ has: a.getByRole('cell', { name: buyIn, exact: true }) })
+        .waitFor();
     }
     // The simple form took the item's price for both.
     await expect(boardTasks.getByRole('cell', { name: ITEM.price, exact: true }).count()).resolves.toBe(2);

@@ -6,11 +6,11 @@
 // edits one record's count and deletes another; the admin finds each of those changes, with who
 // made it and before -> after, in the user log (/admin/task-audit) filtered to the task.
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
 import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
+import { apiOf, dismissToasts, type ApiCalls, inviteAndRegister, logIn, newPage as newBrowserPage, rowWithCell, shot } from './setup.ts';
 import { startSmtpSink, type SmtpSink } from '../server/smtp-sink.ts';
 
 const ADMIN = { mail: 'lead@e2e.test', password: 'lead-pass-1' };
@@ -24,12 +24,15 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 let server: RunningServer;
 let sink: SmtpSink;
 let browser: Browser;
+let api: ApiCalls;
+const newPage = () => newBrowserPage(browser);
 
 beforeAll(async () => {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   sink = await startSmtpSink();
   server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
   browser = await launchChromium();
+  api = apiOf(server);
 });
 
 afterAll(async () => {
@@ -38,98 +41,32 @@ afterAll(async () => {
   await sink?.close();
 });
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
-}
-
-async function newPage() {
-  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  return { page, errors, close: () => context.close() };
-}
-
-/** Closes the toasts on screen, so a screenshot shows what they covered and only what follows. */
-async function dismissToasts(page: Page) {
-  const close = page.getByRole('region', { name: '通知' }).getByRole('button', { name: '关闭' });
-  while ((await close.count()) > 0)
-    await close
-      .first()
-      .click({ timeout: 1_000 })
-      .catch(() => undefined);
-}
-
-async function logIn(page: Page, mail: string, password: string) {
-  await page.getByLabel('用户名（邮箱）').fill(mail);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByLabel('密码', { exact: true }).press('Enter');
-}
-
-/** A call against the running server; returns the {code, msg, data} envelope. */
-async function api<T>(pathAndQuery: string, init: RequestInit = {}): Promise<{ code: string; msg?: string; data: T }> {
-  const res = await fetch(`${server.url}${pathAndQuery}`, init);
-  return (await res.json()) as { code: string; msg?: string; data: T };
-}
-
-/** A JSON POST (or a bodiless one) as the holder of `token`; fails the test unless it answers A00000. */
-async function post<T>(token: string, pathAndQuery: string, body?: unknown): Promise<T> {
-  const res = await api<T>(pathAndQuery, {
-    method: 'POST',
-    headers: { 'x-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  expect(res, `POST ${pathAndQuery}`).toMatchObject({ code: 'A00000' });
-  return res.data;
-}
-
-async function apiLogin(mail: string, password: string): Promise<string> {
-  const login = await api<{ status: string; token: string }>(
-    `/ext/login/login?mailAddr=${encodeURIComponent(mail)}&pwd=${encodeURIComponent(password)}&keepflag=false`,
-    { method: 'POST' },
-  );
-  expect(login.data.status).toBe('succ');
-  return login.data.token;
-}
-
 /**
  * Setup through the API, as an admin and a member would do it on their screens: the admin invites
  * the member (who registers from the mailed link), creates an item, a group with the member, a
  * board with one board task bound to the group, and publishes it; the member claims 6 units.
  */
 async function seedClaimedTask() {
-  const adminToken = await apiLogin(ADMIN.mail, ADMIN.password);
-  const invite = await api<unknown>('/api/admin/invite', {
-    method: 'POST',
-    headers: { 'x-token': adminToken, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ mails: MEMBER.mail }).toString(),
-  });
-  expect(invite.code).toBe('A00000');
-  const mail = await sink.waitFor(MEMBER.mail, 10_000);
-  const token = new URL(mail.links.find((l) => l.includes('/signup?'))!).searchParams.get('token')!;
-  const registered = await api<{ status: string }>('/ext/login/register', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ mailAddr: MEMBER.mail, pwd: MEMBER.password, nickName: MEMBER.nickName, phoneNo: '13800003333', qq: '778899', token }),
-  });
-  expect(registered.data.status).toBe('succ');
-
-  const users = await api<{ id: number; mailAddr: string }[]>('/api/user/list', { headers: { 'x-token': adminToken } });
-  const memberId = users.data.find((u) => u.mailAddr === MEMBER.mail)!.id;
-  const item = await post<{ id: number }>(adminToken, '/api/item/info', { ...ITEM, url: 'shop.example.com/ms-002', status: 'open' });
-  const group = await post<{ id: number }>(adminToken, '/api/usergroup/update', { groupName: 'E2E 采购组', remark: '' });
-  expect(await post<boolean>(adminToken, `/api/usergroup/${group.id}/user?uids=${memberId}`)).toBe(true);
-  const board = await post<{ id: number }>(adminToken, '/api/board/info', {
+  const adminToken = await api.login(ADMIN.mail, ADMIN.password);
+  const memberId = await inviteAndRegister(server, sink, adminToken, { ...MEMBER, phoneNo: '13800003333', qq: '778899' });
+  const item = await api.post<{ id: number }>(adminToken, '/api/item/info', { ...ITEM, url: 'shop.example.com/ms-002', status: 'open' });
+  const group = await api.post<{ id: number }>(adminToken, '/api/usergroup/update', { groupName: 'E2E 采购组', remark: '' });
+  expect(await api.post<boolean>(adminToken, `/api/usergroup/${group.id}/user?uids=${memberId}`)).toBe(true);
+  const board = await api.post<{ id: number }>(adminToken, '/api/board/info', {
     ...BOARD,
     publishAt: Date.now() - 3_600_000,
     expireAt: Date.now() + 7 * 86_400_000,
   });
-  const { boardTask } = await post<{ boardTask: { id: number } }>(adminToken, `/api/boardtask/${board.id}/info`, { itemId: item.id, buyIn: 21.5, show: 10 });
-  expect(await post<boolean>(adminToken, `/api/board/${board.id}/add?groupIds=${group.id}`)).toBe(true);
-  await post(adminToken, `/api/boardtask/publish/${board.id}`);
+  const { boardTask } = await api.post<{ boardTask: { id: number } }>(adminToken, `/api/boardtask/${board.id}/info`, {
+    itemId: item.id,
+    buyIn: 21.5,
+    show: 10,
+  });
+  expect(await api.post<boolean>(adminToken, `/api/board/${board.id}/add?groupIds=${group.id}`)).toBe(true);
+  await api.post(adminToken, `/api/boardtask/publish/${board.id}`);
 
-  const memberToken = await apiLogin(MEMBER.mail, MEMBER.password);
-  const claimed = await post<{ status: string; task: { id: number; mainId: number; subId: number; status: string } }>(
+  const memberToken = await api.login(MEMBER.mail, MEMBER.password);
+  const claimed = await api.post<{ status: string; task: { id: number; mainId: number; subId: number; status: string } }>(
     memberToken,
     `/api/task/${boardTask.id}/user/create/6`,
   );
@@ -149,9 +86,6 @@ function purchasesSheet(rows: (string | number)[][]): Buffer {
  * makes inert and aria-hidden, so they are looked up among hidden elements too (they are on screen).
  */
 const toast = (page: Page, text: string) => page.getByRole('status', { includeHidden: true }).filter({ hasText: text });
-
-/** The row of `table` that has a cell reading exactly `text`. */
-const rowWithCell = (table: Locator, text: string) => table.getByRole('row').filter({ has: table.page().getByRole('cell', { name: text, exact: true }) });
 
 describe('task records in the browser', () => {
   it('the member records purchases by hand and by Excel, edits and deletes them; the admin sees each change in the user log', async () => {
