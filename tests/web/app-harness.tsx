@@ -1,7 +1,7 @@
 // Renders the real app (routes, shell, session actor) at a path, on a memory history, with the API
 // client on a fake fetch that answers only the calls a test stubs (uploads too, through a fake
-// XMLHttpRequest on the same fetch). Unit-level only: the real server is exercised by tests/server
-// and tests/e2e.
+// XMLHttpRequest on the same fetch), through the route table of fake-server.ts. Unit-level only: the
+// real server is exercised by tests/server and tests/e2e.
 import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { vi } from 'vitest';
@@ -11,25 +11,18 @@ import { toast } from '../../src/web/components/ui/toast';
 import { createSessionActor } from '../../src/web/features/session/session-actor';
 import { createTokenStore } from '../../src/web/features/session/token-store';
 import { createAppRouter } from '../../src/web/router';
+import { answerFrom, ok, type Routes } from './fake-server';
 import { fakeXhr, type UploadScript } from './fake-xhr';
 
-export type Handler = (request: Request) => Response | Promise<Response>;
-
-export function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
-export function ok(data: unknown): Response {
-  return json({ code: 'A00000', data });
-}
+export { json, ok, type Handler } from './fake-server';
 
 export function userOf(roleType: RoleType): SessionUser {
   return { id: 3, nickName: `${roleType}-name`, mailAddr: `${roleType}@example.com`, phoneNo: '555-0101', qq: '10001', roleType };
 }
 
 export interface RenderAppOptions {
-  /** `'METHOD /path'` -> handler. Unstubbed calls answer A00004. */
-  handlers?: Record<string, Handler>;
+  /** `'METHOD /path'` (or `/path/{param}`) -> handler: a fake's `handlers`, or a test's own. Unstubbed calls answer A00004. */
+  handlers?: Routes;
   /** Log in as this user before rendering (stored token + GET /api/user/info). */
   loggedInAs?: SessionUser;
   /** How an upload's body goes out (api.upload's progress); all at once by default. */
@@ -37,7 +30,7 @@ export interface RenderAppOptions {
 }
 
 export function renderApp(path: string, options: RenderAppOptions = {}) {
-  const handlers: Record<string, Handler> = { ...options.handlers };
+  const handlers: Routes = { ...options.handlers };
   if (options.loggedInAs) {
     const user = options.loggedInAs;
     handlers['GET /api/user/info'] ??= () => ok(user);
@@ -50,9 +43,7 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
   const effects = { goHome: vi.fn(), reloadRoot: vi.fn(), notify: vi.fn() };
   const fetch = async (request: Request) => {
     requests.push(request.clone());
-    const url = new URL(request.url);
-    const handler = handlers[`${request.method} ${url.pathname}`];
-    return handler ? handler(request) : json({ code: 'A00004', msg: `not stubbed: ${url.pathname}` }, 404);
+    return answerFrom(handlers, request);
   };
   const api = createApiClient({
     baseUrl: 'http://localhost',

@@ -3,7 +3,8 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../src/web/components/ui/toast';
-import { json, ok, renderApp, userOf } from './app-harness';
+import { renderApp, userOf } from './app-harness';
+import { json, ok } from './fake-server';
 
 afterEach(() => {
   cleanup();

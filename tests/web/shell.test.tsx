@@ -6,6 +6,7 @@ import { version } from '../../package.json';
 import { clearToasts } from '../../src/web/components/ui/toast';
 import { sidebarFor } from '../../src/web/features/shell/sidebar-items';
 import { renderApp, userOf } from './app-harness';
+import { ok } from './fake-server';
 
 afterEach(() => {
   cleanup();
@@ -102,7 +103,7 @@ describe('header, footer and /me', () => {
   it('the notice is read-only for role user', async () => {
     renderApp('/me', {
       loggedInAs: userOf('user'),
-      handlers: { 'GET /api/notice/get': () => new Response(JSON.stringify({ code: 'A00000', data: { content: '今日公告' } }), { headers: { 'content-type': 'application/json' } }) },
+      handlers: { 'GET /api/notice/get': () => ok({ content: '今日公告' }) },
     });
     const notice = await screen.findByDisplayValue('今日公告');
     expect(notice.hasAttribute('readonly')).toBe(true);
@@ -118,9 +119,7 @@ describe('header, footer and /me', () => {
         'POST /api/notice/save': async (request) => {
           const body = (await request.json()) as { content: string; isMail: boolean };
           saved.push(body);
-          return new Response(JSON.stringify({ code: 'A00000', data: { content: body.content, mailQueued: body.isMail ? 2 : 0 } }), {
-            headers: { 'content-type': 'application/json' },
-          });
+          return ok({ content: body.content, mailQueued: body.isMail ? 2 : 0 });
         },
       },
     });

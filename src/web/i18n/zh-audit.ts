@@ -13,6 +13,40 @@ export const auditText = {
   rawBefore: '修改前（原文）',
   rawAfter: '修改后（原文）',
   emptyValue: '（空）',
+  /** The columns both logs show (components/audit/audit-columns.tsx). */
+  column: {
+    id: 'ID',
+    time: '时间',
+    operator: '操作人',
+    entity: '类型',
+    action: '动作',
+    trackingId: 'Tracking',
+    upc: 'UPC',
+    count: '数量',
+    itemName: '商品名称',
+    status: '状态',
+    user: '用户',
+    task: '任务',
+  },
+  /** The sort both logs' filters offer. */
+  sort: '排序',
+  sortDesc: '时间（新→旧）',
+  sortAsc: '时间（旧→新）',
+  /**
+   * Fields of a purchased record (SPEC §3 task tracking record) in the before -> after of either
+   * log. Its productCount is what the member bought, named as the record dialog names it (SPEC §5
+   * '请填写数目'), not the task's arrived count.
+   */
+  purchasedField: {
+    taskId: '任务记录ID',
+    userId: '用户',
+    trackingId: 'Tracking',
+    productCount: '数目',
+    status: '状态',
+    msg: '信息',
+    createdAt: '创建时间',
+    updatedAt: '更新时间',
+  } as Record<string, string>,
   /** What an entry is about (AuditEntry entity). */
   entity: {
     task: '任务',

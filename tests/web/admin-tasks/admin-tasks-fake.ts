@@ -1,11 +1,12 @@
 // A fake of the HTTP boundary of the admin task screens: an in-memory state answered the way
-// openapi.yaml says (envelopes, status codes, shapes), for the app harness's injected fetch. Task
-// changes go through the task machine like the server's applyTaskEvent, so a refused event is
-// A00001 with the machine's words. Tests override single calls by key.
+// openapi.yaml says (envelopes, status codes, shapes), on the routes, envelopes and call log of
+// fake-server.ts, for the app harness's injected fetch. Task changes go through the task machine
+// like the server's applyTaskEvent, so a refused event is A00001 with the machine's words. Tests
+// replace single answers through `answer`.
 import { decide } from '../../../machines/stored-state';
 import { explainTaskRefusal, taskMachine, type TaskEvent } from '../../../machines/task.machine';
 import type { components } from '../../../src/api/schema';
-import { json, ok, type Handler } from '../app-harness';
+import { createFakeServer, notFound, ok, pageOf, refuse } from '../fake-server';
 
 type Schemas = components['schemas'];
 export type Task = Schemas['Task'];
@@ -87,22 +88,7 @@ export interface AdminTasksSeed {
   audits?: AuditEntry[];
 }
 
-/** Task and audit ids the fake answers for (the harness matches exact paths). */
-const MAX_ID = 700;
-
-function notFound(msg = '任务不存在'): Response {
-  return json({ code: 'A00004', msg }, 404);
-}
-
-function badRequest(msg: string): Response {
-  return json({ code: 'A00001', msg }, 400);
-}
-
-function page<T>(rows: T[], q: URLSearchParams) {
-  const p = Number(q.get('page') ?? 0);
-  const size = Number(q.get('size') ?? 20);
-  return { content: rows.slice(p * size, p * size + size), totalPages: Math.ceil(rows.length / size), totalElements: rows.length };
-}
+type AnswerKey = 'save' | 'match';
 
 export function createAdminTasksFake(given: AdminTasksSeed = {}) {
   const seed = structuredClone(given);
@@ -110,25 +96,21 @@ export function createAdminTasksFake(given: AdminTasksSeed = {}) {
     tasks: [...(seed.tasks ?? [aTask()])],
     audits: [...(seed.audits ?? [])],
   };
-  const handlers: Record<string, Handler> = {};
+  const server = createFakeServer<AnswerKey>();
 
-  function on(method: string, pattern: string, handle: (request: Request, id: number) => Response | Promise<Response>) {
-    for (let id = 1; id <= MAX_ID; id++) handlers[`${method} ${pattern.replace('{id}', String(id))}`] = (request) => handle(request, id);
-  }
-
-  const taskOf = (id: number) => state.tasks.find((t) => t.id === id);
+  const taskOf = (id: string | number | undefined) => state.tasks.find((t) => t.id === Number(id));
+  const noTask = () => notFound('任务不存在');
 
   /** The server's applyTaskEvent: the machine decides; a refusal is A00001 with its words. */
   function apply(task: Task, event: TaskEvent, changes: Partial<Task> = {}, msg = '操作成功'): Response {
     const decision = decide(taskMachine, task.status, { productCount: task.productCount, canSplit: task.canSplit }, event, explainTaskRefusal);
-    if (!decision.ok) return badRequest(decision.msg);
+    if (!decision.ok) return refuse(decision.msg);
     Object.assign(task, changes, { status: decision.next, updatedAt: task.updatedAt + 1 });
-    return json({ code: 'A00000', msg, data: { status: 'succ', msg, task } });
+    return ok({ status: 'succ', msg, task }, msg);
   }
 
-  handlers['GET /api/task/list/page'] = (request) => {
-    const q = new URL(request.url).searchParams;
-    const num = (name: string) => (q.has(name) ? Number(q.get(name)) : undefined);
+  server.on('GET', '/api/task/list/page', ({ query: q }) => {
+    const num = (name: string) => (q[name] === undefined ? undefined : Number(q[name]));
     let rows = [...state.tasks];
     const userId = num('userId');
     const itemId = num('itemId');
@@ -136,81 +118,87 @@ export function createAdminTasksFake(given: AdminTasksSeed = {}) {
     const boardTaskId = num('boardTaskId');
     const taskId = num('taskId');
     if (userId !== undefined) rows = rows.filter((t) => t.userId === userId);
-    if (q.get('taskStatus')) rows = rows.filter((t) => t.status === q.get('taskStatus'));
+    if (q.taskStatus) rows = rows.filter((t) => t.status === q.taskStatus);
     if (itemId !== undefined) rows = rows.filter((t) => t.itemId === itemId);
-    if (q.get('itemName')) rows = rows.filter((t) => t.itemName.includes(q.get('itemName')!));
+    if (q.itemName) rows = rows.filter((t) => t.itemName.includes(q.itemName!));
     if (boardId !== undefined) rows = rows.filter((t) => t.boardId === boardId);
     if (boardTaskId !== undefined) rows = rows.filter((t) => t.boardTaskId === boardTaskId);
     if (taskId !== undefined) rows = rows.filter((t) => t.id === taskId || t.mainId === taskId);
-    if (q.get('trackingId')) rows = rows.filter((t) => t.trackingId.split(',').includes(q.get('trackingId')!));
-    rows.sort((a, b) => (q.get('isDesc') === 'false' ? a.createdAt - b.createdAt || a.id - b.id : b.createdAt - a.createdAt || b.id - a.id));
-    return ok(page(rows, q));
-  };
+    if (q.trackingId) rows = rows.filter((t) => t.trackingId.split(',').includes(q.trackingId!));
+    rows.sort((a, b) => (q.isDesc === 'false' ? a.createdAt - b.createdAt || a.id - b.id : b.createdAt - a.createdAt || b.id - a.id));
+    return ok(pageOf(rows, q));
+  });
 
-  handlers['GET /api/user/list'] = () => ok(USERS);
+  server.on('GET', '/api/user/list', () => ok(USERS));
 
-  on('GET', '/api/item/info/{id}', (_request, id) => {
-    const item = ITEMS.find((i) => i.id === id);
+  server.on('GET', '/api/item/info/{id}', ({ params }) => {
+    const item = ITEMS.find((i) => i.id === Number(params.id));
     return item ? ok(item) : notFound('商品不存在');
   });
-  for (const item of ITEMS) {
-    for (const key of [item.productId, item.upc]) {
-      for (let n = 1; n <= key.length; n++) {
-        const q = key.slice(0, n);
-        handlers[`GET /api/item/info/like/${encodeURIComponent(q)}`] = () =>
-          ok(ITEMS.filter((i) => i.productId.toLowerCase().includes(q.toLowerCase()) || i.upc.includes(q)));
-      }
-    }
-  }
-
-  on('GET', '/api/task/info/{id}', (_request, id) => {
-    const task = taskOf(id);
-    return task ? ok(task) : notFound();
+  // searchItems (the product picker): by productId or upc.
+  server.on('GET', '/api/item/info/like/{q}', ({ params }) => {
+    const q = params.q!;
+    return ok(ITEMS.filter((i) => i.productId.toLowerCase().includes(q.toLowerCase()) || i.upc.includes(q)));
   });
 
-  on('POST', '/api/task/accept/{id}', (_request, id) => {
-    const task = taskOf(id);
-    return task ? apply(task, { type: 'task.accept' }) : notFound();
-  });
-  on('POST', '/api/task/reject/{id}', (_request, id) => {
-    const task = taskOf(id);
-    return task ? apply(task, { type: 'task.reject' }) : notFound();
+  server.on('GET', '/api/task/info/{id}', ({ params }) => {
+    const task = taskOf(params.id);
+    return task ? ok(task) : noTask();
   });
 
-  handlers['POST /api/task/info'] = async (request) => {
-    const body = (await request.json()) as Schemas['TaskUpdateRequest'];
-    if (body.count === undefined) return badRequest('count必填');
-    const task = taskOf(body.id);
-    if (!task) return notFound();
-    if (body.status === 'closed') return apply(task, { type: 'task.close' });
-    if (body.status === 'deleted') return apply(task, { type: 'task.delete', by: 'admin' });
-    const { id: _id, status: _status, ...changes } = body;
-    return apply(task, { type: 'task.edit', by: 'admin' }, changes, '保存成功');
-  };
+  server.on('POST', '/api/task/accept/{id}', ({ params }) => {
+    const task = taskOf(params.id);
+    return task ? apply(task, { type: 'task.accept' }) : noTask();
+  });
+  server.on('POST', '/api/task/reject/{id}', ({ params }) => {
+    const task = taskOf(params.id);
+    return task ? apply(task, { type: 'task.reject' }) : noTask();
+  });
 
-  handlers['POST /api/match/admin/task/match'] = async (request) => {
-    const { taskId } = (await request.json()) as Schemas['MatchTaskRequest'];
-    const task = taskOf(taskId);
-    if (!task) return notFound();
-    const outcome = task.productCount >= task.count ? 'locked' : 'open';
-    const answer = apply(task, { type: 'task.match', outcome });
-    if (answer.status !== 200) return answer;
-    return json({ code: 'A00000', msg: '匹配完成', data: { opStatus: 'succ', msg: '匹配完成', tasks: [task] } });
-  };
+  server.on(
+    'POST',
+    '/api/task/info',
+    ({ body }) => {
+      const request = body as Schemas['TaskUpdateRequest'];
+      if (request.count === undefined) return refuse('count必填');
+      const task = taskOf(request.id);
+      if (!task) return noTask();
+      if (request.status === 'closed') return apply(task, { type: 'task.close' });
+      if (request.status === 'deleted') return apply(task, { type: 'task.delete', by: 'admin' });
+      const { id: _id, status: _status, ...changes } = request;
+      return apply(task, { type: 'task.edit', by: 'admin' }, changes, '保存成功');
+    },
+    'save',
+  );
 
-  on('GET', '/api/purchased/{id}/taskTracking', () => ok({ purchasedItems: [] }));
+  server.on(
+    'POST',
+    '/api/match/admin/task/match',
+    ({ body }) => {
+      const { taskId } = body as Schemas['MatchTaskRequest'];
+      const task = taskOf(taskId);
+      if (!task) return noTask();
+      const outcome = task.productCount >= task.count ? 'locked' : 'open';
+      const answer = apply(task, { type: 'task.match', outcome });
+      if (answer.status !== 200) return answer;
+      return ok({ opStatus: 'succ', msg: '匹配完成', tasks: [task] }, '匹配完成');
+    },
+    'match',
+  );
 
-  handlers['GET /api/audit/task/list'] = (request) => {
-    const q = new URL(request.url).searchParams;
+  server.on('GET', '/api/purchased/{id}/taskTracking', () => ok({ purchasedItems: [] }));
+
+  server.on('GET', '/api/audit/task/list', ({ query: q }) => {
     let rows = [...state.audits];
-    if (q.get('mainId')) rows = rows.filter((a) => a.mainId === Number(q.get('mainId')));
-    if (q.get('taskId')) rows = rows.filter((a) => a.taskId === Number(q.get('taskId')));
-    if (q.get('userId')) rows = rows.filter((a) => a.userId === Number(q.get('userId')));
-    if (q.get('itemName')) rows = rows.filter((a) => a.itemName?.includes(q.get('itemName')!));
-    if (q.get('status')) rows = rows.filter((a) => a.status === q.get('status'));
-    rows.sort((a, b) => (q.get('isDesc') === 'false' ? a.id - b.id : b.id - a.id));
-    return ok(page(rows, q));
-  };
+    if (q.mainId) rows = rows.filter((a) => a.mainId === Number(q.mainId));
+    if (q.taskId) rows = rows.filter((a) => a.taskId === Number(q.taskId));
+    if (q.userId) rows = rows.filter((a) => a.userId === Number(q.userId));
+    if (q.itemName) rows = rows.filter((a) => a.itemName?.includes(q.itemName!));
+    if (q.status) rows = rows.filter((a) => a.status === q.status);
+    rows.sort((a, b) => (q.isDesc === 'false' ? a.id - b.id : b.id - a.id));
+    return ok(pageOf(rows, q));
+  });
 
-  return { state, handlers };
+  const { handlers, calls, callsTo, answer } = server;
+  return { state, handlers, calls, callsTo, answer };
 }

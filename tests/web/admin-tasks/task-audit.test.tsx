@@ -21,9 +21,7 @@ function renderAudit(path = '/admin/task-audit', seed: AdminTasksSeed = {}) {
   return { ...app, fake, user: userEvent.setup() };
 }
 
-function auditQueries(requests: Request[]) {
-  return requests.filter((r) => new URL(r.url).pathname === '/api/audit/task/list').map((r) => Object.fromEntries(new URL(r.url).searchParams));
-}
+const auditQueries = (fake: ReturnType<typeof createAdminTasksFake>) => fake.callsTo('/api/audit/task/list').map((call) => call.query);
 
 function urlParams(router: ReturnType<typeof renderApp>['router']) {
   return Object.fromEntries(new URLSearchParams(router.state.location.searchStr));
@@ -46,7 +44,7 @@ const AUDITS = [
 
 describe('/admin/task-audit', () => {
   it('shows the entries newest first, each with who, whose task and what', async () => {
-    const { requests } = renderAudit('/admin/task-audit', { audits: AUDITS });
+    const { fake } = renderAudit('/admin/task-audit', { audits: AUDITS });
     await waitFor(() => expect(entryRows()).toHaveLength(4));
     expect(within(table()).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
       '',
@@ -82,11 +80,11 @@ describe('/admin/task-audit', () => {
     ]);
     const systemCells = within(system!).getAllByRole('cell').map((c) => c.textContent);
     expect([systemCells[1], systemCells[3], systemCells[4], systemCells[7]]).toEqual(['9000', '系统', '任务', '匹配']);
-    expect(auditQueries(requests)).toEqual([{ page: '0', size: '20', isDesc: 'true' }]);
+    expect(auditQueries(fake)).toEqual([{ page: '0', size: '20', isDesc: 'true' }]);
   });
 
   it('offers the SPEC §4 admin audit statuses and puts the filters into the URL and the call', async () => {
-    const { user, router, requests } = renderAudit('/admin/task-audit', { audits: AUDITS });
+    const { user, router, fake } = renderAudit('/admin/task-audit', { audits: AUDITS });
     await waitFor(() => expect(entryRows()).toHaveLength(4));
     const status = screen.getByLabelText('状态');
     expect(within(status).getAllByRole('option').map((o) => (o as HTMLOptionElement).value)).toEqual([
@@ -110,7 +108,7 @@ describe('/admin/task-audit', () => {
     const expected = { status: 'open', userId: '21', mainId: '501', taskId: '501', itemName: '耳机', isDesc: 'false' };
     await waitFor(() => expect(urlParams(router)).toEqual(expected));
     await waitFor(() => expect(entryRows()).toHaveLength(1));
-    expect(auditQueries(requests).at(-1)).toEqual({ ...expected, page: '0', size: '20' });
+    expect(auditQueries(fake).at(-1)).toEqual({ ...expected, page: '0', size: '20' });
 
     await user.click(screen.getByRole('button', { name: '重置' }));
     await waitFor(() => expect(urlParams(router)).toEqual({}));
@@ -143,6 +141,34 @@ describe('/admin/task-audit', () => {
 
     await user.click(within(entryRows()[0]!).getByRole('button', { name: '收起' }));
     await waitFor(() => expect(screen.queryByRole('table', { name: '变更内容 #9005' })).toBeNull());
+  });
+
+  it('a purchased record’s fields are named as a record’s: its productCount is the bought 数目, not the task’s 到货数', async () => {
+    const { user } = renderAudit('/admin/task-audit', {
+      audits: [
+        anAudit({
+          id: 9006,
+          entity: 'purchased',
+          action: 'edit',
+          taskId: 501,
+          trackingId: 'TRK7',
+          before: JSON.stringify({ id: 31, taskId: 501, trackingId: 'TRK7', productCount: 1, status: 'init' }),
+          after: JSON.stringify({ id: 31, taskId: 501, trackingId: 'TRK7', productCount: 2, status: 'init' }),
+        }),
+        anAudit({ id: 9005, before: JSON.stringify({ productCount: 0 }), after: JSON.stringify({ productCount: 1 }) }),
+      ],
+    });
+    await waitFor(() => expect(entryRows()).toHaveLength(2));
+    const [record, task] = entryRows();
+    const fields = async (id: number) =>
+      within(await screen.findByRole('table', { name: `变更内容 #${id}` }))
+        .getAllByRole('rowheader')
+        .map((th) => th.textContent);
+
+    await user.click(within(record!).getByRole('button', { name: '展开' }));
+    expect(await fields(9006)).toEqual(['id', '任务记录IDtaskId', 'TrackingtrackingId', '数目productCount（已修改）', '状态status']);
+    await user.click(within(task!).getByRole('button', { name: '展开' }));
+    expect(await fields(9005)).toEqual(['到货数productCount（已修改）']);
   });
 
   it('a change without a before (a claim) lists every field as new; text that is not JSON is shown as written', async () => {

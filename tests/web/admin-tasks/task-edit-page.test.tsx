@@ -4,7 +4,8 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
-import { json, renderApp, userOf, type Handler } from '../app-harness';
+import { renderApp, userOf } from '../app-harness';
+import { refuse } from '../fake-server';
 import { aTask, createAdminTasksFake, type Task } from './admin-tasks-fake';
 
 afterEach(() => {
@@ -14,16 +15,14 @@ afterEach(() => {
 
 const BACK = '/admin/tasks?taskStatus=open';
 
-function renderEdit(path: string, task: Task = aTask({ id: 501, status: 'open' }), overrides: Record<string, Handler> = {}) {
+function renderEdit(path: string, task: Task = aTask({ id: 501, status: 'open' })) {
   const fake = createAdminTasksFake({ tasks: [task] });
-  const app = renderApp(path, { loggedInAs: userOf('admin'), handlers: { ...fake.handlers, ...overrides } });
+  const app = renderApp(path, { loggedInAs: userOf('admin'), handlers: fake.handlers });
   return { ...app, fake, user: userEvent.setup() };
 }
 
-async function sentBodies(requests: Request[]) {
-  const saves = requests.filter((r) => r.method === 'POST' && new URL(r.url).pathname === '/api/task/info');
-  return Promise.all(saves.map((r) => r.json() as Promise<Record<string, unknown>>));
-}
+/** The bodies of the saves (updateTask) the page sent. */
+const sentBodies = (fake: ReturnType<typeof createAdminTasksFake>) => fake.callsTo('/api/task/info', 'POST').map((call) => call.body);
 
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 
@@ -60,15 +59,15 @@ describe('the form', () => {
   });
 
   it("requires count: 'count必填', and sends nothing", async () => {
-    const { user, requests } = renderEdit('/admin/task/501');
+    const { user, fake } = renderEdit('/admin/task/501');
     await user.clear(await screen.findByLabelText('数量'));
     await user.click(screen.getByRole('button', { name: '保存' }));
     expect((await screen.findAllByRole('alert')).map((a) => a.textContent)).toEqual(['count必填']);
-    expect(await sentBodies(requests)).toEqual([]);
+    expect(sentBodies(fake)).toEqual([]);
   });
 
   it('checks numbers: a whole count of at least 1, money with at most two places', async () => {
-    const { user, requests } = renderEdit('/admin/task/501');
+    const { user, fake } = renderEdit('/admin/task/501');
     await user.clear(await screen.findByLabelText('数量'));
     await user.type(field('数量'), '0');
     await user.clear(field('标签数'));
@@ -77,11 +76,11 @@ describe('the form', () => {
     await user.type(field('奖励'), '1.234');
     await user.click(screen.getByRole('button', { name: '保存' }));
     expect((await screen.findAllByRole('alert')).map((a) => a.textContent)).toEqual(['数量必须大于0', '标签数必须为非负整数', '奖励必须为数字，最多两位小数']);
-    expect(await sentBodies(requests)).toEqual([]);
+    expect(sentBodies(fake)).toEqual([]);
   });
 
   it("saves the fields updateTask allows, says '保存成功' and goes back", async () => {
-    const { user, requests, router, fake } = renderEdit(`/admin/task/501?back=${encodeURIComponent(BACK)}`);
+    const { user, router, fake } = renderEdit(`/admin/task/501?back=${encodeURIComponent(BACK)}`);
     await user.clear(await screen.findByLabelText('数量'));
     await user.type(field('数量'), '5');
     await user.clear(field('标签数'));
@@ -93,15 +92,14 @@ describe('the form', () => {
     await user.click(screen.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('保存成功')).toBeTruthy();
     // A blank price keeps the stored one; a blank discount is 0.
-    expect(await sentBodies(requests)).toEqual([{ id: 501, count: 5, labelCount: 1, buyIn: 80, bonus: 2.5, punish: 0 }]);
+    expect(sentBodies(fake)).toEqual([{ id: 501, count: 5, labelCount: 1, buyIn: 80, bonus: 2.5, punish: 0 }]);
     expect(fake.state.tasks[0]).toMatchObject({ count: 5, labelCount: 1, bonus: 2.5, price: 99.5 });
     await waitFor(() => expect(router.state.location.href).toBe(BACK));
   });
 
   it("stays when the server refuses, showing its msg", async () => {
-    const { user, router } = renderEdit('/admin/task/501', aTask({ id: 501 }), {
-      'POST /api/task/info': () => json({ code: 'A00001', msg: '数量不能少于已到货数量' }, 400),
-    });
+    const { user, router, fake } = renderEdit('/admin/task/501', aTask({ id: 501 }));
+    fake.answer.save = () => refuse('数量不能少于已到货数量');
     await user.click(await screen.findByRole('button', { name: '保存' }));
     expect(await screen.findByText('数量不能少于已到货数量')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/admin/task/501');
@@ -132,9 +130,9 @@ describe('back (optional query)', () => {
   });
 
   it('the back button returns without saving', async () => {
-    const { user, router, requests } = renderEdit(`/admin/task/501?back=${encodeURIComponent(BACK)}`);
+    const { user, router, fake } = renderEdit(`/admin/task/501?back=${encodeURIComponent(BACK)}`);
     await user.click(await screen.findByRole('button', { name: '返回' }));
     await waitFor(() => expect(router.state.location.href).toBe(BACK));
-    expect(await sentBodies(requests)).toEqual([]);
+    expect(sentBodies(fake)).toEqual([]);
   });
 });

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { allowedEvents } from '../../../machines/stored-state';
 import { TASK_STATUSES, taskMachine, type TaskEvent, type TaskStatus } from '../../../machines/task.machine';
 import { clearToasts } from '../../../src/web/components/ui/toast';
-import { json, renderApp, userOf, type Handler } from '../app-harness';
+import { renderApp, userOf } from '../app-harness';
+import { ok } from '../fake-server';
 import { aTask, createAdminTasksFake, NOW, type AdminTasksSeed } from './admin-tasks-fake';
 
 afterEach(() => {
@@ -18,19 +19,15 @@ const DAY = 24 * 60 * 60 * 1000;
 /** Pages of a wide table with row actions take a while to render in happy-dom. */
 const SLOW = 20_000;
 
-function renderList(path = '/admin/tasks', seed: AdminTasksSeed = {}, overrides: Record<string, Handler> = {}) {
+type Fake = ReturnType<typeof createAdminTasksFake>;
+
+function renderList(path = '/admin/tasks', seed: AdminTasksSeed = {}) {
   const fake = createAdminTasksFake(seed);
-  const app = renderApp(path, { loggedInAs: userOf('admin'), handlers: { ...fake.handlers, ...overrides } });
+  const app = renderApp(path, { loggedInAs: userOf('admin'), handlers: fake.handlers });
   return { ...app, fake, user: userEvent.setup() };
 }
 
-function listQueries(requests: Request[]) {
-  return requests.filter((r) => new URL(r.url).pathname === '/api/task/list/page').map((r) => Object.fromEntries(new URL(r.url).searchParams));
-}
-
-function requestsTo(requests: Request[], method: string, path: string) {
-  return requests.filter((r) => r.method === method && new URL(r.url).pathname === path);
-}
+const listQueries = (fake: Fake) => fake.callsTo('/api/task/list/page').map((call) => call.query);
 
 /** The search params as written in the address bar. */
 function urlParams(router: ReturnType<typeof renderApp>['router']) {
@@ -49,7 +46,7 @@ async function confirm(user: ReturnType<typeof userEvent.setup>) {
 
 describe('/admin/tasks table', () => {
   it('shows every task field and asks for page 0 of 20, newest first', async () => {
-    const { requests } = renderList('/admin/tasks', {
+    const { fake } = renderList('/admin/tasks', {
       tasks: [
         aTask({ id: 501, mainId: 501, subId: 0, createdAt: NOW - DAY }),
         aTask({
@@ -93,17 +90,17 @@ describe('/admin/tasks table', () => {
     ]);
     const [split, claim] = bodyRows();
     const cells = within(split!).getAllByRole('cell').map((c) => c.textContent);
-    expect(cells.slice(0, 13)).toEqual(['501-1', 'alice', '一月采购看板任务 #11', '蓝牙耳机', '0123456789', '3', '3', '', '12.50', '1.00', '0.50', '已锁定', 'TRK1TRK2']);
+    expect(cells.slice(0, 13)).toEqual(['501-1', 'alice', '一月采购看板任务 #11', '蓝牙耳机', '0123456789', '3', '3', '', '12.50', '1.00', '0.50', '已锁定', 'TRK1,TRK2']);
     expect(cells[13]).toBe('送货上门是州CA邮编90001标签数2');
     expect(within(claim!).getAllByRole('cell')[0]!.textContent).toBe('501');
     expect(within(claim!).getByText('进行中')).toBeTruthy();
     expect(within(split!).getByRole('link', { name: '一月采购' }).getAttribute('href')).toBe('/admin/board/1');
-    expect(listQueries(requests)).toEqual([{ page: '0', size: '20', isDesc: 'true' }]);
+    expect(listQueries(fake)).toEqual([{ page: '0', size: '20', isDesc: 'true' }]);
   });
 
   it('keeps page and size in the URL', async () => {
     const tasks = Array.from({ length: 25 }, (_, i) => aTask({ id: i + 1, mainId: i + 1, createdAt: NOW + i }));
-    const { user, router, requests } = renderList('/admin/tasks', { tasks });
+    const { user, router, fake } = renderList('/admin/tasks', { tasks });
     await waitFor(() => expect(bodyRows()).toHaveLength(20));
     await user.click(screen.getByRole('button', { name: '第 2 页' }));
     await waitFor(() => expect(urlParams(router)).toEqual({ page: '1' }));
@@ -113,7 +110,7 @@ describe('/admin/tasks table', () => {
     await user.selectOptions(sizeSelect, '50');
     await waitFor(() => expect(urlParams(router)).toEqual({ size: '50' }));
     await waitFor(() => expect(bodyRows()).toHaveLength(25));
-    expect(listQueries(requests).at(-1)).toEqual({ page: '0', size: '50', isDesc: 'true' });
+    expect(listQueries(fake).at(-1)).toEqual({ page: '0', size: '50', isDesc: 'true' });
   }, SLOW);
 });
 
@@ -125,7 +122,7 @@ describe('filters (SPEC §7: every listTasks filter)', () => {
   ];
 
   it('puts every filter and the sort into the URL and the call, and resets them', async () => {
-    const { user, router, requests } = renderList('/admin/tasks', { tasks });
+    const { user, router, fake } = renderList('/admin/tasks', { tasks });
     await waitFor(() => expect(bodyRows()).toHaveLength(3));
 
     const statusSelect = screen.getByLabelText('状态');
@@ -165,28 +162,28 @@ describe('filters (SPEC §7: every listTasks filter)', () => {
     };
     await waitFor(() => expect(urlParams(router)).toEqual(expected));
     await waitFor(() => expect(bodyRows()).toHaveLength(1));
-    expect(listQueries(requests).at(-1)).toEqual({ ...expected, page: '0', size: '20' });
+    expect(listQueries(fake).at(-1)).toEqual({ ...expected, page: '0', size: '20' });
 
     await user.click(screen.getByRole('button', { name: '重置' }));
     await waitFor(() => expect(urlParams(router)).toEqual({}));
     await waitFor(() => expect(bodyRows()).toHaveLength(3));
     expect((screen.getByLabelText('看板ID') as HTMLInputElement).value).toBe('');
-    expect(listQueries(requests).at(-1)).toEqual({ page: '0', size: '20', isDesc: 'true' });
+    expect(listQueries(fake).at(-1)).toEqual({ page: '0', size: '20', isDesc: 'true' });
   }, SLOW);
 
   it('reads the filters from the URL (a numeric tracking id stays text) and refuses an id that is not a number', async () => {
-    const { user, requests } = renderList('/admin/tasks?taskStatus=open&userId=21&trackingId=12345&page=0', {
+    const { user, fake } = renderList('/admin/tasks?taskStatus=open&userId=21&trackingId=12345&page=0', {
       tasks: [...tasks, aTask({ id: 504, mainId: 504, status: 'open', trackingId: '12345' })],
     });
-    await waitFor(() => expect(listQueries(requests)).toHaveLength(1));
-    expect(listQueries(requests)[0]).toEqual({ page: '0', size: '20', isDesc: 'true', taskStatus: 'open', userId: '21', trackingId: '12345' });
+    await waitFor(() => expect(listQueries(fake)).toHaveLength(1));
+    expect(listQueries(fake)[0]).toEqual({ page: '0', size: '20', isDesc: 'true', taskStatus: 'open', userId: '21', trackingId: '12345' });
     expect((screen.getByLabelText('状态') as HTMLSelectElement).value).toBe('open');
     expect((screen.getByLabelText('Tracking') as HTMLInputElement).value).toBe('12345');
 
     await user.type(screen.getByLabelText('看板ID'), 'abc');
     await user.click(screen.getByRole('button', { name: '查询' }));
     expect(await screen.findByText('请输入正整数')).toBeTruthy();
-    expect(listQueries(requests)).toHaveLength(1);
+    expect(listQueries(fake)).toHaveLength(1);
   });
 });
 
@@ -252,42 +249,42 @@ describe('per-row actions are exactly what the task machine allows the admin', (
 
 describe('actions call the contract', () => {
   it('accept: POST /api/task/accept/{id} after confirmation, then the row shows open', async () => {
-    const { user, requests } = renderList('/admin/tasks', { tasks: [aTask({ id: 501, status: 'pending' })] });
+    const { user, fake } = renderList('/admin/tasks', { tasks: [aTask({ id: 501, status: 'pending' })] });
     await user.click(await screen.findByRole('button', { name: '通过 501' }));
     await confirm(user);
     expect(await screen.findByText('操作成功')).toBeTruthy();
-    expect(requestsTo(requests, 'POST', '/api/task/accept/501')).toHaveLength(1);
+    expect(fake.callsTo('/api/task/accept/501', 'POST')).toHaveLength(1);
     await waitFor(() => expect(within(rowOf('501')).getByText('进行中')).toBeTruthy());
     expect(within(rowOf('501')).queryByRole('button', { name: '通过 501' })).toBeNull();
   });
 
   it('reject: POST /api/task/reject/{id}; cancelling the confirmation sends nothing', async () => {
-    const { user, requests } = renderList('/admin/tasks', { tasks: [aTask({ id: 501, status: 'pending' })] });
+    const { user, fake } = renderList('/admin/tasks', { tasks: [aTask({ id: 501, status: 'pending' })] });
     await user.click(await screen.findByRole('button', { name: '拒绝 501' }));
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: '取消' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(requestsTo(requests, 'POST', '/api/task/reject/501')).toHaveLength(0);
+    expect(fake.callsTo('/api/task/reject/501', 'POST')).toHaveLength(0);
 
     await user.click(screen.getByRole('button', { name: '拒绝 501' }));
     await confirm(user);
     expect(await screen.findByText('操作成功')).toBeTruthy();
-    expect(requestsTo(requests, 'POST', '/api/task/reject/501')).toHaveLength(1);
+    expect(fake.callsTo('/api/task/reject/501', 'POST')).toHaveLength(1);
     await waitFor(() => expect(within(rowOf('501')).getByText('已删除')).toBeTruthy());
   });
 
   it('match: the admin match call with the task id, and the server msg', async () => {
-    const { user, requests } = renderList('/admin/tasks', { tasks: [aTask({ id: 501, status: 'unmatch', count: 2, productCount: 2 })] });
+    const { user, fake } = renderList('/admin/tasks', { tasks: [aTask({ id: 501, status: 'unmatch', count: 2, productCount: 2 })] });
     await user.click(await screen.findByRole('button', { name: '匹配 501' }));
     expect(await screen.findByText('匹配完成')).toBeTruthy();
-    const [sent] = requestsTo(requests, 'POST', '/api/match/admin/task/match');
-    expect(await sent!.json()).toEqual({ taskId: 501 });
-    expect(requestsTo(requests, 'POST', '/api/match/user/task/match')).toHaveLength(0);
+    const [sent] = fake.callsTo('/api/match/admin/task/match', 'POST');
+    expect(sent!.body).toEqual({ taskId: 501 });
+    expect(fake.callsTo('/api/match/user/task/match', 'POST')).toHaveLength(0);
     await waitFor(() => expect(within(rowOf('501')).getByText('已锁定')).toBeTruthy());
   });
 
   it('close and delete: updateTask with the status (and the stored count)', async () => {
-    const { user, requests } = renderList('/admin/tasks', {
+    const { user, fake } = renderList('/admin/tasks', {
       tasks: [aTask({ id: 501, mainId: 501, status: 'locked', count: 4, productCount: 4 }), aTask({ id: 502, mainId: 502, status: 'open', count: 2 })],
     });
     await user.click(await screen.findByRole('button', { name: '关闭 501' }));
@@ -296,7 +293,7 @@ describe('actions call the contract', () => {
     await user.click(screen.getByRole('button', { name: '删除 502' }));
     await confirm(user);
     await waitFor(() => expect(within(rowOf('502')).getByText('已删除')).toBeTruthy());
-    const bodies = await Promise.all(requestsTo(requests, 'POST', '/api/task/info').map((r) => r.json()));
+    const bodies = fake.callsTo('/api/task/info', 'POST').map((call) => call.body);
     expect(bodies).toEqual([
       { id: 501, count: 4, status: 'closed' },
       { id: 502, count: 2, status: 'deleted' },
@@ -304,7 +301,7 @@ describe('actions call the contract', () => {
   });
 
   it("shows the server's refusal and reloads the row as it now is", async () => {
-    const { user, fake } = renderList('/admin/tasks', { tasks: [aTask({ id: 501, status: 'pending' })] }, {});
+    const { user, fake } = renderList('/admin/tasks', { tasks: [aTask({ id: 501, status: 'pending' })] });
     await screen.findByRole('button', { name: '通过 501' });
     fake.state.tasks[0]!.status = 'open'; // someone else accepted it meanwhile
     await user.click(screen.getByRole('button', { name: '通过 501' }));
@@ -315,9 +312,8 @@ describe('actions call the contract', () => {
   });
 
   it("says '操作失败' when the server gives no words", async () => {
-    const { user } = renderList('/admin/tasks', { tasks: [aTask({ id: 501, status: 'open' })] }, {
-      'POST /api/match/admin/task/match': () => json({ code: 'A00000', data: { opStatus: 'failed' } }),
-    });
+    const { user, fake } = renderList('/admin/tasks', { tasks: [aTask({ id: 501, status: 'open' })] });
+    fake.answer.match = () => ok({ opStatus: 'failed' });
     await user.click(await screen.findByRole('button', { name: '匹配 501' }));
     expect(await screen.findByText('操作失败')).toBeTruthy();
   });
@@ -335,9 +331,9 @@ describe('actions call the contract', () => {
   });
 
   it('records opens the purchased-records dialog of the task', async () => {
-    const { user, requests } = renderList('/admin/tasks', { tasks: [aTask({ id: 501, status: 'open' })] });
+    const { user, fake } = renderList('/admin/tasks', { tasks: [aTask({ id: 501, status: 'open' })] });
     await user.click(await screen.findByRole('button', { name: '采购记录 501' }));
     expect(await screen.findByRole('dialog')).toBeTruthy();
-    await waitFor(() => expect(requestsTo(requests, 'GET', '/api/purchased/501/taskTracking')).toHaveLength(1));
+    await waitFor(() => expect(fake.callsTo('/api/purchased/501/taskTracking', 'GET')).toHaveLength(1));
   });
 });

@@ -2,11 +2,12 @@
 // /admin/board/{id|new} through the real router, with the HTTP boundary faked (boards-fake.ts).
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { boardMachine, type BoardEvent, type BoardStatus } from '../../../machines/board.machine';
 import { allowedEvents } from '../../../machines/stored-state';
 import { clearToasts } from '../../../src/web/components/ui/toast';
-import { json, renderApp, userOf, type Handler } from '../app-harness';
+import { renderApp, userOf } from '../app-harness';
+import { json, type Handler } from '../fake-server';
 import { aBoard, aBoardTask, aTask, createBoardsFake, type BoardsSeed } from './boards-fake';
 
 afterEach(() => {
@@ -317,5 +318,28 @@ describe('board tasks and their user tasks', () => {
     expect(await screen.findByText('操作成功')).toBeTruthy();
     expect(requestsTo(requests, 'POST', '/api/task/reject/502')).toHaveLength(1);
     await waitFor(() => expect(within(screen.getByRole('table', { name: '待审核的认领' })).queryByText('bob')).toBeNull());
+  });
+});
+
+describe('export', () => {
+  it('asks a board download token with the board and the timezone, then opens /ext/excel/board/{token}?boardId=', async () => {
+    const assign = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, origin: window.location.origin, assign } as Location);
+    const seen: URL[] = [];
+    const { user } = renderBoardPage(
+      {},
+      {
+        'GET /api/download/excel/board/token': (request) => {
+          seen.push(new URL(request.url));
+          return json({ code: 'A00000', msg: '', data: { token: 'brd-token', expireAt: Date.now() + 300_000 } });
+        },
+      },
+    );
+    await screen.findByRole('heading', { name: /一月采购/ });
+    await user.click(screen.getByRole('button', { name: '导出Excel' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/ext/excel/board/brd-token?boardId=1'));
+    expect(seen[0]!.searchParams.get('boardId')).toBe('1');
+    expect(seen[0]!.searchParams.get('timezone')).toMatch(/^-?\d+(\.\d+)?$/);
+    vi.restoreAllMocks();
   });
 });

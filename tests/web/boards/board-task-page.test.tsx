@@ -4,7 +4,8 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
-import { json, renderApp, userOf, type Handler } from '../app-harness';
+import { renderApp, userOf } from '../app-harness';
+import { json, type Handler } from '../fake-server';
 import { aBoard, aBoardTask, createBoardsFake } from './boards-fake';
 
 afterEach(() => {

@@ -1,11 +1,12 @@
 // A fake of the HTTP boundary of the admin board screens: an in-memory state answered the way
-// openapi.yaml says (envelopes, status codes, shapes), for the app harness's injected fetch. It
-// keeps the board status rules of machines/board.machine.ts like the server does, so a publish on a
-// board without tasks is refused with the machine's words. Tests override single calls by key.
+// openapi.yaml says (envelopes, status codes, shapes), on the routes, envelopes and call log of
+// fake-server.ts, for the app harness's injected fetch. It keeps the board status rules of
+// machines/board.machine.ts like the server does, so a publish on a board without tasks is refused
+// with the machine's words. Tests override single calls by key.
 import { boardMachine, explainBoardRefusal, type BoardEvent, type BoardStatus } from '../../../machines/board.machine';
 import { decide } from '../../../machines/stored-state';
 import type { components } from '../../../src/api/schema';
-import { json, ok, type Handler } from '../app-harness';
+import { createFakeServer, notFound, ok, pageOf, refuse, type Call } from '../fake-server';
 
 type Schemas = components['schemas'];
 export type Board = Schemas['Board'];
@@ -118,19 +119,7 @@ export interface BoardsSeed {
   tasks?: Task[];
 }
 
-const MAX_ID = 30;
-/** User task ids (/api/task/...) run higher than board and board task ids. */
-const MAX_TASK_ID = 600;
-
-function notFound(msg = '不存在'): Response {
-  return json({ code: 'A00004', msg }, 404);
-}
-
-function badRequest(msg: string): Response {
-  return json({ code: 'A00001', msg }, 400);
-}
-
-/** The fake: `handlers` for renderApp, and its state to look at afterwards. */
+/** The fake: `handlers` for renderApp, its call log, and its state to look at afterwards. */
 export function createBoardsFake(given: BoardsSeed = {}) {
   // Tests share seeds; the fake changes its own copy.
   const seed = structuredClone(given);
@@ -142,27 +131,13 @@ export function createBoardsFake(given: BoardsSeed = {}) {
     tasks: [...(seed.tasks ?? [])],
     published: [] as Array<{ boardId: number; mode: string; userIds?: number[] }>,
   };
-  const handlers: Record<string, Handler> = {};
+  const server = createFakeServer();
+  const id = (call: Call, name = 'id') => Number(call.params[name]);
 
-  /** Registers `METHOD /path/{a}/{b}` for every id up to the limits (the harness matches exact paths). */
-  function on(method: string, pattern: string, handle: (request: Request, ids: number[]) => Response | Promise<Response>) {
-    const names = [...pattern.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-    const expand = (path: string, ids: number[], rest: string[]): void => {
-      if (rest.length === 0) {
-        handlers[`${method} ${path}`] = (request) => handle(request, ids);
-        return;
-      }
-      const [name, ...others] = rest;
-      const limit = pattern.startsWith('/api/task/') ? MAX_TASK_ID : MAX_ID;
-      for (let id = 1; id <= limit; id++) expand(path.replace(`{${name}}`, String(id)), [...ids, id], others);
-    };
-    expand(pattern, [], names);
-  }
-
-  const boardOf = (id: number) => state.boards.find((b) => b.id === id);
-  const contextOf = (id: number) => ({
-    taskCount: state.boardTasks.filter((t) => t.boardId === id && t.status !== 'deleted').length,
-    groupCount: (state.bound.get(id) ?? []).length,
+  const boardOf = (boardId: number) => state.boards.find((b) => b.id === boardId);
+  const contextOf = (boardId: number) => ({
+    taskCount: state.boardTasks.filter((t) => t.boardId === boardId && t.status !== 'deleted').length,
+    groupCount: (state.bound.get(boardId) ?? []).length,
   });
   const claimCountOf = (boardTaskId: number) =>
     state.tasks.filter((t) => t.boardTaskId === boardTaskId && t.status !== 'deleted').reduce((sum, t) => sum + t.count, 0);
@@ -170,132 +145,124 @@ export function createBoardsFake(given: BoardsSeed = {}) {
 
   function transition(board: Board, event: BoardEvent): Response | BoardStatus {
     const decision = decide(boardMachine, board.status, contextOf(board.id), event, explainBoardRefusal);
-    return decision.ok ? decision.next : badRequest(decision.msg);
+    return decision.ok ? decision.next : refuse(decision.msg);
   }
 
-  on('GET', '/api/board/list/admin', (request) => {
-    const q = new URL(request.url).searchParams;
-    const page = Number(q.get('page') ?? 0);
-    const size = Number(q.get('size') ?? 10);
+  server.on('GET', '/api/board/list/admin', ({ query: q }) => {
     let rows = [...state.boards];
-    if (q.get('boardId')) rows = rows.filter((b) => b.id === Number(q.get('boardId')));
-    if (q.get('boardTaskId')) rows = rows.filter((b) => state.boardTasks.some((t) => t.boardId === b.id && t.id === Number(q.get('boardTaskId'))));
-    if (q.get('itemId')) rows = rows.filter((b) => state.boardTasks.some((t) => t.boardId === b.id && t.itemId === Number(q.get('itemId'))));
-    rows.sort((a, b) => (q.get('isDesc') === 'false' ? a.createdAt - b.createdAt : b.createdAt - a.createdAt));
-    return ok({ data: rows.slice(page * size, page * size + size), pageNumber: Math.ceil(rows.length / size) });
+    if (q.boardId) rows = rows.filter((b) => b.id === Number(q.boardId));
+    if (q.boardTaskId) rows = rows.filter((b) => state.boardTasks.some((t) => t.boardId === b.id && t.id === Number(q.boardTaskId)));
+    if (q.itemId) rows = rows.filter((b) => state.boardTasks.some((t) => t.boardId === b.id && t.itemId === Number(q.itemId)));
+    rows.sort((a, b) => (q.isDesc === 'false' ? a.createdAt - b.createdAt : b.createdAt - a.createdAt));
+    const { content, totalPages } = pageOf(rows, q, 10);
+    return ok({ data: content, pageNumber: totalPages });
   });
 
-  on('GET', '/api/board/info/{id}', (_request, [id]) => {
-    const board = boardOf(id!);
+  server.on('GET', '/api/board/info/{id}', (call) => {
+    const board = boardOf(id(call));
     return board ? ok(board) : notFound('看板不存在');
   });
 
-  on('POST', '/api/board/info', async (request) => {
-    const body = (await request.json()) as Schemas['BoardSaveRequest'];
-    if (body.id === undefined) {
-      const board = aBoard({ ...body, id: Math.max(0, ...state.boards.map((b) => b.id)) + 1, uuid: `uuid-${state.boards.length + 1}`, status: 'unpublish' });
+  server.on('POST', '/api/board/info', ({ body }) => {
+    const request = body as Schemas['BoardSaveRequest'];
+    if (request.id === undefined) {
+      const board = aBoard({ ...request, id: Math.max(0, ...state.boards.map((b) => b.id)) + 1, uuid: `uuid-${state.boards.length + 1}`, status: 'unpublish' });
       state.boards.push(board);
       return ok(board);
     }
-    const board = boardOf(body.id);
+    const board = boardOf(request.id);
     if (!board) return notFound('看板不存在');
     let status = board.status;
-    if (body.status && body.status !== board.status) {
-      const next = transition(board, body.status === 'close' ? { type: 'board.close' } : { type: 'board.reopen' });
+    if (request.status && request.status !== board.status) {
+      const next = transition(board, request.status === 'close' ? { type: 'board.close' } : { type: 'board.reopen' });
       if (next instanceof Response) return next;
       status = next;
     }
-    Object.assign(board, { boardName: body.boardName, remark: body.remark, publishAt: body.publishAt, expireAt: body.expireAt, status });
-    return json({ code: 'A00000', msg: '保存成功', data: board });
+    Object.assign(board, { boardName: request.boardName, remark: request.remark, publishAt: request.publishAt, expireAt: request.expireAt, status });
+    return ok(board, '保存成功');
   });
 
-  on('GET', '/api/boardtask/{id}/list', (_request, [id]) => ok(state.boardTasks.filter((t) => t.boardId === id).map(withClaims)));
-  on('GET', '/api/board/{id}/userGroups', (_request, [id]) => ok(state.groups.filter((g) => (state.bound.get(id!) ?? []).includes(g.id))));
-  on('GET', '/api/usergroup/list', () => ok(state.groups));
-  on('GET', '/api/user/list', () => ok(USERS));
-  on('GET', '/api/item/info/{id}', (_request, [id]) => {
-    const item = ITEMS.find((i) => i.id === id);
+  server.on('GET', '/api/boardtask/{id}/list', (call) => ok(state.boardTasks.filter((t) => t.boardId === id(call)).map(withClaims)));
+  server.on('GET', '/api/board/{id}/userGroups', (call) => ok(state.groups.filter((g) => (state.bound.get(id(call)) ?? []).includes(g.id))));
+  server.on('GET', '/api/usergroup/list', () => ok(state.groups));
+  server.on('GET', '/api/user/list', () => ok(USERS));
+  server.on('GET', '/api/item/info/{id}', (call) => {
+    const item = ITEMS.find((i) => i.id === id(call));
     return item ? ok(item) : notFound('商品不存在');
   });
-  // searchItems (the product picker): every prefix of each item's productId and upc.
-  for (const item of ITEMS) {
-    for (const key of [item.productId, item.upc]) {
-      for (let n = 1; n <= key.length; n++) {
-        const q = key.slice(0, n);
-        handlers[`GET /api/item/info/like/${encodeURIComponent(q)}`] = () =>
-          ok(ITEMS.filter((i) => i.productId.toLowerCase().includes(q.toLowerCase()) || i.upc.includes(q)));
-      }
-    }
-  }
+  // searchItems (the product picker): by productId or upc.
+  server.on('GET', '/api/item/info/like/{q}', ({ params }) => {
+    const q = params.q!;
+    return ok(ITEMS.filter((i) => i.productId.toLowerCase().includes(q.toLowerCase()) || i.upc.includes(q)));
+  });
 
   for (const change of ['add', 'remove'] as const) {
-    on('POST', `/api/board/{id}/${change}`, (request, [id]) => {
-      const ids = (new URL(request.url).searchParams.get('groupIds') ?? '').split(',').map(Number);
-      const now = state.bound.get(id!) ?? [];
-      state.bound.set(id!, change === 'add' ? [...new Set([...now, ...ids])] : now.filter((g) => !ids.includes(g)));
-      return json({ code: 'A00000', msg: '操作成功', data: true });
+    server.on('POST', `/api/board/{id}/${change}`, (call) => {
+      const boardId = id(call);
+      const ids = (call.query.groupIds ?? '').split(',').map(Number);
+      const now = state.bound.get(boardId) ?? [];
+      state.bound.set(boardId, change === 'add' ? [...new Set([...now, ...ids])] : now.filter((g) => !ids.includes(g)));
+      return ok(true, '操作成功');
     });
   }
 
-  const publish = (mode: 'all' | 'users' | 'backup') => async (request: Request, [id]: number[]) => {
-    const board = boardOf(id!);
+  const publish = (mode: 'all' | 'users' | 'backup') => (call: Call) => {
+    const board = boardOf(id(call));
     if (!board) return notFound('看板不存在');
-    const userIds = mode === 'users' ? ((await request.json()) as { userIds: number[] }).userIds : undefined;
+    const userIds = mode === 'users' ? (call.body as { userIds: number[] }).userIds : undefined;
     const next = transition(board, { type: 'board.publish', mode, userIds });
     if (next instanceof Response) return next;
     board.status = next;
     state.published.push({ boardId: board.id, mode, userIds });
-    return json({ code: 'A00000', msg: '操作成功', data: { status: 'succ', msg: '操作成功', mailQueued: 2 } });
+    return ok({ status: 'succ', msg: '操作成功', mailQueued: 2 }, '操作成功');
   };
-  on('POST', '/api/boardtask/publish/{id}', publish('all'));
-  on('POST', '/api/boardtask/publish/{id}/users', publish('users'));
-  on('POST', '/api/boardtask/backup/publish/{id}', publish('backup'));
+  server.on('POST', '/api/boardtask/publish/{id}', publish('all'));
+  server.on('POST', '/api/boardtask/publish/{id}/users', publish('users'));
+  server.on('POST', '/api/boardtask/backup/publish/{id}', publish('backup'));
 
-  on('GET', '/api/boardtask/{boardId}/info/{taskId}', (_request, [boardId, taskId]) => {
-    const bt = state.boardTasks.find((t) => t.id === taskId && t.boardId === boardId);
+  server.on('GET', '/api/boardtask/{boardId}/info/{taskId}', (call) => {
+    const bt = state.boardTasks.find((t) => t.id === id(call, 'taskId') && t.boardId === id(call, 'boardId'));
     return bt ? ok(withClaims(bt)) : notFound('任务不存在');
   });
 
-  on('POST', '/api/boardtask/{boardId}/info', async (request, [boardId]) => {
-    const body = (await request.json()) as Schemas['BoardTaskSaveRequest'];
-    const item = ITEMS.find((i) => i.id === body.itemId);
+  server.on('POST', '/api/boardtask/{boardId}/info', (call) => {
+    const request = call.body as Schemas['BoardTaskSaveRequest'];
+    const item = ITEMS.find((i) => i.id === request.itemId);
     if (!item) return notFound('商品不存在');
-    const existing = body.id === undefined ? undefined : state.boardTasks.find((t) => t.id === body.id);
+    const existing = request.id === undefined ? undefined : state.boardTasks.find((t) => t.id === request.id);
     const saved = aBoardTask({
       ...existing,
-      ...body,
+      ...request,
       id: existing?.id ?? Math.max(10, ...state.boardTasks.map((t) => t.id)) + 1,
-      boardId: boardId!,
+      boardId: id(call, 'boardId'),
       itemName: item.itemName,
-      url: body.url || existing?.url || item.url,
-      price: body.price ?? existing?.price ?? item.price,
+      url: request.url || existing?.url || item.url,
+      price: request.price ?? existing?.price ?? item.price,
     });
     state.boardTasks = [...state.boardTasks.filter((t) => t.id !== saved.id), saved];
     const msg = existing ? '保存成功' : '创建成功';
-    return json({ code: 'A00000', msg, data: { status: 'succ', msg, boardTask: saved } });
+    return ok({ status: 'succ', msg, boardTask: saved }, msg);
   });
 
-  on('GET', '/api/task/info/admin/list/{id}', (_request, [id]) => ok(state.tasks.filter((t) => t.boardTaskId === id)));
+  server.on('GET', '/api/task/info/admin/list/{id}', (call) => ok(state.tasks.filter((t) => t.boardTaskId === id(call))));
 
-  on('GET', '/api/task/list/page', (request) => {
-    const q = new URL(request.url).searchParams;
+  server.on('GET', '/api/task/list/page', ({ query: q }) => {
     let rows = [...state.tasks];
-    if (q.get('boardId')) rows = rows.filter((t) => t.boardId === Number(q.get('boardId')));
-    if (q.get('taskStatus')) rows = rows.filter((t) => t.status === q.get('taskStatus'));
-    const page = Number(q.get('page') ?? 0);
-    const size = Number(q.get('size') ?? 20);
-    return ok({ content: rows.slice(page * size, page * size + size), totalPages: Math.ceil(rows.length / size), totalElements: rows.length });
+    if (q.boardId) rows = rows.filter((t) => t.boardId === Number(q.boardId));
+    if (q.taskStatus) rows = rows.filter((t) => t.status === q.taskStatus);
+    return ok(pageOf(rows, q));
   });
 
   for (const decision of ['accept', 'reject'] as const) {
-    on('POST', `/api/task/${decision}/{id}`, (_request, [id]) => {
-      const task = state.tasks.find((t) => t.id === id);
+    server.on('POST', `/api/task/${decision}/{id}`, (call) => {
+      const task = state.tasks.find((t) => t.id === id(call));
       if (!task) return notFound('任务不存在');
-      if (task.status !== 'pending') return badRequest('只有待审核的认领可以操作');
+      if (task.status !== 'pending') return refuse('只有待审核的认领可以操作');
       task.status = decision === 'accept' ? 'open' : 'deleted';
-      return json({ code: 'A00000', msg: '操作成功', data: { status: 'succ', msg: '操作成功', task } });
+      return ok({ status: 'succ', msg: '操作成功', task }, '操作成功');
     });
   }
 
-  return { state, handlers };
+  const { handlers, calls, callsTo } = server;
+  return { state, handlers, calls, callsTo };
 }

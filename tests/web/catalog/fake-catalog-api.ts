@@ -1,8 +1,8 @@
 // A fake of the HTTP boundary for the catalog screens: an in-memory list of items behind the
-// contract's calls (listItemsPage, searchItems, getItem, saveItem), answering in its envelope.
-// The real handlers are tested in tests/server; here only the pages are under test.
+// contract's calls (listItemsPage, searchItems, getItem, saveItem), answering in its envelope
+// (fake-server.ts). The real handlers are tested in tests/server; here only the pages are under test.
 import type { components } from '../../../src/api/schema';
-import { json, ok, type Handler } from '../app-harness';
+import { createFakeServer, notFound, ok, pageOf, type Call, type Routes } from '../fake-server';
 
 type Item = components['schemas']['Item'];
 type ItemSaveRequest = components['schemas']['ItemSaveRequest'];
@@ -10,7 +10,8 @@ type ItemSaveRequest = components['schemas']['ItemSaveRequest'];
 export interface FakeCatalog {
   items: Item[];
   saved: ItemSaveRequest[];
-  handlers: Record<string, Handler>;
+  handlers: Routes;
+  calls: Call[];
 }
 
 export function item(id: number, fields: Partial<Item> = {}): Item {
@@ -27,68 +28,50 @@ export function item(id: number, fields: Partial<Item> = {}): Item {
   };
 }
 
-const MAX_ID = 300;
+/** searchItems' and the list's keyword: the name, UPC or productId contains it. */
+const matches = (it: Item, q: string) => [it.itemName, it.upc, it.productId].some((field) => field.toLowerCase().includes(q.toLowerCase()));
 
 export function fakeCatalogApi(items: Item[] = []): FakeCatalog {
-  const fake: FakeCatalog = { items, saved: [], handlers: {} };
-  const matches = (it: Item, q: string) =>
-    [it.itemName, it.upc, it.productId].some((field) => field.toLowerCase().includes(q.toLowerCase()));
+  const server = createFakeServer();
+  const fake: FakeCatalog = { items, saved: [], handlers: server.handlers, calls: server.calls };
 
-  fake.handlers = {
-    'GET /api/item/page': (request) => {
-      const q = new URL(request.url).searchParams;
-      const page = Number(q.get('page') ?? 0);
-      const size = Number(q.get('size') ?? 10);
-      const desc = q.get('isDesc') !== 'false';
-      const keyword = q.get('productIdLike') ?? '';
-      const status = q.get('status');
-      const found = fake.items
-        .filter((it) => (!keyword || matches(it, keyword)) && (!status || it.status === status))
-        .sort((a, b) => (desc ? b.createdAt - a.createdAt : a.createdAt - b.createdAt));
-      return ok({
-        content: found.slice(page * size, page * size + size),
-        totalPages: Math.ceil(found.length / size),
-        totalElements: found.length,
-      });
-    },
-    'POST /api/item/info': async (request) => {
-      const body = (await request.json()) as ItemSaveRequest;
-      fake.saved.push(body);
-      const fields = {
-        itemName: body.itemName,
-        upc: body.upc ?? '',
-        url: body.url ?? '',
-        status: body.status,
-        productId: body.productId,
-        price: body.price ?? null,
-      };
-      if (body.id === undefined) {
-        const created = { ...item(Math.max(0, ...fake.items.map((it) => it.id)) + 1), ...fields };
-        fake.items.push(created);
-        return ok(created);
-      }
-      const existing = fake.items.find((it) => it.id === body.id);
-      if (!existing) return json({ code: 'A00004', msg: '商品不存在' }, 404);
-      Object.assign(existing, fields);
-      return ok(existing);
-    },
-  };
-  // Path-parameter calls, registered per id (the harness matches exact paths).
-  for (let id = 1; id <= MAX_ID; id += 1) {
-    fake.handlers[`GET /api/item/info/${id}`] = () => {
-      const found = fake.items.find((it) => it.id === id);
-      return found ? ok(found) : json({ code: 'A00004', msg: '商品不存在' }, 404);
+  server.on('GET', '/api/item/page', ({ query }) => {
+    const desc = query.isDesc !== 'false';
+    const keyword = query.productIdLike ?? '';
+    const found = fake.items
+      .filter((it) => (!keyword || matches(it, keyword)) && (!query.status || it.status === query.status))
+      .sort((a, b) => (desc ? b.createdAt - a.createdAt : a.createdAt - b.createdAt));
+    return ok(pageOf(found, query, 10));
+  });
+
+  server.on('POST', '/api/item/info', ({ body }) => {
+    const request = body as ItemSaveRequest;
+    fake.saved.push(request);
+    const fields = {
+      itemName: request.itemName,
+      upc: request.upc ?? '',
+      url: request.url ?? '',
+      status: request.status,
+      productId: request.productId,
+      price: request.price ?? null,
     };
-  }
-  return fake;
-}
+    if (request.id === undefined) {
+      const created = { ...item(Math.max(0, ...fake.items.map((it) => it.id)) + 1), ...fields };
+      fake.items.push(created);
+      return ok(created);
+    }
+    const existing = fake.items.find((it) => it.id === request.id);
+    if (!existing) return notFound('商品不存在');
+    Object.assign(existing, fields);
+    return ok(existing);
+  });
 
-/** searchItems for a picker test: `GET /api/item/info/like/{q}` for the given queries. */
-export function searchHandlers(fake: FakeCatalog, queries: readonly string[]): Record<string, Handler> {
-  const handlers: Record<string, Handler> = {};
-  for (const q of queries) {
-    handlers[`GET /api/item/info/like/${encodeURIComponent(q)}`] = () =>
-      ok(fake.items.filter((it) => [it.itemName, it.upc, it.productId].some((f) => f.toLowerCase().includes(q.toLowerCase()))));
-  }
-  return handlers;
+  server.on('GET', '/api/item/info/{id}', ({ params }) => {
+    const found = fake.items.find((it) => it.id === Number(params.id));
+    return found ? ok(found) : notFound('商品不存在');
+  });
+
+  server.on('GET', '/api/item/info/like/{q}', ({ params }) => ok(fake.items.filter((it) => matches(it, params.q!))));
+
+  return fake;
 }

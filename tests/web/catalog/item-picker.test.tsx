@@ -15,22 +15,20 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, type ApiClient } from '../../../src/api/client';
 import { Button } from '../../../src/web/components/ui/button';
 import { Form, useValibotForm } from '../../../src/web/components/ui/form';
-import { ItemPicker, ItemPickerField } from '../../../src/web/features/catalog/item-picker';
+import { ItemPicker, ItemPickerField } from '../../../src/web/components/item-picker';
 import type { Item } from '../../../src/web/features/catalog/items';
-import { json, type Handler } from '../app-harness';
-import { fakeCatalogApi, item, searchHandlers } from './fake-catalog-api';
+import { answerFrom, type Routes } from '../fake-server';
+import { fakeCatalogApi, item } from './fake-catalog-api';
 
 afterEach(cleanup);
 
-function renderWithApi(ui: () => JSX.Element, handlers: Record<string, Handler>) {
+function renderWithApi(ui: () => JSX.Element, handlers: Routes) {
   const requests: URL[] = [];
   const api = createApiClient({
     baseUrl: 'http://localhost',
     fetch: async (request) => {
-      const url = new URL(request.url);
-      requests.push(url);
-      const handler = handlers[`${request.method} ${url.pathname}`];
-      return handler ? handler(request) : json({ code: 'A00004', msg: 'not stubbed' }, 404);
+      requests.push(new URL(request.url));
+      return answerFrom(handlers, request);
     },
     readToken: () => null,
     notifyError: () => {},
@@ -66,7 +64,7 @@ describe('<ItemPicker>', () => {
         />
       );
     }
-    const { requests } = renderWithApi(Harness, { ...fake.handlers, ...searchHandlers(fake, ['sony', '0272']) });
+    const { requests } = renderWithApi(Harness, fake.handlers);
     const user = userEvent.setup();
     const input = await screen.findByRole('combobox', { name: '商品' });
 
@@ -98,7 +96,7 @@ describe('<ItemPicker>', () => {
       const [value, setValue] = useState<number | null>(5);
       return <ItemPicker label="商品选择" value={value} onChange={(picked) => setValue(picked?.id ?? null)} openOnly />;
     }
-    renderWithApi(Harness, { ...fake.handlers, ...searchHandlers(fake, ['sony', 'zzz']) });
+    renderWithApi(Harness, fake.handlers);
     const input = await screen.findByRole('combobox', { name: '商品选择' });
     await waitFor(() => expect((input as HTMLInputElement).value).toBe('键盘（111）'));
 
@@ -127,7 +125,7 @@ describe('<ItemPicker>', () => {
         </Form>
       );
     }
-    renderWithApi(Harness, { ...fake.handlers, ...searchHandlers(fake, ['键']) });
+    renderWithApi(Harness, fake.handlers);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: '提交' }));
     expect(await screen.findByText('请选择商品')).toBeTruthy();

@@ -3,7 +3,8 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
-import { ok, renderApp, userOf, type Handler } from '../app-harness';
+import { renderApp, userOf } from '../app-harness';
+import { ok, type Handler } from '../fake-server';
 import { aBoard, type Board } from './fake-member-server';
 
 afterEach(() => {

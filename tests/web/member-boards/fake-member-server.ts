@@ -1,10 +1,10 @@
-// A fake of the HTTP boundary for the member's board screens: handlers for app-harness's renderApp
-// that answer the member calls the way openapi.yaml describes them (envelopes, field names, A00004
-// for a board the member cannot see), on a small in-memory state that claims change, so a reload
-// after a claim shows the new claimCount and the new task. Only the web app is under test here; the
+// A fake of the HTTP boundary for the member's board screens: routes (fake-server.ts) for
+// app-harness's renderApp that answer the member calls the way openapi.yaml describes them
+// (envelopes, field names, A00004 for a board the member cannot see), on a small in-memory state
+// that claims change, so a reload after a claim shows the new claimCount and the new task. Only the web app is under test here; the
 // real server's rules are proven by tests/server.
 import type { components } from '../../../src/api/schema';
-import { json, ok, type Handler } from '../app-harness';
+import { createFakeServer, notFound, ok, pageOf, type Call, type Routes } from '../fake-server';
 
 export type Board = components['schemas']['Board'];
 export type BoardTask = components['schemas']['BoardTask'];
@@ -89,7 +89,8 @@ export interface ClaimCall {
 }
 
 export interface FakeMemberServer {
-  handlers: Record<string, Handler>;
+  handlers: Routes;
+  calls: Call[];
   boards: Board[];
   boardTasks: BoardTask[];
   myTasks: Task[];
@@ -98,77 +99,78 @@ export interface FakeMemberServer {
   claimAnswer?: (call: ClaimCall) => Response;
 }
 
-/** Largest count and labelCount the fake routes (renderApp matches exact paths). */
-const MAX_PATH_NUMBER = 30;
-
 export function fakeMemberServer(seed: { boards?: Board[]; boardTasks?: BoardTask[]; myTasks?: Task[] } = {}): FakeMemberServer {
+  const http = createFakeServer();
   const server: FakeMemberServer = {
-    handlers: {},
+    handlers: http.handlers,
+    calls: http.calls,
     boards: seed.boards ?? [aBoard()],
     boardTasks: seed.boardTasks ?? [aBoardTask()],
     myTasks: seed.myTasks ?? [],
     claims: [],
   };
-  const notFound = () => json({ code: 'A00004', msg: '看板不存在' }, 404);
-  const h = server.handlers;
+  const noBoard = () => notFound('看板不存在');
+  /** A board the member sees: open (publishing to the member's groups is the server's part). */
+  const visibleBoard = (uuid: string | undefined) => server.boards.find((b) => b.uuid === uuid && b.status === 'open');
 
-  h['GET /api/board/list/user'] = (request) => {
-    const q = new URL(request.url).searchParams;
-    const page = Number(q.get('page') ?? 0);
-    const size = Number(q.get('size') ?? 10);
-    const boardId = q.get('boardId');
-    const matching = server.boards.filter((b) => b.status === 'open' && (boardId === null || b.id === Number(boardId)));
-    return ok({ data: matching.slice(page * size, page * size + size), pageNumber: Math.ceil(matching.length / size) });
-  };
+  http.on('GET', '/api/board/list/user', ({ query }) => {
+    const matching = server.boards.filter((b) => b.status === 'open' && (query.boardId === undefined || b.id === Number(query.boardId)));
+    const { content, totalPages } = pageOf(matching, query, 10);
+    return ok({ data: content, pageNumber: totalPages });
+  });
 
-  for (const board of server.boards) {
-    const visible = () => board.status === 'open';
-    h[`GET /api/board/infouuid/${board.uuid}`] = () => (visible() ? ok(board) : notFound());
-    h[`GET /api/boardtask/uuid/${board.uuid}/list`] = () =>
-      visible() ? ok(server.boardTasks.filter((bt) => bt.boardId === board.id)) : notFound();
-  }
-  h['GET /api/task/info/user/board/list'] = (request) => {
-    const uuid = new URL(request.url).searchParams.get('boardUuid');
-    const board = server.boards.find((b) => b.uuid === uuid);
-    return board ? ok(server.myTasks.filter((t) => t.boardId === board.id)) : notFound();
-  };
+  http.on('GET', '/api/board/infouuid/{uuid}', ({ params }) => {
+    const board = visibleBoard(params.uuid);
+    return board ? ok(board) : noBoard();
+  });
+  http.on('GET', '/api/boardtask/uuid/{uuid}/list', ({ params }) => {
+    const board = visibleBoard(params.uuid);
+    return board ? ok(server.boardTasks.filter((bt) => bt.boardId === board.id)) : noBoard();
+  });
+  http.on('GET', '/api/task/info/user/board/list', ({ query }) => {
+    const board = server.boards.find((b) => b.uuid === query.boardUuid);
+    return board ? ok(server.myTasks.filter((t) => t.boardId === board.id)) : noBoard();
+  });
 
-  for (const bt of server.boardTasks) {
-    h[`GET /api/boardtask/${bt.boardId}/info/${bt.id}`] = () => ok(server.boardTasks.find((x) => x.id === bt.id));
-    for (let count = 1; count <= MAX_PATH_NUMBER; count++) {
-      h[`POST /api/task/${bt.id}/user/create/${count}`] = (request) => claim(request, bt.id, count, null);
-      for (let label = 0; label <= MAX_PATH_NUMBER; label++) {
-        h[`POST /api/task/${bt.id}/user/create/${count}/label/${label}`] = (request) => claim(request, bt.id, count, label);
-      }
-    }
-  }
+  http.on('GET', '/api/boardtask/{boardId}/info/{taskId}', ({ params }) => {
+    const boardTask = server.boardTasks.find((x) => x.id === Number(params.taskId) && x.boardId === Number(params.boardId));
+    return boardTask ? ok(boardTask) : notFound('任务不存在');
+  });
 
-  async function claim(request: Request, boardTaskId: number, count: number, labelCount: number | null): Promise<Response> {
-    const text = await request.text();
-    const call: ClaimCall = { path: new URL(request.url).pathname, boardTaskId, count, labelCount, body: text ? JSON.parse(text) : undefined };
+  const claim = ({ path, params, body }: Call): Response => {
+    const boardTask = server.boardTasks.find((x) => x.id === Number(params.boardTaskId));
+    if (!boardTask) return notFound('任务不存在');
+    const call: ClaimCall = {
+      path,
+      boardTaskId: boardTask.id,
+      count: Number(params.count),
+      labelCount: params.label === undefined ? null : Number(params.label),
+      body,
+    };
     server.claims.push(call);
     if (server.claimAnswer) return server.claimAnswer(call);
-    const boardTask = server.boardTasks.find((x) => x.id === boardTaskId)!;
     const board = server.boards.find((b) => b.id === boardTask.boardId)!;
-    boardTask.claimCount += count;
+    boardTask.claimCount += call.count;
     const id = 200 + server.claims.length;
-    const body = (call.body ?? {}) as { isHome?: boolean; state?: string; zipCode?: string };
+    const details = (body ?? {}) as { isHome?: boolean; state?: string; zipCode?: string };
     const task = aTask({
       id,
       mainId: id,
-      boardTaskId,
+      boardTaskId: boardTask.id,
       boardId: board.id,
       itemName: boardTask.itemName,
-      count,
+      count: call.count,
       status: boardTask.status === 'closed' || board.expire ? 'pending' : 'open',
-      isHome: body.isHome ?? false,
-      state: body.state ?? '',
-      zipCode: body.zipCode ?? '',
-      labelCount: labelCount ?? 0,
+      isHome: details.isHome ?? false,
+      state: details.state ?? '',
+      zipCode: details.zipCode ?? '',
+      labelCount: call.labelCount ?? 0,
     });
     server.myTasks = [...server.myTasks, task];
     return ok({ status: 'succ', task });
-  }
+  };
+  http.on('POST', '/api/task/{boardTaskId}/user/create/{count}', claim);
+  http.on('POST', '/api/task/{boardTaskId}/user/create/{count}/label/{label}', claim);
 
   return server;
 }

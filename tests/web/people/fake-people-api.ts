@@ -1,9 +1,10 @@
 // A fake of the HTTP boundary for the people screens: an in-memory set of users and groups behind
 // the contract's calls (listAdminUsers, listUsers, updateAdminUser, listUserGroups, getUserGroup,
-// listGroupUsers, saveUserGroup, addGroupUsers, removeGroupUsers), answering in its envelope.
+// listGroupUsers, saveUserGroup, addGroupUsers, removeGroupUsers), answering in its envelope
+// (fake-server.ts), with a log of the calls.
 // The real handlers are tested in tests/server; here only the pages are under test.
 import type { components } from '../../../src/api/schema';
-import { json, ok, type Handler } from '../app-harness';
+import { createFakeServer, notFound, ok, pageOf, type Call, type FakeServer, type Routes } from '../fake-server';
 
 type AdminUser = components['schemas']['AdminUser'];
 type UserGroup = components['schemas']['UserGroup'];
@@ -13,7 +14,9 @@ export interface FakePeople {
   groups: UserGroup[];
   /** What add/remove answer in `data`; the server answers false when nothing changed. */
   memberResult: boolean;
-  handlers: Record<string, Handler>;
+  handlers: Routes;
+  calls: Call[];
+  callsTo: FakeServer['callsTo'];
 }
 
 const CREATED = Date.UTC(2024, 4, 1, 8, 30);
@@ -32,91 +35,80 @@ export function adminUser(id: number, fields: Partial<AdminUser> = {}): AdminUse
   };
 }
 
-function groupIdFrom(pathname: string): number {
-  const match = /\/api\/usergroup\/(?:list\/)?(\d+)/.exec(pathname);
-  return Number(match?.[1]);
-}
-
-function uidsFrom(url: URL): number[] {
-  return (url.searchParams.get('uids') ?? '').split(',').map(Number);
-}
-
 export function fakePeopleApi(seed: { users?: AdminUser[]; groups?: UserGroup[] } = {}): FakePeople {
+  const server = createFakeServer();
   const fake: FakePeople = {
     users: seed.users ?? [],
     groups: seed.groups ?? [],
     memberResult: true,
-    handlers: {},
+    handlers: server.handlers,
+    calls: server.calls,
+    callsTo: server.callsTo,
   };
   const toUser = ({ id, nickName, mailAddr, phoneNo, qq, roleType }: AdminUser) => ({ id, nickName, mailAddr, phoneNo, qq, roleType });
   const membersOf = (groupId: number) => fake.users.filter((u) => u.groupIds.includes(groupId));
+  const groupOf = (id: string | undefined) => fake.groups.find((g) => g.id === Number(id));
+  const noGroup = () => notFound('用户组不存在');
 
-  fake.handlers = {
-    'GET /api/admin/user/list': (request) => {
-      const q = new URL(request.url).searchParams;
-      const page = Number(q.get('page') ?? 0);
-      const size = Number(q.get('size') ?? 20);
-      const role = q.get('roleType') ?? 'all';
-      const mail = (q.get('mailAddr') ?? '').toLowerCase();
-      const nick = (q.get('nickName') ?? '').toLowerCase();
-      const matching = fake.users.filter(
-        (u) =>
-          (role === 'all' || (role === 'admin' ? u.roleType !== 'user' : u.roleType === role)) &&
-          u.mailAddr.toLowerCase().includes(mail) &&
-          u.nickName.toLowerCase().includes(nick),
-      );
-      return ok({
-        content: matching.slice(page * size, page * size + size),
-        totalPages: Math.ceil(matching.length / size),
-        totalElements: matching.length,
-      });
-    },
-    'GET /api/user/list': () => ok(fake.users.map(toUser)),
-    'POST /api/admin/user/update': async (request) => {
-      const body = (await request.json()) as { id: number; roleType?: AdminUser['roleType']; groupIds?: number[] };
-      const user = fake.users.find((u) => u.id === body.id);
-      if (!user) return json({ code: 'A00004', msg: '用户不存在' }, 404);
-      Object.assign(user, body.roleType && { roleType: body.roleType }, body.groupIds && { groupIds: body.groupIds });
-      return ok(user);
-    },
-    'GET /api/usergroup/list': () => ok(fake.groups),
-    'POST /api/usergroup/update': async (request) => {
-      const body = (await request.json()) as { id?: number; groupName: string; remark?: string };
-      if (body.id === undefined) {
-        const created = { id: Math.max(0, ...fake.groups.map((g) => g.id)) + 1, groupName: body.groupName, remark: body.remark ?? '' };
-        fake.groups.push(created);
-        return ok(created);
-      }
-      const group = fake.groups.find((g) => g.id === body.id);
-      if (!group) return json({ code: 'A00004', msg: '用户组不存在' }, 404);
-      Object.assign(group, { groupName: body.groupName, remark: body.remark ?? '' });
-      return ok(group);
-    },
-  };
-
-  // Path-parameter calls: one handler per group id the seed knows, plus ids created later.
-  const groupHandler = (): Handler => (request) => {
-    const url = new URL(request.url);
-    const id = groupIdFrom(url.pathname);
-    const group = fake.groups.find((g) => g.id === id);
-    if (!group) return json({ code: 'A00004', msg: '用户组不存在' }, 404);
-    if (url.pathname.endsWith('/info')) return ok(group);
-    if (url.pathname.includes('/list/')) return ok(membersOf(id).map(toUser));
-    const uids = uidsFrom(url);
-    if (fake.memberResult) {
-      for (const user of fake.users) {
-        if (!uids.includes(user.id)) continue;
-        if (request.method === 'POST' && !user.groupIds.includes(id)) user.groupIds = [...user.groupIds, id];
-        if (request.method === 'DELETE') user.groupIds = user.groupIds.filter((g) => g !== id);
-      }
+  server.on('GET', '/api/admin/user/list', ({ query }) => {
+    const role = query.roleType ?? 'all';
+    const mail = (query.mailAddr ?? '').toLowerCase();
+    const nick = (query.nickName ?? '').toLowerCase();
+    const matching = fake.users.filter(
+      (u) =>
+        (role === 'all' || (role === 'admin' ? u.roleType !== 'user' : u.roleType === role)) &&
+        u.mailAddr.toLowerCase().includes(mail) &&
+        u.nickName.toLowerCase().includes(nick),
+    );
+    return ok(pageOf(matching, query));
+  });
+  server.on('GET', '/api/user/list', () => ok(fake.users.map(toUser)));
+  server.on('POST', '/api/admin/user/update', ({ body }) => {
+    const change = body as { id: number; roleType?: AdminUser['roleType']; groupIds?: number[] };
+    const user = fake.users.find((u) => u.id === change.id);
+    if (!user) return notFound('用户不存在');
+    Object.assign(user, change.roleType && { roleType: change.roleType }, change.groupIds && { groupIds: change.groupIds });
+    return ok(user);
+  });
+  server.on('GET', '/api/usergroup/list', () => ok(fake.groups));
+  server.on('POST', '/api/usergroup/update', ({ body }) => {
+    const change = body as { id?: number; groupName: string; remark?: string };
+    if (change.id === undefined) {
+      const created = { id: Math.max(0, ...fake.groups.map((g) => g.id)) + 1, groupName: change.groupName, remark: change.remark ?? '' };
+      fake.groups.push(created);
+      return ok(created);
     }
-    return ok(fake.memberResult);
-  };
-  for (let id = 1; id <= 50; id += 1) {
-    fake.handlers[`GET /api/usergroup/${id}/info`] = groupHandler();
-    fake.handlers[`GET /api/usergroup/list/${id}`] = groupHandler();
-    fake.handlers[`POST /api/usergroup/${id}/user`] = groupHandler();
-    fake.handlers[`DELETE /api/usergroup/${id}/user`] = groupHandler();
-  }
+    const group = groupOf(String(change.id));
+    if (!group) return noGroup();
+    Object.assign(group, { groupName: change.groupName, remark: change.remark ?? '' });
+    return ok(group);
+  });
+
+  server.on('GET', '/api/usergroup/{id}/info', ({ params }) => {
+    const group = groupOf(params.id);
+    return group ? ok(group) : noGroup();
+  });
+  server.on('GET', '/api/usergroup/list/{id}', ({ params }) => {
+    const group = groupOf(params.id);
+    return group ? ok(membersOf(group.id).map(toUser)) : noGroup();
+  });
+  /** add / remove members: the server answers false when nothing changed (memberResult). */
+  const members =
+    (change: 'add' | 'remove') =>
+    ({ params, query }: Call) => {
+      const group = groupOf(params.id);
+      if (!group) return noGroup();
+      const uids = (query.uids ?? '').split(',').map(Number);
+      if (fake.memberResult) {
+        for (const user of fake.users) {
+          if (!uids.includes(user.id)) continue;
+          if (change === 'add' && !user.groupIds.includes(group.id)) user.groupIds = [...user.groupIds, group.id];
+          if (change === 'remove') user.groupIds = user.groupIds.filter((g) => g !== group.id);
+        }
+      }
+      return ok(fake.memberResult);
+    };
+  server.on('POST', '/api/usergroup/{id}/user', members('add'));
+  server.on('DELETE', '/api/usergroup/{id}/user', members('remove'));
   return fake;
 }

@@ -26,9 +26,6 @@ function seed() {
   });
 }
 
-const requestsTo = (requests: Request[], method: string, pathname: string) =>
-  requests.filter((r) => r.method === method && new URL(r.url).pathname === pathname);
-
 describe('/admin/group-list', () => {
   it('lists the groups with new and edit links', async () => {
     const fake = seed();
@@ -48,7 +45,7 @@ describe('/admin/group-list', () => {
 describe('/admin/group/new', () => {
   it("requires the name ('组名称必填') and creates the group, then moves to its page", async () => {
     const fake = seed();
-    const { router, requests } = renderApp('/admin/group/new', { loggedInAs: userOf('admin'), handlers: fake.handlers });
+    const { router } = renderApp('/admin/group/new', { loggedInAs: userOf('admin'), handlers: fake.handlers });
     const user = userEvent.setup();
     expect(await screen.findByRole('heading', { name: '新建用户组' })).toBeTruthy();
     expect(screen.getByText('保存用户组后即可添加成员。')).toBeTruthy();
@@ -56,7 +53,7 @@ describe('/admin/group/new', () => {
     await user.type(screen.getByRole('textbox', { name: '组名称' }), '   ');
     await user.click(screen.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('组名称必填')).toBeTruthy();
-    expect(requestsTo(requests, 'POST', '/api/usergroup/update')).toHaveLength(0);
+    expect(fake.callsTo('/api/usergroup/update', 'POST')).toHaveLength(0);
 
     await user.clear(screen.getByRole('textbox', { name: '组名称' }));
     await user.type(screen.getByRole('textbox', { name: '组名称' }), ' 华北组 ');
@@ -64,7 +61,7 @@ describe('/admin/group/new', () => {
     await user.click(screen.getByRole('button', { name: '保存' }));
 
     expect(await screen.findByText('创建成功')).toBeTruthy();
-    expect(await requestsTo(requests, 'POST', '/api/usergroup/update')[0]!.json()).toEqual({ groupName: '华北组', remark: '北京' });
+    expect(fake.callsTo('/api/usergroup/update', 'POST')[0]!.body).toEqual({ groupName: '华北组', remark: '北京' });
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/group/3'));
     expect(await screen.findByRole('heading', { name: '用户组：华北组' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '添加成员' })).toBeTruthy();
@@ -75,14 +72,14 @@ describe('/admin/group/new', () => {
 describe('/admin/group/{id}', () => {
   it('saves the name and remark with the id', async () => {
     const fake = seed();
-    const { requests } = renderApp('/admin/group/1', { loggedInAs: userOf('lowerAdmin'), handlers: fake.handlers });
+    renderApp('/admin/group/1', { loggedInAs: userOf('lowerAdmin'), handlers: fake.handlers });
     const user = userEvent.setup();
     const name = await screen.findByRole('textbox', { name: '组名称' });
     expect((name as HTMLInputElement).value).toBe('华东采购一组');
     await user.clear(screen.getByRole('textbox', { name: '备注' }));
     await user.click(screen.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('保存成功')).toBeTruthy();
-    expect(await requestsTo(requests, 'POST', '/api/usergroup/update')[0]!.json()).toEqual({
+    expect(fake.callsTo('/api/usergroup/update', 'POST')[0]!.body).toEqual({
       id: 1,
       groupName: '华东采购一组',
       remark: '',
@@ -91,7 +88,7 @@ describe('/admin/group/{id}', () => {
 
   it('lists the members and adds several at once with uids comma-joined', async () => {
     const fake = seed();
-    const { requests } = renderApp('/admin/group/1', { loggedInAs: userOf('admin'), handlers: fake.handlers });
+    renderApp('/admin/group/1', { loggedInAs: userOf('admin'), handlers: fake.handlers });
     const user = userEvent.setup();
     const members = await screen.findByRole('table', { name: '用户组成员' });
     expect(within(members).getByText('alice@example.com')).toBeTruthy();
@@ -112,9 +109,9 @@ describe('/admin/group/{id}', () => {
     await user.click(within(dialog).getByRole('button', { name: '添加（2）' }));
 
     expect(await screen.findByText('操作成功')).toBeTruthy();
-    const add = requestsTo(requests, 'POST', '/api/usergroup/1/user');
+    const add = fake.callsTo('/api/usergroup/1/user', 'POST');
     expect(add).toHaveLength(1);
-    expect(new URL(add[0]!.url).searchParams.get('uids')).toBe('5,6');
+    expect(add[0]!.query.uids).toBe('5,6');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(await within(screen.getByRole('table', { name: '用户组成员' })).findByText('dave@example.com')).toBeTruthy();
     expect(screen.getByText('成员（4）')).toBeTruthy();
@@ -123,7 +120,7 @@ describe('/admin/group/{id}', () => {
   it('removes one member per row, and a selection at once, with uids comma-joined', async () => {
     const fake = seed();
     fake.users.find((u) => u.id === 5)!.groupIds = [1];
-    const { requests } = renderApp('/admin/group/1', { loggedInAs: userOf('admin'), handlers: fake.handlers });
+    renderApp('/admin/group/1', { loggedInAs: userOf('admin'), handlers: fake.handlers });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: '移除 alice@example.com' }));
     const confirmation = await screen.findByRole('dialog');
@@ -131,7 +128,7 @@ describe('/admin/group/{id}', () => {
     await user.click(within(confirmation).getByRole('button', { name: '确定' }));
     expect(await screen.findByText('删除成功')).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('alice@example.com')).toBeNull());
-    expect(new URL(requestsTo(requests, 'DELETE', '/api/usergroup/1/user')[0]!.url).searchParams.get('uids')).toBe('3');
+    expect(fake.callsTo('/api/usergroup/1/user', 'DELETE')[0]!.query.uids).toBe('3');
 
     const table = screen.getByRole('table', { name: '用户组成员' });
     for (const mail of ['bob@example.com', 'carol@example.com']) {
@@ -140,8 +137,8 @@ describe('/admin/group/{id}', () => {
     }
     await user.click(screen.getByRole('button', { name: '移除所选（2）' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确定' }));
-    await waitFor(() => expect(requestsTo(requests, 'DELETE', '/api/usergroup/1/user')).toHaveLength(2));
-    expect(new URL(requestsTo(requests, 'DELETE', '/api/usergroup/1/user')[1]!.url).searchParams.get('uids')).toBe('4,5');
+    await waitFor(() => expect(fake.callsTo('/api/usergroup/1/user', 'DELETE')).toHaveLength(2));
+    expect(fake.callsTo('/api/usergroup/1/user', 'DELETE')[1]!.query.uids).toBe('4,5');
     expect(await screen.findByText('该组还没有成员')).toBeTruthy();
   });
 

@@ -1,13 +1,15 @@
-// A fake of the HTTP boundary of the member's task screens, for app-harness's renderApp: handlers
-// answering the calls of /user/my-task, the task record dialog, the edit-count dialog and
-// /user/upload the way openapi.yaml describes them (envelopes, field names, status codes), on a
-// small in-memory state. Task changes go through the task machine as the server's applyTaskEvent
+// A fake of the HTTP boundary of the member's task screens, for app-harness's renderApp: routes
+// (fake-server.ts) answering the calls of /user/my-task, the task record dialog, the edit-count
+// dialog and /user/upload the way openapi.yaml describes them (envelopes, field names, status
+// codes), on a small in-memory state, with a log of the calls. Task changes go through the task machine as the server's applyTaskEvent
 // does, so a refused event is A00001 with the machine's words. Tests replace single answers through
 // `answer`. Only the web app is under test here; the real server is proven by tests/server.
 import { decide } from '../../../machines/stored-state';
 import { explainTaskRefusal, taskMachine, type MatchOutcome, type TaskEvent } from '../../../machines/task.machine';
 import type { components } from '../../../src/api/schema';
-import { json, ok, type Handler } from '../app-harness';
+import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../fake-server';
+
+export { refuse, type Call };
 
 type Schemas = components['schemas'];
 export type Task = Schemas['Task'];
@@ -76,17 +78,10 @@ export function aBoardTask(over: Partial<BoardTask> = {}): BoardTask {
   };
 }
 
-export interface Call {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  body: unknown;
-}
-
 type AnswerKey = 'list' | 'delete' | 'split' | 'match' | 'qty' | 'create' | 'update' | 'remove' | 'import' | 'updateExcel' | 'excelToken' | 'pdfToken';
 
 export interface FakeTaskServer {
-  handlers: Record<string, Handler>;
+  handlers: Routes;
   /** Shared with the caller (the board page's fake lists the same array). */
   tasks: Task[];
   records: PurchasedItem[];
@@ -97,56 +92,32 @@ export interface FakeTaskServer {
   /** The answer of an upload. */
   uploadResult: UploadResult;
   /** Replace one kind of answer (a refusal, say). */
-  answer: Partial<Record<AnswerKey, (call: Call) => Response>>;
+  answer: FakeServer<AnswerKey>['answer'];
+  /** Tasks that have a payment application (checkTaskApplyExists). */
+  appliedTaskIds: Set<number>;
 }
 
-/** Largest count and labelCount the fake routes (renderApp matches exact paths). */
-const MAX_PATH_NUMBER = 12;
-/** Ids given to split siblings (their routes exist from the start). */
+/** Ids given to split siblings. */
 const SIBLING_IDS = [9001, 9002, 9003];
 
-export function refuse(msg: string, status = 400, code = 'A00001'): Response {
-  return json({ code, msg }, status);
-}
-
 export function fakeTaskServer(seed: { tasks?: Task[]; records?: PurchasedItem[]; boardTasks?: BoardTask[] } = {}): FakeTaskServer {
+  const http = createFakeServer<AnswerKey>();
   const server: FakeTaskServer = {
-    handlers: {},
+    handlers: http.handlers,
     tasks: seed.tasks ?? [aTask()],
     records: seed.records ?? [],
     boardTasks: seed.boardTasks ?? [aBoardTask()],
-    calls: [],
+    calls: http.calls,
     matchOutcome: 'open',
     uploadResult: { rows: [], succ: 0, skip: 0, error: 0 },
-    answer: {},
+    answer: http.answer,
+    appliedTaskIds: new Set(),
   };
-  const h = server.handlers;
   let nextSibling = 0;
   let nextRecordId = 500;
 
-  /** Records the call, then answers it with the override for `key` or with `answer`. */
-  const route =
-    (key: AnswerKey | null, answer: (call: Call, request: Request) => Response | Promise<Response>): Handler =>
-    async (request) => {
-      const url = new URL(request.url);
-      const type = request.headers.get('content-type') ?? '';
-      let body: unknown;
-      if (type.includes('json')) {
-        const text = await request.text();
-        body = text ? JSON.parse(text) : undefined;
-      } else if (type.includes('multipart')) {
-        const form = await request.formData();
-        const file = form.get('file');
-        body = { file: file instanceof Blob ? { name: (file as File).name, size: file.size } : file };
-      }
-      const call: Call = { method: request.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body };
-      server.calls.push(call);
-      const override = key ? server.answer[key] : undefined;
-      return override ? override(call) : answer(call, request);
-    };
-
-  const taskOf = (id: number) => server.tasks.find((t) => t.id === id && t.status !== 'deleted');
-  const notFound = () => refuse('任务不存在', 404, 'A00004');
+  const taskOf = (id: string | number | undefined) => server.tasks.find((t) => t.id === Number(id) && t.status !== 'deleted');
+  const noTask = () => notFound('任务不存在');
   const recordsOf = (taskId: number) => server.records.filter((r) => r.taskId === taskId);
 
   /** The task machine, as the server applies it. */
@@ -157,47 +128,72 @@ export function fakeTaskServer(seed: { tasks?: Task[]; records?: PurchasedItem[]
     return { ok: true };
   }
 
-  h['GET /api/task/info/user/list'] = route('list', ({ query }) => {
-    const page = Number(query.page ?? 0);
-    const size = Number(query.size ?? 20);
-    const matching = server.tasks.filter(
-      (t) =>
-        (!query.taskStatus || t.status === query.taskStatus) &&
-        (!query.itemName || t.itemName.includes(query.itemName)) &&
-        (!query.trackingId || t.trackingId.split(',').includes(query.trackingId)) &&
-        (!query.taskId || t.id === Number(query.taskId) || t.mainId === Number(query.taskId)),
-    );
-    return ok({
-      content: matching.slice(page * size, page * size + size),
-      totalPages: Math.ceil(matching.length / size),
-      totalElements: matching.length,
-    });
+  http.on(
+    'GET',
+    '/api/task/info/user/list',
+    ({ query }) => {
+      const matching = server.tasks.filter(
+        (t) =>
+          (!query.taskStatus || t.status === query.taskStatus) &&
+          (!query.itemName || t.itemName.includes(query.itemName)) &&
+          (!query.trackingId || t.trackingId.split(',').includes(query.trackingId)) &&
+          (!query.taskId || t.id === Number(query.taskId) || t.mainId === Number(query.taskId)),
+      );
+      return ok(pageOf(matching, query));
+    },
+    'list',
+  );
+
+  http.on(
+    'POST',
+    '/api/task/user/split',
+    ({ query }) => {
+      const task = taskOf(query.taskId);
+      if (!task) return noTask();
+      const applied = apply(task, { type: 'task.split' });
+      if (!applied.ok) return applied.response;
+      const id = SIBLING_IDS[nextSibling++]!;
+      const sibling = { ...task, id, subId: task.subId + nextSibling, count: task.productCount, status: 'locked' as const, canSplit: false };
+      task.count -= task.productCount;
+      task.productCount = 0;
+      task.canSplit = false;
+      task.status = 'open';
+      server.tasks.push(sibling);
+      return ok({ status: 'succ', msg: '拆分成功', tasks: [task, sibling] });
+    },
+    'split',
+  );
+
+  http.on(
+    'POST',
+    '/api/match/user/task/match',
+    ({ body }) => {
+      const task = taskOf((body as { taskId: number }).taskId);
+      if (!task) return noTask();
+      const applied = apply(task, { type: 'task.match', outcome: server.matchOutcome });
+      if (!applied.ok) return applied.response;
+      return ok({ opStatus: 'succ', msg: '匹配完成', tasks: [task] });
+    },
+    'match',
+  );
+
+  http.on('GET', '/api/task/apply/exist', ({ query }) => {
+    const ids = (query.taskIds ?? '').split(',').map(Number);
+    return ok({ applyRecords: Object.fromEntries(ids.map((id) => [String(id), server.appliedTaskIds.has(id)])) });
   });
 
-  h['POST /api/task/user/split'] = route('split', ({ query }) => {
-    const task = taskOf(Number(query.taskId));
-    if (!task) return notFound();
-    const applied = apply(task, { type: 'task.split' });
+  http.on('POST', '/api/trade/user/pay/apply', async ({ body }) => {
+    const { taskId } = body as { taskId: number };
+    const task = taskOf(taskId);
+    if (!task) return noTask();
+    if (server.appliedTaskIds.has(task.id)) return ok({ status: 'failed', msg: '该任务已申请付款' });
+    const applied = apply(task, { type: 'task.apply' });
     if (!applied.ok) return applied.response;
-    const id = SIBLING_IDS[nextSibling++]!;
-    const sibling = { ...task, id, subId: task.subId + nextSibling, count: task.productCount, status: 'locked' as const, canSplit: false };
-    task.count -= task.productCount;
-    task.productCount = 0;
-    task.canSplit = false;
-    task.status = 'open';
-    server.tasks.push(sibling);
-    return ok({ status: 'succ', msg: '拆分成功', tasks: [task, sibling] });
+    server.appliedTaskIds.add(task.id);
+    return ok({ status: 'succ', msg: '申请成功' });
   });
 
-  h['POST /api/match/user/task/match'] = route('match', ({ body }) => {
-    const task = taskOf((body as { taskId: number }).taskId);
-    if (!task) return notFound();
-    const applied = apply(task, { type: 'task.match', outcome: server.matchOutcome });
-    if (!applied.ok) return applied.response;
-    return ok({ opStatus: 'succ', msg: '匹配完成', tasks: [task] });
-  });
-
-  h['GET /api/task/part/match'] = route(null, ({ query }) => {
+  http.on('GET', '/api/task/part/match', ({ query }) => {
     const ids = (query.taskIds ?? '').split(',').map(Number);
     return ok(
       server.tasks
@@ -218,69 +214,87 @@ export function fakeTaskServer(seed: { tasks?: Task[]; records?: PurchasedItem[]
     );
   });
 
-  h['POST /api/purchased/user/update'] = route('update', ({ body }) => {
-    const values = body as { id: number; trackingId: string; productCount: number };
-    const record = server.records.find((r) => r.id === values.id);
-    if (!record) return refuse('记录不存在', 404, 'A00004');
-    if (record.status === 'match') return refuse('已匹配的记录不能修改');
-    record.trackingId = values.trackingId;
-    record.productCount = values.productCount;
-    return ok({ status: 'succ', purchasedItems: recordsOf(record.taskId) });
+  http.on(
+    'POST',
+    '/api/purchased/user/update',
+    ({ body }) => {
+      const values = body as { id: number; trackingId: string; productCount: number };
+      const record = server.records.find((r) => r.id === values.id);
+      if (!record) return notFound('记录不存在');
+      if (record.status === 'match') return refuse('已匹配的记录不能修改');
+      record.trackingId = values.trackingId;
+      record.productCount = values.productCount;
+      return ok({ status: 'succ', purchasedItems: recordsOf(record.taskId) });
+    },
+    'update',
+  );
+
+  http.on(
+    'POST',
+    '/api/purchased/user/remove',
+    ({ body }) => {
+      const record = server.records.find((r) => r.id === (body as { id: number }).id);
+      if (!record) return notFound('记录不存在');
+      if (record.status === 'match') return refuse('已匹配的记录不能删除');
+      server.records = server.records.filter((r) => r !== record);
+      return ok({ status: 'succ', purchasedItems: recordsOf(record.taskId) });
+    },
+    'remove',
+  );
+
+  http.on('GET', '/api/download/excel/user-task/token', () => ok({ token: 'xls-token', expireAt: NOW + 300_000 }), 'excelToken');
+  http.on('POST', '/api/purchased/user/excel/upload/import', () => ok(server.uploadResult), 'import');
+  http.on('POST', '/api/purchased/user/excel/upload/update', () => ok(server.uploadResult), 'updateExcel');
+
+  http.on('GET', '/api/boardtask/{boardId}/info/{taskId}', ({ params }) => {
+    const boardTask = server.boardTasks.find((x) => x.id === Number(params.taskId) && x.boardId === Number(params.boardId));
+    return boardTask ? ok(boardTask) : notFound('任务不存在');
   });
 
-  h['POST /api/purchased/user/remove'] = route('remove', ({ body }) => {
-    const record = server.records.find((r) => r.id === (body as { id: number }).id);
-    if (!record) return refuse('记录不存在', 404, 'A00004');
-    if (record.status === 'match') return refuse('已匹配的记录不能删除');
-    server.records = server.records.filter((r) => r !== record);
-    return ok({ status: 'succ', purchasedItems: recordsOf(record.taskId) });
+  http.on('GET', '/api/task/info/{id}', ({ params }) => {
+    const task = taskOf(params.id);
+    return task ? ok(task) : noTask();
   });
-
-  h['GET /api/download/excel/user-task/token'] = route('excelToken', () => ok({ token: 'xls-token', expireAt: NOW + 300_000 }));
-  h['POST /api/purchased/user/excel/upload/import'] = route('import', () => ok(server.uploadResult));
-  h['POST /api/purchased/user/excel/upload/update'] = route('updateExcel', () => ok(server.uploadResult));
-
-  for (const bt of server.boardTasks) {
-    h[`GET /api/boardtask/${bt.boardId}/info/${bt.id}`] = route(null, () => ok(server.boardTasks.find((x) => x.id === bt.id)));
-  }
-
-  const ids = [...new Set([...server.tasks.map((t) => t.id), ...SIBLING_IDS])];
-  for (const id of ids) {
-    h[`GET /api/task/info/${id}`] = route(null, () => {
-      const task = taskOf(id);
-      return task ? ok(task) : notFound();
-    });
-    h[`DELETE /api/task/info/user/${id}`] = route('delete', () => {
-      const task = taskOf(id);
-      if (!task) return notFound();
+  http.on(
+    'DELETE',
+    '/api/task/info/user/{id}',
+    ({ params }) => {
+      const task = taskOf(params.id);
+      if (!task) return noTask();
       const applied = apply(task, { type: 'task.delete', by: 'user' });
       return applied.ok ? ok({ status: 'succ', msg: '删除成功' }) : applied.response;
-    });
-    const editCount = (n: number, m: number | null) =>
-      route('qty', () => {
-        const task = taskOf(id);
-        if (!task) return notFound();
-        const applied = apply(task, { type: 'task.edit', by: 'user' });
-        if (!applied.ok) return applied.response;
-        task.count = n;
-        if (m !== null) task.labelCount = m;
-        return ok({ status: 'succ', task });
-      });
-    for (let n = 1; n <= MAX_PATH_NUMBER; n++) {
-      h[`POST /api/task/info/user/${id}/qty/${n}`] = editCount(n, null);
-      for (let m = 0; m <= MAX_PATH_NUMBER; m++) h[`POST /api/task/info/user/${id}/qty/${n}/label/${m}`] = editCount(n, m);
-    }
-    h[`GET /api/purchased/${id}/taskTracking`] = route(null, () => (taskOf(id) ? ok({ purchasedItems: recordsOf(id) }) : notFound()));
-    h[`POST /api/purchased/user/${id}/create`] = route('create', ({ body }) => {
+    },
+    'delete',
+  );
+
+  const editCount = ({ params }: Call) => {
+    const task = taskOf(params.id);
+    if (!task) return noTask();
+    const applied = apply(task, { type: 'task.edit', by: 'user' });
+    if (!applied.ok) return applied.response;
+    task.count = Number(params.n);
+    if (params.m !== undefined) task.labelCount = Number(params.m);
+    return ok({ status: 'succ', task });
+  };
+  http.on('POST', '/api/task/info/user/{id}/qty/{n}', editCount, 'qty');
+  http.on('POST', '/api/task/info/user/{id}/qty/{n}/label/{m}', editCount, 'qty');
+
+  http.on('GET', '/api/purchased/{id}/taskTracking', ({ params }) => (taskOf(params.id) ? ok({ purchasedItems: recordsOf(Number(params.id)) }) : noTask()));
+  http.on(
+    'POST',
+    '/api/purchased/user/{id}/create',
+    ({ params, body }) => {
+      const id = Number(params.id);
       const values = body as { trackingId?: string; productCount?: number };
-      if (!taskOf(id)) return notFound();
+      if (!taskOf(id)) return noTask();
       if (!values.trackingId?.trim()) return refuse('请填写trackingId');
       if (!values.productCount) return refuse('请填写数目');
       server.records.push({ id: nextRecordId++, taskId: id, trackingId: values.trackingId.trim(), productCount: values.productCount, status: 'init', msg: '' });
       return ok({ status: 'succ', purchasedItems: recordsOf(id) });
-    });
-    h[`GET /api/download/pdf/${id}/token`] = route('pdfToken', () => ok({ token: `pdf-token-${id}`, expireAt: NOW + 300_000 }));
-  }
+    },
+    'create',
+  );
+  http.on('GET', '/api/download/pdf/{id}/token', ({ params }) => ok({ token: `pdf-token-${params.id}`, expireAt: NOW + 300_000 }), 'pdfToken');
 
   return server;
 }

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
+import { ok } from '../fake-server';
 import { aBoardTask, aTask, fakeTaskServer, refuse, type FakeTaskServer } from './fake-task-server';
 
 afterEach(() => {
@@ -56,7 +57,11 @@ describe('/user/my-task: the list', () => {
       .getAllByRole('cell')
       .map((td) => td.textContent);
     expect(cells.slice(0, 12)).toEqual(['101', '十一月采购', '主任务', '0123456789012', '3', '1', '19.99', '21.50', '1.00', '0.50', '已锁定', '1Z1,1Z2']);
-    expect(within(await taskRow('主任务')).getByRole('link', { name: '十一月采购' }).getAttribute('href')).toBe('/user/board/b-1');
+    expect(
+      within(await taskRow('主任务'))
+        .getByRole('link', { name: '十一月采购' })
+        .getAttribute('href'),
+    ).toBe('/user/board/b-1');
     expect(within(await taskRow('拆分任务')).getAllByRole('cell')[0]!.textContent).toBe('101-1');
     expect(listCalls(server)[0]!.query).toEqual({ page: '0', size: '20', isDesc: 'true' });
   });
@@ -78,7 +83,15 @@ describe('/user/my-task: the list', () => {
 
     await waitFor(() => expect(router.state.location.search).toEqual({ status: 'locked', itemName: '任务', trackingId: '1Z9', taskId: 2 }));
     await waitFor(() =>
-      expect(listCalls(server).at(-1)!.query).toEqual({ page: '0', size: '20', isDesc: 'true', taskStatus: 'locked', itemName: '任务', trackingId: '1Z9', taskId: '2' }),
+      expect(listCalls(server).at(-1)!.query).toEqual({
+        page: '0',
+        size: '20',
+        isDesc: 'true',
+        taskStatus: 'locked',
+        itemName: '任务',
+        trackingId: '1Z9',
+        taskId: '2',
+      }),
     );
   });
 
@@ -148,7 +161,7 @@ describe('/user/my-task: row actions', () => {
     expect(await screen.findByText('删除失败：只有进行中或不匹配且未到货的任务可以删除')).toBeTruthy();
   });
 
-  it("split posts /api/task/user/split?taskId and names the resulting tasks", async () => {
+  it('split posts /api/task/user/split?taskId and names the resulting tasks', async () => {
     const server = fakeTaskServer({ tasks: [aTask({ id: 51, mainId: 51, itemName: '部分到货', count: 5, productCount: 2, canSplit: true })] });
     openMyTasks(server);
     const user = await clickAction('部分到货', '拆分');
@@ -171,7 +184,7 @@ describe('/user/my-task: row actions', () => {
 
   it("a split refused in a success envelope (status 'failed') also toasts '拆分失败'", async () => {
     const server = fakeTaskServer({ tasks: [aTask({ id: 51, mainId: 51, itemName: '部分到货', count: 5, productCount: 2, canSplit: true })] });
-    server.answer.split = () => new Response(JSON.stringify({ code: 'A00000', data: { status: 'failed' } }), { headers: { 'content-type': 'application/json' } });
+    server.answer.split = () => ok({ status: 'failed' });
     openMyTasks(server);
     const user = await clickAction('部分到货', '拆分');
     await confirm(user);
@@ -219,6 +232,31 @@ describe('/user/my-task: row actions', () => {
     const { router } = openMyTasks(server);
     await userEvent.setup().click(within(await taskRow('蓝牙耳机')).getByRole('link', { name: '上传' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/upload'));
+  });
+});
+
+describe('/user/my-task: applying for payment', () => {
+  it("offers '申请付款' on a locked task only, posts bonus and note, then shows '已申请付款'", async () => {
+    const server = fakeTaskServer({
+      tasks: [
+        aTask({ id: 101, mainId: 101, subId: 0, itemName: '已锁定任务', status: 'locked', productCount: 3 }),
+        aTask({ id: 102, mainId: 102, subId: 0, itemName: '进行中任务', status: 'open' }),
+      ],
+    });
+    openMyTasks(server);
+    expect(within(await taskRow('进行中任务')).queryByRole('button', { name: /申请付款/ })).toBeNull();
+    const user = userEvent.setup();
+    await user.click(await within(await taskRow('已锁定任务')).findByRole('button', { name: '申请付款：任务 101' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/奖励/), '2.5');
+    await user.type(within(dialog).getByLabelText(/备注/), '加急');
+    await user.click(within(dialog).getByRole('button', { name: '提交申请' }));
+    await waitFor(() => expect(server.calls.filter((c) => c.path === '/api/trade/user/pay/apply')).toHaveLength(1));
+    expect(server.calls.filter((c) => c.path === '/api/trade/user/pay/apply')[0]!.body).toEqual({ taskId: 101, bonus: 2.5, note: '加急' });
+    expect(await screen.findByText('申请成功')).toBeTruthy();
+    // The list reloads: the task is now being paid and its button is the disabled one.
+    const applied = await within(await taskRow('已锁定任务')).findByRole('button', { name: '已申请付款' });
+    expect((applied as HTMLButtonElement).disabled).toBe(true);
   });
 });
 

@@ -3,7 +3,8 @@
 // status and every context (productCount 0 or not, canSplit, isHome), the action buttons of the
 // row on /user/my-task are exactly the events the task machine accepts (read here from
 // machines/task.machine.ts itself), plus upload and records (every status but pending and deleted)
-// and the label PDF (those, when the task ships home). The board page's 'my tasks' offers SPEC §2's
+// and the label PDF (those, when the task ships home); task.apply is the payment dialog's button
+// (no application exists in this fake). The board page's 'my tasks' offers SPEC §2's
 // upload, records, edit and delete under the same rules.
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,6 +28,7 @@ const MEMBER_EVENTS: Array<[TaskEvent, string]> = [
   [{ type: 'task.delete', by: 'user' }, '删除'],
   [{ type: 'task.split' }, '拆分'],
   [{ type: 'task.match', outcome: 'open' }, '匹配'],
+  [{ type: 'task.apply' }, '申请付款'],
 ];
 
 interface Case {

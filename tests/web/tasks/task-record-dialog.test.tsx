@@ -7,7 +7,8 @@ import { createApiClient } from '../../../src/api/client';
 import { ConfirmDialogHost } from '../../../src/web/components/ui/confirm';
 import { clearToasts, toast, Toaster } from '../../../src/web/components/ui/toast';
 import { TaskRecordDialog } from '../../../src/web/features/tasks/task-record-dialog';
-import { json, renderApp, userOf } from '../app-harness';
+import { renderApp, userOf } from '../app-harness';
+import { answerFrom, json } from '../fake-server';
 import { aRecord, aTask, fakeTaskServer, refuse, type FakeTaskServer } from './fake-task-server';
 
 afterEach(() => {
@@ -156,11 +157,7 @@ describe('the task record dialog (admin view)', () => {
   function renderAdminDialog(server: FakeTaskServer, onChanged = vi.fn()) {
     const api = createApiClient({
       baseUrl: 'http://localhost',
-      fetch: async (request) => {
-        const url = new URL(request.url);
-        const handler = server.handlers[`${request.method} ${url.pathname}`];
-        return handler ? handler(request) : json({ code: 'A00004', msg: 'not stubbed' }, 404);
-      },
+      fetch: (request) => answerFrom(server.handlers, request),
       readToken: () => ({ token: 'admin-token', keep: false }),
       notifyError: (message) => toast.error(message),
       onSessionSignal: () => {},

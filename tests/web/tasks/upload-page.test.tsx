@@ -8,7 +8,8 @@ import { clearToasts, toast } from '../../../src/web/components/ui/toast';
 import { createSessionActor } from '../../../src/web/features/session/session-actor';
 import { createTokenStore } from '../../../src/web/features/session/token-store';
 import { createAppRouter } from '../../../src/web/router';
-import { json, ok, renderApp, userOf } from '../app-harness';
+import { renderApp, userOf } from '../app-harness';
+import { answerFrom, json, ok, type Routes } from '../fake-server';
 import { fakeXhr, type UploadScript } from '../fake-xhr';
 import { fakeTaskServer, refuse, type FakeTaskServer, type UploadResult, type UploadResultRow } from './fake-task-server';
 
@@ -157,7 +158,7 @@ describe('/user/upload', () => {
 
   it('sends the session token with the upload; an expired session logs out as on any call', async () => {
     const server = fakeTaskServer();
-    server.handlers['POST /api/purchased/user/excel/upload/import'] = () => json({ code: 'A00002', msg: 'token expired' }, 401);
+    server.answer.import = () => json({ code: 'A00002', msg: 'token expired' }, 401);
     const { requests, session } = openUpload(server);
     const sent = vi.spyOn(session, 'send');
     await chooseAndUpload('导入');
@@ -273,17 +274,14 @@ describe('/user/upload: leaving with results on screen', () => {
     window.history.replaceState(null, '', '/user/upload');
     const server = fakeTaskServer();
     server.uploadResult = resultOf(rowsOf(3));
-    const handlers: Record<string, (request: Request) => Response | Promise<Response>> = {
+    const handlers: Routes = {
       ...server.handlers,
       'GET /api/user/info': () => ok(member),
       'GET /api/notice/get': () => ok({ content: '' }),
     };
     const tokenStore = createTokenStore({});
     tokenStore.write({ token: 'test-token', keep: false });
-    const fetch = async (request: Request) => {
-      const handler = handlers[`${request.method} ${new URL(request.url).pathname}`];
-      return handler ? handler(request) : json({ code: 'A00004', msg: 'not stubbed' }, 404);
-    };
+    const fetch = (request: Request) => answerFrom(handlers, request);
     const api = createApiClient({
       baseUrl: 'http://localhost',
       fetch,

@@ -1,12 +1,14 @@
 // A fake of the HTTP boundary of the admin receiving pages (/admin/tracking-list, /admin/upload,
-// /admin/tracking-audit), for app-harness's renderApp: handlers answering the contract's calls
-// (envelopes, field names, status codes) on a small in-memory state, and a log of every call with
-// its query and body. The products come from the catalog fake (the item picker's calls). Tests
-// replace single answers through `answer`. Only the web app is under test; the real server is
-// proven by tests/server.
+// /admin/tracking-audit), for app-harness's renderApp: routes (fake-server.ts) answering the
+// contract's calls (envelopes, field names, status codes) on a small in-memory state, and a log of
+// every call with its query and body. The products come from the catalog fake (the item picker's
+// calls). Tests replace single answers through `answer`. Only the web app is under test; the real
+// server is proven by tests/server.
 import type { components } from '../../../src/api/schema';
-import { json, ok, type Handler } from '../app-harness';
-import { fakeCatalogApi, item, searchHandlers } from '../catalog/fake-catalog-api';
+import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../fake-server';
+import { fakeCatalogApi, item } from '../catalog/fake-catalog-api';
+
+export { refuse, type Call };
 
 type Schemas = components['schemas'];
 export type ScanTracking = Schemas['ScanTracking'];
@@ -17,7 +19,10 @@ export type UploadResultRow = Schemas['UploadResultRow'];
 
 export const NOW = Date.UTC(2025, 2, 10, 8, 0);
 
-export const ITEMS = [item(7, { itemName: '蓝牙耳机', upc: '0123456789', productId: 'P7' }), item(8, { itemName: '保温杯', upc: '0987654321', productId: 'P8' })];
+export const ITEMS = [
+  item(7, { itemName: '蓝牙耳机', upc: '0123456789', productId: 'P7' }),
+  item(8, { itemName: '保温杯', upc: '0987654321', productId: 'P8' }),
+];
 
 export const USERS: User[] = [
   { id: 3, nickName: 'admin-name', mailAddr: 'admin@example.com', phoneNo: '', qq: '', roleType: 'admin' },
@@ -69,17 +74,10 @@ export function anAudit(over: Partial<AuditEntry> = {}): AuditEntry {
   };
 }
 
-export interface Call {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  body: unknown;
-}
-
 type AnswerKey = 'modify' | 'token' | 'upload';
 
 export interface TrackingFake {
-  handlers: Record<string, Handler>;
+  handlers: Routes;
   records: ScanTracking[];
   audits: AuditEntry[];
   calls: Call[];
@@ -87,91 +85,59 @@ export interface TrackingFake {
   uploadResult: UploadResult;
   /** Set on the next list page (more rows than were counted). */
   totalCapped: boolean;
-  answer: Partial<Record<AnswerKey, (call: Call) => Response | Promise<Response>>>;
-}
-
-/** Record ids the fake routes (the harness matches exact paths). */
-const MAX_ID = 60;
-
-export function refuse(msg: string, status = 400, code = 'A00001'): Response {
-  return json({ code, msg }, status);
+  answer: FakeServer<AnswerKey>['answer'];
 }
 
 export function createTrackingFake(seed: { records?: ScanTracking[]; audits?: AuditEntry[] } = {}): TrackingFake {
   const catalog = fakeCatalogApi([...ITEMS]);
+  const server = createFakeServer<AnswerKey>();
   const fake: TrackingFake = {
-    handlers: { ...catalog.handlers, ...searchHandlers(catalog, ['P', 'P7', 'P8', '保', '保温', '保温杯']) },
+    handlers: server.handlers,
     records: seed.records ?? [aRecord()],
     audits: seed.audits ?? [],
-    calls: [],
+    calls: server.calls,
     uploadResult: { rows: [], succ: 0, skip: 0, error: 0 },
     totalCapped: false,
-    answer: {},
+    answer: server.answer,
   };
-  const h = fake.handlers;
+  Object.assign(server.handlers, catalog.handlers);
 
-  /** Logs the call, then answers it with the override for `key` or with `answer`. */
-  const route =
-    (key: AnswerKey | null, answer: (call: Call) => Response | Promise<Response>): Handler =>
-    async (request) => {
-      const url = new URL(request.url);
-      const type = request.headers.get('content-type') ?? '';
-      let body: unknown;
-      if (type.includes('json')) {
-        const text = await request.text();
-        body = text ? JSON.parse(text) : undefined;
-      } else if (type.includes('multipart')) {
-        const form = await request.formData();
-        const file = form.get('file');
-        body = { file: file instanceof Blob ? { name: (file as File).name, size: file.size } : file };
-      }
-      const call: Call = { method: request.method, path: url.pathname, query: Object.fromEntries(url.searchParams), body };
-      fake.calls.push(call);
-      const override = key ? fake.answer[key] : undefined;
-      return override ? override(call) : answer(call);
-    };
-
-  const pageOf = <T>(rows: T[], q: Record<string, string>) => {
-    const page = Number(q.page ?? 0);
-    const size = Number(q.size ?? 20);
-    return { rows: rows.slice(page * size, page * size + size), page, size, totalPages: Math.ceil(rows.length / size), totalElements: rows.length };
-  };
-
-  h['GET /api/scan/admin/tracking/list'] = route(null, ({ query: q }) => {
+  server.on('GET', '/api/scan/admin/tracking/list', ({ query: q }) => {
     let rows = [...fake.records];
     if (q.trackingId) rows = rows.filter((r) => r.trackingId === q.trackingId);
     if (q.status) rows = rows.filter((r) => r.status === q.status);
     if (q.itemId) rows = rows.filter((r) => r.itemId === Number(q.itemId));
     rows.sort((a, b) => (q.isDesc === 'false' ? a.createdAt - b.createdAt || a.id - b.id : b.createdAt - a.createdAt || b.id - a.id));
-    const p = pageOf(rows, q);
-    return ok({ content: p.rows, totalPages: p.totalPages, size: p.size, ...(fake.totalCapped && { totalCapped: true }) });
+    const { content, totalPages } = pageOf(rows, q);
+    return ok({ content, totalPages, size: Number(q.size ?? 20), ...(fake.totalCapped && { totalCapped: true }) });
   });
 
-  h['GET /api/user/list'] = route(null, () => ok(USERS));
+  server.on('GET', '/api/user/list', () => ok(USERS));
 
-  for (let id = 1; id <= MAX_ID; id++) {
-    h[`POST /api/scan/admin/tracking/${id}/modify`] = route('modify', ({ body }) => {
-      const record = fake.records.find((r) => r.id === id);
-      if (!record) return refuse('扫描记录不存在', 404, 'A00004');
+  server.on(
+    'POST',
+    '/api/scan/admin/tracking/{id}/modify',
+    ({ params, body }) => {
+      const record = fake.records.find((r) => r.id === Number(params.id));
+      if (!record) return notFound('扫描记录不存在');
       Object.assign(record, body as Partial<ScanTracking>, { updatedAt: record.updatedAt + 1 });
-      return json({ code: 'A00000', msg: '保存成功', data: { opStatus: 'succ', msg: '保存成功', scanTracking: record } });
-    });
-  }
+      return ok({ opStatus: 'succ', msg: '保存成功', scanTracking: record }, '保存成功');
+    },
+    'modify',
+  );
 
-  h['GET /api/download/excel/tracking/token'] = route('token', () => ok({ token: 'trk-token', expireAt: NOW + 300_000 }));
+  server.on('GET', '/api/download/excel/tracking/token', () => ok({ token: 'trk-token', expireAt: NOW + 300_000 }), 'token');
 
-  h['GET /api/audit/tracking/list'] = route(null, ({ query: q }) => {
+  server.on('GET', '/api/audit/tracking/list', ({ query: q }) => {
     let rows = [...fake.audits];
     if (q.trackingId) rows = rows.filter((a) => a.trackingId === q.trackingId);
     if (q.upc) rows = rows.filter((a) => a.upc === q.upc);
     if (q.opUid) rows = rows.filter((a) => a.opUid === Number(q.opUid));
     if (q.status) rows = rows.filter((a) => a.status === q.status);
     rows.sort((a, b) => (q.isDesc === 'false' ? a.id - b.id : b.id - a.id));
-    const p = pageOf(rows, q);
-    return ok({ content: p.rows, totalPages: p.totalPages, totalElements: p.totalElements });
+    return ok(pageOf(rows, q));
   });
 
-  const upload = route('upload', () => json({ code: 'A00000', msg: '上传完成', data: fake.uploadResult }));
   for (const path of [
     '/api/scan/admin/excel/upload/import',
     '/api/scan/admin/excel/upload/update',
@@ -179,7 +145,7 @@ export function createTrackingFake(seed: { records?: ScanTracking[]; audits?: Au
     '/api/purchased/user/excel/upload/import',
     '/api/purchased/user/excel/upload/update',
   ]) {
-    h[`POST ${path}`] = upload;
+    server.on('POST', path, () => ok(fake.uploadResult, '上传完成'), 'upload');
   }
 
   return fake;

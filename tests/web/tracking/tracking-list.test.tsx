@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { offsetLabel, scanTaskLabel } from '../../../src/web/features/tracking/tracking-list-page';
 import { scanChanges } from '../../../src/web/features/tracking/scan-edit-dialog';
-import { json, renderApp, userOf } from '../app-harness';
+import { renderApp, userOf } from '../app-harness';
+import { json } from '../fake-server';
 import { aRecord, createTrackingFake, NOW, type ScanTracking } from './tracking-fake';
 
 afterEach(() => {

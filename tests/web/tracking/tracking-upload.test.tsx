@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
+import { ok } from '../fake-server';
 import type { UploadScript } from '../fake-xhr';
 import { createTrackingFake, refuse, type TrackingFake, type UploadResult, type UploadResultRow } from './tracking-fake';
 
@@ -117,7 +118,7 @@ describe('/admin/upload: the tracking upload', () => {
     const processing = gate();
     fake.answer.upload = async () => {
       await processing.held;
-      return new Response(JSON.stringify({ code: 'A00000', data: fake.uploadResult }), { headers: { 'content-type': 'application/json' } });
+      return ok(fake.uploadResult);
     };
     const { user } = openUpload('/admin/upload', fake, async (sent, total) => {
       sent(total * 0.4);

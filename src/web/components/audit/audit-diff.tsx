@@ -2,7 +2,8 @@
 // the change did, field by field, before -> after, with the changed fields marked. The entry carries
 // both as JSON text (AuditEntry before / after: the whole row as it was and as it became); text that
 // is not a JSON object is shown as written. Each log names the fields of its rows (`fieldLabels`);
-// the raw field name is always shown too.
+// the raw field name is always shown too. The detail never widens its log: the table takes the
+// row's width with fixed columns, and a long value (a JSON object, a message) wraps inside its cell.
 import type { JSX } from 'react';
 import type { components } from '../../../api/schema';
 import { zh } from '../../i18n/zh';
@@ -75,6 +76,9 @@ function sideText(side: Side): string {
   return side.kind === 'text' ? side.text : JSON.stringify(side.fields, null, 2);
 }
 
+/** A value wraps anywhere (a long id or JSON has no spaces) and keeps its own line breaks. */
+const VALUE_CELL = 'px-2 py-1 align-top font-mono whitespace-pre-wrap [overflow-wrap:anywhere]';
+
 export interface AuditDiffProps {
   entry: Pick<AuditEntry, 'id' | 'before' | 'after'>;
   /** Readable names of the fields, by field name. */
@@ -102,11 +106,11 @@ export function AuditDiff({ entry, fieldLabels = {} }: AuditDiffProps): JSX.Elem
   return (
     <div className="flex flex-col gap-2">
       {changedCount === 0 && <p className="text-sm text-slate-500">{t.noChanges}</p>}
-      <table className="min-w-full text-xs">
+      <table className="w-full table-fixed text-xs">
         <caption className="sr-only">{`${t.changes} #${entry.id}`}</caption>
         <thead>
           <tr className="text-left text-slate-500">
-            <th scope="col" className="px-2 py-1 font-medium">
+            <th scope="col" className="w-48 px-2 py-1 font-medium">
               {t.field}
             </th>
             <th scope="col" className="px-2 py-1 font-medium">
@@ -121,20 +125,18 @@ export function AuditDiff({ entry, fieldLabels = {} }: AuditDiffProps): JSX.Elem
         <tbody className="divide-y divide-slate-200">
           {changes.map((change) => (
             <tr key={change.field} data-changed={change.changed || undefined} className={change.changed ? 'bg-amber-50' : undefined}>
-              <th scope="row" className="px-2 py-1 text-left font-mono font-normal whitespace-nowrap text-slate-600">
+              <th scope="row" className="px-2 py-1 text-left align-top font-mono font-normal break-words text-slate-600">
                 {fieldLabel(change.field) && <span className="mr-1 font-sans text-slate-700">{fieldLabel(change.field)}</span>}
                 {change.field}
                 {change.changed && <span className="sr-only">（{t.changed}）</span>}
               </th>
-              <td className={`px-2 py-1 font-mono break-all ${change.changed ? 'text-red-700 line-through decoration-red-300' : 'text-slate-700'}`}>
+              <td className={`${VALUE_CELL} ${change.changed ? 'text-red-700 line-through decoration-red-300' : 'text-slate-700'}`}>
                 {show(change.field, change.before)}
               </td>
-              <td className="px-1 py-1 text-slate-400" aria-hidden="true">
+              <td className="px-1 py-1 align-top text-slate-400" aria-hidden="true">
                 {change.changed ? '→' : ''}
               </td>
-              <td className={`px-2 py-1 font-mono break-all ${change.changed ? 'font-semibold text-green-700' : 'text-slate-700'}`}>
-                {show(change.field, change.after)}
-              </td>
+              <td className={`${VALUE_CELL} ${change.changed ? 'font-semibold text-green-700' : 'text-slate-700'}`}>{show(change.field, change.after)}</td>
             </tr>
           ))}
         </tbody>
@@ -145,7 +147,7 @@ export function AuditDiff({ entry, fieldLabels = {} }: AuditDiffProps): JSX.Elem
 
 function RawSide({ title, text }: { title: string; text: string }): JSX.Element {
   return (
-    <div>
+    <div className="min-w-0">
       <h3 className="mb-1 text-xs font-medium text-slate-500">{title}</h3>
       <pre className="max-h-64 overflow-auto rounded border border-slate-200 bg-white p-2 text-xs break-all whitespace-pre-wrap">{text}</pre>
     </div>

@@ -70,6 +70,8 @@ export interface DataTableProps<T extends RowData> {
   emptyText?: ReactNode;
   /** Accessible name for the table. */
   caption?: string;
+  /** Tighter cells, for wide tables of many short columns (the audit logs). */
+  dense?: boolean;
   className?: string;
 }
 
@@ -130,8 +132,10 @@ export function DataTable<T extends RowData>({
   renderSubRow,
   emptyText = UI_TEXT.empty,
   caption,
+  dense = false,
   className = '',
 }: DataTableProps<T>): JSX.Element {
+  const cellPadding = dense ? 'px-2 py-1.5' : 'px-3 py-2';
   const selectable = rowSelection !== undefined && onRowSelectionChange !== undefined;
   const expandable = renderSubRow !== undefined;
 
@@ -221,7 +225,7 @@ export function DataTable<T extends RowData>({
                       key={header.id}
                       colSpan={header.colSpan}
                       scope="col"
-                      className={`px-3 py-2 font-medium whitespace-nowrap text-slate-600 ${ALIGN_CLASS[meta?.align ?? 'left']} ${meta?.className ?? ''}`}
+                      className={`${cellPadding} font-medium whitespace-nowrap text-slate-600 ${ALIGN_CLASS[meta?.align ?? 'left']} ${meta?.className ?? ''}`}
                     >
                       {header.isPlaceholder ? null : <table.FlexRender header={header} />}
                     </th>
@@ -249,7 +253,7 @@ export function DataTable<T extends RowData>({
                       return (
                         <td
                           key={cell.id}
-                          className={`px-3 py-2 text-slate-800 ${ALIGN_CLASS[meta?.align ?? 'left']} ${meta?.className ?? ''}`}
+                          className={`${cellPadding} text-slate-800 ${ALIGN_CLASS[meta?.align ?? 'left']} ${meta?.className ?? ''}`}
                         >
                           <table.FlexRender cell={cell} />
                         </td>

@@ -1,6 +1,11 @@
 // A tiny toast store that lives outside React, so the API client middleware can raise toasts
 // (SPEC §8) without a hook; <Toaster /> renders it once near the root.
+// The toasts are portalled to document.body, beside the app root rather than inside it: while a
+// Headless UI dialog is open, the app root is inert and aria-hidden, so a toast inside it would not
+// be announced and a click on it would count as a click outside the dialog and close it. Headless UI
+// leaves other children of body alone and counts them as part of the dialog's layer.
 import { useSyncExternalStore, type JSX } from 'react';
+import { createPortal } from 'react-dom';
 import { UI_TEXT } from './ui-text';
 
 export type ToastTone = 'success' | 'error' | 'info';
@@ -74,7 +79,7 @@ const TONE_CLASS: Record<ToastTone, string> = {
 
 export function Toaster(): JSX.Element {
   const toasts = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
-  return (
+  return createPortal(
     <section
       aria-label={UI_TEXT.notifications}
       className="pointer-events-none fixed top-4 right-4 z-[100] flex w-80 max-w-[calc(100vw-2rem)] flex-col gap-2"
@@ -97,6 +102,7 @@ export function Toaster(): JSX.Element {
           </button>
         </div>
       ))}
-    </section>
+    </section>,
+    document.body,
   );
 }

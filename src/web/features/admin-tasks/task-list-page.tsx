@@ -8,15 +8,17 @@ import { Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useCallback, useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { TaskStatusBadge } from '../../components/task-status-badges';
-import { columnHelper, DataTable } from '../../components/ui/data-table';
+import { TrackingIds } from '../../components/tracking-ids';
+import { columnHelper } from '../../components/ui/data-table';
 import { FilterBar } from '../../components/ui/filter-bar';
 import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
 import { formatDateTime, formatMoney } from '../../components/ui/format';
 import { textLinkClass } from '../../components/ui/link-classes';
 import { PageHeader } from '../../components/ui/page';
+import { PagedTable } from '../../components/ui/paged-table';
 import { zh } from '../../i18n/zh';
 import { TASK_STATUSES, type TaskStatus } from '../../../../machines/task.machine';
-import { ItemPickerField } from '../catalog/item-picker';
+import { ItemPickerField } from '../../components/item-picker';
 import { TaskRecordDialog } from '../tasks/task-record-dialog';
 import type { AppUser, Task, TaskPage } from './admin-tasks-api';
 import { taskLabel } from './task-actions';
@@ -85,20 +87,7 @@ export function TaskListPage({ search, data, onSearch }: TaskListPageProps): JSX
         col.accessor('bonus', { header: F.bonus, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
         col.accessor('punish', { header: F.punish, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
         col.accessor('status', { header: F.status, cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
-        col.accessor('trackingId', {
-          header: F.trackingId,
-          meta: { className: 'max-w-48' },
-          cell: ({ getValue }) => (
-            <span className="flex flex-col text-xs break-all">
-              {getValue()
-                .split(',')
-                .filter(Boolean)
-                .map((id) => (
-                  <span key={id}>{id}</span>
-                ))}
-            </span>
-          ),
-        }),
+        col.accessor('trackingId', { header: F.trackingId, cell: ({ getValue }) => <TrackingIds value={getValue()} /> }),
         col.display({
           id: 'delivery',
           header: F.delivery,
@@ -129,15 +118,11 @@ export function TaskListPage({ search, data, onSearch }: TaskListPageProps): JSX
         onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
         onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
       />
-      <DataTable
+      <PagedTable
         columns={columns}
-        data={data.tasks.content}
-        page={search.page}
-        size={search.size}
-        totalPages={data.tasks.totalPages}
-        totalElements={data.tasks.totalElements}
-        onPageChange={(page) => onSearch({ ...search, page })}
-        onSizeChange={(size) => onSearch({ ...search, page: 0, size })}
+        search={search}
+        result={data.tasks}
+        onSearch={onSearch}
         sizeOptions={ADMIN_TASK_SIZE_OPTIONS}
         loading={loading}
         emptyText={L.empty}

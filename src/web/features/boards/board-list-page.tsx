@@ -6,7 +6,8 @@
 import { Link } from '@tanstack/react-router';
 import type { JSX } from 'react';
 import * as v from 'valibot';
-import { columnHelper, DataTable } from '../../components/ui/data-table';
+import { columnHelper } from '../../components/ui/data-table';
+import { PagedTable } from '../../components/ui/paged-table';
 import { FilterBar } from '../../components/ui/filter-bar';
 import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
 import { PageHeader } from '../../components/ui/page';
@@ -88,14 +89,11 @@ export function BoardListPage({ search, result, loading = false, onSearch }: Boa
         onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
         onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
       />
-      <DataTable
+      <PagedTable
         columns={columns}
-        data={result.boards}
-        page={search.page}
-        size={search.size}
-        totalPages={result.totalPages}
-        onPageChange={(page) => onSearch({ ...search, page })}
-        onSizeChange={(size) => onSearch({ ...search, page: 0, size })}
+        search={search}
+        result={{ content: result.boards, totalPages: result.totalPages }}
+        onSearch={onSearch}
         sizeOptions={BOARD_LIST_SIZE_OPTIONS}
         loading={loading}
         caption={t.list.caption}

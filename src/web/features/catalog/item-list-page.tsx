@@ -5,7 +5,8 @@
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import type { JSX } from 'react';
 import * as v from 'valibot';
-import { columnHelper, DataTable } from '../../components/ui/data-table';
+import { columnHelper } from '../../components/ui/data-table';
+import { PagedTable } from '../../components/ui/paged-table';
 import { FilterBar } from '../../components/ui/filter-bar';
 import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
 import { PageHeader } from '../../components/ui/page';
@@ -104,15 +105,11 @@ export function ItemListPage({ search, items }: ItemListPageProps): JSX.Element 
         search={search}
         onSearch={(filters) => void go({ ...search, ...filters, page: 0 })}
       />
-      <DataTable
+      <PagedTable
         columns={columns}
-        data={items.content}
-        page={search.page}
-        size={search.size}
-        totalPages={items.totalPages}
-        totalElements={items.totalElements}
-        onPageChange={(page) => void go({ ...search, page })}
-        onSizeChange={(size) => void go({ ...search, size, page: 0 })}
+        search={search}
+        result={items}
+        onSearch={(next) => void go(next)}
         sizeOptions={PAGE_SIZE_OPTIONS.boardAndItem}
         loading={loading}
         caption={t.itemList.caption}

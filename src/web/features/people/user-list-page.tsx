@@ -5,7 +5,8 @@ import { useNavigate, useRouter, useRouterState } from '@tanstack/react-router';
 import { useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { Button } from '../../components/ui/button';
-import { columnHelper, DataTable } from '../../components/ui/data-table';
+import { columnHelper } from '../../components/ui/data-table';
+import { PagedTable } from '../../components/ui/paged-table';
 import { FilterBar } from '../../components/ui/filter-bar';
 import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
 import { PageHeader } from '../../components/ui/page';
@@ -106,14 +107,11 @@ export function UserListPage({ search, data }: UserListPageProps): JSX.Element {
         search={search}
         onSearch={(filters) => void go({ ...search, ...filters, page: 0 })}
       />
-      <DataTable
+      <PagedTable
         columns={columns}
-        data={data.users.content}
-        page={search.page}
-        size={search.size}
-        totalPages={data.users.totalPages}
-        totalElements={data.users.totalElements}
-        onPageChange={(page) => void go({ ...search, page })}
+        search={search}
+        result={data.users}
+        onSearch={(next) => void go(next)}
         loading={loading}
         caption={t.userList.caption}
       />

@@ -25,15 +25,19 @@ import { ScanStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/dialog';
 import { Form, TextField, useValibotForm } from '../../components/ui/form';
-import { secondaryLinkClass, textLinkClass } from '../../components/ui/link-classes';
-import { PageHeader, Panel } from '../../components/ui/page';
+import { textLinkClass } from '../../components/ui/link-classes';
 import { zh } from '../../i18n/zh';
-import { ScanBanner, ScannerControls } from './scan-feedback';
+import { ScanStation, type StationLink } from './scan-station';
 import { bannerOf, useScanActor, type ScanActor } from './use-scan';
 
 const s = zh.scan.scan;
 const c = zh.scan.common;
 const TABS: readonly ScanTab[] = ['tracking', 'upc'];
+const LINKS: readonly StationLink[] = [
+  { to: '/admin/scan2', label: zh.titles.adminScan2 },
+  { to: '/admin/item-list', label: c.itemList },
+  { to: '/admin/tracking-list', label: c.trackingList },
+];
 
 const fieldClass =
   'block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 ' +
@@ -46,56 +50,38 @@ export function ScanPage(): JSX.Element {
   const notice = useSelector(actor, (snap: ScanSnapshot) => snap.context.notice);
   const loading = useSelector(actor, (snap: ScanSnapshot) => snap.matches('loading'));
   const scan = (code: string) => actor.send({ type: 'scan.code', code });
-  const banner = bannerOf(notice, trackingId);
 
   return (
-    <div className="flex min-w-0 flex-col gap-4">
-      <PageHeader
-        title={zh.titles.adminScan}
-        description={s.intro}
-        actions={
-          <>
-            <Link to="/admin/scan2" className={secondaryLinkClass}>
-              {zh.titles.adminScan2}
-            </Link>
-            <Link to="/admin/item-list" className={secondaryLinkClass}>
-              {c.itemList}
-            </Link>
-            <Link to="/admin/tracking-list" className={secondaryLinkClass}>
-              {c.trackingList}
-            </Link>
-          </>
-        }
-      />
-      <Panel>
-        <div className="flex flex-col gap-4">
-          <ScannerControls onScan={scan} />
-          <ScanBanner tone={loading ? 'info' : banner.tone}>{loading ? zh.app.loading : banner.text}</ScanBanner>
-          <TabGroup selectedIndex={TABS.indexOf(tab)} onChange={(index) => actor.send({ type: 'tab.select', tab: TABS[index] ?? 'tracking' })}>
-            <TabList className="flex gap-1 border-b border-slate-200">
-              {TABS.map((key) => (
-                <Tab
-                  key={key}
-                  disabled={key === 'upc' && trackingId === null}
-                  className="-mb-px rounded-t-md border border-transparent px-4 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-500 disabled:cursor-not-allowed disabled:text-slate-300 data-selected:border-slate-200 data-selected:border-b-white data-selected:bg-white data-selected:text-blue-700"
-                >
-                  {key === 'tracking' ? s.tabTracking : s.tabUpc}
-                </Tab>
-              ))}
-            </TabList>
-            <TabPanels className="pt-4">
-              <TabPanel>
-                <TrackingTab actor={actor} onCode={scan} />
-              </TabPanel>
-              <TabPanel>
-                <ManualCode label={s.upcManual} button={s.add} onCode={scan} />
-              </TabPanel>
-            </TabPanels>
-          </TabGroup>
-          {trackingId !== null && !loading && <ParcelTables actor={actor} />}
-        </div>
-      </Panel>
-    </div>
+    <ScanStation
+      title={zh.titles.adminScan}
+      description={s.intro}
+      links={LINKS}
+      onScan={scan}
+      banner={loading ? { tone: 'info', text: zh.app.loading } : bannerOf(notice, trackingId)}
+    >
+      <TabGroup selectedIndex={TABS.indexOf(tab)} onChange={(index) => actor.send({ type: 'tab.select', tab: TABS[index] ?? 'tracking' })}>
+        <TabList className="flex gap-1 border-b border-slate-200">
+          {TABS.map((key) => (
+            <Tab
+              key={key}
+              disabled={key === 'upc' && trackingId === null}
+              className="-mb-px rounded-t-md border border-transparent px-4 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-blue-500 disabled:cursor-not-allowed disabled:text-slate-300 data-selected:border-slate-200 data-selected:border-b-white data-selected:bg-white data-selected:text-blue-700"
+            >
+              {key === 'tracking' ? s.tabTracking : s.tabUpc}
+            </Tab>
+          ))}
+        </TabList>
+        <TabPanels className="pt-4">
+          <TabPanel>
+            <TrackingTab actor={actor} onCode={scan} />
+          </TabPanel>
+          <TabPanel>
+            <ManualCode label={s.upcManual} button={s.add} onCode={scan} />
+          </TabPanel>
+        </TabPanels>
+      </TabGroup>
+      {trackingId !== null && !loading && <ParcelTables actor={actor} />}
+    </ScanStation>
   );
 }
 

@@ -3,21 +3,22 @@
 // everything: which scans become rows, when a row is sent, what its status is, which rows offer
 // submit and delete (`snapshot.can`), when failed rows are tried again. The page shows it: a banner
 // and a sound for each scan, the counts, and the rows newest first, coloured by status.
-import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
 import { useRef, type JSX } from 'react';
 import { SCAN2_STATUS, type Scan2Row, type Scan2Snapshot, type Scan2Status } from '../../../../machines/scan2.machine';
 import { ItemPicker } from '../../components/item-picker';
 import { Button } from '../../components/ui/button';
-import { secondaryLinkClass } from '../../components/ui/link-classes';
-import { PageHeader, Panel } from '../../components/ui/page';
 import { StatusBadge, type BadgeTone } from '../../components/ui/status-badge';
 import { zh } from '../../i18n/zh';
-import { ScanBanner, ScannerControls, type BannerTone } from './scan-feedback';
-import { countsOf, useScan2Actor, useScan2Rows, type Scan2Actor } from './use-scan2';
+import { ScanStation, type StationLink } from './scan-station';
+import { countsOf, scan2BannerOf, useScan2Actor, useScan2Rows, type Scan2Actor } from './use-scan2';
 
 const t = zh.scan.scan2;
 const c = zh.scan.common;
+const LINKS: readonly StationLink[] = [
+  { to: '/admin/scan', label: zh.titles.adminScan },
+  { to: '/admin/tracking-list', label: c.trackingList },
+];
 
 const STATUS_TONE: Record<Scan2Status, BadgeTone> = {
   0: 'warning',
@@ -48,75 +49,52 @@ export function Scan2Page(): JSX.Element {
   const actor = useScan2Actor();
   const focusScanner = useRef<(() => void) | null>(null);
   const item = useSelector(actor, (s: Scan2Snapshot) => s.context.item);
+  const notice = useSelector(actor, (s: Scan2Snapshot) => s.context.notice);
   const rows = useScan2Rows(actor);
   const counts = countsOf(rows);
   const scan = (code: string) => actor.send({ type: 'scan.code', code, at: Date.now() });
 
   return (
-    <div className="flex min-w-0 flex-col gap-4">
-      <PageHeader
-        title={zh.titles.adminScan2}
-        description={t.intro}
-        actions={
-          <>
-            <Link to="/admin/scan" className={secondaryLinkClass}>
-              {zh.titles.adminScan}
-            </Link>
-            <Link to="/admin/tracking-list" className={secondaryLinkClass}>
-              {c.trackingList}
-            </Link>
-          </>
-        }
-      />
-      <Panel>
-        <div className="flex flex-col gap-4">
-          <div className="flex flex-wrap items-end gap-4">
-            <ItemPicker
-              className="w-full max-w-md"
-              label={t.item}
-              placeholder={t.itemPlaceholder}
-              value={item?.id ?? null}
-              onChange={(picked) => {
-                actor.send({ type: 'item.select', item: picked && { id: picked.id, itemName: picked.itemName, upc: picked.upc } });
-                // Back to the scanner once the combobox has settled (it refocuses its input after a
-                // pick): the next scan must not land in the product search.
-                setTimeout(() => focusScanner.current?.(), REFOCUS_AFTER_PICK_MS);
-              }}
-            />
-            <ScannerControls onScan={scan} focusRef={focusScanner} />
-          </div>
-          <Scan2Banner actor={actor} />
-          {counts.unsettled > 0 && <p className="text-sm font-medium text-amber-700">{t.unsettledWarning(counts.unsettled)}</p>}
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <p className="text-sm text-slate-600">{t.summary(counts.pending, counts.sending, counts.failed, counts.done)}</p>
-            <div className="flex flex-wrap gap-2">
-              <Button size="sm" disabled={counts.pending === 0} onClick={() => actor.send({ type: 'rows.submitPending' })}>
-                {t.submitPending(counts.pending)}
-              </Button>
-              <Button size="sm" variant="secondary" disabled={counts.retryable === 0} onClick={() => actor.send({ type: 'retry.now' })}>
-                {t.retryNow}
-              </Button>
-              <Button size="sm" variant="secondary" disabled={counts.unsettled === rows.length} onClick={() => actor.send({ type: 'rows.clearSettled' })}>
-                {t.clearSettled}
-              </Button>
-            </div>
-          </div>
-          <Scan2Table actor={actor} rows={rows} />
+    <ScanStation
+      title={zh.titles.adminScan2}
+      description={t.intro}
+      links={LINKS}
+      onScan={scan}
+      banner={scan2BannerOf(notice, item !== null)}
+      focusRef={focusScanner}
+      tools={
+        <ItemPicker
+          className="w-full max-w-md"
+          label={t.item}
+          placeholder={t.itemPlaceholder}
+          value={item?.id ?? null}
+          onChange={(picked) => {
+            actor.send({ type: 'item.select', item: picked && { id: picked.id, itemName: picked.itemName, upc: picked.upc } });
+            // Back to the scanner once the combobox has settled (it refocuses its input after a
+            // pick): the next scan must not land in the product search.
+            setTimeout(() => focusScanner.current?.(), REFOCUS_AFTER_PICK_MS);
+          }}
+        />
+      }
+    >
+      {counts.unsettled > 0 && <p className="text-sm font-medium text-amber-700">{t.unsettledWarning(counts.unsettled)}</p>}
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-slate-600">{t.summary(counts.pending, counts.sending, counts.failed, counts.done)}</p>
+        <div className="flex flex-wrap gap-2">
+          <Button size="sm" disabled={counts.pending === 0} onClick={() => actor.send({ type: 'rows.submitPending' })}>
+            {t.submitPending(counts.pending)}
+          </Button>
+          <Button size="sm" variant="secondary" disabled={counts.retryable === 0} onClick={() => actor.send({ type: 'retry.now' })}>
+            {t.retryNow}
+          </Button>
+          <Button size="sm" variant="secondary" disabled={counts.unsettled === rows.length} onClick={() => actor.send({ type: 'rows.clearSettled' })}>
+            {t.clearSettled}
+          </Button>
         </div>
-      </Panel>
-    </div>
+      </div>
+      <Scan2Table actor={actor} rows={rows} />
+    </ScanStation>
   );
-}
-
-function Scan2Banner({ actor }: { actor: Scan2Actor }): JSX.Element {
-  const notice = useSelector(actor, (s: Scan2Snapshot) => s.context.notice);
-  const hasItem = useSelector(actor, (s: Scan2Snapshot) => s.context.item !== null);
-  let tone: BannerTone = 'idle';
-  let text: string = hasItem ? zh.scan.scan.trackingPrompt : t.empty;
-  if (notice?.kind === 'accepted') [tone, text] = ['ok', t.accepted(notice.code)];
-  else if (notice?.kind === 'duplicate') [tone, text] = ['warn', `${notice.code}：${notice.message}`];
-  else if (notice?.kind === 'refused') [tone, text] = ['error', notice.message];
-  return <ScanBanner tone={tone}>{text}</ScanBanner>;
 }
 
 function Scan2Table({ actor, rows }: { actor: Scan2Actor; rows: Scan2Row[] }): JSX.Element {

@@ -16,14 +16,17 @@ import {
   type Scan2Record,
   type Scan2Input,
   type Scan2Machine,
+  type Scan2Notice,
   type Scan2Row,
   type Scan2Snapshot,
 } from '../../../../machines/scan2.machine';
 import { playScanSound } from '../../lib/scan-sounds';
+import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
 import { withAppInspect } from '../inspect/create-app-actor';
 import { useSessionUser } from '../session/use-session';
 import { addScan, lookupForScan2 } from './scan-api';
+import type { BannerTone } from './scan-feedback';
 import { createScan2Store, scan2StorageKey } from './scan2-storage';
 
 export function useScan2Actor() {
@@ -95,4 +98,18 @@ export function countsOf(rows: readonly Scan2Row[]): Scan2Counts {
 export function useScan2Rows(actor: Scan2Actor): Scan2Row[] {
   const rows = useSelector(actor, (s: Scan2Snapshot) => s.context.rows);
   return useMemo(() => [...rows].reverse(), [rows]);
+}
+
+/** The banner for the machine's notice; without one, what to do next (pick a product, or scan). */
+export function scan2BannerOf(notice: Scan2Notice | null, hasItem: boolean): { tone: BannerTone; text: string } {
+  switch (notice?.kind) {
+    case 'accepted':
+      return { tone: 'ok', text: zh.scan.scan2.accepted(notice.code) };
+    case 'duplicate':
+      return { tone: 'warn', text: `${notice.code}：${notice.message}` };
+    case 'refused':
+      return { tone: 'error', text: notice.message };
+    default:
+      return { tone: 'idle', text: hasItem ? zh.scan.scan.trackingPrompt : zh.scan.scan2.empty };
+  }
 }

@@ -6,6 +6,7 @@
 // (the server refuses what the task machine refuses, A00001 with the machine's message) or as
 // A00000 whose data.status (or opStatus) is not 'succ'; both count as failure (SPEC §5 "must return
 // status succ or the response is raised as an error").
+import { excelExportUrl } from '../../lib/excel-export';
 import type { ApiClient } from '../../../api/client';
 import type { components } from '../../../api/schema';
 import type { ClaimTarget } from '../../../../machines/claim.machine';
@@ -193,11 +194,7 @@ export function removePurchased(api: ApiClient, id: number): Promise<Outcome<Pur
  * /ext/excel/user-task/{token}. Null when no token came (the client has shown why).
  */
 export async function userTaskExcelUrl(api: ApiClient, search: Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId'>): Promise<string | null> {
-  const { data } = await api.GET('/api/download/excel/{kind}/token', {
-    params: { path: { kind: 'user-task' }, query: { ...myTaskQuery(search), timezone: timezoneOffsetHours() } },
-  });
-  const token = data?.data?.token;
-  return token ? `/ext/excel/user-task/${encodeURIComponent(token)}` : null;
+  return excelExportUrl(api, 'user-task', { ...myTaskQuery(search), timezone: timezoneOffsetHours() });
 }
 
 /** The shipping-label PDF of a task: GET /api/download/pdf/{id}/token, then /ext/pdf/{id}/{token}. */

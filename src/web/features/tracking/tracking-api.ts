@@ -8,6 +8,7 @@
 // - the export: a download token for kind tracking issued for the list's filters (the token fixes
 //   them), then the plain link /ext/excel/tracking/{token} (DECISIONS "Files").
 // - the uploads go through lib/excel-upload.ts (multipart with byte progress, silent).
+import { excelExportUrl } from '../../lib/excel-export';
 import type { ApiClient } from '../../../api/client';
 import type { components, operations } from '../../../api/schema';
 import type { ExcelUploadPath } from '../../lib/excel-upload';
@@ -80,9 +81,7 @@ export type TrackingExportFilters = Pick<ExportQuery, 'isDesc' | 'trackingId' | 
  * /ext/excel/tracking/{token}. Null when no token came (the client has shown why).
  */
 export async function trackingExcelUrl(api: ApiClient, filters: TrackingExportFilters): Promise<string | null> {
-  const { data } = await api.GET('/api/download/excel/{kind}/token', { params: { path: { kind: 'tracking' }, query: filters } });
-  const token = data?.data?.token;
-  return token ? `/ext/excel/tracking/${encodeURIComponent(token)}` : null;
+  return excelExportUrl(api, 'tracking', filters);
 }
 
 /**

@@ -12,19 +12,20 @@ import * as v from 'valibot';
 import { canModifyRecord } from '../../../../machines/scan.machine';
 import { ScanStatusBadge, SCAN_STATUSES, type ScanStatus } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
-import { columnHelper, DataTable } from '../../components/ui/data-table';
+import { columnHelper } from '../../components/ui/data-table';
 import { FilterBar } from '../../components/ui/filter-bar';
 import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
 import { formatDateTime } from '../../components/ui/format';
 import { primaryLinkClass, secondaryLinkClass } from '../../components/ui/link-classes';
 import { PageHeader } from '../../components/ui/page';
+import { PagedTable } from '../../components/ui/paged-table';
 import { zh } from '../../i18n/zh';
 import { userLabel } from '../../lib/filter-fields';
 import { isDay } from '../../lib/list-search';
 import { timezoneOffsetHours } from '../../lib/timezone';
 import { useAppContext } from '../app/app-context';
 import { ItemPickerField } from '../../components/item-picker';
-import { navigateTo } from '../navigation/navigate-to';
+import { useDownload } from '../navigation/use-download';
 import { ScanEditDialog } from './scan-edit-dialog';
 import { trackingExcelUrl, type AppUser, type ScanTracking, type ScanTrackingPage } from './tracking-api';
 import { trackingExportFilters, TRACKING_SIZE_OPTIONS, type TrackingFilters, type TrackingListSearch } from './tracking-search';
@@ -64,7 +65,7 @@ export function TrackingListPage({ search, data, onSearch }: TrackingListPagePro
   const { api } = useAppContext();
   const loading = useRouterState({ select: (state) => state.isLoading });
   const [editing, setEditing] = useState<ScanTracking | null>(null);
-  const [exporting, setExporting] = useState(false);
+  const { busy: exporting, download } = useDownload();
   const reload = useCallback(() => router.invalidate(), [router]);
 
   const columns = useMemo(
@@ -121,17 +122,7 @@ export function TrackingListPage({ search, data, onSearch }: TrackingListPagePro
     [data.users],
   );
 
-  async function exportExcel() {
-    setExporting(true);
-    try {
-      const url = await trackingExcelUrl(api, trackingExportFilters(search));
-      if (url) await navigateTo(router, url);
-    } catch {
-      // The client has already shown the network error.
-    } finally {
-      setExporting(false);
-    }
-  }
+  const exportExcel = () => download(() => trackingExcelUrl(api, trackingExportFilters(search)));
 
   // A new URL (back button, a link) re-seeds the filter form.
   const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
@@ -163,14 +154,11 @@ export function TrackingListPage({ search, data, onSearch }: TrackingListPagePro
         onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
         onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
       />
-      <DataTable
+      <PagedTable
         columns={columns}
-        data={data.records.content}
-        page={search.page}
-        size={search.size}
-        totalPages={data.records.totalPages}
-        onPageChange={(page) => onSearch({ ...search, page })}
-        onSizeChange={(size) => onSearch({ ...search, page: 0, size })}
+        search={search}
+        result={data.records}
+        onSearch={onSearch}
         sizeOptions={TRACKING_SIZE_OPTIONS}
         loading={loading}
         emptyText={L.empty}

@@ -1,0 +1,28 @@
+// A task's tracking ids (Task.trackingId: its purchased records' ids, comma-joined) in a table cell
+// (/user/my-task, /admin/tasks). An id is never broken: the line breaks only between ids, each kept
+// whole with the comma that follows it, so a narrow column stacks them instead of cutting one. A few
+// ids share a line up to 16rem; the longest id alone sets the least width.
+import type { JSX } from 'react';
+
+/** The ids of a comma-joined list, blanks dropped. */
+export function splitTrackingIds(joined: string): string[] {
+  return joined
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+}
+
+export function TrackingIds({ value }: { value: string }): JSX.Element | null {
+  const ids = splitTrackingIds(value);
+  if (ids.length === 0) return null;
+  return (
+    <span className="flex max-w-64 min-w-min flex-wrap gap-x-1 font-mono text-xs">
+      {ids.map((id, i) => (
+        <span key={`${i}-${id}`} className="whitespace-nowrap">
+          {id}
+          {i < ids.length - 1 && ','}
+        </span>
+      ))}
+    </span>
+  );
+}
