@@ -1772,7 +1772,7 @@ export interface paths {
         };
         /**
          * Download token for one Excel export
-         * @description Beyond SPEC §7: SPEC §7 names the export links but not how their token is obtained. The token is short-lived (5 minutes) and scoped to this kind, the caller and the export's filters, which are given here and fixed in the token (the /ext/excel link carries nothing but the token). Each kind reads the filters of its list (user-task: those of listUserTasks, plus timezone for the times in the file; tracking: those of listScanTrackings, at most 50,000 records, more answers A00001 asking for narrower filters). Allowed roles depend on kind (x-kind-roles); others get A00003. A kind whose export is not built yet answers A00001 '该导出尚未开放'.
+         * @description Beyond SPEC §7: SPEC §7 names the export links but not how their token is obtained. The token is short-lived (5 minutes) and scoped to this kind, the caller and the export's filters, which are given here and fixed in the token (the /ext/excel link carries nothing but the token). Each kind reads the filters of its list (withdraw: a member's file holds only their own lines (the /user/withdraw-orders export), an admin's every line matching the filters; user-task: those of listUserTasks, plus timezone for the times in the file; tracking: those of listScanTrackings, at most 50,000 records, more answers A00001 asking for narrower filters). Allowed roles depend on kind (x-kind-roles); others get A00003. A kind whose export is not built yet answers A00001 '该导出尚未开放'.
          */
         get: operations["getExcelDownloadToken"];
         put?: never;

@@ -33,6 +33,9 @@ import { auditHandlers } from './handlers/audit.ts';
 import { matchHandlers } from './handlers/match.ts';
 import { filesHandlers } from './handlers/files.ts';
 import { scanHandlers } from './handlers/scan.ts';
+import { paymentsHandlers } from './handlers/payments.ts';
+import { statisticsHandlers } from './handlers/statistics.ts';
+import { withdrawHandlers } from './handlers/withdraw.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -62,6 +65,9 @@ export const allHandlers: Handlers = {
   ...matchHandlers,
   ...filesHandlers,
   ...scanHandlers,
+  ...paymentsHandlers,
+  ...statisticsHandlers,
+  ...withdrawHandlers,
 };
 
 export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;

@@ -9,8 +9,9 @@ import { DOWNLOAD_MESSAGES, DOWNLOAD_TOKEN_TTL_MS } from '../../src/server/files
 import { barcodeKind, MAX_LABEL_PAGES, validGtin } from '../../src/server/files/labels-pdf.ts';
 import { USER_TASK_HEADER } from '../../src/server/files/user-task-export.ts';
 import { call, useTestApp } from './harness.ts';
+import { BOARD_TASK_HEADER, BOARD_USER_TASK_HEADER } from '../../src/server/files/board-export.ts';
 import { as, openBoard, seedGroup, signIn } from './board-fixtures.ts';
-import { rowsOf, XLSX_MIME } from './fixtures/sheets.ts';
+import { rowsOf, sheetNamesOf, XLSX_MIME } from './fixtures/sheets.ts';
 
 const t = useTestApp();
 afterEach(async () => {
@@ -146,24 +147,45 @@ describe('the label PDF', () => {
 });
 
 describe('Excel download tokens', () => {
-  it('follows x-kind-roles (A00003) and issues tokens only for exports that exist (A00001 该导出尚未开放)', async () => {
+  it('follows x-kind-roles (A00003) and checks each export\'s own parameters before issuing a token', async () => {
     const w = await world();
     expect((await get(w.a.token, '/api/download/excel/user-task/token')).body.code).toBe('A00000');
     expect(await get(w.admin.token, '/api/download/excel/user-task/token')).toMatchObject({ status: 403, body: { code: 'A00003' } });
     expect(await get(w.lower.token, '/api/download/excel/user-task/token')).toMatchObject({ status: 403, body: { code: 'A00003' } });
     expect(await get(w.lower.token, '/api/download/excel/withdraw/token')).toMatchObject({ status: 403, body: { code: 'A00003' } });
-    for (const kind of ['withdraw', 'tracking', 'board', 'task-amount']) {
+    for (const kind of ['tracking', 'board', 'task-amount']) {
       expect(await get(w.a.token, `/api/download/excel/${kind}/token`)).toMatchObject({ status: 403, body: { code: 'A00003' } });
     }
-    for (const kind of ['withdraw', 'board', 'task-amount']) {
-      expect(await get(w.admin.token, `/api/download/excel/${kind}/token`)).toMatchObject({ status: 400, body: { code: 'A00001', msg: '该导出尚未开放' } });
-    }
-    // The tracking export is built (issue 5; scan.test.ts downloads it).
+    // The tracking export (issue 5; scan.test.ts downloads it); the board export needs its board.
     expect((await get(w.lower.token, '/api/download/excel/tracking/token')).body.code).toBe('A00000');
+    expect(await get(w.admin.token, '/api/download/excel/board/token')).toMatchObject({ status: 400, body: { code: 'A00001', msg: '请选择看板' } });
+    expect(await get(w.admin.token, '/api/download/excel/board/token?boardId=999999')).toMatchObject({ status: 404, body: { code: 'A00004' } });
     expect(await get(w.a.token, '/api/download/excel/nothing/token')).toMatchObject({ status: 400, body: { code: 'A00001' } });
     expect((await t().database.db.select().from(downloadTokens)).map((r) => r.kind)).toEqual(['excel.userTask', 'excel.tracking']);
-    // The exports of later issues are not built yet.
-    expect(await call(t().app, { method: 'GET', url: '/ext/excel/withdraw/anything' })).toMatchObject({ status: 501, body: { code: 'A00005', msg: '未实现' } });
+  });
+
+  it("exports a board: its board tasks with the units claimed, and every member's task on them", async () => {
+    const w = await world();
+    const { token } = (await get(w.lower.token, `/api/download/excel/board/token?boardId=${w.board.id}&timezone=8`)).body.data!;
+    // The link names the board of its token, no other.
+    expect((await download(`/ext/excel/board/${token}?boardId=${w.board.id + 1}`)).statusCode).toBe(404);
+    const res = await download(`/ext/excel/board/${token}?boardId=${w.board.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe(XLSX_MIME);
+    expect(sheetNamesOf(res.rawPayload)).toEqual(['看板任务', '用户任务']);
+    const [boardHeader, ...boardRows] = rowsOf(res.rawPayload, 0);
+    expect(boardHeader).toEqual([...BOARD_TASK_HEADER]);
+    // 2 + 1 units claimed by a, 4 by b.
+    expect(boardRows).toEqual([[expect.any(Number), w.item.id, 'AirPods Pro', expect.any(String), 249.99, 12.5, 20, expect.any(Number), 7, '正常', expect.any(String), expect.any(String)]]);
+    const [taskHeader, ...taskRows] = rowsOf(res.rawPayload, 1);
+    expect(taskHeader).toEqual([...BOARD_USER_TASK_HEADER]);
+    expect(taskRows.map((r) => [r[0], r[3], r[5], r[7]])).toEqual([
+      [String(w.labelled.mainId), '小A', 2, '进行中'],
+      [String(w.plain.mainId), '小A', 1, '进行中'],
+      [String(w.other.mainId), 'Bob', 4, '进行中'],
+    ]);
+    // A member holds no board export token, and a member's session redeems none.
+    expect(await get(w.a.token, `/api/download/excel/board/token?boardId=${w.board.id}`)).toMatchObject({ status: 403 });
   });
 
   it("exports only the caller's own tasks, with the /user/my-task columns, newest first", async () => {

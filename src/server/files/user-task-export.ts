@@ -32,7 +32,7 @@ export interface UserTaskFilters {
 const TASK_STATUSES: readonly TaskStatus[] = ['pending', 'open', 'closed', 'locked', 'processing', 'finished', 'deleted', 'unmatch'];
 
 /** The same words as the web's task status badges (src/web/i18n/zh-tasks.ts taskStatus). */
-const STATUS_TEXT: Record<TaskStatus, string> = {
+export const TASK_STATUS_TEXT: Record<TaskStatus, string> = {
   pending: '待审核',
   open: '进行中',
   closed: '已关闭',
@@ -100,7 +100,7 @@ export function userTaskWorkbook(list: Task[], timezone: number): Buffer {
     t.buyIn,
     t.bonus,
     t.punish,
-    STATUS_TEXT[t.status],
+    TASK_STATUS_TEXT[t.status],
     t.trackingId,
     formatTime(t.createdAt, timezone),
   ]);

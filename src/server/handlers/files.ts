@@ -1,14 +1,14 @@
 // Uploads and downloads (SPEC §7 "Uploads and downloads"; DECISIONS "Files"; issues 4 and 5): the
 // purchased-records and tracking Excel uploads and their templates, the label PDF of a task, the
-// member's task export and the admin's tracking export, each download behind a short-lived token of
-// its own (files/download-tokens.ts). The other Excel exports (withdraw, board, task-amount) belong
-// to later issues: their /ext links stay unbuilt ('未实现') and no token is issued for them
-// ('该导出尚未开放'), so nobody holds a link that cannot work.
+// member's task export, the admin's tracking export and the task-amount export (rows and filters:
+// money/statistics.ts), each download behind a short-lived token of
+// its own (files/download-tokens.ts); the withdraw export's handler is in withdraw.ts (its rows:
+// files/withdraw-export.ts), and the board export (files/board-export.ts).
 import { eq } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { Db } from '../db/client.ts';
 import type { components } from '../../api/schema';
-import { isAdminSide } from '../boards/visibility.ts';
+import { BOARD_NOT_FOUND, isAdminSide } from '../boards/visibility.ts';
 import { loadSpec, type UserRole } from '../contract.ts';
 import { users } from '../db/schema/accounts.ts';
 import { tasks } from '../db/schema/tasks.ts';
@@ -16,13 +16,18 @@ import { formatTime } from '../dates.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import { DOWNLOAD_MESSAGES, issueDownloadToken, redeemDownloadToken, type DownloadKind, type DownloadParams } from '../files/download-tokens.ts';
 import { renderLabelsPdf, taskDisplayId } from '../files/labels-pdf.ts';
+import { boardForExport, boardWorkbook } from '../files/board-export.ts';
+import { boards } from '../db/schema/boards.ts';
 import { purchasedTemplate, uploadPurchased, type PurchasedUploadMode } from '../files/purchased-upload.ts';
 import { userTaskFilters, userTaskParams, userTasksForExport, userTaskWorkbook } from '../files/user-task-export.ts';
 import { MAX_TRACKING_EXPORT_ROWS, trackingExportMessages, trackingWorkbook } from '../files/tracking-export.ts';
 import { trackingTemplate, uploadTrackings, type TrackingUploadMode } from '../files/tracking-upload.ts';
 import { XLSX_TYPE } from '../files/xlsx-write.ts';
+import { withdrawExportParams } from '../files/withdraw-export.ts';
+import { taskAmountExportFilters, taskAmountsForExport, taskAmountTokenParams, taskAmountWorkbook } from '../money/statistics.ts';
 import { moreThan, scanFilterParams, scanFilters, scanFiltersOf, scansForExport } from '../receiving/scan-queries.ts';
 import { TASK_NOT_FOUND } from '../tasks/apply-event.ts';
+import { parseIds } from './tasks.ts';
 import { me, ok, type Ctx, type Handlers, type OpRequest } from './types.ts';
 
 type ExcelKind = components['schemas']['ExcelKind'];
@@ -48,6 +53,22 @@ const BUILT_EXPORTS: Partial<Record<ExcelKind, { kind: DownloadKind; params: (q:
       if (await moreThan(db, scanFiltersOf(params), MAX_TRACKING_EXPORT_ROWS)) throw badRequest(trackingExportMessages.tooMany);
     },
   },
+  // The dates and timezone given here; the sort, user and selected rows come with the link (money/statistics.ts).
+  'task-amount': { kind: 'excel.taskAmount', params: taskAmountTokenParams },
+  // The board is fixed in the token; the link names it again (files/board-export.ts).
+  board: {
+    kind: 'excel.board',
+    params: (q) => {
+      if (q.boardId === undefined) throw badRequest('请选择看板');
+      return { boardId: q.boardId, timezone: q.timezone ?? 0 };
+    },
+    async check(db, params) {
+      const [board] = await db.select({ id: boards.id }).from(boards).where(eq(boards.id, Number(params.boardId)));
+      if (!board) throw notFound(BOARD_NOT_FOUND);
+    },
+  },
+  // The timezone given here; the filters of the admin list come with the link (files/withdraw-export.ts).
+  withdraw: { kind: 'excel.withdraw', params: withdrawExportParams },
 };
 
 let kindRolesCache: Record<string, UserRole[]> | undefined;
@@ -190,5 +211,27 @@ export const filesHandlers: Handlers = {
     const rows = await scansForExport(ctx.db, filters, MAX_TRACKING_EXPORT_ROWS);
     const stamp = formatTime(Date.now(), filters.timezone).replace(/[-: ]/g, '');
     return sendFile(reply, trackingWorkbook(rows, filters.timezone), XLSX_TYPE, attachment(`trackings-${stamp}.xlsx`, `扫描记录-${stamp}.xlsx`));
+  },
+
+  async exportBoardExcel(req, ctx, reply) {
+    const { user, params } = await redeemDownloadToken(ctx.db, req.params.token, 'excel.board');
+    // x-kind-roles: the admin side's export; an account no longer on the admin side gets nothing.
+    if (user.roleType === 'user' || Number(params.boardId) !== req.query.boardId) throw notFound(DOWNLOAD_MESSAGES.invalid);
+    const data = await boardForExport(ctx.db, req.query.boardId);
+    if (!data) throw notFound(BOARD_NOT_FOUND);
+    const timezone = Number(params.timezone) || 0;
+    const stamp = formatTime(Date.now(), timezone).replace(/[-: ]/g, '');
+    return sendFile(reply, boardWorkbook(data, timezone), XLSX_TYPE, attachment(`board-${data.board.id}-${stamp}.xlsx`, `看板-${data.board.boardName}-${stamp}.xlsx`));
+  },
+
+  async exportTaskAmountExcel(req, ctx, reply) {
+    const { user, params } = await redeemDownloadToken(ctx.db, req.params.token, 'excel.taskAmount');
+    // x-kind-roles: the admin side's export; an account no longer on the admin side gets nothing.
+    if (user.roleType === 'user') throw notFound(DOWNLOAD_MESSAGES.invalid);
+    const { userIds, ...link } = req.query;
+    const filters = taskAmountExportFilters(params, link);
+    const rows = await taskAmountsForExport(ctx.db, filters, userIds ? parseIds(userIds) : undefined);
+    const stamp = formatTime(Date.now(), filters.timezone ?? 0).replace(/[-: ]/g, '');
+    return sendFile(reply, taskAmountWorkbook(rows), XLSX_TYPE, attachment(`task-amounts-${stamp}.xlsx`, `订单金额-${stamp}.xlsx`));
   },
 };

@@ -55,6 +55,7 @@ export const boardsText = {
     save: '保存',
     create: '创建',
     backToList: '返回列表',
+    exportExcel: '导出Excel',
     statusLine: '看板状态',
     publish: '发布',
     publishToUsers: '发布给指定用户',

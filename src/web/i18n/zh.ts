@@ -13,6 +13,8 @@ import { adminTasksText } from './zh-admin-tasks';
 import { auditText } from './zh-audit';
 import { trackingText } from './zh-tracking';
 import { scanText } from './zh-scan';
+import { paymentsText, statisticsText } from './zh-payments';
+import { bankCardsText, withdrawText } from './zh-withdraw';
 import type { components } from '../../api/schema';
 
 export const zh = {
@@ -211,4 +213,8 @@ export const zh = {
   audit: auditText,
   tracking: trackingText,
   scan: scanText,
+  payments: paymentsText,
+  statistics: statisticsText,
+  bankCards: bankCardsText,
+  withdraw: withdrawText,
 } as const;

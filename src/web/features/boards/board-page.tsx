@@ -4,7 +4,12 @@
 // pending list comes from the route's loader; after a change the route is reloaded.
 import { Link, useRouter } from '@tanstack/react-router';
 import { useCallback, useMemo, useState, type JSX } from 'react';
+import { Button } from '../../components/ui/button';
 import { PageHeader, Panel } from '../../components/ui/page';
+import { excelExportUrl } from '../../lib/excel-export';
+import { timezoneOffsetHours } from '../../lib/timezone';
+import { useAppContext } from '../app/app-context';
+import { useDownload } from '../navigation/use-download';
 import { zh } from '../../i18n/zh';
 import { boardContextOf } from './board-actions';
 import { BoardStatusBadge, ExpiredBadge } from './board-badges';
@@ -78,7 +83,10 @@ function SavedBoardPage({ data, backToList }: { data: BoardPageData; backToList:
         }
         actions={
           <div className="flex flex-col items-end gap-2">
-            {backToList}
+            <div className="flex items-center gap-3">
+              <BoardExportButton boardId={board.id} />
+              {backToList}
+            </div>
             <BoardStatusActions board={board} context={context} onChanged={reload} />
           </div>
         }
@@ -109,5 +117,17 @@ function SavedBoardPage({ data, backToList }: { data: BoardPageData; backToList:
         <PendingClaims boardId={board.id} revision={claimsRevision} onDecided={onClaimDecided} />
       </Panel>
     </div>
+  );
+}
+
+/** The board's Excel export: its board tasks and every member task on them (the server's board export). */
+function BoardExportButton({ boardId }: { boardId: number }): JSX.Element {
+  const { api } = useAppContext();
+  const { busy: exporting, download } = useDownload();
+  const exportExcel = () => download(() => excelExportUrl(api, 'board', { boardId, timezone: timezoneOffsetHours() }, { boardId }));
+  return (
+    <Button variant="secondary" loading={exporting} onClick={() => void exportExcel()}>
+      {t.detail.exportExcel}
+    </Button>
   );
 }

@@ -1,15 +1,17 @@
 // /user/my-task (SPEC §2): the member's claimed tasks. Status filter (all, open, locked, unmatch) and
 // search (item name, tracking id, task id), a paged table with each row's actions as the task
 // machine allows them (member-task-actions.tsx), and the Excel export of what the filters select.
-// The payment-application action belongs to the payment issue and is not offered yet.
+// The payment application (apply dialog, or 'already applied') is features/payments/apply-payment-dialog.tsx.
 // Filters, page and size live in the URL: this page reads them from `search` and changes them
 // through `onSearch`; the route's loader fetches the page they describe.
 import { Link, useRouter } from '@tanstack/react-router';
-import { useState, type JSX } from 'react';
+import type { JSX } from 'react';
 import * as v from 'valibot';
 import { TaskStatusBadge } from '../../components/task-status-badges';
+import { TrackingIds } from '../../components/tracking-ids';
 import { Button } from '../../components/ui/button';
-import { columnHelper, DataTable } from '../../components/ui/data-table';
+import { columnHelper } from '../../components/ui/data-table';
+import { PagedTable } from '../../components/ui/paged-table';
 import { formatDateTime, formatMoney } from '../../components/ui/format';
 import { FilterBar } from '../../components/ui/filter-bar';
 import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
@@ -17,7 +19,8 @@ import { textLinkClass } from '../../components/ui/link-classes';
 import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
-import { navigateTo } from '../navigation/navigate-to';
+import { useDownload } from '../navigation/use-download';
+import { ApplyPaymentCell, ApplyPaymentScope } from '../payments/apply-payment-dialog';
 import { ACTION_COLUMN_CLASS, MemberTaskActionCell, MemberTaskActionsScope } from './member-task-actions';
 import { MY_TASK_STATUS_FILTERS, parseTaskIdSearch, type MyTaskSearch, type MyTaskStatusFilter } from './my-task-search';
 import { taskDisplayId } from './task-actions';
@@ -62,13 +65,19 @@ const columns = col.columns([
   col.accessor('bonus', { header: t.colBonus, ...money }),
   col.accessor('punish', { header: t.colDiscount, ...money }),
   col.accessor('status', { header: t.colStatus, cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
-  col.accessor('trackingId', {
-    header: t.colTrackingId,
-    cell: ({ getValue }) => <span className="font-mono text-xs break-all">{getValue()}</span>,
-    meta: { className: 'max-w-48' },
-  }),
+  col.accessor('trackingId', { header: t.colTrackingId, cell: ({ getValue }) => <TrackingIds value={getValue()} /> }),
   col.accessor('createdAt', { header: t.colCreatedAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
-  col.display({ id: 'actions', header: t.colActions, cell: ({ row }) => <MemberTaskActionCell task={row.original} />, meta: { className: ACTION_COLUMN_CLASS } }),
+  col.display({
+    id: 'actions',
+    header: t.colActions,
+    cell: ({ row }) => (
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <MemberTaskActionCell task={row.original} />
+        <ApplyPaymentCell task={row.original} />
+      </div>
+    ),
+    meta: { className: ACTION_COLUMN_CLASS },
+  }),
 ]);
 
 export interface MyTaskPageProps {
@@ -81,19 +90,9 @@ export interface MyTaskPageProps {
 export function MyTaskPage({ search, result, loading = false, onSearch }: MyTaskPageProps): JSX.Element {
   const router = useRouter();
   const { api } = useAppContext();
-  const [exporting, setExporting] = useState(false);
+  const { busy: exporting, download } = useDownload();
 
-  async function exportExcel() {
-    setExporting(true);
-    try {
-      const url = await userTaskExcelUrl(api, search);
-      if (url) await navigateTo(router, url);
-    } catch {
-      // The client has already shown the network error.
-    } finally {
-      setExporting(false);
-    }
-  }
+  const exportExcel = () => download(() => userTaskExcelUrl(api, search));
 
   return (
     <div className="flex min-w-0 flex-col gap-4">
@@ -107,17 +106,9 @@ export function MyTaskPage({ search, result, loading = false, onSearch }: MyTask
       />
       <TaskFilters search={search} onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })} />
       <MemberTaskActionsScope onChanged={() => void router.invalidate()}>
-        <DataTable
-          columns={columns}
-          data={result.content}
-          page={search.page}
-          size={search.size}
-          totalPages={result.totalPages}
-          totalElements={result.totalElements}
-          onPageChange={(page) => onSearch({ ...search, page })}
-          loading={loading}
-          caption={t.caption}
-        />
+        <ApplyPaymentScope tasks={result.content} onApplied={() => void router.invalidate()}>
+          <PagedTable columns={columns} search={search} result={result} onSearch={onSearch} loading={loading} caption={t.caption} />
+        </ApplyPaymentScope>
       </MemberTaskActionsScope>
     </div>
   );

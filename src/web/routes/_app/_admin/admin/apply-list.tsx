@@ -1,8 +1,26 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
+import { AdminApplyListPage } from '../../../../features/payments/admin-apply-list-page';
+import { ADMIN_APPLY_LIST_SEARCH_DEFAULTS, adminApplyListQuery, adminApplyListSearchSchema } from '../../../../features/payments/apply-list-search';
+import { loadPaymentApplies, loadUsers } from '../../../../features/payments/payments-api';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_admin/admin/apply-list')({
   staticData: { title: zh.titles.adminApplyList },
-  component: () => <PlaceholderPage title={zh.titles.adminApplyList} />,
+  validateSearch: adminApplyListSearchSchema,
+  search: { middlewares: [stripSearchParams(ADMIN_APPLY_LIST_SEARCH_DEFAULTS)] },
+  loaderDeps: ({ search }) => search,
+  loader: async ({ context, deps }) => {
+    const [applies, users] = await Promise.all([loadPaymentApplies(context.api, adminApplyListQuery(deps)), loadUsers(context.api)]);
+    return { applies, users };
+  },
+  component: function AdminApplyListRoute() {
+    const navigate = useNavigate();
+    return (
+      <AdminApplyListPage
+        search={Route.useSearch()}
+        data={Route.useLoaderData()}
+        onSearch={(next) => void navigate({ to: '/admin/apply-list', search: next })}
+      />
+    );
+  },
 });

@@ -1,11 +1,29 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
 import { ADMIN_ONLY_ROLES, requireRole } from '../../../../features/session/route-guards';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { AdminWithdrawListPage } from '../../../../features/withdraw/admin-withdraw-list-page';
+import { loadAdminWithdrawRequests, loadUsers } from '../../../../features/withdraw/withdraw-api';
+import { adminWithdrawQuery, adminWithdrawSearchSchema, WITHDRAW_SEARCH_DEFAULTS } from '../../../../features/withdraw/withdraw-search';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_admin/admin/withdraw-list')({
   staticData: { title: zh.titles.adminWithdrawList },
   // The withdraw list is admin-only (lowerAdmin has no /api/withdraw/admin/*).
   beforeLoad: ({ context }) => requireRole(context, ADMIN_ONLY_ROLES),
-  component: () => <PlaceholderPage title={zh.titles.adminWithdrawList} />,
+  validateSearch: adminWithdrawSearchSchema,
+  search: { middlewares: [stripSearchParams(WITHDRAW_SEARCH_DEFAULTS)] },
+  loaderDeps: ({ search }) => search,
+  loader: async ({ context, deps }) => {
+    const [lines, users] = await Promise.all([loadAdminWithdrawRequests(context.api, adminWithdrawQuery(deps)), loadUsers(context.api)]);
+    return { lines, users };
+  },
+  component: function AdminWithdrawListRoute() {
+    const navigate = useNavigate();
+    return (
+      <AdminWithdrawListPage
+        search={Route.useSearch()}
+        data={Route.useLoaderData()}
+        onSearch={(next) => void navigate({ to: '/admin/withdraw-list', search: next })}
+      />
+    );
+  },
 });

@@ -1,8 +1,30 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { PlaceholderPage } from '../../../../features/placeholder/placeholder-page';
+import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
+import { loadBalance, loadOwnCards, loadWithdrawRequests } from '../../../../features/withdraw/withdraw-api';
+import { WithdrawRequestPage } from '../../../../features/withdraw/withdraw-request-page';
+import { WITHDRAW_SEARCH_DEFAULTS, withdrawRequestQuery, withdrawRequestSearchSchema } from '../../../../features/withdraw/withdraw-search';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_user/user/withdraw-request')({
   staticData: { title: zh.titles.userWithdrawRequest },
-  component: () => <PlaceholderPage title={zh.titles.userWithdrawRequest} />,
+  validateSearch: withdrawRequestSearchSchema,
+  search: { middlewares: [stripSearchParams(WITHDRAW_SEARCH_DEFAULTS)] },
+  loaderDeps: ({ search }) => search,
+  loader: async ({ context, deps }) => {
+    const [lines, balance, cards] = await Promise.all([
+      loadWithdrawRequests(context.api, withdrawRequestQuery(deps)),
+      loadBalance(context.api),
+      loadOwnCards(context.api),
+    ]);
+    return { lines, balance, cards };
+  },
+  component: function UserWithdrawRequestRoute() {
+    const navigate = useNavigate();
+    return (
+      <WithdrawRequestPage
+        search={Route.useSearch()}
+        data={Route.useLoaderData()}
+        onSearch={(next) => void navigate({ to: '/user/withdraw-request', search: next })}
+      />
+    );
+  },
 });

@@ -1,0 +1,220 @@
+/**
+ * A bank card / payout account of /user/bank-card (SPEC §3 "Bank card", §5 "Bank card"; DECISIONS
+ * "Money"). Not a lifecycle (a card is bound, then unbound; never edited), so no machine: the rules
+ * are plain data and one check, the single place both the web form (features/bank-cards) and the
+ * server (src/server/money/cards.ts) read them, so a field is required, and worded, once.
+ *
+ * - Payment types Billpay, Check, Wire, ACH, Paypal, Zelle are recognised without regard to case and
+ *   stored in that spelling; any other non-empty text is a typed type (SPEC: "new values can be
+ *   typed"), which needs the holder name only and keeps whatever else was filled in.
+ * - The account holder name is always required ('请填写Account Holder Name').
+ * - The fields each known type needs, in the dialog's order, with their label and message, are
+ *   CARD_RULES. A known type's fields outside its list are cleared (SPEC: "switching type clears
+ *   the other fields"), so what is stored is exactly what the type uses.
+ * - Billpay's card type is one of visa, master, amex, all others; Check's one of Personal Checking,
+ *   Personal Saving, Business Checking, Business Saving (SPEC "Personal/Business Checking/Saving"),
+ *   matched without regard to case and stored in that spelling.
+ * - Texts are trimmed and control characters become spaces (an address pasted with line breaks).
+ */
+import { withdrawMessages } from './withdraw.machine';
+
+export const KNOWN_PAYMENT_TYPES = ['Billpay', 'Check', 'Wire', 'ACH', 'Paypal', 'Zelle'] as const;
+export type KnownPaymentType = (typeof KNOWN_PAYMENT_TYPES)[number];
+
+/** At most this many live cards per member (the server counts them). */
+export const MAX_CARDS = 50;
+
+/** The card type choices of the types that have one (the dialog's select offers the same). */
+export const CARD_TYPE_OPTIONS = {
+  Billpay: ['visa', 'master', 'amex', 'all others'],
+  Check: ['Personal Checking', 'Personal Saving', 'Business Checking', 'Business Saving'],
+} as const satisfies Partial<Record<KnownPaymentType, readonly string[]>>;
+
+/** Every message of the card calls, in SPEC §5's words and style. */
+export const cardMessages = {
+  paymentTypeRequired: '请填写Payment Type',
+  accountNameRequired: '请填写Account Holder Name',
+  cardNoRequired: '请填写Card Number',
+  accountNumberRequired: '请填写Account Number',
+  accountInformationRequired: '请填写Account Information',
+  bankNameRequired: '请填写Bank Name',
+  cardTypeRequired: '请选择Card Type',
+  cardTypeInvalid: (options: readonly string[]) => `Card Type只能是${options.join('、')}`,
+  routingNumberRequired: '请填写Routing Number',
+  bankAddressRequired: '请填写Bank Address',
+  mailAddressRequired: '请填写Billing/Mail Address',
+  billingAddressRequired: '请填写Billing Address',
+  addressRequired: '请填写Address',
+  tooMany: `最多绑定${MAX_CARDS}张银行卡`,
+  bound: '保存成功',
+  unbound: '删除成功',
+  inUse: '该银行卡有未完成的提现，不能删除',
+  notFound: withdrawMessages.cardNotFound,
+} as const;
+const M = cardMessages;
+
+/** The fields of a card beyond its type and holder name. */
+export type CardTextField = 'cardNo' | 'routingNumber' | 'bankInfo' | 'cardType' | 'address';
+export const CARD_TEXT_FIELDS: readonly CardTextField[] = ['cardNo', 'routingNumber', 'bankInfo', 'cardType', 'address'];
+
+/** Every field a problem can be about. */
+export type CardField = 'paymentType' | 'accountName' | CardTextField;
+
+/** The fields' names as SPEC §5 writes them (the messages are built on them). */
+export const CARD_LABELS = {
+  paymentType: 'Payment Type',
+  accountName: 'Account Holder Name',
+  cardNo: 'Card / Account Number',
+  routingNumber: 'Routing Number',
+  bankInfo: 'Bank Name',
+  cardType: 'Card Type',
+  address: 'Address',
+} as const satisfies Record<CardField, string>;
+
+export interface CardRule {
+  field: CardTextField;
+  /** What the field is for this type (SPEC §5: 'card number' for Billpay, 'account number' for Check...). */
+  label: string;
+  /** The message when it is empty. */
+  message: string;
+}
+
+/** The fields each known payment type needs (beyond the holder name), in the dialog's order. */
+export const CARD_RULES: Record<KnownPaymentType, readonly CardRule[]> = {
+  Billpay: [
+    { field: 'cardNo', label: 'Card Number', message: M.cardNoRequired },
+    { field: 'bankInfo', label: 'Bank Name', message: M.bankNameRequired },
+    { field: 'cardType', label: 'Card Type', message: M.cardTypeRequired },
+    { field: 'address', label: 'Bank Address', message: M.bankAddressRequired },
+  ],
+  Check: [
+    { field: 'cardNo', label: 'Account Number', message: M.accountNumberRequired },
+    { field: 'bankInfo', label: 'Bank Name', message: M.bankNameRequired },
+    { field: 'cardType', label: 'Card Type', message: M.cardTypeRequired },
+    { field: 'address', label: 'Billing/Mail Address', message: M.mailAddressRequired },
+  ],
+  Wire: [
+    { field: 'cardNo', label: 'Account Number', message: M.accountNumberRequired },
+    { field: 'bankInfo', label: 'Bank Name', message: M.bankNameRequired },
+    { field: 'routingNumber', label: 'Routing Number', message: M.routingNumberRequired },
+    { field: 'address', label: 'Billing Address', message: M.billingAddressRequired },
+  ],
+  ACH: [
+    { field: 'cardNo', label: 'Account Number', message: M.accountNumberRequired },
+    { field: 'bankInfo', label: 'Bank Name', message: M.bankNameRequired },
+    { field: 'routingNumber', label: 'Routing Number', message: M.routingNumberRequired },
+    { field: 'address', label: 'Billing Address', message: M.billingAddressRequired },
+  ],
+  Paypal: [
+    { field: 'cardNo', label: 'Account Information', message: M.accountInformationRequired },
+    { field: 'address', label: 'Address', message: M.addressRequired },
+  ],
+  Zelle: [
+    { field: 'cardNo', label: 'Account Information', message: M.accountInformationRequired },
+    { field: 'address', label: 'Address', message: M.addressRequired },
+  ],
+};
+
+/** A card as typed (the bind call's body: the contract's BindCardRequest). */
+export interface CardInput {
+  paymentType: string;
+  accountName: string;
+  cardNo?: string;
+  routingNumber?: string;
+  bankInfo?: string;
+  cardType?: string;
+  address?: string;
+}
+
+/** A card made canonical: every text trimmed, a known type in its spelling, fields it does not use empty. */
+export interface CheckedCard {
+  paymentType: string;
+  accountName: string;
+  cardNo: string;
+  routingNumber: string;
+  bankInfo: string;
+  cardType: string;
+  address: string;
+}
+
+export interface CardProblem {
+  field: CardField;
+  msg: string;
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
+
+/** A typed text as stored: control characters become spaces, then trimmed. */
+export const cleanCardText = (value: string | undefined | null): string => (value ?? '').replace(CONTROL_CHARS, ' ').trim();
+
+/** The known type `typed` names (any case, surrounding blanks ignored), or null for a typed type. */
+export function knownPaymentType(typed: string | undefined | null): KnownPaymentType | null {
+  const text = cleanCardText(typed).toLowerCase();
+  return KNOWN_PAYMENT_TYPES.find((t) => t.toLowerCase() === text) ?? null;
+}
+
+/**
+ * What the dialog shows for a type: a known type's rules (all required), a typed type's every field
+ * (none required beyond the holder name, labelled with CARD_LABELS), nothing before a type is given.
+ */
+export function cardFieldsFor(paymentType: string): { field: CardTextField; label: string; required: boolean }[] {
+  if (cleanCardText(paymentType) === '') return [];
+  const known = knownPaymentType(paymentType);
+  if (known) return CARD_RULES[known].map((r) => ({ field: r.field, label: r.label, required: true }));
+  return CARD_TEXT_FIELDS.map((field) => ({ field, label: CARD_LABELS[field], required: false }));
+}
+
+/** The card type choices of a type, or null when its card type is free text (or it has none). */
+export function cardTypeOptions(paymentType: string): readonly string[] | null {
+  const known = knownPaymentType(paymentType);
+  return known && known in CARD_TYPE_OPTIONS ? CARD_TYPE_OPTIONS[known as keyof typeof CARD_TYPE_OPTIONS] : null;
+}
+
+function canonical(input: CardInput): { card: CheckedCard; known: KnownPaymentType | null } {
+  const typed = cleanCardText(input.paymentType);
+  const known = knownPaymentType(typed);
+  const card: CheckedCard = {
+    paymentType: known ?? typed,
+    accountName: cleanCardText(input.accountName),
+    cardNo: cleanCardText(input.cardNo),
+    routingNumber: cleanCardText(input.routingNumber),
+    bankInfo: cleanCardText(input.bankInfo),
+    cardType: cleanCardText(input.cardType),
+    address: cleanCardText(input.address),
+  };
+  if (known) {
+    const rules = CARD_RULES[known];
+    for (const f of CARD_TEXT_FIELDS) if (!rules.some((r) => r.field === f)) card[f] = '';
+  }
+  return { card, known };
+}
+
+/**
+ * Every problem of a card as typed, in the order a member fixes them (the dialog marks each field
+ * at once): the type, the holder name, then the type's fields in its order, then the card type's
+ * choice. Empty when the card can be bound.
+ */
+export function cardProblems(input: CardInput): CardProblem[] {
+  const { card, known } = canonical(input);
+  const problems: CardProblem[] = [];
+  if (!card.paymentType) problems.push({ field: 'paymentType', msg: M.paymentTypeRequired });
+  if (!card.accountName) problems.push({ field: 'accountName', msg: M.accountNameRequired });
+  if (!known) return problems;
+  for (const r of CARD_RULES[known]) if (!card[r.field]) problems.push({ field: r.field, msg: r.message });
+  const options = cardTypeOptions(known);
+  if (options && card.cardType && !options.some((o) => o.toLowerCase() === card.cardType.toLowerCase())) {
+    problems.push({ field: 'cardType', msg: M.cardTypeInvalid(options) });
+  }
+  return problems;
+}
+
+/** A bind request made canonical (see the header), or its first problem: what the server stores or refuses. */
+export function checkCard(input: CardInput): { ok: true; card: CheckedCard } | ({ ok: false } & CardProblem) {
+  const [first] = cardProblems(input);
+  if (first) return { ok: false, ...first };
+  const { card } = canonical(input);
+  const options = cardTypeOptions(card.paymentType);
+  if (options) card.cardType = options.find((o) => o.toLowerCase() === card.cardType.toLowerCase()) ?? card.cardType;
+  return { ok: true, card };
+}

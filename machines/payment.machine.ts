@@ -1,0 +1,95 @@
+/**
+ * A payment application, from the member's apply to their confirmation of receipt (SPEC §4
+ * "Payment application status"; DECISIONS "Money"). The one place these rules live: the buttons of
+ * /user/my-task, /user/apply-list and /admin/apply-list come from `allowedEvents`, and the server
+ * applies every change through `decide` with this machine, refusing what it refuses with the
+ * message the UI would show.
+ *
+ *   applied --pay.agree (admin, optional new bonus)--> agreed
+ *   agreed --pay.withdraw (the member puts it in a withdraw request)--> withdrawing
+ *   withdrawing --pay.release (its withdraw order is cancelled)--> agreed
+ *   withdrawing --pay.paid (every line of its withdraw order is paid)--> paid
+ *   withdrawing --pay.confirm (admin confirms payment, /admin/apply-list)--> paid
+ *   paid --pay.collect (the member confirms receipt)--> collected
+ *
+ * Decisions (README "Money"):
+ * - One application per task, and only for a locked task (the task machine's task.apply; the task
+ *   then moves to processing, and to finished when the application is paid).
+ * - The admin's "confirm payment" is for money that reached the member for an application already
+ *   in a withdraw request (DECISIONS: withdrawing -> paid by withdraw paid, or admin pay/confirm).
+ *   It is not offered on agreed rows: an agreed application is part of the member's balance, and
+ *   paying it outside a withdraw would let the member withdraw it a second time. Once it is
+ *   confirmed, its withdraw order can no longer be cancelled (payment has started).
+ * - The balance is the income of the member's agreed applications (none of them is in a live
+ *   withdraw: that is what withdrawing means).
+ */
+import { setup } from 'xstate';
+
+export const PAYMENT_STATUSES = ['applied', 'agreed', 'withdrawing', 'paid', 'collected'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Nothing beyond the status decides a payment event; the machine keeps no context. */
+export type PaymentContext = Record<string, never>;
+
+export type PaymentEvent =
+  | { type: 'pay.agree' }
+  | { type: 'pay.withdraw' }
+  | { type: 'pay.release' }
+  | { type: 'pay.paid' }
+  | { type: 'pay.confirm' }
+  | { type: 'pay.collect' };
+
+export const paymentMessages = {
+  applied: '申请成功',
+  alreadyApplied: '该任务已申请付款',
+  agreeAppliedOnly: '只有已申请的记录可以同意',
+  withdrawAgreedOnly: '只有已同意的付款申请可以提现',
+  releaseWithdrawingOnly: '该付款申请不在提现中',
+  confirmWithdrawingOnly: '只有提现中的付款申请可以确认付款',
+  collectPaidOnly: '只有已付款的记录可以确认收款',
+  notFound: '付款申请不存在',
+} as const;
+
+export const paymentMachine = setup({
+  types: {
+    context: {} as PaymentContext,
+    events: {} as PaymentEvent,
+  },
+}).createMachine({
+  id: 'payment',
+  context: {},
+  initial: 'applied',
+  states: {
+    applied: { on: { 'pay.agree': 'agreed' } },
+    agreed: { on: { 'pay.withdraw': 'withdrawing' } },
+    withdrawing: { on: { 'pay.release': 'agreed', 'pay.paid': 'paid', 'pay.confirm': 'paid' } },
+    paid: { on: { 'pay.collect': 'collected' } },
+    collected: {},
+  },
+});
+
+/** The message for a refused payment event. */
+export function explainPaymentRefusal(_status: PaymentStatus, _context: PaymentContext, event: PaymentEvent): string {
+  switch (event.type) {
+    case 'pay.agree':
+      return paymentMessages.agreeAppliedOnly;
+    case 'pay.withdraw':
+      return paymentMessages.withdrawAgreedOnly;
+    case 'pay.release':
+      return paymentMessages.releaseWithdrawingOnly;
+    case 'pay.paid':
+    case 'pay.confirm':
+      return paymentMessages.confirmWithdrawingOnly;
+    case 'pay.collect':
+      return paymentMessages.collectPaidOnly;
+  }
+}
+
+/**
+ * A task's income in cents (DECISIONS "Money"): buyIn x productCount (units that arrived and
+ * matched) + bonus - punish. Never below zero: a punishment larger than the earnings leaves nothing
+ * to pay, not a debt.
+ */
+export function incomeCents(a: { buyIn: number; count: number; bonus: number; punish: number }): number {
+  return Math.max(0, a.buyIn * a.count + a.bonus - a.punish);
+}

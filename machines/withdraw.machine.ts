@@ -1,0 +1,134 @@
+/**
+ * A withdraw line: the amount of one withdraw order paid to one card (SPEC §4 "Withdraw status";
+ * DECISIONS "Money"). The one place these rules live: /user/withdraw-request and
+ * /admin/withdraw-list offer the buttons `allowedEvents` allows, and the server applies every
+ * status change through `decide` with this machine, refusing what it refuses with its message.
+ *
+ *   waited --wd.pay (the member or an admin marks it paid; admin Excel confirm)--> paid
+ *   waited --wd.requestCancel (member, while cancelFlag is set)--> requestedCancel
+ *   requestedCancel --wd.agreeCancel (admin)--> canceled
+ *   requestedCancel --wd.rejectCancel (admin)--> waited
+ *   waited --wd.changeCard (member)--> waited
+ *
+ * Order-level decisions (README "Money"), applied by the server in one transaction per call:
+ * - cancel is asked for and answered per order (cancel/order, agree/cancel and reject/cancel take
+ *   an orderId): the order's every live line must accept the event, else nothing changes. When an
+ *   order's lines are cancelled its applications go back to agreed (the balance).
+ * - cancelFlag ("the admin has not started paying") is cleared on every line of an order as soon
+ *   as one of its lines is paid or one of its applications is confirmed paid: from then on the
+ *   order cannot be cancelled.
+ * - when every line of an order is paid, its applications are paid (their tasks finished, their
+ *   parcels payed).
+ */
+import { setup } from 'xstate';
+
+export const WITHDRAW_STATUSES = ['canceled', 'waited', 'paid', 'requestedCancel'] as const;
+export type WithdrawStatus = (typeof WITHDRAW_STATUSES)[number];
+
+export interface WithdrawContext {
+  /** True while the member may still request cancel (payment of the order has not started). */
+  cancelFlag: boolean;
+}
+
+export type WithdrawEvent =
+  | { type: 'wd.pay'; by: 'user' | 'admin' }
+  | { type: 'wd.requestCancel' }
+  | { type: 'wd.agreeCancel' }
+  | { type: 'wd.rejectCancel' }
+  | { type: 'wd.changeCard' };
+
+export const withdrawMessages = {
+  // SPEC §5 (the request dialog and change card).
+  taskRequired: '请填写需要提现的任务',
+  cardRequired: '请填写银行卡',
+  amountRequired: '请填写金额，金额必须为数字',
+  sumMismatch: '"提现合计"必须与"任务合计"金额相同',
+  changeCardRequired: '请要更换的银行卡',
+  // Decided (README "Money").
+  cardOnce: '同一张银行卡只能填写一次',
+  payWaitedOnly: '只有待付款的提现可以标记为已付款',
+  cancelNotAllowed: '该提现已开始付款，不能取消',
+  agreeCancelOnly: '只有申请取消的提现可以同意或拒绝取消',
+  changeCardWaitedOnly: '只有待付款的提现可以更换银行卡',
+  notFound: '提现记录不存在',
+  cardNotFound: '银行卡不存在',
+  taskNotWithdrawable: '所选任务中有不可提现的任务',
+  requested: '提交成功',
+} as const;
+
+export const withdrawMachine = setup({
+  types: {
+    context: {} as WithdrawContext,
+    events: {} as WithdrawEvent,
+    input: {} as WithdrawContext,
+  },
+  guards: {
+    mayCancel: ({ context }) => context.cancelFlag,
+  },
+}).createMachine({
+  id: 'withdraw',
+  context: ({ input }) => input,
+  initial: 'waited',
+  states: {
+    waited: {
+      on: {
+        'wd.pay': 'paid',
+        'wd.requestCancel': { guard: 'mayCancel', target: 'requestedCancel' },
+        'wd.changeCard': 'waited',
+      },
+    },
+    requestedCancel: { on: { 'wd.agreeCancel': 'canceled', 'wd.rejectCancel': 'waited' } },
+    paid: {},
+    canceled: {},
+  },
+});
+
+/** The message for a refused withdraw event. */
+export function explainWithdrawRefusal(_status: WithdrawStatus, _context: WithdrawContext, event: WithdrawEvent): string {
+  switch (event.type) {
+    case 'wd.pay':
+      return withdrawMessages.payWaitedOnly;
+    case 'wd.requestCancel':
+      return withdrawMessages.cancelNotAllowed;
+    case 'wd.agreeCancel':
+    case 'wd.rejectCancel':
+      return withdrawMessages.agreeCancelOnly;
+    case 'wd.changeCard':
+      return withdrawMessages.changeCardWaitedOnly;
+  }
+}
+
+/** A line of the request dialog as typed: the amount is text until checked. */
+export interface WithdrawLineInput {
+  cardId: number | null | undefined;
+  amount: string | number | null | undefined;
+}
+
+/** Parses an amount typed in the dialog to cents, or null when it is not a positive number with at most two decimals. */
+export function amountToCents(raw: string | number | null | undefined): number | null {
+  const text = typeof raw === 'number' ? String(raw) : (raw ?? '').trim();
+  if (!/^\d{1,8}(\.\d{1,2})?$/.test(text)) return null;
+  const [whole, frac = ''] = text.split('.');
+  const cents = Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+  return cents > 0 ? cents : null;
+}
+
+/**
+ * The request dialog's checks (SPEC §5 "Withdraw request"), in the order a member fixes them; the
+ * first failure's message, or null. `taskIncomeCents`: the income of the selected applications.
+ * The server runs the same checks on the request it receives.
+ */
+export function withdrawRequestError(taskIncomeCents: number[], lines: WithdrawLineInput[]): string | null {
+  if (taskIncomeCents.length === 0) return withdrawMessages.taskRequired;
+  if (lines.length === 0) return withdrawMessages.cardRequired;
+  for (const line of lines) {
+    if (!line.cardId) return withdrawMessages.cardRequired;
+    if (amountToCents(line.amount) === null) return withdrawMessages.amountRequired;
+  }
+  const cards = lines.map((l) => l.cardId);
+  if (new Set(cards).size !== cards.length) return withdrawMessages.cardOnce;
+  const lineSum = lines.reduce((s, l) => s + amountToCents(l.amount)!, 0);
+  const taskSum = taskIncomeCents.reduce((s, c) => s + c, 0);
+  if (lineSum !== taskSum) return withdrawMessages.sumMismatch;
+  return null;
+}

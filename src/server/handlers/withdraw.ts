@@ -1,0 +1,170 @@
+// Bank cards and withdrawals (SPEC §7 "Withdraw (under /api/withdraw/user/ and /api/withdraw/admin/)";
+// DECISIONS "Money", "Roles"). The rules live in src/server/money/cards.ts and withdraw-service.ts
+// (which apply machines/withdraw.machine.ts and, through payment-transitions.ts, the payment
+// machine); these handlers only turn their results into the wire's answers. Roles come from the
+// contract's x-roles: the /api/withdraw/admin/* calls are admin only (a lowerAdmin gets A00003). A
+// member reads and changes only their own cards and lines; another's id answers A00004 as if it
+// did not exist.
+import type { FastifyReply } from 'fastify';
+import { cardKey } from '../money/card-crypto.ts';
+import { bindCard, cardMessages, cardOut, listCards, unbindCard } from '../money/cards.ts';
+import {
+  agreeCancel,
+  changeCard,
+  inMoneyTransaction,
+  lineOut,
+  listLines,
+  markPaid,
+  rejectCancel,
+  requestCancel,
+  requestWithdraw,
+  saveAdminNote,
+  withdrawServiceMessages as M,
+  type LineWithUser,
+  type WithdrawFilters,
+} from '../money/withdraw-service.ts';
+import { formatTime } from '../dates.ts';
+import { redeemDownloadToken, DOWNLOAD_MESSAGES } from '../files/download-tokens.ts';
+import { confirmWithdrawUpload, withdrawConfirmMessages } from '../files/withdraw-confirm-upload.ts';
+import { withdrawExportFilters, withdrawExportTimezone, withdrawLinesForExport, withdrawWorkbook } from '../files/withdraw-export.ts';
+import { XLSX_TYPE } from '../files/xlsx-write.ts';
+import { notFound } from '../errors.ts';
+import { attachment, fileMessages } from './files.ts';
+import { me, ok, type Handlers, type OpRequest } from './types.ts';
+
+const done = (msg: string) => ok({ status: 'succ' as const, msg }, msg);
+
+const page = (r: { rows: LineWithUser[]; totalPages: number }, withUser: boolean) => ({
+  content: r.rows.map((x) => lineOut(x.line, withUser ? x.nickName : undefined)),
+  totalPages: r.totalPages,
+});
+
+type ListQuery = { page?: number; size?: number; isDesc?: boolean; orderId?: number; status?: WithdrawFilters['status']; cardId?: number; userId?: number };
+const filtersOf = (q: ListQuery, userId?: number): WithdrawFilters => ({
+  isDesc: q.isDesc ?? true,
+  orderId: q.orderId,
+  status: q.status,
+  cardId: q.cardId,
+  userId: userId ?? q.userId,
+});
+
+/** The uploaded file's bytes: the contract's field is `file`. */
+function uploadedBytes(req: OpRequest<'confirmWithdrawExcel'>) {
+  const file = req.raw.upload;
+  return file && file.field === 'file' ? file.buffer : null;
+}
+
+function sendXlsx(reply: FastifyReply, body: Buffer, disposition: string): FastifyReply {
+  return reply.status(200).header('content-type', XLSX_TYPE).header('content-disposition', disposition).header('cache-control', 'no-store').send(body);
+}
+
+export const withdrawHandlers: Handlers = {
+  // ---- cards (member)
+
+  async listBankCards(req, ctx) {
+    return ok({ userCardList: (await listCards(ctx.db, me(req).id)).map(cardOut) });
+  },
+
+  async bindBankCard(req, ctx) {
+    const user = me(req);
+    const key = cardKey(ctx.config);
+    const row = await inMoneyTransaction(ctx.db, (tx) => bindCard(tx, key, user, req.body));
+    return ok({ status: 'succ' as const, msg: cardMessages.bound, card: cardOut(row) }, cardMessages.bound);
+  },
+
+  async unbindBankCard(req, ctx) {
+    const user = me(req);
+    await inMoneyTransaction(ctx.db, (tx) => unbindCard(tx, user, req.body.cardId));
+    return done(cardMessages.unbound);
+  },
+
+  // ---- withdrawals (member)
+
+  async requestWithdraw(req, ctx) {
+    const user = me(req);
+    const orderId = await inMoneyTransaction(ctx.db, (tx) => requestWithdraw(tx, user, req.body));
+    return ok({ status: 'succ' as const, msg: M.requested, orderId }, M.requested);
+  },
+
+  async cancelWithdrawOrder(req, ctx) {
+    const user = me(req);
+    await inMoneyTransaction(ctx.db, (tx) => requestCancel(tx, user, req.body.orderId));
+    return done(M.canceledOk);
+  },
+
+  async markWithdrawPaid(req, ctx) {
+    const user = me(req);
+    await inMoneyTransaction(ctx.db, (tx) => markPaid(tx, user, req.body.id));
+    return done(M.paidOk);
+  },
+
+  async changeWithdrawCard(req, ctx) {
+    const user = me(req);
+    await inMoneyTransaction(ctx.db, (tx) => changeCard(tx, user, req.body.requestId, req.body.cardId));
+    return done(M.changedOk);
+  },
+
+  async listWithdrawRequests(req, ctx) {
+    const q = req.query;
+    const r = await listLines(ctx.db, filtersOf({ ...q, userId: undefined }, me(req).id), q);
+    return ok({ requestPage: page(r, false) });
+  },
+
+  /** SPEC §2: the orders screen filters by orderId only (its status filter is not sent). */
+  async listWithdrawOrders(req, ctx) {
+    const q = req.query;
+    const r = await listLines(ctx.db, { isDesc: q.isDesc ?? true, orderId: q.orderId, userId: me(req).id }, q, { byOrder: true });
+    return ok({ requestOrders: page(r, false) });
+  },
+
+  // ---- admin
+
+  async agreeWithdrawCancel(req, ctx) {
+    const user = me(req);
+    await inMoneyTransaction(ctx.db, (tx) => agreeCancel(tx, user, req.body.orderId));
+    return done(M.agreedOk);
+  },
+
+  async rejectWithdrawCancel(req, ctx) {
+    const user = me(req);
+    await inMoneyTransaction(ctx.db, (tx) => rejectCancel(tx, user, req.body.orderId));
+    return done(M.rejectedOk);
+  },
+
+  async payWithdrawRequest(req, ctx) {
+    const user = me(req);
+    await inMoneyTransaction(ctx.db, (tx) => markPaid(tx, user, req.body.id));
+    return done(M.paidOk);
+  },
+
+  async saveWithdrawAdminNote(req, ctx) {
+    const user = me(req);
+    const b = req.body;
+    const line = await inMoneyTransaction(ctx.db, (tx) => saveAdminNote(tx, user, b.requestId, { adminNote: b.adminNote, adminNote2: b.adminNote2 }));
+    return ok(lineOut(line), M.savedOk);
+  },
+
+  async listAdminWithdrawRequests(req, ctx) {
+    const q = req.query;
+    const r = await listLines(ctx.db, filtersOf(q), q);
+    return ok({ requestPage: page(r, true) });
+  },
+
+  async confirmWithdrawExcel(req, ctx) {
+    const result = await confirmWithdrawUpload(ctx.db, me(req), uploadedBytes(req));
+    return ok(result, result.error ? withdrawConfirmMessages.rejected(result.error) : fileMessages.uploaded(result));
+  },
+
+  async exportWithdrawExcel(req, ctx, reply) {
+    const { user, params } = await redeemDownloadToken(ctx.db, req.params.token, 'excel.withdraw');
+    // x-kind-roles: a member (their own lines only, /user/withdraw-orders) or an admin; a lowerAdmin
+    // (an admin demoted since the token) gets nothing.
+    if (user.roleType === 'lowerAdmin') throw notFound(DOWNLOAD_MESSAGES.invalid);
+    const timezone = withdrawExportTimezone(params);
+    const filters = withdrawExportFilters(req.query);
+    if (user.roleType === 'user') filters.userId = user.id;
+    const rows = await withdrawLinesForExport(ctx.db, filters);
+    const stamp = formatTime(Date.now(), timezone).replace(/[-: ]/g, '');
+    return sendXlsx(reply, withdrawWorkbook(rows, timezone), attachment(`withdrawals-${stamp}.xlsx`, `提现记录-${stamp}.xlsx`));
+  },
+};

@@ -1,0 +1,254 @@
+// Payment applications (SPEC §2 /user/my-task, /user/apply-list, /admin/apply-list; §4 "Payment
+// application status"; §5 "Payment apply bonus"; §7 "Payments"; DECISIONS "Money", "Roles"). Every
+// status change goes through movePayments (payment-transitions.ts: the payment machine decides, the
+// lock order is in its header); applying creates the row, so it follows the same order by hand.
+//
+// Decisions:
+// - Apply: a member's own task only (another's answers A00004 '任务不存在', as if it did not exist),
+//   and only when the task machine accepts task.apply (locked; its message otherwise). One
+//   application per task: a second apply answers opStatus failed '该任务已申请付款' and changes
+//   nothing (checked before the task machine, so a member who applied twice is told why). bonus: a
+//   number >= 0 with at most two places, 0 when absent (SPEC §5); existBonus records that the member
+//   asked for one. The task's identity and amounts are copied (mainId, subId, itemName, price, buyIn,
+//   count = productCount, punish), and income = buyIn x count + bonus - punish in cents, never below
+//   0 (incomeCents, payment.machine.ts). In the same transaction the task moves locked ->
+//   processing (task.apply) and its parcels (scan rows tied to it in status match) -> wait2pay,
+//   every change audited.
+// - The task's own bonus column (set by an admin's task edit) is not part of the income: the
+//   application's bonus is what the member asked for and the admin agreed to.
+// - Agree (admin side): applied only (the machine's message); bonus a number, or absent to keep the
+//   bonus asked for; the income is computed again from the copied amounts; agreedAt is stamped.
+// - Confirm payment (admin side): the machine allows it for withdrawing applications only (its
+//   header says why); -> paid, the task -> finished, its parcels -> payed. Payment of the withdraw
+//   order has then started, so every line of the application's live withdraw order loses its
+//   cancelFlag (the member can no longer ask to cancel it); those lines are locked first (the lock
+//   order), and each line whose flag changes is audited (entity 'withdraw', action 'confirm').
+// - Collect (member, own only, else A00004 '付款申请不存在'): paid -> collected.
+// - Wire: amounts in yuan with two places (fromCents). existBonus is the contract's number "bonus the
+//   member asked for": the stored flag keeps only whether one was asked, so it reads as the current
+//   bonus when the member asked for one and 0 otherwise (after an admin changed the bonus on agree,
+//   that is the agreed bonus; keeping the asked amount apart would need a column of its own).
+// - Lists: a member sees only their own applications (the userId filter is ignored for a member);
+//   the admin side sees all, with the applicant's nickName. Newest first by createdAt unless
+//   isDesc=false (ties by id).
+import { inMoneyTransaction, lineAudit } from './withdraw-service.ts';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import type { components } from '../../api/schema';
+import { incomeCents, paymentMessages } from '../../../machines/payment.machine.ts';
+import { writeAudit } from '../audit.ts';
+import { isAdminSide } from '../boards/visibility.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { users } from '../db/schema/accounts.ts';
+import { paymentApplies, withdrawOrderApplies, withdrawRequests } from '../db/schema/money.ts';
+import type { SessionUser } from '../handlers/types.ts';
+import { fromCents, toCents } from '../money.ts';
+import { pageOf, totalPagesOf } from '../paging.ts';
+import { applyTaskEvent, requireTransition } from '../tasks/apply-event.ts';
+import { lockTaskForChange } from '../tasks/task-changes.ts';
+import { anyInt, movePayments, moveTaskScans, paymentAudit, type PaymentRow } from './payment-transitions.ts';
+
+type PaymentApply = components['schemas']['PaymentApply'];
+type PaymentApplyResult = components['schemas']['PaymentApplyResult'];
+type PaymentApplyStatus = components['schemas']['PaymentApplyStatus'];
+
+export const paymentServiceMessages = {
+  done: '操作成功',
+} as const;
+
+/** An application on the wire. */
+export function paymentApplyOut(row: PaymentRow, nickName?: string): PaymentApply {
+  return {
+    id: row.id,
+    taskId: row.taskId,
+    mainId: row.mainId,
+    subId: row.subId,
+    userId: row.userId,
+    ...(nickName === undefined ? {} : { nickName }),
+    itemName: row.itemName,
+    price: fromCents(row.price ?? 0),
+    buyIn: fromCents(row.buyIn),
+    count: row.count,
+    bonus: fromCents(row.bonus),
+    punish: fromCents(row.punish),
+    income: fromCents(row.income),
+    note: row.note,
+    status: row.status,
+    existBonus: row.existBonus ? fromCents(row.bonus) : 0,
+    createdAt: row.createdAt.getTime(),
+    updatedAt: row.updatedAt.getTime(),
+  };
+}
+
+const succ = (row: PaymentRow, msg: string): PaymentApplyResult => ({ status: 'succ', msg, paymentApply: paymentApplyOut(row) });
+
+/** A member applies for payment of an own locked task (see the header). */
+export async function applyForPayment(db: Db, user: SessionUser, body: { taskId: number; bonus?: number; note?: string }): Promise<PaymentApplyResult> {
+  const bonus = toCents(body.bonus ?? 0);
+  const note = (body.note ?? '').trim();
+  return inMoneyTransaction(db, async (tx) => {
+    // Tracking ids, then the task (lock order steps 2-3); A00004 for another member's task.
+    const { task } = await lockTaskForChange(tx, user, body.taskId);
+    const [existing] = await tx.select({ id: paymentApplies.id }).from(paymentApplies).where(eq(paymentApplies.taskId, task.id));
+    if (existing) return { status: 'failed', msg: paymentMessages.alreadyApplied };
+    requireTransition(task, { type: 'task.apply' });
+    const [row] = await tx
+      .insert(paymentApplies)
+      .values({
+        taskId: task.id,
+        mainId: task.mainId,
+        subId: task.subId,
+        userId: task.userId,
+        itemName: task.itemName,
+        price: task.price,
+        buyIn: task.buyIn,
+        count: task.productCount,
+        bonus,
+        punish: task.punish,
+        income: incomeCents({ buyIn: task.buyIn, count: task.productCount, bonus, punish: task.punish }),
+        note,
+        status: 'applied',
+        existBonus: bonus > 0,
+      })
+      .returning();
+    await applyTaskEvent(tx, user, task, { type: 'task.apply' });
+    await moveTaskScans(tx, user, [task.id], 'match', 'wait2pay', 'apply');
+    await writeAudit(tx, paymentAudit(user, 'apply', null, row!));
+    return succ(row!, paymentMessages.applied);
+  });
+}
+
+/** The admin side agrees to an applied application, keeping or replacing its bonus. */
+export async function agreeToPayment(db: Db, actor: SessionUser, body: { paymentApplyId: number; bonus?: number }): Promise<PaymentApplyResult> {
+  return inMoneyTransaction(db, async (tx) => {
+    const [row] = await movePayments(
+      tx,
+      actor,
+      [body.paymentApplyId],
+      { type: 'pay.agree' },
+      {
+        set: (r) => {
+          const bonus = body.bonus === undefined ? r.bonus : toCents(body.bonus);
+          return { bonus, income: incomeCents({ buyIn: r.buyIn, count: r.count, bonus, punish: r.punish }) };
+        },
+      },
+    );
+    return succ(row!, paymentServiceMessages.done);
+  });
+}
+
+/** The lines of the live withdraw order holding application `id`, locked (lock order step 1). */
+async function lockLiveOrderLines(tx: Tx, id: number) {
+  const liveOrder = async () =>
+    (
+      await tx
+        .select({ orderId: withdrawOrderApplies.orderId })
+        .from(withdrawOrderApplies)
+        .where(and(eq(withdrawOrderApplies.paymentApplyId, id), eq(withdrawOrderApplies.live, true)))
+    )[0]?.orderId;
+  // Read unlocked to know which order to lock, then read again under the lock: the order may have
+  // been cancelled (and the application taken into a new order) in between.
+  for (;;) {
+    const orderId = await liveOrder();
+    if (!orderId) return [];
+    const lines = await tx.select().from(withdrawRequests).where(eq(withdrawRequests.orderId, orderId)).orderBy(asc(withdrawRequests.id)).for('update');
+    if ((await liveOrder()) === orderId) return lines;
+  }
+}
+
+/** The admin side confirms a withdrawing application paid (see the header). */
+export async function confirmPaid(db: Db, actor: SessionUser, id: number): Promise<PaymentApplyResult> {
+  return inMoneyTransaction(db, async (tx) => {
+    const lines = await lockLiveOrderLines(tx, id);
+    const [row] = await movePayments(tx, actor, [id], { type: 'pay.confirm' });
+    const flagged = lines.filter((l) => l.cancelFlag);
+    if (flagged.length) {
+      const after = await tx
+        .update(withdrawRequests)
+        .set({ cancelFlag: false, updatedAt: new Date() })
+        .where(
+          anyInt(
+            withdrawRequests.id,
+            flagged.map((l) => l.id),
+          ),
+        )
+        .returning();
+      const byId = new Map(after.map((l) => [l.id, l]));
+      await writeAudit(
+        tx,
+        flagged.map((before) => lineAudit(actor, 'confirm', before, byId.get(before.id)!)),
+      );
+    }
+    return succ(row!, paymentServiceMessages.done);
+  });
+}
+
+/** A member confirms receipt of an own paid application. */
+export async function collectPayment(db: Db, user: SessionUser, id: number): Promise<PaymentApplyResult> {
+  return inMoneyTransaction(db, async (tx) => {
+    const [row] = await movePayments(tx, user, [id], { type: 'pay.collect' });
+    return succ(row!, paymentServiceMessages.done);
+  });
+}
+
+export interface PaymentListQuery {
+  page?: number;
+  size?: number;
+  isDesc?: boolean;
+  status?: PaymentApplyStatus;
+  userId?: number;
+  mainId?: number;
+}
+
+/** /api/apply/list/page: a member's own applications, or all of them for the admin side. */
+export async function listApplications(db: Db, user: SessionUser, q: PaymentListQuery) {
+  const { size, offset, isDesc } = pageOf(q);
+  const admin = isAdminSide(user);
+  const conditions: (SQL | undefined)[] = [
+    admin ? (q.userId === undefined ? undefined : eq(paymentApplies.userId, q.userId)) : eq(paymentApplies.userId, user.id),
+    q.status === undefined ? undefined : eq(paymentApplies.status, q.status),
+    q.mainId === undefined ? undefined : eq(paymentApplies.mainId, q.mainId),
+  ];
+  const where = and(...conditions);
+  const order = isDesc ? [desc(paymentApplies.createdAt), desc(paymentApplies.id)] : [asc(paymentApplies.createdAt), asc(paymentApplies.id)];
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({ apply: paymentApplies, nickName: users.nickName })
+      .from(paymentApplies)
+      .innerJoin(users, eq(users.id, paymentApplies.userId))
+      .where(where)
+      .orderBy(...order)
+      .limit(size)
+      .offset(offset),
+    db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(paymentApplies)
+      .where(where),
+  ]);
+  return {
+    content: rows.map((r) => paymentApplyOut(r.apply, admin ? r.nickName : undefined)),
+    totalPages: totalPagesOf(total?.n ?? 0, size),
+  };
+}
+
+/** Agreed applications of a member that no live withdraw holds: what a withdraw request may take. */
+const withdrawable = (userId: number) =>
+  and(
+    eq(paymentApplies.userId, userId),
+    eq(paymentApplies.status, 'agreed'),
+    sql`not exists (select 1 from ${withdrawOrderApplies} where ${withdrawOrderApplies.paymentApplyId} = ${paymentApplies.id} and ${withdrawOrderApplies.live})`,
+  );
+
+/** The member's withdrawable applications, newest first. */
+export async function withdrawableApplications(db: Tx, userId: number): Promise<PaymentApply[]> {
+  const rows = await db.select().from(paymentApplies).where(withdrawable(userId)).orderBy(desc(paymentApplies.createdAt), desc(paymentApplies.id));
+  return rows.map((r) => paymentApplyOut(r));
+}
+
+/** The member's balance in cents: the income of their withdrawable applications. */
+export async function balanceCents(db: Tx, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ sum: sql<string | null>`sum(${paymentApplies.income})` })
+    .from(paymentApplies)
+    .where(withdrawable(userId));
+  return Number(row?.sum ?? 0);
+}

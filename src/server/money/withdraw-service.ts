@@ -1,0 +1,520 @@
+// Withdrawals (SPEC §2 /user/withdraw-request, /user/withdraw-orders, /admin/withdraw-list; §3
+// "Withdraw request"; §4 "Withdraw status"; §5 "Withdraw request"; §7 "Withdraw"; DECISIONS
+// "Money"). The rules are machines/withdraw.machine.ts (every line status change goes through
+// `decide` with it) and machines/payment.machine.ts (every application change goes through
+// payment-transitions.ts movePayments); this module loads, locks, writes and audits.
+//
+// Decisions:
+// - Order ids. The contract carries orderId as an integer; withdraw_orders.order_id (the text the
+//   lines and links reference) is the decimal text of the order's own serial id, taken from the
+//   sequence before the insert, so the public orderId is withdraw_orders.id and order_id =
+//   String(id). Nothing else ever writes order_id.
+// - A request names the tasks whose agreed applications it withdraws; each task must have an
+//   application of the member in status agreed, else the whole request is refused with
+//   taskNotWithdrawable (another member's task reads the same, revealing nothing). The dialog's
+//   checks (withdrawRequestError, shared with the web) run on the amounts in cents. Cards must be
+//   the member's own live cards (A00004 otherwise). Order, lines (with snapshots of the card's type,
+//   encrypted holder name and number and address), links and the applications' pay.withdraw are
+//   written in ONE transaction. Two concurrent requests over the same application: the second waits
+//   for the first's application lock and then finds it withdrawing (taskNotWithdrawable); the
+//   unique index of live links backs this up (a violation answers 409 '...请刷新后重试', never 500).
+// - Cancel is per order (withdraw.machine.ts): cancel/order (member) moves every line of the order
+//   waited -> requestedCancel only if every line accepts wd.requestCancel; agree/cancel (admin)
+//   moves them to canceled, sets the order's links live = false and releases its applications
+//   (pay.release -> agreed, the balance); reject/cancel moves them back to waited.
+// - Paid (member's own line, or an admin's, or the admin's Excel confirm): waited -> paid (wd.pay),
+//   then cancelFlag = false on every line of that order (payment has started), and once every
+//   non-canceled line of the order is paid, the order's live applications still withdrawing get
+//   pay.paid (tasks finished, parcels payed). Applications the admin already confirmed paid one by
+//   one (payment-service.ts pay.confirm) are simply already paid.
+// - Change card: only a waited line (wd.changeCard); the new card must be an own live card not
+//   already used by another line of the order (withdrawMessages.cardOnce); the line's card
+//   snapshot is replaced.
+// - Admin notes: adminNote (account note) and adminNote2 (date note) of one line, any status; a
+//   field left out of the request keeps its value.
+// - Every line change is audited (entity 'withdraw', masked card fields only).
+//
+// GLOBAL LOCK ORDER (payment-transitions.ts): withdraw order lines (FOR UPDATE, by order id then
+// line id) -> cards (bank_cards, FOR SHARE / FOR UPDATE in cards.ts) -> tracking ids -> tasks ->
+// payment applications. Every function here takes the lines of the orders it touches first (all
+// lines of each order, since order-level rules read them all), then cards, then calls movePayments.
+// The links (withdraw_order_applies) of an order are written only by a holder of its lines' locks.
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { components } from '../../api/schema';
+import { decide } from '../../../machines/stored-state.ts';
+import {
+  amountToCents,
+  explainWithdrawRefusal,
+  withdrawMachine,
+  withdrawMessages,
+  withdrawRequestError,
+  type WithdrawEvent,
+  type WithdrawStatus,
+} from '../../../machines/withdraw.machine.ts';
+import { writeAudit, type AuditEntry } from '../audit.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { isLockConflict, uploadRowMessages } from '../files/upload-rows.ts';
+import { users } from '../db/schema/accounts.ts';
+import { paymentApplies, withdrawOrderApplies, withdrawOrders, withdrawRequests } from '../db/schema/money.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
+import type { SessionUser } from '../handlers/types.ts';
+import { fromCents } from '../money.ts';
+import { pageOf, totalPagesOf } from '../paging.ts';
+import { masked } from './card-crypto.ts';
+import { lockOwnCards, type BankCardRow } from './cards.ts';
+import { anyInt, lockPayments, movePayments } from './payment-transitions.ts';
+
+export type LineRow = typeof withdrawRequests.$inferSelect;
+type WithdrawRequestOut = components['schemas']['WithdrawRequest'];
+type WithdrawSubmitRequest = components['schemas']['WithdrawSubmitRequest'];
+
+export const withdrawServiceMessages = {
+  ...withdrawMessages,
+  /** A concurrent request took an application first and the unique live-link index refused this one. */
+  raced: '所选任务已在其他提现中，请刷新后重试',
+  canceledOk: '已申请取消',
+  agreedOk: '已同意取消',
+  rejectedOk: '已拒绝取消',
+  paidOk: '已标记为已付款',
+  changedOk: '更换成功',
+  savedOk: '保存成功',
+} as const;
+const M = withdrawServiceMessages;
+
+/** The public orderId of a stored order_id (see the header). */
+export const publicOrderId = (orderId: string): number => Number(orderId);
+const storedOrderId = (orderId: number): string => String(orderId);
+
+/** A PostgreSQL unique violation, possibly wrapped by the driver or Drizzle. */
+function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const x = e as { code?: unknown; constraint?: unknown; constraint_name?: unknown; message?: unknown };
+    if (x.code === '23505') {
+      if (!constraint) return true;
+      const name = x.constraint ?? x.constraint_name;
+      return name === constraint || (typeof x.message === 'string' && x.message.includes(constraint));
+    }
+  }
+  return false;
+}
+
+async function rowsOf<T>(result: Promise<unknown>): Promise<T[]> {
+  const r = (await result) as { rows?: T[] } | T[];
+  return Array.isArray(r) ? r : (r.rows ?? []);
+}
+
+/** A line as every response shows it (card fields masked; the contract keeps SPEC's *Encrypt names for the masks). */
+export function lineOut(r: LineRow, nickName?: string): WithdrawRequestOut {
+  const accountName = masked(r.accountNameLast4);
+  const cardNo = r.cardNoEncrypt ? masked(r.cardNoLast4) : '';
+  return {
+    id: r.id,
+    userId: r.userId,
+    ...(nickName !== undefined ? { nickName } : {}),
+    orderId: publicOrderId(r.orderId),
+    cardId: r.cardId,
+    paymentType: r.paymentType,
+    accountNameEncrypt: accountName,
+    cardNoEncrypt: cardNo,
+    accountName,
+    cardNo,
+    address: r.address,
+    withdrawAmount: fromCents(r.withdrawAmount),
+    userNote: r.userNote,
+    status: r.status,
+    cancelFlag: r.cancelFlag,
+    adminNote: r.adminNote,
+    adminNote2: r.adminNote2,
+    createdAt: r.createdAt.getTime(),
+    updatedAt: r.updatedAt.getTime(),
+  };
+}
+
+/** What an audit entry keeps of a line: the wire form (masked), never cipher text. */
+export const lineAudit = (actor: SessionUser | null, action: string, before: LineRow | null, after: LineRow): AuditEntry => ({
+  entity: 'withdraw',
+  entityId: after.id,
+  action,
+  opUid: actor?.id ?? null,
+  userId: after.userId,
+  status: after.status,
+  before: before ? lineOut(before) : null,
+  after: lineOut(after),
+});
+
+/** The card fields a line copies (its snapshot). */
+const snapshotOf = (card: BankCardRow) => ({
+  cardId: card.id,
+  paymentType: card.paymentType,
+  accountNameEncrypt: card.accountNameEncrypt,
+  accountNameLast4: card.accountNameLast4,
+  cardNoEncrypt: card.cardNoEncrypt,
+  cardNoLast4: card.cardNoLast4,
+  address: card.address,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Locks
+
+/** Locks every line of these orders (step 1 of the lock order) and returns them in that order. */
+export async function lockOrderLines(tx: Tx, orderIds: string[]): Promise<LineRow[]> {
+  const ids = [...new Set(orderIds)].sort();
+  if (!ids.length) return [];
+  return tx
+    .select()
+    .from(withdrawRequests)
+    .where(sql`${withdrawRequests.orderId} = any(${sql.param(ids)}::text[])`)
+    .orderBy(asc(withdrawRequests.orderId), asc(withdrawRequests.id))
+    .for('update');
+}
+
+/** The lines of one order, locked; A00004 when it does not exist or (for a member) is not theirs. */
+async function lockOrder(tx: Tx, actor: SessionUser, orderId: number): Promise<LineRow[]> {
+  const lines = await lockOrderLines(tx, [storedOrderId(orderId)]);
+  if (!lines.length || (actor.roleType === 'user' && lines.some((l) => l.userId !== actor.id))) throw notFound(M.notFound);
+  return lines;
+}
+
+/** One line and every line of its order, locked; A00004 when it does not exist or (for a member) is not theirs. */
+async function lockLine(tx: Tx, actor: SessionUser, lineId: number): Promise<{ line: LineRow; lines: LineRow[] }> {
+  // A line's order never changes, so it may be read before the lock.
+  const [found] = await tx
+    .select({ orderId: withdrawRequests.orderId, userId: withdrawRequests.userId })
+    .from(withdrawRequests)
+    .where(eq(withdrawRequests.id, lineId));
+  if (!found || (actor.roleType === 'user' && found.userId !== actor.id)) throw notFound(M.notFound);
+  const lines = await lockOrderLines(tx, [found.orderId]);
+  const line = lines.find((l) => l.id === lineId);
+  if (!line) throw notFound(M.notFound);
+  return { line, lines };
+}
+
+/** The machine's verdict for a line, or A00001 with its message. */
+function requireLine(line: LineRow, event: WithdrawEvent): WithdrawStatus {
+  const d = decide(withdrawMachine, line.status, { cancelFlag: line.cancelFlag }, event, explainWithdrawRefusal);
+  if (!d.ok) throw badRequest(d.msg);
+  return d.next;
+}
+
+/** Writes new statuses (and other columns) of lines, audited; returns them after. */
+async function writeLines(
+  tx: Tx,
+  actor: SessionUser | null,
+  changes: { line: LineRow; set: Partial<typeof withdrawRequests.$inferInsert> }[],
+  action: string,
+): Promise<LineRow[]> {
+  const now = new Date();
+  const out: LineRow[] = [];
+  for (const c of changes) {
+    const [after] = await tx
+      .update(withdrawRequests)
+      .set({ ...c.set, updatedAt: now })
+      .where(eq(withdrawRequests.id, c.line.id))
+      .returning();
+    out.push(after!);
+  }
+  await writeAudit(
+    tx,
+    changes.map((c, i) => lineAudit(actor, action, c.line, out[i]!)),
+  );
+  return out;
+}
+
+/** Ids of the applications an order's live links pay, with their status. */
+async function liveApplications(tx: Tx, orderIds: string[]): Promise<{ id: number; status: string; orderId: string }[]> {
+  if (!orderIds.length) return [];
+  return tx
+    .select({ id: paymentApplies.id, status: paymentApplies.status, orderId: withdrawOrderApplies.orderId })
+    .from(withdrawOrderApplies)
+    .innerJoin(paymentApplies, eq(paymentApplies.id, withdrawOrderApplies.paymentApplyId))
+    .where(and(sql`${withdrawOrderApplies.orderId} = any(${sql.param(orderIds)}::text[])`, eq(withdrawOrderApplies.live, true)))
+    .orderBy(asc(paymentApplies.id));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request
+
+/** Makes one order with one line per card for the given tasks' agreed applications; returns its public orderId. */
+export async function requestWithdraw(tx: Tx, actor: SessionUser, body: WithdrawSubmitRequest): Promise<number> {
+  const taskIds = [...new Set(body.taskIds)];
+  if (!taskIds.length) throw badRequest(M.taskRequired);
+  const lines = body.requests.map((r) => ({ cardId: r.cardId, amount: r.withdrawAmount, userNote: (r.userNote ?? '').trim() }));
+  // The dialog's checks of the lines alone first (card chosen, amount a number, each card once),
+  // before any card or task is read: with a placeholder task sum only the sum check can differ.
+  const shapeError = withdrawRequestError([0], lines);
+  if (shapeError && shapeError !== M.sumMismatch) throw badRequest(shapeError);
+
+  const cards = await lockOwnCards(
+    tx,
+    actor.id,
+    lines.map((l) => l.cardId),
+  );
+  const found = await tx
+    .select({ id: paymentApplies.id })
+    .from(paymentApplies)
+    .where(and(anyInt(paymentApplies.taskId, taskIds), eq(paymentApplies.userId, actor.id)));
+  const applications = await lockPayments(
+    tx,
+    found.map((f) => f.id),
+  );
+  const byTask = new Map([...applications.values()].map((a) => [a.taskId, a]));
+  const chosen = taskIds.map((t) => byTask.get(t));
+  if (chosen.some((a) => !a || a.userId !== actor.id || a.status !== 'agreed')) throw badRequest(M.taskNotWithdrawable);
+  const picked = chosen as NonNullable<(typeof chosen)[number]>[];
+  const error = withdrawRequestError(
+    picked.map((a) => a.income),
+    lines,
+  );
+  if (error) throw badRequest(error);
+
+  const [seq] = await rowsOf<{ id: number }>(tx.execute(sql`select nextval(pg_get_serial_sequence('withdraw_orders', 'id'))::int as id`));
+  const id = Number(seq!.id);
+  const orderId = storedOrderId(id);
+  await tx.insert(withdrawOrders).values({ id, orderId, userId: actor.id });
+  const inserted = await tx
+    .insert(withdrawRequests)
+    .values(
+      lines.map((l) => ({
+        ...snapshotOf(cards.get(l.cardId)!),
+        orderId,
+        userId: actor.id,
+        withdrawAmount: amountToCents(l.amount)!,
+        userNote: l.userNote,
+      })),
+    )
+    .returning();
+  try {
+    await tx.insert(withdrawOrderApplies).values(picked.map((a) => ({ orderId, paymentApplyId: a.id })));
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(M.raced);
+    throw err;
+  }
+  await movePayments(
+    tx,
+    actor,
+    picked.map((a) => a.id),
+    { type: 'pay.withdraw' },
+  );
+  await writeAudit(
+    tx,
+    inserted.map((l) => lineAudit(actor, 'request', null, l)),
+  );
+  return id;
+}
+
+/**
+ * Runs one money call in its own transaction. A deadlock or serialization failure (none is
+ * expected with the lock order, but PostgreSQL may still pick a victim) answers 409 "try again",
+ * and a unique violation of the live-link index (a race the locks did not serialise) answers 409
+ * M.raced: nothing changed in either case, never a 500.
+ */
+export async function inMoneyTransaction<T>(db: Db, run: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    return await db.transaction(run);
+  } catch (err) {
+    if (isLockConflict(err)) throw conflict(uploadRowMessages.busy);
+    if (isUniqueViolation(err, 'withdraw_order_applies_live_uq')) throw conflict(M.raced);
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cancel
+
+/** Member: every line of an own order waited -> requestedCancel (all lines must accept it). */
+export async function requestCancel(tx: Tx, actor: SessionUser, orderId: number): Promise<void> {
+  const lines = await lockOrder(tx, actor, orderId);
+  const next = lines.map((l) => requireLine(l, { type: 'wd.requestCancel' }));
+  await writeLines(
+    tx,
+    actor,
+    lines.map((line, i) => ({ line, set: { status: next[i]! } })),
+    'requestCancel',
+  );
+}
+
+/** Admin: requestedCancel -> canceled for the whole order, links dropped, applications back to agreed. */
+export async function agreeCancel(tx: Tx, actor: SessionUser, orderId: number): Promise<void> {
+  const lines = await lockOrder(tx, actor, orderId);
+  const live = lines.filter((l) => l.status !== 'canceled');
+  // An order already cancelled has no line left to agree on: the machine's refusal of a canceled line.
+  const targets = live.length ? live : lines;
+  const next = targets.map((l) => requireLine(l, { type: 'wd.agreeCancel' }));
+  const order = storedOrderId(orderId);
+  const apps = await liveApplications(tx, [order]);
+  await writeLines(
+    tx,
+    actor,
+    targets.map((line, i) => ({ line, set: { status: next[i]!, cancelFlag: false } })),
+    'agreeCancel',
+  );
+  await tx
+    .update(withdrawOrderApplies)
+    .set({ live: false })
+    .where(and(eq(withdrawOrderApplies.orderId, order), eq(withdrawOrderApplies.live, true)));
+  await movePayments(
+    tx,
+    actor,
+    apps.map((a) => a.id),
+    { type: 'pay.release' },
+  );
+}
+
+/** Admin: requestedCancel -> waited for the whole order. */
+export async function rejectCancel(tx: Tx, actor: SessionUser, orderId: number): Promise<void> {
+  const lines = await lockOrder(tx, actor, orderId);
+  const live = lines.filter((l) => l.status !== 'canceled');
+  const targets = live.length ? live : lines;
+  const next = targets.map((l) => requireLine(l, { type: 'wd.rejectCancel' }));
+  await writeLines(
+    tx,
+    actor,
+    targets.map((line, i) => ({ line, set: { status: next[i]! } })),
+    'rejectCancel',
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paid
+
+/**
+ * Marks locked waited lines paid (the caller holds every line of their orders, `orderLines`), clears
+ * cancelFlag on every line of those orders and pays the applications of the orders now wholly paid.
+ * The machine decides each line first; a refusal throws before anything is written.
+ */
+export async function payLines(tx: Tx, actor: SessionUser, toPay: LineRow[], orderLines: LineRow[], action: string): Promise<LineRow[]> {
+  const next = toPay.map((l) => requireLine(l, { type: 'wd.pay', by: actor.roleType === 'user' ? 'user' : 'admin' }));
+  const now = new Date();
+  const paid = await writeLines(
+    tx,
+    actor,
+    toPay.map((line, i) => ({ line, set: { status: next[i]!, paidAt: now, cancelFlag: false } })),
+    action,
+  );
+  const paidIds = new Set(toPay.map((l) => l.id));
+  const orders = [...new Set(toPay.map((l) => l.orderId))];
+  // Payment has started: nobody may cancel these orders any more.
+  const others = orderLines.filter((l) => orders.includes(l.orderId) && !paidIds.has(l.id) && l.cancelFlag);
+  if (others.length) {
+    await tx
+      .update(withdrawRequests)
+      .set({ cancelFlag: false, updatedAt: now })
+      .where(
+        inArray(
+          withdrawRequests.id,
+          others.map((l) => l.id),
+        ),
+      );
+  }
+  const done = orders.filter((o) =>
+    orderLines.filter((l) => l.orderId === o && l.status !== 'canceled').every((l) => paidIds.has(l.id) || l.status === 'paid'),
+  );
+  // Read under the order's line locks: every change of a live order's applications holds them.
+  const apps = (await liveApplications(tx, done)).filter((a) => a.status === 'withdrawing');
+  await movePayments(
+    tx,
+    actor,
+    apps.map((a) => a.id),
+    { type: 'pay.paid' },
+  );
+  return paid;
+}
+
+/** A member's own line, or any line for the admin: waited -> paid. */
+export async function markPaid(tx: Tx, actor: SessionUser, lineId: number): Promise<LineRow> {
+  const { line, lines } = await lockLine(tx, actor, lineId);
+  const [after] = await payLines(tx, actor, [line], lines, 'pay');
+  return after!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Change card, admin notes
+
+export async function changeCard(tx: Tx, actor: SessionUser, lineId: number, cardId: number | undefined): Promise<LineRow> {
+  if (!cardId) throw badRequest(M.changeCardRequired);
+  const { line, lines } = await lockLine(tx, actor, lineId);
+  requireLine(line, { type: 'wd.changeCard' });
+  const cards = await lockOwnCards(tx, line.userId, [cardId]);
+  if (lines.some((l) => l.id !== line.id && l.cardId === cardId)) throw badRequest(M.cardOnce);
+  const [after] = await writeLines(tx, actor, [{ line, set: snapshotOf(cards.get(cardId)!) }], 'changeCard');
+  return after!;
+}
+
+export async function saveAdminNote(tx: Tx, actor: SessionUser, lineId: number, notes: { adminNote?: string; adminNote2?: string }): Promise<LineRow> {
+  const { line } = await lockLine(tx, actor, lineId);
+  const set: Partial<typeof withdrawRequests.$inferInsert> = {};
+  if (notes.adminNote !== undefined) set.adminNote = notes.adminNote.trim();
+  if (notes.adminNote2 !== undefined) set.adminNote2 = notes.adminNote2.trim();
+  const [after] = await writeLines(tx, actor, [{ line, set }], 'adminNote');
+  return after!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists
+
+export interface WithdrawFilters {
+  orderId?: number;
+  status?: WithdrawStatus;
+  cardId?: number;
+  /** Admin lists and the export only. */
+  userId?: number;
+  isDesc: boolean;
+}
+
+export function withdrawWhere(f: WithdrawFilters): SQL | undefined {
+  const conds: SQL[] = [];
+  if (f.orderId !== undefined) conds.push(eq(withdrawRequests.orderId, storedOrderId(f.orderId)));
+  if (f.status !== undefined) conds.push(eq(withdrawRequests.status, f.status));
+  if (f.cardId !== undefined) conds.push(eq(withdrawRequests.cardId, f.cardId));
+  if (f.userId !== undefined) conds.push(eq(withdrawRequests.userId, f.userId));
+  return conds.length ? and(...conds) : undefined;
+}
+
+export interface LineWithUser {
+  line: LineRow;
+  nickName: string;
+  mailAddr: string;
+}
+
+/**
+ * One page of lines. `byOrder`: the orders list's order (orders newest first by default, the lines
+ * of an order in their own order); otherwise by creation time, newest first by default.
+ */
+export async function listLines(
+  tx: Tx,
+  f: WithdrawFilters,
+  paging: { page?: number; size?: number },
+  opts: { byOrder?: boolean } = {},
+): Promise<{ rows: LineWithUser[]; totalPages: number; total: number }> {
+  const p = pageOf({ ...paging, isDesc: f.isDesc });
+  const where = withdrawWhere(f);
+  const dir = p.isDesc ? desc : asc;
+  const order = opts.byOrder ? [dir(withdrawOrders.id), asc(withdrawRequests.id)] : [dir(withdrawRequests.createdAt), dir(withdrawRequests.id)];
+  const rows = await tx
+    .select({ line: withdrawRequests, nickName: users.nickName, mailAddr: users.mailAddr })
+    .from(withdrawRequests)
+    .innerJoin(users, eq(users.id, withdrawRequests.userId))
+    .innerJoin(withdrawOrders, eq(withdrawOrders.orderId, withdrawRequests.orderId))
+    .where(where)
+    .orderBy(...order)
+    .limit(p.size)
+    .offset(p.offset);
+  const [count] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(withdrawRequests)
+    .where(where);
+  const total = Number(count?.n ?? 0);
+  return { rows, total, totalPages: totalPagesOf(total, p.size) };
+}
+
+/** Lines for the export, in the admin list's order, at most `max` (+1 to tell "too many"). */
+export async function linesForExport(tx: Tx, f: WithdrawFilters, max: number): Promise<LineWithUser[]> {
+  const dir = f.isDesc ? desc : asc;
+  return tx
+    .select({ line: withdrawRequests, nickName: users.nickName, mailAddr: users.mailAddr })
+    .from(withdrawRequests)
+    .innerJoin(users, eq(users.id, withdrawRequests.userId))
+    .where(withdrawWhere(f))
+    .orderBy(dir(withdrawRequests.createdAt), dir(withdrawRequests.id))
+    .limit(max + 1);
+}

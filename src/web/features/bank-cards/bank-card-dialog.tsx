@@ -1,0 +1,215 @@
+// The add dialog of /user/bank-card (SPEC §5 "Bank card"): a payment type, either one of the six
+// (Billpay, Check, Wire, ACH, Paypal, Zelle) or typed ("new values can be typed": the select's last
+// choice opens a text field), the holder name, and the fields of that type with its labels
+// (machines/bank-card.ts: cardFieldsFor; Billpay and Check choose their card type from a list).
+// - The checks are the rules' own (cardProblems, the server's check too), run by the valibot schema
+//   of the form: every missing field gets its message under it ('请填写Account Holder Name', ...).
+// - Switching the type clears the fields of the card (SPEC "switching type clears the other
+//   fields"): a field means something else for another type (Billpay's card number, Paypal's
+//   account information). The holder name is every type's and is kept.
+// - The body carries the type, the holder name and the fields the type shows, trimmed.
+// - A second submit is blocked while saving (SPEC §5): the button shows the spinner, and a submit
+//   that still gets through (Enter) is dropped.
+// Success closes the dialog; a refusal keeps it open with what was typed (the page toasts the
+// server's msg and reloads the list, SPEC §8).
+import { useId, useRef, useState, type JSX } from 'react';
+import { useWatch } from 'react-hook-form';
+import * as v from 'valibot';
+import {
+  CARD_LABELS,
+  CARD_TEXT_FIELDS,
+  cardFieldsFor,
+  cardProblems,
+  cardTypeOptions,
+  KNOWN_PAYMENT_TYPES,
+  type CardInput,
+  type CardTextField,
+  type KnownPaymentType,
+} from '../../../../machines/bank-card';
+import { Button } from '../../components/ui/button';
+import { Modal } from '../../components/ui/dialog';
+import { Form, SelectField, TextField, useValibotForm } from '../../components/ui/form';
+import { zh } from '../../i18n/zh';
+import type { BindCardRequest } from './bank-cards-api';
+
+const t = zh.bankCards.dialog;
+
+/** The select's choice for a typed payment type. */
+export const OTHER_TYPE = 'other';
+type TypeChoice = '' | KnownPaymentType | typeof OTHER_TYPE;
+
+/** The contract's lengths (BindCardRequest), so nothing typed is refused for its length. */
+const MAX_LENGTH: Record<'paymentType' | 'accountName' | CardTextField, number> = {
+  paymentType: 32,
+  accountName: 128,
+  cardNo: 64,
+  routingNumber: 64,
+  bankInfo: 256,
+  cardType: 64,
+  address: 512,
+};
+
+export interface CardFormValues {
+  typeChoice: TypeChoice;
+  customType: string;
+  accountName: string;
+  cardNo: string;
+  routingNumber: string;
+  bankInfo: string;
+  cardType: string;
+  address: string;
+}
+
+const EMPTY: CardFormValues = { typeChoice: '', customType: '', accountName: '', cardNo: '', routingNumber: '', bankInfo: '', cardType: '', address: '' };
+
+/** The payment type the form names: the chosen one, or the typed one. */
+export function paymentTypeOf(values: Pick<CardFormValues, 'typeChoice' | 'customType'>): string {
+  return values.typeChoice === OTHER_TYPE ? values.customType : values.typeChoice;
+}
+
+/** The card the form describes: its type, holder name and the fields its type shows (others left out). */
+export function cardInputOf(values: CardFormValues): CardInput {
+  const paymentType = paymentTypeOf(values);
+  const card: CardInput = { paymentType, accountName: values.accountName };
+  for (const { field } of cardFieldsFor(paymentType)) card[field] = values[field];
+  return card;
+}
+
+/** The bind call's body: every text trimmed, empty fields left out. */
+export function bindBody(values: CardFormValues): BindCardRequest {
+  const card = cardInputOf(values);
+  const body: BindCardRequest = { paymentType: card.paymentType.trim(), accountName: card.accountName.trim() };
+  for (const field of CARD_TEXT_FIELDS) {
+    const text = card[field]?.trim();
+    if (text) body[field] = text;
+  }
+  return body;
+}
+
+const text = v.string();
+export const cardFormSchema = v.pipe(
+  v.object({
+    typeChoice: v.picklist(['', ...KNOWN_PAYMENT_TYPES, OTHER_TYPE] as const),
+    customType: text,
+    accountName: text,
+    cardNo: text,
+    routingNumber: text,
+    bankInfo: text,
+    cardType: text,
+    address: text,
+  }),
+  // The rules' own check (the server's too), each problem under its field.
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const values = dataset.value;
+    for (const problem of cardProblems(cardInputOf(values))) {
+      const key: keyof CardFormValues = problem.field === 'paymentType' ? (values.typeChoice === OTHER_TYPE ? 'customType' : 'typeChoice') : problem.field;
+      addIssue({ message: problem.msg, path: [{ type: 'object', origin: 'value', input: values, key, value: values[key] }] });
+    }
+  }),
+);
+type CardFormInput = v.InferInput<typeof cardFormSchema>;
+
+const TYPE_OPTIONS = [
+  ...KNOWN_PAYMENT_TYPES.map((type) => ({ value: type as TypeChoice, label: type })),
+  { value: OTHER_TYPE as TypeChoice, label: t.otherType },
+];
+
+export interface BankCardDialogProps {
+  onClose: () => void;
+  /** Sends the card; true when it was bound (the dialog then closes). */
+  onSave: (body: BindCardRequest) => Promise<boolean>;
+}
+
+export function BankCardDialog({ onClose, onSave }: BankCardDialogProps): JSX.Element {
+  const formId = useId();
+  const [saving, setSaving] = useState(false);
+  const inFlight = useRef(false);
+  const form = useValibotForm(cardFormSchema, { defaultValues: EMPTY });
+  const [typeChoice, customType] = useWatch({ control: form.control, name: ['typeChoice', 'customType'] });
+  const paymentType = paymentTypeOf({ typeChoice, customType });
+  const fields = cardFieldsFor(paymentType);
+  const cardTypes = cardTypeOptions(paymentType);
+
+  /** A new type: the card's fields start empty (the holder name stays). */
+  function switchType() {
+    for (const field of CARD_TEXT_FIELDS) form.setValue(field, '');
+    if (form.getValues('typeChoice') !== OTHER_TYPE) form.setValue('customType', '');
+    form.clearErrors();
+  }
+
+  async function submit(values: CardFormValues) {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setSaving(true);
+    try {
+      if (await onSave(bindBody(values))) onClose();
+    } finally {
+      inFlight.current = false;
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Modal
+      open
+      onClose={() => {
+        if (!saving) onClose();
+      }}
+      title={t.title}
+      footer={
+        <>
+          <Button variant="secondary" disabled={saving} onClick={onClose}>
+            {t.cancel}
+          </Button>
+          <Button type="submit" form={formId} loading={saving}>
+            {t.save}
+          </Button>
+        </>
+      }
+    >
+      <Form id={formId} form={form} onSubmit={(values) => void submit(values)} className="flex flex-col gap-3">
+        <SelectField<CardFormInput, 'typeChoice', TypeChoice>
+          name="typeChoice"
+          label={CARD_LABELS.paymentType}
+          options={TYPE_OPTIONS}
+          hint={typeChoice ? t.switchHint : undefined}
+          onChange={switchType}
+        />
+        {typeChoice === OTHER_TYPE && (
+          <TextField<CardFormInput, 'customType'>
+            name="customType"
+            label={t.customType}
+            hint={t.customTypeHint}
+            maxLength={MAX_LENGTH.paymentType}
+            autoComplete="off"
+          />
+        )}
+        <TextField<CardFormInput, 'accountName'> name="accountName" label={CARD_LABELS.accountName} maxLength={MAX_LENGTH.accountName} autoComplete="off" />
+        {paymentType.trim() === '' ? (
+          <p className="text-xs text-slate-500">{t.chooseTypeFirst}</p>
+        ) : (
+          fields.map(({ field, label, required }) =>
+            field === 'cardType' && cardTypes ? (
+              <SelectField<CardFormInput, 'cardType'>
+                key={field}
+                name="cardType"
+                label={label}
+                options={cardTypes.map((option) => ({ value: option, label: option }))}
+              />
+            ) : (
+              <TextField<CardFormInput, CardTextField>
+                key={field}
+                name={field}
+                label={label}
+                hint={required ? undefined : t.optional}
+                maxLength={MAX_LENGTH[field]}
+                autoComplete="off"
+              />
+            ),
+          )
+        )}
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,103 @@
+// The agree dialog of /admin/apply-list (SPEC §4 "admin agrees (only applied rows, with a bonus)",
+// §5 "on admin agree, a number or blank to keep the original"): the application's task, applicant
+// and amounts, and one bonus field. POST /api/trade/admin/pay/agree with {paymentApplyId} and the
+// bonus only when one was typed (absent keeps the bonus the member asked for). The income the
+// bonus leads to is shown as it is typed, reckoned in cents (incomeCents, the server's own rule).
+// '操作成功' (or the server's msg) closes the dialog; a refusal toasts the server's msg and keeps it.
+import { useId, useState, type JSX } from 'react';
+import { useWatch } from 'react-hook-form';
+import * as v from 'valibot';
+import { incomeCents } from '../../../../machines/payment.machine';
+import { Button } from '../../components/ui/button';
+import { Modal } from '../../components/ui/dialog';
+import { Form, TextField, useValibotForm } from '../../components/ui/form';
+import { formatMoney } from '../../components/ui/format';
+import { zh } from '../../i18n/zh';
+import { useAppContext } from '../app/app-context';
+import { bonusText, centsToAmount, formatCents, moneyTextToCents, paymentTaskLabel, toCents } from './payment-rules';
+import { agreePayment, type PayAgreeRequest, type PaymentApply } from './payments-api';
+import { reportOutcome } from './use-payment-action';
+
+const t = zh.payments.agree;
+
+const agreeSchema = v.object({ bonus: bonusText });
+type AgreeInput = v.InferInput<typeof agreeSchema>;
+type AgreeValues = v.InferOutput<typeof agreeSchema>;
+
+/** The agree call's body: the bonus only when one was typed. */
+export function agreeBody(paymentApplyId: number, bonus: string): PayAgreeRequest {
+  const text = bonus.trim();
+  return text === '' ? { paymentApplyId } : { paymentApplyId, bonus: centsToAmount(moneyTextToCents(text)) };
+}
+
+export interface AgreePaymentDialogProps {
+  apply: PaymentApply;
+  applicant: string;
+  onClose: () => void;
+  /** Called after the application was agreed to. */
+  onAgreed: () => void;
+}
+
+export function AgreePaymentDialog({ apply, applicant, onClose, onAgreed }: AgreePaymentDialogProps): JSX.Element {
+  const { api } = useAppContext();
+  const formId = useId();
+  const [saving, setSaving] = useState(false);
+  const form = useValibotForm(agreeSchema, { defaultValues: { bonus: '' } });
+  const typed = useWatch({ control: form.control, name: 'bonus' });
+
+  async function submit(values: AgreeValues) {
+    setSaving(true);
+    try {
+      if (reportOutcome(await agreePayment(api, agreeBody(apply.id, values.bonus)))) onAgreed();
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const typedCents = moneyTextToCents(typed ?? '');
+  const bonusCents = (typed ?? '').trim() === '' ? toCents(apply.bonus) : typedCents;
+  const income = Number.isFinite(bonusCents)
+    ? formatCents(incomeCents({ buyIn: toCents(apply.buyIn), count: apply.count, bonus: bonusCents, punish: toCents(apply.punish) }))
+    : '';
+
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={
+        <>
+          {t.title}
+          <span className="ml-2 text-sm font-normal text-slate-500">{t.subject(paymentTaskLabel(apply), apply.itemName)}</span>
+        </>
+      }
+      footer={
+        <>
+          <Button variant="secondary" disabled={saving} onClick={onClose}>
+            {t.cancel}
+          </Button>
+          <Button type="submit" form={formId} loading={saving}>
+            {t.submit}
+          </Button>
+        </>
+      }
+    >
+      <Form id={formId} form={form} onSubmit={(values) => void submit(values)} className="flex flex-col gap-3">
+        <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+          <dt className="text-slate-500">{t.applicant}</dt>
+          <dd>{applicant}</dd>
+          <dt className="text-slate-500">{t.income}</dt>
+          <dd className="tabular-nums">{formatMoney(apply.income)}</dd>
+        </dl>
+        <TextField<AgreeInput, 'bonus'>
+          name="bonus"
+          label={t.bonus}
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder={formatMoney(apply.bonus)}
+          hint={t.bonusHint(formatMoney(apply.bonus))}
+        />
+        {income && <p className="text-sm text-slate-700 tabular-nums">{t.newIncome(income)}</p>}
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,89 @@
+// What the payment screens offer and how they read money (SPEC §2, §4 "Payment application status",
+// §5 "Payment apply bonus"; DECISIONS "Money"). machines/payment.machine.ts owns the rules: a row's
+// buttons are the events the machine accepts in the row's status, through the same `allowedEvents`
+// the server's `decide` reads, so a button shows exactly when the server would accept it:
+// - the member: 'collect' (pay.collect, status paid) on /user/apply-list;
+// - the admin side: 'agree' (pay.agree, applied) and 'confirm' (pay.confirm, withdrawing).
+// The apply button of /user/my-task is the task machine's task.apply (a locked task), unless the
+// task already has an application (use-apply-state.ts).
+//
+// Money is typed and compared in integer cents, never summed as floats.
+import * as v from 'valibot';
+import { paymentMachine, type PaymentEvent, type PaymentStatus } from '../../../../machines/payment.machine';
+import { allowedEvents } from '../../../../machines/stored-state';
+import { taskMachine, type TaskStatus } from '../../../../machines/task.machine';
+import { zh } from '../../i18n/zh';
+
+export type PaymentAction = 'collect' | 'agree' | 'confirm';
+
+export const PAYMENT_ACTION_EVENTS = {
+  collect: { type: 'pay.collect' },
+  agree: { type: 'pay.agree' },
+  confirm: { type: 'pay.confirm' },
+} as const satisfies Record<PaymentAction, PaymentEvent>;
+
+/** Which side offers which actions, in the order a row shows them. */
+export const MEMBER_PAYMENT_ACTIONS: readonly PaymentAction[] = ['collect'];
+export const ADMIN_PAYMENT_ACTIONS: readonly PaymentAction[] = ['agree', 'confirm'];
+
+/** The actions of `offered` the payment machine accepts for a row in `status`. */
+export function paymentActions(status: PaymentStatus, offered: readonly PaymentAction[]): PaymentAction[] {
+  const allowed = new Set<PaymentEvent>(
+    allowedEvents(
+      paymentMachine,
+      status,
+      {},
+      offered.map((action) => PAYMENT_ACTION_EVENTS[action]),
+    ),
+  );
+  return offered.filter((action) => allowed.has(PAYMENT_ACTION_EVENTS[action]));
+}
+
+/** Whether the task machine lets the member apply for payment of the task (locked only). */
+export function canApplyForPayment(task: { status: TaskStatus; productCount: number; canSplit: boolean }): boolean {
+  return allowedEvents(taskMachine, task.status, { productCount: task.productCount, canSplit: task.canSplit }, [{ type: 'task.apply' }]).length > 0;
+}
+
+/** SPEC §2: a task is shown as mainId, plus '-subId' when subId is not 0. */
+export function paymentTaskLabel(row: { mainId: number; subId: number }): string {
+  return row.subId === 0 ? String(row.mainId) : `${row.mainId}-${row.subId}`;
+}
+
+// ---------------------------------------------------------------- money
+
+/** An amount as typed: digits, optionally a point and one or two places (no sign: never below 0). */
+const MONEY_TEXT = /^(\d{1,8})(?:\.(\d{1,2}))?$/;
+
+/** Cents of a typed amount ('12.5' -> 1250), without going through a float; NaN when it is not one. */
+export function moneyTextToCents(text: string): number {
+  const match = MONEY_TEXT.exec(text.trim());
+  if (!match) return Number.NaN;
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
+/** Cents of an amount as it travels (a decimal with at most two places). */
+export function toCents(amount: number): number {
+  return Math.round(amount * 100);
+}
+
+/** Cents shown with two decimals ('12.50'). */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(Math.trunc(cents));
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** The amount to send for a typed one ('12.5' -> 12.5), from its cents. */
+export function centsToAmount(cents: number): number {
+  return cents / 100;
+}
+
+/**
+ * A bonus field (SPEC §5): blank, or a number of at least 0 with at most two places. What blank
+ * means is the caller's: 0 when applying, "keep the original" when the admin agrees.
+ */
+export const bonusText = v.pipe(
+  v.string(),
+  v.trim(),
+  v.check((text) => text === '' || Number.isFinite(moneyTextToCents(text)), zh.payments.bonusInvalid),
+);

@@ -1,0 +1,107 @@
+// The calls behind the payment screens (SPEC §2 /user/apply-list, /admin/apply-list, the apply
+// dialog of /user/my-task; §7 "Payments", "Tasks" GET /api/task/apply/exist):
+// - the list (listPaymentApplies) answers an empty page on failure (the client has shown why);
+// - which tasks already have an application (checkTaskApplyExists) is silent and answers "none
+//   has one" on failure: the buttons then follow the task machine alone and the server still
+//   refuses a second application ('该任务已申请付款');
+// - the state-changing calls (applyPayment, agreePayment, confirmPayment, confirmCollect) are
+//   silent and return an Outcome: each screen words its own toast (SPEC §8 '申请成功', '操作成功', or
+//   the server's msg). A refusal comes as an error code (the server refuses what the payment or task
+//   machine refuses, with the machine's words) or as A00000 whose data.status is not 'succ' (a second
+//   application); both count as failure.
+import type { ApiClient } from '../../../api/client';
+import type { components, operations } from '../../../api/schema';
+
+type Schemas = components['schemas'];
+export type PaymentApply = Schemas['PaymentApply'];
+export type PaymentApplyPage = Schemas['PaymentApplyPage'];
+export type PaymentApplyStatus = Schemas['PaymentApplyStatus'];
+type PaymentApplyResult = Schemas['PaymentApplyResult'];
+export type PayApplyRequest = Schemas['PayApplyRequest'];
+export type PayAgreeRequest = Schemas['PayAgreeRequest'];
+export type AppUser = Schemas['User'];
+
+type Paged = { page: number; size: number; isDesc: boolean };
+export type PaymentListQuery = NonNullable<operations['listPaymentApplies']['parameters']['query']> & Paged;
+
+/** What a state-changing call came to; `msg` is the server's words ('' when it gave none). */
+export type Outcome = { ok: true; apply: PaymentApply | null; msg: string } | { ok: false; msg: string };
+
+interface Answer {
+  data?: { msg?: string; data?: PaymentApplyResult };
+  error?: unknown;
+}
+
+function messageOf(body: unknown): string {
+  if (typeof body === 'object' && body !== null && 'msg' in body && typeof body.msg === 'string') return body.msg;
+  return '';
+}
+
+async function settle(call: () => Promise<Answer>): Promise<Outcome> {
+  let answer: Answer;
+  try {
+    answer = await call();
+  } catch {
+    return { ok: false, msg: '' };
+  }
+  if (answer.error !== undefined || !answer.data) return { ok: false, msg: messageOf(answer.error) };
+  const result = answer.data.data;
+  const msg = result?.msg || answer.data.msg || '';
+  if (result?.status !== 'succ') return { ok: false, msg };
+  return { ok: true, apply: result.paymentApply ?? null, msg };
+}
+
+// ---------------------------------------------------------------- reads
+
+const EMPTY_PAGE: PaymentApplyPage = { content: [], totalPages: 0 };
+
+/** GET /api/apply/list/page: a member's own applications, or (admin side) everyone's with the filters. */
+export async function loadPaymentApplies(api: ApiClient, query: PaymentListQuery): Promise<PaymentApplyPage> {
+  const { data } = await api.GET('/api/apply/list/page', { params: { query } });
+  return data?.data ?? EMPTY_PAGE;
+}
+
+/** Every user: the applicant filter of /admin/apply-list. */
+export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
+  const { data } = await api.GET('/api/user/list');
+  return data?.data ?? [];
+}
+
+/**
+ * GET /api/task/apply/exist: for each of `taskIds`, whether it has a payment application (an id
+ * the answer leaves out has none). Silent: when the call fails every task counts as without one,
+ * so the buttons follow the task machine and the server still refuses a second application.
+ */
+export async function loadApplyExists(api: ApiClient, taskIds: readonly number[]): Promise<Record<number, boolean>> {
+  if (taskIds.length === 0) return {};
+  let records: Record<string, boolean> = {};
+  try {
+    const { data } = await api.GET('/api/task/apply/exist', { params: { query: { taskIds: taskIds.join(',') } }, silent: true });
+    records = data?.data?.applyRecords ?? {};
+  } catch {
+    records = {};
+  }
+  return Object.fromEntries(taskIds.map((id) => [id, records[String(id)] === true]));
+}
+
+// ---------------------------------------------------------------- changes
+
+/** POST /api/trade/user/pay/apply {taskId, bonus, note}. */
+export function applyPayment(api: ApiClient, body: PayApplyRequest): Promise<Outcome> {
+  return settle(() => api.POST('/api/trade/user/pay/apply', { body, silent: true }));
+}
+
+/** POST /api/trade/admin/pay/agree {paymentApplyId, bonus?} (no bonus: keep the one asked for). */
+export function agreePayment(api: ApiClient, body: PayAgreeRequest): Promise<Outcome> {
+  return settle(() => api.POST('/api/trade/admin/pay/agree', { body, silent: true }));
+}
+
+/** POST /api/trade/admin/pay/confirm {paymentApplyId}. */
+export function confirmPayment(api: ApiClient, paymentApplyId: number): Promise<Outcome> {
+  return settle(() => api.POST('/api/trade/admin/pay/confirm', { body: { paymentApplyId }, silent: true }));
+}
+
+/** POST /api/trade/user/collect/confirm {paymentApplyId}. */
+export function confirmCollect(api: ApiClient, paymentApplyId: number): Promise<Outcome> {
+  return settle(() => api.POST('/api/trade/user/collect/confirm', { body: { paymentApplyId }, silent: true }));
+}

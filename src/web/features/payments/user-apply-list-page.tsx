@@ -1,0 +1,58 @@
+// /user/apply-list (SPEC §2): the member's own payment applications, newest first, 20 a page. The
+// columns of SPEC §2 (apply-columns.tsx) and, where the payment machine accepts pay.collect (status
+// paid), a '确认收款' button: POST /api/trade/user/collect/confirm, then the server's msg as a toast
+// and the list again. Page and size live in the URL; the route's loader fetches the page.
+import { useRouter } from '@tanstack/react-router';
+import { useMemo, type JSX } from 'react';
+import { Button } from '../../components/ui/button';
+import { PageHeader } from '../../components/ui/page';
+import { PagedTable } from '../../components/ui/paged-table';
+import { zh } from '../../i18n/zh';
+import { useAppContext } from '../app/app-context';
+import { applyColumns } from './apply-columns';
+import type { UserApplyListSearch } from './apply-list-search';
+import { MEMBER_PAYMENT_ACTIONS, paymentActions, paymentTaskLabel } from './payment-rules';
+import { confirmCollect, type PaymentApplyPage } from './payments-api';
+import { usePaymentAction } from './use-payment-action';
+
+const t = zh.payments;
+
+export interface UserApplyListPageProps {
+  search: UserApplyListSearch;
+  result: PaymentApplyPage;
+  loading?: boolean;
+  onSearch: (next: UserApplyListSearch) => void;
+}
+
+export function UserApplyListPage({ search, result, loading = false, onSearch }: UserApplyListPageProps): JSX.Element {
+  const router = useRouter();
+  const { api } = useAppContext();
+  const { running, run } = usePaymentAction(() => void router.invalidate());
+
+  const columns = useMemo(
+    () =>
+      applyColumns({
+        actions: (row) =>
+          paymentActions(row.status, MEMBER_PAYMENT_ACTIONS).map((action) => (
+            <Button
+              key={action}
+              variant="link"
+              aria-label={t.user.collectNamed(paymentTaskLabel(row))}
+              loading={running?.id === row.id && running.action === action}
+              disabled={running?.id === row.id}
+              onClick={() => void run(row.id, action, () => confirmCollect(api, row.id))}
+            >
+              {t.user.collect}
+            </Button>
+          )),
+      }),
+    [api, run, running],
+  );
+
+  return (
+    <div className="flex min-w-0 flex-col gap-4">
+      <PageHeader title={zh.titles.userApplyList} />
+      <PagedTable columns={columns} search={search} result={result} onSearch={onSearch} loading={loading} emptyText={t.user.empty} caption={t.user.caption} />
+    </div>
+  );
+}

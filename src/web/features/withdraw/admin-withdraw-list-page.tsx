@@ -1,0 +1,275 @@
+// /admin/withdraw-list (SPEC §2, §3 withdraw request, §4 "Withdraw status", §7 Withdraw admin calls;
+// admin only: the route guard, the sidebar and the server's x-roles keep lowerAdmin out). Every
+// member's withdraw lines with the filters of listAdminWithdrawRequests (order id, status, user, card
+// id, sort) and a table of the line, its member, card, amount, notes and status. Each row offers
+// what machines/withdraw.machine.ts accepts for it (withdraw-rules.ts), each after a confirmation:
+// - 同意取消 / 拒绝取消 (wd.agreeCancel / wd.rejectCancel, requestedCancel): per order (the calls take
+//   the orderId; every line of the order moves);
+// - 标记已付款 (wd.pay, waited);
+// and always 备注: the account note (adminNote) and date note (adminNote2) in a dialog.
+// Outcomes toast the server's msg (SPEC §8), '操作成功' / '操作失败' when it gave none; the list
+// reloads after each. The header exports the filtered lines to Excel (download token kind withdraw,
+// the filters on the link) and opens the Excel confirmation of paid lines (withdraw-confirm-upload).
+// Filters, sort, page and size live in the URL; the route's loader fetches the page and the users.
+import { useRouter, useRouterState } from '@tanstack/react-router';
+import { useMemo, useState, type JSX } from 'react';
+import * as v from 'valibot';
+import { WITHDRAW_STATUSES, type WithdrawStatus } from '../../../../machines/withdraw.machine';
+import { Button } from '../../components/ui/button';
+import { confirmDialog } from '../../components/ui/confirm';
+import { FilterBar } from '../../components/ui/filter-bar';
+import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
+import { formatMoney } from '../../components/ui/format';
+import { PageHeader } from '../../components/ui/page';
+import { PagedTable } from '../../components/ui/paged-table';
+import { toast } from '../../components/ui/toast';
+import { zh } from '../../i18n/zh';
+import { idText, toId, userLabel, userOptions } from '../../lib/filter-fields';
+import { timezoneOffsetHours } from '../../lib/timezone';
+import { useAppContext } from '../app/app-context';
+import { useDownload } from '../navigation/use-download';
+import { AdminNoteDialog } from './admin-note-dialog';
+import { SwitchField } from './switch-field';
+import {
+  agreeWithdrawCancel,
+  payWithdrawRequest,
+  rejectWithdrawCancel,
+  withdrawExcelUrl,
+  type AppUser,
+  type Outcome,
+  type WithdrawRequest,
+  type WithdrawRequestPage as LinePage,
+} from './withdraw-api';
+import { withdrawCol, withdrawColumn } from './withdraw-columns';
+import { WithdrawConfirmUpload } from './withdraw-confirm-upload';
+import { WITHDRAW_STATUS_OPTIONS, withdrawActions, type WithdrawAction } from './withdraw-rules';
+import { adminWithdrawExportFilters, WITHDRAW_SIZE_OPTIONS, type AdminWithdrawSearch } from './withdraw-search';
+
+const W = zh.withdraw;
+const A = W.admin;
+const F = W.filter;
+
+export interface AdminWithdrawListData {
+  lines: LinePage;
+  users: AppUser[];
+}
+
+export interface AdminWithdrawListPageProps {
+  search: AdminWithdrawSearch;
+  data: AdminWithdrawListData;
+  onSearch: (next: AdminWithdrawSearch) => void;
+}
+
+type Running = { id: number; action: WithdrawAction } | null;
+
+/** The member of a line: its nickName (admin views carry it), else the user list's, else '#id'. */
+function memberOf(row: WithdrawRequest, users: readonly AppUser[]): string {
+  return row.nickName ?? userLabel(users, row.userId);
+}
+
+function report(outcome: Outcome): void {
+  if (outcome.ok) toast.success(outcome.msg || W.done);
+  else toast.error(outcome.msg || W.failed);
+}
+
+export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawListPageProps): JSX.Element {
+  const router = useRouter();
+  const { api } = useAppContext();
+  const loading = useRouterState({ select: (state) => state.isLoading });
+  const [running, setRunning] = useState<Running>(null);
+  const [noting, setNoting] = useState<WithdrawRequest | null>(null);
+  const exporting = useDownload();
+  const [confirming, setConfirming] = useState(false);
+
+  const columns = useMemo(() => {
+    const reload = () => void router.invalidate();
+    const text: Partial<Record<WithdrawAction, string>> = { agreeCancel: A.agreeCancel, rejectCancel: A.rejectCancel, pay: A.markPaid };
+    const named = (row: WithdrawRequest, action: WithdrawAction) =>
+      action === 'agreeCancel'
+        ? A.agreeCancelNamed(row.id, row.orderId)
+        : action === 'rejectCancel'
+          ? A.rejectCancelNamed(row.id, row.orderId)
+          : A.markPaidNamed(row.id);
+
+    async function perform(row: WithdrawRequest, action: WithdrawAction) {
+      const member = memberOf(row, data.users);
+      const question =
+        action === 'agreeCancel'
+          ? A.agreeCancelConfirm(row.orderId, member)
+          : action === 'rejectCancel'
+            ? A.rejectCancelConfirm(row.orderId, member)
+            : A.markPaidConfirm(row.id, member, formatMoney(row.withdrawAmount));
+      if (!(await confirmDialog(question))) return;
+      setRunning({ id: row.id, action });
+      try {
+        const call =
+          action === 'agreeCancel'
+            ? agreeWithdrawCancel(api, row.orderId)
+            : action === 'rejectCancel'
+              ? rejectWithdrawCancel(api, row.orderId)
+              : payWithdrawRequest(api, row.id);
+        report(await call);
+      } finally {
+        setRunning(null);
+        reload();
+      }
+    }
+
+    return withdrawCol.columns([
+      withdrawColumn.id,
+      withdrawColumn.orderId,
+      withdrawCol.display({
+        id: 'user',
+        header: W.col.user,
+        meta: { className: 'whitespace-nowrap' },
+        cell: ({ row }) => (
+          <div className="flex flex-col">
+            <span>{memberOf(row.original, data.users)}</span>
+            <span className="text-xs text-slate-500 tabular-nums">#{row.original.userId}</span>
+          </div>
+        ),
+      }),
+      withdrawColumn.paymentType,
+      withdrawColumn.accountNameEncrypt,
+      withdrawColumn.cardNoEncrypt,
+      withdrawColumn.address,
+      withdrawColumn.withdrawAmount,
+      withdrawColumn.userNote,
+      withdrawColumn.status,
+      withdrawColumn.adminNote,
+      withdrawColumn.adminNote2,
+      withdrawColumn.createdAt,
+      withdrawCol.display({
+        id: 'actions',
+        header: W.col.actions,
+        cell: ({ row }) => (
+          <div className="flex gap-3">
+            {withdrawActions(row.original, 'admin').map((action) => (
+              <Button
+                key={action}
+                variant="link"
+                aria-label={named(row.original, action)}
+                loading={running?.id === row.original.id && running.action === action}
+                disabled={running !== null}
+                onClick={() => void perform(row.original, action)}
+              >
+                {text[action]}
+              </Button>
+            ))}
+            <Button variant="link" aria-label={A.editNotesNamed(row.original.id)} onClick={() => setNoting(row.original)}>
+              {A.editNotes}
+            </Button>
+          </div>
+        ),
+      }),
+    ]);
+  }, [api, data.users, router, running]);
+
+  const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
+
+  return (
+    <div className="flex min-w-0 flex-col gap-4">
+      <PageHeader
+        title={zh.titles.adminWithdrawList}
+        actions={
+          <>
+            <Button variant="secondary" aria-expanded={confirming} onClick={() => setConfirming((open) => !open)}>
+              {confirming ? A.upload.close : A.upload.open}
+            </Button>
+            <Button
+              variant="secondary"
+              loading={exporting.busy}
+              onClick={() => void exporting.download(() => withdrawExcelUrl(api, adminWithdrawExportFilters(search), timezoneOffsetHours()))}
+            >
+              {A.exportExcel}
+            </Button>
+          </>
+        }
+      />
+      {confirming && <WithdrawConfirmUpload onConfirmed={() => void router.invalidate()} />}
+      <AdminFilters
+        key={filterKey}
+        search={search}
+        users={data.users}
+        onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
+        onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
+      />
+      <PagedTable
+        columns={columns}
+        search={search}
+        result={data.lines}
+        onSearch={onSearch}
+        sizeOptions={WITHDRAW_SIZE_OPTIONS}
+        loading={loading}
+        emptyText={A.empty}
+        caption={A.caption}
+      />
+      {noting && (
+        <AdminNoteDialog
+          key={noting.id}
+          line={noting}
+          onClose={() => setNoting(null)}
+          onSaved={() => {
+            setNoting(null);
+            void router.invalidate();
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------- filters
+
+const filterSchema = v.object({
+  orderId: idText(F.idInvalid),
+  status: v.union([v.literal(''), v.picklist(WITHDRAW_STATUSES)]),
+  userId: v.union([v.literal(''), v.number()]),
+  cardId: idText(F.idInvalid),
+  isDesc: v.boolean(),
+});
+type FilterInput = v.InferInput<typeof filterSchema>;
+type FilterValues = v.InferOutput<typeof filterSchema>;
+type Filters = Omit<AdminWithdrawSearch, 'page' | 'size'>;
+
+function AdminFilters({
+  search,
+  users,
+  onApply,
+  onReset,
+}: {
+  search: AdminWithdrawSearch;
+  users: readonly AppUser[];
+  onApply: (filters: Filters) => void;
+  onReset: () => void;
+}): JSX.Element {
+  const form = useValibotForm(filterSchema, {
+    defaultValues: {
+      orderId: search.orderId === undefined ? '' : String(search.orderId),
+      status: search.status ?? '',
+      userId: search.userId ?? '',
+      cardId: search.cardId === undefined ? '' : String(search.cardId),
+      isDesc: search.isDesc,
+    },
+  });
+
+  function apply(values: FilterValues) {
+    onApply({
+      orderId: toId(values.orderId),
+      status: values.status === '' ? undefined : values.status,
+      userId: values.userId === '' ? undefined : values.userId,
+      cardId: toId(values.cardId),
+      isDesc: values.isDesc,
+    });
+  }
+
+  return (
+    <FilterBar form={form} onSubmit={apply} onReset={onReset} layout="grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-6">
+      <TextField<FilterInput, 'orderId'> name="orderId" label={F.orderId} inputMode="numeric" autoComplete="off" />
+      <SelectField<FilterInput, 'status', WithdrawStatus> name="status" label={F.status} options={WITHDRAW_STATUS_OPTIONS} placeholder={F.allStatuses} />
+      <SelectField<FilterInput, 'userId', number> name="userId" label={F.userId} options={userOptions([...users])} placeholder={F.allUsers} />
+      <TextField<FilterInput, 'cardId'> name="cardId" label={F.cardId} inputMode="numeric" autoComplete="off" />
+      <SwitchField<FilterInput, 'isDesc'> name="isDesc" label={F.isDesc} />
+    </FilterBar>
+  );
+}

@@ -1,0 +1,180 @@
+// The calls behind the withdraw screens (SPEC §2 /user/withdraw-request, /user/withdraw-orders,
+// /admin/withdraw-list; §7 "Withdraw", "Users and groups" GET /api/user/balance, "Payments" GET
+// /api/apply/user/withdraw, "Uploads and downloads"):
+// - reads (the lists, the balance, the member's cards, the withdrawable applications, the users)
+//   answer an empty result on failure; the client has shown why.
+// - the state-changing calls are silent and return an Outcome: each screen words its own toast
+//   (SPEC §8: the server's msg on a refused cancel or paid; change card's failure is only logged).
+//   A refusal comes as an error code (the server refuses what machines/withdraw.machine.ts refuses,
+//   with its words) or as A00000 whose data.status is not 'succ'; both count as failure.
+// - the export: a download token for kind withdraw (x-kind-roles: admin only; a member may not ask
+//   for one, so the member's screens have no export), which fixes the caller and the timezone of
+//   the file's times; the list's filters go on the link itself (exportWithdrawExcel's query).
+// - the confirm upload (admin): multipart with byte progress through api.upload, silent.
+import type { ApiClient } from '../../../api/client';
+import { multipartBody } from '../../../api/client';
+import type { components, operations } from '../../../api/schema';
+import type { UploadExcelOptions, UploadOutcome } from '../../lib/excel-upload';
+
+type Schemas = components['schemas'];
+export type WithdrawRequest = Schemas['WithdrawRequest'];
+export type WithdrawRequestPage = Schemas['WithdrawRequestPage'];
+export type WithdrawSubmitRequest = Schemas['WithdrawSubmitRequest'];
+export type WithdrawLine = Schemas['WithdrawLine'];
+export type BankCard = Schemas['BankCard'];
+export type PaymentApply = Schemas['PaymentApply'];
+export type AppUser = Schemas['User'];
+
+type Paged = { page: number; size: number; isDesc: boolean };
+export type WithdrawListQuery = NonNullable<operations['listWithdrawRequests']['parameters']['query']> & Paged;
+export type WithdrawOrdersQuery = NonNullable<operations['listWithdrawOrders']['parameters']['query']> & Paged;
+export type AdminWithdrawListQuery = NonNullable<operations['listAdminWithdrawRequests']['parameters']['query']> & Paged;
+/** The admin list's filters without paging: what the export link carries. */
+export type WithdrawExportFilters = Omit<AdminWithdrawListQuery, 'page' | 'size'>;
+
+/** What a change came to; `msg` is the server's words ('' when it gave none). */
+export type Outcome = { ok: boolean; msg: string };
+
+interface Answer {
+  data?: { msg?: string; data?: unknown };
+  error?: unknown;
+}
+
+function messageOf(body: unknown): string {
+  if (typeof body === 'object' && body !== null && 'msg' in body && typeof body.msg === 'string') return body.msg;
+  return '';
+}
+
+/** `needsStatus`: the answer is an OpResult / WithdrawSubmitResult, whose status must be 'succ'. */
+async function settle(call: () => Promise<Answer>, needsStatus = true): Promise<Outcome> {
+  let answer: Answer;
+  try {
+    answer = await call();
+  } catch {
+    return { ok: false, msg: '' };
+  }
+  if (answer.error !== undefined || !answer.data) return { ok: false, msg: messageOf(answer.error) };
+  const result = answer.data.data as { status?: unknown; msg?: unknown } | undefined;
+  const msg = (typeof result?.msg === 'string' && result.msg) || answer.data.msg || '';
+  return { ok: !needsStatus || result?.status === 'succ', msg };
+}
+
+// ---------------------------------------------------------------- reads
+
+const EMPTY_PAGE: WithdrawRequestPage = { content: [], totalPages: 0 };
+
+/** GET /api/withdraw/user/requests: the member's withdraw lines with the filters. */
+export async function loadWithdrawRequests(api: ApiClient, query: WithdrawListQuery): Promise<WithdrawRequestPage> {
+  const { data } = await api.GET('/api/withdraw/user/requests', { params: { query } });
+  return data?.data?.requestPage ?? EMPTY_PAGE;
+}
+
+/** GET /api/withdraw/user/request/orders: the member's orders, one row per line (orderId the only filter). */
+export async function loadWithdrawOrders(api: ApiClient, query: WithdrawOrdersQuery): Promise<WithdrawRequestPage> {
+  const { data } = await api.GET('/api/withdraw/user/request/orders', { params: { query } });
+  return data?.data?.requestOrders ?? EMPTY_PAGE;
+}
+
+/** GET /api/withdraw/admin/requests: every member's withdraw lines with the filters. */
+export async function loadAdminWithdrawRequests(api: ApiClient, query: AdminWithdrawListQuery): Promise<WithdrawRequestPage> {
+  const { data } = await api.GET('/api/withdraw/admin/requests', { params: { query } });
+  return data?.data?.requestPage ?? EMPTY_PAGE;
+}
+
+/** GET /api/user/balance: what the member may still withdraw; null when it could not be read. */
+export async function loadBalance(api: ApiClient): Promise<number | null> {
+  const { data } = await api.GET('/api/user/balance');
+  return data?.data?.balance ?? null;
+}
+
+/** GET /api/withdraw/user/show/cards: the member's own live cards (masked). */
+export async function loadOwnCards(api: ApiClient): Promise<BankCard[]> {
+  const { data } = await api.GET('/api/withdraw/user/show/cards');
+  return data?.data?.userCardList ?? [];
+}
+
+/** GET /api/apply/user/withdraw: the member's agreed applications not yet in a withdraw. */
+export async function loadWithdrawableApplies(api: ApiClient): Promise<PaymentApply[]> {
+  const { data } = await api.GET('/api/apply/user/withdraw');
+  return data?.data?.paymentApplies ?? [];
+}
+
+/** Every user: the user filter and the names of /admin/withdraw-list. */
+export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
+  const { data } = await api.GET('/api/user/list');
+  return data?.data ?? [];
+}
+
+// ---------------------------------------------------------------- the member's changes
+
+/** POST /api/withdraw/user/request {requests, taskIds}. */
+export function requestWithdraw(api: ApiClient, body: WithdrawSubmitRequest): Promise<Outcome> {
+  return settle(() => api.POST('/api/withdraw/user/request', { body, silent: true }));
+}
+
+/** POST /api/withdraw/user/cancel/order {orderId}: the whole order asks to be cancelled. */
+export function cancelWithdrawOrder(api: ApiClient, orderId: number): Promise<Outcome> {
+  return settle(() => api.POST('/api/withdraw/user/cancel/order', { body: { orderId }, silent: true }));
+}
+
+/** POST /api/withdraw/user/paid/request {id}. */
+export function markWithdrawPaid(api: ApiClient, id: number): Promise<Outcome> {
+  return settle(() => api.POST('/api/withdraw/user/paid/request', { body: { id }, silent: true }));
+}
+
+/** POST /api/withdraw/user/change/card {requestId, cardId}. */
+export function changeWithdrawCard(api: ApiClient, requestId: number, cardId: number): Promise<Outcome> {
+  return settle(() => api.POST('/api/withdraw/user/change/card', { body: { requestId, cardId }, silent: true }));
+}
+
+// ---------------------------------------------------------------- the admin's changes
+
+/** POST /api/withdraw/admin/agree/cancel {orderId}. */
+export function agreeWithdrawCancel(api: ApiClient, orderId: number): Promise<Outcome> {
+  return settle(() => api.POST('/api/withdraw/admin/agree/cancel', { body: { orderId }, silent: true }));
+}
+
+/** POST /api/withdraw/admin/reject/cancel {orderId}. */
+export function rejectWithdrawCancel(api: ApiClient, orderId: number): Promise<Outcome> {
+  return settle(() => api.POST('/api/withdraw/admin/reject/cancel', { body: { orderId }, silent: true }));
+}
+
+/** POST /api/withdraw/admin/paid {id}. */
+export function payWithdrawRequest(api: ApiClient, id: number): Promise<Outcome> {
+  return settle(() => api.POST('/api/withdraw/admin/paid', { body: { id }, silent: true }));
+}
+
+/** POST /api/withdraw/admin/adminnote/save {requestId, adminNote, adminNote2}: answers the line. */
+export function saveWithdrawAdminNote(api: ApiClient, requestId: number, notes: { adminNote: string; adminNote2: string }): Promise<Outcome> {
+  return settle(() => api.POST('/api/withdraw/admin/adminnote/save', { body: { requestId, ...notes }, silent: true }), false);
+}
+
+// ---------------------------------------------------------------- files
+
+/**
+ * The Excel export of the withdraw lines the admin list's filters select: a download token for kind
+ * withdraw (its timezone sets the file's times), then /ext/excel/withdraw/{token} with the filters
+ * on the link. Null when no token came (the client has shown why).
+ */
+export async function withdrawExcelUrl(api: ApiClient, filters: WithdrawExportFilters, timezone: number): Promise<string | null> {
+  const { data } = await api.GET('/api/download/excel/{kind}/token', { params: { path: { kind: 'withdraw' }, query: { timezone } } });
+  const token = data?.data?.token;
+  if (!token) return null;
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value !== undefined) query.set(key, String(value));
+  const search = query.toString();
+  return `/ext/excel/withdraw/${encodeURIComponent(token)}${search ? `?${search}` : ''}`;
+}
+
+/**
+ * POST /api/withdraw/admin/confirm (multipart, field `file`): the lines of the file are marked paid,
+ * all or nothing; the answer reports every row (error > 0: nothing was changed). Rejects only on no
+ * answer or abort.
+ */
+export async function confirmWithdrawUpload(api: ApiClient, file: File, options: UploadExcelOptions = {}): Promise<UploadOutcome> {
+  const answer = await api.upload('/api/withdraw/admin/confirm', multipartBody({ file }), { silent: true, ...options });
+  if (answer.error !== undefined || !answer.data) return { ok: false, msg: messageOf(answer.error) };
+  const result = answer.data.data;
+  if (!result) return { ok: false, msg: messageOf(answer.data) };
+  return { ok: true, data: result, msg: answer.data.msg ?? '' };
+}

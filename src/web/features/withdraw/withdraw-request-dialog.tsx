@@ -1,0 +1,277 @@
+// The request dialog of /user/withdraw-request (SPEC §5 "Withdraw request"; DECISIONS "Money"): the
+// member picks the applications to withdraw (their withdrawable ones, listWithdrawableApplies: task
+// id mainId-subId, item, income) and says where the money goes, one line per card (own cards only):
+// card, amount and a note; lines are added and removed. "任务合计" (the selected incomes) and
+// "提现合计" (the lines) are shown as they change, reckoned in cents.
+// The checks are the machine's own (withdrawRequestError, the server runs the same), inside the
+// form's valibot schema, in the order a member fixes them: a task ('请填写需要提现的任务'), a card
+// and a numeric amount on each line ('请填写银行卡', '请填写金额，金额必须为数字'), each card once
+// ('同一张银行卡只能填写一次'), the two sums equal to the cent ('"提现合计"必须与"任务合计"金额相同').
+// The submit sends requestWithdraw {requests: [{cardId, withdrawAmount, userNote}], taskIds} (the
+// selected applications' tasks); a second submit is blocked while it is under way. '申请成功' (or the
+// server's msg) closes the dialog; a refusal toasts the server's msg and keeps it open.
+import { useId, useMemo, useRef, useState, type JSX } from 'react';
+import { useController, useFieldArray, useWatch, type Control } from 'react-hook-form';
+import * as v from 'valibot';
+import { amountToCents, withdrawMessages, withdrawRequestError } from '../../../../machines/withdraw.machine';
+import { Button } from '../../components/ui/button';
+import { Modal } from '../../components/ui/dialog';
+import { Form, FormError, SelectField, TextField, useValibotForm } from '../../components/ui/form';
+import { formatMoney } from '../../components/ui/format';
+import { toast } from '../../components/ui/toast';
+import { zh } from '../../i18n/zh';
+import { useRemote } from '../../lib/use-remote';
+import { useAppContext } from '../app/app-context';
+import { loadWithdrawableApplies, requestWithdraw, type BankCard, type PaymentApply, type WithdrawSubmitRequest } from './withdraw-api';
+import { cardLabel, centsOf, centsToAmount, formatCents, taskLabel } from './withdraw-rules';
+
+const t = zh.withdraw.dialog;
+
+export const MAX_NOTE_LENGTH = 500;
+
+export interface RequestLineValues {
+  cardId: number | '';
+  amount: string;
+  userNote: string;
+}
+
+export interface RequestValues {
+  /** The selected applications (PaymentApply ids). */
+  applyIds: number[];
+  lines: RequestLineValues[];
+}
+
+const EMPTY_LINE: RequestLineValues = { cardId: '', amount: '', userNote: '' };
+
+/** The form's schema for these applications: the shape, then the machine's checks on the whole. */
+export function requestSchema(applies: readonly PaymentApply[]) {
+  const incomeOf = new Map(applies.map((apply) => [apply.id, centsOf(apply.income)]));
+  return v.pipe(
+    v.object({
+      applyIds: v.array(v.number()),
+      lines: v.array(
+        v.object({
+          cardId: v.union([v.literal(''), v.number()]),
+          amount: v.string(),
+          userNote: v.pipe(v.string(), v.maxLength(MAX_NOTE_LENGTH, t.noteTooLong)),
+        }),
+      ),
+    }),
+    v.rawCheck(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const values = dataset.value;
+      const message = withdrawRequestError(
+        values.applyIds.map((id) => incomeOf.get(id) ?? 0),
+        values.lines.map((line) => ({ cardId: line.cardId === '' ? null : line.cardId, amount: line.amount })),
+      );
+      if (message === null) return;
+      // The task check belongs to the task table, every other one to the lines.
+      const key = message === withdrawMessages.taskRequired ? 'applyIds' : 'lines';
+      addIssue({ message, path: [{ type: 'object', origin: 'value', input: values, key, value: values[key] }] });
+    }),
+  );
+}
+
+/** The call's body for checked values: amounts from their cents, notes only when written. */
+export function requestBody(values: RequestValues, applies: readonly PaymentApply[]): WithdrawSubmitRequest {
+  const chosen = new Set(values.applyIds);
+  return {
+    requests: values.lines.map((line) => {
+      const userNote = line.userNote.trim();
+      return { cardId: Number(line.cardId), withdrawAmount: centsToAmount(amountToCents(line.amount) ?? 0), ...(userNote ? { userNote } : {}) };
+    }),
+    taskIds: applies.filter((apply) => chosen.has(apply.id)).map((apply) => apply.taskId),
+  };
+}
+
+export interface WithdrawRequestDialogProps {
+  /** The member's own cards. */
+  cards: readonly BankCard[];
+  onClose: () => void;
+  /** Called after the request was made. */
+  onRequested: () => void;
+}
+
+export function WithdrawRequestDialog({ cards, onClose, onRequested }: WithdrawRequestDialogProps): JSX.Element {
+  const { api } = useAppContext();
+  const formId = useId();
+  const [saving, setSaving] = useState(false);
+  // Loaded afresh each time the dialog opens: what is withdrawable changes with every request.
+  const applies = useRemote('withdrawable', () => loadWithdrawableApplies(api));
+
+  return (
+    <Modal
+      open
+      size="lg"
+      onClose={() => {
+        if (!saving) onClose();
+      }}
+      title={t.title}
+      footer={
+        <>
+          <Button variant="secondary" disabled={saving} onClick={onClose}>
+            {t.cancel}
+          </Button>
+          <Button type="submit" form={formId} loading={saving} disabled={applies.data === undefined}>
+            {t.submit}
+          </Button>
+        </>
+      }
+    >
+      {applies.data === undefined ? (
+        <p role="status" className="text-slate-500">
+          {applies.loading ? t.loading : t.noTasks}
+        </p>
+      ) : (
+        <RequestForm formId={formId} applies={applies.data} cards={cards} onSaving={setSaving} onRequested={onRequested} />
+      )}
+    </Modal>
+  );
+}
+
+function RequestForm({
+  formId,
+  applies,
+  cards,
+  onSaving,
+  onRequested,
+}: {
+  formId: string;
+  applies: readonly PaymentApply[];
+  cards: readonly BankCard[];
+  onSaving: (saving: boolean) => void;
+  onRequested: () => void;
+}): JSX.Element {
+  const { api } = useAppContext();
+  const schema = useMemo(() => requestSchema(applies), [applies]);
+  const inFlight = useRef(false);
+  const form = useValibotForm(schema, {
+    // One card: it is the line's card already.
+    defaultValues: { applyIds: [], lines: [{ ...EMPTY_LINE, cardId: cards.length === 1 ? cards[0]!.id : '' }] },
+  });
+  const lines = useFieldArray({ control: form.control, name: 'lines' });
+  const [applyIds, typedLines] = useWatch({ control: form.control, name: ['applyIds', 'lines'] });
+
+  const incomeOf = new Map(applies.map((apply) => [apply.id, centsOf(apply.income)]));
+  const taskCents = (applyIds ?? []).reduce((sum, id) => sum + (incomeOf.get(id) ?? 0), 0);
+  const lineCents = (typedLines ?? []).reduce((sum, line) => sum + (amountToCents(line?.amount) ?? 0), 0);
+  const cardOptions = cards.map((card) => ({ value: card.id, label: cardLabel(card) }));
+  const errors = form.formState.errors;
+  const problem = errors.applyIds?.message ?? errors.lines?.root?.message ?? errors.lines?.message;
+
+  async function submit(values: RequestValues) {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    onSaving(true);
+    try {
+      const outcome = await requestWithdraw(api, requestBody(values, applies));
+      if (outcome.ok) {
+        toast.success(outcome.msg || zh.withdraw.requested);
+        onRequested();
+      } else {
+        toast.error(outcome.msg || zh.withdraw.failed);
+      }
+    } finally {
+      inFlight.current = false;
+      onSaving(false);
+    }
+  }
+
+  return (
+    <Form id={formId} form={form} onSubmit={(values) => void submit(values)} className="flex flex-col gap-4">
+      <section className="flex flex-col gap-2">
+        <h3 className="text-sm font-medium text-slate-700">{t.tasks}</h3>
+        <TaskPicker control={form.control} applies={applies} />
+        <p className="text-sm font-medium text-slate-800 tabular-nums">{t.taskTotal(formatCents(taskCents))}</p>
+      </section>
+
+      <section className="flex flex-col gap-2">
+        <h3 className="text-sm font-medium text-slate-700">{t.lines}</h3>
+        {cards.length === 0 && <p className="text-xs text-orange-700">{t.noCards}</p>}
+        {lines.fields.map((line, index) => (
+          <fieldset
+            key={line.id}
+            aria-label={t.line(index + 1)}
+            className="grid grid-cols-1 items-start gap-2 rounded-md border border-slate-200 p-3 sm:grid-cols-[2fr_1fr_2fr_auto]"
+          >
+            <SelectField<RequestValues, `lines.${number}.cardId`, number> name={`lines.${index}.cardId`} label={t.card} options={cardOptions} />
+            <TextField<RequestValues, `lines.${number}.amount`> name={`lines.${index}.amount`} label={t.amount} inputMode="decimal" autoComplete="off" />
+            <TextField<RequestValues, `lines.${number}.userNote`>
+              name={`lines.${index}.userNote`}
+              label={t.note}
+              maxLength={MAX_NOTE_LENGTH}
+              autoComplete="off"
+            />
+            <Button variant="link" className="text-red-600 sm:pt-7" aria-label={t.removeLineNamed(index + 1)} onClick={() => lines.remove(index)}>
+              {t.removeLine}
+            </Button>
+          </fieldset>
+        ))}
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <Button variant="secondary" size="sm" onClick={() => lines.append({ ...EMPTY_LINE })}>
+            {t.addLine}
+          </Button>
+          <p className="text-sm font-medium text-slate-800 tabular-nums">{t.lineTotal(formatCents(lineCents))}</p>
+        </div>
+      </section>
+
+      <FormError message={problem} />
+    </Form>
+  );
+}
+
+/** The withdrawable applications with a checkbox each (and one for all); the selection is the form's applyIds. */
+function TaskPicker({ control, applies }: { control: Control<RequestValues>; applies: readonly PaymentApply[] }): JSX.Element {
+  const { field } = useController({ control, name: 'applyIds' });
+  const chosen = new Set(field.value);
+  if (applies.length === 0) return <p className="text-sm text-slate-500">{t.noTasks}</p>;
+  const all = applies.every((apply) => chosen.has(apply.id));
+  const set = (ids: Iterable<number>) => field.onChange(applies.map((apply) => apply.id).filter((id) => new Set(ids).has(id)));
+  return (
+    <div className="max-h-64 overflow-y-auto rounded-md border border-slate-200">
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <caption className="sr-only">{t.tasksCaption}</caption>
+        <thead className="bg-slate-50">
+          <tr>
+            <th scope="col" className="w-10 px-3 py-2 text-center">
+              <input
+                type="checkbox"
+                aria-label={t.selectAll}
+                checked={all}
+                onChange={() => set(all ? [] : applies.map((apply) => apply.id))}
+                className="size-4 rounded border-slate-300 align-middle"
+              />
+            </th>
+            <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">
+              {t.colTaskId}
+            </th>
+            <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">
+              {t.colItemName}
+            </th>
+            <th scope="col" className="px-3 py-2 text-right font-medium text-slate-600">
+              {t.colIncome}
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {applies.map((apply) => (
+            <tr key={apply.id} className={chosen.has(apply.id) ? 'bg-blue-50' : undefined}>
+              <td className="px-3 py-2 text-center">
+                <input
+                  type="checkbox"
+                  aria-label={t.selectTask(taskLabel(apply))}
+                  checked={chosen.has(apply.id)}
+                  onChange={(e) => set(e.target.checked ? [...chosen, apply.id] : [...chosen].filter((id) => id !== apply.id))}
+                  className="size-4 rounded border-slate-300 align-middle"
+                />
+              </td>
+              <td className="px-3 py-2 tabular-nums">{taskLabel(apply)}</td>
+              <td className="px-3 py-2">{apply.itemName}</td>
+              <td className="px-3 py-2 text-right tabular-nums">{formatMoney(apply.income)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

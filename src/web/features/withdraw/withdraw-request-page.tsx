@@ -1,0 +1,248 @@
+// /user/withdraw-request (SPEC §2, §3 withdraw request, §4 "Withdraw status", §7 Withdraw): the
+// member's withdraw lines. The balance heading (getUserBalance), the 'request withdrawal' button (the
+// request dialog, withdraw-request-dialog.tsx), a link to the orders (/user/withdraw-orders, which
+// the sidebar does not list), the filters (sort-by-creation switch, status, card, order id; reset)
+// and the table of id, order, payment type, holder name, card number, address, amount, user note and
+// status, 20/50/100/500/1000 a page (SPEC §9).
+// Each row offers what machines/withdraw.machine.ts accepts for it (withdraw-rules.ts):
+// - 更换银行卡 (wd.changeCard, waited): the change-card dialog;
+// - 申请取消 (wd.requestCancel, waited while cancelFlag is set): after a confirmation, the whole
+//   order asks to be cancelled (cancel/order takes the orderId);
+// - 标记已付款 (wd.pay, waited): after a confirmation, the member says the money arrived.
+// Cancel and paid toast the server's msg (SPEC §8), '操作成功' / '操作失败' when it gave none; the
+// list and the balance reload after every change.
+// Filters, sort, page and size live in the URL: this page reads them from `search` and changes them
+// through `onSearch`; the route's loader fetches the page they describe, the balance and the cards.
+import { Link, useRouter, useRouterState } from '@tanstack/react-router';
+import { useMemo, useState, type JSX } from 'react';
+import * as v from 'valibot';
+import { WITHDRAW_STATUSES, type WithdrawStatus } from '../../../../machines/withdraw.machine';
+import { Button } from '../../components/ui/button';
+import { confirmDialog } from '../../components/ui/confirm';
+import { FilterBar } from '../../components/ui/filter-bar';
+import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
+import { formatMoney } from '../../components/ui/format';
+import { secondaryLinkClass } from '../../components/ui/link-classes';
+import { PageHeader } from '../../components/ui/page';
+import { PagedTable } from '../../components/ui/paged-table';
+import { toast } from '../../components/ui/toast';
+import { zh } from '../../i18n/zh';
+import { idText, toId } from '../../lib/filter-fields';
+import { useAppContext } from '../app/app-context';
+import { ChangeCardDialog } from './change-card-dialog';
+import { SwitchField } from './switch-field';
+import { cancelWithdrawOrder, markWithdrawPaid, type BankCard, type Outcome, type WithdrawRequest, type WithdrawRequestPage as LinePage } from './withdraw-api';
+import { withdrawCol, withdrawColumn } from './withdraw-columns';
+import { WithdrawRequestDialog } from './withdraw-request-dialog';
+import { cardLabel, WITHDRAW_STATUS_OPTIONS, withdrawActions, type WithdrawAction } from './withdraw-rules';
+import { WITHDRAW_SIZE_OPTIONS, type WithdrawRequestSearch } from './withdraw-search';
+
+const W = zh.withdraw;
+const R = W.request;
+const F = W.filter;
+
+export interface WithdrawRequestData {
+  lines: LinePage;
+  /** null when it could not be read. */
+  balance: number | null;
+  cards: BankCard[];
+}
+
+export interface WithdrawRequestPageProps {
+  search: WithdrawRequestSearch;
+  data: WithdrawRequestData;
+  onSearch: (next: WithdrawRequestSearch) => void;
+}
+
+type Running = { id: number; action: WithdrawAction } | null;
+
+/** Toasts what a change came to (SPEC §8: the server's msg, else '操作成功' / '操作失败'). */
+function report(outcome: Outcome): void {
+  if (outcome.ok) toast.success(outcome.msg || W.done);
+  else toast.error(outcome.msg || W.failed);
+}
+
+export function WithdrawRequestPage({ search, data, onSearch }: WithdrawRequestPageProps): JSX.Element {
+  const router = useRouter();
+  const { api } = useAppContext();
+  const loading = useRouterState({ select: (state) => state.isLoading });
+  const [requesting, setRequesting] = useState(false);
+  const [changing, setChanging] = useState<WithdrawRequest | null>(null);
+  const [running, setRunning] = useState<Running>(null);
+
+  const columns = useMemo(() => {
+    const reload = () => void router.invalidate();
+    const label: Record<WithdrawAction, string> = {
+      changeCard: R.changeCard,
+      requestCancel: R.requestCancel,
+      pay: R.markPaid,
+      agreeCancel: '',
+      rejectCancel: '',
+    };
+    const named = (row: WithdrawRequest, action: WithdrawAction) =>
+      action === 'changeCard' ? R.changeCardNamed(row.id) : action === 'requestCancel' ? R.requestCancelNamed(row.id, row.orderId) : R.markPaidNamed(row.id);
+
+    async function perform(row: WithdrawRequest, action: WithdrawAction) {
+      if (action === 'changeCard') {
+        setChanging(row);
+        return;
+      }
+      const question = action === 'requestCancel' ? R.cancelConfirm(row.orderId) : R.markPaidConfirm(row.id, formatMoney(row.withdrawAmount));
+      if (!(await confirmDialog(question))) return;
+      setRunning({ id: row.id, action });
+      try {
+        report(action === 'requestCancel' ? await cancelWithdrawOrder(api, row.orderId) : await markWithdrawPaid(api, row.id));
+      } finally {
+        setRunning(null);
+        reload();
+      }
+    }
+
+    return withdrawCol.columns([
+      withdrawColumn.id,
+      withdrawColumn.orderId,
+      withdrawColumn.paymentType,
+      withdrawColumn.accountNameEncrypt,
+      withdrawColumn.cardNoEncrypt,
+      withdrawColumn.address,
+      withdrawColumn.withdrawAmount,
+      withdrawColumn.userNote,
+      withdrawColumn.status,
+      withdrawCol.display({
+        id: 'actions',
+        header: W.col.actions,
+        cell: ({ row }) => (
+          <div className="flex gap-3">
+            {withdrawActions(row.original, 'member').map((action) => (
+              <Button
+                key={action}
+                variant="link"
+                aria-label={named(row.original, action)}
+                loading={running?.id === row.original.id && running.action === action}
+                disabled={running !== null}
+                onClick={() => void perform(row.original, action)}
+              >
+                {label[action]}
+              </Button>
+            ))}
+          </div>
+        ),
+      }),
+    ]);
+  }, [api, router, running]);
+
+  // A new URL (back button, a link) re-seeds the filter form.
+  const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
+
+  return (
+    <div className="flex min-w-0 flex-col gap-4">
+      <PageHeader
+        title={zh.titles.userWithdrawRequest}
+        actions={
+          <>
+            <Link to="/user/withdraw-orders" className={secondaryLinkClass}>
+              {R.ordersLink}
+            </Link>
+            <Button onClick={() => setRequesting(true)}>{R.button}</Button>
+          </>
+        }
+      />
+      <h2 className="text-lg font-semibold text-slate-800 tabular-nums">{data.balance === null ? R.balanceUnknown : R.balance(formatMoney(data.balance))}</h2>
+      <RequestFilters
+        key={filterKey}
+        search={search}
+        cards={data.cards}
+        onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
+        onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
+      />
+      <PagedTable
+        columns={columns}
+        search={search}
+        result={data.lines}
+        onSearch={onSearch}
+        sizeOptions={WITHDRAW_SIZE_OPTIONS}
+        loading={loading}
+        emptyText={R.empty}
+        caption={R.caption}
+      />
+      {requesting && (
+        <WithdrawRequestDialog
+          cards={data.cards}
+          onClose={() => setRequesting(false)}
+          onRequested={() => {
+            setRequesting(false);
+            void router.invalidate();
+          }}
+        />
+      )}
+      {changing && (
+        <ChangeCardDialog
+          key={changing.id}
+          line={changing}
+          cards={data.cards}
+          onClose={() => setChanging(null)}
+          onDone={() => {
+            setChanging(null);
+            void router.invalidate();
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------- filters
+
+const filterSchema = v.object({
+  isDesc: v.boolean(),
+  status: v.union([v.literal(''), v.picklist(WITHDRAW_STATUSES)]),
+  cardId: v.union([v.literal(''), v.number()]),
+  orderId: idText(F.idInvalid),
+});
+type FilterInput = v.InferInput<typeof filterSchema>;
+type FilterValues = v.InferOutput<typeof filterSchema>;
+type Filters = Omit<WithdrawRequestSearch, 'page' | 'size'>;
+
+function RequestFilters({
+  search,
+  cards,
+  onApply,
+  onReset,
+}: {
+  search: WithdrawRequestSearch;
+  cards: readonly BankCard[];
+  onApply: (filters: Filters) => void;
+  onReset: () => void;
+}): JSX.Element {
+  const form = useValibotForm(filterSchema, {
+    defaultValues: {
+      isDesc: search.isDesc,
+      status: search.status ?? '',
+      cardId: search.cardId ?? '',
+      orderId: search.orderId === undefined ? '' : String(search.orderId),
+    },
+  });
+
+  function apply(values: FilterValues) {
+    onApply({
+      isDesc: values.isDesc,
+      status: values.status === '' ? undefined : values.status,
+      cardId: values.cardId === '' ? undefined : values.cardId,
+      orderId: toId(values.orderId),
+    });
+  }
+
+  return (
+    <FilterBar form={form} onSubmit={apply} onReset={onReset} layout="grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-5">
+      <SwitchField<FilterInput, 'isDesc'> name="isDesc" label={F.isDesc} />
+      <SelectField<FilterInput, 'status', WithdrawStatus> name="status" label={F.status} options={WITHDRAW_STATUS_OPTIONS} placeholder={F.allStatuses} />
+      <SelectField<FilterInput, 'cardId', number>
+        name="cardId"
+        label={F.card}
+        options={cards.map((card) => ({ value: card.id, label: cardLabel(card) }))}
+        placeholder={F.allCards}
+      />
+      <TextField<FilterInput, 'orderId'> name="orderId" label={F.orderId} inputMode="numeric" autoComplete="off" />
+    </FilterBar>
+  );
+}

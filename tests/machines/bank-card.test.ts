@@ -1,0 +1,157 @@
+// The bank card rules (machines/bank-card.ts, SPEC §5 "Bank card"), asked the way the dialog of
+// /user/bank-card and the bind call ask them.
+import { describe, expect, it } from 'vitest';
+import {
+  CARD_RULES,
+  CARD_TYPE_OPTIONS,
+  cardFieldsFor,
+  cardMessages as M,
+  cardProblems,
+  cardTypeOptions,
+  checkCard,
+  cleanCardText,
+  KNOWN_PAYMENT_TYPES,
+  knownPaymentType,
+  type CardInput,
+} from '../../machines/bank-card';
+import { withdrawMessages } from '../../machines/withdraw.machine';
+
+const FULL = {
+  accountName: 'John Q Public',
+  cardNo: '4111111111111111',
+  routingNumber: '021000021',
+  bankInfo: 'Chase',
+  address: '1 Main St',
+};
+const CARD_TYPE: Record<string, string> = { Billpay: 'visa', Check: 'Personal Checking' };
+const full = (paymentType: string): CardInput => ({ paymentType, ...FULL, cardType: CARD_TYPE[paymentType] ?? 'debit' });
+
+describe('bank card rules (SPEC §5)', () => {
+  it('knows the six payment types of SPEC §5, in any case', () => {
+    expect(KNOWN_PAYMENT_TYPES).toEqual(['Billpay', 'Check', 'Wire', 'ACH', 'Paypal', 'Zelle']);
+    expect(knownPaymentType(' paypal ')).toBe('Paypal');
+    expect(knownPaymentType('ach')).toBe('ACH');
+    expect(knownPaymentType('Venmo')).toBeNull();
+    expect(knownPaymentType('')).toBeNull();
+  });
+
+  it('asks each type for the fields SPEC §5 lists, with their own messages', () => {
+    const fields = (type: keyof typeof CARD_RULES) => CARD_RULES[type].map((r) => [r.field, r.label, r.message]);
+    expect(fields('Billpay')).toEqual([
+      ['cardNo', 'Card Number', '请填写Card Number'],
+      ['bankInfo', 'Bank Name', '请填写Bank Name'],
+      ['cardType', 'Card Type', '请选择Card Type'],
+      ['address', 'Bank Address', '请填写Bank Address'],
+    ]);
+    expect(fields('Check')).toEqual([
+      ['cardNo', 'Account Number', '请填写Account Number'],
+      ['bankInfo', 'Bank Name', '请填写Bank Name'],
+      ['cardType', 'Card Type', '请选择Card Type'],
+      ['address', 'Billing/Mail Address', '请填写Billing/Mail Address'],
+    ]);
+    for (const type of ['Wire', 'ACH'] as const) {
+      expect(fields(type)).toEqual([
+        ['cardNo', 'Account Number', '请填写Account Number'],
+        ['bankInfo', 'Bank Name', '请填写Bank Name'],
+        ['routingNumber', 'Routing Number', '请填写Routing Number'],
+        ['address', 'Billing Address', '请填写Billing Address'],
+      ]);
+    }
+    for (const type of ['Paypal', 'Zelle'] as const) {
+      expect(fields(type)).toEqual([
+        ['cardNo', 'Account Information', '请填写Account Information'],
+        ['address', 'Address', '请填写Address'],
+      ]);
+    }
+    expect(CARD_TYPE_OPTIONS.Billpay).toEqual(['visa', 'master', 'amex', 'all others']);
+    expect(CARD_TYPE_OPTIONS.Check).toEqual(['Personal Checking', 'Personal Saving', 'Business Checking', 'Business Saving']);
+  });
+
+  it('always requires the holder name, first, with SPEC §5 words', () => {
+    expect(M.accountNameRequired).toBe('请填写Account Holder Name');
+    expect(checkCard({ ...full('Billpay'), accountName: '  ' })).toEqual({ ok: false, field: 'accountName', msg: '请填写Account Holder Name' });
+    expect(checkCard({ paymentType: 'Venmo', accountName: '' })).toEqual({ ok: false, field: 'accountName', msg: '请填写Account Holder Name' });
+    expect(checkCard({ ...full('Wire'), paymentType: ' ' })).toEqual({ ok: false, field: 'paymentType', msg: '请填写Payment Type' });
+  });
+
+  it('refuses each missing field of each type with that field and message', () => {
+    for (const type of KNOWN_PAYMENT_TYPES) {
+      for (const rule of CARD_RULES[type]) {
+        expect(checkCard({ ...full(type), [rule.field]: ' ' }), `${type} without ${rule.field}`).toEqual({ ok: false, field: rule.field, msg: rule.message });
+      }
+      expect(checkCard(full(type)).ok, type).toBe(true);
+    }
+  });
+
+  it('lists every problem at once, in the order of the dialog', () => {
+    expect(cardProblems({ paymentType: 'Wire', accountName: '' })).toEqual([
+      { field: 'accountName', msg: M.accountNameRequired },
+      { field: 'cardNo', msg: M.accountNumberRequired },
+      { field: 'bankInfo', msg: M.bankNameRequired },
+      { field: 'routingNumber', msg: M.routingNumberRequired },
+      { field: 'address', msg: M.billingAddressRequired },
+    ]);
+    expect(cardProblems({ paymentType: '', accountName: '' }).map((p) => p.field)).toEqual(['paymentType', 'accountName']);
+    expect(cardProblems(full('Zelle'))).toEqual([]);
+  });
+
+  it('takes the card type of Billpay and Check from their choices only, in any case', () => {
+    expect(checkCard({ ...full('Billpay'), cardType: 'discover' })).toEqual({
+      ok: false,
+      field: 'cardType',
+      msg: M.cardTypeInvalid(CARD_TYPE_OPTIONS.Billpay),
+    });
+    expect(M.cardTypeInvalid(CARD_TYPE_OPTIONS.Check)).toBe('Card Type只能是Personal Checking、Personal Saving、Business Checking、Business Saving');
+    const ok = checkCard({ ...full('Check'), cardType: 'business saving' });
+    expect(ok.ok && ok.card.cardType).toBe('Business Saving');
+    expect(cardTypeOptions('billpay')).toEqual(CARD_TYPE_OPTIONS.Billpay);
+    expect(cardTypeOptions('Wire')).toBeNull();
+    expect(cardTypeOptions('Venmo')).toBeNull();
+  });
+
+  it("clears a known type's other fields, so what is stored is what the type uses", () => {
+    expect(checkCard(full('Paypal'))).toEqual({
+      ok: true,
+      card: {
+        paymentType: 'Paypal',
+        accountName: 'John Q Public',
+        cardNo: '4111111111111111',
+        routingNumber: '',
+        bankInfo: '',
+        cardType: '',
+        address: '1 Main St',
+      },
+    });
+    const wire = checkCard({ ...full('wire') });
+    expect(wire.ok && wire.card).toMatchObject({ paymentType: 'Wire', routingNumber: '021000021', cardType: '' });
+  });
+
+  it('keeps everything of a typed type, which needs the holder name only; texts are trimmed, control characters become spaces', () => {
+    expect(checkCard({ paymentType: '  Venmo ', accountName: 'Ann', cardNo: '@ann-99' })).toEqual({
+      ok: true,
+      card: { paymentType: 'Venmo', accountName: 'Ann', cardNo: '@ann-99', routingNumber: '', bankInfo: '', cardType: '', address: '' },
+    });
+    expect(cleanCardText(' Line 1\nLine 2\t ')).toBe('Line 1 Line 2');
+  });
+
+  it('tells the dialog which fields to show for a type', () => {
+    expect(cardFieldsFor('')).toEqual([]);
+    expect(cardFieldsFor('Zelle')).toEqual([
+      { field: 'cardNo', label: 'Account Information', required: true },
+      { field: 'address', label: 'Address', required: true },
+    ]);
+    expect(cardFieldsFor('Venmo').map((f) => [f.field, f.required])).toEqual([
+      ['cardNo', false],
+      ['routingNumber', false],
+      ['bankInfo', false],
+      ['cardType', false],
+      ['address', false],
+    ]);
+  });
+
+  it('keeps the messages the server answers with', () => {
+    expect(M.notFound).toBe(withdrawMessages.cardNotFound);
+    expect(M.bound).toBe('保存成功');
+    expect(M.unbound).toBe('删除成功');
+  });
+});

@@ -1,0 +1,87 @@
+// The money rules (machines/payment.machine.ts, machines/withdraw.machine.ts), asked the way the
+// server and the UI ask them. The API tests replay the same paths against the server.
+import { describe, expect, it } from 'vitest';
+import { getShortestPaths } from 'xstate/graph';
+import { allowedEvents, decide } from '../../machines/stored-state';
+import { explainPaymentRefusal, incomeCents, paymentMachine, paymentMessages, type PaymentEvent, type PaymentStatus } from '../../machines/payment.machine';
+import {
+  amountToCents,
+  explainWithdrawRefusal,
+  withdrawMachine,
+  withdrawMessages,
+  withdrawRequestError,
+  type WithdrawEvent,
+  type WithdrawStatus,
+} from '../../machines/withdraw.machine';
+
+const PAY_EVENTS: PaymentEvent[] = ['pay.agree', 'pay.withdraw', 'pay.release', 'pay.paid', 'pay.confirm', 'pay.collect'].map((type) => ({ type }) as PaymentEvent);
+const pay = (s: PaymentStatus, type: PaymentEvent['type']) => decide(paymentMachine, s, {}, { type } as PaymentEvent, explainPaymentRefusal);
+const payOffers = (s: PaymentStatus) => allowedEvents(paymentMachine, s, {}, PAY_EVENTS).map((e) => e.type);
+
+describe('payment application machine', () => {
+  it('offers in each status exactly the steps of DECISIONS "Money"', () => {
+    expect(payOffers('applied')).toEqual(['pay.agree']);
+    expect(payOffers('agreed')).toEqual(['pay.withdraw']);
+    expect(payOffers('withdrawing')).toEqual(['pay.release', 'pay.paid', 'pay.confirm']);
+    expect(payOffers('paid')).toEqual(['pay.collect']);
+    expect(payOffers('collected')).toEqual([]);
+  });
+
+  it('refuses with the message the page shows', () => {
+    expect(pay('agreed', 'pay.agree')).toEqual({ ok: false, msg: paymentMessages.agreeAppliedOnly });
+    expect(pay('agreed', 'pay.confirm')).toEqual({ ok: false, msg: paymentMessages.confirmWithdrawingOnly });
+    expect(pay('withdrawing', 'pay.collect')).toEqual({ ok: false, msg: paymentMessages.collectPaidOnly });
+    expect(pay('withdrawing', 'pay.release')).toEqual({ ok: true, next: 'agreed' });
+  });
+
+  it('reaches collected only through agreed, withdrawing and paid', () => {
+    const paths = getShortestPaths(paymentMachine, { events: PAY_EVENTS });
+    const collected = paths.find((p) => p.state.value === 'collected')!;
+    expect(collected.steps.map((s) => s.event.type)).toEqual(['xstate.init', 'pay.agree', 'pay.withdraw', 'pay.paid', 'pay.collect']);
+    expect(new Set(paths.map((p) => p.state.value))).toEqual(new Set(['applied', 'agreed', 'withdrawing', 'paid', 'collected']));
+  });
+
+  it('computes income in cents, never below zero', () => {
+    expect(incomeCents({ buyIn: 1250, count: 3, bonus: 100, punish: 50 })).toBe(3800);
+    expect(incomeCents({ buyIn: 1000, count: 0, bonus: 0, punish: 500 })).toBe(0);
+  });
+});
+
+const WD_EVENTS: WithdrawEvent[] = [{ type: 'wd.pay', by: 'user' }, { type: 'wd.requestCancel' }, { type: 'wd.agreeCancel' }, { type: 'wd.rejectCancel' }, { type: 'wd.changeCard' }];
+const wd = (s: WithdrawStatus, cancelFlag: boolean, e: WithdrawEvent) => decide(withdrawMachine, s, { cancelFlag }, e, explainWithdrawRefusal);
+const wdOffers = (s: WithdrawStatus, cancelFlag: boolean) => allowedEvents(withdrawMachine, s, { cancelFlag }, WD_EVENTS).map((e) => e.type);
+
+describe('withdraw line machine', () => {
+  it('offers change card and mark paid in waited, and request cancel only while cancelFlag is set', () => {
+    expect(wdOffers('waited', true)).toEqual(['wd.pay', 'wd.requestCancel', 'wd.changeCard']);
+    expect(wdOffers('waited', false)).toEqual(['wd.pay', 'wd.changeCard']);
+    expect(wdOffers('requestedCancel', false)).toEqual(['wd.agreeCancel', 'wd.rejectCancel']);
+    expect(wdOffers('paid', true)).toEqual([]);
+    expect(wdOffers('canceled', true)).toEqual([]);
+  });
+
+  it('refuses with the message the page shows', () => {
+    expect(wd('waited', false, { type: 'wd.requestCancel' })).toEqual({ ok: false, msg: withdrawMessages.cancelNotAllowed });
+    expect(wd('paid', false, { type: 'wd.pay', by: 'admin' })).toEqual({ ok: false, msg: withdrawMessages.payWaitedOnly });
+    expect(wd('paid', false, { type: 'wd.changeCard' })).toEqual({ ok: false, msg: withdrawMessages.changeCardWaitedOnly });
+    expect(wd('requestedCancel', false, { type: 'wd.rejectCancel' })).toEqual({ ok: true, next: 'waited' });
+  });
+
+  it('reaches every status from waited', () => {
+    const paths = getShortestPaths(withdrawMachine, { input: { cancelFlag: true }, events: WD_EVENTS });
+    expect(new Set(paths.map((p) => p.state.value))).toEqual(new Set(['waited', 'paid', 'requestedCancel', 'canceled']));
+  });
+
+  it('checks the request dialog as SPEC §5 says, summing in cents', () => {
+    expect(withdrawRequestError([], [{ cardId: 1, amount: '1' }])).toBe('请填写需要提现的任务');
+    expect(withdrawRequestError([100], [{ cardId: null, amount: '1' }])).toBe('请填写银行卡');
+    expect(withdrawRequestError([100], [{ cardId: 1, amount: 'abc' }])).toBe('请填写金额，金额必须为数字');
+    expect(withdrawRequestError([100], [{ cardId: 1, amount: '1.005' }])).toBe('请填写金额，金额必须为数字');
+    expect(withdrawRequestError([100, 200], [{ cardId: 1, amount: '1' }, { cardId: 1, amount: '2' }])).toBe(withdrawMessages.cardOnce);
+    expect(withdrawRequestError([100, 200], [{ cardId: 1, amount: '2.99' }])).toBe('"提现合计"必须与"任务合计"金额相同');
+    // 0.1 + 0.2 in floating point is not 0.3; in cents it is.
+    expect(withdrawRequestError([30], [{ cardId: 1, amount: '0.1' }, { cardId: 2, amount: '0.2' }])).toBeNull();
+    expect(amountToCents('12.5')).toBe(1250);
+    expect(amountToCents(0)).toBeNull();
+  });
+});

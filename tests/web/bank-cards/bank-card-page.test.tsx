@@ -1,0 +1,231 @@
+// @vitest-environment happy-dom
+// /user/bank-card through the real router, with the card calls faked (bank-cards-fake.ts): the
+// table, the add dialog's rules (machines/bank-card.ts: SPEC §5 messages per type, a type switch
+// clears the card's fields, a second submit is blocked), the body sent, the toasts and the list
+// reloading after a failed save or delete (SPEC §8).
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CARD_RULES, KNOWN_PAYMENT_TYPES } from '../../../machines/bank-card';
+import { clearToasts } from '../../../src/web/components/ui/toast';
+import { renderApp, userOf } from '../app-harness';
+import { ok } from '../fake-server';
+import { aCard, createCardsFake, refuse, type BankCard } from './bank-cards-fake';
+
+afterEach(() => {
+  cleanup();
+  clearToasts();
+});
+
+function open(cards?: BankCard[]) {
+  const fake = createCardsFake({ cards });
+  const app = renderApp('/user/bank-card', { loggedInAs: userOf('user'), handlers: fake.handlers });
+  return { ...app, fake, user: userEvent.setup() };
+}
+
+const table = () => screen.getByRole('table', { name: '银行卡列表' });
+const bodyRows = () =>
+  within(table())
+    .queryAllByRole('row')
+    .slice(1)
+    .filter((row) => within(row).queryAllByRole('cell').length > 1);
+const cellsOf = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole('cell')
+    .map((c) => c.textContent);
+const listCalls = (fake: ReturnType<typeof createCardsFake>) => fake.server.callsTo('/api/withdraw/user/show/cards');
+const bindCalls = (fake: ReturnType<typeof createCardsFake>) => fake.server.callsTo('/api/withdraw/user/bind/card');
+const dialog = () => screen.getByRole('dialog', { name: '添加银行卡' });
+const alerts = () =>
+  within(dialog())
+    .queryAllByRole('alert')
+    .map((a) => a.textContent);
+
+async function openDialog(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(await screen.findByRole('button', { name: '添加银行卡' }));
+  return screen.findByRole('dialog', { name: '添加银行卡' });
+}
+
+describe('/user/bank-card: the table', () => {
+  it('shows each card as the server answers it (masked), 20 a page', async () => {
+    const cards = Array.from({ length: 23 }, (_, i) => aCard({ id: i + 1, cardNo: `****${1000 + i}` }));
+    cards[0] = aCard({ id: 1, paymentType: 'Billpay', cardType: 'visa', routingNumber: '', address: 'PO Box 9' });
+    const { user } = open(cards);
+    await waitFor(() => expect(bodyRows()).toHaveLength(20));
+    expect(
+      within(table())
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['ID', 'Payment Type', 'Account Holder Name', 'Card / Account Number', 'Routing Number', 'Bank Name', 'Card Type', 'Address', '操作']);
+    expect(cellsOf(bodyRows()[0]!)).toEqual(['1', 'Billpay', '****blic', '****1111', '', 'Chase', 'visa', 'PO Box 9', '删除']);
+    expect(cellsOf(bodyRows()[1]!).slice(0, 5)).toEqual(['2', 'Wire', '****blic', '****1001', '****0021']);
+    await user.click(screen.getByRole('button', { name: '第 2 页' }));
+    await waitFor(() => expect(bodyRows()).toHaveLength(3));
+    expect(cellsOf(bodyRows()[0]!)[0]).toBe('21');
+  });
+});
+
+describe('/user/bank-card: the add dialog', () => {
+  it('offers the six payment types and a typed one; asks for the type and the holder name first', async () => {
+    const { user, fake } = open([]);
+    await openDialog(user);
+    const type = within(dialog()).getByLabelText('Payment Type') as HTMLSelectElement;
+    expect([...type.options].map((o) => o.textContent)).toEqual(['请选择', ...KNOWN_PAYMENT_TYPES, '其他（自行填写）']);
+    await user.click(within(dialog()).getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(alerts()).toEqual(['请填写Payment Type', '请填写Account Holder Name']));
+    expect(bindCalls(fake)).toHaveLength(0);
+  });
+
+  it('asks each type for its own fields with the SPEC §5 messages', async () => {
+    const { user, fake } = open([]);
+    await openDialog(user);
+    for (const type of KNOWN_PAYMENT_TYPES) {
+      await user.selectOptions(within(dialog()).getByLabelText('Payment Type'), type);
+      await user.click(within(dialog()).getByRole('button', { name: '保存' }));
+      await waitFor(() => expect(alerts(), type).toEqual(['请填写Account Holder Name', ...CARD_RULES[type].map((r) => r.message)]));
+      for (const rule of CARD_RULES[type]) expect(within(dialog()).getByLabelText(rule.label), `${type} ${rule.label}`).toBeTruthy();
+    }
+    expect(alerts()).toEqual(['请填写Account Holder Name', '请填写Account Information', '请填写Address']);
+    expect(within(dialog()).queryByLabelText('Routing Number')).toBeNull();
+    expect(bindCalls(fake)).toHaveLength(0);
+  });
+
+  it("switching the type clears the card's fields (the holder name stays)", async () => {
+    const { user } = open([]);
+    await openDialog(user);
+    const d = within(dialog());
+    await user.selectOptions(d.getByLabelText('Payment Type'), 'Wire');
+    await user.type(d.getByLabelText('Account Holder Name'), 'John Q Public');
+    await user.type(d.getByLabelText('Account Number'), '123456789');
+    await user.type(d.getByLabelText('Bank Name'), 'Chase');
+    await user.type(d.getByLabelText('Routing Number'), '021000021');
+    await user.selectOptions(d.getByLabelText('Payment Type'), 'ACH');
+    expect((d.getByLabelText('Account Number') as HTMLInputElement).value).toBe('');
+    expect((d.getByLabelText('Bank Name') as HTMLInputElement).value).toBe('');
+    expect((d.getByLabelText('Routing Number') as HTMLInputElement).value).toBe('');
+    expect((d.getByLabelText('Account Holder Name') as HTMLInputElement).value).toBe('John Q Public');
+    await user.selectOptions(d.getByLabelText('Payment Type'), 'Check');
+    const cardType = d.getByLabelText('Card Type') as HTMLSelectElement;
+    expect([...cardType.options].map((o) => o.value)).toEqual(['', 'Personal Checking', 'Personal Saving', 'Business Checking', 'Business Saving']);
+  });
+
+  it('sends the type, the holder name and the fields of the type; says 保存成功 and lists the new card', async () => {
+    const { user, fake } = open([]);
+    await openDialog(user);
+    const d = within(dialog());
+    await user.selectOptions(d.getByLabelText('Payment Type'), 'Billpay');
+    await user.type(d.getByLabelText('Account Holder Name'), ' John Q Public ');
+    await user.type(d.getByLabelText('Card Number'), '4111111111111111');
+    await user.type(d.getByLabelText('Bank Name'), 'Chase');
+    await user.selectOptions(d.getByLabelText('Card Type'), 'amex');
+    await user.type(d.getByLabelText('Bank Address'), '1 Main St');
+    await user.click(d.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('保存成功')).toBeTruthy();
+    expect(bindCalls(fake).map((c) => c.body)).toEqual([
+      { paymentType: 'Billpay', accountName: 'John Q Public', cardNo: '4111111111111111', bankInfo: 'Chase', cardType: 'amex', address: '1 Main St' },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(bodyRows()).toHaveLength(1));
+    expect(cellsOf(bodyRows()[0]!)).toEqual(['100', 'Billpay', '****blic', '****1111', '', 'Chase', 'amex', '1 Main St', '删除']);
+  });
+
+  it('takes a typed payment type, which needs the holder name only', async () => {
+    const { user, fake } = open([]);
+    await openDialog(user);
+    const d = within(dialog());
+    await user.selectOptions(d.getByLabelText('Payment Type'), 'other');
+    await user.click(d.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(alerts()).toEqual(['请填写Payment Type', '请填写Account Holder Name']));
+    await user.type(d.getByLabelText('新的Payment Type'), 'Venmo');
+    await user.type(d.getByLabelText('Account Holder Name'), 'Ann');
+    await user.type(d.getByLabelText('Card / Account Number'), '@ann-99');
+    await user.click(d.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('保存成功')).toBeTruthy();
+    expect(bindCalls(fake).map((c) => c.body)).toEqual([{ paymentType: 'Venmo', accountName: 'Ann', cardNo: '@ann-99' }]);
+  });
+
+  it('blocks a second submit while saving', async () => {
+    const { user, fake } = open([]);
+    let release: (r: Response) => void = () => {};
+    fake.answer.bind = () => new Promise<Response>((resolve) => (release = resolve));
+    await openDialog(user);
+    const d = within(dialog());
+    await user.selectOptions(d.getByLabelText('Payment Type'), 'Zelle');
+    await user.type(d.getByLabelText('Account Holder Name'), 'Ann');
+    await user.type(d.getByLabelText('Account Information'), 'ann@example.com');
+    await user.type(d.getByLabelText('Address'), '2 Elm St');
+    const save = d.getByRole('button', { name: '保存' });
+    await user.click(save);
+    await waitFor(() => expect(bindCalls(fake)).toHaveLength(1));
+    expect((save as HTMLButtonElement).disabled).toBe(true);
+    await user.click(save);
+    await user.type(d.getByLabelText('Address'), '{Enter}');
+    expect(bindCalls(fake)).toHaveLength(1);
+    release(ok({ status: 'succ', msg: '保存成功' }, '保存成功'));
+    expect(await screen.findByText('保存成功')).toBeTruthy();
+    expect(bindCalls(fake)).toHaveLength(1);
+  });
+
+  it("shows the server's refusal, keeps the dialog and reloads the list", async () => {
+    const { user, fake } = open([aCard()]);
+    fake.answer.bind = () => refuse('最多绑定50张银行卡');
+    await waitFor(() => expect(bodyRows()).toHaveLength(1));
+    const before = listCalls(fake).length;
+    await openDialog(user);
+    const d = within(dialog());
+    await user.selectOptions(d.getByLabelText('Payment Type'), 'Paypal');
+    await user.type(d.getByLabelText('Account Holder Name'), 'Ann');
+    await user.type(d.getByLabelText('Account Information'), 'ann@example.com');
+    await user.type(d.getByLabelText('Address'), '2 Elm St');
+    await user.click(d.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('最多绑定50张银行卡')).toBeTruthy();
+    await waitFor(() => expect(listCalls(fake).length).toBe(before + 1));
+    expect(screen.getByRole('dialog', { name: '添加银行卡' })).toBeTruthy();
+    // No words from the server: SPEC §8's own.
+    fake.answer.bind = () => ok({ status: 'failed' });
+    await user.click(d.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('保存失败')).toBeTruthy();
+    await waitFor(() => expect(listCalls(fake).length).toBe(before + 2));
+  });
+});
+
+describe('/user/bank-card: delete', () => {
+  it('deletes a card after a confirmation and says 删除成功', async () => {
+    const { user, fake } = open([aCard({ id: 31 }), aCard({ id: 32, cardNo: '****2222' })]);
+    await waitFor(() => expect(bodyRows()).toHaveLength(2));
+    await user.click(screen.getByRole('button', { name: '删除银行卡 #32' }));
+    const question = await screen.findByRole('dialog', { name: '删除银行卡' });
+    expect(question.textContent).toContain('#32 Wire ****2222');
+    await user.click(within(question).getByRole('button', { name: '删除' }));
+    expect(await screen.findByText('删除成功')).toBeTruthy();
+    expect(fake.server.callsTo('/api/withdraw/user/unbind/card').map((c) => c.body)).toEqual([{ cardId: 32 }]);
+    await waitFor(() => expect(bodyRows()).toHaveLength(1));
+  });
+
+  it('asks nothing of the server when the confirmation is declined', async () => {
+    const { user, fake } = open([aCard({ id: 31 })]);
+    await waitFor(() => expect(bodyRows()).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: '删除银行卡 #31' }));
+    await user.click(within(await screen.findByRole('dialog', { name: '删除银行卡' })).getByRole('button', { name: '取消' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(fake.server.callsTo('/api/withdraw/user/unbind/card')).toHaveLength(0);
+  });
+
+  it("shows the server's refusal (or 删除失败) and reloads the list", async () => {
+    const { user, fake } = open([aCard({ id: 31 })]);
+    fake.answer.unbind = () => refuse('该银行卡有未完成的提现，不能删除');
+    await waitFor(() => expect(bodyRows()).toHaveLength(1));
+    const before = listCalls(fake).length;
+    await user.click(screen.getByRole('button', { name: '删除银行卡 #31' }));
+    await user.click(within(await screen.findByRole('dialog', { name: '删除银行卡' })).getByRole('button', { name: '删除' }));
+    expect(await screen.findByText('该银行卡有未完成的提现，不能删除')).toBeTruthy();
+    await waitFor(() => expect(listCalls(fake).length).toBe(before + 1));
+
+    fake.answer.unbind = () => ok({ status: 'failed' });
+    await user.click(screen.getByRole('button', { name: '删除银行卡 #31' }));
+    await user.click(within(await screen.findByRole('dialog', { name: '删除银行卡' })).getByRole('button', { name: '删除' }));
+    expect(await screen.findByText('删除失败')).toBeTruthy();
+    await waitFor(() => expect(listCalls(fake).length).toBe(before + 2));
+    expect(bodyRows()).toHaveLength(1);
+  });
+});

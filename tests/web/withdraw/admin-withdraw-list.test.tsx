@@ -1,0 +1,286 @@
+// @vitest-environment happy-dom
+// /admin/withdraw-list through the real router, with the HTTP boundary faked (withdraw-fake.ts): the
+// table, the filters, the buttons the withdraw machine allows (agree / reject cancel per order, mark
+// paid), the notes, the export (token kind withdraw, the filters on the link) and the Excel confirm
+// upload with its per-row report ('上传错误' on failure, SPEC §8). Admin only.
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { clearToasts } from '../../../src/web/components/ui/toast';
+import { renderApp, userOf } from '../app-harness';
+import { ok } from '../fake-server';
+import { aLine, createWithdrawFake, NOW, refuse, type WithdrawFake } from './withdraw-fake';
+
+afterEach(() => {
+  cleanup();
+  clearToasts();
+  vi.restoreAllMocks();
+});
+
+const LINES = [
+  aLine({ id: 501, orderId: 9001, userId: 21, status: 'requestedCancel', createdAt: NOW + 4 }),
+  aLine({ id: 502, orderId: 9001, userId: 21, status: 'requestedCancel', cardId: 32, withdrawAmount: 1, createdAt: NOW + 3 }),
+  aLine({
+    id: 503,
+    orderId: 9002,
+    userId: 22,
+    status: 'waited',
+    cancelFlag: false,
+    withdrawAmount: 88.8,
+    adminNote: '工行',
+    adminNote2: '3/12',
+    createdAt: NOW + 2,
+  }),
+  aLine({ id: 504, orderId: 9003, userId: 22, status: 'paid', cancelFlag: false, createdAt: NOW + 1 }),
+];
+
+function open(fake: WithdrawFake = createWithdrawFake({ lines: LINES }), role: 'admin' | 'lowerAdmin' = 'admin') {
+  const app = renderApp('/admin/withdraw-list', { loggedInAs: userOf(role), handlers: fake.handlers });
+  return { ...app, fake, user: userEvent.setup() };
+}
+
+const table = () => screen.getByRole('table', { name: '提现列表' });
+const bodyRows = () =>
+  within(table())
+    .queryAllByRole('row')
+    .slice(1)
+    .filter((row) => within(row).queryAllByRole('cell').length > 1);
+const cellsOf = (row: HTMLElement) =>
+  within(row)
+    .getAllByRole('cell')
+    .map((c) => c.textContent);
+const rowOf = (id: number) => bodyRows().find((row) => within(row).getAllByRole('cell')[0]!.textContent === String(id))!;
+const buttonsOf = (row: HTMLElement) =>
+  within(row)
+    .queryAllByRole('button')
+    .map((b) => b.textContent);
+const listQueries = (fake: WithdrawFake) => fake.server.callsTo('/api/withdraw/admin/requests').map((c) => c.query);
+const bodiesTo = (fake: WithdrawFake, path: string) => fake.server.callsTo(path, 'POST').map((c) => c.body);
+const urlParams = (router: ReturnType<typeof renderApp>['router']) => Object.fromEntries(new URLSearchParams(router.state.location.searchStr));
+
+async function confirm(user: ReturnType<typeof userEvent.setup>, button = '确定') {
+  const dialog = await screen.findByRole('dialog', { name: '提示' });
+  const question = dialog.textContent ?? '';
+  await user.click(within(dialog).getByRole('button', { name: button }));
+  return question;
+}
+
+describe('/admin/withdraw-list: the table', () => {
+  it("shows every member's lines with user, card, amount, notes and status", async () => {
+    const { fake } = open();
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    expect(
+      within(table())
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['ID', '订单号', '用户', 'Payment Type', '持卡人', '卡号', '地址', '提现金额', '用户备注', '状态', '账户备注', '日期备注', '创建时间', '操作']);
+    expect(cellsOf(rowOf(503)).slice(0, 12)).toEqual([
+      '503',
+      '9002',
+      'bob#22',
+      'Wire',
+      '****blic',
+      '****1111',
+      '1 Main St',
+      '88.80',
+      '月结',
+      '待付款',
+      '工行',
+      '3/12',
+    ]);
+    expect(cellsOf(rowOf(503))[12]).toMatch(/^2025-03-1\d \d\d:\d\d$/);
+    expect(listQueries(fake)).toEqual([{ page: '0', size: '20', isDesc: 'true' }]);
+    expect([...(screen.getByLabelText('每页') as HTMLSelectElement).options].map((o) => o.value)).toEqual(['20', '50', '100', '500', '1000']);
+  });
+
+  it('offers on each row exactly what the withdraw machine allows, and the notes always', async () => {
+    open();
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    expect(buttonsOf(rowOf(501))).toEqual(['同意取消', '拒绝取消', '备注']);
+    expect(buttonsOf(rowOf(503))).toEqual(['标记已付款', '备注']);
+    expect(buttonsOf(rowOf(504))).toEqual(['备注']);
+  });
+
+  it('filters by order, status, user, card and sort, in the URL and the call', async () => {
+    const { fake, user, router } = open();
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    await user.type(screen.getByLabelText('订单号'), '9001');
+    await user.selectOptions(screen.getByLabelText('状态'), 'requestedCancel');
+    await user.selectOptions(screen.getByLabelText('用户'), '21');
+    await user.type(screen.getByLabelText('银行卡ID'), '32');
+    await user.click(screen.getByRole('switch', { name: '按创建时间倒序' }));
+    await user.click(screen.getByRole('button', { name: '查询' }));
+    const expected = { orderId: '9001', status: 'requestedCancel', userId: '21', cardId: '32', isDesc: 'false' };
+    await waitFor(() => expect(urlParams(router)).toEqual(expected));
+    await waitFor(() => expect(bodyRows()).toHaveLength(1));
+    expect(listQueries(fake).at(-1)).toEqual({ ...expected, page: '0', size: '20' });
+  });
+
+  it('is not open to a lowerAdmin (SPEC §2: the withdraw list is admin only)', async () => {
+    const { fake, router } = open(createWithdrawFake({ lines: LINES }), 'lowerAdmin');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/me'));
+    expect(listQueries(fake)).toEqual([]);
+  });
+});
+
+describe('/admin/withdraw-list: actions', () => {
+  it("agrees to a requested cancel for the line's whole order after a confirmation", async () => {
+    const { fake, user } = open();
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    await user.click(within(rowOf(502)).getByRole('button', { name: '同意取消：提现 #502（订单 9001）' }));
+    expect(await confirm(user)).toContain('同意取消 alice 的订单 9001 吗？');
+    expect(await screen.findByText('已同意取消')).toBeTruthy();
+    expect(bodiesTo(fake, '/api/withdraw/admin/agree/cancel')).toEqual([{ orderId: 9001 }]);
+    await waitFor(() => expect([cellsOf(rowOf(501))[9], cellsOf(rowOf(502))[9]]).toEqual(['已取消', '已取消']));
+    expect(buttonsOf(rowOf(501))).toEqual(['备注']);
+  });
+
+  it('rejects a requested cancel: the order is waited again', async () => {
+    const { fake, user } = open();
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    await user.click(within(rowOf(501)).getByRole('button', { name: '拒绝取消：提现 #501（订单 9001）' }));
+    await confirm(user);
+    expect(await screen.findByText('已拒绝取消')).toBeTruthy();
+    expect(bodiesTo(fake, '/api/withdraw/admin/reject/cancel')).toEqual([{ orderId: 9001 }]);
+    await waitFor(() => expect(cellsOf(rowOf(501))[9]).toBe('待付款'));
+    expect(buttonsOf(rowOf(501))).toEqual(['标记已付款', '备注']);
+  });
+
+  it("marks a waited line paid; a refusal toasts the server's msg", async () => {
+    const fake = createWithdrawFake({ lines: LINES });
+    const { user } = open(fake);
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    fake.answer.adminPaid = () => refuse('只有待付款的提现可以标记为已付款');
+    await user.click(within(rowOf(503)).getByRole('button', { name: '标记已付款：提现 #503' }));
+    expect(await confirm(user)).toContain('确定提现 #503（bob，88.80）已付款吗？');
+    expect(await screen.findByText('只有待付款的提现可以标记为已付款')).toBeTruthy();
+    delete fake.answer.adminPaid;
+    await user.click(within(rowOf(503)).getByRole('button', { name: '标记已付款：提现 #503' }));
+    await confirm(user);
+    expect(await screen.findByText('已标记为已付款')).toBeTruthy();
+    expect(bodiesTo(fake, '/api/withdraw/admin/paid')).toEqual([{ id: 503 }, { id: 503 }]);
+    await waitFor(() => expect(cellsOf(rowOf(503))[9]).toBe('已付款'));
+  });
+
+  it('edits the account and date notes of a line', async () => {
+    const { fake, user } = open();
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    await user.click(within(rowOf(503)).getByRole('button', { name: '编辑备注：提现 #503' }));
+    const dialog = within(await screen.findByRole('dialog', { name: '编辑备注：提现 #503' }));
+    expect((dialog.getByLabelText('账户备注') as HTMLTextAreaElement).value).toBe('工行');
+    await user.clear(dialog.getByLabelText('账户备注'));
+    await user.type(dialog.getByLabelText('账户备注'), '招行 尾号1111');
+    await user.clear(dialog.getByLabelText('日期备注'));
+    await user.type(dialog.getByLabelText('日期备注'), '3/15');
+    await user.click(dialog.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('保存成功')).toBeTruthy();
+    expect(bodiesTo(fake, '/api/withdraw/admin/adminnote/save')).toEqual([{ requestId: 503, adminNote: '招行 尾号1111', adminNote2: '3/15' }]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(cellsOf(rowOf(503)).slice(10, 12)).toEqual(['招行 尾号1111', '3/15']));
+  });
+
+  it('keeps the notes dialog open on a refusal, with the server msg (or 保存失败)', async () => {
+    const fake = createWithdrawFake({ lines: LINES });
+    fake.answer.note = () => refuse('提现记录不存在', 404, 'A00004');
+    const { user } = open(fake);
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    await user.click(within(rowOf(504)).getByRole('button', { name: '编辑备注：提现 #504' }));
+    const dialog = await screen.findByRole('dialog', { name: '编辑备注：提现 #504' });
+    await user.click(within(dialog).getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('提现记录不存在')).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: '编辑备注：提现 #504' })).toBeTruthy();
+  });
+});
+
+describe('/admin/withdraw-list: files', () => {
+  it('exports what the filters select: a token of kind withdraw, then the link with the filters', async () => {
+    const assign = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, origin: window.location.origin, assign } as Location);
+    const fake = createWithdrawFake({ lines: LINES });
+    const app = renderApp('/admin/withdraw-list?status=waited&userId=22', { loggedInAs: userOf('admin'), handlers: fake.handlers });
+    const user = userEvent.setup();
+    await waitFor(() => expect(bodyRows()).toHaveLength(1));
+    await user.click(screen.getByRole('button', { name: '导出Excel' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/ext/excel/withdraw/wd-token?status=waited&userId=22&isDesc=true'));
+    const token = fake.server.callsTo('/api/download/excel/{kind}/token');
+    expect(token.map((c) => [c.params.kind, Object.keys(c.query)])).toEqual([['withdraw', ['timezone']]]);
+    expect(app.router.state.location.pathname).toBe('/admin/withdraw-list');
+  });
+
+  const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  const xlsx = () => new File([new Uint8Array(2048)], 'paid.xlsx', { type: XLSX });
+
+  async function sendFile(user: ReturnType<typeof userEvent.setup>) {
+    await user.click(screen.getByRole('button', { name: 'Excel确认付款' }));
+    await user.upload(screen.getByLabelText('Excel文件（.xlsx）'), xlsx());
+    await user.click(screen.getByRole('button', { name: '上传并确认付款' }));
+  }
+
+  it('confirms paid lines by Excel upload: the per-row report, the server msg, the list reloaded', async () => {
+    const fake = createWithdrawFake({ lines: LINES });
+    fake.confirmResult = {
+      rows: [
+        { line: 2, itemId: 503, name: '订单 9002 · Wire · ****1111 · 88.80', opStatus: 'succ', msg: '确认成功' },
+        { line: 3, itemId: 504, name: '订单 9003 · Wire · ****1111 · 12.50', opStatus: 'skip', msg: '已付款' },
+      ],
+      succ: 1,
+      skip: 1,
+      error: 0,
+    };
+    const { user } = open(fake);
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    const before = listQueries(fake).length;
+    await sendFile(user);
+    expect(await screen.findByText('上传完成：成功1条，跳过1条，失败0条')).toBeTruthy();
+    const report = await screen.findByRole('table', { name: '上传结果' });
+    expect(
+      within(report)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell').at(-1)!.textContent),
+    ).toEqual(['确认成功', '已付款']);
+    expect(fake.server.callsTo('/api/withdraw/admin/confirm').map((c) => c.body)).toEqual([{ file: { name: 'paid.xlsx', size: 2048 } }]);
+    await waitFor(() => expect(listQueries(fake).length).toBe(before + 1));
+  });
+
+  it('says 上传错误 when a row is wrong (nothing was changed), and shows which', async () => {
+    const fake = createWithdrawFake({ lines: LINES });
+    fake.confirmResult = {
+      rows: [
+        { line: 2, itemId: 503, name: '订单 9002', opStatus: 'skip', msg: '未处理：文件中有错误行' },
+        { line: 3, itemId: null, opStatus: 'error', msg: '提现记录不存在' },
+      ],
+      succ: 0,
+      skip: 1,
+      error: 1,
+    };
+    const { user } = open(fake);
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    const before = listQueries(fake).length;
+    await sendFile(user);
+    expect(await screen.findByText('上传错误')).toBeTruthy();
+    const report = await screen.findByRole('table', { name: '上传结果' });
+    expect(within(report).getByText('提现记录不存在')).toBeTruthy();
+    expect(listQueries(fake).length).toBe(before);
+  });
+
+  it('says 上传错误 when the file is refused', async () => {
+    const fake = createWithdrawFake({ lines: LINES });
+    fake.answer.confirm = () => refuse('文件无法读取，请上传 .xlsx 格式的Excel文件');
+    const { user } = open(fake);
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    await sendFile(user);
+    expect(await screen.findByText('上传错误')).toBeTruthy();
+    expect(await screen.findByText('上传失败：文件无法读取，请上传 .xlsx 格式的Excel文件')).toBeTruthy();
+    expect(screen.queryByRole('table', { name: '上传结果' })).toBeNull();
+  });
+
+  it('answers ok without data as a failure too', async () => {
+    const fake = createWithdrawFake({ lines: LINES });
+    fake.answer.confirm = () => ok(undefined, '');
+    const { user } = open(fake);
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    await sendFile(user);
+    expect(await screen.findByText('上传错误')).toBeTruthy();
+  });
+});

@@ -1,0 +1,293 @@
+// A fake of the HTTP boundary of the withdraw screens (/user/withdraw-request, /user/withdraw-orders,
+// /admin/withdraw-list) for app-harness's renderApp: routes (fake-server.ts) answering the contract's
+// calls (envelopes, field names, status codes) on a small in-memory state, and a log of every call
+// with its query and body. Status changes go through machines/withdraw.machine.ts as the server's do
+// (decide), so a refused event answers the machine's words. The member's cards come from the bank
+// card fake. Tests replace single answers through `answer`. Only the web app is under test; the real
+// server is proven by tests/server/withdraw.test.ts.
+import type { components } from '../../../src/api/schema';
+import { decide } from '../../../machines/stored-state';
+import { amountToCents, explainWithdrawRefusal, withdrawMachine, withdrawRequestError, type WithdrawEvent } from '../../../machines/withdraw.machine';
+import { aCard, createCardsFake, NOW, type BankCard } from '../bank-cards/bank-cards-fake';
+import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../fake-server';
+
+export { aCard, refuse, NOW, type BankCard, type Call };
+
+type Schemas = components['schemas'];
+export type WithdrawRequest = Schemas['WithdrawRequest'];
+export type PaymentApply = Schemas['PaymentApply'];
+export type User = Schemas['User'];
+export type UploadResult = Schemas['UploadResult'];
+
+export const CARDS: BankCard[] = [
+  aCard({ id: 31, paymentType: 'Wire', cardNo: '****1111', accountName: '****blic' }),
+  aCard({ id: 32, paymentType: 'Paypal', cardNo: '****.com', accountName: '****Ann', routingNumber: '', bankInfo: '' }),
+  aCard({ id: 33, paymentType: 'Zelle', cardNo: '****5555', accountName: '****Bob', routingNumber: '', bankInfo: '' }),
+];
+
+export const USERS: User[] = [
+  { id: 3, nickName: 'admin-name', mailAddr: 'admin@example.com', phoneNo: '', qq: '', roleType: 'admin' },
+  { id: 21, nickName: 'alice', mailAddr: 'alice@demo.local', phoneNo: '', qq: '', roleType: 'user' },
+  { id: 22, nickName: 'bob', mailAddr: 'bob@demo.local', phoneNo: '', qq: '', roleType: 'user' },
+];
+
+export function aLine(over: Partial<WithdrawRequest> = {}): WithdrawRequest {
+  return {
+    id: 501,
+    userId: 21,
+    orderId: 9001,
+    cardId: 31,
+    paymentType: 'Wire',
+    accountNameEncrypt: '****blic',
+    cardNoEncrypt: '****1111',
+    accountName: '****blic',
+    cardNo: '****1111',
+    address: '1 Main St',
+    withdrawAmount: 12.5,
+    userNote: '月结',
+    status: 'waited',
+    cancelFlag: true,
+    adminNote: '',
+    adminNote2: '',
+    createdAt: NOW,
+    ...over,
+  };
+}
+
+export function anApply(over: Partial<PaymentApply> = {}): PaymentApply {
+  return {
+    id: 701,
+    taskId: 801,
+    mainId: 801,
+    subId: 0,
+    userId: 21,
+    itemName: '蓝牙耳机',
+    price: 19.99,
+    buyIn: 21.5,
+    count: 1,
+    bonus: 0,
+    punish: 0,
+    income: 21.5,
+    note: '',
+    status: 'agreed',
+    existBonus: 0,
+    createdAt: NOW,
+    ...over,
+  };
+}
+
+type AnswerKey = 'request' | 'cancel' | 'userPaid' | 'changeCard' | 'agree' | 'reject' | 'adminPaid' | 'note' | 'token' | 'confirm' | 'balance' | 'applies';
+
+export interface WithdrawFake {
+  handlers: Routes;
+  lines: WithdrawRequest[];
+  applies: PaymentApply[];
+  cards: BankCard[];
+  balance: number;
+  calls: Call[];
+  answer: FakeServer<AnswerKey>['answer'];
+  server: FakeServer<AnswerKey>;
+  /** What the confirm upload answers (unless `answer.confirm` says otherwise). */
+  confirmResult: UploadResult;
+}
+
+const OK_MSG = { request: '提交成功', cancel: '已申请取消', agree: '已同意取消', reject: '已拒绝取消', paid: '已标记为已付款', change: '更换成功' };
+
+export function createWithdrawFake(seed: { lines?: WithdrawRequest[]; applies?: PaymentApply[]; cards?: BankCard[]; balance?: number } = {}): WithdrawFake {
+  const server = createFakeServer<AnswerKey>();
+  const cards = createCardsFake({ cards: seed.cards ?? CARDS.map((c) => ({ ...c })), server: server as FakeServer<string> });
+  const fake: WithdrawFake = {
+    handlers: server.handlers,
+    // Copies: the fake changes its rows, a test's seed stays as written.
+    lines: (seed.lines ?? [aLine()]).map((line) => ({ ...line })),
+    applies: (seed.applies ?? [anApply()]).map((apply) => ({ ...apply })),
+    cards: cards.cards,
+    balance: seed.balance ?? 21.5,
+    calls: server.calls,
+    answer: server.answer,
+    server,
+    confirmResult: { rows: [], succ: 0, skip: 0, error: 0 },
+  };
+  let nextLine = 600;
+  let nextOrder = 9100;
+
+  function list(q: Record<string, string>, userId?: number) {
+    let rows = [...fake.lines];
+    if (userId !== undefined) rows = rows.filter((r) => r.userId === userId);
+    if (q.userId) rows = rows.filter((r) => r.userId === Number(q.userId));
+    if (q.orderId) rows = rows.filter((r) => r.orderId === Number(q.orderId));
+    if (q.status) rows = rows.filter((r) => r.status === q.status);
+    if (q.cardId) rows = rows.filter((r) => r.cardId === Number(q.cardId));
+    rows.sort((a, b) => (q.isDesc === 'false' ? a.createdAt - b.createdAt || a.id - b.id : b.createdAt - a.createdAt || b.id - a.id));
+    const { content, totalPages } = pageOf(rows, q);
+    return { content, totalPages };
+  }
+
+  /** Applies `event` to every line of `lines` through the machine, all or nothing. */
+  function move(lines: WithdrawRequest[], event: WithdrawEvent): Response {
+    if (lines.length === 0) return notFound('提现记录不存在');
+    const next: string[] = [];
+    for (const line of lines) {
+      const d = decide(withdrawMachine, line.status, { cancelFlag: line.cancelFlag }, event, explainWithdrawRefusal);
+      if (!d.ok) return refuse(d.msg);
+      next.push(d.next);
+    }
+    lines.forEach((line, i) => {
+      line.status = next[i] as WithdrawRequest['status'];
+      if (event.type === 'wd.pay') for (const l of fake.lines) if (l.orderId === line.orderId) l.cancelFlag = false;
+    });
+    return ok({
+      status: 'succ',
+      msg: OK_MSG[
+        event.type === 'wd.pay'
+          ? 'paid'
+          : event.type === 'wd.requestCancel'
+            ? 'cancel'
+            : event.type === 'wd.agreeCancel'
+              ? 'agree'
+              : event.type === 'wd.rejectCancel'
+                ? 'reject'
+                : 'change'
+      ],
+    });
+  }
+
+  const ofOrder = (orderId: number) => fake.lines.filter((l) => l.orderId === orderId && l.status !== 'canceled' && l.status !== 'paid');
+
+  server.on('GET', '/api/withdraw/user/requests', ({ query }) => ok({ requestPage: list(query, 21) }));
+  server.on('GET', '/api/withdraw/user/request/orders', ({ query }) => ok({ requestOrders: list(query, 21) }));
+  server.on('GET', '/api/withdraw/admin/requests', ({ query }) => {
+    const page = list(query);
+    return ok({ requestPage: { ...page, content: page.content.map((l) => ({ ...l, nickName: USERS.find((u) => u.id === l.userId)?.nickName ?? '' })) } });
+  });
+  server.on('GET', '/api/user/balance', () => ok({ balance: fake.balance }), 'balance');
+  server.on('GET', '/api/apply/user/withdraw', () => ok({ paymentApplies: fake.applies }), 'applies');
+  server.on('GET', '/api/user/list', () => ok(USERS));
+
+  server.on(
+    'POST',
+    '/api/withdraw/user/request',
+    ({ body }) => {
+      const { requests, taskIds } = body as { requests: { cardId: number; withdrawAmount: number; userNote?: string }[]; taskIds: number[] };
+      const chosen = fake.applies.filter((a) => taskIds.includes(a.taskId));
+      if (chosen.length !== taskIds.length) return refuse('所选任务中有不可提现的任务');
+      const msg = withdrawRequestError(
+        chosen.map((a) => Math.round(a.income * 100)),
+        requests.map((r) => ({ cardId: r.cardId, amount: r.withdrawAmount })),
+      );
+      if (msg) return refuse(msg);
+      const orderId = nextOrder++;
+      for (const r of requests) {
+        const card = fake.cards.find((c) => c.id === r.cardId);
+        if (!card) return notFound('银行卡不存在');
+        fake.lines.push(
+          aLine({
+            id: nextLine++,
+            orderId,
+            cardId: card.id,
+            paymentType: card.paymentType,
+            accountNameEncrypt: card.accountName,
+            cardNoEncrypt: card.cardNo,
+            accountName: card.accountName,
+            cardNo: card.cardNo,
+            withdrawAmount: (amountToCents(r.withdrawAmount) ?? 0) / 100,
+            userNote: r.userNote ?? '',
+            createdAt: NOW + nextLine,
+          }),
+        );
+      }
+      fake.applies = fake.applies.filter((a) => !taskIds.includes(a.taskId));
+      fake.balance = fake.applies.reduce((s, a) => s + Math.round(a.income * 100), 0) / 100;
+      return ok({ status: 'succ', msg: OK_MSG.request, orderId }, OK_MSG.request);
+    },
+    'request',
+  );
+
+  server.on(
+    'POST',
+    '/api/withdraw/user/cancel/order',
+    ({ body }) => move(ofOrder((body as { orderId: number }).orderId), { type: 'wd.requestCancel' }),
+    'cancel',
+  );
+  server.on(
+    'POST',
+    '/api/withdraw/user/paid/request',
+    ({ body }) =>
+      move(
+        fake.lines.filter((l) => l.id === (body as { id: number }).id),
+        { type: 'wd.pay', by: 'user' },
+      ),
+    'userPaid',
+  );
+  server.on(
+    'POST',
+    '/api/withdraw/user/change/card',
+    ({ body }) => {
+      const { requestId, cardId } = body as { requestId: number; cardId: number };
+      const line = fake.lines.find((l) => l.id === requestId);
+      const card = fake.cards.find((c) => c.id === cardId);
+      if (!line || !card) return notFound('提现记录不存在');
+      const answer = move([line], { type: 'wd.changeCard' });
+      if (answer.ok)
+        Object.assign(line, {
+          cardId,
+          paymentType: card.paymentType,
+          cardNoEncrypt: card.cardNo,
+          accountNameEncrypt: card.accountName,
+          cardNo: card.cardNo,
+          accountName: card.accountName,
+        });
+      return answer;
+    },
+    'changeCard',
+  );
+
+  server.on(
+    'POST',
+    '/api/withdraw/admin/agree/cancel',
+    ({ body }) => move(ofOrder((body as { orderId: number }).orderId), { type: 'wd.agreeCancel' }),
+    'agree',
+  );
+  server.on(
+    'POST',
+    '/api/withdraw/admin/reject/cancel',
+    ({ body }) => move(ofOrder((body as { orderId: number }).orderId), { type: 'wd.rejectCancel' }),
+    'reject',
+  );
+  server.on(
+    'POST',
+    '/api/withdraw/admin/paid',
+    ({ body }) =>
+      move(
+        fake.lines.filter((l) => l.id === (body as { id: number }).id),
+        { type: 'wd.pay', by: 'admin' },
+      ),
+    'adminPaid',
+  );
+  server.on(
+    'POST',
+    '/api/withdraw/admin/adminnote/save',
+    ({ body }) => {
+      const { requestId, adminNote, adminNote2 } = body as { requestId: number; adminNote?: string; adminNote2?: string };
+      const line = fake.lines.find((l) => l.id === requestId);
+      if (!line) return notFound('提现记录不存在');
+      if (adminNote !== undefined) line.adminNote = adminNote;
+      if (adminNote2 !== undefined) line.adminNote2 = adminNote2;
+      return ok(line, '保存成功');
+    },
+    'note',
+  );
+
+  server.on('GET', '/api/download/excel/{kind}/token', () => ok({ token: 'wd-token', expireAt: NOW + 300_000 }), 'token');
+  server.on(
+    'POST',
+    '/api/withdraw/admin/confirm',
+    () => {
+      const r = fake.confirmResult;
+      return ok(r, r.error ? `上传失败：${r.error}行有错误，未做任何修改` : `上传完成：成功${r.succ}条，跳过${r.skip}条，失败${r.error}条`);
+    },
+    'confirm',
+  );
+
+  return fake;
+}
