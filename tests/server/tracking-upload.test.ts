@@ -217,6 +217,55 @@ describe('confirm: the announced parcels arrived', () => {
   });
 });
 
+describe('confirm: a large file is matched in slices of tracking ids', () => {
+  it('gives the same result as one run when a task has records on tracking ids of different slices', async () => {
+    const w = await world();
+    const ta = await claim(w.a.api, w.boardTask.id, 3);
+    const tb = await claim(w.b.api, w.boardTask.id, 1);
+    await record(w.a.api, ta.id, 'S1', 1);
+    await record(w.a.api, ta.id, 'S2', 1);
+    await record(w.a.api, ta.id, 'S3', 1);
+    await record(w.b.api, tb.id, 'S2', 1);
+    await upload(
+      w.adminToken,
+      xlsxOf([HEADER, ['S1', UPC, null, null, null, 1], ['S2', UPC, null, null, null, 2], ['S3', UPC, null, null, null, 1], ['S4', UPC, null, null, null, 1]]),
+    );
+    const actor = { id: w.adminUser.id, mailAddr: w.adminUser.mailAddr, nickName: w.adminUser.nickName, roleType: 'admin' as const, sessionId: 0 };
+    const file = xlsxOf([
+      ['tracking', 'upc'],
+      ['S1', UPC],
+      ['S2', UPC],
+      ['S3', UPC],
+      ['S4', UPC],
+    ]);
+    // One tracking id per slice: ta is judged in the slice of S1 with S2 and S3 seen too.
+    const result = await uploadTrackings(t().database.db, actor, file, 'confirm', { matchChunk: 1 });
+    expect(result).toMatchObject({ succ: 4, error: 0 });
+    expect(await storedTask(t().database, ta.id)).toMatchObject({ status: 'locked', productCount: 3 });
+    expect(await storedTask(t().database, tb.id)).toMatchObject({ status: 'locked', productCount: 1 });
+    const rows = async (id: string) => (await scansOf(t().database, id)).map((r) => [r.count, r.status, r.taskId]);
+    expect(await rows('S1')).toEqual([[1, 'match', ta.id]]);
+    expect((await rows('S2')).sort()).toEqual(
+      [
+        [1, 'match', ta.id],
+        [1, 'match', tb.id],
+      ].sort(),
+    );
+    expect(await rows('S4')).toEqual([[1, 'unmatch', null]]);
+    // Each confirmed row written and audited once, from init; each task moved once.
+    const confirms = await auditsOf('upload.confirm');
+    expect(confirms.map((a) => [a.trackingId, a.status]).sort()).toEqual([
+      ['S1', 'match'],
+      ['S2', 'match'],
+      ['S3', 'match'],
+      ['S4', 'unmatch'],
+    ]);
+    expect((await auditsOf('match')).filter((a) => a.entity === 'tracking')).toEqual([]);
+    expect(confirms.every((a) => (a.before as { status: string }).status === 'init')).toBe(true);
+    expect((await auditsOf('match')).filter((a) => a.entity === 'task').map((a) => a.taskId)).toEqual([ta.id, tb.id]);
+  });
+});
+
 describe('update: corrects the counts', () => {
   it('changes imported and seen counts (oldQty), merges rows matching had divided, matches again, and reports the rest', async () => {
     const w = await world();

@@ -293,7 +293,7 @@ export async function uploadTrackings(
   actor: SessionUser,
   bytes: Buffer | null | undefined,
   mode: TrackingUploadMode,
-  opts: { limits?: SheetLimits; budgetMs?: number } = {},
+  opts: { limits?: SheetLimits; budgetMs?: number; matchChunk?: number } = {},
 ): Promise<UploadResult> {
   const { rows } = await parseSheet(bytes, mode === 'confirm' ? CONFIRM_COLUMNS : TRACKING_COLUMNS, opts.limits ?? TRACKING_LIMITS);
   const checked = rows.map((r) => checkRow(r, mode));
@@ -410,7 +410,7 @@ export async function uploadTrackings(
     }
     await flush(tx, actor, plan, 'upload.import');
     // Confirmed rows are written by matching, once, in their matched state (audited upload.confirm).
-    if (plan.match.size) await matchTrackings(tx, plan.match, actor, plan.seen.size ? { counts: plan.seen, action: 'upload.confirm' } : undefined);
+    if (plan.match.size) await matchTrackings(tx, plan.match, actor, plan.seen.size ? { counts: plan.seen, action: 'upload.confirm' } : undefined, opts.matchChunk);
     if (Date.now() > deadline) throw badRequest(M.tooSlow);
   });
 

@@ -146,6 +146,9 @@ const LOCK_CHUNK = 1000;
 /** Values per read (one array parameter, `= any($1)`). */
 const READ_CHUNK = 5000;
 
+/** matchTrackings matches at most this many tracking ids per run (memory; see there). */
+export const MATCH_CHUNK = 5000;
+
 /** Above this many tracking ids, one exclusive lock of all tracking ids replaces the per-id locks (see the header). */
 export const BULK_LOCK_THRESHOLD = 2000;
 
@@ -351,7 +354,9 @@ async function flushWrites(tx: Tx, w: Writes, actor: SessionUser | null, seen?: 
   const audits: AuditEntry[] = [...extraAudits];
   const now = new Date();
   const written = { updated: new Map<number, ScanRow>(), inserted: [] as ScanRow[] };
-  // A seen row is written even where matching leaves it as the change made it.
+  // A seen row is written even where matching leaves it as the change made it. (At this point the
+  // run has read only its own tracking ids: rows of other tracking ids are read later, to judge
+  // tasks, and are written by the run of their own slice; see matchTrackings.)
   if (seen) {
     const planned = new Set(w.scanUpdates.map((u) => u.before.id));
     for (const original of seen.originals.values()) {
@@ -613,8 +618,30 @@ export async function matchTrackings(
   trackingIds: Iterable<string>,
   actor: SessionUser | null,
   seen?: { counts: ReadonlyMap<number, number>; action: string },
+  chunk = MATCH_CHUNK,
 ): Promise<MatchReport> {
-  return (await run(tx, [...new Set(trackingIds)].sort(), [], actor, { seen: seen && new Seen(seen.counts, seen.action, actor?.id ?? null) })).report;
+  const ids = [...new Set(trackingIds)].sort();
+  // One Seen per run: it remembers the rows it made seen, and its run writes them all; a Seen shared
+  // by the slices would make a slice write rows of a later slice read only to judge a task.
+  const seenRows = () => seen && new Seen(seen.counts, seen.action, actor?.id ?? null);
+  if (ids.length <= chunk) return (await run(tx, ids, [], actor, { seen: seenRows() })).report;
+  // A large file is matched a slice of tracking ids at a time, so what one run holds in memory (scan
+  // rows, records, tasks, audit entries) is a slice's, not the file's: a 50,000-row confirm stays
+  // within the server's memory budget (issue 5). The result is the same as one run: a task whose
+  // records lie on tracking ids of several slices is judged on the allocations of all of them (the
+  // other slices' tracking ids are read with the same rows and the same `seen` counts), so its
+  // verdict is final the first time and unchanged the next. Locks are taken in the same order
+  // (tracking ids ascending, then each slice's tasks); uploads hold the whole file's tracking locks
+  // before matching.
+  const report: MatchReport = { trackingIds: ids, taskIds: [], changedTaskIds: [] };
+  for (let i = 0; i < ids.length; i += chunk) {
+    const part = (await run(tx, ids.slice(i, i + chunk), [], actor, { seen: seenRows() })).report;
+    report.taskIds.push(...part.taskIds);
+    report.changedTaskIds.push(...part.changedTaskIds);
+  }
+  report.taskIds = [...new Set(report.taskIds)].sort((a, b) => a - b);
+  report.changedTaskIds = [...new Set(report.changedTaskIds)];
+  return report;
 }
 
 /**
