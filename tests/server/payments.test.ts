@@ -104,7 +104,7 @@ describe('the path of an application: apply, agree, withdraw, confirm, collect',
       status: 'applied',
       existBonus: 0.1,
     });
-    expect(await storedPayment(db(), apply.id)).toMatchObject({ buyIn: 1234, bonus: 10, punish: 5, income: 3707, existBonus: true, agreedAt: null });
+    expect(await storedPayment(db(), apply.id)).toMatchObject({ buyIn: 1234, bonus: 10, punish: 5, income: 3707, askedBonus: 10, agreedAt: null });
     expect(await storedTask(db(), task.id)).toMatchObject({ status: 'processing' });
     expect(await scansOfTask(db(), task.id)).toMatchObject([{ trackingId, status: 'wait2pay', count: 3 }]);
     // The my-task page's "already applied" check.
@@ -194,7 +194,7 @@ describe('applying for payment', () => {
     // 12.50 x 2, no bonus.
     const plain = await appliedApplication(db(), w, w.a, { count: 2 });
     expect(plain.apply).toMatchObject({ bonus: 0, existBonus: 0, income: 25, note: '' });
-    expect(await storedPayment(db(), plain.apply.id)).toMatchObject({ bonus: 0, existBonus: false, income: 2500 });
+    expect(await storedPayment(db(), plain.apply.id)).toMatchObject({ bonus: 0, askedBonus: 0, income: 2500 });
     // 0.07 x 3 + 0.01 - 0.03 = 0.19 (float arithmetic would not give exactly this).
     const small = await appliedApplication(db(), w, w.a, { count: 3, buyIn: 0.07, bonus: 0.01, punish: 0.03 });
     expect(small.apply.income).toBe(0.19);
@@ -271,8 +271,9 @@ describe('agreeing (admin side)', () => {
     // 12.34 x 3 + 0.10 - 0.05 = 37.07; agreed with 1.50: 37.02 + 1.50 - 0.05 = 38.47.
     const a = await appliedApplication(db(), w, w.a, { count: 3, buyIn: 12.34, punish: 0.05, bonus: 0.1 });
     const res = await agreePayment(lowerApi, { paymentApplyId: a.apply.id, bonus: 1.5 });
-    expect(res.body.data!.paymentApply).toMatchObject({ status: 'agreed', bonus: 1.5, income: 38.47 });
-    expect(await storedPayment(db(), a.apply.id)).toMatchObject({ bonus: 150, income: 3847 });
+    // existBonus stays what the member asked for, beside the agreed bonus.
+    expect(res.body.data!.paymentApply).toMatchObject({ status: 'agreed', bonus: 1.5, existBonus: 0.1, income: 38.47 });
+    expect(await storedPayment(db(), a.apply.id)).toMatchObject({ bonus: 150, askedBonus: 10, income: 3847 });
     // Bonus 0 removes it.
     const b = await appliedApplication(db(), w, w.a, { count: 3, buyIn: 12.34, punish: 0.05, bonus: 0.1 });
     expect((await agreePayment(w.admin, { paymentApplyId: b.apply.id, bonus: 0 })).body.data!.paymentApply).toMatchObject({ bonus: 0, income: 36.97 });

@@ -8,8 +8,8 @@
 //   and only when the task machine accepts task.apply (locked; its message otherwise). One
 //   application per task: a second apply answers opStatus failed '该任务已申请付款' and changes
 //   nothing (checked before the task machine, so a member who applied twice is told why). bonus: a
-//   number >= 0 with at most two places, 0 when absent (SPEC §5); existBonus records that the member
-//   asked for one. The task's identity and amounts are copied (mainId, subId, itemName, price, buyIn,
+//   number >= 0 with at most two places, 0 when absent (SPEC §5); the bonus asked for is kept apart
+//   (askedBonus, the contract's existBonus) from the one agreed (bonus). The task's identity and amounts are copied (mainId, subId, itemName, price, buyIn,
 //   count = productCount, punish), and income = buyIn x count + bonus - punish in cents, never below
 //   0 (incomeCents, payment.machine.ts). In the same transaction the task moves locked ->
 //   processing (task.apply) and its parcels (scan rows tied to it in status match) -> wait2pay,
@@ -24,10 +24,8 @@
 //   cancelFlag (the member can no longer ask to cancel it); those lines are locked first (the lock
 //   order), and each line whose flag changes is audited (entity 'withdraw', action 'confirm').
 // - Collect (member, own only, else A00004 '付款申请不存在'): paid -> collected.
-// - Wire: amounts in yuan with two places (fromCents). existBonus is the contract's number "bonus the
-//   member asked for": the stored flag keeps only whether one was asked, so it reads as the current
-//   bonus when the member asked for one and 0 otherwise (after an admin changed the bonus on agree,
-//   that is the agreed bonus; keeping the asked amount apart would need a column of its own).
+// - Wire: amounts in yuan with two places (fromCents). existBonus is the contract's "bonus the
+//   member asked for" (askedBonus), unchanged when an admin agrees with another bonus.
 // - Lists: a member sees only their own applications (the userId filter is ignored for a member);
 //   the admin side sees all, with the applicant's nickName. Newest first by createdAt unless
 //   isDesc=false (ties by id).
@@ -73,7 +71,7 @@ export function paymentApplyOut(row: PaymentRow, nickName?: string): PaymentAppl
     income: fromCents(row.income),
     note: row.note,
     status: row.status,
-    existBonus: row.existBonus ? fromCents(row.bonus) : 0,
+    existBonus: fromCents(row.askedBonus),
     createdAt: row.createdAt.getTime(),
     updatedAt: row.updatedAt.getTime(),
   };
@@ -107,7 +105,7 @@ export async function applyForPayment(db: Db, user: SessionUser, body: { taskId:
         income: incomeCents({ buyIn: task.buyIn, count: task.productCount, bonus, punish: task.punish }),
         note,
         status: 'applied',
-        existBonus: bonus > 0,
+        askedBonus: bonus,
       })
       .returning();
     await applyTaskEvent(tx, user, task, { type: 'task.apply' });

@@ -42,8 +42,8 @@ export const paymentApplies = pgTable(
     income: integer('income').notNull(),
     note: text('note').notNull().default(''),
     status: paymentApplyStatus('status').notNull().default('applied'),
-    /** True when the user asked for an extra bonus when applying (the admin may change it on agree). */
-    existBonus: boolean('exist_bonus').notNull().default(false),
+    /** The bonus the member asked for when applying, in cents (the contract's existBonus); `bonus` is the agreed one. */
+    askedBonus: integer('asked_bonus').notNull().default(0),
     agreedAt: ts('agreed_at'),
     paidAt: ts('paid_at'),
     collectedAt: ts('collected_at'),

@@ -30,7 +30,7 @@ export interface BankCardPageProps {
 }
 
 const col = columnHelper<BankCard>();
-const mono = ({ getValue }: { getValue: () => string }) => <span className="font-mono text-xs break-all">{getValue()}</span>;
+const mono = ({ getValue }: { getValue: () => string }) => <span className="font-mono text-xs whitespace-nowrap">{getValue()}</span>;
 
 /** How a card reads in the delete question: type and masked number (or holder). */
 function cardSummary(card: BankCard): string {

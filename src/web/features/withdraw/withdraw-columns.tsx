@@ -10,7 +10,7 @@ const C = zh.withdraw.col;
 
 export const withdrawCol = columnHelper<WithdrawRequest>();
 
-const mono = ({ getValue }: { getValue: () => string | undefined }) => <span className="font-mono text-xs break-all">{getValue() ?? ''}</span>;
+const mono = ({ getValue }: { getValue: () => string | undefined }) => <span className="font-mono text-xs whitespace-nowrap">{getValue() ?? ''}</span>;
 
 export const withdrawColumn = {
   id: withdrawCol.accessor('id', { header: C.id, meta: { className: 'tabular-nums' } }),

@@ -1,0 +1,1 @@
+ALTER TABLE "payment_applies" DROP COLUMN "exist_bonus";
