@@ -1,0 +1,508 @@
+// From a locked task to a collected payment, in a real browser against the real server (money,
+// end-to-end; SPEC §2 payment and withdraw screens, §5 bank card and withdraw rules, DECISIONS
+// "Money"). The setup that is not the subject goes through the API: an admin and a member in a group,
+// a published board task the member claimed (2 units) and recorded a purchase of, and the admin's
+// scan of that parcel, which locks the task. Then, on one server, in order, every step a person
+// takes is done on their screen:
+//   b) the member applies for payment of the task (bonus and note) at /user/my-task;
+//   c) the admin agrees at /admin/apply-list, raising the bonus;
+//   d) the member binds two cards of different payment types at /user/bank-card (a missing field is
+//      named first) and sees them masked;
+//   e) the member requests a withdrawal of the task split over both cards at /user/withdraw-request
+//      (a split that does not add up is refused first);
+//   f) the admin marks one line paid at /admin/withdraw-list, the member marks the other; the
+//      application is then paid;
+//   g) the member confirms receipt at /user/apply-list: collected.
+// The end state is checked through the API too: the application collected, both lines paid, the
+// task finished, its parcel payed, the balance 0.
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
+import { apiOf, dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowWithCell, shot, type ApiCalls, type BrowserPage } from './setup.ts';
+import { startSmtpSink, type SmtpSink } from '../server/smtp-sink.ts';
+
+const ADMIN = { mail: 'treasurer@e2e.test', password: 'treasurer-pass-1' };
+const MEMBER = { mail: 'earner@e2e.test', password: 'earner-pass-1', nickName: '采购员小李' };
+const ITEM = { itemName: 'E2E 蓝牙耳机', productId: 'E2E-BT-301', upc: '690000000301', price: 15.99 };
+const TRACKING = '9400E2E0000000000301';
+/** 2 units at 12.50: 25.00; the member asks a 3.00 bonus (28.00), the admin agrees with 5.50 (30.50). */
+const BUY_IN = 12.5;
+const UNITS = 2;
+const ASKED_BONUS = '3';
+const AGREED_BONUS = '5.5';
+const INCOME = '30.50';
+/** The split over the two cards, and a first try that falls 0.50 short. */
+const SPLIT = { wire: '20.00', paypal: '10.50' };
+const SHORT = { wire: '20.00', paypal: '10.00' };
+const NOTE = '两件都已到货，请结算';
+
+/** The two cards, as typed; `masked` is what every screen shows of the number and the holder. */
+const WIRE = {
+  paymentType: 'Wire',
+  accountName: 'Li Xiao Ming',
+  cardNo: '000123456789',
+  bankInfo: 'E2E First Bank',
+  routingNumber: '021000021',
+  address: '1 Market St, San Francisco, CA',
+  masked: { cardNo: '****6789', accountName: '****Ming', routingNumber: '****0021' },
+};
+const PAYPAL = {
+  paymentType: 'Paypal',
+  accountName: 'Li XM',
+  cardNo: 'li.xm@pay.example',
+  address: '2 Market St, San Francisco, CA',
+  masked: { cardNo: '****mple', accountName: '****XM' },
+};
+
+let server: RunningServer;
+let sink: SmtpSink;
+let browser: Browser;
+let api: ApiCalls;
+let adminToken: string;
+let memberToken: string;
+/** The member's locked task; `label` is how the screens show it (mainId, subId 0). */
+const task = { id: 0, mainId: 0, label: '' };
+/** The member's and the admin's browser pages, kept logged in from step to step. */
+let member: BrowserPage;
+let admin: BrowserPage;
+
+beforeAll(async () => {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  sink = await startSmtpSink();
+  server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
+  browser = await launchChromium();
+  api = apiOf(server);
+  member = await newPage(browser);
+  admin = await newPage(browser);
+});
+
+afterAll(async () => {
+  await member?.close();
+  await admin?.close();
+  await browser?.close();
+  await server?.stop();
+  await sink?.close();
+});
+
+interface TaskRow {
+  id: number;
+  mainId: number;
+  subId: number;
+  status: string;
+  productCount: number;
+}
+interface ApplyRow {
+  id: number;
+  taskId: number;
+  status: string;
+  bonus: number;
+  existBonus: number;
+  income: number;
+  note: string;
+}
+interface LineRow {
+  id: number;
+  orderId: number;
+  cardId: number;
+  withdrawAmount: number;
+  status: string;
+}
+
+const taskNow = () => api.get<TaskRow>(adminToken, `/api/task/info/${task.id}`);
+const balanceNow = async () => (await api.get<{ balance: number }>(memberToken, '/api/user/balance')).balance;
+const appliesNow = async () => (await api.get<{ content: ApplyRow[] }>(memberToken, '/api/apply/list/page?page=0&size=20')).content;
+const linesNow = async () =>
+  (await api.get<{ requestPage: { content: LineRow[] } }>(memberToken, '/api/withdraw/user/requests?page=0&size=20')).requestPage.content;
+
+/** Prints the tables on screen when a step fails (what the user saw). */
+function whatWasOnScreen(page: Page, step: string) {
+  return async () => {
+    const tables = await page
+      .getByRole('table')
+      .evaluateAll((all) => all.map((t) => (t as HTMLElement).innerText))
+      .catch(() => []);
+    const alerts = await page
+      .getByRole('alert')
+      .allInnerTexts()
+      .catch(() => []);
+    console.error(`money ${step}: ${page.url()}\nalerts: ${alerts.join(' | ')}\n${tables.join('\n\n')}\nserver:\n${server.output().slice(-3000)}`);
+  };
+}
+
+/** The text of `row`'s cell under the column `header` of `table`. */
+async function cellText(table: Locator, row: Locator, header: string): Promise<string> {
+  const headers = (await table.getByRole('columnheader').allTextContents()).map((h) => h.trim());
+  const index = headers.indexOf(header);
+  expect(index, `column ${header} in ${headers.join(', ')}`).toBeGreaterThanOrEqual(0);
+  return ((await row.getByRole('cell').nth(index).textContent()) ?? '').trim();
+}
+
+/** How long a wait for a reloaded list may take on a busy machine (a ceiling, not a timing claim). */
+const SETTLES = { timeout: 15_000, interval: 50 };
+
+/** Waits until `row`'s cell under `header` reads `text` (a list reloads a moment after a change). */
+async function cellBecomes(table: Locator, row: Locator, header: string, text: string) {
+  await expect.poll(() => cellText(table, row, header), SETTLES).toBe(text);
+}
+
+/** A success toast (looked up among hidden elements too: a dialog makes the page behind it inert). */
+const toast = (page: Page, text: string) => page.getByRole('status', { includeHidden: true }).filter({ hasText: text });
+
+/** Answers the confirmation the page asks ('提示') with OK, after checking its question. */
+async function confirm(page: Page, question: string) {
+  const dialog = page.getByRole('dialog', { name: '提示' });
+  await dialog.getByText(question, { exact: true }).waitFor();
+  await dialog.getByRole('button', { name: '确定', exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+/**
+ * A screenshot (shot) with every table scrolled back to its first column: clicking a button in the
+ * last column of a wide table scrolls it sideways, and the shot would miss the ids and the member.
+ */
+async function shotOf(page: Page, name: string) {
+  await page.evaluate(() => {
+    for (const el of document.querySelectorAll('*')) if (el.scrollLeft > 0) el.scrollLeft = 0;
+  });
+  await shot(page, name);
+}
+
+/** Opens `path` in `bp`'s tab (already logged in) and waits for the page's heading. */
+async function visit(bp: BrowserPage, path: string, heading: string) {
+  await bp.page.goto(`${server.url}${path}`);
+  await bp.page.getByRole('heading', { name: heading, exact: true }).waitFor();
+}
+
+/**
+ * Setup through the API, as the admin and the member would do it on their screens (those have their
+ * own e2e tests): the member (invited, registered, in a group) claims 2 units of a published board
+ * task and records the purchase; the admin's scan of the parcel brings the 2 units, which match, and
+ * the task is locked.
+ */
+async function seed() {
+  adminToken = await api.login(ADMIN.mail, ADMIN.password);
+  const memberId = await inviteAndRegister(server, sink, adminToken, MEMBER);
+  const item = await api.post<{ id: number }>(adminToken, '/api/item/info', { ...ITEM, url: 'shop.example.com/bt-301', status: 'open' });
+  const group = await api.post<{ id: number }>(adminToken, '/api/usergroup/update', { groupName: 'E2E 结算组', remark: '' });
+  expect(await api.post<boolean>(adminToken, `/api/usergroup/${group.id}/user?uids=${memberId}`)).toBe(true);
+  const board = await api.post<{ id: number }>(adminToken, '/api/board/info', {
+    boardName: 'E2E 结算看板',
+    remark: '耳机',
+    publishAt: Date.now() - 3_600_000,
+    expireAt: Date.now() + 7 * 86_400_000,
+  });
+  const { boardTask } = await api.post<{ boardTask: { id: number } }>(adminToken, `/api/boardtask/${board.id}/info`, {
+    itemId: item.id,
+    buyIn: BUY_IN,
+    show: 10,
+  });
+  expect(await api.post<boolean>(adminToken, `/api/board/${board.id}/add?groupIds=${group.id}`)).toBe(true);
+  await api.post(adminToken, `/api/boardtask/publish/${board.id}`);
+
+  memberToken = await api.login(MEMBER.mail, MEMBER.password);
+  const claimed = await api.post<{ task: TaskRow }>(memberToken, `/api/task/${boardTask.id}/user/create/${UNITS}`);
+  expect(claimed.task).toMatchObject({ status: 'open', subId: 0 });
+  Object.assign(task, { id: claimed.task.id, mainId: claimed.task.mainId, label: String(claimed.task.mainId) });
+  await api.post(memberToken, `/api/purchased/user/${task.id}/create`, { trackingId: TRACKING, productCount: UNITS });
+
+  // The admin's scan of the parcel: both units, matching the record.
+  await api.post(adminToken, `/api/scan/admin/tracking/${TRACKING}/create`, { items: [{ upc: ITEM.upc, count: UNITS, itemId: item.id }] });
+  await expect(taskNow()).resolves.toMatchObject({ status: 'locked', productCount: UNITS });
+  await expect(balanceNow()).resolves.toBe(0);
+}
+
+describe('money in the browser: from a locked task to a collected payment', () => {
+  it('a) setup: the task is locked once its parcel is scanned', async () => {
+    await seed();
+  });
+
+  it('b) /user/my-task: the member applies for payment with a bonus and a note; the button then says it was applied for', async () => {
+    const m = member.page;
+    onTestFailed(whatWasOnScreen(m, 'b'));
+    await openLoggedIn(m, server, '/user/my-task', MEMBER);
+    const myTasks = m.getByRole('table', { name: '我的任务列表' });
+    const row = rowWithCell(myTasks, task.label);
+    await row.waitFor();
+    await expect(cellText(myTasks, row, '状态')).resolves.toBe('已锁定');
+
+    await row.getByRole('button', { name: `申请付款：任务 ${task.label}` }).click();
+    const dialog = m.getByRole('dialog', { name: /^申请付款/ });
+    await dialog.getByText(`回收价 12.50 × 到货 ${UNITS} 件，折扣 0.00`, { exact: true }).waitFor();
+    await dialog.getByText('预计收入：25.00', { exact: true }).waitFor(); // a blank bonus is 0
+    await dialog.getByLabel('奖励', { exact: true }).fill(ASKED_BONUS);
+    await dialog.getByText('预计收入：28.00', { exact: true }).waitFor();
+    await dialog.getByLabel('备注', { exact: true }).fill(NOTE);
+    await shot(m, 'money-01-apply-dialog');
+    await dialog.getByRole('button', { name: '提交申请' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await toast(m, '申请成功').waitFor();
+
+    // The task moved on: in payment, and its button is the disabled 'already applied'.
+    const applied = row.getByRole('button', { name: '已申请付款' });
+    await applied.waitFor();
+    await expect(applied.isDisabled()).resolves.toBe(true);
+    await expect(row.getByRole('button', { name: `申请付款：任务 ${task.label}` }).count()).resolves.toBe(0);
+    await cellBecomes(myTasks, row, '状态', '付款中');
+    await dismissToasts(m);
+    await shot(m, 'money-02-my-task-applied');
+
+    const [apply] = await appliesNow();
+    expect(apply).toMatchObject({ taskId: task.id, status: 'applied', bonus: 3, existBonus: 3, income: 28, note: NOTE });
+    await expect(taskNow()).resolves.toMatchObject({ status: 'processing' });
+  });
+
+  it('c) /admin/apply-list: the admin agrees, raising the bonus', async () => {
+    const a = admin.page;
+    onTestFailed(whatWasOnScreen(a, 'c'));
+    await openLoggedIn(a, server, '/admin/apply-list', ADMIN);
+    const list = a.getByRole('table', { name: '付款申请列表' });
+    const row = rowWithCell(list, task.label);
+    await row.waitFor();
+    await expect(cellText(list, row, '状态')).resolves.toBe('已申请');
+    await expect(cellText(list, row, '收入')).resolves.toBe('28.00');
+    await expect(cellText(list, row, '备注')).resolves.toBe(NOTE);
+    await expect(cellText(list, row, '申请人')).resolves.toContain(MEMBER.nickName);
+
+    await row.getByRole('button', { name: `同意付款申请：任务 ${task.label}` }).click();
+    const dialog = a.getByRole('dialog', { name: /^同意付款申请/ });
+    await dialog.getByText('留空则保持原奖励 3.00', { exact: true }).waitFor();
+    await dialog.getByText('同意后收入：28.00', { exact: true }).waitFor();
+    await dialog.getByLabel('奖励', { exact: true }).fill(AGREED_BONUS);
+    await dialog.getByText(`同意后收入：${INCOME}`, { exact: true }).waitFor();
+    await shot(a, 'money-03-agree-dialog');
+    await dialog.getByRole('button', { name: '同意', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await cellBecomes(list, row, '状态', '已同意');
+    await expect(cellText(list, row, '收入')).resolves.toBe(INCOME);
+    await expect(cellText(list, row, '奖励')).resolves.toContain('5.50');
+    await expect(row.getByRole('button', { name: `同意付款申请：任务 ${task.label}` }).count()).resolves.toBe(0);
+    await dismissToasts(a);
+    await shot(a, 'money-04-apply-list-agreed');
+
+    // existBonus keeps what the member asked for beside the agreed bonus.
+    expect((await appliesNow())[0]).toMatchObject({ status: 'agreed', bonus: 5.5, existBonus: 3, income: 30.5 });
+    await expect(balanceNow()).resolves.toBe(30.5);
+  });
+
+  it('d) /user/bank-card: the member binds a Wire and a Paypal card (a missing field is named first) and sees them masked', async () => {
+    const m = member.page;
+    onTestFailed(whatWasOnScreen(m, 'd'));
+    await visit(member, '/user/bank-card', '银行卡');
+    const cards = m.getByRole('table', { name: '银行卡列表' });
+    await cards.getByText('还没有银行卡，点击「添加银行卡」添加一张').waitFor();
+
+    // The Wire card, first without the holder name and the routing number.
+    await m.getByRole('button', { name: '添加银行卡' }).click();
+    const dialog = m.getByRole('dialog', { name: '添加银行卡' });
+    await dialog.getByLabel('Payment Type', { exact: true }).selectOption(WIRE.paymentType);
+    await dialog.getByLabel('Account Number', { exact: true }).fill(WIRE.cardNo);
+    await dialog.getByLabel('Bank Name', { exact: true }).fill(WIRE.bankInfo);
+    await dialog.getByLabel('Billing Address', { exact: true }).fill(WIRE.address);
+    await dialog.getByRole('button', { name: '保存' }).click();
+    await dialog.getByText('请填写Account Holder Name', { exact: true }).waitFor();
+    await dialog.getByText('请填写Routing Number', { exact: true }).waitFor();
+    await expect(dialog.getByLabel('Account Holder Name', { exact: true }).getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(dialog.getByText('请填写Account Number', { exact: true }).count()).resolves.toBe(0);
+    await shot(m, 'money-05-card-missing-fields');
+    await expect(api.get<{ userCardList: unknown[] }>(memberToken, '/api/withdraw/user/show/cards')).resolves.toEqual({ userCardList: [] });
+
+    await dialog.getByLabel('Account Holder Name', { exact: true }).fill(WIRE.accountName);
+    await dialog.getByLabel('Routing Number', { exact: true }).fill(WIRE.routingNumber);
+    await dialog.getByRole('button', { name: '保存' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await toast(m, '保存成功').waitFor();
+    const wireRow = rowWithCell(cards, WIRE.masked.cardNo);
+    await wireRow.waitFor();
+
+    // The Paypal card.
+    await m.getByRole('button', { name: '添加银行卡' }).click();
+    await dialog.getByLabel('Payment Type', { exact: true }).selectOption(PAYPAL.paymentType);
+    await expect(dialog.getByLabel('Routing Number', { exact: true }).count()).resolves.toBe(0); // Paypal has none
+    await dialog.getByLabel('Account Holder Name', { exact: true }).fill(PAYPAL.accountName);
+    await dialog.getByLabel('Account Information', { exact: true }).fill(PAYPAL.cardNo);
+    await dialog.getByLabel('Address', { exact: true }).fill(PAYPAL.address);
+    await dialog.getByRole('button', { name: '保存' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const paypalRow = rowWithCell(cards, PAYPAL.masked.cardNo);
+    await paypalRow.waitFor();
+
+    // Both listed, every secret masked: nothing typed in clear but the bank name and address.
+    await expect(cards.getByRole('row').count()).resolves.toBe(1 + 2);
+    await expect(cellText(cards, wireRow, 'Payment Type')).resolves.toBe('Wire');
+    await expect(cellText(cards, wireRow, 'Account Holder Name')).resolves.toBe(WIRE.masked.accountName);
+    await expect(cellText(cards, wireRow, 'Routing Number')).resolves.toBe(WIRE.masked.routingNumber);
+    await expect(cellText(cards, wireRow, 'Bank Name')).resolves.toBe(WIRE.bankInfo);
+    await expect(cellText(cards, paypalRow, 'Payment Type')).resolves.toBe('Paypal');
+    await expect(cellText(cards, paypalRow, 'Account Holder Name')).resolves.toBe(PAYPAL.masked.accountName);
+    const shown = await cards.innerText();
+    for (const secret of [WIRE.cardNo, WIRE.accountName, WIRE.routingNumber, PAYPAL.cardNo, PAYPAL.accountName]) expect(shown).not.toContain(secret);
+    await dismissToasts(m);
+    await shot(m, 'money-06-bank-cards');
+  });
+
+  it('e) /user/withdraw-request: the balance is the income; the withdrawal is split over both cards (a wrong sum is refused first)', async () => {
+    const m = member.page;
+    onTestFailed(whatWasOnScreen(m, 'e'));
+    await visit(member, '/user/withdraw-request', '提现申请');
+    await m.getByRole('heading', { name: `可提现余额：${INCOME}`, exact: true }).waitFor();
+    const lines = m.getByRole('table', { name: '提现记录' });
+    await lines.getByText('暂无提现记录').waitFor();
+
+    await m.getByRole('button', { name: '申请提现', exact: true }).click();
+    const dialog = m.getByRole('dialog', { name: '申请提现' });
+    const pick = dialog.getByRole('checkbox', { name: `选择任务 ${task.label}` });
+    await pick.waitFor();
+    const tasks = dialog.getByRole('table', { name: '可提现的任务' });
+    await expect(tasks.getByRole('row').count()).resolves.toBe(1 + 1);
+    await expect(rowWithCell(tasks, task.label).getByRole('cell', { name: INCOME, exact: true }).count()).resolves.toBe(1);
+    await pick.check();
+    await dialog.getByText(`任务合计：${INCOME}`, { exact: true }).waitFor();
+
+    // Two lines, one per card, 0.50 short of the task.
+    const cardsNow = (await api.get<{ userCardList: { id: number; cardNo: string }[] }>(memberToken, '/api/withdraw/user/show/cards')).userCardList;
+    const wireId = cardsNow.find((c) => c.cardNo === WIRE.masked.cardNo)!.id;
+    const paypalId = cardsNow.find((c) => c.cardNo === PAYPAL.masked.cardNo)!.id;
+    await dialog.getByRole('button', { name: '添加一行' }).click();
+    const line1 = dialog.getByRole('group', { name: '第 1 行' });
+    const line2 = dialog.getByRole('group', { name: '第 2 行' });
+    await line1.getByLabel('银行卡', { exact: true }).selectOption(String(wireId));
+    await line1.getByLabel('金额', { exact: true }).fill(SHORT.wire);
+    await line1.getByLabel('备注', { exact: true }).fill('Wire 部分');
+    await line2.getByLabel('银行卡', { exact: true }).selectOption(String(paypalId));
+    await line2.getByLabel('金额', { exact: true }).fill(SHORT.paypal);
+    await dialog.getByText('提现合计：30.00', { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: '提交', exact: true }).click();
+    await dialog.getByRole('alert').filter({ hasText: '"提现合计"必须与"任务合计"金额相同' }).waitFor();
+    await shot(m, 'money-07-withdraw-wrong-sum');
+    await expect(linesNow()).resolves.toEqual([]);
+
+    // The right split.
+    await line2.getByLabel('金额', { exact: true }).fill(SPLIT.paypal);
+    await dialog.getByText(`提现合计：${INCOME}`, { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: '提交', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await toast(m, '提交成功').waitFor(); // the server's msg
+
+    // Two waited lines; the balance is spent.
+    const wireLine = rowWithCell(lines, WIRE.masked.cardNo);
+    const paypalLine = rowWithCell(lines, PAYPAL.masked.cardNo);
+    await wireLine.waitFor();
+    await paypalLine.waitFor();
+    await expect(lines.getByRole('row').count()).resolves.toBe(1 + 2);
+    await expect(cellText(lines, wireLine, '提现金额')).resolves.toBe(SPLIT.wire);
+    await expect(cellText(lines, paypalLine, '提现金额')).resolves.toBe(SPLIT.paypal);
+    await expect(cellText(lines, wireLine, '用户备注')).resolves.toBe('Wire 部分');
+    for (const line of [wireLine, paypalLine]) await expect(cellText(lines, line, '状态')).resolves.toBe('待付款');
+    await expect(cellText(lines, wireLine, '订单号')).resolves.toBe(await cellText(lines, paypalLine, '订单号')); // one order
+    await m.getByRole('heading', { name: '可提现余额：0.00', exact: true }).waitFor();
+    await dismissToasts(m);
+    await shot(m, 'money-08-withdraw-requested');
+
+    const saved = await linesNow();
+    expect(saved.map((l) => [l.cardId, l.withdrawAmount, l.status]).sort()).toEqual(
+      [
+        [wireId, 20, 'waited'],
+        [paypalId, 10.5, 'waited'],
+      ].sort(),
+    );
+    expect((await appliesNow())[0]).toMatchObject({ status: 'withdrawing' });
+  });
+
+  it('f) /admin/withdraw-list and /user/withdraw-request: the admin pays one line, the member marks the other paid; the application is paid', async () => {
+    const lineOf = async (amount: number) => (await linesNow()).find((l) => l.withdrawAmount === amount)!;
+    const wireLine = await lineOf(20);
+    const paypalLine = await lineOf(10.5);
+
+    // The admin pays the Wire line.
+    const a = admin.page;
+    onTestFailed(whatWasOnScreen(a, 'f-admin'));
+    await visit(admin, '/admin/withdraw-list', '提现管理');
+    const list = a.getByRole('table', { name: '提现列表' });
+    // Rows by card (an id could also be read as another line's order id).
+    const adminRow = (id: number) => rowWithCell(list, id === wireLine.id ? WIRE.masked.cardNo : PAYPAL.masked.cardNo);
+    await adminRow(wireLine.id).waitFor();
+    await expect(cellText(list, adminRow(wireLine.id), '用户')).resolves.toContain(MEMBER.nickName);
+    await expect(cellText(list, adminRow(wireLine.id), 'ID')).resolves.toBe(String(wireLine.id));
+    await expect(cellText(list, adminRow(wireLine.id), '状态')).resolves.toBe('待付款');
+    await adminRow(wireLine.id)
+      .getByRole('button', { name: `标记已付款：提现 #${wireLine.id}` })
+      .click();
+    await confirm(a, `确定提现 #${wireLine.id}（${MEMBER.nickName}，20.00）已付款吗？`);
+    await cellBecomes(list, adminRow(wireLine.id), '状态', '已付款');
+    await expect(
+      adminRow(wireLine.id)
+        .getByRole('button', { name: `标记已付款：提现 #${wireLine.id}` })
+        .count(),
+    ).resolves.toBe(0);
+    await expect(cellText(list, adminRow(paypalLine.id), '状态')).resolves.toBe('待付款');
+    await dismissToasts(a);
+    await shotOf(a, 'money-09-admin-paid-one');
+    expect((await appliesNow())[0]).toMatchObject({ status: 'withdrawing' }); // one line is still waited
+
+    // The member marks the Paypal line paid (the money arrived); the order can no longer be cancelled.
+    const m = member.page;
+    onTestFailed(whatWasOnScreen(m, 'f-member'));
+    await visit(member, '/user/withdraw-request', '提现申请');
+    const lines = m.getByRole('table', { name: '提现记录' });
+    const memberRow = (id: number) => rowWithCell(lines, id === wireLine.id ? WIRE.masked.cardNo : PAYPAL.masked.cardNo);
+    await memberRow(paypalLine.id).waitFor();
+    await expect(cellText(lines, memberRow(wireLine.id), '状态')).resolves.toBe('已付款');
+    await expect(m.getByRole('button', { name: /^申请取消：/ }).count()).resolves.toBe(0);
+    await memberRow(paypalLine.id)
+      .getByRole('button', { name: `标记已付款：提现 #${paypalLine.id}` })
+      .click();
+    await confirm(m, `确定将提现 #${paypalLine.id}（10.50）标记为已付款吗？`);
+    await cellBecomes(lines, memberRow(paypalLine.id), '状态', '已付款');
+    await expect(lines.getByRole('button').count()).resolves.toBe(0); // nothing left to do on either line
+    await dismissToasts(m);
+    await shotOf(m, 'money-10-member-paid-other');
+
+    expect((await linesNow()).map((l) => l.status)).toEqual(['paid', 'paid']);
+    expect((await appliesNow())[0]).toMatchObject({ status: 'paid' });
+  });
+
+  it('g) /user/apply-list: the member confirms receipt; collected, and the money is settled everywhere', async () => {
+    const m = member.page;
+    onTestFailed(whatWasOnScreen(m, 'g'));
+    await visit(member, '/user/apply-list', '我的付款申请');
+    const list = m.getByRole('table', { name: '我的付款申请列表' });
+    const row = rowWithCell(list, task.label);
+    await row.waitFor();
+    await expect(cellText(list, row, '状态')).resolves.toBe('已付款');
+    await expect(cellText(list, row, '收入')).resolves.toBe(INCOME);
+    await expect(cellText(list, row, '奖励')).resolves.toBe('5.50');
+    await shot(m, 'money-11-apply-list-paid');
+
+    await row.getByRole('button', { name: `确认收款：任务 ${task.label}` }).click();
+    await cellBecomes(list, row, '状态', '已收款');
+    await expect(row.getByRole('button', { name: `确认收款：任务 ${task.label}` }).count()).resolves.toBe(0);
+    await dismissToasts(m);
+    await shot(m, 'money-12-apply-list-collected');
+
+    // The balance is 0, and the task is finished on the member's task page.
+    await visit(member, '/user/withdraw-request', '提现申请');
+    await m.getByRole('heading', { name: '可提现余额：0.00', exact: true }).waitFor();
+    await visit(member, '/user/my-task', '我的任务');
+    const myTasks = m.getByRole('table', { name: '我的任务列表' });
+    await cellBecomes(myTasks, rowWithCell(myTasks, task.label), '状态', '已完成');
+    await shot(m, 'money-13-my-task-finished');
+
+    // The server agrees: collected, both lines paid, the task finished, its parcel payed, nothing left.
+    const applies = await appliesNow();
+    expect(applies).toHaveLength(1);
+    expect(applies[0]).toMatchObject({ taskId: task.id, status: 'collected', income: 30.5 });
+    expect((await linesNow()).map((l) => [l.withdrawAmount, l.status]).sort()).toEqual([
+      [10.5, 'paid'],
+      [20, 'paid'],
+    ]);
+    await expect(taskNow()).resolves.toMatchObject({ status: 'finished', productCount: UNITS });
+    const parcel = await api.get<{ scanTrackingList: { status: string; taskId: number | null }[] }>(adminToken, `/api/scan/admin/tracking/${TRACKING}/list`);
+    expect(parcel.scanTrackingList.map((r) => [r.status, r.taskId])).toEqual([['payed', task.id]]);
+    await expect(balanceNow()).resolves.toBe(0);
+
+    expect(member.errors).toEqual([]);
+    expect(admin.errors).toEqual([]);
+  });
+});
