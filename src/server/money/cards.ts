@@ -5,7 +5,7 @@
 // - Payment types Billpay, Check, Wire, ACH, Paypal, Zelle are recognised without regard to case
 //   and stored in that spelling; any other non-empty text is a typed type (SPEC: "new values can be
 //   typed"). The account holder name is always required. The fields each known type needs, and the
-//   message for each, are CARD_RULES below; a known type's fields outside its list are cleared
+//   message for each, are CARD_RULES (machines/bank-card.ts); a known type's fields outside its list are cleared
 //   (SPEC: "switching type clears the other fields"), so what is stored is exactly what the type
 //   uses. A typed type requires the holder name only and keeps whatever else was filled in (the
 //   server cannot know which fields it uses).
@@ -25,129 +25,22 @@
 // - At most MAX_CARDS live cards per member.
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
-import { withdrawMessages } from '../../../machines/withdraw.machine.ts';
+import { CARD_RULES, cardMessages, checkCard, MAX_CARDS } from '../../../machines/bank-card.ts';
 import { writeAudit } from '../audit.ts';
 import type { Tx } from '../db/client.ts';
-import { bankCards, KNOWN_PAYMENT_TYPES, withdrawRequests } from '../db/schema/money.ts';
+import { bankCards, withdrawRequests } from '../db/schema/money.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
-import { CONTROL_CHARS } from '../receiving/scan-service.ts';
 import { masked, sealField } from './card-crypto.ts';
 
 export type BankCardRow = typeof bankCards.$inferSelect;
 type BankCardOut = components['schemas']['BankCard'];
 type BindCardRequest = components['schemas']['BindCardRequest'];
-type KnownPaymentType = (typeof KNOWN_PAYMENT_TYPES)[number];
 
-export const MAX_CARDS = 50;
-
-/** The card type choices of the types that have one (the dialog's select offers the same). */
-export const CARD_TYPE_OPTIONS = {
-  Billpay: ['visa', 'master', 'amex', 'all others'],
-  Check: ['Personal Checking', 'Personal Saving', 'Business Checking', 'Business Saving'],
-} as const satisfies Partial<Record<KnownPaymentType, readonly string[]>>;
-
-/** Every message of the card calls, in SPEC §5's words and style. */
-export const cardMessages = {
-  paymentTypeRequired: '请填写Payment Type',
-  accountNameRequired: '请填写Account Holder Name',
-  cardNoRequired: '请填写Card Number',
-  accountNumberRequired: '请填写Account Number',
-  accountInformationRequired: '请填写Account Information',
-  bankNameRequired: '请填写Bank Name',
-  cardTypeRequired: '请选择Card Type',
-  cardTypeInvalid: (options: readonly string[]) => `Card Type只能是${options.join('、')}`,
-  routingNumberRequired: '请填写Routing Number',
-  bankAddressRequired: '请填写Bank Address',
-  mailAddressRequired: '请填写Billing/Mail Address',
-  billingAddressRequired: '请填写Billing Address',
-  addressRequired: '请填写Address',
-  tooMany: `最多绑定${MAX_CARDS}张银行卡`,
-  bound: '保存成功',
-  unbound: '删除成功',
-  inUse: '该银行卡有未完成的提现，不能删除',
-  notFound: withdrawMessages.cardNotFound,
-} as const;
+// The card rules (types, required fields and their messages, card type choices, canonical form)
+// are machines/bank-card.ts's, which the /user/bank-card dialog follows too: one place.
+export { CARD_RULES, cardMessages, MAX_CARDS };
 const M = cardMessages;
-
-type CardTextField = 'cardNo' | 'routingNumber' | 'bankInfo' | 'cardType' | 'address';
-const TEXT_FIELDS: CardTextField[] = ['cardNo', 'routingNumber', 'bankInfo', 'cardType', 'address'];
-
-/** The fields each known payment type needs (beyond the holder name), in the dialog's order, with the message when one is empty. */
-export const CARD_RULES: Record<KnownPaymentType, { field: CardTextField; message: string }[]> = {
-  Billpay: [
-    { field: 'cardNo', message: M.cardNoRequired },
-    { field: 'bankInfo', message: M.bankNameRequired },
-    { field: 'cardType', message: M.cardTypeRequired },
-    { field: 'address', message: M.bankAddressRequired },
-  ],
-  Check: [
-    { field: 'cardNo', message: M.accountNumberRequired },
-    { field: 'bankInfo', message: M.bankNameRequired },
-    { field: 'cardType', message: M.cardTypeRequired },
-    { field: 'address', message: M.mailAddressRequired },
-  ],
-  Wire: [
-    { field: 'cardNo', message: M.accountNumberRequired },
-    { field: 'bankInfo', message: M.bankNameRequired },
-    { field: 'routingNumber', message: M.routingNumberRequired },
-    { field: 'address', message: M.billingAddressRequired },
-  ],
-  ACH: [
-    { field: 'cardNo', message: M.accountNumberRequired },
-    { field: 'bankInfo', message: M.bankNameRequired },
-    { field: 'routingNumber', message: M.routingNumberRequired },
-    { field: 'address', message: M.billingAddressRequired },
-  ],
-  Paypal: [
-    { field: 'cardNo', message: M.accountInformationRequired },
-    { field: 'address', message: M.addressRequired },
-  ],
-  Zelle: [
-    { field: 'cardNo', message: M.accountInformationRequired },
-    { field: 'address', message: M.addressRequired },
-  ],
-};
-
-const clean = (v: string | undefined) => (v ?? '').replace(CONTROL_CHARS, ' ').trim();
-
-export interface CheckedCard {
-  paymentType: string;
-  accountName: string;
-  cardNo: string;
-  routingNumber: string;
-  bankInfo: string;
-  cardType: string;
-  address: string;
-}
-
-/** A bind request made canonical (see the header), or the message of its first problem. */
-export function checkCard(body: BindCardRequest): { ok: true; card: CheckedCard } | { ok: false; msg: string } {
-  const typed = clean(body.paymentType);
-  if (!typed) return { ok: false, msg: M.paymentTypeRequired };
-  const known = KNOWN_PAYMENT_TYPES.find((t) => t.toLowerCase() === typed.toLowerCase());
-  const card: CheckedCard = {
-    paymentType: known ?? typed,
-    accountName: clean(body.accountName),
-    cardNo: clean(body.cardNo),
-    routingNumber: clean(body.routingNumber),
-    bankInfo: clean(body.bankInfo),
-    cardType: clean(body.cardType),
-    address: clean(body.address),
-  };
-  if (!card.accountName) return { ok: false, msg: M.accountNameRequired };
-  if (!known) return { ok: true, card };
-  const rules = CARD_RULES[known];
-  for (const f of TEXT_FIELDS) if (!rules.some((r) => r.field === f)) card[f] = '';
-  for (const r of rules) if (!card[r.field]) return { ok: false, msg: r.message };
-  const options: readonly string[] | undefined = CARD_TYPE_OPTIONS[known as keyof typeof CARD_TYPE_OPTIONS];
-  if (options) {
-    const option = options.find((o) => o.toLowerCase() === card.cardType.toLowerCase());
-    if (!option) return { ok: false, msg: M.cardTypeInvalid(options) };
-    card.cardType = option;
-  }
-  return { ok: true, card };
-}
 
 /** The card as every response shows it: sensitive fields masked. */
 export function cardOut(r: BankCardRow): BankCardOut {
