@@ -1,14 +1,73 @@
 // Where /admin/scan2 keeps its rows between page loads (NO SCAN IS LOST): localStorage, one key per
-// signed-in admin, written on every change of the rows or the product and read once when the page
-// opens. What is read back is checked (valibot): a damaged or foreign value is ignored rather than
-// breaking the page; a store that cannot be written (private mode, quota) leaves the page working
-// on its in-memory rows.
+// signed-in admin and open tab ("slot"), written on every change of the rows or the product and read
+// once when the page opens. What is read back is checked (valibot): a damaged or foreign value is
+// ignored rather than breaking the page; a store that cannot be written (private mode, quota) leaves
+// the page working on its in-memory rows.
+//
+// Slots: two tabs of scan2 must not write over each other's unsent rows. A tab claims the first slot
+// no live tab holds (slot 0 is the plain per-admin key) and keeps it alive with a heartbeat; it
+// gives it up when the page goes away, so a reload or the next tab takes it over with its rows. A
+// slot whose holder stopped beating (a crashed tab) is free again after SLOT_STALE_MS, and whoever
+// takes it next sends what was left in it.
 import * as v from 'valibot';
 import type { Scan2Input } from '../../../../machines/scan2.machine';
 
 export const SCAN2_STORAGE_PREFIX = 'purchase-hub.scan2.v1.';
 
-export const scan2StorageKey = (userId: number | null) => `${SCAN2_STORAGE_PREFIX}${userId ?? 'anonymous'}`;
+export const scan2StorageKey = (userId: number | null, slot = 0) => `${SCAN2_STORAGE_PREFIX}${userId ?? 'anonymous'}${slot ? `.${slot}` : ''}`;
+
+const ownerKey = (userId: number | null, slot: number) => `${SCAN2_STORAGE_PREFIX}owner.${userId ?? 'anonymous'}.${slot}`;
+
+/** A live tab refreshes its claim this often; a claim older than SLOT_STALE_MS is a tab that is gone. */
+export const SLOT_BEAT_MS = 2_000;
+export const SLOT_STALE_MS = 10_000;
+const MAX_SLOTS = 20;
+
+export interface Scan2Slot {
+  key: string;
+  /** Refreshes the claim (call every SLOT_BEAT_MS). */
+  beat(): void;
+  /** Gives the slot up (the page goes away). */
+  release(): void;
+}
+
+/** Claims the first slot of this admin no live tab holds (see the header). */
+export function claimScan2Slot(
+  userId: number | null,
+  tabId: string,
+  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null = browserStorage(),
+  now: () => number = Date.now,
+): Scan2Slot {
+  const held = (slot: number) => {
+    try {
+      const claim = JSON.parse(storage?.getItem(ownerKey(userId, slot)) ?? 'null') as { tab?: unknown; at?: unknown } | null;
+      return !!claim && claim.tab !== tabId && typeof claim.at === 'number' && now() - claim.at < SLOT_STALE_MS;
+    } catch {
+      return false;
+    }
+  };
+  let slot = 0;
+  while (slot < MAX_SLOTS - 1 && held(slot)) slot++;
+  const write = () => {
+    try {
+      storage?.setItem(ownerKey(userId, slot), JSON.stringify({ tab: tabId, at: now() }));
+    } catch {
+      // Without storage there is nothing to share: the slot is this tab's alone.
+    }
+  };
+  write();
+  return {
+    key: scan2StorageKey(userId, slot),
+    beat: write,
+    release() {
+      try {
+        storage?.removeItem(ownerKey(userId, slot));
+      } catch {
+        // As above.
+      }
+    },
+  };
+}
 
 const statusSchema = v.picklist([0, 1, 2, 3, 4, 5, 9] as const);
 

@@ -27,14 +27,33 @@ import { withAppInspect } from '../inspect/create-app-actor';
 import { useSessionUser } from '../session/use-session';
 import { addScan, lookupForScan2 } from './scan-api';
 import type { BannerTone } from './scan-feedback';
-import { createScan2Store, scan2StorageKey } from './scan2-storage';
+import { claimScan2Slot, createScan2Store, SLOT_BEAT_MS } from './scan2-storage';
+
+/**
+ * This page load's name in the slot claims. One per module, not per render: React may run a state
+ * initialiser twice, and both runs must claim the same slot. (Not crypto.randomUUID: it needs a
+ * secure context, and a warehouse PC may open the app over plain http on the LAN.)
+ */
+const TAB_ID = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
 export function useScan2Actor() {
   const { api } = useAppContext();
   const user = useSessionUser();
-  const storageKey = scan2StorageKey(user?.id ?? null);
-  const [store] = useState(() => createScan2Store(storageKey));
+  // This tab's slot of the admin's stored rows (scan2-storage.ts): another scan2 tab gets its own.
+  const [slot] = useState(() => claimScan2Slot(user?.id ?? null, TAB_ID));
+  const [store] = useState(() => createScan2Store(slot.key));
   const [restored] = useState(() => store.read());
+
+  useEffect(() => {
+    slot.beat();
+    const timer = window.setInterval(() => slot.beat(), SLOT_BEAT_MS);
+    window.addEventListener('pagehide', slot.release);
+    return () => {
+      window.clearInterval(timer);
+      window.removeEventListener('pagehide', slot.release);
+      slot.release();
+    };
+  }, [slot]);
 
   const actor = useActorRef(
     scan2Machine.provide({
