@@ -7,14 +7,12 @@
 import { useId, useState, type JSX } from 'react';
 import { useWatch } from 'react-hook-form';
 import * as v from 'valibot';
-import { incomeCents } from '../../../../machines/payment.machine';
-import { Button } from '../../components/ui/button';
-import { Modal } from '../../components/ui/dialog';
 import { Form, TextField, useValibotForm } from '../../components/ui/form';
 import { formatMoney } from '../../components/ui/format';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
-import { bonusText, centsToAmount, formatCents, moneyTextToCents, paymentTaskLabel, toCents } from './payment-rules';
+import { PaymentDialogFrame, incomePreview } from './payment-dialog-frame';
+import { bonusText, centsToAmount, moneyTextToCents, paymentTaskLabel, toCents } from './payment-rules';
 import { agreePayment, type PayAgreeRequest, type PaymentApply } from './payments-api';
 import { reportOutcome } from './use-payment-action';
 
@@ -56,30 +54,17 @@ export function AgreePaymentDialog({ apply, applicant, onClose, onAgreed }: Agre
 
   const typedCents = moneyTextToCents(typed ?? '');
   const bonusCents = (typed ?? '').trim() === '' ? toCents(apply.bonus) : typedCents;
-  const income = Number.isFinite(bonusCents)
-    ? formatCents(incomeCents({ buyIn: toCents(apply.buyIn), count: apply.count, bonus: bonusCents, punish: toCents(apply.punish) }))
-    : '';
+  const income = incomePreview({ buyIn: apply.buyIn, count: apply.count, punish: apply.punish }, bonusCents);
 
   return (
-    <Modal
-      open
+    <PaymentDialogFrame
+      title={t.title}
+      subject={t.subject(paymentTaskLabel(apply), apply.itemName)}
+      formId={formId}
+      saving={saving}
+      cancelLabel={t.cancel}
+      submitLabel={t.submit}
       onClose={onClose}
-      title={
-        <>
-          {t.title}
-          <span className="ml-2 text-sm font-normal text-slate-500">{t.subject(paymentTaskLabel(apply), apply.itemName)}</span>
-        </>
-      }
-      footer={
-        <>
-          <Button variant="secondary" disabled={saving} onClick={onClose}>
-            {t.cancel}
-          </Button>
-          <Button type="submit" form={formId} loading={saving}>
-            {t.submit}
-          </Button>
-        </>
-      }
     >
       <Form id={formId} form={form} onSubmit={(values) => void submit(values)} className="flex flex-col gap-3">
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
@@ -98,6 +83,6 @@ export function AgreePaymentDialog({ apply, applicant, onClose, onAgreed }: Agre
         />
         {income && <p className="text-sm text-slate-700 tabular-nums">{t.newIncome(income)}</p>}
       </Form>
-    </Modal>
+    </PaymentDialogFrame>
   );
 }

@@ -14,16 +14,15 @@
 import { createContext, useCallback, useContext, useId, useMemo, useState, type JSX, type ReactNode } from 'react';
 import { useWatch } from 'react-hook-form';
 import * as v from 'valibot';
-import { incomeCents } from '../../../../machines/payment.machine';
 import { Button } from '../../components/ui/button';
-import { Modal } from '../../components/ui/dialog';
 import { Form, TextArea, TextField, useValibotForm } from '../../components/ui/form';
 import { formatMoney } from '../../components/ui/format';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
 import type { Task } from '../tasks/tasks-api';
-import { bonusText, centsToAmount, formatCents, moneyTextToCents, paymentTaskLabel, toCents } from './payment-rules';
+import { PaymentDialogFrame, incomePreview } from './payment-dialog-frame';
+import { bonusText, centsToAmount, moneyTextToCents, paymentTaskLabel } from './payment-rules';
 import { applyPayment, type PayApplyRequest } from './payments-api';
 import { useApplyState, type ApplyTaskFacts } from './use-apply-state';
 
@@ -87,30 +86,17 @@ function OpenApplyDialog({ task, onClose, onApplied, onRefused }: Omit<ApplyPaym
   }
 
   const bonusCents = typed.trim() === '' ? 0 : moneyTextToCents(typed);
-  const income = Number.isFinite(bonusCents)
-    ? formatCents(incomeCents({ buyIn: toCents(task.buyIn), count: task.productCount, bonus: bonusCents, punish: toCents(task.punish) }))
-    : '';
+  const income = incomePreview({ buyIn: task.buyIn, count: task.productCount, punish: task.punish }, bonusCents);
 
   return (
-    <Modal
-      open
+    <PaymentDialogFrame
+      title={t.title}
+      subject={t.subject(paymentTaskLabel(task), task.itemName)}
+      formId={formId}
+      saving={saving}
+      cancelLabel={t.cancel}
+      submitLabel={t.submit}
       onClose={onClose}
-      title={
-        <>
-          {t.title}
-          <span className="ml-2 text-sm font-normal text-slate-500">{t.subject(paymentTaskLabel(task), task.itemName)}</span>
-        </>
-      }
-      footer={
-        <>
-          <Button variant="secondary" disabled={saving} onClick={onClose}>
-            {t.cancel}
-          </Button>
-          <Button type="submit" form={formId} loading={saving}>
-            {t.submit}
-          </Button>
-        </>
-      }
     >
       <Form id={formId} form={form} onSubmit={(values) => void submit(values)} className="flex flex-col gap-3">
         <p className="text-slate-600 tabular-nums">{t.basis(formatMoney(task.buyIn), task.productCount, formatMoney(task.punish))}</p>
@@ -118,7 +104,7 @@ function OpenApplyDialog({ task, onClose, onApplied, onRefused }: Omit<ApplyPaym
         <TextArea<ApplyInput, 'note'> name="note" label={t.note} rows={3} maxLength={NOTE_MAX} />
         {income && <p className="text-sm font-medium text-slate-800 tabular-nums">{t.expected(income)}</p>}
       </Form>
-    </Modal>
+    </PaymentDialogFrame>
   );
 }
 
