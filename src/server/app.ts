@@ -14,6 +14,7 @@ import { listOperations, specPath, type Operation } from './contract.ts';
 import type { Db } from './db/client.ts';
 import { AppError, badRequest, Code, forbidden, notImplemented, unauthorized } from './errors.ts';
 import { SessionCache } from './auth/sessions.ts';
+import { ScanBatcher } from './receiving/scan-batcher.ts';
 import { FailureCounter, LOGIN_LIMITS } from './auth/rate-limit.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { OutboxWorker } from './mail/outbox.ts';
@@ -110,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     loginFailures: { byAddress: new FailureCounter(LOGIN_LIMITS.perAddress), byIp: new FailureCounter(LOGIN_LIMITS.perIp) },
     sessions: new SessionCache(),
+    scans: new ScanBatcher(deps.db),
   };
   app.decorate('appCtx', ctx);
 

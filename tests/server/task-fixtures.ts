@@ -48,7 +48,7 @@ export function client(app: FastifyInstance, token: string) {
 }
 export type Client = ReturnType<typeof client>;
 
-const actorOf = (u: { id: number; mailAddr: string; nickName: string; roleType: 'admin' | 'lowerAdmin' | 'user' }): SessionUser => ({
+export const actorOf = (u: { id: number; mailAddr: string; nickName: string; roleType: 'admin' | 'lowerAdmin' | 'user' }): SessionUser => ({
   id: u.id,
   mailAddr: u.mailAddr,
   nickName: u.nickName,

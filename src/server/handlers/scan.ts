@@ -3,11 +3,12 @@
 // scanTrackingList); POST create, modify and add under /api/scan/admin/tracking/{id} (responses
 // opStatus and scanTrackingList, or scanTracking for modify)"). Admin side only (x-roles lowerAdmin,
 // admin). The rules live in receiving/scan-service.ts, the list in receiving/scan-queries.ts; these
-// handlers choose the transaction and shape the answers. A duplicate is a business outcome
+// handlers choose the transaction (create and add: the scan batcher's, receiving/scan-batcher.ts)
+// and shape the answers. A duplicate is a business outcome
 // (A00000 with opStatus failed and the msg, which the client shows as an error toast, SPEC §8).
 import { pageOf } from '../paging.ts';
 import { pageScans, scanFilters } from '../receiving/scan-queries.ts';
-import { addScan, checkTrackingId, createScans, modifyScan, rowsOfTracking, scanOut, type ScanOutcome } from '../receiving/scan-service.ts';
+import { addJob, checkTrackingId, createJob, modifyScan, rowsOfTracking, scanOut, type ScanOutcome } from '../receiving/scan-service.ts';
 import { me, ok, type Handlers } from './types.ts';
 
 const answer = (r: ScanOutcome) => ok({ opStatus: r.opStatus, msg: r.msg, scanTrackingList: r.rows.map(scanOut) }, r.msg);
@@ -27,12 +28,12 @@ export const scanHandlers: Handlers = {
 
   async createScanTrackings(req, ctx) {
     const user = me(req);
-    return answer(await ctx.db.transaction((tx) => createScans(tx, user, req.params.id, req.body.items)));
+    return answer(await ctx.scans.submit(createJob(user, req.params.id, req.body.items)));
   },
 
   async addScanTracking(req, ctx) {
     const user = me(req);
-    return answer(await ctx.db.transaction((tx) => addScan(tx, user, req.params.id, req.body)));
+    return answer(await ctx.scans.submit(addJob(user, req.params.id, req.body)));
   },
 
   async modifyScanTracking(req, ctx) {

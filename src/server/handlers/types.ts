@@ -8,6 +8,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { OutboxWorker } from '../mail/outbox.ts';
 import type { FailureCounter } from '../auth/rate-limit.ts';
 import type { SessionCache } from '../auth/sessions.ts';
+import type { ScanBatcher } from '../receiving/scan-batcher.ts';
 import type { UserRole } from '../contract.ts';
 
 export interface SessionUser {
@@ -26,6 +27,8 @@ export interface Ctx {
   log: FastifyBaseLogger;
   loginFailures: { byAddress: FailureCounter; byIp: FailureCounter };
   sessions: SessionCache;
+  /** Writes the scan calls (create, add), gathering those that arrive together into one transaction. */
+  scans: ScanBatcher;
 }
 
 export type OpId = keyof operations;

@@ -183,6 +183,32 @@ class Seen {
   }
 }
 
+/**
+ * Scan rows a scan call is adding (receiving/scan-service.ts runScanJobs): not inserted yet, they
+ * are matched under stand-in ids (above every real id, so in the order they will be inserted, after
+ * the tracking id's existing rows) and inserted once, in their final state - instead of inserted in
+ * status scan and updated by matching at once (twice the writes, index entries and audit entries of
+ * every scan). A row that matching divides between tasks is inserted as one row per task. Each
+ * inserted row is audited with its scan's action and no before.
+ */
+export class FreshScans {
+  private static readonly FIRST_ID = 2 ** 40;
+  private actions = new Map<number, string>();
+  /** A stand-in row for `values` (status scan), to be handed to matching with the tracking id's rows. */
+  add(values: Omit<ScanRow, 'id' | 'createdAt' | 'updatedAt' | 'status' | 'matchedUser' | 'userId' | 'mainId' | 'subId' | 'taskId'>, action: string, now: Date): ScanRow {
+    const id = FreshScans.FIRST_ID + this.actions.size;
+    this.actions.set(id, action);
+    return { ...values, id, status: 'scan', matchedUser: null, userId: null, mainId: null, subId: null, taskId: null, createdAt: now, updatedAt: now };
+  }
+  /** The action of a stand-in id, or undefined for a real row. */
+  actionOf(id: number): string | undefined {
+    return this.actions.get(id);
+  }
+  get ids(): number[] {
+    return [...this.actions.keys()];
+  }
+}
+
 /** The live records (not of deleted tasks) of each tracking id with their tasks, oldest record first. */
 async function recordsOn(tx: Tx, trackingIds: string[]): Promise<Map<string, Loaded['records']>> {
   const out = new Map<string, Loaded['records']>(trackingIds.map((t) => [t, []]));
@@ -349,11 +375,41 @@ const WRITE_CHUNK = 1000;
 const UNNEST_CHUNK = 5000;
 
 /** Applies the planned writes (bulk statements) and audits each changed row. */
-async function flushWrites(tx: Tx, w: Writes, actor: SessionUser | null, seen?: Seen, extraAudits: AuditEntry[] = []) {
+async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, extraAudits: AuditEntry[] = [], fresh?: { scans: FreshScans; rows: Map<number, ScanRow> }) {
   // The caller's own entries first (the change that matching follows), then matching's.
   const audits: AuditEntry[] = [...extraAudits];
   const now = new Date();
-  const written = { updated: new Map<number, ScanRow>(), inserted: [] as ScanRow[] };
+  const written = { updated: new Map<number, ScanRow>(), inserted: [] as ScanRow[], fresh: new Map<number, ScanRow>() };
+  // Fresh rows (see FreshScans) are inserted in their final state: what matching planned for them
+  // (the first share, and one more row per further share), or as they came where it changed nothing.
+  const freshInserts: { freshId: number; values: typeof scanTrackings.$inferInsert }[] = [];
+  if (fresh) {
+    const planned = new Map(w.scanUpdates.filter((u) => fresh.scans.actionOf(u.before.id) !== undefined).map((u) => [u.before.id, u]));
+    w.scanUpdates = w.scanUpdates.filter((u) => !planned.has(u.before.id));
+    const splits = w.scanInserts.filter((i) => fresh.scans.actionOf(i.splitFrom) !== undefined);
+    w.scanInserts = w.scanInserts.filter((i) => fresh.scans.actionOf(i.splitFrom) === undefined);
+    for (const id of fresh.scans.ids) {
+      const row = fresh.rows.get(id);
+      if (!row) continue;
+      const { id: _, ...values } = { ...row, ...planned.get(id)?.set };
+      freshInserts.push({ freshId: id, values });
+      for (const split of splits) if (split.splitFrom === id) freshInserts.push({ freshId: id, values: split.values });
+    }
+  }
+  for (let i = 0; i < freshInserts.length; i += WRITE_CHUNK) {
+    const chunk = freshInserts.slice(i, i + WRITE_CHUNK);
+    // A multi-row INSERT ... RETURNING answers in the order of its VALUES.
+    const inserted = await tx
+      .insert(scanTrackings)
+      .values(chunk.map((c) => c.values))
+      .returning();
+    inserted.forEach((row, k) => {
+      const { freshId } = chunk[k]!;
+      audits.push(scanAudit(actorOf(row.trackingId), fresh!.scans.actionOf(freshId)!, null, row));
+      if (!written.fresh.has(freshId)) written.fresh.set(freshId, row);
+      else written.inserted.push(row);
+    });
+  }
   // A seen row is written even where matching leaves it as the change made it. (At this point the
   // run has read only its own tracking ids: rows of other tracking ids are read later, to judge
   // tasks, and are written by the run of their own slice; see matchTrackings.)
@@ -380,6 +436,7 @@ async function flushWrites(tx: Tx, w: Writes, actor: SessionUser | null, seen?: 
       const after = { ...u.before, ...u.set, updatedAt: now };
       written.updated.set(after.id, after);
       const original = seen?.originals.get(u.before.id);
+      const actor = actorOf(after.trackingId);
       audits.push(original ? scanAudit(actor, seen!.action, original, after) : scanAudit(actor, 'match', u.before, after));
     }
   }
@@ -390,7 +447,7 @@ async function flushWrites(tx: Tx, w: Writes, actor: SessionUser | null, seen?: 
       .insert(scanTrackings)
       .values(chunk.map((c) => c.values))
       .returning();
-    inserted.forEach((row, k) => audits.push({ ...scanAudit(actor, 'match.split', null, row), before: { splitFrom: chunk[k]!.splitFrom } }));
+    inserted.forEach((row, k) => audits.push({ ...scanAudit(actorOf(row.trackingId), 'match.split', null, row), before: { splitFrom: chunk[k]!.splitFrom } }));
     written.inserted.push(...inserted);
   }
   for (let i = 0; i < w.recordUpdates.length; i += UNNEST_CHUNK) {
@@ -405,7 +462,7 @@ async function flushWrites(tx: Tx, w: Writes, actor: SessionUser | null, seen?: 
         entity: 'purchased',
         entityId: before.id,
         action: 'match',
-        opUid: actor?.id ?? null,
+        opUid: actorOf(trackingId)?.id ?? null,
         userId: task.userId,
         mainId: task.mainId,
         subId: task.subId,
@@ -465,7 +522,7 @@ class Allocations {
  * ids. The allocations of every tracking id of these tasks are loaded up front (one snapshot), so
  * each verdict reads the same state whatever order the tasks are evaluated in.
  */
-async function evaluate(tx: Tx, taskRows: Map<number, TaskRow>, allocations: Allocations, actor: SessionUser | null): Promise<number[]> {
+async function evaluate(tx: Tx, taskRows: Map<number, TaskRow>, allocations: Allocations, actorOfTask: (trackingIds: string[]) => SessionUser | null): Promise<number[]> {
   const changed: number[] = [];
   const candidates = [...taskRows.values()].filter(acceptsMatch).sort((a, b) => a.id - b.id);
   const recordsOf = new Map<number, { id: number; trackingId: string }[]>(candidates.map((t) => [t.id, []]));
@@ -474,7 +531,8 @@ async function evaluate(tx: Tx, taskRows: Map<number, TaskRow>, allocations: All
     const rows = await tx
       .select({ id: purchasedRecords.id, taskId: purchasedRecords.taskId, trackingId: purchasedRecords.trackingId })
       .from(purchasedRecords)
-      .where(anyInt(purchasedRecords.taskId, ids.slice(i, i + READ_CHUNK)));
+      .where(anyInt(purchasedRecords.taskId, ids.slice(i, i + READ_CHUNK)))
+      .orderBy(asc(purchasedRecords.id));
     for (const r of rows) recordsOf.get(r.taskId)!.push(r);
   }
   await allocations.load([...recordsOf.values()].flat().map((r) => r.trackingId));
@@ -489,14 +547,23 @@ async function evaluate(tx: Tx, taskRows: Map<number, TaskRow>, allocations: All
     if (task.status === v.outcome && task.productCount === v.productCount && task.canSplit === v.canSplit) continue;
     moves.push({ row: task, ...v });
   }
-  // One task: applyTaskEvent itself; many (an upload): the same decisions, written in bulk.
-  const afters =
-    moves.length === 1
-      ? [await applyTaskEvent(tx, actor, moves[0]!.row, { type: 'task.match', outcome: moves[0]!.outcome }, { set: { productCount: moves[0]!.productCount, canSplit: moves[0]!.canSplit } })]
-      : await applyMatchEvents(tx, actor, moves);
-  for (const after of afters) {
-    taskRows.set(after.id, after);
-    changed.push(after.id);
+  // Grouped by who the task's change is attributed to (one actor, except in a batch of scans by
+  // several clerks: see RunOptions.actors).
+  const byActor = new Map<SessionUser | null, typeof moves>();
+  for (const move of moves) {
+    const actor = actorOfTask(recordsOf.get(move.row.id)!.map((r) => r.trackingId));
+    byActor.set(actor, [...(byActor.get(actor) ?? []), move]);
+  }
+  for (const [actor, group] of byActor) {
+    // One task: applyTaskEvent itself; many (an upload): the same decisions, written in bulk.
+    const afters =
+      group.length === 1
+        ? [await applyTaskEvent(tx, actor, group[0]!.row, { type: 'task.match', outcome: group[0]!.outcome }, { set: { productCount: group[0]!.productCount, canSplit: group[0]!.canSplit } })]
+        : await applyMatchEvents(tx, actor, group);
+    for (const after of afters) {
+      taskRows.set(after.id, after);
+      changed.push(after.id);
+    }
   }
   return changed;
 }
@@ -528,10 +595,23 @@ interface RunOptions {
   known?: ReadonlyMap<string, ScanRow[]>;
   /** The caller's own audit entries, written with matching's. */
   audits?: AuditEntry[];
+  /** Rows of `known` that are not inserted yet (see FreshScans). */
+  fresh?: FreshScans;
+  /**
+   * Who changed each tracking id, where it is not the run's actor (a batch of scans by several
+   * clerks, receiving/scan-batcher.ts): the tracking id's scan rows and records are audited as theirs,
+   * and a task's change as the first of its tracking ids' (by record id) that has one.
+   */
+  actors?: ReadonlyMap<string, SessionUser>;
 }
+
+/** Who a change of a tracking id is attributed to (opUid of its audit entries; null: the system). */
+type ActorOf = (trackingId: string) => SessionUser | null;
 
 async function run(tx: Tx, trackingIds: string[], extraTaskIds: number[], actor: SessionUser | null, opts: RunOptions = {}): Promise<{ report: MatchReport; rows: Map<string, ScanRow[]> }> {
   const { seen } = opts;
+  const actorOf: ActorOf = (t) => opts.actors?.get(t) ?? actor;
+  const actorOfTask = (ts: string[]) => ts.map((t) => opts.actors?.get(t)).find(Boolean) ?? actor;
   await lockTrackings(tx, trackingIds);
   // The records are read once, before their tasks are locked: under the tracking locks no record of
   // these tracking ids can change, and each record is then paired with its task as locked (a task
@@ -557,13 +637,15 @@ async function run(tx: Tx, trackingIds: string[], extraTaskIds: number[], actor:
   );
   const writes = newWrites();
   for (const t of trackingIds) planTracking(await allocations.get(t), taskRows, names, writes);
-  const written = await flushWrites(tx, writes, actor, seen, opts.audits);
-  const changedTaskIds = await evaluate(tx, taskRows, allocations, actor);
+  const freshRows = new Map<number, ScanRow>();
+  if (opts.fresh) for (const list of opts.known?.values() ?? []) for (const r of list) if (opts.fresh.actionOf(r.id) !== undefined) freshRows.set(r.id, r);
+  const written = await flushWrites(tx, writes, actorOf, seen, opts.audits, opts.fresh && { scans: opts.fresh, rows: freshRows });
+  const changedTaskIds = await evaluate(tx, taskRows, allocations, actorOfTask);
   // The rows after matching, of the tracking ids the caller knew (it asks for them): what was
   // loaded, with matching's own writes applied.
   const rows = new Map<string, ScanRow[]>();
   for (const t of opts.known?.keys() ?? []) {
-    const list = (await allocations.get(t)).scans.map((r) => written.updated.get(r.id) ?? r);
+    const list = (await allocations.get(t)).scans.map((r) => written.updated.get(r.id) ?? written.fresh.get(r.id) ?? r);
     list.push(...written.inserted.filter((r) => r.trackingId === t));
     rows.set(
       t,
@@ -586,21 +668,21 @@ export async function matchTracking(tx: Tx, trackingId: string, actor: SessionUs
 }
 
 /**
- * matchTracking for the scan calls (receiving/scan-service.ts), which hold the tracking lock and
- * every row of the tracking id already: `known` is all of them as they are now (read under the lock
- * and just written), `audits` the call's own entries, written together with matching's. Answers the
- * tracking id's rows after matching as well, without reading them again (a scan is a handful of
- * round trips; each one saved counts).
+ * matchTracking for the scan calls (receiving/scan-service.ts), which hold the tracking locks and
+ * every row of their tracking ids already: `known` is all of them per tracking id as they are now
+ * (read under the lock and just written, or `fresh`: to be inserted by matching in their final
+ * state), `actors` who scanned each tracking id (a batch of scans by several clerks is matched in
+ * one run), `audits` the scans' own entries, written together with matching's. Answers the rows of each tracking id after matching as well, without reading them
+ * again (a scan is a handful of round trips; each one saved counts).
  */
-export async function matchScannedTracking(
+export async function matchScannedTrackings(
   tx: Tx,
-  trackingId: string,
-  actor: SessionUser | null,
-  known: ScanRow[],
+  known: ReadonlyMap<string, ScanRow[]>,
+  actors: ReadonlyMap<string, SessionUser>,
   audits: AuditEntry[],
-): Promise<{ report: MatchReport; rows: ScanRow[] }> {
-  const { report, rows } = await run(tx, [trackingId], [], actor, { known: new Map([[trackingId, known]]), audits });
-  return { report, rows: rows.get(trackingId) ?? [] };
+  fresh: FreshScans,
+): Promise<{ report: MatchReport; rows: Map<string, ScanRow[]> }> {
+  return run(tx, [...known.keys()].sort(), [], null, { known, actors, audits, fresh });
 }
 
 /**

@@ -44,7 +44,7 @@ import { scanTrackings } from '../db/schema/receiving.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
 import { canModifyRecord, isValidCount, MAX_SCAN_COUNT } from '../../../machines/scan.machine.ts';
-import { lockTrackings, matchScannedTracking, matchTrackings, scanAudit, type ScanRow } from '../matching/match.ts';
+import { FreshScans, lockTrackings, matchScannedTrackings, matchTrackings, scanAudit, type ScanRow } from '../matching/match.ts';
 
 type ScanTracking = components['schemas']['ScanTracking'];
 
@@ -155,11 +155,134 @@ export function rowsOfTracking(tx: Tx, trackingId: string): Promise<ScanRow[]> {
   return tx.select().from(scanTrackings).where(eq(scanTrackings.trackingId, trackingId)).orderBy(asc(scanTrackings.id));
 }
 
+/** Every row of each of these tracking ids, oldest first (one query). */
+async function rowsOfTrackings(tx: Tx, trackingIds: string[]): Promise<Map<string, ScanRow[]>> {
+  const out = new Map<string, ScanRow[]>();
+  if (!trackingIds.length) return out;
+  const rows = await tx.select().from(scanTrackings).where(inArray(scanTrackings.trackingId, trackingIds)).orderBy(asc(scanTrackings.id));
+  for (const r of rows) {
+    const list = out.get(r.trackingId);
+    if (list) list.push(r);
+    else out.set(r.trackingId, [r]);
+  }
+  return out;
+}
+
 export interface ScanOutcome {
   opStatus: 'succ' | 'failed';
   msg: string;
   /** Every row of the tracking id after the call (after matching when it changed anything). */
   rows: ScanRow[];
+}
+
+/**
+ * One scan call, checked as far as it can be without the database: the tracking id, upcs and
+ * counts are well-formed and every line names an item. `upc: null` (add) is the item's own upc.
+ */
+export interface ScanJob {
+  kind: 'create' | 'add';
+  actor: SessionUser;
+  trackingId: string;
+  lines: { upc: string | null; count: number; itemId: number }[];
+}
+
+/** createScanTrackings' input as a job, or A00001 (see the header). */
+export function createJob(actor: SessionUser, rawTrackingId: string, input: { upc: string; count?: number; itemId?: number | null }[]): ScanJob {
+  const trackingId = checkTrackingId(rawTrackingId);
+  if (input.some((l) => l.itemId === undefined || l.itemId === null)) throw badRequest(scanMessages.itemRequired);
+  return { kind: 'create', actor, trackingId, lines: input.map((l) => ({ upc: checkUpc(l.upc), count: checkCount(l.count), itemId: l.itemId! })) };
+}
+
+/** addScanTracking's input as a job, or A00001 (see the header). */
+export function addJob(actor: SessionUser, rawTrackingId: string, input: { itemId?: number | null; upc?: string; count?: number }): ScanJob {
+  const trackingId = checkTrackingId(rawTrackingId);
+  if (input.itemId === undefined || input.itemId === null) throw badRequest(scanMessages.chooseItem);
+  const upc = input.upc?.trim() ? checkUpc(input.upc) : null;
+  return { kind: 'add', actor, trackingId, lines: [{ upc, count: checkCount(input.count), itemId: input.itemId }] };
+}
+
+/**
+ * Carries out scan jobs of distinct tracking ids in the caller's transaction, set-based: one item
+ * lookup, one lock statement, one read of their rows, one insert and one matching run for all of
+ * them (receiving/scan-batcher.ts gathers the calls that arrive together; a single call is a batch
+ * of one). Answers, per job in order, its outcome or the error it alone is refused with (an unknown
+ * item, a missing upc): such a job writes nothing and the others go on. A duplicate is an outcome
+ * (opStatus failed, see the header). The rows a line writes: an init row of the tracking id with
+ * the line's upc is seen (status scan, the scanned count and item); other lines become new rows in
+ * status scan. Matching then runs once over every tracking id that changed, each change attributed
+ * to its own clerk, and the scans' audit entries are written together with matching's.
+ */
+export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome | Error)[]> {
+  if (new Set(jobs.map((j) => j.trackingId)).size !== jobs.length) throw new Error('runScanJobs: one job per tracking id');
+  const found = await itemsById(
+    tx,
+    jobs.flatMap((j) => j.lines.map((l) => l.itemId)),
+  );
+  const out: (ScanOutcome | Error)[] = [];
+  const planned: { index: number; job: ScanJob; lines: ScanLineIn[] }[] = [];
+  jobs.forEach((job, index) => {
+    try {
+      const lines = job.lines.map((l) => {
+        const item = found.get(l.itemId);
+        if (!item) throw badRequest(scanMessages.itemNotFound);
+        return { upc: l.upc ?? checkUpc(item.upc ?? ''), count: l.count, item };
+      });
+      planned.push({ index, job, lines });
+    } catch (err) {
+      out[index] = err as Error;
+    }
+  });
+  const trackingIds = planned.map((p) => p.job.trackingId);
+  await lockTrackings(tx, trackingIds);
+  const existing = await rowsOfTrackings(tx, trackingIds);
+
+  const known = new Map<string, ScanRow[]>();
+  const actors = new Map<string, SessionUser>();
+  const audits: AuditEntry[] = [];
+  const fresh = new FreshScans();
+  const now = new Date();
+  for (const { index, job, lines } of planned) {
+    const rows = existing.get(job.trackingId) ?? [];
+    const upcs = lines.map((l) => l.upc);
+    const seenBefore = rows.some((r) => isSeen(r) && upcs.includes(r.upc));
+    if (job.kind === 'create' && (seenBefore || new Set(upcs).size !== upcs.length)) {
+      out[index] = { opStatus: 'failed', msg: scanMessages.upcDuplicate, rows };
+      continue;
+    }
+    if (job.kind === 'add' && seenBefore) {
+      out[index] = { opStatus: 'failed', msg: scanMessages.trackingSubmitted, rows };
+      continue;
+    }
+    const action = job.kind === 'create' ? 'scan' : 'add';
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const line of lines) {
+      const announced = rows.find((r) => r.upc === line.upc && r.status === 'init');
+      if (announced) {
+        const [after] = await tx
+          .update(scanTrackings)
+          .set({ status: 'scan', count: line.count, itemId: line.item.id, itemName: line.item.itemName, opUid: job.actor.id, updatedAt: now })
+          .where(eq(scanTrackings.id, announced.id))
+          .returning();
+        audits.push(scanAudit(job.actor, action, announced, after!));
+        byId.set(after!.id, after!);
+      } else {
+        const row = fresh.add({ trackingId: job.trackingId, upc: line.upc, count: line.count, itemId: line.item.id, itemName: line.item.itemName, opUid: job.actor.id }, action, now);
+        byId.set(row.id, row);
+      }
+    }
+    known.set(job.trackingId, [...byId.values()]);
+    actors.set(job.trackingId, job.actor);
+    out[index] = { opStatus: 'succ', msg: job.kind === 'create' ? scanMessages.created : scanMessages.added, rows: [] };
+  }
+  if (known.size) {
+    // Matching inserts the new rows (FreshScans), in their final state.
+    const matched = (await matchScannedTrackings(tx, known, actors, audits, fresh)).rows;
+    planned.forEach(({ index, job }) => {
+      const o = out[index];
+      if (o && !(o instanceof Error) && o.opStatus === 'succ') o.rows = matched.get(job.trackingId) ?? [];
+    });
+  }
+  return out;
 }
 
 interface ScanLineIn {
@@ -168,72 +291,11 @@ interface ScanLineIn {
   item: ItemBrief;
 }
 
-/**
- * Writes the scanned lines of one tracking id whose lock is held (an init row of the line's upc is
- * seen: status scan, the scanned count and item; other lines become new rows in status scan), then
- * matches the tracking id. Answers its rows after matching. The audit entries of the scan are
- * written with matching's (matchScannedTracking), which is handed every row of the tracking id.
- */
-async function scanAndMatch(tx: Tx, actor: SessionUser, trackingId: string, existing: ScanRow[], lines: ScanLineIn[], action: string): Promise<ScanRow[]> {
-  const audits: AuditEntry[] = [];
-  const inserts: (typeof scanTrackings.$inferInsert)[] = [];
-  const rows = new Map(existing.map((r) => [r.id, r]));
-  const now = new Date();
-  for (const line of lines) {
-    const announced = existing.find((r) => r.upc === line.upc && r.status === 'init');
-    if (announced) {
-      const [after] = await tx
-        .update(scanTrackings)
-        .set({ status: 'scan', count: line.count, itemId: line.item.id, itemName: line.item.itemName, opUid: actor.id, updatedAt: now })
-        .where(eq(scanTrackings.id, announced.id))
-        .returning();
-      audits.push(scanAudit(actor, action, announced, after!));
-      rows.set(after!.id, after!);
-    } else {
-      inserts.push({ trackingId, upc: line.upc, count: line.count, itemId: line.item.id, itemName: line.item.itemName, status: 'scan', opUid: actor.id });
-    }
-  }
-  if (inserts.length) {
-    const created = await tx.insert(scanTrackings).values(inserts).returning();
-    for (const row of created) {
-      audits.push(scanAudit(actor, action, null, row));
-      rows.set(row.id, row);
-    }
-  }
-  return (await matchScannedTracking(tx, trackingId, actor, [...rows.values()], audits)).rows;
-}
-
-/** createScanTrackings: the products of one parcel (see the header). */
-export async function createScans(tx: Tx, actor: SessionUser, rawTrackingId: string, input: { upc: string; count?: number; itemId?: number | null }[]): Promise<ScanOutcome> {
-  const trackingId = checkTrackingId(rawTrackingId);
-  if (input.some((l) => l.itemId === undefined || l.itemId === null)) throw badRequest(scanMessages.itemRequired);
-  const checked = input.map((l) => ({ upc: checkUpc(l.upc), count: checkCount(l.count), itemId: l.itemId! }));
-  const found = await requireItems(
-    tx,
-    checked.map((l) => l.itemId),
-  );
-  const lines = checked.map((l) => ({ upc: l.upc, count: l.count, item: found.get(l.itemId)! }));
-
-  await lockTrackings(tx, [trackingId]);
-  const existing = await rowsOfTracking(tx, trackingId);
-  const upcs = lines.map((l) => l.upc);
-  const repeated = new Set(upcs).size !== upcs.length;
-  if (repeated || existing.some((r) => isSeen(r) && upcs.includes(r.upc))) return { opStatus: 'failed', msg: scanMessages.upcDuplicate, rows: existing };
-  return { opStatus: 'succ', msg: scanMessages.created, rows: await scanAndMatch(tx, actor, trackingId, existing, lines, 'scan') };
-}
-
-/** addScanTracking: one parcel of one product (see the header). */
-export async function addScan(tx: Tx, actor: SessionUser, rawTrackingId: string, input: { itemId?: number | null; upc?: string; count?: number }): Promise<ScanOutcome> {
-  const trackingId = checkTrackingId(rawTrackingId);
-  if (input.itemId === undefined || input.itemId === null) throw badRequest(scanMessages.chooseItem);
-  const item = (await requireItems(tx, [input.itemId])).get(input.itemId)!;
-  const upc = checkUpc(input.upc?.trim() ? input.upc : (item.upc ?? ''));
-  const count = checkCount(input.count);
-
-  await lockTrackings(tx, [trackingId]);
-  const existing = await rowsOfTracking(tx, trackingId);
-  if (existing.some((r) => isSeen(r) && r.upc === upc)) return { opStatus: 'failed', msg: scanMessages.trackingSubmitted, rows: existing };
-  return { opStatus: 'succ', msg: scanMessages.added, rows: await scanAndMatch(tx, actor, trackingId, existing, [{ upc, count, item }], 'add') };
+/** One scan job in the caller's transaction: its outcome, or the error it is refused with. */
+export async function runScanJob(tx: Tx, job: ScanJob): Promise<ScanOutcome> {
+  const [result] = await runScanJobs(tx, [job]);
+  if (result instanceof Error) throw result;
+  return result!;
 }
 
 export interface ModifyOutcome {
