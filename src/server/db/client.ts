@@ -17,6 +17,12 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The rows of db.execute(): node-postgres and PGlite answer { rows } (typed loosely by drizzle). */
+export async function rowsOf<T>(result: Promise<unknown>): Promise<T[]> {
+  const r = (await result) as { rows?: T[] } | T[];
+  return Array.isArray(r) ? r : (r.rows ?? []);
+}
+
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export async function openDatabase(opts: { url?: string; dataDir?: string; memory?: boolean }): Promise<Database> {

@@ -48,10 +48,10 @@ import type { components } from '../../api/schema';
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
-import { scanTrackings } from '../db/schema/receiving.ts';
 import { badRequest } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
 import { lockTrackings, matchTrackings, scanAudit, type ScanRow } from '../matching/match.ts';
+import { insertScanRows, rowsOfTrackings } from '../receiving/scan-rows.ts';
 import { CONTROL_CHARS, isFrozen, isSeen, MAX_SCAN_COUNT, scanMessages, scanTextError, type ItemBrief } from '../receiving/scan-service.ts';
 import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';
 import { applyInOneTransaction, cellText, isRoundedNumber, uploadResult, uploadRowMessages, wholeNumber } from './upload-rows.ts';
@@ -203,30 +203,10 @@ async function loadItems(tx: Tx, ids: number[], upcs: string[]) {
   return { byId, byUpc };
 }
 
-/** Every row of these tracking ids, grouped by tracking id, oldest first. */
-async function rowsOfTrackings(tx: Tx, trackingIds: string[]): Promise<Map<string, ScanRow[]>> {
-  const out = new Map<string, ScanRow[]>();
-  for (const part of chunks(trackingIds)) {
-    const rows = await tx.select().from(scanTrackings).where(sql`${scanTrackings.trackingId} = any(${sql.param(part)}::text[])`).orderBy(scanTrackings.id);
-    for (const r of rows) {
-      const list = out.get(r.trackingId);
-      if (list) list.push(r);
-      else out.set(r.trackingId, [r]);
-    }
-  }
-  return out;
-}
-
 const sum = (rows: ScanRow[]) => rows.reduce((n, r) => n + r.count, 0);
 
 /** A new (imported) row. */
 type NewScan = Pick<ScanRow, 'trackingId' | 'upc' | 'count' | 'itemId' | 'itemName'>;
-
-/** Rows of db.execute(): node-postgres answers { rows }, PGlite too; typed loosely by drizzle. */
-async function rowsOf<T>(result: Promise<unknown>): Promise<T[]> {
-  const r = (await result) as { rows?: T[] } | T[];
-  return Array.isArray(r) ? r : (r.rows ?? []);
-}
 
 /** The planned writes of one upload, applied in a few statements by flush(). */
 interface Plan {
@@ -244,34 +224,11 @@ interface Plan {
 async function flush(tx: Tx, actor: SessionUser, plan: Plan, insertAction: string) {
   const audits: AuditEntry[] = [];
   const now = new Date();
-  for (const part of chunks(plan.inserts)) {
-    // The ids are taken from the sequence first, so each new row is known without reading it back.
-    const ids = (await rowsOf<{ id: number }>(tx.execute(sql`select nextval(pg_get_serial_sequence('scan_trackings', 'id'))::int as id from generate_series(1, ${part.length})`))).map(
-      (r) => Number(r.id),
-    );
-    const col = <T>(f: (r: NewScan) => T) => sql.param(part.map(f));
-    await tx.execute(sql`
-      insert into scan_trackings (id, tracking_id, upc, count, item_id, item_name, status, op_uid, created_at, updated_at)
-      select v.id, v.tracking_id, v.upc, v.count, v.item_id, v.item_name, 'init', ${actor.id}, ${now}, ${now}
-      from unnest(${sql.param(ids)}::int[], ${col((r) => r.trackingId)}::text[], ${col((r) => r.upc)}::text[], ${col((r) => r.count)}::int[],
-        ${col((r) => r.itemId)}::int[], ${col((r) => r.itemName)}::text[]) as v(id, tracking_id, upc, count, item_id, item_name)`);
-    part.forEach((r, k) => {
-      const row: ScanRow = {
-        id: ids[k]!,
-        ...r,
-        status: 'init',
-        matchedUser: null,
-        userId: null,
-        mainId: null,
-        subId: null,
-        taskId: null,
-        opUid: actor.id,
-        createdAt: now,
-        updatedAt: now,
-      };
-      audits.push(scanAudit(actor, insertAction, null, row));
-    });
-  }
+  const inserted = await insertScanRows(
+    tx,
+    plan.inserts.map((r) => ({ ...r, status: 'init', matchedUser: null, userId: null, mainId: null, subId: null, taskId: null, opUid: actor.id, createdAt: now, updatedAt: now })),
+  );
+  for (const row of inserted) audits.push(scanAudit(actor, insertAction, null, row));
   for (const part of chunks(plan.updates)) {
     await tx.execute(sql`
       update scan_trackings s set count = v.count, status = v.status::scan_status, op_uid = ${actor.id}, updated_at = ${now}

@@ -70,13 +70,13 @@ import { explainTaskRefusal, taskMachine, type MatchOutcome } from '../../../mac
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import type { Tx } from '../db/client.ts';
 import { users } from '../db/schema/accounts.ts';
-import { scanTrackings } from '../db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import type { SessionUser } from '../handlers/types.ts';
+import { insertScanRows, rowsOfTrackings, type NewScanRow, type ScanRow } from '../receiving/scan-rows.ts';
 import { applyMatchEvents, applyTaskEvent, taskContext, type TaskRow } from '../tasks/apply-event.ts';
 import { allocate, POOL_STATUSES, problemMessage, type Allocation, type Piece, type ScanStatus } from './allocate.ts';
 
-export type ScanRow = typeof scanTrackings.$inferSelect;
+export type { ScanRow };
 type RecordRow = typeof purchasedRecords.$inferSelect;
 
 export interface MatchReport {
@@ -238,11 +238,7 @@ async function loadMany(
 ): Promise<Map<string, Loaded>> {
   const scansOf = new Map<string, ScanRow[]>(trackingIds.map((t) => [t, [...(known?.get(t) ?? [])].sort((a, b) => a.id - b.id)]));
   const toRead = known ? trackingIds.filter((t) => !known.has(t)) : trackingIds;
-  for (let i = 0; i < toRead.length; i += READ_CHUNK) {
-    const chunk = toRead.slice(i, i + READ_CHUNK);
-    const scans = await tx.select().from(scanTrackings).where(anyText(scanTrackings.trackingId, chunk)).orderBy(asc(scanTrackings.id));
-    for (const row of scans) scansOf.get(row.trackingId)?.push(seen ? seen.apply(row) : row);
-  }
+  for (const [t, rows] of await rowsOfTrackings(tx, toRead)) scansOf.get(t)!.push(...(seen ? rows.map((r) => seen.apply(r)) : rows));
   const recordsOf = preloaded ?? (await recordsOn(tx, trackingIds));
   const out = new Map<string, Loaded>();
   for (const t of trackingIds) {
@@ -307,7 +303,7 @@ type ScanTie = Pick<ScanRow, 'status' | 'userId' | 'mainId' | 'subId' | 'taskId'
 /** The writes of one matching run, collected over its tracking ids and applied by flushWrites in a few statements. */
 interface Writes {
   scanUpdates: { before: ScanRow; set: ScanTie & { count: number; opUid?: number | null } }[];
-  scanInserts: { splitFrom: number; values: typeof scanTrackings.$inferInsert }[];
+  scanInserts: { splitFrom: number; values: Omit<NewScanRow, 'updatedAt'> }[];
   recordUpdates: { before: RecordRow; task: TaskRow; status: RecordRow['status']; msg: string; trackingId: string }[];
 }
 
@@ -368,9 +364,6 @@ function planTracking(loaded: Loaded, taskRows: Map<number, TaskRow>, names: Map
   }
 }
 
-/** Rows per bulk statement (the array parameters of one UPDATE ... FROM unnest, or one INSERT). */
-const WRITE_CHUNK = 1000;
-
 /** Rows per UPDATE ... FROM unnest (one array parameter per column). */
 const UNNEST_CHUNK = 5000;
 
@@ -382,7 +375,7 @@ async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, ext
   const written = { updated: new Map<number, ScanRow>(), inserted: [] as ScanRow[], fresh: new Map<number, ScanRow>() };
   // Fresh rows (see FreshScans) are inserted in their final state: what matching planned for them
   // (the first share, and one more row per further share), or as they came where it changed nothing.
-  const freshInserts: { freshId: number; values: typeof scanTrackings.$inferInsert }[] = [];
+  const freshInserts: { freshId: number; values: NewScanRow }[] = [];
   if (fresh) {
     const planned = new Map(w.scanUpdates.filter((u) => fresh.scans.actionOf(u.before.id) !== undefined).map((u) => [u.before.id, u]));
     w.scanUpdates = w.scanUpdates.filter((u) => !planned.has(u.before.id));
@@ -393,18 +386,16 @@ async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, ext
       if (!row) continue;
       const { id: _, ...values } = { ...row, ...planned.get(id)?.set };
       freshInserts.push({ freshId: id, values });
-      for (const split of splits) if (split.splitFrom === id) freshInserts.push({ freshId: id, values: split.values });
+      for (const split of splits) if (split.splitFrom === id) freshInserts.push({ freshId: id, values: { ...split.values, updatedAt: now } });
     }
   }
-  for (let i = 0; i < freshInserts.length; i += WRITE_CHUNK) {
-    const chunk = freshInserts.slice(i, i + WRITE_CHUNK);
-    // A multi-row INSERT ... RETURNING answers in the order of its VALUES.
-    const inserted = await tx
-      .insert(scanTrackings)
-      .values(chunk.map((c) => c.values))
-      .returning();
+  if (freshInserts.length) {
+    const inserted = await insertScanRows(
+      tx,
+      freshInserts.map((c) => c.values),
+    );
     inserted.forEach((row, k) => {
-      const { freshId } = chunk[k]!;
+      const { freshId } = freshInserts[k]!;
       audits.push(scanAudit(actorOf(row.trackingId), fresh!.scans.actionOf(freshId)!, null, row));
       if (!written.fresh.has(freshId)) written.fresh.set(freshId, row);
       else written.inserted.push(row);
@@ -440,14 +431,12 @@ async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, ext
       audits.push(original ? scanAudit(actor, seen!.action, original, after) : scanAudit(actor, 'match', u.before, after));
     }
   }
-  for (let i = 0; i < w.scanInserts.length; i += WRITE_CHUNK) {
-    const chunk = w.scanInserts.slice(i, i + WRITE_CHUNK);
-    // A multi-row INSERT ... RETURNING answers in the order of its VALUES.
-    const inserted = await tx
-      .insert(scanTrackings)
-      .values(chunk.map((c) => c.values))
-      .returning();
-    inserted.forEach((row, k) => audits.push({ ...scanAudit(actorOf(row.trackingId), 'match.split', null, row), before: { splitFrom: chunk[k]!.splitFrom } }));
+  if (w.scanInserts.length) {
+    const inserted = await insertScanRows(
+      tx,
+      w.scanInserts.map((c) => ({ ...c.values, updatedAt: now })),
+    );
+    inserted.forEach((row, k) => audits.push({ ...scanAudit(actorOf(row.trackingId), 'match.split', null, row), before: { splitFrom: w.scanInserts[k]!.splitFrom } }));
     written.inserted.push(...inserted);
   }
   for (let i = 0; i < w.recordUpdates.length; i += UNNEST_CHUNK) {

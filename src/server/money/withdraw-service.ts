@@ -52,7 +52,7 @@ import {
   type WithdrawStatus,
 } from '../../../machines/withdraw.machine.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
-import type { Db, Tx } from '../db/client.ts';
+import { rowsOf, type Db, type Tx } from '../db/client.ts';
 import { isLockConflict, uploadRowMessages } from '../files/upload-rows.ts';
 import { users } from '../db/schema/accounts.ts';
 import { paymentApplies, withdrawOrderApplies, withdrawOrders, withdrawRequests } from '../db/schema/money.ts';
@@ -96,11 +96,6 @@ function isUniqueViolation(err: unknown, constraint?: string): boolean {
     }
   }
   return false;
-}
-
-async function rowsOf<T>(result: Promise<unknown>): Promise<T[]> {
-  const r = (await result) as { rows?: T[] } | T[];
-  return Array.isArray(r) ? r : (r.rows ?? []);
 }
 
 /** A line as every response shows it (card fields masked; the contract keeps SPEC's *Encrypt names for the masks). */

@@ -44,6 +44,7 @@ import { scanTrackings } from '../db/schema/receiving.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
 import { canModifyRecord, isValidCount, MAX_SCAN_COUNT } from '../../../machines/scan.machine.ts';
+import { rowsOfTrackings } from './scan-rows.ts';
 import { FreshScans, lockTrackings, matchScannedTrackings, matchTrackings, scanAudit, type ScanRow } from '../matching/match.ts';
 
 type ScanTracking = components['schemas']['ScanTracking'];
@@ -153,19 +154,6 @@ async function requireItems(tx: Tx, ids: number[]): Promise<Map<number, ItemBrie
 /** Every row of a tracking id, oldest first. */
 export function rowsOfTracking(tx: Tx, trackingId: string): Promise<ScanRow[]> {
   return tx.select().from(scanTrackings).where(eq(scanTrackings.trackingId, trackingId)).orderBy(asc(scanTrackings.id));
-}
-
-/** Every row of each of these tracking ids, oldest first (one query). */
-async function rowsOfTrackings(tx: Tx, trackingIds: string[]): Promise<Map<string, ScanRow[]>> {
-  const out = new Map<string, ScanRow[]>();
-  if (!trackingIds.length) return out;
-  const rows = await tx.select().from(scanTrackings).where(inArray(scanTrackings.trackingId, trackingIds)).orderBy(asc(scanTrackings.id));
-  for (const r of rows) {
-    const list = out.get(r.trackingId);
-    if (list) list.push(r);
-    else out.set(r.trackingId, [r]);
-  }
-  return out;
 }
 
 export interface ScanOutcome {
