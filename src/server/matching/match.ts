@@ -161,25 +161,36 @@ interface Loaded {
   allocation: Allocation;
 }
 
+/** What the change being matched does to an imported (init) row it sees: see class Seen. */
+export interface SeenChange {
+  /** The units seen. */
+  count: number;
+  /** The audit action of the change ('upload.confirm', 'scan', 'add'). */
+  action: string;
+  /** Who saw it. */
+  opUid: number | null;
+  /** The item scanned, where the change names one (a scan does; a confirm keeps the imported item). */
+  item?: { id: number; itemName: string };
+}
+
 /**
- * Imported rows (init) that the change being matched has just seen (the tracking upload's confirm):
- * matching reads them as seen (status scan, the confirmed count) and writes each one once, in its
- * final state, audited with the caller's action and the init row as before - instead of the caller
- * writing 'scan' and matching writing the result over it (twice the writes and audit entries of a
- * large file).
+ * Imported rows (init) that the change being matched has just seen (the tracking upload's confirm,
+ * a scan of an announced parcel): matching reads them as seen (status scan, the count seen, who saw
+ * it, the item scanned) and writes each one once, in its final state, audited with the change's
+ * action and the init row as before - instead of the caller writing 'scan' and matching writing the
+ * result over it (twice the writes and audit entries).
  */
-class Seen {
+export class Seen {
   readonly originals = new Map<number, ScanRow>();
-  constructor(
-    private counts: ReadonlyMap<number, number>,
-    readonly action: string,
-    private opUid: number | null,
-  ) {}
+  constructor(private changes: ReadonlyMap<number, SeenChange>) {}
   apply(row: ScanRow): ScanRow {
-    const count = this.counts.get(row.id);
-    if (count === undefined || row.status !== 'init') return row;
+    const c = this.changes.get(row.id);
+    if (!c || row.status !== 'init') return row;
     this.originals.set(row.id, row);
-    return { ...row, status: 'scan', count, opUid: this.opUid };
+    return { ...row, status: 'scan', count: c.count, opUid: c.opUid, ...(c.item && { itemId: c.item.id, itemName: c.item.itemName }) };
+  }
+  actionOf(id: number): string {
+    return this.changes.get(id)!.action;
   }
 }
 
@@ -236,7 +247,7 @@ async function loadMany(
   seen?: Seen,
   known?: ReadonlyMap<string, ScanRow[]>,
 ): Promise<Map<string, Loaded>> {
-  const scansOf = new Map<string, ScanRow[]>(trackingIds.map((t) => [t, [...(known?.get(t) ?? [])].sort((a, b) => a.id - b.id)]));
+  const scansOf = new Map<string, ScanRow[]>(trackingIds.map((t) => [t, (known?.get(t) ?? []).map((r) => (seen ? seen.apply(r) : r)).sort((a, b) => a.id - b.id)]));
   const toRead = known ? trackingIds.filter((t) => !known.has(t)) : trackingIds;
   for (const [t, rows] of await rowsOfTrackings(tx, toRead)) scansOf.get(t)!.push(...(seen ? rows.map((r) => seen.apply(r)) : rows));
   const recordsOf = preloaded ?? (await recordsOn(tx, trackingIds));
@@ -368,9 +379,8 @@ function planTracking(loaded: Loaded, taskRows: Map<number, TaskRow>, names: Map
 const UNNEST_CHUNK = 5000;
 
 /** Applies the planned writes (bulk statements) and audits each changed row. */
-async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, extraAudits: AuditEntry[] = [], fresh?: { scans: FreshScans; rows: Map<number, ScanRow> }) {
-  // The caller's own entries first (the change that matching follows), then matching's.
-  const audits: AuditEntry[] = [...extraAudits];
+async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, fresh?: { scans: FreshScans; rows: Map<number, ScanRow> }) {
+  const audits: AuditEntry[] = [];
   const now = new Date();
   const written = { updated: new Map<number, ScanRow>(), inserted: [] as ScanRow[], fresh: new Map<number, ScanRow>() };
   // Fresh rows (see FreshScans) are inserted in their final state: what matching planned for them
@@ -417,18 +427,18 @@ async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, ext
     const col = <T>(f: (u: (typeof chunk)[number]) => T) => sql.param(chunk.map(f));
     await tx.execute(sql`
       update scan_trackings s set count = v.count, status = v.status::scan_status, user_id = v.user_id, main_id = v.main_id, sub_id = v.sub_id,
-        task_id = v.task_id, matched_user = v.matched_user, op_uid = v.op_uid, updated_at = ${now}
+        task_id = v.task_id, matched_user = v.matched_user, op_uid = v.op_uid, item_id = v.item_id, item_name = v.item_name, updated_at = ${now}
       from unnest(${col((u) => u.before.id)}::int[], ${col((u) => u.set.count)}::int[], ${col((u) => u.set.status)}::text[], ${col((u) => u.set.userId)}::int[],
         ${col((u) => u.set.mainId)}::int[], ${col((u) => u.set.subId)}::int[], ${col((u) => u.set.taskId)}::int[], ${col((u) => u.set.matchedUser)}::text[],
-        ${col((u) => u.before.opUid)}::int[])
-        as v(id, count, status, user_id, main_id, sub_id, task_id, matched_user, op_uid)
+        ${col((u) => u.before.opUid)}::int[], ${col((u) => u.before.itemId)}::int[], ${col((u) => u.before.itemName)}::text[])
+        as v(id, count, status, user_id, main_id, sub_id, task_id, matched_user, op_uid, item_id, item_name)
       where s.id = v.id`);
     for (const u of chunk) {
       const after = { ...u.before, ...u.set, updatedAt: now };
       written.updated.set(after.id, after);
       const original = seen?.originals.get(u.before.id);
       const actor = actorOf(after.trackingId);
-      audits.push(original ? scanAudit(actor, seen!.action, original, after) : scanAudit(actor, 'match', u.before, after));
+      audits.push(original ? scanAudit(actor, seen!.actionOf(original.id), original, after) : scanAudit(actor, 'match', u.before, after));
     }
   }
   if (w.scanInserts.length) {
@@ -582,8 +592,6 @@ interface RunOptions {
   seen?: Seen;
   /** Every scan row of some of the tracking ids, as the caller holds them under their locks (not read again). */
   known?: ReadonlyMap<string, ScanRow[]>;
-  /** The caller's own audit entries, written with matching's. */
-  audits?: AuditEntry[];
   /** Rows of `known` that are not inserted yet (see FreshScans). */
   fresh?: FreshScans;
   /**
@@ -628,7 +636,7 @@ async function run(tx: Tx, trackingIds: string[], extraTaskIds: number[], actor:
   for (const t of trackingIds) planTracking(await allocations.get(t), taskRows, names, writes);
   const freshRows = new Map<number, ScanRow>();
   if (opts.fresh) for (const list of opts.known?.values() ?? []) for (const r of list) if (opts.fresh.actionOf(r.id) !== undefined) freshRows.set(r.id, r);
-  const written = await flushWrites(tx, writes, actorOf, seen, opts.audits, opts.fresh && { scans: opts.fresh, rows: freshRows });
+  const written = await flushWrites(tx, writes, actorOf, seen, opts.fresh && { scans: opts.fresh, rows: freshRows });
   const changedTaskIds = await evaluate(tx, taskRows, allocations, actorOfTask);
   // The rows after matching, of the tracking ids the caller knew (it asks for them): what was
   // loaded, with matching's own writes applied.
@@ -658,20 +666,21 @@ export async function matchTracking(tx: Tx, trackingId: string, actor: SessionUs
 
 /**
  * matchTracking for the scan calls (receiving/scan-service.ts), which hold the tracking locks and
- * every row of their tracking ids already: `known` is all of them per tracking id as they are now
- * (read under the lock and just written, or `fresh`: to be inserted by matching in their final
- * state), `actors` who scanned each tracking id (a batch of scans by several clerks is matched in
- * one run), `audits` the scans' own entries, written together with matching's. Answers the rows of each tracking id after matching as well, without reading them
- * again (a scan is a handful of round trips; each one saved counts).
+ * every row of their tracking ids already: `known` is all of them per tracking id, read under the
+ * lock, plus the new rows (`fresh`: inserted by matching in their final state); `seen` holds the
+ * announced rows the scans saw (written by matching in their final state); `actors` who scanned
+ * each tracking id (a batch of scans by several clerks is matched in one run). Every row is written
+ * and audited once, as stored. Answers the rows of each tracking id after matching as well, without
+ * reading them again (each round trip saved counts).
  */
 export async function matchScannedTrackings(
   tx: Tx,
   known: ReadonlyMap<string, ScanRow[]>,
   actors: ReadonlyMap<string, SessionUser>,
-  audits: AuditEntry[],
   fresh: FreshScans,
+  seen: Seen,
 ): Promise<{ report: MatchReport; rows: Map<string, ScanRow[]> }> {
-  return run(tx, [...known.keys()].sort(), [], null, { known, actors, audits, fresh });
+  return run(tx, [...known.keys()].sort(), [], null, { known, actors, fresh, seen });
 }
 
 /**
@@ -694,7 +703,8 @@ export async function matchTrackings(
   const ids = [...new Set(trackingIds)].sort();
   // One Seen per run: it remembers the rows it made seen, and its run writes them all; a Seen shared
   // by the slices would make a slice write rows of a later slice read only to judge a task.
-  const seenRows = () => seen && new Seen(seen.counts, seen.action, actor?.id ?? null);
+  const changes = seen && new Map([...seen.counts].map(([id, count]) => [id, { count, action: seen.action, opUid: actor?.id ?? null }]));
+  const seenRows = () => changes && new Seen(changes);
   if (ids.length <= chunk) return (await run(tx, ids, [], actor, { seen: seenRows() })).report;
   // A large file is matched a slice of tracking ids at a time, so what one run holds in memory (scan
   // rows, records, tasks, audit entries) is a slice's, not the file's: a 50,000-row confirm stays

@@ -31,13 +31,15 @@
 //   is fine). A modify that changes nothing is succ '没有变化' and writes nothing.
 // - Duplicates are business outcomes (opStatus 'failed' in an A00000 answer, with the tracking
 //   id's rows so the screen can offer the edit); malformed input is A00001; a missing row A00004.
-// - Locks: lockTrackings(tx, [trackingId]) BEFORE reading the rows to decide and writing them
-//   (matching/match.ts header), then matching (matchScannedTracking: matchTracking told the rows it
-//   would otherwise read again); every changed row gets an audit entry (entity 'tracking': scan,
-//   add, modify) in the same transaction, and matching audits its own changes.
+// - Locks: lockTrackings(tx, trackingIds) BEFORE reading the rows to decide and writing them
+//   (matching/match.ts header), then matching (matchScannedTrackings: matchTracking told the rows
+//   it would otherwise read again). create and add hand matching the rows they add and the
+//   announced rows they see, and matching writes each once, already matched, with one audit entry
+//   (entity 'tracking': scan or add; the announced row as before); modify writes and audits its row
+//   and matching audits what it changes after. All in the caller's transaction.
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { components } from '../../api/schema';
-import { writeAudit, type AuditEntry } from '../audit.ts';
+import { writeAudit } from '../audit.ts';
 import type { Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
@@ -45,7 +47,7 @@ import { badRequest, conflict, notFound } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
 import { canModifyRecord, isValidCount, MAX_SCAN_COUNT } from '../../../machines/scan.machine.ts';
 import { rowsOfTrackings } from './scan-rows.ts';
-import { FreshScans, lockTrackings, matchScannedTrackings, matchTrackings, scanAudit, type ScanRow } from '../matching/match.ts';
+import { FreshScans, lockTrackings, matchScannedTrackings, matchTrackings, scanAudit, Seen, type ScanRow, type SeenChange } from '../matching/match.ts';
 
 type ScanTracking = components['schemas']['ScanTracking'];
 
@@ -226,8 +228,8 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
 
   const known = new Map<string, ScanRow[]>();
   const actors = new Map<string, SessionUser>();
-  const audits: AuditEntry[] = [];
   const fresh = new FreshScans();
+  const seenChanges = new Map<number, SeenChange>();
   const now = new Date();
   for (const { index, job, lines } of planned) {
     const rows = existing.get(job.trackingId) ?? [];
@@ -246,13 +248,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     for (const line of lines) {
       const announced = rows.find((r) => r.upc === line.upc && r.status === 'init');
       if (announced) {
-        const [after] = await tx
-          .update(scanTrackings)
-          .set({ status: 'scan', count: line.count, itemId: line.item.id, itemName: line.item.itemName, opUid: job.actor.id, updatedAt: now })
-          .where(eq(scanTrackings.id, announced.id))
-          .returning();
-        audits.push(scanAudit(job.actor, action, announced, after!));
-        byId.set(after!.id, after!);
+        seenChanges.set(announced.id, { count: line.count, action, opUid: job.actor.id, item: line.item });
       } else {
         const row = fresh.add({ trackingId: job.trackingId, upc: line.upc, count: line.count, itemId: line.item.id, itemName: line.item.itemName, opUid: job.actor.id }, action, now);
         byId.set(row.id, row);
@@ -263,8 +259,8 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     out[index] = { opStatus: 'succ', msg: job.kind === 'create' ? scanMessages.created : scanMessages.added, rows: [] };
   }
   if (known.size) {
-    // Matching inserts the new rows (FreshScans), in their final state.
-    const matched = (await matchScannedTrackings(tx, known, actors, audits, fresh)).rows;
+    // Matching writes the new rows (FreshScans) and the announced ones seen (Seen), in their final state.
+    const matched = (await matchScannedTrackings(tx, known, actors, fresh, new Seen(seenChanges))).rows;
     planned.forEach(({ index, job }) => {
       const o = out[index];
       if (o && !(o instanceof Error) && o.opStatus === 'succ') o.rows = matched.get(job.trackingId) ?? [];
