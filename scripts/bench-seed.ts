@@ -2,12 +2,7 @@
 // so seeding 100,000s of rows takes seconds. Only the bench uses it; tests build their data through
 // the API (tests/server/*-fixtures.ts).
 import { sql } from 'drizzle-orm';
-import type { Db } from '../src/server/db/client.ts';
-
-/** The rows of a raw statement (both drivers answer { rows }). */
-async function rowsOf<T>(q: Promise<unknown>): Promise<T[]> {
-  return ((await q) as { rows: T[] }).rows;
-}
+import { rowsOf, type Db } from '../src/server/db/client.ts';
 
 export interface SeededTasks {
   boardId: number;

@@ -49,8 +49,8 @@
 // - purchased records of T whose task still accepts matching: status match (all its units
 //   arrived), unmatch with a msg (fewer arrived, more arrived than recorded, a foreign item), or
 //   init (nothing of T scanned yet).
-// - tasks with a record on T, through applyTaskEvent with task.match (so the task machine decides
-//   and the change is audited; applyMatchEvents, its bulk form, when one run moves many tasks):
+// - tasks with a record on T, through applyMatchEvents (task.match, the bulk form of
+//   applyTaskEvent: the task machine decides each one and the change is audited):
 //   the outcome is computed over ALL the task's tracking ids:
 //     * the parcel disagrees on any of them, or more units arrived than the task's count -> unmatch
 //     * every unit arrived (arrived = count) -> locked, productCount = count, canSplit false
@@ -61,7 +61,7 @@
 //   their units (allocate.ts: settled records are served first).
 //   A task whose status, productCount and canSplit would not change gets no event (no audit noise).
 // Every change is audited in the same transaction: entity 'tracking' for scan rows, 'purchased'
-// for records, 'task' (applyTaskEvent) for tasks.
+// for records, 'task' (applyMatchEvents) for tasks; a run writes all its entries in one statement.
 import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { PgTransaction } from 'drizzle-orm/pg-core';
@@ -73,7 +73,7 @@ import { users } from '../db/schema/accounts.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import type { SessionUser } from '../handlers/types.ts';
 import { insertScanRows, rowsOfTrackings, type NewScanRow, type ScanRow } from '../receiving/scan-rows.ts';
-import { applyMatchEvents, applyTaskEvent, taskContext, type TaskRow } from '../tasks/apply-event.ts';
+import { applyMatchEvents, taskContext, type TaskRow } from '../tasks/apply-event.ts';
 import { allocate, POOL_STATUSES, problemMessage, type Allocation, type Piece, type ScanStatus } from './allocate.ts';
 
 export type { ScanRow };
@@ -264,11 +264,20 @@ async function loadMany(
   return out;
 }
 
-/** Locks the given tasks (id order, so concurrent matchings never wait on each other in a cycle). */
-async function lockTaskRows(tx: Tx, ids: number[]): Promise<Map<number, TaskRow>> {
-  if (!ids.length) return new Map();
-  const rows = await tx.select().from(tasks).where(anyInt(tasks.id, ids)).orderBy(asc(tasks.id)).for('update');
-  return new Map(rows.map((r) => [r.id, r]));
+/**
+ * Locks the given tasks (id order, so concurrent matchings never wait on each other in a cycle).
+ * Answers them, and their members' nicknames (what matched scan rows show as matchedUser).
+ */
+async function lockTaskRows(tx: Tx, ids: number[]): Promise<{ taskRows: Map<number, TaskRow>; names: Map<number, string> }> {
+  if (!ids.length) return { taskRows: new Map(), names: new Map() };
+  const rows = await tx
+    .select({ task: tasks, nickName: users.nickName })
+    .from(tasks)
+    .innerJoin(users, eq(users.id, tasks.userId))
+    .where(anyInt(tasks.id, ids))
+    .orderBy(asc(tasks.id))
+    .for('update', { of: tasks });
+  return { taskRows: new Map(rows.map((r) => [r.task.id, r.task])), names: new Map(rows.map((r) => [r.task.userId, r.nickName])) };
 }
 
 /**
@@ -282,12 +291,6 @@ export async function lockForMatching(tx: Tx, trackingIds: Iterable<string>, tas
   const ids = new Set(taskIds);
   for (const list of (await tasksOnTrackings(tx, ts)).values()) for (const id of list) ids.add(id);
   await lockTaskRows(tx, [...ids].sort((a, b) => a - b));
-}
-
-async function nickNames(tx: Tx, userIds: number[]): Promise<Map<number, string>> {
-  if (!userIds.length) return new Map();
-  const rows = await tx.select({ id: users.id, nickName: users.nickName }).from(users).where(anyInt(users.id, [...new Set(userIds)]));
-  return new Map(rows.map((r) => [r.id, r.nickName]));
 }
 
 /** The audit entry of a scan row change (entity 'tracking'): the row's columns after, and before/after whole. */
@@ -378,7 +381,7 @@ function planTracking(loaded: Loaded, taskRows: Map<number, TaskRow>, names: Map
 /** Rows per UPDATE ... FROM unnest (one array parameter per column). */
 const UNNEST_CHUNK = 5000;
 
-/** Applies the planned writes (bulk statements) and audits each changed row. */
+/** Applies the planned writes (bulk statements); answers what it wrote and the audit entries of each changed row, for the run to write. */
 async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, fresh?: { scans: FreshScans; rows: Map<number, ScanRow> }) {
   const audits: AuditEntry[] = [];
   const now = new Date();
@@ -478,8 +481,7 @@ async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, fre
       });
     }
   }
-  await writeAudit(tx, audits);
-  return written;
+  return { ...written, audits };
 }
 
 export interface TaskVerdict {
@@ -521,7 +523,13 @@ class Allocations {
  * ids. The allocations of every tracking id of these tasks are loaded up front (one snapshot), so
  * each verdict reads the same state whatever order the tasks are evaluated in.
  */
-async function evaluate(tx: Tx, taskRows: Map<number, TaskRow>, allocations: Allocations, actorOfTask: (trackingIds: string[]) => SessionUser | null): Promise<number[]> {
+async function evaluate(
+  tx: Tx,
+  taskRows: Map<number, TaskRow>,
+  allocations: Allocations,
+  actorOfTask: (trackingIds: string[]) => SessionUser | null,
+  audits: AuditEntry[],
+): Promise<number[]> {
   const changed: number[] = [];
   const candidates = [...taskRows.values()].filter(acceptsMatch).sort((a, b) => a.id - b.id);
   const recordsOf = new Map<number, { id: number; trackingId: string }[]>(candidates.map((t) => [t.id, []]));
@@ -535,7 +543,7 @@ async function evaluate(tx: Tx, taskRows: Map<number, TaskRow>, allocations: All
     for (const r of rows) recordsOf.get(r.taskId)!.push(r);
   }
   await allocations.load([...recordsOf.values()].flat().map((r) => r.trackingId));
-  const moves: Parameters<typeof applyMatchEvents>[2] = [];
+  const moves: Parameters<typeof applyMatchEvents>[1] = [];
   for (const task of candidates) {
     const perRecord: { arrived: number; disagrees: boolean }[] = [];
     for (const rec of recordsOf.get(task.id)!) {
@@ -544,25 +552,15 @@ async function evaluate(tx: Tx, taskRows: Map<number, TaskRow>, allocations: All
     }
     const v = verdictOf(task, perRecord);
     if (task.status === v.outcome && task.productCount === v.productCount && task.canSplit === v.canSplit) continue;
-    moves.push({ row: task, ...v });
+    moves.push({ row: task, ...v, actor: actorOfTask(recordsOf.get(task.id)!.map((r) => r.trackingId)) });
   }
-  // Grouped by who the task's change is attributed to (one actor, except in a batch of scans by
-  // several clerks: see RunOptions.actors).
-  const byActor = new Map<SessionUser | null, typeof moves>();
-  for (const move of moves) {
-    const actor = actorOfTask(recordsOf.get(move.row.id)!.map((r) => r.trackingId));
-    byActor.set(actor, [...(byActor.get(actor) ?? []), move]);
-  }
-  for (const [actor, group] of byActor) {
-    // One task: applyTaskEvent itself; many (an upload): the same decisions, written in bulk.
-    const afters =
-      group.length === 1
-        ? [await applyTaskEvent(tx, actor, group[0]!.row, { type: 'task.match', outcome: group[0]!.outcome }, { set: { productCount: group[0]!.productCount, canSplit: group[0]!.canSplit } })]
-        : await applyMatchEvents(tx, actor, group);
-    for (const after of afters) {
-      taskRows.set(after.id, after);
-      changed.push(after.id);
-    }
+  // Each change is attributed to whoever caused it (one actor, except in a batch of scans by several
+  // clerks: see RunOptions.actors). The task machine decides each one (applyMatchEvents); the audit
+  // entries join the run's.
+  const afters = await applyMatchEvents(tx, moves, audits);
+  for (const after of afters) {
+    taskRows.set(after.id, after);
+    changed.push(after.id);
   }
   return changed;
 }
@@ -615,7 +613,7 @@ async function run(tx: Tx, trackingIds: string[], extraTaskIds: number[], actor:
   // deleted in between drops out, as a deleted task's records always do).
   const read = await recordsOn(tx, trackingIds);
   const ids = [...new Set([...extraTaskIds, ...[...read.values()].flatMap((list) => list.map((r) => r.task.id))])].sort((a, b) => a - b);
-  const taskRows = await lockTaskRows(tx, ids);
+  const { taskRows, names } = await lockTaskRows(tx, ids);
   const records = new Map<string, Loaded['records']>();
   for (const [t, list] of read) {
     records.set(
@@ -628,16 +626,14 @@ async function run(tx: Tx, trackingIds: string[], extraTaskIds: number[], actor:
   }
   const allocations = new Allocations(tx, seen, opts.known);
   await allocations.load(trackingIds, true, records);
-  const names = await nickNames(
-    tx,
-    [...taskRows.values()].map((t) => t.userId),
-  );
   const writes = newWrites();
   for (const t of trackingIds) planTracking(await allocations.get(t), taskRows, names, writes);
   const freshRows = new Map<number, ScanRow>();
   if (opts.fresh) for (const list of opts.known?.values() ?? []) for (const r of list) if (opts.fresh.actionOf(r.id) !== undefined) freshRows.set(r.id, r);
   const written = await flushWrites(tx, writes, actorOf, seen, opts.fresh && { scans: opts.fresh, rows: freshRows });
-  const changedTaskIds = await evaluate(tx, taskRows, allocations, actorOfTask);
+  const changedTaskIds = await evaluate(tx, taskRows, allocations, actorOfTask, written.audits);
+  // Every change of the run is audited in one statement.
+  await writeAudit(tx, written.audits);
   // The rows after matching, of the tracking ids the caller knew (it asks for them): what was
   // loaded, with matching's own writes applied.
   const rows = new Map<string, ScanRow[]>();

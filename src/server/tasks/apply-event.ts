@@ -77,15 +77,16 @@ function taskAudit(actor: SessionUser | null, action: string, before: TaskRow, a
 const BULK_CHUNK = 1000;
 
 /**
- * applyTaskEvent of task.match for many locked tasks at once (matching a whole upload): the machine
- * decides each one exactly as applyTaskEvent does (a refusal throws before anything is written),
- * then the rows are written with one UPDATE ... FROM unnest per chunk and audited together.
- * Returns the rows after, in the order given.
+ * applyTaskEvent of task.match for many locked tasks at once (matching a whole upload, a batch of
+ * scans): the machine decides each one exactly as applyTaskEvent does (a refusal throws before
+ * anything is written), then the rows are written with one UPDATE ... FROM unnest per chunk and
+ * audited together, each as its `actor`'s (who caused it). Returns the rows after, in the order given.
+ * `audits`: where the audit entries go when the caller writes them with its own (one statement).
  */
 export async function applyMatchEvents(
   tx: Tx,
-  actor: SessionUser | null,
-  changes: { row: TaskRow; outcome: Extract<TaskEvent, { type: 'task.match' }>['outcome']; productCount: number; canSplit: boolean }[],
+  changes: { row: TaskRow; outcome: Extract<TaskEvent, { type: 'task.match' }>['outcome']; productCount: number; canSplit: boolean; actor: SessionUser | null }[],
+  audits?: AuditEntry[],
 ): Promise<TaskRow[]> {
   const now = new Date();
   const planned = changes.map((c) => ({ ...c, status: requireTransition(c.row, { type: 'task.match', outcome: c.outcome }) }));
@@ -98,10 +99,9 @@ export async function applyMatchEvents(
         ${sql.param(part.map((c) => c.productCount))}::int[], ${sql.param(part.map((c) => c.canSplit))}::bool[]) as v(id, status, product_count, can_split)
       where t.id = v.id`);
     const afters = part.map((c) => ({ ...c.row, status: c.status, productCount: c.productCount, canSplit: c.canSplit, updatedAt: now }));
-    await writeAudit(
-      tx,
-      afters.map((after, k) => taskAudit(actor, 'match', part[k]!.row, after)),
-    );
+    const entries = afters.map((after, k) => taskAudit(part[k]!.actor, 'match', part[k]!.row, after));
+    if (audits) audits.push(...entries);
+    else await writeAudit(tx, entries);
     out.push(...afters);
   }
   return out;
