@@ -108,7 +108,8 @@ async function measure(name: string, specs: RequestSpec[], target?: { p95: numbe
   const client = out.latencies.sort((a, b) => a - b);
   const server = serverTimes.sort((a, b) => a - b);
   const serverP95 = pctOf(server, 95);
-  const verdict = target ? `  target p95 <= ${target.p95} ms: ${serverP95 <= target.p95 ? 'met' : 'NOT met'}` : '';
+  // A scenario whose requests failed measured something else: it never meets its target.
+  const verdict = target ? `  target p95 <= ${target.p95} ms: ${out.failures ? 'NOT measured (requests failed)' : serverP95 <= target.p95 ? 'met' : 'NOT met'}` : '';
   console.log(
     `${name.padEnd(40)} ${String(specs.length).padStart(6)} req ${(specs.length / out.seconds).toFixed(0).padStart(6)} req/s  client p50 ${pctOf(client, 50).toFixed(1)} / p99 ${pctOf(client, 99).toFixed(1)} ms  server p95 ${serverP95.toFixed(1)} ms${verdict}${out.failures ? `  (${out.failures} failed: ${out.firstFailure})` : ''}`,
   );
@@ -225,7 +226,7 @@ async function benchReceiving(
     return createSpec(i, `N${Date.now().toString(36)}${i}`, { upc: item.upc, itemId: item.id });
   });
   await measure('POST .../create (new parcel)', fresh.slice(WARMUP), { p95: 15 }, fresh.slice(0, WARMUP));
-  const recorded = announced.map((a, i) => createSpec(i, a.trackingId, a));
+  const recorded = announced.map((a, i) => createSpec(i, a.trackingId, { upc: a.upc, itemId: a.itemId }));
   await measure('POST .../create (recorded parcel, matched)', recorded.slice(WARMUP), { p95: 15 }, recorded.slice(0, WARMUP));
   await benchTrackingImport(base, as(0), world);
   const day = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString().slice(0, 10);
