@@ -204,19 +204,22 @@ export class Seen {
  */
 export class FreshScans {
   private static readonly FIRST_ID = 2 ** 40;
-  private actions = new Map<number, string>();
+  /** The stand-in rows by id, with the action of the scan that adds each. */
+  private rows = new Map<number, { row: ScanRow; action: string }>();
   /** A stand-in row for `values` (status scan), to be handed to matching with the tracking id's rows. */
   add(values: Omit<ScanRow, 'id' | 'createdAt' | 'updatedAt' | 'status' | 'matchedUser' | 'userId' | 'mainId' | 'subId' | 'taskId'>, action: string, now: Date): ScanRow {
-    const id = FreshScans.FIRST_ID + this.actions.size;
-    this.actions.set(id, action);
-    return { ...values, id, status: 'scan', matchedUser: null, userId: null, mainId: null, subId: null, taskId: null, createdAt: now, updatedAt: now };
+    const id = FreshScans.FIRST_ID + this.rows.size;
+    const row: ScanRow = { ...values, id, status: 'scan', matchedUser: null, userId: null, mainId: null, subId: null, taskId: null, createdAt: now, updatedAt: now };
+    this.rows.set(id, { row, action });
+    return row;
   }
   /** The action of a stand-in id, or undefined for a real row. */
   actionOf(id: number): string | undefined {
-    return this.actions.get(id);
+    return this.rows.get(id)?.action;
   }
-  get ids(): number[] {
-    return [...this.actions.keys()];
+  /** The stand-in rows, in the order they were added. */
+  get all(): ScanRow[] {
+    return [...this.rows.values()].map((r) => r.row);
   }
 }
 
@@ -382,7 +385,7 @@ function planTracking(loaded: Loaded, taskRows: Map<number, TaskRow>, names: Map
 const UNNEST_CHUNK = 5000;
 
 /** Applies the planned writes (bulk statements); answers what it wrote and the audit entries of each changed row, for the run to write. */
-async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, fresh?: { scans: FreshScans; rows: Map<number, ScanRow> }) {
+async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, fresh?: FreshScans) {
   const audits: AuditEntry[] = [];
   const now = new Date();
   const written = { updated: new Map<number, ScanRow>(), inserted: [] as ScanRow[], fresh: new Map<number, ScanRow>() };
@@ -390,16 +393,16 @@ async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, fre
   // (the first share, and one more row per further share), or as they came where it changed nothing.
   const freshInserts: { freshId: number; values: NewScanRow }[] = [];
   if (fresh) {
-    const planned = new Map(w.scanUpdates.filter((u) => fresh.scans.actionOf(u.before.id) !== undefined).map((u) => [u.before.id, u]));
+    const isFresh = (id: number) => fresh.actionOf(id) !== undefined;
+    const planned = new Map(w.scanUpdates.filter((u) => isFresh(u.before.id)).map((u) => [u.before.id, u]));
     w.scanUpdates = w.scanUpdates.filter((u) => !planned.has(u.before.id));
-    const splits = w.scanInserts.filter((i) => fresh.scans.actionOf(i.splitFrom) !== undefined);
-    w.scanInserts = w.scanInserts.filter((i) => fresh.scans.actionOf(i.splitFrom) === undefined);
-    for (const id of fresh.scans.ids) {
-      const row = fresh.rows.get(id);
-      if (!row) continue;
-      const { id: _, ...values } = { ...row, ...planned.get(id)?.set };
+    const splits = new Map<number, Writes['scanInserts']>();
+    for (const i of w.scanInserts) if (isFresh(i.splitFrom)) splits.set(i.splitFrom, [...(splits.get(i.splitFrom) ?? []), i]);
+    w.scanInserts = w.scanInserts.filter((i) => !isFresh(i.splitFrom));
+    for (const row of fresh.all) {
+      const { id, ...values } = { ...row, ...planned.get(row.id)?.set };
       freshInserts.push({ freshId: id, values });
-      for (const split of splits) if (split.splitFrom === id) freshInserts.push({ freshId: id, values: { ...split.values, updatedAt: now } });
+      for (const split of splits.get(id) ?? []) freshInserts.push({ freshId: id, values: { ...split.values, updatedAt: now } });
     }
   }
   if (freshInserts.length) {
@@ -409,7 +412,7 @@ async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, fre
     );
     inserted.forEach((row, k) => {
       const { freshId } = freshInserts[k]!;
-      audits.push(scanAudit(actorOf(row.trackingId), fresh!.scans.actionOf(freshId)!, null, row));
+      audits.push(scanAudit(actorOf(row.trackingId), fresh!.actionOf(freshId)!, null, row));
       if (!written.fresh.has(freshId)) written.fresh.set(freshId, row);
       else written.inserted.push(row);
     });
@@ -628,9 +631,7 @@ async function run(tx: Tx, trackingIds: string[], extraTaskIds: number[], actor:
   await allocations.load(trackingIds, true, records);
   const writes = newWrites();
   for (const t of trackingIds) planTracking(await allocations.get(t), taskRows, names, writes);
-  const freshRows = new Map<number, ScanRow>();
-  if (opts.fresh) for (const list of opts.known?.values() ?? []) for (const r of list) if (opts.fresh.actionOf(r.id) !== undefined) freshRows.set(r.id, r);
-  const written = await flushWrites(tx, writes, actorOf, seen, opts.fresh && { scans: opts.fresh, rows: freshRows });
+  const written = await flushWrites(tx, writes, actorOf, seen, opts.fresh);
   const changedTaskIds = await evaluate(tx, taskRows, allocations, actorOfTask, written.audits);
   // Every change of the run is audited in one statement.
   await writeAudit(tx, written.audits);

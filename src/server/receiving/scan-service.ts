@@ -197,10 +197,10 @@ export function addJob(actor: SessionUser, rawTrackingId: string, input: { itemI
  * them (receiving/scan-batcher.ts gathers the calls that arrive together; a single call is a batch
  * of one). Answers, per job in order, its outcome or the error it alone is refused with (an unknown
  * item, a missing upc): such a job writes nothing and the others go on. A duplicate is an outcome
- * (opStatus failed, see the header). The rows a line writes: an init row of the tracking id with
- * the line's upc is seen (status scan, the scanned count and item); other lines become new rows in
- * status scan. Matching then runs once over every tracking id that changed, each change attributed
- * to its own clerk, and the scans' audit entries are written together with matching's.
+ * (opStatus failed, see the header). What a line writes: an init row of the tracking id with the
+ * line's upc is seen (status scan, the scanned count and item); other lines are new rows in status
+ * scan. Matching then runs once over every tracking id that changed and writes those rows itself,
+ * already matched, each change audited as its own clerk's (matchScannedTrackings).
  */
 export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome | Error)[]> {
   if (new Set(jobs.map((j) => j.trackingId)).size !== jobs.length) throw new Error('runScanJobs: one job per tracking id');
@@ -230,6 +230,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
   const actors = new Map<string, SessionUser>();
   const fresh = new FreshScans();
   const seenChanges = new Map<number, SeenChange>();
+  const written: { index: number; job: ScanJob }[] = [];
   const now = new Date();
   for (const { index, job, lines } of planned) {
     const rows = existing.get(job.trackingId) ?? [];
@@ -256,15 +257,14 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     }
     known.set(job.trackingId, [...byId.values()]);
     actors.set(job.trackingId, job.actor);
-    out[index] = { opStatus: 'succ', msg: job.kind === 'create' ? scanMessages.created : scanMessages.added, rows: [] };
+    written.push({ index, job });
   }
-  if (known.size) {
+  if (written.length) {
     // Matching writes the new rows (FreshScans) and the announced ones seen (Seen), in their final state.
     const matched = (await matchScannedTrackings(tx, known, actors, fresh, new Seen(seenChanges))).rows;
-    planned.forEach(({ index, job }) => {
-      const o = out[index];
-      if (o && !(o instanceof Error) && o.opStatus === 'succ') o.rows = matched.get(job.trackingId) ?? [];
-    });
+    for (const { index, job } of written) {
+      out[index] = { opStatus: 'succ', msg: job.kind === 'create' ? scanMessages.created : scanMessages.added, rows: matched.get(job.trackingId) ?? [] };
+    }
   }
   return out;
 }
