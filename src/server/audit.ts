@@ -6,7 +6,7 @@
 // entries travelling as one JSON document. An upload of 50,000 rows writes 50,000 entries or more; a
 // multi-row VALUES insert of that many (17 parameters a row, ~4,000 rows a statement at most) spends
 // seconds in building the statement alone, and text arrays of JSON spend them in escaping.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from './db/client.ts';
 import type { auditLog } from './db/schema/audit.ts';
 
@@ -34,14 +34,20 @@ const rowOf = (e: AuditEntry) => ({
   after: e.after ?? null,
 });
 
-export async function writeAudit(tx: Tx, entries: AuditEntry | AuditEntry[]) {
-  const list = Array.isArray(entries) ? entries : [entries];
-  for (let i = 0; i < list.length; i += AUDIT_CHUNK) {
-    const doc = JSON.stringify(list.slice(i, i + AUDIT_CHUNK).map(rowOf));
-    await tx.execute(sql`
+/** The INSERT statements of these entries (one per AUDIT_CHUNK), for a caller that writes them with its other statements (db/together.ts). */
+export function auditInserts(entries: AuditEntry[]): SQL[] {
+  const out: SQL[] = [];
+  for (let i = 0; i < entries.length; i += AUDIT_CHUNK) {
+    const doc = JSON.stringify(entries.slice(i, i + AUDIT_CHUNK).map(rowOf));
+    out.push(sql`
       insert into audit_log (entity, entity_id, action, op_uid, user_id, main_id, sub_id, upc, count, item_name, status, tracking_id, task_id, before, after)
       select entity, entity_id, action, op_uid, user_id, main_id, sub_id, upc, count, item_name, status, tracking_id, task_id, before, after
       from jsonb_to_recordset(${doc}::jsonb) as x(entity audit_entity, entity_id int, action text, op_uid int, user_id int, main_id int, sub_id int,
         upc text, count int, item_name text, status text, tracking_id text, task_id int, before jsonb, after jsonb)`);
   }
+  return out;
+}
+
+export async function writeAudit(tx: Tx, entries: AuditEntry | AuditEntry[]) {
+  for (const statement of auditInserts(Array.isArray(entries) ? entries : [entries])) await tx.execute(statement);
 }

@@ -1,8 +1,10 @@
 // One database handle for the process: PGlite in DATA_DIR by default (no setup on a fresh machine),
 // or a PostgreSQL server when DATABASE_URL is set. The same Drizzle schema and migrations run on both.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema/index.ts';
 
@@ -22,6 +24,31 @@ export async function rowsOf<T>(result: Promise<unknown>): Promise<T[]> {
   const r = (await result) as { rows?: T[] } | T[];
   return Array.isArray(r) ? r : (r.rows ?? []);
 }
+
+/**
+ * tx.execute(query) as a named statement: PostgreSQL parses it once per connection and keeps its
+ * plan (a generic one once it is as good), instead of parsing and planning it on every call. For
+ * the hot statements whose text is the same on every call (array parameters, not a parameter per
+ * value): matching's read and its writes, the tracking locks. On PostgreSQL a statement of a
+ * matching run took as long to plan as to run. The name is a digest of the text, so two texts never
+ * share one. PGlite runs in this process and answers the same either way.
+ */
+export function executePrepared(tx: Tx, query: SQL): Promise<unknown> {
+  // drizzle has no public call for a named raw statement: its session's prepareQuery (what
+  // tx.execute itself uses, without a name) takes one.
+  const { session, dialect } = tx as unknown as {
+    session: { prepareQuery(q: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } };
+    dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } };
+  };
+  const built = dialect.sqlToQuery(query);
+  let name = statementNames.get(built.sql);
+  if (!name) {
+    name = `s${createHash('sha1').update(built.sql).digest('hex').slice(0, 20)}`;
+    if (statementNames.size < 1000) statementNames.set(built.sql, name);
+  }
+  return session.prepareQuery(built, undefined, name, false).execute();
+}
+const statementNames = new Map<string, string>();
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 

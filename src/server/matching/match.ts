@@ -62,18 +62,20 @@
 //   A task whose status, productCount and canSplit would not change gets no event (no audit noise).
 // Every change is audited in the same transaction: entity 'tracking' for scan rows, 'purchased'
 // for records, 'task' (applyMatchEvents) for tasks; a run writes all its entries in one statement.
-import { and, asc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { decide } from '../../../machines/stored-state.ts';
 import { explainTaskRefusal, taskMachine, type MatchOutcome } from '../../../machines/task.machine.ts';
-import { writeAudit, type AuditEntry } from '../audit.ts';
-import type { Tx } from '../db/client.ts';
-import { users } from '../db/schema/accounts.ts';
+import { auditInserts, type AuditEntry } from '../audit.ts';
+import { executePrepared, rowsOf, type Tx } from '../db/client.ts';
+import { jsonRowMapper } from '../db/json-rows.ts';
+import { executeTogether } from '../db/together.ts';
+import { scanTrackings } from '../db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import type { SessionUser } from '../handlers/types.ts';
-import { insertScanRows, rowsOfTrackings, type NewScanRow, type ScanRow } from '../receiving/scan-rows.ts';
-import { applyMatchEvents, taskContext, type TaskRow } from '../tasks/apply-event.ts';
+import { newScanIds, scanIdsSql, scanRowsInsert, type NewScanRow, type ScanRow } from '../receiving/scan-rows.ts';
+import { planMatchEvents, taskContext, type TaskRow } from '../tasks/apply-event.ts';
 import { allocate, POOL_STATUSES, problemMessage, type Allocation, type Piece, type ScanStatus } from './allocate.ts';
 
 export type { ScanRow };
@@ -101,15 +103,21 @@ export function acceptsMatch(row: TaskRow): boolean {
 const acceptsCache = new Map<string, boolean>();
 
 /** `column = any(values)`: one array parameter instead of one per value (the long lists of an upload). */
-const anyText = (column: AnyPgColumn, values: string[]): SQL => sql`${column} = any(${sql.param(values)}::text[])`;
 const anyInt = (column: AnyPgColumn, values: number[]): SQL => sql`${column} = any(${sql.param(values)}::int[])`;
 
 /**
  * Takes the matching lock of each tracking id (a transaction-scoped advisory lock), in a fixed
  * order so two transactions never wait on each other. Re-entrant within a transaction. Call it
  * inside a transaction, before locking task rows.
+ *
+ * `genericPlans` (the scan batches, receiving/scan-service.ts): the statements of the rest of the
+ * transaction use the plan PostgreSQL keeps for each named statement (executePrepared) instead of
+ * planning it again for the values of each call (plan_cache_mode, set in the lock statement: no
+ * round trip of its own). PostgreSQL re-plans a statement with array parameters on most calls, and
+ * planning matching's read took as long as running it. Not for statements whose best plan depends
+ * on their values (the list filters): they are not in a scan's transaction.
  */
-export async function lockTrackings(tx: Tx, trackingIds: Iterable<string>): Promise<void> {
+export async function lockTrackings(tx: Tx, trackingIds: Iterable<string>, opts: { genericPlans?: boolean } = {}): Promise<void> {
   const ids = [...new Set(trackingIds)].sort();
   if (!ids.length) return;
   // Locks this transaction already holds are not asked for again (a scan locks its tracking id and
@@ -128,9 +136,11 @@ export async function lockTrackings(tx: Tx, trackingIds: Iterable<string>): Prom
   for (let i = 0; i < todo.length; i += LOCK_CHUNK) {
     const shared = i === 0 && held?.all !== 'shared';
     const keys = [...(shared ? [ALL_TRACKINGS] : []), ...todo.slice(i, i + LOCK_CHUNK).map((id) => `tracking:${id}`)];
-    await tx.execute(
-      sql`select count(case when u.n = 1 and ${shared} then pg_advisory_xact_lock_shared(hashtextextended(u.k, 0)) else pg_advisory_xact_lock(hashtextextended(u.k, 0)) end)
-        from (select k, n from unnest(${sql.param(keys)}::text[]) with ordinality as t(k, n) order by n) u`,
+    const generic = i === 0 && opts.genericPlans ? sql`, set_config('plan_cache_mode', 'force_generic_plan', true)` : sql``;
+    await executePrepared(
+      tx,
+      sql`select (select count(case when u.n = 1 and ${shared} then pg_advisory_xact_lock_shared(hashtextextended(u.k, 0)) else pg_advisory_xact_lock(hashtextextended(u.k, 0)) end)
+        from (select k, n from unnest(${sql.param(keys)}::text[]) with ordinality as t(k, n) order by n) u)${generic}`,
     );
     if (held) held.all = 'shared';
   }
@@ -142,9 +152,6 @@ const heldLocks = new WeakMap<object, { all: 'shared' | 'exclusive' | null; ids:
 
 /** Tracking ids per lock statement: keeps statements of a large upload small. */
 const LOCK_CHUNK = 1000;
-
-/** Values per read (one array parameter, `= any($1)`). */
-const READ_CHUNK = 5000;
 
 /** matchTrackings matches at most this many tracking ids per run (memory; see there). */
 export const MATCH_CHUNK = 5000;
@@ -196,92 +203,128 @@ export class Seen {
 
 /**
  * Scan rows a scan call is adding (receiving/scan-service.ts runScanJobs): not inserted yet, they
- * are matched under stand-in ids (above every real id, so in the order they will be inserted, after
- * the tracking id's existing rows) and inserted once, in their final state - instead of inserted in
- * status scan and updated by matching at once (twice the writes, index entries and audit entries of
- * every scan). A row that matching divides between tasks is inserted as one row per task. Each
- * inserted row is audited with its scan's action and no before.
+ * are matched with the tracking id's rows under the ids taken for them beforehand (readForMatching's
+ * newIds: above every row of the tracking id, whose writers all hold its lock when they take ids)
+ * and inserted once, in their final state - instead of inserted in status scan and updated by
+ * matching at once (twice the writes, index entries and audit entries of every scan). A row that
+ * matching divides between tasks is inserted as one row per task. Each inserted row is audited with
+ * its scan's action and no before.
  */
 export class FreshScans {
-  private static readonly FIRST_ID = 2 ** 40;
-  /** The stand-in rows by id, with the action of the scan that adds each. */
+  /** The rows by id, with the action of the scan that adds each. */
   private rows = new Map<number, { row: ScanRow; action: string }>();
-  /** A stand-in row for `values` (status scan), to be handed to matching with the tracking id's rows. */
-  add(values: Omit<ScanRow, 'id' | 'createdAt' | 'updatedAt' | 'status' | 'matchedUser' | 'userId' | 'mainId' | 'subId' | 'taskId'>, action: string, now: Date): ScanRow {
-    const id = FreshScans.FIRST_ID + this.rows.size;
+  /** A row for `values` (status scan) under the new `id`, to be handed to matching with the tracking id's rows. */
+  add(id: number, values: Omit<ScanRow, 'id' | 'createdAt' | 'updatedAt' | 'status' | 'matchedUser' | 'userId' | 'mainId' | 'subId' | 'taskId'>, action: string, now: Date): ScanRow {
     const row: ScanRow = { ...values, id, status: 'scan', matchedUser: null, userId: null, mainId: null, subId: null, taskId: null, createdAt: now, updatedAt: now };
     this.rows.set(id, { row, action });
     return row;
   }
-  /** The action of a stand-in id, or undefined for a real row. */
+  /** The action of a fresh row's id, or undefined for a stored row. */
   actionOf(id: number): string | undefined {
     return this.rows.get(id)?.action;
   }
-  /** The stand-in rows, in the order they were added. */
+  /** The rows, in the order they were added. */
   get all(): ScanRow[] {
     return [...this.rows.values()].map((r) => r.row);
   }
 }
 
-/** The live records (not of deleted tasks) of each tracking id with their tasks, oldest record first. */
-async function recordsOn(tx: Tx, trackingIds: string[]): Promise<Map<string, Loaded['records']>> {
-  const out = new Map<string, Loaded['records']>(trackingIds.map((t) => [t, []]));
-  for (let i = 0; i < trackingIds.length; i += READ_CHUNK) {
-    const records = await tx
-      .select({ record: purchasedRecords, task: tasks })
-      .from(purchasedRecords)
-      .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
-      .where(and(anyText(purchasedRecords.trackingId, trackingIds.slice(i, i + READ_CHUNK)), ne(tasks.status, 'deleted')))
-      .orderBy(asc(purchasedRecords.id));
-    for (const r of records) out.get(r.record.trackingId)?.push(r);
-  }
-  return out;
-}
-
 /**
- * Scan rows and live records of each tracking id, and their allocations: one or two queries per
- * chunk. `preloaded`: the records, when the caller has read them already (run() reads them to know
- * which tasks to lock).
+ * What a matching run reads, in one statement (each round trip counts: issue 5 speed), after the
+ * tracking locks of `trackingIds`:
+ * - the tasks concerned: every task with a live record (its task not deleted) on those tracking ids,
+ *   and `taskIds`; locked FOR UPDATE in id order (the lock order of the header; `lock: false` for a
+ *   read-only caller), with their members' nicknames (what matched scan rows show as matchedUser);
+ * - every record of those tasks (to judge each task on all of its tracking ids);
+ * - the scan rows and live records, with their tasks, of those tracking ids and of every other
+ *   tracking id of the tasks concerned. A record's task is the locked row where the task is locked
+ *   (a task deleted in between drops out, as a deleted task's records always do);
+ * - `newIds` ids for scan rows the caller will add (see FreshScans), and the items of `itemIds`
+ *   (the products a scan names).
+ * The rows come as JSON (json_agg) and are mapped to the schema's rows (db/json-rows.ts).
  */
-async function loadMany(
-  tx: Tx,
-  trackingIds: string[],
-  preloaded?: Map<string, Loaded['records']>,
-  seen?: Seen,
-  known?: ReadonlyMap<string, ScanRow[]>,
-): Promise<Map<string, Loaded>> {
-  const scansOf = new Map<string, ScanRow[]>(trackingIds.map((t) => [t, (known?.get(t) ?? []).map((r) => (seen ? seen.apply(r) : r)).sort((a, b) => a.id - b.id)]));
-  const toRead = known ? trackingIds.filter((t) => !known.has(t)) : trackingIds;
-  for (const [t, rows] of await rowsOfTrackings(tx, toRead)) scansOf.get(t)!.push(...(seen ? rows.map((r) => seen.apply(r)) : rows));
-  const recordsOf = preloaded ?? (await recordsOn(tx, trackingIds));
-  const out = new Map<string, Loaded>();
+export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: number[] = [], opts: { lock?: boolean; newIds?: number; itemIds?: number[] } = {}): Promise<MatchingState> {
+  const ts = sql.param(trackingIds);
+  const [row] = await rowsOf<{ scans: Json[]; records: [Json, Json][]; tasks: [Json, string][]; task_records: [number, number, string][]; new_ids: number[]; items: [number, string, string | null][] }>(
+    executePrepared(
+      tx,
+      sql`
+      with tk as materialized (
+        select t.id, to_json(t) as task, (select u.nick_name from users u where u.id = t.user_id) as nick_name from tasks t
+        where t.id = any(${concernedTaskIds(trackingIds, taskIds)})
+        order by t.id ${opts.lock === false ? sql`` : sql`for update of t`}
+      ), tr as materialized (
+        select id, task_id, tracking_id from purchased_records where task_id in (select id from tk)
+      ), tt as materialized (
+        select unnest(${ts}::text[]) as tracking_id union select tracking_id from tr
+      )
+      select
+        (select coalesce(json_agg(s order by s.id), '[]') from scan_trackings s where s.tracking_id in (select tracking_id from tt)) as scans,
+        (select coalesce(json_agg(json_build_array(p, t) order by p.id), '[]') from purchased_records p join tasks t on t.id = p.task_id
+          where p.tracking_id in (select tracking_id from tt) and t.status <> 'deleted') as records,
+        (select coalesce(json_agg(json_build_array(tk.task, tk.nick_name) order by tk.id), '[]') from tk) as tasks,
+        (select coalesce(json_agg(json_build_array(id, task_id, tracking_id) order by id), '[]') from tr) as task_records,
+        ${scanIdsSql(opts.newIds ?? 0)} as new_ids,
+        (select coalesce(json_agg(json_build_array(i.id, i.item_name, i.upc)), '[]') from items i where i.id = any(${sql.param(opts.itemIds ?? [])}::int[])) as items`,
+    ),
+  );
+  const state: MatchingState = { scans: new Map(), records: new Map(), taskRows: new Map(), names: new Map(), recordsOfTask: new Map(), newIds: row!.new_ids.map(Number), items: new Map(row!.items.map(([id, itemName, upc]) => [id, { id, itemName, upc }])) };
+  for (const [json, nickName] of row!.tasks) {
+    const task = taskOfJson(json);
+    state.taskRows.set(task.id, task);
+    state.names.set(task.userId, nickName);
+    state.recordsOfTask.set(task.id, []);
+  }
   for (const t of trackingIds) {
-    const scans = scansOf.get(t)!;
-    const records = recordsOf.get(t) ?? [];
-    const allocation = allocate(
-      scans.map((s) => ({ id: s.id, upc: s.upc, count: s.count, status: s.status as ScanStatus, taskId: s.taskId })),
-      records.map(({ record, task }) => ({ id: record.id, taskId: task.id, upc: task.upc || null, productCount: record.productCount, settled: !acceptsMatch(task) })),
-    );
-    out.set(t, { scans, records, allocation });
+    state.scans.set(t, []);
+    state.records.set(t, []);
   }
-  return out;
+  for (const [id, taskId, trackingId] of row!.task_records) {
+    state.recordsOfTask.get(taskId)!.push({ id, trackingId });
+    if (!state.scans.has(trackingId)) {
+      state.scans.set(trackingId, []);
+      state.records.set(trackingId, []);
+    }
+  }
+  for (const json of row!.scans) {
+    const scan = scanOfJson(json);
+    state.scans.get(scan.trackingId)!.push(scan);
+  }
+  for (const [recordJson, taskJson] of row!.records) {
+    const record = recordOfJson(recordJson);
+    const read = taskOfJson(taskJson);
+    const task = state.taskRows.get(read.id) ?? read;
+    if (task.status !== 'deleted') state.records.get(record.trackingId)!.push({ record, task });
+  }
+  return state;
 }
 
-/**
- * Locks the given tasks (id order, so concurrent matchings never wait on each other in a cycle).
- * Answers them, and their members' nicknames (what matched scan rows show as matchedUser).
- */
-async function lockTaskRows(tx: Tx, ids: number[]): Promise<{ taskRows: Map<number, TaskRow>; names: Map<number, string> }> {
-  if (!ids.length) return { taskRows: new Map(), names: new Map() };
-  const rows = await tx
-    .select({ task: tasks, nickName: users.nickName })
-    .from(tasks)
-    .innerJoin(users, eq(users.id, tasks.userId))
-    .where(anyInt(tasks.id, ids))
-    .orderBy(asc(tasks.id))
-    .for('update', { of: tasks });
-  return { taskRows: new Map(rows.map((r) => [r.task.id, r.task])), names: new Map(rows.map((r) => [r.task.userId, r.nickName])) };
+type Json = Record<string, unknown>;
+const scanOfJson = jsonRowMapper(scanTrackings);
+const recordOfJson = jsonRowMapper(purchasedRecords);
+const taskOfJson = jsonRowMapper(tasks);
+
+/** What readForMatching answers. */
+export interface MatchingState {
+  /** Scan rows (id order) of the tracking ids read and of the other tracking ids of the tasks concerned (an entry for each). */
+  scans: Map<string, ScanRow[]>;
+  /** Live records (record id order) with their tasks, of the same tracking ids. */
+  records: Map<string, Loaded['records']>;
+  /** The tasks concerned (locked) by id, and their members' nicknames by user id. */
+  taskRows: Map<number, TaskRow>;
+  names: Map<number, string>;
+  /** Each task concerned's records (record id order). */
+  recordsOfTask: Map<number, { id: number; trackingId: string }[]>;
+  /** Ids taken for new scan rows. */
+  newIds: number[];
+  /** The items asked for that exist. */
+  items: Map<number, { id: number; itemName: string; upc: string | null }>;
 }
+
+/** The ids of the tasks concerned by a change of these tracking ids: those with a live record on them (task not deleted), and `taskIds`. */
+const concernedTaskIds = (trackingIds: string[], taskIds: number[]): SQL => sql`array(
+  select p.task_id from purchased_records p join tasks d on d.id = p.task_id
+  where p.tracking_id = any(${sql.param(trackingIds)}::text[]) and d.status <> 'deleted') || ${sql.param(taskIds)}::int[]`;
 
 /**
  * Takes the tracking locks of `trackingIds`, then locks (FOR UPDATE, id order) every live task with a
@@ -291,9 +334,7 @@ async function lockTaskRows(tx: Tx, ids: number[]): Promise<{ taskRows: Map<numb
 export async function lockForMatching(tx: Tx, trackingIds: Iterable<string>, taskIds: number[] = []): Promise<void> {
   const ts = [...new Set(trackingIds)];
   await lockTrackings(tx, ts);
-  const ids = new Set(taskIds);
-  for (const list of (await tasksOnTrackings(tx, ts)).values()) for (const id of list) ids.add(id);
-  await lockTaskRows(tx, [...ids].sort((a, b) => a - b));
+  await tx.execute(sql`select t.id from tasks t where t.id = any(${concernedTaskIds(ts, taskIds)}) order by t.id for update`);
 }
 
 /** The audit entry of a scan row change (entity 'tracking'): the row's columns after, and before/after whole. */
@@ -384,42 +425,41 @@ function planTracking(loaded: Loaded, taskRows: Map<number, TaskRow>, names: Map
 /** Rows per UPDATE ... FROM unnest (one array parameter per column). */
 const UNNEST_CHUNK = 5000;
 
-/** Applies the planned writes (bulk statements); answers what it wrote and the audit entries of each changed row, for the run to write. */
-async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, fresh?: FreshScans) {
+/**
+ * The statements of the planned writes (bulk, one per chunk) for the run to execute with its other
+ * writes in one statement; answers them with what they write and the audit entry of each changed
+ * row. Reads nothing, except the ids of rows that matching divides (one statement, when there are any).
+ */
+async function writeStatements(tx: Tx, w: Writes, actorOf: ActorOf, now: Date, seen?: Seen, fresh?: FreshScans) {
+  const statements: SQL[] = [];
   const audits: AuditEntry[] = [];
-  const now = new Date();
   const written = { updated: new Map<number, ScanRow>(), inserted: [] as ScanRow[], fresh: new Map<number, ScanRow>() };
-  // Fresh rows (see FreshScans) are inserted in their final state: what matching planned for them
-  // (the first share, and one more row per further share), or as they came where it changed nothing.
-  const freshInserts: { freshId: number; values: NewScanRow }[] = [];
+  // Fresh rows (see FreshScans) are inserted in their final state: what matching planned for them,
+  // or as they came where it changed nothing. Further shares of a fresh row are inserted as rows of
+  // the same scan (audited with its action, like the first).
+  const isFresh = (id: number) => fresh?.actionOf(id) !== undefined;
+  const inserts: { row: ScanRow; audit: AuditEntry }[] = [];
   if (fresh) {
-    const isFresh = (id: number) => fresh.actionOf(id) !== undefined;
-    const planned = new Map(w.scanUpdates.filter((u) => isFresh(u.before.id)).map((u) => [u.before.id, u]));
+    const planned = new Map(w.scanUpdates.filter((u) => isFresh(u.before.id)).map((u) => [u.before.id, u.set]));
     w.scanUpdates = w.scanUpdates.filter((u) => !planned.has(u.before.id));
-    const splits = new Map<number, Writes['scanInserts']>();
-    for (const i of w.scanInserts) if (isFresh(i.splitFrom)) splits.set(i.splitFrom, [...(splits.get(i.splitFrom) ?? []), i]);
-    w.scanInserts = w.scanInserts.filter((i) => !isFresh(i.splitFrom));
-    for (const row of fresh.all) {
-      const { id, ...values } = { ...row, ...planned.get(row.id)?.set };
-      freshInserts.push({ freshId: id, values });
-      for (const split of splits.get(id) ?? []) freshInserts.push({ freshId: id, values: { ...split.values, updatedAt: now } });
+    for (const first of fresh.all) {
+      const row = { ...first, ...planned.get(first.id) };
+      written.fresh.set(row.id, row);
+      inserts.push({ row, audit: scanAudit(actorOf(row.trackingId), fresh.actionOf(row.id)!, null, row) });
     }
   }
-  if (freshInserts.length) {
-    const inserted = await insertScanRows(
-      tx,
-      freshInserts.map((c) => c.values),
-    );
-    inserted.forEach((row, k) => {
-      const { freshId } = freshInserts[k]!;
-      audits.push(scanAudit(actorOf(row.trackingId), fresh!.actionOf(freshId)!, null, row));
-      if (!written.fresh.has(freshId)) written.fresh.set(freshId, row);
-      else written.inserted.push(row);
-    });
-  }
-  // A seen row is written even where matching leaves it as the change made it. (At this point the
-  // run has read only its own tracking ids: rows of other tracking ids are read later, to judge
-  // tasks, and are written by the run of their own slice; see matchTrackings.)
+  const splitIds = await newScanIds(tx, w.scanInserts.length);
+  w.scanInserts.forEach(({ splitFrom, values }, k) => {
+    const row = { id: splitIds[k]!, ...values, updatedAt: now };
+    written.inserted.push(row);
+    const audit = isFresh(splitFrom)
+      ? scanAudit(actorOf(row.trackingId), fresh!.actionOf(splitFrom)!, null, row)
+      : { ...scanAudit(actorOf(row.trackingId), 'match.split', null, row), before: { splitFrom } };
+    inserts.push({ row, audit });
+  });
+  statements.push(...scanRowsInsert(inserts.map((i) => i.row)));
+  audits.push(...inserts.map((i) => i.audit));
+  // A seen row is written even where matching leaves it as the change made it.
   if (seen) {
     const planned = new Set(w.scanUpdates.map((u) => u.before.id));
     for (const original of seen.originals.values()) {
@@ -431,7 +471,7 @@ async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, fre
   for (let i = 0; i < w.scanUpdates.length; i += UNNEST_CHUNK) {
     const chunk = w.scanUpdates.slice(i, i + UNNEST_CHUNK);
     const col = <T>(f: (u: (typeof chunk)[number]) => T) => sql.param(chunk.map(f));
-    await tx.execute(sql`
+    statements.push(sql`
       update scan_trackings s set count = v.count, status = v.status::scan_status, user_id = v.user_id, main_id = v.main_id, sub_id = v.sub_id,
         task_id = v.task_id, matched_user = v.matched_user, op_uid = v.op_uid, item_id = v.item_id, item_name = v.item_name, updated_at = ${now}
       from unnest(${col((u) => u.before.id)}::int[], ${col((u) => u.set.count)}::int[], ${col((u) => u.set.status)}::text[], ${col((u) => u.set.userId)}::int[],
@@ -447,17 +487,9 @@ async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, fre
       audits.push(original ? scanAudit(actor, seen!.actionOf(original.id), original, after) : scanAudit(actor, 'match', u.before, after));
     }
   }
-  if (w.scanInserts.length) {
-    const inserted = await insertScanRows(
-      tx,
-      w.scanInserts.map((c) => ({ ...c.values, updatedAt: now })),
-    );
-    inserted.forEach((row, k) => audits.push({ ...scanAudit(actorOf(row.trackingId), 'match.split', null, row), before: { splitFrom: w.scanInserts[k]!.splitFrom } }));
-    written.inserted.push(...inserted);
-  }
   for (let i = 0; i < w.recordUpdates.length; i += UNNEST_CHUNK) {
     const chunk = w.recordUpdates.slice(i, i + UNNEST_CHUNK);
-    await tx.execute(sql`
+    statements.push(sql`
       update purchased_records p set status = v.status::purchased_status, msg = v.msg, updated_at = ${now}
       from unnest(${sql.param(chunk.map((u) => u.before.id))}::int[], ${sql.param(chunk.map((u) => u.status))}::text[], ${sql.param(chunk.map((u) => u.msg))}::text[])
         as v(id, status, msg)
@@ -484,7 +516,7 @@ async function flushWrites(tx: Tx, w: Writes, actorOf: ActorOf, seen?: Seen, fre
       });
     }
   }
-  return { ...written, audits };
+  return { statements, audits, ...written };
 }
 
 export interface TaskVerdict {
@@ -501,71 +533,50 @@ export function verdictOf(task: Pick<TaskRow, 'count'>, perRecord: { arrived: nu
   return { outcome: disagrees ? 'unmatch' : 'open', productCount: arrived, canSplit: arrived > 0 && arrived < task.count };
 }
 
-/** The allocation of each tracking id, loaded once per matching run. */
+/** The allocation of each tracking id read (readForMatching), computed once per matching run; `seen` rows count as seen. */
 class Allocations {
   private cache = new Map<string, Loaded>();
   constructor(
-    private tx: Tx,
+    private state: MatchingState,
     private seen?: Seen,
-    private known?: ReadonlyMap<string, ScanRow[]>,
   ) {}
-  /** Loads the allocations of `trackingIds` in bulk: all of them (fresh) or those not loaded yet (`preloaded`: see loadMany). */
-  async load(trackingIds: Iterable<string>, fresh = false, preloaded?: Map<string, Loaded['records']>): Promise<void> {
-    const missing = [...new Set(trackingIds)].filter((t) => fresh || !this.cache.has(t));
-    if (!missing.length) return;
-    for (const [t, loaded] of await loadMany(this.tx, missing, preloaded, this.seen, this.known)) this.cache.set(t, loaded);
-  }
-  async get(trackingId: string): Promise<Loaded> {
-    await this.load([trackingId]);
-    return this.cache.get(trackingId)!;
+  get(trackingId: string): Loaded {
+    let loaded = this.cache.get(trackingId);
+    if (!loaded) {
+      const scans = (this.state.scans.get(trackingId) ?? []).map((r) => (this.seen ? this.seen.apply(r) : r));
+      const records = this.state.records.get(trackingId) ?? [];
+      const allocation = allocate(
+        scans.map((s) => ({ id: s.id, upc: s.upc, count: s.count, status: s.status as ScanStatus, taskId: s.taskId })),
+        records.map(({ record, task }) => ({ id: record.id, taskId: task.id, upc: task.upc || null, productCount: record.productCount, settled: !acceptsMatch(task) })),
+      );
+      loaded = { scans, records, allocation };
+      this.cache.set(trackingId, loaded);
+    }
+    return loaded;
   }
 }
 
 /**
- * Computes and applies the verdict of each locked task that accepts matching. Returns the changed
- * ids. The allocations of every tracking id of these tasks are loaded up front (one snapshot), so
+ * The verdict of each locked task that accepts matching, as the task.match events to apply (see
+ * planMatchEvents). Every tracking id of these tasks was read in one snapshot (readForMatching), so
  * each verdict reads the same state whatever order the tasks are evaluated in.
  */
-async function evaluate(
-  tx: Tx,
-  taskRows: Map<number, TaskRow>,
-  allocations: Allocations,
-  actorOfTask: (trackingIds: string[]) => SessionUser | null,
-  audits: AuditEntry[],
-): Promise<number[]> {
-  const changed: number[] = [];
-  const candidates = [...taskRows.values()].filter(acceptsMatch).sort((a, b) => a.id - b.id);
-  const recordsOf = new Map<number, { id: number; trackingId: string }[]>(candidates.map((t) => [t.id, []]));
-  const ids = candidates.map((t) => t.id);
-  for (let i = 0; i < ids.length; i += READ_CHUNK) {
-    const rows = await tx
-      .select({ id: purchasedRecords.id, taskId: purchasedRecords.taskId, trackingId: purchasedRecords.trackingId })
-      .from(purchasedRecords)
-      .where(anyInt(purchasedRecords.taskId, ids.slice(i, i + READ_CHUNK)))
-      .orderBy(asc(purchasedRecords.id));
-    for (const r of rows) recordsOf.get(r.taskId)!.push(r);
-  }
-  await allocations.load([...recordsOf.values()].flat().map((r) => r.trackingId));
-  const moves: Parameters<typeof applyMatchEvents>[1] = [];
-  for (const task of candidates) {
+function evaluate(tasks: TaskRow[], state: MatchingState, allocations: Allocations, actorOfTask: (trackingIds: string[]) => SessionUser | null) {
+  const moves: Parameters<typeof planMatchEvents>[0] = [];
+  for (const task of tasks.filter(acceptsMatch).sort((a, b) => a.id - b.id)) {
+    const own = state.recordsOfTask.get(task.id) ?? [];
     const perRecord: { arrived: number; disagrees: boolean }[] = [];
-    for (const rec of recordsOf.get(task.id)!) {
-      const result = (await allocations.get(rec.trackingId)).allocation.records.get(rec.id);
+    for (const rec of own) {
+      const result = allocations.get(rec.trackingId).allocation.records.get(rec.id);
       if (result) perRecord.push(result);
     }
     const v = verdictOf(task, perRecord);
     if (task.status === v.outcome && task.productCount === v.productCount && task.canSplit === v.canSplit) continue;
-    moves.push({ row: task, ...v, actor: actorOfTask(recordsOf.get(task.id)!.map((r) => r.trackingId)) });
+    // Each change is attributed to whoever caused it (one actor, except in a batch of scans by
+    // several clerks: see RunOptions.actors).
+    moves.push({ row: task, ...v, actor: actorOfTask(own.map((r) => r.trackingId)) });
   }
-  // Each change is attributed to whoever caused it (one actor, except in a batch of scans by several
-  // clerks: see RunOptions.actors). The task machine decides each one (applyMatchEvents); the audit
-  // entries join the run's.
-  const afters = await applyMatchEvents(tx, moves, audits);
-  for (const after of afters) {
-    taskRows.set(after.id, after);
-    changed.push(after.id);
-  }
-  return changed;
+  return moves;
 }
 
 /** The distinct tracking ids of the given tasks' records (to lock them before locking the tasks). */
@@ -575,25 +586,14 @@ export async function trackingIdsOfTasks(tx: Tx, taskIds: number[]): Promise<str
   return rows.map((r) => r.t).sort();
 }
 
-/** Per tracking id, the ids of the tasks (not deleted) with a record on it. */
-async function tasksOnTrackings(tx: Tx, trackingIds: string[]): Promise<Map<string, number[]>> {
-  const out = new Map<string, number[]>(trackingIds.map((t) => [t, []]));
-  for (let i = 0; i < trackingIds.length; i += READ_CHUNK) {
-    const rows = await tx
-      .selectDistinct({ t: purchasedRecords.trackingId, id: tasks.id })
-      .from(purchasedRecords)
-      .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
-      .where(and(anyText(purchasedRecords.trackingId, trackingIds.slice(i, i + READ_CHUNK)), ne(tasks.status, 'deleted')));
-    for (const r of rows) out.get(r.t)?.push(r.id);
-  }
-  return out;
-}
-
 interface RunOptions {
   seen?: Seen;
-  /** Every scan row of some of the tracking ids, as the caller holds them under their locks (not read again). */
-  known?: ReadonlyMap<string, ScanRow[]>;
-  /** Rows of `known` that are not inserted yet (see FreshScans). */
+  /**
+   * What the caller read with readForMatching of the run's tracking ids (and no task ids) under their
+   * locks, not read again; the scan calls add their new rows to it (`fresh`).
+   */
+  state?: MatchingState;
+  /** Rows the caller added to `state` that are not inserted yet (see FreshScans). */
   fresh?: FreshScans;
   /**
    * Who changed each tracking id, where it is not the run's actor (a batch of scans by several
@@ -606,47 +606,51 @@ interface RunOptions {
 /** Who a change of a tracking id is attributed to (opUid of its audit entries; null: the system). */
 type ActorOf = (trackingId: string) => SessionUser | null;
 
+/**
+ * One matching run: lock, one read (readForMatching), the plan (allocate.ts, the task machine), and
+ * every write and audit entry in one statement (db/together.ts). Answers the report and the scan
+ * rows of its tracking ids after matching.
+ */
 async function run(tx: Tx, trackingIds: string[], extraTaskIds: number[], actor: SessionUser | null, opts: RunOptions = {}): Promise<{ report: MatchReport; rows: Map<string, ScanRow[]> }> {
   const { seen } = opts;
   const actorOf: ActorOf = (t) => opts.actors?.get(t) ?? actor;
   const actorOfTask = (ts: string[]) => ts.map((t) => opts.actors?.get(t)).find(Boolean) ?? actor;
   await lockTrackings(tx, trackingIds);
-  // The records are read once, before their tasks are locked: under the tracking locks no record of
-  // these tracking ids can change, and each record is then paired with its task as locked (a task
-  // deleted in between drops out, as a deleted task's records always do).
-  const read = await recordsOn(tx, trackingIds);
-  const ids = [...new Set([...extraTaskIds, ...[...read.values()].flatMap((list) => list.map((r) => r.task.id))])].sort((a, b) => a - b);
-  const { taskRows, names } = await lockTaskRows(tx, ids);
-  const records = new Map<string, Loaded['records']>();
-  for (const [t, list] of read) {
-    records.set(
-      t,
-      list.flatMap(({ record, task }) => {
-        const locked = taskRows.get(task.id);
-        return locked && locked.status !== 'deleted' ? [{ record, task: locked }] : [];
-      }),
-    );
-  }
-  const allocations = new Allocations(tx, seen, opts.known);
-  await allocations.load(trackingIds, true, records);
+  const state = opts.state ?? (await readForMatching(tx, trackingIds, extraTaskIds));
+  const { taskRows, names } = state;
+  // The tasks this run judges: those with a live record on its tracking ids, and those asked for
+  // (a caller's state may hold more: the scan calls read the tracking ids of duplicates too).
+  const ids = [...new Set([...extraTaskIds, ...trackingIds.flatMap((t) => (state.records.get(t) ?? []).map((r) => r.task.id))])]
+    .filter((id) => taskRows.has(id))
+    .sort((a, b) => a - b);
+  const allocations = new Allocations(state, seen);
   const writes = newWrites();
-  for (const t of trackingIds) planTracking(await allocations.get(t), taskRows, names, writes);
-  const written = await flushWrites(tx, writes, actorOf, seen, opts.fresh);
-  const changedTaskIds = await evaluate(tx, taskRows, allocations, actorOfTask, written.audits);
-  // Every change of the run is audited in one statement.
-  await writeAudit(tx, written.audits);
-  // The rows after matching, of the tracking ids the caller knew (it asks for them): what was
-  // loaded, with matching's own writes applied.
+  for (const t of trackingIds) planTracking(allocations.get(t), taskRows, names, writes);
+  const now = new Date();
+  const written = await writeStatements(tx, writes, actorOf, now, seen, opts.fresh);
+  const tasksAfter = planMatchEvents(
+    evaluate(
+      ids.map((id) => taskRows.get(id)!),
+      state,
+      allocations,
+      actorOfTask,
+    ),
+    now,
+  );
+  for (const after of tasksAfter.afters) taskRows.set(after.id, after);
+  // Every write and audit entry of the run, in one statement.
+  await executeTogether(tx, [...written.statements, ...tasksAfter.statements, ...auditInserts([...written.audits, ...tasksAfter.audits])]);
+  // The rows after matching, of the run's tracking ids: what was read, with matching's own writes applied.
   const rows = new Map<string, ScanRow[]>();
-  for (const t of opts.known?.keys() ?? []) {
-    const list = (await allocations.get(t)).scans.map((r) => written.updated.get(r.id) ?? written.fresh.get(r.id) ?? r);
+  for (const t of trackingIds) {
+    const list = allocations.get(t).scans.map((r) => written.updated.get(r.id) ?? written.fresh.get(r.id) ?? r);
     list.push(...written.inserted.filter((r) => r.trackingId === t));
     rows.set(
       t,
       list.sort((a, b) => a.id - b.id),
     );
   }
-  return { report: { trackingIds, taskIds: ids.filter((id) => taskRows.has(id)), changedTaskIds }, rows };
+  return { report: { trackingIds, taskIds: ids, changedTaskIds: tasksAfter.afters.map((t) => t.id) }, rows };
 }
 
 /**
@@ -663,21 +667,22 @@ export async function matchTracking(tx: Tx, trackingId: string, actor: SessionUs
 
 /**
  * matchTracking for the scan calls (receiving/scan-service.ts), which hold the tracking locks and
- * every row of their tracking ids already: `known` is all of them per tracking id, read under the
- * lock, plus the new rows (`fresh`: inserted by matching in their final state); `seen` holds the
- * announced rows the scans saw (written by matching in their final state); `actors` who scanned
- * each tracking id (a batch of scans by several clerks is matched in one run). Every row is written
- * and audited once, as stored. Answers the rows of each tracking id after matching as well, without
- * reading them again (each round trip saved counts).
+ * read everything matching needs already (readForMatching of their tracking ids, with ids for their
+ * new rows): `state` is that read plus the new rows (`fresh`: inserted by matching in their final
+ * state); `seen` holds the announced rows the scans saw (written by matching in their final state);
+ * `actors` who scanned each tracking id (a batch of scans by several clerks is matched in one run);
+ * `trackingIds` those that changed. Every row is written and audited once, as stored. Answers the
+ * rows of each tracking id after matching as well, without reading them again.
  */
 export async function matchScannedTrackings(
   tx: Tx,
-  known: ReadonlyMap<string, ScanRow[]>,
+  trackingIds: string[],
+  state: MatchingState,
   actors: ReadonlyMap<string, SessionUser>,
   fresh: FreshScans,
   seen: Seen,
 ): Promise<{ report: MatchReport; rows: Map<string, ScanRow[]> }> {
-  return run(tx, [...known.keys()].sort(), [], null, { known, actors, fresh, seen });
+  return run(tx, [...trackingIds].sort(), [], null, { state, actors, fresh, seen });
 }
 
 /**
@@ -735,11 +740,12 @@ export async function matchTasks(tx: Tx, taskIds: number[], actor: SessionUser |
  * Read-only: per record of the given task, what has arrived right now (for /api/task/part/match).
  */
 export async function arrivalsOfTask(tx: Tx, taskId: number) {
-  const own = await tx.select().from(purchasedRecords).where(eq(purchasedRecords.taskId, taskId)).orderBy(asc(purchasedRecords.id));
-  const allocations = new Allocations(tx);
+  const state = await readForMatching(tx, [], [taskId], { lock: false });
+  const own = [...state.records.values()].flat().filter((r) => r.record.taskId === taskId).map((r) => r.record).sort((a, b) => a.id - b.id);
+  const allocations = new Allocations(state);
   const out: { record: RecordRow; arrived: number; disagrees: boolean; status: 'init' | 'match' | 'unmatch'; msg: string }[] = [];
   for (const record of own) {
-    const r = (await allocations.get(record.trackingId)).allocation.records.get(record.id);
+    const r = allocations.get(record.trackingId).allocation.records.get(record.id);
     out.push({
       record,
       arrived: r?.arrived ?? 0,

@@ -1,10 +1,12 @@
-// Reading the rows of many tracking ids, and inserting scan rows: the one way every writer of new scan rows does it (a scan, matching's
-// divided rows, a tracking import). One statement for any number of rows, with one array parameter
-// per column (unnest), so its cost does not grow with a parameter per cell; each new row's id is
-// taken from the sequence in the same statement and answered with the row's position, so the rows
-// are known without reading them back and without relying on the order of RETURNING.
-import { asc, sql } from 'drizzle-orm';
+// Reading the rows of many tracking ids, and inserting scan rows: the one way every writer of new
+// scan rows does it (a scan, matching's divided rows, a tracking import). A new row's id is taken
+// from the sequence beforehand (newScanIds, or scanIdsSql inside a statement the caller runs
+// anyway), so the rows are known without reading them back and their INSERT can go with the
+// caller's other writes in one statement (db/together.ts). One INSERT for any number of rows, with
+// one array parameter per column (unnest), so its cost does not grow with a parameter per cell.
+import { asc, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../db/client.ts';
+import { executeTogether } from '../db/together.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 
 export type ScanRow = typeof scanTrackings.$inferSelect;
@@ -13,32 +15,40 @@ export type NewScanRow = Omit<ScanRow, 'id'>;
 /** Rows per statement. */
 const INSERT_CHUNK = 5000;
 
-/** Inserts the rows as given (every column but id) and answers them with their ids, in order. */
-export async function insertScanRows(tx: Tx, rows: NewScanRow[]): Promise<ScanRow[]> {
-  const out: ScanRow[] = [];
+/** An expression answering `n` new ids of scan rows (int[]), taken from the sequence (gaps are harmless: unused ids are never reused). */
+export const scanIdsSql = (n: number): SQL =>
+  sql`array(select nextval(pg_get_serial_sequence('scan_trackings', 'id'))::int from generate_series(1, ${n}::int))`;
+
+/** `n` new ids of scan rows. */
+export async function newScanIds(tx: Tx, n: number): Promise<number[]> {
+  if (n <= 0) return [];
+  const [row] = await rowsOf<{ ids: number[] }>(tx.execute(sql`select ${scanIdsSql(n)} as ids`));
+  return row!.ids.map(Number);
+}
+
+/** The INSERT statements of these rows (ids taken beforehand), for the caller to run (with its other writes). */
+export function scanRowsInsert(rows: ScanRow[]): SQL[] {
+  const out: SQL[] = [];
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const part = rows.slice(i, i + INSERT_CHUNK);
-    const col = <T>(f: (r: NewScanRow) => T) => sql.param(part.map(f));
-    // The sequence is read once per row in the materialized CTE (nextval is volatile), so the ids
-    // answered are the ids inserted.
-    const ids = await rowsOf<{ id: number; n: number }>(
-      tx.execute(sql`
-        with v as materialized (
-          select nextval(pg_get_serial_sequence('scan_trackings', 'id'))::int as id, u.*
-          from unnest(${col((r) => r.trackingId)}::text[], ${col((r) => r.upc)}::text[], ${col((r) => r.count)}::int[], ${col((r) => r.itemId)}::int[],
-            ${col((r) => r.itemName)}::text[], ${col((r) => r.status)}::text[], ${col((r) => r.matchedUser)}::text[], ${col((r) => r.userId)}::int[],
-            ${col((r) => r.mainId)}::int[], ${col((r) => r.subId)}::int[], ${col((r) => r.taskId)}::int[], ${col((r) => r.opUid)}::int[],
-            ${col((r) => r.createdAt.toISOString())}::timestamptz[], ${col((r) => r.updatedAt.toISOString())}::timestamptz[])
-            with ordinality as u(tracking_id, upc, count, item_id, item_name, status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at, n)
-        ), inserted as (
-          insert into scan_trackings (id, tracking_id, upc, count, item_id, item_name, status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at)
-          select id, tracking_id, upc, count, item_id, item_name, status::scan_status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at from v
-        )
-        select id, n::int as n from v`),
-    );
-    const idAt = new Map(ids.map((r) => [Number(r.n), Number(r.id)]));
-    part.forEach((r, k) => out.push({ id: idAt.get(k + 1)!, ...r }));
+    const col = <T>(f: (r: ScanRow) => T) => sql.param(part.map(f));
+    out.push(sql`
+      insert into scan_trackings (id, tracking_id, upc, count, item_id, item_name, status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at)
+      select id, tracking_id, upc, count, item_id, item_name, status::scan_status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at
+      from unnest(${col((r) => r.id)}::int[], ${col((r) => r.trackingId)}::text[], ${col((r) => r.upc)}::text[], ${col((r) => r.count)}::int[], ${col((r) => r.itemId)}::int[],
+        ${col((r) => r.itemName)}::text[], ${col((r) => r.status)}::text[], ${col((r) => r.matchedUser)}::text[], ${col((r) => r.userId)}::int[],
+        ${col((r) => r.mainId)}::int[], ${col((r) => r.subId)}::int[], ${col((r) => r.taskId)}::int[], ${col((r) => r.opUid)}::int[],
+        ${col((r) => r.createdAt.toISOString())}::timestamptz[], ${col((r) => r.updatedAt.toISOString())}::timestamptz[])
+        as u(id, tracking_id, upc, count, item_id, item_name, status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at)`);
   }
+  return out;
+}
+
+/** Inserts the rows as given (every column but id) and answers them with their ids, in order. */
+export async function insertScanRows(tx: Tx, rows: NewScanRow[]): Promise<ScanRow[]> {
+  const ids = await newScanIds(tx, rows.length);
+  const out = rows.map((r, k) => ({ id: ids[k]!, ...r }));
+  await executeTogether(tx, scanRowsInsert(out));
   return out;
 }
 

@@ -46,8 +46,7 @@ import { scanTrackings } from '../db/schema/receiving.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
 import { canModifyRecord, isValidCount, MAX_SCAN_COUNT } from '../../../machines/scan.machine.ts';
-import { rowsOfTrackings } from './scan-rows.ts';
-import { FreshScans, lockTrackings, matchScannedTrackings, matchTrackings, scanAudit, Seen, type ScanRow, type SeenChange } from '../matching/match.ts';
+import { FreshScans, lockTrackings, matchScannedTrackings, matchTrackings, readForMatching, scanAudit, Seen, type ScanRow, type SeenChange } from '../matching/match.ts';
 
 type ScanTracking = components['schemas']['ScanTracking'];
 
@@ -204,16 +203,20 @@ export function addJob(actor: SessionUser, rawTrackingId: string, input: { itemI
  */
 export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome | Error)[]> {
   if (new Set(jobs.map((j) => j.trackingId)).size !== jobs.length) throw new Error('runScanJobs: one job per tracking id');
-  const found = await itemsById(
-    tx,
-    jobs.flatMap((j) => j.lines.map((l) => l.itemId)),
-  );
+  // The tracking locks, then one read of everything the scans and their matching need: the rows,
+  // the items the lines name and an id for each line's possible new row.
+  const trackingIds = jobs.map((j) => j.trackingId);
+  await lockTrackings(tx, trackingIds, { genericPlans: true });
+  const state = await readForMatching(tx, trackingIds, [], {
+    newIds: jobs.reduce((n, j) => n + j.lines.length, 0),
+    itemIds: jobs.flatMap((j) => j.lines.map((l) => l.itemId)),
+  });
   const out: (ScanOutcome | Error)[] = [];
   const planned: { index: number; job: ScanJob; lines: ScanLineIn[] }[] = [];
   jobs.forEach((job, index) => {
     try {
       const lines = job.lines.map((l) => {
-        const item = found.get(l.itemId);
+        const item = state.items.get(l.itemId);
         if (!item) throw badRequest(scanMessages.itemNotFound);
         return { upc: l.upc ?? checkUpc(item.upc ?? ''), count: l.count, item };
       });
@@ -222,18 +225,15 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
       out[index] = err as Error;
     }
   });
-  const trackingIds = planned.map((p) => p.job.trackingId);
-  await lockTrackings(tx, trackingIds);
-  const existing = await rowsOfTrackings(tx, trackingIds);
+  const ids = state.newIds.values();
 
-  const known = new Map<string, ScanRow[]>();
   const actors = new Map<string, SessionUser>();
   const fresh = new FreshScans();
   const seenChanges = new Map<number, SeenChange>();
   const written: { index: number; job: ScanJob }[] = [];
   const now = new Date();
   for (const { index, job, lines } of planned) {
-    const rows = existing.get(job.trackingId) ?? [];
+    const rows = state.scans.get(job.trackingId) ?? [];
     const upcs = lines.map((l) => l.upc);
     const seenBefore = rows.some((r) => isSeen(r) && upcs.includes(r.upc));
     if (job.kind === 'create' && (seenBefore || new Set(upcs).size !== upcs.length)) {
@@ -245,23 +245,33 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
       continue;
     }
     const action = job.kind === 'create' ? 'scan' : 'add';
-    const byId = new Map(rows.map((r) => [r.id, r]));
+    const added: ScanRow[] = [];
     for (const line of lines) {
       const announced = rows.find((r) => r.upc === line.upc && r.status === 'init');
       if (announced) {
         seenChanges.set(announced.id, { count: line.count, action, opUid: job.actor.id, item: line.item });
       } else {
-        const row = fresh.add({ trackingId: job.trackingId, upc: line.upc, count: line.count, itemId: line.item.id, itemName: line.item.itemName, opUid: job.actor.id }, action, now);
-        byId.set(row.id, row);
+        added.push(
+          fresh.add(ids.next().value!, { trackingId: job.trackingId, upc: line.upc, count: line.count, itemId: line.item.id, itemName: line.item.itemName, opUid: job.actor.id }, action, now),
+        );
       }
     }
-    known.set(job.trackingId, [...byId.values()]);
+    state.scans.set(job.trackingId, [...rows, ...added]);
     actors.set(job.trackingId, job.actor);
     written.push({ index, job });
   }
   if (written.length) {
     // Matching writes the new rows (FreshScans) and the announced ones seen (Seen), in their final state.
-    const matched = (await matchScannedTrackings(tx, known, actors, fresh, new Seen(seenChanges))).rows;
+    const matched = (
+      await matchScannedTrackings(
+        tx,
+        written.map((w) => w.job.trackingId),
+        state,
+        actors,
+        fresh,
+        new Seen(seenChanges),
+      )
+    ).rows;
     for (const { index, job } of written) {
       out[index] = { opStatus: 'succ', msg: job.kind === 'create' ? scanMessages.created : scanMessages.added, rows: matched.get(job.trackingId) ?? [] };
     }

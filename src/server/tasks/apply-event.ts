@@ -2,7 +2,7 @@
 // same `decide` the UI's buttons come from), the change and its audit entry are written in the
 // caller's transaction. A refusal is A00001 with the machine's message; another member's task is
 // A00004 as if it did not exist (DECISIONS "Roles").
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { decide } from '../../../machines/stored-state.ts';
 import { explainTaskRefusal, taskMachine, type TaskEvent, type TaskStatus } from '../../../machines/task.machine.ts';
 import type { Tx } from '../db/client.ts';
@@ -79,30 +79,26 @@ const BULK_CHUNK = 1000;
 /**
  * applyTaskEvent of task.match for many locked tasks at once (matching a whole upload, a batch of
  * scans): the machine decides each one exactly as applyTaskEvent does (a refusal throws before
- * anything is written), then the rows are written with one UPDATE ... FROM unnest per chunk and
- * audited together, each as its `actor`'s (who caused it). Returns the rows after, in the order given.
- * `audits`: where the audit entries go when the caller writes them with its own (one statement).
+ * anything is written). Answers the rows after (in the order given), the UPDATE ... FROM unnest
+ * statements that write them (one per chunk) and their audit entries, each as its `actor`'s (who
+ * caused it): matching runs them with its other writes in one statement (db/together.ts).
  */
-export async function applyMatchEvents(
-  tx: Tx,
+export function planMatchEvents(
   changes: { row: TaskRow; outcome: Extract<TaskEvent, { type: 'task.match' }>['outcome']; productCount: number; canSplit: boolean; actor: SessionUser | null }[],
-  audits?: AuditEntry[],
-): Promise<TaskRow[]> {
-  const now = new Date();
+  now = new Date(),
+): { afters: TaskRow[]; statements: SQL[]; audits: AuditEntry[] } {
   const planned = changes.map((c) => ({ ...c, status: requireTransition(c.row, { type: 'task.match', outcome: c.outcome }) }));
-  const out: TaskRow[] = [];
+  const out = { afters: [] as TaskRow[], statements: [] as SQL[], audits: [] as AuditEntry[] };
   for (let i = 0; i < planned.length; i += BULK_CHUNK) {
     const part = planned.slice(i, i + BULK_CHUNK);
-    await tx.execute(sql`
+    out.statements.push(sql`
       update tasks t set status = v.status::task_status, product_count = v.product_count, can_split = v.can_split, updated_at = ${now}
       from unnest(${sql.param(part.map((c) => c.row.id))}::int[], ${sql.param(part.map((c) => c.status))}::text[],
         ${sql.param(part.map((c) => c.productCount))}::int[], ${sql.param(part.map((c) => c.canSplit))}::bool[]) as v(id, status, product_count, can_split)
       where t.id = v.id`);
     const afters = part.map((c) => ({ ...c.row, status: c.status, productCount: c.productCount, canSplit: c.canSplit, updatedAt: now }));
-    const entries = afters.map((after, k) => taskAudit(part[k]!.actor, 'match', part[k]!.row, after));
-    if (audits) audits.push(...entries);
-    else await writeAudit(tx, entries);
-    out.push(...afters);
+    out.audits.push(...afters.map((after, k) => taskAudit(part[k]!.actor, 'match', part[k]!.row, after)));
+    out.afters.push(...afters);
   }
   return out;
 }
