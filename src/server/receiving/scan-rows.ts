@@ -48,7 +48,7 @@ export function scanRowsInsert(rows: ScanRow[]): SQL[] {
 export async function insertScanRows(tx: Tx, rows: NewScanRow[]): Promise<ScanRow[]> {
   const ids = await newScanIds(tx, rows.length);
   const out = rows.map((r, k) => ({ id: ids[k]!, ...r }));
-  await executeTogether(tx, scanRowsInsert(out));
+  await executeTogether(tx, scanRowsInsert(out), out.length);
   return out;
 }
 
