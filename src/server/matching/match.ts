@@ -49,7 +49,7 @@
 // - purchased records of T whose task still accepts matching: status match (all its units
 //   arrived), unmatch with a msg (fewer arrived, more arrived than recorded, a foreign item), or
 //   init (nothing of T scanned yet).
-// - tasks with a record on T, through applyMatchEvents (task.match, the bulk form of
+// - tasks with a record on T, through planMatchEvents (task.match, the bulk form of
 //   applyTaskEvent: the task machine decides each one and the change is audited):
 //   the outcome is computed over ALL the task's tracking ids:
 //     * the parcel disagrees on any of them, or more units arrived than the task's count -> unmatch
@@ -61,7 +61,8 @@
 //   their units (allocate.ts: settled records are served first).
 //   A task whose status, productCount and canSplit would not change gets no event (no audit noise).
 // Every change is audited in the same transaction: entity 'tracking' for scan rows, 'purchased'
-// for records, 'task' (applyMatchEvents) for tasks; a run writes all its entries in one statement.
+// for records, 'task' (planMatchEvents) for tasks. A run reads in one statement (readForMatching) and
+// writes every change and audit entry in one (db/together.ts; see README Decisions, Matching's statements).
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { PgTransaction } from 'drizzle-orm/pg-core';
@@ -362,7 +363,7 @@ export const scanAudit = (actor: SessionUser | null, action: string, before: Sca
 
 type ScanTie = Pick<ScanRow, 'status' | 'userId' | 'mainId' | 'subId' | 'taskId' | 'matchedUser'>;
 
-/** The writes of one matching run, collected over its tracking ids and applied by flushWrites in a few statements. */
+/** The writes of one matching run, collected over its tracking ids and turned into bulk statements by writeStatements. */
 interface Writes {
   scanUpdates: { before: ScanRow; set: ScanTie & { count: number; opUid?: number | null } }[];
   scanInserts: { splitFrom: number; values: Omit<NewScanRow, 'updatedAt'> }[];

@@ -32,8 +32,8 @@
 // - Duplicates are business outcomes (opStatus 'failed' in an A00000 answer, with the tracking
 //   id's rows so the screen can offer the edit); malformed input is A00001; a missing row A00004.
 // - Locks: lockTrackings(tx, trackingIds) BEFORE reading the rows to decide and writing them
-//   (matching/match.ts header), then matching (matchScannedTrackings: matchTracking told the rows
-//   it would otherwise read again). create and add hand matching the rows they add and the
+//   (matching/match.ts header); create and add then read everything they and matching need in one
+//   statement (readForMatching) and hand matching that read (matchScannedTrackings), with the rows they add and the
 //   announced rows they see, and matching writes each once, already matched, with one audit entry
 //   (entity 'tracking': scan or add; the announced row as before); modify writes and audits its row
 //   and matching audits what it changes after. All in the caller's transaction.

@@ -73,7 +73,7 @@ function taskAudit(actor: SessionUser | null, action: string, before: TaskRow, a
   };
 }
 
-/** Tasks per bulk statement of applyMatchEvents. */
+/** Tasks per bulk statement of planMatchEvents. */
 const BULK_CHUNK = 1000;
 
 /**
