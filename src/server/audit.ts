@@ -34,18 +34,21 @@ const rowOf = (e: AuditEntry) => ({
   after: e.after ?? null,
 });
 
-/** The INSERT statements of these entries (one per AUDIT_CHUNK), for a caller that writes them with its other statements (db/together.ts). */
-export function auditInserts(entries: AuditEntry[]): SQL[] {
-  const out: SQL[] = [];
+/**
+ * The INSERT statements of these entries (one per AUDIT_CHUNK), for a caller that writes them with
+ * its other statements (db/together.ts). Built one at a time as they are taken, so a caller that
+ * runs them in turn holds one chunk's JSON document at a time (a 50,000-row upload's trail is
+ * ~35 MB of JSON).
+ */
+export function* auditInserts(entries: AuditEntry[]): Generator<SQL> {
   for (let i = 0; i < entries.length; i += AUDIT_CHUNK) {
     const doc = JSON.stringify(entries.slice(i, i + AUDIT_CHUNK).map(rowOf));
-    out.push(sql`
+    yield sql`
       insert into audit_log (entity, entity_id, action, op_uid, user_id, main_id, sub_id, upc, count, item_name, status, tracking_id, task_id, before, after)
       select entity, entity_id, action, op_uid, user_id, main_id, sub_id, upc, count, item_name, status, tracking_id, task_id, before, after
       from jsonb_to_recordset(${doc}::jsonb) as x(entity audit_entity, entity_id int, action text, op_uid int, user_id int, main_id int, sub_id int,
-        upc text, count int, item_name text, status text, tracking_id text, task_id int, before jsonb, after jsonb)`);
+        upc text, count int, item_name text, status text, tracking_id text, task_id int, before jsonb, after jsonb)`;
   }
-  return out;
 }
 
 export async function writeAudit(tx: Tx, entries: AuditEntry | AuditEntry[]) {

@@ -18,16 +18,18 @@ export const TOGETHER_MAX_ROWS = 1000;
  * (a 50,000-row import took ~30 MB more that way, against the server's 500 MB budget), and a round
  * trip saved is nothing beside the work of such a write.
  */
-export async function executeTogether(tx: Tx, statements: SQL[], rows: number): Promise<void> {
-  if (!statements.length) return;
+export async function executeTogether(tx: Tx, statements: Iterable<SQL>, rows: number): Promise<void> {
   if (rows > TOGETHER_MAX_ROWS) {
+    // In turn, each built as it is taken (auditInserts, scanRowsInsert are generators).
     for (const statement of statements) await executePrepared(tx, statement);
     return;
   }
-  if (statements.length === 1) {
-    await executePrepared(tx, statements[0]!);
+  const list = [...statements];
+  if (!list.length) return;
+  if (list.length === 1) {
+    await executePrepared(tx, list[0]!);
     return;
   }
-  const parts = statements.map((s, i) => sql`${sql.raw(`w${i}`)} as (${s})`);
+  const parts = list.map((s, i) => sql`${sql.raw(`w${i}`)} as (${s})`);
   await executePrepared(tx, sql`with ${sql.join(parts, sql`, `)} select 1`);
 }

@@ -645,7 +645,15 @@ async function run(tx: Tx, trackingIds: string[], extraTaskIds: number[], actor:
   for (const after of tasksAfter.afters) taskRows.set(after.id, after);
   // Every write and audit entry of the run, in one statement.
   const audits = [...written.audits, ...tasksAfter.audits];
-  await executeTogether(tx, [...written.statements, ...tasksAfter.statements, ...auditInserts(audits)], audits.length);
+  await executeTogether(
+    tx,
+    (function* () {
+      yield* written.statements;
+      yield* tasksAfter.statements;
+      yield* auditInserts(audits);
+    })(),
+    audits.length,
+  );
   // The rows after matching, of the run's tracking ids: what was read, with matching's own writes applied.
   const rows = new Map<string, ScanRow[]>();
   for (const t of trackingIds) {

@@ -26,22 +26,20 @@ export async function newScanIds(tx: Tx, n: number): Promise<number[]> {
   return row!.ids.map(Number);
 }
 
-/** The INSERT statements of these rows (ids taken beforehand), for the caller to run (with its other writes). */
-export function scanRowsInsert(rows: ScanRow[]): SQL[] {
-  const out: SQL[] = [];
+/** The INSERT statements of these rows (ids taken beforehand), for the caller to run (with its other writes); built as they are taken. */
+export function* scanRowsInsert(rows: ScanRow[]): Generator<SQL> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const part = rows.slice(i, i + INSERT_CHUNK);
     const col = <T>(f: (r: ScanRow) => T) => sql.param(part.map(f));
-    out.push(sql`
+    yield sql`
       insert into scan_trackings (id, tracking_id, upc, count, item_id, item_name, status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at)
       select id, tracking_id, upc, count, item_id, item_name, status::scan_status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at
       from unnest(${col((r) => r.id)}::int[], ${col((r) => r.trackingId)}::text[], ${col((r) => r.upc)}::text[], ${col((r) => r.count)}::int[], ${col((r) => r.itemId)}::int[],
         ${col((r) => r.itemName)}::text[], ${col((r) => r.status)}::text[], ${col((r) => r.matchedUser)}::text[], ${col((r) => r.userId)}::int[],
         ${col((r) => r.mainId)}::int[], ${col((r) => r.subId)}::int[], ${col((r) => r.taskId)}::int[], ${col((r) => r.opUid)}::int[],
         ${col((r) => r.createdAt.toISOString())}::timestamptz[], ${col((r) => r.updatedAt.toISOString())}::timestamptz[])
-        as u(id, tracking_id, upc, count, item_id, item_name, status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at)`);
+        as u(id, tracking_id, upc, count, item_id, item_name, status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at)`;
   }
-  return out;
 }
 
 /** Inserts the rows as given (every column but id) and answers them with their ids, in order. */
