@@ -67,7 +67,9 @@ export const tasks = pgTable(
     index('tasks_board_task_idx').on(t.boardTaskId, t.status),
     index('tasks_board_user_idx').on(t.boardId, t.userId),
     index('tasks_item_idx').on(t.itemId),
-    index('tasks_tracking_idx').on(t.trackingId),
+    // No index on tracking_id (the latest one recorded, shown in lists): the lists find a task by
+    // tracking id through its records (boards/task-queries.ts), and every matched scan that moves a
+    // task would pay for it. Dropped in 0003.
     check('tasks_claim_is_main', sql`${t.subId} > 0 OR ${t.mainId} = ${t.id}`),
     check('tasks_sub_id_nonneg', sql`${t.subId} >= 0`),
     check('tasks_counts_nonneg', sql`${t.count} >= 0 AND ${t.productCount} >= 0 AND ${t.labelCount} >= 0`),

@@ -1,1 +1,0 @@
-DROP INDEX "audit_log_entity_id_idx";
