@@ -14,6 +14,8 @@ export interface SmtpSink {
   mails: ReceivedMail[];
   /** Resolves with the first mail to `to` (waiting for it to arrive). */
   waitFor(to: string, timeoutMs?: number): Promise<ReceivedMail>;
+  /** Resolves once `n` mails have arrived in all (a second mail to the same address included). */
+  waitForCount(n: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,23 +39,27 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         .catch(done);
     },
   });
+  /** Waits (woken by each mail, or every 100 ms) until `ready`, at most `timeoutMs`. */
+  const until = async (ready: () => boolean, timeoutMs: number, what: string) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!ready()) {
+      if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
+      await new Promise<void>((r) => {
+        waiters.push(r);
+        setTimeout(r, 100);
+      });
+    }
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as { port: number }).port;
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
     async waitFor(to, timeoutMs = 5_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const m = mails.find((x) => x.to === to);
-        if (m) return m;
-        if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
-        await new Promise<void>((r) => {
-          waiters.push(r);
-          setTimeout(r, 100);
-        });
-      }
+      await until(() => mails.some((x) => x.to === to), timeoutMs, `no mail to ${to}`);
+      return mails.find((x) => x.to === to)!;
     },
+    waitForCount: (n, timeoutMs = 5_000) => until(() => mails.length >= n, timeoutMs, `fewer than ${n} mails`),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
