@@ -75,7 +75,7 @@ import { executeTogether } from '../db/together.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import type { SessionUser } from '../handlers/types.ts';
-import { newScanIds, scanIdsSql, scanRowsInsert, type NewScanRow, type ScanRow } from '../receiving/scan-rows.ts';
+import { newScanIds, scanIdsSql, scanRowsInsert, type ItemBrief, type NewScanRow, type ScanRow } from '../receiving/scan-rows.ts';
 import { planMatchEvents, taskContext, type TaskRow } from '../tasks/apply-event.ts';
 import { allocate, POOL_STATUSES, problemMessage, type Allocation, type Piece, type ScanStatus } from './allocate.ts';
 
@@ -323,7 +323,7 @@ export interface MatchingState {
   /** Ids taken for new scan rows. */
   newIds: number[];
   /** The items asked for that exist. */
-  items: Map<number, { id: number; itemName: string; upc: string | null }>;
+  items: Map<number, ItemBrief>;
 }
 
 /** The ids of the tasks concerned by a change of these tracking ids: those with a live record on them (task not deleted), and `taskIds`. */

@@ -1,9 +1,9 @@
 // Group commit of scans (issue 5 speed: a scan create p95 <= 15 ms at the server under 16
-// concurrent clients). A scan is a small transaction of a handful of statements (lock, read, insert,
-// match, audit, commit), and on a 2-core machine each round trip to PostgreSQL costs more CPU, on
-// both sides, than the work it carries. The scans that arrive while others are being written are
-// therefore gathered and written together: one transaction, one lock statement, one read, one
-// insert and one matching run for all of them (scan-service.ts runScanJobs). When the database is
+// concurrent clients). A scan is a small transaction of five statements (begin, lock, read, write,
+// commit), and on a 2-core machine each round trip to PostgreSQL costs more CPU, on both sides,
+// than the work it carries. The scans that arrive while others are being written are therefore
+// gathered and written together: one transaction and the same five statements for all of them
+// (scan-service.ts runScanJobs). When the database is
 // idle a scan is written at once, alone; under load a batch forms by itself from the scans that
 // queued while the previous ones were written.
 //

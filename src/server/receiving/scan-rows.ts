@@ -7,10 +7,13 @@
 import { asc, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Tx } from '../db/client.ts';
 import { executeTogether } from '../db/together.ts';
+import type { items } from '../db/schema/catalog.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 
 export type ScanRow = typeof scanTrackings.$inferSelect;
 export type NewScanRow = Omit<ScanRow, 'id'>;
+/** What a scan row takes of the item it names (its id and name; the upc when a scan gives none). */
+export type ItemBrief = Pick<typeof items.$inferSelect, 'id' | 'itemName' | 'upc'>;
 
 /** Rows per statement. */
 const INSERT_CHUNK = 5000;

@@ -37,7 +37,7 @@
 //   announced rows they see, and matching writes each once, already matched, with one audit entry
 //   (entity 'tracking': scan or add; the announced row as before); modify writes and audits its row
 //   and matching audits what it changes after. All in the caller's transaction.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { writeAudit } from '../audit.ts';
 import type { Tx } from '../db/client.ts';
@@ -46,6 +46,7 @@ import { scanTrackings } from '../db/schema/receiving.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
 import { canModifyRecord, isValidCount, MAX_SCAN_COUNT } from '../../../machines/scan.machine.ts';
+import type { ItemBrief } from './scan-rows.ts';
 import { FreshScans, lockTrackings, matchScannedTrackings, matchTrackings, readForMatching, scanAudit, Seen, type ScanRow, type SeenChange } from '../matching/match.ts';
 
 type ScanTracking = components['schemas']['ScanTracking'];
@@ -136,20 +137,11 @@ function checkCount(n: number | undefined): number {
   return c;
 }
 
-export type ItemBrief = { id: number; itemName: string; upc: string | null };
-
-/** The items of these ids (one query). */
-export async function itemsById(tx: Tx, ids: number[]): Promise<Map<number, ItemBrief>> {
-  const unique = [...new Set(ids)];
-  if (!unique.length) return new Map();
-  const rows = await tx.select({ id: items.id, itemName: items.itemName, upc: items.upc }).from(items).where(inArray(items.id, unique));
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
-async function requireItems(tx: Tx, ids: number[]): Promise<Map<number, ItemBrief>> {
-  const found = await itemsById(tx, ids);
-  if (ids.some((id) => !found.has(id))) throw badRequest(scanMessages.itemNotFound);
-  return found;
+/** The item of this id, or A00001 '商品不存在' (modify; the scan calls read their items with their rows). */
+async function requireItem(tx: Tx, id: number): Promise<ItemBrief> {
+  const [item] = await tx.select({ id: items.id, itemName: items.itemName, upc: items.upc }).from(items).where(eq(items.id, id));
+  if (!item) throw badRequest(scanMessages.itemNotFound);
+  return item;
 }
 
 /** Every row of a tracking id, oldest first. */
@@ -191,9 +183,9 @@ export function addJob(actor: SessionUser, rawTrackingId: string, input: { itemI
 }
 
 /**
- * Carries out scan jobs of distinct tracking ids in the caller's transaction, set-based: one item
- * lookup, one lock statement, one read of their rows, one insert and one matching run for all of
- * them (receiving/scan-batcher.ts gathers the calls that arrive together; a single call is a batch
+ * Carries out scan jobs of distinct tracking ids in the caller's transaction, set-based: one lock
+ * statement, one read (rows, items, records, tasks) and one matching run writing in one statement,
+ * for all of them (receiving/scan-batcher.ts gathers the calls that arrive together; a single call is a batch
  * of one). Answers, per job in order, its outcome or the error it alone is refused with (an unknown
  * item, a missing upc): such a job writes nothing and the others go on. A duplicate is an outcome
  * (opStatus failed, see the header). What a line writes: an init row of the tracking id with the
@@ -310,7 +302,7 @@ export async function modifyScan(
   const trackingId = input.trackingId === undefined ? first.trackingId : checkTrackingId(input.trackingId);
   const upc = input.upc === undefined ? first.upc : checkUpc(input.upc);
   const count = input.count === undefined ? first.count : checkCount(input.count);
-  const item = input.itemId === undefined ? undefined : (await requireItems(tx, [input.itemId])).get(input.itemId)!;
+  const item = input.itemId === undefined ? undefined : await requireItem(tx, input.itemId);
 
   // The row's tracking id (read unlocked, to know what to lock) and the new one, before the row.
   await lockTrackings(tx, [first.trackingId, trackingId]);
