@@ -4,7 +4,7 @@
 // is written again scan by scan.
 import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/db/client.ts';
+import { pipelinedRunner } from '../../src/server/db/client.ts';
 import { auditLog } from '../../src/server/db/schema/audit.ts';
 import { ScanBatcher } from '../../src/server/receiving/scan-batcher.ts';
 import { addJob, createJob, scanMessages, type ScanJob, type ScanOutcome } from '../../src/server/receiving/scan-service.ts';
@@ -30,11 +30,16 @@ function counted() {
   const stats = { transactions: 0 };
   const proxy = new Proxy(db, {
     get(target, key, receiver) {
-      if (key === 'transaction') {
-        return (...args: Parameters<Db['transaction']>) => {
-          stats.transactions++;
-          return target.transaction(...args);
-        };
+      // db.transaction, or on PostgreSQL the pipelined transactions the batcher opens (db/client.ts).
+      if (key === 'transaction' || key === pipelinedRunner) {
+        const open = Reflect.get(target, key) as ((...args: unknown[]) => Promise<unknown>) | undefined;
+        return (
+          open &&
+          ((...args: unknown[]) => {
+            stats.transactions++;
+            return open.apply(target, args);
+          })
+        );
       }
       return Reflect.get(target, key, receiver) as unknown;
     },

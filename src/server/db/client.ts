@@ -50,6 +50,74 @@ export function executePrepared(tx: Tx, query: SQL): Promise<unknown> {
 }
 const statementNames = new Map<string, string>();
 
+/**
+ * Runs `work` in a transaction whose statements are sent without waiting for the answers of those
+ * before them (node-postgres's pipeline mode, on PostgreSQL; elsewhere db.transaction): BEGIN goes
+ * with the first statements `work` sends, and statements handed to awaitAtCommit go with COMMIT.
+ * PostgreSQL still runs them one after the other, in the order they were sent, each on its own
+ * snapshot, so a statement sent behind a lock runs after the lock is taken. For the scan batches
+ * (issue 5 speed): begin, the tracking locks and matching's read travel as one round trip, the write
+ * and the commit as another, instead of five round trips, each of which waits for the other process
+ * to be scheduled on a busy 2-core machine. `work` must not read the answer of a statement it hands
+ * to awaitAtCommit; a failed statement fails the transaction (it rolls back and the call rejects).
+ * The transaction objects are drizzle's own (NodePgSession/NodePgTransaction over a pooled client
+ * of a pipelined pool), built here because drizzle's transaction awaits its BEGIN and its COMMIT.
+ */
+export function pipelinedTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  const run = (db as { [pipelinedRunner]?: PipelineRunner })[pipelinedRunner];
+  return run ? (run(work as (tx: Tx) => Promise<unknown>) as Promise<T>) : db.transaction(work);
+}
+
+/** True when `tx` is a pipelined transaction (statements may be sent before earlier ones answer). */
+export const isPipelined = (tx: Tx) => atCommit.has(tx);
+
+/**
+ * `sent`, a statement already sent in `tx`: in a pipelined transaction its answer is awaited with
+ * the COMMIT (and the call answers at once); elsewhere now.
+ */
+export async function awaitAtCommit(tx: Tx, sent: Promise<unknown>): Promise<void> {
+  const pending = atCommit.get(tx);
+  if (!pending) {
+    await sent;
+    return;
+  }
+  // Handled here so its failure is not reported as unhandled before the commit awaits it.
+  sent.catch(() => undefined);
+  pending.push(sent);
+}
+
+type PipelineRunner = (work: (tx: Tx) => Promise<unknown>) => Promise<unknown>;
+/** The property of a PostgreSQL database's handle that runs pipelined transactions (on the handle itself, so a wrapper that forwards its properties, as a test's does, keeps it). */
+export const pipelinedRunner = Symbol('pipelinedTransaction');
+/** The statements of each open pipelined transaction whose answers its COMMIT awaits. */
+const atCommit = new WeakMap<Tx, Promise<unknown>[]>();
+
+async function pipelineRunner(pool: import('pg').Pool): Promise<PipelineRunner> {
+  const { drizzle, NodePgSession, NodePgTransaction } = await import('drizzle-orm/node-postgres');
+  const base = drizzle(pool, { schema }) as unknown as { dialect: ConstructorParameters<typeof NodePgSession>[1]; _: { schema: unknown; fullSchema: unknown; tableNamesMap: unknown } };
+  const relational = { schema: base._.schema, fullSchema: base._.fullSchema, tableNamesMap: base._.tableNamesMap } as ConstructorParameters<typeof NodePgSession>[2];
+  return async (work) => {
+    const client = await pool.connect();
+    const tx = new NodePgTransaction(base.dialect, new NodePgSession(client, base.dialect, relational, {}), relational) as unknown as Tx;
+    const pending: Promise<unknown>[] = [];
+    atCommit.set(tx, pending);
+    let broken: Error | undefined;
+    try {
+      const [, out] = await Promise.all([client.query('begin'), work(tx)]);
+      await Promise.all([...pending, client.query('commit')]);
+      return out;
+    } catch (err) {
+      // Everything sent is answered before the rollback (a statement that failed aborted the transaction).
+      await Promise.allSettled(pending);
+      await client.query('rollback').catch((e: Error) => (broken = e));
+      throw err;
+    } finally {
+      atCommit.delete(tx);
+      client.release(broken);
+    }
+  };
+}
+
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export async function openDatabase(opts: { url?: string; dataDir?: string; memory?: boolean }): Promise<Database> {
@@ -60,7 +128,9 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
     const db = drizzle(pool, { schema });
     await migrate(db, { migrationsFolder });
-    return { db: db as unknown as Db, driver: 'pg', close: () => pool.end() };
+    const pipelinePool = new pg.Pool({ connectionString: opts.url, max: 4, pipeline: true } as import('pg').PoolConfig);
+    Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool) });
+    return { db: db as unknown as Db, driver: 'pg', close: async () => void (await Promise.all([pool.end(), pipelinePool.end()])) };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');

@@ -6,7 +6,7 @@
 // snapshot: so they must write different rows and must not need to see each other's writes
 // (the callers here write each row at most once and take every id they insert beforehand).
 import { sql, type SQL } from 'drizzle-orm';
-import { executePrepared, type Tx } from './client.ts';
+import { awaitAtCommit, executePrepared, type Tx } from './client.ts';
 
 /** Above this many rows written, the statements run one at a time (see executeTogether). */
 export const TOGETHER_MAX_ROWS = 1000;
@@ -26,10 +26,8 @@ export async function executeTogether(tx: Tx, statements: Iterable<SQL>, rows: n
   }
   const list = [...statements];
   if (!list.length) return;
-  if (list.length === 1) {
-    await executePrepared(tx, list[0]!);
-    return;
-  }
+  // In a pipelined transaction (client.ts pipelinedTransaction) the statement goes with the COMMIT.
+  if (list.length === 1) return awaitAtCommit(tx, executePrepared(tx, list[0]!));
   const parts = list.map((s, i) => sql`${sql.raw(`w${i}`)} as (${s})`);
-  await executePrepared(tx, sql`with ${sql.join(parts, sql`, `)} select 1`);
+  return awaitAtCommit(tx, executePrepared(tx, sql`with ${sql.join(parts, sql`, `)} select 1`));
 }

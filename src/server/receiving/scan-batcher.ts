@@ -15,7 +15,7 @@
 //   its scans is written again on its own, so one scan's failure is never another's; a scan that
 //   was in fact committed is then answered as the duplicate it has become, never written twice.
 // - Each row, record and task change is audited as the clerk's whose scan caused it.
-import type { Db } from '../db/client.ts';
+import { pipelinedTransaction, type Db } from '../db/client.ts';
 import { runScanJob, runScanJobs, type ScanJob, type ScanOutcome } from './scan-service.ts';
 
 interface Waiting {
@@ -94,7 +94,7 @@ export class ScanBatcher {
     if (batch.length === 1) return this.writeAlone(batch[0]!);
     let results: Awaited<ReturnType<typeof runScanJobs>>;
     try {
-      results = await this.db.transaction((tx) =>
+      results = await pipelinedTransaction(this.db, (tx) =>
         runScanJobs(
           tx,
           batch.map((w) => w.job),
@@ -114,7 +114,7 @@ export class ScanBatcher {
 
   private async writeAlone(w: Waiting): Promise<void> {
     try {
-      w.resolve(await this.db.transaction((tx) => runScanJob(tx, w.job)));
+      w.resolve(await pipelinedTransaction(this.db, (tx) => runScanJob(tx, w.job)));
     } catch (err) {
       w.reject(err);
     }

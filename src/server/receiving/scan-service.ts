@@ -40,7 +40,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { writeAudit } from '../audit.ts';
-import type { Tx } from '../db/client.ts';
+import { isPipelined, type Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
@@ -198,11 +198,17 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
   // The tracking locks, then one read of everything the scans and their matching need: the rows,
   // the items the lines name and an id for each line's possible new row.
   const trackingIds = jobs.map((j) => j.trackingId);
-  await lockTrackings(tx, trackingIds, { genericPlans: true });
-  const state = await readForMatching(tx, trackingIds, [], {
-    newIds: jobs.reduce((n, j) => n + j.lines.length, 0),
-    itemIds: jobs.flatMap((j) => j.lines.map((l) => l.itemId)),
-  });
+  // In a pipelined transaction (the batcher's) the read is sent behind the lock statement without
+  // waiting for it: PostgreSQL runs it after the locks are taken, on a snapshot taken then.
+  const locking = lockTrackings(tx, trackingIds, { genericPlans: true });
+  if (!isPipelined(tx)) await locking;
+  const [, state] = await Promise.all([
+    locking,
+    readForMatching(tx, trackingIds, [], {
+      newIds: jobs.reduce((n, j) => n + j.lines.length, 0),
+      itemIds: jobs.flatMap((j) => j.lines.map((l) => l.itemId)),
+    }),
+  ]);
   const out: (ScanOutcome | Error)[] = [];
   const planned: { index: number; job: ScanJob; lines: ScanLineIn[] }[] = [];
   jobs.forEach((job, index) => {
