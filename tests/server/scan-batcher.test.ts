@@ -56,7 +56,11 @@ const value = (r: PromiseSettledResult<ScanOutcome>) => {
 
 async function trackingAudits(trackingId: string) {
   const { db } = t().database;
-  return db.select().from(auditLog).where(and(eq(auditLog.entity, 'tracking'), eq(auditLog.trackingId, trackingId))).orderBy(auditLog.id);
+  return db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.entity, 'tracking'), eq(auditLog.trackingId, trackingId)))
+    .orderBy(auditLog.id);
 }
 
 describe('scan batcher', () => {

@@ -94,8 +94,13 @@ const atCommit = new WeakMap<Tx, Promise<unknown>[]>();
 
 async function pipelineRunner(pool: import('pg').Pool): Promise<PipelineRunner> {
   const { drizzle, NodePgSession, NodePgTransaction } = await import('drizzle-orm/node-postgres');
-  const base = drizzle(pool, { schema }) as unknown as { dialect: ConstructorParameters<typeof NodePgSession>[1]; _: { schema: unknown; fullSchema: unknown; tableNamesMap: unknown } };
-  const relational = { schema: base._.schema, fullSchema: base._.fullSchema, tableNamesMap: base._.tableNamesMap } as ConstructorParameters<typeof NodePgSession>[2];
+  const base = drizzle(pool, { schema }) as unknown as {
+    dialect: ConstructorParameters<typeof NodePgSession>[1];
+    _: { schema: unknown; fullSchema: unknown; tableNamesMap: unknown };
+  };
+  const relational = { schema: base._.schema, fullSchema: base._.fullSchema, tableNamesMap: base._.tableNamesMap } as ConstructorParameters<
+    typeof NodePgSession
+  >[2];
   return async (work) => {
     const client = await pool.connect();
     const tx = new NodePgTransaction(base.dialect, new NodePgSession(client, base.dialect, relational, {}), relational) as unknown as Tx;

@@ -47,7 +47,17 @@ import { badRequest, conflict, notFound } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
 import { canModifyRecord, isValidCount, MAX_SCAN_COUNT } from '../../../machines/scan.machine.ts';
 import type { ItemBrief } from './scan-rows.ts';
-import { FreshScans, lockTrackings, matchScannedTrackings, matchTrackings, readForMatching, scanAudit, Seen, type ScanRow, type SeenChange } from '../matching/match.ts';
+import {
+  FreshScans,
+  lockTrackings,
+  matchScannedTrackings,
+  matchTrackings,
+  readForMatching,
+  scanAudit,
+  Seen,
+  type ScanRow,
+  type SeenChange,
+} from '../matching/match.ts';
 
 type ScanTracking = components['schemas']['ScanTracking'];
 
@@ -108,7 +118,10 @@ export const hasControlChars = (s: string) => s.search(CONTROL_CHARS) !== -1;
 
 /** Why a trimmed tracking id or upc is not acceptable, or null. */
 export function scanTextError(kind: 'trackingId' | 'upc', t: string): string | null {
-  const m = kind === 'trackingId' ? [scanMessages.trackingIdRequired, scanMessages.trackingIdTooLong, scanMessages.trackingIdInvalid] : [scanMessages.upcRequired, scanMessages.upcTooLong, scanMessages.upcInvalid];
+  const m =
+    kind === 'trackingId'
+      ? [scanMessages.trackingIdRequired, scanMessages.trackingIdTooLong, scanMessages.trackingIdInvalid]
+      : [scanMessages.upcRequired, scanMessages.upcTooLong, scanMessages.upcInvalid];
   if (!t) return m[0]!;
   if (t.length > MAX_SCAN_TEXT) return m[1]!;
   if (hasControlChars(t)) return m[2]!;
@@ -250,7 +263,12 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
         seenChanges.set(announced.id, { count: line.count, action, opUid: job.actor.id, item: line.item });
       } else {
         added.push(
-          fresh.add(ids.next().value!, { trackingId: job.trackingId, upc: line.upc, count: line.count, itemId: line.item.id, itemName: line.item.itemName, opUid: job.actor.id }, action, now),
+          fresh.add(
+            ids.next().value!,
+            { trackingId: job.trackingId, upc: line.upc, count: line.count, itemId: line.item.id, itemName: line.item.itemName, opUid: job.actor.id },
+            action,
+            now,
+          ),
         );
       }
     }
