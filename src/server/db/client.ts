@@ -75,15 +75,17 @@ export const isPipelined = (tx: Tx) => atCommit.has(tx);
  * `sent`, a statement already sent in `tx`: in a pipelined transaction its answer is awaited with
  * the COMMIT (and the call answers at once); elsewhere now.
  */
-export async function awaitAtCommit(tx: Tx, sent: Promise<unknown>): Promise<void> {
+export async function awaitAtCommit(tx: Tx, sent: PromiseLike<unknown>): Promise<void> {
+  // Its answer taken once: a drizzle query object (tx.execute's) runs again on every `then`.
+  const answer = Promise.resolve(sent.then((r) => r));
   const pending = atCommit.get(tx);
   if (!pending) {
-    await sent;
+    await answer;
     return;
   }
   // Handled here so its failure is not reported as unhandled before the commit awaits it.
-  sent.catch(() => undefined);
-  pending.push(sent);
+  answer.catch(() => undefined);
+  pending.push(answer);
 }
 
 type PipelineRunner = (work: (tx: Tx) => Promise<unknown>) => Promise<unknown>;
@@ -112,15 +114,24 @@ async function pipelineRunner(pool: import('pg').Pool): Promise<PipelineRunner> 
       await Promise.all([...pending, client.query('commit')]);
       return out;
     } catch (err) {
-      // Everything sent is answered before the rollback (a statement that failed aborted the transaction).
-      await Promise.allSettled(pending);
+      // Everything sent is answered before the rollback. A statement that failed aborted the
+      // transaction, and those sent after it failed only for that: the first is the cause.
+      const failed = (await Promise.allSettled(pending)).flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
       await client.query('rollback').catch((e: Error) => (broken = e));
-      throw err;
+      throw [err, ...failed].find((e) => !isAbortedTransaction(e)) ?? err;
     } finally {
       atCommit.delete(tx);
       client.release(broken);
     }
   };
+}
+
+/** PostgreSQL's 25P02: a statement refused because an earlier one failed the transaction (possibly wrapped by Drizzle). */
+function isAbortedTransaction(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '25P02') return true;
+  }
+  return false;
 }
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');

@@ -6,7 +6,7 @@
 // snapshot: so they must write different rows and must not need to see each other's writes
 // (the callers here write each row at most once and take every id they insert beforehand).
 import { sql, type SQL } from 'drizzle-orm';
-import { awaitAtCommit, executePrepared, type Tx } from './client.ts';
+import { awaitAtCommit, executePrepared, isPipelined, type Tx } from './client.ts';
 
 /** Above this many rows written, the statements run one at a time (see executeTogether). */
 export const TOGETHER_MAX_ROWS = 1000;
@@ -20,8 +20,21 @@ export const TOGETHER_MAX_ROWS = 1000;
  */
 export async function executeTogether(tx: Tx, statements: Iterable<SQL>, rows: number): Promise<void> {
   if (rows > TOGETHER_MAX_ROWS) {
-    // In turn, each built as it is taken (auditInserts, scanRowsInsert are generators).
-    for (const statement of statements) await executePrepared(tx, statement);
+    // In turn, each built as it is taken (auditInserts, scanRowsInsert are generators). In a
+    // pipelined transaction the next one is built and sent while PostgreSQL runs the one before (two
+    // in flight at most, for memory), so this process and PostgreSQL work at the same time.
+    if (!isPipelined(tx)) {
+      for (const statement of statements) await executePrepared(tx, statement);
+      return;
+    }
+    let running: Promise<unknown> | null = null;
+    for (const statement of statements) {
+      const sent = executePrepared(tx, statement);
+      sent.catch(() => undefined);
+      if (running) await running;
+      running = sent;
+    }
+    if (running) await awaitAtCommit(tx, running);
     return;
   }
   const list = [...statements];

@@ -4,7 +4,7 @@
 // transaction whose lock conflicts become a 409 "try again" and change nothing. The purchased upload
 // (purchased-upload.ts) and the tracking upload (tracking-upload.ts) both use these.
 import type { components } from '../../api/schema';
-import type { Db, Tx } from '../db/client.ts';
+import { pipelinedTransaction, type Db, type Tx } from '../db/client.ts';
 import { conflict } from '../errors.ts';
 import type { Cell } from './parse-sheet.ts';
 
@@ -39,10 +39,14 @@ export function isLockConflict(err: unknown): boolean {
   return false;
 }
 
-/** Runs `apply` in one transaction; a lock conflict (deadlock, serialization) is 409 and nothing changed. */
+/**
+ * Runs `apply` in one transaction; a lock conflict (deadlock, serialization) is 409 and nothing
+ * changed. Pipelined on PostgreSQL (db/client.ts pipelinedTransaction): a large upload's writes are
+ * built while the ones before them run.
+ */
 export async function applyInOneTransaction(db: Db, apply: (tx: Tx) => Promise<void>): Promise<void> {
   try {
-    await db.transaction(apply);
+    await pipelinedTransaction(db, apply);
   } catch (err) {
     if (isLockConflict(err)) throw conflict(uploadRowMessages.busy);
     throw err;
