@@ -1,7 +1,8 @@
 // The task lifecycle rules (machines/task.machine.ts), asked the way the server and the UI ask them.
 import { describe, expect, it } from 'vitest';
-import { taskMachine, explainTaskRefusal, taskMessages, type TaskContext, type TaskEvent, type TaskStatus } from '../../machines/task.machine';
+import { taskMachine, explainTaskRefusal, taskMessages, TASK_STATUSES, type TaskContext, type TaskEvent, type TaskStatus } from '../../machines/task.machine';
 import { allowedEvents, decide } from '../../machines/stored-state';
+import { decideTask } from '../../src/server/tasks/apply-event';
 
 const none: TaskContext = { productCount: 0, canSplit: false };
 const partial: TaskContext = { productCount: 2, canSplit: true };
@@ -18,8 +19,7 @@ const ALL: TaskEvent[] = [
   { type: 'task.pay' },
   { type: 'task.close' },
 ];
-const offered = (s: TaskStatus, c: TaskContext) =>
-  allowedEvents(taskMachine, s, c, ALL).map((e) => ('by' in e ? `${e.type}:${e.by}` : e.type));
+const offered = (s: TaskStatus, c: TaskContext) => allowedEvents(taskMachine, s, c, ALL).map((e) => ('by' in e ? `${e.type}:${e.by}` : e.type));
 
 describe('task machine', () => {
   it('lets an admin accept or reject only pending tasks', () => {
@@ -63,5 +63,23 @@ describe('task machine', () => {
 
   it('offers nothing on a deleted task', () => {
     expect(offered('deleted', none)).toEqual([]);
+  });
+
+  it('the server remembers its decisions (decideTask) without changing any: asked twice, it answers what decide answers for every status, context and event', () => {
+    const events: TaskEvent[] = [
+      ...ALL,
+      { type: 'task.delete', by: 'admin' },
+      { type: 'task.match', outcome: 'locked' },
+      { type: 'task.match', outcome: 'unmatch' },
+    ];
+    for (const status of TASK_STATUSES) {
+      for (const context of [none, partial, { productCount: 5, canSplit: false }]) {
+        for (const event of events) {
+          const expected = run(status, context, event);
+          expect(decideTask({ status, ...context }, event)).toEqual(expected);
+          expect(decideTask({ status, ...context }, event)).toEqual(expected);
+        }
+      }
+    }
   });
 });

@@ -66,8 +66,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import { decide } from '../../../machines/stored-state.ts';
-import { explainTaskRefusal, taskMachine, type MatchOutcome } from '../../../machines/task.machine.ts';
+import type { MatchOutcome } from '../../../machines/task.machine.ts';
 import { auditInserts, type AuditEntry } from '../audit.ts';
 import { executePrepared, rowsOf, type Tx } from '../db/client.ts';
 import { jsonRowMapper } from '../db/json-rows.ts';
@@ -76,7 +75,7 @@ import { scanTrackings } from '../db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import type { SessionUser } from '../handlers/types.ts';
 import { newScanIds, scanIdsSql, scanRowsInsert, type ItemBrief, type NewScanRow, type ScanRow } from '../receiving/scan-rows.ts';
-import { planMatchEvents, taskContext, type TaskRow } from '../tasks/apply-event.ts';
+import { decideTask, planMatchEvents, type TaskRow } from '../tasks/apply-event.ts';
 import { allocate, POOL_STATUSES, problemMessage, type Allocation, type Piece, type ScanStatus } from './allocate.ts';
 
 export type { ScanRow };
@@ -91,17 +90,8 @@ export interface MatchReport {
   changedTaskIds: number[];
 }
 
-/** Does the machine let a task in this state be matched? (open, unmatch) Asked once per state: matching an upload asks it for every record. */
-export function acceptsMatch(row: TaskRow): boolean {
-  const key = `${row.status}|${row.productCount}|${row.canSplit}`;
-  let ok = acceptsCache.get(key);
-  if (ok === undefined) {
-    ok = decide(taskMachine, row.status, taskContext(row), { type: 'task.match', outcome: 'open' }, explainTaskRefusal).ok;
-    if (acceptsCache.size < 10_000) acceptsCache.set(key, ok);
-  }
-  return ok;
-}
-const acceptsCache = new Map<string, boolean>();
+/** Does the machine let a task in this state be matched? (open, unmatch) */
+export const acceptsMatch = (row: TaskRow) => decideTask(row, { type: 'task.match', outcome: 'open' }).ok;
 
 /** `column = any(values)`: one array parameter instead of one per value (the long lists of an upload). */
 const anyInt = (column: AnyPgColumn, values: number[]): SQL => sql`${column} = any(${sql.param(values)}::int[])`;

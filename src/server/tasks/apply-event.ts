@@ -3,7 +3,7 @@
 // caller's transaction. A refusal is A00001 with the machine's message; another member's task is
 // A00004 as if it did not exist (DECISIONS "Roles").
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { decide } from '../../../machines/stored-state.ts';
+import { decide, type Decision } from '../../../machines/stored-state.ts';
 import { explainTaskRefusal, taskMachine, type TaskEvent, type TaskStatus } from '../../../machines/task.machine.ts';
 import type { Tx } from '../db/client.ts';
 import { tasks } from '../db/schema/tasks.ts';
@@ -22,11 +22,28 @@ export async function lockTask(tx: Tx, user: SessionUser, taskId: number): Promi
 }
 
 /** The machine's context of a stored task. */
-export const taskContext = (row: TaskRow) => ({ productCount: row.productCount, canSplit: row.canSplit });
+export const taskContext = (row: Pick<TaskRow, 'productCount' | 'canSplit'>) => ({ productCount: row.productCount, canSplit: row.canSplit });
+
+/**
+ * The task machine's decision on `event` for the task in `row` (stored-state decide). Remembered by
+ * status, context and event, which are all its guards read: matching asks the same few questions
+ * for every task it judges (a scan batch, a 50,000-row confirm), and resolving a snapshot and
+ * taking a transition in XState cost more than the rest of judging a task.
+ */
+export function decideTask(row: Pick<TaskRow, 'status' | 'productCount' | 'canSplit'>, event: TaskEvent): Decision<TaskStatus> {
+  const key = `${row.status}|${row.productCount}|${row.canSplit}|${JSON.stringify(event)}`;
+  let d = decisions.get(key);
+  if (!d) {
+    d = decide(taskMachine, row.status, taskContext(row), event, explainTaskRefusal);
+    if (decisions.size < 10_000) decisions.set(key, d);
+  }
+  return d;
+}
+const decisions = new Map<string, Decision<TaskStatus>>();
 
 /** Throws A00001 with the machine's message unless the task in `row` accepts `event`; returns the next status. */
 export function requireTransition(row: TaskRow, event: TaskEvent): TaskStatus {
-  const d = decide(taskMachine, row.status, taskContext(row), event, explainTaskRefusal);
+  const d = decideTask(row, event);
   if (!d.ok) throw badRequest(d.msg);
   return d.next;
 }

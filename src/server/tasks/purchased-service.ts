@@ -27,15 +27,13 @@
 //   of the same parcel, or two members sharing parcels, never deadlock.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { hasControlChars } from '../receiving/scan-service.ts';
-import { decide } from '../../../machines/stored-state.ts';
-import { explainTaskRefusal, taskMachine } from '../../../machines/task.machine.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import type { Tx } from '../db/client.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { Code } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
 import { lockForMatching, matchTracking, matchTrackings } from '../matching/match.ts';
-import { TASK_NOT_FOUND, taskContext, type TaskRow } from './apply-event.ts';
+import { decideTask, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
 
 export type PurchasedRow = typeof purchasedRecords.$inferSelect;
 
@@ -98,7 +96,7 @@ const isAdminSide = (actor: SessionUser) => actor.roleType !== 'user';
 /** Why `actor` may not change the records of `task` (from lockTask's rules and the machine), or null. */
 function editRefusal(actor: SessionUser, task: TaskRow | undefined): PurchasedResult | null {
   if (!task || (actor.roleType === 'user' && task.userId !== actor.id)) return refuse(TASK_NOT_FOUND, Code.notFound);
-  const d = decide(taskMachine, task.status, taskContext(task), { type: 'task.edit', by: isAdminSide(actor) ? 'admin' : 'user' }, explainTaskRefusal);
+  const d = decideTask(task, { type: 'task.edit', by: isAdminSide(actor) ? 'admin' : 'user' });
   return d.ok ? null : refuse(d.msg);
 }
 
