@@ -7,6 +7,10 @@
 // - Every 100 ms (SPEC §9 focus check) focus returns to the hidden input, unless the clerk is typing
 //   in a real field (text inputs, selects, text areas, comboboxes) or a dialog is open, so clicking a
 //   button or the page never leaves the scanner typing into nothing.
+// - Between two checks a scan is not lost either: keys typed while the focus is on something that
+//   takes no typing (a button just clicked, the page) are taken into the hidden input, which takes
+//   the focus at once; so the first characters of a code scanned right after a click are kept, and
+//   the scanner's Enter never presses the button that had the focus.
 //
 //   const scanner = useScannerInput({ onScan: (code) => actor.send({ type: 'scan.code', code }) });
 //   <input {...scanner.inputProps} />
@@ -54,6 +58,35 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  const restartDebounce = useCallback(() => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => take(MIN_DEBOUNCED_LENGTH), SCANNER_DEBOUNCE_MS);
+  }, [take]);
+
+  useEffect(() => {
+    if (!enabled) return;
+    // Capture phase: before the focused button sees the key (Enter or Space would press it).
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      const input = ref.current;
+      if (!input || event.target === input || event.defaultPrevented) return;
+      if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+      if (isTypingTarget(document.activeElement) || document.querySelector('[role="dialog"]')) return;
+      if (event.key === 'Enter') {
+        // A code's end; a lone Enter (nothing scanned) is the clerk's own and presses the button.
+        if (!input.value) return;
+        event.preventDefault();
+        take(1);
+      } else if (event.key.length === 1) {
+        event.preventDefault();
+        input.value += event.key;
+        restartDebounce();
+      } else return;
+      input.focus({ preventScroll: true });
+    };
+    document.addEventListener('keydown', onKeyDown, true);
+    return () => document.removeEventListener('keydown', onKeyDown, true);
+  }, [enabled, take, restartDebounce]);
+
   useEffect(() => {
     if (!enabled) return;
     const check = () => {
@@ -90,10 +123,7 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
       event.preventDefault();
       take(1);
     },
-    onInput: () => {
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => take(MIN_DEBOUNCED_LENGTH), SCANNER_DEBOUNCE_MS);
-    },
+    onInput: restartDebounce,
   };
 
   return { inputProps, focus };

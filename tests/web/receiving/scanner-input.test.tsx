@@ -33,6 +33,7 @@ function ScannerHost({ onScan }: { onScan: (code: string) => void }): JSX.Elemen
       <button type="button" onClick={() => setOpen(true)}>
         按钮
       </button>
+      <button type="button">保存</button>
       {open && (
         <div role="dialog">
           <button type="button">对话框按钮</button>
@@ -92,6 +93,29 @@ describe('useScannerInput', () => {
     act(() => inDialog.focus());
     await new Promise((resolve) => setTimeout(resolve, 250));
     expect(document.activeElement).toBe(inDialog);
+  });
+
+  it('keeps a code scanned right after a click, before the focus check: its first keys are not lost and its Enter presses nothing', async () => {
+    const onScan = vi.fn();
+    const pressed = vi.fn();
+    render(<ScannerHost onScan={onScan} />);
+    const button = screen.getByRole('button', { name: '保存' });
+    button.addEventListener('click', pressed);
+    const user = userEvent.setup({ delay: 2 });
+    // The wedge types into whatever has the focus: its first key lands on the button just clicked.
+    await user.click(button);
+    expect(pressed).toHaveBeenCalledTimes(1);
+    expect(document.activeElement).toBe(button);
+    await user.keyboard('1Z7 9{Enter}');
+    expect(onScan).toHaveBeenCalledExactlyOnceWith('1Z7 9');
+    expect(pressed).toHaveBeenCalledTimes(1);
+    expect(document.activeElement).toBe(hidden());
+    // Keys typed in a real field stay there.
+    const note = screen.getByLabelText('备注') as HTMLInputElement;
+    await user.click(note);
+    await user.keyboard('ab');
+    expect(note.value).toBe('ab');
+    expect(hidden().value).toBe('');
   });
 
   it('knows which elements take typing', () => {
