@@ -70,6 +70,8 @@ export type ScanNotice =
   | { kind: 'added'; code: string; count: number }
   | { kind: 'unknown'; code: string }
   | { kind: 'refused'; code: string; message: string }
+  /** created: the new rows were created (create); saved: a record was edited (modify). */
+  | { kind: 'created' }
   | { kind: 'saved' }
   | { kind: 'error'; message: string };
 
@@ -383,7 +385,7 @@ export const scanMachine = setup({
                       isExist: event.output.length > 0,
                       rows: context.rows.filter((r) => !context.submittingKeys.includes(r.key)),
                       submittingKeys: [],
-                      notice: { kind: 'saved' as const },
+                      notice: { kind: 'created' as const },
                     })),
                     {
                       type: 'feedback',

@@ -226,7 +226,7 @@ describe('scan machine', () => {
     await h.createAnswers(saved);
     expect(h.ctx().records).toEqual(saved);
     expect(h.ctx().rows.map((r) => r.upc)).toEqual(['333']);
-    expect(h.ctx().notice).toEqual({ kind: 'saved' });
+    expect(h.ctx().notice).toEqual({ kind: 'created' });
     expect(h.feedback).toHaveBeenCalledWith('matched');
   });
 
@@ -358,7 +358,7 @@ describe('scan machine: model', () => {
             expect(h.creates.at(-1)!.input.trackingId).toBe('1Z001');
           },
           rowReadyWithError: () => expect(h.ctx()).toMatchObject({ rows: [{ upc: '111' }], notice: { kind: 'error', message: 'A00001 商品不存在' } }),
-          saved: () => expect(h.ctx()).toMatchObject({ rows: [], notice: { kind: 'saved' } }),
+          saved: () => expect(h.ctx()).toMatchObject({ rows: [], notice: { kind: 'created' } }),
         },
       });
     });

@@ -66,6 +66,7 @@ export const scanText = {
     trackingSet: (code: string, exists: boolean) => `Tracking ${code}${exists ? '（已有记录）' : ''}，请扫描商品`,
     added: (code: string, count: number) => `${code} 数量 ${count}`,
     unknown: (code: string) => `未找到UPC为 ${code} 的商品，请选择或新增商品`,
+    created: '创建成功', // SPEC §8, the create call's own msg
     saved: '保存成功', // SPEC §8
   },
 

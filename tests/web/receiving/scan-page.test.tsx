@@ -113,7 +113,7 @@ describe('/admin/scan', () => {
     await within(recordsTable()).findByText('UPC5');
     expect(server.calls.find((c) => c.path.endsWith('/create'))?.body).toEqual({ items: [{ upc: 'UPC5', count: 3, itemId: 5 }] });
     expect(within(rowsTable()).getByText('请扫描商品UPC')).toBeTruthy();
-    expect(bannerText().textContent).toBe('保存成功');
+    expect(bannerText().textContent).toBe('创建成功');
     expect(sounds.at(-1)).toBe('matched');
   });
 

@@ -52,6 +52,8 @@ export function bannerOf(notice: ScanNotice | null, trackingId: string | null): 
       return { tone: 'warn', text: s.unknown(notice.code) };
     case 'refused':
       return { tone: 'error', text: `${notice.code}：${notice.message}` };
+    case 'created':
+      return { tone: 'ok', text: s.created };
     case 'saved':
       return { tone: 'ok', text: s.saved };
     case 'error':
