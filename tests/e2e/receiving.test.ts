@@ -340,7 +340,7 @@ describe('receiving with a USB scanner in the browser', () => {
 
     await productOf(UPC[2]!).selectOption({ label: TWIN.itemName });
     await a.getByRole('button', { name: '提交（5项）' }).click();
-    await says(a, '保存成功');
+    await says(a, '创建成功');
     const added = a.getByRole('table', { name: '已添加的商品' });
     for (const [i, upc] of UPC.entries()) {
       const row = await rowOf(added, upc);
@@ -384,7 +384,7 @@ describe('receiving with a USB scanner in the browser', () => {
     await a.getByRole('button', { name: '提交（1项）' }).waitFor();
     await expect.poll(() => a.getByLabel(`数量 ${PARCEL[0].upc}`, { exact: true }).inputValue(), SETTLES).toBe('2');
     await submit.click();
-    await says(a, '保存成功');
+    await says(a, '创建成功');
     const matchedRow = await rowOf(added, PARCEL[0].upc);
     await expect(cellText(added, matchedRow, '状态')).resolves.toBe('已匹配');
     await expect(cellText(added, matchedRow, '匹配用户')).resolves.toBe(MEMBER.nickName);
@@ -400,7 +400,7 @@ describe('receiving with a USB scanner in the browser', () => {
     await scan(a, PARCEL[1].upc);
     await expect.poll(() => a.getByLabel(`数量 ${PARCEL[1].upc}`, { exact: true }).inputValue(), SETTLES).toBe('2');
     await a.getByRole('button', { name: '提交（1项）' }).click();
-    await says(a, '保存成功');
+    await says(a, '创建成功');
     // Both units are listed as not matched: the one the member recorded (tied to the task) and the one
     // nobody recorded.
     const surplusRows = rowWithCell(added, PARCEL[1].upc);
