@@ -145,11 +145,12 @@ const heldLocks = new WeakMap<object, { all: 'shared' | 'exclusive' | null; ids:
 const LOCK_CHUNK = 1000;
 
 /**
- * matchTrackings matches at most this many tracking ids per run (memory; see there). 2,500: a run's
+ * matchTrackings matches at most this many tracking ids per run (memory; see there). 2,000: a run's
  * read answers its rows as JSON, and slices of 5,000 took a 50,000-row confirm to ~525 MB (486 MB
- * with 2,500, in the same time).
+ * with 2,500, in the same time); since uploads run pipelined (a write is built while the one before
+ * runs) 2,500 peaked at 508-518 MB in some runs, 2,000 at 463-471 MB.
  */
-export const MATCH_CHUNK = 2500;
+export const MATCH_CHUNK = 2000;
 
 /** Above this many tracking ids, one exclusive lock of all tracking ids replaces the per-id locks (see the header). */
 export const BULK_LOCK_THRESHOLD = 2000;
