@@ -126,13 +126,19 @@ async function pipelineRunner(pool: import('pg').Pool): Promise<PipelineRunner> 
   };
 }
 
-/** PostgreSQL's 25P02: a statement refused because an earlier one failed the transaction (possibly wrapped by Drizzle). */
-function isAbortedTransaction(err: unknown): boolean {
+/**
+ * The PostgreSQL error inside `err` (the first in its chain of causes with a SQLSTATE `code`: the
+ * driver's error, which Drizzle wraps), or null.
+ */
+export function postgresError(err: unknown): { code: string; constraint?: string; constraint_name?: string; message?: string } | null {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === '25P02') return true;
+    if (typeof (e as { code?: unknown }).code === 'string') return e as { code: string };
   }
-  return false;
+  return null;
 }
+
+/** PostgreSQL's 25P02: a statement refused because an earlier one failed the transaction. */
+const isAbortedTransaction = (err: unknown) => postgresError(err)?.code === '25P02';
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
@@ -144,7 +150,9 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
     const db = drizzle(pool, { schema });
     await migrate(db, { migrationsFolder });
-    const pipelinePool = new pg.Pool({ connectionString: opts.url, max: 4, pipeline: true } as import('pg').PoolConfig);
+    // Scan batches and uploads take their connections here: as many as the main pool, so a few long
+    // uploads at once never leave a scan batch waiting for a connection.
+    const pipelinePool = new pg.Pool({ connectionString: opts.url, max: 10, pipeline: true } as import('pg').PoolConfig);
     Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool) });
     return { db: db as unknown as Db, driver: 'pg', close: async () => void (await Promise.all([pool.end(), pipelinePool.end()])) };
   }

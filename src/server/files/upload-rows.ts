@@ -4,7 +4,7 @@
 // transaction whose lock conflicts become a 409 "try again" and change nothing. The purchased upload
 // (purchased-upload.ts) and the tracking upload (tracking-upload.ts) both use these.
 import type { components } from '../../api/schema';
-import { pipelinedTransaction, type Db, type Tx } from '../db/client.ts';
+import { pipelinedTransaction, postgresError, type Db, type Tx } from '../db/client.ts';
 import { conflict } from '../errors.ts';
 import type { Cell } from './parse-sheet.ts';
 
@@ -32,11 +32,8 @@ export const isRoundedNumber = (v: Cell) => typeof v === 'number' && !Number.isS
 
 /** A PostgreSQL deadlock or serialization failure, possibly wrapped by the driver or Drizzle. */
 export function isLockConflict(err: unknown): boolean {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (code === '40P01' || code === '40001') return true;
-  }
-  return false;
+  const code = postgresError(err)?.code;
+  return code === '40P01' || code === '40001';
 }
 
 /**

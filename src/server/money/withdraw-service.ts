@@ -52,7 +52,7 @@ import {
   type WithdrawStatus,
 } from '../../../machines/withdraw.machine.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
-import { rowsOf, type Db, type Tx } from '../db/client.ts';
+import { postgresError, rowsOf, type Db, type Tx } from '../db/client.ts';
 import { isLockConflict, uploadRowMessages } from '../files/upload-rows.ts';
 import { users } from '../db/schema/accounts.ts';
 import { paymentApplies, withdrawOrderApplies, withdrawOrders, withdrawRequests } from '../db/schema/money.ts';
@@ -85,17 +85,13 @@ const M = withdrawServiceMessages;
 export const publicOrderId = (orderId: string): number => Number(orderId);
 const storedOrderId = (orderId: number): string => String(orderId);
 
-/** A PostgreSQL unique violation, possibly wrapped by the driver or Drizzle. */
+/** A PostgreSQL unique violation (of `constraint`, if given), possibly wrapped by the driver or Drizzle. */
 function isUniqueViolation(err: unknown, constraint?: string): boolean {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const x = e as { code?: unknown; constraint?: unknown; constraint_name?: unknown; message?: unknown };
-    if (x.code === '23505') {
-      if (!constraint) return true;
-      const name = x.constraint ?? x.constraint_name;
-      return name === constraint || (typeof x.message === 'string' && x.message.includes(constraint));
-    }
-  }
-  return false;
+  const x = postgresError(err);
+  if (x?.code !== '23505') return false;
+  if (!constraint) return true;
+  const name = x.constraint ?? x.constraint_name;
+  return name === constraint || (typeof x.message === 'string' && x.message.includes(constraint));
 }
 
 /** A line as every response shows it (card fields masked; the contract keeps SPEC's *Encrypt names for the masks). */
