@@ -8,6 +8,7 @@
 // seconds in building the statement alone, and text arrays of JSON spend them in escaping.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from './db/client.ts';
+import { executeTogether } from './db/together.ts';
 import type { auditLog } from './db/schema/audit.ts';
 
 export type AuditEntry = typeof auditLog.$inferInsert;
@@ -52,5 +53,6 @@ export function* auditInserts(entries: AuditEntry[]): Generator<SQL> {
 }
 
 export async function writeAudit(tx: Tx, entries: AuditEntry | AuditEntry[]) {
-  for (const statement of auditInserts(Array.isArray(entries) ? entries : [entries])) await tx.execute(statement);
+  const list = Array.isArray(entries) ? entries : [entries];
+  await executeTogether(tx, auditInserts(list), list.length);
 }

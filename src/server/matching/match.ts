@@ -68,7 +68,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { MatchOutcome } from '../../../machines/task.machine.ts';
 import { auditInserts, type AuditEntry } from '../audit.ts';
-import { executePrepared, rowsOf, type Tx } from '../db/client.ts';
+import { executePrepared, isPipelined, rowsOf, type Tx } from '../db/client.ts';
 import { jsonRowMapper } from '../db/json-rows.ts';
 import { executeTogether } from '../db/together.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
@@ -116,26 +116,55 @@ export async function lockTrackings(tx: Tx, trackingIds: Iterable<string>, opts:
   const held = tx instanceof PgTransaction ? (heldLocks.get(tx) ?? { all: null, ids: new Set<string>() }) : null;
   if (held) heldLocks.set(tx, held);
   if (held?.all === 'exclusive') return;
+  // Every statement is sent before this call first waits (executePrepared sends at once), so in a
+  // pipelined transaction what the caller sends next runs after all of them (lockAndRead).
   if (ids.length > BULK_LOCK_THRESHOLD) {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${ALL_TRACKINGS}, 0))`);
+    await executePrepared(tx, sql`select pg_advisory_xact_lock(hashtextextended(${ALL_TRACKINGS}, 0))`);
     if (held) held.all = 'exclusive';
     return;
   }
   const todo = held ? ids.filter((id) => !held.ids.has(id)) : ids;
   // One statement per chunk, taking the locks in the array's order: the shared all-trackings lock
   // first (unless held), then the tracking ids, sorted.
+  const sent: Promise<unknown>[] = [];
   for (let i = 0; i < todo.length; i += LOCK_CHUNK) {
     const shared = i === 0 && held?.all !== 'shared';
     const keys = [...(shared ? [ALL_TRACKINGS] : []), ...todo.slice(i, i + LOCK_CHUNK).map((id) => `tracking:${id}`)];
     const generic = i === 0 && opts.genericPlans ? sql`, set_config('plan_cache_mode', 'force_generic_plan', true)` : sql``;
-    await executePrepared(
+    const locked = executePrepared(
       tx,
       sql`select (select count(case when u.n = 1 and ${shared} then pg_advisory_xact_lock_shared(hashtextextended(u.k, 0)) else pg_advisory_xact_lock(hashtextextended(u.k, 0)) end)
         from (select k, n from unnest(${sql.param(keys)}::text[]) with ordinality as t(k, n) order by n) u)${generic}`,
     );
     if (held) held.all = 'shared';
+    // In a pipelined transaction the chunks go one behind the other (PostgreSQL still takes them in order).
+    if (isPipelined(tx)) {
+      locked.catch(() => undefined);
+      sent.push(locked);
+    } else await locked;
   }
+  await Promise.all(sent);
   if (held) for (const id of todo) held.ids.add(id);
+}
+
+type ReadOptions = { lock?: boolean; newIds?: number; itemIds?: number[] };
+
+/**
+ * The tracking locks of `trackingIds` (lockTrackings), then readForMatching: the lock-then-read of
+ * every matching run. In a pipelined transaction (db/client.ts) the read is sent behind the lock
+ * statements without waiting for them: PostgreSQL runs it after the locks are held, on a snapshot
+ * taken then, and the two cost one round trip.
+ */
+export async function lockAndRead(
+  tx: Tx,
+  trackingIds: string[],
+  taskIds: number[] = [],
+  opts: ReadOptions & { genericPlans?: boolean } = {},
+): Promise<MatchingState> {
+  const locking = lockTrackings(tx, trackingIds, { genericPlans: opts.genericPlans });
+  if (!isPipelined(tx)) await locking;
+  const [, state] = await Promise.all([locking, readForMatching(tx, trackingIds, taskIds, opts)]);
+  return state;
 }
 
 /** The tracking locks each open transaction holds (see lockTrackings). */
@@ -210,8 +239,24 @@ export class FreshScans {
   /** The rows by id, with the action of the scan that adds each. */
   private rows = new Map<number, { row: ScanRow; action: string }>();
   /** A row for `values` (status scan) under the new `id`, to be handed to matching with the tracking id's rows. */
-  add(id: number, values: Omit<ScanRow, 'id' | 'createdAt' | 'updatedAt' | 'status' | 'matchedUser' | 'userId' | 'mainId' | 'subId' | 'taskId'>, action: string, now: Date): ScanRow {
-    const row: ScanRow = { ...values, id, status: 'scan', matchedUser: null, userId: null, mainId: null, subId: null, taskId: null, createdAt: now, updatedAt: now };
+  add(
+    id: number,
+    values: Omit<ScanRow, 'id' | 'createdAt' | 'updatedAt' | 'status' | 'matchedUser' | 'userId' | 'mainId' | 'subId' | 'taskId'>,
+    action: string,
+    now: Date,
+  ): ScanRow {
+    const row: ScanRow = {
+      ...values,
+      id,
+      status: 'scan',
+      matchedUser: null,
+      userId: null,
+      mainId: null,
+      subId: null,
+      taskId: null,
+      createdAt: now,
+      updatedAt: now,
+    };
     this.rows.set(id, { row, action });
     return row;
   }
@@ -239,9 +284,16 @@ export class FreshScans {
  *   (the products a scan names).
  * The rows come as JSON (json_agg) and are mapped to the schema's rows (db/json-rows.ts).
  */
-export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: number[] = [], opts: { lock?: boolean; newIds?: number; itemIds?: number[] } = {}): Promise<MatchingState> {
+export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: number[] = [], opts: ReadOptions = {}): Promise<MatchingState> {
   const ts = sql.param(trackingIds);
-  const [row] = await rowsOf<{ scans: Json[]; records: [Json, Json][]; tasks: [Json, string][]; task_records: [number, number, string][]; new_ids: number[]; items: [number, string, string | null][] }>(
+  const [row] = await rowsOf<{
+    scans: Json[];
+    records: [Json, Json][];
+    tasks: [Json, string][];
+    task_records: [number, number, string][];
+    new_ids: number[];
+    items: [number, string, string | null][];
+  }>(
     executePrepared(
       tx,
       sql`
@@ -264,7 +316,15 @@ export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: nu
         (select coalesce(json_agg(json_build_array(i.id, i.item_name, i.upc)), '[]') from items i where i.id = any(${sql.param(opts.itemIds ?? [])}::int[])) as items`,
     ),
   );
-  const state: MatchingState = { scans: new Map(), records: new Map(), taskRows: new Map(), names: new Map(), recordsOfTask: new Map(), newIds: row!.new_ids.map(Number), items: new Map(row!.items.map(([id, itemName, upc]) => [id, { id, itemName, upc }])) };
+  const state: MatchingState = {
+    scans: new Map(),
+    records: new Map(),
+    taskRows: new Map(),
+    names: new Map(),
+    recordsOfTask: new Map(),
+    newIds: row!.new_ids.map(Number),
+    items: new Map(row!.items.map(([id, itemName, upc]) => [id, { id, itemName, upc }])),
+  };
   for (const [json, nickName] of row!.tasks) {
     const task = taskOfJson(json);
     state.taskRows.set(task.id, task);
@@ -461,7 +521,18 @@ async function writeStatements(tx: Tx, w: Writes, actorOf: ActorOf, now: Date, s
     for (const original of seen.originals.values()) {
       if (planned.has(original.id)) continue;
       const row = seen.apply(original);
-      w.scanUpdates.push({ before: row, set: { count: row.count, status: row.status, userId: row.userId, mainId: row.mainId, subId: row.subId, taskId: row.taskId, matchedUser: row.matchedUser } });
+      w.scanUpdates.push({
+        before: row,
+        set: {
+          count: row.count,
+          status: row.status,
+          userId: row.userId,
+          mainId: row.mainId,
+          subId: row.subId,
+          taskId: row.taskId,
+          matchedUser: row.matchedUser,
+        },
+      });
     }
   }
   for (let i = 0; i < w.scanUpdates.length; i += UNNEST_CHUNK) {
@@ -543,7 +614,13 @@ class Allocations {
       const records = this.state.records.get(trackingId) ?? [];
       const allocation = allocate(
         scans.map((s) => ({ id: s.id, upc: s.upc, count: s.count, status: s.status as ScanStatus, taskId: s.taskId })),
-        records.map(({ record, task }) => ({ id: record.id, taskId: task.id, upc: task.upc || null, productCount: record.productCount, settled: !acceptsMatch(task) })),
+        records.map(({ record, task }) => ({
+          id: record.id,
+          taskId: task.id,
+          upc: task.upc || null,
+          productCount: record.productCount,
+          settled: !acceptsMatch(task),
+        })),
       );
       loaded = { scans, records, allocation };
       this.cache.set(trackingId, loaded);
@@ -607,12 +684,18 @@ type ActorOf = (trackingId: string) => SessionUser | null;
  * every write and audit entry in one statement (db/together.ts). Answers the report and the scan
  * rows of its tracking ids after matching.
  */
-async function run(tx: Tx, trackingIds: string[], extraTaskIds: number[], actor: SessionUser | null, opts: RunOptions = {}): Promise<{ report: MatchReport; rows: Map<string, ScanRow[]> }> {
+async function run(
+  tx: Tx,
+  trackingIds: string[],
+  extraTaskIds: number[],
+  actor: SessionUser | null,
+  opts: RunOptions = {},
+): Promise<{ report: MatchReport; rows: Map<string, ScanRow[]> }> {
   const { seen } = opts;
   const actorOf: ActorOf = (t) => opts.actors?.get(t) ?? actor;
   const actorOfTask = (ts: string[]) => ts.map((t) => opts.actors?.get(t)).find(Boolean) ?? actor;
-  await lockTrackings(tx, trackingIds);
-  const state = opts.state ?? (await readForMatching(tx, trackingIds, extraTaskIds));
+  // A caller's state was read under the locks it holds (lockTrackings then asks nothing).
+  const state = opts.state ? (await lockTrackings(tx, trackingIds), opts.state) : await lockAndRead(tx, trackingIds, extraTaskIds);
   const { taskRows, names } = state;
   // The tasks this run judges: those with a live record on its tracking ids, and those asked for
   // (a caller's state may hold more: the scan calls read the tracking ids of duplicates too).
@@ -746,7 +829,11 @@ export async function matchTasks(tx: Tx, taskIds: number[], actor: SessionUser |
  */
 export async function arrivalsOfTask(tx: Tx, taskId: number) {
   const state = await readForMatching(tx, [], [taskId], { lock: false });
-  const own = [...state.records.values()].flat().filter((r) => r.record.taskId === taskId).map((r) => r.record).sort((a, b) => a.id - b.id);
+  const own = [...state.records.values()]
+    .flat()
+    .filter((r) => r.record.taskId === taskId)
+    .map((r) => r.record)
+    .sort((a, b) => a.id - b.id);
   const allocations = new Allocations(state);
   const out: { record: RecordRow; arrived: number; disagrees: boolean; status: 'init' | 'match' | 'unmatch'; msg: string }[] = [];
   for (const record of own) {

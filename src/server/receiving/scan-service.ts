@@ -32,15 +32,15 @@
 // - Duplicates are business outcomes (opStatus 'failed' in an A00000 answer, with the tracking
 //   id's rows so the screen can offer the edit); malformed input is A00001; a missing row A00004.
 // - Locks: lockTrackings(tx, trackingIds) BEFORE reading the rows to decide and writing them
-//   (matching/match.ts header); create and add then read everything they and matching need in one
-//   statement (readForMatching) and hand matching that read (matchScannedTrackings), with the rows they add and the
+//   (matching/match.ts header); create and add take them and read everything they and matching need
+//   in one statement (lockAndRead) and hand matching that read (matchScannedTrackings), with the rows they add and the
 //   announced rows they see, and matching writes each once, already matched, with one audit entry
 //   (entity 'tracking': scan or add; the announced row as before); modify writes and audits its row
 //   and matching audits what it changes after. All in the caller's transaction.
 import { and, asc, eq } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { writeAudit } from '../audit.ts';
-import { isPipelined, type Tx } from '../db/client.ts';
+import type { Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
@@ -49,10 +49,10 @@ import { canModifyRecord, isValidCount, MAX_SCAN_COUNT } from '../../../machines
 import type { ItemBrief } from './scan-rows.ts';
 import {
   FreshScans,
+  lockAndRead,
   lockTrackings,
   matchScannedTrackings,
   matchTrackings,
-  readForMatching,
   scanAudit,
   Seen,
   type ScanRow,
@@ -211,17 +211,11 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
   // The tracking locks, then one read of everything the scans and their matching need: the rows,
   // the items the lines name and an id for each line's possible new row.
   const trackingIds = jobs.map((j) => j.trackingId);
-  // In a pipelined transaction (the batcher's) the read is sent behind the lock statement without
-  // waiting for it: PostgreSQL runs it after the locks are taken, on a snapshot taken then.
-  const locking = lockTrackings(tx, trackingIds, { genericPlans: true });
-  if (!isPipelined(tx)) await locking;
-  const [, state] = await Promise.all([
-    locking,
-    readForMatching(tx, trackingIds, [], {
-      newIds: jobs.reduce((n, j) => n + j.lines.length, 0),
-      itemIds: jobs.flatMap((j) => j.lines.map((l) => l.itemId)),
-    }),
-  ]);
+  const state = await lockAndRead(tx, trackingIds, [], {
+    genericPlans: true,
+    newIds: jobs.reduce((n, j) => n + j.lines.length, 0),
+    itemIds: jobs.flatMap((j) => j.lines.map((l) => l.itemId)),
+  });
   const out: (ScanOutcome | Error)[] = [];
   const planned: { index: number; job: ScanJob; lines: ScanLineIn[] }[] = [];
   jobs.forEach((job, index) => {

@@ -32,6 +32,9 @@ export function isTypingTarget(element: Element | null): boolean {
   return false;
 }
 
+/** The clerk is not typing in a field of their own and no dialog is open: the scanner input may have the keys. */
+const scannerMayTakeFocus = () => !isTypingTarget(document.activeElement) && !document.querySelector('[role="dialog"]');
+
 export interface ScannerInputOptions {
   onScan: (code: string) => void;
   /** False pauses the focus check (the input still reports what it gets). Default true. */
@@ -70,7 +73,7 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
       const input = ref.current;
       if (!input || event.target === input || event.defaultPrevented) return;
       if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
-      if (isTypingTarget(document.activeElement) || document.querySelector('[role="dialog"]')) return;
+      if (!scannerMayTakeFocus()) return;
       if (event.key === 'Enter') {
         // A code's end; a lone Enter (nothing scanned) is the clerk's own and presses the button.
         if (!input.value) return;
@@ -91,9 +94,7 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
     if (!enabled) return;
     const check = () => {
       const input = ref.current;
-      if (!input || document.activeElement === input) return;
-      if (isTypingTarget(document.activeElement)) return;
-      if (document.querySelector('[role="dialog"]')) return;
+      if (!input || document.activeElement === input || !scannerMayTakeFocus()) return;
       input.focus({ preventScroll: true });
     };
     check();
