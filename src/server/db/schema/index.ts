@@ -1,5 +1,5 @@
-// The whole schema, one module: drizzle-kit reads it (drizzle.config.ts) and the server passes it to
-// drizzle() so db.query and the migration test see every table.
+// The whole schema, one module: drizzle-kit reads it (drizzle.config.ts) and the migration test
+// checks the migrations against it. The server's drizzle() is built without it (db/client.ts).
 export * from './accounts';
 export * from './groups';
 export * from './catalog';
