@@ -275,7 +275,7 @@ async function benchReceiving(
   });
   await measure('POST .../create (new parcel)', fresh.slice(WARMUP), { p95: 15 }, fresh.slice(0, WARMUP));
   const recorded = announced.map((a, i) => createSpec(i, a.trackingId, { upc: a.upc, itemId: a.itemId }));
-  // A small world (PGlite's default scale) announces fewer parcels than a full warm-up takes: the measured ones come first.
+  // A small world (PGlite's default scale) announces fewer parcels than a full warm-up takes: the measured requests keep their number, the warm-up gets the rest.
   const recordedWarmup = Math.max(0, Math.min(WARMUP, recorded.length - REQUESTS));
   await measure('POST .../create (recorded parcel, matched)', recorded.slice(recordedWarmup), { p95: 15 }, recorded.slice(0, recordedWarmup));
   await benchTrackingImport(base, as(0), world, database.driver === 'pg' ? process.env.BENCH_DATABASE_URL : undefined);
