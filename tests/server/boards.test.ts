@@ -246,8 +246,6 @@ describe('publishing', () => {
     expect((await a.api.get<BoardOut>(`/api/board/infouuid/${board.uuid}`)).body.data).toMatchObject({ id: board.id, status: 'open' });
     expect((await admin.post(`/api/boardtask/publish/${board.id}`)).body.data).toMatchObject({ status: 'succ', mailQueued: 2 });
     await worker.drain();
-    // The worker's own poll may be sending them while drain finds nothing left to take.
-    await sink.waitForCount(4);
     expect(sink.mails.map((m) => m.to).sort()).toEqual(['a@x.test', 'a@x.test', 'b@x.test', 'b@x.test']);
   });
 

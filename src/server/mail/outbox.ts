@@ -102,8 +102,16 @@ export function startOutboxWorker(db: Db, mailer: Mailer, log: FastifyBaseLogger
       if (!stopped) setImmediate(() => void run());
     },
     async drain() {
-      if (running) await running;
-      return runOnce();
+      // Through run()'s single flight, pass after pass, until a pass finds nothing due and no run
+      // is in flight: a kick that arrives while a run is going starts another run after it (again),
+      // which would claim the new rows while a pass of drain's own, beside it, found none due.
+      let sent = 0;
+      for (;;) {
+        while (running) await running;
+        const n = await run();
+        sent += n;
+        if (n === 0 && !running) return sent;
+      }
     },
     async stop() {
       stopped = true;
