@@ -97,9 +97,10 @@ export const pipelinedRunner = Symbol('pipelinedTransaction');
 /** The statements of each open pipelined transaction whose answers its COMMIT awaits. */
 const atCommit = new WeakMap<Tx, Promise<unknown>[]>();
 
-async function pipelineRunner(pool: import('pg').Pool): Promise<PipelineRunner> {
-  const { drizzle, NodePgSession, NodePgTransaction } = await import('drizzle-orm/node-postgres');
-  const { dialect } = drizzle(pool) as unknown as { dialect: ConstructorParameters<typeof NodePgSession>[1] };
+/** `db`: the main handle, whose SQL dialect the pipelined transactions share. */
+async function pipelineRunner(pool: import('pg').Pool, db: Db): Promise<PipelineRunner> {
+  const { NodePgSession, NodePgTransaction } = await import('drizzle-orm/node-postgres');
+  const { dialect } = db as unknown as { dialect: ConstructorParameters<typeof NodePgSession>[1] };
   return async (work) => {
     const client = await pool.connect();
     const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, undefined, {}), undefined) as unknown as Tx;
@@ -150,7 +151,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     // Scan batches and uploads take their connections here: as many as the main pool, so a few long
     // uploads at once never leave a scan batch waiting for a connection.
     const pipelinePool = new pg.Pool({ connectionString: opts.url, max: 10, pipeline: true } as import('pg').PoolConfig);
-    Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool) });
+    Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool, db as unknown as Db) });
     return { db: db as unknown as Db, driver: 'pg', close: async () => void (await Promise.all([pool.end(), pipelinePool.end()])) };
   }
   const { PGlite } = await import('@electric-sql/pglite');
