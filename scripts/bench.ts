@@ -9,9 +9,12 @@
 // Environment: BENCH_DATABASE_URL (PostgreSQL; a fresh, empty database), BENCH_REQUESTS (per
 // scenario, default 4000), BENCH_CONCURRENCY (16), BENCH_SCALE (the receiving world's size as a
 // fraction of the issue's 1,000,000 scans / 200,000 tasks / 300,000 records; default 1 on
-// PostgreSQL, 0.05 on PGlite), BENCH_ONLY (comma-separated scenario groups: base, upload, receiving).
+// PostgreSQL, 0.05 on PGlite), BENCH_ONLY (comma-separated scenario groups: base, upload, receiving),
+// BENCH_CPU_PROFILE (a folder: a CPU profile of the server's thread during each measured scenario,
+// one .cpuprofile per scenario, for Chrome DevTools or speedscope; the profiler costs some speed).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -149,7 +152,9 @@ const drive = (specs: RequestSpec[]) =>
 async function measure(name: string, specs: RequestSpec[], target?: { p95: number }, warmup: RequestSpec[] = []) {
   if (warmup.length) await drive(warmup);
   serverTimes = [];
+  const profile = PROFILE_DIR ? await startProfile() : null;
   const out = await drive(specs);
+  await profile?.(name);
   const client = out.latencies.sort((a, b) => a - b);
   const server = serverTimes.sort((a, b) => a - b);
   const serverP95 = pctOf(server, 95);
@@ -161,6 +166,22 @@ async function measure(name: string, specs: RequestSpec[], target?: { p95: numbe
   console.log(
     `${name.padEnd(40)} ${String(specs.length).padStart(6)} req ${(specs.length / out.seconds).toFixed(0).padStart(6)} req/s  client p50 ${pctOf(client, 50).toFixed(1)} / p99 ${pctOf(client, 99).toFixed(1)} ms  server p95 ${serverP95.toFixed(1)} ms (${inServer.toFixed(1)} in the server)${verdict}${out.failures ? `  (${out.failures} failed: ${out.firstFailure})` : ''}`,
   );
+}
+
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE;
+
+/** Starts the CPU profiler on this thread (the server's); the answer stops it and writes the profile named after the scenario. */
+async function startProfile() {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (name: string) => {
+    const { profile } = await session.post('Profiler.stop');
+    fs.mkdirSync(PROFILE_DIR!, { recursive: true });
+    fs.writeFileSync(path.join(PROFILE_DIR!, `${name.replace(/[^\w]+/g, '-').replace(/^-|-$/g, '')}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 async function main() {
