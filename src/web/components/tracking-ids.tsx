@@ -4,6 +4,13 @@
 // ids share a line up to 16rem; the longest id alone sets the least width.
 import type { JSX } from 'react';
 
+/**
+ * One id in a table cell (a tracking id, a upc): kept whole on one line, like the ids of a list
+ * below. A breakable id let the table squeeze its column to a few characters and cut a 20-character
+ * tracking id before its last digit; the tables scroll sideways instead (DataTable).
+ */
+export const idTextClass = 'font-mono text-xs whitespace-nowrap';
+
 /** The ids of a comma-joined list, blanks dropped. */
 export function splitTrackingIds(joined: string): string[] {
   return joined

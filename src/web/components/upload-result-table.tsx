@@ -4,6 +4,7 @@
 // browser (the whole result is in hand) with SPEC §9's upload page sizes: 20, 40, 60, 100, 200 and
 // 100000 (everything on one page).
 import { useState, type JSX } from 'react';
+import { idTextClass } from './tracking-ids';
 import { columnHelper, DataTable } from './ui/data-table';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './ui/pager';
 import { StatusBadge, type BadgeTone } from './ui/status-badge';
@@ -17,7 +18,7 @@ const OP_TONE: Record<UploadResultRow['opStatus'], BadgeTone> = { succ: 'success
 const blankIfNull = ({ getValue }: { getValue: () => number | string | null | undefined }) => getValue() ?? '';
 
 const col = columnHelper<UploadResultRow>();
-const mono = ({ getValue }: { getValue: () => string | undefined }) => <span className="font-mono text-xs break-all">{getValue() ?? ''}</span>;
+const mono = ({ getValue }: { getValue: () => string | undefined }) => <span className={idTextClass}>{getValue() ?? ''}</span>;
 const lineColumn = col.accessor('line', { header: u.colLine, meta: { align: 'right', className: 'w-16 tabular-nums' } });
 const trackingColumn = col.accessor('tracking', { header: u.colTracking, cell: mono });
 const upcColumn = col.accessor('upc', { header: u.colUpc, cell: mono });

@@ -11,6 +11,7 @@ import { useCallback, useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { canModifyRecord } from '../../../../machines/scan.machine';
 import { ScanStatusBadge, SCAN_STATUSES, type ScanStatus } from '../../components/task-status-badges';
+import { idTextClass } from '../../components/tracking-ids';
 import { Button } from '../../components/ui/button';
 import { columnHelper } from '../../components/ui/data-table';
 import { FilterBar } from '../../components/ui/filter-bar';
@@ -58,7 +59,6 @@ export function offsetLabel(hours: number): string {
 }
 
 const col = columnHelper<ScanTracking>();
-const mono = 'font-mono text-xs break-all';
 
 export function TrackingListPage({ search, data, onSearch }: TrackingListPageProps): JSX.Element {
   const router = useRouter();
@@ -72,8 +72,8 @@ export function TrackingListPage({ search, data, onSearch }: TrackingListPagePro
     () =>
       col.columns([
         col.accessor('id', { header: F.id, meta: { className: 'tabular-nums' } }),
-        col.accessor('trackingId', { header: F.trackingId, cell: ({ getValue }) => <span className={mono}>{getValue()}</span>, meta: { className: 'max-w-48' } }),
-        col.accessor('upc', { header: F.upc, cell: ({ getValue }) => <span className={mono}>{getValue()}</span> }),
+        col.accessor('trackingId', { header: F.trackingId, cell: ({ getValue }) => <span className={idTextClass}>{getValue()}</span> }),
+        col.accessor('upc', { header: F.upc, cell: ({ getValue }) => <span className={idTextClass}>{getValue()}</span> }),
         col.accessor('count', { header: F.count, meta: { align: 'right', className: 'tabular-nums' } }),
         col.display({
           id: 'item',
