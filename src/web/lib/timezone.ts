@@ -5,3 +5,9 @@
 export function timezoneOffsetHours(date: Date = new Date()): number {
   return 0 - date.getTimezoneOffset() / 60; // 0 - x: never -0
 }
+
+/** 'UTC+8', 'UTC-5', 'UTC+5.5', 'UTC' for an offset in hours. */
+export function offsetLabel(hours: number): string {
+  if (hours === 0) return 'UTC';
+  return `UTC${hours > 0 ? '+' : '-'}${Math.abs(hours)}`;
+}

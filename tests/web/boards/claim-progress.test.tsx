@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ClaimProgress, claimPercent, progressTone } from '../../../src/web/features/boards/claim-progress';
+import { ClaimProgress, claimPercent, progressTone } from '../../../src/web/components/claim-progress';
 
 afterEach(cleanup);
 

@@ -4,7 +4,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
-import { offsetLabel, scanTaskLabel } from '../../../src/web/features/tracking/tracking-list-page';
+import { scanTaskLabel } from '../../../src/web/features/tracking/tracking-list-page';
+import { offsetLabel } from '../../../src/web/lib/timezone';
 import { scanChanges } from '../../../src/web/features/tracking/scan-edit-dialog';
 import { renderApp, userOf } from '../app-harness';
 import { json } from '../fake-server';

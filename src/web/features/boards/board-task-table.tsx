@@ -7,7 +7,7 @@ import { BoardTaskStatusBadge } from '../../components/task-status-badges';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
 import { zh } from '../../i18n/zh';
 import type { BoardTask } from './boards-api';
-import { ClaimProgress } from './claim-progress';
+import { ClaimProgress } from '../../components/claim-progress';
 import { BoardTaskClaims } from './claims';
 
 const t = zh.boards;

@@ -8,7 +8,7 @@ import { Button } from '../../components/ui/button';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
 import { PageHeader, Panel } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
-import { ClaimProgress } from '../boards/claim-progress';
+import { ClaimProgress } from '../../components/claim-progress';
 import { ClaimDialog, useClaimActor, type ClaimActor } from './claim-dialog';
 import { ExternalLink } from './external-link';
 import { canClaim, claimTargetOf } from './claim-target';

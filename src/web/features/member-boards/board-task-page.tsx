@@ -6,7 +6,7 @@ import { BoardTaskStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
 import { PageHeader, Panel } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
-import { ClaimProgress } from '../boards/claim-progress';
+import { ClaimProgress } from '../../components/claim-progress';
 import { ExternalLink } from './external-link';
 import { ClaimDialog, useClaimActor } from './claim-dialog';
 import { canClaim, claimTargetOf } from './claim-target';

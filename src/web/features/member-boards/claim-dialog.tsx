@@ -26,7 +26,7 @@ import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
 import { withAppInspect } from '../inspect/create-app-actor';
-import { STATUS_RELOAD_DELAY_MS } from './format';
+import { STATUS_RELOAD_DELAY_MS } from '../../lib/status-reload';
 import { submitClaim } from './member-boards-api';
 
 const CLAIM_FIELDS: readonly ClaimField[] = ['count', 'state', 'zipCode', 'labelCount'];

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { STATUS_RELOAD_DELAY_MS } from '../member-boards/format';
+import { STATUS_RELOAD_DELAY_MS } from '../../lib/status-reload';
 import type { PaymentAction } from './payment-rules';
 import type { Outcome } from './payments-api';
 

@@ -20,10 +20,9 @@ import { PagedTable, type PageResult } from '../../components/ui/paged-table';
 import { zh } from '../../i18n/zh';
 import { userOptions } from '../../lib/filter-fields';
 import { isDay } from '../../lib/list-search';
-import { timezoneOffsetHours } from '../../lib/timezone';
+import { offsetLabel, timezoneOffsetHours } from '../../lib/timezone';
 import { useAppContext } from '../app/app-context';
 import { useDownload } from '../navigation/use-download';
-import { offsetLabel } from '../tracking/tracking-list-page';
 import { taskAmountExcelUrl, type AppUser, type TaskAmount } from './task-amount-api';
 import {
   ORDER_ITEMS,

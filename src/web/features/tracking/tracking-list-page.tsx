@@ -23,7 +23,7 @@ import { PagedTable } from '../../components/ui/paged-table';
 import { zh } from '../../i18n/zh';
 import { userLabel } from '../../lib/filter-fields';
 import { isDay } from '../../lib/list-search';
-import { timezoneOffsetHours } from '../../lib/timezone';
+import { offsetLabel, timezoneOffsetHours } from '../../lib/timezone';
 import { useAppContext } from '../app/app-context';
 import { ItemPickerField } from '../../components/item-picker';
 import { useDownload } from '../navigation/use-download';
@@ -50,12 +50,6 @@ export interface TrackingListPageProps {
 export function scanTaskLabel(record: Pick<ScanTracking, 'mainId' | 'subId'>): string {
   if (record.mainId === null) return '';
   return record.subId ? `${record.mainId}-${record.subId}` : String(record.mainId);
-}
-
-/** 'UTC+8', 'UTC-5', 'UTC+5.5', 'UTC' for an offset in hours. */
-export function offsetLabel(hours: number): string {
-  if (hours === 0) return 'UTC';
-  return `UTC${hours > 0 ? '+' : '-'}${Math.abs(hours)}`;
 }
 
 const col = columnHelper<ScanTracking>();
