@@ -11,6 +11,7 @@ import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
 import { ok } from '../fake-server';
 import { aCard, createCardsFake, refuse, type BankCard } from './bank-cards-fake';
+import { cellsOf, dataRows } from '../table-reading';
 
 afterEach(() => {
   cleanup();
@@ -24,15 +25,7 @@ function open(cards?: BankCard[]) {
 }
 
 const table = () => screen.getByRole('table', { name: '银行卡列表' });
-const bodyRows = () =>
-  within(table())
-    .queryAllByRole('row')
-    .slice(1)
-    .filter((row) => within(row).queryAllByRole('cell').length > 1);
-const cellsOf = (row: HTMLElement) =>
-  within(row)
-    .getAllByRole('cell')
-    .map((c) => c.textContent);
+const bodyRows = () => dataRows(table());
 const listCalls = (fake: ReturnType<typeof createCardsFake>) => fake.server.callsTo('/api/withdraw/user/show/cards');
 const bindCalls = (fake: ReturnType<typeof createCardsFake>) => fake.server.callsTo('/api/withdraw/user/bind/card');
 const dialog = () => screen.getByRole('dialog', { name: '添加银行卡' });

@@ -7,6 +7,7 @@ import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
 import { json } from '../fake-server';
 import { anApply, createPaymentsFake, NOW, type PaymentApply } from './payments-fake';
+import { cellsOf, dataRows, urlParams } from '../table-reading';
 
 afterEach(() => {
   cleanup();
@@ -23,17 +24,8 @@ function renderList(applies?: PaymentApply[], path = '/admin/apply-list') {
 }
 
 const table = () => screen.getByRole('table', { name: '付款申请列表' });
-const bodyRows = () =>
-  within(table())
-    .queryAllByRole('row')
-    .slice(1)
-    .filter((row) => within(row).queryAllByRole('cell').length > 1);
-const cellsOf = (row: HTMLElement) =>
-  within(row)
-    .getAllByRole('cell')
-    .map((c) => c.textContent);
+const bodyRows = () => dataRows(table());
 const listQueries = (fake: ReturnType<typeof createPaymentsFake>) => fake.callsTo('/api/apply/list/page').map((c) => c.query);
-const urlParams = (router: ReturnType<typeof renderApp>['router']) => Object.fromEntries(new URLSearchParams(router.state.location.searchStr));
 
 const ROWS = [
   anApply({ id: 1, taskId: 101, mainId: 101, userId: 3, status: 'applied', createdAt: NOW + 5 }),

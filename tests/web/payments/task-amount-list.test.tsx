@@ -7,6 +7,7 @@ import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
 import { json } from '../fake-server';
 import { anAmount, createPaymentsFake, type TaskAmount } from './payments-fake';
+import { cellsOf, dataRows, urlParams } from '../table-reading';
 
 afterEach(() => {
   cleanup();
@@ -25,17 +26,8 @@ function renderList(amounts?: TaskAmount[], path = '/admin/task-amount-list') {
 }
 
 const table = () => screen.getByRole('table', { name: '订单金额列表' });
-const bodyRows = () =>
-  within(table())
-    .queryAllByRole('row')
-    .slice(1)
-    .filter((row) => within(row).queryAllByRole('cell').length > 1);
-const cellsOf = (row: HTMLElement) =>
-  within(row)
-    .getAllByRole('cell')
-    .map((c) => c.textContent);
+const bodyRows = () => dataRows(table());
 const listQueries = (fake: ReturnType<typeof createPaymentsFake>) => fake.callsTo('/api/statistics/admin/task/amount/list').map((c) => c.query);
-const urlParams = (router: ReturnType<typeof renderApp>['router']) => Object.fromEntries(new URLSearchParams(router.state.location.searchStr));
 const rowOf = (userId: number) => bodyRows().find((row) => cellsOf(row)[1] === String(userId))!;
 
 function spyOnAssign() {

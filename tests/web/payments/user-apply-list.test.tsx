@@ -7,6 +7,7 @@ import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
 import { json } from '../fake-server';
 import { anApply, createPaymentsFake, NOW, type PaymentApply } from './payments-fake';
+import { cellsOf, dataRows } from '../table-reading';
 
 afterEach(() => {
   cleanup();
@@ -20,15 +21,7 @@ function renderList(applies?: PaymentApply[], path = '/user/apply-list') {
 }
 
 const table = () => screen.getByRole('table', { name: '我的付款申请列表' });
-const bodyRows = () =>
-  within(table())
-    .queryAllByRole('row')
-    .slice(1)
-    .filter((row) => within(row).queryAllByRole('cell').length > 1);
-const cellsOf = (row: HTMLElement) =>
-  within(row)
-    .getAllByRole('cell')
-    .map((c) => c.textContent);
+const bodyRows = () => dataRows(table());
 const listQueries = (fake: ReturnType<typeof createPaymentsFake>) => fake.callsTo('/api/apply/list/page').map((c) => c.query);
 
 const ALL_STATUSES = [

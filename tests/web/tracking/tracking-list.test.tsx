@@ -10,6 +10,7 @@ import { scanChanges } from '../../../src/web/features/tracking/scan-edit-dialog
 import { renderApp, userOf } from '../app-harness';
 import { json } from '../fake-server';
 import { aRecord, createTrackingFake, NOW, type ScanTracking } from './tracking-fake';
+import { cellsOf, dataRows } from '../table-reading';
 
 afterEach(() => {
   cleanup();
@@ -34,8 +35,7 @@ function urlParams(router: ReturnType<typeof renderApp>['router']) {
 }
 
 const table = () => screen.getByRole('table', { name: '扫描记录' });
-const bodyRows = () => within(table()).queryAllByRole('row').slice(1).filter((row) => within(row).queryAllByRole('cell').length > 1);
-const cellsOf = (row: HTMLElement) => within(row).getAllByRole('cell').map((c) => c.textContent);
+const bodyRows = () => dataRows(table());
 
 const RECORDS = [
   aRecord({ id: 11, trackingId: '1Z100', createdAt: NOW + 3 }),

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
 import { aLine, createWithdrawFake, NOW, type WithdrawFake } from './withdraw-fake';
+import { cellsOf, dataRows, urlParams } from '../table-reading';
 
 afterEach(() => {
   cleanup();
@@ -36,17 +37,8 @@ function open(fake: WithdrawFake = createWithdrawFake({ lines: LINES })) {
 }
 
 const table = () => screen.getByRole('table', { name: '提现订单' });
-const bodyRows = () =>
-  within(table())
-    .queryAllByRole('row')
-    .slice(1)
-    .filter((row) => within(row).queryAllByRole('cell').length > 1);
-const cellsOf = (row: HTMLElement) =>
-  within(row)
-    .getAllByRole('cell')
-    .map((c) => c.textContent);
+const bodyRows = () => dataRows(table());
 const orderQueries = (fake: WithdrawFake) => fake.server.callsTo('/api/withdraw/user/request/orders').map((c) => c.query);
-const urlParams = (router: ReturnType<typeof renderApp>['router']) => Object.fromEntries(new URLSearchParams(router.state.location.searchStr));
 
 describe('/user/withdraw-orders', () => {
   it('shows id, order, holder, card, address, amount, note and status, 20 a page; no export', async () => {

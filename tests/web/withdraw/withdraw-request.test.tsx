@@ -10,6 +10,7 @@ import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
 import { ok } from '../fake-server';
 import { aLine, anApply, createWithdrawFake, NOW, refuse, type WithdrawFake, type WithdrawRequest } from './withdraw-fake';
+import { cellsOf, dataRows, urlParams } from '../table-reading';
 
 afterEach(() => {
   cleanup();
@@ -23,15 +24,7 @@ function open(fake: WithdrawFake = createWithdrawFake(), path = '/user/withdraw-
 }
 
 const table = () => screen.getByRole('table', { name: '提现记录' });
-const bodyRows = () =>
-  within(table())
-    .queryAllByRole('row')
-    .slice(1)
-    .filter((row) => within(row).queryAllByRole('cell').length > 1);
-const cellsOf = (row: HTMLElement) =>
-  within(row)
-    .getAllByRole('cell')
-    .map((c) => c.textContent);
+const bodyRows = () => dataRows(table());
 const rowOf = (id: number) => bodyRows().find((row) => within(row).getAllByRole('cell')[0]!.textContent === String(id))!;
 const buttonsOf = (row: HTMLElement) =>
   within(row)
@@ -39,7 +32,6 @@ const buttonsOf = (row: HTMLElement) =>
     .map((b) => b.textContent);
 const listQueries = (fake: WithdrawFake) => fake.server.callsTo('/api/withdraw/user/requests').map((c) => c.query);
 const bodiesTo = (fake: WithdrawFake, path: string) => fake.server.callsTo(path, 'POST').map((c) => c.body);
-const urlParams = (router: ReturnType<typeof renderApp>['router']) => Object.fromEntries(new URLSearchParams(router.state.location.searchStr));
 
 async function confirm(user: ReturnType<typeof userEvent.setup>, button = '确定') {
   const dialog = await screen.findByRole('dialog', { name: '提示' });
