@@ -84,6 +84,31 @@ describe('sidebar by role (SPEC §2)', () => {
   });
 });
 
+describe('the menu of a narrow screen (the sidebar is hidden below md)', () => {
+  it('opens the links of the role in a dialog; a choice navigates and closes it', async () => {
+    const { router } = renderApp('/me', { loggedInAs: userOf('user') });
+    const user = userEvent.setup();
+    const button = await screen.findByRole('button', { name: /菜单/ });
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    await user.click(button);
+    const dialog = await screen.findByRole('dialog', { name: '主菜单' });
+    const hrefs = within(dialog)
+      .getAllByRole('link')
+      .map((link) => link.getAttribute('href'));
+    expect(hrefs).toEqual(USER_SIDEBAR);
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+    await user.click(within(dialog).getByRole('link', { name: '我的任务' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/my-task'));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: '主菜单' })).toBeNull());
+  });
+
+  it('is not offered to someone not signed in', async () => {
+    renderApp('/login');
+    expect(await screen.findByRole('button', { name: '登录' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /菜单/ })).toBeNull();
+  });
+});
+
 describe('header, footer and /me', () => {
   it('shows the user, a logout button and the version; logout ends the session', async () => {
     const { session, effects, tokenStore, requests } = renderApp('/me', { loggedInAs: userOf('user') });

@@ -23,6 +23,7 @@ export const zh = {
     version: (v: string) => `版本 ${v}`,
     logout: '退出登录',
     mainNav: '主菜单',
+    menu: '菜单',
     skipToContent: '跳到正文',
     loading: '加载中…',
     errorTitle: '页面加载失败',

@@ -4,19 +4,23 @@ import { Button } from '../../components/ui/button';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
 import { useSessionUser } from '../session/use-session';
+import { MobileNav } from './sidebar';
 
-/** SPEC §1: a header with the title, and a logout button only when logged in. */
+/** SPEC §1: a header with the title, and a logout button only when logged in (and, on a narrow screen, the menu: MobileNav). */
 export function Header(): JSX.Element {
   const { session } = useAppContext();
   const user = useSessionUser();
   return (
     <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center justify-between border-b border-slate-200 bg-white px-4 shadow-sm sm:px-6">
-      <Link to="/" className="flex items-center gap-2 text-base font-semibold text-slate-900">
-        <span aria-hidden="true" className="grid size-7 place-items-center rounded-md bg-blue-600 text-sm text-white">
-          采
-        </span>
-        {zh.app.name}
-      </Link>
+      <div className="flex min-w-0 items-center gap-3">
+        {user && <MobileNav role={user.roleType} />}
+        <Link to="/" className="flex min-w-0 items-center gap-2 text-base font-semibold text-slate-900">
+          <span aria-hidden="true" className="grid size-7 shrink-0 place-items-center rounded-md bg-blue-600 text-sm text-white">
+            采
+          </span>
+          <span className="truncate">{zh.app.name}</span>
+        </Link>
+      </div>
       {user && (
         <div className="flex items-center gap-3 text-sm">
           <span className="hidden text-slate-600 sm:inline">

@@ -1,26 +1,63 @@
-import type { JSX } from 'react';
+// The role's navigation (SPEC §2 sidebar). On a wide screen it is the sidebar beside the content; on
+// a narrow one (a phone at the warehouse door scanning with its camera, a member checking a task)
+// the sidebar would take half the width, so the header's menu button opens the same links instead
+// (MobileNav).
+import { useState, type JSX } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { RoleType } from '../../../../machines/session.machine';
+import { Modal } from '../../components/ui/dialog';
 import { zh } from '../../i18n/zh';
 import { sidebarFor } from './sidebar-items';
 
-export function Sidebar({ role }: { role: RoleType | null }): JSX.Element {
-  const items = sidebarFor(role);
+function NavLinks({ role, onNavigate }: { role: RoleType | null; onNavigate?: () => void }): JSX.Element {
   return (
-    <nav aria-label={zh.app.mainNav} className="w-52 shrink-0 border-r border-slate-200 bg-white">
-      <ul className="sticky top-14 flex flex-col gap-0.5 p-3">
-        {items.map((item) => (
-          <li key={item.to}>
-            <Link
-              to={item.to}
-              className="block rounded-md px-3 py-2 text-sm text-slate-600 hover:bg-slate-100 hover:text-slate-900"
-              activeProps={{ className: 'bg-blue-50 font-medium text-blue-700 hover:bg-blue-50 hover:text-blue-700', 'aria-current': 'page' }}
-            >
-              {item.label}
-            </Link>
-          </li>
-        ))}
-      </ul>
+    <ul className="flex flex-col gap-0.5">
+      {sidebarFor(role).map((item) => (
+        <li key={item.to}>
+          <Link
+            to={item.to}
+            onClick={onNavigate}
+            className="block rounded-md px-3 py-2 text-sm text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+            activeProps={{ className: 'bg-blue-50 font-medium text-blue-700 hover:bg-blue-50 hover:text-blue-700', 'aria-current': 'page' }}
+          >
+            {item.label}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function Sidebar({ role }: { role: RoleType | null }): JSX.Element {
+  return (
+    <nav aria-label={zh.app.mainNav} className="hidden w-52 shrink-0 border-r border-slate-200 bg-white md:block">
+      <div className="sticky top-14 p-3">
+        <NavLinks role={role} />
+      </div>
     </nav>
+  );
+}
+
+/** Below the md breakpoint: a menu button (in the header) that opens the role's links in a dialog, closed again by a choice. */
+export function MobileNav({ role }: { role: RoleType }): JSX.Element {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => setOpen(true)}
+        className="inline-flex h-8 items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 text-sm text-slate-700 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-500 md:hidden"
+      >
+        <span aria-hidden="true">☰</span>
+        {zh.app.menu}
+      </button>
+      <Modal open={open} onClose={() => setOpen(false)} title={zh.app.mainNav} size="sm">
+        <nav aria-label={zh.app.mainNav}>
+          <NavLinks role={role} onNavigate={() => setOpen(false)} />
+        </nav>
+      </Modal>
+    </>
   );
 }
