@@ -259,8 +259,8 @@ export async function uploadTrackings(
   await applyInOneTransaction(db, async (tx) => {
     const deadline = Date.now() + (opts.budgetMs ?? TRACKING_APPLY_BUDGET_MS);
     // The plan is made in a function of its own, so what it read (every row of the file's tracking
-    // ids, ~35 MB of a 50,000-row file) is garbage before the writes and matching begin: the
-    // server's memory budget (issue 5: < 500 MB) holds at the confirm's matching.
+    // ids, ~35 MB of a 50,000-row file) is garbage before the writes and matching begin (issue 5's
+    // memory budget, < 500 MB: a 50,000-row import peaked ~60 MB lower, see README Speed).
     const plan = await planUpload(tx, checked, mode);
     await flush(tx, actor, plan, 'upload.import');
     // Confirmed rows are written by matching, once, in their matched state (audited upload.confirm).
