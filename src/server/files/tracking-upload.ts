@@ -320,7 +320,6 @@ async function planUpload(tx: Tx, checked: CheckedRow[], mode: TrackingUploadMod
   await lockTrackings(tx, trackingIds);
   const existing = await rowsOfTrackings(tx, trackingIds);
   const plan: Plan = { inserts: [], updates: [], deletes: [], match: new Set(), seen: new Map() };
-  const insertRows: CheckedRow[] = [];
   for (const { c, item } of todo) {
     const ofTracking = existing.get(c.tracking) ?? [];
     const ofUpc = c.upc ? ofTracking.filter((r) => r.upc === c.upc) : ofTracking;
@@ -344,7 +343,6 @@ async function planUpload(tx: Tx, checked: CheckedRow[], mode: TrackingUploadMod
       out.itemId = item?.id ?? null;
       if (item) out.name = item.itemName;
       plan.inserts.push({ trackingId: c.tracking, upc: c.upc, count: c.qty!, itemId: item?.id ?? null, itemName: item?.itemName ?? out.name ?? '' });
-      insertRows.push(c);
       result('succ', M.imported);
     } else if (mode === 'update') {
       describe(ofUpc[0]);
