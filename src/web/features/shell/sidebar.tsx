@@ -5,6 +5,7 @@
 import { useState, type JSX } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { RoleType } from '../../../../machines/session.machine';
+import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/dialog';
 import { zh } from '../../i18n/zh';
 import { sidebarFor } from './sidebar-items';
@@ -43,16 +44,10 @@ export function MobileNav({ role }: { role: RoleType }): JSX.Element {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button
-        type="button"
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        onClick={() => setOpen(true)}
-        className="inline-flex h-8 items-center gap-1.5 rounded-md border border-slate-300 bg-white px-2.5 text-sm text-slate-700 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-blue-500 md:hidden"
-      >
+      <Button variant="secondary" size="sm" className="md:hidden" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(true)}>
         <span aria-hidden="true">☰</span>
         {zh.app.menu}
-      </button>
+      </Button>
       <Modal open={open} onClose={() => setOpen(false)} title={zh.app.mainNav} size="sm">
         <nav aria-label={zh.app.mainNav}>
           <NavLinks role={role} onNavigate={() => setOpen(false)} />
