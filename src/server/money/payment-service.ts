@@ -100,11 +100,12 @@ function boundedIncome(a: { buyIn: number; count: number; bonus: number; punish:
  */
 async function checkAgreedTotal(tx: Tx, userId: number): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`agreed-income:${userId}`}, 0))`);
+  // Compared in the database: a total past the limit may be past 2^53 too, so it is never read.
   const [row] = await tx
-    .select({ total: sumCents(paymentApplies.income) })
+    .select({ over: sql<boolean>`coalesce(sum(${paymentApplies.income}), 0) > ${MAX_TOTAL_CENTS}` })
     .from(paymentApplies)
     .where(and(eq(paymentApplies.userId, userId), inArray(paymentApplies.status, [...COUNTED_STATUSES])));
-  if ((row?.total ?? 0) > MAX_TOTAL_CENTS) throw badRequest(moneyLimitMessages.total);
+  if (row?.over) throw badRequest(moneyLimitMessages.total);
 }
 
 /** A member applies for payment of an own locked task (see the header). */
