@@ -300,6 +300,21 @@ describe('rate limits without lockout', () => {
     expect(await loginFrom(ATTACKER, 'm@x.test', TEST_PASSWORD)).toMatchObject({ status: 429 });
   });
 
+  it('says in how many minutes the IP may try again', async () => {
+    await createCheapUser('m@x.test');
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], now: start });
+    try {
+      for (let i = 0; i < RATE_LIMITS.loginPair.max; i++) await loginFrom(ATTACKER, 'm@x.test', `guess-${i}`);
+      vi.setSystemTime(start + 5 * 60_000);
+      expect((await loginFrom(ATTACKER, 'm@x.test', TEST_PASSWORD)).body.msg).toBe('登录失败次数过多，请10分钟后再试');
+      vi.setSystemTime(start + 15 * 60_000);
+      expect((await loginFrom(ATTACKER, 'm@x.test', TEST_PASSWORD)).body.data).toMatchObject({ status: 'succ' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('under attack from many IPs, tightens the failing IPs only: a clean IP still logs in', async () => {
     await createCheapUser('m@x.test');
     const perIp = LOGIN_PAIR_MAX_UNDER_ATTACK - 1;

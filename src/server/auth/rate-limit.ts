@@ -43,7 +43,7 @@ export const LOGIN_PAIR_MAX_UNDER_ATTACK = 3;
 export const pairKey = (address: string, ip: string) => `${ip} ${address}`;
 const addressOfPair = (key: string) => key.slice(key.indexOf(' ') + 1);
 
-/** Sliding-window counter of one limit: the times of the recent hits per key (at most max kept). */
+/** Sliding-window counter of one limit: the times of the recent hits per key (at most 2 x max kept). */
 export class FailureCounter {
   private readonly hits = new Map<string, number[]>();
   constructor(readonly opts: RateLimitOptions) {}
@@ -59,17 +59,19 @@ export class FailureCounter {
     return this.recent(key, now).length;
   }
 
-  /** Milliseconds until the oldest recent hit leaves the window. */
-  retryAfterMs(key: string, now = Date.now()): number {
-    const oldest = this.recent(key, now)[0];
-    return oldest === undefined ? 0 : oldest + this.opts.windowMs - now;
+  /** Milliseconds until fewer than `max` recent hits are left. */
+  retryAfterMs(key: string, max = this.opts.max, now = Date.now()): number {
+    const list = this.recent(key, now);
+    const leaving = list[list.length - max];
+    return leaving === undefined ? 0 : leaving + this.opts.windowMs - now;
   }
 
   fail(key: string, now = Date.now()): void {
     const list = this.recent(key, now);
     list.push(now);
-    // Counts beyond max change no decision; keeping them would let a flood grow the list.
-    if (list.length > this.opts.max) list.shift();
+    // Counts far beyond max change no decision; keeping them all would let a flood grow the list.
+    // The margin keeps a count at its max when a success is forgiven (loginAddress counts on).
+    if (list.length > 2 * this.opts.max) list.shift();
     this.hits.set(key, list);
     if (this.hits.size > 100_000) this.sweep(now);
   }
@@ -133,8 +135,9 @@ export class RateLimiter {
   take(checks: LimitCheck[], what: string): Attempt {
     for (const c of checks) {
       const counter = this.counter(c.name);
-      if (counter.count(c.key) >= (c.max ?? counter.opts.max)) {
-        throw tooMany(`${what}次数过多，请${minutes(counter.retryAfterMs(c.key))}分钟后再试`);
+      const max = c.max ?? counter.opts.max;
+      if (counter.count(c.key) >= max) {
+        throw tooMany(`${what}次数过多，请${minutes(counter.retryAfterMs(c.key, max))}分钟后再试`);
       }
     }
     for (const c of checks) this.counter(c.name).fail(c.key);
