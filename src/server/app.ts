@@ -16,7 +16,7 @@ import type { Db } from './db/client.ts';
 import { AppError, badRequest, Code, forbidden, notImplemented, unauthorized } from './errors.ts';
 import { SessionCache } from './auth/sessions.ts';
 import { ScanBatcher } from './receiving/scan-batcher.ts';
-import { FailureCounter, LOGIN_LIMITS } from './auth/rate-limit.ts';
+import { RateLimiter } from './auth/rate-limit.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { OutboxWorker } from './mail/outbox.ts';
 import { isOk, type Ctx, type Handler, type Handlers, type OpId, type OpRequest, type SessionUser } from './handlers/types.ts';
@@ -46,7 +46,7 @@ declare module 'fastify' {
     upload: { field: string; filename: string; mimetype: string; buffer: Buffer } | null;
   }
   interface FastifyInstance {
-    /** The handlers' context (tests reset the login counters through it). */
+    /** The handlers' context (tests reset the rate-limit counters through it). */
     appCtx: Ctx;
   }
 }
@@ -90,7 +90,8 @@ const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
-    trustProxy: true,
+    // Off unless TRUST_PROXY says otherwise: else any client picks the IP the rate limits count.
+    trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
   app.decorateRequest('user', null);
@@ -110,15 +111,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer,
     outbox: deps.outbox,
     log: app.log,
-    loginFailures: { byAddress: new FailureCounter(LOGIN_LIMITS.perAddress), byIp: new FailureCounter(LOGIN_LIMITS.perIp) },
+    rateLimits: new RateLimiter(),
     sessions: new SessionCache(),
     scans: new ScanBatcher(deps.db),
   };
   app.decorate('appCtx', ctx);
 
   const headers = securityHeaders();
-  app.addHook('onRequest', (_req, reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.headers(headers);
+    // API answers carry personal data (user info, cards, withdrawals): no cache may keep them.
+    if (isApiPath(req.url)) reply.header('cache-control', 'no-store');
     done();
   });
 
