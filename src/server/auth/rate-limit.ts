@@ -1,11 +1,11 @@
 // Rate limits of the anonymous account calls (login, register, reset, forgot-password, mail check):
 // one mechanism, every limit named in RATE_LIMITS. An attempt is counted when it starts (so a burst
-// sent at once is bounded too) and forgiven when it succeeds. Failures count per (address, IP) and
-// per IP, never per address alone, so nobody can lock the owner out of their account
-// (docs/decisions/021-account-rate-limits.md says what an attacker can and cannot do). Counted in
-// process memory in sliding windows: one server process serves the app, and a restart forgetting
-// 15 minutes of counters is acceptable. The handlers see only RateLimiter's methods, so the counters
-// can move into the database (a row per limit name, key and time) without them changing.
+// sent at once is bounded too) and forgiven when it succeeds. Refusals are per (address, IP) and per
+// IP, never per address alone, so nobody can lock the owner out of their account
+// (docs/decisions/021-account-rate-limits.md: what an attacker can and cannot do). Counted in process
+// memory in sliding windows: one server process serves the app, and a restart forgetting 15 minutes
+// of counters is acceptable. Handlers use only RateLimiter's few methods, so the counters can move
+// into the database (a row per limit name, key and time) behind them, made async.
 import { tooMany } from '../errors.ts';
 
 export interface RateLimitOptions {
