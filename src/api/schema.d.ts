@@ -1981,6 +1981,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Ids, comma-joined ("3,17,42"): each a plain decimal 1..2147483647, the range of an id column; the pattern says exactly that. */
+        IdList: string;
         /**
          * @description A00000 success; A00001 bad parameter (HTTP 400); A00002 no or expired token (401); A00003 no permission (403); A00004 not found / conflict (404 or 409); A00005 system error (500).
          * @enum {string}
@@ -3458,7 +3460,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description User ids, comma-joined. */
-                uids: string;
+                uids: components["schemas"]["IdList"];
             };
             header?: never;
             path: {
@@ -3495,7 +3497,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description User ids, comma-joined. */
-                uids: string;
+                uids: components["schemas"]["IdList"];
             };
             header?: never;
             path: {
@@ -3744,7 +3746,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Group ids, comma-joined. */
-                groupIds: string;
+                groupIds: components["schemas"]["IdList"];
             };
             header?: never;
             path: {
@@ -3781,7 +3783,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Group ids, comma-joined. */
-                groupIds: string;
+                groupIds: components["schemas"]["IdList"];
             };
             header?: never;
             path: {
@@ -4280,7 +4282,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Task ids, comma-joined. */
-                taskIds: string;
+                taskIds: components["schemas"]["IdList"];
             };
             header?: never;
             path?: never;
@@ -4313,7 +4315,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Task ids, comma-joined. */
-                taskIds: string;
+                taskIds: components["schemas"]["IdList"];
             };
             header?: never;
             path?: never;
@@ -4349,7 +4351,7 @@ export interface operations {
             path: {
                 /** @description Board task id. */
                 id: number;
-                /** @description Units to claim. Any integer is admitted here so that the claim rules (machines/claim.machine.ts) answer it with the dialog's words: '认领数量至少为1件', '不能认领超过N件', '请输入数字'. */
+                /** @description Units to claim. Any integer of the column's range is admitted here so that the claim rules (machines/claim.machine.ts) answer it with the dialog's words: '认领数量至少为1件', '不能认领超过N件', '请输入数字'. */
                 count: number;
             };
             cookie?: never;
@@ -4384,7 +4386,7 @@ export interface operations {
             path: {
                 /** @description Board task id. */
                 id: number;
-                /** @description Units to claim. Any integer is admitted here so that the claim rules (machines/claim.machine.ts) answer it with the dialog's words: '认领数量至少为1件', '不能认领超过N件', '请输入数字'. */
+                /** @description Units to claim. Any integer of the column's range is admitted here so that the claim rules (machines/claim.machine.ts) answer it with the dialog's words: '认领数量至少为1件', '不能认领超过N件', '请输入数字'. */
                 count: number;
                 labelCount: number;
             };
@@ -6589,7 +6591,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description User ids, comma-joined. */
-                userIds?: string;
+                userIds?: components["schemas"]["IdList"];
                 isAsc?: boolean;
                 /** @description 1: sort by user id; 2: by amount. */
                 orderItem?: 1 | 2;
