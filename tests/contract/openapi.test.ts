@@ -320,6 +320,10 @@ describe('openapi.yaml conventions', () => {
       for (const [status, name] of Object.entries({ 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 500: 'ServerError' })) {
         expect(o.op.responses[status]?.$ref, key(o)).toBe(`#/components/responses/${name}`);
       }
+      // 413 wherever a body can be sent; 429 where a rate limit or an upload queue can refuse.
+      expect(o.op.responses['413']?.$ref, key(o)).toBe(o.method === 'GET' ? undefined : '#/components/responses/PayloadTooLarge');
+      const limited = ['login', 'register', 'forgotPassword', 'resetPassword', 'checkMailExists'].includes(o.op.operationId!) || /\/excel\/upload\/|\/withdraw\/admin\/confirm$/.test(o.path);
+      if (limited) expect(o.op.responses['429']?.$ref, key(o)).toBe('#/components/responses/TooManyRequests');
       const ok = o.op.responses['200']?.content ?? {};
       if (/^\/ext\/(pdf|excel)\//.test(o.path)) {
         expect(Object.keys(ok), key(o)).toEqual([o.path.startsWith('/ext/pdf/') ? 'application/pdf' : XLSX]);
