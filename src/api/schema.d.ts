@@ -1981,8 +1981,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Ids, comma-joined ("3,17,42"): each a plain decimal 1..2147483647, the range of an id column; the pattern says exactly that. */
+        IdList: string;
         /**
-         * @description A00000 success; A00001 bad parameter (HTTP 400); A00002 no or expired token (401); A00003 no permission (403); A00004 not found / conflict (404 or 409); A00005 system error (500).
+         * @description A00000 success; A00001 bad parameter (HTTP 400, or 413 for a body too large); A00002 no or expired token (401); A00003 no permission (403); A00004 not found / conflict (404 or 409) or too many attempts (429); A00005 system error (500).
          * @enum {string}
          */
         ResultCode: "A00000" | "A00001" | "A00002" | "A00003" | "A00004" | "A00005";
@@ -2862,7 +2864,16 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description A00004: too many attempts (rate limit), try again later */
+        /** @description A00001: the request body is too large (1 MB; an uploaded file 10 MB) */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description A00004: too many attempts, or an upload of the caller is still being processed; try again later */
         TooManyRequests: {
             headers: {
                 [name: string]: unknown;
@@ -2931,6 +2942,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -2962,6 +2974,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -3059,6 +3072,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -3094,6 +3108,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -3129,6 +3144,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -3198,6 +3214,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -3305,6 +3322,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -3465,6 +3483,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -3472,7 +3491,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description User ids, comma-joined. */
-                uids: string;
+                uids: components["schemas"]["IdList"];
             };
             header?: never;
             path: {
@@ -3502,6 +3521,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -3509,7 +3529,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description User ids, comma-joined. */
-                uids: string;
+                uids: components["schemas"]["IdList"];
             };
             header?: never;
             path: {
@@ -3539,6 +3559,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -3573,6 +3594,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -3758,7 +3780,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Group ids, comma-joined. */
-                groupIds: string;
+                groupIds: components["schemas"]["IdList"];
             };
             header?: never;
             path: {
@@ -3788,6 +3810,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -3795,7 +3818,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Group ids, comma-joined. */
-                groupIds: string;
+                groupIds: components["schemas"]["IdList"];
             };
             header?: never;
             path: {
@@ -3825,6 +3848,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -3858,6 +3882,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -3895,6 +3920,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -3928,6 +3954,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -3998,6 +4025,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4294,7 +4322,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Task ids, comma-joined. */
-                taskIds: string;
+                taskIds: components["schemas"]["IdList"];
             };
             header?: never;
             path?: never;
@@ -4327,7 +4355,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Task ids, comma-joined. */
-                taskIds: string;
+                taskIds: components["schemas"]["IdList"];
             };
             header?: never;
             path?: never;
@@ -4363,7 +4391,7 @@ export interface operations {
             path: {
                 /** @description Board task id. */
                 id: number;
-                /** @description Units to claim. Any integer is admitted here so that the claim rules (machines/claim.machine.ts) answer it with the dialog's words: '认领数量至少为1件', '不能认领超过N件', '请输入数字'. */
+                /** @description Units to claim. Any integer of the column's range is admitted here so that the claim rules (machines/claim.machine.ts) answer it with the dialog's words: '认领数量至少为1件', '不能认领超过N件', '请输入数字'. */
                 count: number;
             };
             cookie?: never;
@@ -4388,6 +4416,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4398,7 +4427,7 @@ export interface operations {
             path: {
                 /** @description Board task id. */
                 id: number;
-                /** @description Units to claim. Any integer is admitted here so that the claim rules (machines/claim.machine.ts) answer it with the dialog's words: '认领数量至少为1件', '不能认领超过N件', '请输入数字'. */
+                /** @description Units to claim. Any integer of the column's range is admitted here so that the claim rules (machines/claim.machine.ts) answer it with the dialog's words: '认领数量至少为1件', '不能认领超过N件', '请输入数字'. */
                 count: number;
                 labelCount: number;
             };
@@ -4428,6 +4457,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4461,6 +4491,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4494,6 +4525,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4527,6 +4559,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4594,6 +4627,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4629,6 +4663,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4666,6 +4701,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4698,6 +4734,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4867,6 +4904,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -4983,6 +5021,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5020,6 +5059,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5057,6 +5097,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5221,6 +5262,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5255,6 +5297,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5289,6 +5332,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5356,6 +5400,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5390,6 +5435,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5424,6 +5470,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5458,6 +5505,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5532,6 +5580,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5566,6 +5615,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5600,6 +5650,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5634,6 +5685,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5728,6 +5780,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5762,6 +5815,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5796,6 +5850,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5830,6 +5885,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5864,6 +5920,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -5898,6 +5955,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6010,6 +6068,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6044,6 +6103,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6078,6 +6138,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6112,6 +6173,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6187,6 +6249,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6221,6 +6285,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6255,6 +6321,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6289,6 +6357,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6323,6 +6393,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6357,6 +6429,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6603,7 +6677,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description User ids, comma-joined. */
-                userIds?: string;
+                userIds?: components["schemas"]["IdList"];
                 isAsc?: boolean;
                 /** @description 1: sort by user id; 2: by amount. */
                 orderItem?: 1 | 2;
@@ -6753,6 +6827,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
