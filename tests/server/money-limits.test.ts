@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession } from '../../src/server/auth/sessions.ts';
 import { paymentApplies } from '../../src/server/db/schema/money.ts';
-import { MAX_TOTAL_CENTS, moneyLimitMessages } from '../../src/server/money.ts';
+import { centsOf, MAX_TOTAL_CENTS, moneyLimitMessages } from '../../src/server/money.ts';
 import { call, useTestApp } from './harness.ts';
 import { createBoardTask } from './board-fixtures.ts';
 import { multipart, rowsOf } from './fixtures/sheets.ts';
@@ -154,5 +154,16 @@ describe('money limits (DECISIONS "Money")', () => {
     // Another member's total is their own.
     const other = await applied(w.b.api, (await lockedClaim(w, w.b, w.boardTask.id, 1)).id);
     expect((await agreePayment(w.admin, { paymentApplyId: other.id })).body.code).toBe('A00000');
+  });
+});
+
+describe('centsOf: a money value as either driver answers it', () => {
+  it('reads numbers, bigints and integer text exactly, and refuses anything else', () => {
+    // node-postgres: int8 and numeric as text; PGlite: int8 as a number (a bigint past 2^53), numeric as text.
+    expect([centsOf(9_999_999_999), centsOf(9_999_999_999n), centsOf('9999999999'), centsOf('-5'), centsOf('0')]).toEqual([9_999_999_999, 9_999_999_999, 9_999_999_999, -5, 0]);
+    expect(centsOf(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
+    for (const bad of ['9007199254740993', 9_007_199_254_740_993n, 2 ** 53, '12.5', 12.5, '', ' 1', '1e3', null, undefined, Number.NaN, Infinity]) {
+      expect(() => centsOf(bad)).toThrow(/money value out of range/);
+    }
   });
 });
