@@ -21,6 +21,7 @@ import type { Mailer } from './mail/mailer.ts';
 import type { OutboxWorker } from './mail/outbox.ts';
 import { isOk, type Ctx, type Handler, type Handlers, type OpId, type OpRequest, type SessionUser } from './handlers/types.ts';
 import { validationMessage } from './validation.ts';
+import { httpServerOptions } from './http-limits.ts';
 import { authHandlers } from './handlers/auth.ts';
 import { noticeHandlers } from './handlers/notice.ts';
 import { usersHandlers } from './handlers/users.ts';
@@ -92,6 +93,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     trustProxy: true,
     bodyLimit: 1024 * 1024,
+    // Bounded time to receive a request, and the envelope on a client's error (http-limits.ts).
+    ...httpServerOptions(deps.config),
   });
   app.decorateRequest('user', null);
   app.decorateRequest('upload', null);
@@ -143,6 +146,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((err: Error & { validation?: unknown; validationContext?: string; statusCode?: number; code?: string }, req, reply) => {
+    // The client closed the connection before its request had arrived (an aborted upload, or one
+    // dropped for its time limit): nobody is left to answer, and it is not the server's error.
+    if (err.code === 'ECONNRESET' && req.raw.destroyed) {
+      req.log.info({ url: req.url.split('?')[0] }, 'request abandoned: the connection closed before the request had arrived');
+      return;
+    }
     if (err instanceof AppError) {
       if (err.httpStatus >= 500) req.log.error({ err }, err.message);
       return reply.status(err.httpStatus).send({ code: err.code, msg: err.message });
