@@ -10,11 +10,14 @@ import type { FastifyHttpOptions, FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { Code } from './errors.ts';
 
-export function httpServerOptions(config: Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs'>): Pick<FastifyHttpOptions<http.Server>, 'requestTimeout' | 'http' | 'clientErrorHandler'> {
+export function httpServerOptions(config: Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs'>): Pick<FastifyHttpOptions<http.Server>, 'requestTimeout' | 'http' | 'clientErrorHandler' | 'return503OnClosing'> {
   return {
     requestTimeout: config.requestTimeoutMs,
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: Math.min(5_000, config.headersTimeoutMs / 2) },
     clientErrorHandler,
+    // While stopping, a request that still arrives on a kept-alive socket is answered as usual
+    // (with Connection: close) rather than by Fastify's 503 outside the envelope (lifecycle.ts).
+    return503OnClosing: false,
   };
 }
 
