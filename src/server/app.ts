@@ -23,6 +23,7 @@ import type { OutboxWorker } from './mail/outbox.ts';
 import { isOk, type Ctx, type Handler, type Handlers, type OpId, type OpRequest, type SessionUser } from './handlers/types.ts';
 import { clientErrorAnswer, frameworkAnswer, requestErrorAnswer } from './request-errors.ts';
 import { longestPathParameter, parseUrlEncoded, validationMessage, withTextRule } from './validation.ts';
+import { httpServerOptions } from './http-limits.ts';
 import { authHandlers } from './handlers/auth.ts';
 import { noticeHandlers } from './handlers/notice.ts';
 import { usersHandlers } from './handlers/users.ts';
@@ -108,6 +109,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // Malformed requests that never become one (bad request line, headers too large, timeouts).
     clientErrorHandler: clientErrorAnswer,
+    // Bounded time to receive a request (http-limits.ts).
+    ...httpServerOptions(deps.config),
   });
   app.decorateRequest('user', null);
   app.decorateRequest('upload', null);
@@ -177,6 +180,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((err: Error & { validation?: unknown; validationContext?: string; statusCode?: number; code?: string }, req, reply) => {
+    // The client closed the connection before its request had arrived (an aborted upload, or one
+    // dropped for its time limit): nobody is left to answer, and it is not the server's error.
+    if (err.code === 'ECONNRESET' && req.raw.destroyed) {
+      req.log.info({ url: req.url.split('?')[0] }, 'request abandoned: the connection closed before the request had arrived');
+      return;
+    }
     if (err instanceof AppError) {
       if (err.httpStatus >= 500) req.log.error({ err }, err.message);
       return reply.status(err.httpStatus).send({ code: err.code, msg: err.message });

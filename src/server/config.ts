@@ -7,6 +7,9 @@ import net from 'node:net';
 export interface Config {
   port: number;
   host: string;
+  /** Time a client has to send a request's headers, then the whole request with its body (ms). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   dataDir: string;
   /** postgres://... uses a PostgreSQL server; empty uses PGlite in dataDir. */
   databaseUrl: string | undefined;
@@ -36,9 +39,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const host = env.HOST ?? '0.0.0.0';
+  // 120 s: a 10 MB upload over a slow phone uplink (~0.7 Mbit/s) still arrives whole.
+  const requestTimeoutS = Number(env.REQUEST_TIMEOUT ?? 120);
+  if (!Number.isInteger(requestTimeoutS) || requestTimeoutS < 10) throw new Error(`REQUEST_TIMEOUT must be a whole number of seconds >= 10, got ${env.REQUEST_TIMEOUT}`);
   return {
     port,
     host,
+    headersTimeoutMs: 30_000,
+    requestTimeoutMs: requestTimeoutS * 1000,
     dataDir: path.resolve(env.DATA_DIR ?? './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,

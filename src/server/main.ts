@@ -1,10 +1,13 @@
 // `npm start`: build the web app when it is missing or stale, open the database (PGlite in DATA_DIR
-// unless DATABASE_URL), apply migrations, create the bootstrap admin, serve web and API on PORT.
+// unless DATABASE_URL, one process per folder), apply migrations, create the bootstrap admin, serve
+// web and API on PORT; SIGTERM/SIGINT stop it within 10 s (lifecycle.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { loadConfig, resolveAppSecret } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { prepareGracefulStop } from './lifecycle.ts';
 import { buildApp } from './app.ts';
 import { ensureBootstrapAdmin } from './bootstrap.ts';
 import { seedDemo, DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo.ts';
@@ -39,7 +42,11 @@ async function main() {
   config.appSecret = resolveAppSecret(config);
   const log = createLogger(config.logLevel);
 
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    lock: { onWait: (h) => console.log(`DATA_DIR ${config.dataDir} is held by server process ${h.pid}, which is stopping: waiting for it (up to 15 s)…`) },
+  });
   const boot = await ensureBootstrapAdmin(database.db, config.adminEmail, config.adminPassword);
   if (boot.created) {
     console.log(`\nBootstrap admin created: ${boot.mailAddr}`);
@@ -52,26 +59,25 @@ async function main() {
   const mailer = createMailer({ smtpUrl: config.smtpUrl, smtpBackupUrl: config.smtpBackupUrl, from: config.mailFrom, dataDir: config.dataDir, log });
   const outbox = startOutboxWorker(database.db, mailer, log);
   const app = await buildApp({ db: database.db, config, mailer, outbox, logger: log });
+  const stop = prepareGracefulStop(app, {
+    log,
+    announce: () => database.markStopping(),
+    closeRest: async () => {
+      await outbox.stop();
+      mailer.close();
+      await database.close();
+    },
+  });
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
   outbox.kick();
   const port = (app.server.address() as { port: number }).port;
   console.log(`\nPurchase Hub is running: http://localhost:${port}  (database: ${database.driver === 'pg' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`})`);
-
-  let closing = false;
-  const shutdown = async () => {
-    if (closing) return;
-    closing = true;
-    await app.close();
-    await outbox.stop();
-    mailer.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
 }
 
 main().catch((err) => {
-  console.error(err);
+  // A folder in use is an operator's situation, not a crash: its message says what to do.
+  console.error(err instanceof DataDirInUseError ? err.message : err);
   process.exit(1);
 });

@@ -3,6 +3,7 @@
 // Chinese message, never the framework's English text. A00001 travels with HTTP 400, 413 when the
 // body is too large (DECISIONS "Wire contract"), 408 / 431 for what Node refuses before routing.
 import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { Code } from './errors.ts';
 
 type Answer = { status: number; msg: string };
@@ -57,11 +58,12 @@ export function frameworkAnswer(err: Error & { code?: string }, maxParamLength: 
  * Node's clientError: a request line or headers it cannot parse, headers (the URL included) over
  * its 16 KB limit, or a request not received in time. Answered on the socket, which is then closed.
  */
-export function clientErrorAnswer(err: Error & { code?: string }, socket: Socket) {
+export function clientErrorAnswer(this: FastifyInstance, err: Error & { code?: string }, socket: Socket) {
   if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return socket.destroy();
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') this.log.info({ remoteAddress: socket.remoteAddress }, 'request dropped: not received whole within its time limit');
   const [status, reason, msg] =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'Request Timeout', '参数错误：请求超时']
+      ? [408, 'Request Timeout', '参数错误：请求未在限定时间内完整送达，请重试']
       : err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'Request Header Fields Too Large', '参数错误：地址或请求头过长']
         : [400, 'Bad Request', '参数错误：请求格式错误'];

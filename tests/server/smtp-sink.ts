@@ -12,6 +12,8 @@ export interface ReceivedMail {
 export interface SmtpSink {
   url: string;
   mails: ReceivedMail[];
+  /** How many SMTP connections clients have opened so far. */
+  connections(): number;
   /** Resolves with the first mail to `to` (waiting for it to arrive). */
   waitFor(to: string, timeoutMs?: number): Promise<ReceivedMail>;
   /** Resolves once `n` mails have arrived in all (a second mail to the same address included). */
@@ -22,10 +24,15 @@ export interface SmtpSink {
 export async function startSmtpSink(): Promise<SmtpSink> {
   const mails: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
+  let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onConnect(_session, done) {
+      connections++;
+      done();
+    },
     onData(stream, session, done) {
       simpleParser(stream)
         .then((parsed) => {
@@ -55,6 +62,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
+    connections: () => connections,
     async waitFor(to, timeoutMs = 5_000) {
       await until(() => mails.some((x) => x.to === to), timeoutMs, `no mail to ${to}`);
       return mails.find((x) => x.to === to)!;

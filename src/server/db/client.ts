@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { lockDataDir, type LockOptions } from './data-dir-lock.ts';
 
 /**
  * The database handle. Built without the schema: the server reads and writes through the query
@@ -19,6 +20,8 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
 export interface Database {
   db: Db;
   driver: 'pglite' | 'pg';
+  /** Announces that this process is stopping (an on-disk PGlite's lock lets a restart wait for it). */
+  markStopping(): void;
   close(): Promise<void>;
 }
 
@@ -140,7 +143,11 @@ const isAbortedTransaction = (err: unknown) => postgresError(err)?.code === '25P
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-export async function openDatabase(opts: { url?: string; dataDir?: string; memory?: boolean }): Promise<Database> {
+/**
+ * `lock`: for an on-disk PGlite, how to wait for a process that is stopping on the same folder (the
+ * folder is always locked; see data-dir-lock.ts). PostgreSQL is shared by design and takes no lock.
+ */
+export async function openDatabase(opts: { url?: string; dataDir?: string; memory?: boolean; lock?: LockOptions }): Promise<Database> {
   if (opts.url) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -152,20 +159,50 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     // uploads at once never leave a scan batch waiting for a connection.
     const pipelinePool = new pg.Pool({ connectionString: opts.url, max: 10, pipeline: true } as import('pg').PoolConfig);
     Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool, db as unknown as Db) });
-    return { db: db as unknown as Db, driver: 'pg', close: async () => void (await Promise.all([pool.end(), pipelinePool.end()])) };
+    return {
+      db: db as unknown as Db,
+      driver: 'pg',
+      markStopping: () => undefined,
+      close: async () => void (await Promise.all([pool.end(), pipelinePool.end()])),
+    };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  let dir: string | undefined;
-  if (!opts.memory) {
-    if (!opts.dataDir) throw new Error('dataDir is required for an on-disk PGlite database');
-    dir = path.join(opts.dataDir, 'pglite');
-    fs.mkdirSync(dir, { recursive: true });
+  if (opts.memory) {
+    const client = new PGlite();
+    await client.waitReady;
+    const db = drizzle(client);
+    await migrate(db, { migrationsFolder });
+    return { db: db as unknown as Db, driver: 'pglite', markStopping: () => undefined, close: () => client.close() };
   }
-  const client = dir ? new PGlite(dir) : new PGlite();
-  await client.waitReady;
-  const db = drizzle(client);
-  await migrate(db, { migrationsFolder });
-  return { db: db as unknown as Db, driver: 'pglite', close: () => client.close() };
+  if (!opts.dataDir) throw new Error('dataDir is required for an on-disk PGlite database');
+  const dir = path.join(opts.dataDir, 'pglite');
+  fs.mkdirSync(dir, { recursive: true });
+  const lock = await lockDataDir(opts.dataDir, opts.lock);
+  // The folder is released only once PGlite has closed it (or when the process is gone).
+  let client: InstanceType<typeof PGlite> | undefined;
+  try {
+    client = new PGlite(dir);
+    await client.waitReady;
+    const db = drizzle(client);
+    await migrate(db, { migrationsFolder });
+    const opened = client;
+    return {
+      db: db as unknown as Db,
+      driver: 'pglite',
+      markStopping: () => lock.markStopping(),
+      close: async () => {
+        try {
+          await opened.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (err) {
+    await client?.close().catch(() => undefined);
+    lock.release();
+    throw err;
+  }
 }

@@ -1,16 +1,22 @@
 // The persistent mail outbox (DECISIONS "Mail"): mass mail (notice with isMail, board publishing,
-// password resets) is written as rows in the same transaction as the change that causes it, and
+// password resets) is written as rows in the same transaction as the change that causes them, and
 // sent after the request has returned. A failed send is retried with exponential backoff; after
 // MAX_ATTEMPTS the row is marked failed and kept for inspection.
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+// Each worker claims the rows it sends under its instance id, an advisory lock it holds for its
+// lifetime (db/session-lock.ts): a row is sent by one worker at a time, and the claims of a worker
+// whose lock is gone (its process crashed) are taken back at once instead of waiting out a lease.
+import { and, eq, inArray, isNotNull, isNull, lte, ne, not, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../db/client.ts';
 import { outbox } from '../db/schema/accounts.ts';
+import { holdSessionLock, sessionLockHeld, type SessionLock } from '../db/session-lock.ts';
 import type { MailMessage, MailTransportName, Mailer } from './mailer.ts';
 
 export const MAX_ATTEMPTS = 8;
 const BATCH = 20;
 const POLL_MS = 5_000;
+/** The advisory-lock namespace of outbox workers ('outb'). */
+export const OUTBOX_LOCK_NAMESPACE = 0x6f757462;
 
 export async function enqueueMail(tx: Tx, kind: string, msgs: MailMessage[], transport: MailTransportName = 'primary') {
   if (msgs.length === 0) return;
@@ -22,38 +28,79 @@ export interface OutboxWorker {
   kick(): void;
   /** Send everything due now; resolves when the queue has no due rows. Used by tests and shutdown. */
   drain(): Promise<number>;
+  /** Finishes the mail being sent, hands back the rest of its batch, and lets go of its claims. */
   stop(): Promise<void>;
+  /** This worker's instance id (what its claims record), once it has one. */
+  instanceId(): Promise<number>;
 }
 
 export function startOutboxWorker(db: Db, mailer: Mailer, log: FastifyBaseLogger, opts: { pollMs?: number } = {}): OutboxWorker {
   let running: Promise<number> | undefined;
   let again = false;
   let stopped = false;
+  let lock: Promise<SessionLock> | undefined;
+
+  /** The worker's lock, taken on first use and again if its session was lost. */
+  async function ownLock(): Promise<SessionLock> {
+    const pending = (lock ??= takeLock().catch((err: unknown) => {
+      lock = undefined;
+      throw err;
+    }));
+    const taken = await pending;
+    if (taken.held()) return taken;
+    if (lock === pending) lock = undefined;
+    return ownLock();
+  }
+
+  async function takeLock(): Promise<SessionLock> {
+    const taken = await holdSessionLock(db, OUTBOX_LOCK_NAMESPACE);
+    // Rows claimed under this id by an earlier holder of it (a worker now gone) are free again.
+    await db
+      .update(outbox)
+      .set({ claimedBy: null })
+      .where(and(eq(outbox.status, 'pending'), eq(outbox.claimedBy, taken.key)));
+    return taken;
+  }
 
   async function runOnce(): Promise<number> {
+    if (stopped) return 0;
+    const own = await ownLock();
+    const me = own.key;
+    // Claims of workers that are gone: due again now (their send may or may not have happened; a
+    // crash between the SMTP answer and the row's update is the one case that mails twice).
+    await db
+      .update(outbox)
+      .set({ claimedBy: null })
+      .where(and(eq(outbox.status, 'pending'), isNotNull(outbox.claimedBy), ne(outbox.claimedBy, me), not(sessionLockHeld(OUTBOX_LOCK_NAMESPACE, outbox.claimedBy))));
     let sent = 0;
-    for (;;) {
-      // Claim a batch by pushing its next attempt into the future, so a second worker skips it.
+    while (!stopped) {
       const due = await db.transaction(async (tx) => {
         const rows = await tx
           .select()
           .from(outbox)
-          .where(and(eq(outbox.status, 'pending'), lte(outbox.nextAttemptAt, new Date())))
+          .where(and(eq(outbox.status, 'pending'), isNull(outbox.claimedBy), lte(outbox.nextAttemptAt, new Date())))
           .orderBy(outbox.id)
           .limit(BATCH)
           .for('update', { skipLocked: true });
         if (rows.length)
           await tx
             .update(outbox)
-            .set({ nextAttemptAt: sql`now() + interval '5 minutes'` })
+            .set({ claimedBy: me })
             .where(inArray(outbox.id, rows.map((r) => r.id)));
         return rows;
       });
       if (due.length === 0) return sent;
-      for (const row of due) {
+      for (const [i, row] of due.entries()) {
+        // Stopping, or the lock's session is lost (others may now take these rows): no more sends.
+        if (stopped || !own.held()) {
+          await release(me, due.slice(i).map((r) => r.id));
+          return sent;
+        }
+        // Only the claim's owner records the outcome.
+        const mine = and(eq(outbox.id, row.id), eq(outbox.claimedBy, me));
         try {
           await mailer.send({ to: row.toAddr, subject: row.subject, text: row.text, html: row.html ?? undefined }, row.transport);
-          await db.update(outbox).set({ status: 'sent', sentAt: new Date(), attempts: row.attempts + 1, lastError: null }).where(eq(outbox.id, row.id));
+          await db.update(outbox).set({ status: 'sent', sentAt: new Date(), attempts: row.attempts + 1, lastError: null, claimedBy: null }).where(mine);
           sent++;
         } catch (err) {
           const attempts = row.attempts + 1;
@@ -67,12 +114,20 @@ export function startOutboxWorker(db: Db, mailer: Mailer, log: FastifyBaseLogger
               status: failed ? 'failed' : 'pending',
               lastError: String((err as Error).message ?? err).slice(0, 500),
               nextAttemptAt: sql`now() + make_interval(secs => ${delayS})`,
+              claimedBy: null,
             })
-            .where(eq(outbox.id, row.id));
+            .where(mine);
         }
       }
     }
+    return sent;
   }
+
+  const release = (me: number, ids: number[]) =>
+    db
+      .update(outbox)
+      .set({ claimedBy: null })
+      .where(and(inArray(outbox.id, ids), eq(outbox.claimedBy, me)));
 
   function run(): Promise<number> {
     if (running) {
@@ -117,6 +172,12 @@ export function startOutboxWorker(db: Db, mailer: Mailer, log: FastifyBaseLogger
       stopped = true;
       clearInterval(timer);
       if (running) await running;
+      const held = lock && (await lock.catch(() => undefined));
+      lock = undefined;
+      await held?.release();
+    },
+    async instanceId() {
+      return (await ownLock()).key;
     },
   };
 }

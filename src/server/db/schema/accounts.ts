@@ -84,6 +84,11 @@ export const outbox = pgTable(
     status: outboxStatus('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    /**
+     * The outbox worker sending the row now (its instance id, held as a session advisory lock while
+     * it lives), or null. A claim whose worker's lock is gone (it crashed) is taken back at once.
+     */
+    claimedBy: integer('claimed_by'),
     lastError: text('last_error'),
     createdAt: ts('created_at').notNull().defaultNow(),
     sentAt: ts('sent_at'),
