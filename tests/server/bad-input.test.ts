@@ -50,6 +50,9 @@ describe('integers', () => {
     expect(await w.admin.get(`/api/task/list/page?taskId=%20${task.id}`)).toMatchObject(refused('参数错误：字段 taskId 应为十进制整数'));
     expect(await w.admin.get('/api/scan/admin/tracking/list?timezone=0x8')).toMatchObject(refused('参数错误：字段 timezone 应为十进制数字'));
     expect(await w.admin.get('/api/scan/admin/tracking/list?timezone=5.5')).toMatchObject({ status: 200 });
+    // A date filter is a day that exists.
+    expect(await w.admin.get('/api/scan/admin/tracking/list?startTime=2026-02-30')).toMatchObject(refused('参数错误：字段 startTime 格式错误'));
+    expect(await w.admin.get('/api/scan/admin/tracking/list?startTime=2028-02-29')).toMatchObject({ status: 200 });
     expect(await w.a.api.del(`/api/task/info/user/${task.id}`)).toMatchObject({ status: 200, body: { code: 'A00000' } });
   });
 
@@ -155,6 +158,8 @@ describe('__proto__ and multipart', () => {
     const many = Array.from({ length: 21 }, (_, i) => `Content-Disposition: form-data; name="f${i}"\r\n\r\nx`);
     expect(await upload(multipart([...many, filePart('file', 'a.xlsx')]))).toMatchObject(refused('参数错误：表单字段过多'));
     expect(await upload(multipart([filePart('file', 'a\u0000.xlsx')]))).toMatchObject(refused('参数错误：字段 file 含有不允许的控制字符'));
+    const whole = multipart([filePart('file', 'a.xlsx')]);
+    expect(await upload(whole.subarray(0, 60))).toMatchObject(refused('参数错误：multipart请求体格式错误'));
   });
 });
 
