@@ -106,6 +106,18 @@ describe('text', () => {
     expect(await t().database.db.select().from(notices)).toEqual([]);
   });
 
+  it('refuses a body nested deeper than any request of the contract, and a number too long to be one', async () => {
+    const { app } = t();
+    const { admin, adminToken } = await accounts();
+    const deep = '['.repeat(10_000) + ']'.repeat(10_000);
+    const res = await call(app, { method: 'POST', url: '/api/notice/save', headers: { 'x-token': adminToken, 'content-type': 'application/json' }, payload: deep });
+    expect(res).toMatchObject(refused('参数错误：请求体嵌套过深'));
+    expect(await admin.get(`/api/item/page?size=1${'0'.repeat(400)}`)).toMatchObject(refused('参数错误：字段 size 超出范围'));
+    expect(await admin.get(`/api/board/list/admin?boardId=1${'0'.repeat(400)}`)).toMatchObject(refused('参数错误：字段 boardId 超出范围'));
+    const huge = await call(app, { method: 'POST', url: '/api/withdraw/admin/paid', headers: { 'x-token': adminToken, 'content-type': 'application/json' }, payload: '{"id":1e400}' });
+    expect(huge).toMatchObject(refused('参数错误：字段 id 类型应为 integer'));
+  });
+
   it('refuses a lone surrogate instead of storing U+FFFD; keeps tab, line feed, carriage return and paired surrogates', async () => {
     const { admin } = await accounts();
     expect(await admin.post('/api/notice/save', { content: 'a\ud800b' })).toMatchObject(refused('参数错误：字段 content 含有无效的Unicode字符'));
