@@ -47,6 +47,8 @@ export function validationMessage(errors: FastifySchemaValidationError[], contex
       if (String(params.pattern).startsWith('^([1-9][0-9]{0,8}|')) return `参数错误：字段 ${subject} 应为逗号分隔的id（1至2147483647）`;
       return `参数错误：字段 ${subject} 格式错误`;
     case 'format':
+      // The date filters' words (src/server/dates.ts), with the value the wrapper below adds.
+      if (params.format === 'date') return `参数错误：字段 ${subject} 不是有效日期${params.value === undefined ? '' : `（${String(params.value)}）`}`;
       return `参数错误：字段 ${subject} 格式错误`;
     case 'controlCharacter':
       return `参数错误：字段 ${subject} 含有不允许的控制字符`;
@@ -164,6 +166,10 @@ export function withInputRules(validate: FastifyValidationResult, schema: unknow
     }
     const result = validate(data);
     checked.errors = validate.errors;
+    const first = validate.errors?.[0];
+    if (first && first.keyword === 'format' && data && typeof data === 'object') {
+      checked.errors = [{ ...first, params: { ...first.params, value: (data as Record<string, unknown>)[first.instancePath.slice(1)] } }];
+    }
     if (result === true && readOnly.length && data && typeof data === 'object') for (const k of readOnly) delete (data as Record<string, unknown>)[k];
     return result;
   };

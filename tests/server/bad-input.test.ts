@@ -51,7 +51,7 @@ describe('integers', () => {
     expect(await w.admin.get('/api/scan/admin/tracking/list?timezone=0x8')).toMatchObject(refused('参数错误：字段 timezone 应为十进制数字'));
     expect(await w.admin.get('/api/scan/admin/tracking/list?timezone=5.5')).toMatchObject({ status: 200 });
     // A date filter is a day that exists.
-    expect(await w.admin.get('/api/scan/admin/tracking/list?startTime=2026-02-30')).toMatchObject(refused('参数错误：字段 startTime 格式错误'));
+    expect(await w.admin.get('/api/scan/admin/tracking/list?startTime=2026-02-30')).toMatchObject(refused('参数错误：字段 startTime 不是有效日期（2026-02-30）'));
     expect(await w.admin.get('/api/scan/admin/tracking/list?startTime=2028-02-29')).toMatchObject({ status: 200 });
     expect(await w.a.api.del(`/api/task/info/user/${task.id}`)).toMatchObject({ status: 200, body: { code: 'A00000' } });
   });
