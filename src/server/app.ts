@@ -96,7 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: true,
     bodyLimit: 1024 * 1024,
     // The router refuses a path parameter longer than this before the contract sees it: as long as
-    // the contract's longest (its own maxLength then answers, naming the field).
+    // the contract's longest, so every value the contract admits reaches it (Fastify's default is 100).
     maxParamLength,
     // Query strings whose values are not valid percent-encoded UTF-8 are refused, not kept raw.
     querystringParser: parseUrlEncoded,
