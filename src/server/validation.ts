@@ -47,6 +47,8 @@ export function validationMessage(errors: FastifySchemaValidationError[], contex
       if (String(params.pattern).startsWith('^([1-9][0-9]{0,8}|')) return `参数错误：字段 ${subject} 应为逗号分隔的id（1至2147483647）`;
       return `参数错误：字段 ${subject} 格式错误`;
     case 'format':
+      // The date filters' words (src/server/dates.ts), with the value the wrapper below adds.
+      if (params.format === 'date') return `参数错误：字段 ${subject} 不是有效日期${params.value === undefined ? '' : `（${String(params.value)}）`}`;
       return `参数错误：字段 ${subject} 格式错误`;
     case 'controlCharacter':
       return `参数错误：字段 ${subject} 含有不允许的控制字符`;
@@ -54,6 +56,10 @@ export function validationMessage(errors: FastifySchemaValidationError[], contex
       return `参数错误：字段 ${subject} 含有无效的Unicode字符`;
     case 'decimal':
       return `参数错误：字段 ${subject} 应为十进制${params.integer ? '整数' : '数字'}`;
+    case 'range':
+      return `参数错误：字段 ${subject} 超出范围`;
+    case 'depth':
+      return `参数错误：${subject}嵌套过深`;
     case 'encoding':
       return `参数错误：字段 ${subject} 不是有效的URL编码（UTF-8）`;
     default:
@@ -83,34 +89,41 @@ const issue = (keyword: string, path: string[], params: Record<string, unknown> 
   message: keyword,
 });
 
-function textIssueOf(s: string, path: string[]): FastifySchemaValidationError | undefined {
-  if (CONTROL.test(s)) return issue('controlCharacter', path);
-  if (LONE_SURROGATE.test(s)) return issue('loneSurrogate', path);
+// No request of the contract nests deeper than a few levels; a deeper body (10,000 nested arrays)
+// is refused before anything walks it recursively.
+const MAX_DEPTH = 32;
+
+type Found = { keyword: string; path: string[]; params?: Record<string, unknown> };
+
+function findText(data: unknown, depth: number): Found | undefined {
+  if (typeof data === 'string') {
+    if (CONTROL.test(data)) return { keyword: 'controlCharacter', path: [] };
+    if (LONE_SURROGATE.test(data)) return { keyword: 'loneSurrogate', path: [] };
+    return undefined;
+  }
+  if (data === null || typeof data !== 'object') return undefined;
+  if (depth >= MAX_DEPTH) return { keyword: 'depth', path: [] };
+  const entries: [string, unknown][] = Array.isArray(data) ? data.map((v, i) => [String(i), v]) : Object.entries(data);
+  for (const [key, value] of entries) {
+    // A key is named as the field; "__proto__" is never a field of the contract.
+    if (key === '__proto__') return { keyword: 'additionalProperties', path: [], params: { additionalProperty: key } };
+    const found = findText(key, MAX_DEPTH) ?? findText(value, depth + 1);
+    if (found) {
+      // The path is built on the way back, for the one field named (not for the nesting itself).
+      if (found.keyword !== 'depth') found.path.unshift(key);
+      return found;
+    }
+  }
   return undefined;
 }
 
 /** The first string (value or key) of the data that breaks the text rule, depth first. */
-export function textIssue(data: unknown, path: string[] = []): FastifySchemaValidationError | undefined {
-  if (typeof data === 'string') return textIssueOf(data, path);
-  if (data === null || typeof data !== 'object') return undefined;
-  if (Array.isArray(data)) {
-    for (let i = 0; i < data.length; i++) {
-      const found = textIssue(data[i], [...path, String(i)]);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  for (const key of Object.keys(data)) {
-    // A key is named as the field; "__proto__" is never a field of the contract.
-    const keyIssue = key === '__proto__' ? issue('additionalProperties', path, { additionalProperty: key }) : textIssueOf(key, [...path, key]);
-    if (keyIssue) return keyIssue;
-    const found = textIssue((data as Record<string, unknown>)[key], [...path, key]);
-    if (found) return found;
-  }
-  return undefined;
+export function textIssue(data: unknown): FastifySchemaValidationError | undefined {
+  const found = findText(data, 0);
+  return found && issue(found.keyword, found.path, found.params);
 }
 
-type SchemaNode = { type?: unknown; properties?: Record<string, SchemaNode> };
+type SchemaNode = { type?: unknown; readOnly?: boolean; properties?: Record<string, SchemaNode> };
 
 /** Path and query parameters declared integer or number must be written as plain decimals. */
 function decimalIssue(data: unknown, schema: SchemaNode): FastifySchemaValidationError | undefined {
@@ -120,19 +133,29 @@ function decimalIssue(data: unknown, schema: SchemaNode): FastifySchemaValidatio
     const value = (data as Record<string, unknown>)[name];
     const texts = Array.isArray(value) ? value : [value];
     const re = prop.type === 'integer' ? DECIMAL_INTEGER : DECIMAL_NUMBER;
-    for (const t of texts) if (typeof t === 'string' && !re.test(t)) return issue('decimal', [name], { integer: prop.type === 'integer' });
+    for (const t of texts) {
+      if (typeof t !== 'string') continue;
+      if (!re.test(t)) return issue('decimal', [name], { integer: prop.type === 'integer' });
+      // Ajv skips minimum and maximum for a value its coercion made Infinity (a 400-digit number).
+      if (!Number.isFinite(Number(t))) return issue('range', [name]);
+    }
   }
   return undefined;
 }
 
 /**
- * Wraps the Ajv validator of one request part with the text rule: bodies, query strings and path
- * parameters are checked for control characters, lone surrogates and bad percent-encoding, and
- * numbers in text parts for plain decimal form, before Ajv coerces and validates them.
+ * Wraps the Ajv validator of one request part with the rules every operation shares: bodies, query
+ * strings and path parameters are checked for control characters, lone surrogates and bad
+ * percent-encoding, and numbers in text parts for plain decimal form, before Ajv coerces and
+ * validates them. A valid body then loses its read-only properties (readOnly in openapi.yaml: what
+ * the matching read returns and a save cannot change), so a client may post back what it read and
+ * no handler ever sees them.
  */
-export function withTextRule(validate: FastifyValidationResult, schema: unknown, httpPart: string | undefined): FastifyValidationResult {
+export function withInputRules(validate: FastifyValidationResult, schema: unknown, httpPart: string | undefined): FastifyValidationResult {
   if (httpPart !== 'body' && httpPart !== 'querystring' && httpPart !== 'params') return validate;
   const text = httpPart !== 'body';
+  const props = (schema as SchemaNode).properties ?? {};
+  const readOnly = text ? [] : Object.keys(props).filter((k) => props[k]!.readOnly === true);
   const checked: FastifyValidationResult = (data: unknown) => {
     const bad = (data as { [BAD_ENCODING]?: string[] } | null)?.[BAD_ENCODING];
     const found =
@@ -143,6 +166,11 @@ export function withTextRule(validate: FastifyValidationResult, schema: unknown,
     }
     const result = validate(data);
     checked.errors = validate.errors;
+    const first = validate.errors?.[0];
+    if (first && first.keyword === 'format' && data && typeof data === 'object') {
+      checked.errors = [{ ...first, params: { ...first.params, value: (data as Record<string, unknown>)[first.instancePath.slice(1)] } }];
+    }
+    if (result === true && readOnly.length && data && typeof data === 'object') for (const k of readOnly) delete (data as Record<string, unknown>)[k];
     return result;
   };
   return checked;
