@@ -265,9 +265,20 @@ describe.skipIf(dbDriver() === 'pg')('one server process per PGlite data folder'
       server.proc.kill('SIGTERM');
       const next = await startServer(env);
       expect((await server.exited).code).toBe(0);
-      expect(await notice(next, await login(next))).toBe('第四版');
+      const token2 = await login(next);
+      expect(await notice(next, token2)).toBe('第四版');
+
+      // A request that never finishes arriving does not hold the process past its 10 s: the deadline
+      // ends it (status 1).
+      const stalled = await connect(next.port);
+      stalled.on('error', () => undefined);
+      stalled.write(`POST /api/notice/save HTTP/1.1\r\nHost: x\r\nx-token: ${token2}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"content":`);
+      const signalled = Date.now();
       next.proc.kill('SIGTERM');
-      expect((await next.exited).code).toBe(0);
+      const exit = await next.exited;
+      expect(exit.code).toBe(1);
+      expect(exit.at - signalled).toBeLessThan(10_000);
+      expect(next.output()).toContain('still stopping after 9000 ms');
     },
     TEST_MS,
   );
