@@ -50,8 +50,17 @@ export const cardMessages = {
   unbound: '删除成功',
   inUse: '该银行卡有未完成的提现，不能删除',
   notFound: withdrawMessages.cardNotFound,
+  maskedValue: (label: string) => `${label}不能是隐藏后的值（${MASK}…），请填写完整的${label}`,
 } as const;
 const M = cardMessages;
+
+/**
+ * What a masked field (card number, holder name, routing number) starts with where the server shows
+ * it; such a value posted back, as a client re-sending a card it read would, is not a card number.
+ */
+export const MASK = '****';
+/** The fields shown masked, never whole, to anyone but their owner's reveal. */
+const MASKED_FIELDS = ['accountName', 'cardNo', 'routingNumber'] as const;
 
 /** The fields of a card beyond its type and holder name. */
 export type CardTextField = 'cardNo' | 'routingNumber' | 'bankInfo' | 'cardType' | 'address';
@@ -200,6 +209,7 @@ export function cardProblems(input: CardInput): CardProblem[] {
   const problems: CardProblem[] = [];
   if (!card.paymentType) problems.push({ field: 'paymentType', msg: M.paymentTypeRequired });
   if (!card.accountName) problems.push({ field: 'accountName', msg: M.accountNameRequired });
+  for (const field of MASKED_FIELDS) if (card[field].startsWith(MASK)) problems.push({ field, msg: M.maskedValue(CARD_LABELS[field]) });
   if (!known) return problems;
   for (const r of CARD_RULES[known]) if (!card[r.field]) problems.push({ field: r.field, msg: r.message });
   const options = cardTypeOptions(known);

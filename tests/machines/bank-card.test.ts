@@ -95,6 +95,17 @@ describe('bank card rules (SPEC §5)', () => {
     expect(cardProblems(full('Zelle'))).toEqual([]);
   });
 
+  it('refuses a masked holder name, number or routing number as posted back from a list, whatever the type', () => {
+    const listed = { ...full('Wire'), accountName: '****Wang', cardNo: '****6789', routingNumber: '****0021' };
+    expect(cardProblems(listed)).toEqual([
+      { field: 'accountName', msg: M.maskedValue('Account Holder Name') },
+      { field: 'cardNo', msg: M.maskedValue('Card / Account Number') },
+      { field: 'routingNumber', msg: M.maskedValue('Routing Number') },
+    ]);
+    expect(cardProblems({ paymentType: 'MyBank', accountName: '****Wang' })).toEqual([{ field: 'accountName', msg: M.maskedValue('Account Holder Name') }]);
+    expect(cardProblems({ ...full('Wire'), cardNo: '12**34' })).toEqual([]);
+  });
+
   it('takes the card type of Billpay and Check from their choices only, in any case', () => {
     expect(checkCard({ ...full('Billpay'), cardType: 'discover' })).toEqual({
       ok: false,

@@ -265,11 +265,19 @@ describe('posting back what was read', () => {
     const records = (await w.a.api.get<{ purchasedItems: Record<string, unknown>[] }>(`/api/purchased/${claimed.id}/taskTracking`)).body.data!.purchasedItems;
     expect(await w.a.api.post('/api/purchased/user/update', records[0])).toMatchObject(ok);
 
-    // Bank card: the card as listed (masked) binds as a card of its own; id and createdAt are ignored.
-    const bound = await w.a.api.post('/api/withdraw/user/bind/card', { paymentType: 'Paypal', accountName: 'Alice Smith', cardNo: 'alice@pay.test', address: '1 Main St' });
-    expect(bound).toMatchObject(ok);
-    const card = (await w.a.api.get<{ userCardList: Record<string, unknown>[] }>('/api/withdraw/user/show/cards')).body.data!.userCardList[0]!;
-    expect(await w.a.api.post('/api/withdraw/user/bind/card', card)).toMatchObject(ok);
+    // Bank card: bind has no update, so a card posted back as listed would be a new card. Its
+    // read-only id and createdAt are ignored, but its masked holder name and number are not a card's:
+    // refused, naming the first field, and no card is added.
+    const typed = { paymentType: 'Paypal', accountName: 'Alice Smith', cardNo: 'alice@pay.test', address: '1 Main St' };
+    expect(await w.a.api.post('/api/withdraw/user/bind/card', typed)).toMatchObject(ok);
+    const cards = async () => (await w.a.api.get<{ userCardList: Record<string, unknown>[] }>('/api/withdraw/user/show/cards')).body.data!.userCardList;
+    const card = (await cards())[0]!;
+    expect(card.cardNo).toMatch(/^\*{4}/);
+    const masked = await w.a.api.post<unknown>('/api/withdraw/user/bind/card', card);
+    expect(JSON.stringify(masked.body)).toContain('Account Holder Name不能是隐藏后的值');
+    expect(await cards()).toHaveLength(1);
+    expect(await w.a.api.post('/api/withdraw/user/bind/card', { ...card, ...typed })).toMatchObject(ok);
+    expect(await cards()).toHaveLength(2);
 
     // A user of the admin list, and a scan record of the tracking lookup (itemId null as read).
     const listed = (await admin.get<{ content: Record<string, unknown>[] }>(`/api/admin/user/list?mailAddr=b%40x.test`)).body.data!.content[0]!;

@@ -14,6 +14,7 @@
 //   (the *_last4 columns), so listing cards and withdraw lines never needs the key.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { resolveAppSecret, type Config } from '../config.ts';
+import { MASK } from '../../../machines/bank-card.ts';
 
 export type CardField = 'accountName' | 'cardNo' | 'routingNumber';
 
@@ -60,7 +61,7 @@ export function lastChars(value: string): string {
 }
 
 /** What responses show: '****' and the stored last characters; '' when there is no value. */
-export const masked = (last: string | null | undefined): string => (last === null || last === undefined ? '' : `****${last}`);
+export const masked = (last: string | null | undefined): string => (last === null || last === undefined ? '' : `${MASK}${last}`);
 
 /** A value to store: its cipher text and its last characters. */
 export function sealField(key: Buffer, field: CardField, value: string): { encrypt: string; last4: string } {
