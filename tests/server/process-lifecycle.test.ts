@@ -194,10 +194,14 @@ async function stopWithRequestInFlight(server: Server, token: string, content: s
 const tmpDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ph-life-'));
 
 describe.skipIf(dbDriver() === 'pg')('one server process per PGlite data folder', () => {
-  const dataDir = tmpDir();
-  const env = { DATA_DIR: dataDir };
-  const lockDir = path.join(dataDir, 'pglite.lock');
-  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  // One folder for the whole block: a fresh one costs an initdb, slow on a busy machine.
+  const env = { DATA_DIR: '' };
+  let lockDir = '';
+  beforeAll(() => {
+    env.DATA_DIR = tmpDir();
+    lockDir = path.join(env.DATA_DIR, 'pglite.lock');
+  });
+  afterAll(() => fs.rmSync(env.DATA_DIR, { recursive: true, force: true }));
 
   it(
     'refuses a second server on a folder in use, naming the first; the first keeps working',
