@@ -27,7 +27,7 @@ const paths = spec.paths as Record<string, Record<string, Json>>;
 const components = spec.components as { schemas: Record<string, Json>; responses: Record<string, Json> };
 
 /** OpenAPI 3.0 schema -> JSON Schema: `nullable` becomes a null type (and a null enum member). */
-function toJsonSchema(node: unknown): unknown {
+export function toJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(toJsonSchema);
   if (!node || typeof node !== 'object') return node;
   const out: Json = {};
@@ -45,12 +45,19 @@ function toJsonSchema(node: unknown): unknown {
   return out;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false, multipleOfPrecision: 6, validateFormats: true });
-addFormats(ajv);
-// OpenAPI's own formats: int64 is a whole number JavaScript holds exactly; binary is any file.
-ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
-ajv.addFormat('binary', true);
-ajv.addSchema({ $id: 'openapi.json', components: { schemas: toJsonSchema(components.schemas) } });
+/**
+ * An Ajv that knows the contract's component schemas (refs rewritten by toJsonSchema) and OpenAPI's
+ * own formats: int64 is a whole number JavaScript holds exactly; binary is any file.
+ */
+export function contractAjv(options: ConstructorParameters<typeof Ajv>[0] = {}): Ajv {
+  const a = new Ajv({ allErrors: true, strict: false, multipleOfPrecision: 6, validateFormats: true, ...options });
+  addFormats(a);
+  a.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+  a.addFormat('binary', true);
+  a.addSchema({ $id: 'openapi.json', components: { schemas: toJsonSchema(components.schemas) } });
+  return a;
+}
+const ajv = contractAjv();
 
 interface Declared {
   /** Media type -> validator of a JSON body (null for files). */
