@@ -1,5 +1,6 @@
 // Builds the Fastify app: plugins first (security headers, body parsers), then the contract's
 // routes from openapi.yaml, then the SPA. Every route's roles come from its x-roles.
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import openapiGlue from 'fastify-openapi-glue';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Config } from './config.ts';
-import { listOperations, specPath, type Operation } from './contract.ts';
+import { listOperations, loadSpec, specPath, type Operation } from './contract.ts';
 import type { Db } from './db/client.ts';
 import { AppError, badRequest, Code, forbidden, notImplemented, unauthorized } from './errors.ts';
 import { SessionCache } from './auth/sessions.ts';
@@ -20,7 +21,8 @@ import { FailureCounter, LOGIN_LIMITS } from './auth/rate-limit.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { OutboxWorker } from './mail/outbox.ts';
 import { isOk, type Ctx, type Handler, type Handlers, type OpId, type OpRequest, type SessionUser } from './handlers/types.ts';
-import { validationMessage } from './validation.ts';
+import { clientErrorAnswer, frameworkAnswer, requestErrorAnswer } from './request-errors.ts';
+import { longestPathParameter, parseUrlEncoded, validationMessage, withTextRule } from './validation.ts';
 import { authHandlers } from './handlers/auth.ts';
 import { noticeHandlers } from './handlers/notice.ts';
 import { usersHandlers } from './handlers/users.ts';
@@ -88,21 +90,36 @@ const API_PREFIXES = ['/api/', '/ext/'];
 const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const maxParamLength = longestPathParameter(loadSpec());
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     trustProxy: true,
     bodyLimit: 1024 * 1024,
+    // The router refuses a path parameter longer than this before the contract sees it: as long as
+    // the contract's longest (its own maxLength then answers, naming the field).
+    maxParamLength,
+    // Query strings whose values are not valid percent-encoded UTF-8 are refused, not kept raw.
+    querystringParser: parseUrlEncoded,
+    // The router's own refusals (bad percent-encoding in the path, an overlong parameter) in the envelope.
+    frameworkErrors: (err, _req, reply) => {
+      const { status, code, msg } = frameworkAnswer(err as Error & { code?: string }, maxParamLength);
+      void (reply as FastifyReply).headers(headers).status(status).send({ code, msg });
+    },
+    // Malformed requests that never become one (bad request line, headers too large, timeouts).
+    clientErrorHandler: clientErrorAnswer,
   });
   app.decorateRequest('user', null);
   app.decorateRequest('upload', null);
   // Query strings and path parameters arrive as text and are coerced to the contract's types;
   // bodies are not: a JSON body with 42 where a string belongs is an error, not "42".
   // Unknown body fields are rejected (removeAdditional: false), never silently dropped.
+  // strictNumbers: NaN and Infinity are not numbers. Every part also passes the text rule of
+  // validation.ts (control characters, lone surrogates, bad encoding, plain decimal numbers).
   const ajvFor = (coerceTypes: boolean | 'array') =>
-    addFormats(new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, multipleOfPrecision: 6 }));
+    addFormats(new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, strictNumbers: true, multipleOfPrecision: 6 }));
   const ajvText = ajvFor('array');
   const ajvBody = ajvFor(false);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? ajvBody : ajvText).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => withTextRule((httpPart === 'body' ? ajvBody : ajvText).compile(schema), schema, httpPart));
 
   const ctx: Ctx = {
     db: deps.db,
@@ -122,8 +139,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
 
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  // Bodies must be UTF-8: invalid bytes are refused, where the default parsers replaced them with
+  // U+FFFD. A "__proto__" key stays an own key and is refused by the validation layer, naming it.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) return done(badRequest('参数错误：请求体不是有效的UTF-8'), undefined);
+    try {
+      done(null, JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')));
+    } catch {
+      done(badRequest('参数错误：请求体不是有效的JSON'), undefined);
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_req, body, done) => {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) return done(badRequest('参数错误：请求体不是有效的UTF-8'), undefined);
+    done(null, parseUrlEncoded(bytes.toString('utf8')));
   });
   // Files the API answers with are never accepted as request bodies (glue asks for a parser for
   // every media type the contract names, responses included).
@@ -150,22 +181,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (err.validation) {
       return reply.status(400).send({ code: Code.badParam, msg: validationMessage(err.validation as never, err.validationContext ?? 'body') });
     }
-    switch (err.code) {
-      case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return reply.status(400).send({ code: Code.badParam, msg: '参数错误：请求体不是有效的JSON' });
-      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-        return reply.status(400).send({ code: Code.badParam, msg: `参数错误：不支持的Content-Type ${req.headers['content-type'] ?? ''}`.trim() });
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      case 'FST_REQ_FILE_TOO_LARGE':
-      case 'FST_PARTS_LIMIT':
-      case 'FST_FILES_LIMIT':
-        return reply.status(413).send({ code: Code.badParam, msg: '参数错误：上传内容过大' });
-    }
-    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return reply.status(400).send({ code: Code.badParam, msg: `参数错误：${err.message}` });
-    }
+    const known = requestErrorAnswer(err, req.headers['content-type']);
+    if (known) return reply.status(known.status).send({ code: Code.badParam, msg: known.msg });
     req.log.error({ err }, 'unexpected error');
     return reply.status(500).send({ code: Code.system, msg: '系统错误' });
   });

@@ -1,5 +1,8 @@
-// Turns Ajv's first error into the Chinese A00001 message a user can act on; it always names the field.
-import type { FastifySchemaValidationError } from 'fastify/types/schema';
+// The validation layer's own rules and its messages. Every request part goes through Ajv (compiled
+// from openapi.yaml) and, before it, through the text rule below, the same for every field of every
+// operation: no handler sees a control character, a lone surrogate, a badly encoded query value or
+// an id such as " 1 ", "+1" or "0x10". Every refusal is A00001 with a Chinese message naming the field.
+import type { FastifySchemaValidationError, FastifyValidationResult } from 'fastify/types/schema';
 
 const where: Record<string, string> = { body: '请求体', querystring: '查询参数', params: '路径参数', headers: '请求头' };
 
@@ -31,10 +34,159 @@ export function validationMessage(errors: FastifySchemaValidationError[], contex
       return `参数错误：字段 ${subject} 不能大于 ${String(params.limit)}`;
     case 'multipleOf':
       return `参数错误：字段 ${subject} 最多两位小数`;
-    case 'format':
+    case 'minItems':
+      return `参数错误：字段 ${subject} 至少 ${String(params.limit)} 项`;
+    case 'maxItems':
+      return `参数错误：字段 ${subject} 最多 ${String(params.limit)} 项`;
+    case 'uniqueItems':
+      return `参数错误：字段 ${subject} 含有重复项`;
+    case 'minProperties':
+      return `参数错误：${subject} 不能为空`;
     case 'pattern':
+      // The contract's IdList (comma-joined ids): say what it takes.
+      if (String(params.pattern).startsWith('^([1-9][0-9]{0,8}|')) return `参数错误：字段 ${subject} 应为逗号分隔的id（1至2147483647）`;
       return `参数错误：字段 ${subject} 格式错误`;
+    case 'format':
+      return `参数错误：字段 ${subject} 格式错误`;
+    case 'controlCharacter':
+      return `参数错误：字段 ${subject} 含有不允许的控制字符`;
+    case 'loneSurrogate':
+      return `参数错误：字段 ${subject} 含有无效的Unicode字符`;
+    case 'decimal':
+      return `参数错误：字段 ${subject} 应为十进制${params.integer ? '整数' : '数字'}`;
+    case 'encoding':
+      return `参数错误：字段 ${subject} 不是有效的URL编码（UTF-8）`;
     default:
-      return `参数错误：字段 ${subject} ${e.message ?? '无效'}`;
+      return `参数错误：字段 ${subject} 格式错误`;
   }
+}
+
+// Control characters (C0, DEL and C1) other than tab, line feed and carriage return: a textarea
+// sends CR LF from some clients, and nothing else has a use for them; NUL is refused by PostgreSQL.
+// eslint-disable-next-line no-control-regex -- finding control characters is this rule's purpose
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+// A UTF-16 surrogate without its pair cannot be stored as UTF-8 (PostgreSQL would get U+FFFD).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Path and query numbers are plain decimal text: no spaces, sign "+", hex, exponent or Infinity,
+// which Ajv's coercion (Number(text)) would otherwise turn into a number.
+const DECIMAL_INTEGER = /^-?(0|[1-9][0-9]*)$/;
+const DECIMAL_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+
+/** Marks a parsed query or form whose values were not valid percent-encoded UTF-8 (see parseUrlEncoded). */
+export const BAD_ENCODING = Symbol('badEncoding');
+
+const issue = (keyword: string, path: string[], params: Record<string, unknown> = {}): FastifySchemaValidationError => ({
+  keyword,
+  instancePath: path.map((p) => `/${p}`).join(''),
+  schemaPath: '',
+  params,
+  message: keyword,
+});
+
+function textIssueOf(s: string, path: string[]): FastifySchemaValidationError | undefined {
+  if (CONTROL.test(s)) return issue('controlCharacter', path);
+  if (LONE_SURROGATE.test(s)) return issue('loneSurrogate', path);
+  return undefined;
+}
+
+/** The first string (value or key) of the data that breaks the text rule, depth first. */
+export function textIssue(data: unknown, path: string[] = []): FastifySchemaValidationError | undefined {
+  if (typeof data === 'string') return textIssueOf(data, path);
+  if (data === null || typeof data !== 'object') return undefined;
+  if (Array.isArray(data)) {
+    for (let i = 0; i < data.length; i++) {
+      const found = textIssue(data[i], [...path, String(i)]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(data)) {
+    // A key is named as the field; "__proto__" is never a field of the contract.
+    const keyIssue = key === '__proto__' ? issue('additionalProperties', path, { additionalProperty: key }) : textIssueOf(key, [...path, key]);
+    if (keyIssue) return keyIssue;
+    const found = textIssue((data as Record<string, unknown>)[key], [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+type SchemaNode = { type?: unknown; properties?: Record<string, SchemaNode> };
+
+/** Path and query parameters declared integer or number must be written as plain decimals. */
+function decimalIssue(data: unknown, schema: SchemaNode): FastifySchemaValidationError | undefined {
+  if (!data || typeof data !== 'object' || !schema.properties) return undefined;
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    if (prop.type !== 'integer' && prop.type !== 'number') continue;
+    const value = (data as Record<string, unknown>)[name];
+    const texts = Array.isArray(value) ? value : [value];
+    const re = prop.type === 'integer' ? DECIMAL_INTEGER : DECIMAL_NUMBER;
+    for (const t of texts) if (typeof t === 'string' && !re.test(t)) return issue('decimal', [name], { integer: prop.type === 'integer' });
+  }
+  return undefined;
+}
+
+/**
+ * Wraps the Ajv validator of one request part with the text rule: bodies, query strings and path
+ * parameters are checked for control characters, lone surrogates and bad percent-encoding, and
+ * numbers in text parts for plain decimal form, before Ajv coerces and validates them.
+ */
+export function withTextRule(validate: FastifyValidationResult, schema: unknown, httpPart: string | undefined): FastifyValidationResult {
+  if (httpPart !== 'body' && httpPart !== 'querystring' && httpPart !== 'params') return validate;
+  const text = httpPart !== 'body';
+  const checked: FastifyValidationResult = (data: unknown) => {
+    const bad = (data as { [BAD_ENCODING]?: string[] } | null)?.[BAD_ENCODING];
+    const found =
+      (bad?.length ? issue('encoding', [bad[0]!]) : undefined) ?? textIssue(data) ?? (text ? decimalIssue(data, schema as SchemaNode) : undefined);
+    if (found) {
+      checked.errors = [found];
+      return false;
+    }
+    const result = validate(data);
+    checked.errors = validate.errors;
+    return result;
+  };
+  return checked;
+}
+
+/** The largest maxLength of a path parameter in the contract (the router's maxParamLength). */
+export function longestPathParameter(spec: Record<string, unknown>): number {
+  let longest = 0;
+  const paths = (spec.paths ?? {}) as Record<string, Record<string, { parameters?: { in?: string; schema?: { maxLength?: number } }[] }>>;
+  for (const item of Object.values(paths))
+    for (const op of Object.values(item))
+      for (const p of op.parameters ?? []) if (p.in === 'path' && typeof p.schema?.maxLength === 'number') longest = Math.max(longest, p.schema.maxLength);
+  return longest || 100;
+}
+
+const decodeComponent = (s: string): string | undefined => {
+  try {
+    return decodeURIComponent(s.includes('+') ? s.replace(/\+/g, ' ') : s);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * application/x-www-form-urlencoded text (query strings and form bodies) into a null-prototype
+ * object; a repeated name gives an array. A name or value that is not valid percent-encoded UTF-8 is
+ * left out and named under BAD_ENCODING, which the validation layer refuses (the default parsers
+ * kept the raw text, or replaced it with U+FFFD, silently).
+ */
+export function parseUrlEncoded(text: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  let bad: string[] | undefined;
+  for (const pair of text.split('&')) {
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    const key = decodeComponent(eq < 0 ? pair : pair.slice(0, eq));
+    const value = decodeComponent(eq < 0 ? '' : pair.slice(eq + 1));
+    if (key === undefined || value === undefined) {
+      (bad ??= []).push(key ?? (eq < 0 ? pair : pair.slice(0, eq)));
+      continue;
+    }
+    const prev = out[key];
+    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  if (bad) Object.defineProperty(out, BAD_ENCODING, { value: bad, enumerable: false });
+  return out;
 }

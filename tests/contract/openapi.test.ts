@@ -320,6 +320,10 @@ describe('openapi.yaml conventions', () => {
       for (const [status, name] of Object.entries({ 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 500: 'ServerError' })) {
         expect(o.op.responses[status]?.$ref, key(o)).toBe(`#/components/responses/${name}`);
       }
+      // 413 wherever a body can be sent; 429 where a rate limit or an upload queue can refuse.
+      expect(o.op.responses['413']?.$ref, key(o)).toBe(o.method === 'GET' ? undefined : '#/components/responses/PayloadTooLarge');
+      const limited = ['login', 'register', 'forgotPassword', 'resetPassword', 'checkMailExists'].includes(o.op.operationId!) || /\/excel\/upload\/|\/withdraw\/admin\/confirm$/.test(o.path);
+      if (limited) expect(o.op.responses['429']?.$ref, key(o)).toBe('#/components/responses/TooManyRequests');
       const ok = o.op.responses['200']?.content ?? {};
       if (/^\/ext\/(pdf|excel)\//.test(o.path)) {
         expect(Object.keys(ok), key(o)).toEqual([o.path.startsWith('/ext/pdf/') ? 'application/pdf' : XLSX]);
@@ -357,12 +361,38 @@ describe('openapi.yaml conventions', () => {
     };
     for (const o of ops) {
       const page = paramSchema(o, 'page');
-      if (page) expect(page, key(o)).toEqual({ type: 'integer', minimum: 0, default: 0 });
+      if (page) expect(page, key(o)).toEqual({ type: 'integer', minimum: 0, maximum: 2147483647, default: 0 });
       const size = paramSchema(o, 'size');
       if (size) expect(size, key(o)).toEqual({ type: 'integer', minimum: 1, maximum: 1000, default: expect.toSatisfy((n: number) => n === 10 || n === 20) });
       const isDesc = paramSchema(o, 'isDesc');
       if (isDesc) expect(isDesc, key(o)).toEqual({ type: 'boolean', default: true });
     }
+  });
+
+  it('bounds every number a request takes (integers within their integer column), and takes id lists as IdList', () => {
+    const params = (spec.components as unknown as { parameters: Record<string, Schema> }).parameters;
+    let checked = 0;
+    for (const o of ops) {
+      const inputs: [string, Schema][] = ((o.op as { parameters?: Schema[] }).parameters ?? []).map((p) => {
+        const param = typeof p.$ref === 'string' ? params[p.$ref.split('/').pop()!]! : p;
+        return [`${String(param.in)} ${String(param.name)}`, param.schema as Schema];
+      });
+      for (const [mime, media] of Object.entries(o.op.requestBody?.content ?? {})) inputs.push([mime, media.schema]);
+      for (const [where, schema] of inputs)
+        walk(schema, (node, at) => {
+          if (node.type !== 'integer' && node.type !== 'number') return;
+          checked++;
+          const bounded = Array.isArray(node.enum) || (typeof node.minimum === 'number' && typeof node.maximum === 'number');
+          expect(bounded, `${key(o)} ${where}${at}`).toBe(true);
+          // Integers are PostgreSQL integer columns unless int64 (epoch milliseconds).
+          if (node.type === 'integer' && node.format !== 'int64' && !node.enum) {
+            expect(node.maximum as number, `${key(o)} ${where}${at}`).toBeLessThanOrEqual(2147483647);
+            expect(node.minimum as number, `${key(o)} ${where}${at}`).toBeGreaterThanOrEqual(-2147483648);
+          }
+        });
+      for (const [where, schema] of inputs) if (/Ids$|^query uids$/.test(where.split(' ').pop()!)) expect(schema, `${key(o)} ${where}`).toEqual({ $ref: '#/components/schemas/IdList' });
+    }
+    expect(checked).toBeGreaterThan(100);
   });
 
   it('uses no OpenAPI 3.1-only keywords and no recursive schemas', () => {

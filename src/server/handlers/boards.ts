@@ -14,6 +14,7 @@ import { users } from '../db/schema/accounts.ts';
 import { boardGroups, boards, boardTasks, boardUsers } from '../db/schema/boards.ts';
 import { userGroupMembers, userGroups } from '../db/schema/groups.ts';
 import { badRequest, notFound } from '../errors.ts';
+import { parseIdList } from '../ids.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { boardPublishedMail } from '../mail/templates.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
@@ -71,8 +72,6 @@ function boardDecision(status: BoardStatus, context: BoardContext, event: BoardE
 
 const statusEvent = (status: 'open' | 'close'): BoardEvent => (status === 'close' ? { type: 'board.close' } : { type: 'board.reopen' });
 
-const parseIds = (csv: string) => [...new Set(csv.split(',').map(Number))];
-
 /** Board list filters: boardId, boardTaskId (its board), itemId (boards with a task of that item). */
 function boardFilters(q: { boardId?: number; boardTaskId?: number; itemId?: number }, memberView: boolean): SQL[] {
   // A member does not see deleted board tasks (board-tasks.ts), so they do not find boards either.
@@ -100,7 +99,7 @@ async function listBoards(ctx: Ctx, user: SessionUser, q: { page?: number; size?
 
 /** Group ids of the query that exist; an unknown one is A00004. */
 async function existingGroups(tx: Tx, csv: string) {
-  const ids = parseIds(csv);
+  const ids = parseIdList(csv, 'groupIds');
   const found = await tx.select({ id: userGroups.id }).from(userGroups).where(inArray(userGroups.id, ids));
   const missing = ids.filter((id) => !found.some((g) => g.id === id));
   if (missing.length) throw notFound(`用户组不存在：${missing.join(',')}`);
@@ -246,7 +245,7 @@ export const boardsHandlers: Handlers = {
     const user = me(req);
     return ctx.db.transaction(async (tx) => {
       const board = await lockBoard(tx, req.params.id);
-      const ids = parseIds(req.query.groupIds);
+      const ids = parseIdList(req.query.groupIds, 'groupIds');
       const removed = await tx
         .delete(boardGroups)
         .where(and(eq(boardGroups.boardId, board.id), inArray(boardGroups.groupId, ids)))

@@ -27,7 +27,7 @@ import { withdrawExportParams } from '../files/withdraw-export.ts';
 import { taskAmountExportFilters, taskAmountsForExport, taskAmountTokenParams, taskAmountWorkbook } from '../money/statistics.ts';
 import { moreThan, scanFilterParams, scanFilters, scanFiltersOf, scansForExport } from '../receiving/scan-queries.ts';
 import { TASK_NOT_FOUND } from '../tasks/apply-event.ts';
-import { parseIds } from './tasks.ts';
+import { parseIdList } from '../ids.ts';
 import { me, ok, type Ctx, type Handlers, type OpRequest } from './types.ts';
 
 type ExcelKind = components['schemas']['ExcelKind'];
@@ -230,7 +230,7 @@ export const filesHandlers: Handlers = {
     if (user.roleType === 'user') throw notFound(DOWNLOAD_MESSAGES.invalid);
     const { userIds, ...link } = req.query;
     const filters = taskAmountExportFilters(params, link);
-    const rows = await taskAmountsForExport(ctx.db, filters, userIds ? parseIds(userIds) : undefined);
+    const rows = await taskAmountsForExport(ctx.db, filters, userIds ? parseIdList(userIds, 'userIds') : undefined);
     const stamp = formatTime(Date.now(), filters.timezone ?? 0).replace(/[-: ]/g, '');
     return sendFile(reply, taskAmountWorkbook(rows), XLSX_TYPE, attachment(`task-amounts-${stamp}.xlsx`, `订单金额-${stamp}.xlsx`));
   },

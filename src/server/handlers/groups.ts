@@ -7,6 +7,7 @@ import type { Tx } from '../db/client.ts';
 import { users } from '../db/schema/accounts.ts';
 import { userGroupMembers, userGroups } from '../db/schema/groups.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
+import { parseIdList } from '../ids.ts';
 import { writeAudit } from '../audit.ts';
 import { isDbId, userColumns } from './users.ts';
 import { me, ok, type Handlers } from './types.ts';
@@ -30,7 +31,7 @@ async function requireGroup(tx: Tx, id: number) {
  * an existing user, else A00001 naming the unknown ones and nothing changes.
  */
 async function existingUserIds(tx: Tx, uids: string): Promise<number[]> {
-  const ids = [...new Set(uids.split(',').map(Number))];
+  const ids = parseIdList(uids, 'uids');
   const valid = ids.filter(isDbId);
   const found = valid.length ? await tx.select({ id: users.id }).from(users).where(inArray(users.id, valid)) : [];
   const known = new Set(found.map((u) => u.id));

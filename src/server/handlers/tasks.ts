@@ -33,6 +33,7 @@ import { boards } from '../db/schema/boards.ts';
 import { paymentApplies } from '../db/schema/money.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { badRequest } from '../errors.ts';
+import { parseIdList } from '../ids.ts';
 import { arrivalsOfTask, matchTasks } from '../matching/match.ts';
 import { toCents } from '../money.ts';
 import { applyTaskEvent, requireTransition, type TaskRow } from '../tasks/apply-event.ts';
@@ -46,7 +47,6 @@ export const taskEditMessages = {
 } as const;
 
 /** Comma-joined ids of a query (the contract's pattern guarantees digits and commas). */
-export const parseIds = (csv: string) => [...new Set(csv.split(',').map(Number))].filter((n) => Number.isSafeInteger(n) && n > 0);
 
 const taskOutOf = async (tx: Tx, id: number) => (await findTask(tx, eq(tasks.id, id)))!;
 
@@ -142,7 +142,7 @@ export const tasksHandlers: Handlers = {
 
   async checkTaskApplyExists(req, ctx) {
     const user = me(req);
-    const ids = parseIds(req.query.taskIds);
+    const ids = parseIdList(req.query.taskIds, 'taskIds');
     const rows = await ctx.db
       .select({ taskId: paymentApplies.taskId })
       .from(paymentApplies)
@@ -154,7 +154,7 @@ export const tasksHandlers: Handlers = {
 
   async getTaskPartMatch(req, ctx) {
     const user = me(req);
-    const ids = parseIds(req.query.taskIds);
+    const ids = parseIdList(req.query.taskIds, 'taskIds');
     const rows = await ctx.db
       .select()
       .from(tasks)

@@ -8,11 +8,10 @@ import { userGroupMembers, userGroups } from '../db/schema/groups.ts';
 import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { writeAudit } from '../audit.ts';
+import { isDbId } from '../ids.ts';
 import { me, ok, type Handlers } from './types.ts';
 
-/** Largest value of a serial id: a larger id in a request names no row (and must not reach the database). */
-export const MAX_ID = 2_147_483_647;
-export const isDbId = (n: number) => Number.isInteger(n) && n >= 1 && n <= MAX_ID;
+export { MAX_ID, isDbId } from '../ids.ts';
 
 /** A case-insensitive "contains" pattern for ilike: %, _ and \ typed by the user match themselves. */
 export const containsPattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
