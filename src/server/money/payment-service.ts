@@ -24,26 +24,32 @@
 //   cancelFlag (the member can no longer ask to cancel it); those lines are locked first (the lock
 //   order), and each line whose flag changes is audited (entity 'withdraw', action 'confirm').
 // - Collect (member, own only, else A00004 '付款申请不存在'): paid -> collected.
+// - Bounds (money.ts MAX_TOTAL_CENTS, 90,000,000,000,000.00): an income past it is refused at apply
+//   and at agree, and so is an agreement that would take the member's agreed incomes (agreed or
+//   later) past it, A00001 with the limit named. Every balance, withdraw and statistics sum is part
+//   of one member's agreed total, so each stays an exact JavaScript number.
 // - Wire: amounts in yuan with two places (fromCents). existBonus is the contract's "bonus the
 //   member asked for" (askedBonus), unchanged when an admin agrees with another bonus.
 // - Lists: a member sees only their own applications (the userId filter is ignored for a member);
 //   the admin side sees all, with the applicant's nickName. Newest first by createdAt unless
 //   isDesc=false (ties by id).
 import { inMoneyTransaction, lineAudit } from './withdraw-service.ts';
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { incomeCents, paymentMessages } from '../../../machines/payment.machine.ts';
 import { writeAudit } from '../audit.ts';
 import { isAdminSide } from '../boards/visibility.ts';
+import { badRequest } from '../errors.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { users } from '../db/schema/accounts.ts';
 import { paymentApplies, withdrawOrderApplies, withdrawRequests } from '../db/schema/money.ts';
 import type { SessionUser } from '../handlers/types.ts';
-import { fromCents, toCents } from '../money.ts';
+import { exactIncome, fromCents, MAX_TOTAL_CENTS, moneyLimitMessages, sumCents, toCents } from '../money.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { applyTaskEvent, requireTransition } from '../tasks/apply-event.ts';
 import { lockTaskForChange } from '../tasks/task-changes.ts';
 import { anyInt, movePayments, moveTaskScans, paymentAudit, type PaymentRow } from './payment-transitions.ts';
+import { COUNTED_STATUSES } from './statistics.ts';
 
 type PaymentApply = components['schemas']['PaymentApply'];
 type PaymentApplyResult = components['schemas']['PaymentApplyResult'];
@@ -79,6 +85,29 @@ export function paymentApplyOut(row: PaymentRow, nickName?: string): PaymentAppl
 
 const succ = (row: PaymentRow, msg: string): PaymentApplyResult => ({ status: 'succ', msg, paymentApply: paymentApplyOut(row) });
 
+/** An application's income in cents, refused (A00001) past MAX_TOTAL_CENTS (money.ts). */
+function boundedIncome(a: { buyIn: number; count: number; bonus: number; punish: number }): number {
+  if (exactIncome(a) > BigInt(MAX_TOTAL_CENTS)) throw badRequest(moneyLimitMessages.income);
+  return incomeCents(a);
+}
+
+/**
+ * Refuses (A00001, the caller's transaction rolls back) when the incomes `userId` has been agreed,
+ * this transaction's agreement included, pass MAX_TOTAL_CENTS: a member's balance, a withdraw's
+ * selection and the statistics amounts are all parts of that total, so none of them can pass it.
+ * Agreements of one member take turns on a transaction lock, so two at once cannot both pass on
+ * totals that each saw without the other.
+ */
+async function checkAgreedTotal(tx: Tx, userId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`agreed-income:${userId}`}, 0))`);
+  // Compared in the database: a total past the limit may be past 2^53 too, so it is never read.
+  const [row] = await tx
+    .select({ over: sql<boolean>`coalesce(sum(${paymentApplies.income}), 0) > ${MAX_TOTAL_CENTS}` })
+    .from(paymentApplies)
+    .where(and(eq(paymentApplies.userId, userId), inArray(paymentApplies.status, [...COUNTED_STATUSES])));
+  if (row?.over) throw badRequest(moneyLimitMessages.total);
+}
+
 /** A member applies for payment of an own locked task (see the header). */
 export async function applyForPayment(db: Db, user: SessionUser, body: { taskId: number; bonus?: number; note?: string }): Promise<PaymentApplyResult> {
   const bonus = toCents(body.bonus ?? 0);
@@ -102,7 +131,7 @@ export async function applyForPayment(db: Db, user: SessionUser, body: { taskId:
         count: task.productCount,
         bonus,
         punish: task.punish,
-        income: incomeCents({ buyIn: task.buyIn, count: task.productCount, bonus, punish: task.punish }),
+        income: boundedIncome({ buyIn: task.buyIn, count: task.productCount, bonus, punish: task.punish }),
         note,
         status: 'applied',
         askedBonus: bonus,
@@ -126,10 +155,11 @@ export async function agreeToPayment(db: Db, actor: SessionUser, body: { payment
       {
         set: (r) => {
           const bonus = body.bonus === undefined ? r.bonus : toCents(body.bonus);
-          return { bonus, income: incomeCents({ buyIn: r.buyIn, count: r.count, bonus, punish: r.punish }) };
+          return { bonus, income: boundedIncome({ buyIn: r.buyIn, count: r.count, bonus, punish: r.punish }) };
         },
       },
     );
+    await checkAgreedTotal(tx, row!.userId);
     return succ(row!, paymentServiceMessages.done);
   });
 }
@@ -245,8 +275,8 @@ export async function withdrawableApplications(db: Tx, userId: number): Promise<
 /** The member's balance in cents: the income of their withdrawable applications. */
 export async function balanceCents(db: Tx, userId: number): Promise<number> {
   const [row] = await db
-    .select({ sum: sql<string | null>`sum(${paymentApplies.income})` })
+    .select({ sum: sumCents(paymentApplies.income) })
     .from(paymentApplies)
     .where(withdrawable(userId));
-  return Number(row?.sum ?? 0);
+  return row?.sum ?? 0;
 }

@@ -19,7 +19,8 @@
 // - The Excel export (/ext/excel/task-amount/{token}) holds the same rows in the same order: the
 //   rows whose user ids the link's userIds names (the rows selected on the page), else every row
 //   matching the filters. Its columns are the page's: 用户ID, 昵称, 邮箱, 金额.
-// - Amounts are summed in cents in the database and sent as yuan with two places (fromCents).
+// - Amounts are summed in cents in the database's exact arithmetic (sumCents) and sent as yuan with
+//   two places (fromCents); a member's sum cannot pass MAX_TOTAL_CENTS (payment-service.ts).
 import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { dayRange } from '../dates.ts';
@@ -28,7 +29,7 @@ import { users } from '../db/schema/accounts.ts';
 import { paymentApplies } from '../db/schema/money.ts';
 import type { DownloadParams } from '../files/download-tokens.ts';
 import { writeWorkbook } from '../files/xlsx-write.ts';
-import { fromCents } from '../money.ts';
+import { fromCents, sumCents } from '../money.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 
 type TaskAmount = components['schemas']['TaskAmount'];
@@ -57,7 +58,7 @@ function whereOf(f: TaskAmountFilters, userIds?: number[]): SQL | undefined {
   );
 }
 
-const amountSum = sql<string>`sum(${paymentApplies.income})`;
+const amountSum = sumCents(paymentApplies.income);
 
 /** The rows of the filters, sorted; `page` limits them to one page. */
 async function amountRows(db: Tx, f: TaskAmountFilters, where: SQL | undefined, page?: { size: number; offset: number }): Promise<TaskAmount[]> {
@@ -71,7 +72,7 @@ async function amountRows(db: Tx, f: TaskAmountFilters, where: SQL | undefined, 
     .groupBy(paymentApplies.userId, users.nickName, users.mailAddr)
     .orderBy(...order);
   const rows = page ? await query.limit(page.size).offset(page.offset) : await query;
-  return rows.map((r) => ({ userId: r.userId, nickName: r.nickName, mailAddr: r.mailAddr, amount: fromCents(Number(r.amount)) }));
+  return rows.map((r) => ({ userId: r.userId, nickName: r.nickName, mailAddr: r.mailAddr, amount: fromCents(r.amount) }));
 }
 
 /** GET /api/statistics/admin/task/amount/list. */

@@ -10,6 +10,7 @@
 // so no counter column can drift from the claims it summarises.
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { cents } from './cents';
 import { users } from './accounts';
 import { items } from './catalog';
 import { userGroups } from './groups';
@@ -79,15 +80,15 @@ export const boardTasks = pgTable(
     itemName: text('item_name').notNull(),
     url: text('url').notNull().default(''),
     /** Cents; what the buyer pays the retailer, for reference. Optional on the form. */
-    price: integer('price'),
+    price: cents('price'),
     /** Cents per unit paid to the user. */
-    buyIn: integer('buy_in').notNull(),
+    buyIn: cents('buy_in').notNull(),
     /** Displayed demand: the claim limit. */
     show: integer('show').notNull(),
     /** Actual demand. */
     need: integer('need').notNull(),
     /** Cents. */
-    averageCost: integer('average_cost'),
+    averageCost: cents('average_cost'),
     /** Units arrived. */
     allCount: integer('all_count').notNull().default(0),
     address: text('address').notNull().default(DEFAULT_BOARD_TASK_ADDRESS),

@@ -6,7 +6,8 @@
 // can take "the item's price and url when price is empty". Items are closed, never deleted, because
 // tasks and scans keep referring to them; the item list's "sizes" dropdown is a page size, not data.
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgEnum, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, index, pgEnum, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { cents } from './cents';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -23,7 +24,7 @@ export const items = pgTable(
     /** The retailer's product id (searched with productIdLike). */
     productId: text('product_id').notNull(),
     /** Cents; optional reference price used as the default of a board task's price. */
-    price: integer('price'),
+    price: cents('price'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow().$onUpdate(() => new Date()),
   },

@@ -16,6 +16,7 @@
 // encrypted fields and address so a later change of card does not rewrite a paid line's history.
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { cents } from './cents';
 import { users } from './accounts';
 import { tasks } from './tasks';
 
@@ -33,17 +34,17 @@ export const paymentApplies = pgTable(
     userId: integer('user_id').notNull().references(() => users.id),
     itemName: text('item_name').notNull(),
     /** All amounts in cents. */
-    price: integer('price'),
-    buyIn: integer('buy_in').notNull(),
+    price: cents('price'),
+    buyIn: cents('buy_in').notNull(),
     /** Units paid for (the task's productCount at apply time). */
     count: integer('count').notNull(),
-    bonus: integer('bonus').notNull().default(0),
-    punish: integer('punish').notNull().default(0),
-    income: integer('income').notNull(),
+    bonus: cents('bonus').notNull().default(0),
+    punish: cents('punish').notNull().default(0),
+    income: cents('income').notNull(),
     note: text('note').notNull().default(''),
     status: paymentApplyStatus('status').notNull().default('applied'),
     /** The bonus the member asked for when applying, in cents (the contract's existBonus); `bonus` is the agreed one. */
-    askedBonus: integer('asked_bonus').notNull().default(0),
+    askedBonus: cents('asked_bonus').notNull().default(0),
     agreedAt: ts('agreed_at'),
     paidAt: ts('paid_at'),
     collectedAt: ts('collected_at'),
@@ -119,7 +120,7 @@ export const withdrawRequests = pgTable(
     cardNoLast4: text('card_no_last4'),
     address: text('address').notNull().default(''),
     /** Cents. */
-    withdrawAmount: integer('withdraw_amount').notNull(),
+    withdrawAmount: cents('withdraw_amount').notNull(),
     userNote: text('user_note').notNull().default(''),
     status: withdrawStatus('status').notNull().default('waited'),
     /** True while the user may still request cancel, i.e. the admin has not started paying. */

@@ -12,6 +12,7 @@
 // row per (task, tracking id) so re-entering or re-uploading a tracking id updates its quantity.
 import { sql } from 'drizzle-orm';
 import { boolean, check, foreignKey, index, integer, pgEnum, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { cents } from './cents';
 import { users } from './accounts';
 import { boards, boardTasks } from './boards';
 import { items } from './catalog';
@@ -33,13 +34,13 @@ export const tasks = pgTable(
     itemName: text('item_name').notNull(),
     url: text('url').notNull().default(''),
     /** Cents, copied from the board task (reference only). */
-    price: integer('price'),
+    price: cents('price'),
     /** Cents per matched unit. */
-    buyIn: integer('buy_in').notNull(),
+    buyIn: cents('buy_in').notNull(),
     /** Cents. */
-    bonus: integer('bonus').notNull().default(0),
+    bonus: cents('bonus').notNull().default(0),
     /** Cents; shown as "discount". */
-    punish: integer('punish').notNull().default(0),
+    punish: cents('punish').notNull().default(0),
     /** Units claimed. */
     count: integer('count').notNull(),
     /** Units arrived and matched. */
