@@ -17,7 +17,7 @@ import type { Db } from './db/client.ts';
 import { AppError, badRequest, Code, forbidden, notImplemented, unauthorized } from './errors.ts';
 import { SessionCache } from './auth/sessions.ts';
 import { ScanBatcher } from './receiving/scan-batcher.ts';
-import { FailureCounter, LOGIN_LIMITS } from './auth/rate-limit.ts';
+import { RateLimiter } from './auth/rate-limit.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { OutboxWorker } from './mail/outbox.ts';
 import { isOk, type Ctx, type Handler, type Handlers, type OpId, type OpRequest, type SessionUser } from './handlers/types.ts';
@@ -48,7 +48,7 @@ declare module 'fastify' {
     upload: { field: string; filename: string; mimetype: string; buffer: Buffer } | null;
   }
   interface FastifyInstance {
-    /** The handlers' context (tests reset the login counters through it). */
+    /** The handlers' context (tests reset the rate-limit counters through it). */
     appCtx: Ctx;
   }
 }
@@ -93,7 +93,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const maxParamLength = longestPathParameter(loadSpec());
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
-    trustProxy: true,
+    // Off unless TRUST_PROXY says otherwise: else any client picks the IP the rate limits count.
+    trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
     // The router refuses a path parameter longer than this before the contract sees it: as long as
     // the contract's longest (its own maxLength then answers, naming the field).
@@ -127,15 +128,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer,
     outbox: deps.outbox,
     log: app.log,
-    loginFailures: { byAddress: new FailureCounter(LOGIN_LIMITS.perAddress), byIp: new FailureCounter(LOGIN_LIMITS.perIp) },
+    rateLimits: new RateLimiter(),
     sessions: new SessionCache(),
     scans: new ScanBatcher(deps.db),
   };
   app.decorate('appCtx', ctx);
 
   const headers = securityHeaders();
-  app.addHook('onRequest', (_req, reply, done) => {
+  app.addHook('onRequest', (req, reply, done) => {
     reply.headers(headers);
+    // API answers carry personal data (user info, cards, withdrawals): no cache may keep them.
+    if (isApiPath(req.url)) reply.header('cache-control', 'no-store');
     done();
   });
 

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 
 export interface Config {
   port: number;
@@ -23,6 +24,12 @@ export interface Config {
   /** Directory of the built web app. */
   webDir: string;
   logLevel: string;
+  /**
+   * Whose X-Forwarded-For to believe (Fastify's trustProxy): false (default) takes the client's IP
+   * from the socket, so a client cannot choose the IP the rate limits count; true or the proxies'
+   * addresses when the server runs behind a reverse proxy.
+   */
+  trustProxy: boolean | string[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -44,7 +51,39 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: env.DEMO === '1' || env.DEMO === 'true',
     webDir: path.resolve(env.WEB_DIR ?? './dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
+}
+
+/** proxy-addr's named ranges, which Fastify accepts beside addresses and CIDRs. */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrCidr(s: string): boolean {
+  if (NAMED_RANGES.has(s)) return true;
+  const [ip, bits, ...rest] = s.split('/');
+  const family = net.isIP(ip ?? '');
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  if (!/^\d{1,3}$/.test(bits)) return net.isIP(bits) === family; // a netmask such as 255.255.255.0
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: empty or false (off), true, or comma-separated proxy addresses / CIDRs. A hop count
+ * is refused: Fastify 5 takes a number but then trusts no proxy at all (a hop count cannot tell the
+ * proxy from a client that connects directly), so it would silently count the proxy's IP.
+ */
+export function parseTrustProxy(value: string | undefined): boolean | string[] {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) throw new Error(`TRUST_PROXY does not take a hop count (${value}): give the proxy's addresses, e.g. TRUST_PROXY=127.0.0.1`);
+  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = list.find((s) => !isAddressOrCidr(s));
+  if (bad !== undefined || !list.length) {
+    throw new Error(`TRUST_PROXY must be true, false or comma-separated proxy addresses (CIDR allowed), got ${value}`);
+  }
+  return list;
 }
 
 /**

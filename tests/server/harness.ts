@@ -99,8 +99,7 @@ export function useTestApp(opts: { smtpUrl?: () => string | undefined; smtpBacku
   beforeEach(async () => {
     if (!current) return;
     await resetDatabase(current.database);
-    current.app.appCtx.loginFailures.byAddress.clear();
-    current.app.appCtx.loginFailures.byIp.clear();
+    current.app.appCtx.rateLimits.clear();
     current.app.appCtx.sessions.clear();
   });
   afterAll(async () => {

@@ -1,11 +1,14 @@
 // Auth (SPEC §7 Auth, §5 login/register/forgot/reset; DECISIONS "Accounts and sessions").
 // Business outcomes travel as data.status inside an A00000 answer, as the login and register
-// screens expect; malformed input is A00001.
+// screens expect; malformed input is A00001. The anonymous calls are rate-limited
+// (auth/rate-limit.ts), and a password is hashed only for a request that can succeed: its token is
+// checked first, so a flood of bogus resets costs a lookup each, not a scrypt.
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { users, oneTimeTokens } from '../db/schema/accounts.ts';
 import { userGroupMembers } from '../db/schema/groups.ts';
 import type { Tx } from '../db/client.ts';
-import { badRequest, tooMany } from '../errors.ts';
+import { badRequest } from '../errors.ts';
+import { LOGIN_PAIR_MAX_UNDER_ATTACK, pairKey, RATE_LIMITS, type Attempt, type RateLimiter } from '../auth/rate-limit.ts';
 import { hashPassword, hashToken, newToken, verifyPassword } from '../auth/secrets.ts';
 import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.ts';
 import { enqueueMail } from '../mail/outbox.ts';
@@ -46,10 +49,53 @@ async function findToken(tx: Tx, token: string, kind: 'register' | 'change') {
   return row;
 }
 
-/** Marks the token used; false when another request used it first (single use under races). */
+/** Marks the token used; false when another request used it (or it expired) first: single use under races. */
 async function consumeToken(tx: Tx, id: number): Promise<boolean> {
-  const rows = await tx.update(oneTimeTokens).set({ usedAt: new Date() }).where(and(eq(oneTimeTokens.id, id), isNull(oneTimeTokens.usedAt))).returning({ id: oneTimeTokens.id });
+  const now = new Date();
+  const rows = await tx
+    .update(oneTimeTokens)
+    .set({ usedAt: now })
+    .where(and(eq(oneTimeTokens.id, id), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
+    .returning({ id: oneTimeTokens.id });
   return rows.length === 1;
+}
+
+/**
+ * Ends every live reset link of the address, before a new one is mailed and after a reset: at most
+ * one link works, the newest. Marked used, not deleted: the hourly mail limit counts these rows.
+ */
+async function endResetTokens(tx: Tx, mailAddr: string) {
+  await tx
+    .update(oneTimeTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(oneTimeTokens.mailAddr, mailAddr), eq(oneTimeTokens.kind, 'change'), isNull(oneTimeTokens.usedAt)));
+}
+
+/**
+ * A login attempt counted per (address, IP), per IP and per address. Only an IP that has been
+ * failing on the address is refused; while the address is under attack from many IPs that IP's
+ * allowance drops to LOGIN_PAIR_MAX_UNDER_ATTACK, and a clean IP still gets in with the password.
+ */
+function takeLogin(limits: RateLimiter, address: string, ip: string): Attempt {
+  const underAttack = limits.count('loginAddress', address) >= RATE_LIMITS.loginAddress.max;
+  return limits.take(
+    [
+      { name: 'loginPair', key: pairKey(address, ip), max: underAttack ? LOGIN_PAIR_MAX_UNDER_ATTACK : undefined },
+      { name: 'loginIp', key: ip },
+      { name: 'loginAddress', key: address, max: Infinity },
+    ],
+    '登录失败',
+  );
+}
+
+/** Runs a step that may throw (a busy hash queue, the database): the attempt was not a wrong guess. */
+async function unlessThrows<T>(attempt: Attempt, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    attempt.forgive();
+    throw err;
+  }
 }
 
 async function insertToken(tx: Tx, kind: 'register' | 'change', mailAddr: string, ttlMs: number, createdBy: number | null) {
@@ -68,27 +114,17 @@ export const authHandlers: Handlers = {
     const mailAddr = normalizeMail(String(req.query.mailAddr ?? ''));
     const pwd = String(req.query.pwd ?? '');
     if (!mailAddr || !pwd) throw badRequest('用户名或密码错误');
-    const { byAddress, byIp } = ctx.loginFailures;
-    if (byAddress.isBlocked(mailAddr) || byIp.isBlocked(req.ip)) throw tooMany('登录失败次数过多，请15分钟后再试');
-    const fail = () => {
-      byAddress.fail(mailAddr);
-      byIp.fail(req.ip);
-    };
-
-    const [user] = await ctx.db.select().from(users).where(eq(users.mailAddr, mailAddr)).limit(1);
-    if (!user) {
-      fail();
-      return ok({ status: 'user_not_exist' }, '用户不存在');
-    }
-    if (!(await verifyPassword(pwd, user.passwordHash))) {
-      fail();
-      return ok({ status: 'failed' }, '密码错误');
-    }
+    // Counted as a failure from the start (a burst sent at once is bounded), forgiven on success.
+    const attempt = takeLogin(ctx.rateLimits, mailAddr, req.ip);
+    const [user] = await unlessThrows(attempt, () => ctx.db.select().from(users).where(eq(users.mailAddr, mailAddr)).limit(1));
+    if (!user) return ok({ status: 'user_not_exist' }, '用户不存在');
+    if (!(await unlessThrows(attempt, () => verifyPassword(pwd, user.passwordHash)))) return ok({ status: 'failed' }, '密码错误');
+    attempt.forgive();
+    ctx.rateLimits.reset('loginPair', pairKey(mailAddr, req.ip));
     if (user.roleType === 'user') {
       const [member] = await ctx.db.select({ g: userGroupMembers.groupId }).from(userGroupMembers).where(eq(userGroupMembers.userId, user.id)).limit(1);
       if (!member) return ok({ status: 'no_group' }, '您不属于任何用户组，无法登录，请联系管理员');
     }
-    byAddress.reset(mailAddr);
     const token = await createSession(ctx.db, user.id, req.query.keepflag === true);
     return ok({ status: 'succ', userName: user.nickName, roleType: user.roleType, token }, '登录成功');
   },
@@ -111,6 +147,8 @@ export const authHandlers: Handlers = {
   async checkMailExists(req, ctx) {
     const mailAddr = normalizeMail(String(req.query.mailAddr ?? ''));
     if (!mailAddr) throw badRequest('邮箱为必填项');
+    // Each answer tells whether an address has an account: counted per IP, never forgiven.
+    ctx.rateLimits.take([{ name: 'mailCheckIp', key: req.ip }], '邮箱查询');
     const [u] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.mailAddr, mailAddr)).limit(1);
     return u ? ok({ status: 'already_exist' }, `用户名${mailAddr}已被占用`) : ok({ status: 'succ' }, '');
   },
@@ -127,42 +165,45 @@ export const authHandlers: Handlers = {
     requireFilled(body, REGISTER_LABELS);
     checkPassword(body.pwd);
     const mailAddr = normalizeMail(body.mailAddr);
+    const attempt = ctx.rateLimits.take([{ name: 'registerPair', key: pairKey(mailAddr, req.ip) }, { name: 'registerIp', key: req.ip }], '注册失败');
+    const failed = ok({ status: 'failed' as const }, 'token已失效');
+    const taken = ok({ status: 'already_exist' as const }, `用户名${mailAddr}已被占用`);
+    // Token and address first: no hash for a request that cannot succeed. The token is consumed in
+    // the transaction below, so two requests with one token still register once.
+    const tokenRow = await unlessThrows(attempt, () => findToken(ctx.db, body.token.trim(), 'register'));
+    if (!tokenRow || tokenRow.mailAddr !== mailAddr) return failed;
+    attempt.forgive(); // a real invitation: whatever follows, this was no guess
+    const [exists] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.mailAddr, mailAddr)).limit(1);
+    if (exists) return taken;
+    const passwordHash = await hashPassword(body.pwd);
     return ctx.db.transaction(async (tx) => {
-      const tokenRow = await findToken(tx, body.token.trim(), 'register');
-      if (!tokenRow || tokenRow.mailAddr !== mailAddr) return ok({ status: 'failed' }, 'token已失效');
-      const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.mailAddr, mailAddr)).limit(1);
-      if (taken) return ok({ status: 'already_exist' }, `用户名${mailAddr}已被占用`);
-      if (!(await consumeToken(tx, tokenRow.id))) return ok({ status: 'failed' }, 'token已失效');
+      if (!(await consumeToken(tx, tokenRow.id))) return failed;
       try {
-        await tx.insert(users).values({
-          mailAddr,
-          nickName: body.nickName.trim(),
-          phoneNo: body.phoneNo.trim(),
-          qq: body.qq.trim(),
-          roleType: 'user',
-          passwordHash: await hashPassword(body.pwd),
-        });
+        await tx.insert(users).values({ mailAddr, nickName: body.nickName.trim(), phoneNo: body.phoneNo.trim(), qq: body.qq.trim(), roleType: 'user', passwordHash });
       } catch (err) {
-        if (isUniqueViolation(err)) return ok({ status: 'already_exist' }, `用户名${mailAddr}已被占用`);
+        if (isUniqueViolation(err)) return taken;
         throw err;
       }
-      return ok({ status: 'succ' }, '注册成功，请使用注册的账户登录');
+      return ok({ status: 'succ' as const }, '注册成功，请使用注册的账户登录');
     });
   },
 
   async forgotPassword(req, ctx) {
     const mail = normalizeMail(String(req.body.mail ?? ''));
     if (!mail) throw badRequest('邮箱为必填项');
+    ctx.rateLimits.take([{ name: 'forgotIp', key: req.ip }], '重置密码邮件请求');
     // Same answer whether or not the address exists (DECISIONS), so the form cannot probe accounts.
     const answer = ok({ sendStatus: 'succ' as const, msg: '如果该邮箱已注册，重置密码邮件已发送，请查收邮箱' }, '提交成功，请查收邮箱');
     await ctx.db.transaction(async (tx) => {
-      const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.mailAddr, mail)).limit(1);
+      // The user row locked: two requests at once cannot both pass the hourly limit or leave two live links.
+      const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.mailAddr, mail)).limit(1).for('update');
       if (!user) return;
       const [recent] = await tx
         .select({ n: sql<number>`count(*)::int` })
         .from(oneTimeTokens)
         .where(and(eq(oneTimeTokens.mailAddr, mail), eq(oneTimeTokens.kind, 'change'), gt(oneTimeTokens.createdAt, new Date(Date.now() - 3_600_000))));
       if ((recent?.n ?? 0) >= RESET_MAILS_PER_HOUR) return;
+      await endResetTokens(tx, mail);
       const token = await insertToken(tx, 'change', mail, RESET_HOURS * 3_600_000, user.id);
       await enqueueMail(tx, 'reset', [resetMail(ctx.config.appUrl, mail, token)]);
     });
@@ -175,18 +216,27 @@ export const authHandlers: Handlers = {
     requireFilled(body, { pwd: '密码', token: 'token', mailAddr: '邮箱' });
     checkPassword(body.pwd);
     const mailAddr = normalizeMail(body.mailAddr);
+    const attempt = ctx.rateLimits.take([{ name: 'resetPair', key: pairKey(mailAddr, req.ip) }, { name: 'resetIp', key: req.ip }], '重置密码失败');
+    const failed = ok({ status: 'failed' as const }, '链接已失效');
+    // The token first: no hash for a request that cannot succeed. It is consumed in the
+    // transaction below, so a link still works once when two requests race.
+    const row = await unlessThrows(attempt, () => findToken(ctx.db, body.token.trim(), 'change'));
+    if (!row || row.mailAddr !== mailAddr) return failed;
+    attempt.forgive();
     const hash = await hashPassword(body.pwd);
     const userId = await ctx.db.transaction(async (tx) => {
-      const row = await findToken(tx, body.token.trim(), 'change');
-      if (!row || row.mailAddr !== mailAddr || !(await consumeToken(tx, row.id))) return null;
+      if (!(await consumeToken(tx, row.id))) return null;
       const updated = await tx.update(users).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(users.mailAddr, mailAddr)).returning({ id: users.id });
       const user = updated[0];
       if (!user) return null;
+      await endResetTokens(tx, mailAddr);
       await revokeUserSessions(tx, user.id);
       return user.id;
     });
-    if (userId === null) return ok({ status: 'failed' }, '链接已失效');
+    if (userId === null) return failed;
     ctx.sessions.forgetUser(userId);
+    // The owner proved the mailbox: failures counted on the address's logins no longer apply.
+    ctx.rateLimits.resetAddress('loginPair', mailAddr);
     return ok({ status: 'succ' }, '提交成功，请使用新密码登录');
   },
 

@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { OutboxWorker } from '../mail/outbox.ts';
-import type { FailureCounter } from '../auth/rate-limit.ts';
+import type { RateLimiter } from '../auth/rate-limit.ts';
 import type { SessionCache } from '../auth/sessions.ts';
 import type { ScanBatcher } from '../receiving/scan-batcher.ts';
 import type { UserRole } from '../contract.ts';
@@ -25,7 +25,8 @@ export interface Ctx {
   mailer: Mailer;
   outbox: OutboxWorker;
   log: FastifyBaseLogger;
-  loginFailures: { byAddress: FailureCounter; byIp: FailureCounter };
+  /** The account calls' rate limits (login, register, reset, forgot-password, mail check). */
+  rateLimits: RateLimiter;
   sessions: SessionCache;
   /** Writes the scan calls (create, add), gathering those that arrive together into one transaction. */
   scans: ScanBatcher;
