@@ -2618,6 +2618,12 @@ export interface components {
             roleType?: "admin" | "lowerAdmin" | "user";
             /** @description Replaces the user's group membership. */
             groupIds?: number[];
+            readonly nickName?: string;
+            readonly mailAddr?: string;
+            readonly phoneNo?: string;
+            readonly qq?: string;
+            /** Format: int64 */
+            readonly createdAt?: number;
         };
         UserGroupSaveRequest: {
             /** @description Absent to create. */
@@ -2642,10 +2648,16 @@ export interface components {
              */
             expireAt: number;
             /**
-             * @description Only open <-> close may be changed here; unpublish -> open happens by publishing.
+             * @description Only open <-> close may be changed here; unpublish -> open happens by publishing. The current status (as read) is no change.
              * @enum {string}
              */
-            status?: "open" | "close";
+            status?: "unpublish" | "open" | "close";
+            readonly uuid?: string;
+            /** Format: int64 */
+            readonly createdAt?: number;
+            /** Format: int64 */
+            readonly updatedAt?: number;
+            readonly expire?: boolean;
         };
         /** @description Both form variants of SPEC §5. itemName is copied from the item; an empty url or absent price takes the item's; url gets 'http://' when it lacks a scheme. On update an absent optional field keeps its stored value. */
         BoardTaskSaveRequest: {
@@ -2654,14 +2666,14 @@ export interface components {
             itemId: number;
             /** @description Empty or absent: the item's url. */
             url?: string;
-            /** @description Absent: the item's price, if any. */
-            price?: number;
+            /** @description Absent: the item's price, if any. null: none. */
+            price?: number | null;
             buyIn: number;
             /** @description Displayed demand. */
             show: number;
             /** @description Actual demand (default: show). */
             need?: number;
-            averageCost?: number;
+            averageCost?: number | null;
             /** @description Default: the fixed default address code. */
             address?: string;
             /**
@@ -2671,6 +2683,16 @@ export interface components {
             status?: "normal" | "urgent" | "full" | "deleted" | "closed";
             note?: string;
             itemSource?: string;
+            readonly boardId?: number;
+            readonly userId?: number | null;
+            readonly itemName?: string;
+            readonly upc?: string;
+            readonly allCount?: number;
+            readonly claimCount?: number;
+            /** Format: int64 */
+            readonly createdAt?: number;
+            /** Format: int64 */
+            readonly updatedAt?: number;
         };
         PublishUsersRequest: {
             userIds: number[];
@@ -2687,15 +2709,38 @@ export interface components {
             id: number;
             count?: number;
             labelCount?: number;
-            price?: number;
+            /** @description null: none. */
+            price?: number | null;
             buyIn?: number;
             bonus?: number;
             punish?: number;
             /**
-             * @description Admin closes or deletes the task (applied as a task machine event).
+             * @description Admin closes or deletes the task (closed, deleted: applied as a task machine event); the current status (as read) is no change; any other is refused.
              * @enum {string}
              */
-            status?: "closed" | "deleted";
+            status?: "pending" | "open" | "closed" | "locked" | "processing" | "finished" | "deleted" | "unmatch";
+            readonly mainId?: number;
+            readonly subId?: number;
+            readonly boardId?: number;
+            readonly boardUuid?: string;
+            readonly boardName?: string;
+            readonly boardTaskId?: number;
+            readonly userId?: number;
+            readonly nickName?: string;
+            readonly itemId?: number;
+            readonly itemName?: string;
+            readonly url?: string;
+            readonly productCount?: number;
+            readonly isHome?: boolean;
+            readonly state?: string;
+            readonly zipCode?: string;
+            readonly upc?: string;
+            readonly canSplit?: boolean;
+            readonly trackingId?: string;
+            /** Format: int64 */
+            readonly createdAt?: number;
+            /** Format: int64 */
+            readonly updatedAt?: number;
         };
         /** @description The whole item form (SPEC §5: all required except id, upc and url); an absent optional field is stored empty. */
         ItemSaveRequest: {
@@ -2711,6 +2756,8 @@ export interface components {
             productId: string;
             /** @description Optional reference price; absent or null: none. */
             price?: number | null;
+            /** Format: int64 */
+            readonly createdAt?: number;
         };
         /** @description One scanned product. itemId is checked by the server with the scan screen's words ('请填写所有项目对应的商品' when absent or null), so it is not required here; upc is trimmed. */
         ScanLine: {
@@ -2734,7 +2781,21 @@ export interface components {
             trackingId?: string;
             upc?: string;
             count?: number;
-            itemId?: number;
+            /** @description null (a record without an item, as read): no change. */
+            itemId?: number | null;
+            readonly id?: number;
+            readonly itemName?: string;
+            readonly status?: string;
+            readonly matchedUser?: string | null;
+            /** Format: int64 */
+            readonly createdAt?: number;
+            /** Format: int64 */
+            readonly updatedAt?: number;
+            readonly opUid?: number | null;
+            readonly userId?: number | null;
+            readonly mainId?: number | null;
+            readonly subId?: number | null;
+            readonly taskId?: number | null;
         };
         /** @description trackingId (trimmed) and productCount (whole number 1..1000000) are checked by the server with the record dialog's words ('请填写trackingId', '请填写数目'), so they are not required here. */
         PurchasedCreateRequest: {
@@ -2746,6 +2807,13 @@ export interface components {
             id: number;
             trackingId?: string;
             productCount?: number;
+            readonly taskId?: number;
+            readonly status?: string;
+            readonly msg?: string;
+            /** Format: int64 */
+            readonly createdAt?: number;
+            /** Format: int64 */
+            readonly updatedAt?: number;
         };
         IdRequest: {
             id: number;
@@ -2784,6 +2852,9 @@ export interface components {
             bankInfo?: string;
             cardType?: string;
             address?: string;
+            readonly id?: number;
+            /** Format: int64 */
+            readonly createdAt?: number;
         };
         CardIdRequest: {
             cardId: number;

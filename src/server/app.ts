@@ -22,7 +22,7 @@ import type { Mailer } from './mail/mailer.ts';
 import type { OutboxWorker } from './mail/outbox.ts';
 import { isOk, type Ctx, type Handler, type Handlers, type OpId, type OpRequest, type SessionUser } from './handlers/types.ts';
 import { clientErrorAnswer, frameworkAnswer, requestErrorAnswer } from './request-errors.ts';
-import { longestPathParameter, parseUrlEncoded, validationMessage, withTextRule } from './validation.ts';
+import { longestPathParameter, parseUrlEncoded, validationMessage, withInputRules } from './validation.ts';
 import { authHandlers } from './handlers/auth.ts';
 import { noticeHandlers } from './handlers/notice.ts';
 import { usersHandlers } from './handlers/users.ts';
@@ -114,13 +114,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Query strings and path parameters arrive as text and are coerced to the contract's types;
   // bodies are not: a JSON body with 42 where a string belongs is an error, not "42".
   // Unknown body fields are rejected (removeAdditional: false), never silently dropped.
-  // strictNumbers: NaN and Infinity are not numbers. Every part also passes the text rule of
-  // validation.ts (control characters, lone surrogates, bad encoding, plain decimal numbers).
+  // strictNumbers: NaN and Infinity are not numbers. Every part also passes the input rules of
+  // validation.ts (control characters, lone surrogates, bad encoding, plain decimal numbers; a
+  // body's read-only properties are dropped once valid).
   const ajvFor = (coerceTypes: boolean | 'array') =>
     addFormats(new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, strictNumbers: true, multipleOfPrecision: 6 }));
   const ajvText = ajvFor('array');
   const ajvBody = ajvFor(false);
-  app.setValidatorCompiler(({ schema, httpPart }) => withTextRule((httpPart === 'body' ? ajvBody : ajvText).compile(schema), schema, httpPart));
+  app.setValidatorCompiler(({ schema, httpPart }) => withInputRules((httpPart === 'body' ? ajvBody : ajvText).compile(schema), schema, httpPart));
 
   const ctx: Ctx = {
     db: deps.db,

@@ -110,7 +110,7 @@ export function textIssue(data: unknown, path: string[] = []): FastifySchemaVali
   return undefined;
 }
 
-type SchemaNode = { type?: unknown; properties?: Record<string, SchemaNode> };
+type SchemaNode = { type?: unknown; readOnly?: boolean; properties?: Record<string, SchemaNode> };
 
 /** Path and query parameters declared integer or number must be written as plain decimals. */
 function decimalIssue(data: unknown, schema: SchemaNode): FastifySchemaValidationError | undefined {
@@ -126,13 +126,18 @@ function decimalIssue(data: unknown, schema: SchemaNode): FastifySchemaValidatio
 }
 
 /**
- * Wraps the Ajv validator of one request part with the text rule: bodies, query strings and path
- * parameters are checked for control characters, lone surrogates and bad percent-encoding, and
- * numbers in text parts for plain decimal form, before Ajv coerces and validates them.
+ * Wraps the Ajv validator of one request part with the rules every operation shares: bodies, query
+ * strings and path parameters are checked for control characters, lone surrogates and bad
+ * percent-encoding, and numbers in text parts for plain decimal form, before Ajv coerces and
+ * validates them. A valid body then loses its read-only properties (readOnly in openapi.yaml: what
+ * the matching read returns and a save cannot change), so a client may post back what it read and
+ * no handler ever sees them.
  */
-export function withTextRule(validate: FastifyValidationResult, schema: unknown, httpPart: string | undefined): FastifyValidationResult {
+export function withInputRules(validate: FastifyValidationResult, schema: unknown, httpPart: string | undefined): FastifyValidationResult {
   if (httpPart !== 'body' && httpPart !== 'querystring' && httpPart !== 'params') return validate;
   const text = httpPart !== 'body';
+  const props = (schema as SchemaNode).properties ?? {};
+  const readOnly = text ? [] : Object.keys(props).filter((k) => props[k]!.readOnly === true);
   const checked: FastifyValidationResult = (data: unknown) => {
     const bad = (data as { [BAD_ENCODING]?: string[] } | null)?.[BAD_ENCODING];
     const found =
@@ -143,6 +148,7 @@ export function withTextRule(validate: FastifyValidationResult, schema: unknown,
     }
     const result = validate(data);
     checked.errors = validate.errors;
+    if (result === true && readOnly.length && data && typeof data === 'object') for (const k of readOnly) delete (data as Record<string, unknown>)[k];
     return result;
   };
   return checked;

@@ -102,7 +102,7 @@ describe('/admin/item/{id|new}', () => {
     expect(await t().database.db.select().from(auditLog)).toEqual([]);
 
     expect(await get(tk.admin, '/api/item/info/4242')).toMatchObject({ status: 404, body: { code: 'A00004', msg: '商品不存在' } });
-    expect(await get(tk.admin, '/api/item/info/99999999999')).toMatchObject({ status: 404, body: { code: 'A00004' } });
+    expect(await get(tk.admin, '/api/item/info/99999999999')).toMatchObject({ status: 400, body: { code: 'A00001', msg: '参数错误：字段 id 不能大于 2147483647' } });
     expect(await get(tk.admin, '/api/item/info/abc')).toMatchObject({ status: 400, body: { code: 'A00001' } });
     // Members read the catalogue but do not edit it.
     expect(await save(tk.user, good)).toMatchObject({ status: 403, body: { code: 'A00003' } });

@@ -28,6 +28,7 @@ export const boardSaveMessages = {
   created: '创建成功',
   saved: '保存成功',
   published: '操作成功',
+  notUnpublish: '已发布的看板不能改回未发布',
 } as const;
 
 function filled(value: string | undefined, label: string): string {
@@ -173,16 +174,17 @@ export const boardsHandlers: Handlers = {
       if (b.id === undefined) {
         // A new board is unpublish; asking for open/close at creation is the machine's refusal
         // (open happens by publishing).
-        if (b.status) boardDecision('unpublish', { taskCount: 0, groupCount: 0 }, statusEvent(b.status));
+        if (b.status && b.status !== 'unpublish') boardDecision('unpublish', { taskCount: 0, groupCount: 0 }, statusEvent(b.status));
         const [row] = await tx.insert(boards).values({ boardName, remark, publishAt, expireAt, status: 'unpublish', createdBy: user.id }).returning();
         await writeAudit(tx, { entity: 'board', entityId: row!.id, action: 'create', opUid: user.id, status: row!.status, before: null, after: row });
         return ok(boardOut(row!), boardSaveMessages.created);
       }
       const before = await lockBoard(tx, b.id);
       // Only open <-> close changes here (board.close / board.reopen); a status equal to the
-      // current one is no event.
+      // current one (a board posted back as read) is no event.
       let status = before.status;
       if (b.status && b.status !== before.status) {
+        if (b.status === 'unpublish') throw badRequest(boardSaveMessages.notUnpublish);
         status = boardDecision(before.status, await boardContext(tx, before.id), statusEvent(b.status));
       }
       const [row] = await tx

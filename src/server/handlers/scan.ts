@@ -38,7 +38,8 @@ export const scanHandlers: Handlers = {
 
   async modifyScanTracking(req, ctx) {
     const user = me(req);
-    const r = await ctx.db.transaction((tx) => modifyScan(tx, user, req.params.id, req.body));
+    // itemId null is a record without an item posted back as read: no change.
+    const r = await ctx.db.transaction((tx) => modifyScan(tx, user, req.params.id, { ...req.body, itemId: req.body.itemId ?? undefined }));
     return ok({ opStatus: r.opStatus, msg: r.msg, scanTracking: scanOut(r.row) }, r.msg);
   },
 };

@@ -44,9 +44,8 @@ export const taskEditMessages = {
   countRequired: 'count必填',
   saved: '保存成功',
   deleted: '删除成功',
+  statusNotEditable: '参数错误：字段 status 只能改为 closed 或 deleted',
 } as const;
-
-/** Comma-joined ids of a query (the contract's pattern guarantees digits and commas). */
 
 const taskOutOf = async (tx: Tx, id: number) => (await findTask(tx, eq(tasks.id, id)))!;
 
@@ -81,14 +80,16 @@ async function editQuantity(ctx: Ctx, user: SessionUser, id: number, count: numb
 }
 
 /** The admin's field changes that differ from the row. */
-function adminFieldChanges(row: TaskRow, b: { count: number; labelCount?: number; price?: number; buyIn?: number; bonus?: number; punish?: number }) {
+function adminFieldChanges(row: TaskRow, b: { count: number; labelCount?: number; price?: number | null; buyIn?: number; bonus?: number; punish?: number }) {
   const set: Partial<TaskRow> = {};
   if (b.count !== row.count) set.count = b.count;
   if (b.labelCount !== undefined && b.labelCount !== (row.labelCount ?? 0)) set.labelCount = b.labelCount;
   const money = { price: b.price, buyIn: b.buyIn, bonus: b.bonus, punish: b.punish } as const;
   for (const k of Object.keys(money) as (keyof typeof money)[]) {
     const v = money[k];
-    if (v !== undefined && toCents(v) !== row[k]) set[k] = toCents(v);
+    if (v === null) {
+      if (row.price !== null) set.price = null;
+    } else if (v !== undefined && toCents(v) !== row[k]) set[k] = toCents(v);
   }
   return set;
 }
@@ -112,6 +113,8 @@ export const tasksHandlers: Handlers = {
     return ctx.db.transaction(async (tx) => {
       const { task } = await lockTaskForChange(tx, user, b.id);
       const set = adminFieldChanges(task, { ...b, count });
+      // A status as read (the current one) is no event; an admin asks for closed or deleted only.
+      if (b.status !== undefined && b.status !== task.status && b.status !== 'closed' && b.status !== 'deleted') throw badRequest(taskEditMessages.statusNotEditable);
       const statusEvent: TaskEvent | null =
         b.status === undefined || b.status === task.status ? null : b.status === 'closed' ? { type: 'task.close' } : { type: 'task.delete', by: 'admin' };
       let row = task;
