@@ -92,7 +92,7 @@ function boundedIncome(a: { buyIn: number; count: number; bonus: number; punish:
 }
 
 /**
- * Refuses (A00001, the caller's transaction rolls back) when the incomes `userId` has been agreed,
+ * Refuses (A00001, the caller's transaction rolls back) when the incomes agreed to member `userId`,
  * this transaction's agreement included, pass MAX_TOTAL_CENTS: a member's balance, a withdraw's
  * selection and the statistics amounts are all parts of that total, so none of them can pass it.
  * Agreements of one member take turns on a transaction lock, so two at once cannot both pass on

@@ -10,7 +10,9 @@
 //   1. withdraw order lines (withdraw_requests), by order id, then line id;
 //   2. tracking ids (the matching locks, lockTrackings: advisory, sorted);
 //   3. tasks (FOR UPDATE, id order; lockForMatching takes 2 and 3 together);
-//   4. payment applications (FOR UPDATE, id order; lockPayments).
+//   4. payment applications (FOR UPDATE, id order; lockPayments);
+//   5. a member's agreed-income lock (advisory; only agree takes it, after its application:
+//      payment-service.ts checkAgreedTotal).
 // A caller takes what it needs in this order and nothing out of it: e.g. the admin's confirm locks
 // the lines of the application's live withdraw order before calling movePayments, which takes 2-4.
 //
