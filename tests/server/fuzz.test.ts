@@ -19,9 +19,9 @@ import { useTestApp } from './harness.ts';
 const t = useTestApp();
 const SEED = Number(process.env.FUZZ_SEED ?? 42);
 // How many bad values are drawn per field and role, and how many whole-request cases per operation
-// and role. 6 and 8 made 4,365 requests, 48-49 s on either engine with the 2 cores at load 10-11
-// (six test runs at once), most of it in requests today's server wrongly takes to scrypt or the
-// sheet parser; 5 and 7 make ~3,800.
+// and role: ~4,300 requests, 11-17 s on PGlite with the 2 cores at load 8-10 (six test runs at once)
+// once no request errs; each request the server wrongly takes to scrypt, the sheet parser or a
+// stack overflow costs 0.5-2 s more there.
 const SIZE = { perField: 5, perRequest: 7, perOutsider: 2 };
 
 interface Failure {
