@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { oneTimeTokens, sessions, users } from '../../src/server/db/schema/accounts.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { parseTrustProxy } from '../../src/server/config.ts';
@@ -13,19 +13,10 @@ import { hashesComputed, hashToken } from '../../src/server/auth/secrets.ts';
 import { call, createUser, login, TEST_PASSWORD, useTestApp } from './harness.ts';
 import { signIn } from './board-fixtures.ts';
 import { client } from './task-fixtures.ts';
-import { startSmtpSink, type SmtpSink } from './smtp-sink.ts';
+import { useSmtpSink } from './smtp-sink.ts';
 
-let sink: SmtpSink;
-beforeAll(async () => {
-  sink = await startSmtpSink();
-});
-afterAll(async () => {
-  await sink.close();
-});
+const sink = useSmtpSink();
 const t = useTestApp({ smtpUrl: () => sink.url });
-beforeEach(() => {
-  sink.mails.length = 0;
-});
 
 const loginUrl = (mail: string, pwd: string, keep = false) =>
   `/ext/login/login?mailAddr=${encodeURIComponent(mail)}&pwd=${encodeURIComponent(pwd)}&keepflag=${keep}`;

@@ -6,24 +6,15 @@
 // the lock is let go).
 import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { outbox } from '../../src/server/db/schema/accounts.ts';
 import { createMailer, type Mailer } from '../../src/server/mail/mailer.ts';
 import { enqueueMail, OUTBOX_LOCK_NAMESPACE, startOutboxWorker, type OutboxWorker } from '../../src/server/mail/outbox.ts';
 import { dbDriver, useTestApp } from './harness.ts';
-import { startSmtpSink, type SmtpSink } from './smtp-sink.ts';
+import { useSmtpSink } from './smtp-sink.ts';
 
-let sink: SmtpSink;
-beforeAll(async () => {
-  sink = await startSmtpSink();
-});
-afterAll(async () => {
-  await sink.close();
-});
+const sink = useSmtpSink();
 const t = useTestApp({ smtpUrl: () => sink.url });
-beforeEach(() => {
-  sink.mails.length = 0;
-});
 
 const silent = pino({ level: 'silent' });
 const mail = (n: number) => ({ to: `m${n}@x.test`, subject: `第${n}封`, text: `内容 ${n}` });

@@ -1,6 +1,7 @@
 // A real SMTP server (smtp-server) that keeps what it receives, parsed with mailparser.
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface ReceivedMail {
   to: string;
@@ -69,5 +70,35 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     },
     waitForCount: (n, timeoutMs = 5_000) => until(() => mails.length >= n, timeoutMs, `fewer than ${n} mails`),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The test file's sink: started before its tests, emptied before each test, closed after them. */
+export function useSmtpSink(): SmtpSink {
+  let started: SmtpSink | undefined;
+  const sink = () => {
+    if (!started) throw new Error('the SMTP sink starts in beforeAll');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startSmtpSink();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  beforeEach(() => {
+    if (started) started.mails.length = 0;
+  });
+  return {
+    get url() {
+      return sink().url;
+    },
+    get mails() {
+      return sink().mails;
+    },
+    connections: () => sink().connections(),
+    waitFor: (to, timeoutMs) => sink().waitFor(to, timeoutMs),
+    waitForCount: (n, timeoutMs) => sink().waitForCount(n, timeoutMs),
+    close: async () => undefined,
   };
 }
