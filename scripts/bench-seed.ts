@@ -137,3 +137,54 @@ export async function seedReceiving(
   await run(sql`vacuum analyze`);
   return { memberIds, items, recordedTrackings: opts.records };
 }
+
+export interface ResponsiveWorld {
+  adminMail: string;
+  memberMail: string;
+  /** The member's open tasks for the purchase upload (SeededTasks of seedOpenTasks). */
+  memberTasks: SeededTasks;
+  /** Tracking ids with a member's purchased record (RT0000000...), each on a task of its own of `recordedUpc`. */
+  recorded: number;
+  recordedUpc: string;
+  recordedItemId: number;
+}
+
+/**
+ * The world of the responsiveness scenario (BENCH_ONLY=responsive), on a database of its own or
+ * beside the others (its names do not collide with theirs): an admin, a member with `memberTaskCount`
+ * open tasks of `memberUnits` units for the purchase upload, and a second member whose `recorded`
+ * open tasks (1 unit each) have one purchased record each on tracking RT<k>, so a confirm of those
+ * parcels matches and locks them.
+ */
+export async function seedResponsive(
+  db: Db,
+  opts: { passwordHash: string; memberTaskCount: number; memberUnits: number; recorded: number },
+): Promise<ResponsiveWorld> {
+  const ids = await rowsOf<{ id: number; mail: string }>(
+    db.execute(sql`
+      insert into users (mail_addr, nick_name, role_type, password_hash) values
+        ('resp-admin@bench.test', 'resp-admin', 'admin', ${opts.passwordHash}),
+        ('resp-member@bench.test', 'resp-member', 'user', ${opts.passwordHash}),
+        ('resp-owner@bench.test', 'resp-owner', 'user', ${opts.passwordHash})
+      returning id, mail_addr as mail`),
+  );
+  const idOf = (mail: string) => ids.find((r) => r.mail === mail)!.id;
+  const groupId = (await rowsOf<{ id: number }>(db.execute(sql`insert into user_groups (group_name) values ('resp members') returning id`)))[0]!.id;
+  await db.execute(sql`insert into user_group_members (group_id, user_id) values (${groupId}, ${idOf('resp-member@bench.test')}), (${groupId}, ${idOf('resp-owner@bench.test')})`);
+  const memberTasks = await seedOpenTasks(db, { userId: idOf('resp-member@bench.test'), count: opts.memberTaskCount, units: opts.memberUnits, upc: '294253397168' });
+  const owned = await seedOpenTasks(db, { userId: idOf('resp-owner@bench.test'), count: opts.recorded, units: 1, upc: '394253397168' });
+  await db.execute(sql`
+    insert into purchased_records (task_id, user_id, tracking_id, product_count, status)
+    select t, ${idOf('resp-owner@bench.test')}, 'RT' || lpad((k - 1)::text, 7, '0'), 1, 'init'
+    from unnest(${sql.param(owned.taskIds)}::int[]) with ordinality as x(t, k)`);
+  await db.execute(sql`update tasks t set tracking_id = p.tracking_id from purchased_records p where p.task_id = t.id and t.user_id = ${idOf('resp-owner@bench.test')}`);
+  await db.execute(sql`vacuum analyze`);
+  return {
+    adminMail: 'resp-admin@bench.test',
+    memberMail: 'resp-member@bench.test',
+    memberTasks,
+    recorded: opts.recorded,
+    recordedUpc: owned.upc,
+    recordedItemId: owned.itemId,
+  };
+}

@@ -289,14 +289,17 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     expect((await records()).length).toBe(before.records.length + 1);
   });
 
-  it('rolls back an upload that runs past its time budget, and refuses it as a whole', async () => {
+  it('stops at its time budget: the rows not yet applied are reported as not processed, and the same file again finishes the job', async () => {
     const w = await world();
     const before = await snapshot();
-    const file = xlsxOf([['任务ID', 'tracking', '数量'], [w.a1.id, 'T1', 1], [w.a2.id, 'T2', 1]]);
+    const file = xlsxOf([['任务ID', 'tracking', '数量'], [w.a1.id, 'T1', 1], [w.a2.id, 'T2', 1], [w.a1.id, '', 1]]);
     const actor = { id: w.a.user.id, mailAddr: w.a.user.mailAddr, nickName: w.a.user.nickName, roleType: 'user' as const, sessionId: 0 };
-    // The rows are applied, then the budget is found spent: every row is undone.
-    await expect(uploadPurchased(t().database.db, actor, file, 'import', { budgetMs: 0 })).rejects.toMatchObject({ code: 'A00001', message: uploadMessages.tooSlow });
+    // The budget is spent before the first slice: nothing is applied, each valid row says so.
+    const stopped = await uploadPurchased(t().database.db, actor, file, 'import', { budgetMs: -1 });
+    expect(stopped).toMatchObject({ succ: 0, skip: 0, error: 3 });
+    expect(stopped.rows.map((r) => r.msg)).toEqual([uploadMessages.notProcessed, uploadMessages.notProcessed, purchasedMessages.trackingIdRequired]);
     expect(await snapshot()).toEqual(before);
+    expect((await upload(w.a.token, file)).body.data).toMatchObject({ succ: 2, error: 1 });
     expect(PURCHASED_APPLY_BUDGET_MS).toBeGreaterThanOrEqual(30_000);
   });
 

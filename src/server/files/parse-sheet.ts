@@ -6,7 +6,11 @@
 //  - parsing happens in sheet-worker.mjs, in a fresh worker_thread per file with a ~128 MB heap
 //    and a 10 s wall-clock timeout after which the worker is terminated; the worker also refuses
 //    anything but an Office Open XML workbook and caps the unzipped size (zip bombs) before xlsx
-//    sees the bytes; at most MAX_PARALLEL_PARSES files are parsed at once, the rest wait their turn;
+//    sees the bytes; at most MAX_PARALLEL_PARSES files are parsed at once, the rest wait their turn,
+//    and one of them is kept for the admin side, whose files go before members' (ParseSlots);
+//  - the worker answers the rows as JSON lines in one transferred buffer, read here a piece at a
+//    time between turns of the event loop (slices.ts), as are the rows' columns: a 50,000-row file
+//    took the server's thread for ~1 s in one piece when it came as one cloned array;
 //  - what comes back is checked to be rows of primitive cells, and only the caller's known columns
 //    are copied out, by header name, into fresh null-prototype objects built from the caller's own
 //    keys: a header or cell such as `__proto__` or `constructor` is only ever a string value
@@ -15,6 +19,7 @@
 //    is refused as a whole.
 import { Worker } from 'node:worker_threads';
 import { AppError, Code, badRequest } from '../errors.ts';
+import { Pacer } from './slices.ts';
 
 export type Cell = string | number | boolean | null;
 
@@ -61,6 +66,8 @@ export const SHEET_LIMITS: SheetLimits = {
 
 /** Parses running at once; each holds a worker of up to heapMb, so they are few. */
 export const MAX_PARALLEL_PARSES = 2;
+/** Of those, how many members' files may take: the others are kept for the admin side. */
+export const MAX_MEMBER_PARSES = 1;
 
 const WORKER_URL = new URL('./sheet-worker.mjs', import.meta.url);
 
@@ -101,23 +108,49 @@ const reasonMessage = (reason: WorkerReason, limits: SheetLimits, count?: number
   }
 };
 
-class Semaphore {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly max: number) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
+/**
+ * The parse slots: at most `max` at once, of which members take at most `memberMax`; a waiting
+ * admin-side file starts before any waiting member's file, and each side is served in arrival order.
+ */
+export class ParseSlots {
+  private admins = 0;
+  private members = 0;
+  private readonly waiting = { admin: [] as (() => void)[], member: [] as (() => void)[] };
+  constructor(
+    private readonly max: number,
+    private readonly memberMax: number,
+  ) {}
+  private free(adminSide: boolean) {
+    return this.admins + this.members < this.max && (adminSide || this.members < this.memberMax);
+  }
+  async run<T>(adminSide: boolean, fn: () => Promise<T>): Promise<T> {
+    const queue = adminSide ? this.waiting.admin : this.waiting.member;
+    if (queue.length || !this.free(adminSide)) await new Promise<void>((resolve) => queue.push(resolve));
+    else this.take(adminSide);
     try {
       return await fn();
     } finally {
-      this.active--;
-      this.waiting.shift()?.();
+      if (adminSide) this.admins--;
+      else this.members--;
+      this.next();
+    }
+  }
+  private take(adminSide: boolean) {
+    if (adminSide) this.admins++;
+    else this.members++;
+  }
+  /** Starts whoever may start now: the admin side first. The slot is taken here, for the one started. */
+  private next() {
+    for (;;) {
+      const side = this.waiting.admin.length && this.free(true) ? 'admin' : this.waiting.member.length && this.free(false) ? 'member' : null;
+      if (!side) return;
+      this.take(side === 'admin');
+      this.waiting[side].shift()!();
     }
   }
 }
 
-const parses = new Semaphore(MAX_PARALLEL_PARSES);
+const parses = new ParseSlots(MAX_PARALLEL_PARSES, MAX_MEMBER_PARSES);
 
 const isCell = (v: unknown): v is Cell => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
@@ -141,8 +174,39 @@ export function acceptWorkerRows(rows: unknown, limits: SheetLimits = SHEET_LIMI
   return out;
 }
 
-/** Runs sheet-worker.mjs on one file: its rows, or the reason it refused the file. */
-function runWorker(bytes: Buffer, limits: SheetLimits): Promise<{ ok: true; rows: RawRows } | { ok: false; reason: WorkerReason; count?: number }> {
+/**
+ * Reads the worker's rows (JSON lines, one [rowIndex, cells] per line) a piece at a time, between
+ * turns of the event loop; null when they are not what the worker promises.
+ */
+async function rowsOfText(text: Uint8Array, limits: SheetLimits): Promise<RawRows | null> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const pacer = new Pacer();
+  const out: RawRows = [];
+  const PIECE = 128 * 1024;
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(text.length, start + PIECE);
+    if (end < text.length) {
+      const newline = text.indexOf(10, end);
+      end = newline < 0 ? text.length : newline;
+    }
+    let parsed: unknown;
+    try {
+      // A JSON text holds no raw newline inside a string: each newline ends a row.
+      parsed = JSON.parse(`[${decoder.decode(text.subarray(start, end)).replaceAll('\n', ',')}]`);
+    } catch {
+      return null;
+    }
+    const rows = acceptWorkerRows(parsed, limits);
+    if (!rows || out.length + rows.length > limits.maxRows + 1) return null;
+    for (const row of rows) out.push(row);
+    start = end + 1;
+    await pacer.pace();
+  }
+  return out;
+}
+
+/** Runs sheet-worker.mjs on one file: its rows (as JSON lines), or the reason it refused the file. */
+function runWorker(bytes: Buffer, limits: SheetLimits): Promise<{ ok: true; text: Uint8Array } | { ok: false; reason: WorkerReason; count?: number }> {
   return new Promise((resolve) => {
     // The worker gets its own copy, transferred (not cloned again); the request keeps its buffer.
     const copy = new Uint8Array(bytes);
@@ -169,11 +233,8 @@ function runWorker(bytes: Buffer, limits: SheetLimits): Promise<{ ok: true; rows
     const timer = setTimeout(() => finish({ ok: false, reason: 'timeout' }), limits.timeoutMs);
     worker.on('message', (msg: unknown) => {
       if (typeof msg !== 'object' || msg === null) return finish({ ok: false, reason: 'unreadable' });
-      const m = msg as { ok?: unknown; rows?: unknown; reason?: unknown; count?: unknown };
-      if (m.ok === true) {
-        const rows = acceptWorkerRows(m.rows, limits);
-        return finish(rows ? { ok: true, rows } : { ok: false, reason: 'unreadable' });
-      }
+      const m = msg as { ok?: unknown; text?: unknown; reason?: unknown; count?: unknown };
+      if (m.ok === true) return finish(m.text instanceof Uint8Array ? { ok: true, text: m.text } : { ok: false, reason: 'unreadable' });
       const known: WorkerReason[] = ['not-xlsx', 'too-big', 'unreadable', 'no-sheet', 'too-many-rows'];
       const reason = known.find((k) => k === m.reason) ?? 'unreadable';
       finish({ ok: false, reason, count: typeof m.count === 'number' && Number.isSafeInteger(m.count) ? m.count : undefined });
@@ -194,20 +255,24 @@ const isBlank = (v: Cell) => v === null || (typeof v === 'string' && v.trim() ==
 /**
  * Reads the first sheet of an uploaded .xlsx: the first non-blank row is the header, the rows below
  * it are data. Throws A00001 (HTTP 413 for the size limit) when the file itself cannot be used.
+ * `adminSide`: the file of an admin or lowerAdmin, parsed before members' files (ParseSlots).
  */
 export async function parseSheet<K extends string>(
   bytes: Buffer | null | undefined,
   columns: readonly SheetColumn<K>[],
   limits: SheetLimits = SHEET_LIMITS,
+  opts: { adminSide?: boolean } = {},
 ): Promise<{ rows: SheetRow<K>[] }> {
   if (!bytes) throw badRequest(SHEET_MESSAGES.noFile);
   if (bytes.length === 0) throw badRequest(SHEET_MESSAGES.empty);
   if (bytes.length > limits.maxBytes) throw new AppError(Code.badParam, 413, SHEET_MESSAGES.tooLarge(Math.floor(limits.maxBytes / 1024 / 1024)));
 
-  const result = await parses.run(() => runWorker(bytes, limits));
+  const result = await parses.run(opts.adminSide ?? false, () => runWorker(bytes, limits));
   if (!result.ok) throw badRequest(reasonMessage(result.reason, limits, result.count));
+  const raw = await rowsOfText(result.text, limits);
+  if (!raw) throw badRequest(SHEET_MESSAGES.unreadable);
 
-  const [header, ...data] = result.rows;
+  const header = raw[0];
   if (!header) throw badRequest(SHEET_MESSAGES.noData);
 
   // Column index of each known column, found by comparing the header texts with the known names.
@@ -224,7 +289,10 @@ export async function parseSheet<K extends string>(
   if (missing.length) throw badRequest(SHEET_MESSAGES.missingColumns(missing));
 
   const rows: SheetRow<K>[] = [];
-  for (const [r, cells] of data) {
+  const pacer = new Pacer();
+  for (let k = 1; k < raw.length; k++) {
+    const [r, cells] = raw[k]!;
+    if (k % 256 === 0) await pacer.pace();
     const values = Object.create(null) as Record<K, Cell>;
     let blank = true;
     for (const column of columns) {

@@ -19,24 +19,28 @@
 // order, with line (1-based sheet line), tracking, name, itemId, express, qty, oldQty, opStatus and
 // msg, plus the totals; blank rows are not rows. Rows are checked here first (format, duplicates in
 // the file, the task exists and is the caller's own - a member's foreign task id reads '任务不存在'
-// as if it did not exist), then the valid rows go through savePurchasedRecords (the same rules and
-// words as the record dialog; import = insert, an existing tracking id is skip; update = change the
-// count, oldQty = before) in ONE transaction: every valid row is applied and the others reported.
-// It takes every lock of the file first, in the one lock order of matching, so two uploads touching
-// the same parcels queue instead of deadlocking, and matches the file's tracking ids once at the
-// end; the answer keeps sheet order. A failure
-// that is not a row's fault rolls the whole upload back, and so does running past the time budget
-// (PURCHASED_APPLY_BUDGET_MS): then the file is refused with A00001 and nothing has changed.
+// as if it did not exist), all before the first write; then the valid rows go through
+// savePurchasedRecords (the same rules and words as the record dialog; import = insert, an existing
+// tracking id is skip; update = change the count, oldQty = before) in slices (upload-rows.ts
+// applyInSlices; docs/decisions/060-uploads-in-slices.md): each slice is the rows of whole tracking
+// ids, its own transaction, taking its locks first in the one lock order of matching (so two
+// uploads touching the same parcels queue instead of deadlocking) and matching its tracking ids
+// once; other requests are served between slices. Every valid row is applied and the others
+// reported, in sheet order. Uploading the same file again after an interrupted upload finishes it
+// (import skips the records that exist, update the unchanged counts). Past the time budget
+// (PURCHASED_APPLY_BUDGET_MS) the rows not yet applied are reported as not processed. A member has
+// one upload in flight at a time (upload-gate.ts).
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import type { Db, Tx } from '../db/client.ts';
 import { tasks } from '../db/schema/tasks.ts';
-import { badRequest } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
 import { MAX_PRODUCT_COUNT, MAX_TRACKING_ID, purchasedMessages, savePurchasedRecords } from '../tasks/purchased-service.ts';
 import { TASK_NOT_FOUND } from '../tasks/apply-event.ts';
 import { parseSheet, SHEET_LIMITS, type Cell, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';
-import { applyInOneTransaction, cellText as text, isRoundedNumber, uploadResult, uploadRowMessages, wholeNumber } from './upload-rows.ts';
+import { forEachPaced, mapPaced } from './slices.ts';
+import { isAdminSide, oneUploadPerMember } from './upload-gate.ts';
+import { applyInSlices, cellText as text, isRoundedNumber, uploadResult, uploadRowMessages, wholeNumber, type Slicing } from './upload-rows.ts';
 import { writeWorkbook } from './xlsx-write.ts';
 
 type UploadResult = components['schemas']['UploadResult'];
@@ -63,11 +67,11 @@ type ColumnKey = (typeof PURCHASED_COLUMNS)[number]['key'];
 export const PURCHASED_LIMITS: SheetLimits = { ...SHEET_LIMITS, maxRows: 10_000 };
 
 /**
- * Wall-clock budget for applying the rows. Past it the upload is rolled back and refused as a
- * whole: a file of many rows for one task makes matching slow row after row, and one upload must not
- * hold its locks and a database connection for minutes.
+ * Wall-clock budget for applying the rows. Past it the rows not yet applied are reported as not
+ * processed (uploadRowMessages.notProcessed): a file of many rows for one task makes matching slow
+ * slice after slice, and one upload must not keep the server busy for many minutes.
  */
-export const PURCHASED_APPLY_BUDGET_MS = 60_000;
+export const PURCHASED_APPLY_BUDGET_MS = 120_000;
 
 export const uploadMessages = {
   taskIdRequired: '请填写任务ID',
@@ -79,7 +83,7 @@ export const uploadMessages = {
   qtyInvalid: `数目须为1到${MAX_PRODUCT_COUNT}之间的整数`,
   duplicate: (line: number) => `与第${line}行的任务和tracking重复`,
   busy: uploadRowMessages.busy,
-  tooSlow: uploadRowMessages.tooSlow,
+  notProcessed: uploadRowMessages.notProcessed,
 } as const;
 
 /** A task reference of the 任务ID column: its id, or its mainId-subId. */
@@ -175,56 +179,69 @@ export async function uploadPurchased(
   actor: SessionUser,
   bytes: Buffer | null | undefined,
   mode: PurchasedUploadMode,
-  opts: { limits?: SheetLimits; budgetMs?: number } = {},
+  opts: { limits?: SheetLimits; budgetMs?: number; slicing?: Partial<Slicing> } = {},
 ): Promise<UploadResult> {
-  const { rows } = await parseSheet(bytes, PURCHASED_COLUMNS, opts.limits ?? PURCHASED_LIMITS);
-  const checked = rows.map(checkRow);
-
-  const apply = async (tx: Tx) => {
-    const deadline = Date.now() + (opts.budgetMs ?? PURCHASED_APPLY_BUDGET_MS);
-    const taskOf = await loadTasks(tx, actor, checked.flatMap((c) => (c.ref ? [c.ref] : [])));
+  return oneUploadPerMember(actor, async () => {
+    const { rows } = await parseSheet(bytes, PURCHASED_COLUMNS, opts.limits ?? PURCHASED_LIMITS, { adminSide: isAdminSide(actor) });
+    const checked = await mapPaced(rows, checkRow);
+    // The tasks are read without locks, to answer the rows that cannot be applied before anything
+    // is written; savePurchasedRecords locks and checks them again in each slice.
+    const taskOf = await loadTasks(db, actor, checked.flatMap((c) => (c.ref ? [c.ref] : [])));
     const seen = new Map<string, number>();
-    const todo: { c: CheckedRow; task: TaskBrief }[] = [];
-    for (const c of checked) {
-      if (c.out.opStatus === 'error' || !c.ref) continue;
+    const groups = new Map<string, Todo[]>();
+    await forEachPaced(checked, (c) => {
+      if (c.out.opStatus === 'error' || !c.ref) return;
       const task = taskOf(c.ref);
       c.out.opStatus = 'error';
       if (!task) {
         c.out.msg = TASK_NOT_FOUND;
-        continue;
+        return;
       }
       c.out.name = task.itemName;
       if (c.fileItemId !== null && c.fileItemId !== undefined && c.fileItemId !== task.itemId) {
         c.out.msg = uploadMessages.itemMismatch(task.itemId);
-        continue;
+        return;
       }
       c.out.itemId = task.itemId;
       const key = `${task.id}\u0000${c.tracking}`;
       const first = seen.get(key);
       if (first !== undefined) {
         c.out.msg = uploadMessages.duplicate(first);
-        continue;
+        return;
       }
       seen.set(key, c.line);
-      todo.push({ c, task });
-    }
-    const results = await savePurchasedRecords(
-      tx,
-      actor,
-      todo.map(({ c, task }) => ({ taskId: task.id, trackingId: c.tracking, productCount: c.qty! })),
-      mode === 'import' ? 'insert' : 'update',
-    );
-    results.forEach((res, k) => {
-      const out = todo[k]!.c.out;
-      out.opStatus = res.opStatus;
-      out.msg = res.msg;
-      out.oldQty = res.oldQty ?? null;
+      // The rows of each tracking id, in the order the file first names them: one slice takes all of them.
+      const group = groups.get(c.tracking);
+      if (group) group.push({ c, task });
+      else groups.set(c.tracking, [{ c, task }]);
     });
-    if (Date.now() > deadline) throw badRequest(uploadMessages.tooSlow);
-  };
-  await applyInOneTransaction(db, apply);
-  return uploadResult(checked.map((c) => c.out));
+    await applyInSlices(db, [...groups.values()], {
+      rowsOf: (group) => group.length,
+      outsOf: (group) => group.map((t) => t.c.out),
+      apply: async (tx, slice) => {
+        const todo = slice.flat();
+        const results = await savePurchasedRecords(
+          tx,
+          actor,
+          todo.map(({ c, task }) => ({ taskId: task.id, trackingId: c.tracking, productCount: c.qty! })),
+          mode === 'import' ? 'insert' : 'update',
+        );
+        results.forEach((res, k) => {
+          const out = todo[k]!.c.out;
+          out.opStatus = res.opStatus;
+          out.msg = res.msg;
+          out.oldQty = res.oldQty ?? null;
+        });
+      },
+      budgetMs: opts.budgetMs ?? PURCHASED_APPLY_BUDGET_MS,
+      slicing: opts.slicing,
+    });
+    return uploadResult(checked.map((c) => c.out));
+  });
 }
+
+/** A row to apply, with its task. */
+type Todo = { c: CheckedRow; task: TaskBrief };
 
 /** The template: the columns above with their id and tracking columns formatted as text, and a help sheet. */
 export function purchasedTemplate(): Buffer {

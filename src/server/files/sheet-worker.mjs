@@ -8,10 +8,13 @@
 // and this file must run as it is under both.
 //
 // Input (workerData): { bytes: Uint8Array, maxRows, maxUnzippedBytes, maxZipEntries, maxColumns }.
-// Output (one message): { ok: true, rows: [[rowIndex, cells[]], ...] } with only non-blank rows and
-// cells that are string | number | boolean | null, or { ok: false, reason, count? } with reason
-// one of not-xlsx, too-big, unreadable, no-sheet, too-many-rows.
+// Output (one message): { ok: true, text: Uint8Array } - the rows as UTF-8 JSON lines, one
+// [rowIndex, cells[]] per line, only non-blank rows, cells string | number | boolean | null; the
+// buffer is transferred, not cloned, and the server reads it a piece at a time (parse-sheet.ts) -
+// or { ok: false, reason, count? } with reason one of not-xlsx, too-big, unreadable, no-sheet,
+// too-many-rows.
 import { Buffer } from 'node:buffer';
+import { TextEncoder } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import XLSX from 'xlsx';
@@ -168,7 +171,8 @@ function parse() {
 }
 
 try {
-  parentPort.postMessage({ ok: true, rows: parse() });
+  const text = new TextEncoder().encode(parse().map((row) => JSON.stringify(row)).join('\n'));
+  parentPort.postMessage({ ok: true, text }, [text.buffer]);
 } catch (err) {
   if (err instanceof Refusal) parentPort.postMessage({ ok: false, reason: err.reason, count: typeof err.count === 'number' ? err.count : undefined });
   else parentPort.postMessage({ ok: false, reason: 'unreadable' });

@@ -36,25 +36,31 @@
 //
 // Like the purchased upload: parse-sheet.ts parses (limits, worker, known columns only); an unusable
 // file is refused as a whole; every row is reported in sheet order (line, tracking, upc, name,
-// itemId, express, qty, oldQty, opStatus, msg) with the totals; the valid rows are applied in ONE
-// transaction with set-based reads and writes (UPDATE ... FROM unnest, multi-row INSERT), every
-// changed row audited (entity 'tracking', actions upload.import / upload.update /
-// upload.update.merge / upload.confirm); the tracking locks of the whole file are taken first
-// (lockTrackings: one exclusive all-trackings lock for a large file, see matching/match.ts), then
-// matching locks its tasks; past the time budget the whole upload is rolled back and refused, and
-// a lock conflict is 409 with nothing changed. Up to 50,000 rows per file (TRACKING_LIMITS).
+// itemId, express, qty, oldQty, opStatus, msg) with the totals. Every check that needs no lock (the
+// cells, the items, duplicates in the file) is made before the first write; then the valid rows are
+// applied in slices (upload-rows.ts applyInSlices; docs/decisions/060-uploads-in-slices.md): each
+// slice is the rows of whole tracking ids, its own transaction, which takes those tracking ids'
+// locks (matching/match.ts lockTrackings), reads their rows, writes set-based (UPDATE ... FROM
+// unnest, multi-row INSERT), audits every changed row (entity 'tracking', actions upload.import /
+// upload.update / upload.update.merge / upload.confirm) and matches them; other requests are served
+// between slices. So a file is applied as if its parcels had arrived one slice after another, and
+// uploading the same file again after an interrupted upload finishes it (import: skip what exists;
+// update: skip an unchanged count; confirm: skip what is already seen). Past the time budget the
+// rows not yet applied are reported as not processed; a lock conflict (after retries) is 409.
+// Up to 50,000 rows per file (TRACKING_LIMITS).
 import { sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
-import { badRequest } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
 import { lockTrackings, matchTrackings, scanAudit, type ScanRow } from '../matching/match.ts';
 import { insertScanRows, rowsOfTrackings, type ItemBrief } from '../receiving/scan-rows.ts';
 import { CONTROL_CHARS, isFrozen, isSeen, MAX_SCAN_COUNT, scanMessages, scanTextError } from '../receiving/scan-service.ts';
 import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';
-import { applyInOneTransaction, cellText, isRoundedNumber, uploadResult, uploadRowMessages, wholeNumber } from './upload-rows.ts';
+import { forEachPaced, mapPaced } from './slices.ts';
+import { isAdminSide, oneUploadPerMember } from './upload-gate.ts';
+import { applyInSlices, cellText, isRoundedNumber, uploadResult, uploadRowMessages, wholeNumber, type Slicing } from './upload-rows.ts';
 import { writeWorkbook } from './xlsx-write.ts';
 
 type UploadResult = components['schemas']['UploadResult'];
@@ -82,8 +88,8 @@ type ColumnKey = (typeof TRACKING_COLUMNS)[number]['key'];
  */
 export const TRACKING_LIMITS: SheetLimits = { ...SHEET_LIMITS, maxRows: 50_000 };
 
-/** Wall-clock budget for applying the rows; past it the upload is rolled back and refused (as purchased-upload.ts). */
-export const TRACKING_APPLY_BUDGET_MS = 60_000;
+/** Wall-clock budget for applying the rows; past it the rows not yet applied are reported as not processed (as purchased-upload.ts). */
+export const TRACKING_APPLY_BUDGET_MS = 120_000;
 
 export const trackingUploadMessages = {
   trackingRequired: scanMessages.trackingIdRequired,
@@ -112,7 +118,7 @@ export const trackingUploadMessages = {
   notImported: '没有导入该tracking和upc的记录',
   notImportedTracking: '没有导入该tracking的记录',
   busy: uploadRowMessages.busy,
-  tooSlow: uploadRowMessages.tooSlow,
+  notProcessed: uploadRowMessages.notProcessed,
 } as const;
 const M = trackingUploadMessages;
 
@@ -250,39 +256,50 @@ export async function uploadTrackings(
   actor: SessionUser,
   bytes: Buffer | null | undefined,
   mode: TrackingUploadMode,
-  opts: { limits?: SheetLimits; budgetMs?: number; matchChunk?: number } = {},
+  opts: { limits?: SheetLimits; budgetMs?: number; matchChunk?: number; slicing?: Partial<Slicing> } = {},
 ): Promise<UploadResult> {
-  // The sheet's rows are not kept, only what each row answers (a 50,000-row file's cells are ~15 MB of heap).
-  const columns = mode === 'confirm' ? CONFIRM_COLUMNS : TRACKING_COLUMNS;
-  const checked = (await parseSheet(bytes, columns, opts.limits ?? TRACKING_LIMITS)).rows.map((r) => checkRow(r, mode));
-
-  await applyInOneTransaction(db, async (tx) => {
-    const deadline = Date.now() + (opts.budgetMs ?? TRACKING_APPLY_BUDGET_MS);
-    // The plan is made in a function of its own, so what it read (every row of the file's tracking
-    // ids, ~35 MB of a 50,000-row file) is garbage before the writes and matching begin (issue 5's
-    // memory budget, < 500 MB: a 50,000-row import peaked ~60 MB lower, see README Speed).
-    const plan = await planUpload(tx, checked, mode);
-    await flush(tx, actor, plan, 'upload.import');
-    // Confirmed rows are written by matching, once, in their matched state (audited upload.confirm).
-    if (plan.match.size) await matchTrackings(tx, plan.match, actor, plan.seen.size ? { counts: plan.seen, action: 'upload.confirm' } : undefined, opts.matchChunk);
-    if (Date.now() > deadline) throw badRequest(M.tooSlow);
+  return oneUploadPerMember(actor, async () => {
+    // The sheet's rows are not kept, only what each row answers (a 50,000-row file's cells are ~15 MB of heap).
+    const columns = mode === 'confirm' ? CONFIRM_COLUMNS : TRACKING_COLUMNS;
+    const { rows } = await parseSheet(bytes, columns, opts.limits ?? TRACKING_LIMITS, { adminSide: isAdminSide(actor) });
+    const checked = await mapPaced(rows, (r) => checkRow(r, mode));
+    const todo = await resolveRows(db, checked, mode);
+    // The rows of each tracking id, in the order the file first names them: one slice takes all of them.
+    const groups = new Map<string, Todo[]>();
+    await forEachPaced(todo, (t) => {
+      const group = groups.get(t.c.tracking);
+      if (group) group.push(t);
+      else groups.set(t.c.tracking, [t]);
+    });
+    await applyInSlices(db, [...groups.values()], {
+      rowsOf: (group) => group.length,
+      outsOf: (group) => group.map((t) => t.c.out),
+      apply: (tx, slice) => applySlice(tx, actor, mode, slice.flat(), opts.matchChunk),
+      budgetMs: opts.budgetMs ?? TRACKING_APPLY_BUDGET_MS,
+      slicing: opts.slicing,
+    });
+    return uploadResult(checked.map((c) => c.out));
   });
-
-  return uploadResult(checked.map((c) => c.out));
 }
 
-/** Checks the valid rows against the catalogue and the stored rows (under the file's tracking locks, taken here) and plans the writes; fills in each row's answer. */
-async function planUpload(tx: Tx, checked: CheckedRow[], mode: TrackingUploadMode): Promise<Plan> {
+/** A valid row with the item it names (import), after the checks that need no lock. */
+type Todo = { c: CheckedRow; item: ItemBrief | null };
+
+/**
+ * The checks that need no lock, before anything is written: each valid row's item (商品ID, or the
+ * catalogue's item of its upc in import) and duplicates within the file (after the upc is known).
+ * Fills in the answer of the rows refused here; answers the others.
+ */
+async function resolveRows(db: Db, checked: CheckedRow[], mode: TrackingUploadMode): Promise<Todo[]> {
   const valid = checked.filter((c) => c.out.opStatus === 'succ');
   const { byId, byUpc } = await loadItems(
-    tx,
+    db,
     valid.flatMap((c) => (c.fileItemId !== null ? [c.fileItemId] : [])),
     mode === 'import' ? valid.flatMap((c) => (c.fileItemId === null && c.upc ? [c.upc] : [])) : [],
   );
-  // Items and upcs first, then duplicates within the file (after the upc is known).
   const seen = new Map<string, number>();
-  const todo: { c: CheckedRow; item: ItemBrief | null }[] = [];
-  for (const c of valid) {
+  const todo: Todo[] = [];
+  await forEachPaced(valid, (c) => {
     const fail = (msg: string) => {
       c.out.opStatus = 'error';
       c.out.msg = msg;
@@ -290,15 +307,9 @@ async function planUpload(tx: Tx, checked: CheckedRow[], mode: TrackingUploadMod
     let item: ItemBrief | null = null;
     if (c.fileItemId !== null) {
       item = byId.get(c.fileItemId) ?? null;
-      if (!item) {
-        fail(M.itemNotFound);
-        continue;
-      }
+      if (!item) return fail(M.itemNotFound);
       if (!c.upc && mode !== 'confirm') {
-        if (!item.upc?.trim()) {
-          fail(M.itemNoUpc);
-          continue;
-        }
+        if (!item.upc?.trim()) return fail(M.itemNoUpc);
         c.upc = item.upc.trim();
         c.out.upc = c.upc;
       }
@@ -307,18 +318,30 @@ async function planUpload(tx: Tx, checked: CheckedRow[], mode: TrackingUploadMod
     }
     const key = `${c.tracking}\u0000${c.upc}`;
     const first = seen.get(key);
-    if (first !== undefined) {
-      fail(M.duplicate(first));
-      continue;
-    }
+    if (first !== undefined) return fail(M.duplicate(first));
     seen.set(key, c.out.line);
     todo.push({ c, item });
-  }
+  });
+  return todo;
+}
 
-  // Every lock of the file first (matching/match.ts: tracking ids before anything else).
+/**
+ * One slice, in its transaction: the locks of its tracking ids (matching/match.ts: tracking ids
+ * before anything else), their stored rows, the plan, its writes, and matching of the tracking ids
+ * it changed.
+ */
+async function applySlice(tx: Tx, actor: SessionUser, mode: TrackingUploadMode, todo: Todo[], matchChunk?: number) {
   const trackingIds = [...new Set(todo.map((t) => t.c.tracking))];
   await lockTrackings(tx, trackingIds);
-  const existing = await rowsOfTrackings(tx, trackingIds);
+  // The plan is made in a function of its own, so what it read is garbage before the writes and matching.
+  const plan = planSlice(todo, await rowsOfTrackings(tx, trackingIds), mode);
+  await flush(tx, actor, plan, 'upload.import');
+  // Confirmed rows are written by matching, once, in their matched state (audited upload.confirm).
+  if (plan.match.size) await matchTrackings(tx, plan.match, actor, plan.seen.size ? { counts: plan.seen, action: 'upload.confirm' } : undefined, matchChunk);
+}
+
+/** Plans the writes of a slice's rows against the stored rows of their tracking ids (read under their locks); fills in each row's answer. */
+function planSlice(todo: Todo[], existing: Map<string, ScanRow[]>, mode: TrackingUploadMode): Plan {
   const plan: Plan = { inserts: [], updates: [], deletes: [], match: new Set(), seen: new Map() };
   for (const { c, item } of todo) {
     const ofTracking = existing.get(c.tracking) ?? [];

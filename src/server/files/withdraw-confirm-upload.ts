@@ -30,6 +30,7 @@ import { fromCents } from '../money.ts';
 import { masked } from '../money/card-crypto.ts';
 import { lockOrderLines, payLines, publicOrderId, withdrawServiceMessages, type LineRow } from '../money/withdraw-service.ts';
 import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';
+import { mapPaced } from './slices.ts';
 import { applyInOneTransaction, cellText, isRoundedNumber, uploadResult, wholeNumber } from './upload-rows.ts';
 
 type UploadResult = components['schemas']['UploadResult'];
@@ -113,8 +114,8 @@ export async function confirmWithdrawUpload(
   bytes: Buffer | null | undefined,
   limits: SheetLimits = CONFIRM_LIMITS,
 ): Promise<UploadResult> {
-  const { rows } = await parseSheet(bytes, CONFIRM_COLUMNS, limits);
-  const checked = rows.map(checkRow);
+  const { rows } = await parseSheet(bytes, CONFIRM_COLUMNS, limits, { adminSide: true });
+  const checked = await mapPaced(rows, checkRow);
   const firstLine = new Map<number, number>();
   for (const c of checked) {
     if (c.out.opStatus !== 'succ' || c.id === null) continue;
