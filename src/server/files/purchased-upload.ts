@@ -39,7 +39,8 @@ import { MAX_PRODUCT_COUNT, MAX_TRACKING_ID, purchasedMessages, savePurchasedRec
 import { TASK_NOT_FOUND } from '../tasks/apply-event.ts';
 import { parseSheet, SHEET_LIMITS, type Cell, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';
 import { forEachPaced, mapPaced } from './slices.ts';
-import { isAdminSide, oneUploadPerMember } from './upload-gate.ts';
+import { oneUploadPerMember } from './upload-gate.ts';
+import { isAdminSide } from '../boards/visibility.ts';
 import { applyInSlices, cellText as text, isRoundedNumber, uploadResult, uploadRowMessages, wholeNumber, type Slicing } from './upload-rows.ts';
 import { writeWorkbook } from './xlsx-write.ts';
 

@@ -59,7 +59,8 @@ import { insertScanRows, rowsOfTrackings, type ItemBrief } from '../receiving/sc
 import { CONTROL_CHARS, isFrozen, isSeen, MAX_SCAN_COUNT, scanMessages, scanTextError } from '../receiving/scan-service.ts';
 import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';
 import { forEachPaced, mapPaced } from './slices.ts';
-import { isAdminSide, oneUploadPerMember } from './upload-gate.ts';
+import { oneUploadPerMember } from './upload-gate.ts';
+import { isAdminSide } from '../boards/visibility.ts';
 import { applyInSlices, cellText, isRoundedNumber, uploadResult, uploadRowMessages, wholeNumber, type Slicing } from './upload-rows.ts';
 import { writeWorkbook } from './xlsx-write.ts';
 

@@ -6,13 +6,12 @@
 // the money workflow) and is never queued behind members: see parse-sheet.ts's ParseSlots.
 import { AppError, Code } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
+import { isAdminSide } from '../boards/visibility.ts';
 
 export const UPLOAD_BUSY = '已有上传正在处理，请稍后再试';
 
 /** HTTP 429 with A00001: the request is fine, only its timing is not (SPEC section 8 has no code of its own for it). */
 export const uploadBusy = () => new AppError(Code.badParam, 429, UPLOAD_BUSY);
-
-export const isAdminSide = (actor: SessionUser) => actor.roleType !== 'user';
 
 /** Members with an upload in flight, in this process (one server process serves the app). */
 const inFlight = new Set<number>();

@@ -34,6 +34,7 @@ import { Code } from '../errors.ts';
 import type { SessionUser } from '../handlers/types.ts';
 import { lockForMatching, matchTracking, matchTrackings } from '../matching/match.ts';
 import { decideTask, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
+import { isAdminSide } from '../boards/visibility.ts';
 
 export type PurchasedRow = typeof purchasedRecords.$inferSelect;
 
@@ -91,7 +92,6 @@ export function purchasedInputError(input: { trackingId?: unknown; productCount?
   return null;
 }
 
-const isAdminSide = (actor: SessionUser) => actor.roleType !== 'user';
 
 /** Why `actor` may not change the records of `task` (from lockTask's rules and the machine), or null. */
 function editRefusal(actor: SessionUser, task: TaskRow | undefined): PurchasedResult | null {
