@@ -497,7 +497,7 @@ async function startServerProcess(
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn' };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--max-old-space-size=384', ...profile, '--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--max-old-space-size=384', ...profile, ...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []), '--import', 'tsx', 'src/server/main.ts'], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1657,7 +1657,7 @@ export interface paths {
         put?: never;
         /**
          * Tracking upload: insert
-         * @description Imports parcels announced before they arrive: each row (tracking, upc or 商品ID, 数量) becomes a scan record in status init (imported, not yet seen; matching ignores it until it is seen). A tracking id and upc that already have a record are skip. File: an .xlsx of the template (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in one transaction; another upload or scan holding the same records answers 409 A00004 and nothing changes.
+         * @description Imports parcels announced before they arrive: each row (tracking, upc or 商品ID, 数量) becomes a scan record in status init (imported, not yet seen; matching ignores it until it is seen). A tracking id and upc that already have a record are skip. File: an .xlsx of the template (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
          */
         post: operations["importTrackingExcel"];
         delete?: never;
@@ -1677,7 +1677,7 @@ export interface paths {
         put?: never;
         /**
          * Tracking upload: update
-         * @description Changes the count of the records of each row's tracking id and upc (oldQty = the count before; the records matching divided among tasks are merged into one first). No such record is an error row, the same count is skip, a record whose task is being paid (wait2pay, payed) is an error row. Seen records are matched again. File: an .xlsx of the template (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in one transaction; another upload or scan holding the same records answers 409 A00004 and nothing changes.
+         * @description Changes the count of the records of each row's tracking id and upc (oldQty = the count before; the records matching divided among tasks are merged into one first). No such record is an error row, the same count is skip, a record whose task is being paid (wait2pay, payed) is an error row. Seen records are matched again. File: an .xlsx of the template (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
          */
         post: operations["updateTrackingExcel"];
         delete?: never;
@@ -1697,7 +1697,7 @@ export interface paths {
         put?: never;
         /**
          * Tracking upload: confirm
-         * @description Marks imported parcels as arrived: the init records of each row's tracking id and upc (or, with the upc cell empty, of the whole tracking id) become scan; a filled 数量 replaces the imported count (oldQty = the imported count). Records already seen are skip; a tracking id and upc never imported are an error row. The confirmed tracking ids are matched once at the end. File: an .xlsx of the template (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in one transaction; another upload or scan holding the same records answers 409 A00004 and nothing changes.
+         * @description Marks imported parcels as arrived: the init records of each row's tracking id and upc (or, with the upc cell empty, of the whole tracking id) become scan; a filled 数量 replaces the imported count (oldQty = the imported count). Records already seen are skip; a tracking id and upc never imported are an error row. The confirmed tracking ids are matched once at the end. File: an .xlsx of the template (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
          */
         post: operations["confirmTrackingExcel"];
         delete?: never;
@@ -1717,7 +1717,7 @@ export interface paths {
         put?: never;
         /**
          * Purchased-records upload: insert
-         * @description A user may only touch own tasks (another member's task id is reported as '任务不存在'); admins use it from the second admin upload page (user files) for any task. File: an .xlsx of the template (downloadPurchasedTemplate), at most 10 MB and 1000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise each row is reported; valid rows are recorded (a tracking id the task already has is skip) in one transaction.
+         * @description A user may only touch own tasks (another member's task id is reported as '任务不存在'); admins use it from the second admin upload page (user files) for any task. File: an .xlsx of the template (downloadPurchasedTemplate), at most 10 MB and 1000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise each row is reported; valid rows are recorded (a tracking id the task already has is skip) in slices of whole tracking ids, each its own transaction, other requests being served between them (the same file uploaded again finishes an interrupted upload). A member whose previous upload is still being processed is answered 429 A00001 '已有上传正在处理，请稍后再试'.
          */
         post: operations["importPurchasedExcel"];
         delete?: never;
@@ -2944,7 +2944,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description A00004: too many attempts, or an upload of the caller is still being processed; try again later */
+        /** @description Try again later: A00004 for too many attempts (rate limits, a full password-hash queue); A00001 when an upload of the caller is still being processed */
         TooManyRequests: {
             headers: {
                 [name: string]: unknown;

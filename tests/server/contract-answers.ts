@@ -12,7 +12,7 @@ type Json = Record<string, unknown>;
 /** SPEC section 8 codes and the HTTP statuses each may travel with (DECISIONS "Wire contract"). */
 export const STATUSES_OF_CODE: Record<string, number[]> = {
   A00000: [200],
-  A00001: [400, 413],
+  A00001: [400, 413, 429],
   A00002: [401],
   A00003: [403],
   A00004: [404, 409, 429],

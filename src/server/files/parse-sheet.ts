@@ -135,6 +135,10 @@ export class ParseSlots {
       this.next();
     }
   }
+  /** Files being parsed and waiting, per side (for the log and the tests of the queue). */
+  get state() {
+    return { running: { admin: this.admins, member: this.members }, waiting: { admin: this.waiting.admin.length, member: this.waiting.member.length } };
+  }
   private take(adminSide: boolean) {
     if (adminSide) this.admins++;
     else this.members++;
@@ -151,6 +155,9 @@ export class ParseSlots {
 }
 
 const parses = new ParseSlots(MAX_PARALLEL_PARSES, MAX_MEMBER_PARSES);
+
+/** The files being parsed and waiting, per side. */
+export const parseQueueState = () => parses.state;
 
 const isCell = (v: unknown): v is Cell => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 

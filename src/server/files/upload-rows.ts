@@ -9,7 +9,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
 import type { components } from '../../api/schema';
-import { pipelinedTransaction, postgresError, type Db, type Tx } from '../db/client.ts';
+import { pipelinedRunner, pipelinedTransaction, postgresError, type Db, type Tx } from '../db/client.ts';
 import { Code, conflict } from '../errors.ts';
 import type { Cell } from './parse-sheet.ts';
 import { jsonArrayPaced } from './slices.ts';
@@ -73,13 +73,19 @@ export interface Slicing {
 }
 
 /**
- * 150 ms a slice: on PGlite every other request waits for the slice in progress (one connection, held
- * by the transaction), so with two uploads at once a request waits about two slices, far under the
- * 1 s promised; on PostgreSQL a slice holds the row locks of its parcels and tasks that long. At most
- * 2,000 rows: a slice's tracking ids stay within matching's per-id locks (BULK_LOCK_THRESHOLD), so
- * scans of other parcels go on beside an upload.
+ * How slices are cut on each database. PGlite: 150 ms a slice, because every other request waits
+ * for the slice in progress (one connection, held by the transaction), so with two uploads at once a
+ * request waits about two slices, far under the 1 s promised. PostgreSQL serves other requests beside
+ * a transaction, and a slice costs a few round trips whatever its size (each one a wait for the other
+ * process on a busy machine): 400 ms a slice, during which it holds the row locks of its parcels and
+ * tasks. At most 1,000 rows either way: a slice's statements and its matching read are then built,
+ * sent and parsed in pieces of a few milliseconds, and its tracking ids stay within matching's per-id
+ * locks (BULK_LOCK_THRESHOLD), so scans of other parcels go on beside an upload.
  */
-export const SLICING: Slicing = { targetMs: 150, firstRows: 200, maxRows: 2000 };
+export const SLICING: Record<'pglite' | 'pg', Slicing> = {
+  pglite: { targetMs: 150, firstRows: 200, maxRows: 1000 },
+  pg: { targetMs: 400, firstRows: 200, maxRows: 1000 },
+};
 
 /** Rows of a slice that (rarely) meets a lock conflict: tried again this many times, then 409. */
 const SLICE_ATTEMPTS = 3;
@@ -106,7 +112,8 @@ export async function applyInSlices<G>(
     slicing?: Partial<Slicing>;
   },
 ): Promise<void> {
-  const { targetMs, firstRows, maxRows } = { ...SLICING, ...opts.slicing };
+  // A PostgreSQL handle carries its pipelined transactions (db/client.ts); PGlite's does not.
+  const { targetMs, firstRows, maxRows } = { ...SLICING[pipelinedRunner in db ? 'pg' : 'pglite'], ...opts.slicing };
   const deadline = Date.now() + opts.budgetMs;
   let size = firstRows;
   for (let i = 0; i < groups.length; ) {
@@ -137,6 +144,7 @@ export async function applyInSlices<G>(
     }
     // The next slice's size: halfway (geometrically) between this one and what would have taken targetMs.
     const ms = Math.max(1, performance.now() - started);
+    if (process.env.UPLOAD_SLICE_LOG) process.stderr.write(`SLICE ${rows} ${ms.toFixed(0)}\n`);
     size = Math.max(1, Math.min(maxRows, Math.round(Math.sqrt(size * ((rows * targetMs) / ms)))));
     await nextTurn();
   }

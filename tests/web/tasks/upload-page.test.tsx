@@ -222,6 +222,15 @@ describe('/user/upload', () => {
     expect(document.querySelector('[data-tone="error"]')).toBeNull();
     expect(screen.queryByRole('table', { name: '上传结果' })).toBeNull();
   });
+
+  it('shows the 429 of a second upload while the first is being processed like any refusal', async () => {
+    const server = fakeTaskServer();
+    server.answer.import = () => refuse('已有上传正在处理，请稍后再试', 429);
+    openUpload(server);
+    await chooseAndUpload('导入');
+    expect(await screen.findByText('上传失败：已有上传正在处理，请稍后再试')).toBeTruthy();
+    expect(screen.queryByRole('table', { name: '上传结果' })).toBeNull();
+  });
 });
 
 describe('/user/upload: leaving with results on screen', () => {
