@@ -159,6 +159,10 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     // uploads at once never leave a scan batch waiting for a connection.
     const pipelinePool = new pg.Pool({ connectionString: opts.url, max: 10, pipeline: true } as import('pg').PoolConfig);
     Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool, db as unknown as Db) });
+    // An idle connection PostgreSQL ends (a restart, pg_terminate_backend, a network cut) is reported
+    // as the pool's 'error' event, which would end the process unheard; the pool has already dropped
+    // that connection and the next query opens a fresh one, so there is nothing to do.
+    for (const p of [pool, pipelinePool]) p.on('error', () => undefined);
     return {
       db: db as unknown as Db,
       driver: 'pg',
