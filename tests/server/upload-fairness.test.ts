@@ -108,8 +108,9 @@ describe('the upload queue', () => {
     const adminAnswer = sent('admin', post(admin.token, PURCHASES, xlsxOf([['任务ID', 'tracking', '数量'], [999_999, 'A-1', 1]])));
     expect((await adminAnswer).body.data).toMatchObject({ error: 1 });
     for (const a of await Promise.all(memberAnswers)) expect(a.body.data).toMatchObject({ error: 5000 });
-    // The admin's file went ahead of the three waiting ones.
-    expect(order.indexOf('admin')).toBeLessThan(order.indexOf('member2'));
-    expect(order.slice(-3).sort()).toEqual(['member2', 'member3', 'member4']);
+    // The admin's file went ahead of the three waiting ones: at most the member whose file was being
+    // parsed (whichever of the four reached the parser first) is answered before it.
+    expect(order).toHaveLength(5);
+    expect(order.indexOf('admin')).toBeLessThanOrEqual(1);
   });
 });
