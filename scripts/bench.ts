@@ -494,7 +494,8 @@ async function startServerProcess(
   // BENCH_CPU_PROFILE: the server process writes its profiles when it exits (one per thread, named
   // CPU.<date>.<pid>.<thread>...: the main thread's is the largest; tsx's loader thread has one too).
   const profile = PROFILE_DIR && opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn' };
+  // MALLOC_ARENA_MAX and the heap cap as package.json's start script sets them.
+  const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '2', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn' };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
   const child = spawn(process.execPath, ['--max-old-space-size=384', ...profile, ...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []), '--import', 'tsx', 'src/server/main.ts'], {

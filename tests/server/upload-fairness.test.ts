@@ -12,6 +12,7 @@ import { purchasedRecords } from '../../src/server/db/schema/tasks.ts';
 import { scanTrackings } from '../../src/server/db/schema/receiving.ts';
 import { parseQueueState } from '../../src/server/files/parse-sheet.ts';
 import { UPLOAD_BUSY } from '../../src/server/files/upload-gate.ts';
+import { SliceTurns } from '../../src/server/files/upload-rows.ts';
 import { lockTrackings } from '../../src/server/matching/match.ts';
 import { call, useTestApp } from './harness.ts';
 import { signIn } from './board-fixtures.ts';
@@ -56,6 +57,23 @@ describe('a large upload', () => {
     expect(storedDuring.length).toBeGreaterThanOrEqual(3);
     // Reads were answered at two different points inside the upload, between its slices.
     expect(new Set(storedDuring.filter((n) => n > 0 && n < rows)).size).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('slices of two uploads on PGlite', () => {
+  it('let a request that arrived during one slice run before the next slice of either upload', async () => {
+    const turns = new SliceTurns();
+    const order: string[] = [];
+    // A slice runs in promises only (PGlite's statements): a request that arrives meanwhile is a
+    // callback of a later turn of the event loop.
+    const slice = (name: string) => async () => {
+      order.push(name);
+      setImmediate().then(() => order.push(`request during ${name}`));
+      await Promise.resolve();
+    };
+    await Promise.all([turns.run(slice('A1')), turns.run(slice('B1')), turns.run(slice('A2'))]);
+    await setImmediate();
+    expect(order).toEqual(['A1', 'request during A1', 'B1', 'request during B1', 'A2', 'request during A2']);
   });
 });
 

@@ -6,6 +6,7 @@
 // snapshot: so they must write different rows and must not need to see each other's writes
 // (the callers here write each row at most once and take every id they insert beforehand).
 import { sql, type SQL } from 'drizzle-orm';
+import { Pacer } from '../files/slices.ts';
 import { awaitAtCommit, executePrepared, isPipelined, type Tx } from './client.ts';
 
 /** Above this many rows written, the statements run one at a time (see executeTogether). */
@@ -37,7 +38,14 @@ export async function executeTogether(tx: Tx, statements: Iterable<SQL>, rows: n
     if (running) await awaitAtCommit(tx, running);
     return;
   }
-  const list = [...statements];
+  // Built a piece at a time (Pacer): a slice of an upload writes up to TOGETHER_MAX_ROWS rows with
+  // their audit entries, whose JSON took 50-150 ms of the server's thread in one piece.
+  const list: SQL[] = [];
+  const pacer = new Pacer();
+  for (const statement of statements) {
+    list.push(statement);
+    await pacer.pace();
+  }
   if (!list.length) return;
   // In a pipelined transaction (client.ts pipelinedTransaction) the statement goes with the COMMIT.
   if (list.length === 1) return awaitAtCommit(tx, executePrepared(tx, list[0]!));

@@ -6,8 +6,9 @@
 //  - parsing happens in sheet-worker.mjs, in a fresh worker_thread per file with a ~128 MB heap
 //    and a 10 s wall-clock timeout after which the worker is terminated; the worker also refuses
 //    anything but an Office Open XML workbook and caps the unzipped size (zip bombs) before xlsx
-//    sees the bytes; at most MAX_PARALLEL_PARSES files are parsed at once, the rest wait their turn,
-//    and one of them is kept for the admin side, whose files go before members' (ParseSlots);
+//    sees the bytes; at most MAX_PARALLEL_PARSES files are parsed at once (a second only while the
+//    memory budget leaves room for it), the rest wait their turn, and one of them is kept for the
+//    admin side, whose files go before members' (ParseSlots);
 //  - the worker answers the rows as JSON lines in one transferred buffer, read here a piece at a
 //    time between turns of the event loop (slices.ts), as are the rows' columns: a 50,000-row file
 //    took the server's thread for ~1 s in one piece when it came as one cloned array;
@@ -68,6 +69,13 @@ export const SHEET_LIMITS: SheetLimits = {
 export const MAX_PARALLEL_PARSES = 2;
 /** Of those, how many members' files may take: the others are kept for the admin side. */
 export const MAX_MEMBER_PARSES = 1;
+/**
+ * The server's memory budget while it takes uploads (README, Speed: < 500 MB). A second parse
+ * starts only while the process leaves room under it for two workers' heaps (heapMb; the running one
+ * may not have grown yet); else it waits for the running one. One parse always may run. On PGlite
+ * two at once beside a confirm took the server to 550 MB.
+ */
+export const MEMORY_BUDGET_BYTES = 500 * 1024 * 1024;
 
 const WORKER_URL = new URL('./sheet-worker.mjs', import.meta.url);
 
@@ -116,12 +124,15 @@ export class ParseSlots {
   private admins = 0;
   private members = 0;
   private readonly waiting = { admin: [] as (() => void)[], member: [] as (() => void)[] };
+  /** `roomForAnother`: whether a parse may start beside those running (memory). */
   constructor(
     private readonly max: number,
     private readonly memberMax: number,
+    private readonly roomForAnother: () => boolean = () => true,
   ) {}
   private free(adminSide: boolean) {
-    return this.admins + this.members < this.max && (adminSide || this.members < this.memberMax);
+    const running = this.admins + this.members;
+    return running < this.max && (adminSide || this.members < this.memberMax) && (running === 0 || this.roomForAnother());
   }
   async run<T>(adminSide: boolean, fn: () => Promise<T>): Promise<T> {
     const queue = adminSide ? this.waiting.admin : this.waiting.member;
@@ -154,7 +165,8 @@ export class ParseSlots {
   }
 }
 
-const parses = new ParseSlots(MAX_PARALLEL_PARSES, MAX_MEMBER_PARSES);
+// A worker just started has not grown yet: the running one is counted at its full heap too.
+const parses = new ParseSlots(MAX_PARALLEL_PARSES, MAX_MEMBER_PARSES, () => process.memoryUsage.rss() + 2 * SHEET_LIMITS.heapMb * 1024 * 1024 <= MEMORY_BUDGET_BYTES);
 
 /** The files being parsed and waiting, per side. */
 export const parseQueueState = () => parses.state;

@@ -87,6 +87,29 @@ export const SLICING: Record<'pglite' | 'pg', Slicing> = {
   pg: { targetMs: 400, firstRows: 200, maxRows: 1000 },
 };
 
+/**
+ * PGlite runs each statement on this thread and a transaction holds its only connection, and a
+ * transaction's statements follow one another in microtasks: when one upload's slice ended, another
+ * upload's slice that waited for the connection ran at once, before the event loop read the requests
+ * that had arrived meanwhile (the bench saw the server silent for two slices, 300-600 ms). So on
+ * PGlite the slices of all uploads take turns, and between two of them the event loop goes once
+ * through its I/O (two turns of setImmediate: the first ends this loop's check phase, the second runs
+ * after the next poll), whose requests queue their statements ahead of the next slice.
+ */
+export class SliceTurns {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(slice: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(slice);
+    this.tail = result.then(throughPoll, throughPoll);
+    return result;
+  }
+}
+const throughPoll = async () => {
+  await nextTurn();
+  await nextTurn();
+};
+const pgliteSlices = new SliceTurns();
+
 /** Rows of a slice that (rarely) meets a lock conflict: tried again this many times, then 409. */
 const SLICE_ATTEMPTS = 3;
 
@@ -113,7 +136,8 @@ export async function applyInSlices<G>(
   },
 ): Promise<void> {
   // A PostgreSQL handle carries its pipelined transactions (db/client.ts); PGlite's does not.
-  const { targetMs, firstRows, maxRows } = { ...SLICING[pipelinedRunner in db ? 'pg' : 'pglite'], ...opts.slicing };
+  const pg = pipelinedRunner in db;
+  const { targetMs, firstRows, maxRows } = { ...SLICING[pg ? 'pg' : 'pglite'], ...opts.slicing };
   const deadline = Date.now() + opts.budgetMs;
   let size = firstRows;
   for (let i = 0; i < groups.length; ) {
@@ -134,7 +158,8 @@ export async function applyInSlices<G>(
     const started = performance.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        await pipelinedTransaction(db, (tx) => opts.apply(tx, slice));
+        if (pg) await pipelinedTransaction(db, (tx) => opts.apply(tx, slice));
+        else await pgliteSlices.run(() => db.transaction((tx) => opts.apply(tx, slice)));
         break;
       } catch (err) {
         outs.forEach((o, k) => Object.assign(o, saved[k]));
