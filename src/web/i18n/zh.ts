@@ -3,6 +3,7 @@
 import type { RoleType } from '../../../machines/session.machine';
 import type { TaskStatus } from '../../../machines/task.machine';
 import type { BoardTaskStatus } from '../../../machines/claim.machine';
+import type { ScanStatus } from '../../../machines/scan-record.machine';
 import { peopleText } from './zh-people';
 import { catalogText } from './zh-catalog';
 import { boardsText } from './zh-boards';
@@ -15,7 +16,6 @@ import { trackingText } from './zh-tracking';
 import { scanText } from './zh-scan';
 import { paymentsText, statisticsText } from './zh-payments';
 import { bankCardsText, withdrawText } from './zh-withdraw';
-import type { components } from '../../api/schema';
 
 export const zh = {
   app: {
@@ -75,7 +75,7 @@ export const zh = {
       unmatch: '不匹配',
       wait2pay: '待付款',
       payed: '已付款',
-    } satisfies Record<components['schemas']['ScanStatus'], string>,
+    } satisfies Record<ScanStatus, string>,
   },
 
   /** Page titles (document.title and page headers), keyed by route. */

@@ -6,7 +6,7 @@
 // 已添加的商品') is shown in the dialog, which stays open.
 import { useId, useState, type JSX } from 'react';
 import * as v from 'valibot';
-import { MAX_SCAN_COUNT } from '../../../../machines/scan.machine';
+import { MAX_SCAN_COUNT, scanRecordMessages } from '../../../../machines/scan-record.machine';
 import { ScanStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/dialog';
@@ -33,10 +33,10 @@ export const scanEditSchema = v.object({
   count: v.pipe(
     v.string(),
     v.trim(),
-    v.regex(/^\d{1,7}$/, E.countInvalid),
+    v.regex(/^\d{1,7}$/, scanRecordMessages.countInvalid),
     v.transform(Number),
-    v.minValue(1, E.countInvalid),
-    v.maxValue(MAX_SCAN_COUNT, E.countInvalid),
+    v.minValue(1, scanRecordMessages.countInvalid),
+    v.maxValue(MAX_SCAN_COUNT, scanRecordMessages.countInvalid),
   ),
   itemId: v.nullable(v.number()),
 });
