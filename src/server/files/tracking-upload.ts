@@ -54,7 +54,7 @@ import type { components } from '../../api/schema';
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import { lockTrackings, matchTrackings, scanAudit, type ScanRow } from '../matching/match.ts';
 import { insertScanRows, rowsOfTrackings, type ItemBrief } from '../receiving/scan-rows.ts';
 import { CONTROL_CHARS, scanMessages, scanTextError } from '../receiving/scan-service.ts';

@@ -73,7 +73,7 @@ import { jsonRowMapper } from '../db/json-rows.ts';
 import { executeTogether } from '../db/together.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import { newScanIds, scanIdsSql, scanRowsInsert, type ItemBrief, type NewScanRow, type ScanRow } from '../receiving/scan-rows.ts';
 import { decideTask, planMatchEvents, type TaskRow } from '../tasks/apply-event.ts';
 import { confirmScan, isAnnounced } from '../../../machines/scan-record.machine.ts';

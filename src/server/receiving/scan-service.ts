@@ -46,7 +46,7 @@ import type { Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import {
   announcedRowOf,
   decideScanRecord,
