@@ -48,6 +48,16 @@ export const scanRecordMessages = {
   notAllowed: '该记录当前不能进行此操作',
 } as const;
 
+/** Each status in words: the screens' badges and filters (web i18n zh.status.scan) and the Excel export show these. */
+export const scanStatusLabels = {
+  init: '已导入', // imported, not yet seen at the warehouse
+  scan: '已扫描',
+  match: '已匹配',
+  unmatch: '不匹配',
+  wait2pay: '待付款',
+  payed: '已付款',
+} as const satisfies Record<ScanStatus, string>;
+
 /** SPEC §9: a scan counts one unit unless the clerk types more. */
 export const DEFAULT_SCAN_COUNT = 1;
 export const MAX_SCAN_COUNT = 1_000_000;
