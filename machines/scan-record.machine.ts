@@ -40,6 +40,13 @@ export const scanRecordMessages = {
   itemsRequired: '请填写所有项目对应的商品',
   /** /admin/scan2: a product must be chosen (SPEC §5). */
   chooseItem: '请选择商品',
+  /** A tracking id or upc: trimmed, 1..64 characters, no control characters. */
+  trackingIdRequired: '请填写trackingId',
+  trackingIdTooLong: 'trackingId不能超过64个字符',
+  trackingIdInvalid: 'trackingId包含无效字符',
+  upcRequired: '请填写upc',
+  upcTooLong: 'upc不能超过64个字符',
+  upcInvalid: 'upc包含无效字符',
   /** A count outside 1..MAX_SCAN_COUNT. */
   countInvalid: '数量必须是1到1000000之间的整数',
   /** An edit of a frozen row. */
@@ -61,6 +68,8 @@ export const scanStatusLabels = {
 /** SPEC §9: a scan counts one unit unless the clerk types more. */
 export const DEFAULT_SCAN_COUNT = 1;
 export const MAX_SCAN_COUNT = 1_000_000;
+/** The longest tracking id or upc. */
+export const MAX_SCAN_TEXT = 64;
 export const isValidScanCount = (count: number) => Number.isInteger(count) && count >= 1 && count <= MAX_SCAN_COUNT;
 
 export type ScanRecordEvent =

@@ -53,6 +53,7 @@ import {
   isDuplicateOfSeen,
   isSeen,
   isValidScanCount,
+  MAX_SCAN_TEXT,
   scanRecordMessages,
 } from '../../../machines/scan-record.machine.ts';
 import type { ItemBrief } from './scan-rows.ts';
@@ -75,12 +76,12 @@ export const scanMessages = {
   itemRequired: scanRecordMessages.itemsRequired,
   chooseItem: scanRecordMessages.chooseItem,
   trackingSubmitted: scanRecordMessages.trackingSubmitted,
-  trackingIdRequired: '请填写trackingId',
-  trackingIdTooLong: 'trackingId不能超过64个字符',
-  trackingIdInvalid: 'trackingId包含无效字符',
-  upcRequired: '请填写upc',
-  upcTooLong: 'upc不能超过64个字符',
-  upcInvalid: 'upc包含无效字符',
+  trackingIdRequired: scanRecordMessages.trackingIdRequired,
+  trackingIdTooLong: scanRecordMessages.trackingIdTooLong,
+  trackingIdInvalid: scanRecordMessages.trackingIdInvalid,
+  upcRequired: scanRecordMessages.upcRequired,
+  upcTooLong: scanRecordMessages.upcTooLong,
+  upcInvalid: scanRecordMessages.upcInvalid,
   countInvalid: scanRecordMessages.countInvalid,
   itemNotFound: '商品不存在',
   notFound: '记录不存在',
@@ -91,8 +92,6 @@ export const scanMessages = {
   added: '操作成功',
   saved: '保存成功',
 } as const;
-
-export const MAX_SCAN_TEXT = 64;
 
 /** A scan row as the contract's ScanTracking. */
 export function scanOut(r: ScanRow): ScanTracking {

@@ -60,9 +60,6 @@ export const trackingText = {
   edit: {
     title: (id: number) => `编辑扫描记录 #${id}`,
     current: (status: string, matched: string) => (matched ? `当前状态：${status}，匹配用户：${matched}` : `当前状态：${status}`),
-    trackingRequired: '请填写trackingId',
-    upcRequired: '请填写UPC',
-    tooLong: (label: string) => `${label}最多64个字符`,
     itemHint: '留空则不修改商品',
     rematchHint: '保存后会按新的内容重新匹配。',
     save: '保存',
