@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../src/server/db/client.ts';
 import { scanTrackings } from '../../src/server/db/schema/receiving.ts';
 import { tasks } from '../../src/server/db/schema/tasks.ts';
-import type { SessionUser } from '../../src/server/handlers/types.ts';
+import type { SessionUser } from '../../src/server/auth/session-user.ts';
 import { call } from './harness.ts';
 import { createBoardTask, openBoard, seedGroup, seedItem, signIn } from './board-fixtures.ts';
 

@@ -4,7 +4,7 @@
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { sessions, users } from '../db/schema/accounts.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from './session-user.ts';
 import { hashToken, newToken } from './secrets.ts';
 
 export const SESSION_HOURS = 12;

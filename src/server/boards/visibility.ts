@@ -19,7 +19,7 @@ import { items } from '../db/schema/catalog.ts';
 import { userGroupMembers } from '../db/schema/groups.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { notFound } from '../errors.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 
 export type BoardRow = typeof boards.$inferSelect;
 export type BoardTaskRow = typeof boardTasks.$inferSelect;

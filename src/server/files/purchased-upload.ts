@@ -34,7 +34,7 @@ import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import type { Db, Tx } from '../db/client.ts';
 import { tasks } from '../db/schema/tasks.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import { MAX_PRODUCT_COUNT, MAX_TRACKING_ID, purchasedMessages, savePurchasedRecords } from '../tasks/purchased-service.ts';
 import { TASK_NOT_FOUND } from '../tasks/apply-event.ts';
 import { parseSheet, SHEET_LIMITS, type Cell, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';

@@ -5,6 +5,7 @@
 // columns and times in the caller's offset. At most MAX_TRACKING_EXPORT_ROWS: a token for more is
 // refused when it is asked for (narrower filters, please), and a file never holds more (rows
 // scanned between the token and the download are cut at the limit, newest first by default).
+import { scanStatusLabels } from '../../../machines/scan-record.machine.ts';
 import { formatTime } from '../dates.ts';
 import type { ScanRow } from '../matching/match.ts';
 import { taskDisplayId } from './labels-pdf.ts';
@@ -16,15 +17,8 @@ export const trackingExportMessages = {
   tooMany: `导出的记录超过${MAX_TRACKING_EXPORT_ROWS}条，请缩小筛选范围后再导出`,
 } as const;
 
-/** The scan record statuses in words (SPEC §4; DECISIONS "Receiving and matching"). */
-export const SCAN_STATUS_TEXT: Record<ScanRow['status'], string> = {
-  init: '已导入',
-  scan: '已扫描',
-  match: '已匹配',
-  unmatch: '不匹配',
-  wait2pay: '待付款',
-  payed: '已付款',
-};
+/** The scan record statuses in words, as the list shows them. */
+export const SCAN_STATUS_TEXT: Record<ScanRow['status'], string> = scanStatusLabels;
 
 export const TRACKING_EXPORT_HEADER = ['ID', 'Tracking', 'UPC', '数量', '商品ID', '商品名称', '状态', '匹配用户', '用户ID', '任务ID', '操作人ID', '创建时间', '更新时间'] as const;
 

@@ -2,7 +2,8 @@
 // confirm); a result table", §3 "Upload result row", §7 "POST /api/scan/admin/excel/upload/import,
 // update, confirm"; DECISIONS "Receiving and matching" - init = imported, not yet seen; "Files").
 //
-// The three actions (the decision; receiving/scan-service.ts has the same vocabulary):
+// The three actions (the decision; receiving/scan-service.ts has the same vocabulary, and both ask
+// machines/scan-record.machine.ts what seen, announced and frozen mean):
 // - import: parcels announced before they arrive (a supplier's or carrier's list). Each row
 //   (tracking, upc, 数量) becomes a scan record in status init: not stock yet, so matching ignores
 //   it and nothing is matched. A (tracking, upc) that already has a record (imported or seen) is
@@ -53,10 +54,11 @@ import type { components } from '../../api/schema';
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import { lockTrackings, matchTrackings, scanAudit, type ScanRow } from '../matching/match.ts';
 import { insertScanRows, rowsOfTrackings, type ItemBrief } from '../receiving/scan-rows.ts';
-import { CONTROL_CHARS, isFrozen, isSeen, MAX_SCAN_COUNT, scanMessages, scanTextError } from '../receiving/scan-service.ts';
+import { CONTROL_CHARS, scanMessages, scanTextError } from '../receiving/scan-service.ts';
+import { ANNOUNCED_SCAN_STATUS, isAnnounced, isFrozen, isSeen, MAX_SCAN_COUNT } from '../../../machines/scan-record.machine.ts';
 import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';
 import { forEachPaced, mapPaced } from './slices.ts';
 import { oneUploadPerMember } from './upload-gate.ts';
@@ -233,7 +235,7 @@ async function flush(tx: Tx, actor: SessionUser, plan: Plan, insertAction: strin
   const now = new Date();
   const inserted = await insertScanRows(
     tx,
-    plan.inserts.map((r) => ({ ...r, status: 'init', matchedUser: null, userId: null, mainId: null, subId: null, taskId: null, opUid: actor.id, createdAt: now, updatedAt: now })),
+    plan.inserts.map((r) => ({ ...r, status: ANNOUNCED_SCAN_STATUS, matchedUser: null, userId: null, mainId: null, subId: null, taskId: null, opUid: actor.id, createdAt: now, updatedAt: now })),
   );
   for (const row of inserted) audits.push(scanAudit(actor, insertAction, null, row));
   for (const part of chunks(plan.updates)) {
@@ -386,7 +388,7 @@ function planSlice(todo: Todo[], existing: Map<string, ScanRow[]>, mode: Trackin
       }
     } else {
       describe(ofUpc[0]);
-      const announced = ofUpc.filter((r) => r.status === 'init');
+      const announced = ofUpc.filter(isAnnounced);
       if (!ofUpc.length) result('error', c.upc ? M.notImported : M.notImportedTracking);
       else if (!announced.length) {
         out.oldQty = sum(ofUpc);

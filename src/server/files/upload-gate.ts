@@ -5,7 +5,7 @@
 // admin side (admin, lowerAdmin) is not bounded per user (their concurrent confirms are part of
 // the money workflow) and is never queued behind members: see parse-sheet.ts's ParseSlots.
 import { AppError, Code } from '../errors.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import { isAdminSide } from '../boards/visibility.ts';
 
 export const UPLOAD_BUSY = '已有上传正在处理，请稍后再试';

@@ -25,7 +25,7 @@ import { decide } from '../../../machines/stored-state.ts';
 import { amountToCents, explainWithdrawRefusal, withdrawMachine } from '../../../machines/withdraw.machine.ts';
 import type { Db } from '../db/client.ts';
 import { withdrawRequests } from '../db/schema/money.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import { fromCents } from '../money.ts';
 import { masked } from '../money/card-crypto.ts';
 import { lockOrderLines, payLines, publicOrderId, withdrawServiceMessages, type LineRow } from '../money/withdraw-service.ts';

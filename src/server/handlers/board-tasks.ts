@@ -15,7 +15,8 @@ import { items } from '../db/schema/catalog.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { toCents } from '../money.ts';
-import { me, ok, type Handlers, type SessionUser } from './types.ts';
+import { me, ok, type Handlers } from './types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 
 export const boardTaskMessages = {
   itemMissing: '商品不存在',

@@ -18,7 +18,8 @@ import { parseIdList } from '../ids.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { boardPublishedMail } from '../mail/templates.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
-import { me, ok, type Ctx, type Handlers, type SessionUser } from './types.ts';
+import { me, ok, type Ctx, type Handlers } from './types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 
 /** SPEC §5 "Board: all fields except id required ('{field}必填')", with the form's labels. */
 const BOARD_LABELS = { boardName: '看板名称', remark: '备注', publishAt: '发布时间', expireAt: '过期时间' } as const;

@@ -24,7 +24,8 @@ import { tasks } from '../db/schema/tasks.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { pageOf } from '../paging.ts';
 import { applyTaskEvent, lockTask } from '../tasks/apply-event.ts';
-import { me, ok, type Ctx, type Handlers, type SessionUser } from './types.ts';
+import { me, ok, type Ctx, type Handlers } from './types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 
 export const TASK_NOT_FOUND = '任务不存在';
 

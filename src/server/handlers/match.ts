@@ -21,7 +21,8 @@ import { matchTasks, matchTracking, type MatchReport } from '../matching/match.t
 import { purchasedMessages } from '../tasks/purchased-service.ts';
 import { requireTransition } from '../tasks/apply-event.ts';
 import { lockTaskForChange } from '../tasks/task-changes.ts';
-import { me, ok, type Ctx, type Handlers, type SessionUser } from './types.ts';
+import { me, ok, type Ctx, type Handlers } from './types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 
 export const matchMessages = {
   done: '匹配完成',

@@ -38,7 +38,8 @@ import { arrivalsOfTask, matchTasks } from '../matching/match.ts';
 import { toCents } from '../money.ts';
 import { applyTaskEvent, requireTransition, type TaskRow } from '../tasks/apply-event.ts';
 import { lockTaskForChange, splitMessages, splitTask } from '../tasks/task-changes.ts';
-import { me, ok, type Ctx, type Handlers, type SessionUser } from './types.ts';
+import { me, ok, type Ctx, type Handlers } from './types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 
 export const taskEditMessages = {
   countRequired: 'count必填',

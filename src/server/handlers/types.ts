@@ -9,15 +9,7 @@ import type { OutboxWorker } from '../mail/outbox.ts';
 import type { RateLimiter } from '../auth/rate-limit.ts';
 import type { SessionCache } from '../auth/sessions.ts';
 import type { ScanBatcher } from '../receiving/scan-batcher.ts';
-import type { UserRole } from '../contract.ts';
-
-export interface SessionUser {
-  id: number;
-  mailAddr: string;
-  nickName: string;
-  roleType: UserRole;
-  sessionId: number;
-}
+import type { SessionUser } from '../auth/session-user.ts';
 
 export interface Ctx {
   db: Db;

@@ -29,13 +29,12 @@
 //   a foreign UPC makes every unsettled record of the tracking id disagree, since the parcel cannot
 //   be told apart. Settled records keep their result.
 
-import { FROZEN_SCAN_STATUSES } from '../../../machines/scan.machine.ts';
+import { isFrozen, isSeen, SEEN_SCAN_STATUSES, type ScanStatus } from '../../../machines/scan-record.machine.ts';
 
-export type ScanStatus = 'init' | 'scan' | 'match' | 'unmatch' | 'wait2pay' | 'payed';
+export type { ScanStatus };
 
-export const POOL_STATUSES: readonly ScanStatus[] = ['scan', 'match', 'unmatch', 'wait2pay', 'payed'];
-/** Settled rows (a task being paid): the machine's rule, machines/scan.machine.ts. */
-export const FROZEN_STATUSES: readonly ScanStatus[] = FROZEN_SCAN_STATUSES;
+/** The pool: the seen rows (machines/scan-record.machine.ts isSeen). */
+export const POOL_STATUSES: readonly ScanStatus[] = SEEN_SCAN_STATUSES;
 
 export interface ScanIn {
   id: number;
@@ -95,9 +94,9 @@ export interface Allocation {
 const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
 
 export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
-  const pool = scans.filter((s) => POOL_STATUSES.includes(s.status) && s.count > 0);
-  const frozen = pool.filter((s) => FROZEN_STATUSES.includes(s.status));
-  const live = pool.filter((s) => !FROZEN_STATUSES.includes(s.status)).sort((a, b) => a.id - b.id);
+  const pool = scans.filter((s) => isSeen(s) && s.count > 0);
+  const frozen = pool.filter(isFrozen);
+  const live = pool.filter((s) => !isFrozen(s)).sort((a, b) => a.id - b.id);
   const ordered = [...records].sort((a, b) => Number(b.settled) - Number(a.settled) || a.id - b.id);
 
   const need = new Map(ordered.map((r) => [r.id, r.upc === null ? 0 : r.productCount]));

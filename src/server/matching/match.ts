@@ -73,9 +73,10 @@ import { jsonRowMapper } from '../db/json-rows.ts';
 import { executeTogether } from '../db/together.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import { newScanIds, scanIdsSql, scanRowsInsert, type ItemBrief, type NewScanRow, type ScanRow } from '../receiving/scan-rows.ts';
 import { decideTask, planMatchEvents, type TaskRow } from '../tasks/apply-event.ts';
+import { confirmScan, isAnnounced } from '../../../machines/scan-record.machine.ts';
 import { allocate, POOL_STATUSES, problemMessage, type Allocation, type Piece, type ScanStatus } from './allocate.ts';
 
 export type { ScanRow };
@@ -217,9 +218,9 @@ export class Seen {
   constructor(private changes: ReadonlyMap<number, SeenChange>) {}
   apply(row: ScanRow): ScanRow {
     const c = this.changes.get(row.id);
-    if (!c || row.status !== 'init') return row;
+    if (!c || !isAnnounced(row)) return row;
     this.originals.set(row.id, row);
-    return { ...row, status: 'scan', count: c.count, opUid: c.opUid, ...(c.item && { itemId: c.item.id, itemName: c.item.itemName }) };
+    return { ...confirmScan(row, { count: c.count, item: c.item }), opUid: c.opUid };
   }
   actionOf(id: number): string {
     return this.changes.get(id)!.action;

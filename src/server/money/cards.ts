@@ -30,7 +30,7 @@ import { writeAudit } from '../audit.ts';
 import type { Tx } from '../db/client.ts';
 import { bankCards, withdrawRequests } from '../db/schema/money.ts';
 import { badRequest, notFound } from '../errors.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import { masked, sealField } from './card-crypto.ts';
 
 export type BankCardRow = typeof bankCards.$inferSelect;

@@ -43,7 +43,7 @@ import { badRequest } from '../errors.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { users } from '../db/schema/accounts.ts';
 import { paymentApplies, withdrawOrderApplies, withdrawRequests } from '../db/schema/money.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import { exactIncome, fromCents, MAX_TOTAL_CENTS, moneyLimitMessages, sumCents, toCents } from '../money.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { applyTaskEvent, requireTransition } from '../tasks/apply-event.ts';

@@ -35,7 +35,7 @@ import { paymentApplies } from '../db/schema/money.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { badRequest, notFound } from '../errors.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import { lockForMatching, scanAudit, trackingIdsOfTasks, type ScanRow } from '../matching/match.ts';
 import { applyTaskEvent, type TaskRow } from '../tasks/apply-event.ts';
 

@@ -57,7 +57,7 @@ import { isLockConflict, uploadRowMessages } from '../files/upload-rows.ts';
 import { users } from '../db/schema/accounts.ts';
 import { paymentApplies, withdrawOrderApplies, withdrawOrders, withdrawRequests } from '../db/schema/money.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import { fromCents } from '../money.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { masked } from './card-crypto.ts';

@@ -17,16 +17,12 @@
 // the planner may choose to scan the table, guessing the matching rows are spread evenly) and
 // stays an index-only scan once the table's visibility map is current (autovacuum).
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { components } from '../../api/schema';
 import { dayRange } from '../dates.ts';
 import type { Tx } from '../db/client.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import type { DownloadParams } from '../files/download-tokens.ts';
 import type { ScanRow } from '../matching/match.ts';
-
-type ScanStatus = components['schemas']['ScanStatus'];
-
-export const SCAN_STATUSES: readonly ScanStatus[] = ['init', 'scan', 'match', 'unmatch', 'wait2pay', 'payed'];
+import { SCAN_STATUSES, type ScanStatus } from '../../../machines/scan-record.machine.ts';
 
 /** Rows counted beyond the current page for totalPages (see the header). */
 export const COUNT_AHEAD = 2_000;

@@ -10,8 +10,10 @@
 //   product names an existing item (itemId; create: '请填写所有项目对应的商品', add: '请选择商品',
 //   unknown: '商品不存在'); the row copies the item's name. The item's own UPC need not equal the
 //   scanned one (the screens filter the product select by upc; the row keeps what was scanned).
-// - "Seen": a row in any status but init is a unit the warehouse has seen. An init row is what an
-//   import announced (files/tracking-upload.ts) and is not stock yet: matching ignores it.
+// - "Seen", "frozen", "duplicate", what a confirm does and the words of these rules are the scan
+//   record machine's (machines/scan-record.machine.ts), which the screens read too. A row in any
+//   status but init is a unit the warehouse has seen. An init row is what an import announced
+//   (files/tracking-upload.ts) and is not stock yet: matching ignores it.
 // - create (/admin/scan, one parcel, several products): all or nothing. A upc given twice, or one the
 //   tracking id already has SEEN, refuses the call as opStatus 'failed' with
 //   'upc重复，请编辑已添加的商品' (the screen lists the records to edit instead). A upc the tracking id
@@ -44,8 +46,16 @@ import type { Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
-import type { SessionUser } from '../handlers/types.ts';
-import { canModifyRecord, isValidCount, MAX_SCAN_COUNT } from '../../../machines/scan.machine.ts';
+import type { SessionUser } from '../auth/session-user.ts';
+import {
+  announcedRowOf,
+  decideScanRecord,
+  isDuplicateOfSeen,
+  isSeen,
+  isValidScanCount,
+  MAX_SCAN_TEXT,
+  scanRecordMessages,
+} from '../../../machines/scan-record.machine.ts';
 import type { ItemBrief } from './scan-rows.ts';
 import {
   FreshScans,
@@ -62,29 +72,26 @@ import {
 type ScanTracking = components['schemas']['ScanTracking'];
 
 export const scanMessages = {
-  upcDuplicate: 'upc重复，请编辑已添加的商品',
-  itemRequired: '请填写所有项目对应的商品',
-  chooseItem: '请选择商品',
-  trackingSubmitted: 'tracking已提交过',
-  trackingIdRequired: '请填写trackingId',
-  trackingIdTooLong: 'trackingId不能超过64个字符',
-  trackingIdInvalid: 'trackingId包含无效字符',
-  upcRequired: '请填写upc',
-  upcTooLong: 'upc不能超过64个字符',
-  upcInvalid: 'upc包含无效字符',
-  countInvalid: '数量须为1到1000000之间的整数',
+  upcDuplicate: scanRecordMessages.upcDuplicate,
+  itemRequired: scanRecordMessages.itemsRequired,
+  chooseItem: scanRecordMessages.chooseItem,
+  trackingSubmitted: scanRecordMessages.trackingSubmitted,
+  trackingIdRequired: scanRecordMessages.trackingIdRequired,
+  trackingIdTooLong: scanRecordMessages.trackingIdTooLong,
+  trackingIdInvalid: scanRecordMessages.trackingIdInvalid,
+  upcRequired: scanRecordMessages.upcRequired,
+  upcTooLong: scanRecordMessages.upcTooLong,
+  upcInvalid: scanRecordMessages.upcInvalid,
+  countInvalid: scanRecordMessages.countInvalid,
   itemNotFound: '商品不存在',
   notFound: '记录不存在',
-  frozen: '该记录已进入付款流程，不能修改',
+  frozen: scanRecordMessages.frozen,
   moved: '记录已被修改，请刷新后重试',
   unchanged: '没有变化',
   created: '创建成功',
   added: '操作成功',
   saved: '保存成功',
 } as const;
-
-export const MAX_SCAN_TEXT = 64;
-export { MAX_SCAN_COUNT };
 
 /** A scan row as the contract's ScanTracking. */
 export function scanOut(r: ScanRow): ScanTracking {
@@ -106,10 +113,6 @@ export function scanOut(r: ScanRow): ScanTracking {
     taskId: r.taskId,
   };
 }
-
-export const isSeen = (r: Pick<ScanRow, 'status'>) => r.status !== 'init';
-/** The rule of machines/scan.machine.ts (canModifyRecord), which the scan page follows. */
-export const isFrozen = (r: Pick<ScanRow, 'status'>) => !canModifyRecord(r);
 
 /** Control characters (a NUL cannot even be stored in a text column): never part of a code a scanner reads. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -146,7 +149,7 @@ export function checkUpc(raw: string | undefined): string {
 
 function checkCount(n: number | undefined): number {
   const c = n ?? 1;
-  if (!isValidCount(c)) throw badRequest(scanMessages.countInvalid);
+  if (!isValidScanCount(c)) throw badRequest(scanMessages.countInvalid);
   return c;
 }
 
@@ -240,7 +243,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
   for (const { index, job, lines } of planned) {
     const rows = state.scans.get(job.trackingId) ?? [];
     const upcs = lines.map((l) => l.upc);
-    const seenBefore = rows.some((r) => isSeen(r) && upcs.includes(r.upc));
+    const seenBefore = upcs.some((upc) => isDuplicateOfSeen(rows, { trackingId: job.trackingId, upc }));
     if (job.kind === 'create' && (seenBefore || new Set(upcs).size !== upcs.length)) {
       out[index] = { opStatus: 'failed', msg: scanMessages.upcDuplicate, rows };
       continue;
@@ -252,7 +255,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     const action = job.kind === 'create' ? 'scan' : 'add';
     const added: ScanRow[] = [];
     for (const line of lines) {
-      const announced = rows.find((r) => r.upc === line.upc && r.status === 'init');
+      const announced = announcedRowOf(rows, { trackingId: job.trackingId, upc: line.upc });
       if (announced) {
         seenChanges.set(announced.id, { count: line.count, action, opUid: job.actor.id, item: line.item });
       } else {
@@ -328,7 +331,8 @@ export async function modifyScan(
   if (!before) throw notFound(scanMessages.notFound);
   // Moved to another tracking id between the read and the lock: the lock held may not be its own.
   if (before.trackingId !== first.trackingId) throw conflict(scanMessages.moved);
-  if (isFrozen(before)) throw badRequest(scanMessages.frozen);
+  const edit = decideScanRecord(before.status, { type: 'record.edit' });
+  if (!edit.ok) throw badRequest(edit.msg);
 
   const set = { trackingId, upc, count, itemId: item ? item.id : before.itemId, itemName: item ? item.itemName : before.itemName };
   if ((Object.keys(set) as (keyof typeof set)[]).every((k) => before[k] === set[k])) return { opStatus: 'succ', msg: scanMessages.unchanged, row: before };

@@ -9,7 +9,7 @@ import type { Tx } from '../db/client.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import { badRequest, notFound } from '../errors.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 
 export type TaskRow = typeof tasks.$inferSelect;
 export const TASK_NOT_FOUND = '任务不存在';

@@ -8,7 +8,7 @@ import type { Tx } from '../db/client.ts';
 import { boardTasks } from '../db/schema/boards.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { badRequest, notFound } from '../errors.ts';
-import type { SessionUser } from '../handlers/types.ts';
+import type { SessionUser } from '../auth/session-user.ts';
 import { arrivalsOfTask, lockForMatching, matchTasks, trackingIdsOfTasks } from '../matching/match.ts';
 import { applyTaskEvent, lockTask, requireTransition, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
 

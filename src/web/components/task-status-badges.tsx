@@ -2,9 +2,9 @@
 // of the UI kit in components/ui/: they know the domain's status values and read their labels from
 // the i18n catalog (zh.status), while the kit stays free of both.
 import type { JSX } from 'react';
-import type { components } from '../../api/schema';
 import type { TaskStatus } from '../../../machines/task.machine';
 import type { BoardTaskStatus } from '../../../machines/claim.machine';
+import type { ScanStatus } from '../../../machines/scan-record.machine';
 import { StatusBadge, type BadgeTone } from './ui/status-badge';
 import { zh } from '../i18n/zh';
 
@@ -26,11 +26,6 @@ const BOARD_TASK_TONE: Record<BoardTaskStatus, BadgeTone> = {
   deleted: 'neutral',
   closed: 'neutral',
 };
-
-export type ScanStatus = components['schemas']['ScanStatus'];
-
-/** SPEC §4 scan record statuses, in the order of their life (DECISIONS "Receiving and matching"). */
-export const SCAN_STATUSES = ['init', 'scan', 'match', 'unmatch', 'wait2pay', 'payed'] as const satisfies readonly ScanStatus[];
 
 const SCAN_TONE: Record<ScanStatus, BadgeTone> = {
   init: 'neutral',

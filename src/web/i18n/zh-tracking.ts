@@ -1,6 +1,8 @@
 // Chinese text of the admin receiving pages other than the scan screens (/admin/tracking-list,
 // /admin/upload, /admin/tracking-audit); part of the one catalog (zh.ts re-exports it as
-// zh.tracking). Exact SPEC strings are marked. Scan status labels are in zh.status.scan.
+// zh.tracking). Exact SPEC strings are marked. Scan status labels are in zh.status.scan; the words of
+// the scan rules (a count, a frozen record, a duplicate upc) are machines/scan-record.machine.ts's
+// scanRecordMessages, which the server answers with too.
 export const trackingText = {
   saved: '保存成功', // SPEC §8
   saveFailed: '保存失败', // SPEC §8
@@ -58,10 +60,6 @@ export const trackingText = {
   edit: {
     title: (id: number) => `编辑扫描记录 #${id}`,
     current: (status: string, matched: string) => (matched ? `当前状态：${status}，匹配用户：${matched}` : `当前状态：${status}`),
-    trackingRequired: '请填写trackingId',
-    upcRequired: '请填写UPC',
-    tooLong: (label: string) => `${label}最多64个字符`,
-    countInvalid: '数量必须是1到1000000之间的整数',
     itemHint: '留空则不修改商品',
     rematchHint: '保存后会按新的内容重新匹配。',
     save: '保存',

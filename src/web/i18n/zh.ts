@@ -3,6 +3,7 @@
 import type { RoleType } from '../../../machines/session.machine';
 import type { TaskStatus } from '../../../machines/task.machine';
 import type { BoardTaskStatus } from '../../../machines/claim.machine';
+import { scanStatusLabels } from '../../../machines/scan-record.machine';
 import { peopleText } from './zh-people';
 import { catalogText } from './zh-catalog';
 import { boardsText } from './zh-boards';
@@ -15,7 +16,6 @@ import { trackingText } from './zh-tracking';
 import { scanText } from './zh-scan';
 import { paymentsText, statisticsText } from './zh-payments';
 import { bankCardsText, withdrawText } from './zh-withdraw';
-import type { components } from '../../api/schema';
 
 export const zh = {
   app: {
@@ -67,15 +67,8 @@ export const zh = {
       deleted: '已删除',
       closed: '已关闭',
     } satisfies Record<BoardTaskStatus, string>,
-    /** Scan record status (DECISIONS "Receiving and matching"). */
-    scan: {
-      init: '已导入', // imported, not yet seen at the warehouse
-      scan: '已扫描',
-      match: '已匹配',
-      unmatch: '不匹配',
-      wait2pay: '待付款',
-      payed: '已付款',
-    } satisfies Record<components['schemas']['ScanStatus'], string>,
+    /** Scan record status: the words the server's export uses too (machines/scan-record.machine.ts). */
+    scan: scanStatusLabels,
   },
 
   /** Page titles (document.title and page headers), keyed by route. */

@@ -215,7 +215,7 @@ describe('/admin/tracking-list: edit dialog', () => {
     await user.type(count, '0');
     await user.click(within(dialog).getByRole('button', { name: '保存' }));
     expect(await within(dialog).findByText('请填写trackingId')).toBeTruthy();
-    expect(within(dialog).getByText('请填写UPC')).toBeTruthy();
+    expect(within(dialog).getByText('请填写upc')).toBeTruthy();
     expect(within(dialog).getByText('数量必须是1到1000000之间的整数')).toBeTruthy();
     expect(fake.calls.some((c) => c.path.endsWith('/modify'))).toBe(false);
   });

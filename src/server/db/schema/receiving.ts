@@ -1,5 +1,6 @@
 // Scan records are the warehouse's side of matching: one row per (tracking id, UPC) seen or imported,
-// moving init -> scan -> match | unmatch -> wait2pay -> payed. (trackingId, upc) is deliberately NOT
+// moving init -> scan -> match | unmatch -> wait2pay -> payed (machines/scan-record.machine.ts, whose
+// list the enum is: tests/contract/scan-status.test.ts holds them equal). (trackingId, upc) is deliberately NOT
 // unique: "upc already recorded" is a scan-screen check, and one parcel may carry the same UPC for
 // several users' tasks, which matching records as separate rows each tied to one task. The user,
 // task and mainId/subId columns are filled by matching and are copies for the list and exports
@@ -12,13 +13,14 @@
 // assigns the item (matching compares UPCs, so the row matches all the same once seen).
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgEnum, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { ANNOUNCED_SCAN_STATUS, SCAN_STATUSES } from '../../../../machines/scan-record.machine';
 import { users } from './accounts';
 import { items } from './catalog';
 import { tasks } from './tasks';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export const scanStatus = pgEnum('scan_status', ['init', 'scan', 'match', 'unmatch', 'wait2pay', 'payed']);
+export const scanStatus = pgEnum('scan_status', SCAN_STATUSES);
 
 export const scanTrackings = pgTable(
   'scan_trackings',
@@ -29,7 +31,7 @@ export const scanTrackings = pgTable(
     count: integer('count').notNull().default(1),
     itemId: integer('item_id').references(() => items.id),
     itemName: text('item_name').notNull().default(''),
-    status: scanStatus('status').notNull().default('init'),
+    status: scanStatus('status').notNull().default(ANNOUNCED_SCAN_STATUS),
     matchedUser: text('matched_user'),
     userId: integer('user_id').references(() => users.id),
     mainId: integer('main_id'),

@@ -6,7 +6,7 @@
 // 已添加的商品') is shown in the dialog, which stays open.
 import { useId, useState, type JSX } from 'react';
 import * as v from 'valibot';
-import { MAX_SCAN_COUNT } from '../../../../machines/scan.machine';
+import { MAX_SCAN_COUNT, MAX_SCAN_TEXT, scanRecordMessages as M } from '../../../../machines/scan-record.machine';
 import { ScanStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/dialog';
@@ -21,22 +21,19 @@ const t = zh.tracking;
 const E = t.edit;
 const F = t.field;
 
-/** ScanModifyRequest's bounds: trackingId and upc 1..64 characters, count a whole number 1..MAX_SCAN_COUNT. */
-const MAX_TEXT = 64;
-
-const text = (label: string, requiredMessage: string) =>
-  v.pipe(v.string(), v.trim(), v.nonEmpty(requiredMessage), v.maxLength(MAX_TEXT, E.tooLong(label)));
+/** ScanModifyRequest's bounds: trackingId and upc 1..64 characters, count a whole number 1..MAX_SCAN_COUNT; the server's words. */
+const text = (required: string, tooLong: string) => v.pipe(v.string(), v.trim(), v.nonEmpty(required), v.maxLength(MAX_SCAN_TEXT, tooLong));
 
 export const scanEditSchema = v.object({
-  trackingId: text(F.trackingId!, E.trackingRequired),
-  upc: text(F.upc!, E.upcRequired),
+  trackingId: text(M.trackingIdRequired, M.trackingIdTooLong),
+  upc: text(M.upcRequired, M.upcTooLong),
   count: v.pipe(
     v.string(),
     v.trim(),
-    v.regex(/^\d{1,7}$/, E.countInvalid),
+    v.regex(/^\d{1,7}$/, M.countInvalid),
     v.transform(Number),
-    v.minValue(1, E.countInvalid),
-    v.maxValue(MAX_SCAN_COUNT, E.countInvalid),
+    v.minValue(1, M.countInvalid),
+    v.maxValue(MAX_SCAN_COUNT, M.countInvalid),
   ),
   itemId: v.nullable(v.number()),
 });
@@ -108,8 +105,8 @@ export function ScanEditDialog({ record, onClose, onSaved }: ScanEditDialogProps
           <ScanStatusBadge status={record.status} />
           <span>{E.current(zh.status.scan[record.status] ?? record.status, matched)}</span>
         </p>
-        <TextField<EditInput, 'trackingId'> name="trackingId" label={F.trackingId} maxLength={MAX_TEXT} autoComplete="off" />
-        <TextField<EditInput, 'upc'> name="upc" label={F.upc} maxLength={MAX_TEXT} autoComplete="off" />
+        <TextField<EditInput, 'trackingId'> name="trackingId" label={F.trackingId} maxLength={MAX_SCAN_TEXT} autoComplete="off" />
+        <TextField<EditInput, 'upc'> name="upc" label={F.upc} maxLength={MAX_SCAN_TEXT} autoComplete="off" />
         <TextField<EditInput, 'count'> name="count" label={F.count} inputMode="numeric" autoComplete="off" />
         <ItemPickerField<EditInput, 'itemId'> name="itemId" label={F.item} hint={E.itemHint} />
         <p className="text-xs text-slate-500">{E.rematchHint}</p>

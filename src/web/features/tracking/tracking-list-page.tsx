@@ -3,14 +3,14 @@
 // this browser's timezone, whose offset goes with the call), product and sort; a paged table of the
 // records with each one's edit dialog (scan-edit-dialog.tsx); the Excel export of what the filters
 // select; and the ways in: the two scan screens and the tracking upload. A record whose task is being
-// paid (wait2pay, payed) offers no edit (machines/scan.machine.ts canModifyRecord).
+// paid (wait2pay, payed) offers no edit (machines/scan-record.machine.ts mayEdit, which the server asks too).
 // Filters, sort, page and size live in the URL: this page reads them from `search` and changes
 // them through `onSearch`; the route's loader fetches the page they describe.
 import { Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useCallback, useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
-import { canModifyRecord } from '../../../../machines/scan.machine';
-import { ScanStatusBadge, SCAN_STATUSES, type ScanStatus } from '../../components/task-status-badges';
+import { mayEdit, SCAN_STATUSES, type ScanStatus } from '../../../../machines/scan-record.machine';
+import { ScanStatusBadge } from '../../components/task-status-badges';
 import { idTextClass } from '../../components/tracking-ids';
 import { Button } from '../../components/ui/button';
 import { columnHelper } from '../../components/ui/data-table';
@@ -106,7 +106,7 @@ export function TrackingListPage({ search, data, onSearch }: TrackingListPagePro
           header: F.actions,
           // The scan machine's rule (the server's too): a record whose task is being paid is not edited.
           cell: ({ row }) =>
-            canModifyRecord(row.original) ? (
+            mayEdit(row.original) ? (
               <Button variant="link" aria-label={L.editNamed(row.original.id, row.original.trackingId)} onClick={() => setEditing(row.original)}>
                 {L.edit}
               </Button>

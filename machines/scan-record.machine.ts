@@ -1,0 +1,175 @@
+/**
+ * A scan record: one row of a parcel (tracking id, upc, count), from announcement to payment (SPEC
+ * §3 scan tracking record, §4 scan record status, §5 scan messages; DECISIONS "Receiving and
+ * matching"; docs/decisions/070-scan-record-rules.md). The one place its rules live: the database
+ * enum, the contract and the screens' badges take its status list; the scan calls, the tracking
+ * upload, matching and the scan screens ask its questions, so "seen", "frozen" and "duplicate" mean
+ * one thing everywhere.
+ *
+ * - init: announced by a tracking import, not yet seen at the warehouse. Not stock: matching leaves
+ *   it alone. A scan of its upc on its tracking id, or a confirm upload row, CONFIRMS it
+ *   (record.confirm -> scan): the scanned count replaces the announced one (an upload row without a
+ *   count keeps it) and a scanned product replaces the imported item. Such a scan is not a
+ *   duplicate: the announcement was waiting for it.
+ * - scan: seen, not yet matched. Matching decides (record.match -> match | unmatch) and decides
+ *   again after every scan, upload and record change: match and unmatch move between each other.
+ * - wait2pay (record.apply: the matched row's task applied for payment) -> payed (record.pay).
+ *   Frozen: the units belong to that task; neither an edit nor matching moves them.
+ * - Seen = every status but init. A scan of a upc the tracking id has SEEN is a duplicate (a parcel
+ *   is scanned once; a clerk corrects the count with an edit).
+ * - record.edit (count, upc, item, tracking id) in every status but the frozen ones. The status
+ *   stays: an init row stays init, a seen row is matched again by the caller.
+ */
+import { setup } from 'xstate';
+import { allowedEvents, decide } from './stored-state';
+
+/** SPEC §4 scan record statuses, in the order of their life. The database enum and the contract's ScanStatus are this list (tests/contract/scan-status.test.ts). */
+export const SCAN_STATUSES = ['init', 'scan', 'match', 'unmatch', 'wait2pay', 'payed'] as const;
+export type ScanStatus = (typeof SCAN_STATUSES)[number];
+
+/**
+ * The words of the scan rules, one wording each, shown by the screens and answered by the server
+ * (SPEC §5 where it gives them). machines/scan.machine.ts and scan2.machine.ts read these too.
+ */
+export const scanRecordMessages = {
+  /** A upc the tracking id has seen (SPEC §5, /admin/scan). */
+  upcDuplicate: 'upc重复，请编辑已添加的商品',
+  /** A parcel scanned again with a product it was seen with (SPEC §5, /admin/scan2). */
+  trackingSubmitted: 'tracking已提交过',
+  /** /admin/scan: every row needs a product (SPEC §5). */
+  itemsRequired: '请填写所有项目对应的商品',
+  /** /admin/scan2: a product must be chosen (SPEC §5). */
+  chooseItem: '请选择商品',
+  /** A tracking id or upc: trimmed, 1..64 characters, no control characters. */
+  trackingIdRequired: '请填写trackingId',
+  trackingIdTooLong: 'trackingId不能超过64个字符',
+  trackingIdInvalid: 'trackingId包含无效字符',
+  upcRequired: '请填写upc',
+  upcTooLong: 'upc不能超过64个字符',
+  upcInvalid: 'upc包含无效字符',
+  /** A count outside 1..MAX_SCAN_COUNT. */
+  countInvalid: '数量必须是1到1000000之间的整数',
+  /** An edit of a frozen row. */
+  frozen: '该记录已进入付款流程，不能修改',
+  /** Matching or payment asked of a row in a status that does not take it (a bug of the caller, never a user's doing). */
+  notAllowed: '该记录当前不能进行此操作',
+} as const;
+
+/** Each status in words: the screens' badges and filters (web i18n zh.status.scan) and the Excel export show these. */
+export const scanStatusLabels = {
+  init: '已导入', // imported, not yet seen at the warehouse
+  scan: '已扫描',
+  match: '已匹配',
+  unmatch: '不匹配',
+  wait2pay: '待付款',
+  payed: '已付款',
+} as const satisfies Record<ScanStatus, string>;
+
+/** SPEC §9: a scan counts one unit unless the clerk types more. */
+export const DEFAULT_SCAN_COUNT = 1;
+export const MAX_SCAN_COUNT = 1_000_000;
+/** The longest tracking id or upc. */
+export const MAX_SCAN_TEXT = 64;
+export const isValidScanCount = (count: number) => Number.isInteger(count) && count >= 1 && count <= MAX_SCAN_COUNT;
+
+export type ScanRecordEvent =
+  /** The announced row was seen: a scan of its upc, or a confirm upload row. */
+  | { type: 'record.confirm' }
+  /** Matching's verdict on a seen row. */
+  | { type: 'record.match'; outcome: 'match' | 'unmatch' }
+  /** The row's task applied for payment (only its matched rows move). */
+  | { type: 'record.apply' }
+  /** The task was paid. */
+  | { type: 'record.pay' }
+  /** A change of count, upc, item or tracking id by an admin. */
+  | { type: 'record.edit' };
+
+const matchVerdict = {
+  'record.match': [{ guard: 'outcomeMatch', target: 'match' }, { target: 'unmatch' }],
+} as const;
+
+export const scanRecordMachine = setup({
+  types: {
+    events: {} as ScanRecordEvent,
+    tags: {} as 'seen' | 'frozen',
+  },
+  guards: {
+    outcomeMatch: ({ event }) => event.type === 'record.match' && event.outcome === 'match',
+  },
+}).createMachine({
+  id: 'scanRecord',
+  initial: 'init',
+  states: {
+    init: { on: { 'record.confirm': 'scan', 'record.edit': 'init' } },
+    scan: { tags: ['seen'], on: { ...matchVerdict, 'record.edit': 'scan' } },
+    match: { tags: ['seen'], on: { ...matchVerdict, 'record.apply': 'wait2pay', 'record.edit': 'match' } },
+    unmatch: { tags: ['seen'], on: { ...matchVerdict, 'record.edit': 'unmatch' } },
+    wait2pay: { tags: ['seen', 'frozen'], on: { 'record.pay': 'payed' } },
+    payed: { tags: ['seen', 'frozen'] },
+  },
+});
+
+/** The message for a refused event (the machine said no). */
+export function explainScanRecordRefusal(status: ScanStatus, _context: unknown, event: ScanRecordEvent): string {
+  if (event.type === 'record.edit' && isFrozen({ status })) return scanRecordMessages.frozen;
+  if (event.type === 'record.confirm' && isSeen({ status })) return scanRecordMessages.upcDuplicate;
+  return scanRecordMessages.notAllowed;
+}
+
+/** Asks the machine about a row in `status` (see stored-state.ts). */
+export const decideScanRecord = (status: ScanStatus, event: ScanRecordEvent) => decide(scanRecordMachine, status, {}, event, explainScanRecordRefusal);
+
+// ---------------------------------------------------------------- the questions every caller asks
+// Read from the machine once, at load: matching asks them of every row of a 50,000-row upload.
+
+const statusesTagged = (tag: 'seen' | 'frozen') =>
+  SCAN_STATUSES.filter((status) => scanRecordMachine.resolveState({ value: status, context: {} }).hasTag(tag));
+
+/** The seen statuses: the rows matching divides among tasks (its pool). */
+export const SEEN_SCAN_STATUSES: readonly ScanStatus[] = statusesTagged('seen');
+/** The statuses of a row whose task is being paid. */
+export const FROZEN_SCAN_STATUSES: readonly ScanStatus[] = statusesTagged('frozen');
+const EDITABLE: readonly ScanStatus[] = SCAN_STATUSES.filter((status) => allowedEvents(scanRecordMachine, status, {}, [{ type: 'record.edit' }]).length > 0);
+
+/** The status of a row a tracking import announces (the machine's first state). */
+export const ANNOUNCED_SCAN_STATUS = scanRecordMachine.config.initial as ScanStatus;
+
+/** The row is an announcement waiting for its parcel (init): a scan of its upc, or a confirm upload row, confirms it. */
+export const isAnnounced = (row: { status: ScanStatus }) => row.status === ANNOUNCED_SCAN_STATUS;
+
+/** The parcel's product was physically seen at the warehouse (every status but init). */
+export const isSeen = (row: { status: ScanStatus }) => SEEN_SCAN_STATUSES.includes(row.status);
+
+/** The row's task is being paid (wait2pay, payed): no edit, and matching never re-divides its units. */
+export const isFrozen = (row: { status: ScanStatus }) => FROZEN_SCAN_STATUSES.includes(row.status);
+
+/** An admin may edit the row (count, upc, item, tracking id): the screens offer the edit, the server accepts it. */
+export const mayEdit = (row: { status: ScanStatus }) => EDITABLE.includes(row.status);
+
+/**
+ * A scan of `scan.upc` on `scan.trackingId` repeats a unit already seen: some row of that tracking
+ * id and upc is seen. An imported (init) row is not: the scan confirms it (confirmScan).
+ */
+export const isDuplicateOfSeen = (rows: readonly { trackingId: string; upc: string; status: ScanStatus }[], scan: { trackingId: string; upc: string }) =>
+  rows.some((r) => r.trackingId === scan.trackingId && r.upc === scan.upc && isSeen(r));
+
+/** The announced row a scan of `scan.upc` on `scan.trackingId` confirms, if any. */
+export const announcedRowOf = <R extends { trackingId: string; upc: string; status: ScanStatus }>(rows: readonly R[], scan: { trackingId: string; upc: string }) =>
+  rows.find((r) => r.trackingId === scan.trackingId && r.upc === scan.upc && isAnnounced(r));
+
+/** What a confirm brings: the units seen (null: an upload row without a count keeps the announced count) and the product scanned, if any. */
+export interface Confirmation {
+  count: number | null;
+  item?: { id: number; itemName: string } | null;
+}
+
+/**
+ * What a confirm does to an announced row: it is seen (status scan; matching then decides), its
+ * count becomes the units seen, its item the product scanned. Throws for a row that is not
+ * announced: the caller found it with announcedRowOf.
+ */
+export function confirmScan<R extends { status: ScanStatus; count: number; itemId: number | null; itemName: string }>(row: R, seen: Confirmation): R {
+  const d = decideScanRecord(row.status, { type: 'record.confirm' });
+  if (!d.ok) throw new Error(`confirmScan: a ${row.status} row is not announced`);
+  return { ...row, status: d.next, count: seen.count ?? row.count, ...(seen.item ? { itemId: seen.item.id, itemName: seen.item.itemName } : {}) };
+}

@@ -1,0 +1,77 @@
+// One status list for scan records (issue 17; docs/decisions/070-scan-record-rules.md): the
+// machine's SCAN_STATUSES (machines/scan-record.machine.ts) is the list; the database enum (the
+// Drizzle pgEnum AND the enum the migrations' SQL creates and alters), the contract's ScanStatus and
+// the scan half of the audit entry's status enum must name exactly the same values, in the same
+// order where order is kept (the pgEnum and the SQL enum order rows by it). A value added in one
+// place only fails here before it fails a request.
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { SCAN_STATUSES } from '../../machines/scan-record.machine.ts';
+import { TASK_STATUSES } from '../../machines/task.machine.ts';
+import { scanStatus } from '../../src/server/db/schema/receiving.ts';
+import { specUrl } from '../../scripts/gen-api.ts';
+
+const migrations = new URL('../../src/server/db/migrations/', import.meta.url);
+
+/** The values of a PostgreSQL enum type as the migrations leave it: CREATE TYPE ... AS ENUM(...), then every ALTER TYPE ... ADD VALUE / RENAME VALUE, in file order. */
+function sqlEnumValues(sqlFiles: string[], type: string): string[] | null {
+  const quoted = (s: string) => [...s.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!.replace(/''/g, "'"));
+  const name = `(?:"public"\\.)?"${type}"`;
+  let values: string[] | null = null;
+  for (const text of sqlFiles) {
+    for (const statement of text.split(/;\s*(?:--> statement-breakpoint)?/)) {
+      const create = new RegExp(`CREATE TYPE ${name} AS ENUM\\s*\\(([^)]*)\\)`, 'i').exec(statement);
+      if (create) values = quoted(create[1]!);
+      const add = new RegExp(`ALTER TYPE ${name} ADD VALUE (?:IF NOT EXISTS )?('(?:[^']|'')*')(?: (BEFORE|AFTER) ('(?:[^']|'')*'))?`, 'i').exec(statement);
+      if (add && values) {
+        const [value] = quoted(add[1]!);
+        const at = add[3] ? values.indexOf(quoted(add[3])[0]!) : -1;
+        if (at === -1) values.push(value!);
+        else values.splice(add[2]!.toUpperCase() === 'BEFORE' ? at : at + 1, 0, value!);
+      }
+      const rename = new RegExp(`ALTER TYPE ${name} RENAME VALUE ('(?:[^']|'')*') TO ('(?:[^']|'')*')`, 'i').exec(statement);
+      if (rename && values) {
+        const [from] = quoted(rename[1]!);
+        const [to] = quoted(rename[2]!);
+        values = values.map((v) => (v === from ? to! : v));
+      }
+      if (new RegExp(`DROP TYPE (?:IF EXISTS )?${name}`, 'i').test(statement)) values = null;
+    }
+  }
+  return values;
+}
+
+const migrationSql = () =>
+  readdirSync(migrations)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+    .map((f) => readFileSync(new URL(f, migrations), 'utf8'));
+
+type Schema = { enum?: string[]; properties?: Record<string, Schema> };
+const spec = parse(readFileSync(specUrl, 'utf8')) as { components: { schemas: Record<string, Schema> } };
+
+describe('scan record statuses: one list', () => {
+  it('the Drizzle pgEnum is the machine’s list', () => {
+    expect(scanStatus.enumValues).toEqual([...SCAN_STATUSES]);
+  });
+
+  it('the enum the migrations create is the machine’s list', () => {
+    expect(sqlEnumValues(migrationSql(), 'scan_status')).toEqual([...SCAN_STATUSES]);
+  });
+
+  it('the contract’s ScanStatus is the machine’s list', () => {
+    expect(spec.components.schemas.ScanStatus?.enum).toEqual([...SCAN_STATUSES]);
+  });
+
+  it('the audit entry’s status (task statuses in the task log, scan statuses in the tracking log) holds both lists and nothing else', () => {
+    const audit = spec.components.schemas.AuditEntry?.properties?.status?.enum ?? [];
+    expect(new Set(audit)).toEqual(new Set([...TASK_STATUSES, ...SCAN_STATUSES]));
+  });
+
+  it('reads the migrations as PostgreSQL would: added, placed and renamed values count', () => {
+    const files = ['CREATE TYPE "public"."s" AS ENUM(\'a\', \'b\');--> statement-breakpoint', "ALTER TYPE \"public\".\"s\" ADD VALUE 'c' BEFORE 'b';", 'ALTER TYPE "s" RENAME VALUE \'a\' TO \'z\';'];
+    expect(sqlEnumValues(files, 's')).toEqual(['z', 'c', 'b']);
+    expect(sqlEnumValues(files, 'other')).toBeNull();
+  });
+});
