@@ -8,11 +8,17 @@
  *   rejects (-> deleted). Pending tasks offer the member no upload or records actions.
  * - edit: a member edits only an open task; an admin edits any task that is not pending (nor
  *   deleted). Editing never changes the status.
+ * - records (create, edit, remove a purchased record; `canChangeRecords`): a member changes the
+ *   records of an open or unmatch task - an unmatch task is exactly the one whose records may need
+ *   fixing (decision 090); an admin those of any task that is not pending (nor deleted). A record
+ *   whose rows are matched stays frozen (the record's own rule, purchased-service.ts). Never changes
+ *   the status: only the matching that follows may.
  * - delete: open or unmatch, and nothing has arrived yet (productCount 0) -> deleted.
  * - match: offered unless locked (in open and unmatch). Matching compares the parcels scanned for
  *   the task's tracking ids with its purchased records; its outcome decides the next state: every
- *   unit arrived and agrees -> locked; a parcel disagrees -> unmatch; some units arrived -> open
- *   (productCount and canSplit set by matching).
+ *   unit arrived -> locked; more units than the count -> unmatch; otherwise -> open
+ *   (productCount and canSplit set by matching). `matchVerdict` is that outcome, from the units
+ *   matching tied to the task's records (decision 090).
  * - split: open or unmatch with canSplit -> the arrived units become a locked sibling (same
  *   mainId, next subId) and this task keeps the rest (stays open).
  * - apply (for payment): locked only -> processing; paid -> finished (the payment issue).
@@ -34,6 +40,7 @@ export type TaskEvent =
   | { type: 'task.accept' }
   | { type: 'task.reject' }
   | { type: 'task.edit'; by: Actor }
+  | { type: 'task.records'; by: Actor }
   | { type: 'task.delete'; by: Actor }
   | { type: 'task.match'; outcome: MatchOutcome }
   | { type: 'task.split' }
@@ -45,6 +52,7 @@ export const taskMessages = {
   notPending: '只有待审核的任务可以审核',
   editOpenOnly: '只有进行中的任务可以修改',
   editNotPending: '待审核或已删除的任务不能修改',
+  recordsOpenOrUnmatch: '只有进行中或不匹配的任务可以修改记录',
   deleteRule: '只有进行中或不匹配且未到货的任务可以删除',
   matchLocked: '已锁定的任务不能再匹配',
   matchNotAllowed: '该任务当前不能匹配',
@@ -84,6 +92,7 @@ export const taskMachine = setup({
     open: {
       on: {
         'task.edit': { target: 'open' },
+        'task.records': { target: 'open' },
         'task.delete': { guard: 'nothingArrived', target: 'deleted' },
         ...matchTargets,
         'task.split': { guard: 'canSplit', target: 'open', reenter: true },
@@ -93,16 +102,17 @@ export const taskMachine = setup({
     unmatch: {
       on: {
         'task.edit': { guard: 'byAdmin', target: 'unmatch' },
+        'task.records': { target: 'unmatch' },
         'task.delete': { guard: 'nothingArrived', target: 'deleted' },
         ...matchTargets,
         'task.split': { guard: 'canSplit', target: 'open' },
         'task.close': 'closed',
       },
     },
-    locked: { on: { 'task.edit': { guard: 'byAdmin', target: 'locked' }, 'task.apply': 'processing', 'task.close': 'closed' } },
-    processing: { on: { 'task.edit': { guard: 'byAdmin', target: 'processing' }, 'task.pay': 'finished' } },
-    finished: { on: { 'task.edit': { guard: 'byAdmin', target: 'finished' } } },
-    closed: { on: { 'task.edit': { guard: 'byAdmin', target: 'closed' } } },
+    locked: { on: { 'task.edit': { guard: 'byAdmin', target: 'locked' }, 'task.records': { guard: 'byAdmin', target: 'locked' }, 'task.apply': 'processing', 'task.close': 'closed' } },
+    processing: { on: { 'task.edit': { guard: 'byAdmin', target: 'processing' }, 'task.records': { guard: 'byAdmin', target: 'processing' }, 'task.pay': 'finished' } },
+    finished: { on: { 'task.edit': { guard: 'byAdmin', target: 'finished' }, 'task.records': { guard: 'byAdmin', target: 'finished' } } },
+    closed: { on: { 'task.edit': { guard: 'byAdmin', target: 'closed' }, 'task.records': { guard: 'byAdmin', target: 'closed' } } },
     deleted: {},
   },
 });
@@ -115,6 +125,8 @@ export function explainTaskRefusal(status: TaskStatus, _context: TaskContext, ev
       return taskMessages.notPending;
     case 'task.edit':
       return event.by === 'user' ? taskMessages.editOpenOnly : taskMessages.editNotPending;
+    case 'task.records':
+      return event.by === 'user' ? taskMessages.recordsOpenOrUnmatch : taskMessages.editNotPending;
     case 'task.delete':
       return taskMessages.deleteRule;
     case 'task.match':
@@ -128,4 +140,24 @@ export function explainTaskRefusal(status: TaskStatus, _context: TaskContext, ev
     case 'task.close':
       return taskMessages.closeRule;
   }
+}
+
+/** The question of a purchased record change: may `by` create, edit or remove the records of a task in `status`? */
+export const recordsEvent = (by: Actor): TaskEvent => ({ type: 'task.records', by });
+
+/**
+ * What matching concludes for a task (decision 090), from the units tied to each of its records
+ * over all its tracking ids. Only the task's own units count: units of another product, or more of
+ * its product than its records hold, are tied to no task and judge nobody.
+ * - locked: every unit arrived (arrived = count > 0); productCount = count.
+ * - unmatch: more units are tied than the count. Matching never ties more (records never total more
+ *   than the count, and each record takes at most what the count leaves it), so only units frozen
+ *   to the task by a payment before its count was lowered reach it.
+ * - open otherwise. productCount = units arrived, canSplit = some but not all arrived.
+ */
+export function matchVerdict(count: number, perRecord: readonly { arrived: number }[]): { outcome: MatchOutcome; productCount: number; canSplit: boolean } {
+  const arrived = perRecord.reduce((n, r) => n + r.arrived, 0);
+  if (arrived > count) return { outcome: 'unmatch', productCount: arrived, canSplit: false };
+  if (arrived === count && count > 0) return { outcome: 'locked', productCount: count, canSplit: false };
+  return { outcome: 'open', productCount: arrived, canSplit: arrived > 0 };
 }

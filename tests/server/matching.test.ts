@@ -21,7 +21,7 @@ const recordsOf = (taskId: number) => t().database.db.select().from(purchasedRec
 type MatchOut = { opStatus: string; msg: string; tasks: TaskOut[] };
 
 describe('allocate (the arithmetic)', () => {
-  it('serves settled records first, keeps rows with their task, and reports surplus and foreign items', () => {
+  it('serves settled records first, keeps rows with their task, and leaves a UPC nobody recorded untied without failing anyone', () => {
     const a = allocate(
       [
         { id: 1, upc: 'X', count: 4, status: 'scan', taskId: null },
@@ -30,12 +30,13 @@ describe('allocate (the arithmetic)', () => {
         { id: 4, upc: 'X', count: 9, status: 'init', taskId: null },
       ],
       [
-        { id: 10, taskId: 10, upc: 'X', productCount: 3, settled: false },
-        { id: 20, taskId: 20, upc: 'X', productCount: 2, settled: true },
+        { id: 10, taskId: 10, upc: 'X', productCount: 3, cap: 3, settled: false },
+        { id: 20, taskId: 20, upc: 'X', productCount: 2, cap: 2, settled: true },
       ],
     );
-    expect(a.records.get(20)).toMatchObject({ arrived: 2, status: 'match', disagrees: false });
-    expect(a.records.get(10)).toMatchObject({ arrived: 3, status: 'unmatch', disagrees: true, problem: { kind: 'foreign', upc: 'Y' } });
+    expect(a.records.get(20)).toMatchObject({ arrived: 2, status: 'match' });
+    // Decision 090: the Y nobody recorded is the admin's, not a fault of the X records.
+    expect(a.records.get(10)).toMatchObject({ arrived: 3, status: 'match', problem: null });
     expect(a.pieces.get(2)).toEqual([{ count: 1, recordId: 20, taskId: 20 }]);
     expect(a.pieces.get(1)).toEqual([
       { count: 1, recordId: 20, taskId: 20 },
@@ -47,9 +48,9 @@ describe('allocate (the arithmetic)', () => {
   });
 
   it('says nothing before anything is seen, and partial when fewer units arrived', () => {
-    expect(allocate([], [{ id: 1, taskId: 1, upc: 'X', productCount: 2, settled: false }]).records.get(1)).toMatchObject({ arrived: 0, status: 'init', problem: null });
-    const p = allocate([{ id: 1, upc: 'X', count: 1, status: 'scan', taskId: null }], [{ id: 1, taskId: 1, upc: 'X', productCount: 2, settled: false }]);
-    expect(p.records.get(1)).toMatchObject({ arrived: 1, status: 'unmatch', disagrees: false, problem: { kind: 'partial', arrived: 1, recorded: 2 } });
+    expect(allocate([], [{ id: 1, taskId: 1, upc: 'X', productCount: 2, cap: 2, settled: false }]).records.get(1)).toMatchObject({ arrived: 0, status: 'init', problem: null });
+    const p = allocate([{ id: 1, upc: 'X', count: 1, status: 'scan', taskId: null }], [{ id: 1, taskId: 1, upc: 'X', productCount: 2, cap: 2, settled: false }]);
+    expect(p.records.get(1)).toMatchObject({ arrived: 1, status: 'unmatch', problem: { kind: 'partial', arrived: 1, recorded: 2 } });
   });
 });
 
@@ -100,51 +101,114 @@ describe('matching a tracking id', () => {
     expect((await recordsOf(task.id)).map((r) => r.status)).toEqual(['match', 'match']);
   });
 
-  it('makes the task unmatch when the parcel holds a wrong UPC, and the row unmatch and untied', async () => {
+  // Decision 090 (issue 17): a task is judged by its own UPC only. Until then a wrong UPC in the
+  // parcel made the task unmatch ('包裹中有未记录的商品'), or not, depending on the scan order.
+  it('leaves a wrong UPC in the parcel untied and unmatch without failing the task, in either scan order', async () => {
     const w = await world();
     const task = await claim(w.a.api, w.boardTask.id, 1);
     const { database } = t();
     await record(w.a.api, task.id, 'T1', 1);
     await scan(database, 'T1', '000000000000', 1);
     await match('T1');
-    expect(await storedTask(database, task.id)).toMatchObject({ status: 'unmatch', productCount: 0, canSplit: false });
-    expect(await recordsOf(task.id)).toMatchObject([{ status: 'unmatch', msg: '包裹中有未记录的商品（UPC 000000000000）' }]);
+    expect(await storedTask(database, task.id)).toMatchObject({ status: 'open', productCount: 0, canSplit: false });
+    expect(await recordsOf(task.id)).toMatchObject([{ status: 'unmatch', msg: '已到货0件，记录1件' }]);
     expect(await scansOf(database, 'T1')).toMatchObject([{ status: 'unmatch', taskId: null, userId: null, matchedUser: null }]);
 
-    // The right item arrives and the wrong one is corrected away (the scan screens do that next
-    // issue): matching again brings the task back and locks it.
-    await database.db.delete((await import('../../src/server/db/schema/receiving.ts')).scanTrackings);
+    // Its own product arrives: the task is locked, the stranger stays in the admin's queue.
     await scan(database, 'T1', UPC, 1);
     await match('T1');
     expect(await storedTask(database, task.id)).toMatchObject({ status: 'locked', productCount: 1 });
+    expect((await scansOf(database, 'T1')).map((r) => [r.upc, r.status, r.taskId])).toEqual([
+      ['000000000000', 'unmatch', null],
+      [UPC, 'match', task.id],
+    ]);
+
+    // The other order (its product first, the stranger second) ends the same.
+    const other = await claim(w.a.api, w.boardTask.id, 1);
+    await record(w.a.api, other.id, 'T2', 1);
+    await scan(database, 'T2', UPC, 1);
+    await match('T2');
+    await scan(database, 'T2', '000000000000', 1);
+    await match('T2');
+    expect(await storedTask(database, other.id)).toMatchObject({ status: 'locked', productCount: 1 });
   });
 
-  it('makes the task unmatch when more units arrive than recorded, splitting off the extra units', async () => {
+  // Decision 090 (issue 17): until then the task turned unmatch and its 2 units were unmatch rows
+  // tied to it; now the extra unit is the admin's and fails nobody, so the order of scans and
+  // records cannot change the outcome (a task locked before the extra unit came stays locked).
+  it('locks the task when more units arrive than recorded, splitting the extra units off untied', async () => {
     const w = await world();
     const task = await claim(w.a.api, w.boardTask.id, 2);
     const { database } = t();
     await record(w.a.api, task.id, 'T1', 2);
     const row = await scan(database, 'T1', UPC, 3);
     await match('T1');
-    expect(await storedTask(database, task.id)).toMatchObject({ status: 'unmatch', productCount: 2, canSplit: false });
+    expect(await storedTask(database, task.id)).toMatchObject({ status: 'locked', productCount: 2, canSplit: false });
     expect(await recordsOf(task.id)).toMatchObject([{ status: 'unmatch', msg: '扫描到3件，多于记录的2件' }]);
     expect(await scansOf(database, 'T1')).toMatchObject([
-      { id: row.id, count: 2, status: 'unmatch', taskId: task.id },
+      { id: row.id, count: 2, status: 'match', taskId: task.id },
       { count: 1, status: 'unmatch', taskId: null },
     ]);
     const split = await database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'tracking'), eq(auditLog.action, 'match.split')));
     expect(split).toMatchObject([{ count: 1, trackingId: 'T1', before: { splitFrom: row.id } }]);
   });
 
-  it('makes the task unmatch when more units arrive than it claimed', async () => {
+  // Decision 090 (issue 17): the records of a task never total more than its count, and matching
+  // never ties more units to a task than its count. Until then a record of 3 on a 2-unit task was
+  // accepted and its task ended unmatch with productCount 3.
+  it('refuses records beyond the task count, and never ties more units to a task than its count', async () => {
     const w = await world();
     const task = await claim(w.a.api, w.boardTask.id, 2);
     const { database } = t();
-    await record(w.a.api, task.id, 'T1', 3);
-    await scan(database, 'T1', UPC, 3);
+    expect(await w.a.api.post(`/api/purchased/user/${task.id}/create`, { trackingId: 'T1', productCount: 3 })).toMatchObject(refused('所有记录的数目合计不能超过任务数量2件'));
+    await record(w.a.api, task.id, 'T1', 2);
+    // The admin lowers the count under what is recorded: only 1 unit is tied to the task.
+    expect((await w.admin.post('/api/task/info', { id: task.id, count: 1 })).body.code).toBe('A00000');
+    await scan(database, 'T1', UPC, 2);
     await match('T1');
-    expect(await storedTask(database, task.id)).toMatchObject({ status: 'unmatch', productCount: 3, canSplit: false });
-    expect(await recordsOf(task.id)).toMatchObject([{ status: 'match' }]);
+    expect(await storedTask(database, task.id)).toMatchObject({ status: 'locked', productCount: 1, canSplit: false });
+    expect((await scansOf(database, 'T1')).map((r) => [r.count, r.status, r.taskId])).toEqual([
+      [1, 'match', task.id],
+      [1, 'unmatch', null],
+    ]);
+  });
+
+  // Decision 090 (issue 17): the issue's world - alice records (T0, 1) on a 2-unit task, T0 brings 2
+  // units - ends locked 2/2 once she corrects the record, as if recorded right before the scan.
+  it('lets the member correct a record the parcel disagrees with, and add and remove records meanwhile', async () => {
+    const w = await world();
+    const task = await claim(w.a.api, w.boardTask.id, 2);
+    const { database } = t();
+    const [r0] = await record(w.a.api, task.id, 'T0', 1);
+    await scan(database, 'T0', UPC, 2);
+    await match('T0');
+    expect(await storedTask(database, task.id)).toMatchObject({ status: 'open', productCount: 1, canSplit: true });
+    expect(await recordsOf(task.id)).toMatchObject([{ status: 'unmatch', msg: '扫描到2件，多于记录的1件' }]);
+    // A record on the wrong parcel is added and removed again, then the right one is corrected.
+    const [, wrong] = await record(w.a.api, task.id, 'T9', 1);
+    expect((await w.a.api.post('/api/purchased/user/remove', { id: wrong!.id })).body.code).toBe('A00000');
+    expect((await w.a.api.post('/api/purchased/user/update', { id: r0!.id, trackingId: 'T0', productCount: 2 })).body.code).toBe('A00000');
+    expect(await storedTask(database, task.id)).toMatchObject({ status: 'locked', productCount: 2 });
+    // Both units are the task's now (the row split off as surplus stays a row of its own).
+    expect((await scansOf(database, 'T0')).map((r) => [r.count, r.status, r.taskId])).toEqual([
+      [1, 'match', task.id],
+      [1, 'match', task.id],
+    ]);
+  });
+
+  it('gives a short shared parcel to the earliest record and tells the later one why', async () => {
+    const w = await world();
+    const { database } = t();
+    const ta = await claim(w.a.api, w.boardTask.id, 2);
+    const tb = await claim(w.b.api, w.boardTask.id, 1);
+    await record(w.a.api, ta.id, 'T1', 2);
+    await record(w.b.api, tb.id, 'T1', 1);
+    await scan(database, 'T1', UPC, 2);
+    await match('T1');
+    expect(await storedTask(database, ta.id)).toMatchObject({ status: 'locked', productCount: 2 });
+    expect(await storedTask(database, tb.id)).toMatchObject({ status: 'open', productCount: 0 });
+    const shown = (await w.b.api.get<{ purchasedItems: PurchasedOut[] }>(`/api/purchased/${tb.id}/taskTracking`)).body.data!.purchasedItems;
+    expect(shown).toMatchObject([{ trackingId: 'T1', status: 'unmatch', msg: '包裹中该商品只到货2件，已分配给更早的记录' }]);
   });
 
   it('marks rows of a tracking id nobody recorded unmatch', async () => {
@@ -185,12 +249,14 @@ describe('matching a tracking id', () => {
     expect(rows[1]!.id).toBe(other.id);
 
     // A late claim of the same item on the same parcel, then one unit too many: the locked tasks
-    // keep their units and records; only the open task disagrees.
+    // keep their units and records; the late record gets its unit, the extra one is nobody's
+    // (decision 090; until then the late task turned unmatch).
     const td = await claim(w.b.api, w.boardTask.id, 1);
     await record(w.b.api, td.id, 'T1', 1);
     await scan(database, 'T1', UPC, 2);
     await match('T1');
-    expect(await storedTask(database, td.id)).toMatchObject({ status: 'unmatch', productCount: 1 });
+    expect(await storedTask(database, td.id)).toMatchObject({ status: 'locked', productCount: 1 });
+    expect((await scansOf(database, 'T1')).filter((r) => r.taskId === null)).toMatchObject([{ upc: UPC, count: 1, status: 'unmatch' }]);
     expect(await storedTask(database, ta.id)).toMatchObject({ status: 'locked' });
     expect((await recordsOf(ta.id))[0]).toMatchObject({ status: 'match' });
     expect((await scansOf(database, 'T1')).filter((r) => r.taskId === ta.id)).toMatchObject([{ count: 2, status: 'match' }]);

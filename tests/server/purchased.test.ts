@@ -82,17 +82,21 @@ describe('recording purchases (member)', () => {
     expect(await w.a.api.post('/api/purchased/user/remove', { id: r1!.id })).toMatchObject(notFound);
   });
 
-  it('changes records only while the task is open (task.edit by user), with the machine message', async () => {
+  // Decision 090 (issue 17): open or unmatch (until then open only, '只有进行中的任务可以修改').
+  it('changes records only while the task is open or unmatch (task.records by user), with the machine message', async () => {
     const w = await world();
     const task = await claim(w.a.api, w.boardTask.id, 2);
     const [r] = await record(w.a.api, task.id, 'T1', 1);
-    for (const status of ['pending', 'unmatch', 'locked', 'closed', 'deleted'] as const) {
+    for (const status of ['pending', 'locked', 'closed', 'deleted'] as const) {
       await setTask(t().database, task.id, { status });
-      expect(await w.a.api.post(create(task.id), { trackingId: 'T9', productCount: 1 })).toMatchObject(refused(taskMessages.editOpenOnly));
-      expect(await w.a.api.post('/api/purchased/user/update', { id: r!.id, trackingId: 'T1', productCount: 2 })).toMatchObject(refused(taskMessages.editOpenOnly));
-      expect(await w.a.api.post('/api/purchased/user/remove', { id: r!.id })).toMatchObject(refused(taskMessages.editOpenOnly));
+      expect(await w.a.api.post(create(task.id), { trackingId: 'T9', productCount: 1 })).toMatchObject(refused(taskMessages.recordsOpenOrUnmatch));
+      expect(await w.a.api.post('/api/purchased/user/update', { id: r!.id, trackingId: 'T1', productCount: 2 })).toMatchObject(refused(taskMessages.recordsOpenOrUnmatch));
+      expect(await w.a.api.post('/api/purchased/user/remove', { id: r!.id })).toMatchObject(refused(taskMessages.recordsOpenOrUnmatch));
     }
     expect(await allRecords()).toMatchObject([{ id: r!.id, productCount: 1 }]);
+    await setTask(t().database, task.id, { status: 'unmatch' });
+    expect((await w.a.api.post('/api/purchased/user/update', { id: r!.id, trackingId: 'T1', productCount: 2 })).body.code).toBe('A00000');
+    expect(await allRecords()).toMatchObject([{ id: r!.id, productCount: 2 }]);
   });
 
   it("keeps members out of each other's tasks and records (A00004); the admin side reads any", async () => {

@@ -264,13 +264,15 @@ describe('matching through the scan calls', () => {
     expect(taskAudit).toMatchObject([{ taskId: task.id, status: 'locked', opUid: w.adminUser.id }]);
   });
 
-  it('makes the task unmatch for a wrong UPC and for too many units; a partial parcel keeps it open; modify fixes it', async () => {
+  // Decision 090 (issue 17): a wrong UPC or more units than recorded no longer fail the task (until
+  // then: unmatch); the units nobody recorded are unmatch rows tied to no task.
+  it('leaves a wrong UPC and the units beyond the records untied; a partial parcel keeps the task open; modify fixes it', async () => {
     const w = await world();
     const wrong = await claim(w.a.api, w.boardTask.id, 1);
     await record(w.a.api, wrong.id, 'TW', 1);
     const r1 = await create(w, 'TW', [{ upc: UPC2, count: 1, itemId: w.item2.id }]);
     expect(r1.body.data!.scanTrackingList).toMatchObject([{ status: 'unmatch', taskId: null }]);
-    expect(await storedTask(t().database, wrong.id)).toMatchObject({ status: 'unmatch', productCount: 0 });
+    expect(await storedTask(t().database, wrong.id)).toMatchObject({ status: 'open', productCount: 0 });
     // The wrong product was a misread: corrected with modify, the task locks.
     await modify(w, r1.body.data!.scanTrackingList[0]!.id, { upc: UPC, itemId: w.item.id });
     expect(await storedTask(t().database, wrong.id)).toMatchObject({ status: 'locked', productCount: 1 });
@@ -278,9 +280,9 @@ describe('matching through the scan calls', () => {
     const many = await claim(w.b.api, w.boardTask.id, 2);
     await record(w.b.api, many.id, 'TM', 2);
     const r2 = await create(w, 'TM', [{ upc: UPC, count: 3, itemId: w.item.id }]);
-    expect(await storedTask(t().database, many.id)).toMatchObject({ status: 'unmatch', productCount: 2 });
+    expect(await storedTask(t().database, many.id)).toMatchObject({ status: 'locked', productCount: 2 });
     expect(r2.body.data!.scanTrackingList.map((r) => [r.count, r.status, r.taskId])).toEqual([
-      [2, 'unmatch', many.id],
+      [2, 'match', many.id],
       [1, 'unmatch', null],
     ]);
 
@@ -345,17 +347,18 @@ describe('/admin/scan2: add', () => {
     ]);
     expect(await storedTask(t().database, task.id)).toMatchObject({ status: 'locked' });
 
-    // Before a task is locked, a product nobody recorded makes the parcel disagree.
+    // A product nobody recorded is the admin's and fails nobody (decision 090; until then it made
+    // the open task unmatch).
     const open = await claim(w.b.api, w.boardTask.id, 2);
     await record(w.b.api, open.id, 'S2', 2);
     expect((await add(w, 'S2', { itemId: w.item.id })).body.data!.scanTrackingList).toMatchObject([{ status: 'match', taskId: open.id }]);
     expect(await storedTask(t().database, open.id)).toMatchObject({ status: 'open', productCount: 1, canSplit: true });
     const foreign = await add(w, 'S2', { itemId: w.item2.id });
     expect(foreign.body.data!.scanTrackingList.map((r) => [r.upc, r.status])).toEqual([
-      [UPC, 'unmatch'],
+      [UPC, 'match'],
       [UPC2, 'unmatch'],
     ]);
-    expect(await storedTask(t().database, open.id)).toMatchObject({ status: 'unmatch', productCount: 1 });
+    expect(await storedTask(t().database, open.id)).toMatchObject({ status: 'open', productCount: 1 });
     expect((await trackingAudits('S1')).filter((a) => a.action === 'add').map((a) => a.upc)).toEqual([UPC, '777']);
   });
 

@@ -1,12 +1,13 @@
-// The arithmetic of matching for ONE tracking id (DECISIONS "Receiving and matching"), kept pure so
-// it can be read, reasoned about and tested without a database; match.ts loads the rows, calls this
-// and writes the result.
+// The arithmetic of matching for ONE tracking id (DECISIONS "Receiving and matching"; decision 090),
+// kept pure so it can be read, reasoned about and tested without a database; match.ts loads the
+// rows, calls this and writes the result.
 //
 // Input: the scan rows of the tracking id (the warehouse's side: upc + count) and the purchased
-// records entered for it (the members' side: which task, how many units; the task gives the upc).
+// records entered for it (the members' side: which task, how many units, at most how many the
+// task's count leaves it; the task gives the upc).
 // Output: how many units of each record arrived, how every scan row's units are divided between
-// records (a row feeding two tasks is split into one row per task), which units nobody recorded,
-// and for each record whether it agrees.
+// records (a row feeding two tasks is split into one row per task), which units nobody took, and
+// for each record whether it agrees.
 //
 // Decisions:
 // - The pool is every row seen at the warehouse: status scan, match, unmatch, and the rows already
@@ -16,18 +17,20 @@
 // - Records are served in priority order: records of settled tasks (those whose state matching may
 //   no longer change: locked, processing, finished, closed) first, so a later record can never take
 //   units away from a task that is already locked or paid; then by record id (first recorded, first
-//   served). Records of deleted tasks are not passed in: their units are nobody's.
+//   served: a short shared parcel goes to the earliest record). Records of deleted tasks are not
+//   passed in: their units are nobody's.
 // - Rows stay with the task they were tied to when they still fit (within each priority group, a
 //   first pass serves each record from the rows already tied to its task), so re-running matching
-//   does not reshuffle ties; the rest is handed out in row id order. Settled records are served
-//   completely before any other record, even from rows tied to another task (after a split, the
-//   rows of the arrived units move to the locked sibling this way).
-// - A record gets at most the units it records (capped per record). Units left over are surplus:
-//   of a UPC some record on this tracking id expects -> "more units than recorded"; of a UPC no
-//   record expects -> a foreign item in the parcel.
-// - Who disagrees: surplus of an expected UPC makes the (unsettled) records of that UPC disagree;
-//   a foreign UPC makes every unsettled record of the tracking id disagree, since the parcel cannot
-//   be told apart. Settled records keep their result.
+//   does not reshuffle ties; the rest is handed out in row id order.
+// - A record gets at most its `cap` (its units, within what its task's count leaves it), so the units
+//   tied to a task never exceed its count. Units left over are nobody's.
+// - A task is judged by the units tied to it only (decision 090). Units no record took - of a UPC
+//   nobody recorded on this tracking id, or more of a recorded UPC than its records hold (surplus) -
+//   are unmatch rows tied to no task (the admin's queue) and fail nobody: a task locked before the
+//   extra unit was scanned and one scanned after end the same. The unsettled records of a UPC with
+//   surplus say so (status unmatch, '扫描到N件，多于记录的M件'), so the member may correct them.
+// - Row statuses (pieceStatus, decision 090): units tied to a record are match; units nobody took
+//   are unmatch, tied to no task.
 
 import { isFrozen, isSeen, SEEN_SCAN_STATUSES, type ScanStatus } from '../../../machines/scan-record.machine.ts';
 
@@ -51,6 +54,8 @@ export interface RecordIn {
   /** The task's UPC (null: the item has none, so nothing can arrive for it). */
   upc: string | null;
   productCount: number;
+  /** At most this many units may be tied to the record: its productCount, within what its task's count leaves it (recordCaps). */
+  cap: number;
   /** The task's state no longer accepts matching (locked, processing, finished, closed). */
   settled: boolean;
 }
@@ -65,10 +70,10 @@ export interface Piece {
 export type Problem =
   /** More units of the record's UPC arrived than all records of the tracking id hold. */
   | { kind: 'surplus'; upc: string; scanned: number; recorded: number }
-  /** An item no record of the tracking id expects is in the parcel. */
-  | { kind: 'foreign'; upc: string }
   /** Fewer units than recorded arrived (not a disagreement of the task, but of the record). */
   | { kind: 'partial'; arrived: number; recorded: number }
+  /** Fewer units than recorded arrived, because the parcel's `scanned` units of the UPC went to records served before. */
+  | { kind: 'shortShared'; scanned: number }
   /** The task's item has no UPC: nothing can be matched to it. */
   | { kind: 'noUpc' };
 
@@ -77,8 +82,6 @@ export interface RecordResult {
   /** The record's result: init (nothing seen for this tracking id), match, or unmatch with why. */
   status: 'init' | 'match' | 'unmatch';
   problem: Problem | null;
-  /** The parcel disagrees with this record's task (surplus or foreign item): the task is unmatch. */
-  disagrees: boolean;
 }
 
 export interface Allocation {
@@ -99,7 +102,7 @@ export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
   const live = pool.filter((s) => !isFrozen(s)).sort((a, b) => a.id - b.id);
   const ordered = [...records].sort((a, b) => Number(b.settled) - Number(a.settled) || a.id - b.id);
 
-  const need = new Map(ordered.map((r) => [r.id, r.upc === null ? 0 : r.productCount]));
+  const need = new Map(ordered.map((r) => [r.id, r.upc === null ? 0 : Math.max(0, Math.min(r.cap, r.productCount))]));
   const arrived = new Map(ordered.map((r) => [r.id, 0]));
   const take = (r: RecordIn, n: number) => {
     need.set(r.id, need.get(r.id)! - n);
@@ -136,8 +139,9 @@ export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
 
   const scanned = new Map<string, number>();
   for (const s of pool) add(scanned, s.upc, s.count);
+  // What the records may take of each UPC (their caps): the surplus message compares the scan with it.
   const recorded = new Map<string, number>();
-  for (const r of ordered) if (r.upc !== null) add(recorded, r.upc, r.productCount);
+  for (const r of ordered) if (r.upc !== null) add(recorded, r.upc, Math.max(0, Math.min(r.cap, r.productCount)));
 
   const surplus = new Map<string, number>();
   const pieces = new Map<number, Piece[]>();
@@ -154,26 +158,21 @@ export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
     pieces.set(row.id, list);
   }
 
-  const foreign = [...surplus.keys()].find((upc) => !recorded.has(upc));
   const seen = pool.length > 0;
   const results = new Map<number, RecordResult>();
   for (const r of ordered) {
     const got = arrived.get(r.id)!;
     let problem: Problem | null = null;
-    let disagrees = false;
-    if (!r.settled && r.upc !== null && surplus.has(r.upc) && recorded.has(r.upc)) {
+    if (!r.settled && r.upc !== null && surplus.has(r.upc)) {
       problem = { kind: 'surplus', upc: r.upc, scanned: scanned.get(r.upc)!, recorded: recorded.get(r.upc)! };
-      disagrees = true;
-    } else if (!r.settled && foreign !== undefined) {
-      problem = { kind: 'foreign', upc: foreign };
-      disagrees = true;
     } else if (r.upc === null) {
       problem = seen ? { kind: 'noUpc' } : null;
     } else if (got < r.productCount && seen) {
-      problem = { kind: 'partial', arrived: got, recorded: r.productCount };
+      const inParcel = scanned.get(r.upc) ?? 0;
+      problem = inParcel > got ? { kind: 'shortShared', scanned: inParcel } : { kind: 'partial', arrived: got, recorded: r.productCount };
     }
     const status: RecordResult['status'] = !seen ? 'init' : problem ? 'unmatch' : 'match';
-    results.set(r.id, { arrived: got, status, problem, disagrees });
+    results.set(r.id, { arrived: got, status, problem });
   }
   return { seen, records: results, pieces, surplus };
 }
@@ -184,11 +183,42 @@ export function problemMessage(p: Problem | null): string {
   switch (p.kind) {
     case 'surplus':
       return `扫描到${p.scanned}件，多于记录的${p.recorded}件`;
-    case 'foreign':
-      return `包裹中有未记录的商品（UPC ${p.upc}）`;
+    case 'shortShared':
+      return `包裹中该商品只到货${p.scanned}件，已分配给更早的记录`;
     case 'partial':
       return `已到货${p.arrived}件，记录${p.recorded}件`;
     case 'noUpc':
       return '商品没有UPC，无法匹配';
   }
+}
+
+/** The status of the units of a piece (decision 090): match when tied to a record, unmatch (tied to no task) when nobody took them. */
+export function pieceStatus(piece: Piece): 'match' | 'unmatch' {
+  return piece.recordId === null ? 'unmatch' : 'match';
+}
+
+/**
+ * Each record's cap: how many units may be tied to it, its productCount within what its task's
+ * count leaves after the task's earlier records (record id order). The records of a task never
+ * total more than its count when they are written (purchased-service.ts); a count lowered
+ * afterwards leaves the latest records without room, so matching still never ties more units to
+ * a task than its count.
+ */
+export function recordCaps(records: Iterable<{ id: number; taskId: number; productCount: number }>, countOf: (taskId: number) => number): Map<number, number> {
+  const byTask = new Map<number, { id: number; productCount: number }[]>();
+  for (const r of records) {
+    const list = byTask.get(r.taskId);
+    if (list) list.push(r);
+    else byTask.set(r.taskId, [r]);
+  }
+  const caps = new Map<number, number>();
+  for (const [taskId, list] of byTask) {
+    let left = countOf(taskId);
+    for (const r of list.sort((a, b) => a.id - b.id)) {
+      const cap = Math.max(0, Math.min(r.productCount, left));
+      caps.set(r.id, cap);
+      left -= cap;
+    }
+  }
+  return caps;
 }

@@ -41,22 +41,18 @@
 // What it writes, for one tracking id T:
 // - scan rows of T in status scan/match/unmatch: each share of a row that serves a record becomes
 //   status match, tied to that record's task (userId, mainId, subId, taskId, matchedUser = the
-//   member's nickName) - unmatch instead when that task's parcel disagrees; units nobody recorded
-//   become status unmatch, untied. A row whose units serve two tasks is split into one row per
+//   member's nickName); units no record took (another product, or more than recorded) become
+//   status unmatch, untied - the admin's queue (allocate.ts pieceStatus, decision 090). A row whose units serve two tasks is split into one row per
 //   task (schema/receiving.ts: "matching records as separate rows each tied to one task"), so
 //   paying one task can later mark exactly its own units wait2pay. init rows (not yet seen) and
 //   wait2pay/payed rows are left alone.
 // - purchased records of T whose task still accepts matching: status match (all its units
-//   arrived), unmatch with a msg (fewer arrived, more arrived than recorded, a foreign item), or
-//   init (nothing of T scanned yet).
+//   arrived), unmatch with a msg (fewer arrived, fewer because earlier records took the parcel's
+//   units, more arrived than recorded), or init (nothing of T scanned yet).
 // - tasks with a record on T, through planMatchEvents (task.match, the bulk form of
 //   applyTaskEvent: the task machine decides each one and the change is audited):
-//   the outcome is computed over ALL the task's tracking ids:
-//     * the parcel disagrees on any of them, or more units arrived than the task's count -> unmatch
-//     * every unit arrived (arrived = count) -> locked, productCount = count, canSplit false
-//     * otherwise -> open with productCount = arrived units and canSplit = 0 < arrived < count.
-//   An unmatch task keeps productCount and canSplit the same way (the machine lets an unmatch
-//   task split off what did arrive). Tasks whose state refuses task.match (pending, locked,
+//   the outcome is the task machine's matchVerdict over the units tied to the task on ALL its
+//   tracking ids (each record capped by what the task's count leaves it: allocate.ts recordCaps). Tasks whose state refuses task.match (pending, locked,
 //   processing, finished, closed, deleted) are left exactly as they are; their records still hold
 //   their units (allocate.ts: settled records are served first).
 //   A task whose status, productCount and canSplit would not change gets no event (no audit noise).
@@ -66,7 +62,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import type { MatchOutcome } from '../../../machines/task.machine.ts';
+import { matchVerdict } from '../../../machines/task.machine.ts';
 import { auditInserts, type AuditEntry } from '../audit.ts';
 import { executePrepared, isPipelined, rowsOf, type Tx } from '../db/client.ts';
 import { jsonRowMapper } from '../db/json-rows.ts';
@@ -77,7 +73,7 @@ import type { SessionUser } from '../auth/session-user.ts';
 import { newScanIds, scanIdsSql, scanRowsInsert, type ItemBrief, type NewScanRow, type ScanRow } from '../receiving/scan-rows.ts';
 import { decideTask, planMatchEvents, type TaskRow } from '../tasks/apply-event.ts';
 import { confirmScan, isAnnounced } from '../../../machines/scan-record.machine.ts';
-import { allocate, POOL_STATUSES, problemMessage, type Allocation, type Piece, type ScanStatus } from './allocate.ts';
+import { allocate, pieceStatus, POOL_STATUSES, problemMessage, recordCaps, type Allocation, type Piece, type ScanStatus } from './allocate.ts';
 
 export type { ScanRow };
 type RecordRow = typeof purchasedRecords.$inferSelect;
@@ -433,9 +429,8 @@ function planTracking(loaded: Loaded, taskRows: Map<number, TaskRow>, names: Map
     if (p.recordId === null) return { status: 'unmatch', userId: null, mainId: null, subId: null, taskId: null, matchedUser: null };
     const r = recordById.get(p.recordId)!;
     const task = taskRows.get(r.task.id) ?? r.task;
-    const disagrees = allocation.records.get(p.recordId)!.disagrees;
     return {
-      status: disagrees ? 'unmatch' : 'match',
+      status: pieceStatus(p),
       userId: task.userId,
       mainId: task.mainId,
       subId: task.subId,
@@ -587,27 +582,26 @@ async function writeStatements(tx: Tx, w: Writes, actorOf: ActorOf, now: Date, s
   return { statements, audits, ...written };
 }
 
-export interface TaskVerdict {
-  outcome: MatchOutcome;
-  productCount: number;
-  canSplit: boolean;
-}
-
-/** What matching concludes for one task, given the allocation of each of its tracking ids. */
-export function verdictOf(task: Pick<TaskRow, 'count'>, perRecord: { arrived: number; disagrees: boolean }[]): TaskVerdict {
-  const arrived = perRecord.reduce((n, r) => n + r.arrived, 0);
-  const disagrees = perRecord.some((r) => r.disagrees) || arrived > task.count;
-  if (!disagrees && arrived === task.count && task.count > 0) return { outcome: 'locked', productCount: task.count, canSplit: false };
-  return { outcome: disagrees ? 'unmatch' : 'open', productCount: arrived, canSplit: arrived > 0 && arrived < task.count };
-}
-
 /** The allocation of each tracking id read (readForMatching), computed once per matching run; `seen` rows count as seen. */
 class Allocations {
   private cache = new Map<string, Loaded>();
+  /** Each record's cap (recordCaps), over every record read: all the records of every task concerned. */
+  private caps: Map<number, number> | null = null;
   constructor(
     private state: MatchingState,
     private seen?: Seen,
   ) {}
+  private capOf(recordId: number): number {
+    if (!this.caps) {
+      const all = [...this.state.records.values()].flat();
+      const counts = new Map(all.map(({ task }) => [task.id, (this.state.taskRows.get(task.id) ?? task).count]));
+      this.caps = recordCaps(
+        all.map(({ record }) => record),
+        (taskId) => counts.get(taskId)!,
+      );
+    }
+    return this.caps.get(recordId)!;
+  }
   get(trackingId: string): Loaded {
     let loaded = this.cache.get(trackingId);
     if (!loaded) {
@@ -620,6 +614,7 @@ class Allocations {
           taskId: task.id,
           upc: task.upc || null,
           productCount: record.productCount,
+          cap: this.capOf(record.id),
           settled: !acceptsMatch(task),
         })),
       );
@@ -639,12 +634,12 @@ function evaluate(tasks: TaskRow[], state: MatchingState, allocations: Allocatio
   const moves: Parameters<typeof planMatchEvents>[0] = [];
   for (const task of tasks.filter(acceptsMatch).sort((a, b) => a.id - b.id)) {
     const own = state.recordsOfTask.get(task.id) ?? [];
-    const perRecord: { arrived: number; disagrees: boolean }[] = [];
+    const perRecord: { arrived: number }[] = [];
     for (const rec of own) {
       const result = allocations.get(rec.trackingId).allocation.records.get(rec.id);
       if (result) perRecord.push(result);
     }
-    const v = verdictOf(task, perRecord);
+    const v = matchVerdict(task.count, perRecord);
     if (task.status === v.outcome && task.productCount === v.productCount && task.canSplit === v.canSplit) continue;
     // Each change is attributed to whoever caused it (one actor, except in a batch of scans by
     // several clerks: see RunOptions.actors).
@@ -836,13 +831,12 @@ export async function arrivalsOfTask(tx: Tx, taskId: number) {
     .map((r) => r.record)
     .sort((a, b) => a.id - b.id);
   const allocations = new Allocations(state);
-  const out: { record: RecordRow; arrived: number; disagrees: boolean; status: 'init' | 'match' | 'unmatch'; msg: string }[] = [];
+  const out: { record: RecordRow; arrived: number; status: 'init' | 'match' | 'unmatch'; msg: string }[] = [];
   for (const record of own) {
     const r = allocations.get(record.trackingId).allocation.records.get(record.id);
     out.push({
       record,
       arrived: r?.arrived ?? 0,
-      disagrees: r?.disagrees ?? false,
       status: r?.status ?? 'init',
       msg: r ? problemMessage(r.problem) : '',
     });

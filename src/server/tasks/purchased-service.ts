@@ -8,10 +8,13 @@
 //   a whole number from 1 to 1000000 ('请填写数目').
 // - The task must be the actor's own (a member) or any task (lowerAdmin, admin); another member's
 //   task or record is reported as not existing (code A00004, DECISIONS "Roles").
-// - The task must accept an edit by the actor per the task machine (task.edit by user: open tasks
-//   only; by admin: every task that is not pending or deleted); a refusal carries the machine's
-//   message. The record edit is not itself a task event: the task's status does not change here,
-//   only matching (below) may move it.
+// - The task must accept a record change by the actor per the task machine (task.records by user:
+//   open or unmatch tasks, so a member can fix the records of a parcel that disagrees; by admin:
+//   every task that is not pending or deleted; decision 090); a refusal carries the machine's
+//   message. The task's status does not change here, only matching (below) may move it.
+// - The records of a task never total more than its count ('所有记录的数目合计不能超过任务数量N件',
+//   decision 090): a record claiming more units than the task leaves is refused, so matching never
+//   has to choose which of a task's records to believe.
 // - One record per (task, tracking id): inserting the same pair again is 'skip' (already recorded,
 //   oldQty = its count); updating changes the count (oldQty = previous), or the tracking id (when
 //   the task has no record with the new one). An update that changes nothing is 'skip'.
@@ -25,7 +28,7 @@
 //   throw. Locks: the tracking id(s) and the tasks matching will touch first (lockForMatching), then
 //   the task row (lockTask, already held), the order matching uses, so a record change and a scan
 //   of the same parcel, or two members sharing parcels, never deadlock.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { hasControlChars } from '../receiving/scan-service.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import type { Tx } from '../db/client.ts';
@@ -33,6 +36,7 @@ import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { Code } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { lockForMatching, matchTracking, matchTrackings } from '../matching/match.ts';
+import { recordsEvent } from '../../../machines/task.machine.ts';
 import { decideTask, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
 import { isAdminSide } from '../boards/visibility.ts';
 
@@ -43,6 +47,7 @@ export const purchasedMessages = {
   trackingIdTooLong: 'trackingId不能超过64个字符',
   trackingIdInvalid: 'trackingId包含无效字符',
   countRequired: '请填写数目',
+  overCount: (count: number) => `所有记录的数目合计不能超过任务数量${count}件`,
   matchedNoEdit: '已匹配的记录不能修改',
   matchedNoRemove: '已匹配的记录不能删除',
   alreadyRecorded: '该trackingId已记录',
@@ -96,7 +101,7 @@ export function purchasedInputError(input: { trackingId?: unknown; productCount?
 /** Why `actor` may not change the records of `task` (from lockTask's rules and the machine), or null. */
 function editRefusal(actor: SessionUser, task: TaskRow | undefined): PurchasedResult | null {
   if (!task || (actor.roleType === 'user' && task.userId !== actor.id)) return refuse(TASK_NOT_FOUND, Code.notFound);
-  const d = decideTask(task, { type: 'task.edit', by: isAdminSide(actor) ? 'admin' : 'user' });
+  const d = decideTask(task, recordsEvent(isAdminSide(actor) ? 'admin' : 'user'));
   return d.ok ? null : refuse(d.msg);
 }
 
@@ -136,6 +141,19 @@ async function refreshTaskTrackingIds(tx: Tx, taskIds: number[]) {
     update tasks t set tracking_id = (
       select p.tracking_id from purchased_records p where p.task_id = t.id order by p.updated_at desc, p.id desc limit 1)
     where t.id = any(${sql.param(taskIds)}::int[])`);
+}
+
+/** The units the task's records hold, per task, leaving out the records in `except` (being rewritten). */
+async function recordedUnits(tx: Tx, taskIds: number[], except: number[] = []): Promise<Map<number, number>> {
+  const out = new Map(taskIds.map((id) => [id, 0]));
+  if (!taskIds.length) return out;
+  const rows = await tx
+    .select({ taskId: purchasedRecords.taskId, n: sql<number>`sum(${purchasedRecords.productCount})::int` })
+    .from(purchasedRecords)
+    .where(and(inArray(purchasedRecords.taskId, taskIds), notInArray(purchasedRecords.id, except)))
+    .groupBy(purchasedRecords.taskId);
+  for (const r of rows) out.set(r.taskId, Number(r.n));
+  return out;
 }
 
 const reread = async (tx: Tx, id: number) => (await tx.select().from(purchasedRecords).where(eq(purchasedRecords.id, id)))[0];
@@ -198,6 +216,8 @@ export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: Pur
   }
   const change = decideChange(mode, trackingId, productCount, before, existing);
   if (!change.write) return change.result;
+  const others = (await recordedUnits(tx, [task.id], change.write === 'update' ? [change.before.id] : [])).get(task.id)!;
+  if (others + productCount > task.count) return refuse(purchasedMessages.overCount(task.count));
 
   if (change.write === 'insert') {
     const [created] = await tx.insert(purchasedRecords).values({ taskId: task.id, userId: task.userId, trackingId, productCount }).returning();
@@ -254,6 +274,9 @@ export async function savePurchasedRecords(tx: Tx, actor: SessionUser, inputs: P
 
   const inserts: { i: number; task: TaskRow; values: typeof purchasedRecords.$inferInsert }[] = [];
   const updates: { i: number; task: TaskRow; before: PurchasedRow; productCount: number }[] = [];
+  // The units each task's records hold, as the rows before in the file leave them.
+  const units = new Map<number, number>(taskIds.map((id) => [id, 0]));
+  for (const r of existing.values()) units.set(r.taskId, (units.get(r.taskId) ?? 0) + r.productCount);
   for (const v of valid) {
     const task = taskById.get(v.taskId);
     const refusal = editRefusal(actor, task);
@@ -263,6 +286,12 @@ export async function savePurchasedRecords(tx: Tx, actor: SessionUser, inputs: P
     }
     const found = existing.get(key(v.taskId, v.trackingId));
     const change = decideChange(mode, v.trackingId, v.productCount, found, found);
+    const held = units.get(task!.id)! - (change.write === 'update' ? change.before.productCount : 0);
+    if (change.write && held + v.productCount > task!.count) {
+      results[v.i] = refuse(purchasedMessages.overCount(task!.count));
+      continue;
+    }
+    if (change.write) units.set(task!.id, held + v.productCount);
     if (!change.write) results[v.i] = change.result;
     else if (change.write === 'insert') inserts.push({ i: v.i, task: task!, values: { taskId: task!.id, userId: task!.userId, trackingId: v.trackingId, productCount: v.productCount } });
     else updates.push({ i: v.i, task: task!, before: change.before, productCount: v.productCount });
