@@ -6,13 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { useState, type JSX } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CameraScanner, REPEAT_MS, setCameraReaderFactory } from '../../../src/web/components/camera-scanner';
-import {
-  ENTER_FALLBACK_MS,
-  ENTER_SUFFIX_STORAGE_KEY,
-  SCANNER_DEBOUNCE_MS,
-  isTypingTarget,
-  useScannerInput,
-} from '../../../src/web/lib/use-scanner-input';
+import { ENTER_FALLBACK_MS, ENTER_SUFFIX_STORAGE_KEY, SCANNER_DEBOUNCE_MS, isTypingTarget, useScannerInput } from '../../../src/web/lib/use-scanner-input';
 import { setScanSoundPlayer } from '../../../src/web/lib/scan-sounds';
 import { renderApp, userOf } from '../app-harness';
 import { scan2StorageKey } from '../../../src/web/features/scan/scan2-storage';
