@@ -16,7 +16,8 @@
  *   by one (+1 / -1), between 1 and 1000000.
  * - A scan on the tracking tab starts the next parcel, but only when no new row is waiting to be
  *   saved (they would be lost): '请先提交或删除未保存的商品'.
- * - Submit needs at least one row and a product on every row ('请填写所有项目对应的商品'); it
+ * - Submit needs at least one row and a product on every row ('请填写所有项目对应的商品'); a submit
+ *   while a new row's products are still being looked up waits for the lookup, then goes. It
  *   creates the rows (POST .../{id}/create) and, on success, the answer's records replace the list
  *   and the tab goes back to tracking: the next scan is the next parcel's tracking id (unless rows
  *   scanned while the call was under way wait to be saved: they stay, on the upc tab).
@@ -125,6 +126,8 @@ export interface ScanContext {
   heldCodes: string[];
   /** The rows counted by each product scan of this parcel, in order: what 取消 takes back. */
   scanLog: number[];
+  /** A submit waits for the products of new rows to be looked up. */
+  submitQueued: boolean;
 }
 
 export type ScanEvent =
@@ -248,6 +251,7 @@ const freshParcel = (code: string) => ({
   submittingKeys: [],
   heldCodes: [],
   scanLog: [],
+  submitQueued: false,
   notice: null,
 });
 
@@ -316,6 +320,7 @@ export const scanMachine = setup({
     lookingUpc: null,
     heldCodes: [],
     scanLog: [],
+    submitQueued: false,
   },
   initial: 'noTracking',
   states: {
@@ -492,6 +497,11 @@ export const scanMachine = setup({
               on: {
                 'rows.submit': [
                   {
+                    // 提交 scanned right after a product: its product is still being looked up.
+                    guard: ({ context }) => context.rows.some((r) => r.itemId === null && r.candidates === null),
+                    actions: assign({ submitQueued: true }),
+                  },
+                  {
                     guard: 'canSubmit',
                     target: 'submitting',
                     actions: assign({ submittingKeys: ({ context }) => context.rows.map((r) => r.key), notice: null }),
@@ -588,7 +598,13 @@ export const scanMachine = setup({
         catalog: {
           initial: 'idle',
           states: {
-            idle: { always: { guard: 'needsLookup', target: 'looking' } },
+            idle: {
+              always: [
+                { guard: 'needsLookup', target: 'looking' },
+                // A submit that waited for the products to be looked up goes now.
+                { guard: ({ context }) => context.submitQueued, actions: [assign({ submitQueued: false }), raise({ type: 'rows.submit' })] },
+              ],
+            },
             looking: {
               entry: assign({ lookingUpc: ({ context }) => context.rows.find((r) => r.candidates === null)?.upc ?? null }),
               invoke: {

@@ -281,6 +281,16 @@ describe('command barcodes', () => {
     expect(h.creates[0]!.input).toEqual({ trackingId: '1Z001', items: [{ upc: '111', count: 1, itemId: 5 }] });
   });
 
+  it('提交 scanned while a product is still being looked up waits for it, then submits', async () => {
+    const h = await loaded();
+    h.scan('111');
+    h.scan(SCAN_COMMANDS.submit);
+    expect(h.creates).toHaveLength(0);
+    expect(h.ctx().notice).toEqual({ kind: 'added', code: '111', count: 1 });
+    await h.findAnswers([earbuds]);
+    expect(h.creates[0]!.input).toEqual({ trackingId: '1Z001', items: [{ upc: '111', count: 1, itemId: 5 }] });
+  });
+
   it('下一个包裹 starts over, unless rows wait to be saved', async () => {
     const h = await loaded();
     h.scan('111');

@@ -7,11 +7,11 @@
 //   is a code of a scanner without the suffix after all: it is reported and the station forgets the
 //   suffix; shorter than MIN_DEBOUNCED_LENGTH it is a stray key press and is dropped.
 // - A scanner set up without the Enter suffix is covered by the 100 ms debounce of SPEC §9 (no key
-//   for 100 ms ends the code). The pause is measured between the keys' own time stamps
-//   (event.timeStamp, when the key was pressed, not when the page got to it), and a debounce timer
-//   that fires late ran after a stall of the main thread, when the stalled keys may still be queued
-//   behind it: it waits once more instead of taking the code (CI cut '1ZE2E' + '00000940013' so).
-//   A debounced buffer shorter than MIN_DEBOUNCED_LENGTH is a stray key press and is dropped.
+//   for 100 ms ends the code). A debounce timer that fires late ran after a stall of the main
+//   thread, when the scanner's next keys may not have reached the page yet: it waits once more
+//   instead of taking the code (CI cut '1ZE2E' + '00000940013' so). A debounced buffer shorter than
+//   MIN_DEBOUNCED_LENGTH is a stray key press and is dropped. No rule here ever ends a code early:
+//   every end is Enter or a silence measured by a timer that ran on time.
 // - Every 100 ms (SPEC §9 focus check) focus returns to the hidden input, unless the clerk is typing
 //   in a real field (text inputs, selects, text areas, comboboxes) or a dialog is open, so clicking a
 //   button or the page never leaves the scanner typing into nothing.
@@ -92,15 +92,12 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
     onScanRef.current = onScan;
   });
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  /** The time stamp (event.timeStamp) of the buffer's last key; null when none was seen. */
-  const lastKeyAt = useRef<number | null>(null);
   /** This station's scanner ends its codes with Enter: only Enter ends a code. */
   const enterSuffix = useRef<boolean | null>(null);
   const waitsForEnter = () => (enterSuffix.current ??= rememberedEnterSuffix());
 
   const take = useCallback((minLength: number) => {
     clearTimeout(timer.current);
-    lastKeyAt.current = null;
     const input = ref.current;
     if (!input) return;
     const code = input.value.trim();
@@ -142,25 +139,6 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
     arm(0);
   }, [takeWithoutEnter]);
 
-  /**
-   * A character key of the scanner, before it joins the buffer. The pause since the buffer's last
-   * key, by the keys' own time stamps (a stalled page sees them late but with their true spacing),
-   * says whether the buffer is an earlier code whose timer has not run yet.
-   */
-  const noteKey = useCallback(
-    (stamp: number) => {
-      const input = ref.current;
-      const last = lastKeyAt.current;
-      lastKeyAt.current = stamp;
-      if (!input?.value || last === null) return;
-      if (stamp - last >= (waitsForEnter() ? ENTER_FALLBACK_MS : SCANNER_DEBOUNCE_MS)) {
-        takeWithoutEnter();
-        lastKeyAt.current = stamp;
-      }
-    },
-    [takeWithoutEnter],
-  );
-
   useEffect(() => {
     if (!enabled) return;
     // Capture phase: before the focused button sees the key (Enter or Space would press it).
@@ -168,11 +146,8 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
       const input = ref.current;
       if (!input || event.defaultPrevented) return;
       if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
-      if (event.target === input) {
-        // The input types the character itself (and its own onKeyDown takes Enter).
-        if (event.key.length === 1) noteKey(event.timeStamp);
-        return;
-      }
+      // The input types its own characters (and its onKeyDown takes Enter).
+      if (event.target === input) return;
       if (!scannerMayTakeFocus()) return;
       if (event.key === 'Enter') {
         // A code's end; a lone Enter (nothing scanned) is the clerk's own and presses the button.
@@ -181,7 +156,6 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
         takeAtEnter();
       } else if (event.key.length === 1) {
         event.preventDefault();
-        noteKey(event.timeStamp);
         input.value += event.key;
         restartDebounce();
       } else return;
@@ -189,7 +163,7 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
     };
     document.addEventListener('keydown', onKeyDown, true);
     return () => document.removeEventListener('keydown', onKeyDown, true);
-  }, [enabled, takeAtEnter, restartDebounce, noteKey]);
+  }, [enabled, takeAtEnter, restartDebounce]);
 
   useEffect(() => {
     if (!enabled) return;

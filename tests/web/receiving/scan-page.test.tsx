@@ -3,7 +3,7 @@
 // the machine's rules (duplicates, counts, a product on every row) as the clerk sees and hears them.
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { setScanSoundPlayer, type ScanSound } from '../../../src/web/lib/scan-sounds';
 import { SCAN_COMMANDS } from '../../../machines/scan.machine';
@@ -12,6 +12,12 @@ import { aScan, anItem, fakeScanServer, type FakeScanServer } from './scan-fake'
 
 const admin = userOf('admin');
 let sounds: ScanSound[] = [];
+
+// The command barcodes' drawing library is loaded by the page on first show; load it once here so
+// its transform does not eat the first test's wait.
+beforeAll(async () => {
+  await import('bwip-js/browser');
+});
 
 beforeEach(() => {
   sounds = [];
