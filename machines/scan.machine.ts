@@ -5,23 +5,34 @@
  * - Two tabs, tracking and upc. Without a tracking id every scan is the tracking id: it is set, the
  *   tab switches to upc and the tracking's records are looked up (GET .../{id}/list -> isExist,
  *   scanTrackingList); they are listed as the already-added products, each edited with modify.
- * - On the upc tab a scan is a product code: a upc already recorded for the tracking id is refused
- *   with 'upc重复，请编辑已添加的商品'; a upc already among the new rows raises its count by 1; any other
- *   adds a row with count 1 (SPEC §9). Each new upc's products are looked up (the page's
- *   `findItems`, items whose upc is the code): exactly one open product is chosen for the row; none
- *   is an unknown product (a sound, and the clerk picks one or adds it on /admin/item-list).
+ * - On the upc tab a scan is a product code: a upc the tracking id already has SEEN (a record in any
+ *   status but init) is refused with 'upc重复，请编辑已添加的商品'; a upc already among the new rows
+ *   raises its count by 1; a upc the tracking id has only imported (an init record: an announced
+ *   parcel) adds a row with the record's product, which create turns into the seen record with the
+ *   scanned count, as the server does (receiving/scan-service.ts); any other adds a row with count 1
+ *   (SPEC §9). Each new upc's products are looked up (the page's `findItems`, items whose upc is the
+ *   code): exactly one open product is chosen for the row; none is an unknown product (a sound, and
+ *   the clerk picks one or adds it on /admin/item-list). Each row's count is also raised or lowered
+ *   by one (+1 / -1), between 1 and 1000000.
  * - A scan on the tracking tab starts the next parcel, but only when no new row is waiting to be
  *   saved (they would be lost): '请先提交或删除未保存的商品'.
- * - Submit needs at least one row and a product on every row ('请填写所有项目对应的商品'); it
- *   creates the rows (POST .../{id}/create) and, on success, the answer's records replace the list.
- *   Scans keep arriving while a call is under way: rows added meanwhile stay.
+ * - Submit needs at least one row and a product on every row ('请填写所有项目对应的商品'); a submit
+ *   while a new row's products are still being looked up waits for the lookup, then goes. It
+ *   creates the rows (POST .../{id}/create) and, on success, the answer's records replace the list
+ *   and the tab goes back to tracking: the next scan is the next parcel's tracking id (unless rows
+ *   scanned while the call was under way wait to be saved: they stay, on the upc tab).
+ * - Command barcodes (SCAN_COMMANDS, shown on the page and printable; docs/decisions/081) let a
+ *   clerk work with the scanner alone: 提交 submits; 下一个包裹 starts over with a new tracking id
+ *   (refused while rows wait to be saved); 取消 takes back the last scan (one unit of the row it
+ *   counted; with no unsaved scan left, the parcel itself: back to the tracking tab). A command is
+ *   never a tracking id or a upc.
  * - An existing record is edited (count, product) through modify, unless its task is being paid
  *   (wait2pay, payed), which the server refuses too.
  *
  * Side effects are named: the actors lookupTracking, findItems, createScans and modifyRecord, and
  * the action `feedback` (the page's sound), all provided by the page.
  */
-import { assign, enqueueActions, fromPromise, setup, type SnapshotFrom } from 'xstate';
+import { assign, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import type { FeedbackKind, Scan2Item as ScanItem } from './scan2.machine';
 
 export type { FeedbackKind, ScanItem };
@@ -35,6 +46,24 @@ export const scanMessages = {
   notEditable: '该记录的任务正在付款，不能修改',
   failed: '操作失败',
 } as const;
+
+/**
+ * The codes of the command barcodes (Code 128), one per command; the page renders them and a clerk
+ * may print them. Prefixed so that no tracking id or upc is mistaken for one.
+ */
+export const SCAN_COMMANDS = {
+  submit: 'PH-CMD-SUBMIT',
+  nextParcel: 'PH-CMD-NEXT',
+  cancel: 'PH-CMD-CANCEL',
+} as const;
+export type ScanCommand = keyof typeof SCAN_COMMANDS;
+
+/** The command a scanned code is, or null for a tracking id or a upc. */
+export function scanCommandOf(raw: string): ScanCommand | null {
+  const code = raw.trim().toUpperCase();
+  for (const [command, value] of Object.entries(SCAN_COMMANDS)) if (value === code) return command as ScanCommand;
+  return null;
+}
 
 export const DEFAULT_SCAN_COUNT = 1; // SPEC §9
 export const MAX_SCAN_COUNT = 1_000_000;
@@ -63,11 +92,16 @@ export interface ScanRow {
   itemName: string;
   /** Products whose upc is this row's; null until looked up. */
   candidates: ScanItem[] | null;
+  /** The row confirms a record the tracking id has only imported (init): create makes it seen. */
+  announced?: boolean;
 }
 
 export type ScanNotice =
   | { kind: 'tracking'; code: string; isExist: boolean }
-  | { kind: 'added'; code: string; count: number }
+  | { kind: 'added'; code: string; count: number; announced?: boolean }
+  /** A command barcode was taken back: the last scan (code, the row's count now) or the parcel. */
+  | { kind: 'undone'; code: string; count: number }
+  | { kind: 'parcelCancelled'; code: string }
   | { kind: 'unknown'; code: string }
   | { kind: 'refused'; code: string; message: string }
   /** created: the new rows were created (create); saved: a record was edited (modify). */
@@ -90,6 +124,10 @@ export interface ScanContext {
   lookingUpc: string | null;
   /** Codes scanned while the tracking id was being looked up: products, taken once it is loaded. */
   heldCodes: string[];
+  /** The rows counted by each product scan of this parcel, in order: what 取消 takes back. */
+  scanLog: number[];
+  /** A submit waits for the products of new rows to be looked up. */
+  submitQueued: boolean;
 }
 
 export type ScanEvent =
@@ -97,6 +135,8 @@ export type ScanEvent =
   | { type: 'tab.select'; tab: ScanTab }
   | { type: 'tracking.reset' }
   | { type: 'row.setCount'; key: number; count: number }
+  /** +1 / -1 on a row's count. */
+  | { type: 'row.step'; key: number; by: 1 | -1 }
   | { type: 'row.setItem'; key: number; item: ScanItem | null }
   | { type: 'row.remove'; key: number }
   | { type: 'rows.submit' }
@@ -132,21 +172,56 @@ const normalize = (code: string) => code.trim();
 
 export const isValidCount = (count: number) => Number.isInteger(count) && count >= 1 && count <= MAX_SCAN_COUNT;
 
+/**
+ * A record the warehouse has seen: any status but init (an init record is what an import announced,
+ * not stock yet). The server's rule (receiving/scan-service.ts `isSeen`); issue 17 moves both to
+ * the scan-record machine.
+ */
+export const isSeenRecord = (record: { status: string }) => record.status !== 'init';
+
 /** The scan statuses of a task being paid: such a record is settled (SPEC §4, DECISIONS "Receiving and matching"). */
 export const FROZEN_SCAN_STATUSES = ['wait2pay', 'payed'] as const;
 
 /** A record may be edited unless its task is being paid. The server refuses the same (modifyScan, tracking update). */
 export const canModifyRecord = (record: { status: string }) => !(FROZEN_SCAN_STATUSES as readonly string[]).includes(record.status);
 
-export type UpcVerdict = { kind: 'ignored' } | { kind: 'duplicate' } | { kind: 'count'; key: number } | { kind: 'add' };
+export type UpcVerdict =
+  | { kind: 'ignored' }
+  | { kind: 'duplicate' }
+  | { kind: 'count'; key: number }
+  /** An imported (init) record of the upc: a row with its product confirms it. */
+  | { kind: 'confirm'; record: ScanRecord }
+  | { kind: 'add' };
 
 /** What a scan on the upc tab does. */
 export function upcVerdict(context: Pick<ScanContext, 'records' | 'rows'>, raw: string): UpcVerdict {
   const code = normalize(raw);
   if (code === '') return { kind: 'ignored' };
-  if (context.records.some((r) => r.upc === code)) return { kind: 'duplicate' };
+  if (context.records.some((r) => r.upc === code && isSeenRecord(r))) return { kind: 'duplicate' };
   const row = context.rows.find((r) => r.upc === code);
-  return row ? { kind: 'count', key: row.key } : { kind: 'add' };
+  if (row) return { kind: 'count', key: row.key };
+  const announced = context.records.find((r) => r.upc === code);
+  return announced ? { kind: 'confirm', record: announced } : { kind: 'add' };
+}
+
+/** The row the last product scan counted that may still be taken back (not being saved), or null. */
+export function lastUndoable(context: Pick<ScanContext, 'scanLog' | 'rows' | 'submittingKeys'>): ScanRow | null {
+  for (let i = context.scanLog.length - 1; i >= 0; i--) {
+    const row = context.rows.find((r) => r.key === context.scanLog[i]);
+    if (row && !context.submittingKeys.includes(row.key)) return row;
+  }
+  return null;
+}
+
+/** The rows after taking back the last scan: one unit fewer on its row, the row gone at 0. */
+function undoLastScan(context: ScanContext) {
+  const row = lastUndoable(context);
+  if (!row) return {};
+  const count = row.count - 1;
+  const index = context.scanLog.lastIndexOf(row.key);
+  const scanLog = count >= 1 ? context.scanLog.filter((_, i) => i !== index) : context.scanLog.filter((key) => key !== row.key);
+  const rows = count >= 1 ? context.rows.map((r) => (r.key === row.key ? { ...r, count } : r)) : context.rows.filter((r) => r.key !== row.key);
+  return { rows, scanLog, notice: { kind: 'undone' as const, code: row.upc, count } };
 }
 
 /** The submit's refusal, or null when the rows may be sent. */
@@ -175,8 +250,15 @@ const freshParcel = (code: string) => ({
   rows: [],
   submittingKeys: [],
   heldCodes: [],
+  scanLog: [],
+  submitQueued: false,
   notice: null,
 });
+
+const isCommand =
+  (command: ScanCommand) =>
+  ({ event }: { event: ScanEvent }) =>
+    event.type === 'scan.code' && scanCommandOf(event.code) === command;
 
 // ---------------------------------------------------------------- the machine
 
@@ -218,6 +300,11 @@ export const scanMachine = setup({
       return record !== undefined && canModifyRecord(record) && (event.changes.count === undefined || isValidCount(event.changes.count));
     },
     needsLookup: ({ context }) => context.rows.some((r) => r.candidates === null),
+    isSubmitCommand: isCommand('submit'),
+    isNextParcelCommand: isCommand('nextParcel'),
+    isCancelCommand: isCommand('cancel'),
+    isAnyCommand: ({ event }) => event.type === 'scan.code' && scanCommandOf(event.code) !== null,
+    hasUndoableScan: ({ context }) => lastUndoable(context) !== null,
   },
 }).createMachine({
   id: 'scan',
@@ -232,6 +319,8 @@ export const scanMachine = setup({
     submittingKeys: [],
     lookingUpc: null,
     heldCodes: [],
+    scanLog: [],
+    submitQueued: false,
   },
   initial: 'noTracking',
   states: {
@@ -239,11 +328,19 @@ export const scanMachine = setup({
     noTracking: {
       entry: assign({ tab: 'tracking' }),
       on: {
-        'scan.code': {
-          guard: ({ event }) => normalize(event.code) !== '',
-          target: 'loading',
-          actions: assign(({ event }) => freshParcel(normalize(event.code))),
-        },
+        'scan.code': [
+          {
+            guard: 'isSubmitCommand',
+            actions: [assign({ notice: { kind: 'error', message: scanMessages.noRows } }), { type: 'feedback', params: { kind: 'failed' } }],
+          },
+          // 下一个包裹 and 取消: already waiting for a parcel.
+          { guard: 'isAnyCommand' },
+          {
+            guard: ({ event }) => normalize(event.code) !== '',
+            target: 'loading',
+            actions: assign(({ event }) => freshParcel(normalize(event.code))),
+          },
+        ],
       },
     },
     loading: {
@@ -282,13 +379,43 @@ export const scanMachine = setup({
       type: 'parallel',
       on: {
         'tab.select': { actions: assign({ tab: ({ event }) => event.tab }) },
-        'tracking.reset': {
-          guard: ({ context }) => !hasUnsavedRows(context),
-          target: 'noTracking',
-          actions: assign({ trackingId: null, records: [], isExist: false, notice: null }),
-        },
+        'tracking.reset': [
+          {
+            guard: ({ context }) => !hasUnsavedRows(context),
+            target: 'noTracking',
+            actions: assign({ trackingId: null, records: [], isExist: false, notice: null, scanLog: [] }),
+          },
+          {
+            actions: [assign({ notice: { kind: 'error', message: scanMessages.unsavedRows } }), { type: 'feedback', params: { kind: 'failed' } }],
+          },
+        ],
         'scan.code': [
           { guard: 'isBlank' },
+          { guard: 'isSubmitCommand', actions: raise({ type: 'rows.submit' }) },
+          {
+            guard: 'isNextParcelCommand',
+            actions: raise({ type: 'tracking.reset' }),
+          },
+          {
+            guard: ({ context, event }) => isCommand('cancel')({ event }) && lastUndoable(context) !== null,
+            actions: [assign(({ context }) => undoLastScan(context)), { type: 'feedback', params: { kind: 'accepted' } }],
+          },
+          {
+            // Nothing of this parcel left to take back: the parcel itself, unless rows are being saved.
+            guard: ({ context, event }) => isCommand('cancel')({ event }) && !hasUnsavedRows(context),
+            target: 'noTracking',
+            actions: [
+              assign(({ context }) => ({
+                notice: { kind: 'parcelCancelled' as const, code: context.trackingId ?? '' },
+                trackingId: null,
+                records: [],
+                isExist: false,
+                scanLog: [],
+              })),
+              { type: 'feedback', params: { kind: 'accepted' } },
+            ],
+          },
+          { guard: 'isAnyCommand' },
           {
             guard: ({ context }) => context.tab === 'tracking' && hasUnsavedRows(context),
             actions: [
@@ -311,10 +438,29 @@ export const scanMachine = setup({
                 const verdict = upcVerdict(context, code);
                 if (verdict.kind === 'count') {
                   const rows = context.rows.map((r) => (r.key === verdict.key ? { ...r, count: r.count + 1 } : r));
-                  return { rows, notice: { kind: 'added' as const, code, count: rows.find((r) => r.key === verdict.key)!.count } };
+                  const row = rows.find((r) => r.key === verdict.key)!;
+                  return {
+                    rows,
+                    scanLog: [...context.scanLog, verdict.key],
+                    notice: { kind: 'added' as const, code, count: row.count, ...(row.announced && { announced: true }) },
+                  };
                 }
-                const row: ScanRow = { key: context.nextKey, upc: code, count: DEFAULT_SCAN_COUNT, itemId: null, itemName: '', candidates: null };
-                return { rows: [...context.rows, row], nextKey: context.nextKey + 1, notice: { kind: 'added' as const, code, count: DEFAULT_SCAN_COUNT } };
+                const announced = verdict.kind === 'confirm' ? verdict.record : null;
+                const row: ScanRow = {
+                  key: context.nextKey,
+                  upc: code,
+                  count: DEFAULT_SCAN_COUNT,
+                  itemId: announced?.itemId ?? null,
+                  itemName: announced?.itemId != null ? announced.itemName : '',
+                  candidates: null,
+                  ...(announced && { announced: true }),
+                };
+                return {
+                  rows: [...context.rows, row],
+                  nextKey: context.nextKey + 1,
+                  scanLog: [...context.scanLog, row.key],
+                  notice: { kind: 'added' as const, code, count: DEFAULT_SCAN_COUNT, ...(announced && { announced: true }) },
+                };
               }),
               { type: 'feedback', params: { kind: 'accepted' } },
             ],
@@ -322,6 +468,13 @@ export const scanMachine = setup({
         ],
         'row.setCount': {
           actions: assign({ rows: ({ context, event }) => context.rows.map((r) => (r.key === event.key ? { ...r, count: event.count } : r)) }),
+        },
+        'row.step': {
+          guard: ({ context, event }) => {
+            const row = context.rows.find((r) => r.key === event.key);
+            return row !== undefined && !context.submittingKeys.includes(row.key) && isValidCount(row.count + event.by);
+          },
+          actions: assign({ rows: ({ context, event }) => context.rows.map((r) => (r.key === event.key ? { ...r, count: r.count + event.by } : r)) }),
         },
         'row.setItem': {
           actions: assign({
@@ -343,6 +496,11 @@ export const scanMachine = setup({
             editing: {
               on: {
                 'rows.submit': [
+                  {
+                    // 提交 scanned right after a product: its product is still being looked up.
+                    guard: ({ context }) => context.rows.some((r) => r.itemId === null && r.candidates === null),
+                    actions: assign({ submitQueued: true }),
+                  },
                   {
                     guard: 'canSubmit',
                     target: 'submitting',
@@ -380,13 +538,19 @@ export const scanMachine = setup({
                 onDone: {
                   target: 'editing',
                   actions: [
-                    assign(({ context, event }) => ({
-                      records: event.output,
-                      isExist: event.output.length > 0,
-                      rows: context.rows.filter((r) => !context.submittingKeys.includes(r.key)),
-                      submittingKeys: [],
-                      notice: { kind: 'created' as const },
-                    })),
+                    assign(({ context, event }) => {
+                      const rows = context.rows.filter((r) => !context.submittingKeys.includes(r.key));
+                      return {
+                        records: event.output,
+                        isExist: event.output.length > 0,
+                        rows,
+                        submittingKeys: [],
+                        scanLog: context.scanLog.filter((key) => rows.some((r) => r.key === key)),
+                        // The parcel is done: the next scan is the next parcel's tracking id.
+                        tab: rows.length === 0 ? ('tracking' as const) : context.tab,
+                        notice: { kind: 'created' as const },
+                      };
+                    }),
                     {
                       type: 'feedback',
                       params: ({ event }) => ({ kind: event.output.some((r) => r.status === 'match') ? ('matched' as const) : ('accepted' as const) }),
@@ -434,7 +598,13 @@ export const scanMachine = setup({
         catalog: {
           initial: 'idle',
           states: {
-            idle: { always: { guard: 'needsLookup', target: 'looking' } },
+            idle: {
+              always: [
+                { guard: 'needsLookup', target: 'looking' },
+                // A submit that waited for the products to be looked up goes now.
+                { guard: ({ context }) => context.submitQueued, actions: [assign({ submitQueued: false }), raise({ type: 'rows.submit' })] },
+              ],
+            },
             looking: {
               entry: assign({ lookingUpc: ({ context }) => context.rows.find((r) => r.candidates === null)?.upc ?? null }),
               invoke: {

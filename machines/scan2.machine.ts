@@ -5,8 +5,11 @@
  * - A product must be chosen before a scan is taken ('请选择商品'). Each row keeps the product it was
  *   scanned with, so changing the product never changes rows already scanned.
  * - Each scanned tracking id becomes a row in status 0 (pending). A tracking id already in the list
- *   (in any status but 9 deleted) is refused with 'tracking已提交过'; so is one whose parcel the
- *   server already holds as scanned for the same product (found by the check before the first send).
+ *   (in any status but 9 deleted) is refused: 'tracking已提交过' when that row really reached the
+ *   server (2, 4, 5), '该Tracking已在列表中，等待提交' while it has not (0, 1, 3): nothing was
+ *   submitted twice, the clerk only scanned it again (a camera held on a label does that). A parcel
+ *   the server already holds as scanned for the same product is 'tracking已提交过' too (found by the
+ *   check before the first send).
  * - The next accepted scan submits every pending row (0 -> 1); the clerk may also submit a pending row
  *   by its button, or all pending rows at once. Only pending rows may be deleted (-> 9) or submitted
  *   by hand.
@@ -46,6 +49,8 @@ export type Scan2Status = (typeof SCAN2_STATUS)[keyof typeof SCAN2_STATUS];
 export const scan2Messages = {
   itemRequired: '请选择商品', // SPEC §5
   duplicate: 'tracking已提交过', // SPEC §5
+  /** The tracking id is already a row that has not reached the server yet (pending, being sent, failed). */
+  waiting: '该Tracking已在列表中，等待提交',
 } as const;
 
 /** The retry backoff: 1 s doubling to at most 60 s. */
@@ -155,6 +160,10 @@ export const isSettled = (row: Scan2Row) =>
   row.status === SCAN2_STATUS.deleted ||
   (row.status === SCAN2_STATUS.failed && !row.retryable);
 
+/** The row's add reached the server (its answer was read). */
+export const isSubmitted = (row: Scan2Row) =>
+  row.status === SCAN2_STATUS.submitted || row.status === SCAN2_STATUS.matchOk || row.status === SCAN2_STATUS.matchFailed;
+
 /** Rows not yet on the server: the ones that must never be lost. */
 export const isUnsettled = (row: Scan2Row) => !isSettled(row);
 
@@ -171,7 +180,8 @@ export function scanVerdict(context: Pick<Scan2Context, 'item' | 'rows'>, raw: s
   const code = normalize(raw);
   if (code === '') return { ok: false, kind: 'ignored', message: '' };
   if (!context.item) return { ok: false, kind: 'refused', message: scan2Messages.itemRequired };
-  if (context.rows.some((row) => isLive(row) && row.trackingId === code)) return { ok: false, kind: 'duplicate', message: scan2Messages.duplicate };
+  const listed = context.rows.find((row) => isLive(row) && row.trackingId === code);
+  if (listed) return { ok: false, kind: 'duplicate', message: isSubmitted(listed) ? scan2Messages.duplicate : scan2Messages.waiting };
   return { ok: true, code };
 }
 
@@ -322,7 +332,12 @@ export const scan2Machine = setup({
       {
         guard: 'isDuplicateScan',
         actions: [
-          assign({ notice: ({ event }) => ({ kind: 'duplicate' as const, code: normalize(event.code), message: scan2Messages.duplicate }) }),
+          assign({
+            notice: ({ context, event }) => {
+              const verdict = scanVerdict(context, event.code);
+              return { kind: 'duplicate' as const, code: normalize(event.code), message: verdict.ok ? '' : verdict.message };
+            },
+          }),
           { type: 'feedback', params: { kind: 'duplicate' } },
         ],
       },

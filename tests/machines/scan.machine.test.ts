@@ -6,6 +6,8 @@ import {
   autoPick,
   canModifyRecord,
   isSaving,
+  SCAN_COMMANDS,
+  scanCommandOf,
   scanMachine,
   scanMessages,
   submitProblem,
@@ -194,12 +196,142 @@ describe('scan machine', () => {
     expect(h.ctx().rows[1]).toMatchObject({ itemId: 7, itemName: '蓝牙耳机 Pro' });
   });
 
-  it("a upc already recorded for the tracking id is refused with 'upc重复，请编辑已添加的商品'", async () => {
-    const h = await loaded([record({ upc: '999' })]);
-    h.scan('999');
+  it("a upc the tracking id has already seen is refused with 'upc重复，请编辑已添加的商品'", async () => {
+    for (const status of ['scan', 'match', 'unmatch', 'wait2pay', 'payed'] as const) {
+      const h = await loaded([record({ upc: '999', status })]);
+      h.scan('999');
+      expect(h.ctx().rows).toEqual([]);
+      expect(h.ctx().notice).toEqual({ kind: 'refused', code: '999', message: 'upc重复，请编辑已添加的商品' });
+      expect(h.feedback).toHaveBeenLastCalledWith('duplicate');
+    }
+  });
+
+  it("a upc the tracking id has only imported (init) is confirmed: a row with the record's product, created with the scanned count", async () => {
+    const announced = record({ id: 42, upc: '777', count: 5, itemId: 9, itemName: '旧商品', status: 'init' });
+    const h = await loaded([announced]);
+    h.scan('777');
+    h.scan('777');
+    expect(h.ctx().rows).toMatchObject([{ upc: '777', count: 2, itemId: 9, itemName: '旧商品', announced: true }]);
+    expect(h.ctx().notice).toEqual({ kind: 'added', code: '777', count: 2, announced: true });
+    expect(h.feedback).toHaveBeenLastCalledWith('accepted');
+    h.actor.send({ type: 'rows.submit' });
+    expect(h.creates[0]!.input).toEqual({ trackingId: '1Z001', items: [{ upc: '777', count: 2, itemId: 9 }] });
+    await h.createAnswers([{ ...announced, count: 2, status: 'unmatch' }]);
+    expect(h.ctx()).toMatchObject({ rows: [], notice: { kind: 'created' } });
+  });
+
+  it('+1 / -1 change a row between 1 and 1000000', async () => {
+    const h = await loaded();
+    h.scan('111');
+    h.actor.send({ type: 'row.step', key: 1, by: 1 });
+    h.actor.send({ type: 'row.step', key: 1, by: 1 });
+    expect(h.ctx().rows[0]!.count).toBe(3);
+    for (let i = 0; i < 5; i++) h.actor.send({ type: 'row.step', key: 1, by: -1 });
+    expect(h.ctx().rows[0]!.count).toBe(1);
+    h.actor.send({ type: 'row.setCount', key: 1, count: 1_000_000 });
+    h.actor.send({ type: 'row.step', key: 1, by: 1 });
+    expect(h.ctx().rows[0]!.count).toBe(1_000_000);
+  });
+
+  it('after a create the tab is tracking again: the next scan is the next parcel, not a product', async () => {
+    const h = await loaded();
+    h.scan('111');
+    await h.findAnswers([earbuds]);
+    h.actor.send({ type: 'rows.submit' });
+    await h.createAnswers([record(), record({ id: 41, upc: '111', itemId: 5 })]);
+    expect(h.ctx().tab).toBe('tracking');
+    h.scan('1Z002');
+    expect(h.snap().value).toBe('loading');
+    expect(h.ctx()).toMatchObject({ trackingId: '1Z002', rows: [] });
+  });
+
+  it('a product scanned while the create was under way keeps the parcel on the upc tab', async () => {
+    const h = await loaded();
+    h.scan('111');
+    await h.findAnswers([earbuds]);
+    h.actor.send({ type: 'rows.submit' });
+    h.scan('333');
+    await h.createAnswers([record({ id: 41, upc: '111', itemId: 5 })]);
+    expect(h.ctx()).toMatchObject({ tab: 'upc', rows: [{ upc: '333' }] });
+  });
+});
+
+describe('command barcodes', () => {
+  it('are known by their code (any case, trimmed) and are never a tracking id or a upc', async () => {
+    expect(scanCommandOf(` ${SCAN_COMMANDS.submit.toLowerCase()} `)).toBe('submit');
+    expect(scanCommandOf(SCAN_COMMANDS.nextParcel)).toBe('nextParcel');
+    expect(scanCommandOf(SCAN_COMMANDS.cancel)).toBe('cancel');
+    expect(scanCommandOf('1Z001')).toBeNull();
+    const h = harness();
+    for (const code of Object.values(SCAN_COMMANDS)) h.scan(code);
+    expect(h.snap().value).toBe('noTracking');
+    expect(h.lookups).toHaveLength(0);
+    expect(h.ctx().notice).toEqual({ kind: 'error', message: scanMessages.noRows });
+    const p = await loaded([]);
+    p.scan(SCAN_COMMANDS.submit);
+    expect(p.ctx().rows).toEqual([]);
+    expect(p.finds).toHaveLength(0);
+  });
+
+  it('提交 submits the rows, as the button does', async () => {
+    const h = await loaded();
+    h.scan('111');
+    await h.findAnswers([earbuds]);
+    h.scan(SCAN_COMMANDS.submit);
+    expect(h.creates[0]!.input).toEqual({ trackingId: '1Z001', items: [{ upc: '111', count: 1, itemId: 5 }] });
+  });
+
+  it('提交 scanned while a product is still being looked up waits for it, then submits', async () => {
+    const h = await loaded();
+    h.scan('111');
+    h.scan(SCAN_COMMANDS.submit);
+    expect(h.creates).toHaveLength(0);
+    expect(h.ctx().notice).toEqual({ kind: 'added', code: '111', count: 1 });
+    await h.findAnswers([earbuds]);
+    expect(h.creates[0]!.input).toEqual({ trackingId: '1Z001', items: [{ upc: '111', count: 1, itemId: 5 }] });
+  });
+
+  it('下一个包裹 starts over, unless rows wait to be saved', async () => {
+    const h = await loaded();
+    h.scan('111');
+    h.scan(SCAN_COMMANDS.nextParcel);
+    expect(h.ctx()).toMatchObject({ trackingId: '1Z001', notice: { kind: 'error', message: scanMessages.unsavedRows } });
+    expect(h.feedback).toHaveBeenLastCalledWith('failed');
+    h.actor.send({ type: 'row.remove', key: 1 });
+    h.scan(SCAN_COMMANDS.nextParcel);
+    expect(h.snap().value).toBe('noTracking');
+    expect(h.ctx()).toMatchObject({ trackingId: null, tab: 'tracking', records: [] });
+  });
+
+  it('取消 takes back the last scan, one unit at a time, then the parcel itself', async () => {
+    const h = await loaded();
+    h.scan('111');
+    h.scan('222');
+    h.scan('111');
+    h.scan(SCAN_COMMANDS.cancel);
+    expect(h.ctx().rows).toMatchObject([
+      { upc: '111', count: 1 },
+      { upc: '222', count: 1 },
+    ]);
+    expect(h.ctx().notice).toEqual({ kind: 'undone', code: '111', count: 1 });
+    h.scan(SCAN_COMMANDS.cancel);
+    expect(h.ctx().rows).toMatchObject([{ upc: '111', count: 1 }]);
+    h.scan(SCAN_COMMANDS.cancel);
     expect(h.ctx().rows).toEqual([]);
-    expect(h.ctx().notice).toEqual({ kind: 'refused', code: '999', message: 'upc重复，请编辑已添加的商品' });
-    expect(h.feedback).toHaveBeenLastCalledWith('duplicate');
+    expect(h.ctx().trackingId).toBe('1Z001');
+    h.scan(SCAN_COMMANDS.cancel);
+    expect(h.snap().value).toBe('noTracking');
+    expect(h.ctx()).toMatchObject({ trackingId: null, notice: { kind: 'parcelCancelled', code: '1Z001' } });
+  });
+
+  it('取消 does not take back rows being saved', async () => {
+    const h = await loaded();
+    h.scan('111');
+    await h.findAnswers([earbuds]);
+    h.actor.send({ type: 'rows.submit' });
+    h.scan(SCAN_COMMANDS.cancel);
+    expect(h.ctx().rows).toMatchObject([{ upc: '111', count: 1 }]);
+    expect(h.ctx().trackingId).toBe('1Z001');
   });
 
   it("submit refuses a row without a product ('请填写所有项目对应的商品') without calling the server", async () => {
@@ -277,20 +409,45 @@ const scanSpec = createMachine({
   states: {
     noTracking: { on: { 'scan.tracking': 'loading' } },
     loading: { on: { 'lookup.ok': 'empty', 'lookup.fails': 'noTracking' } },
-    empty: { on: { 'scan.upc': 'rowNoItem', 'scan.recorded': 'empty', submit: 'empty', 'tab.tracking': 'trackingTab' } },
+    empty: {
+      on: {
+        'scan.upc': 'rowNoItem',
+        'scan.recorded': 'empty',
+        'scan.announced': 'announcedRow',
+        submit: 'empty',
+        'cmd.submit': 'empty',
+        'cmd.cancel': 'noTracking',
+        'cmd.next': 'noTracking',
+        'tab.tracking': 'trackingTab',
+      },
+    },
+    announcedRow: { on: { 'cmd.cancel': 'empty', 'cmd.submit': 'submittingAnnounced' } },
+    submittingAnnounced: { on: { 'create.ok': 'saved' } },
     trackingTab: { on: { 'scan.tracking': 'loading' } },
     rowNoItem: { on: { 'find.one': 'rowReady', 'find.none': 'unknown' } },
     unknown: { on: { submit: 'unknown', 'pick.item': 'rowReady', remove: 'empty' } },
-    rowReady: { on: { 'scan.upc': 'rowReady', submit: 'submitting', 'tab.tracking': 'rowReadyOnTrackingTab' } },
+    rowReady: {
+      on: {
+        'scan.upc': 'rowReady',
+        submit: 'submitting',
+        'cmd.submit': 'submitting',
+        'cmd.next': 'rowReadyRefusedNext',
+        'cmd.cancel': 'empty',
+        'tab.tracking': 'rowReadyOnTrackingTab',
+      },
+    },
+    rowReadyRefusedNext: {},
     rowReadyOnTrackingTab: { on: { 'scan.tracking': 'refusedNextParcel' } },
     refusedNextParcel: {},
     submitting: { on: { 'create.ok': 'saved', 'create.fails': 'rowReadyWithError' } },
     rowReadyWithError: { on: { submit: 'submitting' } },
-    saved: {},
+    saved: { on: { 'scan.tracking': 'loading' } },
   },
 });
 
 const serializeState = (s: { value: unknown }) => JSON.stringify(s.value);
+/** The tracking id's imported (init) record in the model's world. */
+const announced = record({ id: 42, upc: '777', count: 5, itemId: 9, itemName: '旧商品', status: 'init' });
 
 describe('scan machine: model', () => {
   it('the real machine reaches noTracking, loading and the parcel states', () => {
@@ -321,17 +478,21 @@ describe('scan machine: model', () => {
       await path.test({
         events: {
           'scan.tracking': () => void h.scan(h.ctx().trackingId === null ? '1Z001' : '1Z002'),
-          'lookup.ok': () => h.lookupAnswers({ isExist: true, scanTrackingList: [record({ upc: '999' })] }),
+          'lookup.ok': () => h.lookupAnswers({ isExist: true, scanTrackingList: [record({ upc: '999' }), announced] }),
           'lookup.fails': () => h.lookupFails('失败'),
           'scan.upc': () => void h.scan('111'),
           'scan.recorded': () => void h.scan('999'),
+          'scan.announced': () => void h.scan('777'),
+          'cmd.submit': () => void h.scan(SCAN_COMMANDS.submit),
+          'cmd.next': () => void h.scan(SCAN_COMMANDS.nextParcel),
+          'cmd.cancel': () => void h.scan(SCAN_COMMANDS.cancel),
           'tab.tracking': () => void h.actor.send({ type: 'tab.select', tab: 'tracking' }),
           'find.one': () => h.findAnswers([earbuds]),
           'find.none': () => h.findAnswers([]),
           'pick.item': () => void h.actor.send({ type: 'row.setItem', key: 1, item: earbuds }),
           remove: () => void h.actor.send({ type: 'row.remove', key: 1 }),
           submit: () => void h.actor.send({ type: 'rows.submit' }),
-          'create.ok': () => h.createAnswers([record({ upc: '999' }), record({ id: 41, upc: '111', itemId: 5 })]),
+          'create.ok': () => h.createAnswers([record({ upc: '999' }), record({ id: 41, upc: '111', itemId: 5 }), { ...announced, status: 'scan' }]),
           'create.fails': () => h.createFails('A00001 商品不存在'),
         },
         states: {
@@ -341,7 +502,7 @@ describe('scan machine: model', () => {
           },
           loading: () => expect(h.snap().value).toBe('loading'),
           empty: () => {
-            expect(h.ctx()).toMatchObject({ tab: 'upc', rows: [] });
+            expect(h.ctx()).toMatchObject({ tab: 'upc', trackingId: '1Z001', rows: [] });
             expect(h.creates).toHaveLength(0);
           },
           trackingTab: () => expect(h.ctx()).toMatchObject({ tab: 'tracking', trackingId: '1Z001' }),
@@ -352,13 +513,17 @@ describe('scan machine: model', () => {
             expect(h.creates).toHaveLength(0);
           },
           rowReady: () => expect(h.ctx().rows).toMatchObject([{ upc: '111', itemId: 5 }]),
+          rowReadyRefusedNext: () =>
+            expect(h.ctx()).toMatchObject({ trackingId: '1Z001', rows: [{ upc: '111' }], notice: { kind: 'error', message: scanMessages.unsavedRows } }),
+          announcedRow: () => expect(h.ctx().rows).toMatchObject([{ upc: '777', count: 1, itemId: 9, announced: true }]),
+          submittingAnnounced: () => expect(h.creates.at(-1)!.input).toEqual({ trackingId: '1Z001', items: [{ upc: '777', count: 1, itemId: 9 }] }),
           refusedNextParcel: () => expect(h.ctx()).toMatchObject({ trackingId: '1Z001', notice: { message: scanMessages.unsavedRows } }),
           submitting: () => {
             expect(isSaving(h.snap())).toBe(true);
             expect(h.creates.at(-1)!.input.trackingId).toBe('1Z001');
           },
           rowReadyWithError: () => expect(h.ctx()).toMatchObject({ rows: [{ upc: '111' }], notice: { kind: 'error', message: 'A00001 商品不存在' } }),
-          saved: () => expect(h.ctx()).toMatchObject({ rows: [], notice: { kind: 'created' } }),
+          saved: () => expect(h.ctx()).toMatchObject({ rows: [], tab: 'tracking', notice: { kind: 'created' } }),
         },
       });
     });

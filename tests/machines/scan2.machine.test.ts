@@ -113,8 +113,12 @@ describe('scan2 rules as functions', () => {
     expect(scanVerdict({ item: null, rows: [] }, '1Z1')).toEqual({ ok: false, kind: 'refused', message: '请选择商品' });
     expect(scanVerdict({ item: earbuds, rows: [] }, '  1Z1 ')).toEqual({ ok: true, code: '1Z1' });
     expect(scanVerdict({ item: earbuds, rows: [] }, '   ')).toMatchObject({ ok: false, kind: 'ignored' });
-    for (const status of [0, 1, 2, 3, 4, 5] as const) {
+    for (const status of [2, 4, 5] as const) {
       expect(scanVerdict({ item: earbuds, rows: [aRow({ status })] }, '1Z001')).toEqual({ ok: false, kind: 'duplicate', message: 'tracking已提交过' });
+    }
+    // Not on the server yet: it is already waiting, not 'submitted'.
+    for (const status of [0, 1, 3] as const) {
+      expect(scanVerdict({ item: earbuds, rows: [aRow({ status })] }, '1Z001')).toEqual({ ok: false, kind: 'duplicate', message: scan2Messages.waiting });
     }
     expect(scanVerdict({ item: earbuds, rows: [aRow({ status: SCAN2_STATUS.deleted })] }, '1Z001')).toEqual({ ok: true, code: '1Z001' });
   });
@@ -173,13 +177,13 @@ describe('scan2 machine: scanning', () => {
     expect(h.last('lookup').input).toEqual({ trackingId: '1Z001' });
   });
 
-  it("a tracking id already listed gives 'tracking已提交过' and the duplicate sound; a deleted one may be scanned again", () => {
+  it("a pending tracking id scanned again is already waiting (not 'tracking已提交过'), with the duplicate sound; a deleted one may be scanned again", () => {
     const h = harness();
     h.select();
     h.scan('1Z001');
     h.scan('1Z001');
     expect(h.rows()).toHaveLength(1);
-    expect(h.snap().context.notice).toEqual({ kind: 'duplicate', code: '1Z001', message: 'tracking已提交过' });
+    expect(h.snap().context.notice).toEqual({ kind: 'duplicate', code: '1Z001', message: '该Tracking已在列表中，等待提交' });
     expect(h.feedback).toHaveBeenLastCalledWith('duplicate');
     h.actor.send({ type: 'row.delete', key: 1 });
     expect(h.row().status).toBe(9);

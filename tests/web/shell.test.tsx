@@ -19,6 +19,8 @@ const ADMIN_SIDEBAR = [
   '/admin/item-list',
   '/admin/board-list',
   '/admin/tracking-list',
+  '/admin/scan',
+  '/admin/scan2',
   '/admin/tasks',
   '/admin/apply-list',
   '/admin/withdraw-list',

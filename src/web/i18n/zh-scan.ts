@@ -67,7 +67,22 @@ export const scanText = {
     added: (code: string, count: number) => `${code} 数量 ${count}`,
     unknown: (code: string) => `未找到UPC为 ${code} 的商品，请选择或新增商品`,
     created: '创建成功', // SPEC §8, the create call's own msg
+    createdNext: '创建成功，请扫描下一个包裹的Tracking',
     saved: '保存成功', // SPEC §8
+    addedAnnounced: (code: string, count: number) => `${code} 确认导入的商品，数量 ${count}`,
+    announcedMark: '确认导入',
+    undone: (code: string, count: number) => (count > 0 ? `已撤销一次扫描：${code} 数量 ${count}` : `已撤销一次扫描：${code} 已移除`),
+    parcelCancelled: (code: string) => `已取消包裹 ${code}，请扫描包裹的Tracking`,
+    increase: (upc: string) => `数量加一 ${upc}`,
+    decrease: (upc: string) => `数量减一 ${upc}`,
+    // The command barcodes (machines/scan.machine.ts SCAN_COMMANDS)
+    commandsCaption: '命令条码',
+    commandsHint: '用扫码枪扫描下面的条码即可操作，不必用鼠标；也可以打印出来放在工位旁。',
+    commands: {
+      submit: { label: '提交', hint: '提交本包裹新扫描的商品，然后扫描下一个包裹' },
+      nextParcel: { label: '下一个包裹', hint: '结束当前包裹，扫描下一个包裹的Tracking' },
+      cancel: { label: '取消', hint: '撤销上一次扫描；没有可撤销的扫描时取消当前包裹' },
+    },
   },
 
   scan2: {

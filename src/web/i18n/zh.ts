@@ -181,6 +181,8 @@ export const zh = {
     '/admin/item-list': '商品列表',
     '/admin/board-list': '看板管理',
     '/admin/tracking-list': 'Tracking列表',
+    '/admin/scan': '扫描入库',
+    '/admin/scan2': '单品扫描',
     '/admin/tasks': '用户任务',
     '/admin/apply-list': '付款申请',
     '/admin/withdraw-list': '提现管理',

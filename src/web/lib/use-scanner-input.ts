@@ -1,9 +1,17 @@
 // A USB barcode scanner is a keyboard (a "wedge"): it types the code's characters within a few
 // milliseconds and usually ends with Enter. This hook gives a page a hidden input that takes those
-// keystrokes and reports each code once:
-// - Enter ends a code at once; a scanner set up without the Enter suffix is covered by the 100 ms
-//   debounce of SPEC §9 (no key for 100 ms ends the code). A debounced buffer shorter than
-//   MIN_DEBOUNCED_LENGTH is a stray key press, not a scan, and is dropped.
+// keystrokes and reports each code once, never cut in two (docs/decisions/080):
+// - Enter ends a code at once. Once a scanner has ended a code with Enter, the station remembers it
+//   (localStorage, ENTER_SUFFIX_STORAGE_KEY) and from then on only Enter ends a code: a page that is
+//   busy (a render, a slow machine) cannot cut it. A buffer left without Enter for ENTER_FALLBACK_MS
+//   is a code of a scanner without the suffix after all: it is reported and the station forgets the
+//   suffix; shorter than MIN_DEBOUNCED_LENGTH it is a stray key press and is dropped.
+// - A scanner set up without the Enter suffix is covered by the 100 ms debounce of SPEC §9 (no key
+//   for 100 ms ends the code). A debounce timer that fires late ran after a stall of the main
+//   thread, when the scanner's next keys may not have reached the page yet: it waits once more
+//   instead of taking the code (CI cut '1ZE2E' + '00000940013' so). A debounced buffer shorter than
+//   MIN_DEBOUNCED_LENGTH is a stray key press and is dropped. No rule here ever ends a code early:
+//   every end is Enter or a silence measured by a timer that ran on time.
 // - Every 100 ms (SPEC §9 focus check) focus returns to the hidden input, unless the clerk is typing
 //   in a real field (text inputs, selects, text areas, comboboxes) or a dialog is open, so clicking a
 //   button or the page never leaves the scanner typing into nothing.
@@ -19,6 +27,38 @@ import { useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
 export const SCANNER_DEBOUNCE_MS = 100; // SPEC §9
 export const FOCUS_CHECK_INTERVAL_MS = 100; // SPEC §9
 export const MIN_DEBOUNCED_LENGTH = 4;
+/** With the Enter suffix remembered, a buffer this long without Enter is a code of a scanner without it. */
+export const ENTER_FALLBACK_MS = 1000;
+/** A timer firing this much after its time was held up by a busy main thread. */
+export const LATE_TIMER_MS = 30;
+/** Where the station remembers that its scanner ends codes with Enter. */
+export const ENTER_SUFFIX_STORAGE_KEY = 'ph.scanner.enterSuffix';
+
+function storage(): Storage | null {
+  try {
+    return typeof window === 'undefined' ? null : window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether this station's scanner has ended a code with Enter. */
+export function rememberedEnterSuffix(): boolean {
+  try {
+    return storage()?.getItem(ENTER_SUFFIX_STORAGE_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function rememberEnterSuffix(on: boolean): void {
+  try {
+    if (on) storage()?.setItem(ENTER_SUFFIX_STORAGE_KEY, '1');
+    else storage()?.removeItem(ENTER_SUFFIX_STORAGE_KEY);
+  } catch {
+    // Without storage the station learns it again on the next page.
+  }
+}
 
 const TEXT_INPUT_TYPES = new Set(['text', 'search', 'number', 'email', 'password', 'tel', 'url', 'date', 'datetime-local', 'month', 'time', 'week']);
 
@@ -35,6 +75,9 @@ export function isTypingTarget(element: Element | null): boolean {
 /** The clerk is not typing in a field of their own and no dialog is open: the scanner input may have the keys. */
 const scannerMayTakeFocus = () => !isTypingTarget(document.activeElement) && !document.querySelector('[role="dialog"]');
 
+/** A timer held up this many times in a row is taken anyway (a page in the background runs timers late forever). */
+const MAX_LATE_REARMS = 20;
+
 export interface ScannerInputOptions {
   onScan: (code: string) => void;
   /** False pauses the focus check (the input still reports what it gets). Default true. */
@@ -49,6 +92,9 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
     onScanRef.current = onScan;
   });
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** This station's scanner ends its codes with Enter: only Enter ends a code. */
+  const enterSuffix = useRef<boolean | null>(null);
+  const waitsForEnter = () => (enterSuffix.current ??= rememberedEnterSuffix());
 
   const take = useCallback((minLength: number) => {
     clearTimeout(timer.current);
@@ -59,26 +105,55 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
     if (code.length >= minLength) onScanRef.current(code);
   }, []);
 
+  /** A code ended by Enter; a real one (not a stray key) teaches the station that its scanner sends Enter. */
+  const takeAtEnter = useCallback(() => {
+    if ((ref.current?.value.trim().length ?? 0) >= MIN_DEBOUNCED_LENGTH && !waitsForEnter()) {
+      enterSuffix.current = true;
+      rememberEnterSuffix(true);
+    }
+    take(1);
+  }, [take]);
+
+  /** A code that ended without Enter (silence): with the suffix remembered, the scanner has none after all. */
+  const takeWithoutEnter = useCallback(() => {
+    if ((ref.current?.value.trim().length ?? 0) >= MIN_DEBOUNCED_LENGTH && waitsForEnter()) {
+      enterSuffix.current = false;
+      rememberEnterSuffix(false);
+    }
+    take(MIN_DEBOUNCED_LENGTH);
+  }, [take]);
+
   useEffect(() => () => clearTimeout(timer.current), []);
 
+  /** (Re)starts the silence that ends a code; a timer that fires late waits again for the keys queued behind it. */
   const restartDebounce = useCallback(() => {
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => take(MIN_DEBOUNCED_LENGTH), SCANNER_DEBOUNCE_MS);
-  }, [take]);
+    const arm = (rearms: number) => {
+      const wait = waitsForEnter() ? ENTER_FALLBACK_MS : SCANNER_DEBOUNCE_MS;
+      const due = performance.now() + wait;
+      timer.current = setTimeout(() => {
+        if (performance.now() - due > LATE_TIMER_MS && rearms < MAX_LATE_REARMS) arm(rearms + 1);
+        else takeWithoutEnter();
+      }, wait);
+    };
+    arm(0);
+  }, [takeWithoutEnter]);
 
   useEffect(() => {
     if (!enabled) return;
     // Capture phase: before the focused button sees the key (Enter or Space would press it).
     const onKeyDown = (event: globalThis.KeyboardEvent) => {
       const input = ref.current;
-      if (!input || event.target === input || event.defaultPrevented) return;
+      if (!input || event.defaultPrevented) return;
       if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+      // The input types its own characters (and its onKeyDown takes Enter).
+      if (event.target === input) return;
       if (!scannerMayTakeFocus()) return;
       if (event.key === 'Enter') {
         // A code's end; a lone Enter (nothing scanned) is the clerk's own and presses the button.
         if (!input.value) return;
         event.preventDefault();
-        take(1);
+        takeAtEnter();
       } else if (event.key.length === 1) {
         event.preventDefault();
         input.value += event.key;
@@ -88,7 +163,7 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
     };
     document.addEventListener('keydown', onKeyDown, true);
     return () => document.removeEventListener('keydown', onKeyDown, true);
-  }, [enabled, take, restartDebounce]);
+  }, [enabled, takeAtEnter, restartDebounce]);
 
   useEffect(() => {
     if (!enabled) return;
@@ -122,7 +197,7 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
     onKeyDown: (event: KeyboardEvent<HTMLInputElement>) => {
       if (event.key !== 'Enter') return;
       event.preventDefault();
-      take(1);
+      takeAtEnter();
     },
     onInput: restartDebounce,
   };

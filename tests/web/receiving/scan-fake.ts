@@ -153,7 +153,10 @@ export function fakeScanServer(options: FakeScanOptions = {}): FakeScanServer {
       for (const line of items) {
         const item = itemOf(line.itemId ?? 0);
         if (!item) return refuse('商品不存在');
-        server.records.push(aScan({ id: nextId++, trackingId, upc: line.upc, count: line.count ?? 1, itemId: item.id, itemName: item.itemName }));
+        // An imported (init) row of the upc is seen now, with the scanned count (receiving/scan-service.ts).
+        const announced = recordsOf(trackingId).find((r) => r.upc === line.upc && !seen(r));
+        if (announced) Object.assign(announced, { status: 'scan', count: line.count ?? 1, itemId: item.id, itemName: item.itemName });
+        else server.records.push(aScan({ id: nextId++, trackingId, upc: line.upc, count: line.count ?? 1, itemId: item.id, itemName: item.itemName }));
       }
       matchAll(trackingId);
       return ok({ opStatus: 'succ', scanTrackingList: recordsOf(trackingId) });

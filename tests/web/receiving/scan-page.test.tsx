@@ -3,14 +3,21 @@
 // the machine's rules (duplicates, counts, a product on every row) as the clerk sees and hears them.
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { setScanSoundPlayer, type ScanSound } from '../../../src/web/lib/scan-sounds';
+import { SCAN_COMMANDS } from '../../../machines/scan.machine';
 import { renderApp, userOf } from '../app-harness';
 import { aScan, anItem, fakeScanServer, type FakeScanServer } from './scan-fake';
 
 const admin = userOf('admin');
 let sounds: ScanSound[] = [];
+
+// The command barcodes' drawing library is loaded by the page on first show; load it once here so
+// its transform does not eat the first test's wait.
+beforeAll(async () => {
+  await import('bwip-js/browser');
+});
 
 beforeEach(() => {
   sounds = [];
@@ -113,8 +120,82 @@ describe('/admin/scan', () => {
     await within(recordsTable()).findByText('UPC5');
     expect(server.calls.find((c) => c.path.endsWith('/create'))?.body).toEqual({ items: [{ upc: 'UPC5', count: 3, itemId: 5 }] });
     expect(within(rowsTable()).getByText('请扫描商品UPC')).toBeTruthy();
-    expect(bannerText().textContent).toBe('创建成功');
+    expect(bannerText().textContent).toBe('创建成功，请扫描下一个包裹的Tracking');
     expect(sounds.at(-1)).toBe('matched');
+  });
+
+  it('a clerk with the scanner alone: products, the 提交 barcode, then the next label is the next parcel', async () => {
+    const server = await withParcel();
+    // The command barcodes are on the page, drawn as barcodes of the machine's codes.
+    for (const [code, label] of [
+      [SCAN_COMMANDS.submit, '提交'],
+      [SCAN_COMMANDS.nextParcel, '下一个包裹'],
+      [SCAN_COMMANDS.cancel, '取消'],
+    ] as const) {
+      const img = await screen.findByRole('img', { name: `${label} ${code}` });
+      expect(img.querySelector('svg')).not.toBeNull();
+    }
+    await scanWithScanner('UPC5');
+    await scanWithScanner('UPC5');
+    await waitFor(() => expect((within(newRow('UPC5')).getByLabelText('商品 UPC5') as HTMLSelectElement).value).toBe('5'));
+    await scanWithScanner(SCAN_COMMANDS.submit);
+    await within(recordsTable()).findByText('UPC5');
+    expect(server.calls.find((c) => c.path.endsWith('/create'))?.body).toEqual({ items: [{ upc: 'UPC5', count: 2, itemId: 5 }] });
+    expect(screen.getByRole('tab', { name: 'Tracking' }).getAttribute('aria-selected')).toBe('true');
+    await scanWithScanner('1Z002');
+    await waitFor(() => expect(bannerText().textContent).toBe('Tracking 1Z002，请扫描商品'));
+    expect(screen.queryByText(/未找到UPC为/)).toBeNull();
+    expect(server.calls.filter((c) => c.path === '/api/scan/admin/tracking/1Z002/list')).toHaveLength(1);
+  });
+
+  it('the 取消 barcode takes back the last scan, then the parcel; 下一个包裹 starts over', async () => {
+    await withParcel();
+    await scanWithScanner('UPC5');
+    await scanWithScanner('UPC5');
+    await scanWithScanner(SCAN_COMMANDS.cancel);
+    await waitFor(() => expect(bannerText().textContent).toBe('已撤销一次扫描：UPC5 数量 1'));
+    expect((within(newRow('UPC5')).getByLabelText('数量 UPC5') as HTMLInputElement).value).toBe('1');
+    await scanWithScanner(SCAN_COMMANDS.nextParcel);
+    await waitFor(() => expect(bannerText().textContent).toBe('请先提交或删除未保存的商品'));
+    await scanWithScanner(SCAN_COMMANDS.cancel);
+    await waitFor(() => expect(newRow('UPC5')).toBeNull());
+    await scanWithScanner(SCAN_COMMANDS.cancel);
+    await waitFor(() => expect(bannerText().textContent).toBe('已取消包裹 1Z001，请扫描包裹的Tracking'));
+    expect(screen.getByRole('tab', { name: 'Tracking' }).getAttribute('aria-selected')).toBe('true');
+    await scanWithScanner('1Z002');
+    await waitFor(() => expect(bannerText().textContent).toBe('Tracking 1Z002，请扫描商品'));
+    await scanWithScanner(SCAN_COMMANDS.nextParcel);
+    await waitFor(() => expect(bannerText().textContent).toBe('请扫描包裹的Tracking'));
+  });
+
+  it("an imported parcel's upc is confirmed with the scanned count, not refused", async () => {
+    const announced = aScan({ id: 41, trackingId: '1Z001', upc: 'UPC5', count: 4, itemId: 5, itemName: '商品5', status: 'init' });
+    const server = fakeScanServer({ records: [announced] });
+    await openScan(server);
+    await scanWithScanner('1Z001');
+    await within(await screen.findByRole('table', { name: '已添加的商品' })).findByText('已导入');
+    await scanWithScanner('UPC5');
+    await scanWithScanner('UPC5');
+    await waitFor(() => expect(bannerText().textContent).toBe('UPC5 确认导入的商品，数量 2'));
+    expect(within(newRow('UPC5')).getByText('确认导入')).toBeTruthy();
+    await scanWithScanner(SCAN_COMMANDS.submit);
+    await within(recordsTable()).findByText('不匹配');
+    expect(server.calls.find((c) => c.path.endsWith('/create'))?.body).toEqual({ items: [{ upc: 'UPC5', count: 2, itemId: 5 }] });
+    expect(server.records).toMatchObject([{ id: 41, upc: 'UPC5', count: 2, status: 'unmatch' }]);
+  });
+
+  it('+1 / -1 on a row change its count; -1 stops at 1', async () => {
+    await withParcel();
+    await scanWithScanner('UPC5');
+    const user = userEvent.setup();
+    const count = () => (within(newRow('UPC5')).getByLabelText('数量 UPC5') as HTMLInputElement).value;
+    const minus = await within(newRow('UPC5')).findByRole('button', { name: '数量减一 UPC5' });
+    expect(minus.hasAttribute('disabled')).toBe(true);
+    await user.click(within(newRow('UPC5')).getByRole('button', { name: '数量加一 UPC5' }));
+    await user.click(within(newRow('UPC5')).getByRole('button', { name: '数量加一 UPC5' }));
+    expect(count()).toBe('3');
+    await user.click(within(newRow('UPC5')).getByRole('button', { name: '数量减一 UPC5' }));
+    expect(count()).toBe('2');
   });
 
   it('an existing record is edited through modify', async () => {

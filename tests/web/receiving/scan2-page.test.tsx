@@ -121,16 +121,23 @@ describe('/admin/scan2: scanning', () => {
     expect((await rowOf('1Z001')).getAttribute('data-status')).toBe('4');
   });
 
-  it("a tracking id already in the list gives 'tracking已提交过' with the duplicate sound", async () => {
+  it("a tracking id already in the list: still waiting, or 'tracking已提交过' once really submitted, with the duplicate sound", async () => {
     store({ item: item5 });
     const server = fakeScanServer();
     await openScan2(server);
     await scanWithScanner('1Z001');
     await rowOf('1Z001');
     await scanWithScanner('1Z001');
-    await waitFor(() => expect(screen.getByText('1Z001：tracking已提交过', { selector: '[role=status]' }).getAttribute('data-tone')).toBe('warn'));
+    await waitFor(() =>
+      expect(screen.getByText('1Z001：该Tracking已在列表中，等待提交', { selector: '[role=status]' }).getAttribute('data-tone')).toBe('warn'),
+    );
     expect(within(table()).getAllByText('1Z001')).toHaveLength(1);
     expect(sounds).toEqual(['accepted', 'duplicate']);
+    await scanWithScanner('1Z002');
+    await waitFor(() => expect((within(table()).getByText('1Z001').closest('tr') as HTMLElement).getAttribute('data-status')).toBe('5'));
+    await scanWithScanner('1Z001');
+    await waitFor(() => expect(screen.getByText('1Z001：tracking已提交过', { selector: '[role=status]' }).getAttribute('data-tone')).toBe('warn'));
+    expect(within(table()).getAllByText('1Z001')).toHaveLength(1);
   });
 
   it('only a pending row offers submit and delete; a deleted row is never sent', async () => {

@@ -6,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { useState, type JSX } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CameraScanner, REPEAT_MS, setCameraReaderFactory } from '../../../src/web/components/camera-scanner';
-import { SCANNER_DEBOUNCE_MS, isTypingTarget, useScannerInput } from '../../../src/web/lib/use-scanner-input';
+import { ENTER_FALLBACK_MS, ENTER_SUFFIX_STORAGE_KEY, SCANNER_DEBOUNCE_MS, isTypingTarget, useScannerInput } from '../../../src/web/lib/use-scanner-input';
 import { setScanSoundPlayer } from '../../../src/web/lib/scan-sounds';
 import { renderApp, userOf } from '../app-harness';
 import { scan2StorageKey } from '../../../src/web/features/scan/scan2-storage';
@@ -15,6 +15,7 @@ import { fakeScanServer } from './scan-fake';
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
+  vi.restoreAllMocks();
   setCameraReaderFactory(null);
   setScanSoundPlayer(null);
   localStorage.clear();
@@ -53,6 +54,41 @@ function typeFast(code: string) {
   }
 }
 
+/**
+ * The page's clock (performance.now, which the hook's timers read) under the test's hand: `tick`
+ * moves it with the timers (a page that keeps up), `stall` moves it alone (a main thread busy for
+ * that long: the timers due meanwhile run late, once the test advances them).
+ */
+function withClock(start: number) {
+  let now = start;
+  vi.spyOn(performance, 'now').mockImplementation(() => now);
+  return {
+    get now() {
+      return now;
+    },
+    tick(ms: number) {
+      for (let step = 0; step < ms; step += 5) {
+        now += Math.min(5, ms - step);
+        vi.advanceTimersByTime(Math.min(5, ms - step));
+      }
+    },
+    stall(ms: number) {
+      now += ms;
+    },
+  };
+}
+
+/** A wedge scanner's keys into the hidden input (time stamps 10 ms apart from `from`). */
+function wedge(code: string, from: number) {
+  [...code].forEach((ch, i) => {
+    const event = new KeyboardEvent('keydown', { key: ch, bubbles: true, cancelable: true });
+    Object.defineProperty(event, 'timeStamp', { value: from + i * 10 });
+    hidden().dispatchEvent(event);
+    hidden().value += ch;
+    fireEvent.input(hidden());
+  });
+}
+
 describe('useScannerInput', () => {
   it('takes focus, and Enter ends a code: reported once, trimmed, the input cleared', async () => {
     const onScan = vi.fn();
@@ -78,6 +114,73 @@ describe('useScannerInput', () => {
     vi.advanceTimersByTime(SCANNER_DEBOUNCE_MS);
     expect(onScan).toHaveBeenCalledTimes(1);
     expect(hidden().value).toBe('');
+  });
+
+  it('a debounce timer that runs late, after a stall of the page, lets the keys queued behind it in: the code is not cut', () => {
+    vi.useFakeTimers();
+    const clock = withClock(1000);
+    const onScan = vi.fn();
+    render(<ScannerHost onScan={onScan} />);
+    // The scanner types '1ZE2E', then the page's main thread is busy for 300 ms; the debounce timer
+    // (due 100 ms after the last key) runs when it ends, before the rest of the code reaches the page.
+    wedge('1ZE2E', clock.now);
+    clock.stall(300);
+    vi.advanceTimersByTime(SCANNER_DEBOUNCE_MS);
+    expect(onScan).not.toHaveBeenCalled();
+    wedge('00000940013', clock.now - 290);
+    clock.tick(SCANNER_DEBOUNCE_MS);
+    expect(onScan).toHaveBeenCalledExactlyOnceWith('1ZE2E00000940013');
+    // A real pause (timers on time) still ends a code.
+    wedge('1ZA01', clock.now);
+    clock.tick(SCANNER_DEBOUNCE_MS);
+    wedge('1ZA02', clock.now);
+    clock.tick(SCANNER_DEBOUNCE_MS);
+    expect(onScan.mock.calls.slice(1)).toEqual([['1ZA01'], ['1ZA02']]);
+  });
+
+  it('once the scanner has ended a code with Enter, the station waits for Enter: a slow code is not cut, and a new page remembers it', () => {
+    vi.useFakeTimers();
+    const clock = withClock(1000);
+    const onScan = vi.fn();
+    const first = render(<ScannerHost onScan={onScan} />);
+    wedge('1ZE2E00000940001', clock.now);
+    fireEvent.keyDown(hidden(), { key: 'Enter' });
+    expect(onScan).toHaveBeenCalledExactlyOnceWith('1ZE2E00000940001');
+    expect(localStorage.getItem(ENTER_SUFFIX_STORAGE_KEY)).toBe('1');
+    first.unmount();
+
+    render(<ScannerHost onScan={onScan} />);
+    // A busy machine: 300 ms between two keys of one code, the timers on time.
+    wedge('1ZE2E', clock.now);
+    clock.tick(300);
+    wedge('00000940002', clock.now);
+    clock.tick(300);
+    expect(onScan).toHaveBeenCalledTimes(1);
+    fireEvent.keyDown(hidden(), { key: 'Enter' });
+    expect(onScan).toHaveBeenLastCalledWith('1ZE2E00000940002');
+    // A stray key is dropped after a while; it does not stick to the next code.
+    wedge('x', clock.now);
+    clock.tick(ENTER_FALLBACK_MS);
+    wedge('1ZE2E00000940003', clock.now);
+    fireEvent.keyDown(hidden(), { key: 'Enter' });
+    expect(onScan.mock.calls.map(([code]) => code)).toEqual(['1ZE2E00000940001', '1ZE2E00000940002', '1ZE2E00000940003']);
+  });
+
+  it('with Enter remembered, a code that never gets one is still taken (another scanner), and the station forgets the suffix', () => {
+    vi.useFakeTimers();
+    const clock = withClock(1000);
+    localStorage.setItem(ENTER_SUFFIX_STORAGE_KEY, '1');
+    const onScan = vi.fn();
+    render(<ScannerHost onScan={onScan} />);
+    wedge('0123456789012', clock.now);
+    clock.tick(SCANNER_DEBOUNCE_MS);
+    expect(onScan).not.toHaveBeenCalled();
+    clock.tick(ENTER_FALLBACK_MS);
+    expect(onScan).toHaveBeenCalledExactlyOnceWith('0123456789012');
+    expect(localStorage.getItem(ENTER_SUFFIX_STORAGE_KEY)).toBeNull();
+    wedge('0123456789013', clock.now);
+    clock.tick(SCANNER_DEBOUNCE_MS);
+    expect(onScan).toHaveBeenLastCalledWith('0123456789013');
   });
 
   it('focus comes back from a clicked button but not from a text field or an open dialog', async () => {

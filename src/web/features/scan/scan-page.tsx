@@ -4,6 +4,8 @@
 // counts, the product of each row, what submit needs, which records may be edited); the page shows
 // its context: the records already added (each with edit, i.e. modify), the new rows (upc, count, a
 // product select of the upc's products, delete) and a link to /admin/item-list to add a product.
+// The command barcodes (提交, 下一个包裹, 取消) and +1 / -1 on each row let a clerk receive parcel
+// after parcel with the scanner alone; after a submit the next scan is the next parcel.
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
@@ -27,6 +29,7 @@ import { Modal } from '../../components/ui/dialog';
 import { Form, TextField, useValibotForm } from '../../components/ui/form';
 import { textLinkClass } from '../../components/ui/link-classes';
 import { zh } from '../../i18n/zh';
+import { CommandBarcodes } from './command-barcodes';
 import { ScanStation, type StationLink } from './scan-station';
 import { bannerOf, useScanActor, type ScanActor } from './use-scan';
 
@@ -57,8 +60,9 @@ export function ScanPage(): JSX.Element {
       description={s.intro}
       links={LINKS}
       onScan={scan}
-      banner={loading ? { tone: 'info', text: zh.app.loading } : bannerOf(notice, trackingId)}
+      banner={loading ? { tone: 'info', text: zh.app.loading } : bannerOf(notice, trackingId, tab)}
     >
+      <CommandBarcodes />
       <TabGroup selectedIndex={TABS.indexOf(tab)} onChange={(index) => actor.send({ type: 'tab.select', tab: TABS[index] ?? 'tracking' })}>
         <TabList className="flex gap-1 border-b border-slate-200">
           {TABS.map((key) => (
@@ -227,24 +231,49 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
 }
 
 function NewRow({ actor, row }: { actor: ScanActor; row: ScanRow }): JSX.Element {
+  const canDecrease = useSelector(actor, (snap: ScanSnapshot) => snap.can({ type: 'row.step', key: row.key, by: -1 }));
+  const canIncrease = useSelector(actor, (snap: ScanSnapshot) => snap.can({ type: 'row.step', key: row.key, by: 1 }));
   const missing = row.itemId === null;
   const tone = row.candidates !== null && row.candidates.length === 0 && missing ? 'bg-amber-50' : missing ? '' : 'bg-green-50';
   return (
     <tr data-upc={row.upc} className={tone}>
-      <td className="px-3 py-2 font-mono">{row.upc}</td>
-      <td className="w-28 px-3 py-2">
-        <input
-          type="number"
-          min={1}
-          max={MAX_SCAN_COUNT}
-          step={1}
-          aria-label={`${c.count} ${row.upc}`}
-          value={Number.isFinite(row.count) ? row.count : ''}
-          onChange={(e) => actor.send({ type: 'row.setCount', key: row.key, count: e.target.value === '' ? Number.NaN : Number(e.target.value) })}
-          className={fieldClass}
-        />
+      <td className="px-3 py-2 font-mono">
+        {row.upc}
+        {row.announced && <span className="ml-2 rounded bg-blue-100 px-1.5 py-0.5 font-sans text-xs text-blue-800">{s.announcedMark}</span>}
       </td>
-      <td className="min-w-64 px-3 py-2">
+      <td className="px-3 py-2">
+        <div className="flex items-center gap-1">
+          <Button
+            size="sm"
+            variant="secondary"
+            aria-label={s.decrease(row.upc)}
+            disabled={!canDecrease}
+            onClick={() => actor.send({ type: 'row.step', key: row.key, by: -1 })}
+          >
+            -1
+          </Button>
+          <input
+            type="number"
+            min={1}
+            max={MAX_SCAN_COUNT}
+            step={1}
+            aria-label={`${c.count} ${row.upc}`}
+            value={Number.isFinite(row.count) ? row.count : ''}
+            onChange={(e) => actor.send({ type: 'row.setCount', key: row.key, count: e.target.value === '' ? Number.NaN : Number(e.target.value) })}
+            className={`${fieldClass} w-20`}
+          />
+          <Button
+            size="sm"
+            variant="secondary"
+            aria-label={s.increase(row.upc)}
+            disabled={!canIncrease}
+            onClick={() => actor.send({ type: 'row.step', key: row.key, by: 1 })}
+          >
+            +1
+          </Button>
+        </div>
+      </td>
+      <td className="min-w-48 px-3 py-2">
         <RowProduct actor={actor} row={row} />
       </td>
       <td className="px-3 py-2">

@@ -11,6 +11,7 @@ import {
   type ScanItem,
   type ScanNotice,
   type ScanRecord,
+  type ScanTab,
 } from '../../../../machines/scan.machine';
 import { playScanSound } from '../../lib/scan-sounds';
 import { zh } from '../../i18n/zh';
@@ -41,19 +42,23 @@ export type ScanActor = ReturnType<typeof useScanActor>;
 
 const s = zh.scan.scan;
 
-/** The banner for the machine's notice. */
-export function bannerOf(notice: ScanNotice | null, trackingId: string | null): { tone: BannerTone; text: string } {
+/** The banner for the machine's notice; `tab` says whether the next scan is a parcel's tracking id. */
+export function bannerOf(notice: ScanNotice | null, trackingId: string | null, tab: ScanTab = 'upc'): { tone: BannerTone; text: string } {
   switch (notice?.kind) {
     case 'tracking':
       return { tone: 'ok', text: s.trackingSet(notice.code, notice.isExist) };
     case 'added':
-      return { tone: 'ok', text: s.added(notice.code, notice.count) };
+      return { tone: 'ok', text: notice.announced ? s.addedAnnounced(notice.code, notice.count) : s.added(notice.code, notice.count) };
+    case 'undone':
+      return { tone: 'info', text: s.undone(notice.code, notice.count) };
+    case 'parcelCancelled':
+      return { tone: 'info', text: s.parcelCancelled(notice.code) };
     case 'unknown':
       return { tone: 'warn', text: s.unknown(notice.code) };
     case 'refused':
       return { tone: 'error', text: `${notice.code}：${notice.message}` };
     case 'created':
-      return { tone: 'ok', text: s.created };
+      return { tone: 'ok', text: tab === 'tracking' ? s.createdNext : s.created };
     case 'saved':
       return { tone: 'ok', text: s.saved };
     case 'error':

@@ -1,4 +1,6 @@
-// The sidebar per role, exactly SPEC §2 "Sidebar by role" (order included).
+// The sidebar per role: SPEC §2 "Sidebar by role" (order included), plus the two scan stations
+// after the tracking list (issue 17: a clerk reaches them from the menu, not only through the
+// tracking list's buttons).
 import type { RoleType } from '../../../../machines/session.machine';
 import { zh } from '../../i18n/zh';
 
@@ -15,6 +17,8 @@ const ADMIN_PATHS: readonly SidebarPath[] = [
   '/admin/item-list',
   '/admin/board-list',
   '/admin/tracking-list',
+  '/admin/scan',
+  '/admin/scan2',
   '/admin/tasks',
   '/admin/apply-list',
   '/admin/withdraw-list',
