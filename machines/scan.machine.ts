@@ -34,16 +34,26 @@
  */
 import { assign, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import type { FeedbackKind, Scan2Item as ScanItem } from './scan2.machine';
+import {
+  announcedRowOf,
+  DEFAULT_SCAN_COUNT,
+  isDuplicateOfSeen,
+  isValidScanCount,
+  MAX_SCAN_COUNT,
+  mayEdit,
+  scanRecordMessages,
+  type ScanStatus,
+} from './scan-record.machine';
 
 export type { FeedbackKind, ScanItem };
 
 export const scanMessages = {
-  duplicateUpc: 'upc重复，请编辑已添加的商品', // SPEC §5
-  itemsRequired: '请填写所有项目对应的商品', // SPEC §5
+  duplicateUpc: scanRecordMessages.upcDuplicate, // SPEC §5
+  itemsRequired: scanRecordMessages.itemsRequired, // SPEC §5
   noRows: '请先扫描商品',
   unsavedRows: '请先提交或删除未保存的商品',
-  countInvalid: '数量必须是1到1000000之间的整数',
-  notEditable: '该记录的任务正在付款，不能修改',
+  countInvalid: scanRecordMessages.countInvalid,
+  notEditable: scanRecordMessages.frozen,
   failed: '操作失败',
 } as const;
 
@@ -65,11 +75,9 @@ export function scanCommandOf(raw: string): ScanCommand | null {
   return null;
 }
 
-export const DEFAULT_SCAN_COUNT = 1; // SPEC §9
-export const MAX_SCAN_COUNT = 1_000_000;
+export { DEFAULT_SCAN_COUNT, MAX_SCAN_COUNT };
 
 export type ScanTab = 'tracking' | 'upc';
-export type ScanRecordStatus = 'init' | 'scan' | 'match' | 'unmatch' | 'wait2pay' | 'payed';
 
 /** The fields of a scan record (ScanTracking) the screen reads. */
 export interface ScanRecord {
@@ -79,7 +87,7 @@ export interface ScanRecord {
   count: number;
   itemId: number | null;
   itemName: string;
-  status: ScanRecordStatus;
+  status: ScanStatus;
   matchedUser: string | null;
 }
 
@@ -170,20 +178,7 @@ export interface LookupOutput {
 
 const normalize = (code: string) => code.trim();
 
-export const isValidCount = (count: number) => Number.isInteger(count) && count >= 1 && count <= MAX_SCAN_COUNT;
-
-/**
- * A record the warehouse has seen: any status but init (an init record is what an import announced,
- * not stock yet). The server's rule (receiving/scan-service.ts `isSeen`); issue 17 moves both to
- * the scan-record machine.
- */
-export const isSeenRecord = (record: { status: string }) => record.status !== 'init';
-
-/** The scan statuses of a task being paid: such a record is settled (SPEC §4, DECISIONS "Receiving and matching"). */
-export const FROZEN_SCAN_STATUSES = ['wait2pay', 'payed'] as const;
-
-/** A record may be edited unless its task is being paid. The server refuses the same (modifyScan, tracking update). */
-export const canModifyRecord = (record: { status: string }) => !(FROZEN_SCAN_STATUSES as readonly string[]).includes(record.status);
+export const isValidCount = isValidScanCount;
 
 export type UpcVerdict =
   | { kind: 'ignored' }
@@ -194,13 +189,14 @@ export type UpcVerdict =
   | { kind: 'add' };
 
 /** What a scan on the upc tab does. */
-export function upcVerdict(context: Pick<ScanContext, 'records' | 'rows'>, raw: string): UpcVerdict {
+export function upcVerdict(context: Pick<ScanContext, 'trackingId' | 'records' | 'rows'>, raw: string): UpcVerdict {
   const code = normalize(raw);
-  if (code === '') return { kind: 'ignored' };
-  if (context.records.some((r) => r.upc === code && isSeenRecord(r))) return { kind: 'duplicate' };
+  if (code === '' || context.trackingId === null) return { kind: 'ignored' };
+  const scan = { trackingId: context.trackingId, upc: code };
+  if (isDuplicateOfSeen(context.records, scan)) return { kind: 'duplicate' };
   const row = context.rows.find((r) => r.upc === code);
   if (row) return { kind: 'count', key: row.key };
-  const announced = context.records.find((r) => r.upc === code);
+  const announced = announcedRowOf(context.records, scan);
   return announced ? { kind: 'confirm', record: announced } : { kind: 'add' };
 }
 
@@ -297,7 +293,7 @@ export const scanMachine = setup({
     isModifiable: ({ context, event }) => {
       if (event.type !== 'record.modify') return false;
       const record = context.records.find((r) => r.id === event.id);
-      return record !== undefined && canModifyRecord(record) && (event.changes.count === undefined || isValidCount(event.changes.count));
+      return record !== undefined && mayEdit(record) && (event.changes.count === undefined || isValidCount(event.changes.count));
     },
     needsLookup: ({ context }) => context.rows.some((r) => r.candidates === null),
     isSubmitCommand: isCommand('submit'),
@@ -519,7 +515,7 @@ export const scanMachine = setup({
                     actions: [
                       assign(({ context, event }) => {
                         const record = context.records.find((r) => r.id === event.id);
-                        const message = record && !canModifyRecord(record) ? scanMessages.notEditable : scanMessages.countInvalid;
+                        const message = record && !mayEdit(record) ? scanMessages.notEditable : scanMessages.countInvalid;
                         return { notice: { kind: 'error' as const, message } };
                       }),
                       { type: 'feedback', params: { kind: 'failed' } },

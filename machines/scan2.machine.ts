@@ -33,6 +33,7 @@
  * page's sound and banner), all provided by the page.
  */
 import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
+import { isSeen, scanRecordMessages, type ScanStatus } from './scan-record.machine';
 
 /** SPEC §4 "Scan2 row client status". */
 export const SCAN2_STATUS = {
@@ -47,8 +48,8 @@ export const SCAN2_STATUS = {
 export type Scan2Status = (typeof SCAN2_STATUS)[keyof typeof SCAN2_STATUS];
 
 export const scan2Messages = {
-  itemRequired: '请选择商品', // SPEC §5
-  duplicate: 'tracking已提交过', // SPEC §5
+  itemRequired: scanRecordMessages.chooseItem, // SPEC §5
+  duplicate: scanRecordMessages.trackingSubmitted, // SPEC §5
   /** The tracking id is already a row that has not reached the server yet (pending, being sent, failed). */
   waiting: '该Tracking已在列表中，等待提交',
 } as const;
@@ -75,7 +76,7 @@ export interface Scan2Record {
   upc: string;
   count: number;
   itemId: number | null;
-  status: 'init' | 'scan' | 'match' | 'unmatch' | 'wait2pay' | 'payed';
+  status: ScanStatus;
 }
 
 export interface Scan2Row {
@@ -211,7 +212,7 @@ export function checkOutcome(row: Scan2Row, records: readonly Scan2Record[]): Ch
   const units = unitsOf(records, row);
   if (row.sent && row.baseline !== null && units > row.baseline) return { kind: 'arrived', status: settledStatus(records, row) };
   // First send: the parcel already scanned (not merely imported) with this product is a repeat scan.
-  if (!row.sent && records.some((r) => sameProduct(r, row) && r.status !== 'init')) return { kind: 'duplicate' };
+  if (!row.sent && records.some((r) => sameProduct(r, row) && isSeen(r))) return { kind: 'duplicate' };
   return { kind: 'send', baseline: row.sent && row.baseline !== null ? row.baseline : units };
 }
 

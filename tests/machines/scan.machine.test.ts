@@ -1,10 +1,10 @@
 // /admin/scan's rules (machines/scan.machine.ts): one tracking id, many products.
+import { mayEdit } from '../../machines/scan-record.machine';
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromPromise, waitFor } from 'xstate';
 import { createTestModel, getShortestPaths } from 'xstate/graph';
 import {
   autoPick,
-  canModifyRecord,
   isSaving,
   SCAN_COMMANDS,
   scanCommandOf,
@@ -105,7 +105,7 @@ async function loaded(records: ScanRecord[] = [record()]) {
 
 describe('scan rules as functions', () => {
   it('a upc: recorded for the tracking -> duplicate; among the new rows -> count; else add', () => {
-    const ctx = { records: [record({ upc: '999' })], rows: [aRow({ key: 3, upc: '111' })] };
+    const ctx = { trackingId: '1Z001', records: [record({ upc: '999' })], rows: [aRow({ key: 3, upc: '111' })] };
     expect(upcVerdict(ctx, '999')).toEqual({ kind: 'duplicate' });
     expect(upcVerdict(ctx, ' 111 ')).toEqual({ kind: 'count', key: 3 });
     expect(upcVerdict(ctx, '222')).toEqual({ kind: 'add' });
@@ -133,9 +133,9 @@ describe('scan rules as functions', () => {
   });
 
   it('a record being paid cannot be edited', () => {
-    expect(canModifyRecord({ status: 'wait2pay' })).toBe(false);
-    expect(canModifyRecord({ status: 'payed' })).toBe(false);
-    for (const status of ['init', 'scan', 'match', 'unmatch'] as const) expect(canModifyRecord({ status })).toBe(true);
+    expect(mayEdit({ status: 'wait2pay' })).toBe(false);
+    expect(mayEdit({ status: 'payed' })).toBe(false);
+    for (const status of ['init', 'scan', 'match', 'unmatch'] as const) expect(mayEdit({ status })).toBe(true);
   });
 });
 

@@ -5,6 +5,7 @@
 // routes exact paths, so the fake routes the tracking ids, record ids and searches it is told about.
 // `down` makes every call fail without an answer (a dropped connection); `answer` replaces one kind
 // of answer. Only the web app is under test here; the real server is proven by tests/server.
+import { isFrozen, isSeen, scanRecordMessages } from '../../../machines/scan-record.machine';
 import type { components } from '../../../src/api/schema';
 import { json, ok, type Handler } from '../app-harness';
 
@@ -111,7 +112,7 @@ export function fakeScanServer(options: FakeScanOptions = {}): FakeScanServer {
 
   const recordsOf = (trackingId: string) => server.records.filter((r) => r.trackingId === trackingId);
   const itemOf = (id: number) => server.items.find((i) => i.id === id);
-  const seen = (r: ScanTracking) => r.status !== 'init';
+  const seen = (r: ScanTracking) => isSeen(r);
   const matchAll = (trackingId: string) => {
     for (const r of recordsOf(trackingId)) if (seen(r)) r.status = server.matching.has(trackingId) ? 'match' : 'unmatch';
   };
@@ -124,12 +125,12 @@ export function fakeScanServer(options: FakeScanOptions = {}): FakeScanServer {
     });
     server.handlers[`POST ${base}/add`] = route('add', ({ body }) => {
       const { itemId, upc: givenUpc, count = 1 } = body as Schemas['ScanAddRequest'];
-      if (!itemId) return refuse('请选择商品');
+      if (!itemId) return refuse(scanRecordMessages.chooseItem);
       const item = itemOf(itemId);
       if (!item) return refuse('商品不存在');
       const upc = givenUpc || item.upc;
       const existing = recordsOf(trackingId).find((r) => r.upc === upc);
-      if (existing && seen(existing)) return ok({ opStatus: 'failed', msg: 'tracking已提交过', scanTrackingList: recordsOf(trackingId) });
+      if (existing && seen(existing)) return ok({ opStatus: 'failed', msg: scanRecordMessages.trackingSubmitted, scanTrackingList: recordsOf(trackingId) });
       if (existing) {
         existing.status = 'scan';
         existing.count = count;
@@ -148,7 +149,7 @@ export function fakeScanServer(options: FakeScanOptions = {}): FakeScanServer {
       if (items.some((line) => !line.itemId)) return refuse('请填写所有项目对应的商品');
       const upcs = items.map((line) => line.upc);
       if (new Set(upcs).size !== upcs.length || recordsOf(trackingId).some((r) => seen(r) && upcs.includes(r.upc))) {
-        return ok({ opStatus: 'failed', msg: 'upc重复，请编辑已添加的商品', scanTrackingList: recordsOf(trackingId) });
+        return ok({ opStatus: 'failed', msg: scanRecordMessages.upcDuplicate, scanTrackingList: recordsOf(trackingId) });
       }
       for (const line of items) {
         const item = itemOf(line.itemId ?? 0);
@@ -169,7 +170,7 @@ export function fakeScanServer(options: FakeScanOptions = {}): FakeScanServer {
       route('modify', ({ body }) => {
         const record = server.records.find((r) => r.id === id);
         if (!record) return refuse('记录不存在', 404, 'A00004');
-        if (record.status === 'wait2pay' || record.status === 'payed') return refuse('该记录的任务正在付款，不能修改');
+        if (isFrozen(record)) return refuse(scanRecordMessages.frozen);
         const changes = body as Schemas['ScanModifyRequest'];
         Object.assign(record, changes);
         if (changes.itemId) record.itemName = itemOf(changes.itemId)?.itemName ?? record.itemName;

@@ -14,7 +14,6 @@ import * as v from 'valibot';
 import { waitFor } from 'xstate';
 import {
   MAX_SCAN_COUNT,
-  canModifyRecord,
   isSaving,
   scanMessages,
   type ScanRecord,
@@ -22,6 +21,7 @@ import {
   type ScanSnapshot,
   type ScanTab,
 } from '../../../../machines/scan.machine';
+import { mayEdit } from '../../../../machines/scan-record.machine';
 import { ItemPicker, ItemPickerField } from '../../components/item-picker';
 import { ScanStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
@@ -175,7 +175,7 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
                     </td>
                     <td className="px-3 py-2">{record.matchedUser ?? ''}</td>
                     <td className="px-3 py-2">
-                      {canModifyRecord(record) && (
+                      {mayEdit(record) && (
                         <Button size="sm" variant="secondary" disabled={saving} onClick={() => setEditing(record)}>
                           {c.edit}
                         </Button>
