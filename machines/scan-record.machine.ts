@@ -143,6 +143,9 @@ export const isSeen = (row: { status: ScanStatus }) => SEEN_SCAN_STATUSES.includ
 /** The row's task is being paid (wait2pay, payed): no edit, and matching never re-divides its units. */
 export const isFrozen = (row: { status: ScanStatus }) => FROZEN_SCAN_STATUSES.includes(row.status);
 
+/** The row is tied to a member's record and agrees with it (the scan screens say 匹配成功). */
+export const isMatched = (row: { status: ScanStatus }) => row.status === 'match';
+
 /** An admin may edit the row (count, upc, item, tracking id): the screens offer the edit, the server accepts it. */
 export const mayEdit = (row: { status: ScanStatus }) => EDITABLE.includes(row.status);
 

@@ -40,6 +40,7 @@ import {
   isDuplicateOfSeen,
   isValidScanCount,
   MAX_SCAN_COUNT,
+  isMatched,
   mayEdit,
   scanRecordMessages,
   type ScanStatus,
@@ -549,7 +550,7 @@ export const scanMachine = setup({
                     }),
                     {
                       type: 'feedback',
-                      params: ({ event }) => ({ kind: event.output.some((r) => r.status === 'match') ? ('matched' as const) : ('accepted' as const) }),
+                      params: ({ event }) => ({ kind: event.output.some(isMatched) ? ('matched' as const) : ('accepted' as const) }),
                     },
                   ],
                 },

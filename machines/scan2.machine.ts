@@ -33,7 +33,7 @@
  * page's sound and banner), all provided by the page.
  */
 import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
-import { isSeen, scanRecordMessages, type ScanStatus } from './scan-record.machine';
+import { isMatched, isSeen, scanRecordMessages, type ScanStatus } from './scan-record.machine';
 
 /** SPEC §4 "Scan2 row client status". */
 export const SCAN2_STATUS = {
@@ -195,7 +195,7 @@ export const unitsOf = (records: readonly Scan2Record[], row: Pick<Scan2Row, 'up
 /** The status a settled add leaves a row in, from the tracking's records. */
 export function settledStatus(records: readonly Scan2Record[], row: Pick<Scan2Row, 'upc' | 'itemId'>): Scan2Status {
   const mine = records.filter((r) => sameProduct(r, row));
-  if (mine.some((r) => r.status === 'match')) return SCAN2_STATUS.matchOk;
+  if (mine.some(isMatched)) return SCAN2_STATUS.matchOk;
   if (mine.some((r) => r.status === 'unmatch')) return SCAN2_STATUS.matchFailed;
   return SCAN2_STATUS.submitted;
 }

@@ -146,6 +146,12 @@ export function explainTaskRefusal(status: TaskStatus, _context: TaskContext, ev
 export const recordsEvent = (by: Actor): TaskEvent => ({ type: 'task.records', by });
 
 /**
+ * A purchased record that matching has tied to its parcel (status match) is frozen: it is what was
+ * received, so it is neither edited nor removed, whatever the task's state (SPEC §5).
+ */
+export const isRecordFrozen = (record: { status: string }) => record.status === 'match';
+
+/**
  * What matching concludes for a task (decision 090), from the units tied to each of its records
  * over all its tracking ids. Only the task's own units count: units of another product, or more of
  * its product than its records hold, are tied to no task and judge nobody.

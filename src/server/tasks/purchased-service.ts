@@ -36,7 +36,7 @@ import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { Code } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { lockForMatching, matchTracking, matchTrackings } from '../matching/match.ts';
-import { recordsEvent } from '../../../machines/task.machine.ts';
+import { isRecordFrozen, recordsEvent } from '../../../machines/task.machine.ts';
 import { decideTask, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
 import { isAdminSide } from '../boards/visibility.ts';
 
@@ -175,7 +175,7 @@ function decideChange(mode: 'insert' | 'update', trackingId: string, productCoun
   if (before.trackingId === trackingId && before.productCount === productCount) {
     return { write: false, result: { opStatus: 'skip', msg: purchasedMessages.unchanged, record: before, oldQty: before.productCount } };
   }
-  if (before.status === 'match') return { write: false, result: refuse(purchasedMessages.matchedNoEdit) };
+  if (isRecordFrozen(before)) return { write: false, result: refuse(purchasedMessages.matchedNoEdit) };
   if (existing && existing.id !== before.id) return { write: false, result: refuse(purchasedMessages.alreadyRecorded) };
   return { write: 'update', before };
 }
@@ -346,7 +346,7 @@ export async function removePurchasedRecord(tx: Tx, actor: SessionUser, id: numb
   if (isResult(task)) return task.code === Code.notFound ? refuse(purchasedMessages.notFound, Code.notFound) : task;
   const [before] = await tx.select().from(purchasedRecords).where(eq(purchasedRecords.id, id)).for('update');
   if (!before || before.trackingId !== first.trackingId || before.taskId !== task.id) return refuse(purchasedMessages.notFound, Code.notFound);
-  if (before.status === 'match') return refuse(purchasedMessages.matchedNoRemove);
+  if (isRecordFrozen(before)) return refuse(purchasedMessages.matchedNoRemove);
   await tx.delete(purchasedRecords).where(eq(purchasedRecords.id, id));
   await writeAudit(tx, auditEntry(actor, 'remove', task, before, null));
   await refreshTaskTrackingIds(tx, [task.id]);

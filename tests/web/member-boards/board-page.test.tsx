@@ -300,14 +300,14 @@ describe('/user/board/{uuid}: my tasks', () => {
     return [...cell.querySelectorAll('button, a')].map((el) => el.textContent);
   };
 
-  it('offers upload and records for every task but a pending one, edit when open, delete when open or unmatch with nothing arrived', async () => {
+  it('offers records for every task but a pending one, upload while open or unmatch, edit when open, delete when open or unmatch with nothing arrived', async () => {
     openBoard(fakeMemberServer({ myTasks: tasks }));
     expect(actionsOf(await myTaskRow('待审核任务'))).toEqual([]);
     expect(actionsOf(await myTaskRow('开放任务'))).toEqual(['上传', '记录', '编辑', '删除']);
     expect(actionsOf(await myTaskRow('部分到货'))).toEqual(['上传', '记录', '编辑']);
     expect(actionsOf(await myTaskRow('不匹配任务'))).toEqual(['上传', '记录', '删除']);
     expect(actionsOf(await myTaskRow('不匹配到货'))).toEqual(['上传', '记录']);
-    expect(actionsOf(await myTaskRow('锁定任务'))).toEqual(['上传', '记录']);
+    expect(actionsOf(await myTaskRow('锁定任务'))).toEqual(['记录']);
     expect(actionsOf(await myTaskRow('寄到家任务'))).toEqual(['上传', '记录', '编辑', '删除']);
   });
 

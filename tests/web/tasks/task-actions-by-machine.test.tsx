@@ -2,14 +2,15 @@
 // The UI half of "a button's presence equals the server's acceptance" (issue 4): for every task
 // status and every context (productCount 0 or not, canSplit, isHome), the action buttons of the
 // row on /user/my-task are exactly the events the task machine accepts (read here from
-// machines/task.machine.ts itself), plus upload and records (every status but pending and deleted)
-// and the label PDF (those, when the task ships home); task.apply is the payment dialog's button
+// machines/task.machine.ts itself), plus records (every status but pending and deleted), upload
+// where the machine accepts the member's task.records (the server's question for a record change)
+// and the label PDF (the records' statuses, when the task ships home); task.apply is the payment dialog's button
 // (no application exists in this fake). The board page's 'my tasks' offers SPEC §2's
 // upload, records, edit and delete under the same rules.
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allowedEvents } from '../../../machines/stored-state';
-import { TASK_STATUSES, taskMachine, type TaskEvent, type TaskStatus } from '../../../machines/task.machine';
+import { recordsEvent, TASK_STATUSES, taskMachine, type TaskEvent, type TaskStatus } from '../../../machines/task.machine';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
 import { aBoard, fakeMemberServer } from '../member-boards/fake-member-server';
@@ -50,7 +51,8 @@ function expectedButtons(c: Case): string[] {
   const accepted = allowedEvents(taskMachine, c.status, { productCount: c.productCount, canSplit: c.canSplit }, MEMBER_EVENTS.map(([event]) => event));
   const byMachine = MEMBER_EVENTS.filter(([event]) => accepted.includes(event)).map(([, label]) => label);
   const recordable = c.status !== 'pending' && c.status !== 'deleted';
-  return [...(recordable ? ['上传', '记录'] : []), ...byMachine, ...(recordable && c.isHome ? ['Label PDF'] : [])].sort();
+  const changeable = allowedEvents(taskMachine, c.status, { productCount: c.productCount, canSplit: c.canSplit }, [recordsEvent('user')]).length > 0;
+  return [...(changeable ? ['上传'] : []), ...(recordable ? ['记录'] : []), ...byMachine, ...(recordable && c.isHome ? ['Label PDF'] : [])].sort();
 }
 
 function tasksFor(boardId = 1): Task[] {

@@ -145,6 +145,22 @@ describe('the task record dialog (member view)', () => {
     await waitFor(() => expect(within(dialog).queryByRole('button', { name: '匹配' })).toBeNull());
   });
 
+  it('changes no record of a locked task, and says which tasks take changes', async () => {
+    const server = fakeTaskServer({ tasks: [aTask({ status: 'locked' })], records: RECORDS });
+    const { dialog } = await openRecords(server);
+    expect(within(dialog).getByText('只有进行中或不匹配的任务可以修改记录')).toBeTruthy();
+    expect(within(dialog).queryByRole('form')).toBeNull();
+    expect(within(dialog).queryByRole('textbox')).toBeNull();
+    for (const tracking of ['1Z-INIT', '1Z-UNMATCH', '1Z-MATCH']) expect(buttonsOf(recordRow(dialog, tracking))).toEqual([]);
+  });
+
+  it('changes the records of an unmatch task (the member fixes a discrepancy)', async () => {
+    const server = fakeTaskServer({ tasks: [aTask({ status: 'unmatch' })], records: RECORDS });
+    const { dialog } = await openRecords(server);
+    expect(buttonsOf(recordRow(dialog, '1Z-UNMATCH'))).toEqual(['编辑', '删除']);
+    expect(within(dialog).getByRole('textbox', { name: 'trackingId' })).toBeTruthy();
+  });
+
   it('offers no match on a locked task', async () => {
     const server = fakeTaskServer({ tasks: [aTask({ status: 'locked' })] });
     const { dialog } = await openRecords(server);

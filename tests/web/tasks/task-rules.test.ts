@@ -21,12 +21,13 @@ describe('member task actions (SPEC §4, through the task machine)', () => {
     expect(memberTaskActions(facts('open', 1, true))).toEqual(['upload', 'records', 'edit', 'split', 'match']);
     expect(memberTaskActions(facts('unmatch'))).toEqual(['upload', 'records', 'delete', 'match']);
     expect(memberTaskActions(facts('unmatch', 2, true))).toEqual(['upload', 'records', 'split', 'match']);
+    // Records stay readable beyond open and unmatch; uploading more is the machine's task.records, as the server asks it.
     for (const status of ['closed', 'locked', 'processing', 'finished'] as const) {
-      expect(memberTaskActions(facts(status, 2, true))).toEqual(['upload', 'records']);
+      expect(memberTaskActions(facts(status, 2, true))).toEqual(['records']);
     }
   });
   it('the label PDF for a task shipped home, under the records rule', () => {
-    expect(memberTaskActions(facts('locked', 2, false, true))).toEqual(['upload', 'records', 'labelPdf']);
+    expect(memberTaskActions(facts('locked', 2, false, true))).toEqual(['records', 'labelPdf']);
     expect(offersLabelPdf({ status: 'pending', isHome: true })).toBe(false);
     expect(offersLabelPdf({ status: 'open', isHome: false })).toBe(false);
     expect(TASK_STATUSES.filter(offersRecords)).toEqual(['open', 'closed', 'locked', 'processing', 'finished', 'unmatch']);
@@ -50,10 +51,13 @@ describe('the record form (SPEC §5)', () => {
     expect(issuesOf({ trackingId: '1Z', productCount: '0' })).toEqual({ productCount: '数目须为正整数' });
     expect(v.parse(recordFormSchema, { trackingId: ' 1Z ', productCount: ' 3 ' })).toEqual({ trackingId: '1Z', productCount: 3 });
   });
-  it('a matched record cannot be changed, and the admin view changes none', () => {
-    expect(canChangeRecord('user', { status: 'match' })).toBe(false);
-    expect(canChangeRecord('user', { status: 'unmatch' })).toBe(true);
-    expect(canChangeRecord('admin', { status: 'init' })).toBe(false);
+  it('a matched record cannot be changed, nor any record beyond open and unmatch, and the admin view changes none', () => {
+    const task = (status: (typeof TASK_STATUSES)[number]) => ({ status, productCount: 0, canSplit: false });
+    expect(canChangeRecord('user', { status: 'match' }, task('open'))).toBe(false);
+    expect(canChangeRecord('user', { status: 'unmatch' }, task('open'))).toBe(true);
+    expect(canChangeRecord('user', { status: 'unmatch' }, task('unmatch'))).toBe(true);
+    expect(canChangeRecord('user', { status: 'init' }, task('locked'))).toBe(false);
+    expect(canChangeRecord('admin', { status: 'init' }, task('open'))).toBe(false);
   });
 });
 

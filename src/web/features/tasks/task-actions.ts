@@ -4,7 +4,7 @@
 // context ({productCount, canSplit}), through the same `allowedEvents` the server's `decide` reads,
 // so a button is shown exactly when the server would accept it.
 import { allowedEvents } from '../../../../machines/stored-state';
-import { taskMachine, type TaskEvent, type TaskStatus } from '../../../../machines/task.machine';
+import { recordsEvent, taskMachine, type TaskEvent, type TaskStatus } from '../../../../machines/task.machine';
 import type { Task } from './tasks-api';
 
 export type MemberTaskAction = 'upload' | 'records' | 'edit' | 'delete' | 'split' | 'match' | 'labelPdf';
@@ -28,13 +28,21 @@ type MachineAction = keyof typeof MEMBER_TASK_EVENTS;
 const MACHINE_ACTIONS = Object.keys(MEMBER_TASK_EVENTS) as MachineAction[];
 
 /**
- * Upload and records (purchased records, by Excel or by hand) are not machine events: recording
- * what was bought never changes the task's status. SPEC §4 hides them for a pending task (the claim
- * waits for an admin); a deleted task has nothing left to record either. Every other status offers
- * them (the records of a locked or finished task stay readable).
+ * The records dialog (reading a task's purchased records): SPEC §4 hides it for a pending task (the
+ * claim waits for an admin); a deleted task has nothing left to record either. Every other status
+ * offers it (the records of a locked or finished task stay readable); changing them is
+ * memberMayChangeRecords.
  */
 export function offersRecords(status: TaskStatus): boolean {
   return status !== 'pending' && status !== 'deleted';
+}
+
+/**
+ * May the member add, edit or remove the records of the task (by hand or by Excel upload)? The task
+ * machine's task.records (open or unmatch), as the server asks it; the records stay readable beyond.
+ */
+export function memberMayChangeRecords(task: Pick<Task, 'status' | 'productCount' | 'canSplit'>): boolean {
+  return allowedEvents(taskMachine, task.status, { productCount: task.productCount, canSplit: task.canSplit }, [recordsEvent('user')]).length > 0;
 }
 
 /** The shipping-label PDF exists for a task shipped home (isHome), under the same rule as records. */
@@ -51,10 +59,8 @@ export function memberTaskActions(task: TaskFacts): MemberTaskAction[] {
     allowedEvents(taskMachine, task.status, { productCount: task.productCount, canSplit: task.canSplit }, candidates),
   );
   const offered = new Set<MemberTaskAction>(MACHINE_ACTIONS.filter((action) => allowed.has(MEMBER_TASK_EVENTS[action])));
-  if (offersRecords(task.status)) {
-    offered.add('upload');
-    offered.add('records');
-  }
+  if (memberMayChangeRecords(task)) offered.add('upload');
+  if (offersRecords(task.status)) offered.add('records');
   if (offersLabelPdf(task)) offered.add('labelPdf');
   return MEMBER_TASK_ACTIONS.filter((action) => offered.has(action));
 }

@@ -2,7 +2,8 @@
 // (trackingId, productCount, status, msg). One component for both sides:
 // - view 'user' (the member): add a record (trackingId required '请填写trackingId', count required
 //   '请填写数目'), edit or remove a record unless its status is match (a matched record is what
-//   the scanned parcel was compared with), and 'match' the task with the member's match call,
+//   the scanned parcel was compared with), all while the task machine lets the member change the
+//   task's records (task.records: open or unmatch; otherwise the dialog says so), and 'match' the task with the member's match call,
 //   offered exactly when the task machine accepts task.match for the task.
 // - view 'admin': the records, read-only. The purchased create/update/remove calls are the
 //   member's own (x-roles user in openapi.yaml), and SPEC §6 gives the match button to the user
@@ -19,7 +20,8 @@ import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../app/app-context';
 import { useRemote } from '../../lib/use-remote';
-import { canMatch, taskDisplayId } from './task-actions';
+import { isRecordFrozen, taskMessages } from '../../../../machines/task.machine';
+import { canMatch, memberMayChangeRecords, taskDisplayId } from './task-actions';
 import { PurchasedStatusBadge } from './task-badges';
 import { failureText, matchAndReport, reportFailure } from './task-outcomes';
 import {
@@ -54,9 +56,12 @@ export function TaskRecordDialog({ taskId, view, open, onClose, onChanged }: Tas
   return <OpenTaskRecordDialog key={taskId} taskId={taskId} view={view} onClose={onClose} onChanged={onChanged} />;
 }
 
-/** A record is changeable in the member's view unless matching has tied it to a parcel (SPEC §5). */
-export function canChangeRecord(view: TaskRecordView, record: Pick<PurchasedItem, 'status'>): boolean {
-  return view === 'user' && record.status !== 'match';
+/**
+ * A record is changeable in the member's view while the task machine lets the member change the
+ * task's records (open or unmatch), unless matching has tied it to a parcel (SPEC §5).
+ */
+export function canChangeRecord(view: TaskRecordView, record: Pick<PurchasedItem, 'status'>, task: Pick<Task, 'status' | 'productCount' | 'canSplit'>): boolean {
+  return view === 'user' && !isRecordFrozen(record) && memberMayChangeRecords(task);
 }
 
 function OpenTaskRecordDialog({
@@ -137,11 +142,13 @@ function OpenTaskRecordDialog({
         {task.data === null && <p className="text-sm text-slate-500">{t.taskNotFound}</p>}
         <RecordTable
           records={records.data}
+          task={current}
           view={view}
           onEdit={setEditing}
           onRemove={(record) => void remove(record)}
         />
-        {view === 'user' && task.data !== null && (
+        {view === 'user' && current && !memberMayChangeRecords(current) && <p className="text-sm text-slate-500">{taskMessages.recordsOpenOrUnmatch}</p>}
+        {view === 'user' && current && memberMayChangeRecords(current) && (
           <RecordForm
             key={editing?.id ?? 'new'}
             taskId={taskId}
@@ -169,11 +176,14 @@ function TaskSummary({ task }: { task: Task }): JSX.Element {
 
 function RecordTable({
   records,
+  task,
   view,
   onEdit,
   onRemove,
 }: {
   records: PurchasedItem[] | undefined;
+  /** The task, once loaded: its state decides whether records may change. */
+  task: Task | null;
   view: TaskRecordView;
   onEdit: (record: PurchasedItem) => void;
   onRemove: (record: PurchasedItem) => void;
@@ -205,7 +215,7 @@ function RecordTable({
               <td className="px-3 py-2 text-slate-600">{record.msg}</td>
               {view === 'user' && (
                 <td className="px-3 py-2 whitespace-nowrap">
-                  {canChangeRecord(view, record) ? (
+                  {task && canChangeRecord(view, record, task) ? (
                     <div className="flex gap-3">
                       <Button variant="link" aria-label={`${t.recordEdit} ${record.trackingId}`} onClick={() => onEdit(record)}>
                         {t.recordEdit}
@@ -214,9 +224,9 @@ function RecordTable({
                         {t.recordDelete}
                       </Button>
                     </div>
-                  ) : (
+                  ) : isRecordFrozen(record) ? (
                     <span className="text-xs text-slate-400">{t.recordLocked}</span>
-                  )}
+                  ) : null}
                 </td>
               )}
             </tr>
