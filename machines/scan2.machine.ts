@@ -34,6 +34,7 @@
  */
 import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import { isMatched, isSeen, scanRecordMessages, type ScanStatus } from './scan-record.machine';
+import { taskDisplayId } from './task.machine';
 
 /** SPEC §4 "Scan2 row client status". */
 export const SCAN2_STATUS = {
@@ -52,6 +53,12 @@ export const scan2Messages = {
   duplicate: scanRecordMessages.trackingSubmitted, // SPEC §5
   /** The tracking id is already a row that has not reached the server yet (pending, being sent, failed). */
   waiting: '该Tracking已在列表中，等待提交',
+  /** A matched row: whose task it matched. */
+  matchedTo: (member: string, taskId: string) => `已匹配：${member} 的任务 ${taskId}`,
+  /** A failed match where other units of the product matched: the parcel holds more than members recorded. */
+  moreThanRecorded: '到货数量多于会员记录，多出的件数未匹配',
+  /** A failed match with no unit of the product matched: no member recorded this product for the tracking id. */
+  notRecorded: '没有会员为此Tracking记录该商品',
 } as const;
 
 /** The retry backoff: 1 s doubling to at most 60 s. */
@@ -77,6 +84,10 @@ export interface Scan2Record {
   count: number;
   itemId: number | null;
   status: ScanStatus;
+  /** Whose task a matched row is tied to (ScanTracking's matchedUser, mainId, subId). */
+  matchedUser?: string | null;
+  mainId?: number | null;
+  subId?: number | null;
 }
 
 export interface Scan2Row {
@@ -191,6 +202,21 @@ const sameProduct = (record: Scan2Record, row: Pick<Scan2Row, 'upc' | 'itemId'>)
 /** Units of the row's product the server holds for its tracking id. */
 export const unitsOf = (records: readonly Scan2Record[], row: Pick<Scan2Row, 'upc' | 'itemId'>) =>
   records.filter((r) => sameProduct(r, row)).reduce((sum, r) => sum + r.count, 0);
+
+/**
+ * What a settled row says beside its status: whose task it matched, or why it did not match. Every
+ * unit nobody's record claims is an untied unmatch row (decision 090): where other units of the
+ * product matched, the parcel holds more than members recorded; where none did, no member recorded
+ * the product for this tracking id (the screen cannot tell a tracking id nobody recorded from one
+ * recorded for other products only: it sees scan rows, not records).
+ */
+export function settledMessage(records: readonly Scan2Record[], row: Pick<Scan2Row, 'upc' | 'itemId'>): string {
+  const mine = records.filter((r) => sameProduct(r, row));
+  const matched = mine.find((r) => isMatched(r) && r.mainId != null);
+  if (matched) return scan2Messages.matchedTo(matched.matchedUser ?? '', taskDisplayId({ mainId: matched.mainId!, subId: matched.subId ?? 0 }));
+  if (!mine.some((r) => r.status === 'unmatch')) return '';
+  return mine.some(isMatched) ? scan2Messages.moreThanRecorded : scan2Messages.notRecorded;
+}
 
 /** The status a settled add leaves a row in, from the tracking's records. */
 export function settledStatus(records: readonly Scan2Record[], row: Pick<Scan2Row, 'upc' | 'itemId'>): Scan2Status {
@@ -395,7 +421,7 @@ export const scan2Machine = setup({
                     rows: patchRow(context.rows, context.currentKey, (row) => ({
                       status: settledStatus(event.output, row),
                       sent: false,
-                      message: '',
+                      message: settledMessage(event.output, row),
                     })),
                   })),
                   { type: 'feedback', params: ({ context }) => ({ kind: settledFeedback(context) }) },
@@ -457,7 +483,7 @@ export const scan2Machine = setup({
               actions: [
                 assign(({ context, event }) => ({
                   retryRound: 0,
-                  rows: patchRow(context.rows, context.currentKey, (row) => ({ status: settledStatus(event.output, row), sent: false, message: '' })),
+                  rows: patchRow(context.rows, context.currentKey, (row) => ({ status: settledStatus(event.output, row), sent: false, message: settledMessage(event.output, row) })),
                 })),
                 { type: 'feedback', params: ({ context }) => ({ kind: settledFeedback(context) }) },
                 raise({ type: 'retry.now' }),

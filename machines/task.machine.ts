@@ -167,3 +167,6 @@ export function matchVerdict(count: number, perRecord: readonly { arrived: numbe
   if (arrived === count && count > 0) return { outcome: 'locked', productCount: count, canSplit: false };
   return { outcome: 'open', productCount: arrived, canSplit: arrived > 0 };
 }
+
+/** SPEC §2: a task is shown as mainId, plus '-subId' when subId is not 0. */
+export const taskDisplayId = (task: { mainId: number; subId: number }): string => (task.subId === 0 ? String(task.mainId) : `${task.mainId}-${task.subId}`);

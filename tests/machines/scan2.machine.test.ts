@@ -14,6 +14,7 @@ import {
   scan2Machine,
   scan2Messages,
   scanVerdict,
+  settledMessage,
   settledStatus,
   type AddInput,
   type LookupInput,
@@ -133,6 +134,17 @@ describe('scan2 rules as functions', () => {
     expect(settledStatus([record({ status: 'scan' })], aRow())).toBe(2);
     // Another product's match says nothing about this row.
     expect(settledStatus([record({ upc: 'other', itemId: 9, status: 'match' }), record()], aRow())).toBe(2);
+  });
+
+  it('a settled row says whose task it matched, or why it did not match', () => {
+    const tied = { status: 'match' as const, matchedUser: '小王', mainId: 41, subId: 2 };
+    expect(settledMessage([record(tied)], aRow())).toBe('已匹配：小王 的任务 41-2');
+    expect(settledMessage([record({ ...tied, subId: 0 })], aRow())).toBe('已匹配：小王 的任务 41');
+    // Units of the product matched, and more arrived: the surplus is untied (decision 090).
+    expect(settledMessage([record({ id: 2, status: 'unmatch' }), record(tied)], aRow())).toBe('已匹配：小王 的任务 41-2');
+    expect(settledMessage([record({ id: 2, status: 'unmatch' }), record({ status: 'match' })], aRow())).toBe('到货数量多于会员记录，多出的件数未匹配');
+    expect(settledMessage([record({ status: 'unmatch' })], aRow())).toBe('没有会员为此Tracking记录该商品');
+    expect(settledMessage([record({ status: 'scan' })], aRow())).toBe('');
   });
 
   it('the check before a send: first send, repeat scan, earlier add arrived or not', () => {

@@ -4,7 +4,7 @@
 // context ({productCount, canSplit}), through the same `allowedEvents` the server's `decide` reads,
 // so a button is shown exactly when the server would accept it.
 import { allowedEvents } from '../../../../machines/stored-state';
-import { recordsEvent, taskMachine, type TaskEvent, type TaskStatus } from '../../../../machines/task.machine';
+import { recordsEvent, taskDisplayId, taskMachine, type TaskEvent, type TaskStatus } from '../../../../machines/task.machine';
 import type { Task } from './tasks-api';
 
 export type MemberTaskAction = 'upload' | 'records' | 'edit' | 'delete' | 'split' | 'match' | 'labelPdf';
@@ -70,7 +70,4 @@ export function canMatch(task: Pick<Task, 'status' | 'productCount' | 'canSplit'
   return allowedEvents(taskMachine, task.status, { productCount: task.productCount, canSplit: task.canSplit }, [MEMBER_TASK_EVENTS.match]).length > 0;
 }
 
-/** SPEC §2: a task is shown as mainId, plus '-subId' when subId is not 0. */
-export function taskDisplayId(task: Pick<Task, 'mainId' | 'subId'>): string {
-  return task.subId === 0 ? String(task.mainId) : `${task.mainId}-${task.subId}`;
-}
+export { taskDisplayId };
