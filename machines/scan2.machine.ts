@@ -34,6 +34,7 @@
  */
 import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import { isMatched, isSeen, scanRecordMessages, type ScanStatus } from './scan-record.machine';
+import { scanCommandOf } from './scan.machine';
 import { taskDisplayId } from './task.machine';
 
 /** SPEC §4 "Scan2 row client status". */
@@ -53,6 +54,8 @@ export const scan2Messages = {
   duplicate: scanRecordMessages.trackingSubmitted, // SPEC §5
   /** The tracking id is already a row that has not reached the server yet (pending, being sent, failed). */
   waiting: '该Tracking已在列表中，等待提交',
+  /** A command barcode of /admin/scan scanned here. */
+  commandElsewhere: '这是扫描入库页面的指令条码，不是Tracking',
   /** A matched row: whose task it matched. */
   matchedTo: (member: string, taskId: string) => `已匹配：${member} 的任务 ${taskId}`,
   /** A failed match where other units of the product matched: the parcel holds more than members recorded. */
@@ -191,6 +194,8 @@ export type ScanVerdict = { ok: true; code: string } | { ok: false; kind: 'refus
 export function scanVerdict(context: Pick<Scan2Context, 'item' | 'rows'>, raw: string): ScanVerdict {
   const code = normalize(raw);
   if (code === '') return { ok: false, kind: 'ignored', message: '' };
+  // A command barcode of /admin/scan (printed sheets lie beside both stations) is never a tracking id.
+  if (scanCommandOf(code)) return { ok: false, kind: 'refused', message: scan2Messages.commandElsewhere };
   if (!context.item) return { ok: false, kind: 'refused', message: scan2Messages.itemRequired };
   const listed = context.rows.find((row) => isLive(row) && row.trackingId === code);
   if (listed) return { ok: false, kind: 'duplicate', message: isSubmitted(listed) ? scan2Messages.duplicate : scan2Messages.waiting };

@@ -136,6 +136,12 @@ describe('scan2 rules as functions', () => {
     expect(settledStatus([record({ upc: 'other', itemId: 9, status: 'match' }), record()], aRow())).toBe(2);
   });
 
+  it('refuses a command barcode of /admin/scan: it is never a tracking id', () => {
+    const item = { id: 1, itemName: '耳机', upc: '999' };
+    expect(scanVerdict({ item, rows: [] }, 'PH-CMD-SUBMIT')).toEqual({ ok: false, kind: 'refused', message: '这是扫描入库页面的指令条码，不是Tracking' });
+    expect(scanVerdict({ item, rows: [] }, '1ZNEXT')).toEqual({ ok: true, code: '1ZNEXT' });
+  });
+
   it('a settled row says whose task it matched, or why it did not match', () => {
     const tied = { status: 'match' as const, matchedUser: '小王', mainId: 41, subId: 2 };
     expect(settledMessage([record(tied)], aRow())).toBe('已匹配：小王 的任务 41-2');
