@@ -173,7 +173,7 @@ export function CameraPanel({ onScan }: { onScan: (code: string) => void }): JSX
         aria-label={t.video}
         muted
         playsInline
-        className={`h-40 w-full rounded-md bg-slate-900 object-cover sm:h-48 sm:w-72 ${state === 'running' || state === 'starting' ? '' : 'hidden'}`}
+        className={`h-36 w-full rounded-md bg-slate-900 object-cover sm:h-48 sm:w-72 ${state === 'running' || state === 'starting' ? '' : 'hidden'}`}
       />
       <div className="flex min-w-0 flex-col gap-1 text-sm">
         {state === 'unsupported' ? (
