@@ -54,10 +54,11 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   };
 }
 
-export function launchChromium(): Promise<Browser> {
+/** Debian's chromium; `extraArgs` for a test's own needs (e.g. a fake camera). */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
   });
 }
 

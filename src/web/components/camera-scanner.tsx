@@ -1,28 +1,35 @@
 // Scanning with the device's camera, for a clerk without a USB scanner. Decoded codes go to the same
 // `onScan` as the scanner input, so the page's machine sees no difference.
 //
+// One read per presentation (docs/decisions/082): the decoder looks at the video several times a
+// second and reports every frame, with or without codes; lib/camera-reads decides which codes have
+// just come into view. A product held in view is one scan; the same code counts again only after it
+// has left the view (or through the page's +1). The camera is a panel in the page, not a dialog: the
+// clerk sees the video, the code it read and, under it, the page's banner and rows.
+//
 // The reader uses the browser's BarcodeDetector where there is one, else the ZXing decoder, which is
 // imported only when the camera is first opened (its own chunk: nothing of it is in the main
-// bundle). A code seen again within REPEAT_MS is the same barcode still in front of the camera, not a
-// new scan. Tests (and other devices) replace the reader with setCameraReaderFactory.
+// bundle). Tests (and other devices) replace the reader with setCameraReaderFactory.
 import { useEffect, useRef, useState, type JSX } from 'react';
 import { Button } from './ui/button';
-import { Modal } from './ui/dialog';
+import { EMPTY_VIEW, readFrame, type CameraView } from '../lib/camera-reads';
 import { zh } from '../i18n/zh';
 
 const t = zh.scan.camera;
 
-/** The same code within this long is one scan. */
-export const REPEAT_MS = 1500;
-/** How often BarcodeDetector looks at the video. */
-const DETECT_INTERVAL_MS = 200;
+/** How often the decoder looks at the video. */
+export const FRAME_INTERVAL_MS = 200;
 
 export interface CameraReader {
   stop(): void;
 }
 
-/** Starts reading codes from the camera into `video`; rejects when no camera can be used. */
-export type CameraReaderFactory = (video: HTMLVideoElement, onCode: (code: string) => void) => Promise<CameraReader>;
+/**
+ * Starts reading the camera into `video`, calling `onFrame` for each frame the decoder looked at
+ * with the codes it found there (none: the frame had no readable code); rejects when no camera can
+ * be used.
+ */
+export type CameraReaderFactory = (video: HTMLVideoElement, onFrame: (codes: readonly string[]) => void) => Promise<CameraReader>;
 
 interface DetectedBarcode {
   rawValue: string;
@@ -42,7 +49,7 @@ export function cameraSupported(): boolean {
 
 const CAMERA_CONSTRAINTS: MediaStreamConstraints = { video: { facingMode: { ideal: 'environment' } }, audio: false };
 
-async function barcodeDetectorReader(Detector: BarcodeDetectorClass, video: HTMLVideoElement, onCode: (code: string) => void): Promise<CameraReader> {
+async function barcodeDetectorReader(Detector: BarcodeDetectorClass, video: HTMLVideoElement, onFrame: (codes: readonly string[]) => void): Promise<CameraReader> {
   const stream = await navigator.mediaDevices.getUserMedia(CAMERA_CONSTRAINTS);
   video.srcObject = stream;
   await video.play().catch(() => undefined);
@@ -53,14 +60,12 @@ async function barcodeDetectorReader(Detector: BarcodeDetectorClass, video: HTML
     busy = true;
     detector
       .detect(video)
-      .then((codes) => {
-        for (const code of codes) if (code.rawValue) onCode(code.rawValue);
-      })
+      .then((codes) => onFrame(codes.map((code) => code.rawValue)))
       .catch(() => undefined)
       .finally(() => {
         busy = false;
       });
-  }, DETECT_INTERVAL_MS);
+  }, FRAME_INTERVAL_MS);
   return {
     stop() {
       clearInterval(timer);
@@ -70,19 +75,18 @@ async function barcodeDetectorReader(Detector: BarcodeDetectorClass, video: HTML
   };
 }
 
-async function zxingReader(video: HTMLVideoElement, onCode: (code: string) => void): Promise<CameraReader> {
+async function zxingReader(video: HTMLVideoElement, onFrame: (codes: readonly string[]) => void): Promise<CameraReader> {
   const { BrowserMultiFormatReader } = await import('@zxing/browser');
-  const reader = new BrowserMultiFormatReader();
-  const controls = await reader.decodeFromConstraints(CAMERA_CONSTRAINTS, video, (result) => {
-    if (result) onCode(result.getText());
-  });
+  const reader = new BrowserMultiFormatReader(undefined, { delayBetweenScanAttempts: FRAME_INTERVAL_MS, delayBetweenScanSuccess: FRAME_INTERVAL_MS });
+  // Called once per frame looked at: a result, or an error (mostly "nothing found here").
+  const controls = await reader.decodeFromConstraints(CAMERA_CONSTRAINTS, video, (result) => onFrame(result ? [result.getText()] : []));
   return { stop: () => controls.stop() };
 }
 
 /** BarcodeDetector when the browser has it, else ZXing. */
-export const browserCameraReader: CameraReaderFactory = (video, onCode) => {
+export const browserCameraReader: CameraReaderFactory = (video, onFrame) => {
   const Detector = barcodeDetectorClass();
-  return Detector ? barcodeDetectorReader(Detector, video, onCode) : zxingReader(video, onCode);
+  return Detector ? barcodeDetectorReader(Detector, video, onFrame) : zxingReader(video, onFrame);
 };
 
 let readerFactory: CameraReaderFactory = browserCameraReader;
@@ -94,31 +98,32 @@ export function setCameraReaderFactory(factory: CameraReaderFactory | null, isSu
   supported = factory ? (isSupported ?? (() => true)) : cameraSupported;
 }
 
-export interface CameraScannerProps {
-  onScan: (code: string) => void;
-  disabled?: boolean;
-}
-
-/** A button that opens the camera in a dialog; each new code read is passed to onScan. */
-export function CameraScanner({ onScan, disabled }: CameraScannerProps): JSX.Element {
-  const [open, setOpen] = useState(false);
+/** Opens and closes the camera panel. */
+export function CameraButton({ open, onToggle, disabled }: { open: boolean; onToggle: () => void; disabled?: boolean }): JSX.Element {
   return (
-    <>
-      <Button variant="secondary" disabled={disabled} onClick={() => setOpen(true)}>
-        {t.open}
-      </Button>
-      <Modal open={open} onClose={() => setOpen(false)} title={t.title} footer={<Button onClick={() => setOpen(false)}>{t.close}</Button>}>
-        {open && <CameraView onScan={onScan} />}
-      </Modal>
-    </>
+    <Button variant="secondary" disabled={disabled} aria-expanded={open} onClick={onToggle}>
+      {open ? t.close : t.open}
+    </Button>
   );
 }
 
 type CameraState = 'starting' | 'running' | 'unsupported' | 'denied';
 
-function CameraView({ onScan }: { onScan: (code: string) => void }): JSX.Element {
+/** The last code that came into view, and whether it is still there. */
+interface LastRead {
+  code: string;
+  at: number;
+  held: boolean;
+}
+
+const time = (at: number) => new Date(at).toLocaleTimeString('zh-CN', { hour12: false });
+
+/** The open camera: the video, and what it read; each code coming into view is passed to onScan. */
+export function CameraPanel({ onScan }: { onScan: (code: string) => void }): JSX.Element {
   const videoRef = useRef<HTMLVideoElement | null>(null);
   const [state, setState] = useState<CameraState>(() => (supported() ? 'starting' : 'unsupported'));
+  const [last, setLast] = useState<LastRead | null>(null);
+  const [frames, setFrames] = useState(0);
   const onScanRef = useRef(onScan);
   useEffect(() => {
     onScanRef.current = onScan;
@@ -129,15 +134,23 @@ function CameraView({ onScan }: { onScan: (code: string) => void }): JSX.Element
     if (!video || !supported()) return;
     let live = true;
     let reader: CameraReader | null = null;
-    let last = { code: '', at: 0 };
-    const onCode = (raw: string) => {
-      const code = raw.trim();
+    let view: CameraView = EMPTY_VIEW;
+    const onFrame = (codes: readonly string[]) => {
+      if (!live) return;
       const now = Date.now();
-      if (!code || (code === last.code && now - last.at < REPEAT_MS)) return;
-      last = { code, at: now };
-      onScanRef.current(code);
+      const read = readFrame(view, codes, now);
+      view = read.view;
+      for (const code of read.fresh) onScanRef.current(code);
+      const newest = read.fresh.at(-1);
+      setFrames((n) => n + 1);
+      setLast((before) => {
+        if (newest !== undefined) return { code: newest, at: now, held: false };
+        if (!before) return before;
+        const held = view.has(before.code);
+        return held === before.held ? before : { ...before, held };
+      });
     };
-    readerFactory(video, (code) => live && onCode(code)).then(
+    readerFactory(video, onFrame).then(
       (started) => {
         if (!live) started.stop();
         else {
@@ -154,25 +167,37 @@ function CameraView({ onScan }: { onScan: (code: string) => void }): JSX.Element
   }, []);
 
   return (
-    <div className="flex flex-col gap-2">
-      {state === 'unsupported' ? (
-        <p role="alert" className="text-sm text-red-600">
-          {t.unsupported}
-        </p>
-      ) : state === 'denied' ? (
-        <p role="alert" className="text-sm text-red-600">
-          {t.denied}
-        </p>
-      ) : (
-        <p className="text-sm text-slate-500">{state === 'starting' ? t.starting : t.hint}</p>
-      )}
+    <section aria-label={t.title} data-frames={frames} className="flex w-full flex-col gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3 sm:flex-row sm:items-start sm:gap-4">
       <video
         ref={videoRef}
         aria-label={t.video}
         muted
         playsInline
-        className={`w-full rounded-md bg-slate-900 ${state === 'running' || state === 'starting' ? '' : 'hidden'}`}
+        className={`h-36 w-full rounded-md bg-slate-900 object-cover sm:h-48 sm:w-72 ${state === 'running' || state === 'starting' ? '' : 'hidden'}`}
       />
-    </div>
+      <div className="flex min-w-0 flex-col gap-1 text-sm">
+        {state === 'unsupported' ? (
+          <p role="alert" className="text-red-600">
+            {t.unsupported}
+          </p>
+        ) : state === 'denied' ? (
+          <p role="alert" className="text-red-600">
+            {t.denied}
+          </p>
+        ) : (
+          <p className="text-slate-500">{state === 'starting' ? t.starting : t.hint}</p>
+        )}
+        {last && (
+          <>
+            <p className="text-slate-800">
+              {t.lastRead} <span className="font-mono font-semibold break-all">{last.code}</span>
+              <span className="ml-2 text-xs text-slate-500">{time(last.at)}</span>
+            </p>
+            {last.held && <p className="text-xs text-amber-700">{t.held}</p>}
+          </>
+        )}
+        <p className="text-xs text-slate-500">{t.resultBelow}</p>
+      </div>
+    </section>
   );
 }

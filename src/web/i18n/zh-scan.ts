@@ -17,6 +17,9 @@ export const scanText = {
     unsupported: '此设备或浏览器不支持摄像头扫码（需要HTTPS）',
     denied: '无法使用摄像头：未获授权或没有可用的摄像头',
     video: '摄像头画面',
+    lastRead: '已读取：',
+    held: '该条码仍在画面中，不会重复计数；移开后再对准才算新的一次扫描',
+    resultBelow: '扫描结果见下方提示',
   },
 
   common: {

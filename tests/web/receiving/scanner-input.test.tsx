@@ -1,22 +1,17 @@
 // @vitest-environment happy-dom
-// The shared scanner pieces: the hidden USB-scanner input (lib/use-scanner-input.ts) and the camera
-// (components/camera-scanner.tsx) through its injectable reader.
+// The shared scanner piece: the hidden USB-scanner input (lib/use-scanner-input.ts). The camera has
+// its own file (camera-scanner.test.tsx).
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState, type JSX } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CameraScanner, REPEAT_MS, setCameraReaderFactory } from '../../../src/web/components/camera-scanner';
 import { ENTER_FALLBACK_MS, ENTER_SUFFIX_STORAGE_KEY, SCANNER_DEBOUNCE_MS, isTypingTarget, useScannerInput } from '../../../src/web/lib/use-scanner-input';
 import { setScanSoundPlayer } from '../../../src/web/lib/scan-sounds';
-import { renderApp, userOf } from '../app-harness';
-import { scan2StorageKey } from '../../../src/web/features/scan/scan2-storage';
-import { fakeScanServer } from './scan-fake';
 
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
   vi.restoreAllMocks();
-  setCameraReaderFactory(null);
   setScanSoundPlayer(null);
   localStorage.clear();
 });
@@ -237,68 +232,5 @@ describe('useScannerInput', () => {
     expect(isTypingTarget(el('<input type="text" readonly>'))).toBe(false);
     expect(isTypingTarget(el('<button>x</button>'))).toBe(false);
     expect(isTypingTarget(null)).toBe(false);
-  });
-});
-
-describe('CameraScanner', () => {
-  function fakeCamera() {
-    const camera = { onCode: null as ((code: string) => void) | null, stopped: 0, started: 0 };
-    setCameraReaderFactory(async (_video, onCode) => {
-      camera.started++;
-      camera.onCode = onCode;
-      return { stop: () => void camera.stopped++ };
-    });
-    return camera;
-  }
-
-  it('opens the camera and passes each new code on; the same code held in view is one scan', async () => {
-    const camera = fakeCamera();
-    const onScan = vi.fn();
-    render(<CameraScanner onScan={onScan} />);
-    const user = userEvent.setup();
-    await user.click(screen.getByRole('button', { name: '摄像头扫码' }));
-    await screen.findByText('将条码对准取景框');
-    act(() => {
-      camera.onCode!('1Z100');
-      camera.onCode!('1Z100');
-      camera.onCode!('1Z101');
-    });
-    expect(onScan.mock.calls).toEqual([['1Z100'], ['1Z101']]);
-    await user.click(screen.getByRole('button', { name: '关闭摄像头' }));
-    await waitFor(() => expect(camera.stopped).toBe(1));
-    expect(REPEAT_MS).toBeGreaterThan(0);
-  });
-
-  it('says so when the camera cannot be used', async () => {
-    setCameraReaderFactory(() => Promise.reject(new Error('NotAllowedError')));
-    render(<CameraScanner onScan={() => {}} />);
-    await userEvent.setup().click(screen.getByRole('button', { name: '摄像头扫码' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('无法使用摄像头');
-  });
-
-  it('says so on a device without camera support', async () => {
-    setCameraReaderFactory(
-      async () => ({ stop: () => {} }),
-      () => false,
-    );
-    render(<CameraScanner onScan={() => {}} />);
-    await userEvent.setup().click(screen.getByRole('button', { name: '摄像头扫码' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('不支持摄像头扫码');
-  });
-
-  it('on /admin/scan2 a code read by the camera is a scan like the USB scanner’s', async () => {
-    const camera = fakeCamera();
-    setScanSoundPlayer({ play: () => {} });
-    const admin = userOf('admin');
-    localStorage.setItem(scan2StorageKey(admin.id), JSON.stringify({ item: { id: 5, itemName: '商品5', upc: 'UPC5' }, rows: [], nextKey: 1 }));
-    renderApp('/admin/scan2', { loggedInAs: admin, handlers: fakeScanServer().handlers });
-    const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: '摄像头扫码' }));
-    await waitFor(() => expect(camera.onCode).not.toBeNull());
-    act(() => camera.onCode!('1Z004'));
-    await user.click(screen.getByRole('button', { name: '关闭摄像头' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    const table = screen.getByRole('table', { name: '扫描记录' });
-    expect(within(table).getByText('1Z004')).toBeTruthy();
   });
 });

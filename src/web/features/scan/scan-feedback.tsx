@@ -2,7 +2,7 @@
 // and the hidden scanner input with the camera button. The colour and the sound (lib/scan-sounds)
 // say the outcome; the text says what to do.
 import { useEffect, type JSX, type ReactNode } from 'react';
-import { CameraScanner } from '../../components/camera-scanner';
+import { CameraButton } from '../../components/camera-scanner';
 import { useScannerInput } from '../../lib/use-scanner-input';
 import { zh } from '../../i18n/zh';
 
@@ -24,8 +24,16 @@ export function ScanBanner({ tone, children }: { tone: BannerTone; children: Rea
   );
 }
 
-/** The hidden USB-scanner input and the camera button; both send codes to `onScan`. */
-export function ScannerControls({ onScan, focusRef }: { onScan: (code: string) => void; focusRef?: { current: (() => void) | null } }): JSX.Element {
+/** The hidden USB-scanner input (sending codes to `onScan`) and the button of the camera panel. */
+export function ScannerControls({
+  onScan,
+  focusRef,
+  camera,
+}: {
+  onScan: (code: string) => void;
+  focusRef?: { current: (() => void) | null };
+  camera: { open: boolean; onToggle: () => void };
+}): JSX.Element {
   const scanner = useScannerInput({ onScan, label: zh.scan.scanner.inputLabel });
   const focus = scanner.focus;
   useEffect(() => {
@@ -38,7 +46,7 @@ export function ScannerControls({ onScan, focusRef }: { onScan: (code: string) =
         <span aria-hidden="true" className="size-2 rounded-full bg-green-500" />
         {zh.scan.scanner.ready}
       </span>
-      <CameraScanner onScan={onScan} />
+      <CameraButton open={camera.open} onToggle={camera.onToggle} />
     </div>
   );
 }

@@ -42,9 +42,27 @@ const LINKS: readonly StationLink[] = [
   { to: '/admin/tracking-list', label: c.trackingList },
 ];
 
-const fieldClass =
-  'block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 ' +
+const fieldLook =
+  'rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 ' +
   'focus:border-blue-500 focus:outline-2 focus:outline-blue-500/30';
+const fieldClass = `block w-full ${fieldLook}`;
+/** The count box keeps its width between -1 and +1, on a phone too. */
+const countClass = `w-20 shrink-0 ${fieldLook}`;
+/**
+ * The new rows' table on a phone (under sm, 390 px): each row a small grid — upc and delete on the
+ * first line, the count (-1, box, +1) on the second, the product on the third — so the count box and
+ * the delete button are on screen without scrolling sideways; from sm up, a table as usual.
+ */
+const PHONE_ROWS = {
+  table: 'max-sm:block',
+  head: 'max-sm:hidden',
+  body: 'max-sm:block',
+  row: 'max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:items-center',
+  upc: 'max-sm:col-start-1 max-sm:row-start-1 max-sm:break-all',
+  remove: 'max-sm:col-start-2 max-sm:row-start-1',
+  count: 'max-sm:col-span-2 max-sm:row-start-2 max-sm:py-1',
+  item: 'max-sm:col-span-2 max-sm:row-start-3 max-sm:min-w-0',
+};
 
 export function ScanPage(): JSX.Element {
   const actor = useScanActor();
@@ -192,9 +210,9 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
       <section>
         <h2 className="mb-2 text-sm font-semibold text-slate-800">{s.rowsCaption}</h2>
         <div className="overflow-x-auto rounded-lg border border-slate-200">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
+          <table className={`min-w-full divide-y divide-slate-200 text-sm ${PHONE_ROWS.table}`}>
             <caption className="sr-only">{s.rowsCaption}</caption>
-            <thead className="bg-slate-50 text-left text-slate-600">
+            <thead className={`bg-slate-50 text-left text-slate-600 ${PHONE_ROWS.head}`}>
               <tr>
                 {[c.upc, c.count, c.item, c.actions].map((h) => (
                   <th key={h} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
@@ -203,7 +221,7 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
                 ))}
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100">
+            <tbody className={`divide-y divide-slate-100 ${PHONE_ROWS.body}`}>
               {rows.length === 0 ? (
                 <tr>
                   <td colSpan={4} className="px-3 py-6 text-center text-slate-400">
@@ -236,12 +254,12 @@ function NewRow({ actor, row }: { actor: ScanActor; row: ScanRow }): JSX.Element
   const missing = row.itemId === null;
   const tone = row.candidates !== null && row.candidates.length === 0 && missing ? 'bg-amber-50' : missing ? '' : 'bg-green-50';
   return (
-    <tr data-upc={row.upc} className={tone}>
-      <td className="px-3 py-2 font-mono">
+    <tr data-upc={row.upc} className={`${tone} ${PHONE_ROWS.row}`}>
+      <td className={`px-3 py-2 font-mono ${PHONE_ROWS.upc}`}>
         {row.upc}
         {row.announced && <span className="ml-2 rounded bg-blue-100 px-1.5 py-0.5 font-sans text-xs text-blue-800">{s.announcedMark}</span>}
       </td>
-      <td className="px-3 py-2">
+      <td className={`px-3 py-2 ${PHONE_ROWS.count}`}>
         <div className="flex items-center gap-1">
           <Button
             size="sm"
@@ -260,7 +278,7 @@ function NewRow({ actor, row }: { actor: ScanActor; row: ScanRow }): JSX.Element
             aria-label={`${c.count} ${row.upc}`}
             value={Number.isFinite(row.count) ? row.count : ''}
             onChange={(e) => actor.send({ type: 'row.setCount', key: row.key, count: e.target.value === '' ? Number.NaN : Number(e.target.value) })}
-            className={`${fieldClass} w-20`}
+            className={countClass}
           />
           <Button
             size="sm"
@@ -273,10 +291,10 @@ function NewRow({ actor, row }: { actor: ScanActor; row: ScanRow }): JSX.Element
           </Button>
         </div>
       </td>
-      <td className="min-w-48 px-3 py-2">
+      <td className={`min-w-48 px-3 py-2 ${PHONE_ROWS.item}`}>
         <RowProduct actor={actor} row={row} />
       </td>
-      <td className="px-3 py-2">
+      <td className={`px-3 py-2 ${PHONE_ROWS.remove}`}>
         <Button size="sm" variant="danger" onClick={() => actor.send({ type: 'row.remove', key: row.key })}>
           {c.delete}
         </Button>

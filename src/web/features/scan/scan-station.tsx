@@ -2,9 +2,11 @@
 // to the neighbouring screens, then one panel that starts with the scanner (the hidden USB-scanner
 // input and the camera button, with whatever the screen puts beside them, e.g. scan2's product) and
 // the banner of the last scan, followed by the screen's own content. A clerk moving between the two
-// screens finds the scanner and the banner in the same place.
+// screens finds the scanner and the banner in the same place. The open camera is a panel between the
+// scanner line and the banner (not a dialog over the page): what it read, then the page's answer.
 import { Link } from '@tanstack/react-router';
-import type { JSX, ReactNode } from 'react';
+import { useState, type JSX, type ReactNode } from 'react';
+import { CameraPanel } from '../../components/camera-scanner';
 import { secondaryLinkClass } from '../../components/ui/link-classes';
 import { PageHeader, Panel } from '../../components/ui/page';
 import { ScanBanner, ScannerControls, type BannerTone } from './scan-feedback';
@@ -32,6 +34,7 @@ export interface ScanStationProps {
 }
 
 export function ScanStation({ title, description, links, onScan, banner, tools, focusRef, children }: ScanStationProps): JSX.Element {
+  const [cameraOpen, setCameraOpen] = useState(false);
   return (
     <div className="flex min-w-0 flex-col gap-4">
       <PageHeader
@@ -47,8 +50,9 @@ export function ScanStation({ title, description, links, onScan, banner, tools, 
         <div className="flex flex-col gap-4">
           <div className="flex flex-wrap items-end gap-4">
             {tools}
-            <ScannerControls onScan={onScan} focusRef={focusRef} />
+            <ScannerControls onScan={onScan} focusRef={focusRef} camera={{ open: cameraOpen, onToggle: () => setCameraOpen((open) => !open) }} />
           </div>
+          {cameraOpen && <CameraPanel onScan={onScan} />}
           <ScanBanner tone={banner.tone}>{banner.text}</ScanBanner>
           {children}
         </div>

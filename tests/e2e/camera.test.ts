@@ -1,0 +1,123 @@
+// The camera on /admin/scan in a real browser against the real server (issue 17 proof (c),
+// docs/decisions/082): Chromium's fake camera plays a clip made here from a generated Code 128
+// barcode (camera-clip.ts), and the page decodes it as it would a phone's camera (ZXing: Chromium on
+// Linux has no BarcodeDetector).
+//   a) The product held in view for 5 s (25 decoded frames after its first read) is one scan:
+//      count 1. Before decision 082 the same code counted again every 1.5 s.
+//   b) The product shown, taken away, shown again (a looping clip: 3 s of the code, 2 s of nothing)
+//      counts twice: the same code counts again once it has left the view.
+// Each story has its own browser: the clip is a launch argument. The tracking id comes from the USB
+// scanner (keystrokes), the product from the camera.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
+import { apiOf, newPage, openLoggedIn, shot } from './setup.ts';
+import { startSmtpSink, type SmtpSink } from '../server/smtp-sink.ts';
+import { writeBarcodeClip, type Scene } from './camera-clip.ts';
+
+const ADMIN = { mail: 'camera@e2e.test', password: 'camera-pass-1' };
+const PRODUCT = { itemName: 'E2E 蓝牙耳机', productId: 'E2E-BT-301', upc: '690000000301' };
+/** Decoded frames the product stays in view after its first read: 5 s at the camera's 200 ms pace. */
+const HELD_FRAMES = 25;
+
+let server: RunningServer;
+let sink: SmtpSink;
+let clipDir: string;
+const browsers: Browser[] = [];
+
+beforeAll(async () => {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  clipDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-camera-'));
+  sink = await startSmtpSink();
+  server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
+  const api = apiOf(server);
+  const token = await api.login(ADMIN.mail, ADMIN.password);
+  await api.post(token, '/api/item/info', { ...PRODUCT, url: `shop.example.com/${PRODUCT.productId}`, status: 'open' });
+});
+
+afterAll(async () => {
+  for (const browser of browsers) await browser.close();
+  await server?.stop();
+  await sink?.close();
+  if (clipDir) fs.rmSync(clipDir, { recursive: true, force: true });
+});
+
+/** A chromium whose camera plays `scenes` in a loop, with the permission granted. */
+async function browserWithCamera(name: string, scenes: readonly Scene[]): Promise<Browser> {
+  const clip = path.join(clipDir, `${name}.y4m`);
+  writeBarcodeClip(clip, scenes);
+  const browser = await launchChromium(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${clip}`]);
+  browsers.push(browser);
+  return browser;
+}
+
+/** /admin/scan with the tracking id `trackingId` scanned by the USB scanner; then the camera opened. */
+async function parcelWithCamera(page: Page, trackingId: string) {
+  await openLoggedIn(page, server, '/admin/scan', ADMIN);
+  await page.waitForFunction(() => document.activeElement?.hasAttribute('data-scanner-input') === true);
+  await page.keyboard.type(trackingId, { delay: 10 });
+  await page.keyboard.press('Enter');
+  await page.getByRole('tab', { name: 'UPC', selected: true }).waitFor();
+  await page.getByRole('button', { name: '摄像头扫码' }).click();
+  return page.getByRole('region', { name: '摄像头扫码' });
+}
+
+const countBox = (page: Page) => page.getByRole('table', { name: '新扫描的商品' }).getByLabel(`数量 ${PRODUCT.upc}`);
+const framesOf = async (page: Page) => Number(await page.getByRole('region', { name: '摄像头扫码' }).getAttribute('data-frames'));
+
+describe('the camera on /admin/scan (Chromium fake camera)', () => {
+  it('a) a product held in view for 5 s counts once', async () => {
+    const browser = await browserWithCamera('held', [{ code: PRODUCT.upc, seconds: 1 }]);
+    const { page, errors, close } = await newPage(browser);
+    onTestFailed(() => shot(page, 'camera-failed-a').catch(() => undefined));
+    const panel = await parcelWithCamera(page, '9400E2ECAM0000000001');
+
+    await expect.poll(() => countBox(page).inputValue(), { timeout: 20_000 }).toBe('1');
+    const firstRead = await framesOf(page);
+    await expect.poll(() => framesOf(page), { timeout: 30_000, interval: 200 }).toBeGreaterThanOrEqual(firstRead + HELD_FRAMES);
+    expect(await countBox(page).inputValue()).toBe('1');
+    // The panel says what it read, and that the product still in view is not counted again; the
+    // page's banner (not covered by a dialog) says the result.
+    expect(await panel.getByText(PRODUCT.upc, { exact: true }).isVisible()).toBe(true);
+    expect(await panel.getByText(/仍在画面中/).isVisible()).toBe(true);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    expect(await page.locator('[role="status"][data-tone]').textContent()).toBe(`${PRODUCT.upc} 数量 1`);
+    await shot(page, 'camera-01-held-1400');
+
+    // A phone: the panel, the banner and the row's count box and delete button are all on screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const row = page.getByRole('table', { name: '新扫描的商品' }).locator(`tr[data-upc="${PRODUCT.upc}"]`);
+    await row.scrollIntoViewIfNeeded();
+    for (const [name, control] of [
+      ['count box', countBox(page)],
+      ['delete', row.getByRole('button', { name: '删除' })],
+    ] as const) {
+      const box = await control.boundingBox();
+      expect(box, `${name} on screen`).not.toBeNull();
+      expect(box!.x, `${name} left edge`).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width, `${name} right edge`).toBeLessThanOrEqual(390);
+      // Wide enough to read and type a count (it was squeezed to a sliver between -1 and +1).
+      expect(box!.width, `${name} width`).toBeGreaterThanOrEqual(40);
+    }
+    await shot(page, 'camera-02-held-390');
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('b) the product taken away and shown again counts again', async () => {
+    const browser = await browserWithCamera('again', [
+      { code: PRODUCT.upc, seconds: 3 },
+      { code: null, seconds: 2 },
+    ]);
+    const { page, errors, close } = await newPage(browser);
+    onTestFailed(() => shot(page, 'camera-failed-b').catch(() => undefined));
+    await parcelWithCamera(page, '9400E2ECAM0000000002');
+    await expect.poll(() => countBox(page).inputValue(), { timeout: 20_000 }).toBe('1');
+    await expect.poll(() => countBox(page).inputValue(), { timeout: 20_000 }).toBe('2');
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
