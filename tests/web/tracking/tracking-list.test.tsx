@@ -95,9 +95,9 @@ describe('/admin/tracking-list: the table', () => {
       ['wait2pay', '待付款'],
       ['payed', '已付款'],
     ]);
-    expect(screen.getByRole('link', { name: '扫描入库' }).getAttribute('href')).toBe('/admin/scan');
-    expect(screen.getByRole('link', { name: '单品扫描' }).getAttribute('href')).toBe('/admin/scan2');
-    expect(screen.getByRole('link', { name: 'Tracking导入' }).getAttribute('href')).toBe('/admin/upload');
+    expect(within(screen.getByRole('main')).getByRole('link', { name: '扫描入库' }).getAttribute('href')).toBe('/admin/scan');
+    expect(within(screen.getByRole('main')).getByRole('link', { name: '单品扫描' }).getAttribute('href')).toBe('/admin/scan2');
+    expect(within(screen.getByRole('main')).getByRole('link', { name: 'Tracking导入' }).getAttribute('href')).toBe('/admin/upload');
   });
 
   it('pages on the server with the page sizes, and says when the page count is only a lower bound', async () => {
