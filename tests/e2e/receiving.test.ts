@@ -434,16 +434,17 @@ describe('receiving with a USB scanner in the browser', () => {
     await expect.poll(() => a.getByLabel(`数量 ${PARCEL[1].upc}`, { exact: true }).inputValue(), SETTLES).toBe('2');
     await a.getByRole('button', { name: '提交（1项）' }).click();
     await says(a, '创建成功，请扫描下一个包裹的Tracking');
-    // Both units are listed as not matched: the one the member recorded (tied to the task) and the one
-    // nobody recorded.
+    // The unit the member recorded is matched to the task; the one nobody recorded is not matched and
+    // tied to nobody: the admin's to sort out (decision 090).
     const surplusRows = rowWithCell(added, PARCEL[1].upc);
     await surplusRows.first().waitFor();
+    await expect.poll(() => surplusRows.count(), SETTLES).toBe(2);
     const shown = [];
     for (const row of await surplusRows.all())
       shown.push([await cellText(added, row, '数量'), await cellText(added, row, '状态'), await cellText(added, row, '匹配用户')]);
     expect(shown.sort()).toEqual([
       ['1', '不匹配', ''],
-      ['1', '不匹配', MEMBER.nickName],
+      ['1', '已匹配', MEMBER.nickName],
     ]);
     await shot(a, 'receiving-08-scan-surplus');
     expect(admin.errors).toEqual([]);
@@ -464,9 +465,10 @@ describe('receiving with a USB scanner in the browser', () => {
     await expect(cellText(myTasks, matched, '状态')).resolves.toBe('已锁定');
     await expect(cellText(myTasks, matched, '认领数量')).resolves.toBe('2');
     await expect(cellText(myTasks, matched, '到货数量')).resolves.toBe('2');
-    // The parcel brought 2 where 1 was recorded: not matched; the recorded unit counts as arrived.
+    // The parcel brought 2 where 1 was recorded: the recorded unit arrived (1 of 2, the task stays
+    // open); the extra unit is not the member's task's (decision 090), and the record says so.
     const surplus = taskRow(PARCEL[1].itemName);
-    await expect(cellText(myTasks, surplus, '状态')).resolves.toBe('不匹配');
+    await expect(cellText(myTasks, surplus, '状态')).resolves.toBe('进行中');
     await expect(cellText(myTasks, surplus, '到货数量')).resolves.toBe('1');
     // The burst parcel of a): locked, 1 of 1.
     const burst = taskRow(SINGLE.itemName);
