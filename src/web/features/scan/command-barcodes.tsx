@@ -17,7 +17,7 @@ async function code128Svg(text: string): Promise<string> {
 
 export function CommandBarcodes(): JSX.Element {
   return (
-    <section aria-labelledby="scan-commands" className="rounded-lg border border-slate-200 p-3">
+    <section aria-labelledby="scan-commands" className="hidden rounded-lg border border-slate-200 p-3 sm:block">
       <h2 id="scan-commands" className="text-sm font-semibold text-slate-800">
         {s.commandsCaption}
       </h2>
