@@ -59,7 +59,7 @@ class World {
     const task = this.task(rec.taskId);
     if (rec.status === 'match' || !decide(taskMachine, task.status, task, recordsEvent('user'), explainTaskRefusal).ok) return false;
     this.store.records = this.records.filter((r) => r !== rec);
-    this.match([rec.trackingId]);
+    this.store.match({ trackingIds: [rec.trackingId], extraTaskIds: [rec.taskId], actor: null });
     return true;
   }
 
@@ -182,6 +182,9 @@ describe('matching on random worlds (decision 090)', () => {
         fc.pre(w.records.length > 0);
         const rec = w.records[pick % w.records.length]!;
         fc.pre(w.remove(rec.id));
+        // The task no longer counts what the removed record held.
+        const tied = w.rows.filter((r) => r.taskId === rec.taskId).reduce((n, r) => n + r.count, 0);
+        expect(w.task(rec.taskId).productCount).toBe(tied);
         const again = w.record(rec.taskId, rec.trackingId, rec.productCount);
         // The same world (the events it accepted) with that record's event moved to the end.
         const i = w.origin.get(rec.id)!;

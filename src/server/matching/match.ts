@@ -99,10 +99,12 @@ async function run(
  * transaction, after the change it follows (a scan: take lockTrackings(tx, [trackingId]) before
  * writing the scan rows); `actor` is who triggered it (null: the system), recorded as opUid of the
  * audit entries. Safe to call repeatedly; the tracking id is locked for the rest of the transaction.
- * Returns the tasks concerned and those whose state it changed.
+ * Returns the tasks concerned and those whose state it changed. `alsoTaskIds`: tasks judged as well
+ * though no record of theirs is on the tracking id any more (the task of a removed record, locked
+ * by the caller with lockForMatching).
  */
-export async function matchTracking(tx: Tx, trackingId: string, actor: SessionUser | null): Promise<MatchReport> {
-  return (await run(tx, { trackingIds: [trackingId], actor })).report;
+export async function matchTracking(tx: Tx, trackingId: string, actor: SessionUser | null, alsoTaskIds: number[] = []): Promise<MatchReport> {
+  return (await run(tx, { trackingIds: [trackingId], extraTaskIds: alsoTaskIds, actor })).report;
 }
 
 /**

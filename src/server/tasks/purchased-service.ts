@@ -351,7 +351,9 @@ export async function removePurchasedRecord(tx: Tx, actor: SessionUser, id: numb
   await tx.delete(purchasedRecords).where(eq(purchasedRecords.id, id));
   await writeAudit(tx, auditEntry(actor, 'remove', task, before, null));
   await refreshTaskTrackingIds(tx, [task.id]);
-  await matchTracking(tx, before.trackingId, actor);
+  // The task too: without a record on the tracking id it is no longer among those matching judges
+  // there, and would keep the units the removed record held (decision 095).
+  await matchTracking(tx, before.trackingId, actor, [task.id]);
   return { opStatus: 'succ', msg: purchasedMessages.removed, record: before };
 }
 
