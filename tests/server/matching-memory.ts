@@ -5,7 +5,16 @@
 // it the real planner (src/server/matching/plan.ts) runs whole worlds without a database.
 import type { AuditEntry } from '../../src/server/audit.ts';
 import type { SessionUser } from '../../src/server/auth/session-user.ts';
-import { completePlan, freshScanRow, planMatching, type CompletedPlan, type MatchChange, type MatchingState, type MatchPlan, type RecordRow } from '../../src/server/matching/plan.ts';
+import {
+  completePlan,
+  freshScanRow,
+  planMatching,
+  type CompletedPlan,
+  type MatchChange,
+  type MatchingState,
+  type MatchPlan,
+  type RecordRow,
+} from '../../src/server/matching/plan.ts';
 import type { ScanRow } from '../../src/server/receiving/scan-rows.ts';
 import type { TaskRow } from '../../src/server/tasks/apply-event.ts';
 
@@ -56,7 +65,18 @@ export class MemoryStore {
     return t;
   }
   addRecord(taskId: number, trackingId: string, productCount: number, fields: Partial<RecordRow> = {}): RecordRow {
-    const r: RecordRow = { id: this.id(), taskId, userId: this.tasks.get(taskId)!.userId, trackingId, productCount, status: 'init', msg: '', createdAt: T0, updatedAt: T0, ...fields };
+    const r: RecordRow = {
+      id: this.id(),
+      taskId,
+      userId: this.tasks.get(taskId)!.userId,
+      trackingId,
+      productCount,
+      status: 'init',
+      msg: '',
+      createdAt: T0,
+      updatedAt: T0,
+      ...fields,
+    };
     this.records.push(r);
     return r;
   }
@@ -70,7 +90,10 @@ export class MemoryStore {
   /** What readForMatching answers for these tracking ids and tasks, with `newIds` ids for new rows. */
   read(trackingIds: string[], taskIds: number[] = [], newIds = 0): MatchingState {
     const live = (r: RecordRow) => this.tasks.get(r.taskId)!.status !== 'deleted';
-    const concerned = new Set([...this.records.filter((r) => trackingIds.includes(r.trackingId) && live(r)).map((r) => r.taskId), ...taskIds.filter((id) => this.tasks.has(id))]);
+    const concerned = new Set([
+      ...this.records.filter((r) => trackingIds.includes(r.trackingId) && live(r)).map((r) => r.taskId),
+      ...taskIds.filter((id) => this.tasks.has(id)),
+    ]);
     const taskRows = new Map([...concerned].sort((a, b) => a - b).map((id) => [id, structuredClone(this.tasks.get(id)!)]));
     const ofTasks = this.records.filter((r) => concerned.has(r.taskId)).sort((a, b) => a.id - b.id);
     const state: MatchingState = {
@@ -78,14 +101,19 @@ export class MemoryStore {
       records: new Map(),
       taskRows,
       names: new Map([...taskRows.values()].map((t) => [t.userId, this.names.get(t.userId) ?? `user${t.userId}`])),
-      recordsOfTask: new Map([...taskRows.keys()].map((id) => [id, ofTasks.filter((r) => r.taskId === id).map((r) => ({ id: r.id, trackingId: r.trackingId }))])),
+      recordsOfTask: new Map(
+        [...taskRows.keys()].map((id) => [id, ofTasks.filter((r) => r.taskId === id).map((r) => ({ id: r.id, trackingId: r.trackingId }))]),
+      ),
       newIds: Array.from({ length: newIds }, this.id),
       items: new Map(),
     };
     for (const t of new Set([...trackingIds, ...ofTasks.map((r) => r.trackingId)])) {
       state.scans.set(
         t,
-        this.scans.filter((s) => s.trackingId === t).sort((a, b) => a.id - b.id).map((s) => structuredClone(s)),
+        this.scans
+          .filter((s) => s.trackingId === t)
+          .sort((a, b) => a.id - b.id)
+          .map((s) => structuredClone(s)),
       );
       state.records.set(
         t,
@@ -100,10 +128,18 @@ export class MemoryStore {
 
   /** Applies a plan as writePlan does (ids for its split rows from the store's sequence). */
   write(plan: MatchPlan): CompletedPlan {
-    const done = completePlan(plan, plan.splits.map(() => this.id()));
+    const done = completePlan(
+      plan,
+      plan.splits.map(() => this.id()),
+    );
     this.scans.push(...done.inserts);
     for (const after of plan.scanUpdates) this.scans[this.scans.findIndex((s) => s.id === after.id)] = { ...after, updatedAt: plan.now };
-    for (const u of plan.recordUpdates) Object.assign(this.records.find((r) => r.id === u.id)!, u, { updatedAt: plan.now });
+    for (const u of plan.recordUpdates)
+      Object.assign(
+        this.records.find((r) => r.id === u.id)!,
+        u,
+        { updatedAt: plan.now },
+      );
     for (const t of plan.taskUpdates) this.tasks.set(t.id, t);
     this.audits.push(...done.audits);
     return done;

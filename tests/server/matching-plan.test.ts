@@ -52,7 +52,7 @@ describe('the matching planner', () => {
     expect([again.scanUpdates, again.splits, again.recordUpdates, again.taskUpdates, again.audits]).toEqual([[], [], [], [], []]);
   });
 
-  it('wrong UPC: the unit is nobody\'s (unmatch, untied) and the record says nothing of its product arrived', () => {
+  it("wrong UPC: the unit is nobody's (unmatch, untied) and the record says nothing of its product arrived", () => {
     const s = world(1);
     const rec = s.addRecord(1, 'T1', 1);
     s.addScan('T1', 'Y', 1);
@@ -123,11 +123,17 @@ describe('the matching planner', () => {
     s.audits = [];
 
     // The clerk scans 2 of X (another item chosen): the scanned count and item replace the announced ones.
-    s.match({ trackingIds: ['T1'], actor: clerk(9), seen: new Map([[announced.id, { count: 2, action: 'scan', opUid: 9, item: { id: 7, itemName: 'scanned' } }]]) });
+    s.match({
+      trackingIds: ['T1'],
+      actor: clerk(9),
+      seen: new Map([[announced.id, { count: 2, action: 'scan', opUid: 9, item: { id: 7, itemName: 'scanned' } }]]),
+    });
     expect(units(s, 'T1')).toEqual([{ upc: 'X', count: 2, status: 'match', taskId: 1, matchedUser: 'alice' }]);
     expect(s.scans[0]).toMatchObject({ id: announced.id, itemId: 7, itemName: 'scanned', opUid: 9 });
     expect(task(s, 1)).toEqual({ status: 'locked', productCount: 2, canSplit: false });
-    expect(s.audits.filter((a) => a.entity === 'tracking')).toMatchObject([{ action: 'scan', entityId: announced.id, opUid: 9, before: { status: 'init', count: 5 }, after: { status: 'match', count: 2 } }]);
+    expect(s.audits.filter((a) => a.entity === 'tracking')).toMatchObject([
+      { action: 'scan', entityId: announced.id, opUid: 9, before: { status: 'init', count: 5 }, after: { status: 'match', count: 2 } },
+    ]);
   });
 
   it('confirm: an announced row confirmed by the upload keeps its item; one of another tracking id read only to judge a task is not written', () => {
@@ -155,7 +161,7 @@ describe('the matching planner', () => {
     ]);
   });
 
-  it('a scan\'s new row is inserted once in its final state, audited as the scan of its own clerk', () => {
+  it("a scan's new row is inserted once in its final state, audited as the scan of its own clerk", () => {
     const s = world(1, 1);
     s.addRecord(1, 'T1', 1);
     s.addRecord(2, 'T1', 1);
@@ -172,7 +178,7 @@ describe('the matching planner', () => {
     ]);
   });
 
-  it('a settled task keeps its units and results; each tracking id\'s changes are audited as the clerk who scanned it', () => {
+  it("a settled task keeps its units and results; each tracking id's changes are audited as the clerk who scanned it", () => {
     const s = world(1, 1);
     // What an earlier run left on the locked task's record stays, whatever this run would say of it.
     const alices = s.addRecord(1, 'T1', 1, { status: 'unmatch', msg: '扫描到2件，多于记录的1件' });
@@ -181,7 +187,14 @@ describe('the matching planner', () => {
     s.addRecord(2, 'T2', 1);
     s.addScan('T1', 'X', 1);
     s.addScan('T2', 'X', 1);
-    s.match({ trackingIds: ['T1', 'T2'], actor: null, actors: new Map([['T1', clerk(8)], ['T2', clerk(9)]]) });
+    s.match({
+      trackingIds: ['T1', 'T2'],
+      actor: null,
+      actors: new Map([
+        ['T1', clerk(8)],
+        ['T2', clerk(9)],
+      ]),
+    });
     expect(record(s, alices.id)).toEqual({ status: 'unmatch', msg: '扫描到2件，多于记录的1件' });
     expect(units(s, 'T1')).toEqual([
       { upc: 'X', count: 1, status: 'match', taskId: 1, matchedUser: 'alice' },

@@ -240,7 +240,14 @@ export function planMatching(state: MatchingState, change: MatchChange, now: Dat
       if (p.recordId === null) return { status: 'unmatch', userId: null, mainId: null, subId: null, taskId: null, matchedUser: null };
       const r = recordById.get(p.recordId)!;
       const task = taskRows.get(r.task.id) ?? r.task;
-      return { status: pieceStatus(p), userId: task.userId, mainId: task.mainId, subId: task.subId, taskId: task.id, matchedUser: names.get(task.userId) ?? null };
+      return {
+        status: pieceStatus(p),
+        userId: task.userId,
+        mainId: task.mainId,
+        subId: task.subId,
+        taskId: task.id,
+        matchedUser: names.get(task.userId) ?? null,
+      };
     };
     for (const row of scans) {
       if (!isSeen(row)) continue;
@@ -342,7 +349,11 @@ export function planMatching(state: MatchingState, change: MatchChange, now: Dat
   // The rows after matching, of the run's tracking ids: what was read, with the run's writes applied.
   const written = new Map(scanUpdates.map((u) => [u.after.id, u.after]));
   const rows = new Map<string, ScanRow[]>();
-  for (const t of trackingIds) rows.set(t, allocations.get(t).scans.map((r) => written.get(r.id) ?? freshAfter.get(r.id) ?? r));
+  for (const t of trackingIds)
+    rows.set(
+      t,
+      allocations.get(t).scans.map((r) => written.get(r.id) ?? freshAfter.get(r.id) ?? r),
+    );
 
   return {
     now,
@@ -357,8 +368,7 @@ export function planMatching(state: MatchingState, change: MatchChange, now: Dat
   };
 }
 
-const pick = <T extends object, K extends keyof T>(o: T, keys: readonly K[]): Pick<T, K> =>
-  Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
+const pick = <T extends object, K extends keyof T>(o: T, keys: readonly K[]): Pick<T, K> => Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
 
 /**
  * The plan with `ids` for its split rows (as many as plan.splits, taken from the sequence when it is
@@ -372,7 +382,11 @@ export function completePlan(plan: MatchPlan, ids: readonly number[]): Completed
     return { row, audit };
   });
   const rows = new Map<string, ScanRow[]>();
-  for (const [t, list] of plan.rows) rows.set(t, [...list, ...split.filter((s) => s.row.trackingId === t).map((s) => s.row)].sort((a, b) => a.id - b.id));
+  for (const [t, list] of plan.rows)
+    rows.set(
+      t,
+      [...list, ...split.filter((s) => s.row.trackingId === t).map((s) => s.row)].sort((a, b) => a.id - b.id),
+    );
   return {
     inserts: [...plan.inserts.map((i) => i.row), ...split.map((s) => s.row)],
     audits: [...plan.inserts.map((i) => i.audit), ...split.map((s) => s.audit), ...plan.audits],
