@@ -1,60 +1,42 @@
-// Properties of matching on random worlds (issue 17, decision 090), on plain data: no database.
-// A world is a few tasks (each of one UPC and a count), parcels (tracking ids) and events: scans of
-// units into a parcel and members' records. The world applies each event as the server does, with
-// the server's own pure parts: the task machine says whether a record change is allowed and what a
-// task.match does, allocate.ts divides each parcel (recordCaps, pieceStatus), the task machine's
-// matchVerdict judges each task. What it adds is the bookkeeping match.ts does around them (one
-// snapshot per run, pieces written back as rows, records and tasks updated), kept as small as the
-// rules allow; the API tests (matching.test.ts) hold the real writer to the same outcomes.
+// Properties of matching on random worlds (issue 17, decisions 090 and 095), on plain data: no
+// database. A world is a few tasks (each of one UPC and a count), parcels (tracking ids) and events:
+// scans of units into a parcel and members' records. Each event runs as the server runs it, with the
+// server's own planner (src/server/matching/plan.ts: allocate.ts, the task machine, the scan record
+// machine) over an in-memory store that reads and writes as db/matching-store.ts does
+// (matching-memory.ts): a scan inserts its new row through matching (as the scan calls do), a record
+// change is checked by the task machine's rules (purchased-service.ts's) and matches its tracking id.
+// The API tests (matching.test.ts) hold the real store to the same outcomes.
 //
 // "Up to the earliest-record rule": a short shared parcel goes to the record recorded first, so two
 // orders are compared with the records in the same relative order (scans anywhere among them).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../machines/stored-state.ts';
-import { explainTaskRefusal, matchVerdict, recordsEvent, taskMachine, type TaskStatus } from '../../machines/task.machine.ts';
-import { allocate, pieceStatus, POOL_STATUSES, recordCaps, type ScanStatus } from '../../src/server/matching/allocate.ts';
+import { explainTaskRefusal, recordsEvent, taskMachine } from '../../machines/task.machine.ts';
+import type { TaskRow } from '../../src/server/tasks/apply-event.ts';
+import { MemoryStore } from './matching-memory.ts';
 
-interface Task {
-  id: number;
-  upc: string;
-  count: number;
-  status: TaskStatus;
-  productCount: number;
-  canSplit: boolean;
-}
-interface Rec {
-  id: number;
-  taskId: number;
-  trackingId: string;
-  productCount: number;
-  status: 'init' | 'match' | 'unmatch';
-}
-interface Row {
-  id: number;
-  trackingId: string;
-  upc: string;
-  count: number;
-  status: ScanStatus;
-  taskId: number | null;
-}
 type Event = { kind: 'scan'; trackingId: string; upc: string; count: number } | { kind: 'record'; taskId: number; trackingId: string; count: number };
 
 class World {
-  tasks: Task[];
-  records: Rec[] = [];
-  rows: Row[] = [];
-  private nextId = 1;
+  store = new MemoryStore();
   constructor(tasks: { upc: string; count: number }[]) {
-    this.tasks = tasks.map((t, i) => ({ id: i + 1, ...t, status: 'open', productCount: 0, canSplit: false }));
+    tasks.forEach((t, i) => this.store.addTask({ id: i + 1, upc: t.upc, count: t.count, userId: i + 1 }));
   }
-  task = (id: number) => this.tasks.find((t) => t.id === id)!;
-  acceptsMatch = (t: Task) => decide(taskMachine, t.status, t, { type: 'task.match', outcome: 'open' }, explainTaskRefusal).ok;
+  get tasks(): TaskRow[] {
+    return [...this.store.tasks.values()].sort((a, b) => a.id - b.id);
+  }
+  get records() {
+    return this.store.records;
+  }
+  get rows() {
+    return this.store.scans;
+  }
+  task = (id: number) => this.store.tasks.get(id)!;
 
   apply(e: Event): boolean {
     if (e.kind === 'scan') {
-      this.rows.push({ id: this.nextId++, trackingId: e.trackingId, upc: e.upc, count: e.count, status: 'scan', taskId: null });
-      this.match([e.trackingId]);
+      this.store.scan(e.trackingId, e.upc, e.count);
       return true;
     }
     return this.record(e.taskId, e.trackingId, e.count);
@@ -67,7 +49,7 @@ class World {
     const own = this.records.filter((r) => r.taskId === taskId);
     if (own.some((r) => r.trackingId === trackingId)) return false;
     if (own.reduce((n, r) => n + r.productCount, 0) + count > task.count) return false;
-    this.records.push({ id: this.nextId++, taskId, trackingId, productCount: count, status: 'init' });
+    this.store.addRecord(taskId, trackingId, count);
     this.match([trackingId]);
     return true;
   }
@@ -76,50 +58,14 @@ class World {
     const rec = this.records.find((r) => r.id === recordId)!;
     const task = this.task(rec.taskId);
     if (rec.status === 'match' || !decide(taskMachine, task.status, task, recordsEvent('user'), explainTaskRefusal).ok) return false;
-    this.records = this.records.filter((r) => r !== rec);
-    this.match([rec.trackingId]);
+    this.store.records = this.records.filter((r) => r !== rec);
+    this.store.match({ trackingIds: [rec.trackingId], extraTaskIds: [rec.taskId], actor: null });
     return true;
   }
 
-  allocation(trackingId: string, caps: Map<number, number>) {
-    return allocate(
-      this.rows.filter((s) => s.trackingId === trackingId),
-      this.records
-        .filter((r) => r.trackingId === trackingId)
-        .map((r) => {
-          const t = this.task(r.taskId);
-          return { id: r.id, taskId: t.id, upc: t.upc, productCount: r.productCount, cap: caps.get(r.id)!, settled: !this.acceptsMatch(t) };
-        }),
-    );
-  }
-
-  /** One matching run of these tracking ids, as match.ts's run: one snapshot, then the writes. */
+  /** One matching run of these tracking ids (match.ts matchTrackings). */
   match(trackingIds: string[]) {
-    const concerned = [...new Set(this.records.filter((r) => trackingIds.includes(r.trackingId)).map((r) => r.taskId))].sort((a, b) => a - b);
-    const read = new Set([...trackingIds, ...this.records.filter((r) => concerned.includes(r.taskId)).map((r) => r.trackingId)]);
-    const caps = recordCaps(this.records, (id) => this.task(id).count);
-    const allocs = new Map([...read].map((t) => [t, this.allocation(t, caps)]));
-    for (const t of trackingIds) {
-      const a = allocs.get(t)!;
-      for (const row of this.rows.filter((r) => r.trackingId === t && POOL_STATUSES.includes(r.status))) {
-        const pieces = a.pieces.get(row.id);
-        if (!pieces?.length) continue;
-        const [first, ...rest] = pieces;
-        Object.assign(row, { count: first!.count, taskId: first!.taskId, status: pieceStatus(first!) });
-        for (const p of rest) this.rows.push({ ...row, id: this.nextId++, count: p.count, taskId: p.taskId, status: pieceStatus(p) });
-      }
-      for (const r of this.records.filter((x) => x.trackingId === t && this.acceptsMatch(this.task(x.taskId)))) r.status = a.records.get(r.id)!.status;
-    }
-    for (const id of concerned) {
-      const task = this.task(id);
-      if (!this.acceptsMatch(task)) continue;
-      const v = matchVerdict(
-        task.count,
-        this.records.filter((r) => r.taskId === id).map((r) => allocs.get(r.trackingId)!.records.get(r.id)!),
-      );
-      const d = decide(taskMachine, task.status, task, { type: 'task.match', outcome: v.outcome }, explainTaskRefusal);
-      if (d.ok) Object.assign(task, { status: d.next, productCount: v.productCount, canSplit: v.canSplit });
-    }
+    this.store.match({ trackingIds: [...new Set(trackingIds)].sort(), actor: null });
   }
 
   /** What a user notices: each task's status and counts, and the units of each (parcel, upc, row status, task). */
@@ -190,8 +136,11 @@ describe('matching on random worlds (decision 090)', () => {
       fc.property(worldArb, (spec) => {
         const w = run(spec, valid(spec));
         const before = w.outcome();
+        const written = w.store.audits.length;
         w.match(TRACKINGS);
         expect(w.outcome()).toEqual(before);
+        // Nothing written either: no audit entry.
+        expect(w.store.audits).toHaveLength(written);
       }),
       RUNS,
     );
@@ -233,6 +182,9 @@ describe('matching on random worlds (decision 090)', () => {
         fc.pre(w.records.length > 0);
         const rec = w.records[pick % w.records.length]!;
         fc.pre(w.remove(rec.id));
+        // The task no longer counts what the removed record held.
+        const tied = w.rows.filter((r) => r.taskId === rec.taskId).reduce((n, r) => n + r.count, 0);
+        expect(w.task(rec.taskId).productCount).toBe(tied);
         const again = w.record(rec.taskId, rec.trackingId, rec.productCount);
         // The same world (the events it accepted) with that record's event moved to the end.
         const i = w.origin.get(rec.id)!;

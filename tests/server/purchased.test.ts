@@ -50,6 +50,16 @@ describe('recording purchases (member)', () => {
     expect(await allRecords()).toMatchObject([{ productCount: 1 }]);
   });
 
+  it('removing the record that held arrived units judges its task again: nothing is tied to it any more (decision 095)', async () => {
+    const w = await world();
+    const task = await claim(w.a.api, w.boardTask.id, 2);
+    await scan(t().database, 'T1', UPC, 1);
+    const [r] = await record(w.a.api, task.id, 'T1', 2);
+    expect(await storedTask(t().database, task.id)).toMatchObject({ status: 'open', productCount: 1, canSplit: true });
+    expect(await w.a.api.post('/api/purchased/user/remove', { id: r!.id })).toMatchObject({ status: 200 });
+    expect(await storedTask(t().database, task.id)).toMatchObject({ status: 'open', productCount: 0, canSplit: false });
+  });
+
   it('edits the count or the tracking id, and removes a record; a matched record can do neither', async () => {
     const w = await world();
     const task = await claim(w.a.api, w.boardTask.id, 4);

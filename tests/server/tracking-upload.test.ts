@@ -9,7 +9,7 @@ import { auditLog } from '../../src/server/db/schema/audit.ts';
 import { scanTrackings } from '../../src/server/db/schema/receiving.ts';
 import { SHEET_MESSAGES } from '../../src/server/files/parse-sheet.ts';
 import { TRACKING_APPLY_BUDGET_MS, TRACKING_COLUMNS, TRACKING_LIMITS, trackingUploadMessages as M, uploadTrackings } from '../../src/server/files/tracking-upload.ts';
-import { BULK_LOCK_THRESHOLD } from '../../src/server/matching/match.ts';
+import { BULK_LOCK_THRESHOLD } from '../../src/server/db/matching-store.ts';
 import { createSession } from '../../src/server/auth/sessions.ts';
 import { call, dbDriver, useTestApp } from './harness.ts';
 import { applyInOneTransaction, uploadRowMessages } from '../../src/server/files/upload-rows.ts';

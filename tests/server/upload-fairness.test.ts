@@ -13,7 +13,7 @@ import { scanTrackings } from '../../src/server/db/schema/receiving.ts';
 import { parseQueueState } from '../../src/server/files/parse-sheet.ts';
 import { UPLOAD_BUSY } from '../../src/server/files/upload-gate.ts';
 import { SliceTurns } from '../../src/server/files/upload-rows.ts';
-import { lockTrackings } from '../../src/server/matching/match.ts';
+import { lockTrackings } from '../../src/server/db/matching-store.ts';
 import { call, useTestApp } from './harness.ts';
 import { signIn } from './board-fixtures.ts';
 import { claim, taskWorld, UPC } from './task-fixtures.ts';

@@ -1,6 +1,6 @@
 // Rows read as JSON (to_json of a table's row, as json_agg answers them): one statement can then
 // answer rows of several tables at once (matching reads scan rows, records and locked tasks in one
-// round trip: matching/match.ts readForMatching). The mapper turns such an object into the row
+// round trip: db/matching-store.ts readForMatching). The mapper turns such an object into the row
 // drizzle's select would have answered: keys by the schema's column names, values through each
 // column's own driver mapping (a timestamptz's text becomes a Date).
 import { getTableColumns, type InferSelectModel, type Table } from 'drizzle-orm';

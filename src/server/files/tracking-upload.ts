@@ -41,7 +41,7 @@
 // cells, the items, duplicates in the file) is made before the first write; then the valid rows are
 // applied in slices (upload-rows.ts applyInSlices; docs/decisions/060-uploads-in-slices.md): each
 // slice is the rows of whole tracking ids, its own transaction, which takes those tracking ids'
-// locks (matching/match.ts lockTrackings), reads their rows, writes set-based (UPDATE ... FROM
+// locks (db/matching-store.ts lockTrackings), reads their rows, writes set-based (UPDATE ... FROM
 // unnest, multi-row INSERT), audits every changed row (entity 'tracking', actions upload.import /
 // upload.update / upload.update.merge / upload.confirm) and matches them; other requests are served
 // between slices. So a file is applied as if its parcels had arrived one slice after another, and
@@ -55,7 +55,9 @@ import { writeAudit, type AuditEntry } from '../audit.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { lockTrackings, matchTrackings, scanAudit, type ScanRow } from '../matching/match.ts';
+import { lockTrackings } from '../db/matching-store.ts';
+import { matchTrackings, type ScanRow } from '../matching/match.ts';
+import { scanAudit } from '../matching/plan.ts';
 import { insertScanRows, rowsOfTrackings, type ItemBrief } from '../receiving/scan-rows.ts';
 import { CONTROL_CHARS, scanMessages, scanTextError } from '../receiving/scan-service.ts';
 import { ANNOUNCED_SCAN_STATUS, isAnnounced, isFrozen, isSeen, MAX_SCAN_COUNT } from '../../../machines/scan-record.machine.ts';
@@ -329,7 +331,7 @@ async function resolveRows(db: Db, checked: CheckedRow[], mode: TrackingUploadMo
 }
 
 /**
- * One slice, in its transaction: the locks of its tracking ids (matching/match.ts: tracking ids
+ * One slice, in its transaction: the locks of its tracking ids (db/matching-store.ts: tracking ids
  * before anything else), their stored rows, the plan, its writes, and matching of the tracking ids
  * it changed.
  */

@@ -1,6 +1,6 @@
 // The arithmetic of matching for ONE tracking id (DECISIONS "Receiving and matching"; decision 090),
-// kept pure so it can be read, reasoned about and tested without a database; match.ts loads the
-// rows, calls this and writes the result.
+// kept pure so it can be read, reasoned about and tested without a database; plan.ts calls it for
+// each tracking id of a run and turns the result into writes.
 //
 // Input: the scan rows of the tracking id (the warehouse's side: upc + count) and the purchased
 // records entered for it (the members' side: which task, how many units, at most how many the
@@ -32,12 +32,9 @@
 // - Row statuses (pieceStatus, decision 090): units tied to a record are match; units nobody took
 //   are unmatch, tied to no task.
 
-import { isFrozen, isSeen, SEEN_SCAN_STATUSES, type ScanStatus } from '../../../machines/scan-record.machine.ts';
+import { isFrozen, isSeen, type ScanStatus } from '../../../machines/scan-record.machine.ts';
 
 export type { ScanStatus };
-
-/** The pool: the seen rows (machines/scan-record.machine.ts isSeen). */
-export const POOL_STATUSES: readonly ScanStatus[] = SEEN_SCAN_STATUSES;
 
 export interface ScanIn {
   id: number;

@@ -36,7 +36,9 @@ import { scanTrackings } from '../db/schema/receiving.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { lockForMatching, scanAudit, trackingIdsOfTasks, type ScanRow } from '../matching/match.ts';
+import { lockForMatching, trackingIdsOfTasks } from '../db/matching-store.ts';
+import { scanAudit } from '../matching/plan.ts';
+import type { ScanRow } from '../receiving/scan-rows.ts';
 import { applyTaskEvent, type TaskRow } from '../tasks/apply-event.ts';
 
 export type PaymentRow = typeof paymentApplies.$inferSelect;

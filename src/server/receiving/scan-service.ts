@@ -34,9 +34,10 @@
 // - Duplicates are business outcomes (opStatus 'failed' in an A00000 answer, with the tracking
 //   id's rows so the screen can offer the edit); malformed input is A00001; a missing row A00004.
 // - Locks: lockTrackings(tx, trackingIds) BEFORE reading the rows to decide and writing them
-//   (matching/match.ts header); create and add take them and read everything they and matching need
-//   in one statement (lockAndRead) and hand matching that read (matchScannedTrackings), with the rows they add and the
-//   announced rows they see, and matching writes each once, already matched, with one audit entry
+//   (db/matching-store.ts, matching/match.ts header); create and add take them and read everything
+//   they and matching need in one statement (lockAndRead) and hand matching that read
+//   (matchScannedTrackings) with, as plain data, the rows they add (freshScanRow) and the announced
+//   rows they see (SeenChange by row id), and matching writes each once, already matched, with one audit entry
 //   (entity 'tracking': scan or add; the announced row as before); modify writes and audits its row
 //   and matching audits what it changes after. All in the caller's transaction.
 import { and, asc, eq } from 'drizzle-orm';
@@ -57,17 +58,9 @@ import {
   scanRecordMessages,
 } from '../../../machines/scan-record.machine.ts';
 import type { ItemBrief } from './scan-rows.ts';
-import {
-  FreshScans,
-  lockAndRead,
-  lockTrackings,
-  matchScannedTrackings,
-  matchTrackings,
-  scanAudit,
-  Seen,
-  type ScanRow,
-  type SeenChange,
-} from '../matching/match.ts';
+import { lockAndRead, lockTrackings } from '../db/matching-store.ts';
+import { matchScannedTrackings, matchTrackings, type ScanRow } from '../matching/match.ts';
+import { freshScanRow, scanAudit, type FreshScan, type SeenChange } from '../matching/plan.ts';
 
 type ScanTracking = components['schemas']['ScanTracking'];
 
@@ -236,7 +229,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
   const ids = state.newIds.values();
 
   const actors = new Map<string, SessionUser>();
-  const fresh = new FreshScans();
+  const fresh: FreshScan[] = [];
   const seenChanges = new Map<number, SeenChange>();
   const written: { index: number; job: ScanJob }[] = [];
   const now = new Date();
@@ -259,14 +252,13 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
       if (announced) {
         seenChanges.set(announced.id, { count: line.count, action, opUid: job.actor.id, item: line.item });
       } else {
-        added.push(
-          fresh.add(
-            ids.next().value!,
-            { trackingId: job.trackingId, upc: line.upc, count: line.count, itemId: line.item.id, itemName: line.item.itemName, opUid: job.actor.id },
-            action,
-            now,
-          ),
+        const row = freshScanRow(
+          ids.next().value!,
+          { trackingId: job.trackingId, upc: line.upc, count: line.count, itemId: line.item.id, itemName: line.item.itemName, opUid: job.actor.id },
+          now,
         );
+        fresh.push({ row, action });
+        added.push(row);
       }
     }
     state.scans.set(job.trackingId, [...rows, ...added]);
@@ -274,7 +266,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     written.push({ index, job });
   }
   if (written.length) {
-    // Matching writes the new rows (FreshScans) and the announced ones seen (Seen), in their final state.
+    // Matching writes the new rows (fresh) and the announced ones seen (seenChanges), in their final state.
     const matched = (
       await matchScannedTrackings(
         tx,
@@ -282,7 +274,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
         state,
         actors,
         fresh,
-        new Seen(seenChanges),
+        seenChanges,
       )
     ).rows;
     for (const { index, job } of written) {

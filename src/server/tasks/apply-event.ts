@@ -2,7 +2,7 @@
 // same `decide` the UI's buttons come from), the change and its audit entry are written in the
 // caller's transaction. A refusal is A00001 with the machine's message; another member's task is
 // A00004 as if it did not exist (DECISIONS "Roles").
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { decide, type Decision } from '../../../machines/stored-state.ts';
 import { explainTaskRefusal, taskMachine, type TaskEvent, type TaskStatus } from '../../../machines/task.machine.ts';
 import type { Tx } from '../db/client.ts';
@@ -90,32 +90,24 @@ function taskAudit(actor: SessionUser | null, action: string, before: TaskRow, a
   };
 }
 
-/** Tasks per bulk statement of planMatchEvents. */
-const BULK_CHUNK = 1000;
-
 /**
  * applyTaskEvent of task.match for many locked tasks at once (matching a whole upload, a batch of
  * scans): the machine decides each one exactly as applyTaskEvent does (a refusal throws before
- * anything is written). Answers the rows after (in the order given), the UPDATE ... FROM unnest
- * statements that write them (one per chunk) and their audit entries, each as its `actor`'s (who
- * caused it): matching runs them with its other writes in one statement (db/together.ts).
+ * anything is written). Pure: answers the rows after (in the order given) and their audit entries,
+ * each as its `actor`'s (who caused it); matching's store writes them with its other writes
+ * (db/matching-store.ts writePlan).
  */
 export function planMatchEvents(
   changes: { row: TaskRow; outcome: Extract<TaskEvent, { type: 'task.match' }>['outcome']; productCount: number; canSplit: boolean; actor: SessionUser | null }[],
   now = new Date(),
-): { afters: TaskRow[]; statements: SQL[]; audits: AuditEntry[] } {
-  const planned = changes.map((c) => ({ ...c, status: requireTransition(c.row, { type: 'task.match', outcome: c.outcome }) }));
-  const out = { afters: [] as TaskRow[], statements: [] as SQL[], audits: [] as AuditEntry[] };
-  for (let i = 0; i < planned.length; i += BULK_CHUNK) {
-    const part = planned.slice(i, i + BULK_CHUNK);
-    out.statements.push(sql`
-      update tasks t set status = v.status::task_status, product_count = v.product_count, can_split = v.can_split, updated_at = ${now}
-      from unnest(${sql.param(part.map((c) => c.row.id))}::int[], ${sql.param(part.map((c) => c.status))}::text[],
-        ${sql.param(part.map((c) => c.productCount))}::int[], ${sql.param(part.map((c) => c.canSplit))}::bool[]) as v(id, status, product_count, can_split)
-      where t.id = v.id`);
-    const afters = part.map((c) => ({ ...c.row, status: c.status, productCount: c.productCount, canSplit: c.canSplit, updatedAt: now }));
-    out.audits.push(...afters.map((after, k) => taskAudit(part[k]!.actor, 'match', part[k]!.row, after)));
-    out.afters.push(...afters);
+): { afters: TaskRow[]; audits: AuditEntry[] } {
+  const afters: TaskRow[] = [];
+  const audits: AuditEntry[] = [];
+  for (const c of changes) {
+    const status = requireTransition(c.row, { type: 'task.match', outcome: c.outcome });
+    const after = { ...c.row, status, productCount: c.productCount, canSplit: c.canSplit, updatedAt: now };
+    afters.push(after);
+    audits.push(taskAudit(c.actor, 'match', c.row, after));
   }
-  return out;
+  return { afters, audits };
 }

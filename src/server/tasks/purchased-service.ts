@@ -35,7 +35,8 @@ import type { Tx } from '../db/client.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { Code } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { lockForMatching, matchTracking, matchTrackings } from '../matching/match.ts';
+import { lockForMatching } from '../db/matching-store.ts';
+import { matchTracking, matchTrackings } from '../matching/match.ts';
 import { isRecordFrozen, recordsEvent } from '../../../machines/task.machine.ts';
 import { decideTask, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
 import { isAdminSide } from '../boards/visibility.ts';
@@ -350,7 +351,9 @@ export async function removePurchasedRecord(tx: Tx, actor: SessionUser, id: numb
   await tx.delete(purchasedRecords).where(eq(purchasedRecords.id, id));
   await writeAudit(tx, auditEntry(actor, 'remove', task, before, null));
   await refreshTaskTrackingIds(tx, [task.id]);
-  await matchTracking(tx, before.trackingId, actor);
+  // The task too: without a record on the tracking id it is no longer among those matching judges
+  // there, and would keep the units the removed record held (decision 095).
+  await matchTracking(tx, before.trackingId, actor, [task.id]);
   return { opStatus: 'succ', msg: purchasedMessages.removed, record: before };
 }
 

@@ -9,7 +9,8 @@ import { boardTasks } from '../db/schema/boards.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { arrivalsOfTask, lockForMatching, matchTasks, trackingIdsOfTasks } from '../matching/match.ts';
+import { lockForMatching, trackingIdsOfTasks } from '../db/matching-store.ts';
+import { arrivalsOfTask, matchTasks } from '../matching/match.ts';
 import { applyTaskEvent, lockTask, requireTransition, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
 
 export type BoardTaskRow = typeof boardTasks.$inferSelect;

@@ -1,0 +1,282 @@
+// Matching's database side (issue 17, decision 095): the locks, the one-statement read of the
+// snapshot the planner (matching/plan.ts) works on, and the writing of its plan. The one place,
+// besides db/client.ts and db/together.ts, that knows whether a transaction runs pipelined: the
+// domain code (matching/match.ts, the scan service, the uploads) hands it data and gets data back.
+//
+// LOCK ORDER, followed by every caller (see matching/match.ts's header for why): first the tracking
+// ids (transaction-scoped advisory locks, sorted), then every live task with a record on them plus
+// the tasks the caller changes, all at once in id order, and only then anything else (lockTask
+// re-locks a row already held). A caller that already holds the tracking locks and task rows may
+// call matching freely (the locks are re-entrant). Scanning takes `lockTrackings(tx, [trackingId])`
+// BEFORE inserting or changing scan rows of the tracking id. The tracking locks are two-level: one
+// shared "all trackings" lock, then an exclusive lock per tracking id, except a change of more than
+// BULK_LOCK_THRESHOLD tracking ids (a large upload), which takes the "all trackings" lock
+// exclusively instead: PostgreSQL keeps advisory locks in its shared lock table (about 6,400 by
+// default), and one lock per tracking id of a 50,000-row file would fail with "out of shared memory".
+//
+// Statements (each round trip counts: issue 5 speed): a scan batch is begin, the lock statement, one
+// read (lockAndRead: sent behind the locks without waiting in a pipelined transaction), one write
+// (writePlan: every row, task and audit entry through db/together.ts executeTogether, sent with the
+// COMMIT) and commit. Only a plan that divides a row asks for ids first (one statement more).
+import { sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import { auditInserts } from '../audit.ts';
+import { completePlan, type CompletedPlan, type MatchingState, type MatchPlan } from '../matching/plan.ts';
+import { newScanIds, scanIdsSql, scanRowsInsert, type ScanRow } from '../receiving/scan-rows.ts';
+import type { TaskRow } from '../tasks/apply-event.ts';
+import { executePrepared, isPipelined, rowsOf, type Tx } from './client.ts';
+import { jsonRowMapper } from './json-rows.ts';
+import { scanTrackings } from './schema/receiving.ts';
+import { purchasedRecords, tasks } from './schema/tasks.ts';
+import { executeTogether } from './together.ts';
+
+/** `column = any(values)`: one array parameter instead of one per value (the long lists of an upload). */
+const anyInt = (column: AnyPgColumn, values: number[]): SQL => sql`${column} = any(${sql.param(values)}::int[])`;
+
+/** Tracking ids per lock statement: keeps statements of a large upload small. */
+const LOCK_CHUNK = 1000;
+
+/** Above this many tracking ids, one exclusive lock of all tracking ids replaces the per-id locks (see the header). */
+export const BULK_LOCK_THRESHOLD = 2000;
+
+/** The key of the all-trackings lock; per-id keys are `tracking:<id>`, so no tracking id yields it. */
+const ALL_TRACKINGS = 'trackings:all';
+
+/** The tracking locks each open transaction holds (see lockTrackings). */
+const heldLocks = new WeakMap<object, { all: 'shared' | 'exclusive' | null; ids: Set<string> }>();
+
+/**
+ * Takes the matching lock of each tracking id (a transaction-scoped advisory lock), in a fixed
+ * order so two transactions never wait on each other. Re-entrant within a transaction. Call it
+ * inside a transaction, before locking task rows.
+ *
+ * `genericPlans` (the scan batches, receiving/scan-service.ts): the statements of the rest of the
+ * transaction use the plan PostgreSQL keeps for each named statement (executePrepared) instead of
+ * planning it again for the values of each call (plan_cache_mode, set in the lock statement: no
+ * round trip of its own). PostgreSQL re-plans a statement with array parameters on most calls, and
+ * planning matching's read took as long as running it. Not for statements whose best plan depends
+ * on their values (the list filters): they are not in a scan's transaction.
+ */
+export async function lockTrackings(tx: Tx, trackingIds: Iterable<string>, opts: { genericPlans?: boolean } = {}): Promise<void> {
+  const ids = [...new Set(trackingIds)].sort();
+  if (!ids.length) return;
+  // Locks this transaction already holds are not asked for again (a scan locks its tracking id and
+  // then matches it). Only a real transaction is remembered: the locks last as long as it does.
+  const held = tx instanceof PgTransaction ? (heldLocks.get(tx) ?? { all: null, ids: new Set<string>() }) : null;
+  if (held) heldLocks.set(tx, held);
+  if (held?.all === 'exclusive') return;
+  // Every statement is sent before this call first waits (executePrepared sends at once), so in a
+  // pipelined transaction what the caller sends next runs after all of them (lockAndRead).
+  if (ids.length > BULK_LOCK_THRESHOLD) {
+    await executePrepared(tx, sql`select pg_advisory_xact_lock(hashtextextended(${ALL_TRACKINGS}, 0))`);
+    if (held) held.all = 'exclusive';
+    return;
+  }
+  const todo = held ? ids.filter((id) => !held.ids.has(id)) : ids;
+  // One statement per chunk, taking the locks in the array's order: the shared all-trackings lock
+  // first (unless held), then the tracking ids, sorted.
+  const sent: Promise<unknown>[] = [];
+  for (let i = 0; i < todo.length; i += LOCK_CHUNK) {
+    const shared = i === 0 && held?.all !== 'shared';
+    const keys = [...(shared ? [ALL_TRACKINGS] : []), ...todo.slice(i, i + LOCK_CHUNK).map((id) => `tracking:${id}`)];
+    const generic = i === 0 && opts.genericPlans ? sql`, set_config('plan_cache_mode', 'force_generic_plan', true)` : sql``;
+    const locked = executePrepared(
+      tx,
+      sql`select (select count(case when u.n = 1 and ${shared} then pg_advisory_xact_lock_shared(hashtextextended(u.k, 0)) else pg_advisory_xact_lock(hashtextextended(u.k, 0)) end)
+        from (select k, n from unnest(${sql.param(keys)}::text[]) with ordinality as t(k, n) order by n) u)${generic}`,
+    );
+    if (held) held.all = 'shared';
+    // In a pipelined transaction the chunks go one behind the other (PostgreSQL still takes them in order).
+    if (isPipelined(tx)) {
+      locked.catch(() => undefined);
+      sent.push(locked);
+    } else await locked;
+  }
+  await Promise.all(sent);
+  if (held) for (const id of todo) held.ids.add(id);
+}
+
+export type ReadOptions = { lock?: boolean; newIds?: number; itemIds?: number[] };
+
+/**
+ * The tracking locks of `trackingIds` (lockTrackings), then readForMatching: the lock-then-read of
+ * every matching run. In a pipelined transaction (db/client.ts) the read is sent behind the lock
+ * statements without waiting for them: PostgreSQL runs it after the locks are held, on a snapshot
+ * taken then, and the two cost one round trip.
+ */
+export async function lockAndRead(
+  tx: Tx,
+  trackingIds: string[],
+  taskIds: number[] = [],
+  opts: ReadOptions & { genericPlans?: boolean } = {},
+): Promise<MatchingState> {
+  const locking = lockTrackings(tx, trackingIds, { genericPlans: opts.genericPlans });
+  if (!isPipelined(tx)) await locking;
+  const [, state] = await Promise.all([locking, readForMatching(tx, trackingIds, taskIds, opts)]);
+  return state;
+}
+
+/**
+ * What a matching run reads, in one statement, after the tracking locks of `trackingIds`:
+ * - the tasks concerned: every task with a live record (its task not deleted) on those tracking ids,
+ *   and `taskIds`; locked FOR UPDATE in id order (the lock order of the header; `lock: false` for a
+ *   read-only caller), with their members' nicknames (what matched scan rows show as matchedUser);
+ * - every record of those tasks (to judge each task on all of its tracking ids);
+ * - the scan rows and live records, with their tasks, of those tracking ids and of every other
+ *   tracking id of the tasks concerned. A record's task is the locked row where the task is locked
+ *   (a task deleted in between drops out, as a deleted task's records always do);
+ * - `newIds` ids for scan rows the caller will add (matching/plan.ts FreshScan), and the items of
+ *   `itemIds` (the products a scan names).
+ * The rows come as JSON (json_agg) and are mapped to the schema's rows (db/json-rows.ts).
+ */
+export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: number[] = [], opts: ReadOptions = {}): Promise<MatchingState> {
+  const ts = sql.param(trackingIds);
+  const [row] = await rowsOf<{
+    scans: Json[];
+    records: [Json, Json][];
+    tasks: [Json, string][];
+    task_records: [number, number, string][];
+    new_ids: number[];
+    items: [number, string, string | null][];
+  }>(
+    executePrepared(
+      tx,
+      sql`
+      with tk as materialized (
+        select t.id, to_json(t) as task, (select u.nick_name from users u where u.id = t.user_id) as nick_name from tasks t
+        where t.id = any(${concernedTaskIds(trackingIds, taskIds)})
+        order by t.id ${opts.lock === false ? sql`` : sql`for update of t`}
+      ), tr as materialized (
+        select id, task_id, tracking_id from purchased_records where task_id in (select id from tk)
+      ), tt as materialized (
+        select unnest(${ts}::text[]) as tracking_id union select tracking_id from tr
+      )
+      select
+        (select coalesce(json_agg(s order by s.id), '[]') from scan_trackings s where s.tracking_id in (select tracking_id from tt)) as scans,
+        (select coalesce(json_agg(json_build_array(p, t) order by p.id), '[]') from purchased_records p join tasks t on t.id = p.task_id
+          where p.tracking_id in (select tracking_id from tt) and t.status <> 'deleted') as records,
+        (select coalesce(json_agg(json_build_array(tk.task, tk.nick_name) order by tk.id), '[]') from tk) as tasks,
+        (select coalesce(json_agg(json_build_array(id, task_id, tracking_id) order by id), '[]') from tr) as task_records,
+        ${scanIdsSql(opts.newIds ?? 0)} as new_ids,
+        (select coalesce(json_agg(json_build_array(i.id, i.item_name, i.upc)), '[]') from items i where i.id = any(${sql.param(opts.itemIds ?? [])}::int[])) as items`,
+    ),
+  );
+  const state: MatchingState = {
+    scans: new Map(),
+    records: new Map(),
+    taskRows: new Map(),
+    names: new Map(),
+    recordsOfTask: new Map(),
+    newIds: row!.new_ids.map(Number),
+    items: new Map(row!.items.map(([id, itemName, upc]) => [id, { id, itemName, upc }])),
+  };
+  for (const [json, nickName] of row!.tasks) {
+    const task = taskOfJson(json);
+    state.taskRows.set(task.id, task);
+    state.names.set(task.userId, nickName);
+    state.recordsOfTask.set(task.id, []);
+  }
+  for (const t of trackingIds) {
+    state.scans.set(t, []);
+    state.records.set(t, []);
+  }
+  for (const [id, taskId, trackingId] of row!.task_records) {
+    state.recordsOfTask.get(taskId)!.push({ id, trackingId });
+    if (!state.scans.has(trackingId)) {
+      state.scans.set(trackingId, []);
+      state.records.set(trackingId, []);
+    }
+  }
+  for (const json of row!.scans) {
+    const scan = scanOfJson(json);
+    state.scans.get(scan.trackingId)!.push(scan);
+  }
+  for (const [recordJson, taskJson] of row!.records) {
+    const record = recordOfJson(recordJson);
+    const read = taskOfJson(taskJson);
+    const task = state.taskRows.get(read.id) ?? read;
+    if (task.status !== 'deleted') state.records.get(record.trackingId)!.push({ record, task });
+  }
+  return state;
+}
+
+type Json = Record<string, unknown>;
+const scanOfJson = jsonRowMapper(scanTrackings);
+const recordOfJson = jsonRowMapper(purchasedRecords);
+const taskOfJson = jsonRowMapper(tasks);
+
+/** The ids of the tasks concerned by a change of these tracking ids: those with a live record on them (task not deleted), and `taskIds`. */
+const concernedTaskIds = (trackingIds: string[], taskIds: number[]): SQL => sql`array(
+  select p.task_id from purchased_records p join tasks d on d.id = p.task_id
+  where p.tracking_id = any(${sql.param(trackingIds)}::text[]) and d.status <> 'deleted') || ${sql.param(taskIds)}::int[]`;
+
+/**
+ * Takes the tracking locks of `trackingIds`, then locks (FOR UPDATE, id order) every live task with a
+ * record on them together with `taskIds`: the lock set of a change that is followed by matching,
+ * taken before any other task lock (see the header). Call inside a transaction.
+ */
+export async function lockForMatching(tx: Tx, trackingIds: Iterable<string>, taskIds: number[] = []): Promise<void> {
+  const ts = [...new Set(trackingIds)];
+  await lockTrackings(tx, ts);
+  await tx.execute(sql`select t.id from tasks t where t.id = any(${concernedTaskIds(ts, taskIds)}) order by t.id for update`);
+}
+
+/** The distinct tracking ids of the given tasks' records (to lock them before locking the tasks). */
+export async function trackingIdsOfTasks(tx: Tx, taskIds: number[]): Promise<string[]> {
+  if (!taskIds.length) return [];
+  const rows = await tx.selectDistinct({ t: purchasedRecords.trackingId }).from(purchasedRecords).where(anyInt(purchasedRecords.taskId, taskIds));
+  return rows.map((r) => r.t).sort();
+}
+
+/** Rows per UPDATE ... FROM unnest (one array parameter per column). */
+const UNNEST_CHUNK = 5000;
+/** Tasks per UPDATE ... FROM unnest. */
+const TASK_CHUNK = 1000;
+
+/**
+ * Writes a plan (matching/plan.ts): ids for its divided rows (one statement, only when there are
+ * any), then every insert, update and audit entry as bulk statements in one statement
+ * (db/together.ts; in turn, a chunk of audit JSON at a time, for a large one). Answers the plan
+ * completed with those ids (the rows after matching).
+ */
+export async function writePlan(tx: Tx, plan: MatchPlan): Promise<CompletedPlan> {
+  const done = completePlan(plan, await newScanIds(tx, plan.splits.length));
+  await executeTogether(tx, planStatements(plan, done), done.audits.length);
+  return done;
+}
+
+/** The statements of a plan, built as they are taken. */
+function* planStatements(plan: MatchPlan, done: CompletedPlan): Generator<SQL> {
+  const { now } = plan;
+  yield* scanRowsInsert(done.inserts);
+  for (let i = 0; i < plan.scanUpdates.length; i += UNNEST_CHUNK) {
+    const chunk = plan.scanUpdates.slice(i, i + UNNEST_CHUNK);
+    const col = <T>(f: (u: ScanRow) => T) => sql.param(chunk.map(f));
+    yield sql`
+      update scan_trackings s set count = v.count, status = v.status::scan_status, user_id = v.user_id, main_id = v.main_id, sub_id = v.sub_id,
+        task_id = v.task_id, matched_user = v.matched_user, op_uid = v.op_uid, item_id = v.item_id, item_name = v.item_name, updated_at = ${now}
+      from unnest(${col((u) => u.id)}::int[], ${col((u) => u.count)}::int[], ${col((u) => u.status)}::text[], ${col((u) => u.userId)}::int[],
+        ${col((u) => u.mainId)}::int[], ${col((u) => u.subId)}::int[], ${col((u) => u.taskId)}::int[], ${col((u) => u.matchedUser)}::text[],
+        ${col((u) => u.opUid)}::int[], ${col((u) => u.itemId)}::int[], ${col((u) => u.itemName)}::text[])
+        as v(id, count, status, user_id, main_id, sub_id, task_id, matched_user, op_uid, item_id, item_name)
+      where s.id = v.id`;
+  }
+  for (let i = 0; i < plan.recordUpdates.length; i += UNNEST_CHUNK) {
+    const chunk = plan.recordUpdates.slice(i, i + UNNEST_CHUNK);
+    yield sql`
+      update purchased_records p set status = v.status::purchased_status, msg = v.msg, updated_at = ${now}
+      from unnest(${sql.param(chunk.map((u) => u.id))}::int[], ${sql.param(chunk.map((u) => u.status))}::text[], ${sql.param(chunk.map((u) => u.msg))}::text[])
+        as v(id, status, msg)
+      where p.id = v.id`;
+  }
+  for (let i = 0; i < plan.taskUpdates.length; i += TASK_CHUNK) {
+    const part: TaskRow[] = plan.taskUpdates.slice(i, i + TASK_CHUNK);
+    yield sql`
+      update tasks t set status = v.status::task_status, product_count = v.product_count, can_split = v.can_split, updated_at = ${now}
+      from unnest(${sql.param(part.map((c) => c.id))}::int[], ${sql.param(part.map((c) => c.status))}::text[],
+        ${sql.param(part.map((c) => c.productCount))}::int[], ${sql.param(part.map((c) => c.canSplit))}::bool[]) as v(id, status, product_count, can_split)
+      where t.id = v.id`;
+  }
+  yield* auditInserts(done.audits);
+}
