@@ -3,7 +3,7 @@
 // Each scenario runs a fixed number of requests at a fixed concurrency (16) from a worker thread (so
 // the load generator does not share the server's event loop) and reports throughput, the client's
 // latency percentiles, and the server's own p95 (Fastify's reply.elapsedTime, from request received
-// to response sent) beside the target where there is one. Numbers go in the README; tests
+// to response sent) beside the target where there is one. Numbers go in docs/performance.md; tests
 // never assert timings.
 //
 // Environment: BENCH_DATABASE_URL (PostgreSQL; a fresh, empty database), BENCH_REQUESTS (per

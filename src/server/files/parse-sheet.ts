@@ -70,7 +70,7 @@ export const MAX_PARALLEL_PARSES = 2;
 /** Of those, how many members' files may take: the others are kept for the admin side. */
 export const MAX_MEMBER_PARSES = 1;
 /**
- * The server's memory budget while it takes uploads (README, Speed: < 500 MB). A second parse
+ * The server's memory budget while it takes uploads (docs/performance.md: < 500 MB). A second parse
  * starts only while the process leaves room under it for two workers' heaps (heapMb; the running one
  * may not have grown yet); else it waits for the running one. One parse always may run. On PGlite
  * two at once beside a confirm took the server to 550 MB.

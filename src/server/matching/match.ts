@@ -59,7 +59,7 @@
 //   A task whose status, productCount and canSplit would not change gets no event (no audit noise).
 // Every change is audited in the same transaction: entity 'tracking' for scan rows, 'purchased'
 // for records, 'task' (planMatchEvents) for tasks. A run reads in one statement (readForMatching) and
-// writes every change and audit entry in one (writePlan, db/together.ts; see README Decisions,
+// writes every change and audit entry in one (writePlan, db/together.ts; see docs/decisions/000-earlier-decisions.md,
 // Matching's statements).
 import type { SessionUser } from '../auth/session-user.ts';
 import type { Tx } from '../db/client.ts';
