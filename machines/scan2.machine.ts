@@ -376,7 +376,12 @@ export const scan2Machine = setup({
       {
         guard: 'isRefusedScan',
         actions: [
-          assign({ notice: ({ event }) => ({ kind: 'refused' as const, code: normalize(event.code), message: scan2Messages.itemRequired }) }),
+          assign({
+            notice: ({ context, event }) => {
+              const verdict = scanVerdict(context, event.code);
+              return { kind: 'refused' as const, code: normalize(event.code), message: verdict.ok ? '' : verdict.message };
+            },
+          }),
           { type: 'feedback', params: { kind: 'failed' } },
         ],
       },
