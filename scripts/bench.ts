@@ -102,8 +102,20 @@ const connect = (port, host) => new Promise((resolve, reject) => {
   };
   sock.on('data', (d) => { buf = buf.length ? Buffer.concat([buf, d]) : d; parse(); });
   sock.on('error', (e) => (pending ? pending.reject(e) : reject(e)));
+  // The server may close a keep-alive connection (idle past its keep-alive timeout): a request
+  // waiting on it fails rather than waiting for ever.
+  sock.on('close', () => {
+    client.closed = true;
+    if (pending) pending.reject(new Error('connection closed by the server'));
+    pending = null;
+  });
   const client = {
-    send: (bytes) => new Promise((resolve, reject) => { pending = { resolve, reject }; sock.write(bytes); }),
+    closed: false,
+    send: (bytes) => new Promise((resolve, reject) => {
+      if (client.closed) return reject(new Error('connection closed by the server'));
+      pending = { resolve, reject };
+      sock.write(bytes);
+    }),
     close: () => sock.destroy(),
   };
 });
@@ -145,27 +157,44 @@ const PROBE_WORKER = `${CLIENT_LIB}
 (async () => {
   const { probe } = workerData;
   const req = prepare(probe.spec);
-  const all = await Promise.all(Array.from({ length: probe.connections }, () => connect(req.port, req.host)));
+  const all = new Set(await Promise.all(Array.from({ length: probe.connections }, () => connect(req.port, req.host))));
+  // Idle connections are taken in turn (first in, first out), so none sits idle past the server's
+  // keep-alive timeout; one the server closed anyway is replaced, as a browser would.
   const idle = [...all];
   const results = [];
   const backlog = [];
+  let busy = 0;
   let stopping = false;
   const finish = () => {
     for (const c of all) c.close();
     parentPort.postMessage({ results });
   };
+  const release = (c) => {
+    busy--;
+    if (c.closed) {
+      all.delete(c);
+      busy++;
+      connect(req.port, req.host).then((fresh) => { all.add(fresh); release(fresh); }, () => { busy--; });
+      return;
+    }
+    idle.push(c);
+    const next = backlog.shift();
+    if (next !== undefined) start(next);
+    else if (stopping && busy === 0) finish();
+  };
   const start = (due) => {
-    const c = idle.pop();
+    const c = idle.shift();
     if (!c) return void backlog.push(due);
+    busy++;
     c.send(req.bytes).then(
       (res) => {
         results.push([performance.timeOrigin + due, performance.now() - due, res.status]);
-        idle.push(c);
-        const next = backlog.shift();
-        if (next !== undefined) start(next);
-        else if (stopping && idle.length === all.length) finish();
+        release(c);
       },
-      () => results.push([performance.timeOrigin + due, performance.now() - due, 0]),
+      () => {
+        results.push([performance.timeOrigin + due, performance.now() - due, 0]);
+        release(c);
+      },
     );
   };
   let due = performance.now();
@@ -178,7 +207,8 @@ const PROBE_WORKER = `${CLIENT_LIB}
   parentPort.on('message', (m) => {
     if (m !== 'stop') return;
     stopping = true;
-    if (idle.length === all.length && !backlog.length) finish();
+    backlog.length = 0;
+    if (busy === 0) finish();
   });
 })();
 `;
@@ -494,11 +524,11 @@ async function startServerProcess(
   // BENCH_CPU_PROFILE: the server process writes its profiles when it exits (one per thread, named
   // CPU.<date>.<pid>.<thread>...: the main thread's is the largest; tsx's loader thread has one too).
   const profile = PROFILE_DIR && opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
-  // MALLOC_ARENA_MAX and the heap cap as package.json's start script sets them.
+  // MALLOC_ARENA_MAX and the V8 heap flags as package.json's start script sets them.
   const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '2', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn' };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--max-old-space-size=384', ...profile, ...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []), '--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--max-old-space-size=384', '--max-semi-space-size=4', ...profile, ...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []), '--import', 'tsx', 'src/server/main.ts'], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
