@@ -158,6 +158,9 @@ export const isFrozen = (row: { status: ScanStatus }) => FROZEN_SCAN_STATUSES.in
 /** The row is tied to a member's record and agrees with it (the scan screens say 匹配成功). */
 export const isMatched = (row: { status: ScanStatus }) => row.status === 'match';
 
+/** Matching tied the row to no task (see unmatchReasonOf). */
+export const isUnmatched = (row: { status: ScanStatus }) => row.status === 'unmatch';
+
 /** An admin may edit the row (count, upc, item, tracking id): the screens offer the edit, the server accepts it. */
 export const mayEdit = (row: { status: ScanStatus }) => EDITABLE.includes(row.status);
 
@@ -187,4 +190,27 @@ export function confirmScan<R extends { status: ScanStatus; count: number; itemI
   const d = decideScanRecord(row.status, { type: 'record.confirm' });
   if (!d.ok) throw new Error(`confirmScan: a ${row.status} row is not announced`);
   return { ...row, status: d.next, count: seen.count ?? row.count, ...(seen.item ? { itemId: seen.item.id, itemName: seen.item.itemName } : {}) };
+}
+
+/**
+ * Why an unmatch row matched nobody's task (decision 090: every unit no record claims is untied):
+ * - notRecorded: no member recorded this tracking id;
+ * - otherProduct: members recorded it, for other products only;
+ * - moreThanRecorded: members recorded this product on it, and their records took no more units.
+ */
+export const UNMATCH_REASONS = ['notRecorded', 'otherProduct', 'moreThanRecorded'] as const;
+export type UnmatchReason = (typeof UNMATCH_REASONS)[number];
+
+/** Each reason in words (/admin/scan2 shows it beside the row). */
+export const unmatchReasonMessages: Record<UnmatchReason, string> = {
+  notRecorded: '没有会员记录此Tracking',
+  otherProduct: '会员为此Tracking记录的是其他商品',
+  moreThanRecorded: '到货数量多于会员记录，多出的件数未匹配',
+};
+
+/** The reason of an unmatch row, given the upcs members recorded on its tracking id (null for any other status). */
+export function unmatchReasonOf(row: { upc: string; status: ScanStatus }, recordedUpcs: ReadonlySet<string>): UnmatchReason | null {
+  if (row.status !== 'unmatch') return null;
+  if (recordedUpcs.size === 0) return 'notRecorded';
+  return recordedUpcs.has(row.upc) ? 'moreThanRecorded' : 'otherProduct';
 }

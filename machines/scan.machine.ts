@@ -44,6 +44,7 @@ import {
   mayEdit,
   scanRecordMessages,
   type ScanStatus,
+  type UnmatchReason,
 } from './scan-record.machine';
 
 export type { FeedbackKind, ScanItem };
@@ -90,6 +91,8 @@ export interface ScanRecord {
   itemName: string;
   status: ScanStatus;
   matchedUser: string | null;
+  /** Why an unmatch row matched nobody (the server says, for the calls of one tracking id). */
+  unmatchReason?: UnmatchReason | null;
 }
 
 /** A new product of the parcel, not yet saved. */

@@ -33,7 +33,7 @@
  * page's sound and banner), all provided by the page.
  */
 import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
-import { isMatched, isSeen, scanRecordMessages, type ScanStatus } from './scan-record.machine';
+import { isMatched, isSeen, isUnmatched, scanRecordMessages, unmatchReasonMessages, type ScanStatus, type UnmatchReason } from './scan-record.machine';
 import { scanCommandOf } from './scan.machine';
 import { taskDisplayId } from './task.machine';
 
@@ -58,10 +58,6 @@ export const scan2Messages = {
   commandElsewhere: '这是扫描入库页面的指令条码，不是Tracking',
   /** A matched row: whose task it matched. */
   matchedTo: (member: string, taskId: string) => `已匹配：${member} 的任务 ${taskId}`,
-  /** A failed match where other units of the product matched: the parcel holds more than members recorded. */
-  moreThanRecorded: '到货数量多于会员记录，多出的件数未匹配',
-  /** A failed match with no unit of the product matched: no member recorded this product for the tracking id. */
-  notRecorded: '没有会员为此Tracking记录该商品',
 } as const;
 
 /** The retry backoff: 1 s doubling to at most 60 s. */
@@ -91,6 +87,8 @@ export interface Scan2Record {
   matchedUser?: string | null;
   mainId?: number | null;
   subId?: number | null;
+  /** Why an unmatch row matched nobody (ScanTracking's unmatchReason). */
+  unmatchReason?: UnmatchReason | null;
 }
 
 export interface Scan2Row {
@@ -209,25 +207,23 @@ export const unitsOf = (records: readonly Scan2Record[], row: Pick<Scan2Row, 'up
   records.filter((r) => sameProduct(r, row)).reduce((sum, r) => sum + r.count, 0);
 
 /**
- * What a settled row says beside its status: whose task it matched, or why it did not match. Every
- * unit nobody's record claims is an untied unmatch row (decision 090): where other units of the
- * product matched, the parcel holds more than members recorded; where none did, no member recorded
- * the product for this tracking id (the screen cannot tell a tracking id nobody recorded from one
- * recorded for other products only: it sees scan rows, not records).
+ * What a settled row says beside its status: whose task it matched, or why it did not match (the
+ * server's unmatchReason: nobody recorded the tracking id, members recorded other products on it,
+ * or more units arrived than they recorded).
  */
 export function settledMessage(records: readonly Scan2Record[], row: Pick<Scan2Row, 'upc' | 'itemId'>): string {
   const mine = records.filter((r) => sameProduct(r, row));
   const matched = mine.find((r) => isMatched(r) && r.mainId != null);
   if (matched) return scan2Messages.matchedTo(matched.matchedUser ?? '', taskDisplayId({ mainId: matched.mainId!, subId: matched.subId ?? 0 }));
-  if (!mine.some((r) => r.status === 'unmatch')) return '';
-  return mine.some(isMatched) ? scan2Messages.moreThanRecorded : scan2Messages.notRecorded;
+  const reason = mine.find(isUnmatched)?.unmatchReason;
+  return reason ? unmatchReasonMessages[reason] : '';
 }
 
 /** The status a settled add leaves a row in, from the tracking's records. */
 export function settledStatus(records: readonly Scan2Record[], row: Pick<Scan2Row, 'upc' | 'itemId'>): Scan2Status {
   const mine = records.filter((r) => sameProduct(r, row));
   if (mine.some(isMatched)) return SCAN2_STATUS.matchOk;
-  if (mine.some((r) => r.status === 'unmatch')) return SCAN2_STATUS.matchFailed;
+  if (mine.some(isUnmatched)) return SCAN2_STATUS.matchFailed;
   return SCAN2_STATUS.submitted;
 }
 

@@ -28,6 +28,8 @@ import { setup } from 'xstate';
 
 export const TASK_STATUSES = ['pending', 'open', 'closed', 'locked', 'processing', 'finished', 'deleted', 'unmatch'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
+/** A deleted task is gone: its claim, records and units count for nothing (lists, matching, claims). */
+export const DELETED_TASK_STATUS = 'deleted' satisfies TaskStatus;
 export type Actor = 'user' | 'admin';
 export type MatchOutcome = 'locked' | 'unmatch' | 'open';
 

@@ -2334,6 +2334,11 @@ export interface components {
             mainId: number | null;
             subId: number | null;
             taskId: number | null;
+            /**
+             * @description Why an unmatch row matched nobody's task: no member recorded the tracking id, members recorded other products on it, or more units arrived than members recorded. Answered by the calls of one tracking id (its list, create, add); null for other statuses.
+             * @enum {string|null}
+             */
+            unmatchReason?: "notRecorded" | "otherProduct" | "moreThanRecorded" | null;
         };
         ScanTrackingPage: {
             /** @description Pages of the rows counted. The count stops at a bound (the rows up to the current page plus 2,000, see totalCapped), so a list over a million rows answers fast; paging further raises it. */

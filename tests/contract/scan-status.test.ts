@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { SCAN_STATUSES } from '../../machines/scan-record.machine.ts';
+import { SCAN_STATUSES, UNMATCH_REASONS } from '../../machines/scan-record.machine.ts';
 import { TASK_STATUSES } from '../../machines/task.machine.ts';
 import { scanStatus } from '../../src/server/db/schema/receiving.ts';
 import { specUrl } from '../../scripts/gen-api.ts';
@@ -62,6 +62,10 @@ describe('scan record statuses: one list', () => {
 
   it('the contract’s ScanStatus is the machine’s list', () => {
     expect(spec.components.schemas.ScanStatus?.enum).toEqual([...SCAN_STATUSES]);
+  });
+
+  it('the contract’s unmatchReason is the machine’s list of reasons', () => {
+    expect(spec.components.schemas.ScanTracking?.properties?.unmatchReason?.enum).toEqual([...UNMATCH_REASONS]);
   });
 
   it('the audit entry’s status (task statuses in the task log, scan statuses in the tracking log) holds both lists and nothing else', () => {

@@ -148,8 +148,12 @@ describe('scan2 rules as functions', () => {
     expect(settledMessage([record({ ...tied, subId: 0 })], aRow())).toBe('已匹配：小王 的任务 41');
     // Units of the product matched, and more arrived: the surplus is untied (decision 090).
     expect(settledMessage([record({ id: 2, status: 'unmatch' }), record(tied)], aRow())).toBe('已匹配：小王 的任务 41-2');
-    expect(settledMessage([record({ id: 2, status: 'unmatch' }), record({ status: 'match' })], aRow())).toBe('到货数量多于会员记录，多出的件数未匹配');
-    expect(settledMessage([record({ status: 'unmatch' })], aRow())).toBe('没有会员为此Tracking记录该商品');
+    // Unmatched: the server's reason, in the scan record machine's words.
+    expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'moreThanRecorded' })], aRow())).toBe('到货数量多于会员记录，多出的件数未匹配');
+    expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'notRecorded' })], aRow())).toBe('没有会员记录此Tracking');
+    expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'otherProduct' })], aRow())).toBe('会员为此Tracking记录的是其他商品');
+    // Another product's reason is not this row's.
+    expect(settledMessage([record({ upc: 'other', status: 'unmatch', unmatchReason: 'otherProduct' })], aRow())).toBe('');
     expect(settledMessage([record({ status: 'scan' })], aRow())).toBe('');
   });
 

@@ -36,6 +36,7 @@ interface ScanRowOut {
   mainId: number | null;
   subId: number | null;
   taskId: number | null;
+  unmatchReason?: 'notRecorded' | 'otherProduct' | 'moreThanRecorded' | null;
 }
 interface ScanResult {
   opStatus: 'succ' | 'failed';
@@ -127,6 +128,7 @@ describe('/admin/scan: create, look up, modify', () => {
         mainId: null,
         subId: null,
         taskId: null,
+        unmatchReason: 'notRecorded',
       },
       expect.objectContaining({ trackingId: 'T1', upc: UPC2, count: 1, itemId: w.item2.id, itemName: 'Switch Pro', status: 'unmatch' }),
     ]);
@@ -360,6 +362,30 @@ describe('/admin/scan2: add', () => {
     ]);
     expect(await storedTask(t().database, open.id)).toMatchObject({ status: 'open', productCount: 1 });
     expect((await trackingAudits('S1')).filter((a) => a.action === 'add').map((a) => a.upc)).toEqual([UPC, '777']);
+  });
+
+  it('says why an unmatch row matched nobody: tracking id not recorded, other products recorded, more units than recorded', async () => {
+    const w = await world();
+    const task = await claim(w.a.api, w.boardTask.id, 1);
+    await record(w.a.api, task.id, 'R1', 1);
+    const reasons = (rows: ScanRowOut[]) => rows.map((r) => [r.upc, r.status, r.unmatchReason]);
+
+    expect(reasons((await add(w, 'R0', { itemId: w.item.id })).body.data!.scanTrackingList)).toEqual([[UPC, 'unmatch', 'notRecorded']]);
+    expect(reasons((await add(w, 'R1', { itemId: w.item2.id })).body.data!.scanTrackingList)).toEqual([[UPC2, 'unmatch', 'otherProduct']]);
+    const surplus = await create(w, 'R1', [{ upc: UPC, count: 2, itemId: w.item.id }]);
+    expect(reasons(surplus.body.data!.scanTrackingList)).toEqual([
+      [UPC2, 'unmatch', 'otherProduct'],
+      [UPC, 'match', null],
+      [UPC, 'unmatch', 'moreThanRecorded'],
+    ]);
+    // The look-up before a scan says the same; the list of all rows does not answer it.
+    expect((await lookup(w, 'R1')).body.data!.scanTrackingList).toEqual(surplus.body.data!.scanTrackingList);
+    expect((await list(w, 'trackingId=R0')).body.data!.content[0]).not.toHaveProperty('unmatchReason');
+    // A deleted task's records count for nothing.
+    const gone = await claim(w.b.api, w.boardTask.id, 1);
+    await record(w.b.api, gone.id, 'R2', 1);
+    expect((await w.b.api.del(`/api/task/info/user/${gone.id}`)).body.code).toBe('A00000');
+    expect(reasons((await add(w, 'R2', { itemId: w.item.id })).body.data!.scanTrackingList)).toEqual([[UPC, 'unmatch', 'notRecorded']]);
   });
 
   it('sees an imported row (init) when its parcel is scanned, on both screens, with the scanned count', async () => {

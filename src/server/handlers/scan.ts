@@ -8,22 +8,22 @@
 // (A00000 with opStatus failed and the msg, which the client shows as an error toast, SPEC §8).
 import { pageOf } from '../paging.ts';
 import { pageScans, scanFilters } from '../receiving/scan-queries.ts';
-import { addJob, checkTrackingId, createJob, modifyScan, rowsOfTracking, scanOut, type ScanOutcome } from '../receiving/scan-service.ts';
+import { addJob, checkTrackingId, createJob, modifyScan, scanOut, trackingOf, type ScanOutcome } from '../receiving/scan-service.ts';
 import { me, ok, type Handlers } from './types.ts';
 
-const answer = (r: ScanOutcome) => ok({ opStatus: r.opStatus, msg: r.msg, scanTrackingList: r.rows.map(scanOut) }, r.msg);
+const answer = (r: ScanOutcome) => ok({ opStatus: r.opStatus, msg: r.msg, scanTrackingList: r.rows.map((row) => scanOut(row, r.recordedUpcs)) }, r.msg);
 
 export const scanHandlers: Handlers = {
   async listScanTrackings(req, ctx) {
     const p = pageOf(req.query);
     const f = scanFilters({ ...req.query, isDesc: p.isDesc });
     const { rows, totalPages, totalCapped } = await pageScans(ctx.db, f, p);
-    return ok({ totalPages, totalCapped, size: p.size, content: rows.map(scanOut) });
+    return ok({ totalPages, totalCapped, size: p.size, content: rows.map((row) => scanOut(row)) });
   },
 
   async getScanTracking(req, ctx) {
-    const rows = await rowsOfTracking(ctx.db, checkTrackingId(req.params.id));
-    return ok({ isExist: rows.length > 0, scanTrackingList: rows.map(scanOut) });
+    const { rows, recordedUpcs } = await trackingOf(ctx.db, checkTrackingId(req.params.id));
+    return ok({ isExist: rows.length > 0, scanTrackingList: rows.map((row) => scanOut(row, recordedUpcs)) });
   },
 
   async createScanTrackings(req, ctx) {

@@ -40,12 +40,13 @@
 //   rows they see (SeenChange by row id), and matching writes each once, already matched, with one audit entry
 //   (entity 'tracking': scan or add; the announced row as before); modify writes and audits its row
 //   and matching audits what it changes after. All in the caller's transaction.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { writeAudit } from '../audit.ts';
 import type { Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
+import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import {
@@ -53,10 +54,13 @@ import {
   decideScanRecord,
   isDuplicateOfSeen,
   isSeen,
+  isUnmatched,
   isValidScanCount,
   MAX_SCAN_TEXT,
   scanRecordMessages,
+  unmatchReasonOf,
 } from '../../../machines/scan-record.machine.ts';
+import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
 import type { ItemBrief } from './scan-rows.ts';
 import { lockAndRead, lockTrackings } from '../db/matching-store.ts';
 import { matchScannedTrackings, matchTrackings, type ScanRow } from '../matching/match.ts';
@@ -86,8 +90,11 @@ export const scanMessages = {
   saved: '保存成功',
 } as const;
 
-/** A scan row as the contract's ScanTracking. */
-export function scanOut(r: ScanRow): ScanTracking {
+/**
+ * A scan row as the contract's ScanTracking. `recordedUpcs` (the upcs members recorded on the row's
+ * tracking id) is given by the calls of one tracking id, whose unmatch rows then say why.
+ */
+export function scanOut(r: ScanRow, recordedUpcs?: ReadonlySet<string>): ScanTracking {
   return {
     id: r.id,
     trackingId: r.trackingId,
@@ -104,6 +111,7 @@ export function scanOut(r: ScanRow): ScanTracking {
     mainId: r.mainId,
     subId: r.subId,
     taskId: r.taskId,
+    ...(recordedUpcs ? { unmatchReason: unmatchReasonOf(r, recordedUpcs) } : {}),
   };
 }
 
@@ -158,11 +166,29 @@ export function rowsOfTracking(tx: Tx, trackingId: string): Promise<ScanRow[]> {
   return tx.select().from(scanTrackings).where(eq(scanTrackings.trackingId, trackingId)).orderBy(asc(scanTrackings.id));
 }
 
+/** The upcs members recorded on a tracking id (live records: their task not deleted). */
+async function recordedUpcsOf(tx: Tx, trackingId: string): Promise<Set<string>> {
+  const rows = await tx
+    .selectDistinct({ upc: tasks.upc })
+    .from(purchasedRecords)
+    .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
+    .where(and(eq(purchasedRecords.trackingId, trackingId), ne(tasks.status, DELETED_TASK_STATUS)));
+  return new Set(rows.flatMap((r) => (r.upc === null ? [] : [r.upc])));
+}
+
+/** A tracking id's rows, with what its unmatch rows need to say why (read only when one is unmatch). */
+export async function trackingOf(tx: Tx, trackingId: string): Promise<{ rows: ScanRow[]; recordedUpcs: ReadonlySet<string> }> {
+  const rows = await rowsOfTracking(tx, trackingId);
+  return { rows, recordedUpcs: rows.some(isUnmatched) ? await recordedUpcsOf(tx, trackingId) : new Set() };
+}
+
 export interface ScanOutcome {
   opStatus: 'succ' | 'failed';
   msg: string;
   /** Every row of the tracking id after the call (after matching when it changed anything). */
   rows: ScanRow[];
+  /** The upcs members recorded on the tracking id (scanOut says why its unmatch rows are). */
+  recordedUpcs: ReadonlySet<string>;
 }
 
 /**
@@ -227,6 +253,9 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     }
   });
   const ids = state.newIds.values();
+  // The snapshot holds the tracking ids' live records with their tasks: what their unmatch rows say.
+  const recordedUpcs = (trackingId: string) =>
+    new Set((state.records.get(trackingId) ?? []).flatMap(({ task }) => (task.upc === null ? [] : [task.upc])));
 
   const actors = new Map<string, SessionUser>();
   const fresh: FreshScan[] = [];
@@ -238,11 +267,11 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     const upcs = lines.map((l) => l.upc);
     const seenBefore = upcs.some((upc) => isDuplicateOfSeen(rows, { trackingId: job.trackingId, upc }));
     if (job.kind === 'create' && (seenBefore || new Set(upcs).size !== upcs.length)) {
-      out[index] = { opStatus: 'failed', msg: scanMessages.upcDuplicate, rows };
+      out[index] = { opStatus: 'failed', msg: scanMessages.upcDuplicate, rows, recordedUpcs: recordedUpcs(job.trackingId) };
       continue;
     }
     if (job.kind === 'add' && seenBefore) {
-      out[index] = { opStatus: 'failed', msg: scanMessages.trackingSubmitted, rows };
+      out[index] = { opStatus: 'failed', msg: scanMessages.trackingSubmitted, rows, recordedUpcs: recordedUpcs(job.trackingId) };
       continue;
     }
     const action = job.kind === 'create' ? 'scan' : 'add';
@@ -278,7 +307,12 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
       )
     ).rows;
     for (const { index, job } of written) {
-      out[index] = { opStatus: 'succ', msg: job.kind === 'create' ? scanMessages.created : scanMessages.added, rows: matched.get(job.trackingId) ?? [] };
+      out[index] = {
+        opStatus: 'succ',
+        msg: job.kind === 'create' ? scanMessages.created : scanMessages.added,
+        rows: matched.get(job.trackingId) ?? [],
+        recordedUpcs: recordedUpcs(job.trackingId),
+      };
     }
   }
   return out;

@@ -21,7 +21,7 @@ import {
   type ScanSnapshot,
   type ScanTab,
 } from '../../../../machines/scan.machine';
-import { mayEdit } from '../../../../machines/scan-record.machine';
+import { mayEdit, unmatchReasonMessages } from '../../../../machines/scan-record.machine';
 import { ItemPicker, ItemPickerField } from '../../components/item-picker';
 import { ScanStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
@@ -191,7 +191,9 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
                     <td className="px-3 py-2">
                       <ScanStatusBadge status={record.status} />
                     </td>
-                    <td className="px-3 py-2">{record.matchedUser ?? ''}</td>
+                    <td className="px-3 py-2">
+                      {record.matchedUser ?? (record.unmatchReason ? <span className="text-amber-700">{unmatchReasonMessages[record.unmatchReason]}</span> : '')}
+                    </td>
                     <td className="px-3 py-2">
                       {mayEdit(record) && (
                         <Button size="sm" variant="secondary" disabled={saving} onClick={() => setEditing(record)}>
