@@ -21,7 +21,7 @@
  *   matching tied to the task's records (decision 090).
  * - split: open or unmatch with canSplit -> the arrived units become a locked sibling (same
  *   mainId, next subId) and this task keeps the rest (stays open).
- * - apply (for payment): locked only -> processing; paid -> finished (the payment issue).
+ * - apply (for payment): locked only -> processing; paid -> finished (payment applications).
  * - close (admin): open, unmatch or locked -> closed.
  */
 import { setup } from 'xstate';

@@ -59,7 +59,7 @@ export interface ReceivingWorld {
 }
 
 /**
- * The receiving bench's world (issue 5 targets): `tasks` tasks over `members` members and 2,000
+ * The receiving bench's world (the receiving targets): `tasks` tasks over `members` members and 2,000
  * items, `records` purchased records (one tracking id each, T0000000...), and `scans` scan rows:
  * the first `records` of them are the parcels of those records (same upc), the rest parcels nobody
  * recorded (U...), spread over the last 365 days with the statuses a year of work leaves. Written

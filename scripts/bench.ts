@@ -335,7 +335,7 @@ main().catch((err) => {
 });
 
 /**
- * Receiving (issue 5 targets, on PostgreSQL at BENCH_SCALE 1): with 1,000,000 scan rows, 200,000
+ * Receiving (the receiving targets, on PostgreSQL at BENCH_SCALE 1): with 1,000,000 scan rows, 200,000
  * tasks and 300,000 purchased records, a tracking id's records and a scan create each p95 <= 15 ms
  * at the server under 16 concurrent clients; the tracking list with filters p95 <= 50 ms.
  */
@@ -559,7 +559,7 @@ async function startServerProcess(
  * A day's tracking file at the row cap (TRACKING_LIMITS.maxRows): half new parcels nobody recorded,
  * half a second product in parcels members recorded (so confirm's matching loads and judges their
  * records and tasks). Import writes the rows as init; confirm turns them into scans and matches
- * every tracking id once. Target (issue 5): applied and matched in <= 15 s, the server's memory
+ * every tracking id once. Target: applied and matched in <= 15 s, the server's memory
  * under 500 MB. On PostgreSQL (`databaseUrl`) the uploads go to a server process of their own
  * (startServerProcess) and its peak RSS is printed; on PGlite (one process only) this process's,
  * which holds the bench too (an upper bound).

@@ -1,4 +1,4 @@
-// One status list for scan records (issue 17; docs/decisions/070-scan-record-rules.md): the
+// One status list for scan records (docs/decisions/070-scan-record-rules.md): the
 // machine's SCAN_STATUSES (machines/scan-record.machine.ts) is the list; the database enum (the
 // Drizzle pgEnum AND the enum the migrations' SQL creates and alters), the contract's ScanStatus and
 // the scan half of the audit entry's status enum must name exactly the same values, in the same

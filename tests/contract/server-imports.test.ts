@@ -1,4 +1,4 @@
-// The server's modules import each other without a circle (issue 17: SessionUser lived in
+// The server's modules import each other without a circle (SessionUser lived in
 // handlers/types.ts, which names the services the request context carries, so the services and the
 // handlers' types imported each other: sessions -> handlers/types -> scan-batcher -> scan-service
 // -> matching -> tasks/apply-event -> handlers/types). A circle makes the load order decide which

@@ -1,5 +1,5 @@
 // From an admin's published board to a member's claimed task, in a real browser against the real
-// server with a real SMTP sink (issue 3, "Proof", end-to-end): the admin creates an item, a group
+// server with a real SMTP sink (end to end): the admin creates an item, a group
 // with a member, a board with two board tasks, binds the group and publishes; the member finds the
 // notification mail, opens the board through login, claims, and sees the progress colour change;
 // a claim above what remains is refused in the dialog without reaching the server.

@@ -1,5 +1,5 @@
-// The camera on /admin/scan in a real browser against the real server (issue 17 proof (c),
-// docs/decisions/082): Chromium's fake camera plays a clip made here from a generated Code 128
+// The camera on /admin/scan in a real browser against the real server
+// (docs/decisions/082): Chromium's fake camera plays a clip made here from a generated Code 128
 // barcode (camera-clip.ts), and the page decodes it as it would a phone's camera (ZXing: Chromium on
 // Linux has no BarcodeDetector).
 //   a) The product held in view for 5 s (25 decoded frames after its first read) is one scan:

@@ -1,5 +1,5 @@
-// Receiving parcels with a USB barcode scanner, in a real browser against the real server (issue 5,
-// end-to-end). The scanner is simulated as the hardware behaves: a keyboard "wedge" that types each
+// Receiving parcels with a USB barcode scanner, in a real browser against the real server,
+// end to end. The scanner is simulated as the hardware behaves: a keyboard "wedge" that types each
 // code's characters a few milliseconds apart and ends with Enter, into whatever has the focus, which
 // on the scanning screens is the hidden scanner input the page keeps focused (no visible field is
 // filled). Four stories, on one server, in order:

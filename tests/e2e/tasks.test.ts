@@ -1,4 +1,4 @@
-// A member's purchases of a claimed task, in a real browser against the real server (issue 4, task
+// A member's purchases of a claimed task, in a real browser against the real server (task
 // lifecycle and purchase records, end-to-end): with an admin, an item, a published board and the
 // member's claim set up through the API (the board screens have their own e2e test), the member
 // records two purchases by hand in the task record dialog (after meeting its validation), adds a

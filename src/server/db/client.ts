@@ -62,7 +62,7 @@ const statementNames = new Map<string, string>();
  * with the first statements `work` sends, and statements handed to awaitAtCommit go with COMMIT.
  * PostgreSQL still runs them one after the other, in the order they were sent, each on its own
  * snapshot, so a statement sent behind a lock runs after the lock is taken. For the scan batches
- * (issue 5 speed): begin, the tracking locks and matching's read travel as one round trip, the write
+ * (the receiving speed target): begin, the tracking locks and matching's read travel as one round trip, the write
  * and the commit as another, instead of five round trips, each of which waits for the other process
  * to be scheduled on a busy 2-core machine. `work` must not read the answer of a statement it hands
  * to awaitAtCommit; a failed statement fails the transaction (it rolls back and the call rejects).

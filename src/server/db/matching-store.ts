@@ -1,4 +1,4 @@
-// Matching's database side (issue 17, decision 095): the locks, the one-statement read of the
+// Matching's database side (decision 095): the locks, the one-statement read of the
 // snapshot the planner (matching/plan.ts) works on, and the writing of its plan. The one place,
 // besides db/client.ts and db/together.ts, that knows whether a transaction runs pipelined: the
 // domain code (matching/match.ts, the scan service, the uploads) hands it data and gets data back.
@@ -14,7 +14,7 @@
 // exclusively instead: PostgreSQL keeps advisory locks in its shared lock table (about 6,400 by
 // default), and one lock per tracking id of a 50,000-row file would fail with "out of shared memory".
 //
-// Statements (each round trip counts: issue 5 speed): a scan batch is begin, the lock statement, one
+// Statements (each round trip counts: the receiving speed target): a scan batch is begin, the lock statement, one
 // read (lockAndRead: sent behind the locks without waiting in a pipelined transaction), one write
 // (writePlan: every row, task and audit entry through db/together.ts executeTogether, sent with the
 // COMMIT) and commit. Only a plan that divides a row asks for ids first (one statement more).

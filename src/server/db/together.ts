@@ -1,7 +1,7 @@
 // Writing several statements in one round trip. A matching run or a batch of scans writes scan
 // rows, records, tasks and audit entries; as separate statements each is a round trip to
 // PostgreSQL, and on a 2-core machine the wake-ups of a round trip cost more than the rows it
-// carries (issue 5 speed: a scan create p95 <= 15 ms). PostgreSQL runs data-modifying statements
+// carries (the receiving speed target: a scan create p95 <= 15 ms). PostgreSQL runs data-modifying statements
 // given as WITH queries of one statement exactly once each and to completion, all on the same
 // snapshot: so they must write different rows and must not need to see each other's writes
 // (the callers here write each row at most once and take every id they insert beforehand).

@@ -1,4 +1,4 @@
-// Uploaded spreadsheets are untrusted (DECISIONS "Files"; STACK.md on xlsx 0.18.5's read path).
+// Uploaded spreadsheets are untrusted (DECISIONS "Files"; xlsx 0.18.5's read path has known advisories).
 // This turns the bytes of one upload into rows of the columns a caller asks for, or refuses the file
 // with A00001 and a Chinese message before anything is changed:
 //  - size: nothing empty, nothing above the multipart limit (MAX_SHEET_BYTES, the same 10 MB as

@@ -1,5 +1,5 @@
 // The Excel upload of purchased records (SPEC §2 /user/upload, §3 "Upload result row", §7
-// /api/purchased/user/excel/upload/import|update; DECISIONS "Files"; issue 4 "/user/upload").
+// /api/purchased/user/excel/upload/import|update; DECISIONS "Files"; SPEC §2 /user/upload).
 //
 // The template (GET /ext/excel/template/purchased) has one sheet "采购记录" with these columns;
 // headers are matched by name (any order, width- and case-insensitive, other spellings in

@@ -1,7 +1,7 @@
 // The one place an uploaded spreadsheet is parsed. It runs in a worker_thread of its own, started
 // for one file and ended with it (parse-sheet.ts), with a small heap and a wall-clock timeout,
 // because xlsx 0.18.5 has unpatched advisories on its read path (prototype pollution
-// GHSA-4r6h-8v6p-xvw6, ReDoS GHSA-5pgg-2g8v-p4x9; STACK.md): whatever a crafted file does to this
+// GHSA-4r6h-8v6p-xvw6, ReDoS GHSA-5pgg-2g8v-p4x9): whatever a crafted file does to this
 // thread's objects dies with the thread, and a parse that loops or grows is cut off.
 //
 // Plain JavaScript on purpose: a worker does not inherit the TypeScript loader of tsx or vitest,

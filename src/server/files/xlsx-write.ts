@@ -1,5 +1,5 @@
 // Workbooks the server hands out (templates and exports). Only xlsx's write path is used here,
-// which the read-path advisories do not touch (STACK.md). Text is written as typed string cells,
+// which the read-path advisories do not touch. Text is written as typed string cells,
 // never as formulas, so a value such as "=HYPERLINK(...)" stays text in Excel (no formula
 // injection); files are compressed (xlsx does not compress unless asked).
 import * as XLSX from 'xlsx';

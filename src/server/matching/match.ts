@@ -149,7 +149,7 @@ export async function matchTrackings(
   if (ids.length <= chunk) return (await run(tx, { trackingIds: ids, actor, seen: changes })).report;
   // A large file is matched a slice of tracking ids at a time, so what one run holds in memory (scan
   // rows, records, tasks, audit entries) is a slice's, not the file's: a 50,000-row confirm stays
-  // within the server's memory budget (issue 5). The result is the same as one run: a task whose
+  // within the server's memory budget. The result is the same as one run: a task whose
   // records lie on tracking ids of several slices is judged on the allocations of all of them (the
   // other slices' tracking ids are read with the same rows and the same `seen` counts), so its
   // verdict is final the first time and unchanged the next. Each slice writes the seen rows of its

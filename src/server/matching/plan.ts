@@ -1,4 +1,4 @@
-// The matching planner (issue 17, decision 095): pure. Given a snapshot of what matching needs (the
+// The matching planner (decision 095): pure. Given a snapshot of what matching needs (the
 // tasks concerned, their records and the scan rows of their tracking ids, as db/matching-store.ts
 // reads them) and the change being matched as data (its tracking ids, the announced rows it sees,
 // the rows it adds, who acted), it answers a plan: the scan rows, records and tasks to write, the

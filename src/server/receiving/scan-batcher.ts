@@ -1,4 +1,4 @@
-// Group commit of scans (issue 5 speed: a scan create p95 <= 15 ms at the server under 16
+// Group commit of scans (the receiving speed target: a scan create p95 <= 15 ms at the server under 16
 // concurrent clients). A scan is a small transaction of five statements (begin, lock, read, write,
 // commit), and on a 2-core machine each round trip to PostgreSQL costs more CPU, on both sides,
 // than the work it carries. The scans that arrive while others are being written are therefore

@@ -8,7 +8,7 @@
 // trackingId -> scan_trackings_tracking_idx (a parcel has a handful of rows), status ->
 // (status, created_at, id), itemId -> (item_id, created_at, id), the date range alone ->
 // (created_at, id). The total is the expensive part: an exact count(*) over a filter matching
-// hundreds of thousands of rows costs two orders of magnitude more than the page (STACK.md). The
+// hundreds of thousands of rows costs two orders of magnitude more than the page. The
 // count is therefore bounded: it counts at most the rows up to the end of the current page plus
 // COUNT_AHEAD (2,000; 100 pages of 20), and says when it stopped (totalCapped). The pager can show
 // every page up to there and that more follow; paging on raises the bound with the page. The bound

@@ -8,7 +8,7 @@
 // is planned for ~1M rows: the admin list filters by trackingId (equality), status, a createdAt
 // range and itemId and pages newest first, so every list index ends in (created_at, id) to allow
 // keyset paging and index-ordered "page of 20" reads; exact totals over big filters are expensive
-// (STACK.md) and are capped (receiving/scan-queries.ts). item_id is nullable because an imported row
+// and are capped (receiving/scan-queries.ts). item_id is nullable because an imported row
 // may name a product the catalogue does not have yet; it shows the file's item name until an admin
 // assigns the item (matching compares UPCs, so the row matches all the same once seen).
 import { sql } from 'drizzle-orm';
