@@ -1,30 +1,32 @@
 /**
  * A bank card / payout account of /user/bank-card (SPEC §3 "Bank card", §5 "Bank card"; DECISIONS
  * "Money"). Not a lifecycle (a card is bound, then unbound; never edited), so no machine: the rules
- * are plain data and one check, the single place both the web form (features/bank-cards) and the
- * server (src/server/money/cards.ts) read them, so a field is required, and worded, once.
- *
- * - Payment types Billpay, Check, Wire, ACH, Paypal, Zelle are recognised without regard to case and
- *   stored in that spelling; any other non-empty text is a typed type (SPEC: "new values can be
- *   typed"), which needs the holder name only and keeps whatever else was filled in.
- * - The account holder name is always required ('请填写Account Holder Name').
- * - The fields each known type needs, in the dialog's order, with their label and message, are
- *   CARD_RULES. A known type's fields outside its list are cleared (SPEC: "switching type clears
- *   the other fields"), so what is stored is exactly what the type uses.
- * - Billpay's card type is one of visa, master, amex, all others; Check's one of Personal Checking,
- *   Personal Saving, Business Checking, Business Saving (SPEC "Personal/Business Checking/Saving"),
- *   matched without regard to case and stored in that spelling.
- * - Texts are trimmed and control characters become spaces (an address pasted with line breaks).
+ * are plain data and one check (checkCard), the single place both the web form
+ * (features/bank-cards) and the server (src/server/money/cards.ts) read them, so a field is
+ * required, and worded, once. The account holder name is always required
+ * ('请填写Account Holder Name'); texts are trimmed and control characters become spaces
+ * (cleanCardText).
  */
 import { withdrawMessages } from './withdraw.machine';
 
+/**
+ * Recognised without regard to case and stored in that spelling (knownPaymentType); any other
+ * non-empty text is a typed type (SPEC: "new values can be typed"), which needs the holder name only
+ * and keeps whatever else was filled in.
+ */
 export const KNOWN_PAYMENT_TYPES = ['Billpay', 'Check', 'Wire', 'ACH', 'Paypal', 'Zelle'] as const;
 export type KnownPaymentType = (typeof KNOWN_PAYMENT_TYPES)[number];
 
 /** At most this many live cards per member (the server counts them). */
 export const MAX_CARDS = 50;
 
-/** The card type choices of the types that have one (the dialog's select offers the same). */
+/**
+ * The card type choices of the types that have one (the dialog's select offers the same).
+ *
+ * Billpay's card type is one of visa, master, amex, all others; Check's one of Personal Checking,
+ * Personal Saving, Business Checking, Business Saving (SPEC "Personal/Business Checking/Saving"),
+ * matched without regard to case and stored in that spelling.
+ */
 export const CARD_TYPE_OPTIONS = {
   Billpay: ['visa', 'master', 'amex', 'all others'],
   Check: ['Personal Checking', 'Personal Saving', 'Business Checking', 'Business Saving'],
@@ -88,7 +90,11 @@ export interface CardRule {
   message: string;
 }
 
-/** The fields each known payment type needs (beyond the holder name), in the dialog's order. */
+/**
+ * The fields each known payment type needs (beyond the holder name), in the dialog's order, with
+ * their label and message. A known type's fields outside its list are cleared (SPEC: "switching
+ * type clears the other fields"), so what is stored is exactly what the type uses.
+ */
 export const CARD_RULES: Record<KnownPaymentType, readonly CardRule[]> = {
   Billpay: [
     { field: 'cardNo', label: 'Card Number', message: M.cardNoRequired },
@@ -154,7 +160,7 @@ export interface CardProblem {
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
 
-/** A typed text as stored: control characters become spaces, then trimmed. */
+/** A typed text as stored: control characters become spaces (an address pasted with line breaks), then trimmed. */
 export const cleanCardText = (value: string | undefined | null): string => (value ?? '').replace(CONTROL_CHARS, ' ').trim();
 
 /** The known type `typed` names (any case, surrounding blanks ignored), or null for a typed type. */

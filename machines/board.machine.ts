@@ -1,16 +1,7 @@
 /**
- * Board lifecycle (SPEC §4 "Board status", "Board publication"; DECISIONS "Boards, claims and tasks").
- *
- * - A board is created `unpublish`: only admins see it; members cannot see or claim it.
- * - `board.publish` opens it. Three variants: to all members of its bound groups (`all`), to
- *   chosen users (`users`, userIds), or like `all` through the backup mail server (`backup`).
- *   Publishing needs at least one board task (a board with nothing to claim is not announced)
- *   and an audience: a bound group for `all`/`backup`, at least one user for `users`.
- * - An `open` board may be published again, e.g. to more users; each publish mails its audience.
- * - `board.close` ends claiming (open -> close); `board.reopen` opens a closed board again. A
- *   closed board cannot be published until it is reopened.
- * - Expiry (expireAt passed) is not a state: an expired open board still accepts claims, which
- *   then wait for admin approval (see claim.machine.ts).
+ * Board lifecycle (SPEC §4 "Board status", "Board publication"; DECISIONS "Boards, claims and
+ * tasks"). A board is created `unpublish` (admins only), `board.publish` opens it, `board.close`
+ * and `board.reopen` end and resume claiming; the rules are listed at boardMachine.
  */
 import { setup } from 'xstate';
 
@@ -43,6 +34,18 @@ export function publishProblem(context: BoardContext, event: Extract<BoardEvent,
   return context.groupCount > 0 ? null : boardMessages.noGroups;
 }
 
+/**
+ * - A board is created `unpublish`: only admins see it; members cannot see or claim it.
+ * - `board.publish` opens it. Three variants: to all members of its bound groups (`all`), to
+ *   chosen users (`users`, userIds), or like `all` through the backup mail server (`backup`).
+ *   Publishing needs at least one board task (a board with nothing to claim is not announced)
+ *   and an audience: a bound group for `all`/`backup`, at least one user for `users`.
+ * - An `open` board may be published again, e.g. to more users; each publish mails its audience.
+ * - `board.close` ends claiming (open -> close); `board.reopen` opens a closed board again. A
+ *   closed board cannot be published until it is reopened.
+ * - Expiry (expireAt passed) is not a state: an expired open board still accepts claims, which
+ *   then wait for admin approval (see claim.machine.ts).
+ */
 export const boardMachine = setup({
   types: {
     context: {} as BoardContext,

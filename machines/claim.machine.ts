@@ -1,22 +1,9 @@
 /**
  * Claiming units of a board task (SPEC §2 claim dialog, §4, §5 "Claim"; DECISIONS "Boards, claims
- * and tasks"). The dialog's flow and every rule it and the server apply:
- *
- * - What may be claimed (`claimOutcome`): the board must be open and the board task not full or
- *   deleted. On a normal or urgent board task of a board that has not expired the new task is
- *   `open`; on a closed board task or an expired board it is `pending` until an admin accepts it
- *   (the dialog warns about that beforehand).
- * - The fields (`claimFieldErrors`): count is a whole number ('请输入数字'), at least 1, and not above
- *   the remaining shown quantity ('不能认领超过N件'; remaining = show minus the units of the board
- *   task's tasks that are not deleted; when editing, the task's own units count as remaining).
- *   With isHome on, state, zipCode and labelCount are all required. isHome, state and zipCode are
- *   fixed once claimed: editing changes only count (and labelCount).
- * - The flow: `claim.open` (with the board task) -> editing; `claim.submit` with valid values ->
- *   submitting (the `submitClaim` actor, provided by the app) -> done, or back to editing with the
- *   server's message ('操作失败' when it gives none); `claim.cancel` closes the dialog.
- *
- * The server calls the same `claimOutcome` and `claimFieldErrors`, so the dialog and the API
- * refuse the same claims with the same words.
+ * and tasks"). The dialog's flow (claimMachine) and every rule it and the server apply: what may be
+ * claimed (`claimOutcome`) and the fields (`claimFieldErrors`). The server calls the same
+ * `claimOutcome` and `claimFieldErrors`, so the dialog and the API refuse the same claims with the
+ * same words.
  */
 import { assign, fromPromise, setup } from 'xstate';
 
@@ -61,6 +48,11 @@ export const remainingOf = (t: ClaimTarget) => Math.max(0, t.show - t.claimed);
 
 export type ClaimOutcome = { ok: true; taskStatus: 'open' | 'pending' } | { ok: false; msg: string };
 
+/**
+ * The board must be open and the board task not full or deleted. On a normal or urgent board task
+ * of a board that has not expired the new task is `open`; on a closed board task or an expired
+ * board it is `pending` until an admin accepts it (the dialog warns about that beforehand).
+ */
 export function claimOutcome(t: ClaimTarget): ClaimOutcome {
   if (t.boardStatus !== 'open') return { ok: false, msg: claimMessages.boardNotOpen };
   if (t.boardTaskStatus === 'full') return { ok: false, msg: claimMessages.full };
@@ -80,6 +72,12 @@ const wholeNumber = (v: unknown) => !blank(v) && /^\d+$/.test(String(v).trim());
 /**
  * Field errors of a claim (mode 'create') or of a count edit (mode 'edit', where `ownCount` units
  * are the task's own and count as remaining).
+ *
+ * count is a whole number ('请输入数字'), at least 1, and not above the remaining shown quantity
+ * ('不能认领超过N件'; remaining = show minus the units of the board task's tasks that are not
+ * deleted; when editing, the task's own units count as remaining). With isHome on, state, zipCode
+ * and labelCount are all required. isHome, state and zipCode are fixed once claimed: editing changes
+ * only count (and labelCount).
  */
 export function claimFieldErrors(values: ClaimValues, target: ClaimTarget, mode: 'create' | 'edit' = 'create', ownCount = 0): ClaimErrors {
   const errors: ClaimErrors = {};
@@ -119,6 +117,11 @@ export type ClaimEvent =
   | { type: 'claim.submit'; values: ClaimValues }
   | { type: 'claim.cancel' };
 
+/**
+ * The flow: `claim.open` (with the board task) -> editing; `claim.submit` with valid values ->
+ * submitting (the `submitClaim` actor, provided by the app) -> done, or back to editing with the
+ * server's message ('操作失败' when it gives none); `claim.cancel` closes the dialog.
+ */
 export const claimMachine = setup({
   types: {
     context: {} as ClaimContext,

@@ -1,27 +1,9 @@
 /**
  * A payment application, from the member's apply to their confirmation of receipt (SPEC §4
- * "Payment application status"; DECISIONS "Money"). The one place these rules live: the buttons of
- * /user/my-task, /user/apply-list and /admin/apply-list come from `allowedEvents`, and the server
- * applies every change through `decide` with this machine, refusing what it refuses with the
- * message the UI would show.
- *
- *   applied --pay.agree (admin, optional new bonus)--> agreed
- *   agreed --pay.withdraw (the member puts it in a withdraw request)--> withdrawing
- *   withdrawing --pay.release (its withdraw order is cancelled)--> agreed
- *   withdrawing --pay.paid (every line of its withdraw order is paid)--> paid
- *   withdrawing --pay.confirm (admin confirms payment, /admin/apply-list)--> paid
- *   paid --pay.collect (the member confirms receipt)--> collected
- *
- * Decisions (README "Money"):
- * - One application per task, and only for a locked task (the task machine's task.apply; the task
- *   then moves to processing, and to finished when the application is paid).
- * - The admin's "confirm payment" is for money that reached the member for an application already
- *   in a withdraw request (DECISIONS: withdrawing -> paid by withdraw paid, or admin pay/confirm).
- *   It is not offered on agreed rows: an agreed application is part of the member's balance, and
- *   paying it outside a withdraw would let the member withdraw it a second time. Once it is
- *   confirmed, its withdraw order can no longer be cancelled (payment has started).
- * - The balance is the income of the member's agreed applications (none of them is in a live
- *   withdraw: that is what withdrawing means).
+ * "Payment application status"; DECISIONS "Money"). The one place these rules live (the transitions
+ * and decisions at paymentMachine): the buttons of /user/my-task, /user/apply-list and
+ * /admin/apply-list come from `allowedEvents`, and the server applies every change through `decide`
+ * with this machine, refusing what it refuses with the message the UI would show.
  */
 import { setup } from 'xstate';
 
@@ -50,6 +32,25 @@ export const paymentMessages = {
   notFound: '付款申请不存在',
 } as const;
 
+/**
+ *   applied --pay.agree (admin, optional new bonus)--> agreed
+ *   agreed --pay.withdraw (the member puts it in a withdraw request)--> withdrawing
+ *   withdrawing --pay.release (its withdraw order is cancelled)--> agreed
+ *   withdrawing --pay.paid (every line of its withdraw order is paid)--> paid
+ *   withdrawing --pay.confirm (admin confirms payment, /admin/apply-list)--> paid
+ *   paid --pay.collect (the member confirms receipt)--> collected
+ *
+ * Decisions (DECISIONS "Money"):
+ * - One application per task, and only for a locked task (the task machine's task.apply; the task
+ *   then moves to processing, and to finished when the application is paid).
+ * - The admin's "confirm payment" is for money that reached the member for an application already
+ *   in a withdraw request (DECISIONS: withdrawing -> paid by withdraw paid, or admin pay/confirm).
+ *   It is not offered on agreed rows: an agreed application is part of the member's balance, and
+ *   paying it outside a withdraw would let the member withdraw it a second time. Once it is
+ *   confirmed, its withdraw order can no longer be cancelled (payment has started).
+ * - The balance is the income of the member's agreed applications (none of them is in a live
+ *   withdraw: that is what withdrawing means).
+ */
 export const paymentMachine = setup({
   types: {
     context: {} as PaymentContext,

@@ -1,24 +1,10 @@
 /**
  * A scan record: one row of a parcel (tracking id, upc, count), from announcement to payment (SPEC
  * §3 scan tracking record, §4 scan record status, §5 scan messages; DECISIONS "Receiving and
- * matching"; docs/decisions/070-scan-record-rules.md). The one place its rules live: the database
- * enum, the contract and the screens' badges take its status list; the scan calls, the tracking
- * upload, matching and the scan screens ask its questions, so "seen", "frozen" and "duplicate" mean
- * one thing everywhere.
- *
- * - init: announced by a tracking import, not yet seen at the warehouse. Not stock: matching leaves
- *   it alone. A scan of its upc on its tracking id, or a confirm upload row, CONFIRMS it
- *   (record.confirm -> scan): the scanned count replaces the announced one (an upload row without a
- *   count keeps it) and a scanned product replaces the imported item. Such a scan is not a
- *   duplicate: the announcement was waiting for it.
- * - scan: seen, not yet matched. Matching decides (record.match -> match | unmatch) and decides
- *   again after every scan, upload and record change: match and unmatch move between each other.
- * - wait2pay (record.apply: the matched row's task applied for payment) -> payed (record.pay).
- *   Frozen: the units belong to that task; neither an edit nor matching moves them.
- * - Seen = every status but init. A scan of a upc the tracking id has SEEN is a duplicate (a parcel
- *   is scanned once; a clerk corrects the count with an edit).
- * - record.edit (count, upc, item, tracking id) in every status but the frozen ones. The status
- *   stays: an init row stays init, a seen row is matched again by the caller.
+ * matching"; docs/decisions/070-scan-record-rules.md). The one place its rules live (the statuses at
+ * scanRecordMachine): the database enum, the contract and the screens' badges take its status list;
+ * the scan calls, the tracking upload, matching and the scan screens ask its questions, so "seen",
+ * "frozen" and "duplicate" mean one thing everywhere.
  */
 import { setup } from 'xstate';
 import { allowedEvents, decide, type Decision } from './stored-state';
@@ -88,6 +74,21 @@ const matchVerdict = {
   'record.match': [{ guard: 'outcomeMatch', target: 'match' }, { target: 'unmatch' }],
 } as const;
 
+/**
+ * - init: announced by a tracking import, not yet seen at the warehouse. Not stock: matching leaves
+ *   it alone. A scan of its upc on its tracking id, or a confirm upload row, CONFIRMS it
+ *   (record.confirm -> scan): the scanned count replaces the announced one (an upload row without a
+ *   count keeps it) and a scanned product replaces the imported item. Such a scan is not a
+ *   duplicate: the announcement was waiting for it.
+ * - scan: seen, not yet matched. Matching decides (record.match -> match | unmatch) and decides
+ *   again after every scan, upload and record change: match and unmatch move between each other.
+ * - wait2pay (record.apply: the matched row's task applied for payment) -> payed (record.pay).
+ *   Frozen: the units belong to that task; neither an edit nor matching moves them.
+ * - Seen = every status but init. A scan of a upc the tracking id has SEEN is a duplicate (a parcel
+ *   is scanned once; a clerk corrects the count with an edit).
+ * - record.edit (count, upc, item, tracking id) in every status but the frozen ones. The status
+ *   stays: an init row stays init, a seen row is matched again by the caller.
+ */
 export const scanRecordMachine = setup({
   types: {
     events: {} as ScanRecordEvent,
@@ -120,7 +121,7 @@ export function explainScanRecordRefusal(status: ScanStatus, _context: unknown, 
 export function decideScanRecord(status: ScanStatus, event: ScanRecordEvent): Decision<ScanStatus> {
   // Remembered: the machine has no context, so status and event are all a decision reads, and a
   // 50,000-row confirm asks the same question of every row (resolving an XState snapshot per row
-  // took ~2.5% of the server's thread during a confirm).
+  // showed in a confirm's CPU profile: docs/performance.md).
   const key = `${status}|${JSON.stringify(event)}`;
   let d = scanDecisions.get(key);
   if (!d) {

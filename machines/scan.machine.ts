@@ -1,33 +1,8 @@
 /**
  * /admin/scan: one tracking id, many products (SPEC §2 /admin/scan, §5 Scan, §7 Scan calls, §9 default
- * scan count 1; DECISIONS "Receiving and matching"). Every rule of the screen lives here:
- *
- * - Two tabs, tracking and upc. Without a tracking id every scan is the tracking id: it is set, the
- *   tab switches to upc and the tracking's records are looked up (GET .../{id}/list -> isExist,
- *   scanTrackingList); they are listed as the already-added products, each edited with modify.
- * - On the upc tab a scan is a product code: a upc the tracking id already has SEEN (a record in any
- *   status but init) is refused with 'upc重复，请编辑已添加的商品'; a upc already among the new rows
- *   raises its count by 1; a upc the tracking id has only imported (an init record: an announced
- *   parcel) adds a row with the record's product, which create turns into the seen record with the
- *   scanned count, as the server does (receiving/scan-service.ts); any other adds a row with count 1
- *   (SPEC §9). Each new upc's products are looked up (the page's `findItems`, items whose upc is the
- *   code): exactly one open product is chosen for the row; none is an unknown product (a sound, and
- *   the clerk picks one or adds it on /admin/item-list). Each row's count is also raised or lowered
- *   by one (+1 / -1), between 1 and 1000000.
- * - A scan on the tracking tab starts the next parcel, but only when no new row is waiting to be
- *   saved (they would be lost): '请先提交或删除未保存的商品'.
- * - Submit needs at least one row and a product on every row ('请填写所有项目对应的商品'); a submit
- *   while a new row's products are still being looked up waits for the lookup, then goes. It
- *   creates the rows (POST .../{id}/create) and, on success, the answer's records replace the list
- *   and the tab goes back to tracking: the next scan is the next parcel's tracking id (unless rows
- *   scanned while the call was under way wait to be saved: they stay, on the upc tab).
- * - Command barcodes (SCAN_COMMANDS, shown on the page and printable; docs/decisions/081) let a
- *   clerk work with the scanner alone: 提交 submits; 下一个包裹 starts over with a new tracking id
- *   (refused while rows wait to be saved); 取消 takes back the last scan (one unit of the row it
- *   counted; with no unsaved scan left, the parcel itself: back to the tracking tab). A command is
- *   never a tracking id or a upc.
- * - An existing record is edited (count, product) through modify, unless its task is being paid
- *   (wait2pay, payed), which the server refuses too.
+ * scan count 1; DECISIONS "Receiving and matching"). Every rule of the screen lives here (listed at
+ * scanMachine): a tracking tab and a upc tab, new rows saved with create, existing records edited with
+ * modify, and command barcodes so a clerk can work with the scanner alone (docs/decisions/081).
  *
  * Side effects are named: the actors lookupTracking, findItems, createScans and modifyRecord, and
  * the action `feedback` (the page's sound), all provided by the page.
@@ -262,6 +237,35 @@ const isCommand =
 
 // ---------------------------------------------------------------- the machine
 
+/**
+ * The rules of the screen:
+ * - Two tabs, tracking and upc. Without a tracking id every scan is the tracking id: it is set, the
+ *   tab switches to upc and the tracking's records are looked up (GET .../{id}/list -> isExist,
+ *   scanTrackingList); they are listed as the already-added products, each edited with modify.
+ * - On the upc tab a scan is a product code: a upc the tracking id already has SEEN (a record in any
+ *   status but init) is refused with 'upc重复，请编辑已添加的商品'; a upc already among the new rows
+ *   raises its count by 1; a upc the tracking id has only imported (an init record: an announced
+ *   parcel) adds a row with the record's product, which create turns into the seen record with the
+ *   scanned count, as the server does (receiving/scan-service.ts); any other adds a row with count 1
+ *   (SPEC §9). Each new upc's products are looked up (the page's `findItems`, items whose upc is the
+ *   code): exactly one open product is chosen for the row; none is an unknown product (a sound, and
+ *   the clerk picks one or adds it on /admin/item-list). Each row's count is also raised or lowered
+ *   by one (+1 / -1), between 1 and 1000000.
+ * - A scan on the tracking tab starts the next parcel, but only when no new row is waiting to be
+ *   saved (they would be lost): '请先提交或删除未保存的商品'.
+ * - Submit needs at least one row and a product on every row ('请填写所有项目对应的商品'); a submit
+ *   while a new row's products are still being looked up waits for the lookup, then goes. It
+ *   creates the rows (POST .../{id}/create) and, on success, the answer's records replace the list
+ *   and the tab goes back to tracking: the next scan is the next parcel's tracking id (unless rows
+ *   scanned while the call was under way wait to be saved: they stay, on the upc tab).
+ * - Command barcodes (SCAN_COMMANDS, shown on the page and printable; docs/decisions/081) let a
+ *   clerk work with the scanner alone: 提交 submits; 下一个包裹 starts over with a new tracking id
+ *   (refused while rows wait to be saved); 取消 takes back the last scan (one unit of the row it
+ *   counted; with no unsaved scan left, the parcel itself: back to the tracking tab). A command is
+ *   never a tracking id or a upc.
+ * - An existing record is edited (count, product) through modify, unless its task is being paid
+ *   (wait2pay, payed), which the server refuses too.
+ */
 export const scanMachine = setup({
   types: {
     context: {} as ScanContext,

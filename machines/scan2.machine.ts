@@ -1,33 +1,8 @@
 /**
  * /admin/scan2: one product, many tracking ids (SPEC §2 /admin/scan2, §4 "Scan2 row client status",
- * §5 Scan2, §7 add; DECISIONS "Receiving and matching"). Every rule of the screen lives here:
- *
- * - A product must be chosen before a scan is taken ('请选择商品'). Each row keeps the product it was
- *   scanned with, so changing the product never changes rows already scanned.
- * - Each scanned tracking id becomes a row in status 0 (pending). A tracking id already in the list
- *   (in any status but 9 deleted) is refused: 'tracking已提交过' when that row really reached the
- *   server (2, 4, 5), '该Tracking已在列表中，等待提交' while it has not (0, 1, 3): nothing was
- *   submitted twice, the clerk only scanned it again (a camera held on a label does that). A parcel
- *   the server already holds as scanned for the same product is 'tracking已提交过' too (found by the
- *   check before the first send).
- * - The next accepted scan submits every pending row (0 -> 1); the clerk may also submit a pending row
- *   by its button, or all pending rows at once. Only pending rows may be deleted (-> 9) or submitted
- *   by hand.
- * - Rows in 1 are sent one at a time, oldest first: a check (GET .../{id}/list), then the add (POST
- *   .../{id}/add). The add answers with the tracking's records; the row becomes 4 when its record
- *   matched, 5 when it did not match, else 2.
- * - NO SCAN IS LOST: a send that fails becomes 3; unless the server refused the row itself (then it
- *   stays 3 with the server's words), it is queued again automatically after a backoff (1 s, 2 s, 4 s,
- *   ... at most 60 s; reset by any success), at once when another row goes through (the server answers
- *   again) or on `retry.now` (the browser's 'online' event, the retry button). The context is the
- *   page's persisted state: rows not yet settled survive a reload (the page stores the context and
- *   passes it back as input) and a row caught in 1 by the reload is checked and sent again.
- * - NOTHING IS SENT TWICE: an add whose answer was lost may have been applied, and sending it again
- *   would count the parcel twice (or, where the server refuses a upc already seen, report our own scan
- *   as 'tracking已提交过'). So a row remembers `baseline` (that product's units on the tracking before
- *   its first send) and `sent` (an add may have reached the server without its answer reaching us).
- *   Every send starts with the check: when `sent` and the server now holds more than `baseline`, the
- *   earlier add did arrive and the row is settled from the records without sending again.
+ * §5 Scan2, §7 add; DECISIONS "Receiving and matching"). Every rule of the screen lives here (listed
+ * at scan2Machine), around two: NO SCAN IS LOST (a failed send is retried, rows not yet settled
+ * survive a reload) and NOTHING IS SENT TWICE (every send starts with a check of the server).
  *
  * Side effects are named: the actors `lookupTracking` and `addScan`, and the action `feedback` (the
  * page's sound and banner), all provided by the page.
@@ -272,6 +247,35 @@ function restoreRows(rows: readonly Scan2Row[] | undefined): Scan2Row[] {
 
 // ---------------------------------------------------------------- the machine
 
+/**
+ * The rules of the screen:
+ * - A product must be chosen before a scan is taken ('请选择商品'). Each row keeps the product it was
+ *   scanned with, so changing the product never changes rows already scanned.
+ * - Each scanned tracking id becomes a row in status 0 (pending). A tracking id already in the list
+ *   (in any status but 9 deleted) is refused: 'tracking已提交过' when that row really reached the
+ *   server (2, 4, 5), '该Tracking已在列表中，等待提交' while it has not (0, 1, 3): nothing was
+ *   submitted twice, the clerk only scanned it again (a camera held on a label does that). A parcel
+ *   the server already holds as scanned for the same product is 'tracking已提交过' too (found by the
+ *   check before the first send).
+ * - The next accepted scan submits every pending row (0 -> 1); the clerk may also submit a pending row
+ *   by its button, or all pending rows at once. Only pending rows may be deleted (-> 9) or submitted
+ *   by hand.
+ * - Rows in 1 are sent one at a time, oldest first: a check (GET .../{id}/list), then the add (POST
+ *   .../{id}/add). The add answers with the tracking's records; the row becomes 4 when its record
+ *   matched, 5 when it did not match, else 2.
+ * - NO SCAN IS LOST: a send that fails becomes 3; unless the server refused the row itself (then it
+ *   stays 3 with the server's words), it is queued again automatically after a backoff (1 s, 2 s, 4 s,
+ *   ... at most 60 s; reset by any success), at once when another row goes through (the server answers
+ *   again) or on `retry.now` (the browser's 'online' event, the retry button). The context is the
+ *   page's persisted state: rows not yet settled survive a reload (the page stores the context and
+ *   passes it back as input) and a row caught in 1 by the reload is checked and sent again.
+ * - NOTHING IS SENT TWICE: an add whose answer was lost may have been applied, and sending it again
+ *   would count the parcel twice (or, where the server refuses a upc already seen, report our own scan
+ *   as 'tracking已提交过'). So a row remembers `baseline` (that product's units on the tracking before
+ *   its first send) and `sent` (an add may have reached the server without its answer reaching us).
+ *   Every send starts with the check: when `sent` and the server now holds more than `baseline`, the
+ *   earlier add did arrive and the row is settled from the records without sending again.
+ */
 export const scan2Machine = setup({
   types: {
     context: {} as Scan2Context,

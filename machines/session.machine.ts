@@ -1,20 +1,7 @@
 /**
- * Session machine (SPEC §4 Session, §8 token_expired / no_access, §9 token storage).
- *
- * Rules encoded here:
- * - At start the app passes the stored token (if any) as input. A stored token goes straight to
- *   `loadingUser`; without one the session is `noToken`.
- * - `session.login` (token + keep flag from a successful login) stores the token and loads the
- *   user; it is accepted in every state, so logging in as someone else simply replaces the session.
- * - `loadingUser` invokes the `loadUser` actor (GET /api/user/info). Success -> `loggedIn` with
- *   `context.user`; any failure means the token is useless: clear it and go to `noToken`.
- *   A `token.expired` while loading is ignored: the load itself fails and clears the token.
- * - `session.logout` from a live session revokes the token on the server (best effort), clears the
- *   stored token and the user, and reloads the root of the app.
- * - `token.expired` (HTTP 401 / A00002 seen by the API client) while logged in shows 'Token已过期'
- *   through the `notify` action and logs out after 1 second (`logoutDelay`). The token is not
- *   revoked then: the server already refused it.
- * - `no.access` (A00003) sends the user home (`goHome`) and leaves the session as it is.
+ * Session machine (SPEC §4 Session, §8 token_expired / no_access, §9 token storage). Its rules are
+ * listed at sessionMachine: a stored token loads the user, a failed load clears it, login replaces
+ * the session, logout revokes it, an expired token logs out after LOGOUT_DELAY_MS.
  *
  * Pure: no window, fetch or storage here. Every side effect is a named action or actor with a
  * no-op default; the app supplies the real ones with `.provide()` (src/web/features/session/).
@@ -56,6 +43,21 @@ export type SessionNotice = 'tokenExpired';
 
 export const LOGOUT_DELAY_MS = 1000;
 
+/**
+ * - At start the app passes the stored token (if any) as input. A stored token goes straight to
+ *   `loadingUser`; without one the session is `noToken`.
+ * - `session.login` (token + keep flag from a successful login) stores the token and loads the
+ *   user; it is accepted in every state, so logging in as someone else simply replaces the session.
+ * - `loadingUser` invokes the `loadUser` actor (GET /api/user/info). Success -> `loggedIn` with
+ *   `context.user`; any failure means the token is useless: clear it and go to `noToken`.
+ *   A `token.expired` while loading is ignored: the load itself fails and clears the token.
+ * - `session.logout` from a live session revokes the token on the server (best effort), clears the
+ *   stored token and the user, and reloads the root of the app.
+ * - `token.expired` (HTTP 401 / A00002 seen by the API client) while logged in shows 'Token已过期'
+ *   through the `notify` action and logs out after 1 second (`logoutDelay`). The token is not
+ *   revoked then: the server already refused it.
+ * - `no.access` (A00003) sends the user home (`goHome`) and leaves the session as it is.
+ */
 export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,

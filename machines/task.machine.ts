@@ -1,28 +1,8 @@
 /**
  * A member's task (a claim) from claim to payment (SPEC §4 "Task status"; DECISIONS "Task
- * lifecycle"). The one place these rules live: the buttons a member or admin sees come from
- * `allowedEvents`/`can`, and the server applies every task change through `decide` with the same
- * machine, refusing what it refuses with the message the UI would show.
- *
- * - pending (claimed on a closed board task or an expired board): an admin accepts (-> open) or
- *   rejects (-> deleted). Pending tasks offer the member no upload or records actions.
- * - edit: a member edits only an open task; an admin edits any task that is not pending (nor
- *   deleted). Editing never changes the status.
- * - records (create, edit, remove a purchased record; `canChangeRecords`): a member changes the
- *   records of an open or unmatch task - an unmatch task is exactly the one whose records may need
- *   fixing (decision 090); an admin those of any task that is not pending (nor deleted). A record
- *   whose rows are matched stays frozen (the record's own rule, purchased-service.ts). Never changes
- *   the status: only the matching that follows may.
- * - delete: open or unmatch, and nothing has arrived yet (productCount 0) -> deleted.
- * - match: offered unless locked (in open and unmatch). Matching compares the parcels scanned for
- *   the task's tracking ids with its purchased records; its outcome decides the next state: every
- *   unit arrived -> locked; more units than the count -> unmatch; otherwise -> open
- *   (productCount and canSplit set by matching). `matchVerdict` is that outcome, from the units
- *   matching tied to the task's records (decision 090).
- * - split: open or unmatch with canSplit -> the arrived units become a locked sibling (same
- *   mainId, next subId) and this task keeps the rest (stays open).
- * - apply (for payment): locked only -> processing; paid -> finished (payment applications).
- * - close (admin): open, unmatch or locked -> closed.
+ * lifecycle"). The one place these rules live (listed at taskMachine): the buttons a member or
+ * admin sees come from `allowedEvents`/`can`, and the server applies every task change through
+ * `decide` with the same machine, refusing what it refuses with the message the UI would show.
  */
 import { setup } from 'xstate';
 
@@ -72,6 +52,27 @@ const matchTargets = {
   ],
 } as const;
 
+/**
+ * - pending (claimed on a closed board task or an expired board): an admin accepts (-> open) or
+ *   rejects (-> deleted). Pending tasks offer the member no upload or records actions.
+ * - edit: a member edits only an open task; an admin edits any task that is not pending (nor
+ *   deleted). Editing never changes the status.
+ * - records (create, edit, remove a purchased record; `canChangeRecords`): a member changes the
+ *   records of an open or unmatch task - an unmatch task is exactly the one whose records may need
+ *   fixing (decision 090); an admin those of any task that is not pending (nor deleted). A record
+ *   whose rows are matched stays frozen (the record's own rule, purchased-service.ts). Never changes
+ *   the status: only the matching that follows may.
+ * - delete: open or unmatch, and nothing has arrived yet (productCount 0) -> deleted.
+ * - match: offered unless locked (in open and unmatch). Matching compares the parcels scanned for
+ *   the task's tracking ids with its purchased records; its outcome decides the next state: every
+ *   unit arrived -> locked; more units than the count -> unmatch; otherwise -> open
+ *   (productCount and canSplit set by matching). `matchVerdict` is that outcome, from the units
+ *   matching tied to the task's records (decision 090).
+ * - split: open or unmatch with canSplit -> the arrived units become a locked sibling (same
+ *   mainId, next subId) and this task keeps the rest (stays open).
+ * - apply (for payment): locked only -> processing; paid -> finished (payment applications).
+ * - close (admin): open, unmatch or locked -> closed.
+ */
 export const taskMachine = setup({
   types: {
     context: {} as TaskContext,

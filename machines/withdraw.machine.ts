@@ -1,24 +1,9 @@
 /**
  * A withdraw line: the amount of one withdraw order paid to one card (SPEC §4 "Withdraw status";
- * DECISIONS "Money"). The one place these rules live: /user/withdraw-request and
- * /admin/withdraw-list offer the buttons `allowedEvents` allows, and the server applies every
- * status change through `decide` with this machine, refusing what it refuses with its message.
- *
- *   waited --wd.pay (the member or an admin marks it paid; admin Excel confirm)--> paid
- *   waited --wd.requestCancel (member, while cancelFlag is set)--> requestedCancel
- *   requestedCancel --wd.agreeCancel (admin)--> canceled
- *   requestedCancel --wd.rejectCancel (admin)--> waited
- *   waited --wd.changeCard (member)--> waited
- *
- * Order-level decisions (README "Money"), applied by the server in one transaction per call:
- * - cancel is asked for and answered per order (cancel/order, agree/cancel and reject/cancel take
- *   an orderId): the order's every live line must accept the event, else nothing changes. When an
- *   order's lines are cancelled its applications go back to agreed (the balance).
- * - cancelFlag ("the admin has not started paying") is cleared on every line of an order as soon
- *   as one of its lines is paid or one of its applications is confirmed paid: from then on the
- *   order cannot be cancelled.
- * - when every line of an order is paid, its applications are paid (their tasks finished, their
- *   parcels payed).
+ * DECISIONS "Money"). The one place these rules live (the transitions and order-level decisions at
+ * withdrawMachine): /user/withdraw-request and /admin/withdraw-list offer the buttons
+ * `allowedEvents` allows, and the server applies every status change through `decide` with this
+ * machine, refusing what it refuses with its message.
  */
 import { setup } from 'xstate';
 
@@ -44,7 +29,7 @@ export const withdrawMessages = {
   amountRequired: '请填写金额，金额必须为数字',
   sumMismatch: '"提现合计"必须与"任务合计"金额相同',
   changeCardRequired: '请要更换的银行卡',
-  // Decided (README "Money").
+  // Decided (DECISIONS "Money").
   cardOnce: '同一张银行卡只能填写一次',
   payWaitedOnly: '只有待付款的提现可以标记为已付款',
   cancelNotAllowed: '该提现已开始付款，不能取消',
@@ -56,6 +41,23 @@ export const withdrawMessages = {
   requested: '提交成功',
 } as const;
 
+/**
+ *   waited --wd.pay (the member or an admin marks it paid; admin Excel confirm)--> paid
+ *   waited --wd.requestCancel (member, while cancelFlag is set)--> requestedCancel
+ *   requestedCancel --wd.agreeCancel (admin)--> canceled
+ *   requestedCancel --wd.rejectCancel (admin)--> waited
+ *   waited --wd.changeCard (member)--> waited
+ *
+ * Order-level decisions (DECISIONS "Money"), applied by the server in one transaction per call:
+ * - cancel is asked for and answered per order (cancel/order, agree/cancel and reject/cancel take
+ *   an orderId): the order's every live line must accept the event, else nothing changes. When an
+ *   order's lines are cancelled its applications go back to agreed (the balance).
+ * - cancelFlag ("the admin has not started paying") is cleared on every line of an order as soon
+ *   as one of its lines is paid or one of its applications is confirmed paid: from then on the
+ *   order cannot be cancelled.
+ * - when every line of an order is paid, its applications are paid (their tasks finished, their
+ *   parcels payed).
+ */
 export const withdrawMachine = setup({
   types: {
     context: {} as WithdrawContext,

@@ -1,17 +1,12 @@
 // `npm run bench`: measures the server over real HTTP on this machine (loopback only), with a
-// fresh database: PGlite in a temporary folder by default, or BENCH_DATABASE_URL (PostgreSQL).
-// Each scenario runs a fixed number of requests at a fixed concurrency (16) from a worker thread (so
-// the load generator does not share the server's event loop) and reports throughput, the client's
-// latency percentiles, and the server's own p95 (Fastify's reply.elapsedTime, from request received
-// to response sent) beside the issue's target where there is one. Numbers go in docs/performance.md; tests
-// never assert timings.
-//
-// Environment: BENCH_DATABASE_URL (PostgreSQL; a fresh, empty database), BENCH_REQUESTS (per
-// scenario, default 4000), BENCH_CONCURRENCY (16), BENCH_SCALE (the receiving world's size as a
-// fraction of the issue's 1,000,000 scans / 200,000 tasks / 300,000 records; default 1 on
-// PostgreSQL, 0.05 on PGlite), BENCH_ONLY (comma-separated scenario groups: base, upload, receiving, responsive),
-// BENCH_CPU_PROFILE (a folder: a CPU profile of the server's thread during each measured scenario,
-// one .cpuprofile per scenario, for Chrome DevTools or speedscope; the profiler costs some speed).
+// fresh database: PGlite in a temporary folder by default, or BENCH_DATABASE_URL (PostgreSQL; a
+// fresh, empty database). Each scenario runs a fixed number of requests at a fixed concurrency from
+// a worker thread (so the load generator does not share the server's event loop) and reports
+// throughput, the client's latency percentiles, and the server's own p95 (Fastify's
+// reply.elapsedTime, from request received to response sent) beside the target where there is one.
+// Numbers go in docs/performance.md; tests never assert timings. Environment: BENCH_DATABASE_URL,
+// BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_SCALE, BENCH_ONLY, BENCH_CPU_PROFILE,
+// BENCH_PROBE_MS; each is described where it is read.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -33,10 +28,19 @@ import { PURCHASED_COLUMNS, PURCHASED_LIMITS } from '../src/server/files/purchas
 import { TRACKING_COLUMNS, TRACKING_LIMITS } from '../src/server/files/tracking-upload.ts';
 import { seedOpenTasks, seedReceiving, seedResponsive, seedScans } from './bench-seed.ts';
 
+/**
+ * BENCH_CONCURRENCY: clients at once (16).
+ */
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+/**
+ * BENCH_REQUESTS: measured requests per scenario (4000).
+ */
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 /** Requests of each receiving scenario run first and not counted (see measure). */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10000);
+/**
+ * BENCH_ONLY: comma-separated scenario groups: base, upload, receiving, responsive.
+ */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'base,upload,receiving,responsive').split(','));
 
 interface RequestSpec {
@@ -51,14 +55,13 @@ interface RequestSpec {
  * Each client is one keep-alive connection that writes a request prepared before the clock starts
  * and reads the response's status and Content-Length body (what wrk and autocannon do), rather
  * than node:http or fetch: on a 2-core machine the load generator's CPU is taken from the server
- * being measured, and node:http's client cost about 0.25 ms of CPU per request (fetch's web
- * streams about 1 ms). A response without Content-Length (chunked) fails the run: no scenario here
- * streams.
+ * being measured, and both clients cost more CPU per request than this one. A response without
+ * Content-Length (chunked) fails the run: no scenario here streams.
  *
  * The clients' thread runs at a lower scheduling priority (nice 10): it takes the CPU the server and
  * PostgreSQL leave idle instead of preempting them. At the same priority the kernel switched to it
- * at about every response the server wrote, in the middle of the server's event loop (0.6-0.7
- * involuntary switches of the server's thread per matched scan; 0.3 at nice 10). A clerk's scanner
+ * at about every response the server wrote, in the middle of the server's event loop (the switches
+ * counted: docs/performance.md). A clerk's scanner
  * is on another machine. The clients still keep 16 requests outstanding: each line reports how many
  * were in the server on average (throughput x mean server time; the rest of the time a request is in
  * the kernel's buffers or a client's hands).
@@ -229,9 +232,8 @@ const drive = (specs: RequestSpec[]) =>
 /**
  * Measures `specs`. `warmup`: requests of the same kind run first and not counted, so the figures
  * are those of a server that has been running. The first requests of a code path run in V8's
- * interpreter until it is compiled, and V8 goes on compiling for thousands of requests: after 1,000
- * warm-up scans, a fifth of the CPU during the 4,000 measured matched scans still went to V8's
- * compiler threads (~0.2 ms a scan); after 10,000 (BENCH_WARMUP's default) it was gone.
+ * interpreter until it is compiled, and V8 goes on compiling for thousands of requests; hence
+ * BENCH_WARMUP's default of 10,000 (what 1,000 left: docs/performance.md).
  */
 async function measure(name: string, specs: RequestSpec[], target?: { p95: number }, warmup: RequestSpec[] = []) {
   if (warmup.length) await drive(warmup);
@@ -252,6 +254,10 @@ async function measure(name: string, specs: RequestSpec[], target?: { p95: numbe
   );
 }
 
+/**
+ * BENCH_CPU_PROFILE: a folder: a CPU profile of the server's thread during each measured scenario,
+ * one .cpuprofile per scenario, for Chrome DevTools or speedscope (the profiler costs some speed).
+ */
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE;
 
 /** Starts the CPU profiler on this thread (the server's); the answer stops it and writes the profile named after the scenario. */
@@ -347,6 +353,8 @@ async function benchReceiving(
   as: (i: number) => Record<string, string>,
   many: (n: number, f: (i: number) => RequestSpec) => RequestSpec[],
 ) {
+  // BENCH_SCALE: the receiving world's size as a fraction of 1,000,000 scans / 200,000 tasks /
+  // 300,000 records; default 1 on PostgreSQL, 0.05 on PGlite.
   const scale = Number(process.env.BENCH_SCALE ?? (database.driver === 'pg' ? 1 : 0.05));
   const size = { members: 1000, tasks: Math.round(200_000 * scale), records: Math.round(300_000 * scale), scans: Math.round(1_000_000 * scale) };
   const t0 = performance.now();
@@ -593,8 +601,8 @@ async function benchTrackingImport(
   globalThis.gc?.();
   const server = databaseUrl ? await startServerProcess(databaseUrl) : null;
   // A server that has been running has compiled its upload and matching code (see measure): a
-  // 10,000-row file of other parcels is imported and confirmed first, not counted. Its confirm ran
-  // 1.3-2 s faster after that (a fresh process runs the first slices in V8's interpreter).
+  // 10,000-row file of other parcels is imported and confirmed first, not counted (a fresh process
+  // runs the first slices in V8's interpreter).
   const warmup = workbook(10_000, 'W', 5);
   const warmed: string[] = [];
   for (const mode of ['import', 'confirm'] as const) {

@@ -1,17 +1,8 @@
 // Who sees which board (DECISIONS "Roles": "A user sees a board only if it is open and published to
 // them (through a bound group or by user id), and may claim only from such boards"), and the shared
-// queries of the boards / board tasks / claims handlers.
-//
-// - Admins and lowerAdmins see every board, in every status.
-// - A member sees a board when it is open AND they belong to a group bound to it (board_groups) or
-//   it was published to them by id (board_users). Membership is read at request time, so adding or
-//   removing a member from a group changes what they see at once. Everything else answers A00004 as
-//   if the board did not exist, so a member cannot probe for boards that are not theirs.
-// - A board's audience is the union of both: publishing to chosen users opens the board, so members
-//   of groups already bound to it see it too. An admin who wants a board for chosen users only binds
-//   no group to it.
-// - publishAt is the date the admin shows on the board, not a schedule: a board becomes visible when
-//   it is published (status open), which is an explicit act of the admin.
+// queries of the boards / board tasks / claims handlers. Admins and lowerAdmins see every board, in
+// every status; a member sees what visibleToMember says. Everything else answers A00004 as if the
+// board did not exist, so a member cannot probe for boards that are not theirs.
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { boardGroups, boards, boardTasks, boardUsers } from '../db/schema/boards.ts';
@@ -29,7 +20,17 @@ export const isAdminSide = (user: SessionUser) => user.roleType !== 'user';
 export const BOARD_NOT_FOUND = '看板不存在';
 export const BOARD_TASK_NOT_FOUND = '任务不存在';
 
-/** The condition "this board is visible to member userId" over the boards table. */
+/**
+ * The condition "this board is visible to member userId" over the boards table.
+ *
+ * Open AND the member belongs to a group bound to it (board_groups) or it was published to them by
+ * id (board_users). Membership is read at request time, so adding or removing a member from a group
+ * changes what they see at once. A board's audience is the union of both: publishing to chosen users
+ * opens the board, so members of groups already bound to it see it too; an admin who wants a board
+ * for chosen users only binds no group to it. publishAt is the date the admin shows on the board,
+ * not a schedule: a board becomes visible when it is published (status open), an explicit act of
+ * the admin.
+ */
 export function visibleToMember(userId: number): SQL {
   return sql`(${boards.status} = 'open' and (exists (select 1 from ${boardGroups} bg join ${userGroupMembers} m on m.group_id = bg.group_id where bg.board_id = ${boards.id} and m.user_id = ${userId}) or exists (select 1 from ${boardUsers} bu where bu.board_id = ${boards.id} and bu.user_id = ${userId})))`;
 }

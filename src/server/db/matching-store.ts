@@ -1,23 +1,11 @@
-// Matching's database side (decision 095): the locks, the one-statement read of the
-// snapshot the planner (matching/plan.ts) works on, and the writing of its plan. The one place,
-// besides db/client.ts and db/together.ts, that knows whether a transaction runs pipelined: the
-// domain code (matching/match.ts, the scan service, the uploads) hands it data and gets data back.
-//
-// LOCK ORDER, followed by every caller (see matching/match.ts's header for why): first the tracking
-// ids (transaction-scoped advisory locks, sorted), then every live task with a record on them plus
-// the tasks the caller changes, all at once in id order, and only then anything else (lockTask
-// re-locks a row already held). A caller that already holds the tracking locks and task rows may
-// call matching freely (the locks are re-entrant). Scanning takes `lockTrackings(tx, [trackingId])`
-// BEFORE inserting or changing scan rows of the tracking id. The tracking locks are two-level: one
-// shared "all trackings" lock, then an exclusive lock per tracking id, except a change of more than
-// BULK_LOCK_THRESHOLD tracking ids (a large upload), which takes the "all trackings" lock
-// exclusively instead: PostgreSQL keeps advisory locks in its shared lock table (about 6,400 by
-// default), and one lock per tracking id of a 50,000-row file would fail with "out of shared memory".
-//
-// Statements (each round trip counts: the receiving speed target): a scan batch is begin, the lock statement, one
-// read (lockAndRead: sent behind the locks without waiting in a pipelined transaction), one write
-// (writePlan: every row, task and audit entry through db/together.ts executeTogether, sent with the
-// COMMIT) and commit. Only a plan that divides a row asks for ids first (one statement more).
+// Matching's database side (decision 095): the locks, the one-statement read of the snapshot the
+// planner (matching/plan.ts) works on, and the writing of its plan. The one place, besides
+// db/client.ts and db/together.ts, that knows whether a transaction runs pipelined: the domain code
+// (matching/match.ts, the scan service, the uploads) hands it data and gets data back.
+// LOCK ORDER, followed by every caller: the tracking ids, then the tasks, then anything else
+// (lockForMatching says which and why). Each round trip counts (the receiving speed target): a scan
+// batch is begin, the lock statement, one read (lockAndRead), one write (writePlan) and commit
+// (DECISIONS "Matching's statements").
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { PgTransaction } from 'drizzle-orm/pg-core';
@@ -37,7 +25,19 @@ const anyInt = (column: AnyPgColumn, values: number[]): SQL => sql`${column} = a
 /** Tracking ids per lock statement: keeps statements of a large upload small. */
 const LOCK_CHUNK = 1000;
 
-/** Above this many tracking ids, one exclusive lock of all tracking ids replaces the per-id locks (see the header). */
+/**
+ * Above this many tracking ids, one exclusive lock of all tracking ids replaces the per-id locks.
+ *
+ * The tracking locks are two-level: every caller first takes one shared "all trackings" lock and
+ * then an exclusive lock per tracking id, except a change of more than this many tracking ids (a
+ * large upload), which takes the "all trackings" lock exclusively instead. A PostgreSQL server keeps
+ * advisory locks in its shared lock table (max_locks_per_transaction x max_connections, about 6,400
+ * by default): one lock per tracking id of a 50,000-row file would fail with "out of shared memory".
+ * A large upload therefore waits for the scans in progress and holds the scanning of other parcels
+ * off until it commits; the lock order is unchanged (the all-trackings lock comes first), and a
+ * transaction takes its largest set first (an upload locks the whole file before matching any part
+ * of it), so it never upgrades a shared lock.
+ */
 export const BULK_LOCK_THRESHOLD = 2000;
 
 /** The key of the all-trackings lock; per-id keys are `tracking:<id>`, so no tracking id yields it. */
@@ -57,6 +57,10 @@ const heldLocks = new WeakMap<object, { all: 'shared' | 'exclusive' | null; ids:
  * round trip of its own). PostgreSQL re-plans a statement with array parameters on most calls, and
  * planning matching's read took as long as running it. Not for statements whose best plan depends
  * on their values (the list filters): they are not in a scan's transaction.
+ *
+ * Scanning takes `lockTrackings(tx, [trackingId])` BEFORE inserting or changing scan rows of the
+ * tracking id, then calls matchTracking: a row changed first and locked second could deadlock with a
+ * matching of the same tracking id that is updating that row.
  */
 export async function lockTrackings(tx: Tx, trackingIds: Iterable<string>, opts: { genericPlans?: boolean } = {}): Promise<void> {
   const ids = [...new Set(trackingIds)].sort();
@@ -120,7 +124,7 @@ export async function lockAndRead(
 /**
  * What a matching run reads, in one statement, after the tracking locks of `trackingIds`:
  * - the tasks concerned: every task with a live record (its task not deleted) on those tracking ids,
- *   and `taskIds`; locked FOR UPDATE in id order (the lock order of the header; `lock: false` for a
+ *   and `taskIds`; locked FOR UPDATE in id order (the lock order of lockForMatching; `lock: false` for a
  *   read-only caller), with their members' nicknames (what matched scan rows show as matchedUser);
  * - every record of those tasks (to judge each task on all of its tracking ids);
  * - the scan rows and live records, with their tasks, of those tracking ids and of every other
@@ -214,7 +218,17 @@ const concernedTaskIds = (trackingIds: string[], taskIds: number[]): SQL => sql`
 /**
  * Takes the tracking locks of `trackingIds`, then locks (FOR UPDATE, id order) every live task with a
  * record on them together with `taskIds`: the lock set of a change that is followed by matching,
- * taken before any other task lock (see the header). Call inside a transaction.
+ * taken before any other task lock. Call inside a transaction.
+ *
+ * LOCK ORDER, followed by every caller: first the tracking ids (transaction-scoped advisory locks,
+ * sorted), then every live task with a record on them plus the tasks the caller changes, all at once
+ * in id order, and only then anything else (lockTask re-locks a row already held). Matching itself
+ * locks the same way, so two transactions never wait on each other in a cycle: one that holds a task
+ * row without the tracking lock could deadlock with a concurrent scan of the same parcel, and one
+ * that locked its own task first and the others later could deadlock with a member of another task
+ * sharing two parcels. A caller that already holds the tracking locks and task rows may call matching
+ * freely (the locks are re-entrant). A many-row upload may take lockForMatching for all its tracking
+ * ids and tasks up front, so its locks are in one order too.
  */
 export async function lockForMatching(tx: Tx, trackingIds: Iterable<string>, taskIds: number[] = []): Promise<void> {
   const ts = [...new Set(trackingIds)];
@@ -239,6 +253,8 @@ const TASK_CHUNK = 1000;
  * any), then every insert, update and audit entry as bulk statements in one statement
  * (db/together.ts; in turn, a chunk of audit JSON at a time, for a large one). Answers the plan
  * completed with those ids (the rows after matching).
+ *
+ * In a pipelined transaction the write is sent with the COMMIT.
  */
 export async function writePlan(tx: Tx, plan: MatchPlan): Promise<CompletedPlan> {
   const done = completePlan(plan, await newScanIds(tx, plan.splits.length));

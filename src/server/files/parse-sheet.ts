@@ -1,23 +1,11 @@
-// Uploaded spreadsheets are untrusted (DECISIONS "Files"; xlsx 0.18.5's read path has known advisories).
-// This turns the bytes of one upload into rows of the columns a caller asks for, or refuses the file
-// with A00001 and a Chinese message before anything is changed:
-//  - size: nothing empty, nothing above the multipart limit (MAX_SHEET_BYTES, the same 10 MB as
-//    app.ts's UPLOAD_LIMIT_BYTES; uploads.test.ts checks they agree);
-//  - parsing happens in sheet-worker.mjs, in a fresh worker_thread per file with a ~128 MB heap
-//    and a 10 s wall-clock timeout after which the worker is terminated; the worker also refuses
-//    anything but an Office Open XML workbook and caps the unzipped size (zip bombs) before xlsx
-//    sees the bytes; at most MAX_PARALLEL_PARSES files are parsed at once (a second only while the
-//    memory budget leaves room for it), the rest wait their turn, and one of them is kept for the
-//    admin side, whose files go before members' (ParseSlots);
-//  - the worker answers the rows as JSON lines in one transferred buffer, read here a piece at a
-//    time between turns of the event loop (slices.ts), as are the rows' columns: a 50,000-row file
-//    took the server's thread for ~1 s in one piece when it came as one cloned array;
-//  - what comes back is checked to be rows of primitive cells, and only the caller's known columns
-//    are copied out, by header name, into fresh null-prototype objects built from the caller's own
-//    keys: a header or cell such as `__proto__` or `constructor` is only ever a string value
-//    compared with the known header names, never a property name on a server object;
-//  - a sheet with no header, missing required columns, no data or more than maxRows data rows
-//    is refused as a whole.
+// Uploaded spreadsheets are untrusted (DECISIONS "Files"; xlsx 0.18.5's read path has known
+// advisories). This turns the bytes of one upload into rows of the columns a caller asks for, or
+// refuses the file with A00001 and a Chinese message before anything is changed. Parsing happens in
+// sheet-worker.mjs, a fresh worker_thread per file with a small heap and a wall-clock timeout
+// (SHEET_LIMITS); few parse at once and admin-side files go first (ParseSlots,
+// docs/decisions/061-upload-queue.md). Only the caller's known columns are copied out, by header
+// name, into fresh null-prototype objects built from the caller's own keys: a header or cell such as
+// `__proto__` or `constructor` is only ever a string value, never a property name on a server object.
 import { Worker } from 'node:worker_threads';
 import { AppError, Code, badRequest } from '../errors.ts';
 import { Pacer } from './slices.ts';
@@ -52,9 +40,18 @@ export interface SheetLimits {
   maxColumns: number;
 }
 
-/** The same limit as app.ts's UPLOAD_LIMIT_BYTES (importing app.ts from here would be a cycle). */
+/**
+ * The same limit as app.ts's UPLOAD_LIMIT_BYTES (importing app.ts from here would be a cycle).
+ *
+ * Nothing empty and nothing above it is parsed; uploads.test.ts checks the two limits agree.
+ */
 export const MAX_SHEET_BYTES = 10 * 1024 * 1024;
 
+/**
+ * The worker gets a ~128 MB heap and a 10 s wall-clock timeout after which it is terminated; it
+ * also refuses anything but an Office Open XML workbook and caps the unzipped size (zip bombs)
+ * before xlsx sees the bytes.
+ */
 export const SHEET_LIMITS: SheetLimits = {
   maxBytes: MAX_SHEET_BYTES,
   maxRows: 20_000,
@@ -72,8 +69,8 @@ export const MAX_MEMBER_PARSES = 1;
 /**
  * The server's memory budget while it takes uploads (docs/performance.md: < 500 MB). A second parse
  * starts only while the process leaves room under it for two workers' heaps (heapMb; the running one
- * may not have grown yet); else it waits for the running one. One parse always may run. On PGlite
- * two at once beside a confirm took the server to 550 MB.
+ * may not have grown yet); else it waits for the running one. One parse always may run
+ * (docs/decisions/062-memory-and-turns-on-pglite.md).
  */
 export const MEMORY_BUDGET_BYTES = 500 * 1024 * 1024;
 
@@ -196,6 +193,10 @@ export function acceptWorkerRows(rows: unknown, limits: SheetLimits = SHEET_LIMI
 /**
  * Reads the worker's rows (JSON lines, one [rowIndex, cells] per line) a piece at a time, between
  * turns of the event loop; null when they are not what the worker promises.
+ *
+ * The worker answers its rows in one transferred buffer rather than one cloned array, so a large
+ * file does not take the server's thread in one piece; the rows' columns are read paced as well
+ * (slices.ts).
  */
 async function rowsOfText(text: Uint8Array, limits: SheetLimits): Promise<RawRows | null> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -275,6 +276,9 @@ const isBlank = (v: Cell) => v === null || (typeof v === 'string' && v.trim() ==
  * Reads the first sheet of an uploaded .xlsx: the first non-blank row is the header, the rows below
  * it are data. Throws A00001 (HTTP 413 for the size limit) when the file itself cannot be used.
  * `adminSide`: the file of an admin or lowerAdmin, parsed before members' files (ParseSlots).
+ *
+ * What comes back is checked to be rows of primitive cells (acceptWorkerRows). A sheet with no
+ * header, missing required columns, no data or more than maxRows data rows is refused as a whole.
  */
 export async function parseSheet<K extends string>(
   bytes: Buffer | null | undefined,

@@ -1,35 +1,11 @@
 // The Excel upload of purchased records (SPEC §2 /user/upload, §3 "Upload result row", §7
-// /api/purchased/user/excel/upload/import|update; DECISIONS "Files"; SPEC §2 /user/upload).
-//
-// The template (GET /ext/excel/template/purchased) has one sheet "采购记录" with these columns;
-// headers are matched by name (any order, width- and case-insensitive, other spellings in
-// PURCHASED_COLUMNS), the first non-blank row is the header:
-//   任务ID     required  the task: its id, or mainId-subId as the task lists show it (12, 12-1)
-//   商品ID     optional  for the reader; when filled it must be the task's item (catches a wrong task id)
-//   商品名称   optional  for the reader only
-//   tracking   required  the tracking id (at most 64 characters)
-//   快递公司   optional  the carrier, for the reader only (not stored)
-//   数量       required  units bought under that tracking id (1..1000000)
-// The id columns and tracking are formatted as text in the template, so Excel keeps "12-1" and a
-// 22-digit tracking id as typed; a tracking id that Excel already turned into a rounded number is
-// refused for the row rather than stored wrong.
-//
-// The file is parsed by parse-sheet.ts (limits, worker, known columns only). An unusable file is
-// refused as a whole with A00001 and nothing changes. Otherwise every row is reported, in sheet
-// order, with line (1-based sheet line), tracking, name, itemId, express, qty, oldQty, opStatus and
-// msg, plus the totals; blank rows are not rows. Rows are checked here first (format, duplicates in
-// the file, the task exists and is the caller's own - a member's foreign task id reads '任务不存在'
-// as if it did not exist), all before the first write; then the valid rows go through
-// savePurchasedRecords (the same rules and words as the record dialog; import = insert, an existing
-// tracking id is skip; update = change the count, oldQty = before) in slices (upload-rows.ts
-// applyInSlices; docs/decisions/060-uploads-in-slices.md): each slice is the rows of whole tracking
-// ids, its own transaction, taking its locks first in the one lock order of matching (so two
-// uploads touching the same parcels queue instead of deadlocking) and matching its tracking ids
-// once; other requests are served between slices. Every valid row is applied and the others
-// reported, in sheet order. Uploading the same file again after an interrupted upload finishes it
-// (import skips the records that exist, update the unchanged counts). Past the time budget
-// (PURCHASED_APPLY_BUDGET_MS) the rows not yet applied are reported as not processed. A member has
-// one upload in flight at a time (upload-gate.ts).
+// /api/purchased/user/excel/upload/import|update; DECISIONS "Files"). The file is parsed by
+// parse-sheet.ts; an unusable file is refused as a whole (A00001, nothing changes), otherwise every
+// row is reported in sheet order. Rows are checked before the first write, then the valid rows go
+// through savePurchasedRecords (the record dialog's rules and words) in slices of whole tracking
+// ids, each its own transaction taking its locks in matching's one lock order
+// (docs/decisions/060-uploads-in-slices.md), so the same file again finishes an interrupted upload.
+// A member has one upload in flight at a time (upload-gate.ts, decision 061).
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import type { Db, Tx } from '../db/client.ts';
@@ -48,6 +24,20 @@ type UploadResult = components['schemas']['UploadResult'];
 type UploadResultRow = components['schemas']['UploadResultRow'];
 export type PurchasedUploadMode = 'import' | 'update';
 
+/**
+ * The template (GET /ext/excel/template/purchased) has one sheet "采购记录" with these columns;
+ * headers are matched by name (any order, width- and case-insensitive, other spellings here), the
+ * first non-blank row is the header:
+ *   任务ID     required  the task: its id, or mainId-subId as the task lists show it (12, 12-1)
+ *   商品ID     optional  for the reader; when filled it must be the task's item (catches a wrong task id)
+ *   商品名称   optional  for the reader only
+ *   tracking   required  the tracking id (at most 64 characters)
+ *   快递公司   optional  the carrier, for the reader only (not stored)
+ *   数量       required  units bought under that tracking id (1..1000000)
+ * The id columns and tracking are formatted as text in the template, so Excel keeps "12-1" and a
+ * 22-digit tracking id as typed; a tracking id that Excel already turned into a rounded number is
+ * refused for the row rather than stored wrong.
+ */
 export const PURCHASED_COLUMNS = [
   { key: 'taskId', headers: ['任务ID', '任务编号', 'taskId', 'task id', 'task'], required: true },
   { key: 'itemId', headers: ['商品ID', '商品编号', 'itemId', 'item id'], required: false },
@@ -61,9 +51,8 @@ type ColumnKey = (typeof PURCHASED_COLUMNS)[number]['key'];
 
 /**
  * Data rows of one purchased upload: 10,000, half the parser's general 20,000. The rows are saved
- * set-based (savePurchasedRecords) and matched once at the end, so the time grows linearly: npm run
- * bench measures a full file of 10,000 rows (200 rows per task, half of the parcels already scanned)
- * at about 13 s on PostgreSQL and 16 s on PGlite on a busy 2-core machine, parse included.
+ * set-based (savePurchasedRecords) and matched once at the end, so the time grows linearly (npm run
+ * bench measures a full file: docs/performance.md).
  */
 export const PURCHASED_LIMITS: SheetLimits = { ...SHEET_LIMITS, maxRows: 10_000 };
 
@@ -174,7 +163,22 @@ async function loadTasks(tx: Tx, actor: SessionUser, refs: TaskRef[]) {
   return (ref: TaskRef) => ('id' in ref ? byId.get(ref.id) : byMainSub.get(`${ref.mainId}-${ref.subId}`));
 }
 
-/** Parses, checks and applies one purchased-records upload; see the header. */
+/**
+ * Parses, checks and applies one purchased-records upload.
+ *
+ * Every row is reported, in sheet order, with line (1-based sheet line), tracking, name, itemId,
+ * express, qty, oldQty, opStatus and msg, plus the totals; blank rows are not rows. Rows are checked
+ * first (format, duplicates in the file, the task exists and is the caller's own - a member's foreign
+ * task id reads '任务不存在' as if it did not exist), all before the first write; then the valid rows
+ * go through savePurchasedRecords (import = insert, an existing tracking id is skip; update = change
+ * the count, oldQty = before) in slices (upload-rows.ts applyInSlices): each slice is the rows of
+ * whole tracking ids, its own transaction, taking its locks first in the one lock order of matching
+ * (so two uploads touching the same parcels queue instead of deadlocking) and matching its tracking
+ * ids once; other requests are served between slices. Uploading the same file again after an
+ * interrupted upload finishes it (import skips the records that exist, update the unchanged counts).
+ * Past the time budget (PURCHASED_APPLY_BUDGET_MS) the rows not yet applied are reported as not
+ * processed.
+ */
 export async function uploadPurchased(
   db: Db,
   actor: SessionUser,

@@ -3,16 +3,8 @@
 // because xlsx 0.18.5 has unpatched advisories on its read path (prototype pollution
 // GHSA-4r6h-8v6p-xvw6, ReDoS GHSA-5pgg-2g8v-p4x9): whatever a crafted file does to this
 // thread's objects dies with the thread, and a parse that loops or grows is cut off.
-//
 // Plain JavaScript on purpose: a worker does not inherit the TypeScript loader of tsx or vitest,
-// and this file must run as it is under both.
-//
-// Input (workerData): { bytes: Uint8Array, maxRows, maxUnzippedBytes, maxZipEntries, maxColumns }.
-// Output (one message): { ok: true, text: Uint8Array } - the rows as UTF-8 JSON lines, one
-// [rowIndex, cells[]] per line, only non-blank rows, cells string | number | boolean | null; the
-// buffer is transferred, not cloned, and the server reads it a piece at a time (parse-sheet.ts) -
-// or { ok: false, reason, count? } with reason one of not-xlsx, too-big, unreadable, no-sheet,
-// too-many-rows.
+// and this file must run as it is under both. Its input and answer: parse().
 import { Buffer } from 'node:buffer';
 import { TextEncoder } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -115,6 +107,14 @@ function cellValue(cell) {
   }
 }
 
+/**
+ * Input (workerData): { bytes: Uint8Array, maxRows, maxUnzippedBytes, maxZipEntries, maxColumns }.
+ * Output (one message): { ok: true, text: Uint8Array } - the rows as UTF-8 JSON lines, one
+ * [rowIndex, cells[]] per line, only non-blank rows, cells string | number | boolean | null; the
+ * buffer is transferred, not cloned, and the server reads it a piece at a time (parse-sheet.ts) -
+ * or { ok: false, reason, count? } with reason one of not-xlsx, too-big, unreadable, no-sheet,
+ * too-many-rows.
+ */
 function parse() {
   const { bytes, maxRows, maxUnzippedBytes, maxZipEntries, maxColumns } = workerData;
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

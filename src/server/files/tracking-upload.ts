@@ -1,54 +1,12 @@
 // The tracking upload of /admin/upload (SPEC §2 "tracking import with three actions (insert, update,
 // confirm); a result table", §3 "Upload result row", §7 "POST /api/scan/admin/excel/upload/import,
 // update, confirm"; DECISIONS "Receiving and matching" - init = imported, not yet seen; "Files").
-//
-// The three actions (the decision; receiving/scan-service.ts has the same vocabulary, and both ask
-// machines/scan-record.machine.ts what seen, announced and frozen mean):
-// - import: parcels announced before they arrive (a supplier's or carrier's list). Each row
-//   (tracking, upc, 数量) becomes a scan record in status init: not stock yet, so matching ignores
-//   it and nothing is matched. A (tracking, upc) that already has a record (imported or seen) is
-//   skip (oldQty = its count): importing the same file twice changes nothing.
-// - update: corrects the count of the records of (tracking, upc), imported or seen (oldQty = the
-//   count before). If matching had divided the units among several tasks (one row per task), the
-//   rows are merged back into the first one and matched again, so the file's count is the parcel's
-//   count. No record is an error row, the same count is skip, a record whose task is being paid
-//   (wait2pay, payed) is an error row (frozen, as for modify). Seen records are matched again.
-// - confirm: the announced parcels arrived. The init records of (tracking, upc) - or of the whole
-//   tracking id when the upc cell is empty - become scan (seen); a filled 数量 replaces the imported
-//   count (oldQty = the imported count). Records already seen are skip; a tracking id / upc never
-//   imported is an error row (scan it, or import it first). The confirmed tracking ids are
-//   matched once at the end (matchTrackings), which ties the units to members' tasks; matching
-//   writes each confirmed row once, in its matched state, audited 'upload.confirm' with the
-//   imported row as before (matchTrackings' `seen`).
-//
-// The template (GET /ext/excel/template/tracking) has one sheet "扫描记录" with these columns,
-// matched by name like the purchased template (any order, other spellings in TRACKING_COLUMNS):
-//   tracking  required  the tracking id (1..64 characters)
-//   upc       required  column; the cell may stay empty when 商品ID is given (the item's upc is
-//                       used; import and update) and in confirm (the whole tracking id)
-//   商品ID    optional  import: the item of the record (must exist); without it the item is the
-//                       catalogue's item of that upc (the open one with the lowest id), if any -
-//                       an imported row may name a product the catalogue does not have yet
-//   商品名称  optional  import: the record's item name when no catalogue item is found
-//   快递公司  optional  for the reader only (not stored)
-//   数量      import and update: required (1..1000000); confirm: optional
-// Text columns (tracking, upc) are formatted as text in the template so Excel keeps leading zeros
-// and long ids; a number Excel already rounded is refused for the row rather than stored wrong.
-//
-// Like the purchased upload: parse-sheet.ts parses (limits, worker, known columns only); an unusable
-// file is refused as a whole; every row is reported in sheet order (line, tracking, upc, name,
-// itemId, express, qty, oldQty, opStatus, msg) with the totals. Every check that needs no lock (the
-// cells, the items, duplicates in the file) is made before the first write; then the valid rows are
-// applied in slices (upload-rows.ts applyInSlices; docs/decisions/060-uploads-in-slices.md): each
-// slice is the rows of whole tracking ids, its own transaction, which takes those tracking ids'
-// locks (db/matching-store.ts lockTrackings), reads their rows, writes set-based (UPDATE ... FROM
-// unnest, multi-row INSERT), audits every changed row (entity 'tracking', actions upload.import /
-// upload.update / upload.update.merge / upload.confirm) and matches them; other requests are served
-// between slices. So a file is applied as if its parcels had arrived one slice after another, and
-// uploading the same file again after an interrupted upload finishes it (import: skip what exists;
-// update: skip an unchanged count; confirm: skip what is already seen). Past the time budget the
-// rows not yet applied are reported as not processed; a lock conflict (after retries) is 409.
-// Up to 50,000 rows per file (TRACKING_LIMITS).
+// Three actions (TrackingUploadMode): import announces parcels, update corrects counts, confirm says
+// announced parcels arrived; receiving/scan-service.ts has the same vocabulary, and both ask
+// machines/scan-record.machine.ts what seen, announced and frozen mean. Like the purchased upload:
+// parse-sheet.ts parses, an unusable file is refused as a whole, every row is reported in sheet
+// order, and the valid rows are applied in slices of whole tracking ids, each its own transaction
+// (docs/decisions/060-uploads-in-slices.md), so the same file again finishes an interrupted upload.
 import { sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { writeAudit, type AuditEntry } from '../audit.ts';
@@ -70,6 +28,25 @@ import { writeWorkbook } from './xlsx-write.ts';
 
 type UploadResult = components['schemas']['UploadResult'];
 type UploadResultRow = components['schemas']['UploadResultRow'];
+/**
+ * The three actions (the decision):
+ * - import: parcels announced before they arrive (a supplier's or carrier's list). Each row
+ *   (tracking, upc, 数量) becomes a scan record in status init: not stock yet, so matching ignores
+ *   it and nothing is matched. A (tracking, upc) that already has a record (imported or seen) is
+ *   skip (oldQty = its count): importing the same file twice changes nothing.
+ * - update: corrects the count of the records of (tracking, upc), imported or seen (oldQty = the
+ *   count before). If matching had divided the units among several tasks (one row per task), the
+ *   rows are merged back into the first one and matched again, so the file's count is the parcel's
+ *   count. No record is an error row, the same count is skip, a record whose task is being paid
+ *   (wait2pay, payed) is an error row (frozen, as for modify). Seen records are matched again.
+ * - confirm: the announced parcels arrived. The init records of (tracking, upc) - or of the whole
+ *   tracking id when the upc cell is empty - become scan (seen); a filled 数量 replaces the imported
+ *   count (oldQty = the imported count). Records already seen are skip; a tracking id / upc never
+ *   imported is an error row (scan it, or import it first). The confirmed tracking ids are matched
+ *   once at the end (matchTrackings), which ties the units to members' tasks; matching writes each
+ *   confirmed row once, in its matched state, audited 'upload.confirm' with the imported row as
+ *   before (matchTrackings' `seen`).
+ */
 export type TrackingUploadMode = 'import' | 'update' | 'confirm';
 
 const column = <K extends string>(key: K, headers: string[], required: boolean): SheetColumn<K> => ({ key, headers, required });
@@ -82,15 +59,26 @@ const BASE_COLUMNS = [
 ] as const;
 const QTY_HEADERS = ['数量', '数目', 'qty', 'count', 'quantity'];
 
-/** The columns of import and update (数量 required) and of confirm (数量 optional). */
+/**
+ * The columns of import and update (数量 required) and of confirm (数量 optional).
+ *
+ * The template (GET /ext/excel/template/tracking) has one sheet "扫描记录" with these columns,
+ * matched by name like the purchased template (any order, other spellings here):
+ *   tracking  required  the tracking id (1..64 characters)
+ *   upc       required  column; the cell may stay empty when 商品ID is given (the item's upc is
+ *                       used; import and update) and in confirm (the whole tracking id)
+ *   商品ID    optional  import: the item of the record (must exist); without it the item is the
+ *                       catalogue's item of that upc (the open one with the lowest id), if any -
+ *                       an imported row may name a product the catalogue does not have yet
+ *   商品名称  optional  import: the record's item name when no catalogue item is found
+ *   快递公司  optional  for the reader only (not stored)
+ *   数量      import and update: required (1..1000000); confirm: optional
+ */
 export const TRACKING_COLUMNS = [...BASE_COLUMNS, column('qty', QTY_HEADERS, true)] as const;
 export const CONFIRM_COLUMNS = [...BASE_COLUMNS, column('qty', QTY_HEADERS, false)] as const;
 type ColumnKey = (typeof TRACKING_COLUMNS)[number]['key'];
 
-/**
- * 50,000 data rows per file: a day of a warehouse's parcels. The parse of such a file takes about a
- * second in the worker; the rows are written set-based and matched once.
- */
+/** 50,000 data rows per file: a day of a warehouse's parcels; the rows are written set-based and matched once. */
 export const TRACKING_LIMITS: SheetLimits = { ...SHEET_LIMITS, maxRows: 50_000 };
 
 /** Wall-clock budget for applying the rows; past it the rows not yet applied are reported as not processed (as purchased-upload.ts). */
@@ -255,7 +243,22 @@ async function flush(tx: Tx, actor: SessionUser, plan: Plan, insertAction: strin
   await writeAudit(tx, audits);
 }
 
-/** Parses, checks and applies one tracking upload; see the header. */
+/**
+ * Parses, checks and applies one tracking upload.
+ *
+ * Every row is reported in sheet order (line, tracking, upc, name, itemId, express, qty, oldQty,
+ * opStatus, msg) with the totals. Every check that needs no lock (the cells, the items, duplicates in
+ * the file) is made before the first write; then the valid rows are applied in slices (upload-rows.ts
+ * applyInSlices): each slice is the rows of whole tracking ids, its own transaction, which takes those
+ * tracking ids' locks (db/matching-store.ts lockTrackings), reads their rows, writes set-based
+ * (UPDATE ... FROM unnest, multi-row INSERT), audits every changed row (entity 'tracking', actions
+ * upload.import / upload.update / upload.update.merge / upload.confirm) and matches them; other
+ * requests are served between slices. So a file is applied as if its parcels had arrived one slice
+ * after another, and uploading the same file again after an interrupted upload finishes it (import:
+ * skip what exists; update: skip an unchanged count; confirm: skip what is already seen). Past the
+ * time budget the rows not yet applied are reported as not processed; a lock conflict (after
+ * retries) is 409.
+ */
 export async function uploadTrackings(
   db: Db,
   actor: SessionUser,
@@ -264,7 +267,7 @@ export async function uploadTrackings(
   opts: { limits?: SheetLimits; budgetMs?: number; matchChunk?: number; slicing?: Partial<Slicing> } = {},
 ): Promise<UploadResult> {
   return oneUploadPerMember(actor, async () => {
-    // The sheet's rows are not kept, only what each row answers (a 50,000-row file's cells are ~15 MB of heap).
+    // The sheet's rows are not kept, only what each row answers.
     const columns = mode === 'confirm' ? CONFIRM_COLUMNS : TRACKING_COLUMNS;
     const { rows } = await parseSheet(bytes, columns, opts.limits ?? TRACKING_LIMITS, { adminSide: isAdminSide(actor) });
     const checked = await mapPaced(rows, (r) => checkRow(r, mode));
@@ -410,7 +413,12 @@ function planSlice(todo: Todo[], existing: Map<string, ScanRow[]>, mode: Trackin
   return plan;
 }
 
-/** The template: the columns above with tracking and upc formatted as text, and a help sheet. */
+/**
+ * The template: the columns above with tracking and upc formatted as text, and a help sheet.
+ *
+ * Text columns (tracking, upc) are formatted as text so Excel keeps leading zeros and long ids; a
+ * number Excel already rounded is refused for the row rather than stored wrong.
+ */
 export function trackingTemplate(): Buffer {
   const header = TRACKING_COLUMNS.map((c) => c.headers[0]!);
   const help: [string, string, string][] = [

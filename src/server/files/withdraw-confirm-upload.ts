@@ -1,24 +1,10 @@
 // The admin's confirmation of paid withdraw lines by Excel upload (SPEC §4 "the admin confirms
 // payment orders by Excel upload", §7 "Admin: ... confirm (file upload)", §8 "Withdraw-confirm upload
 // failure: '上传错误'"; DECISIONS "Money": "Admin confirm by Excel upload marks the listed lines paid,
-// all or nothing, and reports each row"; "Files").
-//
-// The file (decision): the first sheet, a header row, one row per paid line, columns matched by
-// name like the other uploads (any order; other spellings in CONFIRM_COLUMNS):
-//   提现ID  required  the line's id (the requestId / id of the lists; the first column of the export)
-//   订单号  optional  when filled, must be the line's orderId (a check against a wrong row)
-//   金额    optional  when filled, must be the line's amount to the cent (a check as well)
-// Any other column is ignored, so the Excel export of /admin/withdraw-list (withdraw-export.ts,
-// same headers) is the template: export the waited lines, pay them, upload the file.
-//
-// All or nothing: every row is checked under the locks of the lines' orders; if any row is an
-// error, nothing changes and the answer lists every row (errors with their reason, the others
-// opStatus skip '未处理：文件中有错误行'). Otherwise every listed waited line is paid through
-// withdraw-service.ts payLines (wd.pay by the machine, cancelFlag cleared on the order, the
-// applications of wholly paid orders pay.paid) in ONE transaction; a line already paid is skip
-// ('已付款'), so uploading the same file twice changes nothing the second time. The answer is the
-// UploadResult of the other uploads (A00000; `error` > 0 means nothing was applied), each row with
-// itemId = the line id and name = a summary of the line (order, type, masked card number, amount).
+// all or nothing, and reports each row"; "Files"). The template is the Excel export of
+// /admin/withdraw-list (withdraw-export.ts, same headers): export the waited lines, pay them, upload
+// the file. Unlike the other uploads it is all or nothing in ONE transaction (decision 060: the
+// listed lines are paid together or not at all), through withdraw-service.ts payLines.
 import { sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { decide } from '../../../machines/stored-state.ts';
@@ -40,6 +26,14 @@ type UploadResultRow = components['schemas']['UploadResultRow'];
 export const CONFIRM_HEADERS = { id: '提现ID', orderId: '订单号', amount: '金额' } as const;
 
 const column = <K extends string>(key: K, headers: string[], required: boolean): SheetColumn<K> => ({ key, headers, required });
+/**
+ * The file (decision): the first sheet, a header row, one row per paid line, columns matched by
+ * name like the other uploads (any order; other spellings here):
+ *   提现ID  required  the line's id (the requestId / id of the lists; the first column of the export)
+ *   订单号  optional  when filled, must be the line's orderId (a check against a wrong row)
+ *   金额    optional  when filled, must be the line's amount to the cent (a check as well)
+ * Any other column is ignored, so the export is the template.
+ */
 export const CONFIRM_COLUMNS = [
   column('id', [CONFIRM_HEADERS.id, 'id', 'requestId', 'request id', '提现编号'], true),
   column('orderId', [CONFIRM_HEADERS.orderId, 'orderId', 'order id', '订单ID'], false),
@@ -107,7 +101,18 @@ const summary = (l: LineRow) =>
     ' ',
   );
 
-/** Parses, checks and (when every row is valid) applies one confirm upload; see the header. */
+/**
+ * Parses, checks and (when every row is valid) applies one confirm upload.
+ *
+ * All or nothing: every row is checked under the locks of the lines' orders; if any row is an
+ * error, nothing changes and the answer lists every row (errors with their reason, the others
+ * opStatus skip '未处理：文件中有错误行'). Otherwise every listed waited line is paid through
+ * withdraw-service.ts payLines (wd.pay by the machine, cancelFlag cleared on the order, the
+ * applications of wholly paid orders pay.paid) in ONE transaction; a line already paid is skip
+ * ('已付款'), so uploading the same file twice changes nothing the second time. The answer is the
+ * UploadResult of the other uploads (A00000; `error` > 0 means nothing was applied), each row with
+ * itemId = the line id and name = a summary of the line (order, type, masked card number, amount).
+ */
 export async function confirmWithdrawUpload(
   db: Db,
   actor: SessionUser,

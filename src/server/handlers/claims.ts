@@ -1,16 +1,8 @@
 // Claims and the task lists around them (SPEC §2 /user/board, /admin/tasks, §3 Task, §4 claim rules,
 // §5 "Claim", §7 "Tasks"; DECISIONS "Boards, claims and tasks"). What may be claimed, and whether the
 // new task is open or pending, is machines/claim.machine.ts (claimOutcome, claimFieldErrors): the
-// server refuses exactly what the claim dialog refuses, with its words (A00001).
-//
-// Over-claiming is impossible under concurrent claims: the claim transaction locks the board task's
-// row (SELECT ... FOR UPDATE) before summing the units of its non-deleted tasks, so claims of one
-// board task run one after another, each seeing every unit claimed before it.
-//
-// When the claims of a board task reach its shown quantity its status is NOT set to full: "full" is
-// the admin's word for "no more claims even if units free up"; a board task whose claims reach show
-// is already closed to claims by the remaining-quantity rule ('不能认领超过0件'), and it opens again
-// by itself when a claim is deleted or rejected. Progress (claimCount / show) tells members it is full.
+// server refuses exactly what the claim dialog refuses, with its words (A00001). Over-claiming is
+// impossible under concurrent claims (claim locks the board task's row).
 import { and, eq, ilike, sql } from 'drizzle-orm';
 import { claimFieldErrors, claimOutcome, type ClaimTarget } from '../../../machines/claim.machine.ts';
 import { writeAudit } from '../audit.ts';
@@ -51,6 +43,16 @@ const contains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  * One claim, in one transaction: lock the board task, find its board (visible to the member, else
  * A00004 as if it did not exist), sum what is claimed, ask the claim rules, insert the task (id and
  * mainId from one nextval of the tasks id sequence, subId 0) and its audit entry.
+ *
+ * Over-claiming is impossible under concurrent claims: the transaction locks the board task's row
+ * (SELECT ... FOR UPDATE) before summing the units of its non-deleted tasks, so claims of one board
+ * task run one after another, each seeing every unit claimed before it.
+ *
+ * When the claims of a board task reach its shown quantity its status is NOT set to full: "full" is
+ * the admin's word for "no more claims even if units free up"; a board task whose claims reach show
+ * is already closed to claims by the remaining-quantity rule ('不能认领超过0件'), and it opens again
+ * by itself when a claim is deleted or rejected. Progress (claimCount / show) tells members it is
+ * full.
  */
 async function claim(ctx: Ctx, user: SessionUser, boardTaskId: number, input: ClaimInput) {
   return ctx.db.transaction(async (tx) => {

@@ -1,16 +1,9 @@
 // The match calls (SPEC §6 "The match button in the task record dialog appears only in the user view
 // and uses the user-side match call; the admin view uses the admin match call", §7 "POST
 // /api/match/..."; DECISIONS "Receiving and matching"). Matching itself is
-// src/server/matching/match.ts; these handlers choose what to match and who may ask.
-//
-// - Task match (user: own task, else A00004; admin: any): the task machine must accept task.match
-//   (open or unmatch; e.g. a locked task answers '已锁定的任务不能再匹配'), then every tracking id
-//   of the task is matched again and the task evaluated (also a task without records).
-// - Tracking match (user: only a tracking id the member recorded on one of their own tasks, else
-//   A00004; admin: any): matches that tracking id; tasks that no longer accept matching are left as
-//   they are (no refusal: the tracking id is matched, not a task).
-// - The answer lists the tasks concerned after matching - for a member only their own - and a msg
-//   saying where a single task stands.
+// src/server/matching/match.ts; these handlers choose what to match and who may ask. The answer lists
+// the tasks concerned after matching - for a member only their own - and a msg saying where a single
+// task stands.
 import { and, eq, inArray, ne } from 'drizzle-orm';
 import { listTasksWhere } from '../boards/task-queries.ts';
 import { isAdminSide } from '../boards/visibility.ts';
@@ -45,6 +38,11 @@ function taskMessage(t: { status: string; productCount: number; count: number })
   return matchMessages.nothing;
 }
 
+/**
+ * Task match (user: own task, else A00004; admin: any): the task machine must accept task.match
+ * (open or unmatch; e.g. a locked task answers '已锁定的任务不能再匹配'), then every tracking id of the
+ * task is matched again and the task evaluated (also a task without records).
+ */
 async function matchTask(ctx: Ctx, user: SessionUser, taskId: number) {
   return ctx.db.transaction(async (tx) => {
     const { task } = await lockTaskForChange(tx, user, taskId);
@@ -57,6 +55,11 @@ async function matchTask(ctx: Ctx, user: SessionUser, taskId: number) {
   });
 }
 
+/**
+ * Tracking match (user: only a tracking id the member recorded on one of their own tasks, else
+ * A00004; admin: any): matches that tracking id; tasks that no longer accept matching are left as
+ * they are (no refusal: the tracking id is matched, not a task).
+ */
 async function matchTrackingId(ctx: Ctx, user: SessionUser, raw: string) {
   const trackingId = raw.trim();
   if (!trackingId) throw badRequest(purchasedMessages.trackingIdRequired);

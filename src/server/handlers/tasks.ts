@@ -3,26 +3,9 @@
 // DECISIONS "Boards, claims and tasks"). Every status change is an event of machines/task.machine.ts
 // applied by applyTaskEvent (src/server/tasks/apply-event.ts): the server refuses exactly what the
 // machine refuses, with its message (A00001), and writes the audit entry in the same transaction.
-// Field edits are task.edit (by user: open only; by admin: not pending or deleted). Claims, review
-// and the task lists are claims.ts.
-//
-// Decisions:
-// - A member's count edit obeys the claim rules in 'edit' mode (claimFieldErrors: whole number,
-//   at least 1, at most the board task's remaining shown quantity plus the task's own count), with
-//   the board task row locked as a claim locks it, so edits and claims never over-claim together.
-//   isHome, state and zipCode never change; labelCount changes only through the /label/{m} call.
-// - The admin edit sets count (required, 'count必填'), labelCount, price, buyIn, bonus and punish
-//   (task.edit by admin); its status asks for task.close or task.delete (by admin), applied after
-//   the field edit; a status equal to the current one is no event (as the board save does). Without
-//   a status change the edit is applied even when no field differs, so the admin's save is refused
-//   exactly when the machine refuses task.edit. The admin is not held to the remaining shown
-//   quantity: the admin corrects what a member holds.
-// - After a count change, a delete or a close, matching runs again for the task's tracking ids:
-//   the count decides whether the arrived units are "all" (locked) or "more than claimed"
-//   (unmatch), and a deleted task's records no longer hold scanned units.
-// - Applied-for check and part match answer only about tasks the caller may see: for a member,
-//   another member's task id reads as a task without an application (apply/exist) or is left out
-//   (part/match), as if it did not exist.
+// Field edits are task.edit (by user: open only; by admin: not pending or deleted). After a count
+// change, a delete or a close, matching runs again for the task's tracking ids (matchTasks). Claims,
+// review and the task lists are claims.ts.
 import { and, eq, inArray } from 'drizzle-orm';
 import { claimFieldErrors, type ClaimTarget } from '../../../machines/claim.machine.ts';
 import type { TaskEvent } from '../../../machines/task.machine.ts';
@@ -50,7 +33,14 @@ export const taskEditMessages = {
 
 const taskOutOf = async (tx: Tx, id: number) => (await findTask(tx, eq(tasks.id, id)))!;
 
-/** A member's count (and labelCount) edit of an own task. */
+/**
+ * A member's count (and labelCount) edit of an own task.
+ *
+ * It obeys the claim rules in 'edit' mode (claimFieldErrors: whole number, at least 1, at most the
+ * board task's remaining shown quantity plus the task's own count), with the board task row locked
+ * as a claim locks it, so edits and claims never over-claim together. isHome, state and zipCode
+ * never change; labelCount changes only through the /label/{m} call.
+ */
 async function editQuantity(ctx: Ctx, user: SessionUser, id: number, count: number, labelCount?: number) {
   return ctx.db.transaction(async (tx) => {
     const { task, boardTask } = await lockTaskForChange(tx, user, id, { boardTask: true });
@@ -106,6 +96,16 @@ export const tasksHandlers: Handlers = {
     });
   },
 
+  /**
+   * The admin edit sets count (required, 'count必填'), labelCount, price, buyIn, bonus and punish
+   * (task.edit by admin); its status asks for task.close or task.delete (by admin), applied after the
+   * field edit; a status equal to the current one is no event (as the board save does). Without a
+   * status change the edit is applied even when no field differs, so the admin's save is refused
+   * exactly when the machine refuses task.edit. The admin is not held to the remaining shown quantity:
+   * the admin corrects what a member holds. Matching runs again after a count change, a delete or a
+   * close: the count decides whether the arrived units are "all" (locked) or "more than claimed"
+   * (unmatch), and a deleted task's records no longer hold scanned units.
+   */
   async updateTask(req, ctx) {
     const user = me(req);
     const b = req.body;
@@ -144,6 +144,10 @@ export const tasksHandlers: Handlers = {
     });
   },
 
+  /**
+   * Answers only about tasks the caller may see: for a member, another member's task id reads as a
+   * task without an application, as if it did not exist.
+   */
   async checkTaskApplyExists(req, ctx) {
     const user = me(req);
     const ids = parseIdList(req.query.taskIds, 'taskIds');
@@ -156,6 +160,10 @@ export const tasksHandlers: Handlers = {
     return ok({ applyRecords: Object.fromEntries(ids.map((id) => [String(id), applied.has(id)])) });
   },
 
+  /**
+   * Answers only about tasks the caller may see: for a member, another member's task id is left out,
+   * as if it did not exist.
+   */
   async getTaskPartMatch(req, ctx) {
     const user = me(req);
     const ids = parseIdList(req.query.taskIds, 'taskIds');

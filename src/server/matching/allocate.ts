@@ -1,36 +1,13 @@
 // The arithmetic of matching for ONE tracking id (DECISIONS "Receiving and matching"; decision 090),
 // kept pure so it can be read, reasoned about and tested without a database; plan.ts calls it for
 // each tracking id of a run and turns the result into writes.
-//
 // Input: the scan rows of the tracking id (the warehouse's side: upc + count) and the purchased
 // records entered for it (the members' side: which task, how many units, at most how many the
-// task's count leaves it; the task gives the upc).
-// Output: how many units of each record arrived, how every scan row's units are divided between
-// records (a row feeding two tasks is split into one row per task), which units nobody took, and
-// for each record whether it agrees.
-//
-// Decisions:
-// - The pool is every row seen at the warehouse: status scan, match, unmatch, and the rows already
-//   paid for (wait2pay, payed). init rows (imported, not yet seen) are not part of it.
-// - wait2pay / payed rows are frozen: their units belong to the task they are tied to and they are
-//   never re-divided (their task is being paid).
-// - Records are served in priority order: records of settled tasks (those whose state matching may
-//   no longer change: locked, processing, finished, closed) first, so a later record can never take
-//   units away from a task that is already locked or paid; then by record id (first recorded, first
-//   served: a short shared parcel goes to the earliest record). Records of deleted tasks are not
-//   passed in: their units are nobody's.
-// - Rows stay with the task they were tied to when they still fit (within each priority group, a
-//   first pass serves each record from the rows already tied to its task), so re-running matching
-//   does not reshuffle ties; the rest is handed out in row id order.
-// - A record gets at most its `cap` (its units, within what its task's count leaves it), so the units
-//   tied to a task never exceed its count. Units left over are nobody's.
-// - A task is judged by the units tied to it only (decision 090). Units no record took - of a UPC
-//   nobody recorded on this tracking id, or more of a recorded UPC than its records hold (surplus) -
-//   are unmatch rows tied to no task (the admin's queue) and fail nobody: a task locked before the
-//   extra unit was scanned and one scanned after end the same. The unsettled records of a UPC with
-//   surplus say so (status unmatch, '扫描到N件，多于记录的M件'), so the member may correct them.
-// - Row statuses (pieceStatus, decision 090): units tied to a record are match; units nobody took
-//   are unmatch, tied to no task.
+// task's count leaves it; the task gives the upc). Output: how many units of each record arrived,
+// how every scan row's units are divided between records (a row feeding two tasks is split into one
+// row per task), which units nobody took, and for each record whether it agrees. The rules of the
+// division are allocate's; a task is judged by the units tied to it only
+// (docs/decisions/090-matching-judges-a-task-by-its-own-units.md).
 
 import { isFrozen, isSeen, type ScanStatus } from '../../../machines/scan-record.machine.ts';
 
@@ -93,6 +70,28 @@ export interface Allocation {
 
 const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
 
+/**
+ * Divides the units of one tracking id's scan rows among its records. The rules:
+ * - The pool is every row seen at the warehouse: status scan, match, unmatch, and the rows already
+ *   paid for (wait2pay, payed). init rows (imported, not yet seen) are not part of it.
+ * - wait2pay / payed rows are frozen: their units belong to the task they are tied to and they are
+ *   never re-divided (their task is being paid).
+ * - Records are served in priority order: records of settled tasks (those whose state matching may
+ *   no longer change: locked, processing, finished, closed) first, so a later record can never take
+ *   units away from a task that is already locked or paid; then by record id (first recorded, first
+ *   served: a short shared parcel goes to the earliest record). Records of deleted tasks are not
+ *   passed in: their units are nobody's.
+ * - Rows stay with the task they were tied to when they still fit (within each priority group, a
+ *   first pass serves each record from the rows already tied to its task), so re-running matching
+ *   does not reshuffle ties; the rest is handed out in row id order.
+ * - A record gets at most its `cap` (its units, within what its task's count leaves it), so the units
+ *   tied to a task never exceed its count. Units left over are nobody's.
+ * - A task is judged by the units tied to it only (decision 090). Units no record took - of a UPC
+ *   nobody recorded on this tracking id, or more of a recorded UPC than its records hold (surplus) -
+ *   are unmatch rows tied to no task (the admin's queue, pieceStatus) and fail nobody: a task locked
+ *   before the extra unit was scanned and one scanned after end the same. The unsettled records of a
+ *   UPC with surplus say so (status unmatch, '扫描到N件，多于记录的M件'), so the member may correct them.
+ */
 export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
   const pool = scans.filter((s) => isSeen(s) && s.count > 0);
   const frozen = pool.filter(isFrozen);

@@ -1,26 +1,12 @@
-// The matching planner (decision 095): pure. Given a snapshot of what matching needs (the
-// tasks concerned, their records and the scan rows of their tracking ids, as db/matching-store.ts
-// reads them) and the change being matched as data (its tracking ids, the announced rows it sees,
-// the rows it adds, who acted), it answers a plan: the scan rows, records and tasks to write, the
-// audit entry of each change and the rows of each tracking id after matching. It reads and writes
-// nothing; the store writes the plan (writePlan) and match.ts ties the two together. Tested on plain
-// data (tests/server/matching-plan.test.ts, matching-properties.test.ts).
-//
-// The rules are elsewhere and only applied here: allocate.ts divides each tracking id's units among
-// its records (decision 090), the task machine judges each task (matchVerdict) and moves it
-// (planMatchEvents), the scan record machine says which rows are seen and what a confirm does to an
-// announced row (isAnnounced, confirmScan). What the planner adds (see match.ts's header for the
-// whole contract):
-// - each non-frozen seen row of the change's tracking ids takes its first share's count and tie; its
-//   further shares become new rows (`splits`, ids taken when written: completePlan), audited
-//   'match.split' with the row they came from, or with the fresh row's action;
-// - fresh rows (a scan's new rows, ids taken by the read) are inserted once in their final state,
-//   audited with their scan's action and no before;
-// - announced rows the change sees are matched as seen and written once, audited with the change's
-//   action and the announced row as before, even where matching leaves them as the change made them.
-//   Only those of the change's own tracking ids are written: rows of other tracking ids read to judge
-//   a task count as seen for the verdict and are written by the run that matches them;
-// - records of tasks that accept matching get their status and msg; tasks move through the machine.
+// The matching planner (decision 095): pure. Given a snapshot of what matching needs (MatchingState,
+// as db/matching-store.ts reads it) and the change being matched as data (MatchChange), it answers a
+// plan: the scan rows, records and tasks to write, the audit entry of each change and the rows of each
+// tracking id after matching. It reads and writes nothing; the store writes the plan (writePlan) and
+// match.ts ties the two together. Tested on plain data (tests/server/matching-plan.test.ts,
+// matching-properties.test.ts). The rules are elsewhere and only applied here: allocate.ts divides
+// each tracking id's units among its records (decision 090), the task machine judges each task
+// (matchVerdict) and moves it (planMatchEvents), the scan record machine says which rows are seen and
+// what a confirm does to an announced row (isAnnounced, confirmScan). What a plan writes: planMatching.
 import { matchVerdict } from '../../../machines/task.machine.ts';
 import { confirmScan, isAnnounced, isSeen } from '../../../machines/scan-record.machine.ts';
 import type { AuditEntry } from '../audit.ts';
@@ -214,7 +200,40 @@ class Allocations {
 type ScanTie = Pick<ScanRow, 'status' | 'userId' | 'mainId' | 'subId' | 'taskId' | 'matchedUser'>;
 const TIE_KEYS = ['count', 'status', 'userId', 'mainId', 'subId', 'taskId', 'matchedUser'] as const;
 
-/** Plans a matching run of `change` on `state` (see the header). */
+/**
+ * Plans a matching run of `change` on `state`.
+ *
+ * What it writes, for one tracking id T:
+ * - scan rows of T in status scan/match/unmatch: each share of a row that serves a record becomes
+ *   status match, tied to that record's task (userId, mainId, subId, taskId, matchedUser = the
+ *   member's nickName); units no record took (another product, or more than recorded) become status
+ *   unmatch, untied - the admin's queue (allocate.ts pieceStatus, decision 090). A row whose units
+ *   serve two tasks is split into one row per task (schema/receiving.ts: "matching records as
+ *   separate rows each tied to one task"), so paying one task can later mark exactly its own units
+ *   wait2pay. init rows (not yet seen) and wait2pay/payed rows are left alone.
+ * - purchased records of T whose task still accepts matching: status match (all its units arrived),
+ *   unmatch with a msg (fewer arrived, fewer because earlier records took the parcel's units, more
+ *   arrived than recorded), or init (nothing of T scanned yet).
+ * - tasks with a record on T, through planMatchEvents (task.match, the bulk form of applyTaskEvent:
+ *   the task machine decides each one and the change is audited): the outcome is the task machine's
+ *   matchVerdict over the units tied to the task on ALL its tracking ids (each record capped by what
+ *   the task's count leaves it: allocate.ts recordCaps). Tasks whose state refuses task.match
+ *   (pending, locked, processing, finished, closed, deleted) are left exactly as they are; their
+ *   records still hold their units (allocate.ts: settled records are served first). A task whose
+ *   status, productCount and canSplit would not change gets no event (no audit noise).
+ * Every change is audited: entity 'tracking' for scan rows, 'purchased' for records, 'task'
+ * (planMatchEvents) for tasks. How the plan writes them:
+ * - each non-frozen seen row of the change's tracking ids takes its first share's count and tie; its
+ *   further shares become new rows (`splits`, ids taken when written: completePlan), audited
+ *   'match.split' with the row they came from, or with the fresh row's action;
+ * - fresh rows (a scan's new rows, ids taken by the read) are inserted once in their final state,
+ *   audited with their scan's action and no before;
+ * - announced rows the change sees are matched as seen and written once, audited with the change's
+ *   action and the announced row as before, even where matching leaves them as the change made them.
+ *   Only those of the change's own tracking ids are written: rows of other tracking ids read to judge
+ *   a task count as seen for the verdict and are written by the run that matches them;
+ * - records of tasks that accept matching get their status and msg; tasks move through the machine.
+ */
 export function planMatching(state: MatchingState, change: MatchChange, now: Date): MatchPlan {
   const { trackingIds, seen } = change;
   const { taskRows, names } = state;

@@ -1,17 +1,8 @@
 // Bank card fields at rest (DECISIONS "Money": card number, account holder name and routing number
-// are encrypted with AES-256-GCM, key from APP_SECRET, and masked in every response).
-//
-// - The key is derived from resolveAppSecret(config) (APP_SECRET, or the secret generated once into
-//   DATA_DIR) with HKDF-SHA256 and a fixed purpose label, so the secret itself is never the key and
-//   another use of the same secret gets an unrelated key. It is derived once per Config object.
-// - Every value gets a fresh random 96-bit IV; the field's name is the GCM associated data, so a
-//   cipher text copied into another column (a routing number into card_no) does not decrypt.
-// - Stored as versioned text `v1.<iv>.<cipher text>.<tag>` (base64url), so a later key or algorithm
-//   change can tell old values from new ones.
-// - The masked form shown everywhere is '****' followed by the value's last characters: the last
-//   four, but never more than half of the value (a three-letter name shows one letter), so a short
-//   value is not shown whole. Only these last characters are stored beside the cipher text
-//   (the *_last4 columns), so listing cards and withdraw lines never needs the key.
+// are encrypted with AES-256-GCM, key from APP_SECRET, and masked in every response). Stored as
+// versioned text `v1.<iv>.<cipher text>.<tag>` (base64url), so a later key or algorithm change can
+// tell old values from new ones. Only the last characters are stored beside the cipher text (the
+// *_last4 columns, lastChars), so listing cards and withdraw lines never needs the key.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { resolveAppSecret, type Config } from '../config.ts';
 import { MASK } from '../../../machines/bank-card.ts';
@@ -24,7 +15,13 @@ const TAG_BYTES = 16;
 
 const keys = new WeakMap<Config, Buffer>();
 
-/** The AES-256 key of this configuration (derived once). */
+/**
+ * The AES-256 key of this configuration (derived once).
+ *
+ * Derived from resolveAppSecret(config) (APP_SECRET, or the secret generated once into DATA_DIR)
+ * with HKDF-SHA256 and a fixed purpose label, so the secret itself is never the key and another use
+ * of the same secret gets an unrelated key. It is derived once per Config object.
+ */
 export function cardKey(config: Config): Buffer {
   let key = keys.get(config);
   if (!key) {
@@ -34,6 +31,10 @@ export function cardKey(config: Config): Buffer {
   return key;
 }
 
+/**
+ * Every value gets a fresh random 96-bit IV; the field's name is the GCM associated data, so a
+ * cipher text copied into another column (a routing number into card_no) does not decrypt.
+ */
 export function encryptField(key: Buffer, field: CardField, value: string): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
@@ -53,7 +54,12 @@ export function decryptField(key: Buffer, field: CardField, stored: string): str
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
 }
 
-/** The characters kept in clear for the mask: the last four, at most half of the value. */
+/**
+ * The characters kept in clear for the mask: the last four, at most half of the value.
+ *
+ * The masked form shown everywhere is '****' followed by these: the last four, but never more than
+ * half of the value (a three-letter name shows one letter), so a short value is not shown whole.
+ */
 export function lastChars(value: string): string {
   const chars = [...value];
   const n = Math.min(4, Math.floor(chars.length / 2));

@@ -1,28 +1,11 @@
 // Bank cards / payout accounts of /user/bank-card (SPEC §2, §3 "Bank card", §5 "Bank card";
-// DECISIONS "Money", "Roles").
-//
-// Rules (the decisions where SPEC §5 leaves room):
-// - Payment types Billpay, Check, Wire, ACH, Paypal, Zelle are recognised without regard to case
-//   and stored in that spelling; any other non-empty text is a typed type (SPEC: "new values can be
-//   typed"). The account holder name is always required. The fields each known type needs, and the
-//   message for each, are CARD_RULES (machines/bank-card.ts); a known type's fields outside its list are cleared
-//   (SPEC: "switching type clears the other fields"), so what is stored is exactly what the type
-//   uses. A typed type requires the holder name only and keeps whatever else was filled in (the
-//   server cannot know which fields it uses).
-// - Billpay's card type is one of visa, master, amex, all others; Check's one of Personal Checking,
-//   Personal Saving, Business Checking, Business Saving (SPEC "Personal/Business Checking/Saving").
-// - Texts are trimmed and control characters become spaces (an address pasted with line breaks).
-// - Holder name, card / account number and routing number are stored encrypted (card-crypto.ts)
-//   and answered masked; bank name, card type and address are stored and answered as typed.
-// - Cards are never edited (bind a new one, unbind the old): a withdraw line's card is the card the
-//   member chose. Unbinding sets deletedAt and is refused while a waited or requestedCancel
-//   withdraw line pays to the card (those may still be paid); an unbound card no longer lists and
-//   cannot be chosen for a request or a change of card, and paid or canceled lines keep showing it.
-// - Another member's card, or an unbound one, answers A00004 '银行卡不存在' as if it did not exist.
-// - Unbind and the calls that choose a card lock the card row (unbind FOR UPDATE, the others FOR
-//   SHARE), so a card cannot be unbound while a request that pays to it is being made. Money lock
-//   order (withdraw-service.ts): withdraw lines, then cards, then tracking ids, tasks, applications.
-// - At most MAX_CARDS live cards per member.
+// DECISIONS "Money", "Roles"). The rules of a card's fields (payment types, required and cleared
+// fields, card types, texts; the decisions where SPEC §5 leaves room) are machines/bank-card.ts's,
+// shared with the web form (CARD_RULES). Holder name, card / account number and routing number are
+// stored encrypted (card-crypto.ts) and answered masked; bank name, card type and address are stored
+// and answered as typed. Cards are never edited (bind a new one, unbind the old): a withdraw line's
+// card is the card the member chose. Another member's card, or an unbound one, answers A00004
+// '银行卡不存在' as if it did not exist. At most MAX_CARDS live cards per member.
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { CARD_RULES, cardMessages, checkCard, MAX_CARDS } from '../../../machines/bank-card.ts';
@@ -106,6 +89,11 @@ export async function bindCard(tx: Tx, key: Buffer, user: SessionUser, body: Bin
 /**
  * Locks the member's live cards of these ids (FOR SHARE, in id order) and returns them by id;
  * A00004 when one is not theirs, does not exist or is unbound.
+ *
+ * Unbind and the calls that choose a card lock the card row (unbind FOR UPDATE, the others FOR
+ * SHARE), so a card cannot be unbound while a request that pays to it is being made. Money lock
+ * order (withdraw-service.ts, payment-transitions.ts movePayments): withdraw lines, then cards, then
+ * tracking ids, tasks, applications.
  */
 export async function lockOwnCards(tx: Tx, userId: number, cardIds: number[]): Promise<Map<number, BankCardRow>> {
   const ids = [...new Set(cardIds)].sort((a, b) => a - b);
@@ -120,7 +108,13 @@ export async function lockOwnCards(tx: Tx, userId: number, cardIds: number[]): P
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-/** Sets deletedAt of an own card no open withdraw line pays to. */
+/**
+ * Sets deletedAt of an own card no open withdraw line pays to.
+ *
+ * Refused while a waited or requestedCancel withdraw line pays to the card (those may still be
+ * paid); an unbound card no longer lists and cannot be chosen for a request or a change of card, and
+ * paid or canceled lines keep showing it.
+ */
 export async function unbindCard(tx: Tx, user: SessionUser, cardId: number): Promise<void> {
   const [card] = await tx
     .select()

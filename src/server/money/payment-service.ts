@@ -1,38 +1,12 @@
 // Payment applications (SPEC §2 /user/my-task, /user/apply-list, /admin/apply-list; §4 "Payment
 // application status"; §5 "Payment apply bonus"; §7 "Payments"; DECISIONS "Money", "Roles"). Every
 // status change goes through movePayments (payment-transitions.ts: the payment machine decides, the
-// lock order is in its header); applying creates the row, so it follows the same order by hand.
-//
-// Decisions:
-// - Apply: a member's own task only (another's answers A00004 '任务不存在', as if it did not exist),
-//   and only when the task machine accepts task.apply (locked; its message otherwise). One
-//   application per task: a second apply answers opStatus failed '该任务已申请付款' and changes
-//   nothing (checked before the task machine, so a member who applied twice is told why). bonus: a
-//   number >= 0 with at most two places, 0 when absent (SPEC §5); the bonus asked for is kept apart
-//   (askedBonus, the contract's existBonus) from the one agreed (bonus). The task's identity and amounts are copied (mainId, subId, itemName, price, buyIn,
-//   count = productCount, punish), and income = buyIn x count + bonus - punish in cents, never below
-//   0 (incomeCents, payment.machine.ts). In the same transaction the task moves locked ->
-//   processing (task.apply) and its parcels (scan rows tied to it in status match) -> wait2pay,
-//   every change audited.
-// - The task's own bonus column (set by an admin's task edit) is not part of the income: the
-//   application's bonus is what the member asked for and the admin agreed to.
-// - Agree (admin side): applied only (the machine's message); bonus a number, or absent to keep the
-//   bonus asked for; the income is computed again from the copied amounts; agreedAt is stamped.
-// - Confirm payment (admin side): the machine allows it for withdrawing applications only (its
-//   header says why); -> paid, the task -> finished, its parcels -> payed. Payment of the withdraw
-//   order has then started, so every line of the application's live withdraw order loses its
-//   cancelFlag (the member can no longer ask to cancel it); those lines are locked first (the lock
-//   order), and each line whose flag changes is audited (entity 'withdraw', action 'confirm').
-// - Collect (member, own only, else A00004 '付款申请不存在'): paid -> collected.
-// - Bounds (money.ts MAX_TOTAL_CENTS, 90,000,000,000,000.00): an income past it is refused at apply
-//   and at agree, and so is an agreement that would take the member's agreed incomes (agreed or
-//   later) past it, A00001 with the limit named. Every balance, withdraw and statistics sum is part
-//   of one member's agreed total, so each stays an exact JavaScript number.
-// - Wire: amounts in yuan with two places (fromCents). existBonus is the contract's "bonus the
-//   member asked for" (askedBonus), unchanged when an admin agrees with another bonus.
-// - Lists: a member sees only their own applications (the userId filter is ignored for a member);
-//   the admin side sees all, with the applicant's nickName. Newest first by createdAt unless
-//   isDesc=false (ties by id).
+// lock order is listed there); applying creates the row, so it follows the same order by hand.
+// Amounts are cents: income = buyIn x count + bonus - punish, never below 0 (incomeCents,
+// payment.machine.ts), bounded by money.ts MAX_TOTAL_CENTS (boundedIncome, checkAgreedTotal), on the
+// wire in yuan with two places (fromCents). The task's own bonus column (set by an admin's task edit)
+// is not part of the income: the application's bonus is what the member asked for and the admin
+// agreed to.
 import { inMoneyTransaction, lineAudit } from './withdraw-service.ts';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
@@ -59,7 +33,12 @@ export const paymentServiceMessages = {
   done: '操作成功',
 } as const;
 
-/** An application on the wire. */
+/**
+ * An application on the wire.
+ *
+ * existBonus is the contract's "bonus the member asked for" (askedBonus), unchanged when an admin
+ * agrees with another bonus.
+ */
 export function paymentApplyOut(row: PaymentRow, nickName?: string): PaymentApply {
   return {
     id: row.id,
@@ -85,7 +64,11 @@ export function paymentApplyOut(row: PaymentRow, nickName?: string): PaymentAppl
 
 const succ = (row: PaymentRow, msg: string): PaymentApplyResult => ({ status: 'succ', msg, paymentApply: paymentApplyOut(row) });
 
-/** An application's income in cents, refused (A00001) past MAX_TOTAL_CENTS (money.ts). */
+/**
+ * An application's income in cents, refused (A00001) past MAX_TOTAL_CENTS (money.ts).
+ *
+ * Checked at apply and at agree (MAX_TOTAL_CENTS, 90,000,000,000,000.00).
+ */
 function boundedIncome(a: { buyIn: number; count: number; bonus: number; punish: number }): number {
   if (exactIncome(a) > BigInt(MAX_TOTAL_CENTS)) throw badRequest(moneyLimitMessages.income);
   return incomeCents(a);
@@ -97,6 +80,10 @@ function boundedIncome(a: { buyIn: number; count: number; bonus: number; punish:
  * selection and the statistics amounts are all parts of that total, so none of them can pass it.
  * Agreements of one member take turns on a transaction lock, so two at once cannot both pass on
  * totals that each saw without the other.
+ *
+ * The agreed incomes are those agreed or later; the answer is A00001 with the limit named. Every
+ * balance, withdraw and statistics sum is part of one member's agreed total, so each stays an exact
+ * JavaScript number.
  */
 async function checkAgreedTotal(tx: Tx, userId: number): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`agreed-income:${userId}`}, 0))`);
@@ -108,7 +95,19 @@ async function checkAgreedTotal(tx: Tx, userId: number): Promise<void> {
   if (row?.over) throw badRequest(moneyLimitMessages.total);
 }
 
-/** A member applies for payment of an own locked task (see the header). */
+/**
+ * A member applies for payment of an own locked task.
+ *
+ * A member's own task only (another's answers A00004 '任务不存在', as if it did not exist), and only
+ * when the task machine accepts task.apply (locked; its message otherwise). One application per task:
+ * a second apply answers opStatus failed '该任务已申请付款' and changes nothing (checked before the task
+ * machine, so a member who applied twice is told why). bonus: a number >= 0 with at most two places,
+ * 0 when absent (SPEC §5); the bonus asked for is kept apart (askedBonus, the contract's existBonus)
+ * from the one agreed (bonus). The task's identity and amounts are copied (mainId, subId, itemName,
+ * price, buyIn, count = productCount, punish), and the income computed from them. In the same
+ * transaction the task moves locked -> processing (task.apply) and its parcels (scan rows tied to it
+ * in status match) -> wait2pay, every change audited.
+ */
 export async function applyForPayment(db: Db, user: SessionUser, body: { taskId: number; bonus?: number; note?: string }): Promise<PaymentApplyResult> {
   const bonus = toCents(body.bonus ?? 0);
   const note = (body.note ?? '').trim();
@@ -144,7 +143,12 @@ export async function applyForPayment(db: Db, user: SessionUser, body: { taskId:
   });
 }
 
-/** The admin side agrees to an applied application, keeping or replacing its bonus. */
+/**
+ * The admin side agrees to an applied application, keeping or replacing its bonus.
+ *
+ * Applied only (the machine's message); bonus a number, or absent to keep the bonus asked for; the
+ * income is computed again from the copied amounts; agreedAt is stamped.
+ */
 export async function agreeToPayment(db: Db, actor: SessionUser, body: { paymentApplyId: number; bonus?: number }): Promise<PaymentApplyResult> {
   return inMoneyTransaction(db, async (tx) => {
     const [row] = await movePayments(
@@ -183,7 +187,15 @@ async function lockLiveOrderLines(tx: Tx, id: number) {
   }
 }
 
-/** The admin side confirms a withdrawing application paid (see the header). */
+/**
+ * The admin side confirms a withdrawing application paid.
+ *
+ * The machine allows it for withdrawing applications only (payment.machine.ts says why); -> paid,
+ * the task -> finished, its parcels -> payed. Payment of the withdraw order has then started, so
+ * every line of the application's live withdraw order loses its cancelFlag (the member can no longer
+ * ask to cancel it); those lines are locked first (the lock order), and each line whose flag changes
+ * is audited (entity 'withdraw', action 'confirm').
+ */
 export async function confirmPaid(db: Db, actor: SessionUser, id: number): Promise<PaymentApplyResult> {
   return inMoneyTransaction(db, async (tx) => {
     const lines = await lockLiveOrderLines(tx, id);
@@ -210,7 +222,11 @@ export async function confirmPaid(db: Db, actor: SessionUser, id: number): Promi
   });
 }
 
-/** A member confirms receipt of an own paid application. */
+/**
+ * A member confirms receipt of an own paid application.
+ *
+ * Own only, else A00004 '付款申请不存在': paid -> collected.
+ */
 export async function collectPayment(db: Db, user: SessionUser, id: number): Promise<PaymentApplyResult> {
   return inMoneyTransaction(db, async (tx) => {
     const [row] = await movePayments(tx, user, [id], { type: 'pay.collect' });
@@ -227,7 +243,13 @@ export interface PaymentListQuery {
   mainId?: number;
 }
 
-/** /api/apply/list/page: a member's own applications, or all of them for the admin side. */
+/**
+ * /api/apply/list/page: a member's own applications, or all of them for the admin side.
+ *
+ * A member sees only their own applications (the userId filter is ignored for a member); the admin
+ * side sees all, with the applicant's nickName. Newest first by createdAt unless isDesc=false (ties
+ * by id).
+ */
 export async function listApplications(db: Db, user: SessionUser, q: PaymentListQuery) {
   const { size, offset, isDesc } = pageOf(q);
   const admin = isAdminSide(user);

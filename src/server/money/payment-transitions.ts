@@ -3,27 +3,9 @@
 // through movePayments, which locks, lets the payment machine decide every row, writes the new
 // statuses with their time stamps, moves the tasks and parcels that follow a payment, and audits it
 // all in the caller's transaction. A refusal of any row throws (A00001 with the machine's message)
-// before anything is written, so the caller's transaction changes all the rows or none.
-//
-// GLOBAL LOCK ORDER of all money code (so two money calls, or a money call and a scan or a
-// matching, never wait on each other in a cycle):
-//   1. withdraw order lines (withdraw_requests), by order id, then line id;
-//   2. tracking ids (the matching locks, lockTrackings: advisory, sorted);
-//   3. tasks (FOR UPDATE, id order; lockForMatching takes 2 and 3 together);
-//   4. payment applications (FOR UPDATE, id order; lockPayments);
-//   5. a member's agreed-income lock (advisory; only agree takes it, after its application:
-//      payment-service.ts checkAgreedTotal).
-// A caller takes what it needs in this order and nothing out of it: e.g. the admin's confirm locks
-// the lines of the application's live withdraw order before calling movePayments, which takes 2-4.
-//
-// What follows a payment event:
-// - pay.paid and pay.confirm (-> paid) pay the task: task.pay (processing -> finished) through
-//   applyTaskEvent, and the task's parcels (scan rows tied to it, status wait2pay) -> payed.
-// - pay.agree stamps agreedAt, -> paid stamps paidAt, pay.collect stamps collectedAt. pay.release
-//   (a cancelled withdraw, withdrawing -> agreed) keeps agreedAt: the day an application was agreed
-//   does not move (statistics.ts counts amounts on it).
-// - A member (actor with role user) moves only their own applications: another's id answers A00004
-//   '付款申请不存在', as if it did not exist (DECISIONS "Roles"); so does an id that does not exist.
+// before anything is written, so the caller's transaction changes all the rows or none. All money
+// code follows one GLOBAL LOCK ORDER (listed at movePayments), so two money calls, or a money call
+// and a scan or a matching, never wait on each other in a cycle.
 import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { explainPaymentRefusal, paymentMachine, paymentMessages, type PaymentEvent, type PaymentStatus } from '../../../machines/payment.machine.ts';
@@ -63,7 +45,7 @@ const STAMP: Partial<Record<PaymentEvent['type'], 'agreedAt' | 'paidAt' | 'colle
   'pay.collect': 'collectedAt',
 };
 
-/** Locks the given applications (FOR UPDATE, id order: step 4 of the lock order). Missing ids are absent from the map. */
+/** Locks the given applications (FOR UPDATE, id order: step 4 of the lock order, movePayments). Missing ids are absent from the map. */
 export async function lockPayments(tx: Tx, ids: number[]): Promise<Map<number, PaymentRow>> {
   const list = sortedIds(ids);
   if (!list.length) return new Map();
@@ -132,10 +114,29 @@ export interface MoveOptions {
 }
 
 /**
- * Applies `event` to the applications `ids`, all or nothing (see the header): locks (lock order
+ * Applies `event` to the applications `ids`, all or nothing: locks (lock order
  * steps 2-4), decides every row with the payment machine (the first refusal throws A00001 with its
  * message; a missing or, for a member, foreign id throws A00004), writes, moves tasks and parcels,
  * audits. Returns the rows after, in id order.
+ *
+ * GLOBAL LOCK ORDER of all money code:
+ *   1. withdraw order lines (withdraw_requests), by order id, then line id;
+ *   2. tracking ids (the matching locks, lockTrackings: advisory, sorted);
+ *   3. tasks (FOR UPDATE, id order; lockForMatching takes 2 and 3 together);
+ *   4. payment applications (FOR UPDATE, id order; lockPayments);
+ *   5. a member's agreed-income lock (advisory; only agree takes it, after its application:
+ *      payment-service.ts checkAgreedTotal).
+ * A caller takes what it needs in this order and nothing out of it: e.g. the admin's confirm locks
+ * the lines of the application's live withdraw order before calling movePayments, which takes 2-4.
+ *
+ * What follows a payment event:
+ * - pay.paid and pay.confirm (-> paid) pay the task: task.pay (processing -> finished) through
+ *   applyTaskEvent, and the task's parcels (scan rows tied to it, status wait2pay) -> payed.
+ * - pay.agree stamps agreedAt, -> paid stamps paidAt, pay.collect stamps collectedAt. pay.release
+ *   (a cancelled withdraw, withdrawing -> agreed) keeps agreedAt: the day an application was agreed
+ *   does not move (statistics.ts counts amounts on it).
+ * - A member (actor with role user) moves only their own applications: another's id answers A00004
+ *   '付款申请不存在', as if it did not exist (DECISIONS "Roles"); so does an id that does not exist.
  */
 export async function movePayments(tx: Tx, actor: SessionUser | null, ids: number[], event: PaymentEvent, opts: MoveOptions = {}): Promise<PaymentRow[]> {
   const list = sortedIds(ids);

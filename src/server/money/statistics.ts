@@ -1,26 +1,12 @@
 // Order amounts per member (SPEC §2 /admin/task-amount-list: filters ascending switch, sort field,
 // user, start date, end date; table userId, nickName, mailAddr, amount; Excel export; §7
 // GET /api/statistics/admin/task/amount/list, response data, pageNumber; §9 dates YYYY-MM-DD with the
-// caller's timezone offset in hours).
-//
-// Decisions (SPEC and DECISIONS say nothing about what "amount" counts):
-// - A member's amount is the sum of the income of their payment applications that the admin side
-//   has agreed to: status agreed, withdrawing, paid or collected (money the platform owes or has
-//   paid). Applications still waiting (applied) are not counted.
-// - Each application is counted on the day it was agreed (agreedAt; a cancelled withdraw returning
-//   it to agreed does not move that day): startTime is the first day included, endTime the last
-//   day included, both read in the caller's offset `timezone` (hours) through dates.ts dayRange, as
-//   the tracking list reads its dates; either end may be left open, and a start after the end is
-//   refused (A00001 '开始日期不能晚于结束日期').
-// - Only members with at least one counted application in the range are listed (a member with none
-//   has no row, not a row of 0.00). userId narrows the list to one member.
-// - orderItem 1 sorts by user id, 2 by amount (ties by user id); isAsc=false (the default) is
-//   descending. pageNumber is the number of pages (SPEC §7 "response data, pageNumber").
-// - The Excel export (/ext/excel/task-amount/{token}) holds the same rows in the same order: the
-//   rows whose user ids the link's userIds names (the rows selected on the page), else every row
-//   matching the filters. Its columns are the page's: 用户ID, 昵称, 邮箱, 金额.
-// - Amounts are summed in cents in the database's exact arithmetic (sumCents) and sent as yuan with
-//   two places (fromCents); a member's sum cannot pass MAX_TOTAL_CENTS (payment-service.ts).
+// caller's timezone offset in hours). SPEC and DECISIONS say nothing about what "amount" counts; the
+// decision: a member's amount is the sum of the income of their payment applications the admin side
+// has agreed to (COUNTED_STATUSES), each counted on the day it was agreed (whereOf). Only members with
+// at least one counted application in the range are listed (no row of 0.00). Amounts are summed in
+// cents in the database's exact arithmetic (sumCents) and sent as yuan with two places (fromCents); a
+// member's sum cannot pass MAX_TOTAL_CENTS (payment-service.ts).
 import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { dayRange } from '../dates.ts';
@@ -34,7 +20,12 @@ import { pageOf, totalPagesOf } from '../paging.ts';
 
 type TaskAmount = components['schemas']['TaskAmount'];
 
-/** The statuses whose income counts (agreed or later). */
+/**
+ * The statuses whose income counts (agreed or later).
+ *
+ * Status agreed, withdrawing, paid or collected: money the platform owes or has paid. Applications
+ * still waiting (applied) are not counted.
+ */
 export const COUNTED_STATUSES = ['agreed', 'withdrawing', 'paid', 'collected'] as const;
 
 export interface TaskAmountFilters {
@@ -47,6 +38,13 @@ export interface TaskAmountFilters {
   timezone?: number;
 }
 
+/**
+ * Each application is counted on the day it was agreed (agreedAt; a cancelled withdraw returning it
+ * to agreed does not move that day): startTime is the first day included, endTime the last day
+ * included, both read in the caller's offset `timezone` (hours) through dates.ts dayRange, as the
+ * tracking list reads its dates; either end may be left open, and a start after the end is refused
+ * (A00001 '开始日期不能晚于结束日期'). userId narrows the list to one member.
+ */
 function whereOf(f: TaskAmountFilters, userIds?: number[]): SQL | undefined {
   const { from, to } = dayRange(f);
   return and(
@@ -60,7 +58,12 @@ function whereOf(f: TaskAmountFilters, userIds?: number[]): SQL | undefined {
 
 const amountSum = sumCents(paymentApplies.income);
 
-/** The rows of the filters, sorted; `page` limits them to one page. */
+/**
+ * The rows of the filters, sorted; `page` limits them to one page.
+ *
+ * orderItem 1 sorts by user id, 2 by amount (ties by user id); isAsc=false (the default) is
+ * descending.
+ */
 async function amountRows(db: Tx, f: TaskAmountFilters, where: SQL | undefined, page?: { size: number; offset: number }): Promise<TaskAmount[]> {
   const dir = f.isAsc ? asc : desc;
   const order = f.orderItem === 2 ? [dir(amountSum), dir(paymentApplies.userId)] : [dir(paymentApplies.userId)];
@@ -75,7 +78,11 @@ async function amountRows(db: Tx, f: TaskAmountFilters, where: SQL | undefined, 
   return rows.map((r) => ({ userId: r.userId, nickName: r.nickName, mailAddr: r.mailAddr, amount: fromCents(r.amount) }));
 }
 
-/** GET /api/statistics/admin/task/amount/list. */
+/**
+ * GET /api/statistics/admin/task/amount/list.
+ *
+ * pageNumber is the number of pages (SPEC §7 "response data, pageNumber").
+ */
 export async function listTaskAmounts(db: Tx, q: TaskAmountFilters & { page?: number; size?: number }) {
   const { size, offset } = pageOf(q);
   const where = whereOf(q);
@@ -87,7 +94,13 @@ export async function listTaskAmounts(db: Tx, q: TaskAmountFilters & { page?: nu
   return { data, pageNumber: totalPagesOf(total?.n ?? 0, size) };
 }
 
-/** Every row of the filters (only `userIds` when given), for the export. */
+/**
+ * Every row of the filters (only `userIds` when given), for the export.
+ *
+ * The Excel export (/ext/excel/task-amount/{token}) holds the same rows in the same order: the rows
+ * whose user ids the link's userIds names (the rows selected on the page), else every row matching
+ * the filters. Its columns are the page's: 用户ID, 昵称, 邮箱, 金额.
+ */
 export function taskAmountsForExport(db: Tx, f: TaskAmountFilters, userIds?: number[]) {
   return amountRows(db, f, whereOf(f, userIds?.length ? userIds : undefined));
 }

@@ -2,43 +2,11 @@
 // "Withdraw request"; §4 "Withdraw status"; §5 "Withdraw request"; §7 "Withdraw"; DECISIONS
 // "Money"). The rules are machines/withdraw.machine.ts (every line status change goes through
 // `decide` with it) and machines/payment.machine.ts (every application change goes through
-// payment-transitions.ts movePayments); this module loads, locks, writes and audits.
-//
-// Decisions:
-// - Order ids. The contract carries orderId as an integer; withdraw_orders.order_id (the text the
-//   lines and links reference) is the decimal text of the order's own serial id, taken from the
-//   sequence before the insert, so the public orderId is withdraw_orders.id and order_id =
-//   String(id). Nothing else ever writes order_id.
-// - A request names the tasks whose agreed applications it withdraws; each task must have an
-//   application of the member in status agreed, else the whole request is refused with
-//   taskNotWithdrawable (another member's task reads the same, revealing nothing). The dialog's
-//   checks (withdrawRequestError, shared with the web) run on the amounts in cents. Cards must be
-//   the member's own live cards (A00004 otherwise). Order, lines (with snapshots of the card's type,
-//   encrypted holder name and number and address), links and the applications' pay.withdraw are
-//   written in ONE transaction. Two concurrent requests over the same application: the second waits
-//   for the first's application lock and then finds it withdrawing (taskNotWithdrawable); the
-//   unique index of live links backs this up (a violation answers 409 '...请刷新后重试', never 500).
-// - Cancel is per order (withdraw.machine.ts): cancel/order (member) moves every line of the order
-//   waited -> requestedCancel only if every line accepts wd.requestCancel; agree/cancel (admin)
-//   moves them to canceled, sets the order's links live = false and releases its applications
-//   (pay.release -> agreed, the balance); reject/cancel moves them back to waited.
-// - Paid (member's own line, or an admin's, or the admin's Excel confirm): waited -> paid (wd.pay),
-//   then cancelFlag = false on every line of that order (payment has started), and once every
-//   non-canceled line of the order is paid, the order's live applications still withdrawing get
-//   pay.paid (tasks finished, parcels payed). Applications the admin already confirmed paid one by
-//   one (payment-service.ts pay.confirm) are simply already paid.
-// - Change card: only a waited line (wd.changeCard); the new card must be an own live card not
-//   already used by another line of the order (withdrawMessages.cardOnce); the line's card
-//   snapshot is replaced.
-// - Admin notes: adminNote (account note) and adminNote2 (date note) of one line, any status; a
-//   field left out of the request keeps its value.
-// - Every line change is audited (entity 'withdraw', masked card fields only).
-//
-// GLOBAL LOCK ORDER (payment-transitions.ts): withdraw order lines (FOR UPDATE, by order id then
-// line id) -> cards (bank_cards, FOR SHARE / FOR UPDATE in cards.ts) -> tracking ids -> tasks ->
-// payment applications. Every function here takes the lines of the orders it touches first (all
-// lines of each order, since order-level rules read them all), then cards, then calls movePayments.
-// The links (withdraw_order_applies) of an order are written only by a holder of its lines' locks.
+// payment-transitions.ts movePayments); this module loads, locks, writes and audits (every line
+// change, entity 'withdraw', masked card fields only). Every function takes the lines of the orders
+// it touches first, then cards, then calls movePayments: the money lock order of
+// payment-transitions.ts (lockOrderLines). The links (withdraw_order_applies) of an order are
+// written only by a holder of its lines' locks.
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { decide } from '../../../machines/stored-state.ts';
@@ -81,7 +49,14 @@ export const withdrawServiceMessages = {
 } as const;
 const M = withdrawServiceMessages;
 
-/** The public orderId of a stored order_id (see the header). */
+/**
+ * The public orderId of a stored order_id.
+ *
+ * The contract carries orderId as an integer; withdraw_orders.order_id (the text the lines and
+ * links reference) is the decimal text of the order's own serial id, taken from the sequence before
+ * the insert, so the public orderId is withdraw_orders.id and order_id = String(id). Nothing else
+ * ever writes order_id.
+ */
 export const publicOrderId = (orderId: string): number => Number(orderId);
 const storedOrderId = (orderId: number): string => String(orderId);
 
@@ -147,7 +122,13 @@ const snapshotOf = (card: BankCardRow) => ({
 // ---------------------------------------------------------------------------------------------
 // Locks
 
-/** Locks every line of these orders (step 1 of the lock order) and returns them in that order. */
+/**
+ * Locks every line of these orders (step 1 of the lock order) and returns them in that order.
+ *
+ * Lines are locked FOR UPDATE, by order id then line id, all lines of each order (order-level rules
+ * read them all); cards come next (bank_cards, FOR SHARE / FOR UPDATE in cards.ts), then tracking
+ * ids, tasks and payment applications (payment-transitions.ts).
+ */
 export async function lockOrderLines(tx: Tx, orderIds: string[]): Promise<LineRow[]> {
   const ids = [...new Set(orderIds)].sort();
   if (!ids.length) return [];
@@ -225,7 +206,19 @@ async function liveApplications(tx: Tx, orderIds: string[]): Promise<{ id: numbe
 // ---------------------------------------------------------------------------------------------
 // Request
 
-/** Makes one order with one line per card for the given tasks' agreed applications; returns its public orderId. */
+/**
+ * Makes one order with one line per card for the given tasks' agreed applications; returns its public orderId.
+ *
+ * A request names the tasks whose agreed applications it withdraws; each task must have an
+ * application of the member in status agreed, else the whole request is refused with
+ * taskNotWithdrawable (another member's task reads the same, revealing nothing). The dialog's checks
+ * (withdrawRequestError, shared with the web) run on the amounts in cents. Cards must be the member's
+ * own live cards (A00004 otherwise). Order, lines (with snapshots of the card's type, encrypted holder
+ * name and number and address), links and the applications' pay.withdraw are written in ONE
+ * transaction. Two concurrent requests over the same application: the second waits for the first's
+ * application lock and then finds it withdrawing (taskNotWithdrawable); the unique index of live
+ * links backs this up (a violation answers 409 '...请刷新后重试', never 500).
+ */
 export async function requestWithdraw(tx: Tx, actor: SessionUser, body: WithdrawSubmitRequest): Promise<number> {
   const taskIds = [...new Set(body.taskIds)];
   if (!taskIds.length) throw badRequest(M.taskRequired);
@@ -312,7 +305,14 @@ export async function inMoneyTransaction<T>(db: Db, run: (tx: Tx) => Promise<T>)
 // ---------------------------------------------------------------------------------------------
 // Cancel
 
-/** Member: every line of an own order waited -> requestedCancel (all lines must accept it). */
+/**
+ * Member: every line of an own order waited -> requestedCancel (all lines must accept it).
+ *
+ * Cancel is per order (withdraw.machine.ts): cancel/order (member) moves every line of the order
+ * waited -> requestedCancel only if every line accepts wd.requestCancel; agree/cancel (admin) moves
+ * them to canceled, sets the order's links live = false and releases its applications (pay.release
+ * -> agreed, the balance); reject/cancel moves them back to waited.
+ */
 export async function requestCancel(tx: Tx, actor: SessionUser, orderId: number): Promise<void> {
   const lines = await lockOrder(tx, actor, orderId);
   const next = lines.map((l) => requireLine(l, { type: 'wd.requestCancel' }));
@@ -372,6 +372,12 @@ export async function rejectCancel(tx: Tx, actor: SessionUser, orderId: number):
  * Marks locked waited lines paid (the caller holds every line of their orders, `orderLines`), clears
  * cancelFlag on every line of those orders and pays the applications of the orders now wholly paid.
  * The machine decides each line first; a refusal throws before anything is written.
+ *
+ * Paid (member's own line, or an admin's, or the admin's Excel confirm): waited -> paid (wd.pay),
+ * then cancelFlag = false on every line of that order (payment has started), and once every
+ * non-canceled line of the order is paid, the order's live applications still withdrawing get
+ * pay.paid (tasks finished, parcels payed). Applications the admin already confirmed paid one by one
+ * (payment-service.ts pay.confirm) are simply already paid.
  */
 export async function payLines(tx: Tx, actor: SessionUser, toPay: LineRow[], orderLines: LineRow[], action: string): Promise<LineRow[]> {
   const next = toPay.map((l) => requireLine(l, { type: 'wd.pay', by: actor.roleType === 'user' ? 'user' : 'admin' }));
@@ -421,6 +427,10 @@ export async function markPaid(tx: Tx, actor: SessionUser, lineId: number): Prom
 // ---------------------------------------------------------------------------------------------
 // Change card, admin notes
 
+/**
+ * Only a waited line (wd.changeCard); the new card must be an own live card not already used by
+ * another line of the order (withdrawMessages.cardOnce); the line's card snapshot is replaced.
+ */
 export async function changeCard(tx: Tx, actor: SessionUser, lineId: number, cardId: number | undefined): Promise<LineRow> {
   if (!cardId) throw badRequest(M.changeCardRequired);
   const { line, lines } = await lockLine(tx, actor, lineId);
@@ -431,6 +441,10 @@ export async function changeCard(tx: Tx, actor: SessionUser, lineId: number, car
   return after!;
 }
 
+/**
+ * adminNote (account note) and adminNote2 (date note) of one line, any status; a field left out of
+ * the request keeps its value.
+ */
 export async function saveAdminNote(tx: Tx, actor: SessionUser, lineId: number, notes: { adminNote?: string; adminNote2?: string }): Promise<LineRow> {
   const { line } = await lockLine(tx, actor, lineId);
   const set: Partial<typeof withdrawRequests.$inferInsert> = {};

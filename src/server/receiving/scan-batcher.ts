@@ -1,20 +1,11 @@
 // Group commit of scans (the receiving speed target: a scan create p95 <= 15 ms at the server under 16
-// concurrent clients). A scan is a small transaction of five statements (begin, lock, read, write,
-// commit), and on a 2-core machine each round trip to PostgreSQL costs more CPU, on both sides,
-// than the work it carries. The scans that arrive while others are being written are therefore
-// gathered and written together: one transaction and the same five statements for all of them
-// (scan-service.ts runScanJobs). When the database is
-// idle a scan is written at once, alone; under load a batch forms by itself from the scans that
-// queued while the previous ones were written.
-//
-// What a clerk sees does not change:
-// - Each scan gets its own answer (its outcome, or the error it alone is refused with).
-// - Scans of one tracking id are written in the order they arrived, never in the same batch or in
-//   two batches at once: a repeat of a parcel sees the first scan and is answered as a duplicate.
-// - A batch commits or rolls back as a whole. If it fails (a deadlock, a lost connection), each of
-//   its scans is written again on its own, so one scan's failure is never another's; a scan that
-//   was in fact committed is then answered as the duplicate it has become, never written twice.
-// - Each row, record and task change is audited as the clerk's whose scan caused it.
+// concurrent clients; DECISIONS "Scans"). A scan is a small transaction of five statements (begin,
+// lock, read, write, commit), and on a 2-core machine each round trip to PostgreSQL costs more CPU,
+// on both sides, than the work it carries. The scans that arrive while others are being written are
+// therefore gathered and written together: one transaction and the same five statements for all of
+// them (scan-service.ts runScanJobs). When the database is idle a scan is written at once, alone;
+// under load a batch forms by itself from the scans that queued while the previous ones were written.
+// What a clerk sees does not change: ScanBatcher.
 import { pipelinedTransaction, type Db } from '../db/client.ts';
 import { runScanJob, runScanJobs, type ScanJob, type ScanOutcome } from './scan-service.ts';
 
@@ -31,6 +22,16 @@ export interface ScanBatcherOptions {
   parallel?: number;
 }
 
+/**
+ * What a clerk sees does not change:
+ * - Each scan gets its own answer (its outcome, or the error it alone is refused with).
+ * - Scans of one tracking id are written in the order they arrived, never in the same batch or in
+ *   two batches at once: a repeat of a parcel sees the first scan and is answered as a duplicate.
+ * - A batch commits or rolls back as a whole. If it fails (a deadlock, a lost connection), each of
+ *   its scans is written again on its own, so one scan's failure is never another's; a scan that
+ *   was in fact committed is then answered as the duplicate it has become, never written twice.
+ * - Each row, record and task change is audited as the clerk's whose scan caused it.
+ */
 export class ScanBatcher {
   private queue: Waiting[] = [];
   /** Tracking ids of the batches being written. */

@@ -1,21 +1,9 @@
 // The scan record list of /admin/tracking-list and its Excel export (SPEC §7 "GET
 // /api/scan/admin/tracking/list (page, size, isDesc, trackingId, status, startTime, endTime, timezone,
 // itemId; response totalPages, size, content)"): one filter, used by both, so the file holds exactly
-// what the list shows.
-//
-// Speed (the table is planned for ~1M rows; schema/receiving.ts): every filter is served by an index
-// that ends in (created_at, id), so a page is an index range read in the list's order:
-// trackingId -> scan_trackings_tracking_idx (a parcel has a handful of rows), status ->
-// (status, created_at, id), itemId -> (item_id, created_at, id), the date range alone ->
-// (created_at, id). The total is the expensive part: an exact count(*) over a filter matching
-// hundreds of thousands of rows costs two orders of magnitude more than the page. The
-// count is therefore bounded: it counts at most the rows up to the end of the current page plus
-// COUNT_AHEAD (2,000; 100 pages of 20), and says when it stopped (totalCapped). The pager can show
-// every page up to there and that more follow; paging on raises the bound with the page. The bound
-// grows with the offset, as the page read itself does (OFFSET reads the rows it skips). The count
-// reads the rows in the list's order, so it walks the same index as the page (without the ORDER BY
-// the planner may choose to scan the table, guessing the matching rows are spread evenly) and
-// stays an index-only scan once the table's visibility map is current (autovacuum).
+// what the list shows. The table is planned for ~1M rows (schema/receiving.ts): every filter is
+// served by an index that ends in (created_at, id), so a page is an index range read in the list's
+// order (scanWhere), and the total is counted only up to a bound (COUNT_AHEAD).
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { dayRange } from '../dates.ts';
 import type { Tx } from '../db/client.ts';
@@ -24,7 +12,16 @@ import type { DownloadParams } from '../files/download-tokens.ts';
 import type { ScanRow } from '../matching/match.ts';
 import { SCAN_STATUSES, type ScanStatus } from '../../../machines/scan-record.machine.ts';
 
-/** Rows counted beyond the current page for totalPages (see the header). */
+/**
+ * Rows counted beyond the current page for totalPages.
+ *
+ * The total is the expensive part: an exact count(*) over a filter matching hundreds of thousands
+ * of rows costs two orders of magnitude more than the page. The count is therefore bounded: it counts
+ * at most the rows up to the end of the current page plus COUNT_AHEAD (2,000; 100 pages of 20), and
+ * says when it stopped (totalCapped). The pager can show every page up to there and that more follow;
+ * paging on raises the bound with the page. The bound grows with the offset, as the page read itself
+ * does (OFFSET reads the rows it skips).
+ */
 export const COUNT_AHEAD = 2_000;
 
 export interface ScanFilters {
@@ -53,7 +50,13 @@ export function scanFilters(q: Partial<ScanFilters>): ScanFilters {
   };
 }
 
-/** The WHERE of the filters; A00001 for a date that does not exist or a reversed range. */
+/**
+ * The WHERE of the filters; A00001 for a date that does not exist or a reversed range.
+ *
+ * Every filter is served by an index that ends in (created_at, id): trackingId ->
+ * scan_trackings_tracking_idx (a parcel has a handful of rows), status -> (status, created_at, id),
+ * itemId -> (item_id, created_at, id), the date range alone -> (created_at, id).
+ */
 export function scanWhere(f: ScanFilters): SQL | undefined {
   const { from, to } = dayRange(f);
   const conds = [
@@ -68,7 +71,13 @@ export function scanWhere(f: ScanFilters): SQL | undefined {
 
 const orderOf = (isDesc: boolean) => (isDesc ? [desc(scanTrackings.createdAt), desc(scanTrackings.id)] : [asc(scanTrackings.createdAt), asc(scanTrackings.id)]);
 
-/** How many rows match `where`, counting at most `limit` + 1 (so "more than limit" is known), in the list's order (see the header). */
+/**
+ * How many rows match `where`, counting at most `limit` + 1 (so "more than limit" is known), in the list's order.
+ *
+ * The count reads the rows in the list's order, so it walks the same index as the page (without the
+ * ORDER BY the planner may choose to scan the table, guessing the matching rows are spread evenly)
+ * and stays an index-only scan once the table's visibility map is current (autovacuum).
+ */
 async function countUpTo(tx: Tx, where: SQL | undefined, limit: number, isDesc: boolean): Promise<number> {
   const inner = tx
     .select({ one: sql`1` })
@@ -81,7 +90,7 @@ async function countUpTo(tx: Tx, where: SQL | undefined, limit: number, isDesc: 
   return Number(row?.n ?? 0);
 }
 
-/** One page of the list with its bounded total (see the header). */
+/** One page of the list with its bounded total (COUNT_AHEAD). */
 export async function pageScans(tx: Tx, f: ScanFilters, p: { size: number; offset: number }) {
   const where = scanWhere(f);
   const bound = p.offset + p.size + COUNT_AHEAD;

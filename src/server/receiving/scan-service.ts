@@ -1,45 +1,13 @@
 // Scanning parcels into stock (SPEC §2 /admin/scan, /admin/scan2, /admin/tracking-list edit dialog;
 // §3 scan tracking record; §4 scan record status; §5 scan messages; DECISIONS "Receiving and
-// matching"). The one place a scan row is created or edited by hand - the scan handlers call it;
-// the tracking upload (files/tracking-upload.ts) applies the same vocabulary set-based. Everything
-// runs inside the caller's transaction.
-//
-// Rules and words:
-// - The tracking id is trimmed, 1..64 characters ('请填写trackingId'); a upc is trimmed, 1..64
-//   characters ('请填写upc'); a count is a whole number 1..1000000 (default 1). Every scanned
-//   product names an existing item (itemId; create: '请填写所有项目对应的商品', add: '请选择商品',
-//   unknown: '商品不存在'); the row copies the item's name. The item's own UPC need not equal the
-//   scanned one (the screens filter the product select by upc; the row keeps what was scanned).
-// - "Seen", "frozen", "duplicate", what a confirm does and the words of these rules are the scan
-//   record machine's (machines/scan-record.machine.ts), which the screens read too. A row in any
-//   status but init is a unit the warehouse has seen. An init row is what an import announced
-//   (files/tracking-upload.ts) and is not stock yet: matching ignores it.
-// - create (/admin/scan, one parcel, several products): all or nothing. A upc given twice, or one the
-//   tracking id already has SEEN, refuses the call as opStatus 'failed' with
-//   'upc重复，请编辑已添加的商品' (the screen lists the records to edit instead). A upc the tracking id
-//   has only imported (init) is seen now: that row becomes scan with the scanned count and item
-//   (the scanned units replace the announced ones; the announcement stays in the audit's before).
-//   Other products become new rows in status scan.
-// - add (/admin/scan2, one product per parcel): the same for one product, except that a upc already
-//   seen for the tracking id answers 'tracking已提交过': a parcel is scanned once. The screen blocks a
-//   repeat within its session; the server blocks it across sessions too (a second scan of the same
-//   parcel on another day would otherwise double its units and unmatch its task). A parcel that
-//   really holds more units gets its count changed with modify.
-// - modify (/admin/scan's edit, tracking-list edit dialog): changes trackingId, upc, count or
-//   itemId of one row. Its status is not set here: an init row stays init, a seen row is matched
-//   again. A row whose task is being paid (wait2pay, payed) is frozen ('该记录已进入付款流程，不能修改').
-//   Moving a row onto a (tracking id, upc) that another row already has is 'upc重复，请编辑已添加的商品'
-//   (rows that matching split for two tasks share their tracking id and upc; changing one's count
-//   is fine). A modify that changes nothing is succ '没有变化' and writes nothing.
-// - Duplicates are business outcomes (opStatus 'failed' in an A00000 answer, with the tracking
-//   id's rows so the screen can offer the edit); malformed input is A00001; a missing row A00004.
-// - Locks: lockTrackings(tx, trackingIds) BEFORE reading the rows to decide and writing them
-//   (db/matching-store.ts, matching/match.ts header); create and add take them and read everything
-//   they and matching need in one statement (lockAndRead) and hand matching that read
-//   (matchScannedTrackings) with, as plain data, the rows they add (freshScanRow) and the announced
-//   rows they see (SeenChange by row id), and matching writes each once, already matched, with one audit entry
-//   (entity 'tracking': scan or add; the announced row as before); modify writes and audits its row
-//   and matching audits what it changes after. All in the caller's transaction.
+// matching", "Scans"). The one place a scan row is created or edited by hand - the scan handlers call
+// it; the tracking upload (files/tracking-upload.ts) applies the same vocabulary set-based. "Seen",
+// "frozen", "duplicate", what a confirm does and the words of these rules are the scan record
+// machine's (machines/scan-record.machine.ts, docs/decisions/070-scan-record-rules.md), which the
+// screens read too: an init row is what an import announced, not stock yet (matching ignores it).
+// Everything runs inside the caller's transaction, tracking locks first (db/matching-store.ts
+// lockTrackings). Duplicates are business outcomes (opStatus 'failed' in an A00000 answer, with the
+// tracking id's rows so the screen can offer the edit); malformed input is A00001; a missing row A00004.
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { writeAudit } from '../audit.ts';
@@ -194,6 +162,12 @@ export interface ScanOutcome {
 /**
  * One scan call, checked as far as it can be without the database: the tracking id, upcs and
  * counts are well-formed and every line names an item. `upc: null` (add) is the item's own upc.
+ *
+ * The tracking id is trimmed, 1..64 characters ('请填写trackingId'); a upc is trimmed, 1..64
+ * characters ('请填写upc'); a count is a whole number 1..1000000 (default 1). Every scanned product
+ * names an existing item (itemId; create: '请填写所有项目对应的商品', add: '请选择商品', unknown:
+ * '商品不存在'); the row copies the item's name. The item's own UPC need not equal the scanned one (the
+ * screens filter the product select by upc; the row keeps what was scanned).
  */
 export interface ScanJob {
   kind: 'create' | 'add';
@@ -202,14 +176,31 @@ export interface ScanJob {
   lines: { upc: string | null; count: number; itemId: number }[];
 }
 
-/** createScanTrackings' input as a job, or A00001 (see the header). */
+/**
+ * createScanTrackings' input as a job, or A00001 (see ScanJob).
+ *
+ * create (/admin/scan, one parcel, several products): all or nothing. A upc given twice, or one the
+ * tracking id already has SEEN, refuses the call as opStatus 'failed' with
+ * 'upc重复，请编辑已添加的商品' (the screen lists the records to edit instead). A upc the tracking id
+ * has only imported (init) is seen now: that row becomes scan with the scanned count and item (the
+ * scanned units replace the announced ones; the announcement stays in the audit's before). Other
+ * products become new rows in status scan.
+ */
 export function createJob(actor: SessionUser, rawTrackingId: string, input: { upc: string; count?: number; itemId?: number | null }[]): ScanJob {
   const trackingId = checkTrackingId(rawTrackingId);
   if (input.some((l) => l.itemId === undefined || l.itemId === null)) throw badRequest(scanMessages.itemRequired);
   return { kind: 'create', actor, trackingId, lines: input.map((l) => ({ upc: checkUpc(l.upc), count: checkCount(l.count), itemId: l.itemId! })) };
 }
 
-/** addScanTracking's input as a job, or A00001 (see the header). */
+/**
+ * addScanTracking's input as a job, or A00001 (see ScanJob).
+ *
+ * add (/admin/scan2, one product per parcel): the same for one product, except that a upc already
+ * seen for the tracking id answers 'tracking已提交过': a parcel is scanned once. The screen blocks a
+ * repeat within its session; the server blocks it across sessions too (a second scan of the same
+ * parcel on another day would otherwise double its units and unmatch its task). A parcel that really
+ * holds more units gets its count changed with modify.
+ */
 export function addJob(actor: SessionUser, rawTrackingId: string, input: { itemId?: number | null; upc?: string; count?: number }): ScanJob {
   const trackingId = checkTrackingId(rawTrackingId);
   if (input.itemId === undefined || input.itemId === null) throw badRequest(scanMessages.chooseItem);
@@ -223,10 +214,16 @@ export function addJob(actor: SessionUser, rawTrackingId: string, input: { itemI
  * for all of them (receiving/scan-batcher.ts gathers the calls that arrive together; a single call is a batch
  * of one). Answers, per job in order, its outcome or the error it alone is refused with (an unknown
  * item, a missing upc): such a job writes nothing and the others go on. A duplicate is an outcome
- * (opStatus failed, see the header). What a line writes: an init row of the tracking id with the
+ * (opStatus failed, see createJob and addJob). What a line writes: an init row of the tracking id with the
  * line's upc is seen (status scan, the scanned count and item); other lines are new rows in status
  * scan. Matching then runs once over every tracking id that changed and writes those rows itself,
  * already matched, each change audited as its own clerk's (matchScannedTrackings).
+ *
+ * Locks: the jobs take lockTrackings BEFORE reading the rows to decide and writing them, and read
+ * everything they and matching need in one statement (lockAndRead); they hand matching that read
+ * (matchScannedTrackings) with, as plain data, the rows they add (freshScanRow) and the announced rows
+ * they see (SeenChange by row id), and matching writes each once, already matched, with one audit
+ * entry (entity 'tracking': scan or add; the announced row as before).
  */
 export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome | Error)[]> {
   if (new Set(jobs.map((j) => j.trackingId)).size !== jobs.length) throw new Error('runScanJobs: one job per tracking id');
@@ -337,7 +334,17 @@ export interface ModifyOutcome {
   row: ScanRow;
 }
 
-/** modifyScanTracking: one row's trackingId, upc, count or item (see the header). */
+/**
+ * modifyScanTracking: one row's trackingId, upc, count or item.
+ *
+ * modify (/admin/scan's edit, tracking-list edit dialog) changes trackingId, upc, count or itemId
+ * of one row. Its status is not set here: an init row stays init, a seen row is matched again. A row
+ * whose task is being paid (wait2pay, payed) is frozen ('该记录已进入付款流程，不能修改'). Moving a
+ * row onto a (tracking id, upc) that another row already has is 'upc重复，请编辑已添加的商品' (rows
+ * that matching split for two tasks share their tracking id and upc; changing one's count is fine).
+ * A modify that changes nothing is succ '没有变化' and writes nothing. It takes the tracking locks
+ * before reading the row, writes and audits its row, and matching audits what it changes after.
+ */
 export async function modifyScan(
   tx: Tx,
   actor: SessionUser,

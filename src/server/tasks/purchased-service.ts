@@ -2,32 +2,10 @@
 // deleted or edited", §5 task record dialog): what a member says they bought for a task, per
 // tracking id. The one place a record is created, changed or removed - the record dialog's calls
 // (handlers/purchased.ts) and the Excel upload of purchased records go through here, so both apply
-// the same rules with the same words, inside the caller's transaction:
-//
-// - trackingId is trimmed and required ('请填写trackingId'), at most 64 characters; productCount is
-//   a whole number from 1 to 1000000 ('请填写数目').
-// - The task must be the actor's own (a member) or any task (lowerAdmin, admin); another member's
-//   task or record is reported as not existing (code A00004, DECISIONS "Roles").
-// - The task must accept a record change by the actor per the task machine (task.records by user:
-//   open or unmatch tasks, so a member can fix the records of a parcel that disagrees; by admin:
-//   every task that is not pending or deleted; decision 090); a refusal carries the machine's
-//   message. The task's status does not change here, only matching (below) may move it.
-// - The records of a task never total more than its count ('所有记录的数目合计不能超过任务数量N件',
-//   decision 090): a record claiming more units than the task leaves is refused, so matching never
-//   has to choose which of a task's records to believe.
-// - One record per (task, tracking id): inserting the same pair again is 'skip' (already recorded,
-//   oldQty = its count); updating changes the count (oldQty = previous), or the tracking id (when
-//   the task has no record with the new one). An update that changes nothing is 'skip'.
-// - A record in status match cannot be changed ('已匹配的记录不能修改') or removed
-//   ('已匹配的记录不能删除'). A changed record starts again as init and is matched at once.
-// - Every change writes an audit entry (entity 'purchased': taskId, trackingId, count, before and
-//   after, status = the task's status) in the same transaction, then runs matching for the tracking
-//   id(s) concerned (matching/match.ts), which may move the task (task.match via applyTaskEvent).
-// - Refusals are returned as opStatus 'error' (with `code`) BEFORE anything is written, so an upload
-//   can report the row and go on with the next one in the same transaction; unexpected failures
-//   throw. Locks: the tracking id(s) and the tasks matching will touch first (lockForMatching), then
-//   the task row (lockTask, already held), the order matching uses, so a record change and a scan
-//   of the same parcel, or two members sharing parcels, never deadlock.
+// the same rules with the same words (savePurchasedRecord), inside the caller's transaction. Which
+// task's records a member may change is the task machine's task.records (decision 090). Every change
+// is audited and followed by matching of its tracking id(s) (matching/match.ts), taking matching's
+// locks first so a record change and a scan of the same parcel never deadlock.
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { hasControlChars } from '../receiving/scan-service.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
@@ -160,7 +138,7 @@ async function recordedUnits(tx: Tx, taskIds: number[], except: number[] = []): 
 const reread = async (tx: Tx, id: number) => (await tx.select().from(purchasedRecords).where(eq(purchasedRecords.id, id)))[0];
 
 /**
- * What a record change comes to, decided before anything is written (the rules of the header):
+ * What a record change comes to, decided before anything is written (the rules of savePurchasedRecord):
  * `before` is the record being updated (update mode), `existing` the task's record with the new
  * tracking id, if any.
  */
@@ -183,9 +161,35 @@ function decideChange(mode: 'insert' | 'update', trackingId: string, productCoun
 
 /**
  * Records (mode 'insert') or changes (mode 'update') a purchase of `input.taskId` for `actor`, in
- * the caller's transaction; see the header for the rules. Returns opStatus succ (changed), skip
+ * the caller's transaction (the rules below). Returns opStatus succ (changed), skip
  * (insert of a tracking id the task already has; update that changes nothing) or error (refused,
  * nothing written; `code` A00004 for a task/record the actor may not see, else A00001).
+ *
+ * The rules:
+ * - trackingId is trimmed and required ('请填写trackingId'), at most 64 characters; productCount is
+ *   a whole number from 1 to 1000000 ('请填写数目').
+ * - The task must be the actor's own (a member) or any task (lowerAdmin, admin); another member's
+ *   task or record is reported as not existing (code A00004, DECISIONS "Roles").
+ * - The task must accept a record change by the actor per the task machine (task.records by user:
+ *   open or unmatch tasks, so a member can fix the records of a parcel that disagrees; by admin:
+ *   every task that is not pending or deleted; decision 090); a refusal carries the machine's
+ *   message. The task's status does not change here, only matching (below) may move it.
+ * - The records of a task never total more than its count ('所有记录的数目合计不能超过任务数量N件',
+ *   decision 090): a record claiming more units than the task leaves is refused, so matching never
+ *   has to choose which of a task's records to believe.
+ * - One record per (task, tracking id): inserting the same pair again is 'skip' (already recorded,
+ *   oldQty = its count); updating changes the count (oldQty = previous), or the tracking id (when
+ *   the task has no record with the new one). An update that changes nothing is 'skip'.
+ * - A record in status match cannot be changed ('已匹配的记录不能修改') or removed
+ *   ('已匹配的记录不能删除'). A changed record starts again as init and is matched at once.
+ * - Every change writes an audit entry (entity 'purchased': taskId, trackingId, count, before and
+ *   after, status = the task's status) in the same transaction, then runs matching for the tracking
+ *   id(s) concerned (matching/match.ts), which may move the task (task.match via applyTaskEvent).
+ * - Refusals are returned as opStatus 'error' (with `code`) BEFORE anything is written, so an upload
+ *   can report the row and go on with the next one in the same transaction; unexpected failures
+ *   throw. Locks: the tracking id(s) and the tasks matching will touch first (lockForMatching), then
+ *   the task row (lockTask, already held), the order matching uses, so a record change and a scan
+ *   of the same parcel, or two members sharing parcels, never deadlock.
  */
 export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: PurchasedInput, mode: 'insert' | 'update'): Promise<PurchasedResult> {
   const invalid = purchasedInputError(input);

@@ -1,19 +1,8 @@
-// Money is integer cents everywhere (DECISIONS "Money"). A payment application is the user's claim
-// for a task's income = buyIn x productCount + bonus - punish, frozen at apply time together with the
-// task's identity and amounts (copies, so the apply list and withdraw sums never depend on later task
-// edits); taskId is UNIQUE because a task can be applied for once. It moves applied -> agreed ->
-// withdrawing -> paid -> collected, and a cancelled withdraw returns it to agreed, so the balance is
-// simply the income of the user's agreed applications. A withdraw is an order (orderId, the string
-// users see) with one line per card (withdraw_requests; unique (order_id, card_id) enforces "each
-// card once") and the applications it pays (withdraw_order_applies). "An application is in at most
-// one live withdraw" is enforced by the database, not only by the status column: each link carries
-// `live`, set false when its order is cancelled, and a unique index on payment_apply_id WHERE live
-// makes a second concurrent request for the same application fail instead of paying it twice, while
-// cancelled links stay as history. Card number, holder name and routing number are stored only as
-// AES-256-GCM ciphertext (key from APP_SECRET) plus their last four characters for the masked
-// display, so listing cards never needs the key. Cards are unbound by setting deletedAt, never
-// deleted, because withdraw lines keep referring to them; each line also snapshots the card's type,
-// encrypted fields and address so a later change of card does not rewrite a paid line's history.
+// The money tables: payment applications, bank cards, withdraw orders, their lines and the
+// applications they pay (DECISIONS "Money"; docs/decisions/050-money-bigint-cents.md). Money is
+// integer cents everywhere. Each table's doc says what it keeps and which rule its constraints
+// enforce ("a task is applied for once", "each card once", "an application is in at most one live
+// withdraw").
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { cents } from './cents';
@@ -24,6 +13,14 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 
 export const paymentApplyStatus = pgEnum('payment_apply_status', ['applied', 'agreed', 'withdrawing', 'paid', 'collected']);
 
+/**
+ * A payment application is the user's claim for a task's income = buyIn x productCount + bonus -
+ * punish, frozen at apply time together with the task's identity and amounts (copies, so the apply
+ * list and withdraw sums never depend on later task edits); taskId is UNIQUE because a task can be
+ * applied for once. It moves applied -> agreed -> withdrawing -> paid -> collected, and a cancelled
+ * withdraw returns it to agreed, so the balance is simply the income of the user's agreed
+ * applications.
+ */
 export const paymentApplies = pgTable(
   'payment_applies',
   {
@@ -63,6 +60,12 @@ export const paymentApplies = pgTable(
 /** Known payment types (SPEC §5); the column is free text because new values may be typed. */
 export const KNOWN_PAYMENT_TYPES = ['Billpay', 'Check', 'Wire', 'ACH', 'Paypal', 'Zelle'] as const;
 
+/**
+ * Card number, holder name and routing number are stored only as AES-256-GCM ciphertext (key from
+ * APP_SECRET) plus their last four characters for the masked display, so listing cards never needs
+ * the key. Cards are unbound by setting deletedAt, never deleted, because withdraw lines keep
+ * referring to them.
+ */
 export const bankCards = pgTable(
   'bank_cards',
   {
@@ -88,6 +91,10 @@ export const bankCards = pgTable(
   (t) => [index('bank_cards_user_live_idx').on(t.userId, t.createdAt).where(sql`deleted_at IS NULL`)],
 );
 
+/**
+ * A withdraw is an order (orderId, the string users see) with one line per card
+ * (withdraw_requests) and the applications it pays (withdraw_order_applies).
+ */
 export const withdrawOrders = pgTable(
   'withdraw_orders',
   {
@@ -102,7 +109,12 @@ export const withdrawOrders = pgTable(
 
 export const withdrawStatus = pgEnum('withdraw_status', ['canceled', 'waited', 'paid', 'requestedCancel']);
 
-/** One line of a withdraw order: the amount paid to one card. */
+/**
+ * One line of a withdraw order: the amount paid to one card.
+ *
+ * Unique (order_id, card_id) enforces "each card once". Each line snapshots the card's type,
+ * encrypted fields and address so a later change of card does not rewrite a paid line's history.
+ */
 export const withdrawRequests = pgTable(
   'withdraw_requests',
   {
@@ -142,7 +154,14 @@ export const withdrawRequests = pgTable(
   ],
 );
 
-/** The applications a withdraw order pays. live = false once the order is cancelled. */
+/**
+ * The applications a withdraw order pays. live = false once the order is cancelled.
+ *
+ * "An application is in at most one live withdraw" is enforced by the database, not only by the
+ * status column: each link carries `live`, set false when its order is cancelled, and a unique index
+ * on payment_apply_id WHERE live makes a second concurrent request for the same application fail
+ * instead of paying it twice, while cancelled links stay as history.
+ */
 export const withdrawOrderApplies = pgTable(
   'withdraw_order_applies',
   {

@@ -1,16 +1,7 @@
 // Scan records are the warehouse's side of matching: one row per (tracking id, UPC) seen or imported,
 // moving init -> scan -> match | unmatch -> wait2pay -> payed (machines/scan-record.machine.ts, whose
-// list the enum is: tests/contract/scan-status.test.ts holds them equal). (trackingId, upc) is deliberately NOT
-// unique: "upc already recorded" is a scan-screen check, and one parcel may carry the same UPC for
-// several users' tasks, which matching records as separate rows each tied to one task. The user,
-// task and mainId/subId columns are filled by matching and are copies for the list and exports
-// (matchedUser is the matched user's display name, kept so a 1M-row list needs no join). The table
-// is planned for ~1M rows: the admin list filters by trackingId (equality), status, a createdAt
-// range and itemId and pages newest first, so every list index ends in (created_at, id) to allow
-// keyset paging and index-ordered "page of 20" reads; exact totals over big filters are expensive
-// and are capped (receiving/scan-queries.ts). item_id is nullable because an imported row
-// may name a product the catalogue does not have yet; it shows the file's item name until an admin
-// assigns the item (matching compares UPCs, so the row matches all the same once seen).
+// list the enum is: tests/contract/scan-status.test.ts holds them equal). The table is planned for
+// ~1M rows; scanTrackings says which columns are copies and why its indexes are what they are.
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgEnum, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { ANNOUNCED_SCAN_STATUS, SCAN_STATUSES } from '../../../../machines/scan-record.machine';
@@ -22,6 +13,18 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 
 export const scanStatus = pgEnum('scan_status', SCAN_STATUSES);
 
+/**
+ * (trackingId, upc) is deliberately NOT unique: "upc already recorded" is a scan-screen check, and
+ * one parcel may carry the same UPC for several users' tasks, which matching records as separate
+ * rows each tied to one task. The user, task and mainId/subId columns are filled by matching and are
+ * copies for the list and exports (matchedUser is the matched user's display name, kept so a 1M-row
+ * list needs no join). The admin list filters by trackingId (equality), status, a createdAt range
+ * and itemId and pages newest first, so every list index ends in (created_at, id) to allow keyset
+ * paging and index-ordered "page of 20" reads; exact totals over big filters are expensive and are
+ * capped (receiving/scan-queries.ts). item_id is nullable because an imported row may name a
+ * product the catalogue does not have yet; it shows the file's item name until an admin assigns
+ * the item (matching compares UPCs, so the row matches all the same once seen).
+ */
 export const scanTrackings = pgTable(
   'scan_trackings',
   {
