@@ -65,7 +65,8 @@ const matchTargets = {
  * - delete: open or unmatch, and nothing has arrived yet (productCount 0) -> deleted.
  * - match: offered unless locked (in open and unmatch). Matching compares the parcels scanned for
  *   the task's tracking ids with its purchased records; its outcome decides the next state: every
- *   unit arrived -> locked; more units than the count -> unmatch; otherwise -> open
+ *   unit arrived -> locked; otherwise -> open (unmatch only for more units than the
+ *   count, which matching never ties since decision 090)
  *   (productCount and canSplit set by matching). `matchVerdict` is that outcome, from the units
  *   matching tied to the task's records (decision 090).
  * - split: open or unmatch with canSplit -> the arrived units become a locked sibling (same

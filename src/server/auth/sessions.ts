@@ -47,7 +47,7 @@ async function lookupSession(db: Db, tokenHash: string, now: Date): Promise<{ us
  *   transaction commits (see forgetSession / forgetUser), and a lookup that was under way while
  *   anything was forgotten is not stored (the generation check), so no stale row is put back;
  * - only this process is informed: with several server processes on one database another process
- *   could honour a revoked token for up to TTL_MS. We run one process (docs/decisions/000-earlier-decisions.md).
+ *   could honour a revoked token for up to TTL_MS. We run one process (docs/decisions/025-sessions.md).
  */
 export class SessionCache {
   static readonly TTL_MS = 10_000;

@@ -5,7 +5,7 @@
 // LOCK ORDER, followed by every caller: the tracking ids, then the tasks, then anything else
 // (lockForMatching says which and why). Each round trip counts (the receiving speed target): a scan
 // batch is begin, the lock statement, one read (lockAndRead), one write (writePlan) and commit
-// (DECISIONS "Matching's statements").
+// (docs/decisions/093-matching-statements.md).
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { PgTransaction } from 'drizzle-orm/pg-core';

@@ -103,8 +103,8 @@ export const tasksHandlers: Handlers = {
    * status change the edit is applied even when no field differs, so the admin's save is refused
    * exactly when the machine refuses task.edit. The admin is not held to the remaining shown quantity:
    * the admin corrects what a member holds. Matching runs again after a count change, a delete or a
-   * close: the count decides whether the arrived units are "all" (locked) or "more than claimed"
-   * (unmatch), and a deleted task's records no longer hold scanned units.
+   * close: the count decides whether the arrived units are "all" (locked); matching never ties more
+   * units than the count (decision 090), and a deleted task's records no longer hold scanned units.
    */
   async updateTask(req, ctx) {
     const user = me(req);

@@ -27,7 +27,7 @@ export const MATCH_CHUNK = 2000;
  * report and the scan rows of its tracking ids after matching.
  *
  * A run reads in one statement (readForMatching) and writes every change and audit entry in one
- * (writePlan, db/together.ts; DECISIONS "Matching's statements").
+ * (writePlan, db/together.ts; docs/decisions/093-matching-statements.md).
  */
 async function run(
   tx: Tx,
