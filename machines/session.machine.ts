@@ -17,7 +17,7 @@
  * - `no.access` (A00003) sends the user home (`goHome`) and leaves the session as it is.
  *
  * Pure: no window, fetch or storage here. Every side effect is a named action or actor with a
- * no-op default; the app supplies the real ones with `.provide()` (src/web/features/session/).
+ * no-op default; the app supplies the real ones with `.provide()` (src/web/session/).
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 

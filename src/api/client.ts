@@ -18,7 +18,7 @@ import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './schema';
 import { sendUpload, type Upload, type UploadTransport, type UploadXhr } from './upload';
 import { formatErrorToast, toast } from '../web/components/ui/toast';
-import { getTokenStore, type StoredToken } from '../web/features/session/token-store';
+import { getTokenStore, type StoredToken } from '../web/session/token-store';
 import { zh } from '../web/i18n/zh';
 
 export type ApiPaths = paths;

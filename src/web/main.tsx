@@ -6,9 +6,9 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
 import { api, sessionSignals } from '../api/client';
 import { toast } from './components/ui/toast';
-import { initInspector } from './features/inspect/create-app-actor';
-import { createSessionActor, forwardSessionSignals } from './features/session/session-actor';
-import { getTokenStore } from './features/session/token-store';
+import { initInspector } from './inspect/create-app-actor';
+import { createSessionActor, forwardSessionSignals } from './session/session-actor';
+import { getTokenStore } from './session/token-store';
 import { createAppRouter, type AppRouter } from './router';
 import './styles.css';
 

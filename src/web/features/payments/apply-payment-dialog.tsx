@@ -19,7 +19,7 @@ import { Form, TextArea, TextField, useValibotForm } from '../../components/ui/f
 import { formatMoney } from '../../components/ui/format';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import type { Task } from '../tasks/tasks-api';
 import { PaymentDialogFrame, incomePreview } from './payment-dialog-frame';
 import { bonusText, centsToAmount, moneyTextToCents, paymentTaskLabel } from './payment-rules';

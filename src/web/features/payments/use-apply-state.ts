@@ -6,7 +6,7 @@
 // One call asks about every task of the page; `reload` asks again (after an application).
 import { useCallback } from 'react';
 import { useRemote } from '../../lib/use-remote';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import type { Task } from '../tasks/tasks-api';
 import { canApplyForPayment } from './payment-rules';
 import { loadApplyExists } from './payments-api';

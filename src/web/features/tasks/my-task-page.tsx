@@ -18,8 +18,8 @@ import { SelectField, TextField, useValibotForm } from '../../components/ui/form
 import { textLinkClass } from '../../components/ui/link-classes';
 import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
-import { useDownload } from '../navigation/use-download';
+import { useAppContext } from '../../app/app-context';
+import { useDownload } from '../../navigation/use-download';
 import { ApplyPaymentCell, ApplyPaymentScope } from '../payments/apply-payment-dialog';
 import { ACTION_COLUMN_CLASS, MemberTaskActionCell, MemberTaskActionsScope } from './member-task-actions';
 import { MY_TASK_STATUS_FILTERS, parseTaskIdSearch, type MyTaskSearch, type MyTaskStatusFilter } from './my-task-search';

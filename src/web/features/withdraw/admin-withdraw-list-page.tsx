@@ -26,8 +26,8 @@ import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { idText, toId, userLabel, userOptions } from '../../lib/filter-fields';
 import { timezoneOffsetHours } from '../../lib/timezone';
-import { useAppContext } from '../app/app-context';
-import { useDownload } from '../navigation/use-download';
+import { useAppContext } from '../../app/app-context';
+import { useDownload } from '../../navigation/use-download';
 import { AdminNoteDialog } from './admin-note-dialog';
 import { SwitchField } from './switch-field';
 import {

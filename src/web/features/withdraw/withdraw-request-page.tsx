@@ -28,7 +28,7 @@ import { PagedTable } from '../../components/ui/paged-table';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { idText, toId } from '../../lib/filter-fields';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { ChangeCardDialog } from './change-card-dialog';
 import { SwitchField } from './switch-field';
 import { cancelWithdrawOrder, markWithdrawPaid, type BankCard, type Outcome, type WithdrawRequest, type WithdrawRequestPage as LinePage } from './withdraw-api';
