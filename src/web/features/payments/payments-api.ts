@@ -14,6 +14,8 @@ import type { components, operations } from '../../../api/schema';
 
 type Schemas = components['schemas'];
 export type PaymentApply = Schemas['PaymentApply'];
+/** A member's task, as the apply dialog and its button read it. */
+export type Task = Schemas['Task'];
 export type PaymentApplyPage = Schemas['PaymentApplyPage'];
 export type PaymentApplyStatus = Schemas['PaymentApplyStatus'];
 type PaymentApplyResult = Schemas['PaymentApplyResult'];

@@ -7,9 +7,8 @@
 import { useCallback } from 'react';
 import { useRemote } from '../../lib/use-remote';
 import { useAppContext } from '../../app/app-context';
-import type { Task } from '../tasks/tasks-api';
 import { canApplyForPayment } from './payment-rules';
-import { loadApplyExists } from './payments-api';
+import { loadApplyExists, type Task } from './payments-api';
 
 export type ApplyButtonState = 'apply' | 'applied' | 'none';
 
