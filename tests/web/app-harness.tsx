@@ -6,6 +6,7 @@ import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { vi } from 'vitest';
 import type { RoleType, SessionUser } from '../../machines/session.machine';
+import { zh } from '../../src/web/i18n/zh';
 import { createApiClient } from '../../src/api/client';
 import { toast } from '../../src/web/components/ui/toast';
 import { createSessionActor } from '../../src/web/session/session-actor';
@@ -51,6 +52,7 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
     createXhr: fakeXhr(fetch, options.uploadScript),
     readToken: () => tokenStore.read(),
     notifyError: (message) => toast.error(message),
+    messages: { networkError: zh.common.networkError },
     // Read only when a response arrives, after `session` exists.
     onSessionSignal: (signal) => session.send(signal),
   });

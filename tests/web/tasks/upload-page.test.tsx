@@ -3,6 +3,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { createBrowserHistory, RouterProvider } from '@tanstack/react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { zh } from '../../../src/web/i18n/zh';
 import { createApiClient } from '../../../src/api/client';
 import { clearToasts, toast } from '../../../src/web/components/ui/toast';
 import { createSessionActor } from '../../../src/web/session/session-actor';
@@ -297,6 +298,7 @@ describe('/user/upload: leaving with results on screen', () => {
       createXhr: fakeXhr(fetch),
       readToken: () => tokenStore.read(),
       notifyError: (message) => toast.error(message),
+      messages: { networkError: zh.common.networkError },
       onSessionSignal: () => {},
     });
     const session = createSessionActor({ api, tokenStore, goHome: vi.fn(), reloadRoot: vi.fn(), notify: vi.fn() });

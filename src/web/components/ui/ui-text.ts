@@ -26,5 +26,4 @@ export const UI_TEXT = {
   search: '查询',
   reset: '重置',
   requiredField: (label: string) => `${label}为必填项`,
-  unknownError: 'unknown error',
 } as const;
