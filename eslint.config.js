@@ -1,8 +1,36 @@
-// Lint: typescript-eslint recommended + react-hooks. Architecture boundary (STYLE.md):
-// machines/ are pure and import nothing from src/.
+// Lint: typescript-eslint recommended + react-hooks, and the walls of the code base as import zones
+// (import-x/no-restricted-paths resolves each import to its file, so `../../x` and `./x` alike count):
+// - machines/ are pure and import nothing from src/;
+// - src/server and src/web never import each other; src/api (the contract's client) imports nothing
+//   from src/web, which hands it what it needs;
+// - a folder of src/web/features does not import another: what two features share lives in
+//   src/web/components or src/web/lib, and the routes compose features. The zones are made from the
+//   folder list when the config loads, so a new feature is walled in without an edit here.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+
+const root = import.meta.dirname;
+const FEATURES = 'src/web/features';
+const features = readdirSync(path.join(root, FEATURES), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+
+const zones = [
+  { target: './machines', from: './src', message: 'machines/ are pure: no imports from src/.' },
+  { target: './src/server', from: './src/web', message: 'The server does not import the web app.' },
+  { target: './src/web', from: './src/server', message: 'The web app does not import the server: it talks to it through src/api.' },
+  { target: './src/api', from: './src/web', message: 'src/api does not import the web app: the web hands the client what it needs.' },
+  ...features.map((feature) => ({
+    target: `./${FEATURES}/${feature}`,
+    from: `./${FEATURES}`,
+    except: [`./${feature}`],
+    message: 'A feature does not import another feature: share through src/web/components or src/web/lib, or compose in the route.',
+  })),
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'src/api/schema.d.ts', 'src/web/routeTree.gen.ts', 'src/server/db/migrations/**', 'test-results/**'] },
@@ -14,15 +42,18 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.{ts,tsx}', 'machines/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })] },
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: root, zones }] },
+  },
+  {
     files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
     files: ['machines/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../src/*', '**/src/**'], message: 'machines/ are pure: no imports from src/' }] }],
-      'no-restricted-globals': ['error', 'window', 'document', 'fetch', 'localStorage'],
-    },
+    rules: { 'no-restricted-globals': ['error', 'window', 'document', 'fetch', 'localStorage'] },
   },
 );

@@ -1,5 +1,5 @@
 // Test projects (npm test runs them through scripts/test.ts):
-//  - unit:   machines and the contract, plain node.
+//  - unit:   machines, the contract and the lint zones, plain node.
 //  - server: the API through app.inject on a real database. One database per worker, reused across
 //            files (isolate: false) and emptied before each test; PGlite by default, PostgreSQL
 //            when TEST_DB=pg (scripts/test.ts runs the suite once more that way with TEST_DATABASE_URL).
@@ -11,7 +11,7 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['tests/machines/**/*.test.ts', 'tests/contract/**/*.test.ts'], environment: 'node' } },
+      { test: { name: 'unit', include: ['tests/machines/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/lint/**/*.test.ts'], environment: 'node' } },
       {
         test: {
           name: 'server',

@@ -4,7 +4,7 @@
  * the session, logout revokes it, an expired token logs out after LOGOUT_DELAY_MS.
  *
  * Pure: no window, fetch or storage here. Every side effect is a named action or actor with a
- * no-op default; the app supplies the real ones with `.provide()` (src/web/features/session/).
+ * no-op default; the app supplies the real ones with `.provide()` (src/web/session/).
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 

@@ -1,10 +1,12 @@
 // The one API client of the web app: openapi-fetch typed by the generated `paths`, same origin
 // (SPEC §9 "fixed API host prefix": the app and the API are served from one host; vite proxies in
 // development). Its middleware
-// - sends the session token (`x-token`) and keep flag (`x-keepflag` "1"/"0") from the token store,
+// - sends the session token (`x-token`) and keep flag (`x-keepflag` "1"/"0") from `readToken`,
 //   unless the call set `x-token` itself (logout revokes an explicit token);
-// - applies SPEC §8 to every response (see classifyResponse): error toasts, and the session
-//   signals `token.expired` / `no.access` that the app forwards to the session actor.
+// - applies SPEC §8 to every response (see classifyResponse): error messages through `notifyError`,
+//   and the session signals `token.expired` / `no.access` through `onSessionSignal`.
+// src/api knows nothing of the web: the web app creates the client and hands in its token store,
+// its toast and its words (src/web/app/api.ts).
 //
 // A caller that shows its own message opts out of the toasts for one call with `{ silent: true }`
 // (openapi-fetch copies unknown per-call options onto the Request) or the header `x-silent: 1`
@@ -17,9 +19,6 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './schema';
 import { sendUpload, type Upload, type UploadTransport, type UploadXhr } from './upload';
-import { formatErrorToast, toast } from '../web/components/ui/toast';
-import { getTokenStore, type StoredToken } from '../web/features/session/token-store';
-import { zh } from '../web/i18n/zh';
 
 export type ApiPaths = paths;
 export type ApiClient = Client<paths> & { upload: Upload };
@@ -74,6 +73,17 @@ export function extractMessage(body: unknown): string {
   return findMessage(body) ?? UNKNOWN_ERROR;
 }
 
+/** The server's own words in a body (the fields of extractMessage), or '' when it gave none. */
+export function serverWords(body: unknown): string {
+  return findMessage(body) ?? '';
+}
+
+/** SPEC §8: an error message shows the response code followed by its message, e.g. `A00001 参数错误`. */
+export function errorText(code: string | null | undefined, msg: string): string {
+  const text = msg.trim() || UNKNOWN_ERROR;
+  return code ? `${code} ${text}` : text;
+}
+
 export type ResponseVerdict =
   /** Success: no code, or A00000 (and no failed opStatus). */
   | { kind: 'ok' }
@@ -123,7 +133,7 @@ type SignalListener = (signal: SessionSignal) => void;
 
 const signalListeners = new Set<SignalListener>();
 
-/** The default client's session signals; the app forwards them to the session actor. */
+/** A channel for session signals: the web's client emits into it and the app forwards them to the session actor. */
 export const sessionSignals = {
   subscribe(listener: SignalListener): () => void {
     signalListeners.add(listener);
@@ -136,22 +146,36 @@ export const sessionSignals = {
   },
 };
 
+/** The session's token as the client sends it (the web's token store keeps it). */
+export interface SessionToken {
+  token: string;
+  /** "Remember me": sent as x-keepflag 1. */
+  keep: boolean;
+}
+
+/** The words the client itself shows (the web's catalog has them). */
+export interface ClientMessages {
+  /** A call that got no answer (offline, connection reset). */
+  networkError: string;
+}
+
 export interface ApiClientOptions {
   /** Defaults to '' (same origin). Tests running outside a page pass an absolute origin. */
   baseUrl?: string;
   /** Injected fetch (tests); defaults to the global fetch. */
   fetch?: (input: Request) => Promise<Response>;
-  /** Where the token comes from; defaults to the app's token store. */
-  readToken?: () => StoredToken | null;
-  /** Shows an error toast; defaults to toast.error. */
-  notifyError?: (message: string) => void;
-  /** Receives token.expired / no.access; defaults to sessionSignals.emit. */
-  onSessionSignal?: (signal: SessionSignal) => void;
+  /** Where the token comes from (the web's token store). */
+  readToken: () => SessionToken | null;
+  /** Shows an error message (the web's error toast). */
+  notifyError: (message: string) => void;
+  /** Receives token.expired / no.access (the web forwards them to the session actor). */
+  onSessionSignal: (signal: SessionSignal) => void;
+  messages: ClientMessages;
   /** Injected XMLHttpRequest for `upload` (tests); defaults to a new XMLHttpRequest. */
   createXhr?: () => UploadXhr;
 }
 
-type ReportOptions = Required<Pick<ApiClientOptions, 'readToken' | 'notifyError' | 'onSessionSignal'>>;
+type ReportOptions = Pick<ApiClientOptions, 'readToken' | 'notifyError' | 'onSessionSignal' | 'messages'>;
 
 /** x-token and x-keepflag from the stored token; none without one. */
 function sessionHeaders(readToken: ReportOptions['readToken']): Record<string, string> {
@@ -171,7 +195,7 @@ function reportResponse(options: ReportOptions, status: number, body: unknown, s
       if (!silent) options.notifyError(verdict.message);
       break;
     case 'error':
-      if (!silent) options.notifyError(formatErrorToast(verdict.code, verdict.message));
+      if (!silent) options.notifyError(errorText(verdict.code, verdict.message));
       break;
     default:
       break;
@@ -179,7 +203,7 @@ function reportResponse(options: ReportOptions, status: number, body: unknown, s
 }
 
 function reportNetworkError(options: ReportOptions, silent: boolean): void {
-  if (!silent) options.notifyError(zh.common.networkError);
+  if (!silent) options.notifyError(options.messages.networkError);
 }
 
 async function readJsonBody(response: Response): Promise<unknown> {
@@ -224,14 +248,11 @@ export function createApiMiddleware(options: ReportOptions): Middleware {
   };
 }
 
-export function createApiClient(options: ApiClientOptions = {}): ApiClient {
+export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = options.baseUrl ?? '';
   const client = createClient<paths>({ baseUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
-  const report: ReportOptions = {
-    readToken: options.readToken ?? (() => getTokenStore().read()),
-    notifyError: options.notifyError ?? ((message) => toast.error(message)),
-    onSessionSignal: options.onSessionSignal ?? ((signal) => sessionSignals.emit(signal)),
-  };
+  const { readToken, notifyError, onSessionSignal, messages } = options;
+  const report: ReportOptions = { readToken, notifyError, onSessionSignal, messages };
   client.use(createApiMiddleware(report));
   const transport: UploadTransport = {
     baseUrl,
@@ -243,6 +264,3 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const upload: Upload = (path, body, uploadOptions) => sendUpload(transport, path, body, uploadOptions);
   return Object.assign(client, { upload });
 }
-
-/** The app's client. */
-export const api: ApiClient = createApiClient();

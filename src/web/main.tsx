@@ -1,19 +1,21 @@
 // Entry point. Order matters: the inspector (if asked for) is loaded before the first actor is
-// created, the session actor starts from the stored token, the API client's session signals are
-// forwarded to it, then the router renders.
+// created, the API client is created with the web's token store and toasts, the session actor starts
+// from the stored token, the client's session signals are forwarded to it, then the router renders.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
-import { api, sessionSignals } from '../api/client';
+import { sessionSignals } from '../api/client';
+import { createAppApiClient } from './app/api';
 import { toast } from './components/ui/toast';
-import { initInspector } from './features/inspect/create-app-actor';
-import { createSessionActor, forwardSessionSignals } from './features/session/session-actor';
-import { getTokenStore } from './features/session/token-store';
+import { initInspector } from './inspect/create-app-actor';
+import { createSessionActor, forwardSessionSignals } from './session/session-actor';
+import { getTokenStore } from './session/token-store';
 import { createAppRouter, type AppRouter } from './router';
 import './styles.css';
 
 async function bootstrap(): Promise<void> {
   await initInspector();
+  const api = createAppApiClient();
 
   // The session's goHome needs the router, which needs the session: the closure reads `router`
   // only when no_access arrives, long after both exist.

@@ -3,8 +3,8 @@
 // (SPEC §2 default), the session actor and API client in the router context.
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { routeTree } from './routeTree.gen';
-import type { AppContext } from './features/app/app-context';
-import { ErrorScreen, NotFoundRedirect, PendingScreen } from './features/shell/app-shell';
+import type { AppContext } from './app/app-context';
+import { ErrorScreen, NotFoundRedirect, PendingScreen } from './shell/app-shell';
 
 export function createAppRouter(context: AppContext, history?: RouterHistory) {
   return createRouter({

@@ -4,6 +4,7 @@ import {
   FORM_URLENCODED,
   classifyResponse,
   createApiClient,
+  errorText,
   extractMessage,
   multipartBody,
   sessionSignals,
@@ -32,6 +33,19 @@ describe('extractMessage (SPEC §8 message fields)', () => {
 
   it('skips empty fields and takes the next one', () => {
     expect(extractMessage({ msg: '', errorMsg: 'second' })).toBe('second');
+  });
+});
+
+describe('errorText (SPEC §8 error messages)', () => {
+  it('puts the code before the message', () => {
+    expect(errorText('A00001', '参数错误')).toBe('A00001 参数错误');
+  });
+  it('is just the message without a code', () => {
+    expect(errorText(undefined, '系统错误')).toBe('系统错误');
+    expect(errorText('', '系统错误')).toBe('系统错误');
+  });
+  it("falls back to 'unknown error' for an empty message", () => {
+    expect(errorText('A00005', '')).toBe('A00005 unknown error');
   });
 });
 
@@ -117,6 +131,7 @@ function setup(reply: (request: Request) => Response, token: { token: string; ke
     readToken: () => token,
     notifyError,
     onSessionSignal: (signal) => signals.push(signal),
+    messages: { networkError: '网络错误' },
   });
   return { api, requests, notifyError, signals };
 }
@@ -198,6 +213,7 @@ describe('API client middleware', () => {
       readToken: () => null,
       notifyError,
       onSessionSignal: () => {},
+      messages: { networkError: '网络错误' },
     });
     await expect(api.GET('/api/notice/get')).rejects.toThrow('Failed to fetch');
     expect(notifyError).toHaveBeenCalledTimes(1);
@@ -251,6 +267,7 @@ describe('api.upload (multipart over XMLHttpRequest, with progress)', () => {
       readToken: () => token,
       notifyError,
       onSessionSignal: (signal) => signals.push(signal),
+      messages: { networkError: '网络错误' },
     });
     return { api, requests, notifyError, signals };
   }

@@ -6,10 +6,11 @@ import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { vi } from 'vitest';
 import type { RoleType, SessionUser } from '../../machines/session.machine';
+import { zh } from '../../src/web/i18n/zh';
 import { createApiClient } from '../../src/api/client';
 import { toast } from '../../src/web/components/ui/toast';
-import { createSessionActor } from '../../src/web/features/session/session-actor';
-import { createTokenStore } from '../../src/web/features/session/token-store';
+import { createSessionActor } from '../../src/web/session/session-actor';
+import { createTokenStore } from '../../src/web/session/token-store';
 import { createAppRouter } from '../../src/web/router';
 import { answerFrom, ok, type Routes } from './fake-server';
 import { fakeXhr, type UploadScript } from './fake-xhr';
@@ -51,6 +52,7 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
     createXhr: fakeXhr(fetch, options.uploadScript),
     readToken: () => tokenStore.read(),
     notifyError: (message) => toast.error(message),
+    messages: { networkError: zh.common.networkError },
     // Read only when a response arrives, after `session` exists.
     onSessionSignal: (signal) => session.send(signal),
   });

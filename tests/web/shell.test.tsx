@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { version } from '../../package.json';
 import { clearToasts } from '../../src/web/components/ui/toast';
-import { sidebarFor } from '../../src/web/features/shell/sidebar-items';
+import { sidebarFor } from '../../src/web/shell/sidebar-items';
 import { renderApp, userOf } from './app-harness';
 import { ok } from './fake-server';
 

@@ -6,7 +6,7 @@ import {
   TOKEN_KEY,
   createTokenStore,
   probeLocalStorage,
-} from '../../src/web/features/session/token-store';
+} from '../../src/web/session/token-store';
 
 function clearCookies() {
   for (const part of document.cookie.split(';')) {

@@ -4,6 +4,7 @@
 // the link itself (the contract says which: e.g. the board, the selected rows). Null when no token
 // came (the client has already shown why).
 import type { ApiClient } from '../../api/client';
+import { outcomeOf } from '../../api/outcome';
 import type { components, operations } from '../../api/schema';
 
 type ExcelKind = components['schemas']['ExcelKind'];
@@ -15,8 +16,8 @@ export async function excelExportUrl(
   tokenQuery: TokenQuery,
   linkQuery: Record<string, string | number | boolean | undefined> = {},
 ): Promise<string | null> {
-  const { data } = await api.GET('/api/download/excel/{kind}/token', { params: { path: { kind }, query: tokenQuery } });
-  const token = data?.data?.token;
+  const outcome = await outcomeOf(api.GET('/api/download/excel/{kind}/token', { params: { path: { kind }, query: tokenQuery } }));
+  const token = outcome.ok ? outcome.data?.token : undefined;
   if (!token) return null;
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(linkQuery)) if (value !== undefined) query.set(key, String(value));

@@ -5,8 +5,8 @@
 // the file has been sent. Silent: the upload pages show the refusal of an unreadable file (A00001
 // with the server's words) next to the file input rather than as a toast; session signals
 // (token.expired, no.access) still go out as for any call.
-import type { ApiClient } from '../../api/client';
-import { multipartBody } from '../../api/client';
+import { multipartBody, type ApiClient } from '../../api/client';
+import { anyResult, outcomeOf, type ApiOutcome } from '../../api/outcome';
 import type { components } from '../../api/schema';
 import type { UploadPath, UploadProgress } from '../../api/upload';
 
@@ -17,7 +17,7 @@ export type UploadResultRow = components['schemas']['UploadResultRow'];
 export type ExcelUploadPath = Extract<UploadPath, `${string}/excel/upload/${string}`>;
 
 /** What an upload came to; `msg` is the server's words ('' when it gave none). */
-export type UploadOutcome = { ok: true; data: UploadResult; msg: string } | { ok: false; msg: string };
+export type UploadOutcome = ApiOutcome<UploadResult>;
 
 /** The purchased-records upload: 'import' adds the file's records, 'update' changes their counts. */
 export type PurchasedUploadMode = 'import' | 'update';
@@ -32,11 +32,6 @@ export const PURCHASED_UPLOAD_PATHS = {
  */
 export const PURCHASED_TEMPLATE_URL = '/ext/excel/template/purchased';
 
-function messageOf(body: unknown): string {
-  if (typeof body === 'object' && body !== null && 'msg' in body && typeof body.msg === 'string') return body.msg;
-  return '';
-}
-
 export interface UploadExcelOptions {
   onProgress?: (progress: UploadProgress) => void;
   /** Aborting rejects with an AbortError (the page went away). */
@@ -44,10 +39,6 @@ export interface UploadExcelOptions {
 }
 
 /** POSTs `file` to `path`; the result, or the server's refusal. Rejects only on no answer or abort. */
-export async function uploadExcel(api: ApiClient, path: ExcelUploadPath, file: File, options: UploadExcelOptions = {}): Promise<UploadOutcome> {
-  const answer = await api.upload(path, multipartBody({ file }), { silent: true, ...options });
-  if (answer.error !== undefined || !answer.data) return { ok: false, msg: messageOf(answer.error) };
-  const result = answer.data.data;
-  if (!result) return { ok: false, msg: messageOf(answer.data) };
-  return { ok: true, data: result, msg: answer.data.msg ?? '' };
+export function uploadExcel(api: ApiClient, path: ExcelUploadPath, file: File, options: UploadExcelOptions = {}): Promise<UploadOutcome> {
+  return outcomeOf(api.upload(path, multipartBody({ file }), { silent: true, ...options }), { succeeded: anyResult });
 }

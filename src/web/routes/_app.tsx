@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { AppLayout } from '../features/shell/app-shell';
-import { requireLogin } from '../features/session/route-guards';
+import { AppLayout } from '../shell/app-shell';
+import { requireLogin } from '../session/route-guards';
 
 // Every login-required route (/me, /user/*, /admin/*) sits under this layout.
 export const Route = createFileRoute('/_app')({

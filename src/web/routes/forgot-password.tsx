@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
-import { PublicLayout } from '../features/shell/app-shell';
+import { PublicLayout } from '../shell/app-shell';
 import { zh } from '../i18n/zh';
 
 export const Route = createFileRoute('/forgot-password')({

@@ -1,5 +1,5 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
-import { HOME_PATH } from '../features/session/route-guards';
+import { HOME_PATH } from '../session/route-guards';
 
 // `/` -> /me for every role (see route-guards.ts for why).
 export const Route = createFileRoute('/')({

@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { LoginPage } from '../features/auth/login-page';
-import { optionalSearchText } from '../features/navigation/search';
-import { PublicLayout } from '../features/shell/app-shell';
+import { optionalSearchText } from '../navigation/search';
+import { PublicLayout } from '../shell/app-shell';
 import { zh } from '../i18n/zh';
 
 export const Route = createFileRoute('/login')({

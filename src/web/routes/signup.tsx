@@ -2,8 +2,8 @@ import { createFileRoute } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { SignupPage } from '../features/auth/signup-page';
 import { checkToken } from '../features/auth/token-check';
-import { optionalSearchText } from '../features/navigation/search';
-import { PublicLayout } from '../features/shell/app-shell';
+import { optionalSearchText } from '../navigation/search';
+import { PublicLayout } from '../shell/app-shell';
 import { zh } from '../i18n/zh';
 
 export const Route = createFileRoute('/signup')({

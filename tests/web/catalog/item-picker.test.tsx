@@ -33,6 +33,7 @@ function renderWithApi(ui: () => JSX.Element, handlers: Routes) {
     readToken: () => null,
     notifyError: () => {},
     onSessionSignal: () => {},
+    messages: { networkError: '网络错误' },
   });
   const root = createRootRouteWithContext<{ api: ApiClient }>()({ component: ui });
   const router = createRouter({ routeTree: root, context: { api }, history: createMemoryHistory({ initialEntries: ['/'] }) });

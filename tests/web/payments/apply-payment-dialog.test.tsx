@@ -53,6 +53,7 @@ function renderTasks(tasks: Task[], applies = [anApply({ id: 1, taskId: 102, mai
     readToken: () => ({ token: 'test-token', keep: false }),
     notifyError: (message) => toast.error(message),
     onSessionSignal: () => {},
+    messages: { networkError: '网络错误' },
   });
   const root = createRootRouteWithContext<{ api: ApiClient }>()({ component: () => <TaskTable fake={fake} /> });
   const router = createRouter({ routeTree: root, context: { api }, history: createMemoryHistory({ initialEntries: ['/'] }) });

@@ -3,6 +3,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { zh } from '../../../src/web/i18n/zh';
 import { createApiClient } from '../../../src/api/client';
 import { ConfirmDialogHost } from '../../../src/web/components/ui/confirm';
 import { clearToasts, toast, Toaster } from '../../../src/web/components/ui/toast';
@@ -176,6 +177,7 @@ describe('the task record dialog (admin view)', () => {
       fetch: (request) => answerFrom(server.handlers, request),
       readToken: () => ({ token: 'admin-token', keep: false }),
       notifyError: (message) => toast.error(message),
+      messages: { networkError: zh.common.networkError },
       onSessionSignal: () => {},
     });
     const root = createRootRoute({

@@ -3,10 +3,11 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { createBrowserHistory, RouterProvider } from '@tanstack/react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { zh } from '../../../src/web/i18n/zh';
 import { createApiClient } from '../../../src/api/client';
 import { clearToasts, toast } from '../../../src/web/components/ui/toast';
-import { createSessionActor } from '../../../src/web/features/session/session-actor';
-import { createTokenStore } from '../../../src/web/features/session/token-store';
+import { createSessionActor } from '../../../src/web/session/session-actor';
+import { createTokenStore } from '../../../src/web/session/token-store';
 import { createAppRouter } from '../../../src/web/router';
 import { renderApp, userOf } from '../app-harness';
 import { answerFrom, json, ok, type Routes } from '../fake-server';
@@ -297,6 +298,7 @@ describe('/user/upload: leaving with results on screen', () => {
       createXhr: fakeXhr(fetch),
       readToken: () => tokenStore.read(),
       notifyError: (message) => toast.error(message),
+      messages: { networkError: zh.common.networkError },
       onSessionSignal: () => {},
     });
     const session = createSessionActor({ api, tokenStore, goHome: vi.fn(), reloadRoot: vi.fn(), notify: vi.fn() });

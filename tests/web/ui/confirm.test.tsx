@@ -3,7 +3,6 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialogHost, confirmDialog } from '../../../src/web/components/ui/confirm';
-import { NotYetAvailable } from '../../../src/web/components/ui/not-available';
 import { StatusBadge } from '../../../src/web/components/ui/status-badge';
 import { Button } from '../../../src/web/components/ui/button';
 
@@ -49,13 +48,6 @@ describe('small pieces', () => {
     expect(button.getAttribute('aria-busy')).toBe('true');
     await userEvent.click(button);
     expect(onClick).not.toHaveBeenCalled();
-  });
-
-  it('NotYetAvailable says so honestly', () => {
-    render(<NotYetAvailable feature="提现管理" deliveredBy="issue #14" />);
-    expect(screen.getByRole('heading', { name: '此功能尚未开放' })).toBeTruthy();
-    expect(screen.getByText(/提现管理/)).toBeTruthy();
-    expect(screen.getByText(/issue #14/)).toBeTruthy();
   });
 
   it('StatusBadge carries its tone', () => {

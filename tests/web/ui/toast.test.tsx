@@ -3,7 +3,7 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Modal } from '../../../src/web/components/ui/dialog';
-import { TOAST_DURATION_MS, Toaster, clearToasts, formatErrorToast, toast } from '../../../src/web/components/ui/toast';
+import { TOAST_DURATION_MS, Toaster, clearToasts, toast } from '../../../src/web/components/ui/toast';
 
 describe('toast', () => {
   beforeEach(() => {
@@ -85,18 +85,5 @@ describe('toast with a dialog open', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     expect(onClose).not.toHaveBeenCalled();
     expect(screen.getByRole('dialog').textContent).toContain('对话框内容');
-  });
-});
-
-describe('formatErrorToast', () => {
-  it('puts the code before the message (SPEC §8)', () => {
-    expect(formatErrorToast('A00001', '参数错误')).toBe('A00001 参数错误');
-  });
-  it('is just the message without a code', () => {
-    expect(formatErrorToast(undefined, '系统错误')).toBe('系统错误');
-    expect(formatErrorToast('', '系统错误')).toBe('系统错误');
-  });
-  it("falls back to 'unknown error' for an empty message", () => {
-    expect(formatErrorToast('A00005', '')).toBe('A00005 unknown error');
   });
 });

@@ -56,12 +56,6 @@ export const toast = {
   },
 };
 
-/** SPEC §8: an error toast shows the response code followed by its message, e.g. `A00001 参数错误`. */
-export function formatErrorToast(code: string | undefined, msg: string): string {
-  const text = msg.trim() || UI_TEXT.unknownError;
-  return code ? `${code} ${text}` : text;
-}
-
 function subscribe(listener: () => void) {
   listeners.add(listener);
   return () => {

@@ -26,8 +26,4 @@ export const UI_TEXT = {
   search: '查询',
   reset: '重置',
   requiredField: (label: string) => `${label}为必填项`,
-  unknownError: 'unknown error',
-  notYetAvailable: '此功能尚未开放',
-  notYetAvailableBody: (feature: string) => `「${feature}」还在开发中，目前无法使用。`,
-  deliveredBy: (by: string) => `将由 ${by} 提供。`,
 } as const;

@@ -1,11 +1,12 @@
 // /admin/tasks (SPEC §2, §7 Tasks): every member's tasks through GET /api/task/list/page with all
 // of its filters (user, status incl. pending, item, item name, board, board task, task id, tracking
 // id) and the sort; a paged table of the tasks with the per-row actions the task machine allows
-// (task-row-actions.tsx) and the purchased records in the admin form of the record dialog.
+// (task-row-actions.tsx) and the purchased records in the admin form of the record dialog (the
+// tasks feature's dialog, which the route hands in as `renderRecords`).
 // Filters, sort, page and size live in the URL: this page reads them from `search` and changes
 // them through `onSearch`; the route's loader fetches the page they describe.
 import { Link, useRouter, useRouterState } from '@tanstack/react-router';
-import { useCallback, useMemo, useState, type JSX } from 'react';
+import { useCallback, useMemo, useState, type JSX, type ReactNode } from 'react';
 import * as v from 'valibot';
 import { TaskStatusBadge } from '../../components/task-status-badges';
 import { TrackingIds } from '../../components/tracking-ids';
@@ -19,7 +20,6 @@ import { PagedTable } from '../../components/ui/paged-table';
 import { zh } from '../../i18n/zh';
 import { TASK_STATUSES, type TaskStatus } from '../../../../machines/task.machine';
 import { ItemPickerField } from '../../components/item-picker';
-import { TaskRecordDialog } from '../tasks/task-record-dialog';
 import type { AppUser, Task, TaskPage } from './admin-tasks-api';
 import { taskLabel } from './task-actions';
 import { ADMIN_TASK_SIZE_OPTIONS, type TaskListSearch } from './admin-tasks-search';
@@ -39,13 +39,22 @@ export interface TaskListPageProps {
   search: TaskListSearch;
   data: TaskListData;
   onSearch: (next: TaskListSearch) => void;
+  /** The records dialog of one task, read-only (open while `taskId` is not null). */
+  renderRecords: (dialog: TaskRecordsDialog) => ReactNode;
+}
+
+export interface TaskRecordsDialog {
+  taskId: number | null;
+  open: boolean;
+  onClose: () => void;
+  onChanged: () => void;
 }
 
 const col = columnHelper<Task>();
 
 const yesNo = (value: boolean) => (value ? t.yes : t.no);
 
-export function TaskListPage({ search, data, onSearch }: TaskListPageProps): JSX.Element {
+export function TaskListPage({ search, data, onSearch, renderRecords }: TaskListPageProps): JSX.Element {
   const router = useRouter();
   const loading = useRouterState({ select: (state) => state.isLoading });
   // The list's own address (filters, page and all), where the edit page comes back to.
@@ -128,7 +137,7 @@ export function TaskListPage({ search, data, onSearch }: TaskListPageProps): JSX
         emptyText={L.empty}
         caption={L.caption}
       />
-      <TaskRecordDialog taskId={records?.id ?? null} view="admin" open={records !== null} onClose={() => setRecords(null)} onChanged={() => void reload()} />
+      {renderRecords({ taskId: records?.id ?? null, open: records !== null, onClose: () => setRecords(null), onChanged: () => void reload() })}
     </div>
   );
 }

@@ -10,7 +10,7 @@ import { confirmDialog } from '../../components/ui/confirm';
 import { textLinkClass } from '../../components/ui/link-classes';
 import { zh } from '../../i18n/zh';
 import type { ApiClient } from '../../../api/client';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { acceptTask, matchTask, rejectTask, setTaskStatus, showOutcome, type Outcome, type Task } from './admin-tasks-api';
 import { adminTaskActions, canViewRecords, taskLabel, type AdminTaskAction } from './task-actions';
 

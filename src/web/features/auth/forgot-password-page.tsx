@@ -8,7 +8,7 @@ import { FORM_URLENCODED, extractMessage } from '../../../api/client';
 import { Button } from '../../components/ui/button';
 import { Form, FormError, TextField, required, useValibotForm } from '../../components/ui/form';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { AuthCard, NoticeBox } from './auth-card';
 
 const forgotSchema = v.object({ mail: required(zh.auth.mailAddr) });

@@ -1,6 +1,5 @@
 // SPEC §5 Login: what the login page says for each answer of POST /ext/login/login.
-import { extractMessage } from '../../../api/client';
-import { formatErrorToast } from '../../components/ui/toast';
+import { errorText, extractMessage } from '../../../api/client';
 import { zh } from '../../i18n/zh';
 
 export const LOGIN_REDIRECT_DELAY_MS = 100;
@@ -23,5 +22,5 @@ export function loginStatusMessage(status: string | undefined | null): string {
 export function loginErrorMessage(body: unknown): string {
   const code = typeof body === 'object' && body !== null && 'code' in body ? String((body as { code: unknown }).code) : undefined;
   if (code === 'A00001') return zh.auth.badCredentials;
-  return formatErrorToast(code, extractMessage(body));
+  return errorText(code, extractMessage(body));
 }

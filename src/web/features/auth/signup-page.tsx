@@ -10,7 +10,7 @@ import { Button } from '../../components/ui/button';
 import { Form, FormError, PasswordField, TextField, required, useValibotForm } from '../../components/ui/form';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { AuthCard } from './auth-card';
 import { requiredSecret } from './auth-fields';
 import type { TokenCheck } from './token-check';

@@ -15,7 +15,7 @@ import { PageHeader } from '../../components/ui/page';
 import { PagedTable } from '../../components/ui/paged-table';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { BankCardDialog } from './bank-card-dialog';
 import { BANK_CARD_PAGE_SIZE, type BankCardSearch } from './bank-card-search';
 import { bindBankCard, unbindBankCard, type BankCard, type BindCardRequest } from './bank-cards-api';

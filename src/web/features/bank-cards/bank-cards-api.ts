@@ -5,49 +5,29 @@
 //   comes as an error code with the server's msg (the rules of machines/bank-card.ts, a card in use)
 //   or as A00000 whose data.status is not 'succ'; both count as failure.
 import type { ApiClient } from '../../../api/client';
+import { outcomeOf, saysSucc, type ApiOutcome } from '../../../api/outcome';
 import type { components } from '../../../api/schema';
 
 type Schemas = components['schemas'];
 export type BankCard = Schemas['BankCard'];
 export type BindCardRequest = Schemas['BindCardRequest'];
+type OpResult = Schemas['OpResult'];
 
 /** What a change came to; `msg` is the server's words ('' when it gave none). */
-export type Outcome = { ok: boolean; msg: string };
-
-interface Answer {
-  data?: { msg?: string; data?: { status?: string; msg?: string } };
-  error?: unknown;
-}
-
-function messageOf(body: unknown): string {
-  if (typeof body === 'object' && body !== null && 'msg' in body && typeof body.msg === 'string') return body.msg;
-  return '';
-}
-
-async function settle(call: () => Promise<Answer>): Promise<Outcome> {
-  let answer: Answer;
-  try {
-    answer = await call();
-  } catch {
-    return { ok: false, msg: '' };
-  }
-  if (answer.error !== undefined || !answer.data) return { ok: false, msg: messageOf(answer.error) };
-  const result = answer.data.data;
-  return { ok: result?.status === 'succ', msg: result?.msg || answer.data.msg || '' };
-}
+export type Outcome = ApiOutcome<OpResult>;
 
 /** GET /api/withdraw/user/show/cards: the member's live cards, masked, oldest first. */
 export async function loadBankCards(api: ApiClient): Promise<BankCard[]> {
-  const { data } = await api.GET('/api/withdraw/user/show/cards');
-  return data?.data?.userCardList ?? [];
+  const outcome = await outcomeOf(api.GET('/api/withdraw/user/show/cards'));
+  return outcome.ok ? (outcome.data?.userCardList ?? []) : [];
 }
 
 /** POST /api/withdraw/user/bind/card. */
 export function bindBankCard(api: ApiClient, body: BindCardRequest): Promise<Outcome> {
-  return settle(() => api.POST('/api/withdraw/user/bind/card', { body, silent: true }));
+  return outcomeOf(api.POST('/api/withdraw/user/bind/card', { body, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** POST /api/withdraw/user/unbind/card {cardId}. */
 export function unbindBankCard(api: ApiClient, cardId: number): Promise<Outcome> {
-  return settle(() => api.POST('/api/withdraw/user/unbind/card', { body: { cardId }, silent: true }));
+  return outcomeOf(api.POST('/api/withdraw/user/unbind/card', { body: { cardId }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }

@@ -9,7 +9,7 @@ import { Button } from '../../components/ui/button';
 import { Form, TextArea, TextField, useValibotForm } from '../../components/ui/form';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { fromDateTimeLocal, toDateTimeLocal } from '../../components/ui/format';
 import { saveBoard, type Board } from './boards-api';
 

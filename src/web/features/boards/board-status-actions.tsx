@@ -10,7 +10,7 @@ import { confirmDialog } from '../../components/ui/confirm';
 import { Modal } from '../../components/ui/dialog';
 import { zh } from '../../i18n/zh';
 import type { BoardContext } from '../../../../machines/board.machine';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { offeredBoardActions, publishRefusal, publishToUsersRefusal, type BoardAction } from './board-actions';
 import { loadUsers, publishBoard, setBoardStatus, showOutcome, type AppUser, type Board, type Outcome } from './boards-api';
 import { useRemote } from '../../lib/use-remote';

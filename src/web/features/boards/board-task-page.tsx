@@ -10,9 +10,9 @@ import { Form, SelectField, TextArea, TextField } from '../../components/ui/form
 import { PageHeader, Panel } from '../../components/ui/page';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { ItemPickerField } from '../../components/item-picker';
-import { isAppPath, toLocalPath } from '../navigation/navigate-to';
+import { isAppPath, toLocalPath } from '../../navigation/navigate-to';
 import { boardPath } from './board-task-table';
 import {
   BOARD_TASK_STATUSES,

@@ -5,11 +5,13 @@
 //   error code, or a result whose status is not succ) the server's msg or '操作失败'.
 // - group add/remove: an error code gets the client's usual error toast; a falsy result
 //   'operation failed' (SPEC §5).
-import { extractMessage, UNKNOWN_ERROR, SUCCESS_CODE, type ApiClient } from '../../../api/client';
+import type { ApiClient } from '../../../api/client';
+import { anyResult, outcomeOf, saysSucc, type ApiOutcome } from '../../../api/outcome';
 import type { components } from '../../../api/schema';
 import type { PublishMode } from '../../../../machines/board.machine';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
+import { toastOutcome } from '../../lib/toast-outcome';
 
 type Schemas = components['schemas'];
 export type Board = Schemas['Board'];
@@ -25,40 +27,12 @@ export type AppUser = Schemas['User'];
 
 const t = zh.boards;
 
-export type Outcome = { ok: boolean; message: string };
+/** What a silent status change came to; `msg` is the server's words ('' when it gave none). */
+export type Outcome = ApiOutcome<unknown>;
 
-/** Toasts an outcome: green with its message on success, red on failure. */
+/** Toasts a status change (SPEC §8 publish rule): the server's words, else '操作成功' / '操作失败'. */
 export function showOutcome(outcome: Outcome): void {
-  if (outcome.ok) toast.success(outcome.message);
-  else toast.error(outcome.message);
-}
-
-/** The server's own words in an answer, or null when it gave none. */
-function serverMessage(body: unknown): string | null {
-  const message = extractMessage(body);
-  return message === UNKNOWN_ERROR ? null : message;
-}
-
-interface OpAnswer {
-  data?: { code?: string; msg?: string; data?: { status?: string; msg?: string } | null };
-  error?: unknown;
-}
-
-/** SPEC §8 publish rule, shared by every status-changing call of these screens. */
-async function operation(call: () => Promise<OpAnswer>): Promise<Outcome> {
-  try {
-    const { data, error } = await call();
-    if (error !== undefined || !data || (data.code !== undefined && data.code !== SUCCESS_CODE)) {
-      return { ok: false, message: serverMessage(error ?? data) ?? t.operationFailed };
-    }
-    const result = data.data;
-    if (result?.status !== 'succ') {
-      return { ok: false, message: serverMessage(result) ?? serverMessage(data) ?? t.operationFailed };
-    }
-    return { ok: true, message: serverMessage(result) ?? serverMessage(data) ?? t.operationSuccess };
-  } catch {
-    return { ok: false, message: t.operationFailed };
-  }
+  toastOutcome(outcome, { done: t.operationSuccess, failed: t.operationFailed });
 }
 
 // ---------------------------------------------------------------- board list
@@ -78,8 +52,9 @@ export interface BoardListPage {
 }
 
 export async function loadBoardList(api: ApiClient, query: BoardListQuery): Promise<BoardListPage> {
-  const { data } = await api.GET('/api/board/list/admin', { params: { query } });
-  return { boards: data?.data?.data ?? [], totalPages: data?.data?.pageNumber ?? 0 };
+  const outcome = await outcomeOf(api.GET('/api/board/list/admin', { params: { query } }));
+  const page = outcome.ok ? outcome.data : undefined;
+  return { boards: page?.data ?? [], totalPages: page?.pageNumber ?? 0 };
 }
 
 // ---------------------------------------------------------------- one board
@@ -97,36 +72,39 @@ export class BoardLoadError extends Error {}
 export async function loadBoardPage(api: ApiClient, id: number): Promise<BoardPageData | null> {
   const path = { params: { path: { id } } };
   const [board, tasks, bound, all] = await Promise.all([
-    api.GET('/api/board/info/{id}', path),
-    api.GET('/api/boardtask/{id}/list', path),
-    api.GET('/api/board/{id}/userGroups', path),
-    api.GET('/api/usergroup/list'),
+    outcomeOf(api.GET('/api/board/info/{id}', path)),
+    outcomeOf(api.GET('/api/boardtask/{id}/list', path)),
+    outcomeOf(api.GET('/api/board/{id}/userGroups', path)),
+    outcomeOf(api.GET('/api/usergroup/list')),
   ]);
-  if (!board.data?.data) return null;
-  if (!tasks.data || !bound.data || !all.data) throw new BoardLoadError('board page data');
+  if (!board.ok || !board.data) return null;
+  if (!tasks.ok || !bound.ok || !all.ok) throw new BoardLoadError('board page data');
   return {
-    board: board.data.data,
-    tasks: tasks.data.data ?? [],
-    boundGroups: bound.data.data ?? [],
-    allGroups: all.data.data ?? [],
+    board: board.data,
+    tasks: tasks.data ?? [],
+    boundGroups: bound.data ?? [],
+    allGroups: all.data ?? [],
   };
 }
 
 /** Create (no id) or update; null when the server refused (its error toast has been shown). */
 export async function saveBoard(api: ApiClient, body: BoardSaveRequest): Promise<Board | null> {
-  const { data } = await api.POST('/api/board/info', { body });
-  return data?.data ?? null;
+  const outcome = await outcomeOf(api.POST('/api/board/info', { body }));
+  return outcome.ok ? (outcome.data ?? null) : null;
 }
 
 export function publishBoard(api: ApiClient, id: number, mode: PublishMode, userIds: number[] = []): Promise<Outcome> {
   const path = { path: { id } };
   switch (mode) {
     case 'all':
-      return operation(() => api.POST('/api/boardtask/publish/{id}', { params: path, silent: true }));
+      return outcomeOf(api.POST('/api/boardtask/publish/{id}', { params: path, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
     case 'backup':
-      return operation(() => api.POST('/api/boardtask/backup/publish/{id}', { params: path, silent: true }));
+      return outcomeOf(api.POST('/api/boardtask/backup/publish/{id}', { params: path, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
     case 'users':
-      return operation(() => api.POST('/api/boardtask/publish/{id}/users', { params: path, body: { userIds }, silent: true }));
+      return outcomeOf(api.POST('/api/boardtask/publish/{id}/users', { params: path, body: { userIds }, silent: true }), {
+        succeeded: saysSucc,
+        noAnswer: 'fail',
+      });
   }
 }
 
@@ -140,12 +118,10 @@ export async function setBoardStatus(api: ApiClient, board: Board, status: 'open
     expireAt: board.expireAt,
     status,
   };
-  return operation(async () => {
-    const { data, error } = await api.POST('/api/board/info', { body, silent: true });
-    // saveBoard answers the board itself (and '保存成功'): it succeeded when the board came back,
-    // and a status change says '操作成功' like the other lifecycle buttons.
-    return { error, data: data && { code: data.code, data: data.data ? { status: 'succ' } : undefined } };
-  });
+  const outcome = await outcomeOf(api.POST('/api/board/info', { body, silent: true }), { succeeded: anyResult, noAnswer: 'fail' });
+  // saveBoard answers the board itself (and '保存成功'): it succeeded when the board came back, and a
+  // status change says '操作成功' like the other lifecycle buttons, so its words are not kept.
+  return outcome.ok ? { ...outcome, msg: '' } : outcome;
 }
 
 export type GroupChange = 'add' | 'remove';
@@ -153,34 +129,32 @@ export type GroupChange = 'add' | 'remove';
 /** Binds or unbinds groups (groupIds comma-joined). False when nothing changed. */
 export async function changeBoardGroups(api: ApiClient, id: number, change: GroupChange, groupIds: number[]): Promise<boolean> {
   const params = { path: { id }, query: { groupIds: groupIds.join(',') } };
-  try {
-    const { data, error } = change === 'add' ? await api.POST('/api/board/{id}/add', { params }) : await api.POST('/api/board/{id}/remove', { params });
-    if (error !== undefined) return false; // the client has shown the error
-    if (!data?.data) toast.error(t.groupOperationFailed);
-    return Boolean(data?.data);
-  } catch {
-    return false;
-  }
+  const outcome = await outcomeOf(change === 'add' ? api.POST('/api/board/{id}/add', { params }) : api.POST('/api/board/{id}/remove', { params }), {
+    noAnswer: 'fail',
+  });
+  if (!outcome.ok) return false; // the client has shown the error
+  if (!outcome.data) toast.error(t.groupOperationFailed);
+  return Boolean(outcome.data);
 }
 
 export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const { data } = await api.GET('/api/user/list');
-  return data?.data ?? [];
+  const outcome = await outcomeOf(api.GET('/api/user/list'));
+  return outcome.ok ? (outcome.data ?? []) : [];
 }
 
 // ---------------------------------------------------------------- board tasks and claims
 
 export async function loadBoardTask(api: ApiClient, boardId: number, taskId: number): Promise<BoardTask | null> {
-  const { data } = await api.GET('/api/boardtask/{boardId}/info/{taskId}', { params: { path: { boardId, taskId } } });
-  return data?.data ?? null;
+  const outcome = await outcomeOf(api.GET('/api/boardtask/{boardId}/info/{taskId}', { params: { path: { boardId, taskId } } }));
+  return outcome.ok ? (outcome.data ?? null) : null;
 }
 
 /** Create (no id) or update. True when saved (SPEC §5: status succ); a refusal has been toasted. */
 export async function saveBoardTask(api: ApiClient, boardId: number, body: BoardTaskSaveRequest): Promise<boolean> {
-  const { data } = await api.POST('/api/boardtask/{boardId}/info', { params: { path: { boardId } }, body });
-  if (!data?.data) return false; // an error code: the client has shown it
-  if (data.data.status !== 'succ') {
-    toast.error(serverMessage(data.data) ?? serverMessage(data) ?? t.saveFailed);
+  const outcome = await outcomeOf(api.POST('/api/boardtask/{boardId}/info', { params: { path: { boardId } }, body }));
+  if (!outcome.ok || !outcome.data) return false; // an error code: the client has shown it
+  if (!saysSucc(outcome.data)) {
+    toast.error(outcome.msg || t.saveFailed);
     return false;
   }
   return true;
@@ -188,8 +162,8 @@ export async function saveBoardTask(api: ApiClient, boardId: number, body: Board
 
 /** The user tasks (claims) of one board task. */
 export async function loadBoardTaskClaims(api: ApiClient, boardTaskId: number): Promise<UserTask[]> {
-  const { data } = await api.GET('/api/task/info/admin/list/{id}', { params: { path: { id: boardTaskId } } });
-  return data?.data ?? [];
+  const outcome = await outcomeOf(api.GET('/api/task/info/admin/list/{id}', { params: { path: { id: boardTaskId } } }));
+  return outcome.ok ? (outcome.data ?? []) : [];
 }
 
 export interface TaskPage {
@@ -199,18 +173,18 @@ export interface TaskPage {
 }
 
 export async function loadPendingClaims(api: ApiClient, boardId: number, page: number, size: number): Promise<TaskPage> {
-  const { data } = await api.GET('/api/task/list/page', { params: { query: { boardId, taskStatus: 'pending', page, size } } });
-  return { tasks: data?.data?.content ?? [], totalPages: data?.data?.totalPages ?? 0, totalElements: data?.data?.totalElements ?? 0 };
+  const outcome = await outcomeOf(api.GET('/api/task/list/page', { params: { query: { boardId, taskStatus: 'pending', page, size } } }));
+  const found = outcome.ok ? outcome.data : undefined;
+  return { tasks: found?.content ?? [], totalPages: found?.totalPages ?? 0, totalElements: found?.totalElements ?? 0 };
 }
 
 export type ClaimDecision = 'accept' | 'reject';
 
 export function decideClaim(api: ApiClient, decision: ClaimDecision, taskId: number): Promise<Outcome> {
   const params = { path: { id: taskId } };
-  return operation(() =>
-    decision === 'accept'
-      ? api.POST('/api/task/accept/{id}', { params, silent: true })
-      : api.POST('/api/task/reject/{id}', { params, silent: true }),
+  return outcomeOf(
+    decision === 'accept' ? api.POST('/api/task/accept/{id}', { params, silent: true }) : api.POST('/api/task/reject/{id}', { params, silent: true }),
+    { succeeded: saysSucc, noAnswer: 'fail' },
   );
 }
 

@@ -11,7 +11,7 @@ import { confirmDialog } from '../../components/ui/confirm';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
 import { DEFAULT_PAGE_SIZE } from '../../components/ui/pager';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { formatDateTime } from '../../components/ui/format';
 import { decideClaim, loadBoardTaskClaims, loadPendingClaims, showOutcome, type ClaimDecision, type UserTask } from './boards-api';
 import { useRemote } from '../../lib/use-remote';

@@ -5,7 +5,7 @@ import { useState, type JSX } from 'react';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { changeBoardGroups, type GroupChange, type UserGroup } from './boards-api';
 
 const t = zh.boards;

@@ -3,7 +3,7 @@
 // defaults stay out of the URL.
 import * as v from 'valibot';
 import { SMALL_PAGE_SIZE } from '../../components/ui/pager';
-import { optionalSearchText } from '../navigation/search';
+import { optionalSearchText } from '../../navigation/search';
 
 export const ITEM_STATUS_FILTERS = ['all', 'open', 'close'] as const;
 export type ItemStatusFilter = (typeof ITEM_STATUS_FILTERS)[number];

@@ -11,7 +11,7 @@ import { PageHeader, Panel } from '../../components/ui/page';
 import { toast } from '../../components/ui/toast';
 import { UI_TEXT } from '../../components/ui/ui-text';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { ITEM_STATUSES, ITEM_STATUS_LABEL } from './item-status';
 import type { Item, ItemPageData, ItemSaveRequest, ItemStatus } from './items';
 import { secondaryLinkClass } from '../../components/ui/link-classes';

@@ -2,6 +2,7 @@
 // Failed calls have already been toasted by the client (SPEC §8); the loaders then hand the page
 // an empty result rather than failing the route.
 import type { ApiClient } from '../../../api/client';
+import { outcomeOf } from '../../../api/outcome';
 import type { components } from '../../../api/schema';
 import type { ItemListSearch } from './item-list-search';
 
@@ -14,18 +15,20 @@ const EMPTY_ITEM_PAGE: ItemPage = { content: [], totalPages: 0, totalElements: 0
 
 export async function loadItemList(api: ApiClient, search: ItemListSearch): Promise<ItemPage> {
   const keyword = search.productIdLike?.trim();
-  const { data } = await api.GET('/api/item/page', {
-    params: {
-      query: {
-        page: search.page,
-        size: search.size,
-        isDesc: search.sort !== 'oldest',
-        productIdLike: keyword || undefined,
-        status: search.status === 'all' ? undefined : search.status,
+  const outcome = await outcomeOf(
+    api.GET('/api/item/page', {
+      params: {
+        query: {
+          page: search.page,
+          size: search.size,
+          isDesc: search.sort !== 'oldest',
+          productIdLike: keyword || undefined,
+          status: search.status === 'all' ? undefined : search.status,
+        },
       },
-    },
-  });
-  return data?.data ?? EMPTY_ITEM_PAGE;
+    }),
+  );
+  return outcome.ok ? (outcome.data ?? EMPTY_ITEM_PAGE) : EMPTY_ITEM_PAGE;
 }
 
 export type ItemPageData = { kind: 'new' } | { kind: 'found'; item: Item } | { kind: 'missing' };
@@ -35,8 +38,8 @@ export async function loadItemPage(api: ApiClient, idParam: string): Promise<Ite
   if (idParam === 'new') return { kind: 'new' };
   const id = parseItemId(idParam);
   if (id === null) return { kind: 'missing' };
-  const { data } = await api.GET('/api/item/info/{id}', { params: { path: { id } } });
-  const item = data?.data;
+  const outcome = await outcomeOf(api.GET('/api/item/info/{id}', { params: { path: { id } } }));
+  const item = outcome.ok ? outcome.data : undefined;
   return item ? { kind: 'found', item } : { kind: 'missing' };
 }
 

@@ -9,7 +9,7 @@ import { Form, TextArea, useValibotForm } from '../../components/ui/form';
 import { PageHeader, Panel } from '../../components/ui/page';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 
 export interface InviteResult {
   mail: string;

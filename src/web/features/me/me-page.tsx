@@ -7,8 +7,8 @@ import { Form, TextArea, useValibotForm } from '../../components/ui/form';
 import { PageHeader, Panel } from '../../components/ui/page';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
-import { useSessionRole, useSessionUser } from '../session/use-session';
+import { useAppContext } from '../../app/app-context';
+import { useSessionRole, useSessionUser } from '../../session/use-session';
 import { canEditNotice } from './notice';
 
 const noticeSchema = v.object({ content: v.string() });

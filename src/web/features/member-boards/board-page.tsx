@@ -1,8 +1,9 @@
 // /user/board/{uuid} (SPEC §2): the board's info, its board tasks with claim progress and the
 // 'claim' button (offered exactly when the claim machine would open its dialog), the claim dialog,
-// and the member's own tasks on this board with their actions.
+// and the member's own tasks on this board with their actions (the tasks feature's table, handed in
+// by the route as `myTasksTable`).
 import { Link } from '@tanstack/react-router';
-import { useMemo, type JSX } from 'react';
+import { useMemo, type JSX, type ReactNode } from 'react';
 import { BoardTaskStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
@@ -14,12 +15,18 @@ import { ExternalLink } from './external-link';
 import { canClaim, claimTargetOf } from './claim-target';
 import { formatDateTime, formatMoney } from '../../components/ui/format';
 import type { Board, BoardTask, MemberBoardData } from './member-boards-api';
-import { MyTasksTable } from './my-tasks-table';
 import { BoardStatusBadge, ExpiredBadge } from './status-badges';
 
 const t = zh.memberBoards;
 
-export function MemberBoardPage({ data, loading = false }: { data: MemberBoardData; loading?: boolean }): JSX.Element {
+export interface MemberBoardPageProps {
+  data: MemberBoardData;
+  loading?: boolean;
+  /** The member's own tasks on this board, with their actions. */
+  myTasksTable: ReactNode;
+}
+
+export function MemberBoardPage({ data, loading = false, myTasksTable }: MemberBoardPageProps): JSX.Element {
   const { board } = data;
   if (!board) {
     return (
@@ -34,10 +41,10 @@ export function MemberBoardPage({ data, loading = false }: { data: MemberBoardDa
       </div>
     );
   }
-  return <BoardView board={board} boardTasks={data.boardTasks} myTasks={data.myTasks} loading={loading} />;
+  return <BoardView board={board} boardTasks={data.boardTasks} myTasksTable={myTasksTable} loading={loading} />;
 }
 
-function BoardView({ board, boardTasks, myTasks, loading }: { board: Board; boardTasks: BoardTask[]; myTasks: MemberBoardData['myTasks']; loading: boolean }) {
+function BoardView({ board, boardTasks, myTasksTable, loading }: { board: Board; boardTasks: BoardTask[]; myTasksTable: ReactNode; loading: boolean }) {
   const claim = useClaimActor();
   const columns = useMemo(() => boardTaskColumns(board, claim), [board, claim]);
   const itemNames = useMemo(() => new Map(boardTasks.map((bt) => [bt.id, bt.itemName])), [boardTasks]);
@@ -68,7 +75,7 @@ function BoardView({ board, boardTasks, myTasks, loading }: { board: Board; boar
         />
       </Panel>
       <Panel title={t.myTasks}>
-        <MyTasksTable tasks={myTasks} loading={loading} />
+        {myTasksTable}
       </Panel>
       <ClaimDialog actor={claim} itemNameOf={(id) => itemNames.get(id)} />
     </div>

@@ -24,8 +24,8 @@ import { Modal } from '../../components/ui/dialog';
 import { Checkbox, Form, FormError, TextField, useValibotForm } from '../../components/ui/form';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
-import { withAppInspect } from '../inspect/create-app-actor';
+import { useAppContext } from '../../app/app-context';
+import { withAppInspect } from '../../inspect/create-app-actor';
 import { STATUS_RELOAD_DELAY_MS } from '../../lib/status-reload';
 import { submitClaim } from './member-boards-api';
 

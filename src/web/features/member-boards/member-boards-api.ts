@@ -3,6 +3,7 @@
 // shows; a failed call has already raised its error toast in the client, so loaders answer "nothing"
 // (an empty page, a null board) and the page says so.
 import type { ApiClient } from '../../../api/client';
+import { outcomeOf, saysSucc } from '../../../api/outcome';
 import type { components } from '../../../api/schema';
 import type { ClaimRequest } from '../../../../machines/claim.machine';
 import { zh } from '../../i18n/zh';
@@ -26,19 +27,22 @@ export interface BoardListPage {
 
 /** GET /api/board/list/user: the open boards published to this member, newest first. */
 export async function loadUserBoards(api: ApiClient, query: BoardListQuery): Promise<BoardListPage> {
-  const { data } = await api.GET('/api/board/list/user', {
-    params: {
-      query: {
-        page: query.page,
-        size: query.size,
-        isDesc: true,
-        ...(query.boardId !== undefined && { boardId: query.boardId }),
-        ...(query.boardTaskId !== undefined && { boardTaskId: query.boardTaskId }),
-        ...(query.itemId !== undefined && { itemId: query.itemId }),
+  const outcome = await outcomeOf(
+    api.GET('/api/board/list/user', {
+      params: {
+        query: {
+          page: query.page,
+          size: query.size,
+          isDesc: true,
+          ...(query.boardId !== undefined && { boardId: query.boardId }),
+          ...(query.boardTaskId !== undefined && { boardTaskId: query.boardTaskId }),
+          ...(query.itemId !== undefined && { itemId: query.itemId }),
+        },
       },
-    },
-  });
-  return { boards: data?.data?.data ?? [], totalPages: data?.data?.pageNumber ?? 0 };
+    }),
+  );
+  const page = outcome.ok ? outcome.data : undefined;
+  return { boards: page?.data ?? [], totalPages: page?.pageNumber ?? 0 };
 }
 
 export interface MemberBoardData {
@@ -51,14 +55,14 @@ export interface MemberBoardData {
 /** The board, its board tasks (with claimCount) and the member's own tasks on it, in parallel. */
 export async function loadMemberBoard(api: ApiClient, uuid: string): Promise<MemberBoardData> {
   const [board, boardTasks, myTasks] = await Promise.all([
-    api.GET('/api/board/infouuid/{uuid}', { params: { path: { uuid } } }),
-    api.GET('/api/boardtask/uuid/{uuid}/list', { params: { path: { uuid } } }),
-    api.GET('/api/task/info/user/board/list', { params: { query: { boardUuid: uuid } } }),
+    outcomeOf(api.GET('/api/board/infouuid/{uuid}', { params: { path: { uuid } } })),
+    outcomeOf(api.GET('/api/boardtask/uuid/{uuid}/list', { params: { path: { uuid } } })),
+    outcomeOf(api.GET('/api/task/info/user/board/list', { params: { query: { boardUuid: uuid } } })),
   ]);
   return {
-    board: board.data?.data ?? null,
-    boardTasks: boardTasks.data?.data ?? [],
-    myTasks: myTasks.data?.data ?? [],
+    board: board.ok ? (board.data ?? null) : null,
+    boardTasks: boardTasks.ok ? (boardTasks.data ?? []) : [],
+    myTasks: myTasks.ok ? (myTasks.data ?? []) : [],
   };
 }
 
@@ -75,11 +79,11 @@ export interface MemberBoardTaskData {
 export async function loadMemberBoardTask(api: ApiClient, boardId: number, taskId: number): Promise<MemberBoardTaskData> {
   if (!Number.isInteger(boardId) || !Number.isInteger(taskId)) return { boardTask: null, board: null };
   const [boardTask, boards] = await Promise.all([
-    api.GET('/api/boardtask/{boardId}/info/{taskId}', { params: { path: { boardId, taskId } } }),
-    api.GET('/api/board/list/user', { params: { query: { boardId, page: 0, size: 1 } } }),
+    outcomeOf(api.GET('/api/boardtask/{boardId}/info/{taskId}', { params: { path: { boardId, taskId } } })),
+    outcomeOf(api.GET('/api/board/list/user', { params: { query: { boardId, page: 0, size: 1 } } })),
   ]);
-  const board = boards.data?.data?.data.find((b) => b.id === boardId) ?? null;
-  const task = boardTask.data?.data ?? null;
+  const board = (boards.ok && boards.data?.data.find((b) => b.id === boardId)) || null;
+  const task = boardTask.ok ? (boardTask.data ?? null) : null;
   return { boardTask: task && task.boardId === boardId ? task : null, board };
 }
 
@@ -98,31 +102,22 @@ export interface ClaimResult {
  * data.status 'failed'; both count.
  */
 export async function submitClaim(api: ApiClient, request: ClaimRequest): Promise<ClaimResult> {
-  let answer;
-  try {
-    answer = request.isHome
-      ? await api.POST('/api/task/{id}/user/create/{count}/label/{labelCount}', {
+  const outcome = await outcomeOf(
+    request.isHome
+      ? api.POST('/api/task/{id}/user/create/{count}/label/{labelCount}', {
           params: { path: { id: request.boardTaskId, count: request.count, labelCount: request.labelCount ?? 0 } },
           body: { isHome: true, state: request.state, zipCode: request.zipCode },
           silent: true,
         })
-      : await api.POST('/api/task/{id}/user/create/{count}', {
+      : api.POST('/api/task/{id}/user/create/{count}', {
           params: { path: { id: request.boardTaskId, count: request.count } },
           silent: true,
-        });
-  } catch {
-    throw new Error('');
-  }
-  const { data, error } = answer;
-  if (error !== undefined || !data) throw new Error(messageOf(error));
-  const result = data.data;
-  if (result && result.status !== 'succ') throw new Error(result.msg || data.msg || '');
-  return { taskId: result?.task?.id ?? null, message: result?.msg || data.msg || zh.memberBoards.claimSuccess };
-}
-
-function messageOf(body: unknown): string {
-  if (typeof body === 'object' && body !== null && 'msg' in body && typeof body.msg === 'string') return body.msg;
-  return '';
+        }),
+    { noAnswer: 'fail' },
+  );
+  // A result that does not say succ is a refusal; an answer without one is not.
+  if (!outcome.ok || (outcome.data && !saysSucc(outcome.data))) throw new Error(outcome.msg);
+  return { taskId: outcome.data?.task?.id ?? null, message: outcome.msg || zh.memberBoards.claimSuccess };
 }
 
 /** A numeric id from a route path segment; NaN when it is not a positive whole number. */

@@ -20,7 +20,7 @@ import { PageHeader } from '../../components/ui/page';
 import { PagedTable } from '../../components/ui/paged-table';
 import { zh } from '../../i18n/zh';
 import { idText, toId, userLabel, userOptions } from '../../lib/filter-fields';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { AgreePaymentDialog } from './agree-payment-dialog';
 import { applyCol, applyColumns } from './apply-columns';
 import { APPLY_LIST_SIZE_OPTIONS, type AdminApplyListSearch } from './apply-list-search';

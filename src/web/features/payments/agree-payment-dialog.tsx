@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import { Form, TextField, useValibotForm } from '../../components/ui/form';
 import { formatMoney } from '../../components/ui/format';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { PaymentDialogFrame, incomePreview } from './payment-dialog-frame';
 import { bonusText, centsToAmount, moneyTextToCents, paymentTaskLabel, toCents } from './payment-rules';
 import { agreePayment, type PayAgreeRequest, type PaymentApply } from './payments-api';

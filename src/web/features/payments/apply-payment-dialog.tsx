@@ -19,11 +19,10 @@ import { Form, TextArea, TextField, useValibotForm } from '../../components/ui/f
 import { formatMoney } from '../../components/ui/format';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
-import type { Task } from '../tasks/tasks-api';
+import { useAppContext } from '../../app/app-context';
 import { PaymentDialogFrame, incomePreview } from './payment-dialog-frame';
 import { bonusText, centsToAmount, moneyTextToCents, paymentTaskLabel } from './payment-rules';
-import { applyPayment, type PayApplyRequest } from './payments-api';
+import { applyPayment, type PayApplyRequest, type Task } from './payments-api';
 import { useApplyState, type ApplyTaskFacts } from './use-apply-state';
 
 const t = zh.payments.apply;

@@ -10,10 +10,13 @@
 //   machine refuses, with the machine's words) or as A00000 whose data.status is not 'succ' (a second
 //   application); both count as failure.
 import type { ApiClient } from '../../../api/client';
+import { outcomeOf, saysSucc, type ApiOutcome } from '../../../api/outcome';
 import type { components, operations } from '../../../api/schema';
 
 type Schemas = components['schemas'];
 export type PaymentApply = Schemas['PaymentApply'];
+/** A member's task, as the apply dialog and its button read it. */
+export type Task = Schemas['Task'];
 export type PaymentApplyPage = Schemas['PaymentApplyPage'];
 export type PaymentApplyStatus = Schemas['PaymentApplyStatus'];
 type PaymentApplyResult = Schemas['PaymentApplyResult'];
@@ -25,31 +28,7 @@ type Paged = { page: number; size: number; isDesc: boolean };
 export type PaymentListQuery = NonNullable<operations['listPaymentApplies']['parameters']['query']> & Paged;
 
 /** What a state-changing call came to; `msg` is the server's words ('' when it gave none). */
-export type Outcome = { ok: true; apply: PaymentApply | null; msg: string } | { ok: false; msg: string };
-
-interface Answer {
-  data?: { msg?: string; data?: PaymentApplyResult };
-  error?: unknown;
-}
-
-function messageOf(body: unknown): string {
-  if (typeof body === 'object' && body !== null && 'msg' in body && typeof body.msg === 'string') return body.msg;
-  return '';
-}
-
-async function settle(call: () => Promise<Answer>): Promise<Outcome> {
-  let answer: Answer;
-  try {
-    answer = await call();
-  } catch {
-    return { ok: false, msg: '' };
-  }
-  if (answer.error !== undefined || !answer.data) return { ok: false, msg: messageOf(answer.error) };
-  const result = answer.data.data;
-  const msg = result?.msg || answer.data.msg || '';
-  if (result?.status !== 'succ') return { ok: false, msg };
-  return { ok: true, apply: result.paymentApply ?? null, msg };
-}
+export type Outcome = ApiOutcome<PaymentApplyResult>;
 
 // ---------------------------------------------------------------- reads
 
@@ -57,14 +36,14 @@ const EMPTY_PAGE: PaymentApplyPage = { content: [], totalPages: 0 };
 
 /** GET /api/apply/list/page: a member's own applications, or (admin side) everyone's with the filters. */
 export async function loadPaymentApplies(api: ApiClient, query: PaymentListQuery): Promise<PaymentApplyPage> {
-  const { data } = await api.GET('/api/apply/list/page', { params: { query } });
-  return data?.data ?? EMPTY_PAGE;
+  const outcome = await outcomeOf(api.GET('/api/apply/list/page', { params: { query } }));
+  return outcome.ok ? (outcome.data ?? EMPTY_PAGE) : EMPTY_PAGE;
 }
 
 /** Every user: the applicant filter of /admin/apply-list. */
 export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const { data } = await api.GET('/api/user/list');
-  return data?.data ?? [];
+  const outcome = await outcomeOf(api.GET('/api/user/list'));
+  return outcome.ok ? (outcome.data ?? []) : [];
 }
 
 /**
@@ -74,13 +53,8 @@ export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
  */
 export async function loadApplyExists(api: ApiClient, taskIds: readonly number[]): Promise<Record<number, boolean>> {
   if (taskIds.length === 0) return {};
-  let records: Record<string, boolean> = {};
-  try {
-    const { data } = await api.GET('/api/task/apply/exist', { params: { query: { taskIds: taskIds.join(',') } }, silent: true });
-    records = data?.data?.applyRecords ?? {};
-  } catch {
-    records = {};
-  }
+  const outcome = await outcomeOf(api.GET('/api/task/apply/exist', { params: { query: { taskIds: taskIds.join(',') } }, silent: true }), { noAnswer: 'fail' });
+  const records: Record<string, boolean> = (outcome.ok && outcome.data?.applyRecords) || {};
   return Object.fromEntries(taskIds.map((id) => [id, records[String(id)] === true]));
 }
 
@@ -88,20 +62,20 @@ export async function loadApplyExists(api: ApiClient, taskIds: readonly number[]
 
 /** POST /api/trade/user/pay/apply {taskId, bonus, note}. */
 export function applyPayment(api: ApiClient, body: PayApplyRequest): Promise<Outcome> {
-  return settle(() => api.POST('/api/trade/user/pay/apply', { body, silent: true }));
+  return outcomeOf(api.POST('/api/trade/user/pay/apply', { body, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** POST /api/trade/admin/pay/agree {paymentApplyId, bonus?} (no bonus: keep the one asked for). */
 export function agreePayment(api: ApiClient, body: PayAgreeRequest): Promise<Outcome> {
-  return settle(() => api.POST('/api/trade/admin/pay/agree', { body, silent: true }));
+  return outcomeOf(api.POST('/api/trade/admin/pay/agree', { body, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** POST /api/trade/admin/pay/confirm {paymentApplyId}. */
 export function confirmPayment(api: ApiClient, paymentApplyId: number): Promise<Outcome> {
-  return settle(() => api.POST('/api/trade/admin/pay/confirm', { body: { paymentApplyId }, silent: true }));
+  return outcomeOf(api.POST('/api/trade/admin/pay/confirm', { body: { paymentApplyId }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** POST /api/trade/user/collect/confirm {paymentApplyId}. */
 export function confirmCollect(api: ApiClient, paymentApplyId: number): Promise<Outcome> {
-  return settle(() => api.POST('/api/trade/user/collect/confirm', { body: { paymentApplyId }, silent: true }));
+  return outcomeOf(api.POST('/api/trade/user/collect/confirm', { body: { paymentApplyId }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }

@@ -6,10 +6,9 @@
 // One call asks about every task of the page; `reload` asks again (after an application).
 import { useCallback } from 'react';
 import { useRemote } from '../../lib/use-remote';
-import { useAppContext } from '../app/app-context';
-import type { Task } from '../tasks/tasks-api';
+import { useAppContext } from '../../app/app-context';
 import { canApplyForPayment } from './payment-rules';
-import { loadApplyExists } from './payments-api';
+import { loadApplyExists, type Task } from './payments-api';
 
 export type ApplyButtonState = 'apply' | 'applied' | 'none';
 

@@ -3,7 +3,7 @@
 // msg or '操作成功' on success, the server's msg or '操作失败' on failure), then the list reloads after
 // SPEC §9's 10 ms status-reload delay, whatever came of it (the row may have moved on meanwhile).
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { toast } from '../../components/ui/toast';
+import { toastOutcome } from '../../lib/toast-outcome';
 import { zh } from '../../i18n/zh';
 import { STATUS_RELOAD_DELAY_MS } from '../../lib/status-reload';
 import type { PaymentAction } from './payment-rules';
@@ -13,9 +13,7 @@ const t = zh.payments;
 
 /** Toasts what an action came to; true when it succeeded. */
 export function reportOutcome(outcome: Outcome): boolean {
-  if (outcome.ok) toast.success(outcome.msg || t.done);
-  else toast.error(outcome.msg || t.failed);
-  return outcome.ok;
+  return toastOutcome(outcome, { done: t.done, failed: t.failed });
 }
 
 export type Running = { id: number; action: PaymentAction } | null;

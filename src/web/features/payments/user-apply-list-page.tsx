@@ -8,7 +8,7 @@ import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page';
 import { PagedTable } from '../../components/ui/paged-table';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { applyColumns } from './apply-columns';
 import type { UserApplyListSearch } from './apply-list-search';
 import { MEMBER_PAYMENT_ACTIONS, paymentActions, paymentTaskLabel } from './payment-rules';

@@ -14,7 +14,7 @@ import { Form, TextArea, TextField, useValibotForm } from '../../components/ui/f
 import { PageHeader, Panel } from '../../components/ui/page';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { CheckList } from './check-list';
 import { secondaryLinkClass } from '../../components/ui/link-classes';
 import { RoleBadge } from './role-badge';

@@ -10,7 +10,7 @@ import { Form, SelectField, useValibotForm } from '../../components/ui/form';
 import { toast } from '../../components/ui/toast';
 import { UI_TEXT } from '../../components/ui/ui-text';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { CheckList } from './check-list';
 import { ROLE_TYPES, assignableRoles, canChangeRole } from './user-roles';
 import type { AdminUser, UserGroup } from './users';

@@ -12,7 +12,7 @@ import { SelectField, TextField, useValibotForm } from '../../components/ui/form
 import { PageHeader } from '../../components/ui/page';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { zh } from '../../i18n/zh';
-import { useSessionRole, useSessionUser } from '../session/use-session';
+import { useSessionRole, useSessionUser } from '../../session/use-session';
 import { formatDateTime } from '../../components/ui/format';
 import { RoleBadge } from './role-badge';
 import { UserEditDialog } from './user-edit-dialog';

@@ -3,7 +3,7 @@
 // not parse falls back to its default instead of failing the route; defaults stay out of the URL.
 import * as v from 'valibot';
 import { DEFAULT_PAGE_SIZE } from '../../components/ui/pager';
-import { optionalSearchText } from '../navigation/search';
+import { optionalSearchText } from '../../navigation/search';
 
 /** SPEC §2: the role filter offers all, admin (the admin side) and user. */
 export const USER_ROLE_FILTERS = ['all', 'admin', 'user'] as const;

@@ -3,6 +3,7 @@
 // an empty result rather than failing the route.
 import type { components } from '../../../api/schema';
 import type { ApiClient } from '../../../api/client';
+import { outcomeOf } from '../../../api/outcome';
 import type { UserListSearch } from './user-list-search';
 
 export type AdminUser = components['schemas']['AdminUser'];
@@ -22,26 +23,28 @@ export async function loadUserList(api: ApiClient, search: UserListSearch): Prom
   const mailAddr = search.mailAddr?.trim();
   const nickName = search.nickName?.trim();
   const [users, groups] = await Promise.all([
-    api.GET('/api/admin/user/list', {
-      params: {
-        query: {
-          page: search.page,
-          size: search.size,
-          isDesc: true,
-          roleType: search.roleType,
-          mailAddr: mailAddr || undefined,
-          nickName: nickName || undefined,
+    outcomeOf(
+      api.GET('/api/admin/user/list', {
+        params: {
+          query: {
+            page: search.page,
+            size: search.size,
+            isDesc: true,
+            roleType: search.roleType,
+            mailAddr: mailAddr || undefined,
+            nickName: nickName || undefined,
+          },
         },
-      },
-    }),
-    api.GET('/api/usergroup/list'),
+      }),
+    ),
+    outcomeOf(api.GET('/api/usergroup/list')),
   ]);
-  return { users: users.data?.data ?? EMPTY_USER_PAGE, groups: groups.data?.data ?? [] };
+  return { users: users.ok ? (users.data ?? EMPTY_USER_PAGE) : EMPTY_USER_PAGE, groups: groups.ok ? (groups.data ?? []) : [] };
 }
 
 export async function loadGroups(api: ApiClient): Promise<UserGroup[]> {
-  const { data } = await api.GET('/api/usergroup/list');
-  return data?.data ?? [];
+  const outcome = await outcomeOf(api.GET('/api/usergroup/list'));
+  return outcome.ok ? (outcome.data ?? []) : [];
 }
 
 export type GroupPageData =
@@ -55,12 +58,12 @@ export async function loadGroupPage(api: ApiClient, idParam: string): Promise<Gr
   const id = parseId(idParam);
   if (id === null) return { kind: 'missing' };
   const [group, members] = await Promise.all([
-    api.GET('/api/usergroup/{id}/info', { params: { path: { id } } }),
-    api.GET('/api/usergroup/list/{id}', { params: { path: { id } } }),
+    outcomeOf(api.GET('/api/usergroup/{id}/info', { params: { path: { id } } })),
+    outcomeOf(api.GET('/api/usergroup/list/{id}', { params: { path: { id } } })),
   ]);
-  const found = group.data?.data;
+  const found = group.ok ? group.data : undefined;
   if (!found) return { kind: 'missing' };
-  return { kind: 'found', group: found, members: members.data?.data ?? [] };
+  return { kind: 'found', group: found, members: members.ok ? (members.data ?? []) : [] };
 }
 
 /** A positive integer id from a path segment, else null. */

@@ -15,8 +15,8 @@ import {
 } from '../../../../machines/scan.machine';
 import { playScanSound } from '../../lib/scan-sounds';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
-import { withAppInspect } from '../inspect/create-app-actor';
+import { useAppContext } from '../../app/app-context';
+import { withAppInspect } from '../../inspect/create-app-actor';
 import { createScans, findItemsByUpc, lookupForScan, modifyScan } from './scan-api';
 import type { BannerTone } from './scan-feedback';
 

@@ -22,9 +22,9 @@ import {
 } from '../../../../machines/scan2.machine';
 import { playScanSound } from '../../lib/scan-sounds';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
-import { withAppInspect } from '../inspect/create-app-actor';
-import { useSessionUser } from '../session/use-session';
+import { useAppContext } from '../../app/app-context';
+import { withAppInspect } from '../../inspect/create-app-actor';
+import { useSessionUser } from '../../session/use-session';
 import { addScan, lookupForScan2 } from './scan-api';
 import type { BannerTone } from './scan-feedback';
 import { claimScan2Slot, createScan2Store, SLOT_BEAT_MS } from './scan2-storage';

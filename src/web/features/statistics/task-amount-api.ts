@@ -7,6 +7,7 @@
 //   carrying the list's filters and, when rows are selected, their userIds (DECISIONS "Files").
 import { excelExportUrl } from '../../lib/excel-export';
 import type { ApiClient } from '../../../api/client';
+import { outcomeOf } from '../../../api/outcome';
 import type { components, operations } from '../../../api/schema';
 import type { PageResult } from '../../components/ui/paged-table';
 
@@ -22,15 +23,15 @@ const EMPTY_PAGE: PageResult<TaskAmount> = { content: [], totalPages: 0 };
 
 /** One page of amounts per member, as the tables take it (data -> content, pageNumber -> totalPages). */
 export async function loadTaskAmounts(api: ApiClient, query: TaskAmountQuery): Promise<PageResult<TaskAmount>> {
-  const { data } = await api.GET('/api/statistics/admin/task/amount/list', { params: { query } });
-  const page = data?.data;
+  const outcome = await outcomeOf(api.GET('/api/statistics/admin/task/amount/list', { params: { query } }));
+  const page = outcome.ok ? outcome.data : undefined;
   return page ? { content: page.data, totalPages: page.pageNumber } : EMPTY_PAGE;
 }
 
 /** Every user: the user filter. */
 export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const { data } = await api.GET('/api/user/list');
-  return data?.data ?? [];
+  const outcome = await outcomeOf(api.GET('/api/user/list'));
+  return outcome.ok ? (outcome.data ?? []) : [];
 }
 
 /**

@@ -21,8 +21,8 @@ import { zh } from '../../i18n/zh';
 import { userOptions } from '../../lib/filter-fields';
 import { isDay } from '../../lib/list-search';
 import { offsetLabel, timezoneOffsetHours } from '../../lib/timezone';
-import { useAppContext } from '../app/app-context';
-import { useDownload } from '../navigation/use-download';
+import { useAppContext } from '../../app/app-context';
+import { useDownload } from '../../navigation/use-download';
 import { taskAmountExcelUrl, type AppUser, type TaskAmount } from './task-amount-api';
 import {
   ORDER_ITEMS,

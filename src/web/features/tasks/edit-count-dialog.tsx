@@ -12,7 +12,7 @@ import { Modal } from '../../components/ui/dialog';
 import { Checkbox, Form, FormError, TextField, useValibotForm } from '../../components/ui/form';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { useRemote } from '../../lib/use-remote';
 import { taskDisplayId } from './task-actions';
 import { loadEditTarget, updateTaskCount, type Task } from './tasks-api';

@@ -18,7 +18,7 @@ import { confirmDialog } from '../../components/ui/confirm';
 import { textLinkClass } from '../../components/ui/link-classes';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { STATUS_RELOAD_DELAY_MS } from '../../lib/status-reload';
 import { EditCountDialog } from './edit-count-dialog';
 import { memberTaskActions, taskDisplayId, type MemberTaskAction } from './task-actions';

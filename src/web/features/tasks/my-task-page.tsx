@@ -1,11 +1,12 @@
 // /user/my-task (SPEC §2): the member's claimed tasks. Status filter (all, open, locked, unmatch) and
 // search (item name, tracking id, task id), a paged table with each row's actions as the task
 // machine allows them (member-task-actions.tsx), and the Excel export of what the filters select.
-// The payment application (apply dialog, or 'already applied') is features/payments/apply-payment-dialog.tsx.
+// The payment application (apply dialog, or 'already applied') belongs to the payments feature: the
+// route hands it in as `rowExtra` (a feature does not import another feature).
 // Filters, page and size live in the URL: this page reads them from `search` and changes them
 // through `onSearch`; the route's loader fetches the page they describe.
 import { Link, useRouter } from '@tanstack/react-router';
-import type { JSX } from 'react';
+import { createContext, useContext, type JSX, type ReactNode } from 'react';
 import * as v from 'valibot';
 import { TaskStatusBadge } from '../../components/task-status-badges';
 import { TrackingIds } from '../../components/tracking-ids';
@@ -18,9 +19,8 @@ import { SelectField, TextField, useValibotForm } from '../../components/ui/form
 import { textLinkClass } from '../../components/ui/link-classes';
 import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
-import { useDownload } from '../navigation/use-download';
-import { ApplyPaymentCell, ApplyPaymentScope } from '../payments/apply-payment-dialog';
+import { useAppContext } from '../../app/app-context';
+import { useDownload } from '../../navigation/use-download';
 import { ACTION_COLUMN_CLASS, MemberTaskActionCell, MemberTaskActionsScope } from './member-task-actions';
 import { MY_TASK_STATUS_FILTERS, parseTaskIdSearch, type MyTaskSearch, type MyTaskStatusFilter } from './my-task-search';
 import { taskDisplayId } from './task-actions';
@@ -34,6 +34,21 @@ const STATUS_FILTER_LABEL: Record<MyTaskStatusFilter, string> = {
   locked: zh.status.task.locked,
   unmatch: zh.status.task.unmatch,
 };
+
+/** What another feature adds to every row and around the table; the route composes it (the payment application). */
+export interface MyTaskRowExtra {
+  /** Wraps the table, given the page's tasks and a reload of the page. */
+  scope: (tasks: readonly Task[], onChanged: () => void, table: ReactNode) => ReactNode;
+  /** Shown after the row's own actions. */
+  cell: (task: Task) => ReactNode;
+}
+
+// The extra cell reaches the module-scope columns through a context, as the action cells do.
+const RowExtraCell = createContext<MyTaskRowExtra['cell']>(() => null);
+
+function ExtraCell({ task }: { task: Task }): ReactNode {
+  return useContext(RowExtraCell)(task);
+}
 
 const money = { cell: ({ getValue }: { getValue: () => number | null }) => formatMoney(getValue()), meta: { align: 'right' as const } };
 
@@ -73,7 +88,7 @@ const columns = col.columns([
     cell: ({ row }) => (
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <MemberTaskActionCell task={row.original} />
-        <ApplyPaymentCell task={row.original} />
+        <ExtraCell task={row.original} />
       </div>
     ),
     meta: { className: ACTION_COLUMN_CLASS },
@@ -85,14 +100,17 @@ export interface MyTaskPageProps {
   result: TaskPage;
   loading?: boolean;
   onSearch: (next: MyTaskSearch) => void;
+  rowExtra?: MyTaskRowExtra;
 }
 
-export function MyTaskPage({ search, result, loading = false, onSearch }: MyTaskPageProps): JSX.Element {
+export function MyTaskPage({ search, result, loading = false, onSearch, rowExtra }: MyTaskPageProps): JSX.Element {
   const router = useRouter();
   const { api } = useAppContext();
   const { busy: exporting, download } = useDownload();
 
   const exportExcel = () => download(() => userTaskExcelUrl(api, search));
+  const reload = () => void router.invalidate();
+  const table = <PagedTable columns={columns} search={search} result={result} onSearch={onSearch} loading={loading} caption={t.caption} />;
 
   return (
     <div className="flex min-w-0 flex-col gap-4">
@@ -105,10 +123,12 @@ export function MyTaskPage({ search, result, loading = false, onSearch }: MyTask
         }
       />
       <TaskFilters search={search} onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })} />
-      <MemberTaskActionsScope onChanged={() => void router.invalidate()}>
-        <ApplyPaymentScope tasks={result.content} onApplied={() => void router.invalidate()}>
-          <PagedTable columns={columns} search={search} result={result} onSearch={onSearch} loading={loading} caption={t.caption} />
-        </ApplyPaymentScope>
+      <MemberTaskActionsScope onChanged={reload}>
+        {rowExtra ? (
+          <RowExtraCell.Provider value={rowExtra.cell}>{rowExtra.scope(result.content, reload, table)}</RowExtraCell.Provider>
+        ) : (
+          table
+        )}
       </MemberTaskActionsScope>
     </div>
   );

@@ -3,7 +3,7 @@
 // defaults; the defaults stay out of the URL.
 import * as v from 'valibot';
 import { DEFAULT_PAGE_SIZE } from '../../components/ui/pager';
-import { optionalSearchText } from '../navigation/search';
+import { optionalSearchText } from '../../navigation/search';
 
 /** SPEC §4: the member's status filter offers all, open, locked, unmatch. */
 export const MY_TASK_STATUS_FILTERS = ['all', 'open', 'locked', 'unmatch'] as const;

@@ -18,7 +18,7 @@ import { Modal } from '../../components/ui/dialog';
 import { Form, FormError, TextField, useValibotForm } from '../../components/ui/form';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { useRemote } from '../../lib/use-remote';
 import { isRecordFrozen, taskMessages } from '../../../../machines/task.machine';
 import { canMatch, memberMayChangeRecords, taskDisplayId } from './task-actions';

@@ -8,6 +8,7 @@
 // status succ or the response is raised as an error").
 import { excelExportUrl } from '../../lib/excel-export';
 import type { ApiClient } from '../../../api/client';
+import { outcomeOf, saysSucc, type ApiOutcome } from '../../../api/outcome';
 import type { components } from '../../../api/schema';
 import type { ClaimTarget } from '../../../../machines/claim.machine';
 import { timezoneOffsetHours } from '../../lib/timezone';
@@ -26,33 +27,7 @@ type PurchasedChangeResult = components['schemas']['PurchasedChangeResult'];
 type OpResult = components['schemas']['OpResult'];
 
 /** What a state-changing call came to; `msg` is the server's words ('' when it gave none). */
-export type Outcome<T> = { ok: true; data: T; msg: string } | { ok: false; msg: string };
-
-interface Answer<T> {
-  data?: { msg?: string; data?: T };
-  error?: unknown;
-}
-
-function messageOf(body: unknown): string {
-  if (typeof body === 'object' && body !== null && 'msg' in body && typeof body.msg === 'string') return body.msg;
-  return '';
-}
-
-async function settle<T extends object>(call: () => Promise<Answer<T>>, succeeded: (data: T) => boolean): Promise<Outcome<T>> {
-  let answer: Answer<T>;
-  try {
-    answer = await call();
-  } catch {
-    return { ok: false, msg: '' };
-  }
-  if (answer.error !== undefined || !answer.data) return { ok: false, msg: messageOf(answer.error) };
-  const result = answer.data.data;
-  const msg = messageOf(result) || answer.data.msg || '';
-  if (result === undefined || !succeeded(result)) return { ok: false, msg };
-  return { ok: true, data: result, msg };
-}
-
-const statusSucc = (data: { status: string }) => data.status === 'succ';
+export type Outcome<T> = ApiOutcome<T>;
 
 // ---------------------------------------------------------------- reads
 
@@ -71,32 +46,26 @@ const EMPTY_PAGE: TaskPage = { content: [], totalPages: 0, totalElements: 0 };
 
 /** GET /api/task/info/user/list: one page of the member's own tasks, newest first. */
 export async function loadMyTasks(api: ApiClient, search: MyTaskSearch): Promise<TaskPage> {
-  const { data } = await api.GET('/api/task/info/user/list', {
-    params: { query: { page: search.page, size: search.size, ...myTaskQuery(search) } },
-  });
-  return data?.data ?? EMPTY_PAGE;
+  const outcome = await outcomeOf(api.GET('/api/task/info/user/list', { params: { query: { page: search.page, size: search.size, ...myTaskQuery(search) } } }));
+  return outcome.ok ? (outcome.data ?? EMPTY_PAGE) : EMPTY_PAGE;
 }
 
 /** GET /api/task/info/{id}; null when it does not exist or is not the caller's (A00004). */
 export async function loadTask(api: ApiClient, id: number): Promise<Task | null> {
-  const { data } = await api.GET('/api/task/info/{id}', { params: { path: { id } } });
-  return data?.data ?? null;
+  const outcome = await outcomeOf(api.GET('/api/task/info/{id}', { params: { path: { id } } }));
+  return outcome.ok ? (outcome.data ?? null) : null;
 }
 
 /** GET /api/purchased/{id}/taskTracking: the task's purchased records. */
 export async function loadPurchasedItems(api: ApiClient, taskId: number): Promise<PurchasedItem[]> {
-  const { data } = await api.GET('/api/purchased/{id}/taskTracking', { params: { path: { id: taskId } } });
-  return data?.data?.purchasedItems ?? [];
+  const outcome = await outcomeOf(api.GET('/api/purchased/{id}/taskTracking', { params: { path: { id: taskId } } }));
+  return outcome.ok ? (outcome.data?.purchasedItems ?? []) : [];
 }
 
 /** GET /api/task/part/match: how much of a task has arrived (and whether it can be split). */
 export async function loadTaskPart(api: ApiClient, taskId: number): Promise<TaskPartMatch | null> {
-  try {
-    const { data } = await api.GET('/api/task/part/match', { params: { query: { taskIds: String(taskId) } }, silent: true });
-    return data?.data?.find((part) => part.taskId === taskId) ?? null;
-  } catch {
-    return null;
-  }
+  const outcome = await outcomeOf(api.GET('/api/task/part/match', { params: { query: { taskIds: String(taskId) } }, silent: true }), { noAnswer: 'fail' });
+  return (outcome.ok && outcome.data?.find((part) => part.taskId === taskId)) || null;
 }
 
 /**
@@ -107,23 +76,19 @@ export async function loadTaskPart(api: ApiClient, taskId: number): Promise<Task
  * board task: the dialog then leaves the limit to the server. Silent: a missing limit is not an error.
  */
 export async function loadEditTarget(api: ApiClient, task: Pick<Task, 'boardId' | 'boardTaskId'>): Promise<ClaimTarget | null> {
-  try {
-    const { data } = await api.GET('/api/boardtask/{boardId}/info/{taskId}', {
-      params: { path: { boardId: task.boardId, taskId: task.boardTaskId } },
-      silent: true,
-    });
-    const boardTask = data?.data;
-    if (!boardTask) return null;
-    return {
-      boardStatus: 'open',
-      boardExpired: false,
-      boardTaskStatus: boardTask.status,
-      show: boardTask.show,
-      claimed: boardTask.claimCount,
-    };
-  } catch {
-    return null;
-  }
+  const outcome = await outcomeOf(
+    api.GET('/api/boardtask/{boardId}/info/{taskId}', { params: { path: { boardId: task.boardId, taskId: task.boardTaskId } }, silent: true }),
+    { noAnswer: 'fail' },
+  );
+  const boardTask = outcome.ok ? outcome.data : undefined;
+  if (!boardTask) return null;
+  return {
+    boardStatus: 'open',
+    boardExpired: false,
+    boardTaskStatus: boardTask.status,
+    show: boardTask.show,
+    claimed: boardTask.claimCount,
+  };
 }
 
 // ---------------------------------------------------------------- task changes
@@ -136,31 +101,30 @@ export interface CountChange {
 
 /** POST /api/task/info/user/{id}/qty/{n}, or .../qty/{n}/label/{m} for a task with isHome. */
 export function updateTaskCount(api: ApiClient, task: Pick<Task, 'id' | 'isHome'>, change: CountChange): Promise<Outcome<TaskChangeResult>> {
-  return settle(
-    () =>
-      task.isHome && change.labelCount !== null
-        ? api.POST('/api/task/info/user/{id}/qty/{n}/label/{m}', {
-            params: { path: { id: task.id, n: change.count, m: change.labelCount } },
-            silent: true,
-          })
-        : api.POST('/api/task/info/user/{id}/qty/{n}', { params: { path: { id: task.id, n: change.count } }, silent: true }),
-    statusSucc,
+  return outcomeOf(
+    task.isHome && change.labelCount !== null
+      ? api.POST('/api/task/info/user/{id}/qty/{n}/label/{m}', {
+          params: { path: { id: task.id, n: change.count, m: change.labelCount } },
+          silent: true,
+        })
+      : api.POST('/api/task/info/user/{id}/qty/{n}', { params: { path: { id: task.id, n: change.count } }, silent: true }),
+    { succeeded: saysSucc, noAnswer: 'fail' },
   );
 }
 
 /** DELETE /api/task/info/user/{id}. */
 export function deleteTask(api: ApiClient, id: number): Promise<Outcome<OpResult>> {
-  return settle(() => api.DELETE('/api/task/info/user/{id}', { params: { path: { id } }, silent: true }), statusSucc);
+  return outcomeOf(api.DELETE('/api/task/info/user/{id}', { params: { path: { id } }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** POST /api/task/user/split?taskId=: the arrived units become a locked sibling. */
 export function splitTask(api: ApiClient, id: number): Promise<Outcome<TaskSplitResult>> {
-  return settle(() => api.POST('/api/task/user/split', { params: { query: { taskId: id } }, silent: true }), statusSucc);
+  return outcomeOf(api.POST('/api/task/user/split', { params: { query: { taskId: id } }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** POST /api/match/user/task/match {taskId}: the member's match call (SPEC §6). */
 export function matchTask(api: ApiClient, id: number): Promise<Outcome<MatchResult>> {
-  return settle(() => api.POST('/api/match/user/task/match', { body: { taskId: id }, silent: true }), (data) => data.opStatus === 'succ');
+  return outcomeOf(api.POST('/api/match/user/task/match', { body: { taskId: id }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 // ---------------------------------------------------------------- purchased records
@@ -172,17 +136,20 @@ export interface PurchasedValues {
 
 /** POST /api/purchased/user/{taskId}/create. */
 export function createPurchased(api: ApiClient, taskId: number, values: PurchasedValues): Promise<Outcome<PurchasedChangeResult>> {
-  return settle(() => api.POST('/api/purchased/user/{taskId}/create', { params: { path: { taskId } }, body: values, silent: true }), statusSucc);
+  return outcomeOf(api.POST('/api/purchased/user/{taskId}/create', { params: { path: { taskId } }, body: values, silent: true }), {
+    succeeded: saysSucc,
+    noAnswer: 'fail',
+  });
 }
 
 /** POST /api/purchased/user/update. */
 export function updatePurchased(api: ApiClient, id: number, values: PurchasedValues): Promise<Outcome<PurchasedChangeResult>> {
-  return settle(() => api.POST('/api/purchased/user/update', { body: { id, ...values }, silent: true }), statusSucc);
+  return outcomeOf(api.POST('/api/purchased/user/update', { body: { id, ...values }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** POST /api/purchased/user/remove {id}. */
 export function removePurchased(api: ApiClient, id: number): Promise<Outcome<PurchasedChangeResult>> {
-  return settle(() => api.POST('/api/purchased/user/remove', { body: { id }, silent: true }), statusSucc);
+  return outcomeOf(api.POST('/api/purchased/user/remove', { body: { id }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 // ---------------------------------------------------------------- files
@@ -199,7 +166,7 @@ export async function userTaskExcelUrl(api: ApiClient, search: Pick<MyTaskSearch
 
 /** The shipping-label PDF of a task: GET /api/download/pdf/{id}/token, then /ext/pdf/{id}/{token}. */
 export async function labelPdfUrl(api: ApiClient, taskId: number): Promise<string | null> {
-  const { data } = await api.GET('/api/download/pdf/{id}/token', { params: { path: { id: taskId } } });
-  const token = data?.data?.token;
+  const outcome = await outcomeOf(api.GET('/api/download/pdf/{id}/token', { params: { path: { id: taskId } } }));
+  const token = outcome.ok ? outcome.data?.token : undefined;
   return token ? `/ext/pdf/${taskId}/${encodeURIComponent(token)}` : null;
 }

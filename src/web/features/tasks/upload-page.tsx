@@ -13,7 +13,7 @@ import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
 import { PURCHASED_TEMPLATE_URL, PURCHASED_UPLOAD_PATHS, uploadExcel, type PurchasedUploadMode } from '../../lib/excel-upload';
 import { useLeaveConfirmation } from '../../lib/use-leave-confirmation';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 
 const u = zh.uploads;
 

@@ -13,7 +13,7 @@ import { Modal } from '../../components/ui/dialog';
 import { Form, FormError, TextField, useValibotForm } from '../../components/ui/form';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { ItemPickerField } from '../../components/item-picker';
 import { modifyScanTracking, type ScanModifyRequest, type ScanTracking } from './tracking-api';
 

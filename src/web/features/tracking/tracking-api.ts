@@ -10,6 +10,7 @@
 // - the uploads go through lib/excel-upload.ts (multipart with byte progress, silent).
 import { excelExportUrl } from '../../lib/excel-export';
 import type { ApiClient } from '../../../api/client';
+import { outcomeOf, saysSucc, type ApiOutcome } from '../../../api/outcome';
 import type { components, operations } from '../../../api/schema';
 import type { ExcelUploadPath } from '../../lib/excel-upload';
 
@@ -20,6 +21,7 @@ export type ScanModifyRequest = Schemas['ScanModifyRequest'];
 export type AuditEntry = Schemas['AuditEntry'];
 export type AuditPage = Schemas['AuditPage'];
 export type AppUser = Schemas['User'];
+type ScanModifyResult = Schemas['ScanModifyResult'];
 
 type Paged = { page: number; size: number; isDesc: boolean };
 export type TrackingListQuery = NonNullable<operations['listScanTrackings']['parameters']['query']> & Paged;
@@ -32,42 +34,32 @@ const EMPTY_TRACKING_PAGE: ScanTrackingPage = { content: [], totalPages: 0, size
 const EMPTY_AUDIT_PAGE: AuditPage = { content: [], totalPages: 0, totalElements: 0 };
 
 export async function loadScanTrackings(api: ApiClient, query: TrackingListQuery): Promise<ScanTrackingPage> {
-  const { data } = await api.GET('/api/scan/admin/tracking/list', { params: { query } });
-  return data?.data ?? EMPTY_TRACKING_PAGE;
+  const outcome = await outcomeOf(api.GET('/api/scan/admin/tracking/list', { params: { query } }));
+  return outcome.ok ? (outcome.data ?? EMPTY_TRACKING_PAGE) : EMPTY_TRACKING_PAGE;
 }
 
 export async function loadTrackingAudits(api: ApiClient, query: TrackingAuditQuery): Promise<AuditPage> {
-  const { data } = await api.GET('/api/audit/tracking/list', { params: { query } });
-  return data?.data ?? EMPTY_AUDIT_PAGE;
+  const outcome = await outcomeOf(api.GET('/api/audit/tracking/list', { params: { query } }));
+  return outcome.ok ? (outcome.data ?? EMPTY_AUDIT_PAGE) : EMPTY_AUDIT_PAGE;
 }
 
 /** Every user: to name who scanned (opUid) and whose task a record matched, and the operator filter. */
 export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const { data } = await api.GET('/api/user/list');
-  return data?.data ?? [];
+  const outcome = await outcomeOf(api.GET('/api/user/list'));
+  return outcome.ok ? (outcome.data ?? []) : [];
 }
 
 // ---------------------------------------------------------------- edit
 
-export type ModifyOutcome = { ok: true; record: ScanTracking | null; msg: string } | { ok: false; msg: string };
-
-function messageOf(body: unknown): string {
-  if (typeof body === 'object' && body !== null && 'msg' in body && typeof body.msg === 'string') return body.msg;
-  return '';
-}
+/** What the edit came to; on success `data.scanTracking` is the changed record. */
+export type ModifyOutcome = ApiOutcome<ScanModifyResult>;
 
 /** POST /api/scan/admin/tracking/{id}/modify with the changed fields only. */
-export async function modifyScanTracking(api: ApiClient, id: number, changes: ScanModifyRequest): Promise<ModifyOutcome> {
-  try {
-    const { data, error } = await api.POST('/api/scan/admin/tracking/{id}/modify', { params: { path: { id } }, body: changes, silent: true });
-    if (error !== undefined || !data?.data) return { ok: false, msg: messageOf(error ?? data) };
-    const result = data.data;
-    const msg = result.msg || data.msg || '';
-    if (result.opStatus !== 'succ') return { ok: false, msg };
-    return { ok: true, record: result.scanTracking ?? null, msg };
-  } catch {
-    return { ok: false, msg: '' };
-  }
+export function modifyScanTracking(api: ApiClient, id: number, changes: ScanModifyRequest): Promise<ModifyOutcome> {
+  return outcomeOf(api.POST('/api/scan/admin/tracking/{id}/modify', { params: { path: { id } }, body: changes, silent: true }), {
+    succeeded: saysSucc,
+    noAnswer: 'fail',
+  });
 }
 
 // ---------------------------------------------------------------- files

@@ -9,7 +9,7 @@ import { Modal } from '../../components/ui/dialog';
 import { Form, TextArea, useValibotForm } from '../../components/ui/form';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { saveWithdrawAdminNote, type WithdrawRequest } from './withdraw-api';
 
 const A = zh.withdraw.admin;

@@ -22,12 +22,12 @@ import { SelectField, TextField, useValibotForm } from '../../components/ui/form
 import { formatMoney } from '../../components/ui/format';
 import { PageHeader } from '../../components/ui/page';
 import { PagedTable } from '../../components/ui/paged-table';
-import { toast } from '../../components/ui/toast';
+import { toastOutcome } from '../../lib/toast-outcome';
 import { zh } from '../../i18n/zh';
 import { idText, toId, userLabel, userOptions } from '../../lib/filter-fields';
 import { timezoneOffsetHours } from '../../lib/timezone';
-import { useAppContext } from '../app/app-context';
-import { useDownload } from '../navigation/use-download';
+import { useAppContext } from '../../app/app-context';
+import { useDownload } from '../../navigation/use-download';
 import { AdminNoteDialog } from './admin-note-dialog';
 import { SwitchField } from './switch-field';
 import {
@@ -68,8 +68,7 @@ function memberOf(row: WithdrawRequest, users: readonly AppUser[]): string {
 }
 
 function report(outcome: Outcome): void {
-  if (outcome.ok) toast.success(outcome.msg || W.done);
-  else toast.error(outcome.msg || W.failed);
+  toastOutcome(outcome, { done: W.done, failed: W.failed });
 }
 
 export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawListPageProps): JSX.Element {

@@ -12,7 +12,7 @@ import { Modal } from '../../components/ui/dialog';
 import { Form, SelectField, useValibotForm } from '../../components/ui/form';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { changeWithdrawCard, type BankCard, type WithdrawRequest } from './withdraw-api';
 import { cardLabel } from './withdraw-rules';
 

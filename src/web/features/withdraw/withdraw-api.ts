@@ -11,8 +11,8 @@
 //   for one, so the member's screens have no export), which fixes the caller and the timezone of
 //   the file's times; the list's filters go on the link itself (exportWithdrawExcel's query).
 // - the confirm upload (admin): multipart with byte progress through api.upload, silent.
-import type { ApiClient } from '../../../api/client';
-import { multipartBody } from '../../../api/client';
+import { multipartBody, type ApiClient } from '../../../api/client';
+import { anyResult, outcomeOf, saysSucc, type ApiOutcome } from '../../../api/outcome';
 import type { components, operations } from '../../../api/schema';
 import type { UploadExcelOptions, UploadOutcome } from '../../lib/excel-upload';
 
@@ -33,31 +33,7 @@ export type AdminWithdrawListQuery = NonNullable<operations['listAdminWithdrawRe
 export type WithdrawExportFilters = Omit<AdminWithdrawListQuery, 'page' | 'size'>;
 
 /** What a change came to; `msg` is the server's words ('' when it gave none). */
-export type Outcome = { ok: boolean; msg: string };
-
-interface Answer {
-  data?: { msg?: string; data?: unknown };
-  error?: unknown;
-}
-
-function messageOf(body: unknown): string {
-  if (typeof body === 'object' && body !== null && 'msg' in body && typeof body.msg === 'string') return body.msg;
-  return '';
-}
-
-/** `needsStatus`: the answer is an OpResult / WithdrawSubmitResult, whose status must be 'succ'. */
-async function settle(call: () => Promise<Answer>, needsStatus = true): Promise<Outcome> {
-  let answer: Answer;
-  try {
-    answer = await call();
-  } catch {
-    return { ok: false, msg: '' };
-  }
-  if (answer.error !== undefined || !answer.data) return { ok: false, msg: messageOf(answer.error) };
-  const result = answer.data.data as { status?: unknown; msg?: unknown } | undefined;
-  const msg = (typeof result?.msg === 'string' && result.msg) || answer.data.msg || '';
-  return { ok: !needsStatus || result?.status === 'succ', msg };
-}
+export type Outcome = ApiOutcome<unknown>;
 
 // ---------------------------------------------------------------- reads
 
@@ -65,88 +41,88 @@ const EMPTY_PAGE: WithdrawRequestPage = { content: [], totalPages: 0 };
 
 /** GET /api/withdraw/user/requests: the member's withdraw lines with the filters. */
 export async function loadWithdrawRequests(api: ApiClient, query: WithdrawListQuery): Promise<WithdrawRequestPage> {
-  const { data } = await api.GET('/api/withdraw/user/requests', { params: { query } });
-  return data?.data?.requestPage ?? EMPTY_PAGE;
+  const outcome = await outcomeOf(api.GET('/api/withdraw/user/requests', { params: { query } }));
+  return outcome.ok ? (outcome.data?.requestPage ?? EMPTY_PAGE) : EMPTY_PAGE;
 }
 
 /** GET /api/withdraw/user/request/orders: the member's orders, one row per line (orderId the only filter). */
 export async function loadWithdrawOrders(api: ApiClient, query: WithdrawOrdersQuery): Promise<WithdrawRequestPage> {
-  const { data } = await api.GET('/api/withdraw/user/request/orders', { params: { query } });
-  return data?.data?.requestOrders ?? EMPTY_PAGE;
+  const outcome = await outcomeOf(api.GET('/api/withdraw/user/request/orders', { params: { query } }));
+  return outcome.ok ? (outcome.data?.requestOrders ?? EMPTY_PAGE) : EMPTY_PAGE;
 }
 
 /** GET /api/withdraw/admin/requests: every member's withdraw lines with the filters. */
 export async function loadAdminWithdrawRequests(api: ApiClient, query: AdminWithdrawListQuery): Promise<WithdrawRequestPage> {
-  const { data } = await api.GET('/api/withdraw/admin/requests', { params: { query } });
-  return data?.data?.requestPage ?? EMPTY_PAGE;
+  const outcome = await outcomeOf(api.GET('/api/withdraw/admin/requests', { params: { query } }));
+  return outcome.ok ? (outcome.data?.requestPage ?? EMPTY_PAGE) : EMPTY_PAGE;
 }
 
 /** GET /api/user/balance: what the member may still withdraw; null when it could not be read. */
 export async function loadBalance(api: ApiClient): Promise<number | null> {
-  const { data } = await api.GET('/api/user/balance');
-  return data?.data?.balance ?? null;
+  const outcome = await outcomeOf(api.GET('/api/user/balance'));
+  return outcome.ok ? (outcome.data?.balance ?? null) : null;
 }
 
 /** GET /api/withdraw/user/show/cards: the member's own live cards (masked). */
 export async function loadOwnCards(api: ApiClient): Promise<BankCard[]> {
-  const { data } = await api.GET('/api/withdraw/user/show/cards');
-  return data?.data?.userCardList ?? [];
+  const outcome = await outcomeOf(api.GET('/api/withdraw/user/show/cards'));
+  return outcome.ok ? (outcome.data?.userCardList ?? []) : [];
 }
 
 /** GET /api/apply/user/withdraw: the member's agreed applications not yet in a withdraw. */
 export async function loadWithdrawableApplies(api: ApiClient): Promise<PaymentApply[]> {
-  const { data } = await api.GET('/api/apply/user/withdraw');
-  return data?.data?.paymentApplies ?? [];
+  const outcome = await outcomeOf(api.GET('/api/apply/user/withdraw'));
+  return outcome.ok ? (outcome.data?.paymentApplies ?? []) : [];
 }
 
 /** Every user: the user filter and the names of /admin/withdraw-list. */
 export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const { data } = await api.GET('/api/user/list');
-  return data?.data ?? [];
+  const outcome = await outcomeOf(api.GET('/api/user/list'));
+  return outcome.ok ? (outcome.data ?? []) : [];
 }
 
 // ---------------------------------------------------------------- the member's changes
 
 /** POST /api/withdraw/user/request {requests, taskIds}. */
 export function requestWithdraw(api: ApiClient, body: WithdrawSubmitRequest): Promise<Outcome> {
-  return settle(() => api.POST('/api/withdraw/user/request', { body, silent: true }));
+  return outcomeOf(api.POST('/api/withdraw/user/request', { body, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** POST /api/withdraw/user/cancel/order {orderId}: the whole order asks to be cancelled. */
 export function cancelWithdrawOrder(api: ApiClient, orderId: number): Promise<Outcome> {
-  return settle(() => api.POST('/api/withdraw/user/cancel/order', { body: { orderId }, silent: true }));
+  return outcomeOf(api.POST('/api/withdraw/user/cancel/order', { body: { orderId }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** POST /api/withdraw/user/paid/request {id}. */
 export function markWithdrawPaid(api: ApiClient, id: number): Promise<Outcome> {
-  return settle(() => api.POST('/api/withdraw/user/paid/request', { body: { id }, silent: true }));
+  return outcomeOf(api.POST('/api/withdraw/user/paid/request', { body: { id }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** POST /api/withdraw/user/change/card {requestId, cardId}. */
 export function changeWithdrawCard(api: ApiClient, requestId: number, cardId: number): Promise<Outcome> {
-  return settle(() => api.POST('/api/withdraw/user/change/card', { body: { requestId, cardId }, silent: true }));
+  return outcomeOf(api.POST('/api/withdraw/user/change/card', { body: { requestId, cardId }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 // ---------------------------------------------------------------- the admin's changes
 
 /** POST /api/withdraw/admin/agree/cancel {orderId}. */
 export function agreeWithdrawCancel(api: ApiClient, orderId: number): Promise<Outcome> {
-  return settle(() => api.POST('/api/withdraw/admin/agree/cancel', { body: { orderId }, silent: true }));
+  return outcomeOf(api.POST('/api/withdraw/admin/agree/cancel', { body: { orderId }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** POST /api/withdraw/admin/reject/cancel {orderId}. */
 export function rejectWithdrawCancel(api: ApiClient, orderId: number): Promise<Outcome> {
-  return settle(() => api.POST('/api/withdraw/admin/reject/cancel', { body: { orderId }, silent: true }));
+  return outcomeOf(api.POST('/api/withdraw/admin/reject/cancel', { body: { orderId }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** POST /api/withdraw/admin/paid {id}. */
 export function payWithdrawRequest(api: ApiClient, id: number): Promise<Outcome> {
-  return settle(() => api.POST('/api/withdraw/admin/paid', { body: { id }, silent: true }));
+  return outcomeOf(api.POST('/api/withdraw/admin/paid', { body: { id }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** POST /api/withdraw/admin/adminnote/save {requestId, adminNote, adminNote2}: answers the line. */
 export function saveWithdrawAdminNote(api: ApiClient, requestId: number, notes: { adminNote: string; adminNote2: string }): Promise<Outcome> {
-  return settle(() => api.POST('/api/withdraw/admin/adminnote/save', { body: { requestId, ...notes }, silent: true }), false);
+  return outcomeOf(api.POST('/api/withdraw/admin/adminnote/save', { body: { requestId, ...notes }, silent: true }), { noAnswer: 'fail' });
 }
 
 // ---------------------------------------------------------------- files
@@ -157,8 +133,8 @@ export function saveWithdrawAdminNote(api: ApiClient, requestId: number, notes: 
  * on the link. Null when no token came (the client has shown why).
  */
 export async function withdrawExcelUrl(api: ApiClient, filters: WithdrawExportFilters, timezone: number): Promise<string | null> {
-  const { data } = await api.GET('/api/download/excel/{kind}/token', { params: { path: { kind: 'withdraw' }, query: { timezone } } });
-  const token = data?.data?.token;
+  const outcome = await outcomeOf(api.GET('/api/download/excel/{kind}/token', { params: { path: { kind: 'withdraw' }, query: { timezone } } }));
+  const token = outcome.ok ? outcome.data?.token : undefined;
   if (!token) return null;
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) if (value !== undefined) query.set(key, String(value));
@@ -172,9 +148,5 @@ export async function withdrawExcelUrl(api: ApiClient, filters: WithdrawExportFi
  * answer or abort.
  */
 export async function confirmWithdrawUpload(api: ApiClient, file: File, options: UploadExcelOptions = {}): Promise<UploadOutcome> {
-  const answer = await api.upload('/api/withdraw/admin/confirm', multipartBody({ file }), { silent: true, ...options });
-  if (answer.error !== undefined || !answer.data) return { ok: false, msg: messageOf(answer.error) };
-  const result = answer.data.data;
-  if (!result) return { ok: false, msg: messageOf(answer.data) };
-  return { ok: true, data: result, msg: answer.data.msg ?? '' };
+  return outcomeOf(api.upload('/api/withdraw/admin/confirm', multipartBody({ file }), { silent: true, ...options }), { succeeded: anyResult });
 }

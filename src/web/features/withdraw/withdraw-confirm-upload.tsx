@@ -10,7 +10,7 @@ import type { JSX } from 'react';
 import { ExcelUploadForm, ExcelUploadResult, useExcelUpload, type UploadAction } from '../../components/excel-upload';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { confirmWithdrawUpload } from './withdraw-api';
 
 const U = zh.withdraw.admin.upload;

@@ -21,7 +21,7 @@ import { formatMoney } from '../../components/ui/format';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useRemote } from '../../lib/use-remote';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { loadWithdrawableApplies, requestWithdraw, type BankCard, type PaymentApply, type WithdrawSubmitRequest } from './withdraw-api';
 import { cardLabel, centsOf, centsToAmount, formatCents, taskLabel } from './withdraw-rules';
 

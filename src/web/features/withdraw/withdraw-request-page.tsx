@@ -25,10 +25,10 @@ import { formatMoney } from '../../components/ui/format';
 import { secondaryLinkClass } from '../../components/ui/link-classes';
 import { PageHeader } from '../../components/ui/page';
 import { PagedTable } from '../../components/ui/paged-table';
-import { toast } from '../../components/ui/toast';
+import { toastOutcome } from '../../lib/toast-outcome';
 import { zh } from '../../i18n/zh';
 import { idText, toId } from '../../lib/filter-fields';
-import { useAppContext } from '../app/app-context';
+import { useAppContext } from '../../app/app-context';
 import { ChangeCardDialog } from './change-card-dialog';
 import { SwitchField } from './switch-field';
 import { cancelWithdrawOrder, markWithdrawPaid, type BankCard, type Outcome, type WithdrawRequest, type WithdrawRequestPage as LinePage } from './withdraw-api';
@@ -58,8 +58,7 @@ type Running = { id: number; action: WithdrawAction } | null;
 
 /** Toasts what a change came to (SPEC §8: the server's msg, else '操作成功' / '操作失败'). */
 function report(outcome: Outcome): void {
-  if (outcome.ok) toast.success(outcome.msg || W.done);
-  else toast.error(outcome.msg || W.failed);
+  toastOutcome(outcome, { done: W.done, failed: W.failed });
 }
 
 export function WithdrawRequestPage({ search, data, onSearch }: WithdrawRequestPageProps): JSX.Element {

@@ -1,8 +1,12 @@
 import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
 import { loadTaskList, loadUsers } from '../../../../features/admin-tasks/admin-tasks-api';
-import { TaskListPage } from '../../../../features/admin-tasks/task-list-page';
+import { TaskListPage, type TaskRecordsDialog } from '../../../../features/admin-tasks/task-list-page';
+import { TaskRecordDialog } from '../../../../features/tasks/task-record-dialog';
 import { ADMIN_TASK_SEARCH_DEFAULTS, taskListQuery, taskListSearchSchema } from '../../../../features/admin-tasks/admin-tasks-search';
 import { zh } from '../../../../i18n/zh';
+
+// A task's purchased records: the tasks feature's record dialog in its read-only admin view.
+const adminRecords = (dialog: TaskRecordsDialog) => <TaskRecordDialog {...dialog} view="admin" />;
 
 export const Route = createFileRoute('/_app/_admin/admin/tasks')({
   staticData: { title: zh.titles.adminTasks },
@@ -15,6 +19,13 @@ export const Route = createFileRoute('/_app/_admin/admin/tasks')({
   },
   component: function AdminTasksRoute() {
     const navigate = useNavigate();
-    return <TaskListPage search={Route.useSearch()} data={Route.useLoaderData()} onSearch={(next) => void navigate({ to: '/admin/tasks', search: next })} />;
+    return (
+      <TaskListPage
+        search={Route.useSearch()}
+        data={Route.useLoaderData()}
+        onSearch={(next) => void navigate({ to: '/admin/tasks', search: next })}
+        renderRecords={adminRecords}
+      />
+    );
   },
 });

@@ -1,5 +1,5 @@
 import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
-import { ADMIN_ONLY_ROLES, requireRole } from '../../../../features/session/route-guards';
+import { ADMIN_ONLY_ROLES, requireRole } from '../../../../session/route-guards';
 import { AdminWithdrawListPage } from '../../../../features/withdraw/admin-withdraw-list-page';
 import { loadAdminWithdrawRequests, loadUsers } from '../../../../features/withdraw/withdraw-api';
 import { adminWithdrawQuery, adminWithdrawSearchSchema, WITHDRAW_SEARCH_DEFAULTS } from '../../../../features/withdraw/withdraw-search';

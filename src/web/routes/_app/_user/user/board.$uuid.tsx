@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { MemberBoardPage } from '../../../../features/member-boards/board-page';
 import { loadMemberBoard } from '../../../../features/member-boards/member-boards-api';
+import { MyTasksTable } from '../../../../features/tasks/my-tasks-table';
 import { zh } from '../../../../i18n/zh';
 
 export const Route = createFileRoute('/_app/_user/user/board/$uuid')({
@@ -9,6 +10,6 @@ export const Route = createFileRoute('/_app/_user/user/board/$uuid')({
   component: function MemberBoardRoute() {
     const data = Route.useLoaderData();
     const loading = Route.useMatch({ select: (match) => match.isFetching !== false });
-    return <MemberBoardPage data={data} loading={loading} />;
+    return <MemberBoardPage data={data} loading={loading} myTasksTable={<MyTasksTable tasks={data.myTasks} loading={loading} />} />;
   },
 });

@@ -1,8 +1,19 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
-import { MyTaskPage } from '../../../../features/tasks/my-task-page';
+import { ApplyPaymentCell, ApplyPaymentScope } from '../../../../features/payments/apply-payment-dialog';
+import { MyTaskPage, type MyTaskRowExtra } from '../../../../features/tasks/my-task-page';
 import { MY_TASK_SEARCH_DEFAULTS, myTaskSearchSchema } from '../../../../features/tasks/my-task-search';
 import { loadMyTasks } from '../../../../features/tasks/tasks-api';
 import { zh } from '../../../../i18n/zh';
+
+// Each task's payment application (the payments feature) beside its own actions (the tasks feature).
+const paymentApplication: MyTaskRowExtra = {
+  scope: (tasks, onChanged, table) => (
+    <ApplyPaymentScope tasks={tasks} onApplied={onChanged}>
+      {table}
+    </ApplyPaymentScope>
+  ),
+  cell: (task) => <ApplyPaymentCell task={task} />,
+};
 
 export const Route = createFileRoute('/_app/_user/user/my-task')({
   staticData: { title: zh.titles.userMyTask },
@@ -15,6 +26,6 @@ export const Route = createFileRoute('/_app/_user/user/my-task')({
     const result = Route.useLoaderData();
     const loading = Route.useMatch({ select: (match) => match.isFetching !== false });
     const navigate = Route.useNavigate();
-    return <MyTaskPage search={search} result={result} loading={loading} onSearch={(next) => void navigate({ search: next })} />;
+    return <MyTaskPage search={search} result={result} loading={loading} onSearch={(next) => void navigate({ search: next })} rowExtra={paymentApplication} />;
   },
 });

@@ -4,7 +4,7 @@
 // Home: `/` sends everybody to /me. /me exists for every role, it is where no_access lands
 // (goHome navigates to /), and it needs no role-specific choice that could itself be refused.
 import { redirect, type ParsedLocation } from '@tanstack/react-router';
-import { isLoggedIn, selectRole, type RoleType } from '../../../../machines/session.machine';
+import { isLoggedIn, selectRole, type RoleType } from '../../../machines/session.machine';
 import type { AppContext } from '../app/app-context';
 import { waitForSession } from './session-actor';
 

@@ -2,7 +2,7 @@
 // client. main.tsx passes the real ones; tests pass a session actor with fakes provided and a client
 // built on a fake fetch.
 import { useRouter } from '@tanstack/react-router';
-import type { ApiClient } from '../../../api/client';
+import type { ApiClient } from '../../api/client';
 import type { SessionActor } from '../session/session-actor';
 
 export interface AppContext {

@@ -1,6 +1,6 @@
 // React view of the session actor (no copies of machine context in component state).
 import { useSelector } from '@xstate/react';
-import { isLoggedIn, selectRole, type RoleType, type SessionUser } from '../../../../machines/session.machine';
+import { isLoggedIn, selectRole, type RoleType, type SessionUser } from '../../../machines/session.machine';
 import { useAppContext } from '../app/app-context';
 
 export function useSessionUser(): SessionUser | null {

@@ -9,11 +9,11 @@ import {
   type SessionNotice,
   type SessionSnapshot,
   type SessionUser,
-} from '../../../../machines/session.machine';
-import type { ApiClient, SessionSignal } from '../../../api/client';
+} from '../../../machines/session.machine';
+import type { ApiClient, SessionSignal } from '../../api/client';
 import { createAppActor } from '../inspect/create-app-actor';
 import type { TokenStore } from './token-store';
-import { zh } from '../../i18n/zh';
+import { zh } from '../i18n/zh';
 
 export type SessionLogic = ReturnType<typeof provideSession>;
 export type SessionActor = Actor<SessionLogic>;

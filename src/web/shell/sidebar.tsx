@@ -4,10 +4,10 @@
 // (MobileNav).
 import { useState, type JSX } from 'react';
 import { Link } from '@tanstack/react-router';
-import type { RoleType } from '../../../../machines/session.machine';
-import { Button } from '../../components/ui/button';
-import { Modal } from '../../components/ui/dialog';
-import { zh } from '../../i18n/zh';
+import type { RoleType } from '../../../machines/session.machine';
+import { Button } from '../components/ui/button';
+import { Modal } from '../components/ui/dialog';
+import { zh } from '../i18n/zh';
 import { sidebarFor } from './sidebar-items';
 
 function NavLinks({ role, onNavigate }: { role: RoleType | null; onNavigate?: () => void }): JSX.Element {

@@ -1,7 +1,7 @@
 import type { JSX } from 'react';
 import { Link } from '@tanstack/react-router';
-import { Button } from '../../components/ui/button';
-import { zh } from '../../i18n/zh';
+import { Button } from '../components/ui/button';
+import { zh } from '../i18n/zh';
 import { useAppContext } from '../app/app-context';
 import { useSessionUser } from '../session/use-session';
 import { MobileNav } from './sidebar';

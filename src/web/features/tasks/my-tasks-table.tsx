@@ -1,24 +1,24 @@
 // The member's own tasks on a board (GET /api/task/info/user/board/list?boardUuid=). SPEC §2 gives
 // this table the actions upload, records, edit and delete (split, match and the label PDF are on
-// /user/my-task); the task machine decides which of them a row shows (features/tasks/task-actions.ts)
-// and features/tasks/member-task-actions.tsx runs them, as on /user/my-task. After a change the
-// board page reloads.
+// /user/my-task); the task machine decides which of them a row shows (task-actions.ts) and
+// member-task-actions.tsx runs them, as on /user/my-task. The board page (member-boards) gets this
+// table from its route. After a change the page reloads.
 import { useRouter } from '@tanstack/react-router';
 import type { JSX } from 'react';
 import { TaskStatusBadge } from '../../components/task-status-badges';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
 import { formatDateTime } from '../../components/ui/format';
 import { zh } from '../../i18n/zh';
-import { ACTION_COLUMN_CLASS, MemberTaskActionCell, MemberTaskActionsScope } from '../tasks/member-task-actions';
-import { taskDisplayId, type MemberTaskAction } from '../tasks/task-actions';
-import type { MemberTask } from './member-boards-api';
+import { ACTION_COLUMN_CLASS, MemberTaskActionCell, MemberTaskActionsScope } from './member-task-actions';
+import { taskDisplayId, type MemberTaskAction } from './task-actions';
+import type { Task } from './tasks-api';
 
 const t = zh.memberBoards;
 
 /** SPEC §2 /user/board/{id}: the 'my tasks' table's actions. */
 export const BOARD_PAGE_TASK_ACTIONS: readonly MemberTaskAction[] = ['upload', 'records', 'edit', 'delete'];
 
-export function MyTasksTable({ tasks, loading = false }: { tasks: MemberTask[]; loading?: boolean }): JSX.Element {
+export function MyTasksTable({ tasks, loading = false }: { tasks: Task[]; loading?: boolean }): JSX.Element {
   const router = useRouter();
   return (
     <MemberTaskActionsScope onChanged={() => void router.invalidate()}>
@@ -36,7 +36,7 @@ export function MyTasksTable({ tasks, loading = false }: { tasks: MemberTask[]; 
   );
 }
 
-const col = columnHelper<MemberTask>();
+const col = columnHelper<Task>();
 const columns = col.columns([
   col.display({ id: 'taskId', header: t.colTaskId, cell: ({ row }) => taskDisplayId(row.original) }),
   col.accessor('itemName', { header: t.colItemName, meta: { className: 'min-w-40' } }),

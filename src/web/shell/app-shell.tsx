@@ -2,15 +2,15 @@
 // role's sidebar (AppLayout); the public pages (login, signup, forgot-password, reset) have none.
 import type { JSX, ReactNode } from 'react';
 import { Navigate, Outlet, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
-import { Button } from '../../components/ui/button';
-import { Toaster } from '../../components/ui/toast';
-import { ConfirmDialogHost } from '../../components/ui/confirm';
+import { Button } from '../components/ui/button';
+import { Toaster } from '../components/ui/toast';
+import { ConfirmDialogHost } from '../components/ui/confirm';
 import { useDocumentTitle } from './document-title';
 import { Footer } from './footer';
 import { Header } from './header';
 import { Sidebar } from './sidebar';
 import { useSessionRole } from '../session/use-session';
-import { zh } from '../../i18n/zh';
+import { zh } from '../i18n/zh';
 
 export function RootLayout(): JSX.Element {
   useDocumentTitle();
