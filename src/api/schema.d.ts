@@ -1912,7 +1912,7 @@ export interface paths {
         };
         /**
          * Excel template of the purchased-records upload (/user/upload)
-         * @description Beyond SPEC §7: /user/upload offers a downloadable template (issue 4). It holds no data, so it needs no token. Columns: 任务ID (required: id or mainId-subId), 商品ID, 商品名称, tracking (required), 快递公司, 数量 (required); a second sheet explains them.
+         * @description Beyond SPEC §7: /user/upload offers a downloadable template. It holds no data, so it needs no token. Columns: 任务ID (required: id or mainId-subId), 商品ID, 商品名称, tracking (required), 快递公司, 数量 (required); a second sheet explains them.
          */
         get: operations["downloadPurchasedTemplate"];
         put?: never;
