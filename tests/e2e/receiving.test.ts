@@ -435,7 +435,7 @@ describe('receiving with a USB scanner in the browser', () => {
     await a.getByRole('button', { name: '提交（1项）' }).click();
     await says(a, '创建成功，请扫描下一个包裹的Tracking');
     // The unit the member recorded is matched to the task; the one nobody recorded is not matched and
-    // tied to nobody: the admin's to sort out (decision 090).
+    // tied to nobody: the admin's to sort out (decision 090), and the row says why (decision 091).
     const surplusRows = rowWithCell(added, PARCEL[1].upc);
     await surplusRows.first().waitFor();
     await expect.poll(() => surplusRows.count(), SETTLES).toBe(2);
@@ -443,7 +443,7 @@ describe('receiving with a USB scanner in the browser', () => {
     for (const row of await surplusRows.all())
       shown.push([await cellText(added, row, '数量'), await cellText(added, row, '状态'), await cellText(added, row, '匹配用户')]);
     expect(shown.sort()).toEqual([
-      ['1', '不匹配', ''],
+      ['1', '不匹配', '到货数量多于会员记录，多出的件数未匹配'],
       ['1', '已匹配', MEMBER.nickName],
     ]);
     await shot(a, 'receiving-08-scan-surplus');
