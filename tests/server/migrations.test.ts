@@ -19,7 +19,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../../src/server/db/schema/index';
-import { MAX_TOTAL_CENTS } from '../../src/server/money.ts';
+import { MAX_TOTAL_CENTS } from '../../src/server/money/cents.ts';
 
 const migrationsFolder = fileURLToPath(new URL('../../src/server/db/migrations', import.meta.url));
 
@@ -219,7 +219,7 @@ async function upgradeKeepsAmounts(db: Db, migrateTo: (folder: string) => Promis
   expect((await db.select().from(schema.tasks))[0]).toMatchObject({ price: 1, buyIn: INT4_MAX, bonus: 2, punish: 3 });
   expect((await db.select().from(schema.paymentApplies))[0]).toMatchObject({ price: 1, buyIn: INT4_MAX, bonus: 2, punish: 3, income: INT4_MAX, askedBonus: 4 });
   expect((await db.select().from(schema.withdrawRequests))[0]?.withdrawAmount).toBe(INT4_MAX);
-  // Past int4 now, up to the server's bound on any income (src/server/money.ts), exact.
+  // Past int4 now, up to the server's bound on any income (src/server/money/cents.ts), exact.
   const [after] = await db.update(schema.paymentApplies).set({ income: MAX_TOTAL_CENTS, buyIn: 9_999_999_999 }).where(eq(schema.paymentApplies.id, apply)).returning();
   expect([after?.income, after?.buyIn]).toEqual([MAX_TOTAL_CENTS, 9_999_999_999]);
 }

@@ -8,7 +8,7 @@ import type { Database } from '../../src/server/db/client.ts';
 import { paymentApplies } from '../../src/server/db/schema/money.ts';
 import { scanTrackings } from '../../src/server/db/schema/receiving.ts';
 import type { SessionUser } from '../../src/server/auth/session-user.ts';
-import { toCents } from '../../src/server/money.ts';
+import { toCents } from '../../src/server/money/cents.ts';
 import { movePayments } from '../../src/server/money/payment-transitions.ts';
 import { claim, record, scan, setTask, storedTask, taskWorld, UPC, type Client, type TaskOut, type TaskWorld } from './task-fixtures.ts';
 

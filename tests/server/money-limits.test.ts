@@ -1,12 +1,12 @@
 // The money limits through the real API, on PGlite and PostgreSQL (DECISIONS "Money"; the rule is in
-// src/server/money.ts). One amount of the contract reaches 99,999,999.99 (past int4 cents), an income
+// src/server/money/cents.ts). One amount of the contract reaches 99,999,999.99 (past int4 cents), an income
 // is buyIn x count + bonus, and every sum is read back exact: the largest amounts travel from board
 // task to statistics and the files, an income past 2^31 cents is exact, and an income or a member's
 // agreed total past MAX_TOTAL_CENTS is refused with A00001, changing nothing.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession } from '../../src/server/auth/sessions.ts';
 import { paymentApplies } from '../../src/server/db/schema/money.ts';
-import { centsOf, MAX_TOTAL_CENTS, moneyLimitMessages } from '../../src/server/money.ts';
+import { centsOf, MAX_TOTAL_CENTS, moneyLimitMessages } from '../../src/server/money/cents.ts';
 import { call, useTestApp } from './harness.ts';
 import { createBoardTask } from './board-fixtures.ts';
 import { multipart, rowsOf } from './fixtures/sheets.ts';

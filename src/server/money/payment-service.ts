@@ -24,7 +24,7 @@
 //   cancelFlag (the member can no longer ask to cancel it); those lines are locked first (the lock
 //   order), and each line whose flag changes is audited (entity 'withdraw', action 'confirm').
 // - Collect (member, own only, else A00004 '付款申请不存在'): paid -> collected.
-// - Bounds (money.ts MAX_TOTAL_CENTS, 90,000,000,000,000.00): an income past it is refused at apply
+// - Bounds (cents.ts MAX_TOTAL_CENTS, 90,000,000,000,000.00): an income past it is refused at apply
 //   and at agree, and so is an agreement that would take the member's agreed incomes (agreed or
 //   later) past it, A00001 with the limit named. Every balance, withdraw and statistics sum is part
 //   of one member's agreed total, so each stays an exact JavaScript number.
@@ -44,7 +44,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { users } from '../db/schema/accounts.ts';
 import { paymentApplies, withdrawOrderApplies, withdrawRequests } from '../db/schema/money.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { exactIncome, fromCents, MAX_TOTAL_CENTS, moneyLimitMessages, sumCents, toCents } from '../money.ts';
+import { exactIncome, fromCents, MAX_TOTAL_CENTS, moneyLimitMessages, sumCents, toCents } from './cents.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { applyTaskEvent, requireTransition } from '../tasks/apply-event.ts';
 import { lockTaskForChange } from '../tasks/task-changes.ts';
@@ -85,7 +85,7 @@ export function paymentApplyOut(row: PaymentRow, nickName?: string): PaymentAppl
 
 const succ = (row: PaymentRow, msg: string): PaymentApplyResult => ({ status: 'succ', msg, paymentApply: paymentApplyOut(row) });
 
-/** An application's income in cents, refused (A00001) past MAX_TOTAL_CENTS (money.ts). */
+/** An application's income in cents, refused (A00001) past MAX_TOTAL_CENTS (cents.ts). */
 function boundedIncome(a: { buyIn: number; count: number; bonus: number; punish: number }): number {
   if (exactIncome(a) > BigInt(MAX_TOTAL_CENTS)) throw badRequest(moneyLimitMessages.income);
   return incomeCents(a);
