@@ -4,7 +4,7 @@
 // with its query and body. Status changes go through machines/withdraw.machine.ts as the server's do
 // (decide), so a refused event answers the machine's words. The member's cards come from the bank
 // card fake. Tests replace single answers through `answer`. Only the web app is under test; the real
-// server is proven by tests/server/withdraw.test.ts.
+// server is proven by tests/server/money/withdraw.test.ts.
 import type { components } from '../../../src/api/schema';
 import { decide } from '../../../machines/stored-state';
 import { amountToCents, explainWithdrawRefusal, withdrawMachine, withdrawRequestError, type WithdrawEvent } from '../../../machines/withdraw.machine';
