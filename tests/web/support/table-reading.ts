@@ -1,7 +1,7 @@
 // Reading a rendered table the way a user does: its rows and each row's cells as text, and the list
 // filters as they stand in the address bar. Shared by the page tests of every list.
 import { within } from '@testing-library/react';
-import type { renderApp } from './app-harness';
+import type { renderApp } from '../app-harness';
 
 /** The data rows of a table: the header row and a one-cell row (the empty state, a note) left out. */
 export const dataRows = (table: HTMLElement) =>

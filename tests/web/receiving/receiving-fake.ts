@@ -1,13 +1,13 @@
 // A fake of the HTTP boundary of /admin/scan and /admin/scan2 for app-harness's renderApp: the scan
 // calls (getScanTracking, createScanTrackings, modifyScanTracking, addScanTracking) and the item
 // search, answering in the contract's envelopes on an in-memory list of records, as openapi.yaml
-// describes them (a upc seen twice for a tracking id is refused; init records are seen). renderApp
-// routes exact paths, so the fake routes the tracking ids, record ids and searches it is told about.
-// `down` makes every call fail without an answer (a dropped connection); `answer` replaces one kind
-// of answer. Only the web app is under test here; the real server is proven by tests/server.
+// describes them (a upc seen twice for a tracking id is refused; init records are seen), on
+// support/fake-api.ts. It routes only the tracking ids, record ids and searches it is told about.
+// `down` makes every scan call fail without an answer (a dropped connection); `answer` replaces one
+// kind of answer. Only the web app is under test here; the real server is proven by tests/server.
 import { isFrozen, isSeen, scanRecordMessages } from '../../../machines/scan-record.machine';
 import type { components } from '../../../src/api/schema';
-import { json, ok, type Handler } from '../app-harness';
+import { createFakeServer, ok, refuse, type Answer, type FakeServer } from '../support/fake-api';
 
 type Schemas = components['schemas'];
 export type ScanTracking = Schemas['ScanTracking'];
@@ -50,33 +50,18 @@ export function aScan(over: Partial<ScanTracking> = {}): ScanTracking {
   };
 }
 
-export interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
-
 type AnswerKey = 'lookup' | 'add' | 'create' | 'modify';
 
-export interface FakeScanServer {
-  handlers: Record<string, Handler>;
+export interface ReceivingFake extends FakeServer<AnswerKey> {
   records: ScanTracking[];
   items: Item[];
-  calls: Call[];
-  /** No answer at all for any scan call (fetch rejects). */
-  down: boolean;
   /** The add reaches the server and is applied, but its answer is lost (once). */
   loseNextAddAnswer: boolean;
   /** Tracking ids whose records match a task (status match after a scan). */
   matching: Set<string>;
-  answer: Partial<Record<AnswerKey, (call: Call) => Response>>;
 }
 
-export function refuse(msg: string, status = 400, code = 'A00001'): Response {
-  return json({ code, msg }, status);
-}
-
-export interface FakeScanOptions {
+export interface ReceivingFakeOptions {
   items?: Item[];
   records?: ScanTracking[];
   trackingIds?: string[];
@@ -84,31 +69,15 @@ export interface FakeScanOptions {
   searches?: string[];
 }
 
-export function fakeScanServer(options: FakeScanOptions = {}): FakeScanServer {
-  const server: FakeScanServer = {
-    handlers: {},
+export function createReceivingFake(options: ReceivingFakeOptions = {}): ReceivingFake {
+  const server: ReceivingFake = Object.assign(createFakeServer<AnswerKey>(), {
     records: options.records ?? [],
     items: options.items ?? [anItem(5), anItem(6)],
-    calls: [],
-    down: false,
     loseNextAddAnswer: false,
-    matching: new Set(),
-    answer: {},
-  };
+    matching: new Set<string>(),
+  });
   const trackingIds = options.trackingIds ?? ['1Z001', '1Z002', '1Z003', '1Z004', '1Z005'];
   let nextId = 100;
-
-  const route =
-    (key: AnswerKey | null, answer: (call: Call, url: URL) => Response | Promise<Response>): Handler =>
-    async (request) => {
-      const url = new URL(request.url);
-      const text = request.method === 'GET' ? '' : await request.text();
-      const call: Call = { method: request.method, path: decodeURIComponent(url.pathname), body: text ? JSON.parse(text) : undefined };
-      server.calls.push(call);
-      if (server.down && key !== null) throw new TypeError('Failed to fetch');
-      const override = key ? server.answer[key] : undefined;
-      return override ? override(call) : answer(call, url);
-    };
 
   const recordsOf = (trackingId: string) => server.records.filter((r) => r.trackingId === trackingId);
   const itemOf = (id: number) => server.items.find((i) => i.id === id);
@@ -119,11 +88,11 @@ export function fakeScanServer(options: FakeScanOptions = {}): FakeScanServer {
 
   for (const trackingId of trackingIds) {
     const base = `/api/scan/admin/tracking/${encodeURIComponent(trackingId)}`;
-    server.handlers[`GET ${base}/list`] = route('lookup', () => {
+    server.on('GET', `${base}/list`, () => {
       const list = recordsOf(trackingId);
       return ok({ isExist: list.length > 0, scanTrackingList: list });
-    });
-    server.handlers[`POST ${base}/add`] = route('add', ({ body }) => {
+    }, 'lookup');
+    server.on('POST', `${base}/add`, ({ body }) => {
       const { itemId, upc: givenUpc, count = 1 } = body as Schemas['ScanAddRequest'];
       if (!itemId) return refuse(scanRecordMessages.chooseItem);
       const item = itemOf(itemId);
@@ -143,8 +112,8 @@ export function fakeScanServer(options: FakeScanOptions = {}): FakeScanServer {
         throw new TypeError('Failed to fetch');
       }
       return ok({ opStatus: 'succ', scanTrackingList: recordsOf(trackingId) });
-    });
-    server.handlers[`POST ${base}/create`] = route('create', ({ body }) => {
+    }, 'add');
+    server.on('POST', `${base}/create`, ({ body }) => {
       const { items } = body as Schemas['ScanCreateRequest'];
       if (items.some((line) => !line.itemId)) return refuse('请填写所有项目对应的商品');
       const upcs = items.map((line) => line.upc);
@@ -161,28 +130,27 @@ export function fakeScanServer(options: FakeScanOptions = {}): FakeScanServer {
       }
       matchAll(trackingId);
       return ok({ opStatus: 'succ', scanTrackingList: recordsOf(trackingId) });
-    });
+    }, 'create');
   }
 
-  const modifyHandler =
-    (id: number): Handler =>
-    (request) =>
-      route('modify', ({ body }) => {
-        const record = server.records.find((r) => r.id === id);
-        if (!record) return refuse('记录不存在', 404, 'A00004');
-        if (isFrozen(record)) return refuse(scanRecordMessages.frozen);
-        const changes = body as Schemas['ScanModifyRequest'];
-        Object.assign(record, changes);
-        if (changes.itemId) record.itemName = itemOf(changes.itemId)?.itemName ?? record.itemName;
-        return ok({ opStatus: 'succ', scanTracking: record });
-      })(request);
-  for (const id of [1, 2, 3, 40, 41, 42]) server.handlers[`POST /api/scan/admin/tracking/${id}/modify`] = modifyHandler(id);
+  const modify =
+    (id: number): Answer =>
+    ({ body }) => {
+      const record = server.records.find((r) => r.id === id);
+      if (!record) return refuse('记录不存在', 404, 'A00004');
+      if (isFrozen(record)) return refuse(scanRecordMessages.frozen);
+      const changes = body as Schemas['ScanModifyRequest'];
+      Object.assign(record, changes);
+      if (changes.itemId) record.itemName = itemOf(changes.itemId)?.itemName ?? record.itemName;
+      return ok({ opStatus: 'succ', scanTracking: record });
+    };
+  for (const id of [1, 2, 3, 40, 41, 42]) server.on('POST', `/api/scan/admin/tracking/${id}/modify`, modify(id), 'modify');
 
-  const search = (q: string): Handler =>
-    route(null, () => ok(server.items.filter((i) => [i.itemName, i.upc, i.productId].some((f) => f.toLowerCase().includes(q.toLowerCase())))));
+  const search = (q: string): Answer => () =>
+    ok(server.items.filter((i) => [i.itemName, i.upc, i.productId].some((f) => f.toLowerCase().includes(q.toLowerCase()))));
   const queries = new Set([...server.items.flatMap((i) => [i.upc, i.itemName]), ...(options.searches ?? [])]);
-  for (const q of queries) server.handlers[`GET /api/item/info/like/${encodeURIComponent(q)}`] = search(q);
-  for (const item of server.items) server.handlers[`GET /api/item/info/${item.id}`] = route(null, () => ok(item));
+  for (const q of queries) server.on('GET', `/api/item/info/like/${encodeURIComponent(q)}`, search(q));
+  for (const item of server.items) server.on('GET', `/api/item/info/${item.id}`, () => ok(item));
 
   return server;
 }

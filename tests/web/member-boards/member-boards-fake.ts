@@ -1,10 +1,10 @@
-// A fake of the HTTP boundary for the member's board screens: routes (fake-server.ts) for
+// A fake of the HTTP boundary for the member's board screens: routes (support/fake-api.ts) for
 // app-harness's renderApp that answer the member calls the way openapi.yaml describes them
 // (envelopes, field names, A00004 for a board the member cannot see), on a small in-memory state
 // that claims change, so a reload after a claim shows the new claimCount and the new task. Only the web app is under test here; the
 // real server's rules are proven by tests/server.
 import type { components } from '../../../src/api/schema';
-import { createFakeServer, notFound, ok, pageOf, type Call, type Routes } from '../fake-server';
+import { createFakeServer, notFound, ok, pageOf, type Call, type Routes } from '../support/fake-api';
 
 export type Board = components['schemas']['Board'];
 export type BoardTask = components['schemas']['BoardTask'];
@@ -88,7 +88,7 @@ export interface ClaimCall {
   body: unknown;
 }
 
-export interface FakeMemberServer {
+export interface MemberBoardsFake {
   handlers: Routes;
   calls: Call[];
   boards: Board[];
@@ -99,9 +99,9 @@ export interface FakeMemberServer {
   claimAnswer?: (call: ClaimCall) => Response;
 }
 
-export function fakeMemberServer(seed: { boards?: Board[]; boardTasks?: BoardTask[]; myTasks?: Task[] } = {}): FakeMemberServer {
+export function createMemberBoardsFake(seed: { boards?: Board[]; boardTasks?: BoardTask[]; myTasks?: Task[] } = {}): MemberBoardsFake {
   const http = createFakeServer();
-  const server: FakeMemberServer = {
+  const server: MemberBoardsFake = {
     handlers: http.handlers,
     calls: http.calls,
     boards: seed.boards ?? [aBoard()],

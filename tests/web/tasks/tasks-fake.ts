@@ -1,5 +1,5 @@
 // A fake of the HTTP boundary of the member's task screens, for app-harness's renderApp: routes
-// (fake-server.ts) answering the calls of /user/my-task, the task record dialog, the edit-count
+// (support/fake-api.ts) answering the calls of /user/my-task, the task record dialog, the edit-count
 // dialog and /user/upload the way openapi.yaml describes them (envelopes, field names, status
 // codes), on a small in-memory state, with a log of the calls. Task changes go through the task machine as the server's applyTaskEvent
 // does, so a refused event is A00001 with the machine's words. Tests replace single answers through
@@ -7,7 +7,7 @@
 import { decide } from '../../../machines/stored-state';
 import { explainTaskRefusal, taskMachine, type MatchOutcome, type TaskEvent } from '../../../machines/task.machine';
 import type { components } from '../../../src/api/schema';
-import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../fake-server';
+import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../support/fake-api';
 
 export { refuse, type Call };
 
@@ -80,7 +80,7 @@ export function aBoardTask(over: Partial<BoardTask> = {}): BoardTask {
 
 type AnswerKey = 'list' | 'delete' | 'split' | 'match' | 'qty' | 'create' | 'update' | 'remove' | 'import' | 'updateExcel' | 'excelToken' | 'pdfToken';
 
-export interface FakeTaskServer {
+export interface TasksFake {
   handlers: Routes;
   /** Shared with the caller (the board page's fake lists the same array). */
   tasks: Task[];
@@ -100,9 +100,9 @@ export interface FakeTaskServer {
 /** Ids given to split siblings. */
 const SIBLING_IDS = [9001, 9002, 9003];
 
-export function fakeTaskServer(seed: { tasks?: Task[]; records?: PurchasedItem[]; boardTasks?: BoardTask[] } = {}): FakeTaskServer {
+export function createTasksFake(seed: { tasks?: Task[]; records?: PurchasedItem[]; boardTasks?: BoardTask[] } = {}): TasksFake {
   const http = createFakeServer<AnswerKey>();
-  const server: FakeTaskServer = {
+  const server: TasksFake = {
     handlers: http.handlers,
     tasks: seed.tasks ?? [aTask()],
     records: seed.records ?? [],

@@ -1,13 +1,13 @@
 // A fake of the HTTP boundary for the catalog screens: an in-memory list of items behind the
 // contract's calls (listItemsPage, searchItems, getItem, saveItem), answering in its envelope
-// (fake-server.ts). The real handlers are tested in tests/server; here only the pages are under test.
+// (support/fake-api.ts). The real handlers are tested in tests/server; here only the pages are under test.
 import type { components } from '../../../src/api/schema';
-import { createFakeServer, notFound, ok, pageOf, type Call, type Routes } from '../fake-server';
+import { createFakeServer, notFound, ok, pageOf, type Call, type Routes } from '../support/fake-api';
 
 type Item = components['schemas']['Item'];
 type ItemSaveRequest = components['schemas']['ItemSaveRequest'];
 
-export interface FakeCatalog {
+export interface CatalogFake {
   items: Item[];
   saved: ItemSaveRequest[];
   handlers: Routes;
@@ -31,9 +31,9 @@ export function item(id: number, fields: Partial<Item> = {}): Item {
 /** searchItems' and the list's keyword: the name, UPC or productId contains it. */
 const matches = (it: Item, q: string) => [it.itemName, it.upc, it.productId].some((field) => field.toLowerCase().includes(q.toLowerCase()));
 
-export function fakeCatalogApi(items: Item[] = []): FakeCatalog {
+export function createCatalogFake(items: Item[] = []): CatalogFake {
   const server = createFakeServer();
-  const fake: FakeCatalog = { items, saved: [], handlers: server.handlers, calls: server.calls };
+  const fake: CatalogFake = { items, saved: [], handlers: server.handlers, calls: server.calls };
 
   server.on('GET', '/api/item/page', ({ query }) => {
     const desc = query.isDesc !== 'false';

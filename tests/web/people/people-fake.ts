@@ -1,15 +1,15 @@
 // A fake of the HTTP boundary for the people screens: an in-memory set of users and groups behind
 // the contract's calls (listAdminUsers, listUsers, updateAdminUser, listUserGroups, getUserGroup,
 // listGroupUsers, saveUserGroup, addGroupUsers, removeGroupUsers), answering in its envelope
-// (fake-server.ts), with a log of the calls.
+// (support/fake-api.ts), with a log of the calls.
 // The real handlers are tested in tests/server; here only the pages are under test.
 import type { components } from '../../../src/api/schema';
-import { createFakeServer, notFound, ok, pageOf, type Call, type FakeServer, type Routes } from '../fake-server';
+import { createFakeServer, notFound, ok, pageOf, type Call, type FakeServer, type Routes } from '../support/fake-api';
 
 type AdminUser = components['schemas']['AdminUser'];
 type UserGroup = components['schemas']['UserGroup'];
 
-export interface FakePeople {
+export interface PeopleFake {
   users: AdminUser[];
   groups: UserGroup[];
   /** What add/remove answer in `data`; the server answers false when nothing changed. */
@@ -35,9 +35,9 @@ export function adminUser(id: number, fields: Partial<AdminUser> = {}): AdminUse
   };
 }
 
-export function fakePeopleApi(seed: { users?: AdminUser[]; groups?: UserGroup[] } = {}): FakePeople {
+export function createPeopleFake(seed: { users?: AdminUser[]; groups?: UserGroup[] } = {}): PeopleFake {
   const server = createFakeServer();
-  const fake: FakePeople = {
+  const fake: PeopleFake = {
     users: seed.users ?? [],
     groups: seed.groups ?? [],
     memberResult: true,

@@ -1,7 +1,7 @@
 // An XMLHttpRequest stand-in for api.upload (src/api/upload.ts) in happy-dom: it hands the request
 // to the same fake fetch the test's API client uses, and reports the body going out as the test's
 // script says, so a test can hold an upload half-sent.
-import type { UploadXhr } from '../../src/api/upload';
+import type { UploadXhr } from '../../../src/api/upload';
 
 export type FetchLike = (request: Request) => Promise<Response>;
 

@@ -1,10 +1,13 @@
-// The HTTP boundary the page tests fake, in one place: a route table keyed 'METHOD /path', where a
+// The HTTP boundary the web tests fake, in one place: a route table keyed 'METHOD /path', where a
 // path may name its parameters as openapi.yaml does ('/api/task/info/{id}'); the contract's envelope
-// ({code, msg, data} with its HTTP status, docs/CONVENTIONS.md "Wire") and its page shape; and a log
-// of the calls a fake answered, with their path parameters, query and body. Each area's fake
-// (tests/web/<area>/*fake*.ts) keeps its in-memory state and answers on top of this; app-harness's
-// renderApp routes the app's requests through the same table. Only the web app is under test here;
-// the real server is proven by tests/server.
+// ({code, msg, data} with its HTTP status, docs/CONVENTIONS.md "Wire") and its page shape; a log of
+// the calls a fake answered; and an API client on that table (fakeApiClient) for a test that renders
+// one component rather than the app. Each area's fake is tests/web/<area>/<area>-fake.ts, made by
+// create<Area>Fake(seed) on createFakeServer: its in-memory state answers on top of this, and
+// app-harness's renderApp routes the app's requests through the same table. Only the web app is
+// under test here; the real server is proven by tests/server.
+import { createApiClient, type ApiClient, type ApiClientOptions } from '../../../src/api/client';
+import { fakeXhr, type UploadScript } from './fake-xhr';
 
 export type Handler = (request: Request) => Response | Promise<Response>;
 
@@ -108,6 +111,8 @@ export interface FakeServer<K extends string = never> {
   calls: Call[];
   /** Replace the answer of a named route (a refusal, say); the call is still logged. */
   answer: Partial<Record<K, Answer>>;
+  /** A dropped connection: every call to a named route is logged and then fails without an answer (fetch rejects). */
+  down: boolean;
   /** Adds a route; `name` lets a test replace its answer through `answer`. */
   on(method: string, path: string, answer: Answer, name?: K): void;
   /** The calls made to `path` (a pattern matches as in routing), optionally of one method. */
@@ -135,6 +140,7 @@ export function createFakeServer<K extends string = never>(): FakeServer<K> {
     handlers: {},
     calls: [],
     answer: {},
+    down: false,
     on(method, path, answer, name) {
       server.handlers[`${method} ${path}`] = async (request) => {
         const url = new URL(request.url);
@@ -146,6 +152,7 @@ export function createFakeServer<K extends string = never>(): FakeServer<K> {
           body: await readBody(request),
         };
         server.calls.push(call);
+        if (server.down && name !== undefined) throw new TypeError('Failed to fetch');
         const override = name === undefined ? undefined : server.answer[name];
         return (override ?? answer)(call, request);
       };
@@ -155,4 +162,33 @@ export function createFakeServer<K extends string = never>(): FakeServer<K> {
     },
   };
   return server;
+}
+
+// ---------------------------------------------------------------- a client on the table
+
+export interface FakeApiClientOptions extends Pick<ApiClientOptions, 'readToken' | 'notifyError' | 'onSessionSignal'> {
+  /** How an upload's body goes out (api.upload's progress); all at once by default. */
+  uploadScript?: UploadScript;
+}
+
+/**
+ * The app's API client on a fake fetch that answers from `routes` (uploads too, through a fake
+ * XMLHttpRequest on the same fetch), and every request it sent. No token, no toasts and no session
+ * signals unless `options` says otherwise.
+ */
+export function fakeApiClient(routes: Routes, options: FakeApiClientOptions = {}): { api: ApiClient; requests: Request[] } {
+  const requests: Request[] = [];
+  const fetch = async (request: Request) => {
+    requests.push(request.clone());
+    return answerFrom(routes, request);
+  };
+  const api = createApiClient({
+    baseUrl: 'http://localhost',
+    fetch,
+    createXhr: fakeXhr(fetch, options.uploadScript),
+    readToken: options.readToken ?? (() => null),
+    notifyError: options.notifyError ?? (() => {}),
+    onSessionSignal: options.onSessionSignal ?? (() => {}),
+  });
+  return { api, requests };
 }
