@@ -19,6 +19,8 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/machines/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/server/**/*.unit.test.ts'],
           environment: 'node',
+          // The planner's property tests run hundreds of random worlds each: seconds on a busy 2-core machine.
+          testTimeout: 20_000,
         },
       },
       {
