@@ -1,21 +1,33 @@
-// Test projects (npm test runs them through scripts/test.ts):
-//  - unit:   machines, the contract and the lint zones, plain node.
+// Test projects (npm test runs them all through scripts/test.ts; test:unit, test:api, test:web one each):
+//  - unit:   no database, no DOM: machines, the contract, the lint walls, and server code on plain data. A test of
+//            server code that needs no database is named *.unit.test.ts beside its area's API tests
+//            (tests/server/matching/: the planner), so it runs here, in seconds, and not in `server`.
 //  - server: the API through app.inject on a real database. One database per worker, reused across
 //            files (isolate: false) and emptied before each test; PGlite by default, PostgreSQL
 //            when TEST_DB=pg (scripts/test.ts runs the suite once more that way with TEST_DATABASE_URL).
+//            tests/server/<area>/ mirrors src/server/<area>/; shared fixtures are in tests/server/support/.
 //  - web:    components and pages in happy-dom.
 //  - e2e:    the built app in Debian's chromium through playwright-core (scripts/test.ts decides).
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['tests/machines/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/lint/**/*.test.ts'], environment: 'node' } },
+      {
+        test: {
+          name: 'unit',
+          include: ['tests/machines/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/lint/**/*.test.ts', 'tests/server/**/*.unit.test.ts'],
+          environment: 'node',
+          // The planner's property tests run hundreds of random worlds each: seconds on a busy 2-core machine.
+          testTimeout: 20_000,
+        },
+      },
       {
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'tests/server/**/*.unit.test.ts'],
           environment: 'node',
           pool: 'forks',
           isolate: false,

@@ -1,6 +1,6 @@
 // Seeding for `npm run bench`: large amounts of data written with set-based SQL (generate_series),
 // so seeding 100,000s of rows takes seconds. Only the bench uses it; tests build their data through
-// the API (tests/server/*-fixtures.ts).
+// the API (tests/server/support/*-fixtures.ts).
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../src/server/db/client.ts';
 

@@ -1,7 +1,8 @@
 // `npm test`: everything a reviewer checks, in order — types, lint, unit + API (PGlite) + web tests,
 // the API tests again on PostgreSQL when TEST_DATABASE_URL is set, then the browser tests in
 // Debian's chromium. Without chromium the browser tests are skipped with a clear message, unless
-// E2E_REQUIRED=1, which makes that a failure.
+// E2E_REQUIRED=1, which makes that a failure. Each step prints its time and the run its wall time;
+// for a faster inner loop run one project: npm run test:unit, test:api or test:web.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,10 +11,14 @@ import path from 'node:path';
 const bin = (name: string) => path.resolve('node_modules/.bin', name);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures: string[] = [];
+const started = performance.now();
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 function step(title: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}) {
   console.log(`\n▶ ${title}`);
+  const stepStarted = performance.now();
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`(${title}: ${seconds(stepStarted)})`);
   if (r.status !== 0) failures.push(title);
   return r.status === 0;
 }
@@ -52,4 +57,5 @@ if (fs.existsSync(chromium)) {
 
 console.log(`\n${failures.length ? `Failed steps: ${failures.join('; ')}` : 'All steps passed.'}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+console.log(`total wall time ${seconds(started)}`);
 process.exit(failures.length ? 1 : 0);

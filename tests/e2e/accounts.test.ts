@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
-import { startSmtpSink, type SmtpSink } from '../server/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
 
 const ADMIN = { mail: 'boss@e2e.test', password: 'boss-pass-1' };
 let server: RunningServer;

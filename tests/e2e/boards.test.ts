@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
 import { apiOf, dismissToasts, inviteAndRegister, logIn, newPage as newBrowserPage, shot } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
 
 const ADMIN = { mail: 'chief@e2e.test', password: 'chief-pass-1' };
 const MEMBER = { mail: 'buyer@e2e.test', password: 'buyer-pass-1', nickName: '采购员小李' };

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
 import { apiOf, newPage, openLoggedIn, shot } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
 import { writeBarcodeClip, type Scene } from './camera-clip.ts';
 
 const ADMIN = { mail: 'camera@e2e.test', password: 'camera-pass-1' };

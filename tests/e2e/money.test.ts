@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
 import { apiOf, dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowWithCell, shot, type ApiCalls, type BrowserPage } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
 
 const ADMIN = { mail: 'treasurer@e2e.test', password: 'treasurer-pass-1' };
 const MEMBER = { mail: 'earner@e2e.test', password: 'earner-pass-1', nickName: '采购员小李' };

@@ -21,8 +21,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
 import { apiOf, dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowWithCell, shot, type ApiCalls } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/smtp-sink.ts';
-import { multipart, xlsxOf } from '../server/fixtures/sheets.ts';
+import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
+import { multipart, xlsxOf } from '../server/support/sheets.ts';
 import { SCAN_COMMANDS } from '../../machines/scan.machine.ts';
 
 const ADMIN = { mail: 'keeper@e2e.test', password: 'keeper-pass-1' };

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { SCREENSHOT_DIR, type RunningServer } from './server.ts';
-import type { SmtpSink } from '../server/smtp-sink.ts';
+import type { SmtpSink } from '../server/support/smtp-sink.ts';
 
 export interface Envelope<T> {
   code: string;

@@ -11,7 +11,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
 import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
 import { apiOf, dismissToasts, type ApiCalls, inviteAndRegister, logIn, newPage as newBrowserPage, rowWithCell, shot } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
 
 const ADMIN = { mail: 'lead@e2e.test', password: 'lead-pass-1' };
 const MEMBER = { mail: 'shopper@e2e.test', password: 'shopper-pass-1', nickName: '采购员小王' };

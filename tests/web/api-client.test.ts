@@ -11,7 +11,8 @@ import {
   type SessionSignal,
 } from '../../src/api/client';
 import type { UploadProgress } from '../../src/api/upload';
-import { fakeXhr, type FetchLike, type UploadScript } from './fake-xhr';
+import { json } from './support/fake-api';
+import { fakeXhr, type FetchLike, type UploadScript } from './support/fake-xhr';
 
 describe('extractMessage (SPEC §8 message fields)', () => {
   it.each([
@@ -113,10 +114,6 @@ describe('classifyResponse (SPEC §8)', () => {
 });
 
 // ------------------------------------------------------------------ the middleware, on a fake fetch
-
-function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
 
 function setup(reply: (request: Request) => Response, token: { token: string; keep: boolean } | null = { token: 'tok', keep: true }) {
   const requests: Request[] = [];

@@ -1,21 +1,17 @@
 // Renders the real app (routes, shell, session actor) at a path, on a memory history, with the API
 // client on a fake fetch that answers only the calls a test stubs (uploads too, through a fake
-// XMLHttpRequest on the same fetch), through the route table of fake-server.ts. Unit-level only: the
+// XMLHttpRequest on the same fetch), through the route table of support/fake-api.ts. Unit-level only: the
 // real server is exercised by tests/server and tests/e2e.
 import { render } from '@testing-library/react';
 import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { vi } from 'vitest';
 import type { RoleType, SessionUser } from '../../machines/session.machine';
-import { zh } from '../../src/web/i18n/zh';
-import { createApiClient } from '../../src/api/client';
 import { toast } from '../../src/web/components/ui/toast';
 import { createSessionActor } from '../../src/web/session/session-actor';
 import { createTokenStore } from '../../src/web/session/token-store';
 import { createAppRouter } from '../../src/web/router';
-import { answerFrom, ok, type Routes } from './fake-server';
-import { fakeXhr, type UploadScript } from './fake-xhr';
-
-export { json, ok, type Handler } from './fake-server';
+import { fakeApiClient, ok, type Routes } from './support/fake-api';
+import type { UploadScript } from './support/fake-xhr';
 
 export function userOf(roleType: RoleType): SessionUser {
   return { id: 3, nickName: `${roleType}-name`, mailAddr: `${roleType}@example.com`, phoneNo: '555-0101', qq: '10001', roleType };
@@ -37,22 +33,14 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
     handlers['GET /api/user/info'] ??= () => ok(user);
     handlers['GET /api/notice/get'] ??= () => ok({ content: '' });
   }
-  const requests: Request[] = [];
   const tokenStore = createTokenStore({}); // in memory
   if (options.loggedInAs) tokenStore.write({ token: 'test-token', keep: false });
 
   const effects = { goHome: vi.fn(), reloadRoot: vi.fn(), notify: vi.fn() };
-  const fetch = async (request: Request) => {
-    requests.push(request.clone());
-    return answerFrom(handlers, request);
-  };
-  const api = createApiClient({
-    baseUrl: 'http://localhost',
-    fetch,
-    createXhr: fakeXhr(fetch, options.uploadScript),
+  const { api, requests } = fakeApiClient(handlers, {
+    uploadScript: options.uploadScript,
     readToken: () => tokenStore.read(),
     notifyError: (message) => toast.error(message),
-    messages: { networkError: zh.common.networkError },
     // Read only when a response arrives, after `session` exists.
     onSessionSignal: (signal) => session.send(signal),
   });

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../src/web/components/ui/toast';
 import { renderApp, userOf } from './app-harness';
-import { json, ok } from './fake-server';
+import { json, ok } from './support/fake-api';
 
 afterEach(() => {
   cleanup();

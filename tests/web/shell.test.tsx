@@ -6,7 +6,7 @@ import { version } from '../../package.json';
 import { clearToasts } from '../../src/web/components/ui/toast';
 import { sidebarFor } from '../../src/web/shell/sidebar-items';
 import { renderApp, userOf } from './app-harness';
-import { ok } from './fake-server';
+import { ok } from './support/fake-api';
 
 afterEach(() => {
   cleanup();

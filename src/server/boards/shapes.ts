@@ -1,8 +1,8 @@
 // Rows -> the contract's Board, BoardTask and Task shapes. Money leaves the database in cents and the
-// wire in decimals (money.ts); times leave as epoch milliseconds; nullable text the contract types as
+// wire in decimals (money/cents.ts); times leave as epoch milliseconds; nullable text the contract types as
 // a plain string leaves as ''.
 import type { components } from '../../api/schema';
-import { fromCents } from '../money.ts';
+import { fromCents } from '../money/cents.ts';
 import { isExpired, type BoardRow, type BoardTaskRow } from './visibility.ts';
 import type { tasks } from '../db/schema/tasks.ts';
 

@@ -10,7 +10,7 @@ import { users } from '../db/schema/accounts.ts';
 import { boards, boardTasks } from '../db/schema/boards.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { formatTime } from '../dates.ts';
-import { fromCents } from '../money.ts';
+import { fromCents } from '../money/cents.ts';
 import { taskDisplayId } from './labels-pdf.ts';
 import { TASK_STATUS_TEXT } from './user-task-export.ts';
 import { writeWorkbook, type OutCell } from './xlsx-write.ts';

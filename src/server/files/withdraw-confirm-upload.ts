@@ -12,7 +12,7 @@ import { amountToCents, explainWithdrawRefusal, withdrawMachine } from '../../..
 import type { Db } from '../db/client.ts';
 import { withdrawRequests } from '../db/schema/money.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { fromCents } from '../money.ts';
+import { fromCents } from '../money/cents.ts';
 import { masked } from '../money/card-crypto.ts';
 import { lockOrderLines, payLines, publicOrderId, withdrawServiceMessages, type LineRow } from '../money/withdraw-service.ts';
 import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';

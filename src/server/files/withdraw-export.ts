@@ -14,7 +14,7 @@ import type { WithdrawStatus } from '../../../machines/withdraw.machine.ts';
 import { WITHDRAW_STATUSES } from '../../../machines/withdraw.machine.ts';
 import { formatTime } from '../dates.ts';
 import type { Tx } from '../db/client.ts';
-import { fromCents } from '../money.ts';
+import { fromCents } from '../money/cents.ts';
 import { linesForExport, lineOut, type LineWithUser, type WithdrawFilters } from '../money/withdraw-service.ts';
 import type { DownloadParams } from './download-tokens.ts';
 import { CONFIRM_HEADERS } from './withdraw-confirm-upload.ts';

@@ -12,7 +12,7 @@ import type { components } from '../../api/schema';
 import { users } from '../db/schema/accounts.ts';
 import { auditLog } from '../db/schema/audit.ts';
 import type { Db } from '../db/client.ts';
-import { fromCents } from '../money.ts';
+import { fromCents } from '../money/cents.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { ok, type Handlers } from './types.ts';
 

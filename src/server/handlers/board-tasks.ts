@@ -14,7 +14,7 @@ import { boards, boardTasks, DEFAULT_BOARD_TASK_ADDRESS } from '../db/schema/boa
 import { items } from '../db/schema/catalog.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { badRequest, notFound } from '../errors.ts';
-import { toCents } from '../money.ts';
+import { toCents } from '../money/cents.ts';
 import { me, ok, type Handlers } from './types.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 

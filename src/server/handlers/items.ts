@@ -1,11 +1,11 @@
 // The product catalogue (SPEC §2 /admin/item-list, /admin/item/{id}; §5 Item form; §7 Items).
 // Items are closed, never deleted (tasks and scans keep pointing at them). Prices are integer cents
-// in the database and decimals on the wire (money.ts).
+// in the database and decimals on the wire (money/cents.ts).
 import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import { badRequest, notFound } from '../errors.ts';
-import { fromCents, toCents } from '../money.ts';
+import { fromCents, toCents } from '../money/cents.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { writeAudit } from '../audit.ts';
 import { containsPattern, isDbId } from './users.ts';

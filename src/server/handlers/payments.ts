@@ -2,7 +2,7 @@
 // thin handlers over src/server/money/payment-service.ts, whose header holds the decisions. Roles
 // come from x-roles in openapi.yaml (enforced by app.ts); the data rules (a member's own rows only)
 // are the service's.
-import { fromCents } from '../money.ts';
+import { fromCents } from '../money/cents.ts';
 import {
   agreeToPayment,
   applyForPayment,

@@ -18,7 +18,7 @@ import { tasks } from '../db/schema/tasks.ts';
 import { badRequest } from '../errors.ts';
 import { parseIdList } from '../ids.ts';
 import { arrivalsOfTask, matchTasks } from '../matching/match.ts';
-import { toCents } from '../money.ts';
+import { toCents } from '../money/cents.ts';
 import { applyTaskEvent, requireTransition, type TaskRow } from '../tasks/apply-event.ts';
 import { lockTaskForChange, splitMessages, splitTask } from '../tasks/task-changes.ts';
 import { me, ok, type Ctx, type Handlers } from './types.ts';

@@ -2,8 +2,7 @@
 // as db/matching-store.ts reads it) and the change being matched as data (MatchChange), it answers a
 // plan: the scan rows, records and tasks to write, the audit entry of each change and the rows of each
 // tracking id after matching. It reads and writes nothing; the store writes the plan (writePlan) and
-// match.ts ties the two together. Tested on plain data (tests/server/matching-plan.test.ts,
-// matching-properties.test.ts). The rules are elsewhere and only applied here: allocate.ts divides
+// match.ts ties the two together. Tested on plain data (tests/server/matching/*.unit.test.ts). The rules are elsewhere and only applied here: allocate.ts divides
 // each tracking id's units among its records (decision 090), the task machine judges each task
 // (matchVerdict) and moves it (planMatchEvents), the scan record machine says which rows are seen and
 // what a confirm does to an announced row (isAnnounced, confirmScan). What a plan writes: planMatching.

@@ -3,7 +3,7 @@
 // status change goes through movePayments (payment-transitions.ts: the payment machine decides, the
 // lock order is listed there); applying creates the row, so it follows the same order by hand.
 // Amounts are cents: income = buyIn x count + bonus - punish, never below 0 (incomeCents,
-// payment.machine.ts), bounded by money.ts MAX_TOTAL_CENTS (boundedIncome, checkAgreedTotal), on the
+// payment.machine.ts), bounded by money/cents.ts MAX_TOTAL_CENTS (boundedIncome, checkAgreedTotal), on the
 // wire in yuan with two places (fromCents). The task's own bonus column (set by an admin's task edit)
 // is not part of the income: the application's bonus is what the member asked for and the admin
 // agreed to.
@@ -18,7 +18,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { users } from '../db/schema/accounts.ts';
 import { paymentApplies, withdrawOrderApplies, withdrawRequests } from '../db/schema/money.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { exactIncome, fromCents, MAX_TOTAL_CENTS, moneyLimitMessages, sumCents, toCents } from '../money.ts';
+import { exactIncome, fromCents, MAX_TOTAL_CENTS, moneyLimitMessages, sumCents, toCents } from './cents.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { applyTaskEvent, requireTransition } from '../tasks/apply-event.ts';
 import { lockTaskForChange } from '../tasks/task-changes.ts';

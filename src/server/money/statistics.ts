@@ -15,7 +15,7 @@ import { users } from '../db/schema/accounts.ts';
 import { paymentApplies } from '../db/schema/money.ts';
 import type { DownloadParams } from '../files/download-tokens.ts';
 import { writeWorkbook } from '../files/xlsx-write.ts';
-import { fromCents, sumCents } from '../money.ts';
+import { fromCents, sumCents } from './cents.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 
 type TaskAmount = components['schemas']['TaskAmount'];

@@ -26,7 +26,7 @@ import { users } from '../db/schema/accounts.ts';
 import { paymentApplies, withdrawOrderApplies, withdrawOrders, withdrawRequests } from '../db/schema/money.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { fromCents } from '../money.ts';
+import { fromCents } from './cents.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { masked } from './card-crypto.ts';
 import { lockOwnCards, type BankCardRow } from './cards.ts';

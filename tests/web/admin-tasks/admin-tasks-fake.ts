@@ -1,12 +1,12 @@
 // A fake of the HTTP boundary of the admin task screens: an in-memory state answered the way
 // openapi.yaml says (envelopes, status codes, shapes), on the routes, envelopes and call log of
-// fake-server.ts, for the app harness's injected fetch. Task changes go through the task machine
+// support/fake-api.ts, for the app harness's injected fetch. Task changes go through the task machine
 // like the server's applyTaskEvent, so a refused event is A00001 with the machine's words. Tests
 // replace single answers through `answer`.
 import { decide } from '../../../machines/stored-state';
 import { explainTaskRefusal, taskMachine, type TaskEvent } from '../../../machines/task.machine';
 import type { components } from '../../../src/api/schema';
-import { createFakeServer, notFound, ok, pageOf, refuse } from '../fake-server';
+import { createFakeServer, notFound, ok, pageOf, refuse } from '../support/fake-api';
 
 type Schemas = components['schemas'];
 export type Task = Schemas['Task'];

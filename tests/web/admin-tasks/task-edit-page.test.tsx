@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { refuse } from '../fake-server';
+import { refuse } from '../support/fake-api';
 import { aTask, createAdminTasksFake, type Task } from './admin-tasks-fake';
 
 afterEach(() => {

@@ -7,7 +7,7 @@ import { allowedEvents } from '../../../machines/stored-state';
 import { TASK_STATUSES, taskMachine, type TaskEvent, type TaskStatus } from '../../../machines/task.machine';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { ok } from '../fake-server';
+import { ok } from '../support/fake-api';
 import { aTask, createAdminTasksFake, NOW, type AdminTasksSeed } from './admin-tasks-fake';
 
 afterEach(() => {

@@ -9,9 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CARD_RULES, KNOWN_PAYMENT_TYPES } from '../../../machines/bank-card';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { ok } from '../fake-server';
-import { aCard, createCardsFake, refuse, type BankCard } from './bank-cards-fake';
-import { cellsOf, dataRows } from '../table-reading';
+import { ok } from '../support/fake-api';
+import { aCard, createBankCardsFake, refuse, type BankCard } from './bank-cards-fake';
+import { cellsOf, dataRows } from '../support/table-reading';
 
 afterEach(() => {
   cleanup();
@@ -19,15 +19,15 @@ afterEach(() => {
 });
 
 function open(cards?: BankCard[]) {
-  const fake = createCardsFake({ cards });
+  const fake = createBankCardsFake({ cards });
   const app = renderApp('/user/bank-card', { loggedInAs: userOf('user'), handlers: fake.handlers });
   return { ...app, fake, user: userEvent.setup() };
 }
 
 const table = () => screen.getByRole('table', { name: '银行卡列表' });
 const bodyRows = () => dataRows(table());
-const listCalls = (fake: ReturnType<typeof createCardsFake>) => fake.server.callsTo('/api/withdraw/user/show/cards');
-const bindCalls = (fake: ReturnType<typeof createCardsFake>) => fake.server.callsTo('/api/withdraw/user/bind/card');
+const listCalls = (fake: ReturnType<typeof createBankCardsFake>) => fake.server.callsTo('/api/withdraw/user/show/cards');
+const bindCalls = (fake: ReturnType<typeof createBankCardsFake>) => fake.server.callsTo('/api/withdraw/user/bind/card');
 const dialog = () => screen.getByRole('dialog', { name: '添加银行卡' });
 const alerts = () =>
   within(dialog())

@@ -4,7 +4,7 @@
 // replace single answers through `answer`. The withdraw fake builds on it (the member's cards).
 import type { components } from '../../../src/api/schema';
 import { checkCard } from '../../../machines/bank-card';
-import { createFakeServer, notFound, ok, refuse, type Call, type FakeServer, type Routes } from '../fake-server';
+import { createFakeServer, notFound, ok, refuse, type Call, type FakeServer, type Routes } from '../support/fake-api';
 
 export { refuse, type Call };
 
@@ -31,7 +31,7 @@ export function aCard(over: Partial<BankCard> = {}): BankCard {
 
 type AnswerKey = 'bind' | 'unbind' | 'list';
 
-export interface CardsFake {
+export interface BankCardsFake {
   handlers: Routes;
   cards: BankCard[];
   calls: Call[];
@@ -39,9 +39,9 @@ export interface CardsFake {
   server: FakeServer<AnswerKey>;
 }
 
-export function createCardsFake(seed: { cards?: BankCard[]; server?: FakeServer<string> } = {}): CardsFake {
+export function createBankCardsFake(seed: { cards?: BankCard[]; server?: FakeServer<string> } = {}): BankCardsFake {
   const server = (seed.server ?? createFakeServer<AnswerKey>()) as FakeServer<AnswerKey>;
-  const fake: CardsFake = { handlers: server.handlers, cards: seed.cards ?? [aCard()], calls: server.calls, answer: server.answer, server };
+  const fake: BankCardsFake = { handlers: server.handlers, cards: seed.cards ?? [aCard()], calls: server.calls, answer: server.answer, server };
   let nextId = 100;
 
   server.on('GET', '/api/withdraw/user/show/cards', () => ok({ userCardList: fake.cards }), 'list');

@@ -7,7 +7,7 @@ import { boardMachine, type BoardEvent, type BoardStatus } from '../../../machin
 import { allowedEvents } from '../../../machines/stored-state';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { json, type Handler } from '../fake-server';
+import { json, type Handler } from '../support/fake-api';
 import { aBoard, aBoardTask, aTask, createBoardsFake, type BoardsSeed } from './boards-fake';
 
 afterEach(() => {

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { json, type Handler } from '../fake-server';
+import { json, type Handler } from '../support/fake-api';
 import { aBoard, aBoardTask, createBoardsFake } from './boards-fake';
 
 afterEach(() => {

@@ -1,12 +1,12 @@
 // A fake of the HTTP boundary of the admin board screens: an in-memory state answered the way
 // openapi.yaml says (envelopes, status codes, shapes), on the routes, envelopes and call log of
-// fake-server.ts, for the app harness's injected fetch. It keeps the board status rules of
+// support/fake-api.ts, for the app harness's injected fetch. It keeps the board status rules of
 // machines/board.machine.ts like the server does, so a publish on a board without tasks is refused
 // with the machine's words. Tests override single calls by key.
 import { boardMachine, explainBoardRefusal, type BoardEvent, type BoardStatus } from '../../../machines/board.machine';
 import { decide } from '../../../machines/stored-state';
 import type { components } from '../../../src/api/schema';
-import { createFakeServer, notFound, ok, pageOf, refuse, type Call } from '../fake-server';
+import { createFakeServer, notFound, ok, pageOf, refuse, type Call } from '../support/fake-api';
 
 type Schemas = components['schemas'];
 export type Board = Schemas['Board'];

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { fakeCatalogApi, item } from './fake-catalog-api';
+import { createCatalogFake, item } from './catalog-fake';
 
 afterEach(() => {
   cleanup();
@@ -15,7 +15,7 @@ const field = (name: string) => screen.getByRole('textbox', { name });
 
 describe('/admin/item/new', () => {
   it('requires every field except upc and url, then creates the item and returns to the list', async () => {
-    const fake = fakeCatalogApi([item(1)]);
+    const fake = createCatalogFake([item(1)]);
     const { router } = renderApp('/admin/item/new', { loggedInAs: userOf('admin'), handlers: fake.handlers });
     const user = userEvent.setup();
     expect(await screen.findByRole('heading', { name: '新增商品' })).toBeTruthy();
@@ -52,7 +52,7 @@ describe('/admin/item/new', () => {
 
 describe('/admin/item/{id}', () => {
   it('loads the item, saves it with its id and says 保存成功', async () => {
-    const fake = fakeCatalogApi([item(7, { itemName: '旧名称', price: 3, upc: '123', url: 'https://a.example/x' })]);
+    const fake = createCatalogFake([item(7, { itemName: '旧名称', price: 3, upc: '123', url: 'https://a.example/x' })]);
     const { router } = renderApp('/admin/item/7', { loggedInAs: userOf('lowerAdmin'), handlers: fake.handlers });
     const user = userEvent.setup();
     expect(await screen.findByRole('heading', { name: '编辑商品：旧名称' })).toBeTruthy();
@@ -73,7 +73,7 @@ describe('/admin/item/{id}', () => {
   });
 
   it('says so when the item does not exist', async () => {
-    const fake = fakeCatalogApi([]);
+    const fake = createCatalogFake([]);
     renderApp('/admin/item/99', { loggedInAs: userOf('admin'), handlers: fake.handlers });
     expect(await screen.findByText('商品不存在或已被删除。')).toBeTruthy();
     expect(screen.getByRole('link', { name: '返回列表' }).getAttribute('href')).toBe('/admin/item-list');

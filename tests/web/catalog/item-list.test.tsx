@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { fakeCatalogApi, item } from './fake-catalog-api';
+import { createCatalogFake, item } from './catalog-fake';
 
 afterEach(() => {
   cleanup();
@@ -17,7 +17,7 @@ function seed() {
   );
   items[1] = item(2, { itemName: 'Sony 耳机', upc: '027242923782', productId: 'B0863TXGM3' });
   items[2] = item(3, { url: 'javascript:alert(1)' });
-  return fakeCatalogApi(items);
+  return createCatalogFake(items);
 }
 
 const pageRequests = (requests: Request[]) =>

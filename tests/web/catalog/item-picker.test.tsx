@@ -12,29 +12,18 @@ import {
 import { useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createApiClient, type ApiClient } from '../../../src/api/client';
+import type { ApiClient } from '../../../src/api/client';
 import { Button } from '../../../src/web/components/ui/button';
 import { Form, useValibotForm } from '../../../src/web/components/ui/form';
 import { ItemPicker, ItemPickerField } from '../../../src/web/components/item-picker';
 import type { Item } from '../../../src/web/features/catalog/items';
-import { answerFrom, type Routes } from '../fake-server';
-import { fakeCatalogApi, item } from './fake-catalog-api';
+import { fakeApiClient, type Routes } from '../support/fake-api';
+import { createCatalogFake, item } from './catalog-fake';
 
 afterEach(cleanup);
 
 function renderWithApi(ui: () => JSX.Element, handlers: Routes) {
-  const requests: URL[] = [];
-  const api = createApiClient({
-    baseUrl: 'http://localhost',
-    fetch: async (request) => {
-      requests.push(new URL(request.url));
-      return answerFrom(handlers, request);
-    },
-    readToken: () => null,
-    notifyError: () => {},
-    onSessionSignal: () => {},
-    messages: { networkError: '网络错误' },
-  });
+  const { api, requests } = fakeApiClient(handlers);
   const root = createRootRouteWithContext<{ api: ApiClient }>()({ component: ui });
   const router = createRouter({ routeTree: root, context: { api }, history: createMemoryHistory({ initialEntries: ['/'] }) });
   render(<RouterProvider router={router} />);
@@ -42,7 +31,7 @@ function renderWithApi(ui: () => JSX.Element, handlers: Routes) {
 }
 
 function catalog() {
-  return fakeCatalogApi([
+  return createCatalogFake([
     item(1, { itemName: 'Sony 耳机', upc: '027242923782', productId: 'B0863TXGM3', price: 199 }),
     item(2, { itemName: 'Sony 音箱', upc: '', status: 'close' }),
     item(5, { itemName: '键盘', upc: '111' }),
@@ -75,7 +64,8 @@ describe('<ItemPicker>', () => {
     const closed = screen.getByRole('option', { name: /Sony 音箱/ });
     expect(closed.textContent).toContain('已停用');
     // Debounced: one search for the whole word.
-    expect(requests.filter((u) => u.pathname.startsWith('/api/item/info/like/')).map((u) => u.pathname)).toEqual([
+    const paths = requests.map((r) => new URL(r.url).pathname);
+    expect(paths.filter((p) => p.startsWith('/api/item/info/like/'))).toEqual([
       '/api/item/info/like/sony',
     ]);
 

@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { ok, type Handler } from '../fake-server';
-import { aBoard, type Board } from './fake-member-server';
+import { ok, type Handler } from '../support/fake-api';
+import { aBoard, type Board } from './member-boards-fake';
 
 afterEach(() => {
   cleanup();

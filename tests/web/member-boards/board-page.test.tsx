@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { json, ok } from '../fake-server';
-import { fakeTaskServer } from '../tasks/fake-task-server';
-import { aBoard, aBoardTask, aTask, fakeMemberServer, type FakeMemberServer } from './fake-member-server';
+import { json, ok } from '../support/fake-api';
+import { createTasksFake } from '../tasks/tasks-fake';
+import { aBoard, aBoardTask, aTask, createMemberBoardsFake, type MemberBoardsFake } from './member-boards-fake';
 
 afterEach(() => {
   cleanup();
@@ -15,7 +15,7 @@ afterEach(() => {
 
 const member = userOf('user');
 
-function openBoard(server: FakeMemberServer, uuid = 'b-1') {
+function openBoard(server: MemberBoardsFake, uuid = 'b-1') {
   return renderApp(`/user/board/${uuid}`, { loggedInAs: member, handlers: server.handlers });
 }
 
@@ -37,7 +37,7 @@ const progressTone = (row: HTMLElement) => row.querySelector('[data-tone] [role=
 
 describe('/user/board/{uuid}: board and board tasks', () => {
   it('shows the board info and every board-task column', async () => {
-    const server = fakeMemberServer();
+    const server = createMemberBoardsFake();
     const { requests } = openBoard(server);
     expect(await screen.findByRole('heading', { name: '十一月采购', level: 1 })).toBeTruthy();
     expect(screen.getAllByText('本周截止').length).toBeGreaterThan(0);
@@ -67,17 +67,17 @@ describe('/user/board/{uuid}: board and board tasks', () => {
   });
 
   it('shows the expired flag', async () => {
-    openBoard(fakeMemberServer({ boards: [aBoard({ expire: true })] }));
+    openBoard(createMemberBoardsFake({ boards: [aBoard({ expire: true })] }));
     expect(await screen.findByText('已过期')).toBeTruthy();
   });
 
   it('a board the member cannot see says so', async () => {
-    openBoard(fakeMemberServer(), 'not-mine');
+    openBoard(createMemberBoardsFake(), 'not-mine');
     expect(await screen.findByText('看板不存在或未向您开放')).toBeTruthy();
   });
 
   it('offers claim only when the board task can be claimed (not full, not deleted)', async () => {
-    const server = fakeMemberServer({
+    const server = createMemberBoardsFake({
       boardTasks: [
         aBoardTask({ id: 11, itemName: '正常任务', status: 'normal' }),
         aBoardTask({ id: 12, itemName: '紧急任务', status: 'urgent' }),
@@ -96,7 +96,7 @@ describe('/user/board/{uuid}: board and board tasks', () => {
   });
 
   it('colours the progress: up to 50% green, up to 80% orange, above red', async () => {
-    const server = fakeMemberServer({
+    const server = createMemberBoardsFake({
       boardTasks: [
         aBoardTask({ id: 11, itemName: '一半', show: 10, claimCount: 5 }),
         aBoardTask({ id: 12, itemName: '八成', show: 10, claimCount: 8 }),
@@ -112,19 +112,19 @@ describe('/user/board/{uuid}: board and board tasks', () => {
 
 describe('/user/board/{uuid}: the claim dialog', () => {
   it('warns that a closed board task needs admin approval', async () => {
-    openBoard(fakeMemberServer({ boardTasks: [aBoardTask({ status: 'closed' })] }));
+    openBoard(createMemberBoardsFake({ boardTasks: [aBoardTask({ status: 'closed' })] }));
     const { dialog } = await openClaimDialog();
     expect(within(dialog).getByText('该任务已关闭或看板已过期，认领后需管理员审核通过')).toBeTruthy();
   });
 
   it('warns that a claim on an expired board needs admin approval', async () => {
-    openBoard(fakeMemberServer({ boards: [aBoard({ expire: true })] }));
+    openBoard(createMemberBoardsFake({ boards: [aBoard({ expire: true })] }));
     const { dialog } = await openClaimDialog();
     expect(within(dialog).getByText('该任务已关闭或看板已过期，认领后需管理员审核通过')).toBeTruthy();
   });
 
   it('shows no warning for an ordinary claim; count defaults to 1', async () => {
-    openBoard(fakeMemberServer());
+    openBoard(createMemberBoardsFake());
     const { dialog } = await openClaimDialog();
     expect(within(dialog).queryByText('该任务已关闭或看板已过期，认领后需管理员审核通过')).toBeNull();
     expect((within(dialog).getByLabelText('认领数量') as HTMLInputElement).value).toBe('1');
@@ -133,7 +133,7 @@ describe('/user/board/{uuid}: the claim dialog', () => {
   });
 
   it("refuses more than the remaining quantity with '不能认领超过N件' and sends nothing", async () => {
-    const server = fakeMemberServer({ boardTasks: [aBoardTask({ show: 10, claimCount: 7 })] });
+    const server = createMemberBoardsFake({ boardTasks: [aBoardTask({ show: 10, claimCount: 7 })] });
     openBoard(server);
     const { user, dialog } = await openClaimDialog();
     const count = within(dialog).getByLabelText('认领数量');
@@ -146,7 +146,7 @@ describe('/user/board/{uuid}: the claim dialog', () => {
   });
 
   it("refuses a count that is not a number with '请输入数字'", async () => {
-    const server = fakeMemberServer();
+    const server = createMemberBoardsFake();
     openBoard(server);
     const { user, dialog } = await openClaimDialog();
     const count = within(dialog).getByLabelText('认领数量');
@@ -158,7 +158,7 @@ describe('/user/board/{uuid}: the claim dialog', () => {
   });
 
   it('with isHome on, state, zipCode and labelCount are required', async () => {
-    const server = fakeMemberServer();
+    const server = createMemberBoardsFake();
     openBoard(server);
     const { user, dialog } = await openClaimDialog();
     await user.click(within(dialog).getByLabelText('寄到家（需要Label）'));
@@ -177,7 +177,7 @@ describe('/user/board/{uuid}: the claim dialog', () => {
   });
 
   it('claims with labels: POST .../create/{count}/label/{labelCount} with {isHome, state, zipCode}', async () => {
-    const server = fakeMemberServer();
+    const server = createMemberBoardsFake();
     const { requests } = openBoard(server);
     const { user, dialog } = await openClaimDialog();
     const count = within(dialog).getByLabelText('认领数量');
@@ -200,7 +200,7 @@ describe('/user/board/{uuid}: the claim dialog', () => {
   });
 
   it("a plain claim posts to .../create/{count} without a body, toasts '认领成功', reloads and recolours the progress", async () => {
-    const server = fakeMemberServer({ boardTasks: [aBoardTask({ show: 10, claimCount: 4 })] });
+    const server = createMemberBoardsFake({ boardTasks: [aBoardTask({ show: 10, claimCount: 4 })] });
     const { requests } = openBoard(server);
     expect(progressTone(await boardTaskRow('蓝牙耳机'))).toBe('green');
     const loadsBefore = requests.filter((r) => r.url.includes('/api/boardtask/uuid/b-1/list')).length;
@@ -224,7 +224,7 @@ describe('/user/board/{uuid}: the claim dialog', () => {
   });
 
   it("shows the server's success msg when it gives one", async () => {
-    const server = fakeMemberServer();
+    const server = createMemberBoardsFake();
     server.claimAnswer = () => ok({ status: 'succ', msg: '认领成功，等待审核' });
     openBoard(server);
     const { user, dialog } = await openClaimDialog();
@@ -233,7 +233,7 @@ describe('/user/board/{uuid}: the claim dialog', () => {
   });
 
   it("shows the server's msg in the dialog on failure, with no error toast", async () => {
-    const server = fakeMemberServer();
+    const server = createMemberBoardsFake();
     server.claimAnswer = () => json({ code: 'A00004', msg: '不能认领超过2件' }, 409);
     openBoard(server);
     const { user, dialog } = await openClaimDialog();
@@ -244,7 +244,7 @@ describe('/user/board/{uuid}: the claim dialog', () => {
   });
 
   it("shows '操作失败' when the failure has no msg", async () => {
-    const server = fakeMemberServer();
+    const server = createMemberBoardsFake();
     server.claimAnswer = () => json({ code: 'A00005' }, 500);
     openBoard(server);
     const { user, dialog } = await openClaimDialog();
@@ -254,7 +254,7 @@ describe('/user/board/{uuid}: the claim dialog', () => {
   });
 
   it("a refusal inside a success envelope (data.status 'failed') shows its msg", async () => {
-    const server = fakeMemberServer();
+    const server = createMemberBoardsFake();
     server.claimAnswer = () => ok({ status: 'failed', msg: '该任务已满，无法认领' });
     openBoard(server);
     const { user, dialog } = await openClaimDialog();
@@ -263,7 +263,7 @@ describe('/user/board/{uuid}: the claim dialog', () => {
   });
 
   it('cancel closes the dialog without claiming', async () => {
-    const server = fakeMemberServer();
+    const server = createMemberBoardsFake();
     openBoard(server);
     const { user, dialog } = await openClaimDialog();
     await user.click(within(dialog).getByRole('button', { name: '取消' }));
@@ -285,8 +285,8 @@ describe('/user/board/{uuid}: my tasks', () => {
 
   /** The board page with the task calls answered too (features/tasks runs the row actions). */
   function openBoardWithTasks() {
-    const server = fakeMemberServer({ myTasks: tasks.map((t) => ({ ...t })) });
-    const taskServer = fakeTaskServer({ tasks: server.myTasks, boardTasks: [] });
+    const server = createMemberBoardsFake({ myTasks: tasks.map((t) => ({ ...t })) });
+    const taskServer = createTasksFake({ tasks: server.myTasks, boardTasks: [] });
     return { server, taskServer, ...renderApp('/user/board/b-1', { loggedInAs: member, handlers: { ...taskServer.handlers, ...server.handlers } }) };
   }
 
@@ -301,7 +301,7 @@ describe('/user/board/{uuid}: my tasks', () => {
   };
 
   it('offers records for every task but a pending one, upload while open or unmatch, edit when open, delete when open or unmatch with nothing arrived', async () => {
-    openBoard(fakeMemberServer({ myTasks: tasks }));
+    openBoard(createMemberBoardsFake({ myTasks: tasks }));
     expect(actionsOf(await myTaskRow('待审核任务'))).toEqual([]);
     expect(actionsOf(await myTaskRow('开放任务'))).toEqual(['上传', '记录', '编辑', '删除']);
     expect(actionsOf(await myTaskRow('部分到货'))).toEqual(['上传', '记录', '编辑']);
@@ -312,7 +312,7 @@ describe('/user/board/{uuid}: my tasks', () => {
   });
 
   it('shows the task id as mainId or mainId-subId, and the home-delivery fields', async () => {
-    openBoard(fakeMemberServer({ myTasks: tasks }));
+    openBoard(createMemberBoardsFake({ myTasks: tasks }));
     expect(within(await myTaskRow('开放任务')).getAllByRole('cell')[0]!.textContent).toBe('102');
     expect(within(await myTaskRow('部分到货')).getAllByRole('cell')[0]!.textContent).toBe('102-1');
     const home = within(await myTaskRow('寄到家任务'))

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { aBoard, aBoardTask, fakeMemberServer } from './fake-member-server';
+import { aBoard, aBoardTask, createMemberBoardsFake } from './member-boards-fake';
 
 afterEach(() => {
   cleanup();
@@ -20,7 +20,7 @@ const detail = (label: string) => {
 
 describe('/user/boardtask/{boardId}/{taskId}', () => {
   it("shows the board task and its board's link", async () => {
-    const server = fakeMemberServer({ boardTasks: [aBoardTask({ show: 10, claimCount: 7 })] });
+    const server = createMemberBoardsFake({ boardTasks: [aBoardTask({ show: 10, claimCount: 7 })] });
     renderApp('/user/boardtask/1/12', { loggedInAs: member, handlers: server.handlers });
     expect(await screen.findByRole('heading', { name: '看板任务 #12', level: 1 })).toBeTruthy();
     expect(detail('商品名称').textContent).toBe('蓝牙耳机');
@@ -38,7 +38,7 @@ describe('/user/boardtask/{boardId}/{taskId}', () => {
   });
 
   it('claims through the same dialog and reloads the progress', async () => {
-    const server = fakeMemberServer({ boardTasks: [aBoardTask({ show: 10, claimCount: 4 })] });
+    const server = createMemberBoardsFake({ boardTasks: [aBoardTask({ show: 10, claimCount: 4 })] });
     renderApp('/user/boardtask/1/12', { loggedInAs: member, handlers: server.handlers });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: '认领' }));
@@ -59,21 +59,21 @@ describe('/user/boardtask/{boardId}/{taskId}', () => {
   });
 
   it('warns on an expired board and offers no claim on a full board task', async () => {
-    const expired = fakeMemberServer({ boards: [aBoard({ expire: true })] });
+    const expired = createMemberBoardsFake({ boards: [aBoard({ expire: true })] });
     renderApp('/user/boardtask/1/12', { loggedInAs: member, handlers: expired.handlers });
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: '认领' }));
     expect(await screen.findByText('该任务已关闭或看板已过期，认领后需管理员审核通过')).toBeTruthy();
     cleanup();
 
-    const full = fakeMemberServer({ boardTasks: [aBoardTask({ status: 'full', claimCount: 10 })] });
+    const full = createMemberBoardsFake({ boardTasks: [aBoardTask({ status: 'full', claimCount: 10 })] });
     renderApp('/user/boardtask/1/12', { loggedInAs: member, handlers: full.handlers });
     expect(await screen.findByRole('heading', { name: '看板任务 #12', level: 1 })).toBeTruthy();
     expect(screen.queryByRole('button', { name: '认领' })).toBeNull();
   });
 
   it('a board task outside the member’s boards says so', async () => {
-    const server = fakeMemberServer({ boards: [aBoard({ status: 'close' })] });
+    const server = createMemberBoardsFake({ boards: [aBoard({ status: 'close' })] });
     renderApp('/user/boardtask/1/12', { loggedInAs: member, handlers: server.handlers });
     expect(await screen.findByText('任务不存在或所在看板未向您开放')).toBeTruthy();
     expect(screen.queryByRole('button', { name: '认领' })).toBeNull();

@@ -5,9 +5,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { json } from '../fake-server';
+import { json } from '../support/fake-api';
 import { anApply, createPaymentsFake, NOW, type PaymentApply } from './payments-fake';
-import { cellsOf, dataRows, urlParams } from '../table-reading';
+import { cellsOf, dataRows, urlParams } from '../support/table-reading';
 
 afterEach(() => {
   cleanup();

@@ -8,11 +8,11 @@ import userEvent from '@testing-library/user-event';
 import { RouterProvider, createMemoryHistory, createRootRouteWithContext, createRouter } from '@tanstack/react-router';
 import { useState, type JSX } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../../../src/api/client';
+import type { ApiClient } from '../../../src/api/client';
 import { clearToasts, toast, Toaster } from '../../../src/web/components/ui/toast';
 import { ApplyPaymentCell, ApplyPaymentScope, applyBody } from '../../../src/web/features/payments/apply-payment-dialog';
 import { applyButtonState } from '../../../src/web/features/payments/use-apply-state';
-import { answerFrom, json } from '../fake-server';
+import { fakeApiClient, json } from '../support/fake-api';
 import { aTask, anApply, createPaymentsFake, type PaymentsFake, type Task } from './payments-fake';
 
 afterEach(() => {
@@ -47,13 +47,9 @@ function TaskTable({ fake }: { fake: PaymentsFake }): JSX.Element {
 
 function renderTasks(tasks: Task[], applies = [anApply({ id: 1, taskId: 102, mainId: 102 })]) {
   const fake = createPaymentsFake({ tasks, applies });
-  const api = createApiClient({
-    baseUrl: 'http://localhost',
-    fetch: (request) => answerFrom(fake.handlers, request),
+  const { api } = fakeApiClient(fake.handlers, {
     readToken: () => ({ token: 'test-token', keep: false }),
     notifyError: (message) => toast.error(message),
-    onSessionSignal: () => {},
-    messages: { networkError: '网络错误' },
   });
   const root = createRootRouteWithContext<{ api: ApiClient }>()({ component: () => <TaskTable fake={fake} /> });
   const router = createRouter({ routeTree: root, context: { api }, history: createMemoryHistory({ initialEntries: ['/'] }) });

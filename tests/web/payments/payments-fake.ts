@@ -1,6 +1,6 @@
 // A fake of the HTTP boundary of the payment screens (/user/apply-list, /admin/apply-list, the apply
 // dialog of /user/my-task) and of /admin/task-amount-list, for app-harness's renderApp: routes
-// (fake-server.ts) answering the contract's calls (envelopes, field names, status codes) on a small
+// (support/fake-api.ts) answering the contract's calls (envelopes, field names, status codes) on a small
 // in-memory state, with a log of every call. Status changes go through the payment and task
 // machines as the server's do, so a refused event is A00001 with the machine's words, and a second
 // application is A00000 with status failed '该任务已申请付款' (payment-service.ts). Tests replace
@@ -10,7 +10,7 @@ import { explainPaymentRefusal, incomeCents, paymentMachine, paymentMessages, ty
 import { decide } from '../../../machines/stored-state';
 import { explainTaskRefusal, taskMachine } from '../../../machines/task.machine';
 import type { components } from '../../../src/api/schema';
-import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../fake-server';
+import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../support/fake-api';
 
 export { refuse, type Call };
 

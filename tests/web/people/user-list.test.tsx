@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { adminUser, fakePeopleApi } from './fake-people-api';
+import { adminUser, createPeopleFake } from './people-fake';
 
 afterEach(() => {
   cleanup();
@@ -12,7 +12,7 @@ afterEach(() => {
 });
 
 function seed() {
-  return fakePeopleApi({
+  return createPeopleFake({
     groups: [
       { id: 1, groupName: '华东采购一组', remark: '' },
       { id: 2, groupName: '华南采购组', remark: '周末' },

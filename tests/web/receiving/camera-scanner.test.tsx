@@ -11,7 +11,7 @@ import { setScanSoundPlayer } from '../../../src/web/lib/scan-sounds';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { scan2StorageKey } from '../../../src/web/features/scan/scan2-storage';
 import { renderApp, userOf } from '../app-harness';
-import { aScan, fakeScanServer } from './scan-fake';
+import { aScan, createReceivingFake } from './receiving-fake';
 
 const admin = userOf('admin');
 
@@ -145,7 +145,7 @@ describe('the camera on /admin/scan', () => {
   it('a product held in view counts once; taken away and shown again, it counts again', async () => {
     const camera = fakeCamera();
     setScanSoundPlayer({ play: () => {} });
-    renderApp('/admin/scan', { loggedInAs: admin, handlers: fakeScanServer({ records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6' })] }).handlers });
+    renderApp('/admin/scan', { loggedInAs: admin, handlers: createReceivingFake({ records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6' })] }).handlers });
     const { panel } = await openCamera();
     await within(panel).findByText('将条码对准取景框');
 
@@ -168,7 +168,7 @@ describe('the camera on /admin/scan', () => {
 
   it('says so when the camera cannot be used', async () => {
     setCameraReaderFactory(() => Promise.reject(new Error('NotAllowedError')));
-    renderApp('/admin/scan', { loggedInAs: admin, handlers: fakeScanServer().handlers });
+    renderApp('/admin/scan', { loggedInAs: admin, handlers: createReceivingFake().handlers });
     const { panel } = await openCamera();
     expect((await within(panel).findByRole('alert')).textContent).toContain('无法使用摄像头');
   });
@@ -178,7 +178,7 @@ describe('the camera on /admin/scan', () => {
       async () => ({ stop: () => {} }),
       () => false,
     );
-    renderApp('/admin/scan', { loggedInAs: admin, handlers: fakeScanServer().handlers });
+    renderApp('/admin/scan', { loggedInAs: admin, handlers: createReceivingFake().handlers });
     const { panel } = await openCamera();
     expect((await within(panel).findByRole('alert')).textContent).toContain('不支持摄像头扫码');
   });
@@ -189,7 +189,7 @@ describe('the camera on /admin/scan2', () => {
     const camera = fakeCamera();
     setScanSoundPlayer({ play: () => {} });
     localStorage.setItem(scan2StorageKey(admin.id), JSON.stringify({ item: { id: 5, itemName: '商品5', upc: 'UPC5' }, rows: [], nextKey: 1 }));
-    renderApp('/admin/scan2', { loggedInAs: admin, handlers: fakeScanServer().handlers });
+    renderApp('/admin/scan2', { loggedInAs: admin, handlers: createReceivingFake().handlers });
     const { user } = await openCamera();
     await waitFor(() => expect(camera.onFrame).not.toBeNull());
     camera.show(['1Z004'], 3);

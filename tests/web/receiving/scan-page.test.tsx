@@ -8,7 +8,7 @@ import { clearToasts } from '../../../src/web/components/ui/toast';
 import { setScanSoundPlayer, type ScanSound } from '../../../src/web/lib/scan-sounds';
 import { SCAN_COMMANDS } from '../../../machines/scan.machine';
 import { renderApp, userOf } from '../app-harness';
-import { aScan, anItem, fakeScanServer, type FakeScanServer } from './scan-fake';
+import { aScan, anItem, createReceivingFake, type ReceivingFake } from './receiving-fake';
 
 const admin = userOf('admin');
 let sounds: ScanSound[] = [];
@@ -30,7 +30,7 @@ afterEach(() => {
   setScanSoundPlayer(null);
 });
 
-async function openScan(server: FakeScanServer) {
+async function openScan(server: ReceivingFake) {
   const view = renderApp('/admin/scan', { loggedInAs: admin, handlers: server.handlers });
   await screen.findByRole('heading', { name: '扫描入库' });
   return view;
@@ -48,7 +48,7 @@ const rowsTable = () => screen.getByRole('table', { name: '新扫描的商品' }
 const newRow = (upc: string) => rowsTable().querySelector(`tr[data-upc="${upc}"]`) as HTMLElement;
 
 /** Tracking 1Z001 scanned, its one record (UPC6) listed. */
-async function withParcel(server = fakeScanServer({ records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6' })], searches: ['UPC77'] })) {
+async function withParcel(server = createReceivingFake({ records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6' })], searches: ['UPC77'] })) {
   await openScan(server);
   await scanWithScanner('1Z001');
   await within(await screen.findByRole('table', { name: '已添加的商品' })).findByText('UPC6');
@@ -57,7 +57,7 @@ async function withParcel(server = fakeScanServer({ records: [aScan({ id: 40, up
 
 describe('/admin/scan', () => {
   it('the first scan sets the tracking id, switches to the upc tab and lists its records', async () => {
-    const server = fakeScanServer({ records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6', status: 'match', matchedUser: 'alice' })] });
+    const server = createReceivingFake({ records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6', status: 'match', matchedUser: 'alice' })] });
     await openScan(server);
     expect(screen.getByRole('tab', { name: 'Tracking' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tab', { name: 'UPC' }).hasAttribute('disabled')).toBe(true);
@@ -170,7 +170,7 @@ describe('/admin/scan', () => {
 
   it("an imported parcel's upc is confirmed with the scanned count, not refused", async () => {
     const announced = aScan({ id: 41, trackingId: '1Z001', upc: 'UPC5', count: 4, itemId: 5, itemName: '商品5', status: 'init' });
-    const server = fakeScanServer({ records: [announced] });
+    const server = createReceivingFake({ records: [announced] });
     await openScan(server);
     await scanWithScanner('1Z001');
     await within(await screen.findByRole('table', { name: '已添加的商品' })).findByText('已导入');
@@ -209,7 +209,7 @@ describe('/admin/scan', () => {
     await user.type(count, '4');
     await user.click(within(dialog).getByRole('button', { name: '保存' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(server.calls.find((c) => c.path.endsWith('/modify'))).toEqual({ method: 'POST', path: '/api/scan/admin/tracking/40/modify', body: { count: 4 } });
+    expect(server.calls.find((c) => c.path.endsWith('/modify'))).toEqual({ method: 'POST', path: '/api/scan/admin/tracking/40/modify', params: {}, query: {}, body: { count: 4 } });
     expect(within(recordsTable()).getByText('UPC6').closest('tr')!.children[3]!.textContent).toBe('4');
   });
 
@@ -228,7 +228,7 @@ describe('/admin/scan', () => {
   });
 
   it('typing in the manual field is not taken by the scanner input', async () => {
-    const server = fakeScanServer({ items: [anItem(5)] });
+    const server = createReceivingFake({ items: [anItem(5)] });
     await openScan(server);
     const user = userEvent.setup();
     const manual = screen.getByLabelText('手动输入Tracking');

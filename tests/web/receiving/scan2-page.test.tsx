@@ -10,7 +10,8 @@ import { clearToasts } from '../../../src/web/components/ui/toast';
 import { scan2StorageKey } from '../../../src/web/features/scan/scan2-storage';
 import { setScanSoundPlayer, type ScanSound } from '../../../src/web/lib/scan-sounds';
 import { renderApp, userOf } from '../app-harness';
-import { aScan, anItem, fakeScanServer, type FakeScanServer } from './scan-fake';
+import { aScan, anItem, createReceivingFake, type ReceivingFake } from './receiving-fake';
+import { json } from '../support/fake-api';
 
 const admin = userOf('admin');
 const STORAGE_KEY = scan2StorageKey(admin.id);
@@ -51,7 +52,7 @@ function store(value: { item?: typeof item5 | null; rows?: Partial<Scan2Row>[]; 
 
 const stored = () => JSON.parse(localStorage.getItem(STORAGE_KEY) ?? 'null') as { rows: Scan2Row[] } | null;
 
-async function openScan2(server: FakeScanServer) {
+async function openScan2(server: ReceivingFake) {
   const view = renderApp('/admin/scan2', { loggedInAs: admin, handlers: server.handlers });
   await screen.findByRole('heading', { name: '单品扫描' });
   return view;
@@ -81,11 +82,11 @@ async function statusOf(trackingId: string) {
   return within(await rowOf(trackingId)).getAllByRole('cell')[4]!.textContent;
 }
 
-const callsTo = (server: FakeScanServer, suffix: string) => server.calls.filter((c) => c.path.endsWith(suffix));
+const callsTo = (server: ReceivingFake, suffix: string) => server.calls.filter((c) => c.path.endsWith(suffix));
 
 describe('/admin/scan2: scanning', () => {
   it("refuses a scan without a product: '请选择商品', red banner, failure sound, no row", async () => {
-    const server = fakeScanServer();
+    const server = createReceivingFake();
     await openScan2(server);
     await scanWithScanner('1Z001');
     await waitFor(() => expect(screen.getByText('请选择商品', { selector: '[role=status]' })).toBeTruthy());
@@ -95,7 +96,7 @@ describe('/admin/scan2: scanning', () => {
   });
 
   it('picks the product, takes scanner codes as rows and submits a row when the next scan arrives', async () => {
-    const server = fakeScanServer();
+    const server = createReceivingFake();
     server.matching.add('1Z001');
     await openScan2(server);
     const user = userEvent.setup();
@@ -123,7 +124,7 @@ describe('/admin/scan2: scanning', () => {
 
   it("a tracking id already in the list: still waiting, or 'tracking已提交过' once really submitted, with the duplicate sound", async () => {
     store({ item: item5 });
-    const server = fakeScanServer();
+    const server = createReceivingFake();
     await openScan2(server);
     await scanWithScanner('1Z001');
     await rowOf('1Z001');
@@ -142,7 +143,7 @@ describe('/admin/scan2: scanning', () => {
 
   it('only a pending row offers submit and delete; a deleted row is never sent', async () => {
     store({ item: item5, rows: [{ trackingId: '1Z001' }, { trackingId: '1Z002', status: 2 }] });
-    const server = fakeScanServer();
+    const server = createReceivingFake();
     await openScan2(server);
     const pending = await rowOf('1Z001');
     expect(within(pending).getByRole('button', { name: '提交' })).toBeTruthy();
@@ -158,7 +159,7 @@ describe('/admin/scan2: scanning', () => {
 
   it('the submit button sends a pending row by hand', async () => {
     store({ item: item5, rows: [{ trackingId: '1Z001' }] });
-    const server = fakeScanServer();
+    const server = createReceivingFake();
     await openScan2(server);
     await userEvent.setup().click(within(await rowOf('1Z001')).getByRole('button', { name: '提交' }));
     await waitFor(async () => expect(await statusOf('1Z001')).toBe('匹配失败'));
@@ -167,7 +168,7 @@ describe('/admin/scan2: scanning', () => {
 
   it('a parcel already scanned on the server is refused as a duplicate, not added again', async () => {
     store({ item: item5, rows: [{ trackingId: '1Z001', status: 1 }] });
-    const server = fakeScanServer({ records: [aScan({ trackingId: '1Z001', status: 'match' })] });
+    const server = createReceivingFake({ records: [aScan({ trackingId: '1Z001', status: 'match' })] });
     await openScan2(server);
     await waitFor(async () => expect(await statusOf('1Z001')).toBe('失败'));
     expect(within(await rowOf('1Z001')).getByText('tracking已提交过')).toBeTruthy();
@@ -178,7 +179,7 @@ describe('/admin/scan2: scanning', () => {
 describe('/admin/scan2: no scan is lost', () => {
   it('pending rows survive a reload (remount with the same localStorage)', async () => {
     store({ item: item5 });
-    const server = fakeScanServer();
+    const server = createReceivingFake();
     const first = await openScan2(server);
     await scanWithScanner('1Z001');
     await rowOf('1Z001');
@@ -195,7 +196,7 @@ describe('/admin/scan2: no scan is lost', () => {
 
   it('a row caught mid-send by a reload is checked again and, having arrived, not sent twice', async () => {
     store({ item: item5, rows: [{ trackingId: '1Z001', status: 1, sent: true, baseline: 0, attempts: 1 }] });
-    const server = fakeScanServer({ records: [aScan({ trackingId: '1Z001', status: 'unmatch' })] });
+    const server = createReceivingFake({ records: [aScan({ trackingId: '1Z001', status: 'unmatch' })] });
     await openScan2(server);
     await waitFor(async () => expect(await statusOf('1Z001')).toBe('匹配失败'));
     expect(callsTo(server, '/add')).toHaveLength(0);
@@ -204,7 +205,7 @@ describe('/admin/scan2: no scan is lost', () => {
 
   it("a dropped connection leaves the row failed (kept in storage) and it is sent when the browser is 'online' again", async () => {
     store({ item: item5 });
-    const server = fakeScanServer();
+    const server = createReceivingFake();
     await openScan2(server);
     server.down = true;
     await scanWithScanner('1Z001');
@@ -223,7 +224,7 @@ describe('/admin/scan2: no scan is lost', () => {
 
   it('an add whose answer was lost is found on the server by the retry and not added twice', async () => {
     store({ item: item5, rows: [{ trackingId: '1Z001' }] });
-    const server = fakeScanServer();
+    const server = createReceivingFake();
     server.matching.add('1Z001');
     await openScan2(server);
     server.loseNextAddAnswer = true;
@@ -240,8 +241,8 @@ describe('/admin/scan2: no scan is lost', () => {
 
   it('a server error (A00005) is retried; a refusal of the row is shown and kept', async () => {
     store({ item: item5, rows: [{ trackingId: '1Z001' }, { trackingId: '1Z002', itemId: 99 }] });
-    const server = fakeScanServer({ items: [anItem(5)] });
-    server.answer.add = () => new Response(JSON.stringify({ code: 'A00005', msg: '未实现' }), { status: 500, headers: { 'content-type': 'application/json' } });
+    const server = createReceivingFake({ items: [anItem(5)] });
+    server.answer.add = () => json({ code: 'A00005', msg: '未实现' }, 500);
     await openScan2(server);
     await userEvent.setup().click(screen.getByRole('button', { name: '提交待提交（2）' }));
     await waitFor(async () => expect(await statusOf('1Z002')).toBe('失败'));

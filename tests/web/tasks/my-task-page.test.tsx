@@ -4,8 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { ok } from '../fake-server';
-import { aBoardTask, aTask, fakeTaskServer, refuse, type FakeTaskServer } from './fake-task-server';
+import { ok } from '../support/fake-api';
+import { aBoardTask, aTask, createTasksFake, refuse, type TasksFake } from './tasks-fake';
 
 afterEach(() => {
   cleanup();
@@ -15,7 +15,7 @@ afterEach(() => {
 
 const member = userOf('user');
 
-function openMyTasks(server: FakeTaskServer, path = '/user/my-task') {
+function openMyTasks(server: TasksFake, path = '/user/my-task') {
   return renderApp(path, { loggedInAs: member, handlers: server.handlers });
 }
 
@@ -36,11 +36,11 @@ async function confirm(user: ReturnType<typeof userEvent.setup>, button = '确�
   await user.click(within(dialog).getByRole('button', { name: button }));
 }
 
-const listCalls = (server: FakeTaskServer) => server.calls.filter((c) => c.path === '/api/task/info/user/list');
+const listCalls = (server: TasksFake) => server.calls.filter((c) => c.path === '/api/task/info/user/list');
 
 describe('/user/my-task: the list', () => {
   it('shows every column of a task; ids read mainId or mainId-subId', async () => {
-    const server = fakeTaskServer({
+    const server = createTasksFake({
       tasks: [
         aTask({ id: 101, mainId: 101, subId: 0, itemName: '主任务', trackingId: '1Z1,1Z2', count: 3, productCount: 1, status: 'locked' }),
         aTask({ id: 102, mainId: 101, subId: 1, itemName: '拆分任务' }),
@@ -67,7 +67,7 @@ describe('/user/my-task: the list', () => {
   });
 
   it('offers the status filter all, open, locked, unmatch and sends it as taskStatus; filters go to the URL', async () => {
-    const server = fakeTaskServer({
+    const server = createTasksFake({
       tasks: [aTask({ id: 1, mainId: 1, itemName: '进行中任务' }), aTask({ id: 2, mainId: 2, itemName: '锁定任务', status: 'locked' })],
     });
     const { router } = openMyTasks(server);
@@ -96,7 +96,7 @@ describe('/user/my-task: the list', () => {
   });
 
   it('reads filters, page and size from the URL; reset clears them', async () => {
-    const server = fakeTaskServer({ tasks: [aTask({ id: 7, mainId: 7, itemName: '未匹配', status: 'unmatch' })] });
+    const server = createTasksFake({ tasks: [aTask({ id: 7, mainId: 7, itemName: '未匹配', status: 'unmatch' })] });
     const { router } = openMyTasks(server, '/user/my-task?status=unmatch&itemName=%22%E6%9C%AA%22&page=0&size=40');
     await taskRow('未匹配');
     expect(listCalls(server)[0]!.query).toEqual({ page: '0', size: '40', isDesc: 'true', taskStatus: 'unmatch', itemName: '未' });
@@ -108,7 +108,7 @@ describe('/user/my-task: the list', () => {
   });
 
   it("refuses a task id that is neither mainId nor mainId-subId ('任务ID格式不正确')", async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     openMyTasks(server);
     await taskRow('蓝牙耳机');
     const user = userEvent.setup();
@@ -120,7 +120,7 @@ describe('/user/my-task: the list', () => {
   it('exports the filtered tasks to Excel: a token issued for the filters, then /ext/excel/user-task/{token}', async () => {
     const assign = vi.fn();
     vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, origin: window.location.origin, assign } as Location);
-    const server = fakeTaskServer({ tasks: [aTask({ trackingId: '1Z5' })] });
+    const server = createTasksFake({ tasks: [aTask({ trackingId: '1Z5' })] });
     openMyTasks(server, '/user/my-task?status=open&trackingId=%221Z5%22');
     await taskRow('蓝牙耳机');
     await userEvent.setup().click(screen.getByRole('button', { name: '导出Excel' }));
@@ -133,7 +133,7 @@ describe('/user/my-task: the list', () => {
 
 describe('/user/my-task: row actions', () => {
   it("delete asks first, then DELETE /api/task/info/user/{id}, '删除成功' and a reload", async () => {
-    const server = fakeTaskServer({ tasks: [aTask({ id: 41, mainId: 41, itemName: '待删除' })] });
+    const server = createTasksFake({ tasks: [aTask({ id: 41, mainId: 41, itemName: '待删除' })] });
     openMyTasks(server);
     const user = await clickAction('待删除', '删除');
     expect(await screen.findByText('确定删除任务 41 吗？')).toBeTruthy();
@@ -144,7 +144,7 @@ describe('/user/my-task: row actions', () => {
   });
 
   it('cancelling the confirmation deletes nothing', async () => {
-    const server = fakeTaskServer({ tasks: [aTask({ id: 41, mainId: 41, itemName: '待删除' })] });
+    const server = createTasksFake({ tasks: [aTask({ id: 41, mainId: 41, itemName: '待删除' })] });
     openMyTasks(server);
     const user = await clickAction('待删除', '删除');
     await confirm(user, '取消');
@@ -153,7 +153,7 @@ describe('/user/my-task: row actions', () => {
   });
 
   it("a refused delete says '删除失败' with the server's reason", async () => {
-    const server = fakeTaskServer({ tasks: [aTask({ id: 41, mainId: 41, itemName: '待删除' })] });
+    const server = createTasksFake({ tasks: [aTask({ id: 41, mainId: 41, itemName: '待删除' })] });
     server.answer.delete = () => refuse('只有进行中或不匹配且未到货的任务可以删除');
     openMyTasks(server);
     const user = await clickAction('待删除', '删除');
@@ -162,7 +162,7 @@ describe('/user/my-task: row actions', () => {
   });
 
   it('split posts /api/task/user/split?taskId and names the resulting tasks', async () => {
-    const server = fakeTaskServer({ tasks: [aTask({ id: 51, mainId: 51, itemName: '部分到货', count: 5, productCount: 2, canSplit: true })] });
+    const server = createTasksFake({ tasks: [aTask({ id: 51, mainId: 51, itemName: '部分到货', count: 5, productCount: 2, canSplit: true })] });
     openMyTasks(server);
     const user = await clickAction('部分到货', '拆分');
     await confirm(user);
@@ -173,7 +173,7 @@ describe('/user/my-task: row actions', () => {
   });
 
   it("a failed split toasts '拆分失败'", async () => {
-    const server = fakeTaskServer({ tasks: [aTask({ id: 51, mainId: 51, itemName: '部分到货', count: 5, productCount: 2, canSplit: true })] });
+    const server = createTasksFake({ tasks: [aTask({ id: 51, mainId: 51, itemName: '部分到货', count: 5, productCount: 2, canSplit: true })] });
     server.answer.split = () => refuse('', 500, 'A00005');
     openMyTasks(server);
     const user = await clickAction('部分到货', '拆分');
@@ -183,7 +183,7 @@ describe('/user/my-task: row actions', () => {
   });
 
   it("a split refused in a success envelope (status 'failed') also toasts '拆分失败'", async () => {
-    const server = fakeTaskServer({ tasks: [aTask({ id: 51, mainId: 51, itemName: '部分到货', count: 5, productCount: 2, canSplit: true })] });
+    const server = createTasksFake({ tasks: [aTask({ id: 51, mainId: 51, itemName: '部分到货', count: 5, productCount: 2, canSplit: true })] });
     server.answer.split = () => ok({ status: 'failed' });
     openMyTasks(server);
     const user = await clickAction('部分到货', '拆分');
@@ -192,7 +192,7 @@ describe('/user/my-task: row actions', () => {
   });
 
   it('match calls the member match call and shows where the task now stands', async () => {
-    const server = fakeTaskServer({ tasks: [aTask({ id: 61, mainId: 61, itemName: '待匹配', count: 2, productCount: 2 })] });
+    const server = createTasksFake({ tasks: [aTask({ id: 61, mainId: 61, itemName: '待匹配', count: 2, productCount: 2 })] });
     server.matchOutcome = 'locked';
     openMyTasks(server);
     await clickAction('待匹配', '匹配');
@@ -207,7 +207,7 @@ describe('/user/my-task: row actions', () => {
   it('the label PDF opens /ext/pdf/{id}/{token} in a new tab', async () => {
     const tab = { opener: {} as unknown, location: { href: '' }, close: vi.fn() };
     const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
-    const server = fakeTaskServer({ tasks: [aTask({ id: 71, mainId: 71, itemName: '寄到家', isHome: true, state: 'NY', zipCode: '10001', labelCount: 2 })] });
+    const server = createTasksFake({ tasks: [aTask({ id: 71, mainId: 71, itemName: '寄到家', isHome: true, state: 'NY', zipCode: '10001', labelCount: 2 })] });
     openMyTasks(server);
     await clickAction('寄到家', 'Label PDF');
     await waitFor(() => expect(tab.location.href).toBe('/ext/pdf/71/pdf-token-71'));
@@ -219,7 +219,7 @@ describe('/user/my-task: row actions', () => {
   it('the label PDF tab closes again when no token comes', async () => {
     const tab = { opener: null, location: { href: '' }, close: vi.fn() };
     vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
-    const server = fakeTaskServer({ tasks: [aTask({ id: 71, mainId: 71, itemName: '寄到家', isHome: true, state: 'NY', zipCode: '10001', labelCount: 2 })] });
+    const server = createTasksFake({ tasks: [aTask({ id: 71, mainId: 71, itemName: '寄到家', isHome: true, state: 'NY', zipCode: '10001', labelCount: 2 })] });
     server.answer.pdfToken = () => refuse('任务不存在', 404, 'A00004');
     openMyTasks(server);
     await clickAction('寄到家', 'Label PDF');
@@ -228,7 +228,7 @@ describe('/user/my-task: row actions', () => {
   });
 
   it('upload goes to /user/upload', async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     const { router } = openMyTasks(server);
     await userEvent.setup().click(within(await taskRow('蓝牙耳机')).getByRole('link', { name: '上传' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/upload'));
@@ -237,7 +237,7 @@ describe('/user/my-task: row actions', () => {
 
 describe('/user/my-task: applying for payment', () => {
   it("offers '申请付款' on a locked task only, posts bonus and note, then shows '已申请付款'", async () => {
-    const server = fakeTaskServer({
+    const server = createTasksFake({
       tasks: [
         aTask({ id: 101, mainId: 101, subId: 0, itemName: '已锁定任务', status: 'locked', productCount: 3 }),
         aTask({ id: 102, mainId: 102, subId: 0, itemName: '进行中任务', status: 'open' }),
@@ -261,7 +261,7 @@ describe('/user/my-task: applying for payment', () => {
 });
 
 describe('/user/my-task: the edit-count dialog', () => {
-  async function openEdit(server: FakeTaskServer, itemName = '蓝牙耳机') {
+  async function openEdit(server: TasksFake, itemName = '蓝牙耳机') {
     openMyTasks(server);
     const user = await clickAction(itemName, '编辑');
     const dialog = await screen.findByRole('dialog');
@@ -271,7 +271,7 @@ describe('/user/my-task: the edit-count dialog', () => {
 
   it('edits the count through /qty/{n}; the limit is the remaining quantity plus the own units', async () => {
     // show 10, claimed 4 (of which 2 are this task's): at most 8.
-    const server = fakeTaskServer({ tasks: [aTask({ id: 81, mainId: 81, count: 2 })], boardTasks: [aBoardTask({ show: 10, claimCount: 4 })] });
+    const server = createTasksFake({ tasks: [aTask({ id: 81, mainId: 81, count: 2 })], boardTasks: [aBoardTask({ show: 10, claimCount: 4 })] });
     const { user, dialog } = await openEdit(server);
     expect(within(dialog).getByText('最多 8 件')).toBeTruthy();
     const count = within(dialog).getByLabelText('认领数量') as HTMLInputElement;
@@ -294,7 +294,7 @@ describe('/user/my-task: the edit-count dialog', () => {
   });
 
   it('shows isHome, state and zipCode read-only and edits labelCount through /qty/{n}/label/{m}', async () => {
-    const server = fakeTaskServer({
+    const server = createTasksFake({
       tasks: [aTask({ id: 82, mainId: 82, count: 2, isHome: true, state: 'NY', zipCode: '10001', labelCount: 2 })],
     });
     const { user, dialog } = await openEdit(server);
@@ -318,7 +318,7 @@ describe('/user/my-task: the edit-count dialog', () => {
   });
 
   it("shows the server's refusal in the dialog", async () => {
-    const server = fakeTaskServer({ tasks: [aTask({ id: 83, mainId: 83, count: 2 })] });
+    const server = createTasksFake({ tasks: [aTask({ id: 83, mainId: 83, count: 2 })] });
     server.answer.qty = () => refuse('不能认领超过3件');
     const { user, dialog } = await openEdit(server);
     await user.click(within(dialog).getByRole('button', { name: '保存' }));

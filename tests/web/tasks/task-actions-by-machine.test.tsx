@@ -13,8 +13,8 @@ import { allowedEvents } from '../../../machines/stored-state';
 import { recordsEvent, TASK_STATUSES, taskMachine, type TaskEvent, type TaskStatus } from '../../../machines/task.machine';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { aBoard, fakeMemberServer } from '../member-boards/fake-member-server';
-import { aTask, fakeTaskServer, type Task } from './fake-task-server';
+import { aBoard, createMemberBoardsFake } from '../member-boards/member-boards-fake';
+import { aTask, createTasksFake, type Task } from './tasks-fake';
 
 afterEach(() => {
   cleanup();
@@ -107,14 +107,14 @@ describe('row actions equal what the task machine accepts', () => {
   });
 
   it('on /user/my-task, for every status × context', async () => {
-    const server = fakeTaskServer({ tasks: tasksFor() });
+    const server = createTasksFake({ tasks: tasksFor() });
     renderApp('/user/my-task?size=100', { loggedInAs: member, handlers: server.handlers });
     await checkEveryRow('我的任务列表');
   }, RENDER_TIMEOUT_MS);
 
   it("on the board page's 'my tasks' (upload, records, edit, delete), for every status × context", async () => {
-    const board = fakeMemberServer({ boards: [aBoard()], myTasks: tasksFor(1) });
-    const tasks = fakeTaskServer({ tasks: board.myTasks });
+    const board = createMemberBoardsFake({ boards: [aBoard()], myTasks: tasksFor(1) });
+    const tasks = createTasksFake({ tasks: board.myTasks });
     renderApp('/user/board/b-1', { loggedInAs: member, handlers: { ...tasks.handlers, ...board.handlers } });
     await checkEveryRow('我在此看板的任务', ['上传', '记录', '编辑', '删除']);
   }, RENDER_TIMEOUT_MS);

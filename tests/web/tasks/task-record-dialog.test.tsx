@@ -3,14 +3,12 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { zh } from '../../../src/web/i18n/zh';
-import { createApiClient } from '../../../src/api/client';
 import { ConfirmDialogHost } from '../../../src/web/components/ui/confirm';
 import { clearToasts, toast, Toaster } from '../../../src/web/components/ui/toast';
 import { TaskRecordDialog } from '../../../src/web/features/tasks/task-record-dialog';
 import { renderApp, userOf } from '../app-harness';
-import { answerFrom, json } from '../fake-server';
-import { aRecord, aTask, fakeTaskServer, refuse, type FakeTaskServer } from './fake-task-server';
+import { fakeApiClient, json } from '../support/fake-api';
+import { aRecord, aTask, createTasksFake, refuse, type TasksFake } from './tasks-fake';
 
 afterEach(() => {
   cleanup();
@@ -26,7 +24,7 @@ const RECORDS = [
 ];
 
 /** /user/my-task with the records dialog of its one task open. */
-async function openRecords(server: FakeTaskServer) {
+async function openRecords(server: TasksFake) {
   const app = renderApp('/user/my-task', { loggedInAs: member, handlers: server.handlers });
   const table = await screen.findByRole('table', { name: '我的任务列表' });
   const row = (await within(table).findByText('蓝牙耳机')).closest('tr')!;
@@ -42,7 +40,7 @@ const buttonsOf = (row: HTMLElement) => within(row).queryAllByRole('button').map
 
 describe('the task record dialog (member view)', () => {
   it('lists the records; a record in status match can be neither edited nor deleted', async () => {
-    const server = fakeTaskServer({ records: RECORDS });
+    const server = createTasksFake({ records: RECORDS });
     const { dialog } = await openRecords(server);
     expect(within(dialog).getByText('采购记录')).toBeTruthy();
     expect(within(dialog).getByText('认领 2 件，已到货 0 件')).toBeTruthy();
@@ -64,7 +62,7 @@ describe('the task record dialog (member view)', () => {
   });
 
   it("requires trackingId ('请填写trackingId') and count ('请填写数目') and sends nothing without them", async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     const { user, dialog } = await openRecords(server);
     await user.click(within(dialog).getByRole('button', { name: '添加' }));
     expect(await within(dialog).findByText('请填写trackingId')).toBeTruthy();
@@ -76,7 +74,7 @@ describe('the task record dialog (member view)', () => {
   });
 
   it("adds a record, toasts '创建成功', reloads the records and the page's table", async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     const { user, dialog } = await openRecords(server);
     const listsBefore = server.calls.filter((c) => c.path === '/api/task/info/user/list').length;
     expect(within(dialog).getByText('暂无采购记录')).toBeTruthy();
@@ -91,7 +89,7 @@ describe('the task record dialog (member view)', () => {
   });
 
   it("shows the server's refusal of a new record in the dialog", async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     server.answer.create = () => refuse('该tracking已记录');
     const { user, dialog } = await openRecords(server);
     await user.type(within(dialog).getByLabelText('trackingId'), '1Z-DUP');
@@ -101,7 +99,7 @@ describe('the task record dialog (member view)', () => {
   });
 
   it("edits a record: the form takes its values; saving posts {id, trackingId, productCount} and toasts '保存成功'", async () => {
-    const server = fakeTaskServer({ records: RECORDS });
+    const server = createTasksFake({ records: RECORDS });
     const { user, dialog } = await openRecords(server);
     await user.click(within(recordRow(dialog, '1Z-UNMATCH')).getByRole('button', { name: '编辑 1Z-UNMATCH' }));
     const form = within(dialog).getByRole('form', { name: '编辑采购记录 1Z-UNMATCH' });
@@ -118,7 +116,7 @@ describe('the task record dialog (member view)', () => {
   });
 
   it("removes a record after a confirmation: '删除成功'; a refusal: '删除失败'", async () => {
-    const server = fakeTaskServer({ records: RECORDS });
+    const server = createTasksFake({ records: RECORDS });
     const { user, dialog } = await openRecords(server);
     await user.click(within(recordRow(dialog, '1Z-INIT')).getByRole('button', { name: '删除 1Z-INIT' }));
     const confirmation = (await screen.findByText('确定删除采购记录 1Z-INIT 吗？')).closest('[role="dialog"]') as HTMLElement;
@@ -135,7 +133,7 @@ describe('the task record dialog (member view)', () => {
   });
 
   it("offers 'match' (the member's match call) while the task machine allows it, and shows the outcome", async () => {
-    const server = fakeTaskServer({ tasks: [aTask({ count: 2, productCount: 2 })], records: RECORDS });
+    const server = createTasksFake({ tasks: [aTask({ count: 2, productCount: 2 })], records: RECORDS });
     server.matchOutcome = 'locked';
     const { user, dialog } = await openRecords(server);
     await user.click(within(dialog).getByRole('button', { name: '匹配' }));
@@ -147,7 +145,7 @@ describe('the task record dialog (member view)', () => {
   });
 
   it('changes no record of a locked task, and says which tasks take changes', async () => {
-    const server = fakeTaskServer({ tasks: [aTask({ status: 'locked' })], records: RECORDS });
+    const server = createTasksFake({ tasks: [aTask({ status: 'locked' })], records: RECORDS });
     const { dialog } = await openRecords(server);
     expect(within(dialog).getByText('只有进行中或不匹配的任务可以修改记录')).toBeTruthy();
     expect(within(dialog).queryByRole('form')).toBeNull();
@@ -156,14 +154,14 @@ describe('the task record dialog (member view)', () => {
   });
 
   it('changes the records of an unmatch task (the member fixes a discrepancy)', async () => {
-    const server = fakeTaskServer({ tasks: [aTask({ status: 'unmatch' })], records: RECORDS });
+    const server = createTasksFake({ tasks: [aTask({ status: 'unmatch' })], records: RECORDS });
     const { dialog } = await openRecords(server);
     expect(buttonsOf(recordRow(dialog, '1Z-UNMATCH'))).toEqual(['编辑', '删除']);
     expect(within(dialog).getByRole('textbox', { name: 'trackingId' })).toBeTruthy();
   });
 
   it('offers no match on a locked task', async () => {
-    const server = fakeTaskServer({ tasks: [aTask({ status: 'locked' })] });
+    const server = createTasksFake({ tasks: [aTask({ status: 'locked' })] });
     const { dialog } = await openRecords(server);
     expect(within(dialog).queryByRole('button', { name: '匹配' })).toBeNull();
     expect(within(dialog).getAllByRole('button', { name: '关闭' })).toHaveLength(2);
@@ -171,14 +169,10 @@ describe('the task record dialog (member view)', () => {
 });
 
 describe('the task record dialog (admin view)', () => {
-  function renderAdminDialog(server: FakeTaskServer, onChanged = vi.fn()) {
-    const api = createApiClient({
-      baseUrl: 'http://localhost',
-      fetch: (request) => answerFrom(server.handlers, request),
+  function renderAdminDialog(server: TasksFake, onChanged = vi.fn()) {
+    const { api } = fakeApiClient(server.handlers, {
       readToken: () => ({ token: 'admin-token', keep: false }),
       notifyError: (message) => toast.error(message),
-      messages: { networkError: zh.common.networkError },
-      onSessionSignal: () => {},
     });
     const root = createRootRoute({
       component: () => (
@@ -194,7 +188,7 @@ describe('the task record dialog (admin view)', () => {
   }
 
   it('lists the records read-only: no form, no row actions, no match button', async () => {
-    const server = fakeTaskServer({ records: RECORDS });
+    const server = createTasksFake({ records: RECORDS });
     renderAdminDialog(server);
     const dialog = await screen.findByRole('dialog');
     const table = await within(dialog).findByRole('table', { name: '采购记录列表' });

@@ -3,16 +3,14 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { createBrowserHistory, RouterProvider } from '@tanstack/react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { zh } from '../../../src/web/i18n/zh';
-import { createApiClient } from '../../../src/api/client';
 import { clearToasts, toast } from '../../../src/web/components/ui/toast';
 import { createSessionActor } from '../../../src/web/session/session-actor';
 import { createTokenStore } from '../../../src/web/session/token-store';
 import { createAppRouter } from '../../../src/web/router';
 import { renderApp, userOf } from '../app-harness';
-import { answerFrom, json, ok, type Routes } from '../fake-server';
-import { fakeXhr, type UploadScript } from '../fake-xhr';
-import { fakeTaskServer, refuse, type FakeTaskServer, type UploadResult, type UploadResultRow } from './fake-task-server';
+import { fakeApiClient, json, ok, type Routes } from '../support/fake-api';
+import type { UploadScript } from '../support/fake-xhr';
+import { createTasksFake, refuse, type TasksFake, type UploadResult, type UploadResultRow } from './tasks-fake';
 
 afterEach(() => {
   cleanup();
@@ -47,7 +45,7 @@ function resultOf(rows: UploadResultRow[]): UploadResult {
 
 const xlsx = (name = 'purchases.xlsx') => new File([new Uint8Array(2048)], name, { type: XLSX });
 
-function openUpload(server: FakeTaskServer, uploadScript?: UploadScript) {
+function openUpload(server: TasksFake, uploadScript?: UploadScript) {
   return renderApp('/user/upload', { loggedInAs: member, handlers: server.handlers, uploadScript });
 }
 
@@ -70,14 +68,14 @@ const bodyRows = (table: HTMLElement) => within(table).getAllByRole('row').slice
 
 describe('/user/upload', () => {
   it('offers the template as a download link', async () => {
-    openUpload(fakeTaskServer());
+    openUpload(createTasksFake());
     const link = await screen.findByRole('link', { name: '下载模板' });
     expect(link.getAttribute('href')).toBe('/ext/excel/template/purchased');
     expect(link.hasAttribute('download')).toBe(true);
   });
 
   it('asks for a file first, and only an .xlsx', async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     openUpload(server);
     const user = userEvent.setup({ applyAccept: false });
     await user.click(await screen.findByRole('button', { name: '导入' }));
@@ -89,7 +87,7 @@ describe('/user/upload', () => {
   });
 
   it('imports: the file goes multipart to .../upload/import, a progress bar shows meanwhile, then the totals and rows', async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     server.uploadResult = resultOf(rowsOf(3));
     const processing = gate();
     const original = server.handlers['POST /api/purchased/user/excel/upload/import']!;
@@ -123,7 +121,7 @@ describe('/user/upload', () => {
   });
 
   it('shows the percentage of the file sent, then an indeterminate bar until the server answers', async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     server.uploadResult = resultOf(rowsOf(3));
     const rest = gate();
     const processing = gate();
@@ -158,7 +156,7 @@ describe('/user/upload', () => {
   });
 
   it('sends the session token with the upload; an expired session logs out as on any call', async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     server.answer.import = () => json({ code: 'A00002', msg: 'token expired' }, 401);
     const { requests, session } = openUpload(server);
     const sent = vi.spyOn(session, 'send');
@@ -170,7 +168,7 @@ describe('/user/upload', () => {
   });
 
   it('updates through .../upload/update and shows oldQty', async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     server.uploadResult = resultOf([{ line: 2, tracking: '1Z001', name: '蓝牙耳机', itemId: 5, express: 'UPS', qty: 3, oldQty: 1, opStatus: 'succ', msg: '' }]);
     openUpload(server);
     await chooseAndUpload('更新');
@@ -186,7 +184,7 @@ describe('/user/upload', () => {
   });
 
   it('totals succ, skip and error, and pages the rows with the sizes 20, 40, 60, 100, 200 and 100000', async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     server.uploadResult = resultOf(rowsOf(45));
     openUpload(server);
     const user = await chooseAndUpload('导入');
@@ -215,7 +213,7 @@ describe('/user/upload', () => {
   });
 
   it("shows the server's refusal of the file next to it, without a toast", async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     server.answer.import = () => refuse('文件缺少必需的列：tracking');
     openUpload(server);
     await chooseAndUpload('导入');
@@ -225,7 +223,7 @@ describe('/user/upload', () => {
   });
 
   it('shows the 429 of a second upload while the first is being processed like any refusal', async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     server.answer.import = () => refuse('已有上传正在处理，请稍后再试', 429);
     openUpload(server);
     await chooseAndUpload('导入');
@@ -241,7 +239,7 @@ describe('/user/upload: leaving with results on screen', () => {
   }
 
   it('leaves at once while there is nothing to lose', async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     const { router } = openUpload(server);
     await screen.findByRole('button', { name: '导入' });
     await leaveThroughSidebar(userEvent.setup());
@@ -249,7 +247,7 @@ describe('/user/upload: leaving with results on screen', () => {
   });
 
   it('asks before leaving; staying keeps the results, leaving goes', async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     server.uploadResult = resultOf(rowsOf(3));
     const { router } = openUpload(server);
     const user = await chooseAndUpload('导入');
@@ -269,7 +267,7 @@ describe('/user/upload: leaving with results on screen', () => {
   });
 
   it('clearing the results lets the page go without asking', async () => {
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     server.uploadResult = resultOf(rowsOf(3));
     const { router } = openUpload(server);
     const user = await chooseAndUpload('导入');
@@ -282,7 +280,7 @@ describe('/user/upload: leaving with results on screen', () => {
   it('closing or reloading the tab gets the browser prompt (beforeunload) only while results are shown', async () => {
     // The browser prompt belongs to the browser history, so this one renders the app on it.
     window.history.replaceState(null, '', '/user/upload');
-    const server = fakeTaskServer();
+    const server = createTasksFake();
     server.uploadResult = resultOf(rowsOf(3));
     const handlers: Routes = {
       ...server.handlers,
@@ -291,16 +289,7 @@ describe('/user/upload: leaving with results on screen', () => {
     };
     const tokenStore = createTokenStore({});
     tokenStore.write({ token: 'test-token', keep: false });
-    const fetch = (request: Request) => answerFrom(handlers, request);
-    const api = createApiClient({
-      baseUrl: 'http://localhost',
-      fetch,
-      createXhr: fakeXhr(fetch),
-      readToken: () => tokenStore.read(),
-      notifyError: (message) => toast.error(message),
-      messages: { networkError: zh.common.networkError },
-      onSessionSignal: () => {},
-    });
+    const { api } = fakeApiClient(handlers, { readToken: () => tokenStore.read(), notifyError: (message) => toast.error(message) });
     const session = createSessionActor({ api, tokenStore, goHome: vi.fn(), reloadRoot: vi.fn(), notify: vi.fn() });
     const router = createAppRouter({ session, api }, createBrowserHistory());
     render(<RouterProvider router={router} />);

@@ -1,12 +1,12 @@
 // A fake of the HTTP boundary of the admin receiving pages (/admin/tracking-list, /admin/upload,
-// /admin/tracking-audit), for app-harness's renderApp: routes (fake-server.ts) answering the
+// /admin/tracking-audit), for app-harness's renderApp: routes (support/fake-api.ts) answering the
 // contract's calls (envelopes, field names, status codes) on a small in-memory state, and a log of
 // every call with its query and body. The products come from the catalog fake (the item picker's
 // calls). Tests replace single answers through `answer`. Only the web app is under test; the real
 // server is proven by tests/server.
 import type { components } from '../../../src/api/schema';
-import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../fake-server';
-import { fakeCatalogApi, item } from '../catalog/fake-catalog-api';
+import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../support/fake-api';
+import { createCatalogFake, item } from '../catalog/catalog-fake';
 
 export { refuse, type Call };
 
@@ -89,7 +89,7 @@ export interface TrackingFake {
 }
 
 export function createTrackingFake(seed: { records?: ScanTracking[]; audits?: AuditEntry[] } = {}): TrackingFake {
-  const catalog = fakeCatalogApi([...ITEMS]);
+  const catalog = createCatalogFake([...ITEMS]);
   const server = createFakeServer<AnswerKey>();
   const fake: TrackingFake = {
     handlers: server.handlers,

@@ -8,9 +8,9 @@ import { scanTaskLabel } from '../../../src/web/features/tracking/tracking-list-
 import { offsetLabel } from '../../../src/web/lib/timezone';
 import { scanChanges } from '../../../src/web/features/tracking/scan-edit-dialog';
 import { renderApp, userOf } from '../app-harness';
-import { json } from '../fake-server';
+import { json } from '../support/fake-api';
 import { aRecord, createTrackingFake, NOW, type ScanTracking } from './tracking-fake';
-import { cellsOf, dataRows } from '../table-reading';
+import { cellsOf, dataRows } from '../support/table-reading';
 
 afterEach(() => {
   cleanup();

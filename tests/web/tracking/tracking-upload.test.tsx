@@ -7,8 +7,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { ok } from '../fake-server';
-import type { UploadScript } from '../fake-xhr';
+import { ok } from '../support/fake-api';
+import type { UploadScript } from '../support/fake-xhr';
 import { createTrackingFake, refuse, type TrackingFake, type UploadResult, type UploadResultRow } from './tracking-fake';
 
 afterEach(() => {

@@ -8,9 +8,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { ok } from '../fake-server';
+import { ok } from '../support/fake-api';
 import { aLine, createWithdrawFake, NOW, refuse, type WithdrawFake } from './withdraw-fake';
-import { cellsOf, dataRows, urlParams } from '../table-reading';
+import { cellsOf, dataRows, urlParams } from '../support/table-reading';
 
 afterEach(() => {
   cleanup();

@@ -1,15 +1,15 @@
 // A fake of the HTTP boundary of the withdraw screens (/user/withdraw-request, /user/withdraw-orders,
-// /admin/withdraw-list) for app-harness's renderApp: routes (fake-server.ts) answering the contract's
+// /admin/withdraw-list) for app-harness's renderApp: routes (support/fake-api.ts) answering the contract's
 // calls (envelopes, field names, status codes) on a small in-memory state, and a log of every call
 // with its query and body. Status changes go through machines/withdraw.machine.ts as the server's do
 // (decide), so a refused event answers the machine's words. The member's cards come from the bank
 // card fake. Tests replace single answers through `answer`. Only the web app is under test; the real
-// server is proven by tests/server/withdraw.test.ts.
+// server is proven by tests/server/money/withdraw.test.ts.
 import type { components } from '../../../src/api/schema';
 import { decide } from '../../../machines/stored-state';
 import { amountToCents, explainWithdrawRefusal, withdrawMachine, withdrawRequestError, type WithdrawEvent } from '../../../machines/withdraw.machine';
-import { aCard, createCardsFake, NOW, type BankCard } from '../bank-cards/bank-cards-fake';
-import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../fake-server';
+import { aCard, createBankCardsFake, NOW, type BankCard } from '../bank-cards/bank-cards-fake';
+import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../support/fake-api';
 
 export { aCard, refuse, NOW, type BankCard, type Call };
 
@@ -95,7 +95,7 @@ const OK_MSG = { request: '提交成功', cancel: '已申请取消', agree: '已
 
 export function createWithdrawFake(seed: { lines?: WithdrawRequest[]; applies?: PaymentApply[]; cards?: BankCard[]; balance?: number } = {}): WithdrawFake {
   const server = createFakeServer<AnswerKey>();
-  const cards = createCardsFake({ cards: seed.cards ?? CARDS.map((c) => ({ ...c })), server: server as FakeServer<string> });
+  const cards = createBankCardsFake({ cards: seed.cards ?? CARDS.map((c) => ({ ...c })), server: server as FakeServer<string> });
   const fake: WithdrawFake = {
     handlers: server.handlers,
     // Copies: the fake changes its rows, a test's seed stays as written.

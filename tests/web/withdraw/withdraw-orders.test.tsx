@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
 import { aLine, createWithdrawFake, NOW, type WithdrawFake } from './withdraw-fake';
-import { cellsOf, dataRows, urlParams } from '../table-reading';
+import { cellsOf, dataRows, urlParams } from '../support/table-reading';
 
 afterEach(() => {
   cleanup();

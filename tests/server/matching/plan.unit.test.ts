@@ -1,0 +1,223 @@
+// The matching planner on plain data (issue 17, decision 095): every matching case planned and
+// applied without a database (tests/server/support/matching-memory.ts stands in for db/matching-store.ts).
+// What is asserted is what a member or a clerk sees after the run: the rows of the parcel and whose
+// task each is tied to, the record's status and message, the task's status and counts, the audit
+// trail. The API tests (matching.test.ts, scan.test.ts, tracking-upload.test.ts) hold the store and
+// the planner together to the same outcomes on a real database.
+import { describe, expect, it } from 'vitest';
+import type { SessionUser } from '../../../src/server/auth/session-user.ts';
+import { planMatching } from '../../../src/server/matching/plan.ts';
+import { MemoryStore, NOW } from '../support/matching-memory.ts';
+
+const clerk = (id: number): SessionUser => ({ id, mailAddr: `c${id}@x`, nickName: `clerk${id}`, roleType: 'admin', sessionId: id });
+const units = (s: MemoryStore, trackingId: string) =>
+  s.scans
+    .filter((r) => r.trackingId === trackingId)
+    .sort((a, b) => a.id - b.id)
+    .map((r) => ({ upc: r.upc, count: r.count, status: r.status, taskId: r.taskId, matchedUser: r.matchedUser }));
+const task = (s: MemoryStore, id: number) => {
+  const t = s.tasks.get(id)!;
+  return { status: t.status, productCount: t.productCount, canSplit: t.canSplit };
+};
+const record = (s: MemoryStore, id: number) => {
+  const r = s.records.find((x) => x.id === id)!;
+  return { status: r.status, msg: r.msg };
+};
+const actions = (s: MemoryStore) => s.audits.map((a) => `${a.entity}:${a.action}`);
+
+/** Alice (user 1) holds task 1 of UPC X; bob (user 2) task 2 of X; each of the given count. */
+function world(aliceCount: number, bobCount = 0) {
+  const s = new MemoryStore();
+  s.names.set(1, 'alice');
+  s.names.set(2, 'bob');
+  s.addTask({ id: 1, upc: 'X', count: aliceCount, userId: 1 });
+  if (bobCount) s.addTask({ id: 2, upc: 'X', count: bobCount, userId: 2 });
+  return s;
+}
+
+describe('the matching planner', () => {
+  it('exact: ties the parcel to the task, the record matches and the task locks, each change audited once', () => {
+    const s = world(2);
+    const rec = s.addRecord(1, 'T1', 2);
+    s.addScan('T1', 'X', 2);
+    const { plan } = s.match({ trackingIds: ['T1'], actor: clerk(9) });
+    expect(plan.report).toEqual({ trackingIds: ['T1'], taskIds: [1], changedTaskIds: [1] });
+    expect(units(s, 'T1')).toEqual([{ upc: 'X', count: 2, status: 'match', taskId: 1, matchedUser: 'alice' }]);
+    expect(record(s, rec.id)).toEqual({ status: 'match', msg: '' });
+    expect(task(s, 1)).toEqual({ status: 'locked', productCount: 2, canSplit: false });
+    expect(actions(s)).toEqual(['tracking:match', 'purchased:match', 'task:match']);
+    expect(s.audits.every((a) => a.opUid === 9)).toBe(true);
+    // Planned again on what was written: nothing to do.
+    const again = s.match({ trackingIds: ['T1'], actor: null }).plan;
+    expect([again.scanUpdates, again.splits, again.recordUpdates, again.taskUpdates, again.audits]).toEqual([[], [], [], [], []]);
+  });
+
+  it("wrong UPC: the unit is nobody's (unmatch, untied) and the record says nothing of its product arrived", () => {
+    const s = world(1);
+    const rec = s.addRecord(1, 'T1', 1);
+    s.addScan('T1', 'Y', 1);
+    s.match({ trackingIds: ['T1'], actor: null });
+    expect(units(s, 'T1')).toEqual([{ upc: 'Y', count: 1, status: 'unmatch', taskId: null, matchedUser: null }]);
+    expect(record(s, rec.id)).toEqual({ status: 'unmatch', msg: '已到货0件，记录1件' });
+    expect(task(s, 1)).toEqual({ status: 'open', productCount: 0, canSplit: false });
+  });
+
+  it('too many: the recorded units match and lock the task, the extra units become an unmatch row of nobody (match.split)', () => {
+    const s = world(1);
+    const rec = s.addRecord(1, 'T1', 1);
+    const row = s.addScan('T1', 'X', 3);
+    const { done } = s.match({ trackingIds: ['T1'], actor: null });
+    expect(units(s, 'T1')).toEqual([
+      { upc: 'X', count: 1, status: 'match', taskId: 1, matchedUser: 'alice' },
+      { upc: 'X', count: 2, status: 'unmatch', taskId: null, matchedUser: null },
+    ]);
+    expect(record(s, rec.id)).toEqual({ status: 'unmatch', msg: '扫描到3件，多于记录的1件' });
+    expect(task(s, 1)).toEqual({ status: 'locked', productCount: 1, canSplit: false });
+    expect(s.audits.find((a) => a.action === 'match.split')).toMatchObject({ entity: 'tracking', before: { splitFrom: row.id }, count: 2, status: 'unmatch' });
+    // The rows the run answers are the parcel's rows as stored.
+    expect(done.rows.get('T1')).toEqual(s.scans.filter((r) => r.trackingId === 'T1'));
+  });
+
+  it('unknown tracking id: its units are unmatch rows of nobody and no task is concerned', () => {
+    const s = world(1);
+    s.addRecord(1, 'T1', 1);
+    s.addScan('T9', 'X', 1);
+    const { plan } = s.match({ trackingIds: ['T9'], actor: null });
+    expect(plan.report).toEqual({ trackingIds: ['T9'], taskIds: [], changedTaskIds: [] });
+    expect(units(s, 'T9')).toEqual([{ upc: 'X', count: 1, status: 'unmatch', taskId: null, matchedUser: null }]);
+    expect(actions(s)).toEqual(['tracking:match']);
+  });
+
+  it('one parcel for two members: the row is divided, one row per task; a short parcel goes to the earliest record, which says why', () => {
+    const s = world(1, 2);
+    s.addRecord(1, 'T1', 1);
+    s.addRecord(2, 'T1', 2);
+    s.addScan('T1', 'X', 3);
+    s.match({ trackingIds: ['T1'], actor: null });
+    expect(units(s, 'T1')).toEqual([
+      { upc: 'X', count: 1, status: 'match', taskId: 1, matchedUser: 'alice' },
+      { upc: 'X', count: 2, status: 'match', taskId: 2, matchedUser: 'bob' },
+    ]);
+    expect([task(s, 1), task(s, 2)]).toEqual([
+      { status: 'locked', productCount: 1, canSplit: false },
+      { status: 'locked', productCount: 2, canSplit: false },
+    ]);
+
+    const short = world(1, 2);
+    short.addRecord(1, 'T1', 1);
+    const bobs = short.addRecord(2, 'T1', 2);
+    short.addScan('T1', 'X', 2);
+    short.match({ trackingIds: ['T1'], actor: null });
+    expect(task(short, 1)).toEqual({ status: 'locked', productCount: 1, canSplit: false });
+    expect(task(short, 2)).toEqual({ status: 'open', productCount: 1, canSplit: true });
+    expect(record(short, bobs.id)).toEqual({ status: 'unmatch', msg: '包裹中该商品只到货2件，已分配给更早的记录' });
+  });
+
+  it('imported then scanned: the announced row counts for nothing until seen, then is written once as the scan, audited with the import as before', () => {
+    const s = world(2);
+    const rec = s.addRecord(1, 'T1', 2);
+    const announced = s.addScan('T1', 'X', 5, { status: 'init' });
+    s.match({ trackingIds: ['T1'], actor: null });
+    expect(units(s, 'T1')).toEqual([{ upc: 'X', count: 5, status: 'init', taskId: null, matchedUser: null }]);
+    expect(record(s, rec.id)).toEqual({ status: 'init', msg: '' });
+    s.audits = [];
+
+    // The clerk scans 2 of X (another item chosen): the scanned count and item replace the announced ones.
+    s.match({
+      trackingIds: ['T1'],
+      actor: clerk(9),
+      seen: new Map([[announced.id, { count: 2, action: 'scan', opUid: 9, item: { id: 7, itemName: 'scanned' } }]]),
+    });
+    expect(units(s, 'T1')).toEqual([{ upc: 'X', count: 2, status: 'match', taskId: 1, matchedUser: 'alice' }]);
+    expect(s.scans[0]).toMatchObject({ id: announced.id, itemId: 7, itemName: 'scanned', opUid: 9 });
+    expect(task(s, 1)).toEqual({ status: 'locked', productCount: 2, canSplit: false });
+    expect(s.audits.filter((a) => a.entity === 'tracking')).toMatchObject([
+      { action: 'scan', entityId: announced.id, opUid: 9, before: { status: 'init', count: 5 }, after: { status: 'match', count: 2 } },
+    ]);
+  });
+
+  it('confirm: an announced row confirmed by the upload keeps its item; one of another tracking id read only to judge a task is not written', () => {
+    const s = world(2);
+    s.addRecord(1, 'T1', 1);
+    s.addRecord(1, 'T2', 1);
+    const a1 = s.addScan('T1', 'X', 1, { status: 'init' });
+    const a2 = s.addScan('T2', 'X', 1, { status: 'init' });
+    const seen = new Map([
+      [a1.id, { count: 1, action: 'upload.confirm', opUid: 9 }],
+      [a2.id, { count: 1, action: 'upload.confirm', opUid: 9 }],
+    ]);
+    // A slice of the upload holding T1 only: T2 counts as seen for the task's verdict.
+    const { plan } = s.match({ trackingIds: ['T1'], actor: clerk(9), seen });
+    expect(plan.scanUpdates.map((r) => r.id)).toEqual([a1.id]);
+    expect(task(s, 1)).toEqual({ status: 'locked', productCount: 2, canSplit: false });
+    expect(s.scans.find((r) => r.id === a1.id)).toMatchObject({ status: 'match', itemName: 'item X', taskId: 1 });
+    expect(s.scans.find((r) => r.id === a2.id)).toMatchObject({ status: 'init' });
+    // The next slice writes T2's row (the task is locked now: its record keeps the unit).
+    s.match({ trackingIds: ['T2'], actor: clerk(9), seen });
+    expect(s.scans.find((r) => r.id === a2.id)).toMatchObject({ status: 'match', taskId: 1 });
+    expect(s.audits.filter((a) => a.entity === 'tracking').map((a) => [a.entityId, a.action])).toEqual([
+      [a1.id, 'upload.confirm'],
+      [a2.id, 'upload.confirm'],
+    ]);
+  });
+
+  it("a scan's new row is inserted once in its final state, audited as the scan of its own clerk", () => {
+    const s = world(1, 1);
+    s.addRecord(1, 'T1', 1);
+    s.addRecord(2, 'T1', 1);
+    const { plan } = s.scan('T1', 'X', 2, clerk(9));
+    expect(plan.scanUpdates).toEqual([]);
+    expect(units(s, 'T1')).toEqual([
+      { upc: 'X', count: 1, status: 'match', taskId: 1, matchedUser: 'alice' },
+      { upc: 'X', count: 1, status: 'match', taskId: 2, matchedUser: 'bob' },
+    ]);
+    // Both shares are the scan's rows: audited 'scan' without a before, as the clerk's.
+    expect(s.audits.filter((a) => a.entity === 'tracking')).toMatchObject([
+      { action: 'scan', before: null, opUid: 9, taskId: 1 },
+      { action: 'scan', before: null, opUid: 9, taskId: 2 },
+    ]);
+  });
+
+  it("a settled task keeps its units and results; each tracking id's changes are audited as the clerk who scanned it", () => {
+    const s = world(1, 1);
+    // What an earlier run left on the locked task's record stays, whatever this run would say of it.
+    const alices = s.addRecord(1, 'T1', 1, { status: 'unmatch', msg: '扫描到2件，多于记录的1件' });
+    s.addScan('T1', 'X', 1, { status: 'match', taskId: 1, userId: 1, mainId: 1, subId: 0, matchedUser: 'alice' });
+    s.tasks.set(1, { ...s.tasks.get(1)!, status: 'locked', productCount: 1 });
+    s.addRecord(2, 'T2', 1);
+    s.addScan('T1', 'X', 1);
+    s.addScan('T2', 'X', 1);
+    s.match({
+      trackingIds: ['T1', 'T2'],
+      actor: null,
+      actors: new Map([
+        ['T1', clerk(8)],
+        ['T2', clerk(9)],
+      ]),
+    });
+    expect(record(s, alices.id)).toEqual({ status: 'unmatch', msg: '扫描到2件，多于记录的1件' });
+    expect(units(s, 'T1')).toEqual([
+      { upc: 'X', count: 1, status: 'match', taskId: 1, matchedUser: 'alice' },
+      { upc: 'X', count: 1, status: 'unmatch', taskId: null, matchedUser: null },
+    ]);
+    expect(task(s, 2)).toEqual({ status: 'locked', productCount: 1, canSplit: false });
+    expect(s.audits.map((a) => [a.entity, a.trackingId ?? null, a.opUid])).toEqual([
+      ['tracking', 'T1', 8],
+      ['tracking', 'T2', 9],
+      ['purchased', 'T2', 9],
+      ['task', null, 9],
+    ]);
+  });
+
+  it('reads its snapshot only: planning twice gives the same plan and leaves the snapshot as it was', () => {
+    const s = world(1, 2);
+    s.addRecord(1, 'T1', 1);
+    s.addRecord(2, 'T1', 2);
+    s.addScan('T1', 'X', 2);
+    const state = s.read(['T1']);
+    const copy = structuredClone(state);
+    const change = { trackingIds: ['T1'], actor: null };
+    expect(planMatching(state, change, NOW)).toEqual(planMatching(state, change, NOW));
+    expect(state).toEqual(copy);
+  });
+});
