@@ -113,9 +113,7 @@ export interface ClaimContext {
 }
 
 export type ClaimEvent =
-  | { type: 'claim.open'; boardTaskId: number; target: ClaimTarget }
-  | { type: 'claim.submit'; values: ClaimValues }
-  | { type: 'claim.cancel' };
+  { type: 'claim.open'; boardTaskId: number; target: ClaimTarget } | { type: 'claim.submit'; values: ClaimValues } | { type: 'claim.cancel' };
 
 /**
  * The flow: `claim.open` (with the board task) -> editing; `claim.submit` with valid values ->
@@ -179,6 +177,15 @@ export const claimMachine = setup({
         },
       },
     },
-    done: { on: { 'claim.open': { guard: 'isClaimable', target: 'editing', actions: assign(({ event }) => ({ boardTaskId: event.boardTaskId, target: event.target, serverMessage: null, claimedTaskId: null })) }, 'claim.cancel': { target: 'closed' } } },
+    done: {
+      on: {
+        'claim.open': {
+          guard: 'isClaimable',
+          target: 'editing',
+          actions: assign(({ event }) => ({ boardTaskId: event.boardTaskId, target: event.target, serverMessage: null, claimedTaskId: null })),
+        },
+        'claim.cancel': { target: 'closed' },
+      },
+    },
   },
 });

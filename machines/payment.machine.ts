@@ -14,12 +14,7 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export type PaymentContext = Record<string, never>;
 
 export type PaymentEvent =
-  | { type: 'pay.agree' }
-  | { type: 'pay.withdraw' }
-  | { type: 'pay.release' }
-  | { type: 'pay.paid' }
-  | { type: 'pay.confirm' }
-  | { type: 'pay.collect' };
+  { type: 'pay.agree' } | { type: 'pay.withdraw' } | { type: 'pay.release' } | { type: 'pay.paid' } | { type: 'pay.confirm' } | { type: 'pay.collect' };
 
 export const paymentMessages = {
   applied: '申请成功',

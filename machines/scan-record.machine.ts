@@ -135,8 +135,7 @@ const scanDecisions = new Map<string, Decision<ScanStatus>>();
 // ---------------------------------------------------------------- the questions every caller asks
 // Read from the machine once, at load: matching asks them of every row of a 50,000-row upload.
 
-const statusesTagged = (tag: 'seen' | 'frozen') =>
-  SCAN_STATUSES.filter((status) => scanRecordMachine.resolveState({ value: status, context: {} }).hasTag(tag));
+const statusesTagged = (tag: 'seen' | 'frozen') => SCAN_STATUSES.filter((status) => scanRecordMachine.resolveState({ value: status, context: {} }).hasTag(tag));
 
 /** The seen statuses: the rows matching divides among tasks (its pool). */
 export const SEEN_SCAN_STATUSES: readonly ScanStatus[] = statusesTagged('seen');
@@ -173,8 +172,10 @@ export const isDuplicateOfSeen = (rows: readonly { trackingId: string; upc: stri
   rows.some((r) => r.trackingId === scan.trackingId && r.upc === scan.upc && isSeen(r));
 
 /** The announced row a scan of `scan.upc` on `scan.trackingId` confirms, if any. */
-export const announcedRowOf = <R extends { trackingId: string; upc: string; status: ScanStatus }>(rows: readonly R[], scan: { trackingId: string; upc: string }) =>
-  rows.find((r) => r.trackingId === scan.trackingId && r.upc === scan.upc && isAnnounced(r));
+export const announcedRowOf = <R extends { trackingId: string; upc: string; status: ScanStatus }>(
+  rows: readonly R[],
+  scan: { trackingId: string; upc: string },
+) => rows.find((r) => r.trackingId === scan.trackingId && r.upc === scan.upc && isAnnounced(r));
 
 /** What a confirm brings: the units seen (null: an upload row without a count keeps the announced count) and the product scanned, if any. */
 export interface Confirmation {

@@ -493,7 +493,11 @@ export const scan2Machine = setup({
               actions: [
                 assign(({ context, event }) => ({
                   retryRound: 0,
-                  rows: patchRow(context.rows, context.currentKey, (row) => ({ status: settledStatus(event.output, row), sent: false, message: settledMessage(event.output, row) })),
+                  rows: patchRow(context.rows, context.currentKey, (row) => ({
+                    status: settledStatus(event.output, row),
+                    sent: false,
+                    message: settledMessage(event.output, row),
+                  })),
                 })),
                 { type: 'feedback', params: ({ context }) => ({ kind: settledFeedback(context) }) },
                 raise({ type: 'retry.now' }),

@@ -33,10 +33,7 @@ export interface SessionInput {
 }
 
 export type SessionEvent =
-  | { type: 'session.login'; token: string; keep: boolean }
-  | { type: 'session.logout' }
-  | { type: 'token.expired' }
-  | { type: 'no.access' };
+  { type: 'session.login'; token: string; keep: boolean } | { type: 'session.logout' } | { type: 'token.expired' } | { type: 'no.access' };
 
 /** Keys of the messages the `notify` action shows; the app maps them to catalog text. */
 export type SessionNotice = 'tokenExpired';
@@ -132,12 +129,7 @@ export const sessionMachine = setup({
         'token.expired': { target: 'expiring' },
         'session.logout': {
           target: 'noToken',
-          actions: [
-            { type: 'revokeToken', params: ({ context }) => ({ token: context.token }) },
-            'clearToken',
-            'forgetSession',
-            'reloadRoot',
-          ],
+          actions: [{ type: 'revokeToken', params: ({ context }) => ({ token: context.token }) }, 'clearToken', 'forgetSession', 'reloadRoot'],
         },
       },
     },

@@ -45,11 +45,7 @@ export const taskMessages = {
 } as const;
 
 const matchTargets = {
-  'task.match': [
-    { guard: 'outcomeLocked', target: 'locked' },
-    { guard: 'outcomeUnmatch', target: 'unmatch' },
-    { target: 'open' },
-  ],
+  'task.match': [{ guard: 'outcomeLocked', target: 'locked' }, { guard: 'outcomeUnmatch', target: 'unmatch' }, { target: 'open' }],
 } as const;
 
 /**
@@ -113,8 +109,17 @@ export const taskMachine = setup({
         'task.close': 'closed',
       },
     },
-    locked: { on: { 'task.edit': { guard: 'byAdmin', target: 'locked' }, 'task.records': { guard: 'byAdmin', target: 'locked' }, 'task.apply': 'processing', 'task.close': 'closed' } },
-    processing: { on: { 'task.edit': { guard: 'byAdmin', target: 'processing' }, 'task.records': { guard: 'byAdmin', target: 'processing' }, 'task.pay': 'finished' } },
+    locked: {
+      on: {
+        'task.edit': { guard: 'byAdmin', target: 'locked' },
+        'task.records': { guard: 'byAdmin', target: 'locked' },
+        'task.apply': 'processing',
+        'task.close': 'closed',
+      },
+    },
+    processing: {
+      on: { 'task.edit': { guard: 'byAdmin', target: 'processing' }, 'task.records': { guard: 'byAdmin', target: 'processing' }, 'task.pay': 'finished' },
+    },
     finished: { on: { 'task.edit': { guard: 'byAdmin', target: 'finished' }, 'task.records': { guard: 'byAdmin', target: 'finished' } } },
     closed: { on: { 'task.edit': { guard: 'byAdmin', target: 'closed' }, 'task.records': { guard: 'byAdmin', target: 'closed' } } },
     deleted: {},

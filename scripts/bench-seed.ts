@@ -170,14 +170,23 @@ export async function seedResponsive(
   );
   const idOf = (mail: string) => ids.find((r) => r.mail === mail)!.id;
   const groupId = (await rowsOf<{ id: number }>(db.execute(sql`insert into user_groups (group_name) values ('resp members') returning id`)))[0]!.id;
-  await db.execute(sql`insert into user_group_members (group_id, user_id) values (${groupId}, ${idOf('resp-member@bench.test')}), (${groupId}, ${idOf('resp-owner@bench.test')})`);
-  const memberTasks = await seedOpenTasks(db, { userId: idOf('resp-member@bench.test'), count: opts.memberTaskCount, units: opts.memberUnits, upc: '294253397168' });
+  await db.execute(
+    sql`insert into user_group_members (group_id, user_id) values (${groupId}, ${idOf('resp-member@bench.test')}), (${groupId}, ${idOf('resp-owner@bench.test')})`,
+  );
+  const memberTasks = await seedOpenTasks(db, {
+    userId: idOf('resp-member@bench.test'),
+    count: opts.memberTaskCount,
+    units: opts.memberUnits,
+    upc: '294253397168',
+  });
   const owned = await seedOpenTasks(db, { userId: idOf('resp-owner@bench.test'), count: opts.recorded, units: 1, upc: '394253397168' });
   await db.execute(sql`
     insert into purchased_records (task_id, user_id, tracking_id, product_count, status)
     select t, ${idOf('resp-owner@bench.test')}, 'RT' || lpad((k - 1)::text, 7, '0'), 1, 'init'
     from unnest(${sql.param(owned.taskIds)}::int[]) with ordinality as x(t, k)`);
-  await db.execute(sql`update tasks t set tracking_id = p.tracking_id from purchased_records p where p.task_id = t.id and t.user_id = ${idOf('resp-owner@bench.test')}`);
+  await db.execute(
+    sql`update tasks t set tracking_id = p.tracking_id from purchased_records p where p.task_id = t.id and t.user_id = ${idOf('resp-owner@bench.test')}`,
+  );
   await db.execute(sql`vacuum analyze`);
   return {
     adminMail: 'resp-admin@bench.test',

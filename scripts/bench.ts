@@ -533,13 +533,33 @@ async function startServerProcess(
   // CPU.<date>.<pid>.<thread>...: the main thread's is the largest; tsx's loader thread has one too).
   const profile = PROFILE_DIR && opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
   // MALLOC_ARENA_MAX and the V8 heap flags as package.json's start script sets them.
-  const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '2', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    MALLOC_ARENA_MAX: '2',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SKIP_WEB_BUILD: '1',
+    LOG_LEVEL: 'warn',
+  };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--max-old-space-size=384', '--max-semi-space-size=4', ...profile, ...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []), '--import', 'tsx', 'src/server/main.ts'], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--max-old-space-size=384',
+      '--max-semi-space-size=4',
+      ...profile,
+      ...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []),
+      '--import',
+      'tsx',
+      'src/server/main.ts',
+    ],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -628,12 +648,17 @@ async function sendWorkbook(url: string, headers: Record<string, string>, file: 
   const res = await fetch(url, { method: 'POST', headers, body: form });
   const body = (await res.json()) as { code: string; msg: string; data?: { succ: number; skip: number; error: number } };
   const seconds = (performance.now() - t0) / 1000;
-  return { seconds, ok: Boolean(body.data), totals: body.data ? `succ ${body.data.succ}, skip ${body.data.skip}, error ${body.data.error}` : `${res.status} ${body.code} ${body.msg}` };
+  return {
+    seconds,
+    ok: Boolean(body.data),
+    totals: body.data ? `succ ${body.data.succ}, skip ${body.data.skip}, error ${body.data.error}` : `${res.status} ${body.code} ${body.msg}`,
+  };
 }
 
 /** The high-water mark of process `pid`'s RSS from now until the answer's call (reset where Linux allows, else sampled every 50 ms), in MB. */
 function peakRssOf(pid: number): () => number {
-  const status = (field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  const status = (field: 'VmRSS' | 'VmHWM') =>
+    Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
   let highWater = true;
   try {
     fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
@@ -687,7 +712,14 @@ async function benchResponsive(database: Awaited<ReturnType<typeof openDatabase>
   const perTask = Math.ceil(purchaseRows / taskCount);
   const t0 = performance.now();
   const world = await seedResponsive(db, { passwordHash: hash, memberTaskCount: taskCount, memberUnits: perTask * 2, recorded: trackingRows / 2 });
-  const purchaseLines = Array.from({ length: purchaseRows }, (_, i) => [world.memberTasks.taskIds[Math.floor(i / perTask)]!, null, null, `RP${String(i).padStart(8, '0')}`, null, 1 + (i % 2)]);
+  const purchaseLines = Array.from({ length: purchaseRows }, (_, i) => [
+    world.memberTasks.taskIds[Math.floor(i / perTask)]!,
+    null,
+    null,
+    `RP${String(i).padStart(8, '0')}`,
+    null,
+    1 + (i % 2),
+  ]);
   await seedScans(
     db,
     purchaseLines.filter((_, i) => i % 2 === 0).map((l) => ({ trackingId: String(l[3]), upc: world.memberTasks.upc, count: Number(l[5]) })),
@@ -729,7 +761,9 @@ async function benchResponsive(database: Awaited<ReturnType<typeof openDatabase>
   // Not counted: a server that has been running has compiled its upload and matching code (see benchTrackingImport).
   const warm = trackingFile(2000, 'RW');
   for (const mode of ['import', 'confirm']) await sendWorkbook(upload(mode), admin, warm);
-  await (await startProbe(notice, interval))();
+  await (
+    await startProbe(notice, interval)
+  )();
 
   /** Runs the uploads at once under the probe; prints one line. */
   const phase = async (name: string, uploads: { name: string; run: () => ReturnType<typeof sendWorkbook> }[], alone?: { target: number }) => {
@@ -755,7 +789,9 @@ async function benchResponsive(database: Awaited<ReturnType<typeof openDatabase>
       `${''.padEnd(40)} notice every ${interval} ms: ${ms.length} req${failed ? ` (${failed} failed)` : ''}, p50 ${pctOf(ms, 50).toFixed(1)} / p99 ${p99.toFixed(1)} / max ${max.toFixed(0)} ms; server peak RSS ${peakMb} MB  target ${verdicts.join(', ')}`,
     );
   };
-  await phase('responsive: tracking import alone', [{ name: `import ${trackingRows}`, run: () => sendWorkbook(upload('import'), admin, file) }], { target: 15 });
+  await phase('responsive: tracking import alone', [{ name: `import ${trackingRows}`, run: () => sendWorkbook(upload('import'), admin, file) }], {
+    target: 15,
+  });
   await phase('responsive: confirm + purchase at once', [
     { name: `confirm ${trackingRows}`, run: () => sendWorkbook(upload('confirm'), admin, file) },
     { name: `purchase ${purchaseRows}`, run: () => sendWorkbook(`${server.base}/api/purchased/user/excel/upload/import`, member, purchaseFile) },

@@ -25,7 +25,12 @@ function step(title: string, cmd: string, args: string[], env: NodeJS.ProcessEnv
 
 function vitest(title: string, projects: string[], env: NodeJS.ProcessEnv = {}) {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ph-vitest-')), 'report.json');
-  const ok = step(title, bin('vitest'), ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], env);
+  const ok = step(
+    title,
+    bin('vitest'),
+    ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    env,
+  );
   if (fs.existsSync(out)) {
     const r = JSON.parse(fs.readFileSync(out, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
     totals.passed += r.numPassedTests;
@@ -37,6 +42,7 @@ function vitest(title: string, projects: string[], env: NodeJS.ProcessEnv = {}) 
 
 step('typecheck (tsc --noEmit)', bin('tsc'), ['--noEmit']);
 step('lint (eslint)', bin('eslint'), ['.', '--max-warnings=0']);
+step('format (prettier --check)', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
 vitest('unit, API on PGlite, web', ['unit', 'server', 'web']);
 
 if (process.env.TEST_DATABASE_URL) vitest('API on PostgreSQL', ['server'], { TEST_DB: 'pg' });

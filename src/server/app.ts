@@ -121,7 +121,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // validation.ts (control characters, lone surrogates, bad encoding, plain decimal numbers; a
   // body's read-only properties are dropped once valid).
   const ajvFor = (coerceTypes: boolean | 'array') =>
-    addFormats(new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, strictNumbers: true, multipleOfPrecision: 6 }));
+    addFormats(
+      new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, strictNumbers: true, multipleOfPrecision: 6 }),
+    );
   const ajvText = ajvFor('array');
   const ajvBody = ajvFor(false);
   app.setValidatorCompiler(({ schema, httpPart }) => withInputRules((httpPart === 'body' ? ajvBody : ajvText).compile(schema), schema, httpPart));

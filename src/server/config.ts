@@ -41,7 +41,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST ?? '0.0.0.0';
   // 120 s: a 10 MB upload over a slow phone uplink (~0.7 Mbit/s) still arrives whole.
   const requestTimeoutS = Number(env.REQUEST_TIMEOUT ?? 120);
-  if (!Number.isInteger(requestTimeoutS) || requestTimeoutS < 10) throw new Error(`REQUEST_TIMEOUT must be a whole number of seconds >= 10, got ${env.REQUEST_TIMEOUT}`);
+  if (!Number.isInteger(requestTimeoutS) || requestTimeoutS < 10)
+    throw new Error(`REQUEST_TIMEOUT must be a whole number of seconds >= 10, got ${env.REQUEST_TIMEOUT}`);
   return {
     port,
     host,
@@ -86,7 +87,10 @@ export function parseTrustProxy(value: string | undefined): boolean | string[] {
   if (v === '' || v === 'false') return false;
   if (v === 'true') return true;
   if (/^\d+$/.test(v)) throw new Error(`TRUST_PROXY does not take a hop count (${value}): give the proxy's addresses, e.g. TRUST_PROXY=127.0.0.1`);
-  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = list.find((s) => !isAddressOrCidr(s));
   if (bad !== undefined || !list.length) {
     throw new Error(`TRUST_PROXY must be true, false or comma-separated proxy addresses (CIDR allowed), got ${value}`);

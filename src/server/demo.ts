@@ -32,10 +32,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     await tx.insert(userGroupMembers).values(created.filter((u) => u.roleType === 'user').map((u) => ({ groupId: group.id, userId: u.id })));
     const [alice, bob] = created.filter((u) => u.roleType === 'user');
     await seedBoards(tx, group.id, alice!.id, bob!.id);
-    await tx
-      .insert(notices)
-      .values({ id: 1, content: '欢迎使用采购任务平台！\n本周重点：请在认领后 3 天内填写购买记录和快递单号。' })
-      .onConflictDoNothing();
+    await tx.insert(notices).values({ id: 1, content: '欢迎使用采购任务平台！\n本周重点：请在认领后 3 天内填写购买记录和快递单号。' }).onConflictDoNothing();
     return true;
   });
 }
@@ -54,14 +51,35 @@ const DEMO_ITEMS = [
 /** Items, three boards (open, unpublished, expired) and a few claims, one of them pending. */
 async function seedBoards(tx: Tx, groupId: number, aliceId: number, bobId: number) {
   const now = Date.now();
-  const itemRows = await tx.insert(items).values(DEMO_ITEMS.map((i) => ({ ...i, status: 'open' as const }))).returning();
+  const itemRows = await tx
+    .insert(items)
+    .values(DEMO_ITEMS.map((i) => ({ ...i, status: 'open' as const })))
+    .returning();
   const item = (n: number) => itemRows[n]!;
   const [open, , expired] = await tx
     .insert(boards)
     .values([
-      { boardName: '11月第4周 黑五采购', remark: '黑五折扣商品，请在周日前下单并填写快递单号', publishAt: new Date(now - 2 * DAY), expireAt: new Date(now + 7 * DAY), status: 'open' as const },
-      { boardName: '12月圣诞预售（草稿）', remark: '尚未发布，管理员整理中', publishAt: new Date(now + 5 * DAY), expireAt: new Date(now + 20 * DAY), status: 'unpublish' as const },
-      { boardName: '10月第2周 返校季', remark: '已过期：认领需管理员审核', publishAt: new Date(now - 40 * DAY), expireAt: new Date(now - 30 * DAY), status: 'open' as const },
+      {
+        boardName: '11月第4周 黑五采购',
+        remark: '黑五折扣商品，请在周日前下单并填写快递单号',
+        publishAt: new Date(now - 2 * DAY),
+        expireAt: new Date(now + 7 * DAY),
+        status: 'open' as const,
+      },
+      {
+        boardName: '12月圣诞预售（草稿）',
+        remark: '尚未发布，管理员整理中',
+        publishAt: new Date(now + 5 * DAY),
+        expireAt: new Date(now + 20 * DAY),
+        status: 'unpublish' as const,
+      },
+      {
+        boardName: '10月第2周 返校季',
+        remark: '已过期：认领需管理员审核',
+        publishAt: new Date(now - 40 * DAY),
+        expireAt: new Date(now - 30 * DAY),
+        status: 'open' as const,
+      },
     ])
     .returning();
   await tx.insert(boardGroups).values([open!, expired!].map((b) => ({ boardId: b.id, groupId })));
@@ -89,7 +107,22 @@ async function seedBoards(tx: Tx, groupId: number, aliceId: number, bobId: numbe
   const claim = async (userId: number, t: typeof airpods, count: number, status: 'open' | 'pending') => {
     const res = (await tx.execute(sql`select nextval(pg_get_serial_sequence('tasks', 'id'))::int as id`)) as unknown as { rows: { id: number }[] };
     const id = res.rows[0]!.id;
-    await tx.insert(tasks).values({ id, mainId: id, subId: 0, boardId: t!.boardId, boardTaskId: t!.id, userId, itemId: t!.itemId, itemName: t!.itemName, url: t!.url, price: t!.price, buyIn: t!.buyIn, count, status, upc: itemRows.find((i) => i.id === t!.itemId)?.upc ?? null });
+    await tx.insert(tasks).values({
+      id,
+      mainId: id,
+      subId: 0,
+      boardId: t!.boardId,
+      boardTaskId: t!.id,
+      userId,
+      itemId: t!.itemId,
+      itemName: t!.itemName,
+      url: t!.url,
+      price: t!.price,
+      buyIn: t!.buyIn,
+      count,
+      status,
+      upc: itemRows.find((i) => i.id === t!.itemId)?.upc ?? null,
+    });
   };
   await claim(aliceId, airpods, 8, 'open');
   await claim(bobId, airpods, 6, 'open');

@@ -8,7 +8,9 @@ import http from 'node:http';
 import type { FastifyHttpOptions } from 'fastify';
 import type { Config } from './config.ts';
 
-export function httpServerOptions(config: Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs'>): Pick<FastifyHttpOptions<http.Server>, 'requestTimeout' | 'http' | 'return503OnClosing'> {
+export function httpServerOptions(
+  config: Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs'>,
+): Pick<FastifyHttpOptions<http.Server>, 'requestTimeout' | 'http' | 'return503OnClosing'> {
   return {
     requestTimeout: config.requestTimeoutMs,
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: Math.min(5_000, config.headersTimeoutMs / 2) },

@@ -60,7 +60,8 @@ export function frameworkAnswer(err: Error & { code?: string }, maxParamLength: 
  */
 export function clientErrorAnswer(this: FastifyInstance, err: Error & { code?: string }, socket: Socket) {
   if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return socket.destroy();
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') this.log.info({ remoteAddress: socket.remoteAddress }, 'request dropped: not received whole within its time limit');
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    this.log.info({ remoteAddress: socket.remoteAddress }, 'request dropped: not received whole within its time limit');
   const [status, reason, msg] =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
       ? [408, 'Request Timeout', '参数错误：请求未在限定时间内完整送达，请重试']

@@ -158,8 +158,7 @@ export function withInputRules(validate: FastifyValidationResult, schema: unknow
   const readOnly = text ? [] : Object.keys(props).filter((k) => props[k]!.readOnly === true);
   const checked: FastifyValidationResult = (data: unknown) => {
     const bad = (data as { [BAD_ENCODING]?: string[] } | null)?.[BAD_ENCODING];
-    const found =
-      (bad?.length ? issue('encoding', [bad[0]!]) : undefined) ?? textIssue(data) ?? (text ? decimalIssue(data, schema as SchemaNode) : undefined);
+    const found = (bad?.length ? issue('encoding', [bad[0]!]) : undefined) ?? textIssue(data) ?? (text ? decimalIssue(data, schema as SchemaNode) : undefined);
     if (found) {
       checked.errors = [found];
       return false;

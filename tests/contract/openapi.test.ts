@@ -21,7 +21,24 @@ type Operation = {
 type Op = { method: string; path: string; op: Operation };
 
 const ROLES = ['anonymous', 'user', 'lowerAdmin', 'admin'];
-const TAGS = ['auth', 'users', 'groups', 'boards', 'boardTasks', 'tasks', 'items', 'scan', 'audit', 'match', 'purchased', 'payments', 'withdraw', 'statistics', 'files', 'notice'];
+const TAGS = [
+  'auth',
+  'users',
+  'groups',
+  'boards',
+  'boardTasks',
+  'tasks',
+  'items',
+  'scan',
+  'audit',
+  'match',
+  'purchased',
+  'payments',
+  'withdraw',
+  'statistics',
+  'files',
+  'notice',
+];
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -317,12 +334,21 @@ describe('openapi.yaml conventions', () => {
 
   it('answers every JSON call with the {code, msg, data} envelope and every call with the shared errors', () => {
     for (const o of ops) {
-      for (const [status, name] of Object.entries({ 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 409: 'Conflict', 500: 'ServerError' })) {
+      for (const [status, name] of Object.entries({
+        400: 'BadRequest',
+        401: 'Unauthorized',
+        403: 'Forbidden',
+        404: 'NotFound',
+        409: 'Conflict',
+        500: 'ServerError',
+      })) {
         expect(o.op.responses[status]?.$ref, key(o)).toBe(`#/components/responses/${name}`);
       }
       // 413 wherever a body can be sent; 429 where a rate limit or an upload queue can refuse.
       expect(o.op.responses['413']?.$ref, key(o)).toBe(o.method === 'GET' ? undefined : '#/components/responses/PayloadTooLarge');
-      const limited = ['login', 'register', 'forgotPassword', 'resetPassword', 'checkMailExists'].includes(o.op.operationId!) || /\/excel\/upload\/|\/withdraw\/admin\/confirm$/.test(o.path);
+      const limited =
+        ['login', 'register', 'forgotPassword', 'resetPassword', 'checkMailExists'].includes(o.op.operationId!) ||
+        /\/excel\/upload\/|\/withdraw\/admin\/confirm$/.test(o.path);
       if (limited) expect(o.op.responses['429']?.$ref, key(o)).toBe('#/components/responses/TooManyRequests');
       const ok = o.op.responses['200']?.content ?? {};
       if (/^\/ext\/(pdf|excel)\//.test(o.path)) {
@@ -337,7 +363,10 @@ describe('openapi.yaml conventions', () => {
       const props = env.properties as Record<string, Schema>;
       expect(props.code, key(o)).toEqual({ $ref: '#/components/schemas/ResultCode' });
       expect(props.msg, key(o)).toEqual({ type: 'string' });
-      expect(Object.keys(props).filter((k) => !['code', 'msg', 'data'].includes(k)), key(o)).toEqual([]);
+      expect(
+        Object.keys(props).filter((k) => !['code', 'msg', 'data'].includes(k)),
+        key(o),
+      ).toEqual([]);
     }
   });
 
@@ -355,7 +384,9 @@ describe('openapi.yaml conventions', () => {
   it('types list parameters the same way everywhere', () => {
     const paramSchema = (o: Op, name: string) => {
       const p = ((o.op as { parameters?: Schema[] }).parameters ?? [])
-        .map((p) => (typeof p.$ref === 'string' ? (spec.components as unknown as { parameters: Record<string, Schema> }).parameters[p.$ref.split('/').pop()!] : p))
+        .map((p) =>
+          typeof p.$ref === 'string' ? (spec.components as unknown as { parameters: Record<string, Schema> }).parameters[p.$ref.split('/').pop()!] : p,
+        )
         .find((p) => p?.name === name && p.in === 'query');
       return p?.schema as Schema | undefined;
     };
@@ -390,13 +421,25 @@ describe('openapi.yaml conventions', () => {
             expect(node.minimum as number, `${key(o)} ${where}${at}`).toBeGreaterThanOrEqual(-2147483648);
           }
         });
-      for (const [where, schema] of inputs) if (/Ids$|^query uids$/.test(where.split(' ').pop()!)) expect(schema, `${key(o)} ${where}`).toEqual({ $ref: '#/components/schemas/IdList' });
+      for (const [where, schema] of inputs)
+        if (/Ids$|^query uids$/.test(where.split(' ').pop()!)) expect(schema, `${key(o)} ${where}`).toEqual({ $ref: '#/components/schemas/IdList' });
     }
     expect(checked).toBeGreaterThan(100);
   });
 
   it('uses no OpenAPI 3.1-only keywords and no recursive schemas', () => {
-    const forbidden = ['const', 'unevaluatedProperties', 'prefixItems', '$defs', 'dependentRequired', 'dependentSchemas', 'contentMediaType', 'if', 'then', 'else'];
+    const forbidden = [
+      'const',
+      'unevaluatedProperties',
+      'prefixItems',
+      '$defs',
+      'dependentRequired',
+      'dependentSchemas',
+      'contentMediaType',
+      'if',
+      'then',
+      'else',
+    ];
     const visitAll = (node: unknown, path: string): void => {
       if (Array.isArray(node)) return node.forEach((n, i) => visitAll(n, `${path}[${i}]`));
       if (!node || typeof node !== 'object') return;
@@ -487,7 +530,8 @@ describe('fastify-openapi-glue', () => {
     expect(await json('/api/withdraw/user/request', { requests: [{ cardId: 1, withdrawAmount: 10.5, x: 1 }], taskIds: [1] })).toBe(400);
     expect(await json('/api/usergroup/update', { groupName: '' })).toBe(400);
 
-    const form = (payload: string) => status({ method: 'POST', url: '/ext/login/password', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload });
+    const form = (payload: string) =>
+      status({ method: 'POST', url: '/ext/login/password', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload });
     expect(await form('mail=a%40example.com')).toBe(200);
     expect(await form('mail=a%40example.com&other=1')).toBe(400);
 
@@ -498,7 +542,12 @@ describe('fastify-openapi-glue', () => {
 
     const upload = async (fd: FormData) => {
       const req = new Request('http://localhost/', { method: 'POST', body: fd });
-      return status({ method: 'POST', url: '/api/withdraw/admin/confirm', headers: { 'content-type': req.headers.get('content-type')! }, payload: Buffer.from(await req.arrayBuffer()) });
+      return status({
+        method: 'POST',
+        url: '/api/withdraw/admin/confirm',
+        headers: { 'content-type': req.headers.get('content-type')! },
+        payload: Buffer.from(await req.arrayBuffer()),
+      });
     };
     const withFile = new FormData();
     withFile.append('file', new Blob([new Uint8Array([0x50, 0x4b, 3, 4])]), 'confirm.xlsx');

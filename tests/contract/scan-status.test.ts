@@ -74,7 +74,11 @@ describe('scan record statuses: one list', () => {
   });
 
   it('reads the migrations as PostgreSQL would: added, placed and renamed values count', () => {
-    const files = ['CREATE TYPE "public"."s" AS ENUM(\'a\', \'b\');--> statement-breakpoint', "ALTER TYPE \"public\".\"s\" ADD VALUE 'c' BEFORE 'b';", 'ALTER TYPE "s" RENAME VALUE \'a\' TO \'z\';'];
+    const files = [
+      'CREATE TYPE "public"."s" AS ENUM(\'a\', \'b\');--> statement-breakpoint',
+      'ALTER TYPE "public"."s" ADD VALUE \'c\' BEFORE \'b\';',
+      "ALTER TYPE \"s\" RENAME VALUE 'a' TO 'z';",
+    ];
     expect(sqlEnumValues(files, 's')).toEqual(['z', 'c', 'b']);
     expect(sqlEnumValues(files, 'other')).toBeNull();
   });

@@ -55,6 +55,14 @@ describe('server modules', () => {
   });
 
   it('the check finds a circle when there is one', () => {
-    expect(findCircle(new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']]]))).toEqual(['a.ts', 'b.ts', 'c.ts', 'a.ts']);
+    expect(
+      findCircle(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', ['c.ts']],
+          ['c.ts', ['a.ts']],
+        ]),
+      ),
+    ).toEqual(['a.ts', 'b.ts', 'c.ts', 'a.ts']);
   });
 });

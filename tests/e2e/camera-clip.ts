@@ -29,8 +29,7 @@ function frameRgb(code: string | null): Uint8Array {
   let x = Math.floor((WIDTH - total) / 2);
   widths.forEach((modules, i) => {
     const px = modules * MODULE_PX;
-    if (i % 2 === 0)
-      for (let y = top; y < top + BAR_HEIGHT; y++) rgb.fill(0, (y * WIDTH + x) * 3, (y * WIDTH + x + px) * 3); // bars at even places
+    if (i % 2 === 0) for (let y = top; y < top + BAR_HEIGHT; y++) rgb.fill(0, (y * WIDTH + x) * 3, (y * WIDTH + x + px) * 3); // bars at even places
     x += px;
   });
   return rgb;

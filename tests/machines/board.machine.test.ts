@@ -36,7 +36,8 @@ describe('board machine', () => {
 
   it('offers exactly the events each state allows (what the buttons show)', () => {
     const candidates = [all, toUsers, backup, close, reopen];
-    const offered = (s: BoardStatus, c: BoardContext) => allowedEvents(boardMachine, s, c, candidates).map((e) => (e.type === 'board.publish' ? e.mode : e.type));
+    const offered = (s: BoardStatus, c: BoardContext) =>
+      allowedEvents(boardMachine, s, c, candidates).map((e) => (e.type === 'board.publish' ? e.mode : e.type));
     expect(offered('unpublish', ready)).toEqual(['all', 'users', 'backup']);
     expect(offered('open', ready)).toEqual(['all', 'users', 'backup', 'board.close']);
     expect(offered('close', ready)).toEqual(['board.reopen']);

@@ -25,8 +25,7 @@ const target = (over: Partial<ClaimTarget> = {}): ClaimTarget => ({
 });
 
 const values = (over: Partial<ClaimValues> = {}): ClaimValues => ({ count: 1, isHome: false, ...over });
-const home = (over: Partial<ClaimValues> = {}): ClaimValues =>
-  values({ isHome: true, state: 'CA', zipCode: '94105', labelCount: 2, ...over });
+const home = (over: Partial<ClaimValues> = {}): ClaimValues => values({ isHome: true, state: 'CA', zipCode: '94105', labelCount: 2, ...over });
 
 describe('claimOutcome: what may be claimed', () => {
   it.each(['normal', 'urgent'] as const)('an open board and a %s board task give an open task', (boardTaskStatus) => {
@@ -96,12 +95,17 @@ describe('claimFieldErrors: count', () => {
     }
   });
 
-  it.each([['', 'empty'], ['  ', 'blank'], ['abc', 'letters'], ['1.5', 'a fraction'], ['-1', 'negative'], ['1e2', 'exponent'], [1.5, 'a fractional number']])(
-    "'%s' (%s) gives '请输入数字'",
-    (count: string | number, _what: string) => {
-      expect(claimFieldErrors(values({ count }), target())).toEqual({ count: '请输入数字' });
-    },
-  );
+  it.each([
+    ['', 'empty'],
+    ['  ', 'blank'],
+    ['abc', 'letters'],
+    ['1.5', 'a fraction'],
+    ['-1', 'negative'],
+    ['1e2', 'exponent'],
+    [1.5, 'a fractional number'],
+  ])("'%s' (%s) gives '请输入数字'", (count: string | number, _what: string) => {
+    expect(claimFieldErrors(values({ count }), target())).toEqual({ count: '请输入数字' });
+  });
 
   it("0 gives '认领数量至少为1件'", () => {
     expect(claimFieldErrors(values({ count: 0 }), target())).toEqual({ count: '认领数量至少为1件' });
@@ -166,8 +170,7 @@ function harness() {
   const logic = claimMachine.provide({
     actors: {
       submitClaim: fromPromise<{ taskId: number | null }, ClaimRequest>(
-        ({ input }) =>
-          new Promise((resolve, reject) => calls.push({ input, resolve: (taskId) => resolve({ taskId }), reject })),
+        ({ input }) => new Promise((resolve, reject) => calls.push({ input, resolve: (taskId) => resolve({ taskId }), reject })),
       ),
     },
   });

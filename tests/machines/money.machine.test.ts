@@ -14,7 +14,9 @@ import {
   type WithdrawStatus,
 } from '../../machines/withdraw.machine';
 
-const PAY_EVENTS: PaymentEvent[] = ['pay.agree', 'pay.withdraw', 'pay.release', 'pay.paid', 'pay.confirm', 'pay.collect'].map((type) => ({ type }) as PaymentEvent);
+const PAY_EVENTS: PaymentEvent[] = ['pay.agree', 'pay.withdraw', 'pay.release', 'pay.paid', 'pay.confirm', 'pay.collect'].map(
+  (type) => ({ type }) as PaymentEvent,
+);
 const pay = (s: PaymentStatus, type: PaymentEvent['type']) => decide(paymentMachine, s, {}, { type } as PaymentEvent, explainPaymentRefusal);
 const payOffers = (s: PaymentStatus) => allowedEvents(paymentMachine, s, {}, PAY_EVENTS).map((e) => e.type);
 
@@ -47,7 +49,13 @@ describe('payment application machine', () => {
   });
 });
 
-const WD_EVENTS: WithdrawEvent[] = [{ type: 'wd.pay', by: 'user' }, { type: 'wd.requestCancel' }, { type: 'wd.agreeCancel' }, { type: 'wd.rejectCancel' }, { type: 'wd.changeCard' }];
+const WD_EVENTS: WithdrawEvent[] = [
+  { type: 'wd.pay', by: 'user' },
+  { type: 'wd.requestCancel' },
+  { type: 'wd.agreeCancel' },
+  { type: 'wd.rejectCancel' },
+  { type: 'wd.changeCard' },
+];
 const wd = (s: WithdrawStatus, cancelFlag: boolean, e: WithdrawEvent) => decide(withdrawMachine, s, { cancelFlag }, e, explainWithdrawRefusal);
 const wdOffers = (s: WithdrawStatus, cancelFlag: boolean) => allowedEvents(withdrawMachine, s, { cancelFlag }, WD_EVENTS).map((e) => e.type);
 
@@ -77,10 +85,26 @@ describe('withdraw line machine', () => {
     expect(withdrawRequestError([100], [{ cardId: null, amount: '1' }])).toBe('请填写银行卡');
     expect(withdrawRequestError([100], [{ cardId: 1, amount: 'abc' }])).toBe('请填写金额，金额必须为数字');
     expect(withdrawRequestError([100], [{ cardId: 1, amount: '1.005' }])).toBe('请填写金额，金额必须为数字');
-    expect(withdrawRequestError([100, 200], [{ cardId: 1, amount: '1' }, { cardId: 1, amount: '2' }])).toBe(withdrawMessages.cardOnce);
+    expect(
+      withdrawRequestError(
+        [100, 200],
+        [
+          { cardId: 1, amount: '1' },
+          { cardId: 1, amount: '2' },
+        ],
+      ),
+    ).toBe(withdrawMessages.cardOnce);
     expect(withdrawRequestError([100, 200], [{ cardId: 1, amount: '2.99' }])).toBe('"提现合计"必须与"任务合计"金额相同');
     // 0.1 + 0.2 in floating point is not 0.3; in cents it is.
-    expect(withdrawRequestError([30], [{ cardId: 1, amount: '0.1' }, { cardId: 2, amount: '0.2' }])).toBeNull();
+    expect(
+      withdrawRequestError(
+        [30],
+        [
+          { cardId: 1, amount: '0.1' },
+          { cardId: 2, amount: '0.2' },
+        ],
+      ),
+    ).toBeNull();
     expect(amountToCents('12.5')).toBe(1250);
     expect(amountToCents(0)).toBeNull();
   });

@@ -1,15 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromPromise, waitFor, type EventObject } from 'xstate';
 import { createTestModel, getShortestPaths } from 'xstate/graph';
-import {
-  LOGOUT_DELAY_MS,
-  isLoggedIn,
-  isSettling,
-  selectRole,
-  sessionMachine,
-  type SessionInput,
-  type SessionUser,
-} from '../../machines/session.machine';
+import { LOGOUT_DELAY_MS, isLoggedIn, isSettling, selectRole, sessionMachine, type SessionInput, type SessionUser } from '../../machines/session.machine';
 
 const alice: SessionUser = {
   id: 7,
@@ -34,8 +26,7 @@ function harness(input: SessionInput = { token: null }) {
   const logic = sessionMachine.provide({
     actors: {
       loadUser: fromPromise<SessionUser, { token: string }>(
-        ({ input: loadInput }) =>
-          new Promise<SessionUser>((resolve, reject) => loads.push({ token: loadInput.token, resolve, reject })),
+        ({ input: loadInput }) => new Promise<SessionUser>((resolve, reject) => loads.push({ token: loadInput.token, resolve, reject })),
       ),
     },
     actions: {

@@ -25,12 +25,9 @@ describe('extractMessage (SPEC §8 message fields)', () => {
     expect(extractMessage(body)).toBe(expected);
   });
 
-  it.each([[{}], [{ msg: '' }], [{ msg: '   ', error: 42 }], [null], [undefined], ['plain text'], [[1, 2]]])(
-    "falls back to 'unknown error' for %j",
-    (body) => {
-      expect(extractMessage(body)).toBe('unknown error');
-    },
-  );
+  it.each([[{}], [{ msg: '' }], [{ msg: '   ', error: 42 }], [null], [undefined], ['plain text'], [[1, 2]]])("falls back to 'unknown error' for %j", (body) => {
+    expect(extractMessage(body)).toBe('unknown error');
+  });
 
   it('skips empty fields and takes the next one', () => {
     expect(extractMessage({ msg: '', errorMsg: 'second' })).toBe('second');

@@ -1,12 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  COOKIE_MAX_AGE_SECONDS,
-  KEEP_FLAG_KEY,
-  TOKEN_KEY,
-  createTokenStore,
-  probeLocalStorage,
-} from '../../src/web/session/token-store';
+import { COOKIE_MAX_AGE_SECONDS, KEEP_FLAG_KEY, TOKEN_KEY, createTokenStore, probeLocalStorage } from '../../src/web/session/token-store';
 
 function clearCookies() {
   for (const part of document.cookie.split(';')) {

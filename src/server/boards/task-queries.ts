@@ -49,7 +49,10 @@ export async function pageTasks(tx: Tx, where: SQL | undefined, p: { size: numbe
       .orderBy(...order)
       .limit(p.size)
       .offset(p.offset),
-    tx.select({ n: sql<number>`count(*)::int` }).from(tasks).where(where),
+    tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(tasks)
+      .where(where),
   ]);
   const totalElements = Number(total?.n ?? 0);
   return { content: rows.map(out), totalPages: totalPagesOf(totalElements, p.size), totalElements };

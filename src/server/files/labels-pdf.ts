@@ -98,8 +98,32 @@ async function barcodePng(upc: string | null): Promise<Buffer | null> {
 
 /** The label's own words: Chinese with a CJK font, English when the machine has none. */
 const LABEL_WORDS = {
-  zh: { title: 'Purchase Hub 发货标签', task: '任务', user: '用户：', item: '商品：', itemId: '商品ID：', count: '认领数量：', colon: '：', none: '无', isHome: '寄到家（isHome）：', yes: '是', no: '否' },
-  en: { title: 'Purchase Hub shipping label', task: 'Task', user: 'User: ', item: 'Item: ', itemId: 'Item ID: ', count: 'Count: ', colon: ': ', none: 'none', isHome: 'isHome: ', yes: 'yes', no: 'no' },
+  zh: {
+    title: 'Purchase Hub 发货标签',
+    task: '任务',
+    user: '用户：',
+    item: '商品：',
+    itemId: '商品ID：',
+    count: '认领数量：',
+    colon: '：',
+    none: '无',
+    isHome: '寄到家（isHome）：',
+    yes: '是',
+    no: '否',
+  },
+  en: {
+    title: 'Purchase Hub shipping label',
+    task: 'Task',
+    user: 'User: ',
+    item: 'Item: ',
+    itemId: 'Item ID: ',
+    count: 'Count: ',
+    colon: ': ',
+    none: 'none',
+    isHome: 'isHome: ',
+    yes: 'yes',
+    no: 'no',
+  },
 } as const;
 
 /** The labels of one task: a complete PDF file. */
@@ -133,7 +157,10 @@ export async function renderLabelsPdf(task: LabelTask, user: LabelUser): Promise
     doc.fontSize(11).text(show(`${words.user}${user.nickName}`), { width, height: 30, ellipsis: true });
     doc.fontSize(9).fillColor('#333333').text(show(user.mailAddr), { width, height: 24, ellipsis: true });
     doc.moveDown(0.4);
-    doc.fillColor('#000000').fontSize(12).text(show(`${words.item}${task.itemName}`), { width, height: 60, ellipsis: true });
+    doc
+      .fillColor('#000000')
+      .fontSize(12)
+      .text(show(`${words.item}${task.itemName}`), { width, height: 60, ellipsis: true });
     doc.fontSize(9).text(`${words.itemId}${task.itemId}    ${words.count}${task.count}`, { width });
     doc.moveDown(0.6);
     if (barcode) {

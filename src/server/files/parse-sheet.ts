@@ -163,7 +163,11 @@ export class ParseSlots {
 }
 
 // A worker just started has not grown yet: the running one is counted at its full heap too.
-const parses = new ParseSlots(MAX_PARALLEL_PARSES, MAX_MEMBER_PARSES, () => process.memoryUsage.rss() + 2 * SHEET_LIMITS.heapMb * 1024 * 1024 <= MEMORY_BUDGET_BYTES);
+const parses = new ParseSlots(
+  MAX_PARALLEL_PARSES,
+  MAX_MEMBER_PARSES,
+  () => process.memoryUsage.rss() + 2 * SHEET_LIMITS.heapMb * 1024 * 1024 <= MEMORY_BUDGET_BYTES,
+);
 
 /** The files being parsed and waiting, per side. */
 export const parseQueueState = () => parses.state;
@@ -203,7 +207,7 @@ async function rowsOfText(text: Uint8Array, limits: SheetLimits): Promise<RawRow
   const pacer = new Pacer();
   const out: RawRows = [];
   const PIECE = 128 * 1024;
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     let end = Math.min(text.length, start + PIECE);
     if (end < text.length) {
       const newline = text.indexOf(10, end);
@@ -231,7 +235,13 @@ function runWorker(bytes: Buffer, limits: SheetLimits): Promise<{ ok: true; text
     // The worker gets its own copy, transferred (not cloned again); the request keeps its buffer.
     const copy = new Uint8Array(bytes);
     const worker = new Worker(WORKER_URL, {
-      workerData: { bytes: copy, maxRows: limits.maxRows, maxUnzippedBytes: limits.maxUnzippedBytes, maxZipEntries: limits.maxZipEntries, maxColumns: limits.maxColumns },
+      workerData: {
+        bytes: copy,
+        maxRows: limits.maxRows,
+        maxUnzippedBytes: limits.maxUnzippedBytes,
+        maxZipEntries: limits.maxZipEntries,
+        maxColumns: limits.maxColumns,
+      },
       transferList: [copy.buffer],
       resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 16, codeRangeSizeMb: 16, stackSizeMb: 4 },
       // No loader flags of the parent (tsx, vitest): the worker is plain JavaScript.
@@ -268,7 +278,11 @@ function runWorker(bytes: Buffer, limits: SheetLimits): Promise<{ ok: true; text
 }
 
 /** Header text as compared: width-folded (NFKC), lower case, without spaces and required marks. */
-export const normalizeHeader = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[\s*＊:：]/g, '');
+export const normalizeHeader = (text: string) =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s*＊:：]/g, '');
 
 const isBlank = (v: Cell) => v === null || (typeof v === 'string' && v.trim() === '');
 

@@ -191,7 +191,11 @@ export async function uploadPurchased(
     const checked = await mapPaced(rows, checkRow);
     // The tasks are read without locks, to answer the rows that cannot be applied before anything
     // is written; savePurchasedRecords locks and checks them again in each slice.
-    const taskOf = await loadTasks(db, actor, checked.flatMap((c) => (c.ref ? [c.ref] : [])));
+    const taskOf = await loadTasks(
+      db,
+      actor,
+      checked.flatMap((c) => (c.ref ? [c.ref] : [])),
+    );
     const seen = new Map<string, number>();
     const groups = new Map<string, Todo[]>();
     await forEachPaced(checked, (c) => {

@@ -62,7 +62,11 @@ function checkZip(b, limits) {
     const start = local + 30 + lNameLen + lExtraLen;
     if (start > b.length) throw new Refusal('unreadable');
     if (flags & 0x2041) throw new Refusal('unreadable'); // encrypted: xlsx refuses it too
-    const name = b.subarray(local + 30, local + 30 + lNameLen).toString('latin1').replace(/^\//, '').toLowerCase();
+    const name = b
+      .subarray(local + 30, local + 30 + lNameLen)
+      .toString('latin1')
+      .replace(/^\//, '')
+      .toLowerCase();
     names.add(name);
     // A declared size above the budget is refused before anything is allocated for it.
     if (usz > limits.maxUnzippedBytes - total) throw new Refusal('too-big');
@@ -171,7 +175,11 @@ function parse() {
 }
 
 try {
-  const text = new TextEncoder().encode(parse().map((row) => JSON.stringify(row)).join('\n'));
+  const text = new TextEncoder().encode(
+    parse()
+      .map((row) => JSON.stringify(row))
+      .join('\n'),
+  );
   parentPort.postMessage({ ok: true, text }, [text.buffer]);
 } catch (err) {
   if (err instanceof Refusal) parentPort.postMessage({ ok: false, reason: err.reason, count: typeof err.count === 'number' ? err.count : undefined });

@@ -20,7 +20,21 @@ export const trackingExportMessages = {
 /** The scan record statuses in words, as the list shows them. */
 export const SCAN_STATUS_TEXT: Record<ScanRow['status'], string> = scanStatusLabels;
 
-export const TRACKING_EXPORT_HEADER = ['ID', 'Tracking', 'UPC', '数量', '商品ID', '商品名称', '状态', '匹配用户', '用户ID', '任务ID', '操作人ID', '创建时间', '更新时间'] as const;
+export const TRACKING_EXPORT_HEADER = [
+  'ID',
+  'Tracking',
+  'UPC',
+  '数量',
+  '商品ID',
+  '商品名称',
+  '状态',
+  '匹配用户',
+  '用户ID',
+  '任务ID',
+  '操作人ID',
+  '创建时间',
+  '更新时间',
+] as const;
 
 export function trackingWorkbook(rows: ScanRow[], timezone: number): Buffer {
   const out: OutCell[][] = rows.map((r) => [

@@ -185,7 +185,11 @@ async function loadItems(tx: Tx, ids: number[], upcs: string[]) {
   const byId = new Map<number, ItemBrief>();
   const byUpc = new Map<string, ItemBrief & { open: boolean }>();
   for (const part of chunks([...new Set(ids)])) {
-    for (const r of await tx.select({ id: items.id, itemName: items.itemName, upc: items.upc }).from(items).where(sql`${items.id} = any(${sql.param(part)}::int[])`)) byId.set(r.id, r);
+    for (const r of await tx
+      .select({ id: items.id, itemName: items.itemName, upc: items.upc })
+      .from(items)
+      .where(sql`${items.id} = any(${sql.param(part)}::int[])`))
+      byId.set(r.id, r);
   }
   for (const part of chunks([...new Set(upcs)])) {
     const rows = await tx
@@ -225,7 +229,18 @@ async function flush(tx: Tx, actor: SessionUser, plan: Plan, insertAction: strin
   const now = new Date();
   const inserted = await insertScanRows(
     tx,
-    plan.inserts.map((r) => ({ ...r, status: ANNOUNCED_SCAN_STATUS, matchedUser: null, userId: null, mainId: null, subId: null, taskId: null, opUid: actor.id, createdAt: now, updatedAt: now })),
+    plan.inserts.map((r) => ({
+      ...r,
+      status: ANNOUNCED_SCAN_STATUS,
+      matchedUser: null,
+      userId: null,
+      mainId: null,
+      subId: null,
+      taskId: null,
+      opUid: actor.id,
+      createdAt: now,
+      updatedAt: now,
+    })),
   );
   for (const row of inserted) audits.push(scanAudit(actor, insertAction, null, row));
   for (const part of chunks(plan.updates)) {

@@ -142,7 +142,7 @@ export async function applyInSlices<G>(
   const { targetMs, firstRows, maxRows } = { ...SLICING[pg ? 'pg' : 'pglite'], ...opts.slicing };
   const deadline = Date.now() + opts.budgetMs;
   let size = firstRows;
-  for (let i = 0; i < groups.length; ) {
+  for (let i = 0; i < groups.length;) {
     if (Date.now() > deadline) {
       for (const group of groups.slice(i)) {
         for (const out of opts.outsOf(group)) Object.assign(out, { opStatus: 'error', msg: uploadRowMessages.notProcessed });

@@ -86,7 +86,21 @@ export async function userTasksForExport(tx: Tx, userId: number, f: UserTaskFilt
   return page.content;
 }
 
-export const USER_TASK_HEADER = ['任务ID', '看板', '商品名称', 'UPC', '认领数量', '到货数量', '价格', '回收价', '奖励', '折扣', '状态', 'Tracking', '认领时间'] as const;
+export const USER_TASK_HEADER = [
+  '任务ID',
+  '看板',
+  '商品名称',
+  'UPC',
+  '认领数量',
+  '到货数量',
+  '价格',
+  '回收价',
+  '奖励',
+  '折扣',
+  '状态',
+  'Tracking',
+  '认领时间',
+] as const;
 
 export function userTaskWorkbook(list: Task[], timezone: number): Buffer {
   const rows: OutCell[][] = list.map((t) => [

@@ -55,7 +55,10 @@ async function pageAudits(db: Db, entities: Entity[], filters: (SQL | undefined)
       .orderBy(...order)
       .limit(p.size)
       .offset(p.offset),
-    db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(where),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(auditLog)
+      .where(where),
   ]);
   const totalElements = Number(total?.n ?? 0);
   const content: AuditEntry[] = rows.map(({ a, opName }) => ({

@@ -44,7 +44,9 @@ async function findToken(tx: Tx, token: string, kind: 'register' | 'change') {
   const [row] = await tx
     .select()
     .from(oneTimeTokens)
-    .where(and(eq(oneTimeTokens.tokenHash, hashToken(token)), eq(oneTimeTokens.kind, kind), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, new Date())))
+    .where(
+      and(eq(oneTimeTokens.tokenHash, hashToken(token)), eq(oneTimeTokens.kind, kind), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, new Date())),
+    )
     .limit(1);
   return row;
 }
@@ -165,7 +167,13 @@ export const authHandlers: Handlers = {
     requireFilled(body, REGISTER_LABELS);
     checkPassword(body.pwd);
     const mailAddr = normalizeMail(body.mailAddr);
-    const attempt = ctx.rateLimits.take([{ name: 'registerPair', key: pairKey(mailAddr, req.ip) }, { name: 'registerIp', key: req.ip }], '注册失败');
+    const attempt = ctx.rateLimits.take(
+      [
+        { name: 'registerPair', key: pairKey(mailAddr, req.ip) },
+        { name: 'registerIp', key: req.ip },
+      ],
+      '注册失败',
+    );
     const failed = ok({ status: 'failed' as const }, 'token已失效');
     const taken = ok({ status: 'already_exist' as const }, `用户名${mailAddr}已被占用`);
     // Token and address first: no hash for a request that cannot succeed. The token is consumed in
@@ -179,7 +187,9 @@ export const authHandlers: Handlers = {
     return ctx.db.transaction(async (tx) => {
       if (!(await consumeToken(tx, tokenRow.id))) return failed;
       try {
-        await tx.insert(users).values({ mailAddr, nickName: body.nickName.trim(), phoneNo: body.phoneNo.trim(), qq: body.qq.trim(), roleType: 'user', passwordHash });
+        await tx
+          .insert(users)
+          .values({ mailAddr, nickName: body.nickName.trim(), phoneNo: body.phoneNo.trim(), qq: body.qq.trim(), roleType: 'user', passwordHash });
       } catch (err) {
         if (isUniqueViolation(err)) return taken;
         throw err;
@@ -216,7 +226,13 @@ export const authHandlers: Handlers = {
     requireFilled(body, { pwd: '密码', token: 'token', mailAddr: '邮箱' });
     checkPassword(body.pwd);
     const mailAddr = normalizeMail(body.mailAddr);
-    const attempt = ctx.rateLimits.take([{ name: 'resetPair', key: pairKey(mailAddr, req.ip) }, { name: 'resetIp', key: req.ip }], '重置密码失败');
+    const attempt = ctx.rateLimits.take(
+      [
+        { name: 'resetPair', key: pairKey(mailAddr, req.ip) },
+        { name: 'resetIp', key: req.ip },
+      ],
+      '重置密码失败',
+    );
     const failed = ok({ status: 'failed' as const }, '链接已失效');
     // The token first: no hash for a request that cannot succeed. It is consumed in the
     // transaction below, so a link still works once when two requests race.
@@ -242,7 +258,14 @@ export const authHandlers: Handlers = {
 
   async inviteUsers(req, ctx) {
     const inviter = me(req);
-    const mails = [...new Set(String(req.body.mails ?? '').split(/[,;\s]+/).map(normalizeMail).filter(Boolean))];
+    const mails = [
+      ...new Set(
+        String(req.body.mails ?? '')
+          .split(/[,;\s]+/)
+          .map(normalizeMail)
+          .filter(Boolean),
+      ),
+    ];
     if (mails.length === 0) throw badRequest('请填写邮箱');
     if (mails.length > MAX_INVITES_PER_CALL) throw badRequest(`一次最多邀请${MAX_INVITES_PER_CALL}个邮箱`);
     const rows: { mail: string; sendStatus: 'succ' | 'failed'; msg: string }[] = [];

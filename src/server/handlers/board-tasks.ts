@@ -36,7 +36,9 @@ const memberFilter = (user: SessionUser): SQL | undefined => (isAdminSide(user) 
 
 /** One board task with its UPC and claim count, if `user` may see it (through its board), else A00004. */
 async function visibleBoardTask(tx: Tx, user: SessionUser, where: SQL) {
-  const scope = isAdminSide(user) ? undefined : and(memberFilter(user), sql`exists (select 1 from ${boards} where ${boards.id} = ${boardTasks.boardId} and ${visibleToMember(user.id)})`);
+  const scope = isAdminSide(user)
+    ? undefined
+    : and(memberFilter(user), sql`exists (select 1 from ${boards} where ${boards.id} = ${boardTasks.boardId} and ${visibleToMember(user.id)})`);
   const [row] = await selectBoardTasks(tx, and(where, scope)).limit(1);
   if (!row) throw notFound(BOARD_TASK_NOT_FOUND);
   return row;
@@ -92,7 +94,11 @@ export const boardTasksHandlers: Handlers = {
       };
       let saved: BoardTaskRow;
       if (before) {
-        [saved] = (await tx.update(boardTasks).set({ ...values, updatedAt: new Date() }).where(eq(boardTasks.id, before.id)).returning()) as [BoardTaskRow];
+        [saved] = (await tx
+          .update(boardTasks)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(boardTasks.id, before.id))
+          .returning()) as [BoardTaskRow];
       } else {
         [saved] = (await tx
           .insert(boardTasks)

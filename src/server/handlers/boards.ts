@@ -85,15 +85,28 @@ function boardFilters(q: { boardId?: number; boardTaskId?: number; itemId?: numb
   return out;
 }
 
-async function listBoards(ctx: Ctx, user: SessionUser, q: { page?: number; size?: number; isDesc?: boolean; boardId?: number; boardTaskId?: number; itemId?: number }) {
+async function listBoards(
+  ctx: Ctx,
+  user: SessionUser,
+  q: { page?: number; size?: number; isDesc?: boolean; boardId?: number; boardTaskId?: number; itemId?: number },
+) {
   // SPEC §9: page size 10 for the board lists.
   const p = pageOf(q, 10);
   const scope = boardScope(user);
   const where = and(...boardFilters(q, !isAdminSide(user)), ...(scope ? [scope] : []));
   const order = p.isDesc ? [desc(boards.createdAt), desc(boards.id)] : [asc(boards.createdAt), asc(boards.id)];
   const [rows, [total]] = await Promise.all([
-    ctx.db.select().from(boards).where(where).orderBy(...order).limit(p.size).offset(p.offset),
-    ctx.db.select({ n: sql<number>`count(*)::int` }).from(boards).where(where),
+    ctx.db
+      .select()
+      .from(boards)
+      .where(where)
+      .orderBy(...order)
+      .limit(p.size)
+      .offset(p.offset),
+    ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(boards)
+      .where(where),
   ]);
   const now = new Date();
   return { data: rows.map((b) => boardOut(b, now)), pageNumber: totalPagesOf(Number(total?.n ?? 0), p.size) };
@@ -239,7 +252,14 @@ export const boardsHandlers: Handlers = {
         .values(ids.map((groupId) => ({ boardId: board.id, groupId })))
         .onConflictDoNothing()
         .returning({ groupId: boardGroups.groupId });
-      await writeAudit(tx, { entity: 'board', entityId: board.id, action: 'groups.add', opUid: user.id, before: null, after: { groupIds: added.map((g) => g.groupId) } });
+      await writeAudit(tx, {
+        entity: 'board',
+        entityId: board.id,
+        action: 'groups.add',
+        opUid: user.id,
+        before: null,
+        after: { groupIds: added.map((g) => g.groupId) },
+      });
       return ok(true, boardSaveMessages.published);
     });
   },
@@ -253,7 +273,14 @@ export const boardsHandlers: Handlers = {
         .delete(boardGroups)
         .where(and(eq(boardGroups.boardId, board.id), inArray(boardGroups.groupId, ids)))
         .returning({ groupId: boardGroups.groupId });
-      await writeAudit(tx, { entity: 'board', entityId: board.id, action: 'groups.remove', opUid: user.id, before: { groupIds: removed.map((g) => g.groupId) }, after: null });
+      await writeAudit(tx, {
+        entity: 'board',
+        entityId: board.id,
+        action: 'groups.remove',
+        opUid: user.id,
+        before: { groupIds: removed.map((g) => g.groupId) },
+        after: null,
+      });
       return ok(true, boardSaveMessages.published);
     });
   },

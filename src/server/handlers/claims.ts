@@ -74,7 +74,10 @@ async function claim(ctx: Ctx, user: SessionUser, boardTaskId: number, input: Cl
     };
     const outcome = claimOutcome(target);
     if (!outcome.ok) throw badRequest(outcome.msg);
-    const errors = claimFieldErrors({ count: input.count, isHome: input.isHome, state: input.state, zipCode: input.zipCode, labelCount: input.labelCount }, target);
+    const errors = claimFieldErrors(
+      { count: input.count, isHome: input.isHome, state: input.state, zipCode: input.zipCode, labelCount: input.labelCount },
+      target,
+    );
     const first = Object.values(errors)[0];
     if (first) throw badRequest(first);
 
@@ -150,7 +153,13 @@ export const claimsHandlers: Handlers = {
 
   async claimBoardTaskWithLabel(req, ctx) {
     const b = req.body;
-    return claim(ctx, me(req), req.params.id, { count: req.params.count, isHome: b.isHome, state: b.state, zipCode: b.zipCode, labelCount: req.params.labelCount });
+    return claim(ctx, me(req), req.params.id, {
+      count: req.params.count,
+      isHome: b.isHome,
+      state: b.state,
+      zipCode: b.zipCode,
+      labelCount: req.params.labelCount,
+    });
   },
 
   async acceptTask(req, ctx) {

@@ -44,7 +44,9 @@ type TokenQuery = OpRequest<'getExcelDownloadToken'>['query'];
  * Excel exports that exist: the token kind each one redeems, the filters it keeps in the token, and
  * what is checked before a token is issued (the export's own limits).
  */
-const BUILT_EXPORTS: Partial<Record<ExcelKind, { kind: DownloadKind; params: (q: TokenQuery) => DownloadParams; check?: (db: Db, params: DownloadParams) => Promise<void> }>> = {
+const BUILT_EXPORTS: Partial<
+  Record<ExcelKind, { kind: DownloadKind; params: (q: TokenQuery) => DownloadParams; check?: (db: Db, params: DownloadParams) => Promise<void> }>
+> = {
   'user-task': { kind: 'excel.userTask', params: userTaskParams },
   tracking: {
     kind: 'excel.tracking',
@@ -64,7 +66,10 @@ const BUILT_EXPORTS: Partial<Record<ExcelKind, { kind: DownloadKind; params: (q:
       return { boardId: q.boardId, timezone: q.timezone ?? 0 };
     },
     async check(db, params) {
-      const [board] = await db.select({ id: boards.id }).from(boards).where(eq(boards.id, Number(params.boardId)));
+      const [board] = await db
+        .select({ id: boards.id })
+        .from(boards)
+        .where(eq(boards.id, Number(params.boardId)));
       if (!board) throw notFound(BOARD_NOT_FOUND);
     },
   },
@@ -99,13 +104,15 @@ export function attachment(filename: string, utf8Name?: string) {
 }
 
 function sendFile(reply: FastifyReply, body: Buffer, type: string, disposition: string): FastifyReply {
-  return reply
-    .status(200)
-    .header('content-type', type)
-    .header('content-disposition', disposition)
-    // Personal data in a file: not kept by the browser cache or a proxy.
-    .header('cache-control', 'no-store')
-    .send(body);
+  return (
+    reply
+      .status(200)
+      .header('content-type', type)
+      .header('content-disposition', disposition)
+      // Personal data in a file: not kept by the browser cache or a proxy.
+      .header('cache-control', 'no-store')
+      .send(body)
+  );
 }
 
 let templateCache: Buffer | undefined;
@@ -229,7 +236,12 @@ export const filesHandlers: Handlers = {
     if (!data) throw notFound(BOARD_NOT_FOUND);
     const timezone = Number(params.timezone) || 0;
     const stamp = formatTime(Date.now(), timezone).replace(/[-: ]/g, '');
-    return sendFile(reply, boardWorkbook(data, timezone), XLSX_TYPE, attachment(`board-${data.board.id}-${stamp}.xlsx`, `看板-${data.board.boardName}-${stamp}.xlsx`));
+    return sendFile(
+      reply,
+      boardWorkbook(data, timezone),
+      XLSX_TYPE,
+      attachment(`board-${data.board.id}-${stamp}.xlsx`, `看板-${data.board.boardName}-${stamp}.xlsx`),
+    );
   },
 
   async exportTaskAmountExcel(req, ctx, reply) {

@@ -110,7 +110,14 @@ export const groupsHandlers: Handlers = {
         .returning({ userId: userGroupMembers.userId });
       await writeAudit(
         tx,
-        added.map((a) => ({ entity: 'group' as const, entityId: group.id, action: 'addUser', opUid: actor.id, userId: a.userId, after: { groupId: group.id, groupName: group.groupName, userId: a.userId } })),
+        added.map((a) => ({
+          entity: 'group' as const,
+          entityId: group.id,
+          action: 'addUser',
+          opUid: actor.id,
+          userId: a.userId,
+          after: { groupId: group.id, groupName: group.groupName, userId: a.userId },
+        })),
       );
     });
     return ok(true, '操作成功');
@@ -133,7 +140,14 @@ export const groupsHandlers: Handlers = {
         .returning({ userId: userGroupMembers.userId });
       await writeAudit(
         tx,
-        removed.map((r) => ({ entity: 'group' as const, entityId: group.id, action: 'removeUser', opUid: actor.id, userId: r.userId, before: { groupId: group.id, groupName: group.groupName, userId: r.userId } })),
+        removed.map((r) => ({
+          entity: 'group' as const,
+          entityId: group.id,
+          action: 'removeUser',
+          opUid: actor.id,
+          userId: r.userId,
+          before: { groupId: group.id, groupName: group.groupName, userId: r.userId },
+        })),
       );
     });
     return ok(true, '操作成功');

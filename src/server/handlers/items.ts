@@ -131,9 +131,7 @@ export const itemsHandlers: Handlers = {
     const saved = await ctx.db.transaction(async (tx) => {
       const before = body.id === undefined ? undefined : await findItem(tx, body.id, true);
       if (body.id !== undefined && !before) throw notFound('商品不存在');
-      const [row] = before
-        ? await tx.update(items).set(values).where(eq(items.id, before.id)).returning()
-        : await tx.insert(items).values(values).returning();
+      const [row] = before ? await tx.update(items).set(values).where(eq(items.id, before.id)).returning() : await tx.insert(items).values(values).returning();
       if (!row) throw notFound('商品不存在');
       await writeAudit(tx, {
         entity: 'item',

@@ -24,7 +24,11 @@ export const noticeHandlers: Handlers = {
         .onConflictDoUpdate({ target: notices.id, set: { content, updatedBy: user.id, updatedAt: new Date() } });
       if (!req.body.isMail) return 0;
       const to = await tx.select({ mailAddr: users.mailAddr }).from(users).where(ne(users.id, user.id));
-      await enqueueMail(tx, 'notice', to.map((u) => noticeMail(u.mailAddr, content)));
+      await enqueueMail(
+        tx,
+        'notice',
+        to.map((u) => noticeMail(u.mailAddr, content)),
+      );
       return to.length;
     });
     if (mailQueued) ctx.outbox.kick();

@@ -12,7 +12,14 @@ import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import type { Tx } from '../db/client.ts';
 import { badRequest, Code, notFound } from '../errors.ts';
 import { TASK_NOT_FOUND } from '../tasks/apply-event.ts';
-import { listPurchasedRecords, purchasedMessages, removePurchasedRecord, savePurchasedRecord, type PurchasedResult, type PurchasedRow } from '../tasks/purchased-service.ts';
+import {
+  listPurchasedRecords,
+  purchasedMessages,
+  removePurchasedRecord,
+  savePurchasedRecord,
+  type PurchasedResult,
+  type PurchasedRow,
+} from '../tasks/purchased-service.ts';
 import { me, ok, type Handlers } from './types.ts';
 
 export function purchasedOut(r: PurchasedRow): components['schemas']['PurchasedItem'] {
@@ -45,7 +52,12 @@ export const purchasedHandlers: Handlers = {
     const user = me(req);
     const b = req.body;
     return ctx.db.transaction(async (tx) => {
-      const r = await savePurchasedRecord(tx, user, { taskId: req.params.taskId, trackingId: b.trackingId ?? '', productCount: b.productCount as number }, 'insert');
+      const r = await savePurchasedRecord(
+        tx,
+        user,
+        { taskId: req.params.taskId, trackingId: b.trackingId ?? '', productCount: b.productCount as number },
+        'insert',
+      );
       return answer(tx, req.params.taskId, r, true);
     });
   },
@@ -56,7 +68,12 @@ export const purchasedHandlers: Handlers = {
     return ctx.db.transaction(async (tx) => {
       const [rec] = await tx.select({ taskId: purchasedRecords.taskId }).from(purchasedRecords).where(eq(purchasedRecords.id, b.id));
       if (!rec) throw notFound(purchasedMessages.notFound);
-      const r = await savePurchasedRecord(tx, user, { id: b.id, taskId: rec.taskId, trackingId: b.trackingId ?? '', productCount: b.productCount as number }, 'update');
+      const r = await savePurchasedRecord(
+        tx,
+        user,
+        { id: b.id, taskId: rec.taskId, trackingId: b.trackingId ?? '', productCount: b.productCount as number },
+        'update',
+      );
       return answer(tx, rec.taskId, r);
     });
   },

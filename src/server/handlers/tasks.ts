@@ -115,7 +115,8 @@ export const tasksHandlers: Handlers = {
       const { task } = await lockTaskForChange(tx, user, b.id);
       const set = adminFieldChanges(task, { ...b, count });
       // A status as read (the current one) is no event; an admin asks for closed or deleted only.
-      if (b.status !== undefined && b.status !== task.status && b.status !== 'closed' && b.status !== 'deleted') throw badRequest(taskEditMessages.statusNotEditable);
+      if (b.status !== undefined && b.status !== task.status && b.status !== 'closed' && b.status !== 'deleted')
+        throw badRequest(taskEditMessages.statusNotEditable);
       const statusEvent: TaskEvent | null =
         b.status === undefined || b.status === task.status ? null : b.status === 'closed' ? { type: 'task.close' } : { type: 'task.delete', by: 'admin' };
       let row = task;
@@ -140,7 +141,10 @@ export const tasksHandlers: Handlers = {
     return ctx.db.transaction(async (tx) => {
       const { task } = await lockTaskForChange(tx, user, req.query.taskId);
       const { original, sibling } = await splitTask(tx, user, task);
-      return ok({ status: 'succ' as const, msg: splitMessages.done, tasks: [await taskOutOf(tx, original.id), await taskOutOf(tx, sibling.id)] }, splitMessages.done);
+      return ok(
+        { status: 'succ' as const, msg: splitMessages.done, tasks: [await taskOutOf(tx, original.id), await taskOutOf(tx, sibling.id)] },
+        splitMessages.done,
+      );
     });
   },
 
@@ -183,7 +187,14 @@ export const tasksHandlers: Handlers = {
         status: t.status,
         recordedCount: arrivals.reduce((n, a) => n + a.record.productCount, 0),
         arrivedCount: arrivals.reduce((n, a) => n + a.arrived, 0),
-        records: arrivals.map((a) => ({ id: a.record.id, trackingId: a.record.trackingId, productCount: a.record.productCount, arrived: a.arrived, status: a.status, msg: a.msg })),
+        records: arrivals.map((a) => ({
+          id: a.record.id,
+          trackingId: a.record.trackingId,
+          productCount: a.record.productCount,
+          arrived: a.arrived,
+          status: a.status,
+          msg: a.msg,
+        })),
       });
     }
     return ok(out);

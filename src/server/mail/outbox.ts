@@ -71,7 +71,9 @@ export function startOutboxWorker(db: Db, mailer: Mailer, log: FastifyBaseLogger
     await db
       .update(outbox)
       .set({ claimedBy: null })
-      .where(and(eq(outbox.status, 'pending'), isNotNull(outbox.claimedBy), ne(outbox.claimedBy, me), not(sessionLockHeld(OUTBOX_LOCK_NAMESPACE, outbox.claimedBy))));
+      .where(
+        and(eq(outbox.status, 'pending'), isNotNull(outbox.claimedBy), ne(outbox.claimedBy, me), not(sessionLockHeld(OUTBOX_LOCK_NAMESPACE, outbox.claimedBy))),
+      );
     let sent = 0;
     while (!stopped) {
       const due = await db.transaction(async (tx) => {
@@ -86,21 +88,32 @@ export function startOutboxWorker(db: Db, mailer: Mailer, log: FastifyBaseLogger
           await tx
             .update(outbox)
             .set({ claimedBy: me })
-            .where(inArray(outbox.id, rows.map((r) => r.id)));
+            .where(
+              inArray(
+                outbox.id,
+                rows.map((r) => r.id),
+              ),
+            );
         return rows;
       });
       if (due.length === 0) return sent;
       for (const [i, row] of due.entries()) {
         // Stopping, or the lock's session is lost (others may now take these rows): no more sends.
         if (stopped || !own.held()) {
-          await release(me, due.slice(i).map((r) => r.id));
+          await release(
+            me,
+            due.slice(i).map((r) => r.id),
+          );
           return sent;
         }
         // Only the claim's owner records the outcome.
         const mine = and(eq(outbox.id, row.id), eq(outbox.claimedBy, me));
         try {
           await mailer.send({ to: row.toAddr, subject: row.subject, text: row.text, html: row.html ?? undefined }, row.transport);
-          await db.update(outbox).set({ status: 'sent', sentAt: new Date(), attempts: row.attempts + 1, lastError: null, claimedBy: null }).where(mine);
+          await db
+            .update(outbox)
+            .set({ status: 'sent', sentAt: new Date(), attempts: row.attempts + 1, lastError: null, claimedBy: null })
+            .where(mine);
           sent++;
         } catch (err) {
           const attempts = row.attempts + 1;

@@ -129,8 +129,18 @@ export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
   // Settled records are served completely before the others; within each group, first from rows
   // already tied to the record's task, then from whatever is left, oldest row first.
   for (const group of [ordered.filter((r) => r.settled), ordered.filter((r) => !r.settled)]) {
-    for (const r of group) if (r.upc !== null) serve(r, live.filter((s) => s.taskId === r.taskId && s.upc === r.upc));
-    for (const r of group) if (r.upc !== null) serve(r, live.filter((s) => s.upc === r.upc));
+    for (const r of group)
+      if (r.upc !== null)
+        serve(
+          r,
+          live.filter((s) => s.taskId === r.taskId && s.upc === r.upc),
+        );
+    for (const r of group)
+      if (r.upc !== null)
+        serve(
+          r,
+          live.filter((s) => s.upc === r.upc),
+        );
   }
 
   const scanned = new Map<string, number>();

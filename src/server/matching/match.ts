@@ -29,11 +29,7 @@ export const MATCH_CHUNK = 2000;
  * A run reads in one statement (readForMatching) and writes every change and audit entry in one
  * (writePlan, db/together.ts; docs/decisions/093-matching-statements.md).
  */
-async function run(
-  tx: Tx,
-  change: MatchChange,
-  state?: MatchingState,
-): Promise<{ report: MatchReport; rows: Map<string, ScanRow[]> }> {
+async function run(tx: Tx, change: MatchChange, state?: MatchingState): Promise<{ report: MatchReport; rows: Map<string, ScanRow[]> }> {
   const snapshot = state ? (await lockTrackings(tx, change.trackingIds), state) : await lockAndRead(tx, change.trackingIds, change.extraTaskIds ?? []);
   const plan = planMatching(snapshot, change, new Date());
   const { rows } = await writePlan(tx, plan);

@@ -61,7 +61,11 @@ export async function rowsOfTrackings(tx: Tx, trackingIds: string[]): Promise<Ma
   const out = new Map<string, ScanRow[]>();
   for (let i = 0; i < trackingIds.length; i += READ_CHUNK) {
     const part = trackingIds.slice(i, i + READ_CHUNK);
-    const rows = await tx.select().from(scanTrackings).where(sql`${scanTrackings.trackingId} = any(${sql.param(part)}::text[])`).orderBy(asc(scanTrackings.id));
+    const rows = await tx
+      .select()
+      .from(scanTrackings)
+      .where(sql`${scanTrackings.trackingId} = any(${sql.param(part)}::text[])`)
+      .orderBy(asc(scanTrackings.id));
     for (const r of rows) {
       const list = out.get(r.trackingId);
       if (list) list.push(r);

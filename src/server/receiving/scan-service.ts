@@ -251,8 +251,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
   });
   const ids = state.newIds.values();
   // The snapshot holds the tracking ids' live records with their tasks: what their unmatch rows say.
-  const recordedUpcs = (trackingId: string) =>
-    new Set((state.records.get(trackingId) ?? []).flatMap(({ task }) => (task.upc === null ? [] : [task.upc])));
+  const recordedUpcs = (trackingId: string) => new Set((state.records.get(trackingId) ?? []).flatMap(({ task }) => (task.upc === null ? [] : [task.upc])));
 
   const actors = new Map<string, SessionUser>();
   const fresh: FreshScan[] = [];

@@ -98,7 +98,13 @@ function taskAudit(actor: SessionUser | null, action: string, before: TaskRow, a
  * (db/matching-store.ts writePlan).
  */
 export function planMatchEvents(
-  changes: { row: TaskRow; outcome: Extract<TaskEvent, { type: 'task.match' }>['outcome']; productCount: number; canSplit: boolean; actor: SessionUser | null }[],
+  changes: {
+    row: TaskRow;
+    outcome: Extract<TaskEvent, { type: 'task.match' }>['outcome'];
+    productCount: number;
+    canSplit: boolean;
+    actor: SessionUser | null;
+  }[],
   now = new Date(),
 ): { afters: TaskRow[]; audits: AuditEntry[] } {
   const afters: TaskRow[] = [];

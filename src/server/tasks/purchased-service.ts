@@ -76,7 +76,6 @@ export function purchasedInputError(input: { trackingId?: unknown; productCount?
   return null;
 }
 
-
 /** Why `actor` may not change the records of `task` (from lockTask's rules and the machine), or null. */
 function editRefusal(actor: SessionUser, task: TaskRow | undefined): PurchasedResult | null {
   if (!task || (actor.roleType === 'user' && task.userId !== actor.id)) return refuse(TASK_NOT_FOUND, Code.notFound);
@@ -144,9 +143,16 @@ const reread = async (tx: Tx, id: number) => (await tx.select().from(purchasedRe
  */
 type Change = { write: false; result: PurchasedResult } | { write: 'insert' } | { write: 'update'; before: PurchasedRow };
 
-function decideChange(mode: 'insert' | 'update', trackingId: string, productCount: number, before: PurchasedRow | undefined, existing: PurchasedRow | undefined): Change {
+function decideChange(
+  mode: 'insert' | 'update',
+  trackingId: string,
+  productCount: number,
+  before: PurchasedRow | undefined,
+  existing: PurchasedRow | undefined,
+): Change {
   if (mode === 'insert') {
-    if (existing) return { write: false, result: { opStatus: 'skip', msg: purchasedMessages.alreadyRecorded, record: existing, oldQty: existing.productCount } };
+    if (existing)
+      return { write: false, result: { opStatus: 'skip', msg: purchasedMessages.alreadyRecorded, record: existing, oldQty: existing.productCount } };
     return { write: 'insert' };
   }
   if (!before) return { write: false, result: refuse(purchasedMessages.noRecordForTracking) };
@@ -258,7 +264,9 @@ export async function savePurchasedRecords(tx: Tx, actor: SessionUser, inputs: P
     const invalid = purchasedInputError(input);
     return invalid ? refuse(invalid) : { opStatus: 'succ', msg: '' };
   });
-  const valid = inputs.flatMap((input, i) => (results[i]!.opStatus === 'succ' ? [{ i, taskId: input.taskId, trackingId: input.trackingId.trim(), productCount: input.productCount }] : []));
+  const valid = inputs.flatMap((input, i) =>
+    results[i]!.opStatus === 'succ' ? [{ i, taskId: input.taskId, trackingId: input.trackingId.trim(), productCount: input.productCount }] : [],
+  );
   const key = (taskId: number, trackingId: string) => `${taskId}\u0000${trackingId}`;
   if (new Set(valid.map((v) => key(v.taskId, v.trackingId))).size !== valid.length) throw new Error('savePurchasedRecords: repeated (taskId, trackingId)');
   const taskIds = [...new Set(valid.map((v) => v.taskId))].sort((a, b) => a - b);
@@ -298,7 +306,8 @@ export async function savePurchasedRecords(tx: Tx, actor: SessionUser, inputs: P
     }
     if (change.write) units.set(task!.id, held + v.productCount);
     if (!change.write) results[v.i] = change.result;
-    else if (change.write === 'insert') inserts.push({ i: v.i, task: task!, values: { taskId: task!.id, userId: task!.userId, trackingId: v.trackingId, productCount: v.productCount } });
+    else if (change.write === 'insert')
+      inserts.push({ i: v.i, task: task!, values: { taskId: task!.id, userId: task!.userId, trackingId: v.trackingId, productCount: v.productCount } });
     else updates.push({ i: v.i, task: task!, before: change.before, productCount: v.productCount });
   }
 

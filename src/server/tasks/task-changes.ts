@@ -21,7 +21,12 @@ export type BoardTaskRow = typeof boardTasks.$inferSelect;
  * (lockForMatching, which locks this task too), then - with `boardTask` - its board task (what a
  * count edit sums, as the claim does; claims lock only the board task, so this cannot cycle).
  */
-export async function lockTaskForChange(tx: Tx, user: SessionUser, taskId: number, opts: { boardTask?: boolean } = {}): Promise<{ task: TaskRow; boardTask: BoardTaskRow | null }> {
+export async function lockTaskForChange(
+  tx: Tx,
+  user: SessionUser,
+  taskId: number,
+  opts: { boardTask?: boolean } = {},
+): Promise<{ task: TaskRow; boardTask: BoardTaskRow | null }> {
   const [peek] = await tx.select({ userId: tasks.userId, boardTaskId: tasks.boardTaskId }).from(tasks).where(eq(tasks.id, taskId));
   if (!peek || (user.roleType === 'user' && peek.userId !== user.id)) throw notFound(TASK_NOT_FOUND);
   await lockForMatching(tx, await trackingIdsOfTasks(tx, [taskId]), [taskId]);
@@ -147,7 +152,10 @@ export async function splitTask(tx: Tx, actor: SessionUser, row: TaskRow): Promi
         .set({ productCount: rec.productCount - n, status: 'init', msg: '' })
         .where(eq(purchasedRecords.id, rec.id))
         .returning();
-      const [part] = await tx.insert(purchasedRecords).values({ taskId: sib.id, userId: rec.userId, trackingId: rec.trackingId, productCount: n, status: 'match' }).returning();
+      const [part] = await tx
+        .insert(purchasedRecords)
+        .values({ taskId: sib.id, userId: rec.userId, trackingId: rec.trackingId, productCount: n, status: 'match' })
+        .returning();
       audits.push(recordAudit(rec, kept!, row), recordAudit({ splitFrom: rec.id }, part!, sib));
     }
   }
@@ -159,4 +167,3 @@ export async function splitTask(tx: Tx, actor: SessionUser, row: TaskRow): Promi
   const [s] = await tx.select().from(tasks).where(eq(tasks.id, sib.id));
   return { original: o!, sibling: s! };
 }
-

@@ -49,7 +49,11 @@ export function cameraSupported(): boolean {
 
 const CAMERA_CONSTRAINTS: MediaStreamConstraints = { video: { facingMode: { ideal: 'environment' } }, audio: false };
 
-async function barcodeDetectorReader(Detector: BarcodeDetectorClass, video: HTMLVideoElement, onFrame: (codes: readonly string[]) => void): Promise<CameraReader> {
+async function barcodeDetectorReader(
+  Detector: BarcodeDetectorClass,
+  video: HTMLVideoElement,
+  onFrame: (codes: readonly string[]) => void,
+): Promise<CameraReader> {
   const stream = await navigator.mediaDevices.getUserMedia(CAMERA_CONSTRAINTS);
   video.srcObject = stream;
   await video.play().catch(() => undefined);
@@ -167,7 +171,11 @@ export function CameraPanel({ onScan }: { onScan: (code: string) => void }): JSX
   }, []);
 
   return (
-    <section aria-label={t.title} data-frames={frames} className="flex w-full flex-col gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3 sm:flex-row sm:items-start sm:gap-4">
+    <section
+      aria-label={t.title}
+      data-frames={frames}
+      className="flex w-full flex-col gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3 sm:flex-row sm:items-start sm:gap-4"
+    >
       <video
         ref={videoRef}
         aria-label={t.video}

@@ -45,11 +45,7 @@ function isTaskStatus(status: string): status is TaskStatus {
  * a value that is not a task status is shown as written, in the neutral tone.
  */
 export function TaskStatusBadge({ status }: { status: TaskStatus | (string & {}) }): JSX.Element {
-  return isTaskStatus(status) ? (
-    <StatusBadge tone={TASK_TONE[status]}>{zh.status.task[status]}</StatusBadge>
-  ) : (
-    <StatusBadge>{status}</StatusBadge>
-  );
+  return isTaskStatus(status) ? <StatusBadge tone={TASK_TONE[status]}>{zh.status.task[status]}</StatusBadge> : <StatusBadge>{status}</StatusBadge>;
 }
 
 export function BoardTaskStatusBadge({ status }: { status: BoardTaskStatus }): JSX.Element {

@@ -28,7 +28,12 @@ export const textParam = v.optional(v.pipe(v.unknown(), v.transform(toText)));
 
 /** One of `values`, or dropped. */
 export function oneOf<const V extends string>(values: readonly V[]) {
-  return v.optional(v.pipe(v.unknown(), v.transform((value) => ((values as readonly unknown[]).includes(value) ? (value as V) : undefined))));
+  return v.optional(
+    v.pipe(
+      v.unknown(),
+      v.transform((value) => ((values as readonly unknown[]).includes(value) ? (value as V) : undefined)),
+    ),
+  );
 }
 
 /** A calendar day YYYY-MM-DD that exists (2025-02-31 does not), or dropped. */
@@ -39,13 +44,15 @@ export function isDay(text: string): boolean {
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }
-export const dayParam = v.optional(v.pipe(v.unknown(), v.transform((value) => (typeof value === 'string' && isDay(value) ? value : undefined))));
+export const dayParam = v.optional(
+  v.pipe(
+    v.unknown(),
+    v.transform((value) => (typeof value === 'string' && isDay(value) ? value : undefined)),
+  ),
+);
 
 export const pageParam = v.optional(v.fallback(v.pipe(v.number(), v.integer(), v.minValue(0)), 0), 0);
-export const sizeParam = v.optional(
-  v.fallback(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), DEFAULT_PAGE_SIZE),
-  DEFAULT_PAGE_SIZE,
-);
+export const sizeParam = v.optional(v.fallback(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), DEFAULT_PAGE_SIZE), DEFAULT_PAGE_SIZE);
 export const isDescParam = v.optional(v.fallback(v.boolean(), true), true);
 
 /** `query` without its undefined fields (what a list call is asked for: blanks left out). */

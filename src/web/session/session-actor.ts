@@ -3,13 +3,7 @@
 // and hands it to the router context; routes wait for it to settle (waitForSession) before they
 // decide whether a login is needed.
 import { fromPromise, waitFor, type Actor } from 'xstate';
-import {
-  isSettling,
-  sessionMachine,
-  type SessionNotice,
-  type SessionSnapshot,
-  type SessionUser,
-} from '../../../machines/session.machine';
+import { isSettling, sessionMachine, type SessionNotice, type SessionSnapshot, type SessionUser } from '../../../machines/session.machine';
 import type { ApiClient, SessionSignal } from '../../api/client';
 import { createAppActor } from '../inspect/create-app-actor';
 import type { TokenStore } from './token-store';
@@ -53,9 +47,7 @@ export function provideSession(deps: SessionDeps) {
         if (!params.token) return;
         // Best effort: the local logout happens whatever the server answers. keepalive lets the
         // request outlive the page, since reloadRoot navigates away right after.
-        void deps.api
-          .POST('/ext/login/logout', { headers: { 'x-token': params.token }, keepalive: true, silent: true })
-          .catch(() => undefined);
+        void deps.api.POST('/ext/login/logout', { headers: { 'x-token': params.token }, keepalive: true, silent: true }).catch(() => undefined);
       },
       reloadRoot: () => deps.reloadRoot(),
       goHome: () => deps.goHome(),

@@ -16,7 +16,10 @@ export function RootLayout(): JSX.Element {
   useDocumentTitle();
   return (
     <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900">
-      <a href="#content" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2">
+      <a
+        href="#content"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
         {zh.app.skipToContent}
       </a>
       <Header />

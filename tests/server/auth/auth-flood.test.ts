@@ -54,66 +54,74 @@ const HASHING_TEST_MS = 60_000;
 const loginUrl = `/ext/login/login?mailAddr=m%40x.test&pwd=${encodeURIComponent(TEST_PASSWORD)}&keepflag=false`;
 
 describe('a flood of bogus password resets', () => {
-  it('costs no password hash, and a login and a static file are answered while it runs', async () => {
-    await createUser(database, { mailAddr: 'm@x.test', inGroup: true });
-    const hashes = hashesComputed();
-    let stop = false;
-    let answered = 0;
-    const outcomes = new Map<string, number>();
-    // 64 clients, each from its own address (so most answers are the check itself, not the rate
-    // limit), each sending its next reset as soon as the last one is answered.
-    const CAP = 20_000;
-    const flood = Array.from({ length: 64 }, async (_, i) => {
-      while (!stop && answered < CAP) {
-        const res = await call<{ status: string }>(app, {
-          method: 'POST',
-          url: '/ext/login/reset',
-          remoteAddress: `203.0.113.${i}`,
-          payload: { pwd: 'abcdefgh', token: 'bogus', mailAddr: 'x@y.z' },
-        });
-        answered++;
-        const outcome = res.status === 429 ? '429' : `${res.status} ${res.body.data?.status}`;
-        outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
-      }
-    });
-    // Let the flood fill up before the two requests a user would notice.
-    while (answered < 64) await new Promise((r) => setImmediate(r));
+  it(
+    'costs no password hash, and a login and a static file are answered while it runs',
+    async () => {
+      await createUser(database, { mailAddr: 'm@x.test', inGroup: true });
+      const hashes = hashesComputed();
+      let stop = false;
+      let answered = 0;
+      const outcomes = new Map<string, number>();
+      // 64 clients, each from its own address (so most answers are the check itself, not the rate
+      // limit), each sending its next reset as soon as the last one is answered.
+      const CAP = 20_000;
+      const flood = Array.from({ length: 64 }, async (_, i) => {
+        while (!stop && answered < CAP) {
+          const res = await call<{ status: string }>(app, {
+            method: 'POST',
+            url: '/ext/login/reset',
+            remoteAddress: `203.0.113.${i}`,
+            payload: { pwd: 'abcdefgh', token: 'bogus', mailAddr: 'x@y.z' },
+          });
+          answered++;
+          const outcome = res.status === 429 ? '429' : `${res.status} ${res.body.data?.status}`;
+          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+        }
+      });
+      // Let the flood fill up before the two requests a user would notice.
+      while (answered < 64) await new Promise((r) => setImmediate(r));
 
-    const [loginRes, scriptRes] = await Promise.all([
-      call<{ status: string }>(app, { method: 'POST', url: loginUrl }),
-      app.inject({ method: 'GET', url: '/app.js' }),
-    ]);
-    const answeredMeanwhile = answered;
-    stop = true;
-    await Promise.all(flood);
+      const [loginRes, scriptRes] = await Promise.all([
+        call<{ status: string }>(app, { method: 'POST', url: loginUrl }),
+        app.inject({ method: 'GET', url: '/app.js' }),
+      ]);
+      const answeredMeanwhile = answered;
+      stop = true;
+      await Promise.all(flood);
 
-    expect(loginRes.body.data).toMatchObject({ status: 'succ' });
-    expect(scriptRes.statusCode).toBe(200);
-    expect(scriptRes.body).toBe(SCRIPT);
-    // The flood was still running (never reached its cap) when both were answered.
-    expect(answeredMeanwhile).toBeLessThan(CAP);
-    // Every bogus reset was refused by its token check or the rate limit, none hashed a password:
-    // the only hash of the whole test is the login's.
-    expect([...outcomes.keys()].every((k) => k === '200 failed' || k === '429')).toBe(true);
-    expect(hashesComputed() - hashes).toBe(1);
-  }, HASHING_TEST_MS);
+      expect(loginRes.body.data).toMatchObject({ status: 'succ' });
+      expect(scriptRes.statusCode).toBe(200);
+      expect(scriptRes.body).toBe(SCRIPT);
+      // The flood was still running (never reached its cap) when both were answered.
+      expect(answeredMeanwhile).toBeLessThan(CAP);
+      // Every bogus reset was refused by its token check or the rate limit, none hashed a password:
+      // the only hash of the whole test is the login's.
+      expect([...outcomes.keys()].every((k) => k === '200 failed' || k === '429')).toBe(true);
+      expect(hashesComputed() - hashes).toBe(1);
+    },
+    HASHING_TEST_MS,
+  );
 });
 
 describe('password hashing', () => {
-  it('never makes a static file wait: it is answered before half of a queue of hashes is done', async () => {
-    // Hashes as a burst of real logins would queue them (the reason N=2^15 is slow on purpose).
-    const QUEUED = 8 * HASH_CONCURRENCY;
-    let done = 0;
-    const hashing = Array.from({ length: QUEUED }, () => hashPassword('pass-word-1').then(() => done++));
-    const script = await app.inject({ method: 'GET', url: '/app.js' });
-    const doneWhenServed = done;
-    await Promise.all(hashing);
-    expect(script.statusCode).toBe(200);
-    expect(script.body).toBe(SCRIPT);
-    // Without the bound every file read queued behind the hashes in libuv's pool and came back
-    // after nearly all of them; with it the file needs only the pool's free threads.
-    expect(doneWhenServed).toBeLessThan(QUEUED / 2);
-  }, HASHING_TEST_MS);
+  it(
+    'never makes a static file wait: it is answered before half of a queue of hashes is done',
+    async () => {
+      // Hashes as a burst of real logins would queue them (the reason N=2^15 is slow on purpose).
+      const QUEUED = 8 * HASH_CONCURRENCY;
+      let done = 0;
+      const hashing = Array.from({ length: QUEUED }, () => hashPassword('pass-word-1').then(() => done++));
+      const script = await app.inject({ method: 'GET', url: '/app.js' });
+      const doneWhenServed = done;
+      await Promise.all(hashing);
+      expect(script.statusCode).toBe(200);
+      expect(script.body).toBe(SCRIPT);
+      // Without the bound every file read queued behind the hashes in libuv's pool and came back
+      // after nearly all of them; with it the file needs only the pool's free threads.
+      expect(doneWhenServed).toBeLessThan(QUEUED / 2);
+    },
+    HASHING_TEST_MS,
+  );
 
   it('static files and index.html keep their own cache headers; API answers are no-store', async () => {
     const script = await app.inject({ method: 'GET', url: '/app.js' });

@@ -45,7 +45,10 @@ describe('login', () => {
     expect(noGroup.body.data).toMatchObject({ status: 'no_group' });
     expect(noGroup.body.data).not.toHaveProperty('token');
 
-    const ok = await call<{ status: string; userName: string; roleType: string; token: string }>(app, { method: 'POST', url: loginUrl('Member@X.test ', TEST_PASSWORD) });
+    const ok = await call<{ status: string; userName: string; roleType: string; token: string }>(app, {
+      method: 'POST',
+      url: loginUrl('Member@X.test ', TEST_PASSWORD),
+    });
     expect(ok.body).toMatchObject({ code: 'A00000', data: { status: 'succ', userName: '小王', roleType: 'user' } });
     expect(ok.body.data!.token.length).toBeGreaterThanOrEqual(43);
 
@@ -93,8 +96,12 @@ describe('login', () => {
   it('refuses an empty password with A00001 and rate-limits repeated failures of an address from one IP', async () => {
     const { app, database } = t();
     await createUser(database, { mailAddr: 'm@x.test', inGroup: true });
-    expect(await call(app, { method: 'POST', url: '/ext/login/login?mailAddr=m%40x.test&pwd=&keepflag=false' })).toMatchObject({ status: 400, body: { code: 'A00001' } });
-    for (let i = 0; i < 10; i++) expect((await call(app, { method: 'POST', url: loginUrl('m@x.test', `bad${i}`) })).body.data).toMatchObject({ status: 'failed' });
+    expect(await call(app, { method: 'POST', url: '/ext/login/login?mailAddr=m%40x.test&pwd=&keepflag=false' })).toMatchObject({
+      status: 400,
+      body: { code: 'A00001' },
+    });
+    for (let i = 0; i < 10; i++)
+      expect((await call(app, { method: 'POST', url: loginUrl('m@x.test', `bad${i}`) })).body.data).toMatchObject({ status: 'failed' });
     // Even the right password is refused from that IP while it is blocked (see 'rate limits').
     const blocked = await call(app, { method: 'POST', url: loginUrl('m@x.test', TEST_PASSWORD) });
     expect(blocked.status).toBe(429);
@@ -127,7 +134,10 @@ describe('invitation and registration', () => {
     expect(link.startsWith('http://app.test/signup?mailAddr=new%40x.test&token=')).toBe(true);
     const token = tokenFrom(link);
 
-    expect((await call(app, { method: 'GET', url: `/ext/login/token/exist?token=${token}&type=register` })).body.data).toEqual({ status: 'succ', mail: 'new@x.test' });
+    expect((await call(app, { method: 'GET', url: `/ext/login/token/exist?token=${token}&type=register` })).body.data).toEqual({
+      status: 'succ',
+      mail: 'new@x.test',
+    });
     const bad = await call(app, { method: 'GET', url: `/ext/login/token/exist?token=nope&type=register` });
     expect(bad.body).toMatchObject({ data: { status: 'failed' }, msg: 'token已失效' });
     // A register token is not a reset token.
@@ -159,11 +169,19 @@ describe('invitation and registration', () => {
     const admin = await login(app, 'admin@x.test');
     await invite(admin, 'a@x.test');
     const token = tokenFrom((await sink.waitFor('a@x.test')).links[0]!);
-    const other = await call(app, { method: 'POST', url: '/ext/login/register', payload: { mailAddr: 'b@x.test', pwd: 'pass-123', nickName: 'b', phoneNo: '1', qq: '1', token } });
+    const other = await call(app, {
+      method: 'POST',
+      url: '/ext/login/register',
+      payload: { mailAddr: 'b@x.test', pwd: 'pass-123', nickName: 'b', phoneNo: '1', qq: '1', token },
+    });
     expect(other.body).toMatchObject({ data: { status: 'failed' }, msg: 'token已失效' });
     const { oneTimeTokens } = await import('../../../src/server/db/schema/accounts.ts');
     await database.db.update(oneTimeTokens).set({ expiresAt: new Date(Date.now() - 1) });
-    const late = await call(app, { method: 'POST', url: '/ext/login/register', payload: { mailAddr: 'a@x.test', pwd: 'pass-123', nickName: 'a', phoneNo: '1', qq: '1', token } });
+    const late = await call(app, {
+      method: 'POST',
+      url: '/ext/login/register',
+      payload: { mailAddr: 'a@x.test', pwd: 'pass-123', nickName: 'a', phoneNo: '1', qq: '1', token },
+    });
     expect(late.body.data).toMatchObject({ status: 'failed' });
     expect((await database.db.select().from(users).where(eq(users.mailAddr, 'a@x.test'))).length).toBe(0);
   });
@@ -183,7 +201,12 @@ describe('forgot and reset password', () => {
     await createUser(database, { mailAddr: 'm@x.test', inGroup: true });
     const oldSession = await login(app, 'm@x.test');
     expect((await call(app, { method: 'GET', url: '/api/user/info', headers: { 'x-token': oldSession } })).status).toBe(200);
-    const form = (mail: string) => ({ method: 'POST' as const, url: '/ext/login/password', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `mail=${encodeURIComponent(mail)}` });
+    const form = (mail: string) => ({
+      method: 'POST' as const,
+      url: '/ext/login/password',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `mail=${encodeURIComponent(mail)}`,
+    });
 
     const unknown = await call(app, form('ghost@x.test'));
     const known = await call(app, form('m@x.test'));
@@ -194,7 +217,10 @@ describe('forgot and reset password', () => {
     expect(sink.mails.some((m) => m.to === 'ghost@x.test')).toBe(false);
     const token = tokenFrom(mail.links.find((l) => l.includes('/reset?'))!);
 
-    expect((await call(app, { method: 'GET', url: `/ext/login/token/exist?token=${token}&type=change` })).body.data).toEqual({ status: 'succ', mail: 'm@x.test' });
+    expect((await call(app, { method: 'GET', url: `/ext/login/token/exist?token=${token}&type=change` })).body.data).toEqual({
+      status: 'succ',
+      mail: 'm@x.test',
+    });
     const reset = await call(app, { method: 'POST', url: '/ext/login/reset', payload: { pwd: 'brand-new-1', token, mailAddr: 'm@x.test' } });
     expect(reset.body).toMatchObject({ data: { status: 'succ' }, msg: '提交成功，请使用新密码登录' });
     const reuse = await call(app, { method: 'POST', url: '/ext/login/reset', payload: { pwd: 'other-pass-2', token, mailAddr: 'm@x.test' } });
@@ -218,7 +244,12 @@ describe('notice', () => {
     const denied = await call(app, { method: 'POST', url: '/api/notice/save', headers: { 'x-token': user }, payload: { content: 'hack', isMail: false } });
     expect(denied).toMatchObject({ status: 403, body: { code: 'A00003' } });
 
-    const saved = await call(app, { method: 'POST', url: '/api/notice/save', headers: { 'x-token': admin }, payload: { content: '本周五停止收货', isMail: true } });
+    const saved = await call(app, {
+      method: 'POST',
+      url: '/api/notice/save',
+      headers: { 'x-token': admin },
+      payload: { content: '本周五停止收货', isMail: true },
+    });
     expect(saved.body).toMatchObject({ code: 'A00000', msg: '保存成功', data: { content: '本周五停止收货', mailQueued: 2 } });
     expect((await call(app, { method: 'GET', url: '/api/notice/get', headers: { 'x-token': user } })).body.data).toEqual({ content: '本周五停止收货' });
 
@@ -258,7 +289,10 @@ const forgotFrom = (ip: string, mail: string) =>
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     payload: `mail=${encodeURIComponent(mail)}`,
   });
-const refusedTooMany = (what: string) => ({ status: 429, body: { code: 'A00004', msg: expect.stringMatching(new RegExp(`^${what}次数过多，请\\d+分钟后再试$`)) } });
+const refusedTooMany = (what: string) => ({
+  status: 429,
+  body: { code: 'A00004', msg: expect.stringMatching(new RegExp(`^${what}次数过多，请\\d+分钟后再试$`)) },
+});
 
 /**
  * A member whose stored hash has tiny scrypt parameters (verifyPassword reads them from the hash),
@@ -284,7 +318,8 @@ async function resetLink(mail: string, ip = OWNER) {
 describe('rate limits without lockout', () => {
   it('refuses an IP that keeps failing on an account, even with the right password, but not the owner on another IP', async () => {
     await createCheapUser('m@x.test');
-    for (let i = 0; i < RATE_LIMITS.loginPair.max; i++) expect((await loginFrom(ATTACKER, 'm@x.test', `guess-${i}`)).body.data).toMatchObject({ status: 'failed' });
+    for (let i = 0; i < RATE_LIMITS.loginPair.max; i++)
+      expect((await loginFrom(ATTACKER, 'm@x.test', `guess-${i}`)).body.data).toMatchObject({ status: 'failed' });
     // Decided: a blocked IP is refused without its password being checked, so guessing cannot go on.
     expect(await loginFrom(ATTACKER, 'm@x.test', TEST_PASSWORD)).toMatchObject(refusedTooMany('登录失败'));
     expect((await loginFrom(OWNER, 'm@x.test', TEST_PASSWORD)).body.data).toMatchObject({ status: 'succ' });
@@ -321,7 +356,8 @@ describe('rate limits without lockout', () => {
 
   it('refuses an IP that sprays many accounts', async () => {
     await createCheapUser('m@x.test');
-    for (let i = 0; i < RATE_LIMITS.loginIp.max; i++) expect((await loginFrom(ATTACKER, `nobody${i}@x.test`, 'x')).body.data).toMatchObject({ status: 'user_not_exist' });
+    for (let i = 0; i < RATE_LIMITS.loginIp.max; i++)
+      expect((await loginFrom(ATTACKER, `nobody${i}@x.test`, 'x')).body.data).toMatchObject({ status: 'user_not_exist' });
     expect(await loginFrom(ATTACKER, 'm@x.test', TEST_PASSWORD)).toMatchObject({ status: 429 });
     expect((await loginFrom(OWNER, 'm@x.test', TEST_PASSWORD)).body.data).toMatchObject({ status: 'succ' });
   });
@@ -356,7 +392,8 @@ describe('rate limits without lockout', () => {
     // Behind a configured proxy, the address the proxy reports is the client's.
     const proxied = await buildApp({ db: database.db, config: { ...config, trustProxy: parseTrustProxy(ATTACKER) }, mailer, outbox });
     try {
-      const viaProxy = (ip: string, pwd: string) => call<{ status: string }>(proxied, { method: 'POST', url: loginUrl('m@x.test', pwd), remoteAddress: ATTACKER, headers: { 'x-forwarded-for': ip } });
+      const viaProxy = (ip: string, pwd: string) =>
+        call<{ status: string }>(proxied, { method: 'POST', url: loginUrl('m@x.test', pwd), remoteAddress: ATTACKER, headers: { 'x-forwarded-for': ip } });
       for (let i = 0; i < RATE_LIMITS.loginPair.max; i++) expect((await viaProxy('10.0.0.1', `guess-${i}`)).body.data).toMatchObject({ status: 'failed' });
       expect(await viaProxy('10.0.0.1', TEST_PASSWORD)).toMatchObject({ status: 429 });
       expect((await viaProxy('10.0.0.2', TEST_PASSWORD)).body.data).toMatchObject({ status: 'succ' });
@@ -383,7 +420,8 @@ describe('rate limits without lockout', () => {
     const bogus = (ip: string, mailAddr = 'm@x.test') => resetFrom(ip, { pwd: 'abcdefgh', token: 'bogus', mailAddr });
     for (let i = 0; i < RATE_LIMITS.resetPair.max; i++) expect((await bogus(ATTACKER)).body).toMatchObject({ data: { status: 'failed' }, msg: '链接已失效' });
     expect(await bogus(ATTACKER)).toMatchObject(refusedTooMany('重置密码失败'));
-    for (let i = RATE_LIMITS.resetPair.max; i < RATE_LIMITS.resetIp.max; i++) expect((await bogus(ATTACKER, `other${i}@x.test`)).body.data).toMatchObject({ status: 'failed' });
+    for (let i = RATE_LIMITS.resetPair.max; i < RATE_LIMITS.resetIp.max; i++)
+      expect((await bogus(ATTACKER, `other${i}@x.test`)).body.data).toMatchObject({ status: 'failed' });
     expect(await bogus(ATTACKER, 'fresh@x.test')).toMatchObject({ status: 429 });
     expect(hashesComputed() - hashes).toBe(0);
 
@@ -396,7 +434,8 @@ describe('rate limits without lockout', () => {
     const hashes = hashesComputed();
     const form = { mailAddr: 'new@x.test', pwd: 'new-pass-1', nickName: '新人', phoneNo: '13900000000', qq: '123', token: 'bogus' };
     const register = (ip: string) => call<{ status: string }>(t().app, { method: 'POST', url: '/ext/login/register', remoteAddress: ip, payload: form });
-    for (let i = 0; i < RATE_LIMITS.registerPair.max; i++) expect((await register(ATTACKER)).body).toMatchObject({ data: { status: 'failed' }, msg: 'token已失效' });
+    for (let i = 0; i < RATE_LIMITS.registerPair.max; i++)
+      expect((await register(ATTACKER)).body).toMatchObject({ data: { status: 'failed' }, msg: 'token已失效' });
     expect(await register(ATTACKER)).toMatchObject(refusedTooMany('注册失败'));
     expect((await register(OWNER)).body.data).toMatchObject({ status: 'failed' });
     expect(hashesComputed() - hashes).toBe(0);
@@ -417,8 +456,14 @@ describe('reset links', () => {
     await createUser(t().database, { mailAddr: 'm@x.test', inGroup: true });
     const first = await resetLink('m@x.test');
     const second = await resetLink('m@x.test');
-    expect((await call(t().app, { method: 'GET', url: `/ext/login/token/exist?token=${first}&type=change` })).body).toMatchObject({ data: { status: 'failed' }, msg: '链接已失效' });
-    expect((await resetFrom(OWNER, { pwd: 'from-old-link', token: first, mailAddr: 'm@x.test' })).body).toMatchObject({ data: { status: 'failed' }, msg: '链接已失效' });
+    expect((await call(t().app, { method: 'GET', url: `/ext/login/token/exist?token=${first}&type=change` })).body).toMatchObject({
+      data: { status: 'failed' },
+      msg: '链接已失效',
+    });
+    expect((await resetFrom(OWNER, { pwd: 'from-old-link', token: first, mailAddr: 'm@x.test' })).body).toMatchObject({
+      data: { status: 'failed' },
+      msg: '链接已失效',
+    });
     expect((await resetFrom(OWNER, { pwd: 'from-new-link', token: second, mailAddr: 'm@x.test' })).body.data).toMatchObject({ status: 'succ' });
     expect((await loginFrom(OWNER, 'm@x.test', 'from-new-link')).body.data).toMatchObject({ status: 'succ' });
   });
@@ -442,7 +487,10 @@ describe('reset links', () => {
     }
     expect((await resetFrom(OWNER, { pwd: 'brand-new-1', token: 'link-one', mailAddr: 'm@x.test' })).body.data).toMatchObject({ status: 'succ' });
     expect((await call(t().app, { method: 'GET', url: '/ext/login/token/exist?token=link-two&type=change' })).body.data).toMatchObject({ status: 'failed' });
-    expect((await resetFrom(OWNER, { pwd: 'other-pass-2', token: 'link-two', mailAddr: 'm@x.test' })).body).toMatchObject({ data: { status: 'failed' }, msg: '链接已失效' });
+    expect((await resetFrom(OWNER, { pwd: 'other-pass-2', token: 'link-two', mailAddr: 'm@x.test' })).body).toMatchObject({
+      data: { status: 'failed' },
+      msg: '链接已失效',
+    });
     expect((await loginFrom(OWNER, 'm@x.test', 'brand-new-1')).body.data).toMatchObject({ status: 'succ' });
   });
 });
@@ -453,7 +501,10 @@ describe('caching of personal data', () => {
     const member = await signIn(app, database, 'a@x.test');
     const admin = await signIn(app, database, 'admin@x.test', { roleType: 'admin' });
     const a = client(app, member.token);
-    expect((await a.post('/api/withdraw/user/bind/card', { paymentType: 'Zelle', accountName: 'Ann Lee', address: '1 Main St', cardNo: '4111111111111111' })).body.code).toBe('A00000');
+    expect(
+      (await a.post('/api/withdraw/user/bind/card', { paymentType: 'Zelle', accountName: 'Ann Lee', address: '1 Main St', cardNo: '4111111111111111' })).body
+        .code,
+    ).toBe('A00000');
     for (const res of [
       await a.get('/api/user/info'),
       await a.get('/api/withdraw/user/show/cards'),

@@ -10,7 +10,19 @@ import { boardUsers, DEFAULT_BOARD_TASK_ADDRESS } from '../../../src/server/db/s
 import { userGroupMembers } from '../../../src/server/db/schema/groups.ts';
 import { useTestApp } from '../support/harness.ts';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
-import { as, boardForm, createBoard, createBoardTask, DAY, openBoard, seedGroup, seedItem, signIn, type Api, type BoardOut } from '../support/board-fixtures.ts';
+import {
+  as,
+  boardForm,
+  createBoard,
+  createBoardTask,
+  DAY,
+  openBoard,
+  seedGroup,
+  seedItem,
+  signIn,
+  type Api,
+  type BoardOut,
+} from '../support/board-fixtures.ts';
 
 let sink: SmtpSink;
 let backupSink: SmtpSink;
@@ -50,7 +62,11 @@ describe('saving a board', () => {
     const admin = await adminApi('lowerAdmin');
     const form = boardForm();
     const res = await admin.post<BoardOut>('/api/board/info', form);
-    expect(res.body).toMatchObject({ code: 'A00000', msg: '创建成功', data: { boardName: '四月采购', remark: '本周截止', status: 'unpublish', expire: false, publishAt: form.publishAt, expireAt: form.expireAt } });
+    expect(res.body).toMatchObject({
+      code: 'A00000',
+      msg: '创建成功',
+      data: { boardName: '四月采购', remark: '本周截止', status: 'unpublish', expire: false, publishAt: form.publishAt, expireAt: form.expireAt },
+    });
     const board = res.body.data!;
     expect(board.uuid).toMatch(/^[0-9a-f-]{36}$/);
     expect((await admin.get(`/api/board/info/${board.id}`)).body.data).toMatchObject({ id: board.id, uuid: board.uuid });
@@ -67,7 +83,10 @@ describe('saving a board', () => {
     expect(missing).toMatchObject({ status: 400, body: { code: 'A00001' } });
     expect(missing.body.msg).toContain('expireAt');
     const now = Date.now();
-    expect((await admin.post('/api/board/info', boardForm({ publishAt: now, expireAt: now }))).body).toEqual({ code: 'A00001', msg: '过期时间必须晚于发布时间' });
+    expect((await admin.post('/api/board/info', boardForm({ publishAt: now, expireAt: now }))).body).toEqual({
+      code: 'A00001',
+      msg: '过期时间必须晚于发布时间',
+    });
     expect((await admin.get<Page>('/api/board/list/admin')).body.data!.data).toHaveLength(0);
   });
 
@@ -85,7 +104,11 @@ describe('saving a board', () => {
 
     const board = await createBoard(admin);
     const edit = (over: Record<string, unknown>) => admin.post<BoardOut>('/api/board/info', boardForm({ id: board.id, ...over }));
-    expect((await edit({ boardName: '五月采购' })).body).toMatchObject({ code: 'A00000', msg: '保存成功', data: { boardName: '五月采购', status: 'unpublish' } });
+    expect((await edit({ boardName: '五月采购' })).body).toMatchObject({
+      code: 'A00000',
+      msg: '保存成功',
+      data: { boardName: '五月采购', status: 'unpublish' },
+    });
     expect((await edit({ status: 'close' })).body).toEqual({ code: 'A00001', msg: boardMessages.notOpen });
     expect((await edit({ status: 'open' })).body).toEqual({ code: 'A00001', msg: boardMessages.notClosed });
 
@@ -117,7 +140,10 @@ describe('board lists', () => {
     expect(first.data).toHaveLength(10);
     expect(first.data[0]!.boardName).toBe('b10');
     expect((await admin.get<Page>('/api/board/list/admin?page=1')).body.data!.data.map((b) => b.boardName)).toEqual(['b0']);
-    expect((await admin.get<Page>('/api/board/list/admin?isDesc=false&size=2')).body.data).toMatchObject({ pageNumber: 6, data: [{ boardName: 'b0' }, { boardName: 'b1' }] });
+    expect((await admin.get<Page>('/api/board/list/admin?isDesc=false&size=2')).body.data).toMatchObject({
+      pageNumber: 6,
+      data: [{ boardName: 'b0' }, { boardName: 'b1' }],
+    });
 
     const item = await seedItem(database, { itemName: 'Switch' });
     const other = await seedItem(database, { itemName: 'Kindle' });
@@ -239,7 +265,10 @@ describe('publishing', () => {
     expect(mail.links).toContain(`${config.appUrl}/user/board/${board.uuid}`);
     expect(sink.mails.map((m) => m.to).sort()).toEqual(['a@x.test', 'b@x.test']);
     expect(backupSink.mails).toHaveLength(0);
-    const [audit] = await database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'board'), eq(auditLog.action, 'publish.all')));
+    const [audit] = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'board'), eq(auditLog.action, 'publish.all')));
     expect(audit).toMatchObject({ entityId: board.id, status: 'open', count: 2 });
 
     // The members now see it; an open board may be published again (and mails again).
@@ -256,7 +285,11 @@ describe('publishing', () => {
     await memberApi('a@x.test', g.id);
     const board = await boardWithTask(admin);
     await admin.post(`/api/board/${board.id}/add?groupIds=${g.id}`);
-    expect((await admin.post(`/api/boardtask/backup/publish/${board.id}`)).body).toEqual({ code: 'A00000', msg: '操作成功', data: { status: 'succ', msg: '操作成功', mailQueued: 1 } });
+    expect((await admin.post(`/api/boardtask/backup/publish/${board.id}`)).body).toEqual({
+      code: 'A00000',
+      msg: '操作成功',
+      data: { status: 'succ', msg: '操作成功', mailQueued: 1 },
+    });
     expect((await database.db.select().from(outbox).where(eq(outbox.kind, 'board.publish'))).map((r) => r.transport)).toEqual(['backup']);
     await worker.drain();
     const mail = await backupSink.waitFor('a@x.test');
@@ -275,8 +308,14 @@ describe('publishing', () => {
     expect(await admin.post(url, { userIds: [chosen.user.id, 999] })).toMatchObject({ status: 404, body: { code: 'A00004', msg: '用户不存在：999' } });
     expect((await admin.get<BoardOut>(`/api/board/info/${board.id}`)).body.data!.status).toBe('unpublish');
 
-    expect((await admin.post(url, { userIds: [chosen.user.id] })).body).toEqual({ code: 'A00000', msg: '操作成功', data: { status: 'succ', msg: '操作成功', mailQueued: 1 } });
-    expect(await database.db.select({ userId: boardUsers.userId }).from(boardUsers).where(eq(boardUsers.boardId, board.id))).toEqual([{ userId: chosen.user.id }]);
+    expect((await admin.post(url, { userIds: [chosen.user.id] })).body).toEqual({
+      code: 'A00000',
+      msg: '操作成功',
+      data: { status: 'succ', msg: '操作成功', mailQueued: 1 },
+    });
+    expect(await database.db.select({ userId: boardUsers.userId }).from(boardUsers).where(eq(boardUsers.boardId, board.id))).toEqual([
+      { userId: chosen.user.id },
+    ]);
     await worker.drain();
     await sink.waitFor('chosen@x.test');
     expect(sink.mails.map((m) => m.to)).toEqual(['chosen@x.test']);
@@ -344,7 +383,12 @@ describe('board tasks', () => {
     const admin = await adminApi();
     const item = await seedItem(database, { itemName: 'Dyson V8', upc: '885609020358', url: 'www.dyson.com/v8', price: 36999 });
     const board = await createBoard(admin);
-    const res = await admin.post<{ status: string; msg: string; boardTask: BT }>(`/api/boardtask/${board.id}/info`, { itemId: item.id, buyIn: 19.99, show: 10, url: '  ' });
+    const res = await admin.post<{ status: string; msg: string; boardTask: BT }>(`/api/boardtask/${board.id}/info`, {
+      itemId: item.id,
+      buyIn: 19.99,
+      show: 10,
+      url: '  ',
+    });
     expect(res.body).toMatchObject({ code: 'A00000', msg: '创建成功', data: { status: 'succ', msg: '创建成功' } });
     expect(res.body.data!.boardTask).toMatchObject({
       boardId: board.id,
@@ -365,8 +409,29 @@ describe('board tasks', () => {
       itemSource: '',
     });
 
-    const full = await createBoardTask(admin, board.id, { itemId: item.id, buyIn: 5, show: 8, need: 6, price: 300.5, url: 'shop.example/x', averageCost: 250.25, address: 'CA-1', status: 'urgent', note: 'n', itemSource: 'Amazon' });
-    expect(full).toMatchObject({ url: 'http://shop.example/x', price: 300.5, need: 6, averageCost: 250.25, address: 'CA-1', status: 'urgent', note: 'n', itemSource: 'Amazon' });
+    const full = await createBoardTask(admin, board.id, {
+      itemId: item.id,
+      buyIn: 5,
+      show: 8,
+      need: 6,
+      price: 300.5,
+      url: 'shop.example/x',
+      averageCost: 250.25,
+      address: 'CA-1',
+      status: 'urgent',
+      note: 'n',
+      itemSource: 'Amazon',
+    });
+    expect(full).toMatchObject({
+      url: 'http://shop.example/x',
+      price: 300.5,
+      need: 6,
+      averageCost: 250.25,
+      address: 'CA-1',
+      status: 'urgent',
+      note: 'n',
+      itemSource: 'Amazon',
+    });
     const https = await createBoardTask(admin, board.id, { itemId: item.id, buyIn: 5, show: 8, url: 'https://shop.example/y' });
     expect(https.url).toBe('https://shop.example/y');
 
@@ -376,7 +441,19 @@ describe('board tasks', () => {
     // Update: the item's name follows the item; what the form leaves out is kept.
     const upd = await admin.post<{ boardTask: BT }>(`/api/boardtask/${board.id}/info`, { id: full.id, itemId: item.id, buyIn: 6, show: 9, price: 301 });
     expect(upd.body).toMatchObject({ code: 'A00000', msg: '保存成功' });
-    expect(upd.body.data!.boardTask).toMatchObject({ id: full.id, buyIn: 6, show: 9, need: 6, price: 301, averageCost: 250.25, address: 'CA-1', status: 'urgent', note: 'n', itemSource: 'Amazon', url: 'http://www.dyson.com/v8' });
+    expect(upd.body.data!.boardTask).toMatchObject({
+      id: full.id,
+      buyIn: 6,
+      show: 9,
+      need: 6,
+      price: 301,
+      averageCost: 250.25,
+      address: 'CA-1',
+      status: 'urgent',
+      note: 'n',
+      itemSource: 'Amazon',
+      url: 'http://www.dyson.com/v8',
+    });
   });
 
   it('refuses unknown boards, board tasks, items, closed items, three-decimal money and members', async () => {
@@ -388,10 +465,19 @@ describe('board tasks', () => {
     const other = await createBoard(admin);
     const bt = await createBoardTask(admin, board.id, { itemId: item.id, buyIn: 1, show: 1 });
     expect(await admin.post('/api/boardtask/999/info', { itemId: item.id, buyIn: 1, show: 1 })).toMatchObject({ status: 404, body: { code: 'A00004' } });
-    expect(await admin.post(`/api/boardtask/${other.id}/info`, { id: bt.id, itemId: item.id, buyIn: 1, show: 1 })).toMatchObject({ status: 404, body: { code: 'A00004', msg: '任务不存在' } });
+    expect(await admin.post(`/api/boardtask/${other.id}/info`, { id: bt.id, itemId: item.id, buyIn: 1, show: 1 })).toMatchObject({
+      status: 404,
+      body: { code: 'A00004', msg: '任务不存在' },
+    });
     expect((await admin.post(`/api/boardtask/${board.id}/info`, { itemId: 999, buyIn: 1, show: 1 })).body).toEqual({ code: 'A00001', msg: '商品不存在' });
-    expect((await admin.post(`/api/boardtask/${board.id}/info`, { itemId: closed.id, buyIn: 1, show: 1 })).body).toEqual({ code: 'A00001', msg: '商品已关闭，不能添加到看板' });
-    expect(await admin.post(`/api/boardtask/${board.id}/info`, { itemId: item.id, buyIn: 1.234, show: 1 })).toMatchObject({ status: 400, body: { code: 'A00001' } });
+    expect((await admin.post(`/api/boardtask/${board.id}/info`, { itemId: closed.id, buyIn: 1, show: 1 })).body).toEqual({
+      code: 'A00001',
+      msg: '商品已关闭，不能添加到看板',
+    });
+    expect(await admin.post(`/api/boardtask/${board.id}/info`, { itemId: item.id, buyIn: 1.234, show: 1 })).toMatchObject({
+      status: 400,
+      body: { code: 'A00001' },
+    });
     expect(await admin.post(`/api/boardtask/${board.id}/info`, { itemId: item.id, show: 1 })).toMatchObject({ status: 400, body: { code: 'A00001' } });
     const { api } = await memberApi('m@x.test');
     expect(await api.post(`/api/boardtask/${board.id}/info`, { itemId: item.id, buyIn: 1, show: 1 })).toMatchObject({ status: 403 });

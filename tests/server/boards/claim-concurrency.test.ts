@@ -54,7 +54,10 @@ describe('claim concurrency', () => {
       expect(rows.reduce((s, r) => s + r.count, 0)).toBe(30);
       expect(new Set(rows.map((r) => r.id))).toEqual(new Set(ok.map((a) => a.body.data!.task.id)));
       for (const r of rows) expect(r.mainId).toBe(r.id);
-      const [audits] = await database.db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(eq(auditLog.action, 'claim'));
+      const [audits] = await database.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(auditLog)
+        .where(eq(auditLog.action, 'claim'));
       expect(audits!.n).toBe(ok.length);
       expect((await admin.get(`/api/boardtask/${boardTask.id}/status`)).body.data).toEqual({ count: 30, need: 30 });
     },

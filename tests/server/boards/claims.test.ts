@@ -42,7 +42,8 @@ async function world(v: Parameters<typeof openBoard>[3] = {}) {
   return { admin, groupId: g.id, a: { ...a, api: as(app, a.token) }, b: { ...b, api: as(app, b.token) }, outsider: { ...o, api: as(app, o.token) }, ...opened };
 }
 
-const claimUrl = (btId: number, count: number | string, labelCount?: number) => `/api/task/${btId}/user/create/${count}${labelCount === undefined ? '' : `/label/${labelCount}`}`;
+const claimUrl = (btId: number, count: number | string, labelCount?: number) =>
+  `/api/task/${btId}/user/create/${count}${labelCount === undefined ? '' : `/label/${labelCount}`}`;
 const refused = (msg: string) => ({ status: 400, body: { code: 'A00001', msg } });
 
 describe('claiming', () => {
@@ -81,7 +82,17 @@ describe('claiming', () => {
     expect(row).toMatchObject({ mainId: task.id, subId: 0, price: 24999, buyIn: 3050, count: 3, status: 'open' });
     const audits = await database.db.select().from(auditLog).where(eq(auditLog.entity, 'task'));
     expect(audits).toHaveLength(1);
-    expect(audits[0]).toMatchObject({ action: 'claim', opUid: w.a.user.id, userId: w.a.user.id, mainId: task.id, subId: 0, count: 3, itemName: 'AirPods Pro', status: 'open', before: null });
+    expect(audits[0]).toMatchObject({
+      action: 'claim',
+      opUid: w.a.user.id,
+      userId: w.a.user.id,
+      mainId: task.id,
+      subId: 0,
+      count: 3,
+      itemName: 'AirPods Pro',
+      status: 'open',
+      before: null,
+    });
     expect(audits[0]!.after).toMatchObject({ id: task.id, count: 3 });
 
     // A second claim takes the next id as its own mainId.
@@ -110,7 +121,11 @@ describe('claiming', () => {
     const w = await world({ show: 10 });
     await createBoardTask(w.admin, w.board.id, { id: w.boardTask.id, itemId: w.item.id, buyIn: 12.5, show: 10, status: 'closed' });
     const res = await w.a.api.post<Change>(claimUrl(w.boardTask.id, 2));
-    expect(res.body).toMatchObject({ code: 'A00000', msg: '认领成功，等待管理员审核', data: { status: 'succ', msg: '认领成功，等待管理员审核', task: { status: 'pending', count: 2 } } });
+    expect(res.body).toMatchObject({
+      code: 'A00000',
+      msg: '认领成功，等待管理员审核',
+      data: { status: 'succ', msg: '认领成功，等待管理员审核', task: { status: 'pending', count: 2 } },
+    });
 
     await createBoardTask(w.admin, w.board.id, { id: w.boardTask.id, itemId: w.item.id, buyIn: 12.5, show: 10, status: 'urgent' });
     expect((await w.a.api.post<Change>(claimUrl(w.boardTask.id, 1))).body.data!.task.status).toBe('open');
@@ -138,11 +153,18 @@ describe('claiming', () => {
     expect(await w.a.api.post(claimUrl(id, 1, 2), { isHome: true, zipCode: '94016' })).toMatchObject(refused(claimMessages.stateRequired));
     expect(await w.a.api.post(claimUrl(id, 1, 2), { isHome: true, state: 'CA', zipCode: ' ' })).toMatchObject(refused(claimMessages.zipCodeRequired));
     expect(await w.a.api.post(claimUrl(id, 1, 0), { isHome: true, state: 'CA', zipCode: '94016' })).toMatchObject(refused(claimMessages.notNumber));
-    expect(await w.a.api.post(claimUrl(id, 1, 2), { isHome: true, state: 'CA', zipCode: '94016', extra: 1 })).toMatchObject({ status: 400, body: { code: 'A00001' } });
+    expect(await w.a.api.post(claimUrl(id, 1, 2), { isHome: true, state: 'CA', zipCode: '94016', extra: 1 })).toMatchObject({
+      status: 400,
+      body: { code: 'A00001' },
+    });
     expect(await t().database.db.select().from(tasks)).toHaveLength(0);
 
     const home = await w.a.api.post<Change>(claimUrl(id, 2, 3), { isHome: true, state: ' CA ', zipCode: '94016' });
-    expect(home.body).toMatchObject({ code: 'A00000', msg: '认领成功', data: { task: { isHome: true, state: 'CA', zipCode: '94016', labelCount: 3, count: 2 } } });
+    expect(home.body).toMatchObject({
+      code: 'A00000',
+      msg: '认领成功',
+      data: { task: { isHome: true, state: 'CA', zipCode: '94016', labelCount: 3, count: 2 } },
+    });
     const plain = await w.a.api.post<Change>(claimUrl(id, 1, 1), { isHome: false, state: 'NY' });
     expect(plain.body.data!.task).toMatchObject({ isHome: false, state: '', zipCode: '', labelCount: 1 });
   });
@@ -150,7 +172,10 @@ describe('claiming', () => {
   it('answers A00004 to a member who cannot see the board, as if the board task did not exist', async () => {
     const w = await world();
     expect(await w.outsider.api.post(claimUrl(w.boardTask.id, 1))).toMatchObject({ status: 404, body: { code: 'A00004', msg: '任务不存在' } });
-    expect(await w.outsider.api.post(claimUrl(w.boardTask.id, 1, 1), { isHome: true, state: 'CA', zipCode: '1' })).toMatchObject({ status: 404, body: { code: 'A00004' } });
+    expect(await w.outsider.api.post(claimUrl(w.boardTask.id, 1, 1), { isHome: true, state: 'CA', zipCode: '1' })).toMatchObject({
+      status: 404,
+      body: { code: 'A00004' },
+    });
     expect(await w.a.api.post(claimUrl(99_999, 1))).toMatchObject({ status: 404, body: { code: 'A00004', msg: '任务不存在' } });
     // A closed board is no longer visible either.
     await w.admin.post('/api/board/info', boardForm({ id: w.board.id, status: 'close' }));

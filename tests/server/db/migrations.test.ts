@@ -137,13 +137,19 @@ function engineSuite(getDb: () => Db) {
     // The claim takes its id first so that mainId can equal it (tasks_claim_is_main).
     const [next] = await rows<{ id: string | number }>(db, sql`select nextval(pg_get_serial_sequence('tasks', 'id')) as id`);
     const id = Number(next?.id);
-    const [task] = await db.insert(schema.tasks).values({ ...claim, id, mainId: id }).returning();
+    const [task] = await db
+      .insert(schema.tasks)
+      .values({ ...claim, id, mainId: id })
+      .returning();
     if (!task) throw new Error('seed failed');
     expect([task.mainId, task.subId]).toEqual([id, 0]);
     // A claim (subId 0) must be its own main; a split sibling must point at an existing claim.
     expect(await sqlState(db.insert(schema.tasks).values({ ...claim, mainId: id }))).toBe('23514');
     expect(await sqlState(db.insert(schema.tasks).values({ ...claim, mainId: id + 1000, subId: 1 }))).toBe('23503');
-    const [sibling] = await db.insert(schema.tasks).values({ ...claim, mainId: id, subId: 1, count: 1 }).returning();
+    const [sibling] = await db
+      .insert(schema.tasks)
+      .values({ ...claim, mainId: id, subId: 1, count: 1 })
+      .returning();
     expect(sibling?.subId).toBe(1);
     expect(await sqlState(db.insert(schema.tasks).values({ ...claim, mainId: id, subId: 1 }))).toBe('23505');
 
@@ -185,7 +191,10 @@ function engineSuite(getDb: () => Db) {
     if (!card) throw new Error('seed failed');
     const line = { userId: user.id, cardId: card.id, paymentType: 'Zelle', accountNameEncrypt: 'c', accountNameLast4: 'abcd', withdrawAmount: 3750 };
     expect(await sqlState(db.insert(schema.withdrawRequests).values({ ...line, orderId: 'nope' }))).toBe('23503');
-    const [req] = await db.insert(schema.withdrawRequests).values({ ...line, orderId: 'W3' }).returning();
+    const [req] = await db
+      .insert(schema.withdrawRequests)
+      .values({ ...line, orderId: 'W3' })
+      .returning();
     expect([req?.status, req?.cancelFlag]).toEqual(['waited', true]);
     expect(await sqlState(db.insert(schema.withdrawRequests).values({ ...line, orderId: 'W3' }))).toBe('23505');
   });
@@ -206,9 +215,12 @@ async function upgradeKeepsAmounts(db: Db, migrateTo: (folder: string) => Promis
     values (${board}, ${item}, 'Widget', 1, ${INT4_MAX}, 3, 1, 1) returning id`);
   const task = await one(sql`insert into tasks (id, main_id, board_id, board_task_id, user_id, item_id, item_name, price, buy_in, bonus, punish, count, status)
     values (1, 1, ${board}, ${bt}, ${user}, ${item}, 'Widget', 1, ${INT4_MAX}, 2, 3, 1, 'locked') returning id`);
-  const apply = await one(sql`insert into payment_applies (task_id, main_id, sub_id, user_id, item_name, price, buy_in, count, bonus, punish, income, asked_bonus)
+  const apply =
+    await one(sql`insert into payment_applies (task_id, main_id, sub_id, user_id, item_name, price, buy_in, count, bonus, punish, income, asked_bonus)
     values (${task}, 1, 0, ${user}, 'Widget', 1, ${INT4_MAX}, 1, 2, 3, ${INT4_MAX}, 4) returning id`);
-  const card = await one(sql`insert into bank_cards (user_id, payment_type, account_name_encrypt, account_name_last4) values (${user}, 'Zelle', 'c', 'abcd') returning id`);
+  const card = await one(
+    sql`insert into bank_cards (user_id, payment_type, account_name_encrypt, account_name_last4) values (${user}, 'Zelle', 'c', 'abcd') returning id`,
+  );
   await db.execute(sql`insert into withdraw_orders (order_id, user_id) values ('1', ${user})`);
   await db.execute(sql`insert into withdraw_requests (order_id, user_id, card_id, payment_type, account_name_encrypt, account_name_last4, withdraw_amount)
     values ('1', ${user}, ${card}, 'Zelle', 'c', 'abcd', ${INT4_MAX})`);
@@ -220,7 +232,11 @@ async function upgradeKeepsAmounts(db: Db, migrateTo: (folder: string) => Promis
   expect((await db.select().from(schema.paymentApplies))[0]).toMatchObject({ price: 1, buyIn: INT4_MAX, bonus: 2, punish: 3, income: INT4_MAX, askedBonus: 4 });
   expect((await db.select().from(schema.withdrawRequests))[0]?.withdrawAmount).toBe(INT4_MAX);
   // Past int4 now, up to the server's bound on any income (src/server/money/cents.ts), exact.
-  const [after] = await db.update(schema.paymentApplies).set({ income: MAX_TOTAL_CENTS, buyIn: 9_999_999_999 }).where(eq(schema.paymentApplies.id, apply)).returning();
+  const [after] = await db
+    .update(schema.paymentApplies)
+    .set({ income: MAX_TOTAL_CENTS, buyIn: 9_999_999_999 })
+    .where(eq(schema.paymentApplies.id, apply))
+    .returning();
   expect([after?.income, after?.buyIn]).toEqual([MAX_TOTAL_CENTS, 9_999_999_999]);
 }
 
@@ -235,25 +251,29 @@ describe('upgrading a database that holds amounts to bigint money', () => {
     }
   }, 60_000);
 
-  it.skipIf(!process.env.TEST_DATABASE_URL)('on PostgreSQL', async () => {
-    const dbName = `mig_up_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${dbName}`;
-    const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
-    // DROP ... WITH (FORCE) below may reach a client still closing after pool.end(): its 57P01 is expected.
-    pool.on('error', () => undefined);
-    try {
-      const db = drizzleNodePg(pool, { schema });
-      await upgradeKeepsAmounts(db, (folder) => migrateNodePg(db, { migrationsFolder: folder }));
-    } finally {
-      await pool.end();
-      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await admin.end();
-    }
-  }, 60_000);
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'on PostgreSQL',
+    async () => {
+      const dbName = `mig_up_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${dbName}`);
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = `/${dbName}`;
+      const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+      // DROP ... WITH (FORCE) below may reach a client still closing after pool.end(): its 57P01 is expected.
+      pool.on('error', () => undefined);
+      try {
+        const db = drizzleNodePg(pool, { schema });
+        await upgradeKeepsAmounts(db, (folder) => migrateNodePg(db, { migrationsFolder: folder }));
+      } finally {
+        await pool.end();
+        await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+        await admin.end();
+      }
+    },
+    60_000,
+  );
 });
 
 describe('migrations on PGlite', () => {

@@ -71,7 +71,12 @@ describe('the label PDF', () => {
     expect(expireAt).toBeLessThanOrEqual(Date.now() + DOWNLOAD_TOKEN_TTL_MS + 1000);
 
     const [stored] = await t().database.db.select().from(downloadTokens);
-    expect(stored).toMatchObject({ userId: w.a.user.id, kind: 'pdf.labels', resourceId: w.labelled.id, tokenHash: createHash('sha256').update(token).digest('hex') });
+    expect(stored).toMatchObject({
+      userId: w.a.user.id,
+      kind: 'pdf.labels',
+      resourceId: w.labelled.id,
+      tokenHash: createHash('sha256').update(token).digest('hex'),
+    });
     expect(JSON.stringify(stored)).not.toContain(token);
 
     const pdf = await download(`/ext/pdf/${w.labelled.id}/${token}`);
@@ -118,7 +123,9 @@ describe('the label PDF', () => {
     expect(await asJson(`/ext/pdf/${w.labelled.id}/${w.a.token}`)).toEqual(refused);
     expect(await asJson(`/ext/excel/user-task/${token}`)).toEqual(refused);
 
-    await t().database.db.update(downloadTokens).set({ expiresAt: new Date(Date.now() - 1000) });
+    await t()
+      .database.db.update(downloadTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) });
     expect(await asJson(`/ext/pdf/${w.labelled.id}/${token}`)).toEqual(refused);
     // An expired token is swept when the next one is issued.
     await get(w.a.token, `/api/download/pdf/${w.plain.id}/token`);
@@ -147,7 +154,7 @@ describe('the label PDF', () => {
 });
 
 describe('Excel download tokens', () => {
-  it('follows x-kind-roles (A00003) and checks each export\'s own parameters before issuing a token', async () => {
+  it("follows x-kind-roles (A00003) and checks each export's own parameters before issuing a token", async () => {
     const w = await world();
     expect((await get(w.a.token, '/api/download/excel/user-task/token')).body.code).toBe('A00000');
     expect(await get(w.admin.token, '/api/download/excel/user-task/token')).toMatchObject({ status: 403, body: { code: 'A00003' } });
@@ -176,7 +183,22 @@ describe('Excel download tokens', () => {
     const [boardHeader, ...boardRows] = rowsOf(res.rawPayload, 0);
     expect(boardHeader).toEqual([...BOARD_TASK_HEADER]);
     // 2 + 1 units claimed by a, 4 by b.
-    expect(boardRows).toEqual([[expect.any(Number), w.item.id, 'AirPods Pro', expect.any(String), 249.99, 12.5, 20, expect.any(Number), 7, '正常', expect.any(String), expect.any(String)]]);
+    expect(boardRows).toEqual([
+      [
+        expect.any(Number),
+        w.item.id,
+        'AirPods Pro',
+        expect.any(String),
+        249.99,
+        12.5,
+        20,
+        expect.any(Number),
+        7,
+        '正常',
+        expect.any(String),
+        expect.any(String),
+      ],
+    ]);
     const [taskHeader, ...taskRows] = rowsOf(res.rawPayload, 1);
     expect(taskHeader).toEqual([...BOARD_USER_TASK_HEADER]);
     expect(taskRows.map((r) => [r[0], r[3], r[5], r[7]])).toEqual([
@@ -201,12 +223,30 @@ describe('Excel download tokens', () => {
     const rows = rowsOf(res.rawPayload);
     expect(rows[0]).toEqual([...USER_TASK_HEADER]);
     expect(rows.slice(1).map((r) => r[0])).toEqual([String(w.plain.mainId), String(w.labelled.mainId)]);
-    expect(rows[1]).toEqual([String(w.plain.mainId), w.board.boardName, 'AirPods Pro', '194253397168', 1, 0, 249.99, 12.5, 0, 0, '进行中', '1Z999', expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/)]);
+    expect(rows[1]).toEqual([
+      String(w.plain.mainId),
+      w.board.boardName,
+      'AirPods Pro',
+      '194253397168',
+      1,
+      0,
+      249.99,
+      12.5,
+      0,
+      0,
+      '进行中',
+      '1Z999',
+      expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/),
+    ]);
     expect(rows.flat()).not.toContain(String(w.other.mainId));
 
     // The user-task export is the member's own: b's file holds b's task only.
     const bToken = (await get(w.b.token, '/api/download/excel/user-task/token')).body.data!.token;
-    expect(rowsOf((await download(`/ext/excel/user-task/${bToken}`)).rawPayload).slice(1).map((r) => r[0])).toEqual([String(w.other.mainId)]);
+    expect(
+      rowsOf((await download(`/ext/excel/user-task/${bToken}`)).rawPayload)
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual([String(w.other.mainId)]);
   });
 
   it('keeps the filters given when the token was issued; the link carries nothing else', async () => {
@@ -230,7 +270,9 @@ describe('Excel download tokens', () => {
   it('answers 404 A00004 for an expired or unknown export token', async () => {
     const w = await world();
     const { token } = (await get(w.a.token, '/api/download/excel/user-task/token')).body.data!;
-    await t().database.db.update(downloadTokens).set({ expiresAt: new Date(Date.now() - 1) });
+    await t()
+      .database.db.update(downloadTokens)
+      .set({ expiresAt: new Date(Date.now() - 1) });
     for (const url of [`/ext/excel/user-task/${token}`, '/ext/excel/user-task/not-a-token']) {
       const res = await download(url);
       expect({ status: res.statusCode, body: res.json() as unknown }).toEqual({ status: 404, body: notFoundAnswer });

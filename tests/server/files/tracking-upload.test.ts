@@ -8,7 +8,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { auditLog } from '../../../src/server/db/schema/audit.ts';
 import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
 import { SHEET_MESSAGES } from '../../../src/server/files/parse-sheet.ts';
-import { TRACKING_APPLY_BUDGET_MS, TRACKING_COLUMNS, TRACKING_LIMITS, trackingUploadMessages as M, uploadTrackings } from '../../../src/server/files/tracking-upload.ts';
+import {
+  TRACKING_APPLY_BUDGET_MS,
+  TRACKING_COLUMNS,
+  TRACKING_LIMITS,
+  trackingUploadMessages as M,
+  uploadTrackings,
+} from '../../../src/server/files/tracking-upload.ts';
 import { BULK_LOCK_THRESHOLD } from '../../../src/server/db/matching-store.ts';
 import { createSession } from '../../../src/server/auth/sessions.ts';
 import { call, dbDriver, useTestApp } from '../support/harness.ts';
@@ -57,7 +63,12 @@ async function world() {
 
 function upload(token: string, bytes: Buffer, mode: Mode = 'import', v: Parameters<typeof multipart>[1] = {}) {
   const body = multipart(bytes, v);
-  return call<Result>(t().app, { method: 'POST', url: `/api/scan/admin/excel/upload/${mode}`, headers: { 'x-token': token, ...body.headers }, payload: body.payload });
+  return call<Result>(t().app, {
+    method: 'POST',
+    url: `/api/scan/admin/excel/upload/${mode}`,
+    headers: { 'x-token': token, ...body.headers },
+    payload: body.payload,
+  });
 }
 
 async function scans() {
@@ -67,7 +78,9 @@ async function scans() {
 
 /** What an upload may change: the scan rows and the audit trail. */
 async function snapshot() {
-  const [audit] = await t().database.db.select({ n: sql<number>`count(*)::int` }).from(auditLog);
+  const [audit] = await t()
+    .database.db.select({ n: sql<number>`count(*)::int` })
+    .from(auditLog);
   return { scans: await scans(), audit: Number(audit!.n) };
 }
 
@@ -113,7 +126,18 @@ describe('import: parcels announced before they arrive', () => {
       [14, 'error', M.trackingRounded],
       [15, 'error', M.trackingTooLong],
     ]);
-    expect(data.rows[0]).toEqual({ line: 2, tracking: 'T1', upc: UPC, name: 'AirPods Pro', itemId: w.item.id, express: 'UPS', qty: 2, oldQty: null, opStatus: 'succ', msg: M.imported });
+    expect(data.rows[0]).toEqual({
+      line: 2,
+      tracking: 'T1',
+      upc: UPC,
+      name: 'AirPods Pro',
+      itemId: w.item.id,
+      express: 'UPS',
+      qty: 2,
+      oldQty: null,
+      opStatus: 'succ',
+      msg: M.imported,
+    });
     // The item's upc when the upc cell is empty; the file's name when the catalogue has no such upc.
     expect(data.rows[1]).toMatchObject({ upc: UPC2, itemId: w.item2.id, name: 'Switch Pro', qty: 1 });
     expect(data.rows[2]).toMatchObject({ upc: unknownUpc, itemId: null, name: '新商品' });
@@ -164,13 +188,7 @@ describe('confirm: the announced parcels arrived', () => {
     await record(w.b.api, tc.id, 'T2', 3);
     await upload(
       w.adminToken,
-      xlsxOf([
-        HEADER,
-        ['T1', UPC, null, null, null, 5],
-        ['T2', UPC2, null, null, null, 1],
-        ['T2', UPC, null, null, null, 3],
-        ['T3', UPC, null, null, null, 1],
-      ]),
+      xlsxOf([HEADER, ['T1', UPC, null, null, null, 5], ['T2', UPC2, null, null, null, 1], ['T2', UPC, null, null, null, 3], ['T3', UPC, null, null, null, 1]]),
     );
     await scan(t().database, 'T4', UPC, 1);
 
@@ -354,12 +372,39 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     await upload(w.adminToken, xlsxOf([HEADER, ['T1', UPC, null, null, null, 1]]));
     const before = await snapshot();
     expect(await upload(w.adminToken, PNG_1X1, 'import', { filename: 'photo.png', type: 'image/png' })).toMatchObject(refusedWith(SHEET_MESSAGES.notXlsx));
-    expect(await upload(w.adminToken, Buffer.from('tracking,upc,数量\nT1,1,1\n'), 'confirm', { filename: 'a.csv', type: 'text/csv' })).toMatchObject(refusedWith(SHEET_MESSAGES.notXlsx));
+    expect(await upload(w.adminToken, Buffer.from('tracking,upc,数量\nT1,1,1\n'), 'confirm', { filename: 'a.csv', type: 'text/csv' })).toMatchObject(
+      refusedWith(SHEET_MESSAGES.notXlsx),
+    );
     expect(await upload(w.adminToken, Buffer.alloc(0), 'update')).toMatchObject(refusedWith(SHEET_MESSAGES.empty));
-    expect(await upload(w.adminToken, xlsxOf([['tracking', '数量'], ['T1', 1]]))).toMatchObject(refusedWith(SHEET_MESSAGES.missingColumns(['upc'])));
-    expect(await upload(w.adminToken, xlsxOf([['任务ID', 'tracking', '数量'], [1, 'T1', 1]]), 'update')).toMatchObject(refusedWith(SHEET_MESSAGES.missingColumns(['upc'])));
+    expect(
+      await upload(
+        w.adminToken,
+        xlsxOf([
+          ['tracking', '数量'],
+          ['T1', 1],
+        ]),
+      ),
+    ).toMatchObject(refusedWith(SHEET_MESSAGES.missingColumns(['upc'])));
+    expect(
+      await upload(
+        w.adminToken,
+        xlsxOf([
+          ['任务ID', 'tracking', '数量'],
+          [1, 'T1', 1],
+        ]),
+        'update',
+      ),
+    ).toMatchObject(refusedWith(SHEET_MESSAGES.missingColumns(['upc'])));
     // Confirm needs no 数量 column; import does.
-    expect(await upload(w.adminToken, xlsxOf([['tracking', 'upc'], ['T1', UPC]]))).toMatchObject(refusedWith(SHEET_MESSAGES.missingColumns(['数量'])));
+    expect(
+      await upload(
+        w.adminToken,
+        xlsxOf([
+          ['tracking', 'upc'],
+          ['T1', UPC],
+        ]),
+      ),
+    ).toMatchObject(refusedWith(SHEET_MESSAGES.missingColumns(['数量'])));
     expect(await upload(w.adminToken, xlsxOf([HEADER]))).toMatchObject(refusedWith(SHEET_MESSAGES.noData));
     expect(await snapshot()).toEqual(before);
 
@@ -382,9 +427,18 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
       ['{"polluted":1}', '{"polluted":1}', 'polluted'],
     ]);
     expect(await upload(w.adminToken, crafted)).toMatchObject(refusedWith(SHEET_MESSAGES.missingColumns(['tracking', 'upc', '数量'])));
-    const sneaky = xlsxOf([['tracking', 'upc', '数量', '__proto__'], ['__proto__', 'constructor', '__proto__', '{"polluted":1}']], '__proto__');
+    const sneaky = xlsxOf(
+      [
+        ['tracking', 'upc', '数量', '__proto__'],
+        ['__proto__', 'constructor', '__proto__', '{"polluted":1}'],
+      ],
+      '__proto__',
+    );
     const res = await upload(w.adminToken, sneaky);
-    expect(res.body).toMatchObject({ code: 'A00000', data: { succ: 0, error: 1, rows: [{ line: 2, tracking: '__proto__', upc: 'constructor', opStatus: 'error', msg: M.qtyInvalid }] } });
+    expect(res.body).toMatchObject({
+      code: 'A00000',
+      data: { succ: 0, error: 1, rows: [{ line: 2, tracking: '__proto__', upc: 'constructor', opStatus: 'error', msg: M.qtyInvalid }] },
+    });
     expect(Object.keys(res.body.data!.rows[0]!)).not.toContain('__proto__');
     expect(await snapshot()).toEqual(before);
     expect(polluted()).toBeUndefined();
@@ -395,7 +449,10 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     await upload(w.adminToken, xlsxOf([HEADER, ['T1', UPC, null, null, null, 1]]));
     const before = await snapshot();
     const actor = { id: w.adminUser.id, mailAddr: w.adminUser.mailAddr, nickName: w.adminUser.nickName, roleType: 'admin' as const, sessionId: 0 };
-    const file = xlsxOf([['tracking', 'upc'], ['T1', UPC]]);
+    const file = xlsxOf([
+      ['tracking', 'upc'],
+      ['T1', UPC],
+    ]);
     const stopped = await uploadTrackings(t().database.db, actor, file, 'confirm', { budgetMs: -1 });
     expect(stopped).toMatchObject({ succ: 0, error: 1, rows: [{ opStatus: 'error', msg: M.notProcessed }] });
     expect(await snapshot()).toEqual(before);
@@ -417,11 +474,16 @@ describe('a large file', () => {
     const confirmed = await upload(w.adminToken, file, 'confirm');
     expect(confirmed.body.data).toMatchObject({ succ: n, error: 0 });
     expect(await storedTask(t().database, task.id)).toMatchObject({ status: 'locked' });
-    const [counts] = await t().database.db.select({ n: sql<number>`count(*)::int`, unmatch: sql<number>`count(*) filter (where status = 'unmatch')::int` }).from(scanTrackings);
+    const [counts] = await t()
+      .database.db.select({ n: sql<number>`count(*)::int`, unmatch: sql<number>`count(*) filter (where status = 'unmatch')::int` })
+      .from(scanTrackings);
     expect(counts).toEqual({ n, unmatch: n - 1 });
     // An item found by its upc.
     const extra = await seedItem(t().database, { itemName: 'Later', upc: '999' });
-    expect((await upload(w.adminToken, xlsxOf([HEADER, ['NEW-1', '999', null, null, null, 1]]))).body.data!.rows[0]).toMatchObject({ itemId: extra.id, name: 'Later' });
+    expect((await upload(w.adminToken, xlsxOf([HEADER, ['NEW-1', '999', null, null, null, 1]]))).body.data!.rows[0]).toMatchObject({
+      itemId: extra.id,
+      name: 'Later',
+    });
   });
 });
 

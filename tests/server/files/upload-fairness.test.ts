@@ -28,7 +28,12 @@ const PURCHASES = '/api/purchased/user/excel/upload/import';
 
 function post(token: string, url: string, bytes: Buffer) {
   const body = multipart(bytes);
-  return call<{ succ: number; skip: number; error: number }>(t().app, { method: 'POST', url, headers: { 'x-token': token, ...body.headers }, payload: body.payload });
+  return call<{ succ: number; skip: number; error: number }>(t().app, {
+    method: 'POST',
+    url,
+    headers: { 'x-token': token, ...body.headers },
+    payload: body.payload,
+  });
 }
 
 const noticeOf = (token: string) => call(t().app, { method: 'GET', url: '/api/notice/get', headers: { 'x-token': token } });
@@ -96,7 +101,12 @@ describe('the upload queue', () => {
       await new Promise<void>((resolve) => (release = resolve));
     });
     await held;
-    const file = (extra: string) => xlsxOf([['任务ID', 'tracking', '数量'], [task.id, 'HOLD-1', 1], [task.id, extra, 1]]);
+    const file = (extra: string) =>
+      xlsxOf([
+        ['任务ID', 'tracking', '数量'],
+        [task.id, 'HOLD-1', 1],
+        [task.id, extra, 1],
+      ]);
     const both = [post(token, PURCHASES, file('ONE-2')), post(token, PURCHASES, file('TWO-2'))];
     // Neither can finish while the hold lasts, so whichever came second is refused, and answered now.
     const refused = await Promise.race(both);
@@ -124,7 +134,17 @@ describe('the upload queue', () => {
     const memberAnswers = members.map((m, k) => sent(`member${k + 1}`, post(m.token, PURCHASES, big)));
     // One member's file is parsed at a time: the others wait.
     await vi.waitFor(() => expect(parseQueueState().waiting.member).toBe(3), { timeout: 30_000, interval: 5 });
-    const adminAnswer = sent('admin', post(admin.token, PURCHASES, xlsxOf([['任务ID', 'tracking', '数量'], [999_999, 'A-1', 1]])));
+    const adminAnswer = sent(
+      'admin',
+      post(
+        admin.token,
+        PURCHASES,
+        xlsxOf([
+          ['任务ID', 'tracking', '数量'],
+          [999_999, 'A-1', 1],
+        ]),
+      ),
+    );
     expect((await adminAnswer).body.data).toMatchObject({ error: 1 });
     for (const a of await Promise.all(memberAnswers)) expect(a.body.data).toMatchObject({ error: 5000 });
     // The admin's file went ahead of the three waiting ones: at most the member whose file was being

@@ -60,7 +60,12 @@ async function world() {
 
 function upload(token: string, bytes: Buffer, mode: 'import' | 'update' = 'import', v: Parameters<typeof multipart>[1] = {}) {
   const body = multipart(bytes, v);
-  return call<Result>(t().app, { method: 'POST', url: `/api/purchased/user/excel/upload/${mode}`, headers: { 'x-token': token, ...body.headers }, payload: body.payload });
+  return call<Result>(t().app, {
+    method: 'POST',
+    url: `/api/purchased/user/excel/upload/${mode}`,
+    headers: { 'x-token': token, ...body.headers },
+    payload: body.payload,
+  });
 }
 
 async function records() {
@@ -70,7 +75,9 @@ async function records() {
 
 /** What an upload may change: the records and the audit trail. */
 async function snapshot() {
-  const [audit] = await t().database.db.select({ n: sql<number>`count(*)::int` }).from(auditLog);
+  const [audit] = await t()
+    .database.db.select({ n: sql<number>`count(*)::int` })
+    .from(auditLog);
   return { records: await records(), audit: Number(audit!.n) };
 }
 
@@ -184,8 +191,22 @@ describe('a good file', () => {
 
   it("lets the admin side record on any member's task", async () => {
     const w = await world();
-    const res = await upload(w.admin.token, xlsxOf([['任务ID', 'tracking', '数量'], [w.b1.id, 'TB', 1], [w.a1.id, 'TA', 2]]));
-    expect(res.body.data).toMatchObject({ succ: 2, error: 0, rows: [{ line: 2, tracking: 'TB' }, { line: 3, tracking: 'TA' }] });
+    const res = await upload(
+      w.admin.token,
+      xlsxOf([
+        ['任务ID', 'tracking', '数量'],
+        [w.b1.id, 'TB', 1],
+        [w.a1.id, 'TA', 2],
+      ]),
+    );
+    expect(res.body.data).toMatchObject({
+      succ: 2,
+      error: 0,
+      rows: [
+        { line: 2, tracking: 'TB' },
+        { line: 3, tracking: 'TA' },
+      ],
+    });
     expect(await records()).toEqual([
       { taskId: w.b1.id, trackingId: 'TB', productCount: 1 },
       { taskId: w.a1.id, trackingId: 'TA', productCount: 2 },
@@ -221,10 +242,22 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     expect(await upload(w.a.token, PNG_1X1, 'import', { filename: 'photo.png', type: 'image/png' })).toMatchObject(notXlsx);
     const random = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256));
     expect(await upload(w.a.token, random)).toMatchObject(notXlsx);
-    expect(await upload(w.a.token, Buffer.from(`任务ID,tracking,数量\n${w.a1.id},T1,1\n`), 'import', { filename: 'a.csv', type: 'text/csv' })).toMatchObject(notXlsx);
+    expect(await upload(w.a.token, Buffer.from(`任务ID,tracking,数量\n${w.a1.id},T1,1\n`), 'import', { filename: 'a.csv', type: 'text/csv' })).toMatchObject(
+      notXlsx,
+    );
     expect(await upload(w.a.token, zipOf([storedEntry('readme.txt', 'hello')]))).toMatchObject(notXlsx);
     // An OpenDocument spreadsheet: a zip xlsx would read with another parser.
-    expect(await upload(w.a.token, zipOf([storedEntry('mimetype', 'application/vnd.oasis.opendocument.spreadsheet'), storedEntry('META-INF/manifest.xml', '<x/>'), storedEntry('[Content_Types].xml', '<x/>'), storedEntry('xl/workbook.xml', '<x/>')]))).toMatchObject(notXlsx);
+    expect(
+      await upload(
+        w.a.token,
+        zipOf([
+          storedEntry('mimetype', 'application/vnd.oasis.opendocument.spreadsheet'),
+          storedEntry('META-INF/manifest.xml', '<x/>'),
+          storedEntry('[Content_Types].xml', '<x/>'),
+          storedEntry('xl/workbook.xml', '<x/>'),
+        ]),
+      ),
+    ).toMatchObject(notXlsx);
     const xls = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(1024)]);
     expect(await upload(w.a.token, xls, 'import', { filename: 'old.xls' })).toMatchObject(notXlsx);
     expect(await snapshot()).toEqual(before);
@@ -241,7 +274,10 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
       payload: '--b\r\nContent-Disposition: form-data; name="file"\r\n\r\nnot a file\r\n--b--\r\n',
     });
     expect(noFile).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.noFile)));
-    const good = xlsxOf([['任务ID', 'tracking', '数量'], [w.a1.id, 'T1', 1]]);
+    const good = xlsxOf([
+      ['任务ID', 'tracking', '数量'],
+      [w.a1.id, 'T1', 1],
+    ]);
     expect(await upload(w.a.token, good.subarray(0, Math.floor(good.length / 2)))).toMatchObject(refusedWith(/^(无法读取该Excel文件|文件不是Excel表格)/));
     // The multipart limit of app.ts is the parser's limit too.
     expect(MAX_SHEET_BYTES).toBe(UPLOAD_LIMIT_BYTES);
@@ -254,13 +290,33 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
   it('refuses wrong columns, a header without data, and more rows than the limit', async () => {
     const w = await world();
     const before = await snapshot();
-    expect(await upload(w.a.token, xlsxOf([['任务', 'tracking number', 'amount'], [w.a1.id, 'T1', 1]]))).toMatchObject(
-      refusedWith(exactly(SHEET_MESSAGES.missingColumns(['任务ID', 'tracking', '数量']))),
-    );
-    expect(await upload(w.a.token, xlsxOf([['任务ID', '数量'], [w.a1.id, 1]]))).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.missingColumns(['tracking']))));
-    expect(await upload(w.a.token, xlsxOf([['任务ID', 'tracking', 'trackingId', '数量'], [w.a1.id, 'T1', 'T2', 1]]))).toMatchObject(
-      refusedWith(exactly(SHEET_MESSAGES.duplicateColumn('tracking'))),
-    );
+    expect(
+      await upload(
+        w.a.token,
+        xlsxOf([
+          ['任务', 'tracking number', 'amount'],
+          [w.a1.id, 'T1', 1],
+        ]),
+      ),
+    ).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.missingColumns(['任务ID', 'tracking', '数量']))));
+    expect(
+      await upload(
+        w.a.token,
+        xlsxOf([
+          ['任务ID', '数量'],
+          [w.a1.id, 1],
+        ]),
+      ),
+    ).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.missingColumns(['tracking']))));
+    expect(
+      await upload(
+        w.a.token,
+        xlsxOf([
+          ['任务ID', 'tracking', 'trackingId', '数量'],
+          [w.a1.id, 'T1', 'T2', 1],
+        ]),
+      ),
+    ).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.duplicateColumn('tracking'))));
     expect(await upload(w.a.token, xlsxOf([['任务ID', 'tracking', '数量']]))).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.noData)));
     expect(await upload(w.a.token, xlsxOf([[]]))).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.noData)));
 
@@ -281,7 +337,12 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     // Whatever the worker allocated is bounded by the unzip budget, not by what the file claims.
     expect(process.memoryUsage().rss - rss).toBeLessThan(SHEET_LIMITS.maxUnzippedBytes + 200 * 1024 * 1024);
 
-    const parts = entriesOf(xlsxOf([['任务ID', 'tracking', '数量'], [w.a1.id, 'T1', 1]]));
+    const parts = entriesOf(
+      xlsxOf([
+        ['任务ID', 'tracking', '数量'],
+        [w.a1.id, 'T1', 1],
+      ]),
+    );
     const liar = parts.map((e) => (e.name === 'xl/worksheets/sheet1.xml' ? { ...e, size: 0xfffffff0 } : e));
     expect(await upload(w.a.token, zipOf(liar))).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.tooBig)));
     // The same parts with honest sizes are a good file.
@@ -292,7 +353,12 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
   it('stops at its time budget: the rows not yet applied are reported as not processed, and the same file again finishes the job', async () => {
     const w = await world();
     const before = await snapshot();
-    const file = xlsxOf([['任务ID', 'tracking', '数量'], [w.a1.id, 'T1', 1], [w.a2.id, 'T2', 1], [w.a1.id, '', 1]]);
+    const file = xlsxOf([
+      ['任务ID', 'tracking', '数量'],
+      [w.a1.id, 'T1', 1],
+      [w.a2.id, 'T2', 1],
+      [w.a1.id, '', 1],
+    ]);
     const actor = { id: w.a.user.id, mailAddr: w.a.user.mailAddr, nickName: w.a.user.nickName, roleType: 'user' as const, sessionId: 0 };
     // The budget is spent before the first slice: nothing is applied, each valid row says so.
     const stopped = await uploadPurchased(t().database.db, actor, file, 'import', { budgetMs: -1 });
@@ -307,7 +373,10 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     const rows: unknown[][] = [['任务ID', 'tracking', '数量']];
     for (let i = 0; i < 20_000; i++) rows.push([i + 1, `TRACKING-${i}-xxxxxxxxxxxxxxxxxxxx`, 1]);
     const file = xlsxOf(rows);
-    await expect(parseSheet(file, PURCHASED_COLUMNS, { ...SHEET_LIMITS, timeoutMs: 5 })).rejects.toMatchObject({ code: 'A00001', message: SHEET_MESSAGES.timeout });
+    await expect(parseSheet(file, PURCHASED_COLUMNS, { ...SHEET_LIMITS, timeoutMs: 5 })).rejects.toMatchObject({
+      code: 'A00001',
+      message: SHEET_MESSAGES.timeout,
+    });
     await expect(parseSheet(file, PURCHASED_COLUMNS, { ...SHEET_LIMITS, heapMb: 8 })).rejects.toMatchObject({ code: 'A00001', message: SHEET_MESSAGES.tooBig });
     // With the real limits the same file is fine.
     expect((await parseSheet(file, PURCHASED_COLUMNS, SHEET_LIMITS)).rows).toHaveLength(20_000);
@@ -345,12 +414,21 @@ describe('crafted content never reaches the server objects', () => {
       ['__proto__', 'constructor', 'prototype'],
       ['{"polluted":1}', '{"polluted":1}', 'polluted'],
     ]);
-    expect(await upload(w.a.token, crafted)).toMatchObject({ status: 400, body: { code: 'A00001', msg: SHEET_MESSAGES.missingColumns(['任务ID', 'tracking', '数量']) } });
+    expect(await upload(w.a.token, crafted)).toMatchObject({
+      status: 400,
+      body: { code: 'A00001', msg: SHEET_MESSAGES.missingColumns(['任务ID', 'tracking', '数量']) },
+    });
     expect(await snapshot()).toEqual(before);
     expect(polluted()).toBeUndefined();
 
     // A first sheet named __proto__, and a task id cell that says __proto__: just a bad row.
-    const sneaky = xlsxOf([['任务ID', 'tracking', '数量', '__proto__'], ['__proto__', 'T1', 1, '{"polluted":1}']], '__proto__');
+    const sneaky = xlsxOf(
+      [
+        ['任务ID', 'tracking', '数量', '__proto__'],
+        ['__proto__', 'T1', 1, '{"polluted":1}'],
+      ],
+      '__proto__',
+    );
     const res = await upload(w.a.token, sneaky);
     expect(res.body).toMatchObject({ code: 'A00000', data: { succ: 0, error: 1, rows: [{ line: 2, opStatus: 'error', msg: uploadMessages.taskIdInvalid }] } });
     expect(Object.keys(res.body.data!.rows[0]!)).not.toContain('__proto__');
@@ -361,7 +439,12 @@ describe('crafted content never reaches the server objects', () => {
   it('accepts from the worker only rows of primitive cells: an own __proto__ key (which survives structured clone) is refused', () => {
     const evil = JSON.parse('{"__proto__": {"polluted": 1}}') as unknown;
     expect(Object.prototype.hasOwnProperty.call(structuredClone(evil), '__proto__')).toBe(true);
-    expect(acceptWorkerRows([[0, ['任务ID', 'tracking', '数量']], [1, [1, evil, 2]]])).toBeNull();
+    expect(
+      acceptWorkerRows([
+        [0, ['任务ID', 'tracking', '数量']],
+        [1, [1, evil, 2]],
+      ]),
+    ).toBeNull();
     expect(acceptWorkerRows([[0, ['a']], evil])).toBeNull();
     expect(acceptWorkerRows(evil)).toBeNull();
     expect(acceptWorkerRows([[0, ['a', 1, true, null]]])).toEqual([[0, ['a', 1, true, null]]]);
@@ -370,12 +453,26 @@ describe('crafted content never reaches the server objects', () => {
 
   it('keeps a tracking id Excel rounded, or a task id Excel turned into a date, from being stored wrong', async () => {
     const w = await world();
-    const rounded = await upload(w.a.token, xlsxOf([['任务ID', 'tracking', '数量'], [w.a1.id, 9.400111899223101e21, 1]]));
+    const rounded = await upload(
+      w.a.token,
+      xlsxOf([
+        ['任务ID', 'tracking', '数量'],
+        [w.a1.id, 9.400111899223101e21, 1],
+      ]),
+    );
     expect(rounded.body.data!.rows[0]).toMatchObject({ opStatus: 'error', msg: uploadMessages.trackingRounded });
 
     // "12-1" typed into a General cell becomes 1 December: a date cell (serial 45627 formatted m-d).
     // It reads as a date, never as task 45627.
-    const dated = xlsxOf([['任务ID', 'tracking', '数量'], [0, 'T1', 1]], '采购记录', [], { A2: { t: 'n', v: 45627, z: 'm-d' } });
+    const dated = xlsxOf(
+      [
+        ['任务ID', 'tracking', '数量'],
+        [0, 'T1', 1],
+      ],
+      '采购记录',
+      [],
+      { A2: { t: 'n', v: 45627, z: 'm-d' } },
+    );
     const { rows } = await parseSheet(dated, PURCHASED_COLUMNS);
     expect(rows[0]!.values.taskId).toMatch(/^2024-12-01T/);
     expect((await upload(w.a.token, dated)).body.data!.rows[0]).toMatchObject({ opStatus: 'error', msg: uploadMessages.taskIdInvalid });

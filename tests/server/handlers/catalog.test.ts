@@ -25,7 +25,8 @@ interface Page<T> {
 }
 
 const get = <T>(token: string, url: string) => call<T>(t().app, { method: 'GET', url, headers: { 'x-token': token } });
-const save = (token: string, payload: unknown) => call<Item>(t().app, { method: 'POST', url: '/api/item/info', headers: { 'x-token': token }, payload: payload as object });
+const save = (token: string, payload: unknown) =>
+  call<Item>(t().app, { method: 'POST', url: '/api/item/info', headers: { 'x-token': token }, payload: payload as object });
 
 async function tokens() {
   const { app, database } = t();
@@ -49,7 +50,14 @@ async function seed(n: number, extra: (i: number) => Partial<typeof items.$infer
 describe('/admin/item/{id|new}', () => {
   it('creates and edits an item: price in cents in the database, upc and url optional, url made a web link', async () => {
     const tk = await tokens();
-    const created = await save(tk.lower, { itemName: ' 任天堂 Switch ', productId: ' B0TEST ', status: 'open', upc: ' 045496 ', url: 'www.amazon.com/dp/B0TEST', price: 19.99 });
+    const created = await save(tk.lower, {
+      itemName: ' 任天堂 Switch ',
+      productId: ' B0TEST ',
+      status: 'open',
+      upc: ' 045496 ',
+      url: 'www.amazon.com/dp/B0TEST',
+      price: 19.99,
+    });
     expect(created.body).toMatchObject({
       code: 'A00000',
       msg: '保存成功',
@@ -72,7 +80,13 @@ describe('/admin/item/{id|new}', () => {
 
     const audit = await t().database.db.select().from(auditLog).where(eq(auditLog.entity, 'item')).orderBy(auditLog.id);
     expect(audit.map((a) => a.action)).toEqual(['create', 'edit', 'edit']);
-    expect(audit[1]).toMatchObject({ entityId: id, itemName: 'Switch OLED', status: 'close', before: { itemName: '任天堂 Switch', price: 19.99 }, after: { status: 'close', price: null } });
+    expect(audit[1]).toMatchObject({
+      entityId: id,
+      itemName: 'Switch OLED',
+      status: 'close',
+      before: { itemName: '任天堂 Switch', price: 19.99 },
+      after: { status: 'close', price: null },
+    });
   });
 
   it('refuses bad forms with 400 A00001 and unknown ids with 404 A00004, changing nothing', async () => {
@@ -102,7 +116,10 @@ describe('/admin/item/{id|new}', () => {
     expect(await t().database.db.select().from(auditLog)).toEqual([]);
 
     expect(await get(tk.admin, '/api/item/info/4242')).toMatchObject({ status: 404, body: { code: 'A00004', msg: '商品不存在' } });
-    expect(await get(tk.admin, '/api/item/info/99999999999')).toMatchObject({ status: 400, body: { code: 'A00001', msg: '参数错误：字段 id 不能大于 2147483647' } });
+    expect(await get(tk.admin, '/api/item/info/99999999999')).toMatchObject({
+      status: 400,
+      body: { code: 'A00001', msg: '参数错误：字段 id 不能大于 2147483647' },
+    });
     expect(await get(tk.admin, '/api/item/info/abc')).toMatchObject({ status: 400, body: { code: 'A00001' } });
     // Members read the catalogue but do not edit it.
     expect(await save(tk.user, good)).toMatchObject({ status: 403, body: { code: 'A00003' } });
@@ -121,7 +138,16 @@ describe('/admin/item-list', () => {
     expect((await page('page=2')).content.map((i) => i.itemName)).toEqual(['Item 03', 'Item 02', 'Item 01']);
     expect((await page('page=0&size=15')).content).toHaveLength(15);
     expect((await page('size=20&isDesc=false')).content[0]!.itemName).toBe('Item 01');
-    expect(first.content[0]).toEqual({ id: first.content[0]!.id, itemName: 'Item 23', upc: '000000000023', url: '', status: 'open', productId: 'P-23', price: null, createdAt: Date.parse('2024-01-01T00:23:00Z') });
+    expect(first.content[0]).toEqual({
+      id: first.content[0]!.id,
+      itemName: 'Item 23',
+      upc: '000000000023',
+      url: '',
+      status: 'open',
+      productId: 'P-23',
+      price: null,
+      createdAt: Date.parse('2024-01-01T00:23:00Z'),
+    });
     expect((await get(tk.admin, '/api/item/page?size=1001')).status).toBe(400);
   });
 
@@ -155,11 +181,14 @@ describe('product pickers', () => {
 
     // The closed item comes after the open ones; an exact upc comes before partial matches.
     expect((await search('00000000003')).map((i) => i.itemName)).toEqual(['Item 03', 'Item 30']);
-    const [, , third] = await t().database.db.insert(items).values([
-      { itemName: 'Widget A', upc: '123', productId: 'W-1', createdAt: new Date('2024-02-01') },
-      { itemName: 'Widget 123 B', upc: '999', productId: 'W-2', createdAt: new Date('2024-02-02') },
-      { itemName: 'Widget C', upc: '5123', productId: 'w-123', createdAt: new Date('2024-02-03') },
-    ]).returning();
+    const [, , third] = await t()
+      .database.db.insert(items)
+      .values([
+        { itemName: 'Widget A', upc: '123', productId: 'W-1', createdAt: new Date('2024-02-01') },
+        { itemName: 'Widget 123 B', upc: '999', productId: 'W-2', createdAt: new Date('2024-02-02') },
+        { itemName: 'Widget C', upc: '5123', productId: 'w-123', createdAt: new Date('2024-02-03') },
+      ])
+      .returning();
     expect((await search('123')).map((i) => i.itemName)).toEqual(['Widget A', 'Widget C', 'Widget 123 B']);
     expect((await search('W-123', tk.lower)).map((i) => i.id)).toEqual([third!.id]);
     expect(await search('nothing-like-this')).toEqual([]);

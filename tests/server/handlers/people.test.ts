@@ -34,14 +34,17 @@ const post = <T>(token: string, url: string, payload?: unknown) =>
   call<T>(t().app, { method: 'POST', url, headers: { 'x-token': token }, ...(payload === undefined ? {} : { payload: payload as object }) });
 const del = <T>(token: string, url: string) => call<T>(t().app, { method: 'DELETE', url, headers: { 'x-token': token } });
 const loginStatus = async (mail: string) =>
-  (await call<{ status: string }>(t().app, { method: 'POST', url: `/ext/login/login?mailAddr=${encodeURIComponent(mail)}&pwd=${TEST_PASSWORD}` })).body.data?.status;
+  (await call<{ status: string }>(t().app, { method: 'POST', url: `/ext/login/login?mailAddr=${encodeURIComponent(mail)}&pwd=${TEST_PASSWORD}` })).body.data
+    ?.status;
 
 async function newGroup(groupName: string) {
   const [g] = await t().database.db.insert(userGroups).values({ groupName }).returning();
   return g!;
 }
 const membersOf = async (userId: number) =>
-  (await t().database.db.select({ g: userGroupMembers.groupId }).from(userGroupMembers).where(eq(userGroupMembers.userId, userId))).map((r) => r.g).sort((a, b) => a - b);
+  (await t().database.db.select({ g: userGroupMembers.groupId }).from(userGroupMembers).where(eq(userGroupMembers.userId, userId)))
+    .map((r) => r.g)
+    .sort((a, b) => a - b);
 const roleOf = async (userId: number) => (await t().database.db.select({ r: users.roleType }).from(users).where(eq(users.id, userId)))[0]?.r;
 
 /** An admin, a lowerAdmin and three members created one minute apart (oldest first). */
@@ -54,7 +57,11 @@ async function people() {
   const carol = await createUser(database, { mailAddr: 'carol@shop.test', nickName: '小王' });
   const all = [admin, lower, alice, bob, carol];
   const base = Date.parse('2024-01-01T00:00:00Z');
-  for (const [i, u] of all.entries()) await database.db.update(users).set({ createdAt: new Date(base + i * 60_000) }).where(eq(users.id, u.id));
+  for (const [i, u] of all.entries())
+    await database.db
+      .update(users)
+      .set({ createdAt: new Date(base + i * 60_000) })
+      .where(eq(users.id, u.id));
   return { admin, lower, alice, bob, carol, adminToken: await login(app, 'boss@x.test'), lowerToken: await login(app, 'lower@x.test') };
 }
 
@@ -157,9 +164,19 @@ describe('changing a role and groups', () => {
     // Making a user admin is an admin's right.
     expect((await update({ id: p.carol.id, roleType: 'admin' })).body.data).toMatchObject({ roleType: 'admin' });
 
-    const audit = await t().database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'user'), eq(auditLog.entityId, p.bob.id))).orderBy(auditLog.id);
+    const audit = await t()
+      .database.db.select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'user'), eq(auditLog.entityId, p.bob.id)))
+      .orderBy(auditLog.id);
     expect(audit).toHaveLength(3);
-    expect(audit[0]).toMatchObject({ action: 'edit', opUid: p.admin.id, userId: p.bob.id, before: { roleType: 'user', groupIds: [] }, after: { roleType: 'lowerAdmin', groupIds: [g1.id, g2.id] } });
+    expect(audit[0]).toMatchObject({
+      action: 'edit',
+      opUid: p.admin.id,
+      userId: p.bob.id,
+      before: { roleType: 'user', groupIds: [] },
+      after: { roleType: 'lowerAdmin', groupIds: [g1.id, g2.id] },
+    });
   });
 
   it('keeps a lowerAdmin from making anyone admin or changing an admin (403 A00003), and changes nothing then', async () => {
@@ -181,7 +198,10 @@ describe('changing a role and groups', () => {
     expect(await roleOf(p.lower.id)).toBe('lowerAdmin');
 
     // What a lowerAdmin may do: groups of members, user <-> lowerAdmin.
-    expect((await update({ id: p.bob.id, roleType: 'lowerAdmin', groupIds: [g1.id] })).body).toMatchObject({ code: 'A00000', data: { roleType: 'lowerAdmin', groupIds: [g1.id] } });
+    expect((await update({ id: p.bob.id, roleType: 'lowerAdmin', groupIds: [g1.id] })).body).toMatchObject({
+      code: 'A00000',
+      data: { roleType: 'lowerAdmin', groupIds: [g1.id] },
+    });
     expect((await update({ id: p.bob.id, roleType: 'user' })).body.data).toMatchObject({ roleType: 'user', groupIds: [g1.id] });
     expect(await t().database.db.select().from(auditLog).where(eq(auditLog.entity, 'user'))).toHaveLength(2);
   });
@@ -194,7 +214,10 @@ describe('changing a role and groups', () => {
     expect(await roleOf(p.admin.id)).toBe('admin');
     expect(await post(p.lowerToken, '/api/admin/user/update', { id: p.lower.id, roleType: 'user' })).toMatchObject({ status: 403, body: { code: 'A00003' } });
     // Sending one's own current role is no change; one's own groups may change.
-    expect((await post(p.adminToken, '/api/admin/user/update', { id: p.admin.id, roleType: 'admin', groupIds: [g1.id] })).body).toMatchObject({ code: 'A00000', data: { roleType: 'admin', groupIds: [g1.id] } });
+    expect((await post(p.adminToken, '/api/admin/user/update', { id: p.admin.id, roleType: 'admin', groupIds: [g1.id] })).body).toMatchObject({
+      code: 'A00000',
+      data: { roleType: 'admin', groupIds: [g1.id] },
+    });
 
     // Two admins demote each other at the same moment. The admin rows are held locked while both
     // requests arrive, so (on PostgreSQL) both are past the x-roles check, waiting inside their
@@ -226,11 +249,20 @@ describe('changing a role and groups', () => {
     const update = (body: unknown) => post(p.adminToken, '/api/admin/user/update', body);
     expect(await update({ id: 99999, roleType: 'user' })).toMatchObject({ status: 404, body: { code: 'A00004', msg: '用户不存在' } });
     // An id no integer column can hold is refused by the contract, as for every operation.
-    expect(await update({ id: 99999999999, roleType: 'user' })).toMatchObject({ status: 400, body: { code: 'A00001', msg: '参数错误：字段 id 不能大于 2147483647' } });
+    expect(await update({ id: 99999999999, roleType: 'user' })).toMatchObject({
+      status: 400,
+      body: { code: 'A00001', msg: '参数错误：字段 id 不能大于 2147483647' },
+    });
 
     const unknownGroups = await update({ id: p.bob.id, roleType: 'lowerAdmin', groupIds: [g1.id, 777, 778] });
     expect(unknownGroups).toMatchObject({ status: 400, body: { code: 'A00001', msg: '用户组不存在：777,778' } });
-    for (const body of [{ id: p.bob.id, roleType: 'root' }, { id: p.bob.id, groupIds: 'x' }, { id: p.bob.id, roleType: 'user', evil: 1 }, { roleType: 'user' }, { id: p.bob.id, groupIds: [g1.id, g1.id] }]) {
+    for (const body of [
+      { id: p.bob.id, roleType: 'root' },
+      { id: p.bob.id, groupIds: 'x' },
+      { id: p.bob.id, roleType: 'user', evil: 1 },
+      { roleType: 'user' },
+      { id: p.bob.id, groupIds: [g1.id, g1.id] },
+    ]) {
       expect(await update(body), JSON.stringify(body)).toMatchObject({ status: 400, body: { code: 'A00001' } });
     }
     expect(await roleOf(p.bob.id)).toBe('user');
@@ -270,7 +302,10 @@ describe('/admin/group-list and /admin/group/{id}', () => {
 
     expect(await save({ id: 9999, groupName: 'z' })).toMatchObject({ status: 404, body: { code: 'A00004', msg: '用户组不存在' } });
     expect(await get(p.adminToken, '/api/usergroup/9999/info')).toMatchObject({ status: 404, body: { code: 'A00004' } });
-    expect(await get(p.adminToken, '/api/usergroup/99999999999/info')).toMatchObject({ status: 400, body: { code: 'A00001', msg: '参数错误：字段 id 不能大于 2147483647' } });
+    expect(await get(p.adminToken, '/api/usergroup/99999999999/info')).toMatchObject({
+      status: 400,
+      body: { code: 'A00001', msg: '参数错误：字段 id 不能大于 2147483647' },
+    });
     expect((await t().database.db.select().from(userGroups)).length).toBe(3);
 
     const audit = await t().database.db.select().from(auditLog).where(eq(auditLog.entity, 'group')).orderBy(auditLog.id);

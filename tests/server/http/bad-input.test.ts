@@ -27,7 +27,12 @@ describe('integers', () => {
     const { app } = t();
     const { admin, memberToken } = await accounts();
     expect(await admin.get('/api/task/info/2147483648')).toMatchObject(refused('参数错误：字段 id 不能大于 2147483647'));
-    const pay = await call(app, { method: 'POST', url: '/api/trade/user/pay/apply', headers: { 'x-token': memberToken, 'content-type': 'application/json' }, payload: '{"taskId":1e308}' });
+    const pay = await call(app, {
+      method: 'POST',
+      url: '/api/trade/user/pay/apply',
+      headers: { 'x-token': memberToken, 'content-type': 'application/json' },
+      payload: '{"taskId":1e308}',
+    });
     expect(pay).toMatchObject(refused('参数错误：字段 taskId 不能大于 2147483647'));
     expect(await admin.get('/api/statistics/admin/task/amount/list?page=1e308')).toMatchObject(refused('参数错误：字段 page 应为十进制整数'));
     expect(await admin.get('/api/statistics/admin/task/amount/list?page=Infinity')).toMatchObject(refused('参数错误：字段 page 应为十进制整数'));
@@ -51,7 +56,9 @@ describe('integers', () => {
     expect(await w.admin.get('/api/scan/admin/tracking/list?timezone=0x8')).toMatchObject(refused('参数错误：字段 timezone 应为十进制数字'));
     expect(await w.admin.get('/api/scan/admin/tracking/list?timezone=5.5')).toMatchObject({ status: 200 });
     // A date filter is a day that exists.
-    expect(await w.admin.get('/api/scan/admin/tracking/list?startTime=2026-02-30')).toMatchObject(refused('参数错误：字段 startTime 不是有效日期（2026-02-30）'));
+    expect(await w.admin.get('/api/scan/admin/tracking/list?startTime=2026-02-30')).toMatchObject(
+      refused('参数错误：字段 startTime 不是有效日期（2026-02-30）'),
+    );
     expect(await w.admin.get('/api/scan/admin/tracking/list?startTime=2028-02-29')).toMatchObject({ status: 200 });
     expect(await w.a.api.del(`/api/task/info/user/${task.id}`)).toMatchObject({ status: 200, body: { code: 'A00000' } });
   });
@@ -60,7 +67,9 @@ describe('integers', () => {
     const { app } = t();
     const { adminToken, memberToken } = await accounts();
     const failures: string[] = [];
-    const spec = loadSpec() as { paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema: { type?: string; maximum?: number } }[] }>> };
+    const spec = loadSpec() as {
+      paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema: { type?: string; maximum?: number } }[] }>>;
+    };
     let tried = 0;
     for (const op of listOperations()) {
       const params = (spec.paths[op.path]![op.method.toLowerCase()]!.parameters ?? []).filter((p) => p.in === 'path');
@@ -84,7 +93,10 @@ describe('integers', () => {
     expect(await member.get('/api/task/part/match?taskIds=%201')).toMatchObject(msg('taskIds'));
     expect(await admin.post('/api/usergroup/1/user?uids=+1')).toMatchObject(msg('uids'));
     expect(await admin.post('/api/board/1/add?groupIds=0x10')).toMatchObject(msg('groupIds'));
-    expect(await member.get('/api/task/apply/exist?taskIds=1,2147483647')).toMatchObject({ status: 200, body: { data: { applyRecords: { 1: false, 2147483647: false } } } });
+    expect(await member.get('/api/task/apply/exist?taskIds=1,2147483647')).toMatchObject({
+      status: 200,
+      body: { data: { applyRecords: { 1: false, 2147483647: false } } },
+    });
   });
 });
 
@@ -92,12 +104,19 @@ describe('text', () => {
   it('refuses NUL in any text, anonymous calls included, with 400 A00001 naming the field, and stores nothing', async () => {
     const { app } = t();
     const { admin } = await accounts();
-    expect(await call(app, { method: 'POST', url: '/ext/login/login?mailAddr=a%00b@x.io&pwd=x' })).toMatchObject(refused('参数错误：字段 mailAddr 含有不允许的控制字符'));
+    expect(await call(app, { method: 'POST', url: '/ext/login/login?mailAddr=a%00b@x.io&pwd=x' })).toMatchObject(
+      refused('参数错误：字段 mailAddr 含有不允许的控制字符'),
+    );
     expect(await call(app, { method: 'GET', url: '/ext/login/exist?mailAddr=a%00b' })).toMatchObject(refused('参数错误：字段 mailAddr 含有不允许的控制字符'));
     expect(await admin.post('/api/notice/save', { content: 'a\u0000b' })).toMatchObject(refused('参数错误：字段 content 含有不允许的控制字符'));
     expect(await admin.post('/api/notice/save', { content: 'a\u001bb' })).toMatchObject(refused('参数错误：字段 content 含有不允许的控制字符'));
     expect(await admin.post('/api/notice/save', { content: 'a\u0085b' })).toMatchObject(refused('参数错误：字段 content 含有不允许的控制字符'));
-    const form = await call(app, { method: 'POST', url: '/ext/login/password', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'mail=a%00b%40x.io' });
+    const form = await call(app, {
+      method: 'POST',
+      url: '/ext/login/password',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'mail=a%00b%40x.io',
+    });
     expect(form).toMatchObject(refused('参数错误：字段 mail 含有不允许的控制字符'));
     expect(await admin.get('/api/item/info/like/a%00b')).toMatchObject(refused('参数错误：字段 q 含有不允许的控制字符'));
     expect(await admin.post('/api/scan/admin/tracking/1Z999/create', { items: [{ upc: 'x\u0000', itemId: 1 }] })).toMatchObject(
@@ -110,11 +129,21 @@ describe('text', () => {
     const { app } = t();
     const { admin, adminToken } = await accounts();
     const deep = '['.repeat(10_000) + ']'.repeat(10_000);
-    const res = await call(app, { method: 'POST', url: '/api/notice/save', headers: { 'x-token': adminToken, 'content-type': 'application/json' }, payload: deep });
+    const res = await call(app, {
+      method: 'POST',
+      url: '/api/notice/save',
+      headers: { 'x-token': adminToken, 'content-type': 'application/json' },
+      payload: deep,
+    });
     expect(res).toMatchObject(refused('参数错误：请求体嵌套过深'));
     expect(await admin.get(`/api/item/page?size=1${'0'.repeat(400)}`)).toMatchObject(refused('参数错误：字段 size 超出范围'));
     expect(await admin.get(`/api/board/list/admin?boardId=1${'0'.repeat(400)}`)).toMatchObject(refused('参数错误：字段 boardId 超出范围'));
-    const huge = await call(app, { method: 'POST', url: '/api/withdraw/admin/paid', headers: { 'x-token': adminToken, 'content-type': 'application/json' }, payload: '{"id":1e400}' });
+    const huge = await call(app, {
+      method: 'POST',
+      url: '/api/withdraw/admin/paid',
+      headers: { 'x-token': adminToken, 'content-type': 'application/json' },
+      payload: '{"id":1e400}',
+    });
     expect(huge).toMatchObject(refused('参数错误：字段 id 类型应为 integer'));
   });
 
@@ -132,27 +161,42 @@ describe('text', () => {
     const { app } = t();
     const { admin, adminToken } = await accounts();
     const raw = Buffer.concat([Buffer.from('{"content":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('b"}')]);
-    const json = await call(app, { method: 'POST', url: '/api/notice/save', headers: { 'x-token': adminToken, 'content-type': 'application/json' }, payload: raw });
+    const json = await call(app, {
+      method: 'POST',
+      url: '/api/notice/save',
+      headers: { 'x-token': adminToken, 'content-type': 'application/json' },
+      payload: raw,
+    });
     expect(json).toMatchObject(refused('参数错误：请求体不是有效的UTF-8'));
-    const form = await call(app, { method: 'POST', url: '/ext/login/password', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'mail=a%FFb' });
+    const form = await call(app, {
+      method: 'POST',
+      url: '/ext/login/password',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'mail=a%FFb',
+    });
     expect(form).toMatchObject(refused('参数错误：字段 mail 不是有效的URL编码（UTF-8）'));
-    expect(await call(app, { method: 'GET', url: '/ext/login/exist?mailAddr=a%C3%28b' })).toMatchObject(refused('参数错误：字段 mailAddr 不是有效的URL编码（UTF-8）'));
+    expect(await call(app, { method: 'GET', url: '/ext/login/exist?mailAddr=a%C3%28b' })).toMatchObject(
+      refused('参数错误：字段 mailAddr 不是有效的URL编码（UTF-8）'),
+    );
     expect(await admin.get('/api/item/info/like/a%FFb')).toMatchObject(refused('参数错误：路径不是有效的URL编码（UTF-8）'));
     expect(await t().database.db.select().from(notices)).toEqual([]);
   });
 });
 
 describe('__proto__ and multipart', () => {
-  const multipart = (parts: string[], boundary = 'XyZ') =>
-    Buffer.from(parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('') + `--${boundary}--\r\n`);
-  const filePart = (name: string, filename: string) => `Content-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\nPK..`;
+  const multipart = (parts: string[], boundary = 'XyZ') => Buffer.from(parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('') + `--${boundary}--\r\n`);
+  const filePart = (name: string, filename: string) =>
+    `Content-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\nPK..`;
 
   it('names a __proto__ key of a JSON body as the field, wherever it is', async () => {
     const { app } = t();
     const { adminToken } = await accounts();
-    const post = (url: string, payload: string) => call(app, { method: 'POST', url, headers: { 'x-token': adminToken, 'content-type': 'application/json' }, payload });
+    const post = (url: string, payload: string) =>
+      call(app, { method: 'POST', url, headers: { 'x-token': adminToken, 'content-type': 'application/json' }, payload });
     expect(await post('/api/notice/save', '{"content":"x","__proto__":{"isAdmin":true}}')).toMatchObject(refused('参数错误：不允许的字段 __proto__'));
-    expect(await post('/api/scan/admin/tracking/1Z9/create', '{"items":[{"upc":"1","itemId":1,"__proto__":{}}]}')).toMatchObject(refused('参数错误：不允许的字段 items.0.__proto__'));
+    expect(await post('/api/scan/admin/tracking/1Z9/create', '{"items":[{"upc":"1","itemId":1,"__proto__":{}}]}')).toMatchObject(
+      refused('参数错误：不允许的字段 items.0.__proto__'),
+    );
     expect(await post('/api/notice/save', '{"content":"x","constructor":{"prototype":{}}}')).toMatchObject(refused('参数错误：不允许的字段 constructor'));
     expect(await t().database.db.select().from(notices)).toEqual([]);
   });
@@ -182,7 +226,9 @@ describe('answers outside the routes', () => {
     expect(await admin.get(`/api/item/info/like/${'a'.repeat(128)}`)).toMatchObject({ status: 200, body: { code: 'A00000', data: [] } });
     const checked = await call(app, { method: 'GET', url: `/ext/login/token/exist?token=${'t'.repeat(128)}` });
     expect(checked).toMatchObject({ status: 200, body: { code: 'A00000' } });
-    expect(await call(app, { method: 'GET', url: `/ext/excel/board/${'t'.repeat(128)}` })).toMatchObject({ body: { code: expect.stringMatching(/^A0000[1-4]$/) } });
+    expect(await call(app, { method: 'GET', url: `/ext/excel/board/${'t'.repeat(128)}` })).toMatchObject({
+      body: { code: expect.stringMatching(/^A0000[1-4]$/) },
+    });
     expect(await admin.get(`/api/item/info/like/${'a'.repeat(129)}`)).toMatchObject(refused('参数错误：路径参数最多 128 个字符'));
     expect(await admin.get('/api/no/such/call')).toMatchObject({ status: 404, body: { code: 'A00004', msg: '接口不存在' } });
   });
@@ -210,7 +256,10 @@ describe('answers outside the routes', () => {
 
   it('answers a body over the limit with 413 A00001', async () => {
     const { admin } = await accounts();
-    expect(await admin.post('/api/notice/save', { content: 'x'.repeat(1024 * 1024) })).toMatchObject({ status: 413, body: { code: 'A00001', msg: '参数错误：上传内容过大' } });
+    expect(await admin.post('/api/notice/save', { content: 'x'.repeat(1024 * 1024) })).toMatchObject({
+      status: 413,
+      body: { code: 'A00001', msg: '参数错误：上传内容过大' },
+    });
   });
 });
 
@@ -236,7 +285,10 @@ describe('posting back what was read', () => {
     expect(boardTask).toHaveProperty('itemName');
     expect(await admin.post(`/api/boardtask/${w.board.id}/info`, boardTask)).toMatchObject(ok);
     expect(await admin.post(`/api/boardtask/${w.board.id}/info`, { ...boardTask, itemName: 'renamed', claimCount: 99 })).toMatchObject(ok);
-    expect((await admin.get<Record<string, unknown>>(`/api/boardtask/${w.board.id}/info/${w.boardTask.id}`)).body.data).toMatchObject({ itemName: boardTask.itemName, claimCount: boardTask.claimCount });
+    expect((await admin.get<Record<string, unknown>>(`/api/boardtask/${w.board.id}/info/${w.boardTask.id}`)).body.data).toMatchObject({
+      itemName: boardTask.itemName,
+      claimCount: boardTask.claimCount,
+    });
     expect(await admin.post(`/api/boardtask/${w.board.id}/info`, { ...boardTask, colour: 'red' })).toMatchObject(refused('参数错误：不允许的字段 colour'));
 
     // Item.

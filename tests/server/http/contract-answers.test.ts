@@ -24,12 +24,14 @@ interface Seen {
 }
 
 type Who = 'anonymous' | 'admin' | 'lowerAdmin' | 'a' | 'b' | { token: string };
-type Body = { json: unknown } | { form: string } | { multipart: { payload: Buffer; headers: Record<string, string> } } | { raw: string | Buffer; type?: string };
+type Body =
+  { json: unknown } | { form: string } | { multipart: { payload: Buffer; headers: Record<string, string> } } | { raw: string | Buffer; type?: string };
 
 function recorder(w: ContractWorld) {
   const seen: Seen[] = [];
   const failedSteps: string[] = [];
-  const tokenOf = (who: Who) => (typeof who === 'object' ? who.token : who === 'anonymous' ? undefined : who === 'a' || who === 'b' ? w.tokens[who] : w.tokens[who]);
+  const tokenOf = (who: Who) =>
+    typeof who === 'object' ? who.token : who === 'anonymous' ? undefined : who === 'a' || who === 'b' ? w.tokens[who] : w.tokens[who];
   async function hit<T = Record<string, unknown>>(who: Who, method: string, url: string, body?: Body) {
     const token = tokenOf(who);
     const headers: Record<string, string> = token ? { 'x-token': token } : {};
@@ -79,23 +81,38 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     // --- Errors derived from the contract, for every operation ---
     const roleWho = { user: 'a', lowerAdmin: 'lowerAdmin', admin: 'admin' } as const;
     for (const op of operations) {
-      const pathParams = new Map(parametersOf(op).filter((p) => p.in === 'path').map((p) => [p.name, p.schema]));
-      const url = (fill: (name: string, schema: { type?: unknown }) => string) => op.path.replace(/\{(\w+)\}/g, (_m, name: string) => fill(name, pathParams.get(name) ?? {}));
+      const pathParams = new Map(
+        parametersOf(op)
+          .filter((p) => p.in === 'path')
+          .map((p) => [p.name, p.schema]),
+      );
+      const url = (fill: (name: string, schema: { type?: unknown }) => string) =>
+        op.path.replace(/\{(\w+)\}/g, (_m, name: string) => fill(name, pathParams.get(name) ?? {}));
       const sample = url((name, s) => (name === 'kind' ? 'tracking' : isInt(s) ? '1' : 'X1'));
       if (!op.roles.includes('anonymous')) await hit('anonymous', op.method, sample);
       const outsider = (['user', 'lowerAdmin', 'admin'] as const).find((r) => !op.roles.includes(r));
       if (outsider && !op.roles.includes('anonymous')) await hit(roleWho[outsider], op.method, sample);
       const who: Who = op.roles.includes('anonymous') ? 'anonymous' : op.roles.includes('user') ? 'a' : 'admin';
       if (/\{\w+\}/.test(op.path)) {
-        await hit(who, op.method, url((name, s) => (name === 'kind' ? 'nothing' : isInt(s) ? 'abc' : 'x'.repeat(200))));
-        if (op.method === 'GET' || op.requestTypes.length === 0) await hit(who, op.method, url((name, s) => (name === 'kind' ? 'tracking' : isInt(s) ? '999999' : 'NO-SUCH-ID')));
+        await hit(
+          who,
+          op.method,
+          url((name, s) => (name === 'kind' ? 'nothing' : isInt(s) ? 'abc' : 'x'.repeat(200))),
+        );
+        if (op.method === 'GET' || op.requestTypes.length === 0)
+          await hit(
+            who,
+            op.method,
+            url((name, s) => (name === 'kind' ? 'tracking' : isInt(s) ? '999999' : 'NO-SUCH-ID')),
+          );
       }
       const required = parametersOf(op).filter((p) => p.in === 'query' && p.required);
       if (required.length) await hit(who, op.method, sample);
       if (op.requestTypes.includes('application/json')) await hit(who, op.method, sample, { json: { zzz: 1 } });
       if (op.requestTypes.includes('application/json')) await hit(who, op.method, sample, { raw: '{"a":', type: 'application/json' });
       if (op.requestTypes.includes('application/x-www-form-urlencoded')) await hit(who, op.method, sample, { form: 'zzz=1' });
-      if (op.requestTypes.includes('multipart/form-data')) await hit(who, op.method, sample, { multipart: multipart(Buffer.from('not a workbook'), { field: 'other' }) });
+      if (op.requestTypes.includes('multipart/form-data'))
+        await hit(who, op.method, sample, { multipart: multipart(Buffer.from('not a workbook'), { field: 'other' }) });
     }
 
     // --- The success path, with the refusals met on the way ---
@@ -104,8 +121,12 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     await hit('anonymous', 'GET', '/ext/login/exist?mailAddr=a%40x.test');
     await ok('anonymous', 'GET', `/ext/login/token/exist?token=${w.inviteToken}&type=register`);
     await hit('anonymous', 'GET', '/ext/login/token/exist?token=nope&type=change');
-    await ok('anonymous', 'POST', '/ext/login/register', { json: { mailAddr: 'invited@x.test', pwd: 'new-pass-1', nickName: '新人', phoneNo: '13900000000', qq: '123', token: w.inviteToken } });
-    await hit('anonymous', 'POST', '/ext/login/register', { json: { mailAddr: 'invited@x.test', pwd: 'new-pass-1', nickName: '  ', phoneNo: '1', qq: '1', token: w.inviteToken } });
+    await ok('anonymous', 'POST', '/ext/login/register', {
+      json: { mailAddr: 'invited@x.test', pwd: 'new-pass-1', nickName: '新人', phoneNo: '13900000000', qq: '123', token: w.inviteToken },
+    });
+    await hit('anonymous', 'POST', '/ext/login/register', {
+      json: { mailAddr: 'invited@x.test', pwd: 'new-pass-1', nickName: '  ', phoneNo: '1', qq: '1', token: w.inviteToken },
+    });
     await ok('anonymous', 'POST', '/ext/login/reset', { json: { pwd: 'brand-new-1', token: w.resetToken, mailAddr: 'm@x.test' } });
     await hit('anonymous', 'POST', '/ext/login/reset', { json: { pwd: 'brand-new-2', token: w.resetToken, mailAddr: 'm@x.test' } });
     // After the reset: a newer reset mail ends the older links of the account.
@@ -144,7 +165,9 @@ describe('the answers of every operation hold to openapi.yaml', () => {
 
     // Boards and board tasks.
     const now = Date.now();
-    const board2 = await ok<{ id: number; uuid: string }>('admin', 'POST', '/api/board/info', { json: { boardName: '五月采购', remark: '新看板', publishAt: now - 1000, expireAt: now + 7 * 86_400_000 } });
+    const board2 = await ok<{ id: number; uuid: string }>('admin', 'POST', '/api/board/info', {
+      json: { boardName: '五月采购', remark: '新看板', publishAt: now - 1000, expireAt: now + 7 * 86_400_000 },
+    });
     const b2 = board2.data?.id ?? 0;
     await hit('admin', 'POST', '/api/board/info', { json: { boardName: '五月采购', remark: '新看板', publishAt: now, expireAt: now - 1 } });
     await ok('admin', 'GET', `/api/board/info/${w.board.id}`);
@@ -173,7 +196,9 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     await ok('admin', 'GET', '/api/item/page?page=0&size=10&productIdLike=P&status=open');
     await ok('a', 'GET', '/api/item/info/like/Air');
     await ok('a', 'GET', `/api/item/info/${w.item.id}`);
-    await ok('admin', 'POST', '/api/item/info', { json: { itemName: 'Switch Lite', status: 'open', productId: 'P-9', upc: '045496882648', url: 'nintendo.com', price: 199.99 } });
+    await ok('admin', 'POST', '/api/item/info', {
+      json: { itemName: 'Switch Lite', status: 'open', productId: 'P-9', upc: '045496882648', url: 'nintendo.com', price: 199.99 },
+    });
     await ok('admin', 'POST', '/api/item/info', { json: { id: w.item2.id, itemName: 'Switch Pro', status: 'open', productId: 'P-2', price: null } });
 
     // Tasks.
@@ -213,7 +238,9 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     await hit('a', 'POST', `/api/task/user/split?taskId=${A.bareTask}`);
 
     // Purchased records and matching.
-    const rec = await ok<{ purchasedItems: { id: number; trackingId: string }[] }>('a', 'POST', `/api/purchased/user/${A.openTask}/create`, { json: { trackingId: 'NEW-REC-1', productCount: 1 } });
+    const rec = await ok<{ purchasedItems: { id: number; trackingId: string }[] }>('a', 'POST', `/api/purchased/user/${A.openTask}/create`, {
+      json: { trackingId: 'NEW-REC-1', productCount: 1 },
+    });
     await hit('a', 'POST', `/api/purchased/user/${A.openTask}/create`, { json: { trackingId: '  ' } });
     const newRec = rec.data?.purchasedItems.find((r) => r.trackingId === 'NEW-REC-1')?.id ?? 0;
     await ok('a', 'POST', '/api/purchased/user/update', { json: { id: newRec, trackingId: 'NEW-REC-2', productCount: 1 } });
@@ -257,10 +284,22 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     // Cards and withdrawals.
     await ok('a', 'GET', '/api/apply/user/withdraw');
     await ok('a', 'GET', '/api/withdraw/user/show/cards');
-    const card = await ok<{ card: { id: number } }>('a', 'POST', '/api/withdraw/user/bind/card', { json: { paymentType: 'Wire', accountName: 'Ann Lee', cardNo: '6222000011112222', routingNumber: '021000021', bankInfo: 'Chase', cardType: 'debit', address: '1 Main St' } });
+    const card = await ok<{ card: { id: number } }>('a', 'POST', '/api/withdraw/user/bind/card', {
+      json: {
+        paymentType: 'Wire',
+        accountName: 'Ann Lee',
+        cardNo: '6222000011112222',
+        routingNumber: '021000021',
+        bankInfo: 'Chase',
+        cardType: 'debit',
+        address: '1 Main St',
+      },
+    });
     await ok('a', 'POST', '/api/withdraw/user/unbind/card', { json: { cardId: card.data?.card.id ?? 0 } });
     await hit('a', 'POST', '/api/withdraw/user/unbind/card', { json: { cardId: B.card } });
-    const order = await ok<{ orderId: number }>('a', 'POST', '/api/withdraw/user/request', { json: { requests: [{ cardId: A.card, withdrawAmount: 3, userNote: '谢谢' }], taskIds: [A.agreedTask] } });
+    const order = await ok<{ orderId: number }>('a', 'POST', '/api/withdraw/user/request', {
+      json: { requests: [{ cardId: A.card, withdrawAmount: 3, userNote: '谢谢' }], taskIds: [A.agreedTask] },
+    });
     await hit('a', 'POST', '/api/withdraw/user/request', { json: { requests: [{ cardId: A.card, withdrawAmount: 5 }], taskIds: [A.agreedTask] } });
     const o3 = order.data?.orderId ?? 0;
     await ok('a', 'GET', '/api/withdraw/user/requests?page=0&size=20&status=waited');
@@ -278,19 +317,40 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     await hit('admin', 'POST', '/api/withdraw/admin/paid', { json: { id: B.line } });
     await ok('a', 'POST', '/api/withdraw/user/paid/request', { json: { id: A.line } });
     // The confirm upload pays a waited line.
-    const again = await ok<{ orderId: number }>('a', 'POST', '/api/withdraw/user/request', { json: { requests: [{ cardId: A.spareCard, withdrawAmount: 3 }], taskIds: [A.agreedTask] } });
-    const lines = await ok<{ requestOrders: { content: { id: number; orderId: number }[] } }>('a', 'GET', `/api/withdraw/user/request/orders?orderId=${again.data?.orderId ?? 0}`);
+    const again = await ok<{ orderId: number }>('a', 'POST', '/api/withdraw/user/request', {
+      json: { requests: [{ cardId: A.spareCard, withdrawAmount: 3 }], taskIds: [A.agreedTask] },
+    });
+    const lines = await ok<{ requestOrders: { content: { id: number; orderId: number }[] } }>(
+      'a',
+      'GET',
+      `/api/withdraw/user/request/orders?orderId=${again.data?.orderId ?? 0}`,
+    );
     const line = lines.data?.requestOrders.content[0];
-    const confirmFile = xlsxOf([['提现ID', '订单号', '金额'], [line?.id ?? 0, line?.orderId ?? 0, 3]], '提现记录');
+    const confirmFile = xlsxOf(
+      [
+        ['提现ID', '订单号', '金额'],
+        [line?.id ?? 0, line?.orderId ?? 0, 3],
+      ],
+      '提现记录',
+    );
     await ok('admin', 'POST', '/api/withdraw/admin/confirm', { multipart: multipart(confirmFile) });
     await hit('admin', 'POST', '/api/withdraw/admin/confirm', { multipart: multipart(Buffer.alloc(11 * 1024 * 1024, 0x41)) });
 
     // Uploads.
-    const tracking = xlsxOf([['tracking', 'upc', '商品ID', '商品名称', '快递公司', '数量'], ['UP-1', UPC, null, null, 'UPS', 2]], '扫描记录');
+    const tracking = xlsxOf(
+      [
+        ['tracking', 'upc', '商品ID', '商品名称', '快递公司', '数量'],
+        ['UP-1', UPC, null, null, 'UPS', 2],
+      ],
+      '扫描记录',
+    );
     await ok('admin', 'POST', '/api/scan/admin/excel/upload/import', { multipart: multipart(tracking) });
     await ok('admin', 'POST', '/api/scan/admin/excel/upload/update', { multipart: multipart(tracking) });
     await ok('lowerAdmin', 'POST', '/api/scan/admin/excel/upload/confirm', { multipart: multipart(tracking) });
-    const purchased = xlsxOf([['任务ID', '商品ID', '商品名称', 'tracking', '快递公司', '数量'], [A.openTask, null, null, 'UP-2', 'UPS', 1]]);
+    const purchased = xlsxOf([
+      ['任务ID', '商品ID', '商品名称', 'tracking', '快递公司', '数量'],
+      [A.openTask, null, null, 'UP-2', 'UPS', 1],
+    ]);
     await ok('a', 'POST', '/api/purchased/user/excel/upload/import', { multipart: multipart(purchased) });
     await ok('a', 'POST', '/api/purchased/user/excel/upload/update', { multipart: multipart(purchased) });
     await hit('a', 'POST', '/api/purchased/user/excel/upload/import', { multipart: multipart(Buffer.from('not a workbook')) });

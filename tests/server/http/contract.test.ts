@@ -60,7 +60,10 @@ describe('roles from x-roles', () => {
     try {
       await createUser(database, { mailAddr: 'a@x.test', roleType: 'admin' });
       const admin = await login(app, 'a@x.test');
-      expect(await call(app, { method: 'GET', url: '/api/notice/get', headers: { 'x-token': admin } })).toMatchObject({ status: 501, body: { code: 'A00005', msg: '未实现' } });
+      expect(await call(app, { method: 'GET', url: '/api/notice/get', headers: { 'x-token': admin } })).toMatchObject({
+        status: 501,
+        body: { code: 'A00005', msg: '未实现' },
+      });
     } finally {
       await app.close();
     }
@@ -73,7 +76,8 @@ describe('bad input', () => {
     await createUser(database, { mailAddr: 'a@x.test', roleType: 'admin' });
     return login(app, 'a@x.test');
   }
-  const notice = async (token: string) => (await call<{ content: string }>(t().app, { method: 'GET', url: '/api/notice/get', headers: { 'x-token': token } })).body.data?.content;
+  const notice = async (token: string) =>
+    (await call<{ content: string }>(t().app, { method: 'GET', url: '/api/notice/get', headers: { 'x-token': token } })).body.data?.content;
 
   it('answers 400 A00001 naming the field, and changes nothing', async () => {
     const { app } = t();

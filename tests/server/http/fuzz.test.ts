@@ -38,8 +38,7 @@ type Snapshot = Map<string, { n: number; h: string }>;
 
 async function tableNames(database: Database): Promise<string[]> {
   const res = (await database.db.execute(sql`select tablename from pg_tables where schemaname = 'public' order by tablename`)) as unknown as
-    | { rows: { tablename: string }[] }
-    | { tablename: string }[];
+    { rows: { tablename: string }[] } | { tablename: string }[];
   return (Array.isArray(res) ? res : res.rows).map((r) => r.tablename);
 }
 
@@ -71,7 +70,8 @@ const describeRequest = (r: InjectOptions) => {
 
 const CHINESE = /[\u4e00-\u9fff]/;
 // A message in English behind a Chinese prefix ('参数错误：reach fields limit'): two of these words.
-const ENGLISH = /\b(an?|the|is|are|not|of|to|as|must|should|be|cannot|limit|allowed|reach|reached|property|fields?|invalid|unexpected|exceeding|exceeds|too|large|missing|required)\b/gi;
+const ENGLISH =
+  /\b(an?|the|is|are|not|of|to|as|must|should|be|cannot|limit|allowed|reach|reached|property|fields?|invalid|unexpected|exceeding|exceeds|too|large|missing|required)\b/gi;
 
 it('answers every malformed request of every operation and role in the contract, without a 5xx, and changes nothing', async () => {
   const { app, database, outbox } = t();
@@ -92,7 +92,7 @@ it('answers every malformed request of every operation and role in the contract,
   const first = await snapshot(database, tables);
   let before = first;
   const started = Date.now();
-  for (let i = 0; i < cases.length; ) {
+  for (let i = 0; i < cases.length;) {
     // One operation at a time (all roles), then the tables.
     const group: Case[] = [];
     const key = cases[i]!.op.operationId;
@@ -159,7 +159,9 @@ it('answers every malformed request of every operation and role in the contract,
   }
   const ms = Date.now() - started;
   const countsMoved = [...first].filter(([table, x]) => before.get(table)!.n !== x.n).map(([table, x]) => `${table} ${x.n} -> ${before.get(table)!.n}`);
-  console.log(`fuzz: ${cases.length} requests over ${covered} operations, seed ${SEED} (${(ms / 1000).toFixed(1)} s, ${process.env.TEST_DB === 'pg' ? 'PostgreSQL' : 'PGlite'})`);
+  console.log(
+    `fuzz: ${cases.length} requests over ${covered} operations, seed ${SEED} (${(ms / 1000).toFixed(1)} s, ${process.env.TEST_DB === 'pg' ? 'PostgreSQL' : 'PGlite'})`,
+  );
   if (process.env.FUZZ_REPORT) fs.writeFileSync(process.env.FUZZ_REPORT, JSON.stringify(failures, null, 1));
 
   // One line per cause and kind of input, with one example, most frequent first.
@@ -173,6 +175,8 @@ it('answers every malformed request of every operation and role in the contract,
   }
   const report = [...groups.entries()]
     .sort((x, y) => y[1].n - x[1].n)
-    .map(([k, g]) => `${k}: ${g.n} requests on ${g.ops.size} operations; e.g. ${g.example.role} ${g.example.what}: ${g.example.request} -> ${g.example.answer}`);
+    .map(
+      ([k, g]) => `${k}: ${g.n} requests on ${g.ops.size} operations; e.g. ${g.example.role} ${g.example.what}: ${g.example.request} -> ${g.example.answer}`,
+    );
   expect({ covered, tableCountsMoved: countsMoved, failures: report }).toEqual({ covered: operations.length, tableCountsMoved: [], failures: [] });
 }, 600_000);

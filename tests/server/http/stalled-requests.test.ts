@@ -93,7 +93,9 @@ describe('requests that do not arrive', () => {
     let received = '';
     socket.on('data', (d: Buffer) => (received += d.toString()));
     const body = JSON.stringify({ content: '慢慢来', isMail: false });
-    socket.write(`POST /api/notice/save HTTP/1.1\r\nHost: x\r\nx-token: ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+    socket.write(
+      `POST /api/notice/save HTTP/1.1\r\nHost: x\r\nx-token: ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
     await new Promise((r) => setTimeout(r, REQUEST_MS / 3));
     // Not end(): a client's half-close aborts its request in Node's server.
     socket.write(body);

@@ -8,7 +8,21 @@ import { matchTracking } from '../../../src/server/matching/match.ts';
 import { auditLog } from '../../../src/server/db/schema/audit.ts';
 import { purchasedRecords } from '../../../src/server/db/schema/tasks.ts';
 import { useTestApp } from '../support/harness.ts';
-import { claim, notFound, record, refused, scan, scansOf, setTask, storedTask, taskWorld, UPC, UPC2, type PurchasedOut, type TaskOut } from '../support/task-fixtures.ts';
+import {
+  claim,
+  notFound,
+  record,
+  refused,
+  scan,
+  scansOf,
+  setTask,
+  storedTask,
+  taskWorld,
+  UPC,
+  UPC2,
+  type PurchasedOut,
+  type TaskOut,
+} from '../support/task-fixtures.ts';
 
 const t = useTestApp();
 afterEach(async () => {
@@ -48,8 +62,15 @@ describe('allocate (the arithmetic)', () => {
   });
 
   it('says nothing before anything is seen, and partial when fewer units arrived', () => {
-    expect(allocate([], [{ id: 1, taskId: 1, upc: 'X', productCount: 2, cap: 2, settled: false }]).records.get(1)).toMatchObject({ arrived: 0, status: 'init', problem: null });
-    const p = allocate([{ id: 1, upc: 'X', count: 1, status: 'scan', taskId: null }], [{ id: 1, taskId: 1, upc: 'X', productCount: 2, cap: 2, settled: false }]);
+    expect(allocate([], [{ id: 1, taskId: 1, upc: 'X', productCount: 2, cap: 2, settled: false }]).records.get(1)).toMatchObject({
+      arrived: 0,
+      status: 'init',
+      problem: null,
+    });
+    const p = allocate(
+      [{ id: 1, upc: 'X', count: 1, status: 'scan', taskId: null }],
+      [{ id: 1, taskId: 1, upc: 'X', productCount: 2, cap: 2, settled: false }],
+    );
     expect(p.records.get(1)).toMatchObject({ arrived: 1, status: 'unmatch', problem: { kind: 'partial', arrived: 1, recorded: 2 } });
   });
 });
@@ -68,8 +89,12 @@ describe('matching a tracking id', () => {
       { id: row.id, count: 3, status: 'match', userId: w.a.user.id, mainId: task.mainId, subId: 0, taskId: task.id, matchedUser: '小A' },
     ]);
     const audits = await database.db.select().from(auditLog).orderBy(auditLog.id);
-    expect(audits.filter((x) => x.entity === 'tracking')).toMatchObject([{ action: 'match', entityId: row.id, status: 'match', taskId: task.id, trackingId: 'T1', before: { status: 'scan' }, after: { status: 'match' } }]);
-    expect(audits.filter((x) => x.entity === 'task' && x.action === 'match')).toMatchObject([{ taskId: task.id, status: 'locked', opUid: w.a.user.id, before: { status: 'open' }, after: { status: 'locked', productCount: 3 } }]);
+    expect(audits.filter((x) => x.entity === 'tracking')).toMatchObject([
+      { action: 'match', entityId: row.id, status: 'match', taskId: task.id, trackingId: 'T1', before: { status: 'scan' }, after: { status: 'match' } },
+    ]);
+    expect(audits.filter((x) => x.entity === 'task' && x.action === 'match')).toMatchObject([
+      { taskId: task.id, status: 'locked', opUid: w.a.user.id, before: { status: 'open' }, after: { status: 'locked', productCount: 3 } },
+    ]);
 
     // Matching again changes nothing and writes nothing.
     const n = audits.length;
@@ -149,7 +174,10 @@ describe('matching a tracking id', () => {
       { id: row.id, count: 2, status: 'match', taskId: task.id },
       { count: 1, status: 'unmatch', taskId: null },
     ]);
-    const split = await database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'tracking'), eq(auditLog.action, 'match.split')));
+    const split = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'tracking'), eq(auditLog.action, 'match.split')));
     expect(split).toMatchObject([{ count: 1, trackingId: 'T1', before: { splitFrom: row.id } }]);
   });
 
@@ -160,7 +188,9 @@ describe('matching a tracking id', () => {
     const w = await world();
     const task = await claim(w.a.api, w.boardTask.id, 2);
     const { database } = t();
-    expect(await w.a.api.post(`/api/purchased/user/${task.id}/create`, { trackingId: 'T1', productCount: 3 })).toMatchObject(refused('所有记录的数目合计不能超过任务数量2件'));
+    expect(await w.a.api.post(`/api/purchased/user/${task.id}/create`, { trackingId: 'T1', productCount: 3 })).toMatchObject(
+      refused('所有记录的数目合计不能超过任务数量2件'),
+    );
     await record(w.a.api, task.id, 'T1', 2);
     // The admin lowers the count under what is recorded: only 1 unit is tied to the task.
     expect((await w.admin.post('/api/task/info', { id: task.id, count: 1 })).body.code).toBe('A00000');
@@ -298,7 +328,11 @@ describe('the match calls', () => {
     // Scanned without matching (as if matching had not run yet).
     await scan(database, 'T1', UPC, 1);
     const res = await w.a.api.post<MatchOut>('/api/match/user/task/match', { taskId: task.id });
-    expect(res.body).toMatchObject({ code: 'A00000', msg: '已到货1/4件，可以拆分', data: { opStatus: 'succ', tasks: [{ id: task.id, status: 'open', productCount: 1, canSplit: true }] } });
+    expect(res.body).toMatchObject({
+      code: 'A00000',
+      msg: '已到货1/4件，可以拆分',
+      data: { opStatus: 'succ', tasks: [{ id: task.id, status: 'open', productCount: 1, canSplit: true }] },
+    });
     expect(await w.b.api.post('/api/match/user/task/match', { taskId: task.id })).toMatchObject(notFound);
     expect(await w.a.api.post('/api/match/admin/task/match', { taskId: task.id })).toMatchObject({ status: 403 });
 
@@ -318,7 +352,10 @@ describe('the match calls', () => {
     await record(w.a.api, ta.id, 'T1', 1);
     await record(w.b.api, tb.id, 'T1', 1);
     await scan(database, 'T1', UPC, 2);
-    expect(await w.b.api.post('/api/match/user/tracking/match', { trackingId: 'T404' })).toMatchObject({ status: 404, body: { code: 'A00004', msg: '没有该trackingId的记录' } });
+    expect(await w.b.api.post('/api/match/user/tracking/match', { trackingId: 'T404' })).toMatchObject({
+      status: 404,
+      body: { code: 'A00004', msg: '没有该trackingId的记录' },
+    });
     expect(await w.a.api.post('/api/match/user/tracking/match', { trackingId: '  ' })).toMatchObject(refused('请填写trackingId'));
     const mine = await w.a.api.post<MatchOut>('/api/match/user/tracking/match', { trackingId: ' T1 ' });
     expect(mine.body.data!.tasks.map((x) => [x.id, x.status])).toEqual([[ta.id, 'locked']]);

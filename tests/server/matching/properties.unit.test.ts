@@ -89,8 +89,18 @@ const worldArb = fc.record({
   events: fc.array(
     fc.oneof(
       // 'Z' is a product nobody records.
-      fc.record({ kind: fc.constant('scan' as const), trackingId: fc.constantFrom(...TRACKINGS), upc: fc.constantFrom('X', 'Y', 'Z'), count: fc.integer({ min: 1, max: 3 }) }),
-      fc.record({ kind: fc.constant('record' as const), taskId: fc.integer({ min: 1, max: 4 }), trackingId: fc.constantFrom(...TRACKINGS), count: fc.integer({ min: 1, max: 3 }) }),
+      fc.record({
+        kind: fc.constant('scan' as const),
+        trackingId: fc.constantFrom(...TRACKINGS),
+        upc: fc.constantFrom('X', 'Y', 'Z'),
+        count: fc.integer({ min: 1, max: 3 }),
+      }),
+      fc.record({
+        kind: fc.constant('record' as const),
+        taskId: fc.integer({ min: 1, max: 4 }),
+        trackingId: fc.constantFrom(...TRACKINGS),
+        count: fc.integer({ min: 1, max: 3 }),
+      }),
     ),
     { maxLength: 10 },
   ),

@@ -44,7 +44,10 @@ async function applied(api: Client, taskId: number, bonus?: number): Promise<Pay
 
 const balance = async (api: Client) => (await api.get<{ balance: number }>('/api/user/balance')).body.data!.balance;
 const amounts = async (w: MoneyWorld) =>
-  (await w.admin.get<{ data: { userId: number; amount: number }[] }>('/api/statistics/admin/task/amount/list')).body.data!.data.map((r) => [r.userId, r.amount]);
+  (await w.admin.get<{ data: { userId: number; amount: number }[] }>('/api/statistics/admin/task/amount/list')).body.data!.data.map((r) => [
+    r.userId,
+    r.amount,
+  ]);
 
 describe('money limits (DECISIONS "Money")', () => {
   it('carries the largest amounts from the board task through claim, apply, agree, withdraw and statistics exactly', async () => {
@@ -59,14 +62,22 @@ describe('money limits (DECISIONS "Money")', () => {
     expect(apply).toMatchObject({ buyIn: MAX_AMOUNT, price: MAX_AMOUNT, count: 1, bonus: MAX_AMOUNT, existBonus: MAX_AMOUNT, income: 199_999_999.98 });
 
     const agreed = await agreePayment(w.admin, { paymentApplyId: apply.id });
-    expect(agreed.body).toMatchObject({ code: 'A00000', data: { status: 'succ', paymentApply: { status: 'agreed', bonus: MAX_AMOUNT, income: 199_999_999.98 } } });
+    expect(agreed.body).toMatchObject({
+      code: 'A00000',
+      data: { status: 'succ', paymentApply: { status: 'agreed', bonus: MAX_AMOUNT, income: 199_999_999.98 } },
+    });
     expect(await balance(w.a.api)).toBe(199_999_999.98);
     expect(await amounts(w)).toEqual([[w.a.user.id, 199_999_999.98]]);
 
     // Withdrawn over two cards, each line the largest amount a line may carry.
     const cards: number[] = [];
     for (const cardNo of ['5550001111', '5550002222']) {
-      const res = await w.a.api.post<{ card: { id: number } }>('/api/withdraw/user/bind/card', { paymentType: 'Zelle', accountName: 'Ann Lee', address: '1 Main St', cardNo });
+      const res = await w.a.api.post<{ card: { id: number } }>('/api/withdraw/user/bind/card', {
+        paymentType: 'Zelle',
+        accountName: 'Ann Lee',
+        address: '1 Main St',
+        cardNo,
+      });
       cards.push(res.body.data!.card.id);
     }
     const req = await w.a.api.post<{ status: string; orderId: number }>('/api/withdraw/user/request', {
@@ -75,14 +86,19 @@ describe('money limits (DECISIONS "Money")', () => {
     });
     expect(req.body).toMatchObject({ code: 'A00000', data: { status: 'succ' } });
     expect(await balance(w.a.api)).toBe(0);
-    const lines = (await w.admin.get<{ requestPage: { content: { id: number; withdrawAmount: number }[] } }>('/api/withdraw/admin/requests')).body.data!.requestPage.content;
+    const lines = (await w.admin.get<{ requestPage: { content: { id: number; withdrawAmount: number }[] } }>('/api/withdraw/admin/requests')).body.data!
+      .requestPage.content;
     expect(lines.map((l) => l.withdrawAmount)).toEqual([MAX_AMOUNT, MAX_AMOUNT]);
 
     // The admin exports the waited lines and uploads that file back as paid.
     const { token } = (await w.admin.get<{ token: string }>('/api/download/excel/withdraw/token')).body.data!;
     const file = await app.inject({ method: 'GET', url: `/ext/excel/withdraw/${token}?status=waited` });
     expect(file.statusCode).toBe(200);
-    expect(rowsOf(file.rawPayload).slice(1).map((r) => r[2])).toEqual([MAX_AMOUNT, MAX_AMOUNT]);
+    expect(
+      rowsOf(file.rawPayload)
+        .slice(1)
+        .map((r) => r[2]),
+    ).toEqual([MAX_AMOUNT, MAX_AMOUNT]);
     const body = multipart(file.rawPayload);
     const adminToken = await createSession(database.db, w.adminUser.id, false);
     const upload = await call<{ succ: number; error: number }>(app, {
@@ -98,7 +114,11 @@ describe('money limits (DECISIONS "Money")', () => {
     expect(await amounts(w)).toEqual([[w.a.user.id, 199_999_999.98]]);
     const stat = (await w.admin.get<{ token: string }>('/api/download/excel/task-amount/token')).body.data!;
     const sheet = await app.inject({ method: 'GET', url: `/ext/excel/task-amount/${stat.token}` });
-    expect(rowsOf(sheet.rawPayload).slice(1).map((r) => r[3])).toEqual([199_999_999.98]);
+    expect(
+      rowsOf(sheet.rawPayload)
+        .slice(1)
+        .map((r) => r[3]),
+    ).toEqual([199_999_999.98]);
   });
 
   it('computes an income past 2^31 cents exactly: buyIn x a large count', async () => {
@@ -160,7 +180,9 @@ describe('money limits (DECISIONS "Money")', () => {
 describe('centsOf: a money value as either driver answers it', () => {
   it('reads numbers, bigints and integer text exactly, and refuses anything else', () => {
     // node-postgres: int8 and numeric as text; PGlite: int8 as a number (a bigint past 2^53), numeric as text.
-    expect([centsOf(9_999_999_999), centsOf(9_999_999_999n), centsOf('9999999999'), centsOf('-5'), centsOf('0')]).toEqual([9_999_999_999, 9_999_999_999, 9_999_999_999, -5, 0]);
+    expect([centsOf(9_999_999_999), centsOf(9_999_999_999n), centsOf('9999999999'), centsOf('-5'), centsOf('0')]).toEqual([
+      9_999_999_999, 9_999_999_999, 9_999_999_999, -5, 0,
+    ]);
     expect(centsOf(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
     for (const bad of ['9007199254740993', 9_007_199_254_740_993n, 2 ** 53, '12.5', 12.5, '', ' 1', '1e3', null, undefined, Number.NaN, Infinity]) {
       expect(() => centsOf(bad)).toThrow(/money value out of range/);

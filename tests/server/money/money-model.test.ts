@@ -1,5 +1,5 @@
 // Model-based tests of the money machines against the API on a real database (DECISIONS "Money";
-// README "Money"): every shortest path of machines/payment.machine.ts and machines/withdraw.machine.ts
+// DECISIONS "Money"): every shortest path of machines/payment.machine.ts and machines/withdraw.machine.ts
 // is replayed through the real calls that cause its events, and after each step the stored status
 // must be the machine's state.
 //
@@ -16,7 +16,7 @@
 //    cancel of that order then the admin's agreement, pay.paid both lines marked paid (member, then
 //    admin), pay.confirm the admin's confirm payment, pay.collect the member's confirm receipt. The
 //    task (processing -> finished), its parcel (wait2pay -> payed), the balance, the order's lines
-//    and links follow as README "Money" says.
+//    and links follow as DECISIONS "Money" says.
 // 2. Withdraw line: an order of two lines (two cards) over one agreed application; each event applies
 //    to every line of the order (cancel is per order; wd.pay marks each line paid, by the member or
 //    by the admin). With cancelFlag false the order starts after the admin confirmed its application
@@ -153,7 +153,7 @@ describe('payment application machine, replayed against the API', () => {
       const { w, task, apply, cents, cards } = await applicationWorld();
       let current: PaymentStatus = 'applied';
       let orderId: number | undefined;
-      /** The order's lines as README "Money" says each event leaves them: [status, cancelFlag] per line. */
+      /** The order's lines as DECISIONS "Money" says each event leaves them: [status, cancelFlag] per line. */
       let expectedLines: [WithdrawStatus, boolean][] = [];
       let refusals = 0;
 
@@ -200,7 +200,7 @@ describe('payment application machine, replayed against the API', () => {
           async () => {
             expect({ step: s, stored: (await storedPayment(db(), apply.id)).status }).toEqual({ step: s, stored: s });
             current = s;
-            // README "Money": applying moves the task to processing and its parcels to wait2pay; paid to finished and payed.
+            // DECISIONS "Money": applying moves the task to processing and its parcels to wait2pay; paid to finished and payed.
             const paidOut = s === 'paid' || s === 'collected';
             expect((await storedTask(db(), task.id)).status).toBe(paidOut ? 'finished' : 'processing');
             expect((await scansOfTask(db(), task.id)).map((x) => x.status)).toEqual([paidOut ? 'payed' : 'wait2pay']);

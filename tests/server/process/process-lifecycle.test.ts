@@ -32,7 +32,17 @@ afterAll(() => {
 /** Spawns `npm start`'s command; resolves once it prints its address (or rejects with its output). */
 function spawnServer(env: Record<string, string>): Server & { ready: Promise<void> } {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, SKIP_WEB_BUILD: '1', PORT: '0', HOST: '127.0.0.1', ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.pwd, LOG_LEVEL: 'info', DATABASE_URL: '', ...env },
+    env: {
+      ...process.env,
+      SKIP_WEB_BUILD: '1',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ADMIN_EMAIL: ADMIN.mail,
+      ADMIN_PASSWORD: ADMIN.pwd,
+      LOG_LEVEL: 'info',
+      DATABASE_URL: '',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(proc);
@@ -233,7 +243,11 @@ describe.skipIf(dbDriver() === 'pg')('one server process per PGlite data folder'
       await new Promise((r) => dead.on('exit', r));
       // An entry of a pid now alive in another process (this one) with another start time: a reused pid.
       const stale = [`${dead.pid}-1.json`, `${process.pid}-1.json`];
-      for (const f of stale) fs.writeFileSync(path.join(lockDir, f), JSON.stringify({ pid: Number(f.split('-')[0]), since: '2026-01-01T00:00:00.000Z', state: 'open', host: os.hostname() }));
+      for (const f of stale)
+        fs.writeFileSync(
+          path.join(lockDir, f),
+          JSON.stringify({ pid: Number(f.split('-')[0]), since: '2026-01-01T00:00:00.000Z', state: 'open', host: os.hostname() }),
+        );
 
       const server = await startServer(env);
       const token = await login(server);
@@ -252,7 +266,10 @@ describe.skipIf(dbDriver() === 'pg')('one server process per PGlite data folder'
       const holder = spawn('sleep', ['600']);
       const stat = fs.readFileSync(`/proc/${holder.pid}/stat`, 'utf8');
       const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-      fs.writeFileSync(path.join(lockDir, `${holder.pid}-${ticks}.json`), JSON.stringify({ pid: holder.pid, since: new Date().toISOString(), state: 'stopping', host: os.hostname() }));
+      fs.writeFileSync(
+        path.join(lockDir, `${holder.pid}-${ticks}.json`),
+        JSON.stringify({ pid: holder.pid, since: new Date().toISOString(), state: 'stopping', host: os.hostname() }),
+      );
       const server = spawnServer(env);
       try {
         await waitFor(server, new RegExp(`held by server process ${holder.pid}, which is stopping: waiting`), STARTUP_MS);
@@ -276,7 +293,9 @@ describe.skipIf(dbDriver() === 'pg')('one server process per PGlite data folder'
       // ends it (status 1).
       const stalled = await connect(next.port);
       stalled.on('error', () => undefined);
-      stalled.write(`POST /api/notice/save HTTP/1.1\r\nHost: x\r\nx-token: ${token2}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"content":`);
+      stalled.write(
+        `POST /api/notice/save HTTP/1.1\r\nHost: x\r\nx-token: ${token2}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"content":`,
+      );
       const signalled = Date.now();
       next.proc.kill('SIGTERM');
       const exit = await next.exited;

@@ -64,10 +64,13 @@ async function world() {
 }
 type World = Awaited<ReturnType<typeof world>>;
 
-const create = (w: World, trackingId: string, items: unknown[], api = w.admin) => api.post<ScanResult>(`/api/scan/admin/tracking/${encodeURIComponent(trackingId)}/create`, { items });
-const add = (w: World, trackingId: string, body: unknown, api = w.admin) => api.post<ScanResult>(`/api/scan/admin/tracking/${encodeURIComponent(trackingId)}/add`, body);
+const create = (w: World, trackingId: string, items: unknown[], api = w.admin) =>
+  api.post<ScanResult>(`/api/scan/admin/tracking/${encodeURIComponent(trackingId)}/create`, { items });
+const add = (w: World, trackingId: string, body: unknown, api = w.admin) =>
+  api.post<ScanResult>(`/api/scan/admin/tracking/${encodeURIComponent(trackingId)}/add`, body);
 const modify = (w: World, id: number, body: unknown, api = w.admin) => api.post<ModifyResult>(`/api/scan/admin/tracking/${id}/modify`, body);
-const lookup = (w: World, trackingId: string) => w.admin.get<{ isExist: boolean; scanTrackingList: ScanRowOut[] }>(`/api/scan/admin/tracking/${encodeURIComponent(trackingId)}/list`);
+const lookup = (w: World, trackingId: string) =>
+  w.admin.get<{ isExist: boolean; scanTrackingList: ScanRowOut[] }>(`/api/scan/admin/tracking/${encodeURIComponent(trackingId)}/list`);
 const list = (w: World, query = '', api = w.admin) => api.get<Page>(`/api/scan/admin/tracking/list${query ? `?${query}` : ''}`);
 const badRequest = (msg: string) => ({ status: 400, body: { code: 'A00001', msg } });
 
@@ -155,7 +158,12 @@ describe('/admin/scan: create, look up, modify', () => {
     const audits = (await trackingAudits()).length;
 
     expect(await create(w, 'T1', [{ upc: UPC2, count: 1 }])).toMatchObject(badRequest(scanMessages.itemRequired));
-    expect(await create(w, 'T1', [{ upc: UPC2, count: 1, itemId: w.item2.id }, { upc: '555', itemId: null }])).toMatchObject(badRequest(scanMessages.itemRequired));
+    expect(
+      await create(w, 'T1', [
+        { upc: UPC2, count: 1, itemId: w.item2.id },
+        { upc: '555', itemId: null },
+      ]),
+    ).toMatchObject(badRequest(scanMessages.itemRequired));
     expect(await create(w, 'T1', [{ upc: UPC2, itemId: 99999 }])).toMatchObject(badRequest(scanMessages.itemNotFound));
     expect(await create(w, 'T1', [{ upc: '   ', itemId: w.item.id }])).toMatchObject(badRequest(scanMessages.upcRequired));
     expect(await create(w, '   ', [{ upc: UPC2, itemId: w.item2.id }])).toMatchObject(badRequest(scanMessages.trackingIdRequired));
@@ -173,7 +181,11 @@ describe('/admin/scan: create, look up, modify', () => {
       { upc: UPC, count: 1, itemId: w.item.id },
     ]);
     expect(dup.status).toBe(200);
-    expect(dup.body).toMatchObject({ code: 'A00000', msg: scanMessages.upcDuplicate, data: { opStatus: 'failed', msg: scanMessages.upcDuplicate, scanTrackingList: before } });
+    expect(dup.body).toMatchObject({
+      code: 'A00000',
+      msg: scanMessages.upcDuplicate,
+      data: { opStatus: 'failed', msg: scanMessages.upcDuplicate, scanTrackingList: before },
+    });
     // The same upc twice in one call.
     const twice = await create(w, 'T2', [
       { upc: UPC2, itemId: w.item2.id },
@@ -196,7 +208,11 @@ describe('/admin/scan: create, look up, modify', () => {
     ).body.data!.scanTrackingList;
 
     const res = await modify(w, row!.id, { count: 3 }, w.lower);
-    expect(res.body).toMatchObject({ code: 'A00000', msg: scanMessages.saved, data: { opStatus: 'succ', scanTracking: { id: row!.id, count: 3, opUid: w.lowerUser.id, status: 'unmatch' } } });
+    expect(res.body).toMatchObject({
+      code: 'A00000',
+      msg: scanMessages.saved,
+      data: { opStatus: 'succ', scanTracking: { id: row!.id, count: 3, opUid: w.lowerUser.id, status: 'unmatch' } },
+    });
     const [entry] = (await trackingAudits('T1')).filter((a) => a.action === 'modify');
     expect(entry).toMatchObject({ entityId: row!.id, opUid: w.lowerUser.id, count: 3, before: { count: 1 }, after: { count: 3 } });
 
@@ -204,7 +220,10 @@ describe('/admin/scan: create, look up, modify', () => {
     expect((await trackingAudits('T1')).filter((a) => a.action === 'modify')).toHaveLength(1);
 
     // Onto a upc the tracking id already has: refused, unchanged.
-    expect((await modify(w, row!.id, { upc: UPC2 })).body).toMatchObject({ code: 'A00000', data: { opStatus: 'failed', msg: scanMessages.upcDuplicate, scanTracking: { id: row!.id, upc: UPC } } });
+    expect((await modify(w, row!.id, { upc: UPC2 })).body).toMatchObject({
+      code: 'A00000',
+      data: { opStatus: 'failed', msg: scanMessages.upcDuplicate, scanTracking: { id: row!.id, upc: UPC } },
+    });
     expect(await modify(w, row!.id, { itemId: 99999 })).toMatchObject(badRequest(scanMessages.itemNotFound));
     expect(await modify(w, row!.id, { trackingId: ' ' })).toMatchObject(badRequest(scanMessages.trackingIdRequired));
     expect(await modify(w, row!.id, {})).toMatchObject({ status: 400, body: { code: 'A00001' } });
@@ -257,12 +276,17 @@ describe('matching through the scan calls', () => {
     const task = await claim(w.a.api, w.boardTask.id, 2);
     await record(w.a.api, task.id, 'T1', 2);
     const res = await create(w, 'T1', [{ upc: UPC, count: 2, itemId: w.item.id }]);
-    expect(res.body.data!.scanTrackingList).toMatchObject([{ count: 2, status: 'match', matchedUser: '小A', userId: w.a.user.id, mainId: task.mainId, subId: 0, taskId: task.id }]);
+    expect(res.body.data!.scanTrackingList).toMatchObject([
+      { count: 2, status: 'match', matchedUser: '小A', userId: w.a.user.id, mainId: task.mainId, subId: 0, taskId: task.id },
+    ]);
     expect(await storedTask(t().database, task.id)).toMatchObject({ status: 'locked', productCount: 2, canSplit: false });
     const [rec] = await t().database.db.select().from(purchasedRecords).where(eq(purchasedRecords.taskId, task.id));
     expect(rec).toMatchObject({ status: 'match', msg: '' });
     // The task change is audited as the admin's.
-    const taskAudit = await t().database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'task'), eq(auditLog.action, 'match')));
+    const taskAudit = await t()
+      .database.db.select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'task'), eq(auditLog.action, 'match')));
     expect(taskAudit).toMatchObject([{ taskId: task.id, status: 'locked', opUid: w.adminUser.id }]);
   });
 
@@ -320,7 +344,7 @@ describe('matching through the scan calls', () => {
 });
 
 describe('/admin/scan2: add', () => {
-  it("adds one parcel of the chosen item (its upc by default), refuses a parcel scanned before, and shows whether it matched", async () => {
+  it('adds one parcel of the chosen item (its upc by default), refuses a parcel scanned before, and shows whether it matched', async () => {
     const w = await world();
     const task = await claim(w.a.api, w.boardTask.id, 1);
     await record(w.a.api, task.id, 'S1', 1);
@@ -332,7 +356,11 @@ describe('/admin/scan2: add', () => {
     expect(await add(w, 'S1', { itemId: noUpc.id })).toMatchObject(badRequest(scanMessages.upcRequired));
 
     const ok = await add(w, 'S1', { itemId: w.item.id });
-    expect(ok.body).toMatchObject({ code: 'A00000', msg: scanMessages.added, data: { opStatus: 'succ', scanTrackingList: [{ upc: UPC, count: 1, itemId: w.item.id, status: 'match', taskId: task.id }] } });
+    expect(ok.body).toMatchObject({
+      code: 'A00000',
+      msg: scanMessages.added,
+      data: { opStatus: 'succ', scanTrackingList: [{ upc: UPC, count: 1, itemId: w.item.id, status: 'match', taskId: task.id }] },
+    });
     expect(await storedTask(t().database, task.id)).toMatchObject({ status: 'locked' });
 
     const again = await add(w, 'S1', { itemId: w.item.id, count: 1 });
@@ -400,7 +428,12 @@ describe('/admin/scan2: add', () => {
     // One entry: the announcement before, the row as stored (seen and matched at once) after.
     const entries = await trackingAudits('I1');
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ action: 'add', entityId: announced.id, before: { status: 'init', count: 5 }, after: { status: 'match', count: 2, taskId: task.id } });
+    expect(entries[0]).toMatchObject({
+      action: 'add',
+      entityId: announced.id,
+      before: { status: 'init', count: 5 },
+      after: { status: 'match', count: 2, taskId: task.id },
+    });
 
     const other = await scan(t().database, 'I2', UPC2, 1, 'init');
     const viaCreate = await create(w, 'I2', [{ upc: UPC2, count: 1, itemId: w.item2.id }]);
@@ -456,7 +489,9 @@ describe('/admin/tracking-list', () => {
   it('counts at most the rows up to the page plus COUNT_AHEAD, and says when it stopped', async () => {
     const w = await world();
     const n = COUNT_AHEAD + 100;
-    await t().database.db.execute(sql`insert into scan_trackings (tracking_id, upc, count, item_name, status) select 'B' || g, ${UPC}, 1, '', 'scan' from generate_series(1, ${n}) g`);
+    await t().database.db.execute(
+      sql`insert into scan_trackings (tracking_id, upc, count, item_name, status) select 'B' || g, ${UPC}, 1, '', 'scan' from generate_series(1, ${n}) g`,
+    );
     const first = (await list(w, 'size=20')).body.data!;
     expect(first).toMatchObject({ totalPages: (COUNT_AHEAD + 20) / 20, totalCapped: true, size: 20 });
     expect(first.content).toHaveLength(20);
@@ -486,7 +521,10 @@ describe('/admin/tracking-list', () => {
 
     // The filters are fixed in the token; the link of another kind or a made-up token opens nothing.
     const user = await w.a.api.get<{ token: string }>('/api/download/excel/user-task/token');
-    expect(await call(t().app, { method: 'GET', url: `/ext/excel/tracking/${user.body.data!.token}` })).toMatchObject({ status: 404, body: { code: 'A00004' } });
+    expect(await call(t().app, { method: 'GET', url: `/ext/excel/tracking/${user.body.data!.token}` })).toMatchObject({
+      status: 404,
+      body: { code: 'A00004' },
+    });
     expect(await call(t().app, { method: 'GET', url: '/ext/excel/tracking/not-a-token' })).toMatchObject({ status: 404, body: { code: 'A00004' } });
     expect(await w.admin.get('/api/download/excel/tracking/token?startTime=2024-02-31')).toMatchObject({ status: 400, body: { code: 'A00001' } });
   });

@@ -9,10 +9,20 @@ import { call, createUser } from './harness.ts';
 
 export const DAY = 86_400_000;
 
-export async function seedItem(database: Database, v: { itemName?: string; upc?: string | null; url?: string; price?: number | null; status?: 'open' | 'close' } = {}) {
+export async function seedItem(
+  database: Database,
+  v: { itemName?: string; upc?: string | null; url?: string; price?: number | null; status?: 'open' | 'close' } = {},
+) {
   const [row] = await database.db
     .insert(items)
-    .values({ itemName: v.itemName ?? 'AirPods Pro', upc: v.upc === undefined ? '194253397168' : v.upc, url: v.url ?? 'www.apple.com/airpods', productId: 'P-1', price: v.price === undefined ? 24999 : v.price, status: v.status ?? 'open' })
+    .values({
+      itemName: v.itemName ?? 'AirPods Pro',
+      upc: v.upc === undefined ? '194253397168' : v.upc,
+      url: v.url ?? 'www.apple.com/airpods',
+      productId: 'P-1',
+      price: v.price === undefined ? 24999 : v.price,
+      status: v.status ?? 'open',
+    })
     .returning();
   return row!;
 }
@@ -28,7 +38,12 @@ export async function seedGroup(database: Database, groupName: string, userIds: 
  * created the way login creates it (createSession) without the password check, which costs a
  * scrypt hash per account; logging in itself is tested through the API in auth.test.ts.
  */
-export async function signIn(app: FastifyInstance, database: Database, mailAddr: string, v: { roleType?: 'admin' | 'lowerAdmin' | 'user'; groupId?: number; nickName?: string } = {}) {
+export async function signIn(
+  app: FastifyInstance,
+  database: Database,
+  mailAddr: string,
+  v: { roleType?: 'admin' | 'lowerAdmin' | 'user'; groupId?: number; nickName?: string } = {},
+) {
   const role = v.roleType ?? 'user';
   const user = await createUser(database, { mailAddr, roleType: role, nickName: v.nickName, inGroup: role === 'user' && v.groupId === undefined });
   if (v.groupId !== undefined) await database.db.insert(userGroupMembers).values({ groupId: v.groupId, userId: user.id });
@@ -40,7 +55,8 @@ export function as(app: FastifyInstance, token: string) {
   const headers = { 'x-token': token };
   return {
     get: <T = Record<string, unknown>>(url: string) => call<T>(app, { method: 'GET', url, headers }),
-    post: <T = Record<string, unknown>>(url: string, payload?: unknown) => call<T>(app, { method: 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) }),
+    post: <T = Record<string, unknown>>(url: string, payload?: unknown) =>
+      call<T>(app, { method: 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) }),
   };
 }
 
@@ -82,7 +98,12 @@ export async function createBoardTask(admin: Api, boardId: number, body: Record<
  * An open board with one board task (showing `show`) of a new item, bound to a group holding the
  * given members, published to all.
  */
-export async function openBoard(admin: Api, database: Database, groupId: number, v: { show?: number; boardOver?: Record<string, unknown>; taskOver?: Record<string, unknown> } = {}) {
+export async function openBoard(
+  admin: Api,
+  database: Database,
+  groupId: number,
+  v: { show?: number; boardOver?: Record<string, unknown>; taskOver?: Record<string, unknown> } = {},
+) {
   const item = await seedItem(database);
   const board = await createBoard(admin, v.boardOver);
   const bt = await createBoardTask(admin, board.id, { itemId: item.id, buyIn: 12.5, show: v.show ?? 10, ...v.taskOver });

@@ -170,7 +170,8 @@ export function checkAnswer(ref: string, answer: Answer): string[] {
     .trim()
     .toLowerCase();
   if (type !== 'application/json') {
-    if (d && !d.content.has(type)) problems.push(`content type '${type}' is not declared for HTTP ${status} (declared: ${[...d.content.keys()].join(', ') || 'none'})`);
+    if (d && !d.content.has(type))
+      problems.push(`content type '${type}' is not declared for HTTP ${status} (declared: ${[...d.content.keys()].join(', ') || 'none'})`);
     if (!d) problems.push(`the answer is not the JSON envelope (content type '${type}')`);
     return problems;
   }
@@ -188,12 +189,14 @@ export function checkAnswer(ref: string, answer: Answer): string[] {
   if (extra.length) problems.push(`the envelope has fields beyond code, msg, data: ${extra.join(', ')}`);
   const code = env.code;
   if (typeof code !== 'string' || !(code in STATUSES_OF_CODE)) problems.push(`code ${JSON.stringify(code)} is not one of the product specification, section 8`);
-  else if (!STATUSES_OF_CODE[code]!.includes(status)) problems.push(`code ${code} does not go with HTTP ${status} (it goes with ${STATUSES_OF_CODE[code]!.join(' or ')})`);
+  else if (!STATUSES_OF_CODE[code]!.includes(status))
+    problems.push(`code ${code} does not go with HTTP ${status} (it goes with ${STATUSES_OF_CODE[code]!.join(' or ')})`);
   if (d) {
     if (!d.content.has('application/json')) problems.push(`a JSON answer is not declared for HTTP ${status} (declared: ${[...d.content.keys()].join(', ')})`);
     const validate = d.content.get('application/json');
     if (validate && !validate(env)) {
-      for (const e of (validate.errors ?? []).slice(0, 5)) problems.push(`body${e.instancePath} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+      for (const e of (validate.errors ?? []).slice(0, 5))
+        problems.push(`body${e.instancePath} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
     }
   }
   return problems;

@@ -35,7 +35,12 @@ export interface Ids {
 }
 
 async function bindCard(api: Client, cardNo: string) {
-  const res = await api.post<{ card: { id: number } }>('/api/withdraw/user/bind/card', { paymentType: 'Zelle', accountName: 'Ann Lee Holder', address: '1 Main St', cardNo });
+  const res = await api.post<{ card: { id: number } }>('/api/withdraw/user/bind/card', {
+    paymentType: 'Zelle',
+    accountName: 'Ann Lee Holder',
+    address: '1 Main St',
+    cardNo,
+  });
   if (res.body.code !== 'A00000') throw new Error(`bind failed: ${JSON.stringify(res.body)}`);
   return res.body.data!.card.id;
 }
@@ -54,10 +59,16 @@ async function memberSet(database: Database, w: Awaited<ReturnType<typeof moneyW
   const withdrawn = await agreedApplication(database, w, m, { count: 1, buyIn: 4 });
   const card = await bindCard(m.api, `555000${tag === 'a' ? 1111 : 9999}`);
   const spareCard = await bindCard(m.api, `555000${tag === 'a' ? 2222 : 8888}`);
-  const res = await m.api.post<{ orderId: number }>('/api/withdraw/user/request', { requests: [{ cardId: card, withdrawAmount: 4 }], taskIds: [withdrawn.task.id] });
+  const res = await m.api.post<{ orderId: number }>('/api/withdraw/user/request', {
+    requests: [{ cardId: card, withdrawAmount: 4 }],
+    taskIds: [withdrawn.task.id],
+  });
   if (res.body.code !== 'A00000') throw new Error(`withdraw failed: ${JSON.stringify(res.body)}`);
   const order = res.body.data!.orderId;
-  const [line] = await database.db.select().from(withdrawRequests).where(eq(withdrawRequests.orderId, String(order)));
+  const [line] = await database.db
+    .select()
+    .from(withdrawRequests)
+    .where(eq(withdrawRequests.orderId, String(order)));
   return {
     openTask: open.id,
     bareTask: bare.id,

@@ -49,7 +49,12 @@ export function prng(seed: number) {
     /** Up to n of the list, order kept. */
     sample<T>(list: T[], n: number): T[] {
       if (list.length <= n) return list;
-      const idx = list.map((_, i) => ({ i, r: next() })).sort((x, y) => x.r - y.r).slice(0, n).map((x) => x.i).sort((x, y) => x - y);
+      const idx = list
+        .map((_, i) => ({ i, r: next() }))
+        .sort((x, y) => x.r - y.r)
+        .slice(0, n)
+        .map((x) => x.i)
+        .sort((x, y) => x - y);
       return idx.map((i) => list[i]!);
     },
   };
@@ -129,7 +134,16 @@ function ruleRefuses(schema: Json, text: unknown): boolean {
   if (walk(text)) return true;
   const type = schema.type;
   if (type === 'integer' || type === 'number') {
-    const n = typeof text === 'string' ? (type === 'integer' ? (/^-?[0-9]+$/.test(text) ? Number(text) : NaN) : /^-?[0-9]+(\.[0-9]+)?$/.test(text) ? Number(text) : NaN) : (text as number);
+    const n =
+      typeof text === 'string'
+        ? type === 'integer'
+          ? /^-?[0-9]+$/.test(text)
+            ? Number(text)
+            : NaN
+          : /^-?[0-9]+(\.[0-9]+)?$/.test(text)
+            ? Number(text)
+            : NaN
+        : (text as number);
     if (typeof text === 'string' && Number.isNaN(n)) return true;
     if (typeof n === 'number' && !Number.isFinite(n)) return true;
     if (type === 'integer' && typeof n === 'number') {
@@ -161,7 +175,8 @@ function jsonInvalid(schema: Json, v: unknown): boolean {
   if (containsRaw(v)) return true;
   return !schemaAccepts(schema, v, false) || ruleRefuses(schema, v);
 }
-const containsRaw = (v: unknown): boolean => v instanceof RawJson || (Array.isArray(v) ? v.some(containsRaw) : v && typeof v === 'object' ? Object.values(v).some(containsRaw) : false);
+const containsRaw = (v: unknown): boolean =>
+  v instanceof RawJson || (Array.isArray(v) ? v.some(containsRaw) : v && typeof v === 'object' ? Object.values(v).some(containsRaw) : false);
 
 // --- Bad values ---
 const MB = 'x'.repeat(1_000_000);
@@ -181,7 +196,10 @@ function badUrlValues(schema: Json): { v: UrlValue; kind: string }[] {
   switch (schema.type) {
     case 'integer':
       return [
-        ...['2147483648', '-2147483649', '9007199254740993', '1e308', '1' + '0'.repeat(400)].map((v) => ({ v, kind: `integer ${v.length > 20 ? '10^400' : v}` })),
+        ...['2147483648', '-2147483649', '9007199254740993', '1e308', '1' + '0'.repeat(400)].map((v) => ({
+          v,
+          kind: `integer ${v.length > 20 ? '10^400' : v}`,
+        })),
         ...['-1', '0', '1.5', 'Infinity', '-Infinity', 'NaN', ' 1 ', '+1', '0x10', '1e3', 'abc', '1,2', '١'].map((v) => ({ v, kind: `integer '${v}'` })),
         ...common,
       ];
@@ -193,7 +211,8 @@ function badUrlValues(schema: Json): { v: UrlValue; kind: string }[] {
       const out = [...common];
       if (Array.isArray(schema.enum)) out.push({ v: 'nope', kind: 'enum outside the list' }, { v: `${String(schema.enum[0])}\u0000`, kind: 'NUL' });
       if (schema.pattern === DATE) out.push(...['2026-13-45', '2026-02-30', '99999-01-01', '2026-1-1'].map((v) => ({ v, kind: `date '${v}'` })));
-      if (schema.pattern === ID_LIST) out.push(...['1,,2', '0', '1,0', ',', '1, 2', '2147483648', ' 1', '+1', '0x10'].map((v) => ({ v, kind: `id list '${v}'` })));
+      if (schema.pattern === ID_LIST)
+        out.push(...['1,,2', '0', '1,0', ',', '1, 2', '2147483648', ' 1', '+1', '0x10'].map((v) => ({ v, kind: `id list '${v}'` })));
       if (typeof schema.maxLength === 'number') out.push({ v: 'x'.repeat(Number(schema.maxLength) + 1), kind: 'string over maxLength' });
       out.push({ v: '\u202e\ud83d\ude00\u4e2d', kind: 'unicode (valid)' }, { v: "' or 1=1 --", kind: 'quote (valid)' }, { v: '   ', kind: 'blank' });
       return out;
@@ -244,7 +263,10 @@ function badJsonValues(schema: Json): { v: unknown; kind: string }[] {
         { v: { a: 1 }, kind: 'wrong type (object)' },
       ];
     case 'object':
-      return [{ v: 'x', kind: 'wrong type (string)' }, { v: null, kind: 'null' }];
+      return [
+        { v: 'x', kind: 'wrong type (string)' },
+        { v: null, kind: 'null' },
+      ];
     default: {
       const out: { v: unknown; kind: string }[] = [
         { v: 'a\u0000b', kind: 'NUL' },
@@ -277,7 +299,15 @@ interface Base {
 }
 
 /** Entities of members: for crossMember they are b's, the caller being a. */
-const MEMBER_OWNED_PATH = new Set(['deleteUserTask', 'getTask', 'updateUserTaskQuantity', 'updateUserTaskQuantityWithLabel', 'listTaskPurchasedItems', 'getPdfDownloadToken', 'createPurchasedItem']);
+const MEMBER_OWNED_PATH = new Set([
+  'deleteUserTask',
+  'getTask',
+  'updateUserTaskQuantity',
+  'updateUserTaskQuantityWithLabel',
+  'listTaskPurchasedItems',
+  'getPdfDownloadToken',
+  'createPurchasedItem',
+]);
 const MEMBER_OWNED_BODY: Record<string, string[]> = {
   applyPayment: ['taskId'],
   matchUserTask: ['taskId'],
@@ -300,8 +330,21 @@ function pathValue(op: Operation, name: string, w: ContractWorld, own: Ids, role
   const id = op.operationId;
   if (name === 'id') {
     if (/UserGroup$|GroupUsers$/.test(id) || id === 'getUserGroup') return String(w.groupId);
-    if (['getBoard', 'listBoardGroups', 'addBoardGroups', 'removeBoardGroups', 'publishBoard', 'publishBoardToUsers', 'publishBoardBackup', 'listBoardTasks'].includes(id)) return String(w.board.id);
-    if (['listBoardTaskUsers', 'getBoardTaskProgress', 'listBoardTaskTasks', 'claimBoardTask', 'claimBoardTaskWithLabel'].includes(id)) return String(w.boardTask.id);
+    if (
+      [
+        'getBoard',
+        'listBoardGroups',
+        'addBoardGroups',
+        'removeBoardGroups',
+        'publishBoard',
+        'publishBoardToUsers',
+        'publishBoardBackup',
+        'listBoardTasks',
+      ].includes(id)
+    )
+      return String(w.board.id);
+    if (['listBoardTaskUsers', 'getBoardTaskProgress', 'listBoardTaskTasks', 'claimBoardTask', 'claimBoardTaskWithLabel'].includes(id))
+      return String(w.boardTask.id);
     if (id === 'acceptTask' || id === 'rejectTask') return String(w.pending.id);
     if (id === 'deleteUserTask') return String(own.bareTask);
     if (id === 'getItem') return String(w.item.id);
@@ -472,7 +515,11 @@ function multipartOf(parts: { name: string; filename?: string; data: Buffer | st
   const chunks: Buffer[] = [];
   for (const p of parts) {
     const disp = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disp}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`), Buffer.from(p.data), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: ${disp}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`),
+      Buffer.from(p.data),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return Buffer.concat(chunks);
@@ -522,7 +569,10 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
         payload: jsonText(body),
         ...extra,
       });
-      const plain = (path = base.path, query = base.query, extraQuery = ''): InjectOptions => ({ method: op.method as 'GET', url: urlOf(op, path, query, extraQuery) });
+      const plain = (path = base.path, query = base.query, extraQuery = ''): InjectOptions => ({
+        method: op.method as 'GET',
+        url: urlOf(op, path, query, extraQuery),
+      });
       /** The operation's request with its valid body (whatever its media type). */
       const withBody = (path = base.path, query = base.query): InjectOptions => {
         if (!base.media) return plain(path, query);
@@ -543,10 +593,25 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
         for (const k of owned) if (k in bBase.query) query[k] = bBase.query[k]!;
         const path = MEMBER_OWNED_PATH.has(op.operationId) ? bBase.path : base.path;
         const req = base.media === 'application/json' ? jsonReq(body, {}, path, query) : withBody(path, query);
-        list.push({ op, role, what: "member b's ids, sent by member a", kind: "another member's ids", request: req, invalid: op.method !== 'GET' || MEMBER_OWNED_PATH.has(op.operationId) });
+        list.push({
+          op,
+          role,
+          what: "member b's ids, sent by member a",
+          kind: "another member's ids",
+          request: req,
+          invalid: op.method !== 'GET' || MEMBER_OWNED_PATH.has(op.operationId),
+        });
         // One owned field at a time, where there are several.
         if (owned.length > 1 && base.media === 'application/json')
-          for (const k of owned) list.push({ op, role, what: `member b's ${k}, sent by member a`, kind: "another member's ids", request: jsonReq({ ...base.body, [k]: bBase.body![k] }), invalid: true });
+          for (const k of owned)
+            list.push({
+              op,
+              role,
+              what: `member b's ${k}, sent by member a`,
+              kind: "another member's ids",
+              request: jsonReq({ ...base.body, [k]: bBase.body![k] }),
+              invalid: true,
+            });
         cases.push(...tokenFor(list, caller));
         continue;
       }
@@ -568,14 +633,21 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
           values.push({ v: MB, kind: '1 MB string' });
           mbSent = true;
         }
-        for (const { v, kind } of values) push({ what: `query ${p.name} = ${show(v)}`, kind, request: withBody(base.path, { ...base.query, [p.name]: v }), invalid: urlInvalid(p.schema, v) });
+        for (const { v, kind } of values)
+          push({ what: `query ${p.name} = ${show(v)}`, kind, request: withBody(base.path, { ...base.query, [p.name]: v }), invalid: urlInvalid(p.schema, v) });
         if (p.required) {
           const { [p.name]: _gone, ...rest } = base.query;
           push({ what: `query ${p.name} missing`, kind: 'missing required field', request: withBody(base.path, rest), invalid: true });
         }
       }
       // Query keys that are not parameters (ignored, never a crash).
-      if (!writes) push({ what: 'query __proto__ and constructor keys', kind: '__proto__ key (query)', request: plain(base.path, base.query, '__proto__=1&constructor%5Bprototype%5D%5Bx%5D=1&__proto__%5Bx%5D=1'), invalid: false });
+      if (!writes)
+        push({
+          what: 'query __proto__ and constructor keys',
+          kind: '__proto__ key (query)',
+          request: plain(base.path, base.query, '__proto__=1&constructor%5Bprototype%5D%5Bx%5D=1&__proto__%5Bx%5D=1'),
+          invalid: false,
+        });
 
       // The body.
       if (base.media === 'application/json') {
@@ -587,7 +659,12 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
           for (const { v, kind } of rnd.sample(badJsonValues(ps), opts.perField)) {
             if (kind === '1 MB string' && mbSent) continue;
             if (kind === '1 MB string') mbSent = true;
-            const value = v === 'dup' ? [...(base.body![name] as unknown[] | undefined) ?? [1], ...((base.body![name] as unknown[] | undefined) ?? [1])] : v === 'toolong' ? Array.from({ length: Number(ps.maxItems) + 1 }, (_, i) => i + 1) : v;
+            const value =
+              v === 'dup'
+                ? [...((base.body![name] as unknown[] | undefined) ?? [1]), ...((base.body![name] as unknown[] | undefined) ?? [1])]
+                : v === 'toolong'
+                  ? Array.from({ length: Number(ps.maxItems) + 1 }, (_, i) => i + 1)
+                  : v;
             const body = { ...base.body, [name]: value };
             push({ what: `body ${name} = ${show(value)}`, kind, request: jsonReq(body), invalid: jsonInvalid(schema, body) });
           }
@@ -606,15 +683,29 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
                 push({ what: `body ${name}[0].${sub} = ${show(v)}`, kind, request: jsonReq(body), invalid: jsonInvalid(schema, body) });
               }
             }
-            push({ what: `body ${name}[0] with an extra field`, kind: 'extra field', request: jsonReq({ ...base.body, [name]: [{ ...first, zzz: 1 }] }), invalid: true });
+            push({
+              what: `body ${name}[0] with an extra field`,
+              kind: 'extra field',
+              request: jsonReq({ ...base.body, [name]: [{ ...first, zzz: 1 }] }),
+              invalid: true,
+            });
             const poisoned = new RawJson(`{"__proto__":{"x":1},${jsonText(first).slice(1)}`);
-            push({ what: `body ${name}[0] with a __proto__ key`, kind: '__proto__ key (JSON)', request: jsonReq({ ...base.body, [name]: [poisoned] }), invalid: true });
+            push({
+              what: `body ${name}[0] with a __proto__ key`,
+              kind: '__proto__ key (JSON)',
+              request: jsonReq({ ...base.body, [name]: [poisoned] }),
+              invalid: true,
+            });
           }
         }
         const whole: { what: string; kind: string; payload: string | Buffer; type?: string; expect?: number[] }[] = [
           { what: 'an extra field', kind: 'extra field', payload: jsonText({ ...base.body, zzz: 1 }) },
           { what: 'a __proto__ key', kind: '__proto__ key (JSON)', payload: `{"__proto__":{"x":1},${jsonText(base.body).slice(1)}`.replace(',}', '}') },
-          { what: 'a constructor.prototype key', kind: '__proto__ key (JSON)', payload: `{"constructor":{"prototype":{"x":1}},${jsonText(base.body).slice(1)}`.replace(',}', '}') },
+          {
+            what: 'a constructor.prototype key',
+            kind: '__proto__ key (JSON)',
+            payload: `{"constructor":{"prototype":{"x":1}},${jsonText(base.body).slice(1)}`.replace(',}', '}'),
+          },
           { what: 'truncated JSON', kind: 'malformed JSON', payload: jsonText(base.body).slice(0, -1) },
           { what: 'a trailing comma', kind: 'malformed JSON', payload: `${jsonText(base.body).slice(0, -1)},}` },
           { what: 'an empty body', kind: 'malformed JSON', payload: '' },
@@ -625,13 +716,38 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
           { what: '10,000 nested arrays', kind: 'malformed JSON', payload: `${'['.repeat(10_000)}${']'.repeat(10_000)}` },
           { what: 'text/plain', kind: 'wrong content type', payload: jsonText(base.body), type: 'text/plain' },
           { what: 'application/xml', kind: 'wrong content type', payload: '<a/>', type: 'application/xml' },
-          { what: 'a form body', kind: 'wrong content type', payload: formText(Object.fromEntries(Object.entries(base.body!).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]))), type: 'application/x-www-form-urlencoded' },
-          { what: 'multipart', kind: 'wrong content type', payload: multipartOf([{ name: 'x', data: '1' }]), type: 'multipart/form-data; boundary=----ph-fuzz-boundary' },
-          { what: 'JSON in UTF-16', kind: 'wrong content type', payload: Buffer.from(`\ufeff${jsonText(base.body)}`, 'utf16le'), type: 'application/json; charset=utf-16' },
+          {
+            what: 'a form body',
+            kind: 'wrong content type',
+            payload: formText(Object.fromEntries(Object.entries(base.body!).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : String(v)]))),
+            type: 'application/x-www-form-urlencoded',
+          },
+          {
+            what: 'multipart',
+            kind: 'wrong content type',
+            payload: multipartOf([{ name: 'x', data: '1' }]),
+            type: 'multipart/form-data; boundary=----ph-fuzz-boundary',
+          },
+          {
+            what: 'JSON in UTF-16',
+            kind: 'wrong content type',
+            payload: Buffer.from(`\ufeff${jsonText(base.body)}`, 'utf16le'),
+            type: 'application/json; charset=utf-16',
+          },
           { what: 'no content type', kind: 'wrong content type', payload: jsonText(base.body), type: '' },
         ];
         for (const c of rnd.sample(whole, opts.perRequest))
-          push({ what: `body: ${c.what}`, kind: c.kind, request: { method: op.method as 'POST', url: urlOf(op, base.path, base.query), headers: c.type === '' ? {} : { 'content-type': c.type ?? 'application/json' }, payload: c.payload }, invalid: true });
+          push({
+            what: `body: ${c.what}`,
+            kind: c.kind,
+            request: {
+              method: op.method as 'POST',
+              url: urlOf(op, base.path, base.query),
+              headers: c.type === '' ? {} : { 'content-type': c.type ?? 'application/json' },
+              payload: c.payload,
+            },
+            invalid: true,
+          });
       } else if (base.media === 'application/x-www-form-urlencoded') {
         const schema = requestSchemaOf(op, base.media)!;
         const url = urlOf(op, base.path, base.query);
@@ -655,7 +771,12 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
               text = undefined;
             }
             const body = { ...base.body, [name]: text };
-            push({ what: `form ${name} = ${show(new RawUrl(v))}`, kind, request: form(formText(base.body!, { [name]: v })), invalid: text === undefined || jsonInvalid(schema, body) });
+            push({
+              what: `form ${name} = ${show(new RawUrl(v))}`,
+              kind,
+              request: form(formText(base.body!, { [name]: v })),
+              invalid: text === undefined || jsonInvalid(schema, body),
+            });
           }
           push({ what: `form ${name} missing`, kind: 'missing required field', request: form(''), invalid: true });
         }
@@ -669,10 +790,19 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
         const xlsx = workbookFor(op);
         const file = { name: 'file', filename: 'upload.xlsx', data: xlsx, type: XLSX_MIME };
         const B = '----ph-fuzz-boundary';
-        const mp = (payload: Buffer, type = `multipart/form-data; boundary=${B}`): InjectOptions => ({ method: op.method as 'POST', url, headers: { 'content-type': type }, payload });
+        const mp = (payload: Buffer, type = `multipart/form-data; boundary=${B}`): InjectOptions => ({
+          method: op.method as 'POST',
+          url,
+          headers: { 'content-type': type },
+          payload,
+        });
         const all: { what: string; kind: string; req: InjectOptions; expect?: number[] }[] = [
           { what: 'multipart without a boundary', kind: 'multipart without boundary', req: mp(multipartOf([file]), 'multipart/form-data'), expect: [400] },
-          { what: 'multipart whose boundary is not in the body', kind: 'multipart without boundary', req: mp(multipartOf([file]), 'multipart/form-data; boundary=other') },
+          {
+            what: 'multipart whose boundary is not in the body',
+            kind: 'multipart without boundary',
+            req: mp(multipartOf([file]), 'multipart/form-data; boundary=other'),
+          },
           { what: 'two files', kind: 'two files', req: mp(multipartOf([file, { ...file, name: 'file2' }])), expect: [400] },
           { what: 'the file twice', kind: 'two files', req: mp(multipartOf([file, file])), expect: [400] },
           { what: 'a __proto__ field', kind: '__proto__ key (multipart)', req: mp(multipartOf([{ name: '__proto__', data: '1' }, file])), expect: [400] },
@@ -681,13 +811,30 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
           { what: 'file as a text field', kind: 'no file', req: mp(multipartOf([{ name: 'file', data: 'upload.xlsx' }])) },
           { what: 'no parts', kind: 'no file', req: mp(multipartOf([])) },
           { what: 'an extra field beside the file', kind: 'extra field', req: mp(multipartOf([{ name: 'note', data: '1' }, file])) },
-          { what: '25 fields', kind: 'too many fields', req: mp(multipartOf([...Array.from({ length: 25 }, (_, i) => ({ name: `f${i}`, data: '1' })), file])), expect: [400, 413] },
-          { what: 'a file that is not a workbook', kind: 'not a workbook', req: mp(multipartOf([{ ...file, data: Buffer.from('PK\u0003\u0004 not really a zip') }])) },
+          {
+            what: '25 fields',
+            kind: 'too many fields',
+            req: mp(multipartOf([...Array.from({ length: 25 }, (_, i) => ({ name: `f${i}`, data: '1' })), file])),
+            expect: [400, 413],
+          },
+          {
+            what: 'a file that is not a workbook',
+            kind: 'not a workbook',
+            req: mp(multipartOf([{ ...file, data: Buffer.from('PK\u0003\u0004 not really a zip') }])),
+          },
           { what: 'an empty file', kind: 'not a workbook', req: mp(multipartOf([{ ...file, data: Buffer.alloc(0) }])) },
           { what: 'a truncated body', kind: 'malformed multipart', req: mp(multipartOf([file]).subarray(0, 200)) },
           { what: 'NUL in the field name', kind: 'NUL', req: mp(multipartOf([{ ...file, name: 'fi\u0000le' }])) },
-          { what: 'JSON instead of multipart', kind: 'wrong content type', req: { method: op.method as 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"file":"x"}' } },
-          { what: 'the file as the raw body', kind: 'wrong content type', req: { method: op.method as 'POST', url, headers: { 'content-type': XLSX_MIME }, payload: xlsx } },
+          {
+            what: 'JSON instead of multipart',
+            kind: 'wrong content type',
+            req: { method: op.method as 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"file":"x"}' },
+          },
+          {
+            what: 'the file as the raw body',
+            kind: 'wrong content type',
+            req: { method: op.method as 'POST', url, headers: { 'content-type': XLSX_MIME }, payload: xlsx },
+          },
         ];
         // A file that reaches the sheet parser costs a worker thread (0.2-2.5 s on a busy machine):
         // one such case in the whole run (the upload tests try hostile files).
@@ -704,8 +851,18 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
         // No body is declared: a body that cannot be read is refused before anything runs (one
         // that can be read, even with a __proto__ key, is ignored, so it is not sent: the write would run).
         const url = urlOf(op, base.path, base.query);
-        push({ what: 'malformed JSON body', kind: 'malformed JSON', request: { method: op.method as 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"a":' }, invalid: true });
-        push({ what: 'application/xml body', kind: 'wrong content type', request: { method: op.method as 'POST', url, headers: { 'content-type': 'application/xml' }, payload: '<a/>' }, invalid: true });
+        push({
+          what: 'malformed JSON body',
+          kind: 'malformed JSON',
+          request: { method: op.method as 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"a":' },
+          invalid: true,
+        });
+        push({
+          what: 'application/xml body',
+          kind: 'wrong content type',
+          request: { method: op.method as 'POST', url, headers: { 'content-type': 'application/xml' }, payload: '<a/>' },
+          invalid: true,
+        });
       }
 
       // Headers: a session token that is not one, on a request that is refused anyway (once per operation).
@@ -716,11 +873,20 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
           ['x-token of 8 KB', 'x'.repeat(8192)],
           ['x-token with spaces and Latin-1', ' é\u00ff token '],
         ] as const)
-          list.push({ ...anyBad, what: `${anyBad.what}; ${what}`, kind: 'bad session token', request: { ...anyBad.request, headers: { ...anyBad.request.headers, 'x-token': token } } });
+          list.push({
+            ...anyBad,
+            what: `${anyBad.what}; ${what}`,
+            kind: 'bad session token',
+            request: { ...anyBad.request, headers: { ...anyBad.request.headers, 'x-token': token } },
+          });
       }
 
       let chosen = list;
-      if (!allowed) chosen = rnd.sample(list.filter((c) => c.invalid), opts.perOutsider);
+      if (!allowed)
+        chosen = rnd.sample(
+          list.filter((c) => c.invalid),
+          opts.perOutsider,
+        );
       cases.push(...tokenFor(chosen, caller));
       if (chosen.length) done.add(op.operationId);
     }

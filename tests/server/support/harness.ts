@@ -61,8 +61,7 @@ export const dbDriver = () => (process.env.TEST_DB === 'pg' ? 'pg' : 'pglite');
 
 export async function resetDatabase(database: Database) {
   const rows = (await database.db.execute(sql`select tablename from pg_tables where schemaname = 'public'`)) as unknown as
-    | { rows: { tablename: string }[] }
-    | { tablename: string }[];
+    { rows: { tablename: string }[] } | { tablename: string }[];
   const list = Array.isArray(rows) ? rows : rows.rows;
   if (list.length === 0) return;
   await database.db.execute(sql.raw(`TRUNCATE ${list.map((r) => `"${r.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`));
@@ -161,7 +160,10 @@ export async function createUser(
     .returning();
   if (!row) throw new Error('user not created');
   if (u.inGroup) {
-    const [g] = await database.db.insert(userGroups).values({ groupName: `g-${row.id}`, remark: '' }).returning();
+    const [g] = await database.db
+      .insert(userGroups)
+      .values({ groupName: `g-${row.id}`, remark: '' })
+      .returning();
     await database.db.insert(userGroupMembers).values({ groupId: g!.id, userId: row.id });
   }
   return row;

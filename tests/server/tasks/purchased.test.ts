@@ -26,11 +26,28 @@ describe('recording purchases (member)', () => {
     const w = await world();
     const task = await claim(w.a.api, w.boardTask.id, 3);
     const res = await w.a.api.post<Change>(create(task.id), { trackingId: '  1Z999  ', productCount: 2 });
-    expect(res.body).toMatchObject({ code: 'A00000', msg: '创建成功', data: { status: 'succ', purchasedItems: [{ taskId: task.id, trackingId: '1Z999', productCount: 2, status: 'init', msg: '' }] } });
-    expect((await w.a.api.get<{ purchasedItems: PurchasedOut[] }>(`/api/purchased/${task.id}/taskTracking`)).body.data!.purchasedItems).toMatchObject([{ trackingId: '1Z999' }]);
+    expect(res.body).toMatchObject({
+      code: 'A00000',
+      msg: '创建成功',
+      data: { status: 'succ', purchasedItems: [{ taskId: task.id, trackingId: '1Z999', productCount: 2, status: 'init', msg: '' }] },
+    });
+    expect((await w.a.api.get<{ purchasedItems: PurchasedOut[] }>(`/api/purchased/${task.id}/taskTracking`)).body.data!.purchasedItems).toMatchObject([
+      { trackingId: '1Z999' },
+    ]);
     expect((await w.a.api.get<TaskOut>(`/api/task/info/${task.id}`)).body.data!.trackingId).toBe('1Z999');
     expect(await purchasedAudits()).toMatchObject([
-      { action: 'create', opUid: w.a.user.id, userId: w.a.user.id, taskId: task.id, mainId: task.mainId, trackingId: '1Z999', count: 2, status: 'open', before: null, after: { trackingId: '1Z999', productCount: 2 } },
+      {
+        action: 'create',
+        opUid: w.a.user.id,
+        userId: w.a.user.id,
+        taskId: task.id,
+        mainId: task.mainId,
+        trackingId: '1Z999',
+        count: 2,
+        status: 'open',
+        before: null,
+        after: { trackingId: '1Z999', productCount: 2 },
+      },
     ]);
   });
 
@@ -87,7 +104,9 @@ describe('recording purchases (member)', () => {
 
     const rm = await w.a.api.post<Change>('/api/purchased/user/remove', { id: r1!.id });
     expect(rm.body).toMatchObject({ code: 'A00000', msg: '删除成功', data: { purchasedItems: [{ id: r2!.id }] } });
-    expect((await purchasedAudits()).filter((x) => x.action === 'remove')).toMatchObject([{ before: { id: r1!.id, trackingId: 'T3' }, after: null, trackingId: 'T3' }]);
+    expect((await purchasedAudits()).filter((x) => x.action === 'remove')).toMatchObject([
+      { before: { id: r1!.id, trackingId: 'T3' }, after: null, trackingId: 'T3' },
+    ]);
     expect(await storedTask(t().database, task.id)).toMatchObject({ trackingId: 'T2' });
     expect(await w.a.api.post('/api/purchased/user/remove', { id: r1!.id })).toMatchObject(notFound);
   });
@@ -100,7 +119,9 @@ describe('recording purchases (member)', () => {
     for (const status of ['pending', 'locked', 'closed', 'deleted'] as const) {
       await setTask(t().database, task.id, { status });
       expect(await w.a.api.post(create(task.id), { trackingId: 'T9', productCount: 1 })).toMatchObject(refused(taskMessages.recordsOpenOrUnmatch));
-      expect(await w.a.api.post('/api/purchased/user/update', { id: r!.id, trackingId: 'T1', productCount: 2 })).toMatchObject(refused(taskMessages.recordsOpenOrUnmatch));
+      expect(await w.a.api.post('/api/purchased/user/update', { id: r!.id, trackingId: 'T1', productCount: 2 })).toMatchObject(
+        refused(taskMessages.recordsOpenOrUnmatch),
+      );
       expect(await w.a.api.post('/api/purchased/user/remove', { id: r!.id })).toMatchObject(refused(taskMessages.recordsOpenOrUnmatch));
     }
     expect(await allRecords()).toMatchObject([{ id: r!.id, productCount: 1 }]);
@@ -114,7 +135,10 @@ describe('recording purchases (member)', () => {
     const task = await claim(w.a.api, w.boardTask.id, 2);
     const [r] = await record(w.a.api, task.id, 'T1', 1);
     expect(await w.b.api.post(create(task.id), { trackingId: 'T2', productCount: 1 })).toMatchObject(notFound);
-    expect(await w.b.api.post('/api/purchased/user/update', { id: r!.id, trackingId: 'T1', productCount: 2 })).toMatchObject({ status: 404, body: { code: 'A00004', msg: '记录不存在' } });
+    expect(await w.b.api.post('/api/purchased/user/update', { id: r!.id, trackingId: 'T1', productCount: 2 })).toMatchObject({
+      status: 404,
+      body: { code: 'A00004', msg: '记录不存在' },
+    });
     expect(await w.b.api.post('/api/purchased/user/remove', { id: r!.id })).toMatchObject({ status: 404, body: { code: 'A00004', msg: '记录不存在' } });
     expect(await w.b.api.get(`/api/purchased/${task.id}/taskTracking`)).toMatchObject(notFound);
     expect(await w.a.api.get('/api/purchased/99999/taskTracking')).toMatchObject(notFound);
@@ -145,17 +169,36 @@ describe('the purchased-record service (shared with the Excel upload)', () => {
       oldQty: 2,
       record: { productCount: 4 },
     });
-    expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: task.id, trackingId: 'T1', productCount: 4 }, 'update'))).toMatchObject({ opStatus: 'skip', msg: '没有变化', oldQty: 4 });
+    expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: task.id, trackingId: 'T1', productCount: 4 }, 'update'))).toMatchObject({
+      opStatus: 'skip',
+      msg: '没有变化',
+      oldQty: 4,
+    });
     expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: task.id, trackingId: 'T8', productCount: 1 }, 'update'))).toEqual({
       opStatus: 'error',
       msg: purchasedMessages.noRecordForTracking,
       code: 'A00001',
     });
-    expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: other.id, trackingId: 'T1', productCount: 1 }, 'insert'))).toEqual({ opStatus: 'error', msg: '任务不存在', code: 'A00004' });
-    expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: task.id, trackingId: 'T2', productCount: 0 }, 'insert'))).toEqual({ opStatus: 'error', msg: '请填写数目', code: 'A00001' });
-    expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: task.id, trackingId: 'x'.repeat(65), productCount: 1 }, 'insert'))).toMatchObject({ opStatus: 'error', msg: 'trackingId不能超过64个字符' });
+    expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: other.id, trackingId: 'T1', productCount: 1 }, 'insert'))).toEqual({
+      opStatus: 'error',
+      msg: '任务不存在',
+      code: 'A00004',
+    });
+    expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: task.id, trackingId: 'T2', productCount: 0 }, 'insert'))).toEqual({
+      opStatus: 'error',
+      msg: '请填写数目',
+      code: 'A00001',
+    });
+    expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: task.id, trackingId: 'x'.repeat(65), productCount: 1 }, 'insert'))).toMatchObject({
+      opStatus: 'error',
+      msg: 'trackingId不能超过64个字符',
+    });
     // A control character (a NUL cannot even be stored) is refused like a scanner's code, not a 500.
-    expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: task.id, trackingId: 'T\u00009', productCount: 1 }, 'insert'))).toMatchObject({ opStatus: 'error', msg: 'trackingId包含无效字符', code: 'A00001' });
+    expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: task.id, trackingId: 'T\u00009', productCount: 1 }, 'insert'))).toMatchObject({
+      opStatus: 'error',
+      msg: 'trackingId包含无效字符',
+      code: 'A00001',
+    });
 
     // Errors leave the transaction usable: an upload goes on with its next row.
     const rows = await tx(async (x) => [

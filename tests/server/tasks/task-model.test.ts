@@ -67,8 +67,16 @@ const ACTIONS: Action[] = [
     event: (s) => (s === 'deleted' ? { type: 'task.edit', by: 'admin' } : { type: 'task.delete', by: 'admin' }),
     run: (w, x) => w.admin.post('/api/task/info', { id: x.id, count: COUNT, status: 'deleted' }),
   },
-  { name: 'match (member)', event: () => ({ type: 'task.match', outcome: 'open' }), run: (w, x) => w.a.api.post('/api/match/user/task/match', { taskId: x.id }) },
-  { name: 'match (admin)', event: () => ({ type: 'task.match', outcome: 'open' }), run: (w, x) => w.admin.post('/api/match/admin/task/match', { taskId: x.id }) },
+  {
+    name: 'match (member)',
+    event: () => ({ type: 'task.match', outcome: 'open' }),
+    run: (w, x) => w.a.api.post('/api/match/user/task/match', { taskId: x.id }),
+  },
+  {
+    name: 'match (admin)',
+    event: () => ({ type: 'task.match', outcome: 'open' }),
+    run: (w, x) => w.admin.post('/api/match/admin/task/match', { taskId: x.id }),
+  },
   { name: 'split (member)', event: () => ({ type: 'task.split' }), run: (w, x) => w.a.api.post(`/api/task/user/split?taskId=${x.id}`) },
   {
     name: 'close (admin)',
@@ -101,7 +109,12 @@ describe('every status x every action: the API accepts exactly what the machine 
             const next = decide(taskMachine, status, ctx, event, explainTaskRefusal);
             expect({ label, code: res.body.code, stored }).toEqual({ label, code: 'A00000', stored: next.ok ? (action.after?.(next.next) ?? next.next) : '?' });
           } else {
-            expect({ label, code: res.body.code, msg: res.body.msg, stored }).toEqual({ label, code: 'A00001', msg: explainTaskRefusal(status, ctx, event), stored: status });
+            expect({ label, code: res.body.code, msg: res.body.msg, stored }).toEqual({
+              label,
+              code: 'A00001',
+              msg: explainTaskRefusal(status, ctx, event),
+              stored: status,
+            });
           }
           table.push(`${label}: ${expected ? 'offered' : 'refused'}`);
         }
@@ -125,7 +138,10 @@ const MODEL_EVENTS: TaskEvent[] = [
 ];
 
 /** The same machine, starting from a claim that waits for approval. */
-const fromPending = createMachine({ ...taskMachine.config, initial: 'pending' } as never, taskMachine.implementations as never) as unknown as typeof taskMachine;
+const fromPending = createMachine(
+  { ...taskMachine.config, initial: 'pending' } as never,
+  taskMachine.implementations as never,
+) as unknown as typeof taskMachine;
 
 describe('task machine, replayed against the API', () => {
   for (const [start, machine] of [
@@ -186,14 +202,22 @@ describe('task machine, replayed against the API', () => {
               'task.edit': async ({ event }) => {
                 await prepare();
                 const e = event as Extract<TaskEvent, { type: 'task.edit' }>;
-                await send(e, e.by === 'user' ? w.a.api.post(`/api/task/info/user/${task.id}/qty/${COUNT}`) : w.admin.post('/api/task/info', { id: task.id, count: COUNT }));
+                await send(
+                  e,
+                  e.by === 'user' ? w.a.api.post(`/api/task/info/user/${task.id}/qty/${COUNT}`) : w.admin.post('/api/task/info', { id: task.id, count: COUNT }),
+                );
               },
               'task.delete': async ({ event }) => {
                 await prepare();
                 const e = event as Extract<TaskEvent, { type: 'task.delete' }>;
                 if (e.by === 'user') await send(e, w.a.api.del(`/api/task/info/user/${task.id}`));
                 // status deleted on a deleted task is no event: a plain admin edit.
-                else await send(e, w.admin.post('/api/task/info', { id: task.id, count: COUNT, status: 'deleted' }), current === 'deleted' ? { type: 'task.edit', by: 'admin' } : e);
+                else
+                  await send(
+                    e,
+                    w.admin.post('/api/task/info', { id: task.id, count: COUNT, status: 'deleted' }),
+                    current === 'deleted' ? { type: 'task.edit', by: 'admin' } : e,
+                  );
               },
               'task.match': async ({ event }) => {
                 await prepare();
@@ -211,7 +235,11 @@ describe('task machine, replayed against the API', () => {
               'task.close': async ({ event }) => {
                 await prepare();
                 // status closed on a closed task is no event: a plain admin edit.
-                await send(event as TaskEvent, w.admin.post('/api/task/info', { id: task.id, count: COUNT, status: 'closed' }), current === 'closed' ? { type: 'task.edit', by: 'admin' } : (event as TaskEvent));
+                await send(
+                  event as TaskEvent,
+                  w.admin.post('/api/task/info', { id: task.id, count: COUNT, status: 'closed' }),
+                  current === 'closed' ? { type: 'task.edit', by: 'admin' } : (event as TaskEvent),
+                );
               },
             },
           });
@@ -224,7 +252,8 @@ describe('task machine, replayed against the API', () => {
     const reached = new Set<string>();
     for (const machine of [taskMachine, fromPending]) {
       for (const ctx of [NONE, PARTIAL]) {
-        for (const p of createTestModel(machine, { events: MODEL_EVENTS }).getShortestPaths({ input: ctx, events: MODEL_EVENTS } as never)) reached.add(String(p.state.value));
+        for (const p of createTestModel(machine, { events: MODEL_EVENTS }).getShortestPaths({ input: ctx, events: MODEL_EVENTS } as never))
+          reached.add(String(p.state.value));
       }
     }
     // processing and finished follow a payment application (the payment issue); matching no longer

@@ -32,7 +32,14 @@ describe('deleting a task (member)', () => {
     expect(await storedTask(t().database, task.id)).toMatchObject({ status: 'deleted' });
     expect((await claim(w.b.api, w.boardTask.id, 5)).count).toBe(5);
     const [entry] = (await auditsOf(task.id)).filter((x) => x.action === 'delete');
-    expect(entry).toMatchObject({ entity: 'task', opUid: w.a.user.id, userId: w.a.user.id, status: 'deleted', before: { status: 'open' }, after: { status: 'deleted' } });
+    expect(entry).toMatchObject({
+      entity: 'task',
+      opUid: w.a.user.id,
+      userId: w.a.user.id,
+      status: 'deleted',
+      before: { status: 'open' },
+      after: { status: 'deleted' },
+    });
 
     const un = await claim(w.a.api, w.boardTask2.id, 1);
     await setTask(t().database, un.id, { status: 'unmatch' });
@@ -81,7 +88,7 @@ describe("editing a task's count (member)", () => {
     expect(plain.body.data!.task).toMatchObject({ count: 2, labelCount: 5 });
   });
 
-  it('refuses a task that is not open (machine message) and another member\'s task (A00004)', async () => {
+  it("refuses a task that is not open (machine message) and another member's task (A00004)", async () => {
     const w = await world();
     const task = await claim(w.a.api, w.boardTask.id, 2);
     expect(await w.b.api.post(`/api/task/info/user/${task.id}/qty/1`)).toMatchObject(notFound);
@@ -110,7 +117,11 @@ describe('admin edit (/admin/task/{id})', () => {
     const task = await claim(w.a.api, w.boardTask.id, 2);
     expect(await w.admin.post('/api/task/info', { id: task.id })).toMatchObject(refused('count必填'));
     const res = await w.admin.post<Change>('/api/task/info', { id: task.id, count: 6, labelCount: 2, price: 10.5, buyIn: 12.25, bonus: 3, punish: 1.1 });
-    expect(res.body).toMatchObject({ code: 'A00000', msg: '保存成功', data: { task: { count: 6, labelCount: 2, price: 10.5, buyIn: 12.25, bonus: 3, punish: 1.1, status: 'open' } } });
+    expect(res.body).toMatchObject({
+      code: 'A00000',
+      msg: '保存成功',
+      data: { task: { count: 6, labelCount: 2, price: 10.5, buyIn: 12.25, bonus: 3, punish: 1.1, status: 'open' } },
+    });
     expect(await storedTask(t().database, task.id)).toMatchObject({ count: 6, labelCount: 2, price: 1050, buyIn: 1225, bonus: 300, punish: 110 });
     const [edit] = (await auditsOf(task.id)).filter((x) => x.action === 'edit');
     expect(edit).toMatchObject({ opUid: w.adminUser.id, userId: w.a.user.id, before: { count: 2, bonus: 0 }, after: { count: 6, bonus: 300 } });
@@ -184,7 +195,18 @@ describe('splitting (member)', () => {
     expect(res.body).toMatchObject({ code: 'A00000', msg: '拆分成功', data: { status: 'succ' } });
     const [original, sibling] = res.body.data!.tasks;
     expect(original).toMatchObject({ id: task.id, mainId: task.id, subId: 0, count: 1, productCount: 0, canSplit: false, status: 'open', bonus: 2 });
-    expect(sibling).toMatchObject({ mainId: task.id, subId: 1, count: 4, productCount: 4, canSplit: false, status: 'locked', bonus: 0, userId: w.a.user.id, boardTaskId: w.boardTask.id, upc: UPC });
+    expect(sibling).toMatchObject({
+      mainId: task.id,
+      subId: 1,
+      count: 4,
+      productCount: 4,
+      canSplit: false,
+      status: 'locked',
+      bonus: 0,
+      userId: w.a.user.id,
+      boardTaskId: w.boardTask.id,
+      upc: UPC,
+    });
 
     const recs = await database.db.select().from(purchasedRecords).orderBy(purchasedRecords.id);
     expect(recs.map((r) => [r.taskId, r.trackingId, r.productCount, r.status])).toEqual([
@@ -195,7 +217,11 @@ describe('splitting (member)', () => {
     expect((await scansOf(database, 'T1')).map((r) => [r.taskId, r.subId, r.status])).toEqual([[sibling!.id, 1, 'match']]);
     // The claim still holds its 5 units on the board task (1 + 4).
     expect((await w.admin.get(`/api/boardtask/${w.boardTask.id}/status`)).body.data).toMatchObject({ count: 5 });
-    const audits = await database.db.select().from(auditLog).where(and(eq(auditLog.entity, 'task'), eq(auditLog.mainId, task.id))).orderBy(auditLog.id);
+    const audits = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'task'), eq(auditLog.mainId, task.id)))
+      .orderBy(auditLog.id);
     expect(audits.filter((x) => x.action.startsWith('split')).map((x) => [x.action, x.taskId, x.status])).toEqual([
       ['split.create', sibling!.id, 'locked'],
       ['split', task.id, 'open'],
@@ -231,7 +257,16 @@ describe('payment applications of tasks', () => {
     const a1 = await claim(w.a.api, w.boardTask.id, 1);
     const a2 = await claim(w.a.api, w.boardTask.id, 1);
     const b1 = await claim(w.b.api, w.boardTask.id, 1);
-    const apply = (task: TaskOut, userId: number) => ({ taskId: task.id, mainId: task.mainId, subId: 0, userId, itemName: 'x', buyIn: 100, count: 1, income: 100 });
+    const apply = (task: TaskOut, userId: number) => ({
+      taskId: task.id,
+      mainId: task.mainId,
+      subId: 0,
+      userId,
+      itemName: 'x',
+      buyIn: 100,
+      count: 1,
+      income: 100,
+    });
     await database.db.insert(paymentApplies).values([apply(a1, w.a.user.id), apply(b1, w.b.user.id)]);
     const q = `/api/task/apply/exist?taskIds=${a1.id},${a2.id},${b1.id}`;
     expect((await w.a.api.get(q)).body.data).toEqual({ applyRecords: { [a1.id]: true, [a2.id]: false, [b1.id]: false } });
@@ -247,7 +282,16 @@ describe('the task audit (user log)', () => {
     const tb = await claim(w.b.api, w.boardTask2.id, 1);
     await record(w.a.api, ta.id, 'T1', 2);
     await w.b.api.del(`/api/task/info/user/${tb.id}`);
-    type Entry = { entity: string; action: string; taskId: number; status: string; opName: string; before: string | null; after: string | null; itemName: string };
+    type Entry = {
+      entity: string;
+      action: string;
+      taskId: number;
+      status: string;
+      opName: string;
+      before: string | null;
+      after: string | null;
+      itemName: string;
+    };
     type Page = { content: Entry[]; totalElements: number; totalPages: number };
     const list = async (q = '') => (await w.admin.get<Page>(`/api/audit/task/list?${q}`)).body.data!;
     const all = await list();

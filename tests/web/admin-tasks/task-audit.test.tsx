@@ -36,9 +36,42 @@ const entryRows = () =>
     .filter((row) => within(row).queryByRole('button', { name: /展开|收起/ }) !== null);
 
 const AUDITS = [
-  anAudit({ id: 9001, action: 'claim', mainId: 501, subId: 0, userId: 21, status: 'pending', before: null, after: JSON.stringify({ id: 501, count: 2, status: 'pending' }) }),
-  anAudit({ id: 9002, action: 'accept', mainId: 501, subId: 0, userId: 21, status: 'open', before: JSON.stringify({ status: 'pending', count: 2 }), after: JSON.stringify({ status: 'open', count: 2 }) }),
-  anAudit({ id: 9003, entity: 'purchased', action: 'create', mainId: 502, subId: 1, userId: 22, opUid: 22, opName: 'bob', status: 'locked', taskId: 503, trackingId: 'TRK7', upc: '', count: 1, itemName: '保温杯' }),
+  anAudit({
+    id: 9001,
+    action: 'claim',
+    mainId: 501,
+    subId: 0,
+    userId: 21,
+    status: 'pending',
+    before: null,
+    after: JSON.stringify({ id: 501, count: 2, status: 'pending' }),
+  }),
+  anAudit({
+    id: 9002,
+    action: 'accept',
+    mainId: 501,
+    subId: 0,
+    userId: 21,
+    status: 'open',
+    before: JSON.stringify({ status: 'pending', count: 2 }),
+    after: JSON.stringify({ status: 'open', count: 2 }),
+  }),
+  anAudit({
+    id: 9003,
+    entity: 'purchased',
+    action: 'create',
+    mainId: 502,
+    subId: 1,
+    userId: 22,
+    opUid: 22,
+    opName: 'bob',
+    status: 'locked',
+    taskId: 503,
+    trackingId: 'TRK7',
+    upc: '',
+    count: 1,
+    itemName: '保温杯',
+  }),
   anAudit({ id: 9000, action: 'match', mainId: 600, taskId: 600, opUid: null, opName: undefined, status: 'open' }),
 ];
 
@@ -46,24 +79,18 @@ describe('/admin/task-audit', () => {
   it('shows the entries newest first, each with who, whose task and what', async () => {
     const { fake } = renderAudit('/admin/task-audit', { audits: AUDITS });
     await waitFor(() => expect(entryRows()).toHaveLength(4));
-    expect(within(table()).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      '',
-      'ID',
-      '时间',
-      '操作人',
-      '类型',
-      '用户',
-      '任务',
-      '动作',
-      'Tracking',
-      'UPC',
-      '数量',
-      '商品名称',
-      '状态',
-      '任务记录ID',
-    ]);
+    expect(
+      within(table())
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['', 'ID', '时间', '操作人', '类型', '用户', '任务', '动作', 'Tracking', 'UPC', '数量', '商品名称', '状态', '任务记录ID']);
     const [record, , , system] = entryRows();
-    expect(within(record!).getAllByRole('cell').map((c) => c.textContent).slice(1)).toEqual([
+    expect(
+      within(record!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent)
+        .slice(1),
+    ).toEqual([
       '9003',
       expect.stringMatching(/^2025-01-\d\d \d\d:\d\d$/),
       'bob（#22）',
@@ -78,42 +105,43 @@ describe('/admin/task-audit', () => {
       '已锁定',
       '503',
     ]);
-    const systemCells = within(system!).getAllByRole('cell').map((c) => c.textContent);
+    const systemCells = within(system!)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect([systemCells[1], systemCells[3], systemCells[4], systemCells[7]]).toEqual(['9000', '系统', '任务', '匹配']);
     expect(auditQueries(fake)).toEqual([{ page: '0', size: '20', isDesc: 'true' }]);
   });
 
-  it('offers the SPEC §4 admin audit statuses and puts the filters into the URL and the call', async () => {
-    const { user, router, fake } = renderAudit('/admin/task-audit', { audits: AUDITS });
-    await waitFor(() => expect(entryRows()).toHaveLength(4));
-    const status = screen.getByLabelText('状态');
-    expect(within(status).getAllByRole('option').map((o) => (o as HTMLOptionElement).value)).toEqual([
-      '',
-      'open',
-      'closed',
-      'locked',
-      'processing',
-      'finished',
-      'deleted',
-      'unmatch',
-    ]);
-    await user.selectOptions(status, 'open');
-    await user.selectOptions(screen.getByLabelText('用户'), 'alice（alice@demo.local）');
-    await user.type(screen.getByLabelText('任务ID'), '501');
-    await user.type(screen.getByLabelText('任务记录ID'), '501');
-    await user.type(screen.getByLabelText('商品名称'), '耳机');
-    await user.selectOptions(screen.getByLabelText('排序'), 'asc');
-    await user.click(screen.getByRole('button', { name: '查询' }));
+  it(
+    'offers the SPEC §4 admin audit statuses and puts the filters into the URL and the call',
+    async () => {
+      const { user, router, fake } = renderAudit('/admin/task-audit', { audits: AUDITS });
+      await waitFor(() => expect(entryRows()).toHaveLength(4));
+      const status = screen.getByLabelText('状态');
+      expect(
+        within(status)
+          .getAllByRole('option')
+          .map((o) => (o as HTMLOptionElement).value),
+      ).toEqual(['', 'open', 'closed', 'locked', 'processing', 'finished', 'deleted', 'unmatch']);
+      await user.selectOptions(status, 'open');
+      await user.selectOptions(screen.getByLabelText('用户'), 'alice（alice@demo.local）');
+      await user.type(screen.getByLabelText('任务ID'), '501');
+      await user.type(screen.getByLabelText('任务记录ID'), '501');
+      await user.type(screen.getByLabelText('商品名称'), '耳机');
+      await user.selectOptions(screen.getByLabelText('排序'), 'asc');
+      await user.click(screen.getByRole('button', { name: '查询' }));
 
-    const expected = { status: 'open', userId: '21', mainId: '501', taskId: '501', itemName: '耳机', isDesc: 'false' };
-    await waitFor(() => expect(urlParams(router)).toEqual(expected));
-    await waitFor(() => expect(entryRows()).toHaveLength(1));
-    expect(auditQueries(fake).at(-1)).toEqual({ ...expected, page: '0', size: '20' });
+      const expected = { status: 'open', userId: '21', mainId: '501', taskId: '501', itemName: '耳机', isDesc: 'false' };
+      await waitFor(() => expect(urlParams(router)).toEqual(expected));
+      await waitFor(() => expect(entryRows()).toHaveLength(1));
+      expect(auditQueries(fake).at(-1)).toEqual({ ...expected, page: '0', size: '20' });
 
-    await user.click(screen.getByRole('button', { name: '重置' }));
-    await waitFor(() => expect(urlParams(router)).toEqual({}));
-    await waitFor(() => expect(entryRows()).toHaveLength(4));
-  }, SLOW);
+      await user.click(screen.getByRole('button', { name: '重置' }));
+      await waitFor(() => expect(urlParams(router)).toEqual({}));
+      await waitFor(() => expect(entryRows()).toHaveLength(4));
+    },
+    SLOW,
+  );
 
   it('a row expands to before -> after with the changed fields marked', async () => {
     const { user } = renderAudit('/admin/task-audit', { audits: [anAudit({ id: 9005 })] });
@@ -183,7 +211,11 @@ describe('/admin/task-audit', () => {
     const [none, raw, claim] = entryRows();
     await user.click(within(claim!).getByRole('button', { name: '展开' }));
     const diff = await screen.findByRole('table', { name: '变更内容 #9001' });
-    expect(within(diff).getAllByRole('cell').map((c) => c.textContent)).toEqual(['（空）', '2']);
+    expect(
+      within(diff)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['（空）', '2']);
 
     await user.click(within(raw!).getByRole('button', { name: '展开' }));
     expect(await screen.findByText('count=2')).toBeTruthy();

@@ -30,7 +30,22 @@ describe('the form', () => {
   it('shows the task read-only and its editable fields prefilled', async () => {
     renderEdit(
       '/admin/task/502',
-      aTask({ id: 502, mainId: 501, subId: 1, status: 'locked', count: 3, labelCount: 2, price: null, buyIn: 12.5, bonus: 1, punish: 0.5, isHome: true, state: 'CA', zipCode: '90001', trackingId: 'TRK1,TRK2' }),
+      aTask({
+        id: 502,
+        mainId: 501,
+        subId: 1,
+        status: 'locked',
+        count: 3,
+        labelCount: 2,
+        price: null,
+        buyIn: 12.5,
+        bonus: 1,
+        punish: 0.5,
+        isHome: true,
+        state: 'CA',
+        zipCode: '90001',
+        trackingId: 'TRK1,TRK2',
+      }),
     );
     expect(await screen.findByRole('heading', { name: '编辑用户任务 501-1' })).toBeTruthy();
     const info = screen.getByRole('heading', { name: '任务信息' }).closest('section')!;
@@ -97,7 +112,7 @@ describe('the form', () => {
     await waitFor(() => expect(router.state.location.href).toBe(BACK));
   });
 
-  it("stays when the server refuses, showing its msg", async () => {
+  it('stays when the server refuses, showing its msg', async () => {
     const { user, router, fake } = renderEdit('/admin/task/501', aTask({ id: 501 }));
     fake.answer.save = () => refuse('数量不能少于已到货数量');
     await user.click(await screen.findByRole('button', { name: '保存' }));

@@ -70,7 +70,11 @@ describe('/admin/tasks table', () => {
       ],
     });
     await waitFor(() => expect(bodyRows()).toHaveLength(2));
-    expect(within(table()).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
+    expect(
+      within(table())
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual([
       '任务ID',
       '用户',
       '看板',
@@ -89,8 +93,24 @@ describe('/admin/tasks table', () => {
       '操作',
     ]);
     const [split, claim] = bodyRows();
-    const cells = within(split!).getAllByRole('cell').map((c) => c.textContent);
-    expect(cells.slice(0, 13)).toEqual(['501-1', 'alice', '一月采购看板任务 #11', '蓝牙耳机', '0123456789', '3', '3', '', '12.50', '1.00', '0.50', '已锁定', 'TRK1,TRK2']);
+    const cells = within(split!)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
+    expect(cells.slice(0, 13)).toEqual([
+      '501-1',
+      'alice',
+      '一月采购看板任务 #11',
+      '蓝牙耳机',
+      '0123456789',
+      '3',
+      '3',
+      '',
+      '12.50',
+      '1.00',
+      '0.50',
+      '已锁定',
+      'TRK1,TRK2',
+    ]);
     expect(cells[13]).toBe('送货上门是州CA邮编90001标签数2');
     expect(within(claim!).getAllByRole('cell')[0]!.textContent).toBe('501');
     expect(within(claim!).getByText('进行中')).toBeTruthy();
@@ -98,20 +118,28 @@ describe('/admin/tasks table', () => {
     expect(listQueries(fake)).toEqual([{ page: '0', size: '20', isDesc: 'true' }]);
   });
 
-  it('keeps page and size in the URL', async () => {
-    const tasks = Array.from({ length: 25 }, (_, i) => aTask({ id: i + 1, mainId: i + 1, createdAt: NOW + i }));
-    const { user, router, fake } = renderList('/admin/tasks', { tasks });
-    await waitFor(() => expect(bodyRows()).toHaveLength(20));
-    await user.click(screen.getByRole('button', { name: '第 2 页' }));
-    await waitFor(() => expect(urlParams(router)).toEqual({ page: '1' }));
-    await waitFor(() => expect(bodyRows()).toHaveLength(5));
-    const sizeSelect = screen.getByRole('combobox', { name: '每页' });
-    expect(within(sizeSelect).getAllByRole('option').map((o) => o.textContent)).toEqual(['20', '50', '100', '200']);
-    await user.selectOptions(sizeSelect, '50');
-    await waitFor(() => expect(urlParams(router)).toEqual({ size: '50' }));
-    await waitFor(() => expect(bodyRows()).toHaveLength(25));
-    expect(listQueries(fake).at(-1)).toEqual({ page: '0', size: '50', isDesc: 'true' });
-  }, SLOW);
+  it(
+    'keeps page and size in the URL',
+    async () => {
+      const tasks = Array.from({ length: 25 }, (_, i) => aTask({ id: i + 1, mainId: i + 1, createdAt: NOW + i }));
+      const { user, router, fake } = renderList('/admin/tasks', { tasks });
+      await waitFor(() => expect(bodyRows()).toHaveLength(20));
+      await user.click(screen.getByRole('button', { name: '第 2 页' }));
+      await waitFor(() => expect(urlParams(router)).toEqual({ page: '1' }));
+      await waitFor(() => expect(bodyRows()).toHaveLength(5));
+      const sizeSelect = screen.getByRole('combobox', { name: '每页' });
+      expect(
+        within(sizeSelect)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['20', '50', '100', '200']);
+      await user.selectOptions(sizeSelect, '50');
+      await waitFor(() => expect(urlParams(router)).toEqual({ size: '50' }));
+      await waitFor(() => expect(bodyRows()).toHaveLength(25));
+      expect(listQueries(fake).at(-1)).toEqual({ page: '0', size: '50', isDesc: 'true' });
+    },
+    SLOW,
+  );
 });
 
 describe('filters (SPEC §7: every listTasks filter)', () => {
@@ -121,55 +149,53 @@ describe('filters (SPEC §7: every listTasks filter)', () => {
     aTask({ id: 503, mainId: 503, userId: 21, nickName: 'alice', status: 'open' }),
   ];
 
-  it('puts every filter and the sort into the URL and the call, and resets them', async () => {
-    const { user, router, fake } = renderList('/admin/tasks', { tasks });
-    await waitFor(() => expect(bodyRows()).toHaveLength(3));
+  it(
+    'puts every filter and the sort into the URL and the call, and resets them',
+    async () => {
+      const { user, router, fake } = renderList('/admin/tasks', { tasks });
+      await waitFor(() => expect(bodyRows()).toHaveLength(3));
 
-    const statusSelect = screen.getByLabelText('状态');
-    expect(within(statusSelect).getAllByRole('option').map((o) => o.textContent)).toEqual([
-      '全部状态',
-      '待审核',
-      '进行中',
-      '已关闭',
-      '已锁定',
-      '付款中',
-      '已完成',
-      '已删除',
-      '不匹配',
-    ]);
-    await user.selectOptions(screen.getByLabelText('用户'), 'alice（alice@demo.local）');
-    await user.selectOptions(statusSelect, 'pending');
-    await user.type(screen.getByRole('combobox', { name: '商品' }), 'P7');
-    await user.click(await screen.findByRole('option', { name: /蓝牙耳机/ }));
-    await user.type(screen.getByLabelText('商品名称'), ' 耳机 ');
-    await user.type(screen.getByLabelText('看板ID'), '2');
-    await user.type(screen.getByLabelText('看板任务ID'), '12');
-    await user.type(screen.getByLabelText('任务ID'), '501');
-    await user.type(screen.getByLabelText('Tracking'), 'TRK1');
-    await user.selectOptions(screen.getByLabelText('排序'), 'asc');
-    await user.click(screen.getByRole('button', { name: '查询' }));
+      const statusSelect = screen.getByLabelText('状态');
+      expect(
+        within(statusSelect)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['全部状态', '待审核', '进行中', '已关闭', '已锁定', '付款中', '已完成', '已删除', '不匹配']);
+      await user.selectOptions(screen.getByLabelText('用户'), 'alice（alice@demo.local）');
+      await user.selectOptions(statusSelect, 'pending');
+      await user.type(screen.getByRole('combobox', { name: '商品' }), 'P7');
+      await user.click(await screen.findByRole('option', { name: /蓝牙耳机/ }));
+      await user.type(screen.getByLabelText('商品名称'), ' 耳机 ');
+      await user.type(screen.getByLabelText('看板ID'), '2');
+      await user.type(screen.getByLabelText('看板任务ID'), '12');
+      await user.type(screen.getByLabelText('任务ID'), '501');
+      await user.type(screen.getByLabelText('Tracking'), 'TRK1');
+      await user.selectOptions(screen.getByLabelText('排序'), 'asc');
+      await user.click(screen.getByRole('button', { name: '查询' }));
 
-    const expected = {
-      userId: '21',
-      taskStatus: 'pending',
-      itemId: '7',
-      itemName: '耳机',
-      boardId: '2',
-      boardTaskId: '12',
-      taskId: '501',
-      trackingId: 'TRK1',
-      isDesc: 'false',
-    };
-    await waitFor(() => expect(urlParams(router)).toEqual(expected));
-    await waitFor(() => expect(bodyRows()).toHaveLength(1));
-    expect(listQueries(fake).at(-1)).toEqual({ ...expected, page: '0', size: '20' });
+      const expected = {
+        userId: '21',
+        taskStatus: 'pending',
+        itemId: '7',
+        itemName: '耳机',
+        boardId: '2',
+        boardTaskId: '12',
+        taskId: '501',
+        trackingId: 'TRK1',
+        isDesc: 'false',
+      };
+      await waitFor(() => expect(urlParams(router)).toEqual(expected));
+      await waitFor(() => expect(bodyRows()).toHaveLength(1));
+      expect(listQueries(fake).at(-1)).toEqual({ ...expected, page: '0', size: '20' });
 
-    await user.click(screen.getByRole('button', { name: '重置' }));
-    await waitFor(() => expect(urlParams(router)).toEqual({}));
-    await waitFor(() => expect(bodyRows()).toHaveLength(3));
-    expect((screen.getByLabelText('看板ID') as HTMLInputElement).value).toBe('');
-    expect(listQueries(fake).at(-1)).toEqual({ page: '0', size: '20', isDesc: 'true' });
-  }, SLOW);
+      await user.click(screen.getByRole('button', { name: '重置' }));
+      await waitFor(() => expect(urlParams(router)).toEqual({}));
+      await waitFor(() => expect(bodyRows()).toHaveLength(3));
+      expect((screen.getByLabelText('看板ID') as HTMLInputElement).value).toBe('');
+      expect(listQueries(fake).at(-1)).toEqual({ page: '0', size: '20', isDesc: 'true' });
+    },
+    SLOW,
+  );
 
   it('reads the filters from the URL (a numeric tracking id stays text) and refuses an id that is not a number', async () => {
     const { user, fake } = renderList('/admin/tasks?taskStatus=open&userId=21&trackingId=12345&page=0', {
@@ -200,7 +226,12 @@ const LIFECYCLE: Array<[string, TaskEvent]> = [
 
 /** The machine's own answer for the row: the labels of the events it accepts, plus records unless pending. */
 function machineActions(status: TaskStatus, productCount: number, canSplit: boolean): string[] {
-  const allowed = allowedEvents(taskMachine, status, { productCount, canSplit }, LIFECYCLE.map(([, e]) => e));
+  const allowed = allowedEvents(
+    taskMachine,
+    status,
+    { productCount, canSplit },
+    LIFECYCLE.map(([, e]) => e),
+  );
   const labels = LIFECYCLE.filter(([, e]) => allowed.includes(e)).map(([label]) => label);
   return status === 'pending' ? labels : [...labels, '采购记录'];
 }
@@ -210,41 +241,54 @@ const VARIANTS = TASK_STATUSES.flatMap((status, s) =>
     [0, false],
     [1, true],
   ].map(([productCount, canSplit], v) =>
-    aTask({ id: 100 + s * 10 + v, mainId: 100 + s * 10 + v, status, productCount: productCount as number, canSplit: canSplit as boolean, createdAt: NOW - s * 10 - v }),
+    aTask({
+      id: 100 + s * 10 + v,
+      mainId: 100 + s * 10 + v,
+      status,
+      productCount: productCount as number,
+      canSplit: canSplit as boolean,
+      createdAt: NOW - s * 10 - v,
+    }),
   ),
 );
 
 describe('per-row actions are exactly what the task machine allows the admin', () => {
-  it('for every status, with and without arrived units', async () => {
-    renderList('/admin/tasks', { tasks: VARIANTS });
-    await waitFor(() => expect(bodyRows()).toHaveLength(VARIANTS.length));
-    const seen: Record<string, string[]> = {};
-    for (const task of VARIANTS) {
-      const actions = within(rowOf(String(task.mainId))).getAllByRole('cell').at(-1)!;
-      const shown = [...actions.querySelectorAll('a, button')].map((el) => el.textContent ?? '');
-      expect(shown, `${task.status} productCount ${task.productCount}`).toEqual(machineActions(task.status, task.productCount, task.canSplit));
-      seen[`${task.status}/${task.productCount}`] = shown;
-    }
-    // The table above is the machine's; spelled out once, so a changed machine is noticed here too.
-    expect(seen).toEqual({
-      'pending/0': ['通过', '拒绝'],
-      'pending/1': ['通过', '拒绝'],
-      'open/0': ['编辑', '匹配', '关闭', '删除', '采购记录'],
-      'open/1': ['编辑', '匹配', '关闭', '采购记录'],
-      'closed/0': ['编辑', '采购记录'],
-      'closed/1': ['编辑', '采购记录'],
-      'locked/0': ['编辑', '关闭', '采购记录'],
-      'locked/1': ['编辑', '关闭', '采购记录'],
-      'processing/0': ['编辑', '采购记录'],
-      'processing/1': ['编辑', '采购记录'],
-      'finished/0': ['编辑', '采购记录'],
-      'finished/1': ['编辑', '采购记录'],
-      'deleted/0': ['采购记录'],
-      'deleted/1': ['采购记录'],
-      'unmatch/0': ['编辑', '匹配', '关闭', '删除', '采购记录'],
-      'unmatch/1': ['编辑', '匹配', '关闭', '采购记录'],
-    });
-  }, SLOW);
+  it(
+    'for every status, with and without arrived units',
+    async () => {
+      renderList('/admin/tasks', { tasks: VARIANTS });
+      await waitFor(() => expect(bodyRows()).toHaveLength(VARIANTS.length));
+      const seen: Record<string, string[]> = {};
+      for (const task of VARIANTS) {
+        const actions = within(rowOf(String(task.mainId)))
+          .getAllByRole('cell')
+          .at(-1)!;
+        const shown = [...actions.querySelectorAll('a, button')].map((el) => el.textContent ?? '');
+        expect(shown, `${task.status} productCount ${task.productCount}`).toEqual(machineActions(task.status, task.productCount, task.canSplit));
+        seen[`${task.status}/${task.productCount}`] = shown;
+      }
+      // The table above is the machine's; spelled out once, so a changed machine is noticed here too.
+      expect(seen).toEqual({
+        'pending/0': ['通过', '拒绝'],
+        'pending/1': ['通过', '拒绝'],
+        'open/0': ['编辑', '匹配', '关闭', '删除', '采购记录'],
+        'open/1': ['编辑', '匹配', '关闭', '采购记录'],
+        'closed/0': ['编辑', '采购记录'],
+        'closed/1': ['编辑', '采购记录'],
+        'locked/0': ['编辑', '关闭', '采购记录'],
+        'locked/1': ['编辑', '关闭', '采购记录'],
+        'processing/0': ['编辑', '采购记录'],
+        'processing/1': ['编辑', '采购记录'],
+        'finished/0': ['编辑', '采购记录'],
+        'finished/1': ['编辑', '采购记录'],
+        'deleted/0': ['采购记录'],
+        'deleted/1': ['采购记录'],
+        'unmatch/0': ['编辑', '匹配', '关闭', '删除', '采购记录'],
+        'unmatch/1': ['编辑', '匹配', '关闭', '采购记录'],
+      });
+    },
+    SLOW,
+  );
 });
 
 describe('actions call the contract', () => {

@@ -15,9 +15,7 @@ afterEach(() => {
 const DAY = 24 * 60 * 60 * 1000;
 
 function manyBoards(n: number) {
-  return Array.from({ length: n }, (_, i) =>
-    aBoard({ id: i + 1, uuid: `u${i + 1}`, boardName: `看板${i + 1}`, createdAt: Date.UTC(2025, 0, 1) + i * DAY }),
-  );
+  return Array.from({ length: n }, (_, i) => aBoard({ id: i + 1, uuid: `u${i + 1}`, boardName: `看板${i + 1}`, createdAt: Date.UTC(2025, 0, 1) + i * DAY }));
 }
 
 function renderList(path = '/admin/board-list', seed: BoardsSeed = {}) {
@@ -27,9 +25,7 @@ function renderList(path = '/admin/board-list', seed: BoardsSeed = {}) {
 }
 
 function listQueries(requests: Request[]) {
-  return requests
-    .filter((r) => new URL(r.url).pathname === '/api/board/list/admin')
-    .map((r) => Object.fromEntries(new URL(r.url).searchParams));
+  return requests.filter((r) => new URL(r.url).pathname === '/api/board/list/admin').map((r) => Object.fromEntries(new URL(r.url).searchParams));
 }
 
 /** The search params as written in the address bar. */
@@ -50,16 +46,11 @@ describe('/admin/board-list', () => {
     });
     await screen.findByRole('table', { name: '看板列表' });
     await waitFor(() => expect(bodyRows()).toHaveLength(2));
-    expect(within(table()).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'ID',
-      '看板名称',
-      '备注',
-      '发布时间',
-      '过期时间',
-      '状态',
-      '是否过期',
-      '操作',
-    ]);
+    expect(
+      within(table())
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['ID', '看板名称', '备注', '发布时间', '过期时间', '状态', '是否过期', '操作']);
     const [second, first] = bodyRows();
     expect(within(second!).getByText('未发布')).toBeTruthy();
     expect(within(first!).getByText('已发布')).toBeTruthy();
@@ -74,7 +65,11 @@ describe('/admin/board-list', () => {
     const { user, router, requests } = renderList('/admin/board-list', { boards: manyBoards(25) });
     await waitFor(() => expect(bodyRows()).toHaveLength(10));
     const sizeSelect = screen.getByRole('combobox', { name: '每页' });
-    expect(within(sizeSelect).getAllByRole('option').map((o) => o.textContent)).toEqual(['10', '15', '20', '40', '60', '100', '200', '500']);
+    expect(
+      within(sizeSelect)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['10', '15', '20', '40', '60', '100', '200', '500']);
 
     await user.click(screen.getByRole('button', { name: '第 3 页' }));
     await waitFor(() => expect(urlParams(router)).toEqual({ page: '2' }));

@@ -42,7 +42,12 @@ function machineButtons(status: BoardStatus, taskCount: number, groupCount: numb
     ['关闭看板', { type: 'board.close' }],
     ['重新开启', { type: 'board.reopen' }],
   ];
-  const allowed = allowedEvents(boardMachine, status, { taskCount, groupCount }, events.map(([, e]) => e));
+  const allowed = allowedEvents(
+    boardMachine,
+    status,
+    { taskCount, groupCount },
+    events.map(([, e]) => e),
+  );
   return events.filter(([, e]) => allowed.includes(e)).map(([label]) => label);
 }
 
@@ -186,7 +191,11 @@ describe('group-binding transfer', () => {
     const { user, requests } = renderBoardPage({ ...publishable, bound: { 1: [1] } });
     const available = await screen.findByRole('group', { name: '可绑定的用户组' });
     const bound = screen.getByRole('group', { name: '已绑定的用户组' });
-    expect(within(bound).getAllByRole('checkbox').map((c) => c.closest('label')?.textContent)).toEqual(['华东采购一组']);
+    expect(
+      within(bound)
+        .getAllByRole('checkbox')
+        .map((c) => c.closest('label')?.textContent),
+    ).toEqual(['华东采购一组']);
 
     await user.click(within(available).getByRole('checkbox', { name: '华南采购组' }));
     await user.click(within(available).getByRole('checkbox', { name: '海外组' }));
@@ -194,9 +203,7 @@ describe('group-binding transfer', () => {
     expect(await screen.findByText('操作成功')).toBeTruthy();
     const [add] = requestsTo(requests, 'POST', '/api/board/1/add');
     expect(new URL(add!.url).searchParams.get('groupIds')).toBe('2,3');
-    await waitFor(() =>
-      expect(within(screen.getByRole('group', { name: '已绑定的用户组' })).getAllByRole('checkbox')).toHaveLength(3),
-    );
+    await waitFor(() => expect(within(screen.getByRole('group', { name: '已绑定的用户组' })).getAllByRole('checkbox')).toHaveLength(3));
 
     await user.click(within(screen.getByRole('group', { name: '已绑定的用户组' })).getByRole('checkbox', { name: '华东采购一组' }));
     await user.click(screen.getByRole('button', { name: '← 解绑' }));
@@ -204,7 +211,11 @@ describe('group-binding transfer', () => {
     const [remove] = requestsTo(requests, 'POST', '/api/board/1/remove');
     expect(new URL(remove!.url).searchParams.get('groupIds')).toBe('1');
     await waitFor(() =>
-      expect(within(screen.getByRole('group', { name: '可绑定的用户组' })).getAllByRole('checkbox').map((c) => c.closest('label')?.textContent)).toEqual(['华东采购一组']),
+      expect(
+        within(screen.getByRole('group', { name: '可绑定的用户组' }))
+          .getAllByRole('checkbox')
+          .map((c) => c.closest('label')?.textContent),
+      ).toEqual(['华东采购一组']),
     );
   });
 
@@ -265,13 +276,28 @@ describe('board tasks and their user tasks', () => {
     bound: { 1: [1] },
     tasks: [
       aTask({ id: 501, mainId: 501, boardTaskId: 11, count: 50, status: 'open' }),
-      aTask({ id: 502, mainId: 502, boardTaskId: 12, count: 81, status: 'pending', nickName: 'bob', userId: 22, isHome: true, state: 'CA', zipCode: '94016', labelCount: 2 }),
+      aTask({
+        id: 502,
+        mainId: 502,
+        boardTaskId: 12,
+        count: 81,
+        status: 'pending',
+        nickName: 'bob',
+        userId: 22,
+        isHome: true,
+        state: 'CA',
+        zipCode: '94016',
+        labelCount: 2,
+      }),
       aTask({ id: 503, mainId: 501, subId: 1, boardTaskId: 11, count: 1, status: 'pending', nickName: 'carol', userId: 23 }),
     ],
   };
 
   const tasksTable = () => screen.getByRole('table', { name: '看板任务列表' });
-  const rowOf = (id: number) => within(tasksTable()).getAllByRole('row').find((row) => within(row).queryAllByRole('cell')[1]?.textContent === String(id))!;
+  const rowOf = (id: number) =>
+    within(tasksTable())
+      .getAllByRole('row')
+      .find((row) => within(row).queryAllByRole('cell')[1]?.textContent === String(id))!;
 
   it('lists the board tasks with the claim progress colour and edit links that come back', async () => {
     renderBoardPage(seed);
@@ -279,7 +305,9 @@ describe('board tasks and their user tasks', () => {
     // 11: 50 + 1 claimed of 100 shown -> 51% orange; 12: 81 -> red
     await waitFor(() => expect(within(rowOf(11)).getByText('51%').closest('[data-tone]')?.getAttribute('data-tone')).toBe('orange'));
     expect(within(rowOf(12)).getByText('81%').closest('[data-tone]')?.getAttribute('data-tone')).toBe('red');
-    const headers = within(tasksTable()).getAllByRole('columnheader').map((h) => h.textContent);
+    const headers = within(tasksTable())
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
     expect(headers).toEqual(['', 'ID', '商品名称', 'UPC', '价格', '收购价', '展示数量', '实际需求', '已认领', '地址', '状态', '备注', '操作']);
     expect(within(rowOf(11)).getByRole('link', { name: '编辑' }).getAttribute('href')).toBe('/admin/boardtask/1/11?back=%2Fadmin%2Fboard%2F1');
     expect(screen.getByRole('link', { name: '新建看板任务' }).getAttribute('href')).toBe('/admin/boardtask/1/new?back=%2Fadmin%2Fboard%2F1');
@@ -291,7 +319,14 @@ describe('board tasks and their user tasks', () => {
     await user.click(within(rowOf(11)).getByRole('button', { name: '展开' }));
     const claims = await screen.findByRole('table', { name: '用户任务' });
     const rows = within(claims).getAllByRole('row').slice(1);
-    expect(rows.map((row) => within(row).getAllByRole('cell').slice(0, 4).map((c) => c.textContent))).toEqual([
+    expect(
+      rows.map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .slice(0, 4)
+          .map((c) => c.textContent),
+      ),
+    ).toEqual([
       ['501', 'alice', '50', '进行中'],
       ['501-1', 'carol', '1', '待审核'],
     ]);

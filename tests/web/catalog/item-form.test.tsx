@@ -42,9 +42,7 @@ describe('/admin/item/new', () => {
     await user.click(screen.getByRole('button', { name: '保存' }));
 
     expect(await screen.findByText('创建成功')).toBeTruthy();
-    expect(fake.saved).toEqual([
-      { itemName: 'Sony 耳机', productId: 'B0863TXGM3', upc: '', url: '', status: 'close', price: 12.5 },
-    ]);
+    expect(fake.saved).toEqual([{ itemName: 'Sony 耳机', productId: 'B0863TXGM3', upc: '', url: '', status: 'close', price: 12.5 }]);
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/item-list'));
     expect(await screen.findByText('Sony 耳机')).toBeTruthy();
   });
@@ -66,9 +64,7 @@ describe('/admin/item/{id}', () => {
     await user.click(screen.getByRole('button', { name: '保存' }));
 
     expect(await screen.findByText('保存成功')).toBeTruthy();
-    expect(fake.saved).toEqual([
-      { id: 7, itemName: '新名称', productId: 'P-7', upc: '123', url: '', status: 'open', price: null },
-    ]);
+    expect(fake.saved).toEqual([{ id: 7, itemName: '新名称', productId: 'P-7', upc: '123', url: '', status: 'open', price: null }]);
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/item-list'));
   });
 

@@ -12,16 +12,13 @@ afterEach(() => {
 });
 
 function seed() {
-  const items = Array.from({ length: 24 }, (_, i) =>
-    item(i + 1, { status: i % 4 === 3 ? 'close' : 'open', price: i === 0 ? 12.5 : null }),
-  );
+  const items = Array.from({ length: 24 }, (_, i) => item(i + 1, { status: i % 4 === 3 ? 'close' : 'open', price: i === 0 ? 12.5 : null }));
   items[1] = item(2, { itemName: 'Sony 耳机', upc: '027242923782', productId: 'B0863TXGM3' });
   items[2] = item(3, { url: 'javascript:alert(1)' });
   return createCatalogFake(items);
 }
 
-const pageRequests = (requests: Request[]) =>
-  requests.map((r) => new URL(r.url)).filter((u) => u.pathname === '/api/item/page');
+const pageRequests = (requests: Request[]) => requests.map((r) => new URL(r.url)).filter((u) => u.pathname === '/api/item/page');
 
 describe('/admin/item-list', () => {
   it('shows 10 items by default with the page-size options of SPEC §9', async () => {
@@ -84,9 +81,7 @@ describe('/admin/item-list', () => {
     await user.selectOptions(within(filters).getByLabelText('排序'), '最早创建在前');
     await user.click(within(filters).getByRole('button', { name: '查询' }));
 
-    await waitFor(() =>
-      expect(router.state.location.search).toEqual({ productIdLike: 'sony', status: 'open', sort: 'oldest' }),
-    );
+    await waitFor(() => expect(router.state.location.search).toEqual({ productIdLike: 'sony', status: 'open', sort: 'oldest' }));
     const filtered = pageRequests(requests).at(-1)!;
     expect(filtered.searchParams.get('productIdLike')).toBe('sony');
     expect(filtered.searchParams.get('status')).toBe('open');

@@ -3,12 +3,7 @@
 // client on a fake fetch (the same boundary the app harness fakes).
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import {
-  RouterProvider,
-  createMemoryHistory,
-  createRootRouteWithContext,
-  createRouter,
-} from '@tanstack/react-router';
+import { RouterProvider, createMemoryHistory, createRootRouteWithContext, createRouter } from '@tanstack/react-router';
 import { useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -65,9 +60,7 @@ describe('<ItemPicker>', () => {
     expect(closed.textContent).toContain('已停用');
     // Debounced: one search for the whole word.
     const paths = requests.map((r) => new URL(r.url).pathname);
-    expect(paths.filter((p) => p.startsWith('/api/item/info/like/'))).toEqual([
-      '/api/item/info/like/sony',
-    ]);
+    expect(paths.filter((p) => p.startsWith('/api/item/info/like/'))).toEqual(['/api/item/info/like/sony']);
 
     await user.click(option);
     expect(onChange).toHaveBeenLastCalledWith(expect.objectContaining({ id: 1, itemName: 'Sony 耳机', price: 199 }));

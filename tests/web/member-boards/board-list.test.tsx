@@ -24,14 +24,10 @@ function boardList(boards: Board[]): Handler {
   };
 }
 
-const manyBoards = Array.from({ length: 25 }, (_, i) =>
-  aBoard({ id: i + 1, uuid: `uuid-${i + 1}`, boardName: `看板${i + 1}`, remark: `备注${i + 1}` }),
-);
+const manyBoards = Array.from({ length: 25 }, (_, i) => aBoard({ id: i + 1, uuid: `uuid-${i + 1}`, boardName: `看板${i + 1}`, remark: `备注${i + 1}` }));
 
 function listCalls(requests: Request[]) {
-  return requests
-    .filter((r) => new URL(r.url).pathname === '/api/board/list/user')
-    .map((r) => Object.fromEntries(new URL(r.url).searchParams));
+  return requests.filter((r) => new URL(r.url).pathname === '/api/board/list/user').map((r) => Object.fromEntries(new URL(r.url).searchParams));
 }
 
 describe('/user/board-list', () => {

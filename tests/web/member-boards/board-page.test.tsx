@@ -322,7 +322,7 @@ describe('/user/board/{uuid}: my tasks', () => {
     expect(within(await myTaskRow('待审核任务')).getByText('待审核')).toBeTruthy();
   });
 
-  it("edit opens the edit-count dialog; records the task record dialog", async () => {
+  it('edit opens the edit-count dialog; records the task record dialog', async () => {
     openBoardWithTasks();
     const user = userEvent.setup();
     await user.click(within(await myTaskRow('开放任务')).getByRole('button', { name: '编辑' }));

@@ -26,8 +26,7 @@ function seed() {
   });
 }
 
-const listRequests = (requests: Request[]) =>
-  requests.map((r) => new URL(r.url)).filter((u) => u.pathname === '/api/admin/user/list');
+const listRequests = (requests: Request[]) => requests.map((r) => new URL(r.url)).filter((u) => u.pathname === '/api/admin/user/list');
 
 describe('/admin/user-list', () => {
   it('lists users with role labels and group names', async () => {
@@ -107,7 +106,7 @@ describe('/admin/user-list', () => {
     expect(listRequests(requests).at(-1)!.searchParams.get('page')).toBe('0');
   });
 
-  it('an admin changes a user\'s role and groups', async () => {
+  it("an admin changes a user's role and groups", async () => {
     const fake = seed();
     const { requests } = renderApp('/admin/user-list', { loggedInAs: userOf('admin'), handlers: fake.handlers });
     const user = userEvent.setup();

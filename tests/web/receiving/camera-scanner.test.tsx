@@ -145,7 +145,10 @@ describe('the camera on /admin/scan', () => {
   it('a product held in view counts once; taken away and shown again, it counts again', async () => {
     const camera = fakeCamera();
     setScanSoundPlayer({ play: () => {} });
-    renderApp('/admin/scan', { loggedInAs: admin, handlers: createReceivingFake({ records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6' })] }).handlers });
+    renderApp('/admin/scan', {
+      loggedInAs: admin,
+      handlers: createReceivingFake({ records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6' })] }).handlers,
+    });
     const { panel } = await openCamera();
     await within(panel).findByText('将条码对准取景框');
 

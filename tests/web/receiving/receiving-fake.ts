@@ -88,49 +88,64 @@ export function createReceivingFake(options: ReceivingFakeOptions = {}): Receivi
 
   for (const trackingId of trackingIds) {
     const base = `/api/scan/admin/tracking/${encodeURIComponent(trackingId)}`;
-    server.on('GET', `${base}/list`, () => {
-      const list = recordsOf(trackingId);
-      return ok({ isExist: list.length > 0, scanTrackingList: list });
-    }, 'lookup');
-    server.on('POST', `${base}/add`, ({ body }) => {
-      const { itemId, upc: givenUpc, count = 1 } = body as Schemas['ScanAddRequest'];
-      if (!itemId) return refuse(scanRecordMessages.chooseItem);
-      const item = itemOf(itemId);
-      if (!item) return refuse('商品不存在');
-      const upc = givenUpc || item.upc;
-      const existing = recordsOf(trackingId).find((r) => r.upc === upc);
-      if (existing && seen(existing)) return ok({ opStatus: 'failed', msg: scanRecordMessages.trackingSubmitted, scanTrackingList: recordsOf(trackingId) });
-      if (existing) {
-        existing.status = 'scan';
-        existing.count = count;
-      } else {
-        server.records.push(aScan({ id: nextId++, trackingId, upc, count, itemId, itemName: item.itemName, status: 'scan' }));
-      }
-      matchAll(trackingId);
-      if (server.loseNextAddAnswer) {
-        server.loseNextAddAnswer = false;
-        throw new TypeError('Failed to fetch');
-      }
-      return ok({ opStatus: 'succ', scanTrackingList: recordsOf(trackingId) });
-    }, 'add');
-    server.on('POST', `${base}/create`, ({ body }) => {
-      const { items } = body as Schemas['ScanCreateRequest'];
-      if (items.some((line) => !line.itemId)) return refuse('请填写所有项目对应的商品');
-      const upcs = items.map((line) => line.upc);
-      if (new Set(upcs).size !== upcs.length || recordsOf(trackingId).some((r) => seen(r) && upcs.includes(r.upc))) {
-        return ok({ opStatus: 'failed', msg: scanRecordMessages.upcDuplicate, scanTrackingList: recordsOf(trackingId) });
-      }
-      for (const line of items) {
-        const item = itemOf(line.itemId ?? 0);
+    server.on(
+      'GET',
+      `${base}/list`,
+      () => {
+        const list = recordsOf(trackingId);
+        return ok({ isExist: list.length > 0, scanTrackingList: list });
+      },
+      'lookup',
+    );
+    server.on(
+      'POST',
+      `${base}/add`,
+      ({ body }) => {
+        const { itemId, upc: givenUpc, count = 1 } = body as Schemas['ScanAddRequest'];
+        if (!itemId) return refuse(scanRecordMessages.chooseItem);
+        const item = itemOf(itemId);
         if (!item) return refuse('商品不存在');
-        // An imported (init) row of the upc is seen now, with the scanned count (receiving/scan-service.ts).
-        const announced = recordsOf(trackingId).find((r) => r.upc === line.upc && !seen(r));
-        if (announced) Object.assign(announced, { status: 'scan', count: line.count ?? 1, itemId: item.id, itemName: item.itemName });
-        else server.records.push(aScan({ id: nextId++, trackingId, upc: line.upc, count: line.count ?? 1, itemId: item.id, itemName: item.itemName }));
-      }
-      matchAll(trackingId);
-      return ok({ opStatus: 'succ', scanTrackingList: recordsOf(trackingId) });
-    }, 'create');
+        const upc = givenUpc || item.upc;
+        const existing = recordsOf(trackingId).find((r) => r.upc === upc);
+        if (existing && seen(existing)) return ok({ opStatus: 'failed', msg: scanRecordMessages.trackingSubmitted, scanTrackingList: recordsOf(trackingId) });
+        if (existing) {
+          existing.status = 'scan';
+          existing.count = count;
+        } else {
+          server.records.push(aScan({ id: nextId++, trackingId, upc, count, itemId, itemName: item.itemName, status: 'scan' }));
+        }
+        matchAll(trackingId);
+        if (server.loseNextAddAnswer) {
+          server.loseNextAddAnswer = false;
+          throw new TypeError('Failed to fetch');
+        }
+        return ok({ opStatus: 'succ', scanTrackingList: recordsOf(trackingId) });
+      },
+      'add',
+    );
+    server.on(
+      'POST',
+      `${base}/create`,
+      ({ body }) => {
+        const { items } = body as Schemas['ScanCreateRequest'];
+        if (items.some((line) => !line.itemId)) return refuse('请填写所有项目对应的商品');
+        const upcs = items.map((line) => line.upc);
+        if (new Set(upcs).size !== upcs.length || recordsOf(trackingId).some((r) => seen(r) && upcs.includes(r.upc))) {
+          return ok({ opStatus: 'failed', msg: scanRecordMessages.upcDuplicate, scanTrackingList: recordsOf(trackingId) });
+        }
+        for (const line of items) {
+          const item = itemOf(line.itemId ?? 0);
+          if (!item) return refuse('商品不存在');
+          // An imported (init) row of the upc is seen now, with the scanned count (receiving/scan-service.ts).
+          const announced = recordsOf(trackingId).find((r) => r.upc === line.upc && !seen(r));
+          if (announced) Object.assign(announced, { status: 'scan', count: line.count ?? 1, itemId: item.id, itemName: item.itemName });
+          else server.records.push(aScan({ id: nextId++, trackingId, upc: line.upc, count: line.count ?? 1, itemId: item.id, itemName: item.itemName }));
+        }
+        matchAll(trackingId);
+        return ok({ opStatus: 'succ', scanTrackingList: recordsOf(trackingId) });
+      },
+      'create',
+    );
   }
 
   const modify =
@@ -146,8 +161,10 @@ export function createReceivingFake(options: ReceivingFakeOptions = {}): Receivi
     };
   for (const id of [1, 2, 3, 40, 41, 42]) server.on('POST', `/api/scan/admin/tracking/${id}/modify`, modify(id), 'modify');
 
-  const search = (q: string): Answer => () =>
-    ok(server.items.filter((i) => [i.itemName, i.upc, i.productId].some((f) => f.toLowerCase().includes(q.toLowerCase()))));
+  const search =
+    (q: string): Answer =>
+    () =>
+      ok(server.items.filter((i) => [i.itemName, i.upc, i.productId].some((f) => f.toLowerCase().includes(q.toLowerCase()))));
   const queries = new Set([...server.items.flatMap((i) => [i.upc, i.itemName]), ...(options.searches ?? [])]);
   for (const q of queries) server.on('GET', `/api/item/info/like/${encodeURIComponent(q)}`, search(q));
   for (const item of server.items) server.on('GET', `/api/item/info/${item.id}`, () => ok(item));

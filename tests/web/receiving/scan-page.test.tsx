@@ -209,7 +209,13 @@ describe('/admin/scan', () => {
     await user.type(count, '4');
     await user.click(within(dialog).getByRole('button', { name: '保存' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(server.calls.find((c) => c.path.endsWith('/modify'))).toEqual({ method: 'POST', path: '/api/scan/admin/tracking/40/modify', params: {}, query: {}, body: { count: 4 } });
+    expect(server.calls.find((c) => c.path.endsWith('/modify'))).toEqual({
+      method: 'POST',
+      path: '/api/scan/admin/tracking/40/modify',
+      params: {},
+      query: {},
+      body: { count: 4 },
+    });
     expect(within(recordsTable()).getByText('UPC6').closest('tr')!.children[3]!.textContent).toBe('4');
   });
 

@@ -40,15 +40,18 @@ interface Case {
 }
 
 const CASES: Case[] = TASK_STATUSES.flatMap((status) =>
-  [0, 2].flatMap((productCount) =>
-    [false, true].flatMap((canSplit) => [false, true].map((isHome) => ({ status, productCount, canSplit, isHome }))),
-  ),
+  [0, 2].flatMap((productCount) => [false, true].flatMap((canSplit) => [false, true].map((isHome) => ({ status, productCount, canSplit, isHome })))),
 );
 
 const nameOf = (c: Case) => `${c.status}·到货${c.productCount}·${c.canSplit ? '可拆分' : '不可拆分'}·${c.isHome ? '寄到家' : '不寄家'}`;
 
 function expectedButtons(c: Case): string[] {
-  const accepted = allowedEvents(taskMachine, c.status, { productCount: c.productCount, canSplit: c.canSplit }, MEMBER_EVENTS.map(([event]) => event));
+  const accepted = allowedEvents(
+    taskMachine,
+    c.status,
+    { productCount: c.productCount, canSplit: c.canSplit },
+    MEMBER_EVENTS.map(([event]) => event),
+  );
   const byMachine = MEMBER_EVENTS.filter(([event]) => accepted.includes(event)).map(([, label]) => label);
   const recordable = c.status !== 'pending' && c.status !== 'deleted';
   const changeable = allowedEvents(taskMachine, c.status, { productCount: c.productCount, canSplit: c.canSplit }, [recordsEvent('user')]).length > 0;
@@ -106,16 +109,24 @@ describe('row actions equal what the task machine accepts', () => {
     expect(CASES).toHaveLength(TASK_STATUSES.length * 8);
   });
 
-  it('on /user/my-task, for every status × context', async () => {
-    const server = createTasksFake({ tasks: tasksFor() });
-    renderApp('/user/my-task?size=100', { loggedInAs: member, handlers: server.handlers });
-    await checkEveryRow('我的任务列表');
-  }, RENDER_TIMEOUT_MS);
+  it(
+    'on /user/my-task, for every status × context',
+    async () => {
+      const server = createTasksFake({ tasks: tasksFor() });
+      renderApp('/user/my-task?size=100', { loggedInAs: member, handlers: server.handlers });
+      await checkEveryRow('我的任务列表');
+    },
+    RENDER_TIMEOUT_MS,
+  );
 
-  it("on the board page's 'my tasks' (upload, records, edit, delete), for every status × context", async () => {
-    const board = createMemberBoardsFake({ boards: [aBoard()], myTasks: tasksFor(1) });
-    const tasks = createTasksFake({ tasks: board.myTasks });
-    renderApp('/user/board/b-1', { loggedInAs: member, handlers: { ...tasks.handlers, ...board.handlers } });
-    await checkEveryRow('我在此看板的任务', ['上传', '记录', '编辑', '删除']);
-  }, RENDER_TIMEOUT_MS);
+  it(
+    "on the board page's 'my tasks' (upload, records, edit, delete), for every status × context",
+    async () => {
+      const board = createMemberBoardsFake({ boards: [aBoard()], myTasks: tasksFor(1) });
+      const tasks = createTasksFake({ tasks: board.myTasks });
+      renderApp('/user/board/b-1', { loggedInAs: member, handlers: { ...tasks.handlers, ...board.handlers } });
+      await checkEveryRow('我在此看板的任务', ['上传', '记录', '编辑', '删除']);
+    },
+    RENDER_TIMEOUT_MS,
+  );
 });

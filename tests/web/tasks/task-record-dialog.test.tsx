@@ -35,8 +35,14 @@ async function openRecords(server: TasksFake) {
   return { ...app, user, dialog };
 }
 
-const recordRow = (dialog: HTMLElement, tracking: string) => within(within(dialog).getByRole('table', { name: '采购记录列表' })).getByText(tracking).closest('tr')!;
-const buttonsOf = (row: HTMLElement) => within(row).queryAllByRole('button').map((b) => b.textContent);
+const recordRow = (dialog: HTMLElement, tracking: string) =>
+  within(within(dialog).getByRole('table', { name: '采购记录列表' }))
+    .getByText(tracking)
+    .closest('tr')!;
+const buttonsOf = (row: HTMLElement) =>
+  within(row)
+    .queryAllByRole('button')
+    .map((b) => b.textContent);
 
 describe('the task record dialog (member view)', () => {
   it('lists the records; a record in status match can be neither edited nor deleted', async () => {
@@ -202,6 +208,10 @@ describe('the task record dialog (admin view)', () => {
     expect(within(table).queryAllByRole('button')).toEqual([]);
     expect(within(dialog).queryByRole('form')).toBeNull();
     expect(within(dialog).queryByRole('button', { name: '匹配' })).toBeNull();
-    expect(within(dialog).getAllByRole('button').map((b) => b.getAttribute('aria-label') ?? b.textContent)).toEqual(['关闭', '关闭']);
+    expect(
+      within(dialog)
+        .getAllByRole('button')
+        .map((b) => b.getAttribute('aria-label') ?? b.textContent),
+    ).toEqual(['关闭', '关闭']);
   });
 });

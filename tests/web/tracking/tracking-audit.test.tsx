@@ -46,23 +46,17 @@ describe('/admin/tracking-audit', () => {
   it('lists scan-record and purchased-record entries newest first: who, what, the parcel, its status', async () => {
     const { fake } = renderAudit('/admin/tracking-audit', AUDITS);
     await waitFor(() => expect(entryRows()).toHaveLength(5));
-    expect(within(table()).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      '',
-      'ID',
-      '时间',
-      '操作人',
-      '类型',
-      '动作',
-      'Tracking',
-      'UPC',
-      '数量',
-      '商品名称',
-      '状态',
-      '用户',
-      '任务',
-    ]);
+    expect(
+      within(table())
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['', 'ID', '时间', '操作人', '类型', '动作', 'Tracking', 'UPC', '数量', '商品名称', '状态', '用户', '任务']);
     const [upload, purchased, match, scan, unknown] = entryRows();
-    const cells = (row: HTMLElement) => within(row).getAllByRole('cell').map((c) => c.textContent).slice(1);
+    const cells = (row: HTMLElement) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((c) => c.textContent)
+        .slice(1);
     expect(cells(upload!)).toEqual([
       '7004',
       expect.stringMatching(/^2025-03-1\d \d\d:\d\d$/),
@@ -86,37 +80,41 @@ describe('/admin/tracking-audit', () => {
     expect(auditQueries(fake)).toEqual([{ page: '0', size: '20', isDesc: 'true' }]);
   });
 
-  it('filters by the contract’s trackingId, upc, operator (the admin side) and scan status, in the URL and the call', async () => {
-    const { fake, user, router } = renderAudit('/admin/tracking-audit', AUDITS);
-    await waitFor(() => expect(entryRows()).toHaveLength(5));
-    const operator = screen.getByLabelText('操作人');
-    expect(within(operator).getAllByRole('option').map((o) => o.textContent)).toEqual(['全部操作人', 'admin-name（admin@example.com）', 'carol（carol@demo.local）']);
-    expect(within(screen.getByLabelText('状态')).getAllByRole('option').map((o) => (o as HTMLOptionElement).value)).toEqual([
-      '',
-      'init',
-      'scan',
-      'match',
-      'unmatch',
-      'wait2pay',
-      'payed',
-    ]);
+  it(
+    'filters by the contract’s trackingId, upc, operator (the admin side) and scan status, in the URL and the call',
+    async () => {
+      const { fake, user, router } = renderAudit('/admin/tracking-audit', AUDITS);
+      await waitFor(() => expect(entryRows()).toHaveLength(5));
+      const operator = screen.getByLabelText('操作人');
+      expect(
+        within(operator)
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['全部操作人', 'admin-name（admin@example.com）', 'carol（carol@demo.local）']);
+      expect(
+        within(screen.getByLabelText('状态'))
+          .getAllByRole('option')
+          .map((o) => (o as HTMLOptionElement).value),
+      ).toEqual(['', 'init', 'scan', 'match', 'unmatch', 'wait2pay', 'payed']);
 
-    await user.type(screen.getByLabelText('Tracking'), '1Z300');
-    await user.type(screen.getByLabelText('UPC'), '0987654321');
-    await user.selectOptions(operator, 'admin-name（admin@example.com）');
-    await user.selectOptions(screen.getByLabelText('状态'), 'unmatch');
-    await user.selectOptions(screen.getByLabelText('排序'), 'asc');
-    await user.click(screen.getByRole('button', { name: '查询' }));
+      await user.type(screen.getByLabelText('Tracking'), '1Z300');
+      await user.type(screen.getByLabelText('UPC'), '0987654321');
+      await user.selectOptions(operator, 'admin-name（admin@example.com）');
+      await user.selectOptions(screen.getByLabelText('状态'), 'unmatch');
+      await user.selectOptions(screen.getByLabelText('排序'), 'asc');
+      await user.click(screen.getByRole('button', { name: '查询' }));
 
-    const expected = { trackingId: '1Z300', upc: '0987654321', opUid: '3', status: 'unmatch', isDesc: 'false' };
-    await waitFor(() => expect(urlParams(router)).toEqual(expected));
-    await waitFor(() => expect(entryRows()).toHaveLength(1));
-    expect(auditQueries(fake).at(-1)).toEqual({ ...expected, page: '0', size: '20' });
+      const expected = { trackingId: '1Z300', upc: '0987654321', opUid: '3', status: 'unmatch', isDesc: 'false' };
+      await waitFor(() => expect(urlParams(router)).toEqual(expected));
+      await waitFor(() => expect(entryRows()).toHaveLength(1));
+      expect(auditQueries(fake).at(-1)).toEqual({ ...expected, page: '0', size: '20' });
 
-    await user.click(screen.getByRole('button', { name: '重置' }));
-    await waitFor(() => expect(urlParams(router)).toEqual({}));
-    await waitFor(() => expect(entryRows()).toHaveLength(5));
-  }, SLOW);
+      await user.click(screen.getByRole('button', { name: '重置' }));
+      await waitFor(() => expect(urlParams(router)).toEqual({}));
+      await waitFor(() => expect(entryRows()).toHaveLength(5));
+    },
+    SLOW,
+  );
 
   it('a row expands to before -> after, the scan record’s fields named', async () => {
     const { user } = renderAudit('/admin/tracking-audit', [
@@ -132,7 +130,12 @@ describe('/admin/tracking-audit', () => {
     const rows = within(diff)
       .getAllByRole('row')
       .slice(1)
-      .map((row) => [within(row).getByRole('rowheader').textContent, ...within(row).getAllByRole('cell').map((c) => c.textContent)]);
+      .map((row) => [
+        within(row).getByRole('rowheader').textContent,
+        ...within(row)
+          .getAllByRole('cell')
+          .map((c) => c.textContent),
+      ]);
     expect(rows).toEqual([
       ['id', '11', '11'],
       ['TrackingtrackingId', '1Z100', '1Z100'],

@@ -39,28 +39,45 @@ const bodyRows = () => dataRows(table());
 
 const RECORDS = [
   aRecord({ id: 11, trackingId: '1Z100', createdAt: NOW + 3 }),
-  aRecord({ id: 12, trackingId: '1Z200', upc: '0987654321', itemId: 8, itemName: '保温杯', status: 'init', matchedUser: null, userId: null, mainId: null, subId: null, taskId: null, opUid: 3, count: 5, createdAt: NOW + 2 }),
-  aRecord({ id: 13, trackingId: '1Z300', status: 'unmatch', matchedUser: null, userId: null, mainId: null, subId: null, taskId: null, opUid: null, createdAt: NOW + 1 }),
+  aRecord({
+    id: 12,
+    trackingId: '1Z200',
+    upc: '0987654321',
+    itemId: 8,
+    itemName: '保温杯',
+    status: 'init',
+    matchedUser: null,
+    userId: null,
+    mainId: null,
+    subId: null,
+    taskId: null,
+    opUid: 3,
+    count: 5,
+    createdAt: NOW + 2,
+  }),
+  aRecord({
+    id: 13,
+    trackingId: '1Z300',
+    status: 'unmatch',
+    matchedUser: null,
+    userId: null,
+    mainId: null,
+    subId: null,
+    taskId: null,
+    opUid: null,
+    createdAt: NOW + 1,
+  }),
 ];
 
 describe('/admin/tracking-list: the table', () => {
   it('shows the scan records (SPEC §3) newest first with their scan status in Chinese; the call carries the timezone', async () => {
     const { fake } = renderList('/admin/tracking-list', RECORDS);
     await waitFor(() => expect(bodyRows()).toHaveLength(3));
-    expect(within(table()).getAllByRole('columnheader').map((h) => h.textContent)).toEqual([
-      'ID',
-      'Tracking',
-      'UPC',
-      '数量',
-      '商品',
-      '状态',
-      '匹配用户',
-      '任务',
-      '操作人',
-      '创建时间',
-      '更新时间',
-      '操作',
-    ]);
+    expect(
+      within(table())
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['ID', 'Tracking', 'UPC', '数量', '商品', '状态', '匹配用户', '任务', '操作人', '创建时间', '更新时间', '操作']);
     const [matched, imported, unmatched] = bodyRows();
     expect(cellsOf(matched!)).toEqual([
       '11',
@@ -86,7 +103,11 @@ describe('/admin/tracking-list: the table', () => {
     renderList();
     await waitFor(() => expect(bodyRows()).toHaveLength(1));
     const status = screen.getByLabelText('状态');
-    expect(within(status).getAllByRole('option').map((o) => [(o as HTMLOptionElement).value, o.textContent])).toEqual([
+    expect(
+      within(status)
+        .getAllByRole('option')
+        .map((o) => [(o as HTMLOptionElement).value, o.textContent]),
+    ).toEqual([
       ['', '全部状态'],
       ['init', '已导入'],
       ['scan', '已扫描'],
@@ -123,31 +144,35 @@ describe('/admin/tracking-list: the table', () => {
 });
 
 describe('/admin/tracking-list: filters', () => {
-  it('puts every filter into the URL and the call (dates with the timezone offset), and resets them', async () => {
-    const { fake, user, router } = renderList('/admin/tracking-list', RECORDS);
-    await waitFor(() => expect(bodyRows()).toHaveLength(3));
-    expect(screen.getByText(/^按本地时区（UTC/)).toBeTruthy();
+  it(
+    'puts every filter into the URL and the call (dates with the timezone offset), and resets them',
+    async () => {
+      const { fake, user, router } = renderList('/admin/tracking-list', RECORDS);
+      await waitFor(() => expect(bodyRows()).toHaveLength(3));
+      expect(screen.getByText(/^按本地时区（UTC/)).toBeTruthy();
 
-    await user.type(screen.getByLabelText('Tracking'), ' 1Z200 ');
-    await user.selectOptions(screen.getByLabelText('状态'), 'init');
-    fireEvent.change(screen.getByLabelText('开始日期'), { target: { value: '2025-03-01' } });
-    fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2025-03-31' } });
-    await user.type(screen.getByRole('combobox', { name: '商品' }), 'P8');
-    await user.click(await screen.findByRole('option', { name: /保温杯/ }));
-    await user.selectOptions(screen.getByLabelText('排序'), 'asc');
-    await user.click(screen.getByRole('button', { name: '查询' }));
+      await user.type(screen.getByLabelText('Tracking'), ' 1Z200 ');
+      await user.selectOptions(screen.getByLabelText('状态'), 'init');
+      fireEvent.change(screen.getByLabelText('开始日期'), { target: { value: '2025-03-01' } });
+      fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2025-03-31' } });
+      await user.type(screen.getByRole('combobox', { name: '商品' }), 'P8');
+      await user.click(await screen.findByRole('option', { name: /保温杯/ }));
+      await user.selectOptions(screen.getByLabelText('排序'), 'asc');
+      await user.click(screen.getByRole('button', { name: '查询' }));
 
-    const expected = { trackingId: '1Z200', status: 'init', startTime: '2025-03-01', endTime: '2025-03-31', itemId: '8', isDesc: 'false' };
-    await waitFor(() => expect(urlParams(router)).toEqual(expected));
-    await waitFor(() => expect(bodyRows()).toHaveLength(1));
-    expect(listQueries(fake).at(-1)).toEqual({ ...expected, page: '0', size: '20', timezone: TIMEZONE });
+      const expected = { trackingId: '1Z200', status: 'init', startTime: '2025-03-01', endTime: '2025-03-31', itemId: '8', isDesc: 'false' };
+      await waitFor(() => expect(urlParams(router)).toEqual(expected));
+      await waitFor(() => expect(bodyRows()).toHaveLength(1));
+      expect(listQueries(fake).at(-1)).toEqual({ ...expected, page: '0', size: '20', timezone: TIMEZONE });
 
-    await user.click(screen.getByRole('button', { name: '重置' }));
-    await waitFor(() => expect(urlParams(router)).toEqual({}));
-    await waitFor(() => expect(bodyRows()).toHaveLength(3));
-    expect((screen.getByLabelText('开始日期') as HTMLInputElement).value).toBe('');
-    expect(listQueries(fake).at(-1)).toEqual({ page: '0', size: '20', isDesc: 'true', timezone: TIMEZONE });
-  }, SLOW);
+      await user.click(screen.getByRole('button', { name: '重置' }));
+      await waitFor(() => expect(urlParams(router)).toEqual({}));
+      await waitFor(() => expect(bodyRows()).toHaveLength(3));
+      expect((screen.getByLabelText('开始日期') as HTMLInputElement).value).toBe('');
+      expect(listQueries(fake).at(-1)).toEqual({ page: '0', size: '20', isDesc: 'true', timezone: TIMEZONE });
+    },
+    SLOW,
+  );
 
   it("sends this browser's offset from UTC in hours (UTC+8 -> 8) and says which time the dates are in", async () => {
     vi.spyOn(Date.prototype, 'getTimezoneOffset').mockReturnValue(-480);
@@ -171,7 +196,15 @@ describe('/admin/tracking-list: filters', () => {
   it('reads the filters from the URL; values that do not parse are dropped', async () => {
     const { fake } = renderList('/admin/tracking-list?status=payed&startTime=2025-02-31&endTime=2025-03-05&itemId=abc&trackingId=1Z9');
     await waitFor(() => expect(listQueries(fake)).toHaveLength(1));
-    expect(listQueries(fake)[0]).toEqual({ status: 'payed', endTime: '2025-03-05', trackingId: '1Z9', page: '0', size: '20', isDesc: 'true', timezone: TIMEZONE });
+    expect(listQueries(fake)[0]).toEqual({
+      status: 'payed',
+      endTime: '2025-03-05',
+      trackingId: '1Z9',
+      page: '0',
+      size: '20',
+      isDesc: 'true',
+      timezone: TIMEZONE,
+    });
     expect((screen.getByLabelText('状态') as HTMLSelectElement).value).toBe('payed');
     expect((screen.getByLabelText('结束日期') as HTMLInputElement).value).toBe('2025-03-05');
   });
@@ -241,7 +274,11 @@ describe('/admin/tracking-list: edit dialog', () => {
   });
 
   it('offers no edit for a record whose task is being paid (wait2pay, payed)', async () => {
-    renderList('/admin/tracking-list', [aRecord({ id: 21, trackingId: '1ZW', status: 'wait2pay', createdAt: NOW + 2 }), aRecord({ id: 22, trackingId: '1ZP', status: 'payed', createdAt: NOW + 1 }), aRecord({ id: 23, trackingId: '1ZS', status: 'scan' })]);
+    renderList('/admin/tracking-list', [
+      aRecord({ id: 21, trackingId: '1ZW', status: 'wait2pay', createdAt: NOW + 2 }),
+      aRecord({ id: 22, trackingId: '1ZP', status: 'payed', createdAt: NOW + 1 }),
+      aRecord({ id: 23, trackingId: '1ZS', status: 'scan' }),
+    ]);
     await waitFor(() => expect(bodyRows()).toHaveLength(3));
     expect(bodyRows().map((row) => within(row).queryByRole('button', { name: /^编辑扫描记录/ }) !== null)).toEqual([false, false, true]);
   });

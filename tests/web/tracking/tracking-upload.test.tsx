@@ -72,7 +72,11 @@ describe('/admin/upload: the tracking upload', () => {
   it('is the first tab: the template link and the three actions', async () => {
     openUpload();
     const tabs = await screen.findByRole('tablist', { name: '上传类型' });
-    expect(within(tabs).getAllByRole('tab').map((t) => [t.textContent, t.getAttribute('aria-selected')])).toEqual([
+    expect(
+      within(tabs)
+        .getAllByRole('tab')
+        .map((t) => [t.textContent, t.getAttribute('aria-selected')]),
+    ).toEqual([
       ['Tracking导入', 'true'],
       ['用户采购记录', 'false'],
     ]);
@@ -95,19 +99,16 @@ describe('/admin/upload: the tracking upload', () => {
     expect(uploads(fake).map((c) => [c.path, c.body])).toEqual([[path, { file: { name: 'parcels.xlsx', size: 4096 } }]]);
     expect(screen.getByText(`${button}结果 · parcels.xlsx`)).toBeTruthy();
     expect(screen.getByLabelText('统计').textContent).toBe('成功1 条跳过1 条失败1 条');
-    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual([
-      '行号',
-      'Tracking',
-      'UPC',
-      '商品名称',
-      '商品ID',
-      '快递',
-      '数目',
-      '原数目',
-      '结果',
-      '信息',
-    ]);
-    expect(within(bodyRows(table)[1]!).getAllByRole('cell').map((td) => td.textContent)).toEqual(['3', '1Z002', '0123456789', '蓝牙耳机', '7', 'UPS', '2', '1', '跳过', '']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['行号', 'Tracking', 'UPC', '商品名称', '商品ID', '快递', '数目', '原数目', '结果', '信息']);
+    expect(
+      within(bodyRows(table)[1]!)
+        .getAllByRole('cell')
+        .map((td) => td.textContent),
+    ).toEqual(['3', '1Z002', '0123456789', '蓝牙耳机', '7', 'UPS', '2', '1', '跳过', '']);
     expect(within(bodyRows(table)[2]!).getByText('没有导入过的记录')).toBeTruthy();
   });
 
@@ -171,7 +172,11 @@ describe('/admin/upload: the user-files tab', () => {
     await chooseAndSend(user, '更新', xlsx('members.xlsx'));
     await waitFor(() => expect(screen.getByText('更新结果 · members.xlsx')).toBeTruthy());
     expect(uploads(fake).map((c) => c.path)).toEqual(['/api/purchased/user/excel/upload/import', '/api/purchased/user/excel/upload/update']);
-    expect(within(await resultTable()).getAllByRole('columnheader').map((th) => th.textContent)).not.toContain('UPC');
+    expect(
+      within(await resultTable())
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).not.toContain('UPC');
     expect(bodyRows(table).length).toBeGreaterThan(0);
   });
 

@@ -28,17 +28,7 @@ const noop = () => {};
 
 describe('<DataTable>', () => {
   it('renders headers, rows, the total and the pager', () => {
-    render(
-      <DataTable
-        columns={columns}
-        data={items}
-        page={0}
-        size={20}
-        totalPages={3}
-        totalElements={42}
-        onPageChange={noop}
-      />,
-    );
+    render(<DataTable columns={columns} data={items} page={0} size={20} totalPages={3} totalElements={42} onPageChange={noop} />);
     const table = screen.getByRole('table');
     expect(
       within(table)
@@ -65,17 +55,7 @@ describe('<DataTable>', () => {
   it('shows the empty state', () => {
     render(<DataTable columns={columns} data={[]} page={0} size={20} totalPages={0} onPageChange={noop} />);
     expect(screen.getByText('暂无数据')).toBeTruthy();
-    render(
-      <DataTable
-        columns={columns}
-        data={[]}
-        page={0}
-        size={20}
-        totalPages={0}
-        onPageChange={noop}
-        emptyText="没有包裹"
-      />,
-    );
+    render(<DataTable columns={columns} data={[]} page={0} size={20} totalPages={0} onPageChange={noop} emptyText="没有包裹" />);
     expect(screen.getByText('没有包裹')).toBeTruthy();
   });
 
@@ -139,10 +119,7 @@ describe('<DataTable>', () => {
 
     await userEvent.click(all);
     expect(seen.at(-1)).toEqual({ '11': true, '12': true });
-    expect(screen.getAllByRole('checkbox', { name: '选择此行' }).map((c) => (c as HTMLInputElement).checked)).toEqual([
-      true,
-      true,
-    ]);
+    expect(screen.getAllByRole('checkbox', { name: '选择此行' }).map((c) => (c as HTMLInputElement).checked)).toEqual([true, true]);
 
     await userEvent.click(all);
     expect(seen.at(-1)).toEqual({});
@@ -168,17 +145,7 @@ describe('<DataTable>', () => {
   });
 
   it('expands a row into a sub row', async () => {
-    render(
-      <DataTable
-        columns={columns}
-        data={items}
-        page={0}
-        size={20}
-        totalPages={1}
-        onPageChange={noop}
-        renderSubRow={(row) => <p>详情：{row.name}</p>}
-      />,
-    );
+    render(<DataTable columns={columns} data={items} page={0} size={20} totalPages={1} onPageChange={noop} renderSubRow={(row) => <p>详情：{row.name}</p>} />);
     expect(screen.queryByText('详情：鼠标')).toBeNull();
     const [, second] = screen.getAllByRole('button', { name: '展开' });
     await userEvent.click(second!);

@@ -3,17 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import * as v from 'valibot';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  Checkbox,
-  Form,
-  FormError,
-  PasswordField,
-  SelectField,
-  TextArea,
-  TextField,
-  required,
-  useValibotForm,
-} from '../../../src/web/components/ui/form';
+import { Checkbox, Form, FormError, PasswordField, SelectField, TextArea, TextField, required, useValibotForm } from '../../../src/web/components/ui/form';
 import { Button } from '../../../src/web/components/ui/button';
 
 afterEach(cleanup);

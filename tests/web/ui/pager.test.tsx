@@ -2,15 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  PAGE_SIZE_OPTIONS,
-  PAGER_JUMP,
-  PAGER_SLOTS,
-  PageSizeSelect,
-  Pager,
-  computePageSlots,
-  jumpTarget,
-} from '../../../src/web/components/ui/pager';
+import { PAGE_SIZE_OPTIONS, PAGER_JUMP, PAGER_SLOTS, PageSizeSelect, Pager, computePageSlots, jumpTarget } from '../../../src/web/components/ui/pager';
 
 afterEach(cleanup);
 
@@ -120,13 +112,7 @@ describe('<PageSizeSelect>', () => {
     const onChange = vi.fn();
     render(<PageSizeSelect value={20} options={PAGE_SIZE_OPTIONS.withdraw} onChange={onChange} />);
     const select = screen.getByLabelText('每页');
-    expect(Array.from((select as HTMLSelectElement).options, (o) => o.value)).toEqual([
-      '20',
-      '50',
-      '100',
-      '500',
-      '1000',
-    ]);
+    expect(Array.from((select as HTMLSelectElement).options, (o) => o.value)).toEqual(['20', '50', '100', '500', '1000']);
     await userEvent.selectOptions(select, '100');
     expect(onChange).toHaveBeenCalledWith(100);
   });

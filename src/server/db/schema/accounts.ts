@@ -29,7 +29,9 @@ export const sessions = pgTable(
   'sessions',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
     keep: boolean('keep').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
@@ -93,5 +95,9 @@ export const outbox = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     sentAt: ts('sent_at'),
   },
-  (t) => [index('outbox_pending_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`)],
+  (t) => [
+    index('outbox_pending_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+  ],
 );

@@ -30,7 +30,9 @@ export const boards = pgTable(
   {
     id: serial('id').primaryKey(),
     /** Public string id used in user-side URLs (/user/board/{uuid}). */
-    uuid: text('uuid').notNull().default(sql`gen_random_uuid()::text`),
+    uuid: text('uuid')
+      .notNull()
+      .default(sql`gen_random_uuid()::text`),
     boardName: text('board_name').notNull(),
     remark: text('remark').notNull().default(''),
     publishAt: ts('publish_at').notNull(),
@@ -38,7 +40,10 @@ export const boards = pgTable(
     status: boardStatus('status').notNull().default('unpublish'),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow().$onUpdate(() => new Date()),
+    updatedAt: ts('updated_at')
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
   },
   (t) => [
     uniqueIndex('boards_uuid_uq').on(t.uuid),
@@ -51,8 +56,12 @@ export const boards = pgTable(
 export const boardGroups = pgTable(
   'board_groups',
   {
-    boardId: integer('board_id').notNull().references(() => boards.id, { onDelete: 'cascade' }),
-    groupId: integer('group_id').notNull().references(() => userGroups.id, { onDelete: 'cascade' }),
+    boardId: integer('board_id')
+      .notNull()
+      .references(() => boards.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => userGroups.id, { onDelete: 'cascade' }),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ name: 'board_groups_pk', columns: [t.boardId, t.groupId] }), index('board_groups_group_idx').on(t.groupId)],
@@ -62,8 +71,12 @@ export const boardGroups = pgTable(
 export const boardUsers = pgTable(
   'board_users',
   {
-    boardId: integer('board_id').notNull().references(() => boards.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    boardId: integer('board_id')
+      .notNull()
+      .references(() => boards.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ name: 'board_users_pk', columns: [t.boardId, t.userId] }), index('board_users_user_idx').on(t.userId)],
@@ -73,10 +86,14 @@ export const boardTasks = pgTable(
   'board_tasks',
   {
     id: serial('id').primaryKey(),
-    boardId: integer('board_id').notNull().references(() => boards.id),
+    boardId: integer('board_id')
+      .notNull()
+      .references(() => boards.id),
     /** The admin who created it. */
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
-    itemId: integer('item_id').notNull().references(() => items.id),
+    itemId: integer('item_id')
+      .notNull()
+      .references(() => items.id),
     itemName: text('item_name').notNull(),
     url: text('url').notNull().default(''),
     /** Cents; what the buyer pays the retailer, for reference. Optional on the form. */
@@ -96,7 +113,10 @@ export const boardTasks = pgTable(
     note: text('note').notNull().default(''),
     itemSource: text('item_source').notNull().default(''),
     createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow().$onUpdate(() => new Date()),
+    updatedAt: ts('updated_at')
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
   },
   (t) => [
     index('board_tasks_board_created_idx').on(t.boardId, t.createdAt),

@@ -26,7 +26,10 @@ export const items = pgTable(
     /** Cents; optional reference price used as the default of a board task's price. */
     price: cents('price'),
     createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow().$onUpdate(() => new Date()),
+    updatedAt: ts('updated_at')
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
   },
   (t) => [
     index('items_upc_idx').on(t.upc),

@@ -14,7 +14,9 @@ export const downloadTokens = pgTable(
   {
     id: serial('id').primaryKey(),
     tokenHash: text('token_hash').notNull(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** Which file: e.g. pdf.labels, excel.withdraw, excel.userTask, excel.tracking, excel.board, excel.taskAmount. */
     kind: text('kind').notNull(),
     /** The one resource the file is about (e.g. the task id of a label PDF), when there is one. */

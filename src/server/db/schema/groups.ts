@@ -16,7 +16,10 @@ export const userGroups = pgTable(
     groupName: text('group_name').notNull(),
     remark: text('remark').notNull().default(''),
     createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow().$onUpdate(() => new Date()),
+    updatedAt: ts('updated_at')
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
   },
   (t) => [index('user_groups_created_at_idx').on(t.createdAt)],
 );
@@ -24,8 +27,12 @@ export const userGroups = pgTable(
 export const userGroupMembers = pgTable(
   'user_group_members',
   {
-    groupId: integer('group_id').notNull().references(() => userGroups.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => userGroups.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ name: 'user_group_members_pk', columns: [t.groupId, t.userId] }), index('user_group_members_user_idx').on(t.userId)],

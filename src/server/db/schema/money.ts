@@ -25,10 +25,14 @@ export const paymentApplies = pgTable(
   'payment_applies',
   {
     id: serial('id').primaryKey(),
-    taskId: integer('task_id').notNull().references(() => tasks.id),
+    taskId: integer('task_id')
+      .notNull()
+      .references(() => tasks.id),
     mainId: integer('main_id').notNull(),
     subId: integer('sub_id').notNull(),
-    userId: integer('user_id').notNull().references(() => users.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
     itemName: text('item_name').notNull(),
     /** All amounts in cents. */
     price: cents('price'),
@@ -46,7 +50,10 @@ export const paymentApplies = pgTable(
     paidAt: ts('paid_at'),
     collectedAt: ts('collected_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow().$onUpdate(() => new Date()),
+    updatedAt: ts('updated_at')
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
   },
   (t) => [
     uniqueIndex('payment_applies_task_uq').on(t.taskId),
@@ -70,7 +77,9 @@ export const bankCards = pgTable(
   'bank_cards',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
     paymentType: text('payment_type').notNull(),
     accountNameEncrypt: text('account_name_encrypt').notNull(),
     accountNameLast4: text('account_name_last4').notNull(),
@@ -86,9 +95,16 @@ export const bankCards = pgTable(
     /** Set when the user unbinds the card. */
     deletedAt: ts('deleted_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow().$onUpdate(() => new Date()),
+    updatedAt: ts('updated_at')
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
   },
-  (t) => [index('bank_cards_user_live_idx').on(t.userId, t.createdAt).where(sql`deleted_at IS NULL`)],
+  (t) => [
+    index('bank_cards_user_live_idx')
+      .on(t.userId, t.createdAt)
+      .where(sql`deleted_at IS NULL`),
+  ],
 );
 
 /**
@@ -101,7 +117,9 @@ export const withdrawOrders = pgTable(
     id: serial('id').primaryKey(),
     /** A UNIQUE constraint, not only an index: lines and links reference it by this string. */
     orderId: text('order_id').notNull().unique('withdraw_orders_order_id_uq'),
-    userId: integer('user_id').notNull().references(() => users.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [index('withdraw_orders_user_created_idx').on(t.userId, t.createdAt)],
@@ -122,8 +140,12 @@ export const withdrawRequests = pgTable(
     orderId: text('order_id')
       .notNull()
       .references(() => withdrawOrders.orderId),
-    userId: integer('user_id').notNull().references(() => users.id),
-    cardId: integer('card_id').notNull().references(() => bankCards.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    cardId: integer('card_id')
+      .notNull()
+      .references(() => bankCards.id),
     /** Snapshots of the card when the line was made or its card changed. */
     paymentType: text('payment_type').notNull(),
     accountNameEncrypt: text('account_name_encrypt').notNull(),
@@ -143,7 +165,10 @@ export const withdrawRequests = pgTable(
     adminNote2: text('admin_note2').notNull().default(''),
     paidAt: ts('paid_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow().$onUpdate(() => new Date()),
+    updatedAt: ts('updated_at')
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
   },
   (t) => [
     uniqueIndex('withdraw_requests_order_card_uq').on(t.orderId, t.cardId),
@@ -176,6 +201,8 @@ export const withdrawOrderApplies = pgTable(
   },
   (t) => [
     primaryKey({ name: 'withdraw_order_applies_pk', columns: [t.orderId, t.paymentApplyId] }),
-    uniqueIndex('withdraw_order_applies_live_uq').on(t.paymentApplyId).where(sql`live`),
+    uniqueIndex('withdraw_order_applies_live_uq')
+      .on(t.paymentApplyId)
+      .where(sql`live`),
   ],
 );

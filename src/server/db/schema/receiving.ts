@@ -43,7 +43,10 @@ export const scanTrackings = pgTable(
     /** The admin who last scanned, imported or edited the row. */
     opUid: integer('op_uid').references(() => users.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow().$onUpdate(() => new Date()),
+    updatedAt: ts('updated_at')
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
   },
   (t) => [
     index('scan_trackings_tracking_idx').on(t.trackingId),

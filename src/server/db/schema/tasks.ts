@@ -27,10 +27,18 @@ export const tasks = pgTable(
     id: serial('id').primaryKey(),
     mainId: integer('main_id').notNull(),
     subId: integer('sub_id').notNull().default(0),
-    boardId: integer('board_id').notNull().references(() => boards.id),
-    boardTaskId: integer('board_task_id').notNull().references(() => boardTasks.id),
-    userId: integer('user_id').notNull().references(() => users.id),
-    itemId: integer('item_id').notNull().references(() => items.id),
+    boardId: integer('board_id')
+      .notNull()
+      .references(() => boards.id),
+    boardTaskId: integer('board_task_id')
+      .notNull()
+      .references(() => boardTasks.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    itemId: integer('item_id')
+      .notNull()
+      .references(() => items.id),
     itemName: text('item_name').notNull(),
     url: text('url').notNull().default(''),
     /** Cents, copied from the board task (reference only). */
@@ -57,7 +65,10 @@ export const tasks = pgTable(
     /** Latest tracking id recorded for the task (the full list is in purchased_records). */
     trackingId: text('tracking_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow().$onUpdate(() => new Date()),
+    updatedAt: ts('updated_at')
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
   },
   (t) => [
     uniqueIndex('tasks_main_sub_uq').on(t.mainId, t.subId),
@@ -84,15 +95,22 @@ export const purchasedRecords = pgTable(
   'purchased_records',
   {
     id: serial('id').primaryKey(),
-    taskId: integer('task_id').notNull().references(() => tasks.id),
-    userId: integer('user_id').notNull().references(() => users.id),
+    taskId: integer('task_id')
+      .notNull()
+      .references(() => tasks.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
     trackingId: text('tracking_id').notNull(),
     productCount: integer('product_count').notNull(),
     status: purchasedStatus('status').notNull().default('init'),
     /** Why matching said unmatch (shown in the task record dialog). */
     msg: text('msg').notNull().default(''),
     createdAt: ts('created_at').notNull().defaultNow(),
-    updatedAt: ts('updated_at').notNull().defaultNow().$onUpdate(() => new Date()),
+    updatedAt: ts('updated_at')
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
   },
   (t) => [
     uniqueIndex('purchased_records_task_tracking_uq').on(t.taskId, t.trackingId),

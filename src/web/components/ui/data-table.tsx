@@ -157,12 +157,7 @@ export function DataTable<T extends RowData>({
             />
           ),
           cell: ({ row }) => (
-            <SelectCheckbox
-              label={UI_TEXT.selectRow}
-              checked={row.getIsSelected()}
-              disabled={!row.getCanSelect()}
-              onClick={row.getToggleSelectedHandler()}
-            />
+            <SelectCheckbox label={UI_TEXT.selectRow} checked={row.getIsSelected()} disabled={!row.getCanSelect()} onClick={row.getToggleSelectedHandler()} />
           ),
         }),
       );
@@ -251,10 +246,7 @@ export function DataTable<T extends RowData>({
                     {row.getAllCells().map((cell) => {
                       const meta = cell.column.columnDef.meta;
                       return (
-                        <td
-                          key={cell.id}
-                          className={`${cellPadding} text-slate-800 ${ALIGN_CLASS[meta?.align ?? 'left']} ${meta?.className ?? ''}`}
-                        >
+                        <td key={cell.id} className={`${cellPadding} text-slate-800 ${ALIGN_CLASS[meta?.align ?? 'left']} ${meta?.className ?? ''}`}>
                           <table.FlexRender cell={cell} />
                         </td>
                       );
@@ -273,10 +265,7 @@ export function DataTable<T extends RowData>({
           </tbody>
         </table>
         {loading && (
-          <div
-            role="status"
-            className="absolute inset-0 flex items-center justify-center gap-2 bg-white/60 text-sm text-slate-600"
-          >
+          <div role="status" className="absolute inset-0 flex items-center justify-center gap-2 bg-white/60 text-sm text-slate-600">
             <Spinner />
             {UI_TEXT.loading}
           </div>

@@ -39,9 +39,7 @@ export function Modal({ open, onClose, title, children, footer, size = 'md' }: M
             </button>
           </div>
           {children !== undefined && <div className="px-5 py-4 text-sm text-slate-700">{children}</div>}
-          {footer !== undefined && (
-            <div className="flex justify-end gap-2 border-t border-slate-200 px-5 py-3">{footer}</div>
-          )}
+          {footer !== undefined && <div className="flex justify-end gap-2 border-t border-slate-200 px-5 py-3">{footer}</div>}
         </DialogPanel>
       </div>
     </Dialog>

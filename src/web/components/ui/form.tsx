@@ -39,21 +39,13 @@ export function useValibotForm<S extends ValibotFormSchema>(
   });
 }
 
-export interface FormProps<T extends FieldValues, TOut> extends Omit<
-  ComponentProps<'form'>,
-  'onSubmit' | 'noValidate'
-> {
+export interface FormProps<T extends FieldValues, TOut> extends Omit<ComponentProps<'form'>, 'onSubmit' | 'noValidate'> {
   form: UseFormReturn<T, unknown, TOut>;
   onSubmit: SubmitHandler<TOut>;
 }
 
 /** A <form> that provides `form` to the fields below it (so they need no `control` prop). */
-export function Form<T extends FieldValues, TOut>({
-  form,
-  onSubmit,
-  children,
-  ...rest
-}: FormProps<T, TOut>): JSX.Element {
+export function Form<T extends FieldValues, TOut>({ form, onSubmit, children, ...rest }: FormProps<T, TOut>): JSX.Element {
   return (
     <FormProvider {...form}>
       <form {...rest} noValidate onSubmit={(e) => void form.handleSubmit(onSubmit)(e)}>
@@ -96,10 +88,7 @@ function FieldMessage({ id, error, hint }: { id: string; error?: string; hint?: 
   ) : null;
 }
 
-function useField<T extends FieldValues, N extends FieldPath<T>>(
-  name: N,
-  control: Control<T, unknown, FieldValues> | undefined,
-) {
+function useField<T extends FieldValues, N extends FieldPath<T>>(name: N, control: Control<T, unknown, FieldValues> | undefined) {
   const id = useId();
   const { field, fieldState } = useController<T, N>({ name, control: control as Control<T> | undefined });
   const error = fieldState.error?.message;
@@ -116,13 +105,9 @@ function describe(error: string | undefined, hint: ReactNode, messageId: string)
 
 // ---------------------------------------------------------------- text inputs
 
-type NativeInputProps = Omit<
-  ComponentProps<'input'>,
-  'name' | 'value' | 'defaultValue' | 'checked' | 'ref' | 'className' | 'children'
->;
+type NativeInputProps = Omit<ComponentProps<'input'>, 'name' | 'value' | 'defaultValue' | 'checked' | 'ref' | 'className' | 'children'>;
 
-export type TextFieldProps<T extends FieldValues, N extends FieldPath<T>> = FieldBaseProps<T, N> &
-  NativeInputProps & { inputClassName?: string };
+export type TextFieldProps<T extends FieldValues, N extends FieldPath<T>> = FieldBaseProps<T, N> & NativeInputProps & { inputClassName?: string };
 
 export function TextField<T extends FieldValues, N extends FieldPath<T>>({
   name,
@@ -166,19 +151,13 @@ export function TextField<T extends FieldValues, N extends FieldPath<T>>({
   );
 }
 
-export function PasswordField<T extends FieldValues, N extends FieldPath<T>>(
-  props: Omit<TextFieldProps<T, N>, 'type'>,
-): JSX.Element {
+export function PasswordField<T extends FieldValues, N extends FieldPath<T>>(props: Omit<TextFieldProps<T, N>, 'type'>): JSX.Element {
   return <TextField autoComplete="current-password" {...props} type="password" />;
 }
 
-type NativeTextAreaProps = Omit<
-  ComponentProps<'textarea'>,
-  'name' | 'value' | 'defaultValue' | 'ref' | 'className' | 'children'
->;
+type NativeTextAreaProps = Omit<ComponentProps<'textarea'>, 'name' | 'value' | 'defaultValue' | 'ref' | 'className' | 'children'>;
 
-export type TextAreaProps<T extends FieldValues, N extends FieldPath<T>> = FieldBaseProps<T, N> &
-  NativeTextAreaProps & { inputClassName?: string };
+export type TextAreaProps<T extends FieldValues, N extends FieldPath<T>> = FieldBaseProps<T, N> & NativeTextAreaProps & { inputClassName?: string };
 
 export function TextArea<T extends FieldValues, N extends FieldPath<T>>({
   name,
@@ -283,16 +262,9 @@ export interface SelectOption<V extends string | number = string> {
   disabled?: boolean;
 }
 
-type NativeSelectProps = Omit<
-  ComponentProps<'select'>,
-  'name' | 'value' | 'defaultValue' | 'ref' | 'className' | 'children' | 'multiple'
->;
+type NativeSelectProps = Omit<ComponentProps<'select'>, 'name' | 'value' | 'defaultValue' | 'ref' | 'className' | 'children' | 'multiple'>;
 
-export type SelectFieldProps<
-  T extends FieldValues,
-  N extends FieldPath<T>,
-  V extends string | number = string,
-> = FieldBaseProps<T, N> &
+export type SelectFieldProps<T extends FieldValues, N extends FieldPath<T>, V extends string | number = string> = FieldBaseProps<T, N> &
   NativeSelectProps & {
     options: ReadonlyArray<SelectOption<V>>;
     /** Text of the empty first option; '请选择' by default, `false` for none. Choosing it sets ''. */
@@ -369,10 +341,7 @@ export function FormError({ message, children, className = '' }: FormErrorProps)
   const content = children ?? message;
   if (!content) return null;
   return (
-    <div
-      role="alert"
-      className={`rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700 ${className}`}
-    >
+    <div role="alert" className={`rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700 ${className}`}>
       {content}
     </div>
   );

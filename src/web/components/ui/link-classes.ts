@@ -10,5 +10,4 @@ export const secondaryLinkClass =
   'font-medium whitespace-nowrap text-slate-700 shadow-sm transition-colors hover:bg-slate-50 focus-visible:outline-2 ' +
   'focus-visible:outline-offset-2 focus-visible:outline-blue-500';
 
-export const textLinkClass =
-  'text-sm font-medium text-blue-600 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-blue-500';
+export const textLinkClass = 'text-sm font-medium text-blue-600 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-blue-500';

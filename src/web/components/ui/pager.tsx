@@ -38,13 +38,7 @@ export function computePageSlots(current: number, totalPages: number): PageSlot[
   else start = 1;
 
   const middle = Array.from({ length: inner }, (_, i) => start + i);
-  return [
-    0,
-    ...(showPrevJump ? (['prev-jump'] as const) : []),
-    ...middle,
-    ...(showNextJump ? (['next-jump'] as const) : []),
-    last,
-  ];
+  return [0, ...(showPrevJump ? (['prev-jump'] as const) : []), ...middle, ...(showNextJump ? (['next-jump'] as const) : []), last];
 }
 
 /** The page an ellipsis jumps to, clamped to the range. */
@@ -84,9 +78,7 @@ export function Pager({ page, totalPages, onChange, className = '' }: PagerProps
                 aria-label={UI_TEXT.pageN(slot + 1)}
                 aria-current={slot === page ? 'page' : undefined}
                 onClick={() => go(slot)}
-                className={
-                  slot === page ? `${navButton} bg-blue-600 font-semibold text-white hover:bg-blue-600` : navButton
-                }
+                className={slot === page ? `${navButton} bg-blue-600 font-semibold text-white hover:bg-blue-600` : navButton}
               >
                 {slot + 1}
               </button>

@@ -74,10 +74,7 @@ const TONE_CLASS: Record<ToastTone, string> = {
 export function Toaster(): JSX.Element {
   const toasts = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
   return createPortal(
-    <section
-      aria-label={UI_TEXT.notifications}
-      className="pointer-events-none fixed top-4 right-4 z-[100] flex w-80 max-w-[calc(100vw-2rem)] flex-col gap-2"
-    >
+    <section aria-label={UI_TEXT.notifications} className="pointer-events-none fixed top-4 right-4 z-[100] flex w-80 max-w-[calc(100vw-2rem)] flex-col gap-2">
       {toasts.map((t) => (
         <div
           key={t.id}

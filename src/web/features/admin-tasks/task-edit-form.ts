@@ -18,8 +18,7 @@ const COUNT = /^\d{1,7}$/;
 const MONEY = /^\d{1,8}(\.\d{1,2})?$/;
 const MAX_COUNT = 1_000_000;
 
-const wholeNumber = (label: string) =>
-  v.check((s: string) => s === '' || (COUNT.test(s) && Number(s) <= MAX_COUNT), E.mustBeWholeNumber(label));
+const wholeNumber = (label: string) => v.check((s: string) => s === '' || (COUNT.test(s) && Number(s) <= MAX_COUNT), E.mustBeWholeNumber(label));
 const money = (label: string) => v.check((s: string) => s === '' || MONEY.test(s), E.mustBeMoney(label));
 
 const count = v.pipe(

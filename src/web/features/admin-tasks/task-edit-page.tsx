@@ -63,9 +63,7 @@ export function TaskEditPage({ task, back }: TaskEditPageProps): JSX.Element {
         <TaskInfo task={task} />
       </Panel>
       <Panel title={E.form}>
-        {!editable && (
-          <FormError className="mb-4" message={explainTaskRefusal(task.status, task, { type: 'task.edit', by: 'admin' })} />
-        )}
+        {!editable && <FormError className="mb-4" message={explainTaskRefusal(task.status, task, { type: 'task.edit', by: 'admin' })} />}
         <Form form={form} onSubmit={onSubmit} className="grid grid-cols-1 gap-4 sm:grid-cols-2">
           <TextField<TaskEditFields, 'count'> name="count" disabled={!editable} label={F.count} inputMode="numeric" />
           <TextField<TaskEditFields, 'labelCount'> name="labelCount" disabled={!editable} label={F.labelCount} inputMode="numeric" />

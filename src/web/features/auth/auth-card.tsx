@@ -2,12 +2,7 @@ import type { JSX, ReactNode } from 'react';
 import { zh } from '../../i18n/zh';
 
 /** The card every public auth page sits in. */
-export function AuthCard({ title, subtitle, children, footer }: {
-  title: string;
-  subtitle?: ReactNode;
-  children: ReactNode;
-  footer?: ReactNode;
-}): JSX.Element {
+export function AuthCard({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }): JSX.Element {
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
       <p className="text-xs font-medium tracking-wide text-blue-600">{zh.app.name}</p>

@@ -29,7 +29,14 @@ export function boardContextOf(tasks: ReadonlyArray<Pick<BoardTask, 'status'>>, 
 
 /** The buttons to offer, in display order. */
 export function offeredBoardActions(status: BoardStatus, context: BoardContext): BoardAction[] {
-  const allowed = new Set(allowedEvents(boardMachine, status, context, BOARD_ACTIONS.map((action) => ACTION_EVENTS[action])));
+  const allowed = new Set(
+    allowedEvents(
+      boardMachine,
+      status,
+      context,
+      BOARD_ACTIONS.map((action) => ACTION_EVENTS[action]),
+    ),
+  );
   return BOARD_ACTIONS.filter((action) => allowed.has(ACTION_EVENTS[action]));
 }
 

@@ -104,15 +104,7 @@ export function BoardListPage({ search, result, loading = false, onSearch }: Boa
 
 type Filters = Pick<BoardListSearch, 'boardId' | 'boardTaskId' | 'itemId' | 'isDesc'>;
 
-function BoardFilters({
-  search,
-  onApply,
-  onReset,
-}: {
-  search: BoardListSearch;
-  onApply: (filters: Filters) => void;
-  onReset: () => void;
-}): JSX.Element {
+function BoardFilters({ search, onApply, onReset }: { search: BoardListSearch; onApply: (filters: Filters) => void; onReset: () => void }): JSX.Element {
   const form = useValibotForm(filterSchema, {
     defaultValues: {
       boardId: search.boardId === undefined ? '' : String(search.boardId),

@@ -22,10 +22,7 @@ export const boardListSearchSchema = v.object({
   itemId: idParam,
   isDesc: v.optional(v.fallback(v.boolean(), true), true),
   page: v.optional(v.fallback(v.pipe(v.number(), v.integer(), v.minValue(0)), 0), 0),
-  size: v.optional(
-    v.fallback(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), BOARD_LIST_PAGE_SIZE),
-    BOARD_LIST_PAGE_SIZE,
-  ),
+  size: v.optional(v.fallback(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), BOARD_LIST_PAGE_SIZE), BOARD_LIST_PAGE_SIZE),
 });
 
 export type BoardListSearch = v.InferOutput<typeof boardListSearchSchema>;

@@ -32,13 +32,9 @@ const text = v.pipe(v.string(), v.trim());
 const requiredText = (label: string) => v.pipe(v.string(), v.trim(), v.nonEmpty(t.required(label)));
 
 const moneyChecks = (label: string) =>
-  [
-    v.check((s: string) => s === '' || NUMBER.test(s), L.mustBeNumber(label)),
-    v.check((s: string) => s === '' || MONEY.test(s), L.moneyPlaces(label)),
-  ] as const;
+  [v.check((s: string) => s === '' || NUMBER.test(s), L.mustBeNumber(label)), v.check((s: string) => s === '' || MONEY.test(s), L.moneyPlaces(label))] as const;
 
-const requiredMoney = (label: string) =>
-  v.pipe(v.string(), v.trim(), v.nonEmpty(t.required(label)), ...moneyChecks(label), v.transform(Number));
+const requiredMoney = (label: string) => v.pipe(v.string(), v.trim(), v.nonEmpty(t.required(label)), ...moneyChecks(label), v.transform(Number));
 
 const optionalMoney = (label: string) =>
   v.pipe(

@@ -88,9 +88,7 @@ export function BoardTaskPage({ boardId, task, back }: BoardTaskPageProps): JSX.
               if (item && form.getValues('url').trim() === '') form.setValue('url', item.url);
             }}
           />
-          {variant === 'full' && (
-            <TextField<BoardTaskFormFields, 'url'> name="url" label={L.url} className="sm:col-span-2" placeholder="https://" />
-          )}
+          {variant === 'full' && <TextField<BoardTaskFormFields, 'url'> name="url" label={L.url} className="sm:col-span-2" placeholder="https://" />}
           <TextField<BoardTaskFormFields, 'price'> name="price" label={L.price} inputMode="decimal" hint={variant === 'simple' ? L.simpleHint : undefined} />
           <TextField<BoardTaskFormFields, 'buyIn'> name="buyIn" label={L.buyIn} inputMode="decimal" />
           <TextField<BoardTaskFormFields, 'show'> name="show" label={L.show} inputMode="numeric" />

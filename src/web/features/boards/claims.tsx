@@ -70,7 +70,18 @@ export function BoardTaskClaims({ boardTaskId, revision, onDecided }: BoardTaskC
   const tasks = claims.data ?? [];
   if (claims.data === undefined) return <p className="text-sm text-slate-500">{t.task.loading}</p>;
   if (tasks.length === 0) return <p className="text-sm text-slate-500">{t.task.none}</p>;
-  const head = [t.task.id, t.task.user, t.task.count, t.task.status, t.task.isHome, t.task.state, t.task.zipCode, t.task.labelCount, t.task.createdAt, t.task.actions];
+  const head = [
+    t.task.id,
+    t.task.user,
+    t.task.count,
+    t.task.status,
+    t.task.isHome,
+    t.task.state,
+    t.task.zipCode,
+    t.task.labelCount,
+    t.task.createdAt,
+    t.task.actions,
+  ];
   return (
     <table className="min-w-full text-xs">
       <caption className="sr-only">{t.task.caption}</caption>

@@ -54,7 +54,13 @@ export function GroupTransfer({ boardId, allGroups, boundGroups, onChanged }: Gr
           <Button size="sm" disabled={toAdd.length === 0 || busy !== null} loading={busy === 'add'} onClick={() => void move('add')}>
             {t.groups.add}
           </Button>
-          <Button size="sm" variant="secondary" disabled={toRemove.length === 0 || busy !== null} loading={busy === 'remove'} onClick={() => void move('remove')}>
+          <Button
+            size="sm"
+            variant="secondary"
+            disabled={toRemove.length === 0 || busy !== null}
+            loading={busy === 'remove'}
+            onClick={() => void move('remove')}
+          >
             {t.groups.remove}
           </Button>
         </div>

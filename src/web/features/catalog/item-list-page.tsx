@@ -13,14 +13,7 @@ import { PageHeader } from '../../components/ui/page';
 import { PAGE_SIZE_OPTIONS } from '../../components/ui/pager';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { zh } from '../../i18n/zh';
-import {
-  ITEM_SORTS,
-  ITEM_STATUS_FILTERS,
-  toItemListUrlSearch,
-  type ItemListSearch,
-  type ItemSort,
-  type ItemStatusFilter,
-} from './item-list-search';
+import { ITEM_SORTS, ITEM_STATUS_FILTERS, toItemListUrlSearch, type ItemListSearch, type ItemSort, type ItemStatusFilter } from './item-list-search';
 import { ITEM_STATUS_LABEL, ITEM_STATUS_TONE } from './item-status';
 import { formatPrice, safeHttpUrl, type Item, type ItemPage } from './items';
 import { primaryLinkClass, textLinkClass } from '../../components/ui/link-classes';
@@ -69,12 +62,7 @@ const columns = [
     header: t.common.actions,
     meta: { align: 'center', className: 'w-20' },
     cell: ({ row }) => (
-      <Link
-        to="/admin/item/$id"
-        params={{ id: String(row.original.id) }}
-        className={textLinkClass}
-        aria-label={`${t.common.edit} ${row.original.itemName}`}
-      >
+      <Link to="/admin/item/$id" params={{ id: String(row.original.id) }} className={textLinkClass} aria-label={`${t.common.edit} ${row.original.itemName}`}>
         {t.common.edit}
       </Link>
     ),
@@ -101,10 +89,7 @@ export function ItemListPage({ search, items }: ItemListPageProps): JSX.Element 
           </Link>
         }
       />
-      <ItemFilters
-        search={search}
-        onSearch={(filters) => void go({ ...search, ...filters, page: 0 })}
-      />
+      <ItemFilters search={search} onSearch={(filters) => void go({ ...search, ...filters, page: 0 })} />
       <PagedTable
         columns={columns}
         search={search}
@@ -127,13 +112,7 @@ type FilterValues = v.InferOutput<typeof filterSchema>;
 
 const EMPTY_FILTERS: FilterValues = { productIdLike: '', status: 'all', sort: 'newest' };
 
-function ItemFilters({
-  search,
-  onSearch,
-}: {
-  search: ItemListSearch;
-  onSearch: (filters: FilterValues) => void;
-}): JSX.Element {
+function ItemFilters({ search, onSearch }: { search: ItemListSearch; onSearch: (filters: FilterValues) => void }): JSX.Element {
   // `values` follows the URL (back / forward, a sidebar click) without remounting the form.
   const form = useValibotForm(filterSchema, {
     values: { productIdLike: search.productIdLike ?? '', status: search.status, sort: search.sort },

@@ -20,10 +20,7 @@ export const itemListSearchSchema = v.object({
   status: v.optional(v.fallback(v.picklist(ITEM_STATUS_FILTERS), 'all'), 'all'),
   sort: v.optional(v.fallback(v.picklist(ITEM_SORTS), 'newest'), 'newest'),
   page: v.optional(v.fallback(v.pipe(v.number(), v.integer(), v.minValue(0)), 0), 0),
-  size: v.optional(
-    v.fallback(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), ITEM_PAGE_SIZE),
-    ITEM_PAGE_SIZE,
-  ),
+  size: v.optional(v.fallback(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), ITEM_PAGE_SIZE), ITEM_PAGE_SIZE),
 });
 
 export type ItemListSearch = v.InferOutput<typeof itemListSearchSchema>;

@@ -128,11 +128,7 @@ function ItemForm({ item }: { item: Item | null }): JSX.Element {
           maxLength={256}
           className="sm:col-span-2"
         />
-        <TextField<ItemFormInput, 'productId'>
-          name="productId"
-          label={<RequiredLabel>{t.item.productId}</RequiredLabel>}
-          maxLength={128}
-        />
+        <TextField<ItemFormInput, 'productId'> name="productId" label={<RequiredLabel>{t.item.productId}</RequiredLabel>} maxLength={128} />
         <TextField<ItemFormInput, 'upc'> name="upc" label={t.item.upc} maxLength={64} />
         <TextField<ItemFormInput, 'url'>
           name="url"

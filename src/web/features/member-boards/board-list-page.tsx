@@ -100,20 +100,12 @@ function BoardFilters({
   return (
     <FilterBar
       form={form}
-      onSubmit={(values: FilterValues) =>
-        onApply({ boardId: toId(values.boardId), boardTaskId: toId(values.boardTaskId), itemId: values.itemId ?? undefined })
-      }
+      onSubmit={(values: FilterValues) => onApply({ boardId: toId(values.boardId), boardTaskId: toId(values.boardTaskId), itemId: values.itemId ?? undefined })}
       onReset={onReset}
       layout="flex flex-wrap"
     >
       <TextField<FilterValues, 'boardId'> name="boardId" label={t.filterBoardId} inputMode="numeric" autoComplete="off" className="w-36" />
-      <TextField<FilterValues, 'boardTaskId'>
-        name="boardTaskId"
-        label={t.filterBoardTaskId}
-        inputMode="numeric"
-        autoComplete="off"
-        className="w-36"
-      />
+      <TextField<FilterValues, 'boardTaskId'> name="boardTaskId" label={t.filterBoardTaskId} inputMode="numeric" autoComplete="off" className="w-36" />
       <ItemPickerField<FilterValues, 'itemId'> name="itemId" label={t.filterItem} className="w-72" />
     </FilterBar>
   );

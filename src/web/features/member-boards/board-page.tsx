@@ -74,9 +74,7 @@ function BoardView({ board, boardTasks, myTasksTable, loading }: { board: Board;
           caption={t.boardTasks}
         />
       </Panel>
-      <Panel title={t.myTasks}>
-        {myTasksTable}
-      </Panel>
+      <Panel title={t.myTasks}>{myTasksTable}</Panel>
       <ClaimDialog actor={claim} itemNameOf={(id) => itemNames.get(id)} />
     </div>
   );

@@ -66,9 +66,7 @@ function BoardTaskView({ board, boardTask }: { board: Board; boardTask: BoardTas
             <Link to="/user/board/$uuid" params={{ uuid: board.uuid }} className="text-sm text-blue-600 hover:underline">
               {t.backToBoard}
             </Link>
-            {canClaim(target) && (
-              <Button onClick={() => claim.send({ type: 'claim.open', boardTaskId: boardTask.id, target })}>{t.claim}</Button>
-            )}
+            {canClaim(target) && <Button onClick={() => claim.send({ type: 'claim.open', boardTaskId: boardTask.id, target })}>{t.claim}</Button>}
           </>
         }
       />

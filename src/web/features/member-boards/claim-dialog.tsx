@@ -107,9 +107,7 @@ export function ClaimDialog({ actor, itemNameOf }: ClaimDialogProps): JSX.Elemen
       title={
         <>
           {zh.memberBoards.claimTitle}
-          {itemName !== undefined && (
-            <span className="ml-2 text-sm font-normal text-slate-500">{zh.memberBoards.claimSubject(boardTaskId, itemName)}</span>
-          )}
+          {itemName !== undefined && <span className="ml-2 text-sm font-normal text-slate-500">{zh.memberBoards.claimSubject(boardTaskId, itemName)}</span>}
         </>
       }
       footer={
@@ -134,12 +132,7 @@ function ClaimForm({ id, actor, target }: { id: string; actor: ClaimActor; targe
   const serverMessage = useSelector(actor, (s) => (s.matches('editing') ? s.context.serverMessage : null));
 
   return (
-    <Form
-      id={id}
-      form={form}
-      onSubmit={(values) => actor.send({ type: 'claim.submit', values })}
-      className="flex flex-col gap-3"
-    >
+    <Form id={id} form={form} onSubmit={(values) => actor.send({ type: 'claim.submit', values })} className="flex flex-col gap-3">
       {needsApproval(target) && (
         <p role="note" className="rounded-md border border-orange-200 bg-orange-50 px-3 py-2 text-sm text-orange-800">
           {claimMessages.needsApproval}
@@ -157,12 +150,7 @@ function ClaimForm({ id, actor, target }: { id: string; actor: ClaimActor; targe
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
           <TextField<ClaimFormValues, 'state'> name="state" label={zh.memberBoards.state} autoComplete="address-level1" />
           <TextField<ClaimFormValues, 'zipCode'> name="zipCode" label={zh.memberBoards.zipCode} autoComplete="postal-code" />
-          <TextField<ClaimFormValues, 'labelCount'>
-            name="labelCount"
-            label={zh.memberBoards.labelCount}
-            inputMode="numeric"
-            autoComplete="off"
-          />
+          <TextField<ClaimFormValues, 'labelCount'> name="labelCount" label={zh.memberBoards.labelCount} inputMode="numeric" autoComplete="off" />
         </div>
       )}
       <FormError message={serverMessage} />

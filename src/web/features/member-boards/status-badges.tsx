@@ -12,9 +12,5 @@ export function BoardStatusBadge({ status }: { status: Board['status'] }): JSX.E
 }
 
 export function ExpiredBadge({ expired }: { expired: boolean }): JSX.Element {
-  return expired ? (
-    <StatusBadge tone="danger">{zh.memberBoards.expired}</StatusBadge>
-  ) : (
-    <StatusBadge tone="success">{zh.memberBoards.notExpired}</StatusBadge>
-  );
+  return expired ? <StatusBadge tone="danger">{zh.memberBoards.expired}</StatusBadge> : <StatusBadge tone="success">{zh.memberBoards.notExpired}</StatusBadge>;
 }

@@ -35,9 +35,7 @@ export function CheckList({
   const id = useId();
   const [filter, setFilter] = useState('');
   const needle = filter.trim().toLowerCase();
-  const visible = needle
-    ? options.filter((o) => `${o.label} ${o.description ?? ''}`.toLowerCase().includes(needle))
-    : options;
+  const visible = needle ? options.filter((o) => `${o.label} ${o.description ?? ''}`.toLowerCase().includes(needle)) : options;
   const checked = new Set(value);
 
   function toggle(option: number, on: boolean) {
@@ -63,9 +61,7 @@ export function CheckList({
         />
       )}
       {visible.length === 0 ? (
-        <p className="rounded-md border border-dashed border-slate-300 px-3 py-4 text-center text-sm text-slate-400">
-          {emptyText}
-        </p>
+        <p className="rounded-md border border-dashed border-slate-300 px-3 py-4 text-center text-sm text-slate-400">{emptyText}</p>
       ) : (
         <ul className="max-h-64 divide-y divide-slate-100 overflow-y-auto rounded-md border border-slate-200">
           {visible.map((option) => {
@@ -82,9 +78,7 @@ export function CheckList({
                   />
                   <span className="min-w-0">
                     <span className="block text-sm text-slate-800">{option.label}</span>
-                    {option.description && (
-                      <span className="block truncate text-xs text-slate-500">{option.description}</span>
-                    )}
+                    {option.description && <span className="block truncate text-xs text-slate-500">{option.description}</span>}
                   </span>
                 </label>
               </li>

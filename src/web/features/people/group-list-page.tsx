@@ -21,12 +21,7 @@ const columns = [
     header: t.common.actions,
     meta: { align: 'center', className: 'w-20' },
     cell: ({ row }) => (
-      <Link
-        to="/admin/group/$id"
-        params={{ id: String(row.original.id) }}
-        className={textLinkClass}
-        aria-label={`${t.common.edit} ${row.original.groupName}`}
-      >
+      <Link to="/admin/group/$id" params={{ id: String(row.original.id) }} className={textLinkClass} aria-label={`${t.common.edit} ${row.original.groupName}`}>
         {t.common.edit}
       </Link>
     ),

@@ -23,12 +23,7 @@ import type { GroupPageData, User, UserGroup } from './users';
 const t = zh.people;
 
 const groupSchema = v.object({
-  groupName: v.pipe(
-    v.string(t.group.groupNameRequired),
-    v.trim(),
-    v.nonEmpty(t.group.groupNameRequired),
-    v.maxLength(64, t.group.groupNameTooLong),
-  ),
+  groupName: v.pipe(v.string(t.group.groupNameRequired), v.trim(), v.nonEmpty(t.group.groupNameRequired), v.maxLength(64, t.group.groupNameTooLong)),
   remark: v.pipe(v.string(), v.trim(), v.maxLength(500, t.group.remarkTooLong)),
 });
 type GroupValues = v.InferOutput<typeof groupSchema>;
@@ -61,9 +56,7 @@ export function GroupPage({ data }: { data: GroupPageData }): JSX.Element {
       {data.kind === 'found' ? (
         <GroupMembers group={data.group} members={data.members} />
       ) : (
-        <p className="rounded-lg border border-dashed border-slate-300 bg-white px-4 py-6 text-center text-sm text-slate-500">
-          {t.group.membersAfterSave}
-        </p>
+        <p className="rounded-lg border border-dashed border-slate-300 bg-white px-4 py-6 text-center text-sm text-slate-500">{t.group.membersAfterSave}</p>
       )}
     </div>
   );
@@ -135,10 +128,7 @@ function GroupMembers({ group, members }: { group: UserGroup; members: User[] })
       const request = { params: { path: { id: group.id }, query: { uids: uids.join(',') } } };
       setBusy(true);
       try {
-        const { data } =
-          method === 'POST'
-            ? await api.POST('/api/usergroup/{id}/user', request)
-            : await api.DELETE('/api/usergroup/{id}/user', request);
+        const { data } = method === 'POST' ? await api.POST('/api/usergroup/{id}/user', request) : await api.DELETE('/api/usergroup/{id}/user', request);
         if (!data) return false; // the client has already shown the error (SPEC §8)
         if (!data.data) {
           toast.error(t.common.operationFailed);
@@ -160,7 +150,11 @@ function GroupMembers({ group, members }: { group: UserGroup; members: User[] })
       if (users.length === 0) return;
       const names = users.map((u) => u.nickName || u.mailAddr).join('、');
       const ok = await confirmDialog(t.group.removeConfirm(names), { title: t.group.removeConfirmTitle, danger: true });
-      if (ok) await changeMembers('DELETE', users.map((u) => u.id));
+      if (ok)
+        await changeMembers(
+          'DELETE',
+          users.map((u) => u.id),
+        );
     },
     [changeMembers],
   );
@@ -177,12 +171,7 @@ function GroupMembers({ group, members }: { group: UserGroup; members: User[] })
         header: t.common.actions,
         meta: { align: 'center', className: 'w-20' },
         cell: ({ row }) => (
-          <Button
-            variant="link"
-            className="text-red-600"
-            aria-label={`${t.group.remove} ${row.original.mailAddr}`}
-            onClick={() => void remove([row.original])}
-          >
+          <Button variant="link" className="text-red-600" aria-label={`${t.group.remove} ${row.original.mailAddr}`} onClick={() => void remove([row.original])}>
             {t.group.remove}
           </Button>
         ),
@@ -299,14 +288,7 @@ function AddMembersDialog({
           {zh.app.loading}
         </div>
       ) : (
-        <CheckList
-          legend={t.group.pickUsers}
-          hint={t.group.addMembersHint}
-          options={options}
-          value={picked}
-          onChange={setPicked}
-          filterable
-        />
+        <CheckList legend={t.group.pickUsers} hint={t.group.addMembersHint} options={options} value={picked} onChange={setPicked} filterable />
       )}
     </Modal>
   );

@@ -16,12 +16,7 @@ import { useSessionRole, useSessionUser } from '../../session/use-session';
 import { formatDateTime } from '../../components/ui/format';
 import { RoleBadge } from './role-badge';
 import { UserEditDialog } from './user-edit-dialog';
-import {
-  USER_ROLE_FILTERS,
-  toUserListUrlSearch,
-  type UserListSearch,
-  type UserRoleFilter,
-} from './user-list-search';
+import { USER_ROLE_FILTERS, toUserListUrlSearch, type UserListSearch, type UserRoleFilter } from './user-list-search';
 import { canEditUser } from './user-roles';
 import type { AdminUser, UserListData } from './users';
 
@@ -88,11 +83,7 @@ export function UserListPage({ search, data }: UserListPageProps): JSX.Element {
         meta: { align: 'center', className: 'w-20' },
         cell: ({ row }) =>
           canEditUser(viewerRole, row.original.roleType) ? (
-            <Button
-              variant="link"
-              aria-label={`${t.common.edit} ${row.original.mailAddr}`}
-              onClick={() => setEditing(row.original)}
-            >
+            <Button variant="link" aria-label={`${t.common.edit} ${row.original.mailAddr}`} onClick={() => setEditing(row.original)}>
               {t.common.edit}
             </Button>
           ) : null,
@@ -103,18 +94,8 @@ export function UserListPage({ search, data }: UserListPageProps): JSX.Element {
   return (
     <div className="flex flex-col gap-4">
       <PageHeader title={zh.titles.adminUserList} />
-      <UserFilters
-        search={search}
-        onSearch={(filters) => void go({ ...search, ...filters, page: 0 })}
-      />
-      <PagedTable
-        columns={columns}
-        search={search}
-        result={data.users}
-        onSearch={(next) => void go(next)}
-        loading={loading}
-        caption={t.userList.caption}
-      />
+      <UserFilters search={search} onSearch={(filters) => void go({ ...search, ...filters, page: 0 })} />
+      <PagedTable columns={columns} search={search} result={data.users} onSearch={(next) => void go(next)} loading={loading} caption={t.userList.caption} />
       {editing && (
         <UserEditDialog
           key={editing.id}
@@ -142,13 +123,7 @@ type FilterValues = v.InferOutput<typeof filterSchema>;
 
 const EMPTY_FILTERS: FilterValues = { roleType: 'all', mailAddr: '', nickName: '' };
 
-function UserFilters({
-  search,
-  onSearch,
-}: {
-  search: UserListSearch;
-  onSearch: (filters: FilterValues) => void;
-}): JSX.Element {
+function UserFilters({ search, onSearch }: { search: UserListSearch; onSearch: (filters: FilterValues) => void }): JSX.Element {
   // `values` follows the URL (back / forward, a sidebar click) without remounting the form.
   const form = useValibotForm(filterSchema, {
     values: { roleType: search.roleType, mailAddr: search.mailAddr ?? '', nickName: search.nickName ?? '' },
@@ -164,12 +139,7 @@ function UserFilters({
       }}
       layout="grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-[10rem_1fr_1fr_auto]"
     >
-      <SelectField<FilterValues, 'roleType', UserRoleFilter>
-        name="roleType"
-        label={t.userList.roleFilter}
-        options={roleOptions}
-        placeholder={false}
-      />
+      <SelectField<FilterValues, 'roleType', UserRoleFilter> name="roleType" label={t.userList.roleFilter} options={roleOptions} placeholder={false} />
       <TextField<FilterValues, 'mailAddr'> name="mailAddr" label={t.userList.mailAddr} type="search" />
       <TextField<FilterValues, 'nickName'> name="nickName" label={t.userList.nickName} type="search" />
     </FilterBar>

@@ -10,10 +10,7 @@ export const USER_ROLE_FILTERS = ['all', 'admin', 'user'] as const;
 export type UserRoleFilter = (typeof USER_ROLE_FILTERS)[number];
 
 const pageParam = v.optional(v.fallback(v.pipe(v.number(), v.integer(), v.minValue(0)), 0), 0);
-const sizeParam = v.optional(
-  v.fallback(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), DEFAULT_PAGE_SIZE),
-  DEFAULT_PAGE_SIZE,
-);
+const sizeParam = v.optional(v.fallback(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), DEFAULT_PAGE_SIZE), DEFAULT_PAGE_SIZE);
 
 export const userListSearchSchema = v.object({
   roleType: v.optional(v.fallback(v.picklist(USER_ROLE_FILTERS), 'all'), 'all'),

@@ -47,10 +47,7 @@ export async function loadGroups(api: ApiClient): Promise<UserGroup[]> {
   return outcome.ok ? (outcome.data ?? []) : [];
 }
 
-export type GroupPageData =
-  | { kind: 'new' }
-  | { kind: 'found'; group: UserGroup; members: User[] }
-  | { kind: 'missing' };
+export type GroupPageData = { kind: 'new' } | { kind: 'found'; group: UserGroup; members: User[] } | { kind: 'missing' };
 
 /** `/admin/group/{id|new}`: nothing to load for 'new'; the group and its members otherwise. */
 export async function loadGroupPage(api: ApiClient, idParam: string): Promise<GroupPageData> {

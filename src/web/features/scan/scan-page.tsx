@@ -12,15 +12,7 @@ import { useSelector } from '@xstate/react';
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import * as v from 'valibot';
 import { waitFor } from 'xstate';
-import {
-  MAX_SCAN_COUNT,
-  isSaving,
-  scanMessages,
-  type ScanRecord,
-  type ScanRow,
-  type ScanSnapshot,
-  type ScanTab,
-} from '../../../../machines/scan.machine';
+import { MAX_SCAN_COUNT, isSaving, scanMessages, type ScanRecord, type ScanRow, type ScanSnapshot, type ScanTab } from '../../../../machines/scan.machine';
 import { mayEdit, unmatchReasonMessages } from '../../../../machines/scan-record.machine';
 import { ItemPicker, ItemPickerField } from '../../components/item-picker';
 import { ScanStatusBadge } from '../../components/task-status-badges';
@@ -192,7 +184,8 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
                       <ScanStatusBadge status={record.status} />
                     </td>
                     <td className="px-3 py-2">
-                      {record.matchedUser ?? (record.unmatchReason ? <span className="text-amber-700">{unmatchReasonMessages[record.unmatchReason]}</span> : '')}
+                      {record.matchedUser ??
+                        (record.unmatchReason ? <span className="text-amber-700">{unmatchReasonMessages[record.unmatchReason]}</span> : '')}
                     </td>
                     <td className="px-3 py-2">
                       {mayEdit(record) && (

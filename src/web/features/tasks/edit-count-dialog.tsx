@@ -107,9 +107,7 @@ function OpenEditCountDialog({ task, onClose, onSaved }: { task: Task; onClose: 
       title={
         <>
           {t.editTitle}
-          <span className="ml-2 text-sm font-normal text-slate-500">
-            {t.taskSubject(taskDisplayId(task), task.itemName)}
-          </span>
+          <span className="ml-2 text-sm font-normal text-slate-500">{t.taskSubject(taskDisplayId(task), task.itemName)}</span>
         </>
       }
       footer={

@@ -124,11 +124,7 @@ export function MyTaskPage({ search, result, loading = false, onSearch, rowExtra
       />
       <TaskFilters search={search} onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })} />
       <MemberTaskActionsScope onChanged={reload}>
-        {rowExtra ? (
-          <RowExtraCell.Provider value={rowExtra.cell}>{rowExtra.scope(result.content, reload, table)}</RowExtraCell.Provider>
-        ) : (
-          table
-        )}
+        {rowExtra ? <RowExtraCell.Provider value={rowExtra.cell}>{rowExtra.scope(result.content, reload, table)}</RowExtraCell.Provider> : table}
       </MemberTaskActionsScope>
     </div>
   );

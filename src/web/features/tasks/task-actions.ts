@@ -55,9 +55,7 @@ type TaskFacts = Pick<Task, 'status' | 'productCount' | 'canSplit' | 'isHome'>;
 /** The actions offered on a task, in the order the tables show them. */
 export function memberTaskActions(task: TaskFacts): MemberTaskAction[] {
   const candidates = MACHINE_ACTIONS.map((action) => MEMBER_TASK_EVENTS[action]);
-  const allowed = new Set<TaskEvent>(
-    allowedEvents(taskMachine, task.status, { productCount: task.productCount, canSplit: task.canSplit }, candidates),
-  );
+  const allowed = new Set<TaskEvent>(allowedEvents(taskMachine, task.status, { productCount: task.productCount, canSplit: task.canSplit }, candidates));
   const offered = new Set<MemberTaskAction>(MACHINE_ACTIONS.filter((action) => allowed.has(MEMBER_TASK_EVENTS[action])));
   if (memberMayChangeRecords(task)) offered.add('upload');
   if (offersRecords(task.status)) offered.add('records');

@@ -60,7 +60,11 @@ export function TaskRecordDialog({ taskId, view, open, onClose, onChanged }: Tas
  * A record is changeable in the member's view while the task machine lets the member change the
  * task's records (open or unmatch), unless matching has tied it to a parcel (SPEC §5).
  */
-export function canChangeRecord(view: TaskRecordView, record: Pick<PurchasedItem, 'status'>, task: Pick<Task, 'status' | 'productCount' | 'canSplit'>): boolean {
+export function canChangeRecord(
+  view: TaskRecordView,
+  record: Pick<PurchasedItem, 'status'>,
+  task: Pick<Task, 'status' | 'productCount' | 'canSplit'>,
+): boolean {
   return view === 'user' && !isRecordFrozen(record) && memberMayChangeRecords(task);
 }
 
@@ -117,11 +121,7 @@ function OpenTaskRecordDialog({
       title={
         <>
           {t.recordsTitle}
-          {current && (
-            <span className="ml-2 text-sm font-normal text-slate-500">
-              {t.taskSubject(taskDisplayId(current), current.itemName)}
-            </span>
-          )}
+          {current && <span className="ml-2 text-sm font-normal text-slate-500">{t.taskSubject(taskDisplayId(current), current.itemName)}</span>}
         </>
       }
       footer={
@@ -140,13 +140,7 @@ function OpenTaskRecordDialog({
       <div className="flex flex-col gap-4">
         {current && <TaskSummary task={current} />}
         {task.data === null && <p className="text-sm text-slate-500">{t.taskNotFound}</p>}
-        <RecordTable
-          records={records.data}
-          task={current}
-          view={view}
-          onEdit={setEditing}
-          onRemove={(record) => void remove(record)}
-        />
+        <RecordTable records={records.data} task={current} view={view} onEdit={setEditing} onRemove={(record) => void remove(record)} />
         {view === 'user' && current && !memberMayChangeRecords(current) && <p className="text-sm text-slate-500">{taskMessages.recordsOpenOrUnmatch}</p>}
         {view === 'user' && current && memberMayChangeRecords(current) && (
           <RecordForm
@@ -270,9 +264,7 @@ function RecordForm({
 }): JSX.Element {
   const { api } = useAppContext();
   const form = useValibotForm(recordFormSchema, {
-    defaultValues: editing
-      ? { trackingId: editing.trackingId, productCount: String(editing.productCount) }
-      : { trackingId: '', productCount: '' },
+    defaultValues: editing ? { trackingId: editing.trackingId, productCount: String(editing.productCount) } : { trackingId: '', productCount: '' },
   });
   const [serverMessage, setServerMessage] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -295,7 +287,12 @@ function RecordForm({
   }
 
   return (
-    <Form form={form} onSubmit={(values) => void submit(values)} aria-label={editing ? t.editRecord(editing.trackingId) : t.addRecord} className="rounded-md border border-slate-200 bg-slate-50 p-3">
+    <Form
+      form={form}
+      onSubmit={(values) => void submit(values)}
+      aria-label={editing ? t.editRecord(editing.trackingId) : t.addRecord}
+      className="rounded-md border border-slate-200 bg-slate-50 p-3"
+    >
       <h3 className="mb-2 text-sm font-semibold text-slate-800">{editing ? t.editRecord(editing.trackingId) : t.addRecord}</h3>
       <div className="grid grid-cols-1 items-start gap-3 sm:grid-cols-[minmax(0,1fr)_8rem_auto]">
         <TextField<RecordFormInput, 'trackingId'> name="trackingId" label={t.recordTracking} autoComplete="off" maxLength={MAX_TRACKING_LENGTH} />

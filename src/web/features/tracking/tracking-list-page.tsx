@@ -93,12 +93,15 @@ export function TrackingListPage({ search, data, onSearch }: TrackingListPagePro
           meta: { className: 'whitespace-nowrap tabular-nums' },
           cell: ({ row }) => {
             const label = scanTaskLabel(row.original);
-            return label ? (
-              <span title={row.original.taskId === null ? undefined : `${F.taskId} ${row.original.taskId}`}>{label}</span>
-            ) : null;
+            return label ? <span title={row.original.taskId === null ? undefined : `${F.taskId} ${row.original.taskId}`}>{label}</span> : null;
           },
         }),
-        col.display({ id: 'operator', header: F.opUid, meta: { className: 'whitespace-nowrap' }, cell: ({ row }) => userLabel(data.users, row.original.opUid) }),
+        col.display({
+          id: 'operator',
+          header: F.opUid,
+          meta: { className: 'whitespace-nowrap' },
+          cell: ({ row }) => userLabel(data.users, row.original.opUid),
+        }),
         col.accessor('createdAt', { header: F.createdAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
         col.accessor('updatedAt', { header: F.updatedAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
         col.display({
@@ -194,11 +197,7 @@ const filterSchema = v.pipe(
     sort: v.picklist(SORTS),
   }),
   v.forward(
-    v.partialCheck(
-      [['startTime'], ['endTime']],
-      ({ startTime, endTime }) => !startTime || !endTime || startTime <= endTime,
-      L.endBeforeStart,
-    ),
+    v.partialCheck([['startTime'], ['endTime']], ({ startTime, endTime }) => !startTime || !endTime || startTime <= endTime, L.endBeforeStart),
     ['endTime'],
   ),
 );

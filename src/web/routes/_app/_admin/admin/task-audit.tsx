@@ -15,6 +15,8 @@ export const Route = createFileRoute('/_app/_admin/admin/task-audit')({
   },
   component: function AdminTaskAuditRoute() {
     const navigate = useNavigate();
-    return <TaskAuditPage search={Route.useSearch()} data={Route.useLoaderData()} onSearch={(next) => void navigate({ to: '/admin/task-audit', search: next })} />;
+    return (
+      <TaskAuditPage search={Route.useSearch()} data={Route.useLoaderData()} onSearch={(next) => void navigate({ to: '/admin/task-audit', search: next })} />
+    );
   },
 });

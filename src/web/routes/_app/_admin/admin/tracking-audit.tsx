@@ -16,7 +16,11 @@ export const Route = createFileRoute('/_app/_admin/admin/tracking-audit')({
   component: function AdminTrackingAuditRoute() {
     const navigate = useNavigate();
     return (
-      <TrackingAuditPage search={Route.useSearch()} data={Route.useLoaderData()} onSearch={(next) => void navigate({ to: '/admin/tracking-audit', search: next })} />
+      <TrackingAuditPage
+        search={Route.useSearch()}
+        data={Route.useLoaderData()}
+        onSearch={(next) => void navigate({ to: '/admin/tracking-audit', search: next })}
+      />
     );
   },
 });

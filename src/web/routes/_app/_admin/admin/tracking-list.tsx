@@ -16,7 +16,11 @@ export const Route = createFileRoute('/_app/_admin/admin/tracking-list')({
   component: function AdminTrackingListRoute() {
     const navigate = useNavigate();
     return (
-      <TrackingListPage search={Route.useSearch()} data={Route.useLoaderData()} onSearch={(next) => void navigate({ to: '/admin/tracking-list', search: next })} />
+      <TrackingListPage
+        search={Route.useSearch()}
+        data={Route.useLoaderData()}
+        onSearch={(next) => void navigate({ to: '/admin/tracking-list', search: next })}
+      />
     );
   },
 });
