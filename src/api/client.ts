@@ -1,21 +1,11 @@
 // The one API client of the web app: openapi-fetch typed by the generated `paths`, same origin
-// (SPEC §9 "fixed API host prefix": the app and the API are served from one host; vite proxies in
-// development). Its middleware
-// - sends the session token (`x-token`) and keep flag (`x-keepflag` "1"/"0") from `readToken`,
-//   unless the call set `x-token` itself (logout revokes an explicit token);
-// - applies SPEC §8 to every response (see classifyResponse): error messages through `notifyError`,
-//   and the session signals `token.expired` / `no.access` through `onSessionSignal`.
-// src/api knows nothing of the web: the web app creates the client and hands in its token store,
-// its toast and its words (src/web/app/api.ts).
-//
-// A caller that shows its own message opts out of the toasts for one call with `{ silent: true }`
-// (openapi-fetch copies unknown per-call options onto the Request) or the header `x-silent: 1`
-// (removed before the request is sent). Session signals are still emitted for silent calls: they
-// are about the session, not about the call.
-//
-// `api.upload` (upload.ts) is the one call that does not go through fetch: a multipart POST over
-// XMLHttpRequest, for its upload progress. It sends the same headers and its answer goes through
-// the same SPEC §8 handling (reportResponse) as every fetch call.
+// (SPEC §9). Its middleware sends the session token (`x-token`, `x-keepflag`) from `readToken`
+// unless the call set `x-token` itself, and applies SPEC §8 to every answer (classifyResponse):
+// error messages through `notifyError`, the session signals token.expired / no.access through
+// `onSessionSignal`. It knows nothing of the web: src/web/app/api.ts hands in the token store, the
+// toast and the words. `{ silent: true }` (or the header `x-silent: 1`, removed before sending)
+// opts one call out of the toasts, not out of the session signals. `api.upload` (upload.ts) is a
+// multipart POST over XMLHttpRequest for its progress, with the same headers and SPEC §8 handling.
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import type { paths } from './schema';
 import { sendUpload, type Upload, type UploadTransport, type UploadXhr } from './upload';

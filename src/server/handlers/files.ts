@@ -1,4 +1,4 @@
-// Uploads and downloads (SPEC §7 "Uploads and downloads"; DECISIONS "Files"; issues 4 and 5): the
+// Uploads and downloads (SPEC §7 "Uploads and downloads"; DECISIONS "Files"): the
 // purchased-records and tracking Excel uploads and their templates, the label PDF of a task, the
 // member's task export, the admin's tracking export and the task-amount export (rows and filters:
 // money/statistics.ts), each download behind a short-lived token of

@@ -1,4 +1,4 @@
-// One read per presentation (issue 17, docs/decisions/082): a camera decodes the barcode held in
+// One read per presentation (docs/decisions/082): a camera decodes the barcode held in
 // front of it several times a second, and each of those frames is not a scan. A code counts when it
 // comes into view; it stays in view while the decoder keeps finding it, and it has left only after
 // it was missing from GONE_FRAMES consecutive decoded frames spanning at least GONE_MS. Both, because

@@ -1,25 +1,11 @@
-// A USB barcode scanner is a keyboard (a "wedge"): it types the code's characters within a few
-// milliseconds and usually ends with Enter. This hook gives a page a hidden input that takes those
-// keystrokes and reports each code once, never cut in two (docs/decisions/080):
-// - Enter ends a code at once. Once a scanner has ended a code with Enter, the station remembers it
-//   (localStorage, ENTER_SUFFIX_STORAGE_KEY) and from then on only Enter ends a code: a page that is
-//   busy (a render, a slow machine) cannot cut it. A buffer left without Enter for ENTER_FALLBACK_MS
-//   is a code of a scanner without the suffix after all: it is reported and the station forgets the
-//   suffix; shorter than MIN_DEBOUNCED_LENGTH it is a stray key press and is dropped.
-// - A scanner set up without the Enter suffix is covered by the 100 ms debounce of SPEC §9 (no key
-//   for 100 ms ends the code). A debounce timer that fires late ran after a stall of the main
-//   thread, when the scanner's next keys may not have reached the page yet: it waits once more
-//   instead of taking the code (CI cut '1ZE2E' + '00000940013' so). A debounced buffer shorter than
-//   MIN_DEBOUNCED_LENGTH is a stray key press and is dropped. No rule here ever ends a code early:
-//   every end is Enter or a silence measured by a timer that ran on time.
-// - Every 100 ms (SPEC §9 focus check) focus returns to the hidden input, unless the clerk is typing
-//   in a real field (text inputs, selects, text areas, comboboxes) or a dialog is open, so clicking a
-//   button or the page never leaves the scanner typing into nothing.
-// - Between two checks a scan is not lost either: keys typed while the focus is on something that
-//   takes no typing (a button just clicked, the page) are taken into the hidden input, which takes
-//   the focus at once; so the first characters of a code scanned right after a click are kept, and
-//   the scanner's Enter never presses the button that had the focus.
-//
+// A USB barcode scanner is a keyboard (a "wedge"): it types a code's characters within a few
+// milliseconds and usually ends with Enter. This hook gives a page a hidden input that reports each
+// code once, never cut in two (docs/decisions/080, 084):
+// - once a scanner has ended a code with Enter, only Enter ends a code (a busy page cannot cut it);
+// - a scanner without the suffix is served by SPEC §9's 100 ms debounce, and a timer that fired late
+//   after a stall waits once more; short debounced buffers are stray key presses;
+// - focus returns to the hidden input every 100 ms (SPEC §9) unless the clerk types in a real field
+//   or a dialog is open, and keys typed meanwhile on a button or the page are kept.
 //   const scanner = useScannerInput({ onScan: (code) => actor.send({ type: 'scan.code', code }) });
 //   <input {...scanner.inputProps} />
 import { useCallback, useEffect, useRef, type KeyboardEvent } from 'react';

@@ -1,5 +1,5 @@
 // The sidebar per role: SPEC §2 "Sidebar by role" (order included), plus the two scan stations
-// after the tracking list (issue 17: a clerk reaches them from the menu, not only through the
+// after the tracking list (a clerk reaches them from the menu, not only through the
 // tracking list's buttons).
 import type { RoleType } from '../../../machines/session.machine';
 import { zh } from '../i18n/zh';

@@ -163,7 +163,7 @@ describe('Excel download tokens', () => {
     for (const kind of ['tracking', 'board', 'task-amount']) {
       expect(await get(w.a.token, `/api/download/excel/${kind}/token`)).toMatchObject({ status: 403, body: { code: 'A00003' } });
     }
-    // The tracking export (issue 5; scan.test.ts downloads it); the board export needs its board.
+    // The tracking export (scan.test.ts downloads it); the board export needs its board.
     expect((await get(w.lower.token, '/api/download/excel/tracking/token')).body.code).toBe('A00000');
     expect(await get(w.admin.token, '/api/download/excel/board/token')).toMatchObject({ status: 400, body: { code: 'A00001', msg: '请选择看板' } });
     expect(await get(w.admin.token, '/api/download/excel/board/token?boardId=999999')).toMatchObject({ status: 404, body: { code: 'A00004' } });

@@ -1,6 +1,6 @@
 // The purchased-records Excel upload through the real API on a real database (SPEC §2 /user/upload,
 // §3 "Upload result row", §7 "Uploads and downloads"; DECISIONS "Files": untrusted files,
-// one transaction, every valid row applied and the others reported; issue 4 "Uploads are
+// one transaction, every valid row applied and the others reported; "Uploads are
 // untrusted"). Every spreadsheet is generated here (support/sheets.ts).
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -126,7 +126,7 @@ describe('matching a tracking id', () => {
     expect((await recordsOf(task.id)).map((r) => r.status)).toEqual(['match', 'match']);
   });
 
-  // Decision 090 (issue 17): a task is judged by its own UPC only. Until then a wrong UPC in the
+  // Decision 090: a task is judged by its own UPC only. Until then a wrong UPC in the
   // parcel made the task unmatch ('包裹中有未记录的商品'), or not, depending on the scan order.
   it('leaves a wrong UPC in the parcel untied and unmatch without failing the task, in either scan order', async () => {
     const w = await world();
@@ -158,7 +158,7 @@ describe('matching a tracking id', () => {
     expect(await storedTask(database, other.id)).toMatchObject({ status: 'locked', productCount: 1 });
   });
 
-  // Decision 090 (issue 17): until then the task turned unmatch and its 2 units were unmatch rows
+  // Decision 090: until then the task turned unmatch and its 2 units were unmatch rows
   // tied to it; now the extra unit is the admin's and fails nobody, so the order of scans and
   // records cannot change the outcome (a task locked before the extra unit came stays locked).
   it('locks the task when more units arrive than recorded, splitting the extra units off untied', async () => {
@@ -181,7 +181,7 @@ describe('matching a tracking id', () => {
     expect(split).toMatchObject([{ count: 1, trackingId: 'T1', before: { splitFrom: row.id } }]);
   });
 
-  // Decision 090 (issue 17): the records of a task never total more than its count, and matching
+  // Decision 090: the records of a task never total more than its count, and matching
   // never ties more units to a task than its count. Until then a record of 3 on a 2-unit task was
   // accepted and its task ended unmatch with productCount 3.
   it('refuses records beyond the task count, and never ties more units to a task than its count', async () => {
@@ -203,7 +203,7 @@ describe('matching a tracking id', () => {
     ]);
   });
 
-  // Decision 090 (issue 17): the issue's world - alice records (T0, 1) on a 2-unit task, T0 brings 2
+  // Decision 090: the world that showed it - alice records (T0, 1) on a 2-unit task, T0 brings 2
   // units - ends locked 2/2 once she corrects the record, as if recorded right before the scan.
   it('lets the member correct a record the parcel disagrees with, and add and remove records meanwhile', async () => {
     const w = await world();

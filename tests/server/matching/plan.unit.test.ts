@@ -1,4 +1,4 @@
-// The matching planner on plain data (issue 17, decision 095): every matching case planned and
+// The matching planner on plain data (decision 095): every matching case planned and
 // applied without a database (tests/server/support/matching-memory.ts stands in for db/matching-store.ts).
 // What is asserted is what a member or a clerk sees after the run: the rows of the parcel and whose
 // task each is tied to, the record's status and message, the task's status and counts, the audit

@@ -1,4 +1,4 @@
-// Properties of matching on random worlds (issue 17, decisions 090 and 095), on plain data: no
+// Properties of matching on random worlds (decisions 090 and 095), on plain data: no
 // database. A world is a few tasks (each of one UPC and a count), parcels (tracking ids) and events:
 // scans of units into a parcel and members' records. Each event runs as the server runs it, with the
 // server's own planner (src/server/matching/plan.ts: allocate.ts, the task machine, the scan record

@@ -114,7 +114,7 @@ describe('scan batcher', () => {
     ]);
   });
 
-  // Issue 5 speed, kept by decision 095: inside its transaction a batch of scans is one lock statement,
+  // The receiving speed target, kept by decision 095: inside its transaction a batch of scans is one lock statement,
   // one read and one write (pipelined on PostgreSQL: two round trips with begin and commit), whatever
   // it matches; only a row divided between two tasks asks for ids first. Counted on PGlite, whose
   // client a second drizzle handle with a logger shares (PostgreSQL runs the same code).

@@ -290,7 +290,7 @@ describe('matching through the scan calls', () => {
     expect(taskAudit).toMatchObject([{ taskId: task.id, status: 'locked', opUid: w.adminUser.id }]);
   });
 
-  // Decision 090 (issue 17): a wrong UPC or more units than recorded no longer fail the task (until
+  // Decision 090: a wrong UPC or more units than recorded no longer fail the task (until
   // then: unmatch); the units nobody recorded are unmatch rows tied to no task.
   it('leaves a wrong UPC and the units beyond the records untied; a partial parcel keeps the task open; modify fixes it', async () => {
     const w = await world();

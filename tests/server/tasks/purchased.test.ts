@@ -111,7 +111,7 @@ describe('recording purchases (member)', () => {
     expect(await w.a.api.post('/api/purchased/user/remove', { id: r1!.id })).toMatchObject(notFound);
   });
 
-  // Decision 090 (issue 17): open or unmatch (until then open only, '只有进行中的任务可以修改').
+  // Decision 090: open or unmatch (until then open only, '只有进行中的任务可以修改').
   it('changes records only while the task is open or unmatch (task.records by user), with the machine message', async () => {
     const w = await world();
     const task = await claim(w.a.api, w.boardTask.id, 2);

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The UI half of "a button's presence equals the server's acceptance" (issue 4): for every task
+// The UI half of "a button's presence equals the server's acceptance": for every task
 // status and every context (productCount 0 or not, canSplit, isHome), the action buttons of the
 // row on /user/my-task are exactly the events the task machine accepts (read here from
 // machines/task.machine.ts itself), plus records (every status but pending and deleted), upload
