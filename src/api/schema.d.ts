@@ -2801,6 +2801,7 @@ export interface components {
             readonly mainId?: number | null;
             readonly subId?: number | null;
             readonly taskId?: number | null;
+            readonly unmatchReason?: string | null;
         };
         /** @description trackingId (trimmed) and productCount (whole number 1..1000000) are checked by the server with the record dialog's words ('请填写trackingId', '请填写数目'), so they are not required here. */
         PurchasedCreateRequest: {
