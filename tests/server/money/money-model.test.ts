@@ -1,5 +1,5 @@
 // Model-based tests of the money machines against the API on a real database (DECISIONS "Money";
-// DECISIONS "Money"): every shortest path of machines/payment.machine.ts and machines/withdraw.machine.ts
+// decision 051): every shortest path of machines/payment.machine.ts and machines/withdraw.machine.ts
 // is replayed through the real calls that cause its events, and after each step the stored status
 // must be the machine's state.
 //
