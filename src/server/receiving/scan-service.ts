@@ -134,6 +134,9 @@ export function rowsOfTracking(tx: Tx, trackingId: string): Promise<ScanRow[]> {
   return tx.select().from(scanTrackings).where(eq(scanTrackings.trackingId, trackingId)).orderBy(asc(scanTrackings.id));
 }
 
+/** The upcs of tasks (a task without a upc records none). */
+const upcSet = (tasks: readonly { upc: string | null }[]) => new Set(tasks.flatMap((t) => (t.upc === null ? [] : [t.upc])));
+
 /** The upcs members recorded on a tracking id (live records: their task not deleted). */
 async function recordedUpcsOf(tx: Tx, trackingId: string): Promise<Set<string>> {
   const rows = await tx
@@ -141,7 +144,7 @@ async function recordedUpcsOf(tx: Tx, trackingId: string): Promise<Set<string>> 
     .from(purchasedRecords)
     .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
     .where(and(eq(purchasedRecords.trackingId, trackingId), ne(tasks.status, DELETED_TASK_STATUS)));
-  return new Set(rows.flatMap((r) => (r.upc === null ? [] : [r.upc])));
+  return upcSet(rows);
 }
 
 /** A tracking id's rows, with what its unmatch rows need to say why (read only when one is unmatch). */
@@ -251,7 +254,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
   });
   const ids = state.newIds.values();
   // The snapshot holds the tracking ids' live records with their tasks: what their unmatch rows say.
-  const recordedUpcs = (trackingId: string) => new Set((state.records.get(trackingId) ?? []).flatMap(({ task }) => (task.upc === null ? [] : [task.upc])));
+  const recordedUpcs = (trackingId: string) => upcSet((state.records.get(trackingId) ?? []).map(({ task }) => task));
 
   const actors = new Map<string, SessionUser>();
   const fresh: FreshScan[] = [];
