@@ -11,6 +11,9 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
+/** Web test files run with a document of their own (project web-own-document). */
+const OWN_DOCUMENT = ['tests/web/ui/toast.test.tsx'];
+
 export default defineConfig({
   test: {
     projects: [
@@ -39,7 +42,23 @@ export default defineConfig({
         plugins: [react()],
         // 20 s, not vitest's 5 s: page tests render the whole app in happy-dom and took over 5 s on a
         // busy 2-core CI machine (timing only; no test waits on purpose).
-        test: { name: 'web', include: ['tests/web/**/*.test.{ts,tsx}'], environment: 'happy-dom', testTimeout: 20_000 },
+        test: {
+          name: 'web',
+          include: ['tests/web/**/*.test.{ts,tsx}'],
+          exclude: [...configDefaults.exclude, ...OWN_DOCUMENT],
+          environment: 'happy-dom',
+          // One document and module graph per worker, emptied after each file (support/fresh-document.ts):
+          // a fresh environment and module graph per file cost more than the tests themselves.
+          isolate: false,
+          setupFiles: ['tests/web/support/fresh-document.ts'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        plugins: [react()],
+        // Files that need a document no other file has used: Headless UI keeps module state about the
+        // page's main tree, and a dialog after other files' pages did not always make the root inert.
+        test: { name: 'web-own-document', include: OWN_DOCUMENT, environment: 'happy-dom', testTimeout: 20_000 },
       },
       {
         test: {

@@ -1,9 +1,9 @@
-// `npm test`: everything a reviewer checks, in order — types, lint, unit + API (PGlite) + web tests,
+// `npm test`: everything a reviewer checks — types, lint and format at once, then unit + API (PGlite) + web tests,
 // the API tests again on PostgreSQL when TEST_DATABASE_URL is set, then the browser tests in
 // Debian's chromium. Without chromium the browser tests are skipped with a clear message, unless
 // E2E_REQUIRED=1, which makes that a failure. Each step prints its time and the run its wall time;
 // for a faster inner loop run one project: npm run test:unit, test:api or test:web.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,19 +40,45 @@ function vitest(title: string, projects: string[], env: NodeJS.ProcessEnv = {}) 
   return ok;
 }
 
-step('typecheck (tsc --noEmit)', bin('tsc'), ['--noEmit']);
-step('lint (eslint)', bin('eslint'), ['.', '--max-warnings=0']);
-step('format (prettier --check)', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
-vitest('unit, API on PGlite, web', ['unit', 'server', 'web']);
+/**
+ * Steps that share nothing run at once (each is one single-threaded process), their output held and
+ * printed in order when all have finished.
+ */
+async function together(steps: { title: string; cmd: string; args: string[] }[]) {
+  const runs = steps.map(({ title, cmd, args }) => {
+    const stepStarted = performance.now();
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    return new Promise<void>((resolve) =>
+      child.on('close', (code) => {
+        const time = seconds(stepStarted);
+        if (code !== 0) failures.push(title);
+        resolve(void console.log(`\n▶ ${title}\n${out.trimEnd()}${out.trim() ? '\n' : ''}(${title}: ${time})`));
+      }),
+    );
+  });
+  await Promise.all(runs);
+}
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const browserTests = fs.existsSync(chromium);
+const BUILD = 'build the web app for the browser tests';
+
+await together([
+  { title: 'typecheck (tsc --noEmit)', cmd: bin('tsc'), args: ['--noEmit'] },
+  { title: 'lint (eslint)', cmd: bin('eslint'), args: ['.', '--max-warnings=0'] },
+  { title: 'format (prettier --check)', cmd: bin('prettier'), args: ['--check', '.', '--log-level', 'warn'] },
+  ...(browserTests ? [{ title: BUILD, cmd: process.execPath, args: [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'] }] : []),
+]);
+vitest('unit, API on PGlite, web', ['unit', 'server', 'web', 'web-own-document']);
 
 if (process.env.TEST_DATABASE_URL) vitest('API on PostgreSQL', ['server'], { TEST_DB: 'pg' });
 else console.log('\n(i) TEST_DATABASE_URL is not set: the API tests ran on PGlite only.');
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (fs.existsSync(chromium)) {
-  if (step('build the web app for the browser tests', process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'])) {
-    vitest('browser (e2e) in chromium', ['e2e'], { CHROMIUM_PATH: chromium });
-  }
+if (browserTests) {
+  if (!failures.includes(BUILD)) vitest('browser (e2e) in chromium', ['e2e'], { CHROMIUM_PATH: chromium });
 } else {
   const msg = `Browser tests SKIPPED: ${chromium} not found. Install it with: apt-get install -y chromium (or set CHROMIUM_PATH).`;
   if (process.env.E2E_REQUIRED === '1') {

@@ -1,0 +1,16 @@
+// The web tests share one happy-dom document per worker (isolate: false: a fresh environment and
+// module graph per file cost more than the tests themselves). Each file starts from an empty page:
+// what a file left in the document (nodes, <html> attributes a dialog set, storage) is removed after it.
+import { cleanup } from '@testing-library/react';
+import { afterAll, vi } from 'vitest';
+
+afterAll(() => {
+  cleanup();
+  vi.useRealTimers();
+  document.body.replaceChildren();
+  document.head.replaceChildren();
+  for (const { name } of [...document.documentElement.attributes]) document.documentElement.removeAttribute(name);
+  for (const { name } of [...document.body.attributes]) document.body.removeAttribute(name);
+  localStorage.clear();
+  sessionStorage.clear();
+});
