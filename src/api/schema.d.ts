@@ -1912,7 +1912,7 @@ export interface paths {
         };
         /**
          * Payment file of waited withdraw lines (full payout details)
-         * @description Token from getWithdrawPaymentFileToken; the selection is fixed in the token. Written to the admin log; Cache-Control no-store.
+         * @description Beyond SPEC §7: token from getWithdrawPaymentFileToken; the selection is fixed in the token. Written to the admin log; Cache-Control no-store.
          */
         get: operations["exportWithdrawPayments"];
         put?: never;
@@ -2588,7 +2588,7 @@ export interface components {
             id: number;
             /** @description Billpay, Check, Wire, ACH, Paypal, Zelle or a typed value. */
             paymentType: string;
-            /** @description Masked (last four characters). */
+            /** @description In full: the card's owner sees their own holder name (DECISIONS Money). */
             accountName: string;
             /** @description Masked (last four characters). */
             cardNo: string;
@@ -2966,9 +2966,6 @@ export interface components {
             /** @description Waited lines in the file. */
             count: number;
         };
-        HomeCount: {
-            count: number;
-        };
         AdminHome: {
             /** @description Claims waiting for accept or reject (tasks pending). */
             pendingClaims: number;
@@ -2982,7 +2979,7 @@ export interface components {
             /** @description Admin only. */
             withdrawalsWaiting?: {
                 count: number;
-                /** @description Yuan */
+                /** @description Yuan, two decimals. */
                 total: number;
             };
             /** @description Admin only. Withdraw lines whose member asked to cancel. */
@@ -6419,6 +6416,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6453,6 +6451,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
@@ -6487,6 +6486,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
         };
     };
