@@ -7,7 +7,7 @@
 // did not exist.
 import type { FastifyReply } from 'fastify';
 import { cardKey } from '../money/card-crypto.ts';
-import { bindCard, cardMessages, cardOut, listCards, unbindCard } from '../money/cards.ts';
+import { bindCard, cardMessages, listCards, ownCardOut, unbindCard } from '../money/cards.ts';
 import {
   agreeCancel,
   changeCard,
@@ -62,14 +62,15 @@ export const withdrawHandlers: Handlers = {
   // ---- cards (member)
 
   async listBankCards(req, ctx) {
-    return ok({ userCardList: (await listCards(ctx.db, me(req).id)).map(cardOut) });
+    const key = cardKey(ctx.config);
+    return ok({ userCardList: (await listCards(ctx.db, me(req).id)).map((c) => ownCardOut(c, key)) });
   },
 
   async bindBankCard(req, ctx) {
     const user = me(req);
     const key = cardKey(ctx.config);
     const row = await inMoneyTransaction(ctx.db, (tx) => bindCard(tx, key, user, req.body));
-    return ok({ status: 'succ' as const, msg: cardMessages.bound, card: cardOut(row) }, cardMessages.bound);
+    return ok({ status: 'succ' as const, msg: cardMessages.bound, card: ownCardOut(row, key) }, cardMessages.bound);
   },
 
   async unbindBankCard(req, ctx) {
