@@ -15,6 +15,7 @@ import {
   lineOut,
   listLines,
   markPaid,
+  payBatch,
   rejectCancel,
   requestCancel,
   requestWithdraw,
@@ -136,6 +137,15 @@ export const withdrawHandlers: Handlers = {
     const user = me(req);
     await inMoneyTransaction(ctx.db, (tx) => markPaid(tx, user, req.body.id));
     return done(M.paidOk);
+  },
+
+  /** Several waited lines paid together, all or nothing: a refusal is an A00000 answer with status failed and its rows. */
+  async payWithdrawRequests(req, ctx) {
+    const user = me(req);
+    const r = await inMoneyTransaction(ctx.db, (tx) => payBatch(tx, user, req.body.ids));
+    const refused = r.rows.filter((row) => !row.ok).length;
+    const msg = r.paid ? M.batchPaid(r.rows.length) : M.batchRefused(refused);
+    return ok({ status: r.paid ? ('succ' as const) : ('failed' as const), msg, rows: r.rows }, msg);
   },
 
   async saveWithdrawAdminNote(req, ctx) {
