@@ -45,7 +45,7 @@ function clear(key: Buffer, field: CardField, stored: string | null): string {
   }
 }
 
-export function detailsOf(key: Buffer, line: LineRow, card: CardPart): WithdrawCardDetails {
+function detailsOf(key: Buffer, line: LineRow, card: CardPart): WithdrawCardDetails {
   return {
     requestId: line.id,
     cardId: line.cardId,

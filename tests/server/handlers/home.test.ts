@@ -117,18 +117,16 @@ async function world() {
     const id = 1000 + i;
     const orderId = String(id);
     await db().insert(withdrawOrders).values({ id, orderId, userId: w.a.user.id });
-    await db()
-      .insert(withdrawRequests)
-      .values({
-        orderId,
-        userId: w.a.user.id,
-        cardId: card!.id,
-        paymentType: 'Zelle',
-        accountNameEncrypt: 'x',
-        accountNameLast4: 'Lee',
-        withdrawAmount: l.amount,
-        status: l.status,
-      });
+    await db().insert(withdrawRequests).values({
+      orderId,
+      userId: w.a.user.id,
+      cardId: card!.id,
+      paymentType: 'Zelle',
+      accountNameEncrypt: 'x',
+      accountNameLast4: 'Lee',
+      withdrawAmount: l.amount,
+      status: l.status,
+    });
   }
   return { ...w, lower: client(app, lower.token), t1, t2, t3, t4, t5, pending };
 }
