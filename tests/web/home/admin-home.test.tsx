@@ -35,7 +35,7 @@ function today(): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
-function openHome(role: 'admin' | 'lowerAdmin', answer: Handler, path = '/admin/home') {
+function openHome(role: 'admin' | 'lowerAdmin', answer: Handler, path = '/') {
   const calls: URL[] = [];
   const app = renderApp(path, {
     loggedInAs: userOf(role),
@@ -53,7 +53,7 @@ const waiting = () => screen.getByRole('region', { name: '待处理' });
 const cardLink = (name: RegExp) => within(waiting()).getByRole('link', { name });
 
 describe('the admin home', () => {
-  it('shows every count as a link to its filtered list, in one call with the timezone', async () => {
+  it('is where / leads an admin: every count a link to its filtered list, in one call with the timezone', async () => {
     const { router, calls } = openHome('admin', () => ok(ADMIN_COUNTS));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/home'));
     await waitFor(() => expect(document.title).toBe('首页 - 采购任务协作平台'));

@@ -108,9 +108,9 @@ describe('/admin/withdraw-list: the table', () => {
     expect(listQueries(fake).at(-1)).toEqual({ ...expected, page: '0', size: '20' });
   });
 
-  it('is not open to a lowerAdmin (SPEC §2: the withdraw list is admin only)', async () => {
+  it('is not open to a lowerAdmin (SPEC §2: the withdraw list is admin only): it goes to the admin home', async () => {
     const { fake, router } = open(createWithdrawFake({ lines: LINES }), 'lowerAdmin');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/me'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/home'));
     expect(listQueries(fake)).toEqual([]);
   });
 });
