@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 // /admin/withdraw-list through the real router, with the HTTP boundary faked (withdraw-fake.ts): the
 // table, the filters, the buttons the withdraw machine allows (agree / reject cancel per order, mark
-// paid), the notes, the export (token kind withdraw, the filters on the link) and the Excel confirm
-// upload with its per-row report ('上传错误' on failure, SPEC §8). Admin only.
+// paid), the card's full details (收款信息), the notes, the export (token kind withdraw, the filters
+// on the link) and the Excel confirm upload with its per-row report ('上传错误' on failure, SPEC §8).
+// Admin only.
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -42,7 +43,8 @@ function open(fake: WithdrawFake = createWithdrawFake({ lines: LINES }), role: '
 
 const table = () => screen.getByRole('table', { name: '提现列表' });
 const bodyRows = () => dataRows(table());
-const rowOf = (id: number) => bodyRows().find((row) => within(row).getAllByRole('cell')[0]!.textContent === String(id))!;
+const fieldsOf = cellsOf;
+const rowOf = (id: number) => bodyRows().find((row) => fieldsOf(row)[0] === String(id))!;
 const buttonsOf = (row: HTMLElement) =>
   within(row)
     .queryAllByRole('button')
@@ -66,7 +68,7 @@ describe('/admin/withdraw-list: the table', () => {
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
     ).toEqual(['ID', '订单号', '用户', 'Payment Type', '持卡人', '卡号', '地址', '提现金额', '用户备注', '状态', '账户备注', '日期备注', '创建时间', '操作']);
-    expect(cellsOf(rowOf(503)).slice(0, 12)).toEqual([
+    expect(fieldsOf(rowOf(503)).slice(0, 12)).toEqual([
       '503',
       '9002',
       'bob#22',
@@ -80,7 +82,7 @@ describe('/admin/withdraw-list: the table', () => {
       '工行',
       '3/12',
     ]);
-    expect(cellsOf(rowOf(503))[12]).toMatch(/^2025-03-1\d \d\d:\d\d$/);
+    expect(fieldsOf(rowOf(503))[12]).toMatch(/^2025-03-1\d \d\d:\d\d$/);
     expect(listQueries(fake)).toEqual([{ page: '0', size: '20', isDesc: 'true' }]);
     expect([...(screen.getByLabelText('每页') as HTMLSelectElement).options].map((o) => o.value)).toEqual(['20', '50', '100', '500', '1000']);
   });
@@ -88,9 +90,9 @@ describe('/admin/withdraw-list: the table', () => {
   it('offers on each row exactly what the withdraw machine allows, and the notes always', async () => {
     open();
     await waitFor(() => expect(bodyRows()).toHaveLength(4));
-    expect(buttonsOf(rowOf(501))).toEqual(['同意取消', '拒绝取消', '备注']);
-    expect(buttonsOf(rowOf(503))).toEqual(['标记已付款', '备注']);
-    expect(buttonsOf(rowOf(504))).toEqual(['备注']);
+    expect(buttonsOf(rowOf(501))).toEqual(['同意取消', '拒绝取消', '收款信息', '备注']);
+    expect(buttonsOf(rowOf(503))).toEqual(['标记已付款', '收款信息', '备注']);
+    expect(buttonsOf(rowOf(504))).toEqual(['收款信息', '备注']);
   });
 
   it('filters by order, status, user, card and sort, in the URL and the call', async () => {
@@ -123,8 +125,8 @@ describe('/admin/withdraw-list: actions', () => {
     expect(await confirm(user)).toContain('同意取消 alice 的订单 9001 吗？');
     expect(await screen.findByText('已同意取消')).toBeTruthy();
     expect(bodiesTo(fake, '/api/withdraw/admin/agree/cancel')).toEqual([{ orderId: 9001 }]);
-    await waitFor(() => expect([cellsOf(rowOf(501))[9], cellsOf(rowOf(502))[9]]).toEqual(['已取消', '已取消']));
-    expect(buttonsOf(rowOf(501))).toEqual(['备注']);
+    await waitFor(() => expect([fieldsOf(rowOf(501))[9], fieldsOf(rowOf(502))[9]]).toEqual(['已取消', '已取消']));
+    expect(buttonsOf(rowOf(501))).toEqual(['收款信息', '备注']);
   });
 
   it('rejects a requested cancel: the order is waited again', async () => {
@@ -134,8 +136,8 @@ describe('/admin/withdraw-list: actions', () => {
     await confirm(user);
     expect(await screen.findByText('已拒绝取消')).toBeTruthy();
     expect(bodiesTo(fake, '/api/withdraw/admin/reject/cancel')).toEqual([{ orderId: 9001 }]);
-    await waitFor(() => expect(cellsOf(rowOf(501))[9]).toBe('待付款'));
-    expect(buttonsOf(rowOf(501))).toEqual(['标记已付款', '备注']);
+    await waitFor(() => expect(fieldsOf(rowOf(501))[9]).toBe('待付款'));
+    expect(buttonsOf(rowOf(501))).toEqual(['标记已付款', '收款信息', '备注']);
   });
 
   it("marks a waited line paid; a refusal toasts the server's msg", async () => {
@@ -151,7 +153,7 @@ describe('/admin/withdraw-list: actions', () => {
     await confirm(user);
     expect(await screen.findByText('已标记为已付款')).toBeTruthy();
     expect(bodiesTo(fake, '/api/withdraw/admin/paid')).toEqual([{ id: 503 }, { id: 503 }]);
-    await waitFor(() => expect(cellsOf(rowOf(503))[9]).toBe('已付款'));
+    await waitFor(() => expect(fieldsOf(rowOf(503))[9]).toBe('已付款'));
   });
 
   it('edits the account and date notes of a line', async () => {
@@ -168,7 +170,7 @@ describe('/admin/withdraw-list: actions', () => {
     expect(await screen.findByText('保存成功')).toBeTruthy();
     expect(bodiesTo(fake, '/api/withdraw/admin/adminnote/save')).toEqual([{ requestId: 503, adminNote: '招行 尾号1111', adminNote2: '3/15' }]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    await waitFor(() => expect(cellsOf(rowOf(503)).slice(10, 12)).toEqual(['招行 尾号1111', '3/15']));
+    await waitFor(() => expect(fieldsOf(rowOf(503)).slice(10, 12)).toEqual(['招行 尾号1111', '3/15']));
   });
 
   it('keeps the notes dialog open on a refusal, with the server msg (or 保存失败)', async () => {
@@ -274,5 +276,62 @@ describe('/admin/withdraw-list: files', () => {
     await waitFor(() => expect(bodyRows()).toHaveLength(4));
     await sendFile(user);
     expect(await screen.findByText('上传错误')).toBeTruthy();
+  });
+});
+
+describe('/admin/withdraw-list: 收款信息 (the card in full)', () => {
+  /** The dialog's fields as label -> value. */
+  const detailsOf = (dialog: HTMLElement) =>
+    Object.fromEntries(
+      within(dialog)
+        .getAllByRole('term')
+        .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+    );
+
+  it('reveals the full details of the line on the click, each with a copy button, and keeps none after closing', async () => {
+    const { fake, user } = open();
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    await user.click(within(rowOf(503)).getByRole('button', { name: '收款信息：提现 #503' }));
+    const dialog = await screen.findByRole('dialog', { name: '收款信息：提现 #503' });
+    await waitFor(() => expect(within(dialog).queryByRole('status')).toBeNull());
+    expect(detailsOf(dialog)).toEqual({
+      付款方式: 'Wire',
+      户名: 'Acme Public',
+      '账号/卡号': '000123451111',
+      路由号: '021000021',
+      银行: 'Chase',
+      卡类型: '—',
+      地址: '1 Main St',
+    });
+    expect(dialog.textContent).toContain('bob · 订单 9002 · 金额 88.80');
+    expect(dialog.textContent).toContain('管理员日志');
+    expect(bodiesTo(fake, '/api/withdraw/admin/card/reveal')).toEqual([{ id: 503 }]);
+
+    await user.click(within(dialog).getByRole('button', { name: '复制账号/卡号' }));
+    expect(await navigator.clipboard.readText()).toBe('000123451111');
+    expect(within(dialog).getByRole('button', { name: '复制账号/卡号' }).textContent).toBe('已复制');
+    expect(within(dialog).queryByRole('button', { name: '复制卡类型' })).toBeNull();
+
+    await user.click(within(dialog).getByRole('button', { name: '关闭' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(document.body.textContent).not.toContain('000123451111');
+
+    await user.click(within(rowOf(502)).getByRole('button', { name: '收款信息：提现 #502' }));
+    const second = await screen.findByRole('dialog', { name: '收款信息：提现 #502' });
+    await waitFor(() => expect(detailsOf(second)['户名']).toBe('Ann Lee'));
+    expect(second.textContent).not.toContain('Acme Public');
+    expect(bodiesTo(fake, '/api/withdraw/admin/card/reveal')).toEqual([{ id: 503 }, { id: 502 }]);
+  });
+
+  it('says in the dialog when the reveal is refused', async () => {
+    const fake = createWithdrawFake({ lines: LINES });
+    fake.answer.reveal = () => refuse('提现记录不存在', 404, 'A00004');
+    const { user } = open(fake);
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    await user.click(within(rowOf(504)).getByRole('button', { name: '收款信息：提现 #504' }));
+    const dialog = await screen.findByRole('dialog', { name: '收款信息：提现 #504' });
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain('A00004 提现记录不存在');
+    expect(within(dialog).queryAllByRole('term')).toHaveLength(0);
   });
 });

@@ -1,16 +1,10 @@
-// /admin/withdraw-list (SPEC §2, §3 withdraw request, §4 "Withdraw status", §7 Withdraw admin calls;
-// admin only: the route guard, the sidebar and the server's x-roles keep lowerAdmin out). Every
-// member's withdraw lines with the filters of listAdminWithdrawRequests (order id, status, user, card
-// id, sort) and a table of the line, its member, card, amount, notes and status. Each row offers
-// what machines/withdraw.machine.ts accepts for it (withdraw-rules.ts), each after a confirmation:
-// - 同意取消 / 拒绝取消 (wd.agreeCancel / wd.rejectCancel, requestedCancel): per order (the calls take
-//   the orderId; every line of the order moves);
-// - 标记已付款 (wd.pay, waited);
-// and always 备注: the account note (adminNote) and date note (adminNote2) in a dialog.
-// Outcomes toast the server's msg (SPEC §8), '操作成功' / '操作失败' when it gave none; the list
-// reloads after each. The header exports the filtered lines to Excel (download token kind withdraw,
-// the filters on the link) and opens the Excel confirmation of paid lines (withdraw-confirm-upload).
-// Filters, sort, page and size live in the URL; the route's loader fetches the page and the users.
+// /admin/withdraw-list (SPEC §2, §4 "Withdraw status", §7 Withdraw admin calls; admin only). Every
+// member's withdraw lines, filtered and paged in the URL by the route. Each row offers what
+// machines/withdraw.machine.ts accepts for it (withdraw-rules.ts), after a confirmation: agree or
+// reject cancel (per order), mark paid; and always 收款信息 (the card's full details, revealed on the
+// click, card-reveal-dialog.tsx) and 备注. Outcomes toast the server's msg (SPEC §8) and reload the
+// list. The header exports the filtered lines to Excel (download token kind withdraw, the filters on
+// the link) and opens the Excel confirmation of paid lines (withdraw-confirm-upload).
 import { useRouter, useRouterState } from '@tanstack/react-router';
 import { useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
@@ -29,6 +23,7 @@ import { timezoneOffsetHours } from '../../lib/timezone';
 import { useAppContext } from '../../app/app-context';
 import { useDownload } from '../../navigation/use-download';
 import { AdminNoteDialog } from './admin-note-dialog';
+import { CardRevealDialog, useCardReveal } from './card-reveal-dialog';
 import { SwitchField } from './switch-field';
 import {
   agreeWithdrawCancel,
@@ -79,6 +74,8 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
   const [noting, setNoting] = useState<WithdrawRequest | null>(null);
   const exporting = useDownload();
   const [confirming, setConfirming] = useState(false);
+  const cardReveal = useCardReveal();
+  const openReveal = cardReveal.open;
 
   const columns = useMemo(() => {
     const reload = () => void router.invalidate();
@@ -155,6 +152,9 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
                 {text[action]}
               </Button>
             ))}
+            <Button variant="link" aria-label={A.reveal.named(row.original.id)} onClick={() => openReveal(row.original)}>
+              {A.reveal.button}
+            </Button>
             <Button variant="link" aria-label={A.editNotesNamed(row.original.id)} onClick={() => setNoting(row.original)}>
               {A.editNotes}
             </Button>
@@ -162,7 +162,7 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
         ),
       }),
     ]);
-  }, [api, data.users, router, running]);
+  }, [api, data.users, openReveal, router, running]);
 
   const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
 
@@ -203,6 +203,7 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
         emptyText={A.empty}
         caption={A.caption}
       />
+      <CardRevealDialog reveal={cardReveal.reveal} member={cardReveal.reveal ? memberOf(cardReveal.reveal.line, data.users) : ''} onClose={cardReveal.close} />
       {noting && (
         <AdminNoteDialog
           key={noting.id}
