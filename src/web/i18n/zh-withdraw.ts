@@ -192,6 +192,30 @@ export const withdrawText = {
         address: '地址',
       },
     },
+    /** Choosing waited lines: bulk pay (payWithdrawRequests) and the payment file. */
+    selection: {
+      chosen: (count: number, total: string) => `已选择 ${count} 笔待付款提现，合计 ${total}`,
+      clear: '取消选择',
+      tooMany: (max: number) => `一次最多 ${max} 笔，请减少选择`,
+    },
+    batchPay: {
+      button: '批量标记已付款',
+      title: '批量标记已付款',
+      confirm: (count: number, total: string) => `确定这 ${count} 笔提现（合计 ${total}）都已付款吗？\n全部可以付款才会标记，否则不做任何修改。`,
+      ok: '标记已付款',
+      done: (count: number) => `已将 ${count} 笔提现标记为已付款`,
+      failed: '批量付款失败，未做任何修改',
+      refusedTitle: '以下提现不能标记为已付款，未做任何修改：',
+      refusedLine: (id: number, msg: string) => `提现 #${id}：${msg}`,
+      dismiss: '知道了',
+    },
+    paymentFile: {
+      button: '导出付款文件',
+      /** Without a choice, the file holds every waited line the filters select. */
+      hint: '导出当前筛选条件下全部待付款的提现（含完整收款信息）',
+      onlyWaited: '付款文件只包含待付款的提现：请把状态筛选改为「待付款」或全部',
+      ready: (count: number) => `付款文件包含 ${count} 笔待付款提现，下载会记录在管理员日志中`,
+    },
     editNotes: '备注',
     editNotesNamed: (id: number) => `编辑备注：提现 #${id}`,
     notesTitle: (id: number) => `编辑备注：提现 #${id}`,

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 // /admin/withdraw-list through the real router, with the HTTP boundary faked (withdraw-fake.ts): the
 // table, the filters, the buttons the withdraw machine allows (agree / reject cancel per order, mark
-// paid), the card's full details (收款信息), the notes, the export (token kind withdraw, the filters
-// on the link) and the Excel confirm upload with its per-row report ('上传错误' on failure, SPEC §8).
-// Admin only.
+// paid), the card's full details (收款信息), choosing the lines to pay for a bulk pay or the payment
+// file, the notes, the export (token kind withdraw, the filters on the link) and the Excel confirm
+// upload with its per-row report ('上传错误' on failure, SPEC §8). Admin only.
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -43,7 +43,8 @@ function open(fake: WithdrawFake = createWithdrawFake({ lines: LINES }), role: '
 
 const table = () => screen.getByRole('table', { name: '提现列表' });
 const bodyRows = () => dataRows(table());
-const fieldsOf = cellsOf;
+/** A row's cells after the checkbox column. */
+const fieldsOf = (row: HTMLElement) => cellsOf(row).slice(1);
 const rowOf = (id: number) => bodyRows().find((row) => fieldsOf(row)[0] === String(id))!;
 const buttonsOf = (row: HTMLElement) =>
   within(row)
@@ -67,7 +68,23 @@ describe('/admin/withdraw-list: the table', () => {
       within(table())
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['ID', '订单号', '用户', 'Payment Type', '持卡人', '卡号', '地址', '提现金额', '用户备注', '状态', '账户备注', '日期备注', '创建时间', '操作']);
+    ).toEqual([
+      '',
+      'ID',
+      '订单号',
+      '用户',
+      'Payment Type',
+      '持卡人',
+      '卡号',
+      '地址',
+      '提现金额',
+      '用户备注',
+      '状态',
+      '账户备注',
+      '日期备注',
+      '创建时间',
+      '操作',
+    ]);
     expect(fieldsOf(rowOf(503)).slice(0, 12)).toEqual([
       '503',
       '9002',
@@ -333,5 +350,114 @@ describe('/admin/withdraw-list: 收款信息 (the card in full)', () => {
     const alert = await within(dialog).findByRole('alert');
     expect(alert.textContent).toContain('A00004 提现记录不存在');
     expect(within(dialog).queryAllByRole('term')).toHaveLength(0);
+  });
+});
+
+describe('/admin/withdraw-list: choosing the lines to pay', () => {
+  const PAYABLE = [
+    aLine({ id: 501, orderId: 9001, userId: 21, status: 'requestedCancel', createdAt: NOW + 4 }),
+    aLine({ id: 503, orderId: 9002, userId: 22, status: 'waited', cancelFlag: false, withdrawAmount: 88.8, createdAt: NOW + 3 }),
+    aLine({ id: 505, orderId: 9004, userId: 21, status: 'waited', cardId: 33, withdrawAmount: 12.5, createdAt: NOW + 2 }),
+    aLine({ id: 504, orderId: 9003, userId: 22, status: 'paid', cancelFlag: false, createdAt: NOW + 1 }),
+  ];
+  const checkboxOf = (id: number) => within(rowOf(id)).queryByRole('checkbox', { name: '选择此行' });
+  const selectionBar = () => screen.queryByRole('region', { name: /^已选择/ });
+
+  async function chooseTwo(fake = createWithdrawFake({ lines: PAYABLE })) {
+    const app = open(fake);
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    await app.user.click(checkboxOf(503)!);
+    await app.user.click(checkboxOf(505)!);
+    return app;
+  }
+
+  it('offers a checkbox only on the lines the admin may pay; the header chooses all of them', async () => {
+    const { user } = open(createWithdrawFake({ lines: PAYABLE }));
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    expect([501, 503, 505, 504].map((id) => checkboxOf(id) !== null)).toEqual([false, true, true, false]);
+    expect(selectionBar()).toBeNull();
+    await user.click(screen.getByRole('checkbox', { name: '选择本页全部' }));
+    expect(selectionBar()?.textContent).toContain('已选择 2 笔待付款提现，合计 101.30');
+  });
+
+  it('pays the chosen lines in one call after a confirmation naming their count and total', async () => {
+    const { fake, user } = await chooseTwo();
+    expect(selectionBar()?.textContent).toContain('已选择 2 笔待付款提现，合计 101.30');
+    await user.click(screen.getByRole('button', { name: '批量标记已付款' }));
+    const dialog = await screen.findByRole('dialog', { name: '批量标记已付款' });
+    expect(dialog.textContent).toContain('确定这 2 笔提现（合计 101.30）都已付款吗？');
+    await user.click(within(dialog).getByRole('button', { name: '标记已付款' }));
+    expect(await screen.findByText('已将2笔提现标记为已付款')).toBeTruthy();
+    expect(bodiesTo(fake, '/api/withdraw/admin/paid/batch')).toEqual([{ ids: [503, 505] }]);
+    await waitFor(() => expect([fieldsOf(rowOf(503))[9], fieldsOf(rowOf(505))[9]]).toEqual(['已付款', '已付款']));
+    expect(selectionBar()).toBeNull();
+    expect(checkboxOf(503)).toBeNull();
+  });
+
+  it('sends nothing when the confirmation is cancelled', async () => {
+    const { fake, user } = await chooseTwo();
+    await user.click(screen.getByRole('button', { name: '批量标记已付款' }));
+    await user.click(within(await screen.findByRole('dialog', { name: '批量标记已付款' })).getByRole('button', { name: '取消' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(bodiesTo(fake, '/api/withdraw/admin/paid/batch')).toEqual([]);
+    expect(selectionBar()).not.toBeNull();
+  });
+
+  it('says which lines a refused bulk pay could not pay, and why (nothing was changed)', async () => {
+    const fake = createWithdrawFake({ lines: PAYABLE });
+    fake.answer.batchPay = () =>
+      ok({
+        status: 'failed',
+        msg: '有不能付款的提现，未做任何修改',
+        rows: [
+          { id: 503, ok: true, msg: '' },
+          { id: 505, ok: false, msg: '只有待付款的提现可以标记为已付款' },
+        ],
+      });
+    const { user } = await chooseTwo(fake);
+    await user.click(screen.getByRole('button', { name: '批量标记已付款' }));
+    await user.click(within(await screen.findByRole('dialog', { name: '批量标记已付款' })).getByRole('button', { name: '标记已付款' }));
+    expect(await screen.findByText('有不能付款的提现，未做任何修改')).toBeTruthy();
+    const refused = screen.getAllByRole('alert').find((el) => el.textContent?.includes('以下提现不能标记为已付款'))!;
+    expect(
+      within(refused)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['提现 #505：只有待付款的提现可以标记为已付款']);
+    expect(fieldsOf(rowOf(503))[9]).toBe('待付款');
+    expect(selectionBar()?.textContent).toContain('已选择 2 笔');
+  });
+
+  function spyOnDownloads() {
+    const assign = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, origin: window.location.origin, assign } as Location);
+    return assign;
+  }
+
+  it('exports the payment file of the chosen lines: their ids go with the token call, then the file downloads', async () => {
+    const assign = spyOnDownloads();
+    const { fake, user } = await chooseTwo();
+    await user.click(within(selectionBar()!).getByRole('button', { name: '导出付款文件' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/ext/excel/withdraw-payment/pay-token'));
+    expect(bodiesTo(fake, '/api/withdraw/admin/payment-file/token')).toEqual([{ ids: [503, 505], timezone: expect.any(Number) }]);
+    expect(await screen.findByText('付款文件包含 2 笔待付款提现，下载会记录在管理员日志中')).toBeTruthy();
+  });
+
+  it("without a choice, the header's 导出付款文件 takes every waited line the filters select", async () => {
+    const assign = spyOnDownloads();
+    const fake = createWithdrawFake({ lines: PAYABLE });
+    renderApp('/admin/withdraw-list?userId=21&isDesc=false', { loggedInAs: userOf('admin'), handlers: fake.handlers });
+    const user = userEvent.setup();
+    await waitFor(() => expect(bodyRows()).toHaveLength(2));
+    await user.click(screen.getByRole('button', { name: '导出付款文件' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/ext/excel/withdraw-payment/pay-token'));
+    expect(bodiesTo(fake, '/api/withdraw/admin/payment-file/token')).toEqual([{ userId: 21, isDesc: false, timezone: expect.any(Number) }]);
+  });
+
+  it('does not offer the payment file for a status filter other than waited (the file holds waited lines only)', async () => {
+    const fake = createWithdrawFake({ lines: PAYABLE });
+    renderApp('/admin/withdraw-list?status=paid', { loggedInAs: userOf('admin'), handlers: fake.handlers });
+    await waitFor(() => expect(bodyRows()).toHaveLength(1));
+    expect((screen.getByRole('button', { name: '导出付款文件' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });
