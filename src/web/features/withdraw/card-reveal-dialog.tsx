@@ -50,6 +50,9 @@ const FIELDS = ['paymentType', 'accountName', 'cardNo', 'routingNumber', 'bankIn
   keyof WithdrawCardDetails & keyof typeof R.field
 >;
 
+/** Read digit by digit when paying: set in a monospace font. */
+const NUMBERS: ReadonlySet<string> = new Set(['cardNo', 'routingNumber']);
+
 export function CardRevealDialog({ reveal, member, onClose }: { reveal: CardReveal | null; member: string; onClose: () => void }): JSX.Element {
   const line = reveal?.line;
   const outcome = reveal?.outcome;
@@ -68,7 +71,7 @@ export function CardRevealDialog({ reveal, member, onClose }: { reveal: CardReve
             return (
               <div key={field} className="grid grid-cols-[6rem_1fr_auto] items-center gap-3 px-3 py-2">
                 <dt className="text-slate-500">{R.field[field]}</dt>
-                <dd className="font-mono break-all text-slate-900 select-all">{value || R.empty}</dd>
+                <dd className={`break-words text-slate-900 select-all ${NUMBERS.has(field) ? 'font-mono' : ''}`}>{value || R.empty}</dd>
                 <dd>{value ? <CopyButton value={value} label={R.copy(R.field[field])} /> : null}</dd>
               </div>
             );
