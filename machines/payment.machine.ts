@@ -9,6 +9,8 @@ import { setup } from 'xstate';
 
 export const PAYMENT_STATUSES = ['applied', 'agreed', 'withdrawing', 'paid', 'collected'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/** An application waiting for the admin's agree (the admin home's count, /admin/apply-list?status=). */
+export const AWAITING_AGREE_PAYMENT_STATUS = 'applied' satisfies PaymentStatus;
 
 /** Nothing beyond the status decides a payment event; the machine keeps no context. */
 export type PaymentContext = Record<string, never>;

@@ -12,6 +12,12 @@ import { allowedEvents, decide, type Decision } from './stored-state';
 /** SPEC §4 scan record statuses, in the order of their life. The database enum and the contract's ScanStatus are this list (tests/contract/scan-status.test.ts). */
 export const SCAN_STATUSES = ['init', 'scan', 'match', 'unmatch', 'wait2pay', 'payed'] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
+/**
+ * A tracking id a member recorded this many days ago that no scan has seen is "not arrived": the
+ * admin home counts them and /admin/tasks?notArrived=true lists their tasks. Seven days: a parcel
+ * inside the US arrives within a week; later than that the member should chase the carrier.
+ */
+export const NOT_ARRIVED_AFTER_DAYS = 7;
 
 /**
  * The words of the scan rules, one wording each, shown by the screens and answered by the server

@@ -10,6 +10,8 @@ export const TASK_STATUSES = ['pending', 'open', 'closed', 'locked', 'processing
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 /** A deleted task is gone: its claim, records and units count for nothing (lists, matching, claims). */
 export const DELETED_TASK_STATUS = 'deleted' satisfies TaskStatus;
+/** A claim waiting for the admin's accept or reject (the admin home's first count, /admin/tasks?taskStatus=). */
+export const CLAIM_PENDING_STATUS = 'pending' satisfies TaskStatus;
 export type Actor = 'user' | 'admin';
 export type MatchOutcome = 'locked' | 'unmatch' | 'open';
 

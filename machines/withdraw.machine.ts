@@ -9,6 +9,10 @@ import { setup } from 'xstate';
 
 export const WITHDRAW_STATUSES = ['canceled', 'waited', 'paid', 'requestedCancel'] as const;
 export type WithdrawStatus = (typeof WITHDRAW_STATUSES)[number];
+/** A line waiting to be paid: the admin home's withdrawals, the payment file and bulk pay take these. */
+export const AWAITING_PAY_WITHDRAW_STATUS = 'waited' satisfies WithdrawStatus;
+/** A line whose member asked to cancel, waiting for the admin's agree or reject. */
+export const CANCEL_REQUESTED_WITHDRAW_STATUS = 'requestedCancel' satisfies WithdrawStatus;
 
 export interface WithdrawContext {
   /** True while the member may still request cancel (payment of the order has not started). */

@@ -1592,6 +1592,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/withdraw/admin/card/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The full payout details of a withdraw line's card (to pay it)
+         * @description Beyond SPEC §7 (DECISIONS "Money"): an admin (not lowerAdmin) may reveal the holder name, account or card number, routing number, bank, card type and address of the card a withdraw line pays to. Each reveal is written to the admin log (who, when, which line); the answer carries Cache-Control: no-store. Another id answers A00004.
+         */
+        post: operations["revealWithdrawCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/withdraw/admin/paid/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark several waited withdraw lines paid, all or nothing
+         * @description Beyond SPEC §7: each line goes through the withdraw machine's pay; one transaction. When a line may not be paid (not waited, not found) nothing changes, status is fail and the rows say which line and why.
+         */
+        post: operations["payWithdrawRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/withdraw/admin/payment-file/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Download token for the payment file of waited withdraw lines
+         * @description Beyond SPEC §7 (DECISIONS "Money"): the file holds the full payout details of each line to pay, its id, orderId and amount first (the confirm upload's columns, so the paid file can come back through confirmWithdrawExcel). The lines are the chosen ids, or else every waited line matching the filters; only waited lines are written. The token is scoped to this selection; the download is written to the admin log (who, when, which lines) and answered with Cache-Control: no-store. No waited line selected answers A00001.
+         */
+        post: operations["getWithdrawPaymentFileToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/home/admin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What waits for the admin side (the home page's counts, one call)
+         * @description Beyond SPEC §7: the counts the admin home shows, each linking to its filtered list. withdrawalsWaiting and requestedCancels are answered to admin only (lowerAdmin has no withdraw list).
+         */
+        get: operations["getAdminHome"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/withdraw/admin/adminnote/save": {
         parameters: {
             query?: never;
@@ -1815,6 +1895,26 @@ export interface paths {
          * @description Token from getExcelDownloadToken kind withdraw. Filters as listAdminWithdrawRequests.
          */
         get: operations["exportWithdrawExcel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ext/excel/withdraw-payment/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment file of waited withdraw lines (full payout details)
+         * @description Beyond SPEC §7: token from getWithdrawPaymentFileToken; the selection is fixed in the token. Written to the admin log; Cache-Control no-store.
+         */
+        get: operations["exportWithdrawPayments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2488,7 +2588,7 @@ export interface components {
             id: number;
             /** @description Billpay, Check, Wire, ACH, Paypal, Zelle or a typed value. */
             paymentType: string;
-            /** @description Masked (last four characters). */
+            /** @description In full: the card's owner sees their own holder name (DECISIONS Money). */
             accountName: string;
             /** @description Masked (last four characters). */
             cardNo: string;
@@ -2820,6 +2920,70 @@ export interface components {
             readonly createdAt?: number;
             /** Format: int64 */
             readonly updatedAt?: number;
+        };
+        IdsRequest: {
+            ids: number[];
+        };
+        /** @description The full payout details of the card a withdraw line pays to (admin reveal). */
+        WithdrawCardDetails: {
+            requestId: number;
+            cardId: number;
+            paymentType: string;
+            /** @description Holder name in full. */
+            accountName: string;
+            /** @description Account or card number in full ('' when the type has none). */
+            cardNo: string;
+            /** @description In full ('' when the type has none). */
+            routingNumber: string;
+            bankInfo: string;
+            cardType: string;
+            address: string;
+        };
+        BatchPayRow: {
+            id: number;
+            ok: boolean;
+            msg: string;
+        };
+        BatchPayResult: {
+            status: components["schemas"]["OpStatus"];
+            msg: string;
+            rows: components["schemas"]["BatchPayRow"][];
+        };
+        PaymentFileRequest: {
+            /** @description The chosen lines; when absent, the filters select. */
+            ids?: number[];
+            orderId?: number;
+            userId?: number;
+            cardId?: number;
+            isDesc?: boolean;
+            timezone?: number;
+        };
+        PaymentFileToken: {
+            /** @description Short-lived download token for /ext/excel/withdraw-payment. */
+            token: string;
+            /** Format: int64 */
+            expireAt: number;
+            /** @description Waited lines in the file. */
+            count: number;
+        };
+        AdminHome: {
+            /** @description Claims waiting for accept or reject (tasks pending). */
+            pendingClaims: number;
+            /** @description Scan rows created today (in the timezone) that did not match. */
+            scannedTodayUnmatched: number;
+            /** @description Tracking ids recorded more than notArrivedDays days ago that no scan has seen. */
+            notArrived: number;
+            notArrivedDays: number;
+            /** @description Payment applications applied and not yet agreed. */
+            appliesToAgree: number;
+            /** @description Admin only. */
+            withdrawalsWaiting?: {
+                count: number;
+                /** @description Yuan, two decimals. */
+                total: number;
+            };
+            /** @description Admin only. Withdraw lines whose member asked to cancel. */
+            requestedCancels?: number;
         };
         IdRequest: {
             id: number;
@@ -4291,6 +4455,8 @@ export interface operations {
                 taskId?: number;
                 /** @description Tasks with a purchased record of this tracking id. */
                 trackingId?: string;
+                /** @description Beyond SPEC §7: tasks with a tracking id recorded more than NOT_ARRIVED_AFTER_DAYS days ago that no scan has seen (the admin home's count). */
+                notArrived?: boolean;
             };
             header?: never;
             path?: never;
@@ -6219,6 +6385,144 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    revealWithdrawCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdRequest"];
+            };
+        };
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["WithdrawCardDetails"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    payWithdrawRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdsRequest"];
+            };
+        };
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["BatchPayResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getWithdrawPaymentFileToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentFileRequest"];
+            };
+        };
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["PaymentFileToken"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getAdminHome: {
+        parameters: {
+            query?: {
+                /** @description Offset of the caller from UTC in hours (8 for UTC+8); dates are read in it. */
+                timezone?: components["parameters"]["timezone"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["AdminHome"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     saveWithdrawAdminNote: {
         parameters: {
             query?: never;
@@ -6639,6 +6943,34 @@ export interface operations {
                 userId?: number;
                 cardId?: number;
             };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (attachment). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    exportWithdrawPayments: {
+        parameters: {
+            query?: never;
             header?: never;
             path: {
                 token: string;

@@ -42,6 +42,7 @@ import { scanHandlers } from './handlers/scan.ts';
 import { paymentsHandlers } from './handlers/payments.ts';
 import { statisticsHandlers } from './handlers/statistics.ts';
 import { withdrawHandlers } from './handlers/withdraw.ts';
+import { homeHandlers } from './handlers/home.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -74,6 +75,7 @@ export const allHandlers: Handlers = {
   ...paymentsHandlers,
   ...statisticsHandlers,
   ...withdrawHandlers,
+  ...homeHandlers,
 };
 
 export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;

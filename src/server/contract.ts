@@ -49,3 +49,12 @@ export function listOperations(spec = loadSpec()): Operation[] {
   }
   return out;
 }
+
+let rolesCache: Map<string, Role[]> | undefined;
+/** The x-roles of an operation: who may call it, read from openapi.yaml once. */
+export function rolesOf(operationId: string): Role[] {
+  rolesCache ??= new Map(listOperations().map((op) => [op.operationId, op.roles]));
+  const roles = rolesCache.get(operationId);
+  if (!roles) throw new Error(`openapi.yaml: operation ${operationId} missing`);
+  return roles;
+}

@@ -40,3 +40,10 @@ export function dayRange(q: { startTime?: string; endTime?: string; timezone?: n
 
 /** 'YYYY-MM-DD HH:mm' of epoch ms in the offset `timezone` (hours), as the files write times. */
 export const formatTime = (ms: number, timezone: number) => new Date(ms + timezone * HOUR).toISOString().slice(0, 16).replace('T', ' ');
+
+/** The instants [from, to) of the day `now` falls on in the offset `timezone` (hours): "today" of the caller. */
+export function todayRange(timezone: number, now = Date.now()): { from: Date; to: Date } {
+  const offset = timezone * HOUR;
+  const from = Math.floor((now + offset) / DAY) * DAY - offset;
+  return { from: new Date(from), to: new Date(from + DAY) };
+}

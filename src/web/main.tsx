@@ -8,6 +8,7 @@ import { sessionSignals } from '../api/client';
 import { createAppApiClient } from './app/api';
 import { toast } from './components/ui/toast';
 import { initInspector } from './inspect/create-app-actor';
+import { NO_ACCESS_PATH } from './session/route-guards';
 import { createSessionActor, forwardSessionSignals } from './session/session-actor';
 import { getTokenStore } from './session/token-store';
 import { createAppRouter, type AppRouter } from './router';
@@ -17,12 +18,12 @@ async function bootstrap(): Promise<void> {
   await initInspector();
   const api = createAppApiClient();
 
-  // The session's goHome needs the router, which needs the session: the closure reads `router`
-  // only when no_access arrives, long after both exist.
+  // The session's goHome (no_access) needs the router, which needs the session: the closure reads
+  // `router` only when no_access arrives, long after both exist. It lands on /me (route-guards.ts).
   const session = createSessionActor({
     api,
     tokenStore: getTokenStore(),
-    goHome: () => void router.navigate({ to: '/' }),
+    goHome: () => void router.navigate({ to: NO_ACCESS_PATH }),
     reloadRoot: () => window.location.assign('/'),
     notify: (message) => toast.error(message),
   });

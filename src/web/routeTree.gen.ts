@@ -21,6 +21,7 @@ import { Route as AppMeRouteImport } from './routes/_app/me'
 import { Route as AppAdminAdminApplyListRouteImport } from './routes/_app/_admin/admin/apply-list'
 import { Route as AppAdminAdminBoardListRouteImport } from './routes/_app/_admin/admin/board-list'
 import { Route as AppAdminAdminGroupListRouteImport } from './routes/_app/_admin/admin/group-list'
+import { Route as AppAdminAdminHomeRouteImport } from './routes/_app/_admin/admin/home'
 import { Route as AppAdminAdminInviteRouteImport } from './routes/_app/_admin/admin/invite'
 import { Route as AppAdminAdminItemListRouteImport } from './routes/_app/_admin/admin/item-list'
 import { Route as AppAdminAdminScanRouteImport } from './routes/_app/_admin/admin/scan'
@@ -103,6 +104,11 @@ const AppAdminAdminBoardListRoute = AppAdminAdminBoardListRouteImport.update({
 const AppAdminAdminGroupListRoute = AppAdminAdminGroupListRouteImport.update({
   id: '/admin/group-list',
   path: '/admin/group-list',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminAdminHomeRoute = AppAdminAdminHomeRouteImport.update({
+  id: '/admin/home',
+  path: '/admin/home',
   getParentRoute: () => AppAdminRoute,
 } as any)
 const AppAdminAdminInviteRoute = AppAdminAdminInviteRouteImport.update({
@@ -254,6 +260,7 @@ export interface FileRoutesByFullPath {
   '/admin/apply-list': typeof AppAdminAdminApplyListRoute
   '/admin/board-list': typeof AppAdminAdminBoardListRoute
   '/admin/group-list': typeof AppAdminAdminGroupListRoute
+  '/admin/home': typeof AppAdminAdminHomeRoute
   '/admin/invite': typeof AppAdminAdminInviteRoute
   '/admin/item-list': typeof AppAdminAdminItemListRoute
   '/admin/scan': typeof AppAdminAdminScanRoute
@@ -291,6 +298,7 @@ export interface FileRoutesByTo {
   '/admin/apply-list': typeof AppAdminAdminApplyListRoute
   '/admin/board-list': typeof AppAdminAdminBoardListRoute
   '/admin/group-list': typeof AppAdminAdminGroupListRoute
+  '/admin/home': typeof AppAdminAdminHomeRoute
   '/admin/invite': typeof AppAdminAdminInviteRoute
   '/admin/item-list': typeof AppAdminAdminItemListRoute
   '/admin/scan': typeof AppAdminAdminScanRoute
@@ -332,6 +340,7 @@ export interface FileRoutesById {
   '/_app/_admin/admin/apply-list': typeof AppAdminAdminApplyListRoute
   '/_app/_admin/admin/board-list': typeof AppAdminAdminBoardListRoute
   '/_app/_admin/admin/group-list': typeof AppAdminAdminGroupListRoute
+  '/_app/_admin/admin/home': typeof AppAdminAdminHomeRoute
   '/_app/_admin/admin/invite': typeof AppAdminAdminInviteRoute
   '/_app/_admin/admin/item-list': typeof AppAdminAdminItemListRoute
   '/_app/_admin/admin/scan': typeof AppAdminAdminScanRoute
@@ -371,6 +380,7 @@ export interface FileRouteTypes {
     | '/admin/apply-list'
     | '/admin/board-list'
     | '/admin/group-list'
+    | '/admin/home'
     | '/admin/invite'
     | '/admin/item-list'
     | '/admin/scan'
@@ -408,6 +418,7 @@ export interface FileRouteTypes {
     | '/admin/apply-list'
     | '/admin/board-list'
     | '/admin/group-list'
+    | '/admin/home'
     | '/admin/invite'
     | '/admin/item-list'
     | '/admin/scan'
@@ -448,6 +459,7 @@ export interface FileRouteTypes {
     | '/_app/_admin/admin/apply-list'
     | '/_app/_admin/admin/board-list'
     | '/_app/_admin/admin/group-list'
+    | '/_app/_admin/admin/home'
     | '/_app/_admin/admin/invite'
     | '/_app/_admin/admin/item-list'
     | '/_app/_admin/admin/scan'
@@ -569,6 +581,13 @@ declare module '@tanstack/react-router' {
       path: '/admin/group-list'
       fullPath: '/admin/group-list'
       preLoaderRoute: typeof AppAdminAdminGroupListRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/_admin/admin/home': {
+      id: '/_app/_admin/admin/home'
+      path: '/admin/home'
+      fullPath: '/admin/home'
+      preLoaderRoute: typeof AppAdminAdminHomeRouteImport
       parentRoute: typeof AppAdminRoute
     }
     '/_app/_admin/admin/invite': {
@@ -760,6 +779,7 @@ interface AppAdminRouteChildren {
   AppAdminAdminApplyListRoute: typeof AppAdminAdminApplyListRoute
   AppAdminAdminBoardListRoute: typeof AppAdminAdminBoardListRoute
   AppAdminAdminGroupListRoute: typeof AppAdminAdminGroupListRoute
+  AppAdminAdminHomeRoute: typeof AppAdminAdminHomeRoute
   AppAdminAdminInviteRoute: typeof AppAdminAdminInviteRoute
   AppAdminAdminItemListRoute: typeof AppAdminAdminItemListRoute
   AppAdminAdminScanRoute: typeof AppAdminAdminScanRoute
@@ -783,6 +803,7 @@ const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminAdminApplyListRoute: AppAdminAdminApplyListRoute,
   AppAdminAdminBoardListRoute: AppAdminAdminBoardListRoute,
   AppAdminAdminGroupListRoute: AppAdminAdminGroupListRoute,
+  AppAdminAdminHomeRoute: AppAdminAdminHomeRoute,
   AppAdminAdminInviteRoute: AppAdminAdminInviteRoute,
   AppAdminAdminItemListRoute: AppAdminAdminItemListRoute,
   AppAdminAdminScanRoute: AppAdminAdminScanRoute,

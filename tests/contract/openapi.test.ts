@@ -38,6 +38,7 @@ const TAGS = [
   'statistics',
   'files',
   'notice',
+  'home',
 ];
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -203,6 +204,11 @@ const ADDITIONS = [
   'GET /api/download/excel/{kind}/token',
   'GET /ext/excel/template/purchased',
   'GET /ext/excel/template/tracking',
+  'POST /api/withdraw/admin/card/reveal',
+  'POST /api/withdraw/admin/paid/batch',
+  'POST /api/withdraw/admin/payment-file/token',
+  'GET /ext/excel/withdraw-payment/{token}',
+  'GET /api/home/admin',
 ];
 
 // docs/CONVENTIONS.md "Auth operations": fixed operationIds and roles.

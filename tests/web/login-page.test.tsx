@@ -114,16 +114,28 @@ describe('login page', () => {
     ['no callback', '/login'],
     ['a callback back to /login', '/login?callback=%2Flogin%3Fcallback%3D%252Fme'],
     ['an off-site callback', '/login?callback=https%3A%2F%2Fevil.example%2F'],
-  ])('with %s goes to / (and on to /me)', async (_, start) => {
+  ])("with %s goes to / (and on to the member's home, the board list)", async (_, start) => {
     const { router } = renderApp(start, {
       handlers: {
         ...loginAnswer(() => ok({ status: 'succ', token: 't' })),
         'GET /api/user/info': () => ok(userOf('user')),
-        'GET /api/notice/get': () => ok({ content: '' }),
       },
     });
     await fillAndSubmit();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/me'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/board-list'));
+    expect(await screen.findByRole('heading', { name: '任务看板' })).toBeTruthy();
+  });
+
+  it.each(['admin', 'lowerAdmin'] as const)('without a callback takes %s to the admin home', async (role) => {
+    const { router } = renderApp('/login', {
+      handlers: {
+        ...loginAnswer(() => ok({ status: 'succ', token: 't' })),
+        'GET /api/user/info': () => ok(userOf(role)),
+      },
+    });
+    await fillAndSubmit();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/home'));
+    expect(await screen.findByRole('heading', { name: '首页' })).toBeTruthy();
   });
 });
 
@@ -149,19 +161,25 @@ describe('route guards', () => {
     expect(tokenStore.read()).toBeNull();
   });
 
-  it('a user on an admin page goes home', async () => {
+  it("a user on an admin page goes to the member's home", async () => {
     const { router } = renderApp('/admin/invite', { loggedInAs: userOf('user') });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/me'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/board-list'));
   });
 
-  it('an admin on a user page goes home', async () => {
+  it('an admin on a user page goes to the admin home', async () => {
     const { router } = renderApp('/user/board-list', { loggedInAs: userOf('admin') });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/me'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/home'));
+  });
+
+  it('/ without a user goes to the login page, with / as callback', async () => {
+    const { router } = renderApp('/');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.search).toEqual({ callback: '/' });
   });
 
   it('the withdraw list is for admin only, not lowerAdmin', async () => {
     const lower = renderApp('/admin/withdraw-list', { loggedInAs: userOf('lowerAdmin') });
-    await waitFor(() => expect(lower.router.state.location.pathname).toBe('/me'));
+    await waitFor(() => expect(lower.router.state.location.pathname).toBe('/admin/home'));
     cleanup();
     const admin = renderApp('/admin/withdraw-list', { loggedInAs: userOf('admin') });
     await waitFor(() => expect(document.title).toBe('提现管理 - 采购任务协作平台'));

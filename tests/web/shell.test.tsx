@@ -14,6 +14,7 @@ afterEach(() => {
 });
 
 const ADMIN_SIDEBAR = [
+  '/admin/home',
   '/admin/group-list',
   '/admin/user-list',
   '/admin/item-list',

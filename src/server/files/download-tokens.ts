@@ -21,7 +21,15 @@ export const DOWNLOAD_MESSAGES = {
 } as const;
 
 /** Which file a token opens (download_tokens.kind). */
-export type DownloadKind = 'pdf.labels' | 'excel.withdraw' | 'excel.userTask' | 'excel.tracking' | 'excel.board' | 'excel.taskAmount';
+export type DownloadKind =
+  | 'pdf.labels'
+  | 'excel.withdraw'
+  /** The payment file (full payout details): its selection of lines fixed in the params. */
+  | 'excel.withdrawPayment'
+  | 'excel.userTask'
+  | 'excel.tracking'
+  | 'excel.board'
+  | 'excel.taskAmount';
 
 /** JSON-safe filters of an export, as stored in download_tokens.params. */
 export type DownloadParams = Record<string, string | number | boolean>;

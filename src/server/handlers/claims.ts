@@ -16,6 +16,7 @@ import { tasks } from '../db/schema/tasks.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { pageOf } from '../paging.ts';
 import { applyTaskEvent, lockTask } from '../tasks/apply-event.ts';
+import { hasNotArrivedRecord } from '../tasks/not-arrived.ts';
 import { me, ok, type Ctx, type Handlers } from './types.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 
@@ -187,6 +188,8 @@ export const claimsHandlers: Handlers = {
       q.boardTaskId !== undefined ? eq(tasks.boardTaskId, q.boardTaskId) : undefined,
       q.taskId !== undefined ? idOrMainId(q.taskId) : undefined,
       q.trackingId?.trim() ? hasTrackingId(q.trackingId.trim()) : undefined,
+      // The admin home's not-arrived count links here; false is no filter (not "arrived only").
+      q.notArrived ? hasNotArrivedRecord : undefined,
     );
     return ok(await pageTasks(ctx.db, where, pageOf(q)));
   },

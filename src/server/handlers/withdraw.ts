@@ -1,13 +1,13 @@
 // Bank cards and withdrawals (SPEC §7 "Withdraw (under /api/withdraw/user/ and /api/withdraw/admin/)";
-// DECISIONS "Money", "Roles"). The rules live in src/server/money/cards.ts and withdraw-service.ts
-// (which apply machines/withdraw.machine.ts and, through payment-transitions.ts, the payment
-// machine); these handlers only turn their results into the wire's answers. Roles come from the
-// contract's x-roles: the /api/withdraw/admin/* calls are admin only (a lowerAdmin gets A00003). A
-// member reads and changes only their own cards and lines; another's id answers A00004 as if it
-// did not exist.
+// DECISIONS "Money", "Roles"). The rules live in src/server/money/cards.ts, withdraw-service.ts and
+// payout-details.ts (the full details the admin pays with, audited); these handlers only turn their
+// results into the wire's answers. Roles come from the contract's x-roles: the /api/withdraw/admin/*
+// calls are admin only (a lowerAdmin gets A00003). A member reads and changes only their own cards
+// and lines; another's id answers A00004 as if it did not exist.
 import type { FastifyReply } from 'fastify';
 import { cardKey } from '../money/card-crypto.ts';
-import { bindCard, cardMessages, cardOut, listCards, unbindCard } from '../money/cards.ts';
+import { bindCard, cardMessages, listCards, ownCardOut, unbindCard } from '../money/cards.ts';
+import { countPaymentLines, paymentLines, paymentSelection, revealLineCard, selectionOf, selectionParams } from '../money/payout-details.ts';
 import {
   agreeCancel,
   changeCard,
@@ -15,6 +15,7 @@ import {
   lineOut,
   listLines,
   markPaid,
+  payBatch,
   rejectCancel,
   requestCancel,
   requestWithdraw,
@@ -24,9 +25,11 @@ import {
   type WithdrawFilters,
 } from '../money/withdraw-service.ts';
 import { formatTime } from '../dates.ts';
-import { redeemDownloadToken, DOWNLOAD_MESSAGES } from '../files/download-tokens.ts';
+import { issueDownloadToken, redeemDownloadToken, DOWNLOAD_MESSAGES } from '../files/download-tokens.ts';
 import { confirmWithdrawUpload, withdrawConfirmMessages } from '../files/withdraw-confirm-upload.ts';
 import { withdrawExportFilters, withdrawExportTimezone, withdrawLinesForExport, withdrawWorkbook } from '../files/withdraw-export.ts';
+import { paymentWorkbook } from '../files/withdraw-payment-export.ts';
+import { rolesOf } from '../contract.ts';
 import { XLSX_TYPE } from '../files/xlsx-write.ts';
 import { notFound } from '../errors.ts';
 import { attachment, fileMessages } from './files.ts';
@@ -62,14 +65,15 @@ export const withdrawHandlers: Handlers = {
   // ---- cards (member)
 
   async listBankCards(req, ctx) {
-    return ok({ userCardList: (await listCards(ctx.db, me(req).id)).map(cardOut) });
+    const key = cardKey(ctx.config);
+    return ok({ userCardList: (await listCards(ctx.db, me(req).id)).map((c) => ownCardOut(c, key)) });
   },
 
   async bindBankCard(req, ctx) {
     const user = me(req);
     const key = cardKey(ctx.config);
     const row = await inMoneyTransaction(ctx.db, (tx) => bindCard(tx, key, user, req.body));
-    return ok({ status: 'succ' as const, msg: cardMessages.bound, card: cardOut(row) }, cardMessages.bound);
+    return ok({ status: 'succ' as const, msg: cardMessages.bound, card: ownCardOut(row, key) }, cardMessages.bound);
   },
 
   async unbindBankCard(req, ctx) {
@@ -137,6 +141,33 @@ export const withdrawHandlers: Handlers = {
     return done(M.paidOk);
   },
 
+  /** Several waited lines paid together, all or nothing: a refusal is an A00000 answer with status failed and its rows. */
+  async payWithdrawRequests(req, ctx) {
+    const user = me(req);
+    const r = await inMoneyTransaction(ctx.db, (tx) => payBatch(tx, user, req.body.ids));
+    const refused = r.rows.filter((row) => !row.ok).length;
+    const msg = r.paid ? M.batchPaid(r.rows.length) : M.batchRefused(refused);
+    return ok({ status: r.paid ? ('succ' as const) : ('failed' as const), msg, rows: r.rows }, msg);
+  },
+
+  /** The full details of one line's card, audited; never kept by a cache. */
+  async revealWithdrawCard(req, ctx, reply) {
+    const user = me(req);
+    const key = cardKey(ctx.config);
+    const details = await ctx.db.transaction((tx) => revealLineCard(tx, key, user, req.body.id));
+    reply.header('cache-control', 'no-store');
+    return ok(details);
+  },
+
+  /** A token for the payment file of the chosen (or filtered) waited lines; the selection is fixed in it. */
+  async getWithdrawPaymentFileToken(req, ctx) {
+    const user = me(req);
+    const selection = paymentSelection(req.body);
+    const count = await countPaymentLines(ctx.db, selection);
+    const token = await issueDownloadToken(ctx.db, { userId: user.id, kind: 'excel.withdrawPayment', params: selectionParams(selection) });
+    return ok({ ...token, count });
+  },
+
   async saveWithdrawAdminNote(req, ctx) {
     const user = me(req);
     const b = req.body;
@@ -166,5 +197,19 @@ export const withdrawHandlers: Handlers = {
     const rows = await withdrawLinesForExport(ctx.db, filters);
     const stamp = formatTime(Date.now(), timezone).replace(/[-: ]/g, '');
     return sendXlsx(reply, withdrawWorkbook(rows, timezone), attachment(`withdrawals-${stamp}.xlsx`, `提现记录-${stamp}.xlsx`));
+  },
+
+  /**
+   * The payment file: the token's waited lines, re-read now, each exported line audited. Only who may
+   * still ask for such a token (its x-roles: admin) opens it; an admin demoted since gets nothing.
+   */
+  async exportWithdrawPayments(req, ctx, reply) {
+    const { user, params } = await redeemDownloadToken(ctx.db, req.params.token, 'excel.withdrawPayment');
+    if (!rolesOf('getWithdrawPaymentFileToken').includes(user.roleType)) throw notFound(DOWNLOAD_MESSAGES.invalid);
+    const selection = selectionOf(params);
+    const key = cardKey(ctx.config);
+    const rows = await ctx.db.transaction((tx) => paymentLines(tx, key, user, selection));
+    const stamp = formatTime(Date.now(), selection.timezone).replace(/[-: ]/g, '');
+    return sendXlsx(reply, paymentWorkbook(rows), attachment(`withdraw-payments-${stamp}.xlsx`, `提现付款-${stamp}.xlsx`));
   },
 };

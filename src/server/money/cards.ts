@@ -2,10 +2,11 @@
 // DECISIONS "Money", "Roles"). The rules of a card's fields (payment types, required and cleared
 // fields, card types, texts; the decisions where SPEC §5 leaves room) are machines/bank-card.ts's,
 // shared with the web form (CARD_RULES). Holder name, card / account number and routing number are
-// stored encrypted (card-crypto.ts) and answered masked; bank name, card type and address are stored
-// and answered as typed. Cards are never edited (bind a new one, unbind the old): a withdraw line's
-// card is the card the member chose. Another member's card, or an unbound one, answers A00004
-// '银行卡不存在' as if it did not exist. At most MAX_CARDS live cards per member.
+// stored encrypted (card-crypto.ts) and answered masked, but the owner sees the holder name (decision
+// 052); bank name, card type and address are stored and answered as typed. Cards are never edited
+// (bind a new one, unbind the old): a withdraw line's card is the card the member chose. Another
+// member's card, or an unbound one, answers A00004 '银行卡不存在' as if it did not exist. At most
+// MAX_CARDS live cards per member.
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { CARD_RULES, cardMessages, checkCard, MAX_CARDS } from '../../../machines/bank-card.ts';
@@ -14,7 +15,7 @@ import type { Tx } from '../db/client.ts';
 import { bankCards, withdrawRequests } from '../db/schema/money.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { masked, sealField } from './card-crypto.ts';
+import { decryptField, masked, sealField } from './card-crypto.ts';
 
 export type BankCardRow = typeof bankCards.$inferSelect;
 type BankCardOut = components['schemas']['BankCard'];
@@ -38,6 +39,21 @@ export function cardOut(r: BankCardRow): BankCardOut {
     address: r.address,
     createdAt: r.createdAt.getTime(),
   };
+}
+
+/**
+ * The card as its owner sees it (listBankCards, bindBankCard): the holder name in full, so the member
+ * can tell their cards apart; numbers stay masked. A name that does not decrypt (the key changed)
+ * shows masked rather than failing the whole list.
+ */
+export function ownCardOut(r: BankCardRow, key: Buffer): BankCardOut {
+  let accountName: string;
+  try {
+    accountName = decryptField(key, 'accountName', r.accountNameEncrypt);
+  } catch {
+    accountName = masked(r.accountNameLast4);
+  }
+  return { ...cardOut(r), accountName };
 }
 
 /** What an audit entry keeps of a card: nothing sensitive beyond the mask. */

@@ -44,6 +44,10 @@ export const withdrawServiceMessages = {
   agreedOk: '已同意取消',
   rejectedOk: '已拒绝取消',
   paidOk: '已标记为已付款',
+  /** A line of a refused batch that could have been paid: nothing was. */
+  batchNotApplied: '未处理：其他提现记录不能付款',
+  batchPaid: (n: number) => `已将${n}条提现标记为已付款`,
+  batchRefused: (n: number) => `${n}条提现不能付款，未做任何修改`,
   changedOk: '更换成功',
   savedOk: '保存成功',
 } as const;
@@ -97,7 +101,7 @@ export function lineOut(r: LineRow, nickName?: string): WithdrawRequestOut {
 }
 
 /** What an audit entry keeps of a line: the wire form (masked), never cipher text. */
-export const lineAudit = (actor: SessionUser | null, action: string, before: LineRow | null, after: LineRow): AuditEntry => ({
+export const lineAudit = (actor: Pick<SessionUser, 'id'> | null, action: string, before: LineRow | null, after: LineRow): AuditEntry => ({
   entity: 'withdraw',
   entityId: after.id,
   action,
@@ -161,12 +165,19 @@ async function lockLine(tx: Tx, actor: SessionUser, lineId: number): Promise<{ l
   return { line, lines };
 }
 
+/** The machine's verdict for a line: its next status, or its message. */
+export const lineDecision = (line: LineRow, event: WithdrawEvent) =>
+  decide(withdrawMachine, line.status, { cancelFlag: line.cancelFlag }, event, explainWithdrawRefusal);
+
 /** The machine's verdict for a line, or A00001 with its message. */
 function requireLine(line: LineRow, event: WithdrawEvent): WithdrawStatus {
-  const d = decide(withdrawMachine, line.status, { cancelFlag: line.cancelFlag }, event, explainWithdrawRefusal);
+  const d = lineDecision(line, event);
   if (!d.ok) throw badRequest(d.msg);
   return d.next;
 }
+
+/** Pay, by the member or by the admin side. */
+const payEvent = (actor: SessionUser): WithdrawEvent => ({ type: 'wd.pay', by: actor.roleType === 'user' ? 'user' : 'admin' });
 
 /** Writes new statuses (and other columns) of lines, audited; returns them after. */
 async function writeLines(
@@ -380,7 +391,7 @@ export async function rejectCancel(tx: Tx, actor: SessionUser, orderId: number):
  * (payment-service.ts pay.confirm) are simply already paid.
  */
 export async function payLines(tx: Tx, actor: SessionUser, toPay: LineRow[], orderLines: LineRow[], action: string): Promise<LineRow[]> {
-  const next = toPay.map((l) => requireLine(l, { type: 'wd.pay', by: actor.roleType === 'user' ? 'user' : 'admin' }));
+  const next = toPay.map((l) => requireLine(l, payEvent(actor)));
   const now = new Date();
   const paid = await writeLines(
     tx,
@@ -422,6 +433,50 @@ export async function markPaid(tx: Tx, actor: SessionUser, lineId: number): Prom
   const { line, lines } = await lockLine(tx, actor, lineId);
   const [after] = await payLines(tx, actor, [line], lines, 'pay');
   return after!;
+}
+
+export interface BatchPayRow {
+  id: number;
+  ok: boolean;
+  msg: string;
+}
+
+/**
+ * Admin: several lines waited -> paid together, all or nothing (payWithdrawRequests).
+ *
+ * The lines of every order named are locked first (lock order step 1), then the machine judges each
+ * line's wd.pay. One refusal (a line not waited, or not found) and nothing is written: `paid` false,
+ * a row per id, each with the machine's message or, for a line it would pay, M.batchNotApplied.
+ * Otherwise payLines pays them all (cancelFlag cleared, wholly paid orders' applications pay.paid),
+ * as the single pay and the confirm upload do. An id given twice is one line.
+ */
+export async function payBatch(tx: Tx, actor: SessionUser, lineIds: number[]): Promise<{ paid: boolean; rows: BatchPayRow[] }> {
+  const ids = [...new Set(lineIds)];
+  // A line's order never changes, so it may be read before the lock.
+  const found = await tx.select({ orderId: withdrawRequests.orderId }).from(withdrawRequests).where(anyInt(withdrawRequests.id, ids));
+  const orderLines = await lockOrderLines(
+    tx,
+    found.map((f) => f.orderId),
+  );
+  const byId = new Map(orderLines.map((l) => [l.id, l]));
+  const event = payEvent(actor);
+  const judged = ids.map((id) => {
+    const line = byId.get(id);
+    if (!line) return { id, line, refusal: M.notFound };
+    const d = lineDecision(line, event);
+    return { id, line, refusal: d.ok ? null : d.msg };
+  });
+  if (judged.some((j) => j.refusal !== null)) {
+    return { paid: false, rows: judged.map((j) => ({ id: j.id, ok: j.refusal === null, msg: j.refusal ?? M.batchNotApplied })) };
+  }
+  await payLines(
+    tx,
+    actor,
+    judged.map((j) => j.line!),
+    orderLines,
+    'payBatch',
+  );
+  return { paid: true, rows: ids.map((id) => ({ id, ok: true, msg: M.paidOk })) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -52,6 +52,8 @@ export const adminTasksText = {
     sort: '排序',
     sortDesc: '创建时间（新→旧）',
     sortAsc: '创建时间（旧→新）',
+    /** The admin home's 超过N天未到货 (machines/scan-record.machine.ts NOT_ARRIVED_AFTER_DAYS). */
+    notArrived: (days: number) => `只看超过${days}天未到货`,
     idInvalid: '请输入正整数',
     empty: '没有符合条件的任务',
   },

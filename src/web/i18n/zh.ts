@@ -16,6 +16,7 @@ import { trackingText } from './zh-tracking';
 import { scanText } from './zh-scan';
 import { paymentsText, statisticsText } from './zh-payments';
 import { bankCardsText, withdrawText } from './zh-withdraw';
+import { homeText } from './zh-home';
 
 export const zh = {
   app: {
@@ -78,6 +79,7 @@ export const zh = {
     forgotPassword: '忘记密码',
     reset: '重置密码',
     me: '个人中心',
+    adminHome: '首页',
     userBoardList: '任务看板',
     userBoard: '看板详情',
     userBoardTask: '看板任务',
@@ -176,6 +178,7 @@ export const zh = {
 
   /** Sidebar labels, keyed by path. */
   nav: {
+    '/admin/home': '首页',
     '/admin/group-list': '用户组',
     '/admin/user-list': '用户列表',
     '/admin/item-list': '商品列表',
@@ -213,4 +216,5 @@ export const zh = {
   statistics: statisticsText,
   bankCards: bankCardsText,
   withdraw: withdrawText,
+  home: homeText,
 } as const;

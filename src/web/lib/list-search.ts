@@ -54,6 +54,13 @@ export const dayParam = v.optional(
 export const pageParam = v.optional(v.fallback(v.pipe(v.number(), v.integer(), v.minValue(0)), 0), 0);
 export const sizeParam = v.optional(v.fallback(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), DEFAULT_PAGE_SIZE), DEFAULT_PAGE_SIZE);
 export const isDescParam = v.optional(v.fallback(v.boolean(), true), true);
+/** A filter that is on or absent (`?notArrived=true`): true is kept, anything else is dropped. */
+export const flagParam = v.optional(
+  v.pipe(
+    v.unknown(),
+    v.transform((value) => (value === true || value === 'true' ? true : undefined)),
+  ),
+);
 
 /** `query` without its undefined fields (what a list call is asked for: blanks left out). */
 export function definedOnly<T extends object>(query: T): T {

@@ -1,9 +1,7 @@
-import { createFileRoute, redirect } from '@tanstack/react-router';
-import { HOME_PATH } from '../session/route-guards';
+import { createFileRoute } from '@tanstack/react-router';
+import { redirectHome } from '../session/route-guards';
 
-// `/` -> /me for every role (see route-guards.ts for why).
+// `/` -> the role's home (see route-guards.ts for which, and why no_access lands elsewhere).
 export const Route = createFileRoute('/')({
-  beforeLoad: () => {
-    throw redirect({ to: HOME_PATH, replace: true });
-  },
+  beforeLoad: ({ context, location }) => redirectHome(context, location),
 });

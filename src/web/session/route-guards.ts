@@ -1,15 +1,23 @@
 // Route guards (beforeLoad) for SPEC §2 / §6. The UI guard only keeps people off screens they
 // cannot use; the server enforces the same roles on every call anyway (x-roles).
 //
-// Home: `/` sends everybody to /me. /me exists for every role, it is where no_access lands
-// (goHome navigates to /), and it needs no role-specific choice that could itself be refused.
+// Home: `/` (where a login without callback and a wrong role go) leads to the role's home: the
+// admin home for admin and lowerAdmin, the board list for a member. no_access lands on /me instead:
+// it exists for every role and loads nothing that could be refused again (the admin home's call,
+// refused, would send it back to itself).
 import { redirect, type ParsedLocation } from '@tanstack/react-router';
 import { isLoggedIn, selectRole, type RoleType } from '../../../machines/session.machine';
 import type { AppContext } from '../app/app-context';
 import { waitForSession } from './session-actor';
 
-export const HOME_PATH = '/me';
+export const NO_ACCESS_PATH = '/me';
 export const LOGIN_PATH = '/login';
+
+const HOME_BY_ROLE = {
+  admin: '/admin/home',
+  lowerAdmin: '/admin/home',
+  user: '/user/board-list',
+} as const satisfies Record<RoleType, string>;
 
 export const ADMIN_SIDE_ROLES: readonly RoleType[] = ['admin', 'lowerAdmin'];
 export const USER_SIDE_ROLES: readonly RoleType[] = ['user'];
@@ -34,4 +42,11 @@ export function requireRole(context: AppContext, roles: readonly RoleType[]): vo
   if (role === null || !roles.includes(role)) {
     throw redirect({ to: '/', replace: true });
   }
+}
+
+/** `/`: the logged-in role's home (without a user, the login page with `/` as callback). */
+export function redirectHome(context: AppContext, location: ParsedLocation): never {
+  requireLogin(context, location);
+  const role = selectRole(context.session.getSnapshot());
+  throw redirect({ to: role === null ? NO_ACCESS_PATH : HOME_BY_ROLE[role], replace: true });
 }

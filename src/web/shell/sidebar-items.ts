@@ -1,6 +1,6 @@
-// The sidebar per role: SPEC §2 "Sidebar by role" (order included), plus the two scan stations
-// after the tracking list (a clerk reaches them from the menu, not only through the
-// tracking list's buttons).
+// The sidebar per role: SPEC §2 "Sidebar by role" (order included), plus the admin home first (what
+// waits for the admin side, where `/` leads them) and the two scan stations after the tracking list
+// (a clerk reaches them from the menu, not only through the tracking list's buttons).
 import type { RoleType } from '../../../machines/session.machine';
 import { zh } from '../i18n/zh';
 
@@ -12,6 +12,7 @@ export interface SidebarItem {
 }
 
 const ADMIN_PATHS: readonly SidebarPath[] = [
+  '/admin/home',
   '/admin/group-list',
   '/admin/user-list',
   '/admin/item-list',

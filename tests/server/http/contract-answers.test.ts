@@ -270,7 +270,9 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     // Payments.
     await ok('a', 'GET', '/api/apply/list/page?page=0&size=20');
     await ok('admin', 'GET', `/api/apply/list/page?status=applied&userId=${w.a.user.id}`);
-    await ok('a', 'POST', '/api/trade/user/pay/apply', { json: { taskId: A.lockedTask, bonus: 1, note: '辛苦' } });
+    const applied2 = await ok<{ paymentApply: { id: number } }>('a', 'POST', '/api/trade/user/pay/apply', {
+      json: { taskId: A.lockedTask, bonus: 1, note: '辛苦' },
+    });
     await hit('a', 'POST', '/api/trade/user/pay/apply', { json: { taskId: A.lockedTask } });
     await hit('a', 'POST', '/api/trade/user/pay/apply', { json: { taskId: B.lockedTask } });
     await ok('admin', 'POST', '/api/trade/admin/pay/agree', { json: { paymentApplyId: A.applied, bonus: 2 } });
@@ -335,6 +337,29 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     );
     await ok('admin', 'POST', '/api/withdraw/admin/confirm', { multipart: multipart(confirmFile) });
     await hit('admin', 'POST', '/api/withdraw/admin/confirm', { multipart: multipart(Buffer.alloc(11 * 1024 * 1024, 0x41)) });
+    // The admin's payouts: a second application of a, agreed and withdrawn, its card revealed, its
+    // payment file downloaded, paid in bulk; then the admin home.
+    const agreed2 = await ok<{ paymentApply: { income: number } }>('admin', 'POST', '/api/trade/admin/pay/agree', {
+      json: { paymentApplyId: applied2.data?.paymentApply.id ?? 0 },
+    });
+    const order2 = await ok<{ orderId: number }>('a', 'POST', '/api/withdraw/user/request', {
+      json: { requests: [{ cardId: A.card, withdrawAmount: agreed2.data?.paymentApply.income ?? 0 }], taskIds: [A.lockedTask] },
+    });
+    const lines2 = await ok<{ requestOrders: { content: { id: number }[] } }>(
+      'a',
+      'GET',
+      `/api/withdraw/user/request/orders?orderId=${order2.data?.orderId ?? 0}`,
+    );
+    const line2 = lines2.data?.requestOrders.content[0]?.id ?? 0;
+    await ok('admin', 'POST', '/api/withdraw/admin/card/reveal', { json: { id: line2 } });
+    const payFile = await ok<{ token: string }>('admin', 'POST', '/api/withdraw/admin/payment-file/token', { json: { ids: [line2], timezone: 8 } });
+    await ok('anonymous', 'GET', `/ext/excel/withdraw-payment/${payFile.data?.token ?? 'none'}`);
+    await hit('admin', 'POST', '/api/withdraw/admin/payment-file/token', { json: { userId: w.b.user.id } });
+    await ok('admin', 'POST', '/api/withdraw/admin/paid/batch', { json: { ids: [line2] } });
+    await hit('admin', 'POST', '/api/withdraw/admin/paid/batch', { json: { ids: [line2, 999999] } });
+    await ok('admin', 'GET', '/api/home/admin?timezone=8');
+    await ok('lowerAdmin', 'GET', '/api/home/admin');
+    await ok('lowerAdmin', 'GET', '/api/task/list/page?notArrived=true');
 
     // Uploads.
     const tracking = xlsxOf(

@@ -1,7 +1,8 @@
 // Bank cards of /user/bank-card through the real API on a real database (SPEC §2 /user/bank-card, §3
 // "Bank card", §5 "Bank card"; §7 show/cards, bind/card, unbind/card; DECISIONS "Money": encrypted
-// at rest, masked in every response, a card used by an open withdraw line cannot be unbound;
-// "Roles": a member's own cards only). The rules are in src/server/money/cards.ts.
+// at rest, numbers masked in every response while the owner sees the holder name and bank in full
+// (decision 052), a card used by an open withdraw line cannot be unbound; "Roles": a member's own
+// cards only). The rules are in src/server/money/cards.ts.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../../src/server/db/schema/audit.ts';
@@ -82,12 +83,12 @@ async function lineOn(userId: number, cardId: number, status: 'waited' | 'reques
 }
 
 describe('binding a card: the fields of each payment type (SPEC §5)', () => {
-  it('stores what each known type uses, clears the rest, and answers every sensitive field masked', async () => {
+  it('stores what each known type uses, clears the rest, and answers the numbers masked, the holder name and bank in full', async () => {
     const w = await world();
     const billpay = await bound(w.a.api, { paymentType: 'Billpay', ...FULL });
     expect(billpay).toMatchObject({
       paymentType: 'Billpay',
-      accountName: '****blic',
+      accountName: 'John Q Public',
       cardNo: '****1111',
       routingNumber: '',
       bankInfo: 'Chase',
@@ -116,14 +117,22 @@ describe('binding a card: the fields of each payment type (SPEC §5)', () => {
     const list = await cards(w.a.api);
     expect(list.map((c) => c.paymentType)).toEqual(['Billpay', 'Check', 'Wire', 'ACH', 'Paypal', 'Zelle']);
     expect(list[0]).toEqual(billpay);
-    // Nothing in any answer is a clear value.
-    expect(JSON.stringify(list)).not.toMatch(/4111111111111111|John Q Public|021000021|john@example\.com/);
+    // The owner tells the cards apart by holder name and bank; no number is in clear.
+    expect(list.map((c) => [c.accountName, c.bankInfo])).toEqual([
+      ['John Q Public', 'Chase'],
+      ['John Q Public', 'Chase'],
+      ['John Q Public', 'Chase'],
+      ['John Q Public', 'Chase'],
+      ['John Q Public', ''],
+      ['John Q Public', ''],
+    ]);
+    expect(JSON.stringify(list)).not.toMatch(/4111111111111111|021000021|john@example\.com|555 0100/);
   });
 
   it('a typed payment type needs the holder name only and keeps what was filled in', async () => {
     const w = await world();
     const venmo = await bound(w.a.api, { paymentType: '  Venmo ', accountName: 'Ann', cardNo: '@ann-99' });
-    expect(venmo).toMatchObject({ paymentType: 'Venmo', accountName: '****n', cardNo: '****-99', routingNumber: '', bankInfo: '', address: '' });
+    expect(venmo).toMatchObject({ paymentType: 'Venmo', accountName: 'Ann', cardNo: '****-99', routingNumber: '', bankInfo: '', address: '' });
     // Texts are trimmed and control characters become spaces.
     const other = await bound(w.a.api, { paymentType: 'Cash', accountName: 'Bo Li', address: ' Line 1\nLine 2 ' });
     expect(other.address).toBe('Line 1 Line 2');

@@ -408,6 +408,7 @@ function bodyValue(op: Operation, name: string, w: ContractWorld, own: Ids): unk
       removePurchasedItem: own.record,
       markWithdrawPaid: own.line,
       payWithdrawRequest: own.line,
+      revealWithdrawCard: own.line,
     };
     return ids[id];
   }
@@ -446,6 +447,8 @@ function bodyValue(op: Operation, name: string, w: ContractWorld, own: Ids): unk
     rejectWithdrawCancel: { orderId: own.order },
     changeWithdrawCard: { requestId: own.line, cardId: own.spareCard },
     saveWithdrawAdminNote: { requestId: own.line, adminNote: 'n' },
+    payWithdrawRequests: { ids: [own.line] },
+    getWithdrawPaymentFileToken: { ids: [own.line], timezone: 8 },
   };
   return byOp[id]?.[name];
 }

@@ -86,6 +86,8 @@ export const ITEMS: Item[] = [
 export interface AdminTasksSeed {
   tasks?: Task[];
   audits?: AuditEntry[];
+  /** The tasks whose tracking id no scan has seen in time (what ?notArrived=true selects on the server). */
+  notArrivedIds?: number[];
 }
 
 type AnswerKey = 'save' | 'match';
@@ -95,6 +97,7 @@ export function createAdminTasksFake(given: AdminTasksSeed = {}) {
   const state = {
     tasks: [...(seed.tasks ?? [aTask()])],
     audits: [...(seed.audits ?? [])],
+    notArrivedIds: [...(seed.notArrivedIds ?? [])],
   };
   const server = createFakeServer<AnswerKey>();
 
@@ -125,6 +128,7 @@ export function createAdminTasksFake(given: AdminTasksSeed = {}) {
     if (boardTaskId !== undefined) rows = rows.filter((t) => t.boardTaskId === boardTaskId);
     if (taskId !== undefined) rows = rows.filter((t) => t.id === taskId || t.mainId === taskId);
     if (q.trackingId) rows = rows.filter((t) => t.trackingId.split(',').includes(q.trackingId!));
+    if (q.notArrived === 'true') rows = rows.filter((t) => state.notArrivedIds.includes(t.id));
     rows.sort((a, b) => (q.isDesc === 'false' ? a.createdAt - b.createdAt || a.id - b.id : b.createdAt - a.createdAt || b.id - a.id));
     return ok(pageOf(rows, q));
   });

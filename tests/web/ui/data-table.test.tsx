@@ -125,6 +125,37 @@ describe('<DataTable>', () => {
     expect(seen.at(-1)).toEqual({});
   });
 
+  it('offers no checkbox on a row it may not select, and the header selects only the others', async () => {
+    const seen: RowSelectionState[] = [];
+    function Harness() {
+      const [selection, setSelection] = useState<RowSelectionState>({});
+      return (
+        <DataTable
+          columns={columns}
+          data={items}
+          page={0}
+          size={20}
+          totalPages={1}
+          onPageChange={noop}
+          rowSelection={selection}
+          onRowSelectionChange={(next) => {
+            seen.push(next);
+            setSelection(next);
+          }}
+          canSelectRow={(row) => row.price > 5}
+        />
+      );
+    }
+    render(<Harness />);
+    const [keyboard, mouse] = screen.getAllByRole('row').slice(1);
+    expect(within(mouse!).queryByRole('checkbox')).toBeNull();
+    expect(within(keyboard!).getByRole('checkbox', { name: '选择此行' })).toBeTruthy();
+    const all = screen.getByRole('checkbox', { name: '选择本页全部' }) as HTMLInputElement;
+    await userEvent.click(all);
+    expect(seen.at(-1)).toEqual({ '11': true });
+    expect(all.checked).toBe(true);
+  });
+
   it('uses a custom id accessor', async () => {
     const onRowSelectionChange = vi.fn();
     render(

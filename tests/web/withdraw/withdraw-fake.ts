@@ -2,12 +2,20 @@
 // /admin/withdraw-list) for app-harness's renderApp: routes (support/fake-api.ts) answering the contract's
 // calls (envelopes, field names, status codes) on a small in-memory state, and a log of every call
 // with its query and body. Status changes go through machines/withdraw.machine.ts as the server's do
-// (decide), so a refused event answers the machine's words. The member's cards come from the bank
-// card fake. Tests replace single answers through `answer`. Only the web app is under test; the real
-// server is proven by tests/server/money/withdraw.test.ts.
+// (decide), so a refused event answers the machine's words; bulk pay is all or nothing. The member's
+// cards come from the bank card fake, their full details (the admin's reveal) from FULL_CARDS. Tests
+// replace single answers through `answer`. Only the web app is under test; the real server is proven
+// by tests/server.
 import type { components } from '../../../src/api/schema';
 import { decide } from '../../../machines/stored-state';
-import { amountToCents, explainWithdrawRefusal, withdrawMachine, withdrawRequestError, type WithdrawEvent } from '../../../machines/withdraw.machine';
+import {
+  amountToCents,
+  AWAITING_PAY_WITHDRAW_STATUS,
+  explainWithdrawRefusal,
+  withdrawMachine,
+  withdrawRequestError,
+  type WithdrawEvent,
+} from '../../../machines/withdraw.machine';
 import { aCard, createBankCardsFake, NOW, type BankCard } from '../bank-cards/bank-cards-fake';
 import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../support/fake-api';
 
@@ -24,6 +32,24 @@ export const CARDS: BankCard[] = [
   aCard({ id: 32, paymentType: 'Paypal', cardNo: '****.com', accountName: '****Ann', routingNumber: '', bankInfo: '' }),
   aCard({ id: 33, paymentType: 'Zelle', cardNo: '****5555', accountName: '****Bob', routingNumber: '', bankInfo: '' }),
 ];
+
+export type WithdrawCardDetails = Schemas['WithdrawCardDetails'];
+
+/** The cards of CARDS unmasked, as the admin's reveal answers them (by card id). */
+export const FULL_CARDS: Record<number, Omit<WithdrawCardDetails, 'requestId'>> = {
+  31: {
+    cardId: 31,
+    paymentType: 'Wire',
+    accountName: 'Acme Public',
+    cardNo: '000123451111',
+    routingNumber: '021000021',
+    bankInfo: 'Chase',
+    cardType: '',
+    address: '1 Main St',
+  },
+  32: { cardId: 32, paymentType: 'Paypal', accountName: 'Ann Lee', cardNo: 'ann@pay.com', routingNumber: '', bankInfo: '', cardType: '', address: '2 Elm St' },
+  33: { cardId: 33, paymentType: 'Zelle', accountName: 'Bob Ray', cardNo: '4155555555', routingNumber: '', bankInfo: '', cardType: '', address: '3 Oak St' },
+};
 
 export const USERS: User[] = [
   { id: 3, nickName: 'admin-name', mailAddr: 'admin@example.com', phoneNo: '', qq: '', roleType: 'admin' },
@@ -76,7 +102,22 @@ export function anApply(over: Partial<PaymentApply> = {}): PaymentApply {
   };
 }
 
-type AnswerKey = 'request' | 'cancel' | 'userPaid' | 'changeCard' | 'agree' | 'reject' | 'adminPaid' | 'note' | 'token' | 'confirm' | 'balance' | 'applies';
+type AnswerKey =
+  | 'request'
+  | 'cancel'
+  | 'userPaid'
+  | 'changeCard'
+  | 'agree'
+  | 'reject'
+  | 'adminPaid'
+  | 'batchPay'
+  | 'reveal'
+  | 'paymentFile'
+  | 'note'
+  | 'token'
+  | 'confirm'
+  | 'balance'
+  | 'applies';
 
 export interface WithdrawFake {
   handlers: Routes;
@@ -263,6 +304,54 @@ export function createWithdrawFake(seed: { lines?: WithdrawRequest[]; applies?: 
         { type: 'wd.pay', by: 'admin' },
       ),
     'adminPaid',
+  );
+  server.on(
+    'POST',
+    '/api/withdraw/admin/paid/batch',
+    ({ body }) => {
+      const ids = (body as { ids: number[] }).ids;
+      const verdicts = ids.map((id) => {
+        const line = fake.lines.find((l) => l.id === id);
+        if (!line) return { id, line, ok: false, msg: '提现记录不存在', next: undefined };
+        const d = decide(withdrawMachine, line.status, { cancelFlag: line.cancelFlag }, { type: 'wd.pay', by: 'admin' }, explainWithdrawRefusal);
+        return d.ok ? { id, line, ok: true, msg: '', next: d.next } : { id, line, ok: false, msg: d.msg, next: undefined };
+      });
+      const rows = verdicts.map(({ id, ok: paid, msg }) => ({ id, ok: paid, msg }));
+      if (verdicts.some((v) => !v.ok)) return ok({ status: 'failed', msg: '有不能付款的提现，未做任何修改', rows });
+      for (const { line, next } of verdicts) {
+        line!.status = next as WithdrawRequest['status'];
+        for (const l of fake.lines) if (l.orderId === line!.orderId) l.cancelFlag = false;
+      }
+      return ok({ status: 'succ', msg: `已将${ids.length}笔提现标记为已付款`, rows });
+    },
+    'batchPay',
+  );
+  server.on(
+    'POST',
+    '/api/withdraw/admin/card/reveal',
+    ({ body }) => {
+      const line = fake.lines.find((l) => l.id === (body as { id: number }).id);
+      const card = line && FULL_CARDS[line.cardId];
+      return line && card ? ok({ requestId: line.id, ...card }) : notFound('提现记录不存在');
+    },
+    'reveal',
+  );
+  server.on(
+    'POST',
+    '/api/withdraw/admin/payment-file/token',
+    ({ body }) => {
+      const q = body as { ids?: number[]; orderId?: number; userId?: number; cardId?: number };
+      const waited = fake.lines.filter(
+        (l) =>
+          l.status === AWAITING_PAY_WITHDRAW_STATUS &&
+          (q.ids
+            ? q.ids.includes(l.id)
+            : (!q.orderId || l.orderId === q.orderId) && (!q.userId || l.userId === q.userId) && (!q.cardId || l.cardId === q.cardId)),
+      );
+      if (waited.length === 0) return refuse('没有待付款的提现');
+      return ok({ token: 'pay-token', expireAt: NOW + 300_000, count: waited.length });
+    },
+    'paymentFile',
   );
   server.on(
     'POST',

@@ -90,6 +90,12 @@ export const tasks = pgTable(
 );
 
 export const purchasedStatus = pgEnum('purchased_status', ['init', 'match', 'unmatch']);
+/**
+ * A record no unit of whose tracking id has been seen yet (matching's verdict, allocate.ts: nothing
+ * of the tracking id seen -> init). The candidates of "not arrived" (tasks/not-arrived.ts), which
+ * the partial index below keeps small however many records have arrived.
+ */
+export const UNSEEN_PURCHASED_STATUS = 'init' satisfies (typeof purchasedStatus.enumValues)[number];
 
 export const purchasedRecords = pgTable(
   'purchased_records',
@@ -116,6 +122,11 @@ export const purchasedRecords = pgTable(
     uniqueIndex('purchased_records_task_tracking_uq').on(t.taskId, t.trackingId),
     index('purchased_records_tracking_idx').on(t.trackingId),
     index('purchased_records_user_created_idx').on(t.userId, t.createdAt),
+    // The records not yet seen, oldest first: the admin home's not-arrived count and
+    // /admin/tasks?notArrived read these few instead of every record ever made.
+    index('purchased_records_unseen_created_idx')
+      .on(t.createdAt)
+      .where(sql.raw(`status = '${UNSEEN_PURCHASED_STATUS}'`)),
     check('purchased_records_count_nonneg', sql`${t.productCount} >= 0`),
   ],
 );

@@ -1,7 +1,7 @@
 // A TanStack Table v9 wrapper for lists the SERVER pages: `data` is already the requested page, the
 // table never slices it, and the pager reports page / size changes back to the caller (who keeps them
-// in the URL search params and refetches). Optional extras: a checkbox column (ids from `rowId`),
-// and expandable detail rows (`renderSubRow`).
+// in the URL search params and refetches). Optional extras: a checkbox column (ids from `rowId`;
+// a row `canSelectRow` refuses has no checkbox), and expandable detail rows (`renderSubRow`).
 import {
   createColumnHelper,
   functionalUpdate,
@@ -65,6 +65,8 @@ export interface DataTableProps<T extends RowData> {
   /** Pass both to get a checkbox column; keys are `String(rowId(row))`. */
   rowSelection?: RowSelectionState;
   onRowSelectionChange?: (selection: RowSelectionState) => void;
+  /** Which rows may be selected (every row by default); the others show no checkbox and the header's skips them. */
+  canSelectRow?: (row: T) => boolean;
   /** Rows become expandable; the returned node fills a full-width row under the row. */
   renderSubRow?: (row: T) => ReactNode;
   emptyText?: ReactNode;
@@ -129,6 +131,7 @@ export function DataTable<T extends RowData>({
   rowId,
   rowSelection,
   onRowSelectionChange,
+  canSelectRow,
   renderSubRow,
   emptyText = UI_TEXT.empty,
   caption,
@@ -152,13 +155,12 @@ export function DataTable<T extends RowData>({
               label={UI_TEXT.selectAll}
               checked={table.getIsAllPageRowsSelected()}
               indeterminate={table.getIsSomePageRowsSelected() && !table.getIsAllPageRowsSelected()}
-              disabled={table.getRowModel().rows.length === 0}
+              disabled={!table.getRowModel().rows.some((row) => row.getCanSelect())}
               onClick={table.getToggleAllPageRowsSelectedHandler()}
             />
           ),
-          cell: ({ row }) => (
-            <SelectCheckbox label={UI_TEXT.selectRow} checked={row.getIsSelected()} disabled={!row.getCanSelect()} onClick={row.getToggleSelectedHandler()} />
-          ),
+          cell: ({ row }) =>
+            row.getCanSelect() ? <SelectCheckbox label={UI_TEXT.selectRow} checked={row.getIsSelected()} onClick={row.getToggleSelectedHandler()} /> : null,
         }),
       );
     }
@@ -195,7 +197,7 @@ export function DataTable<T extends RowData>({
     getRowCanExpand: () => expandable,
     // Rows are keyed by rowId, so an open row stays open when the page reloads its data.
     autoResetExpanded: false,
-    enableRowSelection: selectable,
+    enableRowSelection: selectable && canSelectRow ? (row) => canSelectRow(row.original) : selectable,
     ...(selectable && {
       state: { rowSelection },
       onRowSelectionChange: (updater) => onRowSelectionChange(functionalUpdate(updater, rowSelection)),

@@ -2,11 +2,16 @@
 // and show as local 'YYYY-MM-DD HH:mm'; money travels as decimals with at most 2 places.
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/** The local calendar day "YYYY-MM-DD" of a date (the date filters' format, SPEC §9). */
+export function formatDay(date: Date): string {
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
 /** "YYYY-MM-DD HH:mm" in local time; '' for a missing or invalid time. */
 export function formatDateTime(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return '';
   const d = new Date(ms);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return `${formatDay(d)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 /** Money as sent on the wire, shown with 2 decimals ('' when absent). */

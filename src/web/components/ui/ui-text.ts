@@ -26,4 +26,7 @@ export const UI_TEXT = {
   search: '查询',
   reset: '重置',
   requiredField: (label: string) => `${label}为必填项`,
+  copy: '复制',
+  copied: '已复制',
+  copyFailed: '复制失败，请手动选择文字复制',
 } as const;

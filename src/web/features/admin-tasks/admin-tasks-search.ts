@@ -4,7 +4,18 @@
 // default instead of failing the route; defaults stay out of the URL (lib/list-search.ts).
 import * as v from 'valibot';
 import { TASK_STATUSES } from '../../../../machines/task.machine';
-import { definedOnly, idParam, isDescParam, LIST_SEARCH_DEFAULTS, LIST_SIZE_OPTIONS, oneOf, pageParam, sizeParam, textParam } from '../../lib/list-search';
+import {
+  definedOnly,
+  flagParam,
+  idParam,
+  isDescParam,
+  LIST_SEARCH_DEFAULTS,
+  LIST_SIZE_OPTIONS,
+  oneOf,
+  pageParam,
+  sizeParam,
+  textParam,
+} from '../../lib/list-search';
 import type { AuditStatus, TaskAuditQuery, TaskListQuery } from './admin-tasks-api';
 
 export const ADMIN_TASK_SIZE_OPTIONS = LIST_SIZE_OPTIONS;
@@ -21,6 +32,8 @@ export const taskListSearchSchema = v.object({
   boardTaskId: idParam,
   taskId: idParam,
   trackingId: textParam,
+  /** Tasks whose tracking id no scan has seen NOT_ARRIVED_AFTER_DAYS days after it was recorded (the admin home's link). */
+  notArrived: flagParam,
   isDesc: isDescParam,
   page: pageParam,
   size: sizeParam,

@@ -1,6 +1,7 @@
 // /admin/tasks (SPEC §2, §7 Tasks): every member's tasks through GET /api/task/list/page with all
 // of its filters (user, status incl. pending, item, item name, board, board task, task id, tracking
-// id) and the sort; a paged table of the tasks with the per-row actions the task machine allows
+// id, not arrived: the admin home's link, shown as a checkbox so the filter can be seen and cleared)
+// and the sort; a paged table of the tasks with the per-row actions the task machine allows
 // (task-row-actions.tsx) and the purchased records in the admin form of the record dialog (the
 // tasks feature's dialog, which the route hands in as `renderRecords`).
 // Filters, sort, page and size live in the URL: this page reads them from `search` and changes
@@ -12,13 +13,14 @@ import { TaskStatusBadge } from '../../components/task-status-badges';
 import { TrackingIds } from '../../components/tracking-ids';
 import { columnHelper } from '../../components/ui/data-table';
 import { FilterBar } from '../../components/ui/filter-bar';
-import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
+import { Checkbox, SelectField, TextField, useValibotForm } from '../../components/ui/form';
 import { formatDateTime, formatMoney } from '../../components/ui/format';
 import { textLinkClass } from '../../components/ui/link-classes';
 import { PageHeader } from '../../components/ui/page';
 import { PagedTable } from '../../components/ui/paged-table';
 import { zh } from '../../i18n/zh';
 import { TASK_STATUSES, type TaskStatus } from '../../../../machines/task.machine';
+import { NOT_ARRIVED_AFTER_DAYS } from '../../../../machines/scan-record.machine';
 import { ItemPickerField } from '../../components/item-picker';
 import type { AppUser, Task, TaskPage } from './admin-tasks-api';
 import { taskLabel } from './task-actions';
@@ -174,6 +176,7 @@ const filterSchema = v.object({
   boardTaskId: idText(L.idInvalid),
   taskId: idText(L.idInvalid),
   trackingId: v.pipe(v.string(), v.trim()),
+  notArrived: v.boolean(),
   sort: v.picklist(SORTS),
 });
 type FilterInput = v.InferInput<typeof filterSchema>;
@@ -203,6 +206,7 @@ function TaskFilters({
       boardTaskId: search.boardTaskId === undefined ? '' : String(search.boardTaskId),
       taskId: search.taskId === undefined ? '' : String(search.taskId),
       trackingId: search.trackingId ?? '',
+      notArrived: search.notArrived ?? false,
       sort: search.isDesc ? 'desc' : 'asc',
     },
   });
@@ -217,6 +221,7 @@ function TaskFilters({
       boardTaskId: toId(values.boardTaskId),
       taskId: toId(values.taskId),
       trackingId: values.trackingId || undefined,
+      notArrived: values.notArrived || undefined,
       isDesc: values.sort === 'desc',
     });
   }
@@ -240,6 +245,7 @@ function TaskFilters({
           { value: 'asc', label: L.sortAsc },
         ]}
       />
+      <Checkbox<FilterInput, 'notArrived'> name="notArrived" label={L.notArrived(NOT_ARRIVED_AFTER_DAYS)} className="sm:pt-7" />
     </FilterBar>
   );
 }

@@ -1,16 +1,11 @@
-// /admin/withdraw-list (SPEC §2, §3 withdraw request, §4 "Withdraw status", §7 Withdraw admin calls;
-// admin only: the route guard, the sidebar and the server's x-roles keep lowerAdmin out). Every
-// member's withdraw lines with the filters of listAdminWithdrawRequests (order id, status, user, card
-// id, sort) and a table of the line, its member, card, amount, notes and status. Each row offers
-// what machines/withdraw.machine.ts accepts for it (withdraw-rules.ts), each after a confirmation:
-// - 同意取消 / 拒绝取消 (wd.agreeCancel / wd.rejectCancel, requestedCancel): per order (the calls take
-//   the orderId; every line of the order moves);
-// - 标记已付款 (wd.pay, waited);
-// and always 备注: the account note (adminNote) and date note (adminNote2) in a dialog.
-// Outcomes toast the server's msg (SPEC §8), '操作成功' / '操作失败' when it gave none; the list
-// reloads after each. The header exports the filtered lines to Excel (download token kind withdraw,
-// the filters on the link) and opens the Excel confirmation of paid lines (withdraw-confirm-upload).
-// Filters, sort, page and size live in the URL; the route's loader fetches the page and the users.
+// /admin/withdraw-list (SPEC §2, §4 "Withdraw status", §7 Withdraw admin calls; admin only). Every
+// member's withdraw lines, filtered and paged in the URL by the route. Each row offers what
+// machines/withdraw.machine.ts accepts for it (withdraw-rules.ts), after a confirmation: agree or
+// reject cancel (per order), mark paid; and always 收款信息 (the card's full details, revealed on the
+// click, card-reveal-dialog.tsx) and 备注. Lines the admin may pay can be chosen (kept across pages,
+// dropped when the filters change) for 批量标记已付款 (all or nothing; the refused lines are listed)
+// and 导出付款文件; with none chosen, the header's 导出付款文件 takes every waited line the filters
+// select. The header also exports the list to Excel and opens the Excel confirmation of paid lines.
 import { useRouter, useRouterState } from '@tanstack/react-router';
 import { useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
@@ -20,6 +15,8 @@ import { confirmDialog } from '../../components/ui/confirm';
 import { FilterBar } from '../../components/ui/filter-bar';
 import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
 import { formatMoney } from '../../components/ui/format';
+import { toast } from '../../components/ui/toast';
+import type { RowSelectionState } from '../../components/ui/data-table';
 import { PageHeader } from '../../components/ui/page';
 import { PagedTable } from '../../components/ui/paged-table';
 import { toastOutcome } from '../../lib/toast-outcome';
@@ -29,21 +26,27 @@ import { timezoneOffsetHours } from '../../lib/timezone';
 import { useAppContext } from '../../app/app-context';
 import { useDownload } from '../../navigation/use-download';
 import { AdminNoteDialog } from './admin-note-dialog';
+import { CardRevealDialog, useCardReveal } from './card-reveal-dialog';
+import { PaySelectionBar, RefusedLines } from './pay-selection-bar';
 import { SwitchField } from './switch-field';
 import {
   agreeWithdrawCancel,
   payWithdrawRequest,
+  payWithdrawRequests,
   rejectWithdrawCancel,
   withdrawExcelUrl,
+  withdrawPaymentFile,
   type AppUser,
+  type BatchPayRow,
   type Outcome,
+  type PaymentFileFilters,
   type WithdrawRequest,
   type WithdrawRequestPage as LinePage,
 } from './withdraw-api';
 import { withdrawCol, withdrawColumn } from './withdraw-columns';
 import { WithdrawConfirmUpload } from './withdraw-confirm-upload';
-import { WITHDRAW_STATUS_OPTIONS, withdrawActions, type WithdrawAction } from './withdraw-rules';
-import { adminWithdrawExportFilters, WITHDRAW_SIZE_OPTIONS, type AdminWithdrawSearch } from './withdraw-search';
+import { adminMayPay, centsOf, formatCents, WITHDRAW_STATUS_OPTIONS, withdrawActions, type WithdrawAction } from './withdraw-rules';
+import { adminWithdrawExportFilters, paymentFileFilters, WITHDRAW_SIZE_OPTIONS, type AdminWithdrawSearch } from './withdraw-search';
 
 const W = zh.withdraw;
 const A = W.admin;
@@ -71,6 +74,8 @@ function report(outcome: Outcome): void {
   toastOutcome(outcome, { done: W.done, failed: W.failed });
 }
 
+const NONE_CHOSEN: ReadonlyMap<number, WithdrawRequest> = new Map();
+
 export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawListPageProps): JSX.Element {
   const router = useRouter();
   const { api } = useAppContext();
@@ -78,7 +83,59 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
   const [running, setRunning] = useState<Running>(null);
   const [noting, setNoting] = useState<WithdrawRequest | null>(null);
   const exporting = useDownload();
+  const paymentFile = useDownload();
   const [confirming, setConfirming] = useState(false);
+  const cardReveal = useCardReveal();
+  const openReveal = cardReveal.open;
+  const [paying, setPaying] = useState(false);
+  const [refused, setRefused] = useState<BatchPayRow[]>([]);
+
+  // The chosen lines, kept across pages and dropped when the filters change; a line this page shows
+  // is read fresh, and one the admin may no longer pay (paid meanwhile) drops out.
+  const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
+  const [chosenOf, setChosenOf] = useState<{ key: string; rows: ReadonlyMap<number, WithdrawRequest> }>({ key: filterKey, rows: NONE_CHOSEN });
+  const kept = chosenOf.key === filterKey ? chosenOf.rows : NONE_CHOSEN;
+  const onPage = useMemo(() => new Map(data.lines.content.map((row) => [row.id, row])), [data.lines.content]);
+  const chosen = [...kept.values()].map((row) => onPage.get(row.id) ?? row).filter(adminMayPay);
+  const chosenTotal = formatCents(chosen.reduce((sum, row) => sum + centsOf(row.withdrawAmount), 0));
+  const rowSelection: RowSelectionState = Object.fromEntries(chosen.map((row) => [String(row.id), true]));
+  const waitedFilters = paymentFileFilters(search);
+
+  function choose(selection: RowSelectionState) {
+    const rows = new Map<number, WithdrawRequest>();
+    for (const [id, on] of Object.entries(selection)) {
+      const row = on ? (onPage.get(Number(id)) ?? kept.get(Number(id))) : undefined;
+      if (row) rows.set(row.id, row);
+    }
+    setChosenOf({ key: filterKey, rows });
+  }
+
+  function exportPaymentFile(selection: { ids: number[] } | PaymentFileFilters) {
+    return paymentFile.download(async () => {
+      const file = await withdrawPaymentFile(api, selection, timezoneOffsetHours());
+      if (file) toast.info(A.paymentFile.ready(file.count));
+      return file?.url ?? null;
+    });
+  }
+
+  async function payChosen() {
+    const ids = chosen.map((row) => row.id);
+    if (!(await confirmDialog(A.batchPay.confirm(ids.length, chosenTotal), { title: A.batchPay.title, okText: A.batchPay.ok }))) return;
+    setPaying(true);
+    try {
+      const outcome = await payWithdrawRequests(api, ids);
+      setRefused(outcome.refused);
+      if (outcome.ok) {
+        toast.success(outcome.msg || A.batchPay.done(ids.length));
+        setChosenOf({ key: filterKey, rows: NONE_CHOSEN });
+      } else {
+        toast.error(outcome.msg || A.batchPay.failed);
+      }
+    } finally {
+      setPaying(false);
+      void router.invalidate();
+    }
+  }
 
   const columns = useMemo(() => {
     const reload = () => void router.invalidate();
@@ -155,6 +212,9 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
                 {text[action]}
               </Button>
             ))}
+            <Button variant="link" aria-label={A.reveal.named(row.original.id)} onClick={() => openReveal(row.original)}>
+              {A.reveal.button}
+            </Button>
             <Button variant="link" aria-label={A.editNotesNamed(row.original.id)} onClick={() => setNoting(row.original)}>
               {A.editNotes}
             </Button>
@@ -162,9 +222,7 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
         ),
       }),
     ]);
-  }, [api, data.users, router, running]);
-
-  const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
+  }, [api, data.users, openReveal, router, running]);
 
   return (
     <div className="flex min-w-0 flex-col gap-4">
@@ -172,6 +230,17 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
         title={zh.titles.adminWithdrawList}
         actions={
           <>
+            {chosen.length === 0 && (
+              <Button
+                variant="secondary"
+                loading={paymentFile.busy}
+                disabled={waitedFilters === null}
+                title={waitedFilters === null ? A.paymentFile.onlyWaited : A.paymentFile.hint}
+                onClick={() => waitedFilters && void exportPaymentFile(waitedFilters)}
+              >
+                {A.paymentFile.button}
+              </Button>
+            )}
             <Button variant="secondary" aria-expanded={confirming} onClick={() => setConfirming((open) => !open)}>
               {confirming ? A.upload.close : A.upload.open}
             </Button>
@@ -193,6 +262,18 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
         onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
         onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
       />
+      {refused.length > 0 && <RefusedLines rows={refused} onDismiss={() => setRefused([])} />}
+      {chosen.length > 0 && (
+        <PaySelectionBar
+          count={chosen.length}
+          total={chosenTotal}
+          paying={paying}
+          exporting={paymentFile.busy}
+          onPay={() => void payChosen()}
+          onExport={() => void exportPaymentFile({ ids: chosen.map((row) => row.id) })}
+          onClear={() => setChosenOf({ key: filterKey, rows: NONE_CHOSEN })}
+        />
+      )}
       <PagedTable
         columns={columns}
         search={search}
@@ -200,9 +281,13 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
         onSearch={onSearch}
         sizeOptions={WITHDRAW_SIZE_OPTIONS}
         loading={loading}
+        rowSelection={rowSelection}
+        onRowSelectionChange={choose}
+        canSelectRow={adminMayPay}
         emptyText={A.empty}
         caption={A.caption}
       />
+      <CardRevealDialog reveal={cardReveal.reveal} member={cardReveal.reveal ? memberOf(cardReveal.reveal.line, data.users) : ''} onClose={cardReveal.close} />
       {noting && (
         <AdminNoteDialog
           key={noting.id}

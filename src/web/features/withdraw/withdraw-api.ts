@@ -1,16 +1,12 @@
 // The calls behind the withdraw screens (SPEC §2 /user/withdraw-request, /user/withdraw-orders,
-// /admin/withdraw-list; §7 "Withdraw", "Users and groups" GET /api/user/balance, "Payments" GET
-// /api/apply/user/withdraw, "Uploads and downloads"):
-// - reads (the lists, the balance, the member's cards, the withdrawable applications, the users)
-//   answer an empty result on failure; the client has shown why.
-// - the state-changing calls are silent and return an Outcome: each screen words its own toast
-//   (SPEC §8: the server's msg on a refused cancel or paid; change card's failure is only logged).
-//   A refusal comes as an error code (the server refuses what machines/withdraw.machine.ts refuses,
-//   with its words) or as A00000 whose data.status is not 'succ'; both count as failure.
-// - the export: a download token for kind withdraw (x-kind-roles: admin only; a member may not ask
-//   for one, so the member's screens have no export), which fixes the caller and the timezone of
-//   the file's times; the list's filters go on the link itself (exportWithdrawExcel's query).
-// - the confirm upload (admin): multipart with byte progress through api.upload, silent.
+// /admin/withdraw-list; §7 "Withdraw", the balance, the withdrawable applications, the files):
+// - reads answer an empty result on failure (the client has shown why);
+// - changes are silent and return an outcome: each screen words its own toast (SPEC §8). A refusal
+//   is an error code (the server refuses what machines/withdraw.machine.ts refuses) or a result
+//   whose status is not 'succ'; the card reveal and bulk pay carry what the dialog and page show;
+// - files: the Excel export (token kind withdraw, admin only, the filters on the link) and the
+//   payment file (a token for the selection) are links the client toasts a refusal of; the confirm
+//   upload is multipart through api.upload with byte progress.
 import { multipartBody, type ApiClient } from '../../../api/client';
 import { anyResult, outcomeOf, saysSucc, type ApiOutcome } from '../../../api/outcome';
 import type { components, operations } from '../../../api/schema';
@@ -24,6 +20,10 @@ export type WithdrawLine = Schemas['WithdrawLine'];
 export type BankCard = Schemas['BankCard'];
 export type PaymentApply = Schemas['PaymentApply'];
 export type AppUser = Schemas['User'];
+export type WithdrawCardDetails = Schemas['WithdrawCardDetails'];
+export type BatchPayRow = Schemas['BatchPayRow'];
+/** What the payment file selects when no line is chosen: the list's filters (only waited lines are written). */
+export type PaymentFileFilters = Omit<Schemas['PaymentFileRequest'], 'ids' | 'timezone'>;
 
 type Paged = { page: number; size: number; isDesc: boolean };
 export type WithdrawListQuery = NonNullable<operations['listWithdrawRequests']['parameters']['query']> & Paged;
@@ -120,6 +120,30 @@ export function payWithdrawRequest(api: ApiClient, id: number): Promise<Outcome>
   return outcomeOf(api.POST('/api/withdraw/admin/paid', { body: { id }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
+/**
+ * POST /api/withdraw/admin/card/reveal {id}: the full payout details of the line's card (written to
+ * the admin log by the server). A failure carries its code and words for the dialog to show.
+ */
+export function revealWithdrawCard(api: ApiClient, id: number): Promise<ApiOutcome<WithdrawCardDetails>> {
+  return outcomeOf(api.POST('/api/withdraw/admin/card/reveal', { body: { id }, silent: true }), { succeeded: anyResult, noAnswer: 'fail' });
+}
+
+/** What a bulk pay came to: all paid, or none (then `refused` says which lines and why). */
+export interface BatchPayOutcome {
+  ok: boolean;
+  /** The server's words ('' when it gave none). */
+  msg: string;
+  refused: BatchPayRow[];
+}
+
+/** POST /api/withdraw/admin/paid/batch {ids}: every line through the machine's pay, all or nothing. */
+export async function payWithdrawRequests(api: ApiClient, ids: number[]): Promise<BatchPayOutcome> {
+  const outcome = await outcomeOf(api.POST('/api/withdraw/admin/paid/batch', { body: { ids }, silent: true }), { succeeded: anyResult, noAnswer: 'fail' });
+  if (!outcome.ok) return { ok: false, msg: outcome.msg, refused: [] };
+  const result = outcome.data;
+  return { ok: saysSucc(result), msg: result.msg || outcome.msg, refused: (result.rows ?? []).filter((row) => !row.ok) };
+}
+
 /** POST /api/withdraw/admin/adminnote/save {requestId, adminNote, adminNote2}: answers the line. */
 export function saveWithdrawAdminNote(api: ApiClient, requestId: number, notes: { adminNote: string; adminNote2: string }): Promise<Outcome> {
   return outcomeOf(api.POST('/api/withdraw/admin/adminnote/save', { body: { requestId, ...notes }, silent: true }), { noAnswer: 'fail' });
@@ -140,6 +164,25 @@ export async function withdrawExcelUrl(api: ApiClient, filters: WithdrawExportFi
   for (const [key, value] of Object.entries(filters)) if (value !== undefined) query.set(key, String(value));
   const search = query.toString();
   return `/ext/excel/withdraw/${encodeURIComponent(token)}${search ? `?${search}` : ''}`;
+}
+
+/** A payment file ready to download: its link and how many waited lines it holds. */
+export interface PaymentFile {
+  url: string;
+  count: number;
+}
+
+/**
+ * The payment file (full payout details) of the chosen lines, or of every waited line the filters
+ * select: a token for that selection, then /ext/excel/withdraw-payment/{token}. The contract takes
+ * whole hours, so a half-hour offset is rounded. Null when no token came (the client has said why).
+ */
+export async function withdrawPaymentFile(api: ApiClient, selection: { ids: number[] } | PaymentFileFilters, timezone: number): Promise<PaymentFile | null> {
+  const body = { ...selection, timezone: Math.round(timezone) };
+  const outcome = await outcomeOf(api.POST('/api/withdraw/admin/payment-file/token', { body }));
+  const token = outcome.ok ? outcome.data?.token : undefined;
+  if (!outcome.ok || !token) return null;
+  return { url: `/ext/excel/withdraw-payment/${encodeURIComponent(token)}`, count: outcome.data?.count ?? 0 };
 }
 
 /**

@@ -45,6 +45,11 @@ export function withdrawActions(line: { status: WithdrawStatus; cancelFlag: bool
   return offered.filter(([, event]) => allowed.has(event)).map(([action]) => action);
 }
 
+/** The admin may mark the line paid (wd.pay): the rows the bulk pay and the payment file may choose. */
+export function adminMayPay(line: { status: WithdrawStatus; cancelFlag: boolean }): boolean {
+  return withdrawActions(line, 'admin').includes('pay');
+}
+
 // ---------------------------------------------------------------- money
 
 /** Cents of an amount as it travels (a decimal with at most two places). */

@@ -6,12 +6,12 @@
 // - /user/withdraw-orders: orderId, and a status that is NOT sent (SPEC §2 "the status filter is not
 //   sent in the call"): it filters the rows of the page on screen.
 // - /admin/withdraw-list: orderId, status, userId, cardId (listAdminWithdrawRequests; the export
-//   takes the same).
+//   takes the same, the payment file all but the status).
 import * as v from 'valibot';
-import { WITHDRAW_STATUSES } from '../../../../machines/withdraw.machine';
+import { AWAITING_PAY_WITHDRAW_STATUS, WITHDRAW_STATUSES } from '../../../../machines/withdraw.machine';
 import { PAGE_SIZE_OPTIONS } from '../../components/ui/pager';
 import { definedOnly, idParam, isDescParam, LIST_SEARCH_DEFAULTS, oneOf, pageParam, sizeParam } from '../../lib/list-search';
-import type { AdminWithdrawListQuery, WithdrawExportFilters, WithdrawListQuery, WithdrawOrdersQuery } from './withdraw-api';
+import type { AdminWithdrawListQuery, PaymentFileFilters, WithdrawExportFilters, WithdrawListQuery, WithdrawOrdersQuery } from './withdraw-api';
 
 export const WITHDRAW_SIZE_OPTIONS = PAGE_SIZE_OPTIONS.withdraw;
 export const WITHDRAW_SEARCH_DEFAULTS = LIST_SEARCH_DEFAULTS;
@@ -66,4 +66,15 @@ export function adminWithdrawQuery(search: AdminWithdrawSearch): AdminWithdrawLi
 export function adminWithdrawExportFilters(search: AdminWithdrawSearch): WithdrawExportFilters {
   const { orderId, status, userId, cardId, isDesc } = search;
   return definedOnly({ orderId, status, userId, cardId, isDesc });
+}
+
+/**
+ * What the payment file takes when no line is chosen: the filters but the status (the file holds
+ * waited lines only), or null when the status filter asks for other lines (the file would not be
+ * what the list shows).
+ */
+export function paymentFileFilters(search: AdminWithdrawSearch): PaymentFileFilters | null {
+  if (search.status !== undefined && search.status !== AWAITING_PAY_WITHDRAW_STATUS) return null;
+  const { orderId, userId, cardId, isDesc } = search;
+  return definedOnly({ orderId, userId, cardId, isDesc });
 }

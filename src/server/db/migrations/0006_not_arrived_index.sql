@@ -1,0 +1,1 @@
+CREATE INDEX "purchased_records_unseen_created_idx" ON "purchased_records" USING btree ("created_at") WHERE status = 'init';

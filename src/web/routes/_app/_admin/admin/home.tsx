@@ -1,0 +1,10 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { AdminHomePage } from '../../../../features/home/admin-home-page';
+import { zh } from '../../../../i18n/zh';
+
+// The admin side's home (`/` leads admin and lowerAdmin here): the page loads its own counts, so
+// the title and the links show at once.
+export const Route = createFileRoute('/_app/_admin/admin/home')({
+  staticData: { title: zh.titles.adminHome },
+  component: AdminHomePage,
+});
