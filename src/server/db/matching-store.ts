@@ -7,6 +7,7 @@
 // batch is begin, the lock statement, one read (lockAndRead), one write (writePlan) and commit
 // (docs/decisions/093-matching-statements.md).
 import { sql, type SQL } from 'drizzle-orm';
+import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { auditInserts } from '../audit.ts';
@@ -18,6 +19,9 @@ import { jsonRowMapper } from './json-rows.ts';
 import { scanTrackings } from './schema/receiving.ts';
 import { purchasedRecords, tasks } from './schema/tasks.ts';
 import { executeTogether } from './together.ts';
+
+/** The deleted status as an SQL literal (not a parameter: the statements keep one plan). */
+const DELETED = sql.raw(`'${DELETED_TASK_STATUS}'`);
 
 /** `column = any(values)`: one array parameter instead of one per value (the long lists of an upload). */
 const anyInt = (column: AnyPgColumn, values: number[]): SQL => sql`${column} = any(${sql.param(values)}::int[])`;
@@ -159,7 +163,7 @@ export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: nu
       select
         (select coalesce(json_agg(s order by s.id), '[]') from scan_trackings s where s.tracking_id in (select tracking_id from tt)) as scans,
         (select coalesce(json_agg(json_build_array(p, t) order by p.id), '[]') from purchased_records p join tasks t on t.id = p.task_id
-          where p.tracking_id in (select tracking_id from tt) and t.status <> 'deleted') as records,
+          where p.tracking_id in (select tracking_id from tt) and t.status <> ${DELETED}) as records,
         (select coalesce(json_agg(json_build_array(tk.task, tk.nick_name) order by tk.id), '[]') from tk) as tasks,
         (select coalesce(json_agg(json_build_array(id, task_id, tracking_id) order by id), '[]') from tr) as task_records,
         ${scanIdsSql(opts.newIds ?? 0)} as new_ids,
@@ -200,7 +204,7 @@ export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: nu
     const record = recordOfJson(recordJson);
     const read = taskOfJson(taskJson);
     const task = state.taskRows.get(read.id) ?? read;
-    if (task.status !== 'deleted') state.records.get(record.trackingId)!.push({ record, task });
+    if (task.status !== DELETED_TASK_STATUS) state.records.get(record.trackingId)!.push({ record, task });
   }
   return state;
 }
@@ -213,7 +217,7 @@ const taskOfJson = jsonRowMapper(tasks);
 /** The ids of the tasks concerned by a change of these tracking ids: those with a live record on them (task not deleted), and `taskIds`. */
 const concernedTaskIds = (trackingIds: string[], taskIds: number[]): SQL => sql`array(
   select p.task_id from purchased_records p join tasks d on d.id = p.task_id
-  where p.tracking_id = any(${sql.param(trackingIds)}::text[]) and d.status <> 'deleted') || ${sql.param(taskIds)}::int[]`;
+  where p.tracking_id = any(${sql.param(trackingIds)}::text[]) and d.status <> ${DELETED}) || ${sql.param(taskIds)}::int[]`;
 
 /**
  * Takes the tracking locks of `trackingIds`, then locks (FOR UPDATE, id order) every live task with a

@@ -14,6 +14,7 @@ import { fromCents } from '../money/cents.ts';
 import { taskDisplayId } from './labels-pdf.ts';
 import { TASK_STATUS_TEXT } from './user-task-export.ts';
 import { writeWorkbook, type OutCell } from './xlsx-write.ts';
+import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
 
 /** The words of the admin board task page (src/web/i18n). */
 const BOARD_TASK_STATUS_TEXT: Record<(typeof boardTasks.$inferSelect)['status'], string> = {
@@ -59,7 +60,7 @@ export async function boardForExport(db: Db, boardId: number) {
 export function boardWorkbook(data: NonNullable<Awaited<ReturnType<typeof boardForExport>>>, timezone: number): Buffer {
   const claimed = new Map<number, number>();
   for (const { task } of data.userTasks) {
-    if (task.status !== 'deleted') claimed.set(task.boardTaskId, (claimed.get(task.boardTaskId) ?? 0) + task.count);
+    if (task.status !== DELETED_TASK_STATUS) claimed.set(task.boardTaskId, (claimed.get(task.boardTaskId) ?? 0) + task.count);
   }
   const boardRows: OutCell[][] = data.taskRows.map((t) => [
     t.id,

@@ -11,6 +11,7 @@ import { tasks } from '../db/schema/tasks.ts';
 import type { DownloadParams } from './download-tokens.ts';
 import { taskDisplayId } from './labels-pdf.ts';
 import { writeWorkbook, type OutCell } from './xlsx-write.ts';
+import { TASK_STATUSES } from '../../../machines/task.machine.ts';
 
 type Task = components['schemas']['Task'];
 type TaskStatus = components['schemas']['TaskStatus'];
@@ -28,8 +29,6 @@ export interface UserTaskFilters {
   /** Offset from UTC in hours; times in the file are written in it. */
   timezone: number;
 }
-
-const TASK_STATUSES: readonly TaskStatus[] = ['pending', 'open', 'closed', 'locked', 'processing', 'finished', 'deleted', 'unmatch'];
 
 /** The same words as the web's task status badges (src/web/i18n/zh-tasks.ts taskStatus). */
 export const TASK_STATUS_TEXT: Record<TaskStatus, string> = {

@@ -16,6 +16,7 @@ import { requireTransition } from '../tasks/apply-event.ts';
 import { lockTaskForChange } from '../tasks/task-changes.ts';
 import { me, ok, type Ctx, type Handlers } from './types.ts';
 import type { SessionUser } from '../auth/session-user.ts';
+import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
 
 export const matchMessages = {
   done: '匹配完成',
@@ -69,7 +70,7 @@ async function matchTrackingId(ctx: Ctx, user: SessionUser, raw: string) {
         .select({ id: purchasedRecords.id })
         .from(purchasedRecords)
         .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
-        .where(and(eq(purchasedRecords.trackingId, trackingId), eq(tasks.userId, user.id), ne(tasks.status, 'deleted')))
+        .where(and(eq(purchasedRecords.trackingId, trackingId), eq(tasks.userId, user.id), ne(tasks.status, DELETED_TASK_STATUS)))
         .limit(1);
       if (!own) throw notFound(matchMessages.noTracking);
     }
