@@ -120,7 +120,9 @@ export interface MoveOptions {
  * audits. Returns the rows after, in id order.
  *
  * GLOBAL LOCK ORDER of all money code:
- *   1. withdraw order lines (withdraw_requests), by order id, then line id;
+ *   1. withdraw order lines (withdraw_requests), by order id, then line id; then the member's cards
+ *      a request or a change of card pays to (bank_cards, FOR SHARE / unbind FOR UPDATE, id order;
+ *      cards.ts lockOwnCards);
  *   2. tracking ids (the matching locks, lockTrackings: advisory, sorted);
  *   3. tasks (FOR UPDATE, id order; lockForMatching takes 2 and 3 together);
  *   4. payment applications (FOR UPDATE, id order; lockPayments);
