@@ -6,6 +6,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import { precompress } from './scripts/precompress.ts';
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3000'}`;
 
@@ -22,6 +23,7 @@ export default defineConfig({
     }),
     react(),
     tailwindcss(),
+    precompress(),
   ],
   server: {
     proxy: {

@@ -222,7 +222,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const indexFile = path.join(deps.config.webDir, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: deps.config.webDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
+    await app.register(fastifyStatic, {
+      root: deps.config.webDir,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, file) => void reply.header('cache-control', staticCacheControl(deps.config.webDir, file)),
+    });
   }
   app.setNotFoundHandler((req, reply) => {
     if (isApiPath(req.url) || (req.method !== 'GET' && req.method !== 'HEAD')) {
@@ -233,6 +240,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+/**
+ * Files under assets/ carry a content hash in their name (a change is a new name): cached for a year
+ * and never revalidated. Everything else (index.html, favicon) is revalidated on each use, so a
+ * deploy is seen at the next load.
+ */
+export function staticCacheControl(webDir: string, file: string): string {
+  const relative = path.relative(webDir, file).split(path.sep);
+  return relative[0] === 'assets' ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
 function authorize(op: Operation, ctx: Ctx) {

@@ -2,6 +2,7 @@
 // wrong role -> 403, bad input -> 400 A00001 naming the field (and nothing changes), unknown
 // routes -> 404, unexpected failures -> 500 A00005 without internals, unbuilt operations -> '未实现'.
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -154,6 +155,32 @@ describe('the rest of the surface', () => {
     const asset = await app.inject({ url: '/assets/app.js' });
     expect(asset.body).toBe('console.log(1)');
     expect((await app.inject({ url: '/api/nothing' })).statusCode).toBe(404);
+    await app.close();
+  });
+
+  it('sends a built file precompressed by Accept-Encoding; hashed assets are cached for a year, the page is revalidated', async () => {
+    const { database, mailer, outbox } = t();
+    const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-web-'));
+    const script = `console.log(${JSON.stringify('x'.repeat(4096))});`;
+    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><div id="root"></div>');
+    fs.mkdirSync(path.join(webDir, 'assets'));
+    fs.writeFileSync(path.join(webDir, 'assets', 'app-1a2b3c.js'), script);
+    fs.writeFileSync(path.join(webDir, 'assets', 'app-1a2b3c.js.br'), zlib.brotliCompressSync(script));
+    fs.writeFileSync(path.join(webDir, 'assets', 'app-1a2b3c.js.gz'), zlib.gzipSync(script));
+    const app = await buildApp({ db: database.db, config: { ...loadConfig({}), webDir }, mailer, outbox });
+
+    const br = await app.inject({ url: '/assets/app-1a2b3c.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const gz = await app.inject({ url: '/assets/app-1a2b3c.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(script);
+    const plain = await app.inject({ url: '/assets/app-1a2b3c.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+
+    for (const url of ['/index.html', '/admin/home']) expect((await app.inject({ url })).headers['cache-control']).toBe('no-cache');
     await app.close();
   });
 });
