@@ -6,6 +6,7 @@ import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { listOperations, loadSpec } from '../../../src/server/contract.ts';
+import { CARD_LABELS, cardMessages } from '../../../machines/bank-card.ts';
 import { notices } from '../../../src/server/db/schema/accounts.ts';
 import { tasks } from '../../../src/server/db/schema/tasks.ts';
 import { call, useTestApp } from '../support/harness.ts';
@@ -318,15 +319,15 @@ describe('posting back what was read', () => {
     expect(await w.a.api.post('/api/purchased/user/update', records[0])).toMatchObject(ok);
 
     // Bank card: bind has no update, so a card posted back as listed would be a new card. Its
-    // read-only id and createdAt are ignored, but its masked holder name and number are not a card's:
-    // refused, naming the first field, and no card is added.
+    // read-only id and createdAt are ignored, but its masked number is not a card's (the holder name
+    // comes back in full to its owner): refused, naming the field, and no card is added.
     const typed = { paymentType: 'Paypal', accountName: 'Alice Smith', cardNo: 'alice@pay.test', address: '1 Main St' };
     expect(await w.a.api.post('/api/withdraw/user/bind/card', typed)).toMatchObject(ok);
     const cards = async () => (await w.a.api.get<{ userCardList: Record<string, unknown>[] }>('/api/withdraw/user/show/cards')).body.data!.userCardList;
     const card = (await cards())[0]!;
-    expect(card.cardNo).toMatch(/^\*{4}/);
+    expect(card).toMatchObject({ accountName: typed.accountName, cardNo: expect.stringMatching(/^\*{4}/) });
     const masked = await w.a.api.post<unknown>('/api/withdraw/user/bind/card', card);
-    expect(JSON.stringify(masked.body)).toContain('Account Holder Name不能是隐藏后的值');
+    expect(masked).toMatchObject(refused(cardMessages.maskedValue(CARD_LABELS.cardNo)));
     expect(await cards()).toHaveLength(1);
     expect(await w.a.api.post('/api/withdraw/user/bind/card', { ...card, ...typed })).toMatchObject(ok);
     expect(await cards()).toHaveLength(2);
