@@ -2,19 +2,8 @@
 // end-to-end; SPEC §2 payment and withdraw screens, §5 bank card and withdraw rules, DECISIONS
 // "Money"). The setup that is not the subject goes through the API: an admin and a member in a group,
 // a published board task the member claimed (2 units) and recorded a purchase of, and the admin's
-// scan of that parcel, which locks the task. Then, on one server, in order, every step a person
-// takes is done on their screen:
-//   b) the member applies for payment of the task (bonus and note) at /user/my-task;
-//   c) the admin agrees at /admin/apply-list, raising the bonus;
-//   d) the member binds two cards of different payment types at /user/bank-card (a missing field is
-//      named first) and sees their own name in full, the numbers masked;
-//   e) the member requests a withdrawal of the task split over both cards at /user/withdraw-request
-//      (a split that does not add up is refused first);
-//   f) the admin logs in, lands on the home, follows its withdrawals count to /admin/withdraw-list,
-//      reveals a line's card, exports the payment file of both lines and marks both paid at once;
-//   g) the member confirms receipt at /user/apply-list: collected.
-// The end state is checked through the API too: the application collected, both lines paid, the
-// task finished, its parcel payed, the balance 0.
+// scan of that parcel, which locks the task. Then every step a person takes is done on their
+// screen, on one server, in order (the steps are listed below the imports).
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -22,6 +11,20 @@ import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from 
 import * as XLSX from 'xlsx';
 import { apiOf, dismissToasts, inviteAndRegister, logIn, newPage, openLoggedIn, rowWithCell, shot, type ApiCalls, type BrowserPage } from './setup.ts';
 import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
+
+/*
+ *   b) the member applies for payment of the task (bonus and note) at /user/my-task;
+ *   c) the admin agrees at /admin/apply-list, raising the bonus;
+ *   d) the member binds two cards of different payment types at /user/bank-card (a missing field is
+ *      named first) and sees their own name in full, the numbers masked;
+ *   e) the member requests a withdrawal of the task split over both cards at /user/withdraw-request
+ *      (a split that does not add up is refused first);
+ *   f) the admin logs in, lands on the home, follows its withdrawals count to /admin/withdraw-list,
+ *      reveals a line's card, exports the payment file of both lines and marks both paid at once;
+ *   g) the member confirms receipt at /user/apply-list: collected.
+ * The end state is checked through the API too: the application collected, both lines paid, the
+ * task finished, its parcel payed, the balance 0.
+ */
 
 const ADMIN = { mail: 'treasurer@e2e.test', password: 'treasurer-pass-1' };
 const MEMBER = { mail: 'earner@e2e.test', password: 'earner-pass-1', nickName: '采购员小李' };

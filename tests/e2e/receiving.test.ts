@@ -2,20 +2,7 @@
 // end to end. The scanner is simulated as the hardware behaves: a keyboard "wedge" that types each
 // code's characters a few milliseconds apart and ends with Enter, into whatever has the focus, which
 // on the scanning screens is the hidden scanner input the page keeps focused (no visible field is
-// filled). Four stories, on one server, in order:
-//   a) /admin/scan2: the admin picks a product and scans 20 parcels back to back, the page's main
-//      thread stalled for 300 ms in the middle of two codes (the first, before the page knows the
-//      scanner's Enter, and the eleventh); the server holds each of the 20 exactly once, none split
-//      or doubled, and the page shows every row settled (the one a member recorded as matched).
-//   b) /admin/scan: one parcel with five products, some scanned several times to raise the count,
-//      one UPC shared by two products so the admin must pick; the server holds the 5 rows with the
-//      scanned counts.
-//   c) Matching: a member claimed tasks and recorded purchases beforehand; the admin scans the
-//      member's parcels (one agrees, one brings more units than recorded) and the member's task
-//      page shows the arrival, and what disagreed.
-//   d) /admin/scan with the scanner alone: five parcels, one of them imported beforehand, received
-//      by keystrokes only, using the page's command barcodes (提交, 取消, 下一个包裹); the imported
-//      parcel's product is confirmed with the scanned count.
+// filled). Four stories, on one server, in order (listed below the imports).
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -24,6 +11,22 @@ import { apiOf, dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowWith
 import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
 import { multipart, xlsxOf } from '../server/support/sheets.ts';
 import { SCAN_COMMANDS } from '../../machines/scan.machine.ts';
+
+/*
+ *   a) /admin/scan2: the admin picks a product and scans 20 parcels back to back, the page's main
+ *      thread stalled for 300 ms in the middle of two codes (the first, before the page knows the
+ *      scanner's Enter, and the eleventh); the server holds each of the 20 exactly once, none split
+ *      or doubled, and the page shows every row settled (the one a member recorded as matched).
+ *   b) /admin/scan: one parcel with five products, some scanned several times to raise the count,
+ *      one UPC shared by two products so the admin must pick; the server holds the 5 rows with the
+ *      scanned counts.
+ *   c) Matching: a member claimed tasks and recorded purchases beforehand; the admin scans the
+ *      member's parcels (one agrees, one brings more units than recorded) and the member's task
+ *      page shows the arrival, and what disagreed.
+ *   d) /admin/scan with the scanner alone: five parcels, one of them imported beforehand, received
+ *      by keystrokes only, using the page's command barcodes (提交, 取消, 下一个包裹); the imported
+ *      parcel's product is confirmed with the scanned count.
+ */
 
 const ADMIN = { mail: 'keeper@e2e.test', password: 'keeper-pass-1' };
 const MEMBER = { mail: 'receiver@e2e.test', password: 'receiver-pass-1', nickName: '采购员小陈' };

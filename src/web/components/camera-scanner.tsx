@@ -1,15 +1,9 @@
-// Scanning with the device's camera, for a clerk without a USB scanner. Decoded codes go to the same
-// `onScan` as the scanner input, so the page's machine sees no difference.
-//
-// One read per presentation (docs/decisions/082): the decoder looks at the video several times a
-// second and reports every frame, with or without codes; lib/camera-reads decides which codes have
-// just come into view. A product held in view is one scan; the same code counts again only after it
-// has left the view (or through the page's +1). The camera is a panel in the page, not a dialog: the
-// clerk sees the video, the code it read and, under it, the page's banner and rows.
-//
-// The reader uses the browser's BarcodeDetector where there is one, else the ZXing decoder, which is
-// imported only when the camera is first opened (its own chunk: nothing of it is in the main
-// bundle). Tests (and other devices) replace the reader with setCameraReaderFactory.
+// Scanning with the device's camera, for a clerk without a USB scanner: decoded codes go to the same
+// `onScan` as the scanner input, so the page's machine sees no difference. One read per presentation
+// (docs/decisions/082): lib/camera-reads decides which codes have just come into view, so a product
+// held in view is one scan. A panel in the page, not a dialog: the clerk sees the video, the code
+// read and the page's banner and rows. The browser's BarcodeDetector where there is one, else ZXing,
+// imported on first use (its own chunk); tests replace the reader with setCameraReaderFactory.
 import { useEffect, useRef, useState, type JSX } from 'react';
 import { Button } from './ui/button';
 import { EMPTY_VIEW, readFrame, type CameraView } from '../lib/camera-reads';

@@ -1,13 +1,9 @@
-// The Excel upload of SPEC §2's upload pages (/user/upload; both tabs of /admin/upload): pick an
-// .xlsx, send it with one of the page's actions (import / update, or insert / update / confirm),
-// watch it go out, read the result (SPEC §3 upload result rows and totals).
-//
-// - useExcelUpload holds one upload's state: the file, the upload under way, the server's refusal,
-//   the result on screen. The page owns it (a page with two uploads keeps both, whichever is shown)
-//   and asks for confirmation before leaving while `active` (lib/use-leave-confirmation.ts).
-// - ExcelUploadForm: the file input, one button per action, the progress bar (the percent of the
-//   file sent; once it is all sent the bar turns indeterminate until the server has processed it)
-//   and the refusal of an unusable file next to the input.
+// The Excel upload of SPEC §2's upload pages (/user/upload, both tabs of /admin/upload): pick an
+// .xlsx, send it with one of the page's actions, watch it go out, read the result (SPEC §3).
+// - useExcelUpload: one upload's state (file, upload under way, refusal, result); the page owns it
+//   and asks before leaving while `active`.
+// - ExcelUploadForm: file input, a button per action, the progress bar (indeterminate once the file
+//   is sent, until the server has processed it), a refusal beside the input.
 // - ExcelUploadResult: the totals and every row, paged in the browser; 'clear' drops it.
 import { useEffect, useId, useRef, useState, type JSX, type ReactNode } from 'react';
 import { zh } from '../i18n/zh';

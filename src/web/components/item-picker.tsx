@@ -1,15 +1,10 @@
-// The product picker used wherever a screen chooses an item (board tasks, scans, filters): a
-// searchable combobox backed by GET /api/item/info/like/{q} (name, upc or productId; at most 20,
-// open items first). Each choice shows the item's name and UPC.
-//
+// The product picker wherever a screen chooses an item (board tasks, scans, filters): a searchable
+// combobox over GET /api/item/info/like/{q} (name, upc or productId; at most 20, open items first),
+// each choice showing name and UPC. `value` is only an id, so an item not seen yet (an edit form's
+// current item) is fetched once by id to show its name. Shared (components/) because several
+// features pick items; it reads the API client from the router context, as every page does.
 //   <ItemPicker value={itemId} onChange={(item) => setItemId(item?.id ?? null)} />
 //   <ItemPickerField<Values, 'itemId'> name="itemId" label="商品" onItemChange={(item) => ...} />
-//
-// `value` is only an id, so an item the picker has not seen yet (an edit form's current item) is
-// fetched once with GET /api/item/info/{id} to show its name.
-//
-// Shared (components/, not a feature) because several features pick items; it reads the API client
-// from the router context, as every page does.
 import { useRouter } from '@tanstack/react-router';
 import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions, Description, Field, Label } from '@headlessui/react';
 import { useEffect, useState, type JSX, type ReactNode } from 'react';

@@ -6,15 +6,17 @@
 // (matching-memory.ts): a scan inserts its new row through matching (as the scan calls do), a record
 // change is checked by the task machine's rules (purchased-service.ts's) and matches its tracking id.
 // The API tests (matching.test.ts) hold the real store to the same outcomes.
-//
-// "Up to the earliest-record rule": a short shared parcel goes to the record recorded first, so two
-// orders are compared with the records in the same relative order (scans anywhere among them).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decide } from '../../../machines/stored-state.ts';
 import { explainTaskRefusal, recordsEvent, taskMachine } from '../../../machines/task.machine.ts';
 import type { TaskRow } from '../../../src/server/tasks/apply-event.ts';
 import { MemoryStore } from '../support/matching-memory.ts';
+
+/*
+ * "Up to the earliest-record rule": a short shared parcel goes to the record recorded first, so two
+ * orders are compared with the records in the same relative order (scans anywhere among them).
+ */
 
 type Event = { kind: 'scan'; trackingId: string; upc: string; count: number } | { kind: 'record'; taskId: number; trackingId: string; count: number };
 

@@ -2,25 +2,6 @@
 // decision 051): every shortest path of machines/payment.machine.ts and machines/withdraw.machine.ts
 // is replayed through the real calls that cause its events, and after each step the stored status
 // must be the machine's state.
-//
-// createTestModel's own serialisation tells a state apart by the transition that reached it
-// ("agreed via pay.release from withdrawing"), so its shortest paths take every transition of these
-// machines once (release and reject-cancel included), not only every state. Self-loops (a withdraw
-// line's change card) and refusals never lie on a shortest path: in every state the test reaches, it
-// also makes each call whose event the machine refuses there and checks that the API refuses it too
-// (A00001 with the machine's message) and changed nothing; an allowed self-loop is made and must
-// leave the status where it is.
-//
-// 1. Payment application: from a member's application of a locked task (applied), pay.agree is the
-//    admin's agree, pay.withdraw the member's withdraw request (two cards), pay.release the member's
-//    cancel of that order then the admin's agreement, pay.paid both lines marked paid (member, then
-//    admin), pay.confirm the admin's confirm payment, pay.collect the member's confirm receipt. The
-//    task (processing -> finished), its parcel (wait2pay -> payed), the balance, the order's lines
-//    and links follow as DECISIONS "Money" says.
-// 2. Withdraw line: an order of two lines (two cards) over one agreed application; each event applies
-//    to every line of the order (cancel is per order; wd.pay marks each line paid, by the member or
-//    by the admin). With cancelFlag false the order starts after the admin confirmed its application
-//    paid (payment has started), so the order can no longer be cancelled.
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestModel } from 'xstate/graph';
@@ -49,6 +30,27 @@ import { tasks } from '../../../src/server/db/schema/tasks.ts';
 import { useTestApp, type Envelope } from '../support/harness.ts';
 import { agreePayment, applyPayment, lockedTask, moneyWorld, scansOfTask, storedPayment, type Member, type PaymentResult } from '../support/money-fixtures.ts';
 import { storedTask, type Client } from '../support/task-fixtures.ts';
+
+/*
+ * createTestModel's own serialisation tells a state apart by the transition that reached it
+ * ("agreed via pay.release from withdrawing"), so its shortest paths take every transition of these
+ * machines once (release and reject-cancel included), not only every state. Self-loops (a withdraw
+ * line's change card) and refusals never lie on a shortest path: in every state the test reaches, it
+ * also makes each call whose event the machine refuses there and checks that the API refuses it too
+ * (A00001 with the machine's message) and changed nothing; an allowed self-loop is made and must
+ * leave the status where it is.
+ *
+ * 1. Payment application: from a member's application of a locked task (applied), pay.agree is the
+ *    admin's agree, pay.withdraw the member's withdraw request (two cards), pay.release the member's
+ *    cancel of that order then the admin's agreement, pay.paid both lines marked paid (member, then
+ *    admin), pay.confirm the admin's confirm payment, pay.collect the member's confirm receipt. The
+ *    task (processing -> finished), its parcel (wait2pay -> payed), the balance, the order's lines
+ *    and links follow as DECISIONS "Money" says.
+ * 2. Withdraw line: an order of two lines (two cards) over one agreed application; each event applies
+ *    to every line of the order (cancel is per order; wd.pay marks each line paid, by the member or
+ *    by the admin). With cancelFlag false the order starts after the admin confirmed its application
+ *    paid (payment has started), so the order can no longer be cancelled.
+ */
 
 const t = useTestApp();
 afterEach(async () => {

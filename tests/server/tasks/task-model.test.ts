@@ -1,22 +1,6 @@
-// The task machine (machines/task.machine.ts) against the API on a real database:
-//
-// 1. "The button's presence equals the server's acceptance": for EVERY task status (written into
-//    the database) and both machine contexts (nothing arrived; some units arrived and can split),
-//    every member and admin action the API offers is accepted (A00000) exactly when the machine's
-//    allowedEvents offers its event - the same question the UI asks to show the button - and a
-//    refusal carries the machine's message. An accepted call leaves the status the machine names.
-// 2. Model-based: every shortest path of the machine (from a claim on an open board, and from a
-//    claim waiting for approval) replayed against the API, checking the stored status after each
-//    step. The model also walks events its machine refuses; the API must refuse them too (A00001)
-//    and the status must not move.
-//
-// The machine's context (productCount, canSplit) is fixed per model; before each step the test
-// writes it (and count 5) into the task and clears the task's purchased records, so each step
-// starts from exactly the model's facts. A match step then arranges one record and the scanned
-// parcel that produce the model's outcome: all 5 units (locked), the arrived units or none (open).
-// Matching no longer reaches unmatch (decision 090: only units beyond the count would, and matching
-// never ties them), so the model does not walk task.match -> unmatch; table 1 covers every action
-// on a task stored as unmatch.
+// The task machine (machines/task.machine.ts) against the API on a real database: for every status
+// the buttons the machine offers are exactly the calls the server accepts, and every shortest path of
+// the machine replayed through the API leaves the stored status the machine names (details below).
 import { eq } from 'drizzle-orm';
 import { createMachine } from 'xstate';
 import { createTestModel } from 'xstate/graph';
@@ -27,6 +11,26 @@ import { purchasedRecords } from '../../../src/server/db/schema/tasks.ts';
 import { useTestApp, type Envelope } from '../support/harness.ts';
 import { createBoardTask } from '../support/board-fixtures.ts';
 import { claim, scan, setTask, storedTask, taskWorld, type TaskOut, type TaskWorld } from '../support/task-fixtures.ts';
+
+/*
+ * 1. "The button's presence equals the server's acceptance": for EVERY task status (written into
+ *    the database) and both machine contexts (nothing arrived; some units arrived and can split),
+ *    every member and admin action the API offers is accepted (A00000) exactly when the machine's
+ *    allowedEvents offers its event - the same question the UI asks to show the button - and a
+ *    refusal carries the machine's message. An accepted call leaves the status the machine names.
+ * 2. Model-based: every shortest path of the machine (from a claim on an open board, and from a
+ *    claim waiting for approval) replayed against the API, checking the stored status after each
+ *    step. The model also walks events its machine refuses; the API must refuse them too (A00001)
+ *    and the status must not move.
+ *
+ * The machine's context (productCount, canSplit) is fixed per model; before each step the test
+ * writes it (and count 5) into the task and clears the task's purchased records, so each step
+ * starts from exactly the model's facts. A match step then arranges one record and the scanned
+ * parcel that produce the model's outcome: all 5 units (locked), the arrived units or none (open).
+ * Matching no longer reaches unmatch (decision 090: only units beyond the count would, and matching
+ * never ties them), so the model does not walk task.match -> unmatch; table 1 covers every action
+ * on a task stored as unmatch.
+ */
 
 const t = useTestApp();
 afterEach(async () => {

@@ -1,14 +1,9 @@
-// Where /admin/scan2 keeps its rows between page loads (NO SCAN IS LOST): localStorage, one key per
-// signed-in admin and open tab ("slot"), written on every change of the rows or the product and read
-// once when the page opens. What is read back is checked (valibot): a damaged or foreign value is
-// ignored rather than breaking the page; a store that cannot be written (private mode, quota) leaves
-// the page working on its in-memory rows.
-//
-// Slots: two tabs of scan2 must not write over each other's unsent rows. A tab claims the first slot
-// no live tab holds (slot 0 is the plain per-admin key) and keeps it alive with a heartbeat; it
-// gives it up when the page goes away, so a reload or the next tab takes it over with its rows. A
-// slot whose holder stopped beating (a crashed tab) is free again after SLOT_STALE_MS, and whoever
-// takes it next sends what was left in it.
+// Where /admin/scan2 keeps its rows between page loads (no scan is lost): localStorage, one key per
+// admin and open tab ("slot"), written on every change and read once when the page opens; what is
+// read back is checked (valibot), and a store that cannot be written leaves the in-memory rows.
+// Two tabs never write over each other: a tab claims the first slot no live tab holds and keeps it
+// with a heartbeat; a reload or the next tab takes it over with its rows, and a crashed tab's slot is
+// free after SLOT_STALE_MS (whoever takes it sends what was left in it).
 import * as v from 'valibot';
 import type { Scan2Input } from '../../../../machines/scan2.machine';
 

@@ -1,19 +1,11 @@
-// /admin/upload (SPEC §2, §3 Upload result row, §7 Uploads): the admin's Excel uploads, as two tabs
-// of one page.
-// - Tracking (default): the tracking import with three actions: insert (importTrackingExcel:
-//   parcels announced before they arrive, status init), update (updateTrackingExcel: counts of
-//   existing records) and confirm (confirmTrackingExcel: imported parcels arrived, init -> scan,
-//   then matched). Template: downloadTrackingTemplate.
-// - User files (?tab=user): SPEC's "second admin upload page [that] handles user files with two
-//   actions (insert, update) and the same result table and leave prompt". Decision: it is this
-//   second tab rather than a route of its own, since SPEC §2 lists no path for it and it is the
-//   same task (an admin's upload) as the first; it calls the purchased-records upload
-//   (importPurchasedExcel / updatePurchasedExcel, /api/purchased/user/excel/upload/import|update,
-//   x-roles user, lowerAdmin, admin), which on the admin side may touch any user's task, with the
-//   member's template (downloadPurchasedTemplate).
-// Each tab keeps its own file, progress and result while the other is shown (the state lives here,
-// and both panels stay mounted, so the file input keeps its file too). With an upload under way or a result on screen in either tab, leaving the page
-// asks for confirmation first; switching tabs is not leaving.
+// /admin/upload (SPEC §2, §3, §7 Uploads): the admin's Excel uploads as two tabs of one page.
+// - Tracking (default): insert (parcels announced, init), update (counts) and confirm (init -> scan,
+//   then matched), with the tracking template.
+// - User files (?tab=user): SPEC's second admin upload page (insert, update: the purchased-records
+//   upload, which on the admin side may touch any member's task). A tab, not a route: SPEC §2 gives
+//   it no path and it is the same task.
+// Each tab keeps its file, progress and result while the other is shown (both stay mounted). With
+// an upload under way or a result on screen, leaving the page asks first; switching tabs is not leaving.
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import type { JSX, ReactNode } from 'react';
 import { ExcelUploadForm, ExcelUploadResult, useExcelUpload, type ExcelUpload, type UploadAction } from '../../components/excel-upload';
