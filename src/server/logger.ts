@@ -1,15 +1,23 @@
-// pino, as Fastify uses it. Query strings are never logged: the login call carries the password in
-// its query (SPEC §7) and token checks carry one-time tokens there.
+// pino, as Fastify uses it. A request is logged by its operationId and route pattern, never by its
+// URL: the login call carries the password in its query (SPEC §7), token checks carry one-time
+// tokens there, and download links carry their token in the path. Unknown paths log the path alone.
+import type { Writable } from 'node:stream';
 import pino, { type Logger } from 'pino';
 
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    redact: { paths: ['req.headers["x-token"]', 'req.headers.cookie', 'req.headers.authorization'], remove: true },
-    serializers: {
-      req(req: { method: string; url: string; ip?: string; id?: string }) {
-        return { method: req.method, url: req.url.split('?')[0], ip: req.ip, id: req.id };
-      },
+/** What a log line says of a request (Fastify passes its request object to the `req` serializer). */
+export function requestForLog(req: { method: string; url: string; id?: string; ip?: string; routeOptions?: { url?: string; schema?: unknown } }) {
+  const route = req.routeOptions?.url;
+  const schema = req.routeOptions?.schema as { operationId?: string } | undefined;
+  return { method: req.method, op: schema?.operationId, route: route ?? req.url.split('?')[0], ip: req.ip, id: req.id };
+}
+
+export function createLogger(level: string, destination?: Writable): Logger {
+  return pino(
+    {
+      level,
+      redact: { paths: ['req.headers["x-token"]', 'req.headers.cookie', 'req.headers.authorization'], remove: true },
+      serializers: { req: requestForLog },
     },
-  });
+    destination,
+  );
 }
