@@ -59,12 +59,20 @@ export function testDatabase(): Promise<Database> {
 
 export const dbDriver = () => (process.env.TEST_DB === 'pg' ? 'pg' : 'pglite');
 
+/**
+ * Empties every table and restarts every sequence, as TRUNCATE ... RESTART IDENTITY would. DELETE,
+ * not TRUNCATE: a test's tables hold a few rows, and TRUNCATE gives each of ~25 tables new files, which
+ * on PostgreSQL took 130-500 ms per test against ~10 ms (foreign keys are not checked meanwhile:
+ * session_replication_role, for this transaction only). One statement, so both drivers run it alike.
+ */
 export async function resetDatabase(database: Database) {
-  const rows = (await database.db.execute(sql`select tablename from pg_tables where schemaname = 'public'`)) as unknown as
-    { rows: { tablename: string }[] } | { tablename: string }[];
-  const list = Array.isArray(rows) ? rows : rows.rows;
-  if (list.length === 0) return;
-  await database.db.execute(sql.raw(`TRUNCATE ${list.map((r) => `"${r.tablename}"`).join(', ')} RESTART IDENTITY CASCADE`));
+  await database.db.execute(
+    sql.raw(`do $$ declare r record; begin
+    perform set_config('session_replication_role', 'replica', true);
+    for r in select tablename from pg_tables where schemaname = 'public' loop execute format('delete from %I', r.tablename); end loop;
+    for r in select sequencename from pg_sequences where schemaname = 'public' loop perform setval(format('%I', r.sequencename)::regclass, 1, false); end loop;
+  end $$`),
+  );
 }
 
 export interface TestApp {
