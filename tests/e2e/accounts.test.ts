@@ -2,10 +2,10 @@
 // and sees the admin sidebar, invites an address; the invitee opens the mailed link, registers and
 // is told no_group at login; forgot password -> reset -> login with the new password; logout.
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
+import { logIn, newPage as newBrowserPage, shot } from './setup.ts';
 import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
 
 const ADMIN = { mail: 'boss@e2e.test', password: 'boss-pass-1' };
@@ -26,23 +26,7 @@ afterAll(async () => {
   await sink?.close();
 });
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
-}
-
-async function newPage() {
-  const context = await browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  return { page, errors, close: () => context.close() };
-}
-
-async function logIn(page: Page, mail: string, password: string) {
-  await page.getByLabel('用户名（邮箱）').fill(mail);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByLabel('密码', { exact: true }).press('Enter');
-}
+const newPage = () => newBrowserPage(browser, { width: 1280, height: 800 });
 
 describe('accounts in the browser', () => {
   it('admin logs in through the callback, sees the admin sidebar and invites; the invitee registers and meets no_group', async () => {
