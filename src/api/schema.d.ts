@@ -1672,6 +1672,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live updates of the caller's objects (a server-sent event stream)
+         * @description Beyond SPEC §7: a text/event-stream that stays open. It carries hints, never data: which kind of the
+         *     caller's objects changed and their ids, so a page reads them again through its usual calls. A member
+         *     hears of their own tasks (a claim, a scan that matched, a split, any status change), payment
+         *     applications and withdraw lines only; the admin side hears of claims (the boards whose claims or their
+         *     tasks changed). Messages: `event: ready` first, and again whenever changes may have been missed (the
+         *     server lost and regained its database listening): read everything again; `event: change` with a
+         *     LiveEvent as its data; a `: ping` comment every 20 s. The stream ends when the session does (logout,
+         *     expiry, a role change), when the server stops, or when it cannot keep up with the client; reconnect
+         *     after a pause. At most LIVE_STREAMS_PER_USER (8) streams per user at once: more answer 429. The token
+         *     travels in `x-token` as on every call (never in the URL), so browsers read it with fetch, not EventSource.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/withdraw/admin/adminnote/save": {
         parameters: {
             query?: never;
@@ -2965,6 +2994,16 @@ export interface components {
             expireAt: number;
             /** @description Waited lines in the file. */
             count: number;
+        };
+        /** @description The data of an `event: change` of /api/events: what kind of object changed and which ones. */
+        LiveEvent: {
+            /**
+             * @description task: tasks of the member (ids task ids); apply: payment applications of the member (ids application ids); withdraw: withdraw lines of the member (ids line ids); claim: to the admin side, boards whose claims or claimed tasks changed (ids board ids).
+             * @enum {string}
+             */
+            kind: "task" | "apply" | "withdraw" | "claim";
+            /** @description The ids of the objects that changed; absent when they were too many to list (any of that kind may have changed). */
+            ids?: number[];
         };
         AdminHome: {
             /** @description Claims waiting for accept or reject (tasks pending). */
@@ -6520,6 +6559,33 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (HTTP 200, Content-Type text/event-stream; Connection: close when it ends). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
     };

@@ -43,6 +43,8 @@ import { paymentsHandlers } from './handlers/payments.ts';
 import { statisticsHandlers } from './handlers/statistics.ts';
 import { withdrawHandlers } from './handlers/withdraw.ts';
 import { homeHandlers } from './handlers/home.ts';
+import { liveHandlers } from './handlers/live.ts';
+import { LiveHub } from './live/hub.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -76,6 +78,7 @@ export const allHandlers: Handlers = {
   ...statisticsHandlers,
   ...withdrawHandlers,
   ...homeHandlers,
+  ...liveHandlers,
 };
 
 export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -130,6 +133,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const ajvBody = ajvFor(false);
   app.setValidatorCompiler(({ schema, httpPart }) => withInputRules((httpPart === 'body' ? ajvBody : ajvText).compile(schema), schema, httpPart));
 
+  const sessions = new SessionCache();
   const ctx: Ctx = {
     db: deps.db,
     config: deps.config,
@@ -137,10 +141,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     outbox: deps.outbox,
     log: app.log,
     rateLimits: new RateLimiter(),
-    sessions: new SessionCache(),
+    sessions,
     scans: new ScanBatcher(deps.db),
+    live: new LiveHub({ db: deps.db, sessions, log: app.log }),
   };
   app.decorate('appCtx', ctx);
+  // Open event streams would hold a stopping server until its deadline (lifecycle.ts): they end
+  // before the server stops listening, and the database listening stops before the database closes.
+  app.addHook('preClose', (done) => {
+    ctx.live.closeStreams();
+    done();
+  });
+  app.addHook('onClose', () => ctx.live.stop());
 
   const headers = securityHeaders();
   app.addHook('onRequest', (req, reply, done) => {

@@ -39,6 +39,7 @@ const TAGS = [
   'files',
   'notice',
   'home',
+  'live',
 ];
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -209,6 +210,7 @@ const ADDITIONS = [
   'POST /api/withdraw/admin/payment-file/token',
   'GET /ext/excel/withdraw-payment/{token}',
   'GET /api/home/admin',
+  'GET /api/events',
 ];
 
 // docs/CONVENTIONS.md "Auth operations": fixed operationIds and roles.
@@ -360,6 +362,11 @@ describe('openapi.yaml conventions', () => {
       if (/^\/ext\/(pdf|excel)\//.test(o.path)) {
         expect(Object.keys(ok), key(o)).toEqual([o.path.startsWith('/ext/pdf/') ? 'application/pdf' : XLSX]);
         expect(o.op['x-roles'], key(o)).toEqual(['anonymous']);
+        continue;
+      }
+      // The live stream is a text/event-stream whose messages are hints (LiveEvent), not an envelope.
+      if (o.op.operationId === 'streamEvents') {
+        expect(Object.keys(ok), key(o)).toEqual(['text/event-stream']);
         continue;
       }
       expect(Object.keys(ok), key(o)).toEqual(['application/json']);

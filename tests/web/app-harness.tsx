@@ -12,6 +12,7 @@ import { createTokenStore } from '../../src/web/session/token-store';
 import { createAppRouter } from '../../src/web/router';
 import { fakeApiClient, ok, type Routes } from './support/fake-api';
 import type { UploadScript } from './support/fake-xhr';
+import { createFakeLive } from './support/fake-live';
 
 export function userOf(roleType: RoleType): SessionUser {
   return { id: 3, nickName: `${roleType}-name`, mailAddr: `${roleType}@example.com`, phoneNo: '555-0101', qq: '10001', roleType };
@@ -28,6 +29,9 @@ export interface RenderAppOptions {
 
 export function renderApp(path: string, options: RenderAppOptions = {}) {
   const handlers: Routes = { ...options.handlers };
+  // Pages that listen for live updates get a stream that stays quiet unless the test speaks on it.
+  const live = createFakeLive();
+  handlers['GET /api/events'] ??= live.handler;
   if (options.loggedInAs) {
     const user = options.loggedInAs;
     handlers['GET /api/user/info'] ??= () => ok(user);
@@ -47,5 +51,5 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
   const session = createSessionActor({ api, tokenStore, ...effects });
   const router = createAppRouter({ session, api }, createMemoryHistory({ initialEntries: [path] }));
   const view = render(<RouterProvider router={router} />);
-  return { ...view, router, session, api, requests, tokenStore, effects };
+  return { ...view, router, session, api, requests, tokenStore, effects, live };
 }

@@ -128,6 +128,75 @@ async function pipelineRunner(pool: import('pg').Pool, db: Db): Promise<Pipeline
 }
 
 /**
+ * LISTEN on this database: `onPayload` gets the payload of each NOTIFY on `channel` (delivered when
+ * the notifying transaction commits, from any process on the database); `onResumed` is called when
+ * the listening connection was lost and is listening again (notifications in between are lost).
+ * Resolves once listening; answers the function that stops. PostgreSQL: a connection of its own,
+ * outside the pools (a pooled one would be handed to queries); PGlite: its in-process listen.
+ */
+export type Listen = (channel: string, handlers: { onPayload(payload: string): void; onResumed(): void }) => Promise<() => Promise<void>>;
+/** The property of a database's handle that listens (on the handle, like pipelinedRunner). */
+const listener = Symbol('listen');
+/** How to LISTEN on `db`'s database (openDatabase's handles have one). */
+export const listenerOf = (db: Db): Listen | undefined => (db as { [listener]?: Listen })[listener];
+
+/** Listen for a PostgreSQL server: one connection, opened again after a pause whenever it is lost. */
+function pgListener(pg: { Client: typeof import('pg').Client }, url: string): Listen {
+  return async (channel, handlers) => {
+    let stopped = false;
+    let current: import('pg').Client | null = null;
+    let retry: NodeJS.Timeout | undefined;
+    const connect = async () => {
+      const client = new pg.Client({ connectionString: url, keepAlive: true });
+      client.on('notification', (n) => {
+        if (n.channel === channel && n.payload !== undefined) handlers.onPayload(n.payload);
+      });
+      // An error ends the connection ('end' follows); without a listener it would end the process.
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await client.query(`listen ${escapeIdentifier(channel)}`);
+      } catch (err) {
+        await client.end().catch(() => undefined);
+        throw err;
+      }
+      client.on('end', () => {
+        if (current === client && !stopped) reconnect(LISTEN_RETRY_MS);
+      });
+      current = client;
+    };
+    const reconnect = (wait: number) => {
+      current = null;
+      retry = setTimeout(() => {
+        connect().then(
+          () => (stopped ? void current?.end().catch(() => undefined) : handlers.onResumed()),
+          () => !stopped && reconnect(Math.min(wait * 2, LISTEN_RETRY_MAX_MS)),
+        );
+      }, wait);
+      retry.unref();
+    };
+    await connect();
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      await current?.end().catch(() => undefined);
+      current = null;
+    };
+  };
+}
+const LISTEN_RETRY_MS = 500;
+const LISTEN_RETRY_MAX_MS = 10_000;
+const escapeIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Listen for PGlite: notifications are delivered in this process when the notifying transaction commits. */
+const pgliteListener =
+  (client: { listen(channel: string, cb: (payload: string) => void): Promise<() => Promise<void>> }): Listen =>
+  async (channel, handlers) => {
+    const unlisten = await client.listen(channel, (payload) => handlers.onPayload(payload));
+    return () => unlisten();
+  };
+
+/**
  * The PostgreSQL error inside `err` (the first in its chain of causes with a SQLSTATE `code`: the
  * driver's error, which Drizzle wraps), or null.
  */
@@ -166,6 +235,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     // uploads at once never leave a scan batch waiting for a connection.
     const pipelinePool = new pg.Pool({ connectionString: opts.url, max: 10, pipeline: true } as import('pg').PoolConfig);
     Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool, db as unknown as Db) });
+    Object.assign(db, { [listener]: pgListener(pg, opts.url) });
     // An idle connection PostgreSQL ends (a restart, pg_terminate_backend, a network cut) is reported
     // as the pool's 'error' event, which would end the process unheard; the pool has already dropped
     // that connection and the next query opens a fresh one, so there is nothing to do.
@@ -185,6 +255,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     await client.waitReady;
     const db = drizzle(client);
     await migrate(db, { migrationsFolder });
+    Object.assign(db, { [listener]: pgliteListener(client) });
     return { db: db as unknown as Db, driver: 'pglite', markStopping: () => undefined, close: () => client.close() };
   }
   if (!opts.dataDir) throw new Error('dataDir is required for an on-disk PGlite database');
@@ -198,6 +269,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     await client.waitReady;
     const db = drizzle(client);
     await migrate(db, { migrationsFolder });
+    Object.assign(db, { [listener]: pgliteListener(client) });
     const opened = client;
     return {
       db: db as unknown as Db,

@@ -17,6 +17,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { pageOf } from '../paging.ts';
 import { applyTaskEvent, lockTask } from '../tasks/apply-event.ts';
 import { hasNotArrivedRecord } from '../tasks/not-arrived.ts';
+import { publishLive, taskChanged } from '../live/publish.ts';
 import { me, ok, type Ctx, type Handlers } from './types.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 
@@ -127,6 +128,7 @@ async function claim(ctx: Ctx, user: SessionUser, boardTaskId: number, input: Cl
       before: null,
       after: row,
     });
+    await publishLive(tx, taskChanged(row)); // live: the member's new task, the board's claims
     const msg = row.status === 'pending' ? taskMessages.claimedPending : taskMessages.claimed;
     return ok({ status: 'succ' as const, msg, task: taskOut(row, { boardUuid: board.uuid, boardName: board.boardName, nickName: user.nickName }) }, msg);
   });

@@ -9,6 +9,7 @@ import type { OutboxWorker } from '../mail/outbox.ts';
 import type { RateLimiter } from '../auth/rate-limit.ts';
 import type { SessionCache } from '../auth/sessions.ts';
 import type { ScanBatcher } from '../receiving/scan-batcher.ts';
+import type { LiveHub } from '../live/hub.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 
 export interface Ctx {
@@ -22,6 +23,8 @@ export interface Ctx {
   sessions: SessionCache;
   /** Writes the scan calls (create, add), gathering those that arrive together into one transaction. */
   scans: ScanBatcher;
+  /** This process's live event streams (GET /api/events). */
+  live: LiveHub;
 }
 
 export type OpId = keyof operations;

@@ -24,6 +24,7 @@ import { applyTaskEvent, requireTransition } from '../tasks/apply-event.ts';
 import { lockTaskForChange } from '../tasks/task-changes.ts';
 import { anyInt, movePayments, moveTaskScans, paymentAudit, type PaymentRow } from './payment-transitions.ts';
 import { COUNTED_STATUSES } from './statistics.ts';
+import { applicationChanged, publishLive, withdrawLineChanged } from '../live/publish.ts';
 
 type PaymentApply = components['schemas']['PaymentApply'];
 type PaymentApplyResult = components['schemas']['PaymentApplyResult'];
@@ -139,6 +140,7 @@ export async function applyForPayment(db: Db, user: SessionUser, body: { taskId:
     await applyTaskEvent(tx, user, task, { type: 'task.apply' });
     await moveTaskScans(tx, user, [task.id], 'match', 'wait2pay', 'apply');
     await writeAudit(tx, paymentAudit(user, 'apply', null, row!));
+    await publishLive(tx, [applicationChanged(row!)]); // live: the member's new application
     return succ(row!, paymentMessages.applied);
   });
 }
@@ -217,6 +219,7 @@ export async function confirmPaid(db: Db, actor: SessionUser, id: number): Promi
         tx,
         flagged.map((before) => lineAudit(actor, 'confirm', before, byId.get(before.id)!)),
       );
+      await publishLive(tx, after.map(withdrawLineChanged)); // live: the member's lines, no longer cancellable
     }
     return succ(row!, paymentServiceMessages.done);
   });

@@ -22,6 +22,7 @@ import { lockForMatching, trackingIdsOfTasks } from '../db/matching-store.ts';
 import { scanAudit } from '../matching/plan.ts';
 import type { ScanRow } from '../receiving/scan-rows.ts';
 import { applyTaskEvent, type TaskRow } from '../tasks/apply-event.ts';
+import { applicationChanged, publishLive } from '../live/publish.ts';
 
 export type PaymentRow = typeof paymentApplies.$inferSelect;
 /** Column changes written together with a status change. */
@@ -182,5 +183,6 @@ export async function movePayments(tx: Tx, actor: SessionUser | null, ids: numbe
     tx,
     planned.map((p, i) => paymentAudit(actor, action, p.row, out[i]!)),
   );
+  await publishLive(tx, out.map(applicationChanged)); // live: the members' applications
   return out;
 }

@@ -31,6 +31,7 @@ import { pageOf, totalPagesOf } from '../paging.ts';
 import { masked } from './card-crypto.ts';
 import { lockOwnCards, type BankCardRow } from './cards.ts';
 import { anyInt, lockPayments, movePayments } from './payment-transitions.ts';
+import { publishLive, withdrawLineChanged } from '../live/publish.ts';
 
 export type LineRow = typeof withdrawRequests.$inferSelect;
 type WithdrawRequestOut = components['schemas']['WithdrawRequest'];
@@ -200,6 +201,7 @@ async function writeLines(
     tx,
     changes.map((c, i) => lineAudit(actor, action, c.line, out[i]!)),
   );
+  await publishLive(tx, out.map(withdrawLineChanged)); // live: the members' lines
   return out;
 }
 
@@ -294,6 +296,7 @@ export async function requestWithdraw(tx: Tx, actor: SessionUser, body: Withdraw
     tx,
     inserted.map((l) => lineAudit(actor, 'request', null, l)),
   );
+  await publishLive(tx, inserted.map(withdrawLineChanged)); // live: the member's new lines
   return id;
 }
 
@@ -413,6 +416,7 @@ export async function payLines(tx: Tx, actor: SessionUser, toPay: LineRow[], ord
           others.map((l) => l.id),
         ),
       );
+    await publishLive(tx, others.map(withdrawLineChanged)); // live: the member's lines, no longer cancellable
   }
   const done = orders.filter((o) =>
     orderLines.filter((l) => l.orderId === o && l.status !== 'canceled').every((l) => paidIds.has(l.id) || l.status === 'paid'),

@@ -9,6 +9,7 @@ import type { Tx } from '../db/client.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import { badRequest, notFound } from '../errors.ts';
+import { publishLive, taskChanged } from '../live/publish.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 
 export type TaskRow = typeof tasks.$inferSelect;
@@ -68,6 +69,7 @@ export async function applyTaskEvent(tx: Tx, actor: SessionUser | null, row: Tas
     .returning();
   if (!after) throw notFound(TASK_NOT_FOUND);
   await writeAudit(tx, taskAudit(actor, opts.action ?? event.type.replace(/^task\./, ''), row, after));
+  await publishLive(tx, taskChanged(after)); // live: the member's task, the board's claims
   return after;
 }
 

@@ -9,7 +9,7 @@
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { hasControlChars } from '../receiving/scan-service.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
-import type { Tx } from '../db/client.ts';
+import { rowsOf, type Tx } from '../db/client.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { Code } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
@@ -18,6 +18,7 @@ import { matchTracking, matchTrackings } from '../matching/match.ts';
 import { isRecordFrozen, recordsEvent } from '../../../machines/task.machine.ts';
 import { decideTask, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
 import { isAdminSide } from '../boards/visibility.ts';
+import { memberTaskChanged, publishLive } from '../live/publish.ts';
 
 export type PurchasedRow = typeof purchasedRecords.$inferSelect;
 
@@ -115,10 +116,18 @@ function auditEntry(actor: SessionUser, action: string, task: TaskRow, before: P
 /** Keeps tasks.tracking_id ("latest tracking id recorded") in step with the records of the given tasks. */
 async function refreshTaskTrackingIds(tx: Tx, taskIds: number[]) {
   if (!taskIds.length) return;
-  await tx.execute(sql`
+  const changed = await rowsOf<{ id: number; user_id: number }>(
+    tx.execute(sql`
     update tasks t set tracking_id = (
       select p.tracking_id from purchased_records p where p.task_id = t.id order by p.updated_at desc, p.id desc limit 1)
-    where t.id = any(${sql.param(taskIds)}::int[])`);
+    where t.id = any(${sql.param(taskIds)}::int[])
+    returning t.id, t.user_id`),
+  );
+  // live: the member's tasks whose records changed (every record change passes here)
+  await publishLive(
+    tx,
+    changed.map((t) => memberTaskChanged({ id: Number(t.id), userId: Number(t.user_id) })),
+  );
 }
 
 /** The units the task's records hold, per task, leaving out the records in `except` (being rewritten). */

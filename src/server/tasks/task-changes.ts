@@ -12,6 +12,7 @@ import type { SessionUser } from '../auth/session-user.ts';
 import { lockForMatching, trackingIdsOfTasks } from '../db/matching-store.ts';
 import { arrivalsOfTask, matchTasks } from '../matching/match.ts';
 import { applyTaskEvent, lockTask, requireTransition, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
+import { publishLive, taskChanged } from '../live/publish.ts';
 
 export type BoardTaskRow = typeof boardTasks.$inferSelect;
 
@@ -99,6 +100,7 @@ export async function splitTask(tx: Tx, actor: SessionUser, row: TaskRow): Promi
     })
     .returning();
   const sib = sibling!;
+  await publishLive(tx, taskChanged(sib)); // live: the member's new sub-task
 
   const audits: AuditEntry[] = [
     {

@@ -7,7 +7,7 @@
 // and refusals the server has. The test fails listing each mismatch, so the contract cannot drift.
 import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { checkResponse, operationOf, operations, parametersOf } from '../support/contract-answers.ts';
+import { checkAnswer, checkResponse, operationOf, operations, parametersOf } from '../support/contract-answers.ts';
 import { contractWorld, type ContractWorld } from '../support/contract-world.ts';
 import { TEST_PASSWORD, useTestApp } from '../support/harness.ts';
 import { multipart, xlsxOf } from '../support/sheets.ts';
@@ -398,6 +398,22 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     await ok('anonymous', 'GET', '/ext/excel/template/purchased');
     await ok('anonymous', 'GET', '/ext/excel/template/tracking');
     await t().outbox.drain();
+
+    // The live stream stays open: its head is checked and its first message read, then it is closed
+    // (its messages are checked in tests/server/live).
+    const abort = new AbortController();
+    const stream = await t().app.inject({ method: 'GET', url: '/api/events', headers: { 'x-token': w.tokens.a }, payloadAsStream: true, signal: abort.signal });
+    const first = await new Promise<string>((resolve) => stream.stream().once('data', (d: Buffer) => resolve(String(d))));
+    abort.abort();
+    seen.push({
+      opId: 'streamEvents',
+      request: 'a GET /api/events',
+      status: stream.statusCode,
+      problems: [
+        ...checkAnswer('streamEvents', { statusCode: stream.statusCode, headers: stream.headers, body: '' }),
+        ...(first.startsWith('event: ready\n') ? [] : [`first message: ${first}`]),
+      ],
+    });
 
     // --- What the server answered, against the contract ---
     const problems = seen.filter((s) => s.problems.length).map((s) => `${s.request} -> ${s.status}: ${s.problems.join('; ')}`);

@@ -4,119 +4,17 @@
 // answered, on PGlite and (TEST_DB=pg) on a PostgreSQL database of the test's own. Startup times
 // vary a lot on a busy CI machine: waits are generous; the one time bound asserted is the 10 s stop
 // the product promises.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbDriver } from '../support/harness.ts';
+import { api, killServers, login, spawnServer, startServer, STARTUP_MS, waitFor, type Server } from '../support/server-process.ts';
 
-const STARTUP_MS = 180_000;
 const TEST_MS = 400_000;
-const ADMIN = { mail: 'admin@life.test', pwd: 'secret-pass-1' };
-
-interface Server {
-  proc: ChildProcess;
-  pid: number;
-  port: number;
-  output(): string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-}
-
-const running = new Set<ChildProcess>();
-afterAll(() => {
-  for (const p of running) p.kill('SIGKILL');
-});
-
-/** Spawns `npm start`'s command; resolves once it prints its address (or rejects with its output). */
-function spawnServer(env: Record<string, string>): Server & { ready: Promise<void> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: {
-      ...process.env,
-      SKIP_WEB_BUILD: '1',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      ADMIN_EMAIL: ADMIN.mail,
-      ADMIN_PASSWORD: ADMIN.pwd,
-      LOG_LEVEL: 'info',
-      DATABASE_URL: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(proc);
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  // The exit's time is taken at 'exit'; the promise settles at 'close', once its output is all read.
-  let exitAt = 0;
-  proc.on('exit', () => (exitAt = Date.now()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    proc.on('close', (code, signal) => {
-      running.delete(proc);
-      resolve({ code, signal, at: exitAt });
-    }),
-  );
-  const server = { proc, pid: proc.pid!, port: 0, output: () => out, exited } as Server & { ready: Promise<void> };
-  server.ready = waitFor(server, /Purchase Hub is running: http:\/\/localhost:(\d+)/, STARTUP_MS).then((m) => void (server.port = Number(m[1])));
-  // A server expected to refuse is never awaited as ready.
-  server.ready.catch(() => undefined);
-  return server;
-}
-
-/** Resolves with the first match of `re` in the process's output; rejects if it exits first. */
-function waitFor(server: Pick<Server, 'proc' | 'output' | 'exited'>, re: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const m = re.exec(server.output());
-      if (m) {
-        done();
-        resolve(m);
-      }
-    };
-    const timer = setTimeout(() => {
-      done();
-      reject(new Error(`no ${re} within ${timeoutMs} ms; output:\n${server.output()}`));
-    }, timeoutMs);
-    const onExit = () => {
-      check();
-      done();
-      reject(new Error(`exited before ${re}; output:\n${server.output()}`));
-    };
-    const done = () => {
-      clearTimeout(timer);
-      server.proc.stdout!.off('data', check);
-      server.proc.stderr!.off('data', check);
-      server.proc.off('close', onExit);
-    };
-    server.proc.stdout!.on('data', check);
-    server.proc.stderr!.on('data', check);
-    server.proc.on('close', onExit);
-    check();
-  });
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const s = spawnServer(env);
-  await s.ready;
-  return s;
-}
-
-async function api<T>(server: Server, method: string, url: string, opts: { token?: string; body?: unknown } = {}) {
-  const res = await fetch(`http://127.0.0.1:${server.port}${url}`, {
-    method,
-    headers: { ...(opts.token ? { 'x-token': opts.token } : {}), ...(opts.body ? { 'content-type': 'application/json' } : {}) },
-    body: opts.body ? JSON.stringify(opts.body) : undefined,
-  });
-  return (await res.json()) as { code: string; msg?: string; data: T };
-}
-
-async function login(server: Server) {
-  const r = await api<{ status: string; token: string }>(server, 'POST', `/ext/login/login?mailAddr=${encodeURIComponent(ADMIN.mail)}&pwd=${ADMIN.pwd}`);
-  expect(r.data.status).toBe('succ');
-  return r.data.token;
-}
+afterAll(killServers);
 
 const notice = async (server: Server, token: string) => (await api<{ content: string }>(server, 'GET', '/api/notice/get', { token })).data.content;
 

@@ -553,6 +553,9 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
   const tokenTried = new Set<string>();
   for (const op of operations) {
     const writes = op.method !== 'GET' || op.operationId === 'getPdfDownloadToken' || op.operationId === 'getExcelDownloadToken';
+    // The live stream answers a request it accepts with a response that does not end: only
+    // requests it refuses are sent (tests/server/live cover the rest).
+    const endless = op.operationId === 'streamEvents';
     let mbSent = false;
     for (const role of roles) {
       if (role === 'crossMember' && !(op.roles.includes('user') && memberOwned(op))) continue;
@@ -562,7 +565,7 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
       const list: Case[] = [];
       const push = (c: Omit<Case, 'op' | 'role'>) => {
         // A write is only sent when something in it is refused.
-        if (writes && !c.invalid && role !== 'crossMember') return;
+        if ((writes || endless) && !c.invalid && role !== 'crossMember') return;
         list.push({ ...c, op, role });
       };
       const jsonReq = (body: unknown, extra: Partial<InjectOptions> = {}, path = base.path, query = base.query): InjectOptions => ({
@@ -643,6 +646,14 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
           push({ what: `query ${p.name} missing`, kind: 'missing required field', request: withBody(base.path, rest), invalid: true });
         }
       }
+      // The stream with a token that is no session: refused before it opens.
+      if (endless && allowed)
+        push({
+          what: 'x-token that is no session',
+          kind: 'bad session token',
+          request: { ...plain(), headers: { 'x-token': 'no-such-session' } },
+          invalid: true,
+        });
       // Query keys that are not parameters (ignored, never a crash).
       if (!writes)
         push({

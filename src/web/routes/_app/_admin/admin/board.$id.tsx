@@ -2,6 +2,7 @@ import { createFileRoute, notFound } from '@tanstack/react-router';
 import { BoardPage } from '../../../../features/boards/board-page';
 import { loadBoardPage, parseRouteId } from '../../../../features/boards/boards-api';
 import { zh } from '../../../../i18n/zh';
+import { useLiveRefresh } from '../../../../live/use-live';
 
 export const Route = createFileRoute('/_app/_admin/admin/board/$id')({
   staticData: { title: zh.titles.adminBoard },
@@ -14,6 +15,7 @@ export const Route = createFileRoute('/_app/_admin/admin/board/$id')({
   },
   component: function AdminBoardRoute() {
     const { id } = Route.useParams();
+    useLiveRefresh(['claim'], { ids: [Number(id)] });
     return <BoardPage key={id} data={Route.useLoaderData()} />;
   },
 });

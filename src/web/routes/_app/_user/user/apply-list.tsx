@@ -3,6 +3,7 @@ import { USER_APPLY_LIST_SEARCH_DEFAULTS, userApplyListQuery, userApplyListSearc
 import { loadPaymentApplies } from '../../../../features/payments/payments-api';
 import { UserApplyListPage } from '../../../../features/payments/user-apply-list-page';
 import { zh } from '../../../../i18n/zh';
+import { useLiveRefresh } from '../../../../live/use-live';
 
 export const Route = createFileRoute('/_app/_user/user/apply-list')({
   staticData: { title: zh.titles.userApplyList },
@@ -11,6 +12,7 @@ export const Route = createFileRoute('/_app/_user/user/apply-list')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) => loadPaymentApplies(context.api, userApplyListQuery(deps)),
   component: function UserApplyListRoute() {
+    useLiveRefresh(['apply']);
     const loading = Route.useMatch({ select: (match) => match.isFetching !== false });
     const navigate = Route.useNavigate();
     return (

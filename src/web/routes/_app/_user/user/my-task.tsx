@@ -4,6 +4,7 @@ import { MyTaskPage, type MyTaskRowExtra } from '../../../../features/tasks/my-t
 import { MY_TASK_SEARCH_DEFAULTS, myTaskSearchSchema } from '../../../../features/tasks/my-task-search';
 import { loadMyTasks } from '../../../../features/tasks/tasks-api';
 import { zh } from '../../../../i18n/zh';
+import { useLiveRefresh } from '../../../../live/use-live';
 
 // Each task's payment application (the payments feature) beside its own actions (the tasks feature).
 const paymentApplication: MyTaskRowExtra = {
@@ -22,6 +23,7 @@ export const Route = createFileRoute('/_app/_user/user/my-task')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) => loadMyTasks(context.api, deps),
   component: function MyTaskRoute() {
+    useLiveRefresh(['task', 'apply']);
     const search = Route.useSearch();
     const result = Route.useLoaderData();
     const loading = Route.useMatch({ select: (match) => match.isFetching !== false });

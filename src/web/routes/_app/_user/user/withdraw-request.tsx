@@ -3,6 +3,7 @@ import { loadBalance, loadOwnCards, loadWithdrawRequests } from '../../../../fea
 import { WithdrawRequestPage } from '../../../../features/withdraw/withdraw-request-page';
 import { WITHDRAW_SEARCH_DEFAULTS, withdrawRequestQuery, withdrawRequestSearchSchema } from '../../../../features/withdraw/withdraw-search';
 import { zh } from '../../../../i18n/zh';
+import { useLiveRefresh } from '../../../../live/use-live';
 
 export const Route = createFileRoute('/_app/_user/user/withdraw-request')({
   staticData: { title: zh.titles.userWithdrawRequest },
@@ -18,6 +19,7 @@ export const Route = createFileRoute('/_app/_user/user/withdraw-request')({
     return { lines, balance, cards };
   },
   component: function UserWithdrawRequestRoute() {
+    useLiveRefresh(['withdraw', 'apply']);
     const navigate = useNavigate();
     return (
       <WithdrawRequestPage
