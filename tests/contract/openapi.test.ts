@@ -209,6 +209,8 @@ const ADDITIONS = [
   'POST /api/withdraw/admin/payment-file/token',
   'GET /ext/excel/withdraw-payment/{token}',
   'GET /api/home/admin',
+  'POST /api/purchased/user/{taskId}/bulk',
+  'POST /api/trade/user/pay/apply-arrived',
 ];
 
 // docs/CONVENTIONS.md "Auth operations": fixed operationIds and roles.

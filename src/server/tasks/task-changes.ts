@@ -12,6 +12,7 @@ import type { SessionUser } from '../auth/session-user.ts';
 import { lockForMatching, trackingIdsOfTasks } from '../db/matching-store.ts';
 import { arrivalsOfTask, matchTasks } from '../matching/match.ts';
 import { applyTaskEvent, lockTask, requireTransition, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
+import { SPLIT_OFF_STATUS } from '../../../machines/task.machine.ts';
 
 export type BoardTaskRow = typeof boardTasks.$inferSelect;
 
@@ -89,7 +90,7 @@ export async function splitTask(tx: Tx, actor: SessionUser, row: TaskRow): Promi
       buyIn: row.buyIn,
       count: arrived,
       productCount: arrived,
-      status: 'locked',
+      status: SPLIT_OFF_STATUS,
       isHome: row.isHome,
       state: row.state,
       zipCode: row.zipCode,
