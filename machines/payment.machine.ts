@@ -11,6 +11,17 @@ export const PAYMENT_STATUSES = ['applied', 'agreed', 'withdrawing', 'paid', 'co
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 /** An application waiting for the admin's agree (the admin home's count, /admin/apply-list?status=). */
 export const AWAITING_AGREE_PAYMENT_STATUS = 'applied' satisfies PaymentStatus;
+/** A new application's status: the machine's first state (the member has applied). */
+export const NEW_PAYMENT_STATUS = AWAITING_AGREE_PAYMENT_STATUS;
+/** Every status after the admin side's agree: the application's bonus is then the agreed one. */
+export const AGREED_PAYMENT_STATUSES: readonly PaymentStatus[] = PAYMENT_STATUSES.filter((s) => s !== AWAITING_AGREE_PAYMENT_STATUS);
+/**
+ * The bonus of an application as a member's task row shows it (decision 106): the one asked for,
+ * and the one agreed to - null until the admin side has agreed.
+ */
+export function applicationBonuses<T>(a: { status: PaymentStatus; askedBonus: T; bonus: T }): { askedBonus: T; agreedBonus: T | null } {
+  return { askedBonus: a.askedBonus, agreedBonus: AGREED_PAYMENT_STATUSES.includes(a.status) ? a.bonus : null };
+}
 
 /** Nothing beyond the status decides a payment event; the machine keeps no context. */
 export type PaymentContext = Record<string, never>;

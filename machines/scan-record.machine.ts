@@ -63,6 +63,10 @@ export const MAX_SCAN_COUNT = 1_000_000;
 /** The longest tracking id or upc. */
 export const MAX_SCAN_TEXT = 64;
 export const isValidScanCount = (count: number) => Number.isInteger(count) && count >= 1 && count <= MAX_SCAN_COUNT;
+/** Control characters (a NUL cannot even be stored in a text column): never part of a code a scanner reads. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
+export const hasControlChars = (s: string) => s.search(CONTROL_CHARS) !== -1;
 
 export type ScanRecordEvent =
   /** The announced row was seen: a scan of its upc, or a confirm upload row. */

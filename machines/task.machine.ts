@@ -5,6 +5,7 @@
  * `decide` with the same machine, refusing what it refuses with the message the UI would show.
  */
 import { setup } from 'xstate';
+import { decide, type Decision } from './stored-state';
 
 export const TASK_STATUSES = ['pending', 'open', 'closed', 'locked', 'processing', 'finished', 'deleted', 'unmatch'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -44,6 +45,8 @@ export const taskMessages = {
   applyLockedOnly: '只有已锁定的任务可以申请付款',
   payProcessingOnly: '只有付款处理中的任务可以完成付款',
   closeRule: '该任务不能关闭',
+  applyArrivedPartialOnly: '只有部分到货的任务可以申请已到货部分的付款',
+  applyArrivedUseApply: '该任务已全部到货，请直接申请付款',
 } as const;
 
 const matchTargets = {
@@ -156,11 +159,51 @@ export function explainTaskRefusal(status: TaskStatus, _context: TaskContext, ev
 /** The question of a purchased record change: may `by` create, edit or remove the records of a task in `status`? */
 export const recordsEvent = (by: Actor): TaskEvent => ({ type: 'task.records', by });
 
+/** SPEC §3 purchased record status: matching's verdict on the record (the database enum and the contract's PurchasedStatus). */
+export const PURCHASED_STATUSES = ['init', 'match', 'unmatch'] as const;
+export type PurchasedStatus = (typeof PURCHASED_STATUSES)[number];
+
+/**
+ * Where a tracking id of a task stands, at a glance (/user/my-task): its record's status read as
+ * arrival. init: nothing of the parcel has been seen yet (still expected); match: every unit
+ * arrived and agrees (arrived); unmatch: the parcel was seen and disagrees with the record (fewer
+ * or other units), the record's msg says how (disagreed).
+ */
+export type RecordArrival = 'expected' | 'arrived' | 'disagreed';
+export const RECORD_ARRIVAL = { init: 'expected', match: 'arrived', unmatch: 'disagreed' } as const satisfies Record<PurchasedStatus, RecordArrival>;
+export const recordArrivalOf = (record: { status: PurchasedStatus }): RecordArrival => RECORD_ARRIVAL[record.status];
+
 /**
  * A purchased record that matching has tied to its parcel (status match) is frozen: it is what was
  * received, so it is neither edited nor removed, whatever the task's state (SPEC §5).
  */
 export const isRecordFrozen = (record: { status: string }) => record.status === 'match';
+
+/** The state a split puts the arrived units in: a sibling task holding exactly them, locked (task.split). */
+export const SPLIT_OFF_STATUS = 'locked' satisfies TaskStatus;
+
+/** The task facts the pay-for-arrived question reads. */
+export type ArrivedFacts = TaskContext & { status: TaskStatus; count: number };
+
+/**
+ * May the member apply for payment of the units that arrived, in one step (split them off, then
+ * apply for the split-off part)? Only when the task machine accepts task.split now (open or unmatch,
+ * canSplit: some but not all arrived) and the locked sibling the split makes would accept
+ * task.apply. A task whose units all arrived (locked) is applied for as it is (task.apply); the
+ * answer then says so. Read by the server before it splits and by /user/my-task for its button.
+ */
+export function decideApplyForArrived(task: ArrivedFacts): Decision<TaskStatus> {
+  const context = { productCount: task.productCount, canSplit: task.canSplit };
+  const whole = decide(taskMachine, task.status, context, { type: 'task.apply' }, explainTaskRefusal);
+  if (whole.ok) return { ok: false, msg: taskMessages.applyArrivedUseApply };
+  const split = decide(taskMachine, task.status, context, { type: 'task.split' }, explainTaskRefusal);
+  if (!split.ok || task.productCount < 1 || task.productCount >= task.count) return { ok: false, msg: taskMessages.applyArrivedPartialOnly };
+  const siblingContext = { productCount: task.productCount, canSplit: false };
+  return decide(taskMachine, SPLIT_OFF_STATUS, siblingContext, { type: 'task.apply' }, explainTaskRefusal);
+}
+
+/** The question /user/my-task asks for its '申请付款' of the arrived units. */
+export const canApplyForArrived = (task: ArrivedFacts): boolean => decideApplyForArrived(task).ok;
 
 /**
  * What matching concludes for a task (decision 090), from the units tied to each of its records

@@ -1164,6 +1164,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/purchased/user/{taskId}/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record many purchases of an own task from pasted lines, all or nothing
+         * @description Beyond SPEC §7: the paste box of the task record dialog and /user/my-task (decision 105). Each non-blank line is `tracking [quantity]`, separated by tabs, spaces, commas or semicolons; quantity 1 when absent; at most 200 lines. Every line is checked with the record dialog's rules (a tracking id repeated in the paste or already on the task is refused on its line); when every line passes they are recorded and matched as one change (status succ), otherwise nothing changes (status failed) and `rows` says why per line. Another member's task answers A00004; a task whose records may not change, an empty paste or too many lines A00001.
+         */
+        post: operations["createPurchasedItemsBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/purchased/user/update": {
         parameters: {
             query?: never;
@@ -1314,6 +1334,26 @@ export interface paths {
         put?: never;
         /** Apply for payment of an own locked task */
         post: operations["applyPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trade/user/pay/apply-arrived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply for payment of the arrived units of an own partly arrived task, in one step
+         * @description Beyond SPEC §7: 申请付款 of a task whose units partly arrived (decision 053). In one transaction the arrived units are split off into a locked sub-task (as POST /api/task/user/split) and that sub-task is applied for (as POST /api/trade/user/pay/apply, the same body). The task machine decides: only a task that may split (open or unmatch, some but not all units arrived); a locked task is applied for with the plain call. A task that already has an application answers status failed; another member's task A00004.
+         */
+        post: operations["applyPaymentForArrived"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2375,10 +2415,23 @@ export interface components {
             canSplit: boolean;
             /** @description Tracking ids of its purchased records, comma-joined (empty when none). */
             trackingId: string;
+            /** @description The member's own list (/user/my-task) only: each purchased record with matching's verdict, in record order (decision 106). */
+            trackings?: components["schemas"]["TaskTracking"][];
+            /** @description The member's own list only: the bonus asked for in the task's payment application (null: no application). */
+            askedBonus?: number | null;
+            /** @description The member's own list only: the bonus the admin side agreed to (null: no application, or not yet agreed). */
+            agreedBonus?: number | null;
             /** Format: int64 */
             createdAt: number;
             /** Format: int64 */
             updatedAt: number;
+        };
+        TaskTracking: {
+            trackingId: string;
+            productCount: number;
+            status: components["schemas"]["PurchasedStatus"];
+            /** @description Why it does not (yet) match: matching's words. */
+            msg: string;
         };
         TaskPage: {
             content: components["schemas"]["Task"][];
@@ -2565,6 +2618,26 @@ export interface components {
             /** @description The task's records after the change. */
             purchasedItems?: components["schemas"]["PurchasedItem"][];
         };
+        PurchasedBulkRow: {
+            /** @description Line number in the paste (1-based, blank lines counted). */
+            line: number;
+            /** @description The line's tracking id as read. */
+            tracking: string;
+            /** @description The quantity (1 when the line gives none); null when the line's quantity is not a whole number. */
+            qty: number | null;
+            /** @description The line passes every check (recorded when status is succ). */
+            ok: boolean;
+            /** @description Why the line is refused ('' when ok; '创建成功' when recorded). */
+            msg: string;
+        };
+        PurchasedBulkResult: {
+            status: components["schemas"]["OpStatus"];
+            msg: string;
+            /** @description Every non-blank line of the paste, in order. */
+            rows: components["schemas"]["PurchasedBulkRow"][];
+            /** @description The task's records after the call (unchanged when status is failed). */
+            purchasedItems: components["schemas"]["PurchasedItem"][];
+        };
         MatchResult: {
             opStatus: components["schemas"]["OpStatus"];
             msg?: string;
@@ -2607,6 +2680,13 @@ export interface components {
             status: components["schemas"]["OpStatus"];
             msg?: string;
             paymentApply?: components["schemas"]["PaymentApply"];
+        };
+        PayArrivedResult: {
+            status: components["schemas"]["OpStatus"];
+            msg?: string;
+            paymentApply?: components["schemas"]["PaymentApply"];
+            /** @description The original task (the units still expected) and the sub-task applied for, when status is succ. */
+            tasks?: components["schemas"]["Task"][];
         };
         WithdrawableApplies: {
             /** @description Agreed applications not in a live withdraw request. */
@@ -2936,6 +3016,10 @@ export interface components {
         PurchasedCreateRequest: {
             trackingId?: string;
             productCount?: number;
+        };
+        /** @description The pasted text. An empty paste is refused by the server with the paste box's words, so text is not required here. */
+        PurchasedBulkRequest: {
+            text?: string;
         };
         /** @description As PurchasedCreateRequest; id is the record. Changing trackingId moves the record to another tracking id of the same task. */
         PurchasedUpdateRequest: {
@@ -5548,6 +5632,43 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    createPurchasedItemsBulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PurchasedBulkRequest"];
+            };
+        };
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["PurchasedBulkResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     updatePurchasedItem: {
         parameters: {
             query?: never;
@@ -5854,6 +5975,41 @@ export interface operations {
                         code: components["schemas"]["ResultCode"];
                         msg?: string;
                         data?: components["schemas"]["PaymentApplyResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    applyPaymentForArrived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayApplyRequest"];
+            };
+        };
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["PayArrivedResult"];
                     };
                 };
             };

@@ -211,6 +211,8 @@ const ADDITIONS = [
   'GET /ext/excel/withdraw-payment/{token}',
   'GET /api/home/admin',
   'GET /api/events',
+  'POST /api/purchased/user/{taskId}/bulk',
+  'POST /api/trade/user/pay/apply-arrived',
 ];
 
 // docs/CONVENTIONS.md "Auth operations": fixed operationIds and roles.

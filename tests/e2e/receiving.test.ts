@@ -459,24 +459,24 @@ describe('receiving with a USB scanner in the browser', () => {
     onTestFailed(() => whatWasOnScreen(m, 'c-member'));
     await openLoggedIn(m, server, '/user/my-task', MEMBER);
     const myTasks = m.getByRole('table', { name: '我的任务列表' });
-    const taskRow = (itemName: string) => myTasks.getByRole('row').filter({ has: m.getByRole('cell', { name: itemName, exact: true }) });
+    // A row's item cell reads the item's name over its board and UPC.
+    const taskRow = (itemName: string) => myTasks.getByRole('row').filter({ has: m.getByText(itemName, { exact: true }) });
     await taskRow(PARCEL[0].itemName).waitFor();
     await expect(myTasks.getByRole('row').count()).resolves.toBe(1 + 3);
 
     // Every unit arrived and agrees: locked, 2 of 2 arrived.
     const matched = taskRow(PARCEL[0].itemName);
     await expect(cellText(myTasks, matched, '状态')).resolves.toBe('已锁定');
-    await expect(cellText(myTasks, matched, '认领数量')).resolves.toBe('2');
-    await expect(cellText(myTasks, matched, '到货数量')).resolves.toBe('2');
+    await expect(cellText(myTasks, matched, '到货/认领')).resolves.toBe('2/2');
     // The parcel brought 2 where 1 was recorded: the recorded unit arrived (1 of 2, the task stays
     // open); the extra unit is not the member's task's (decision 090), and the record says so.
     const surplus = taskRow(PARCEL[1].itemName);
     await expect(cellText(myTasks, surplus, '状态')).resolves.toBe('进行中');
-    await expect(cellText(myTasks, surplus, '到货数量')).resolves.toBe('1');
+    await expect(cellText(myTasks, surplus, '到货/认领')).resolves.toBe('1/2');
     // The burst parcel of a): locked, 1 of 1.
     const burst = taskRow(SINGLE.itemName);
     await expect(cellText(myTasks, burst, '状态')).resolves.toBe('已锁定');
-    await expect(cellText(myTasks, burst, '到货数量')).resolves.toBe('1');
+    await expect(cellText(myTasks, burst, '到货/认领')).resolves.toBe('1/1');
     await shot(m, 'receiving-09-my-tasks');
 
     // The records say it per parcel: matched, and what disagreed.

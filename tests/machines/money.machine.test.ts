@@ -3,7 +3,16 @@
 import { describe, expect, it } from 'vitest';
 import { getShortestPaths } from 'xstate/graph';
 import { allowedEvents, decide } from '../../machines/stored-state';
-import { explainPaymentRefusal, incomeCents, paymentMachine, paymentMessages, type PaymentEvent, type PaymentStatus } from '../../machines/payment.machine';
+import {
+  applicationBonuses,
+  explainPaymentRefusal,
+  incomeCents,
+  PAYMENT_STATUSES,
+  paymentMachine,
+  paymentMessages,
+  type PaymentEvent,
+  type PaymentStatus,
+} from '../../machines/payment.machine';
 import {
   amountToCents,
   explainWithdrawRefusal,
@@ -107,5 +116,17 @@ describe('withdraw line machine', () => {
     ).toBeNull();
     expect(amountToCents('12.5')).toBe(1250);
     expect(amountToCents(0)).toBeNull();
+  });
+});
+
+describe("an application's bonuses as a member's task row shows them", () => {
+  it('is the bonus asked for, and the agreed one from the admin side’s agree on', () => {
+    expect(PAYMENT_STATUSES.map((status) => applicationBonuses({ status, askedBonus: 500, bonus: 350 }))).toEqual([
+      { askedBonus: 500, agreedBonus: null },
+      { askedBonus: 500, agreedBonus: 350 },
+      { askedBonus: 500, agreedBonus: 350 },
+      { askedBonus: 500, agreedBonus: 350 },
+      { askedBonus: 500, agreedBonus: 350 },
+    ]);
   });
 });

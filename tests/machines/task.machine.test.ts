@@ -1,6 +1,18 @@
 // The task lifecycle rules (machines/task.machine.ts), asked the way the server and the UI ask them.
 import { describe, expect, it } from 'vitest';
-import { taskMachine, explainTaskRefusal, taskMessages, TASK_STATUSES, type TaskContext, type TaskEvent, type TaskStatus } from '../../machines/task.machine';
+import {
+  canApplyForArrived,
+  decideApplyForArrived,
+  explainTaskRefusal,
+  PURCHASED_STATUSES,
+  recordArrivalOf,
+  taskMachine,
+  taskMessages,
+  TASK_STATUSES,
+  type TaskContext,
+  type TaskEvent,
+  type TaskStatus,
+} from '../../machines/task.machine';
 import { allowedEvents, decide } from '../../machines/stored-state';
 import { decideTask } from '../../src/server/tasks/apply-event';
 
@@ -80,6 +92,28 @@ describe('task machine', () => {
           expect(decideTask({ status, ...context }, event)).toEqual(expected);
         }
       }
+    }
+  });
+});
+
+describe('the questions of /user/my-task', () => {
+  it('reads a purchased record as arrived, still expected or disagreed', () => {
+    expect(PURCHASED_STATUSES.map((status) => recordArrivalOf({ status }))).toEqual(['expected', 'arrived', 'disagreed']);
+  });
+
+  it('lets a member pay for the arrived units in one step only when some but not all arrived', () => {
+    const facts = (status: TaskStatus, count: number, productCount: number, canSplit: boolean) => ({ status, count, productCount, canSplit });
+    expect(decideApplyForArrived(facts('open', 5, 2, true))).toEqual({ ok: true, next: 'processing' });
+    expect(decideApplyForArrived(facts('unmatch', 5, 2, true))).toEqual({ ok: true, next: 'processing' });
+    expect(canApplyForArrived(facts('open', 5, 2, true))).toBe(true);
+    // Nothing arrived, or the stored numbers say nothing (or everything) would split off.
+    expect(decideApplyForArrived(facts('open', 5, 0, false))).toEqual({ ok: false, msg: taskMessages.applyArrivedPartialOnly });
+    expect(decideApplyForArrived(facts('open', 5, 0, true))).toEqual({ ok: false, msg: taskMessages.applyArrivedPartialOnly });
+    expect(decideApplyForArrived(facts('open', 2, 2, true))).toEqual({ ok: false, msg: taskMessages.applyArrivedPartialOnly });
+    // All arrived: the plain apply.
+    expect(decideApplyForArrived(facts('locked', 5, 5, false))).toEqual({ ok: false, msg: taskMessages.applyArrivedUseApply });
+    for (const status of ['pending', 'closed', 'processing', 'finished', 'deleted'] as const) {
+      expect(canApplyForArrived(facts(status, 5, 2, true))).toBe(false);
     }
   });
 });

@@ -18,6 +18,7 @@ import { pageOf } from '../paging.ts';
 import { applyTaskEvent, lockTask } from '../tasks/apply-event.ts';
 import { hasNotArrivedRecord } from '../tasks/not-arrived.ts';
 import { publishLive, taskChanged } from '../live/publish.ts';
+import { withMemberDetails } from '../tasks/member-task-list.ts';
 import { me, ok, type Ctx, type Handlers } from './types.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 
@@ -206,7 +207,8 @@ export const claimsHandlers: Handlers = {
       q.trackingId?.trim() ? hasTrackingId(q.trackingId.trim()) : undefined,
       q.boardId !== undefined ? eq(tasks.boardId, q.boardId) : undefined,
     );
-    return ok(await pageTasks(ctx.db, where, pageOf(q)));
+    // Each task with its tracking ids' verdicts and its application's bonuses (decision 106).
+    return ok(await withMemberDetails(ctx.db, await pageTasks(ctx.db, where, pageOf(q))));
   },
 
   /** The member's own tasks on a board they can see (the board page's "my tasks" table). */

@@ -5,6 +5,7 @@
 import { fromCents } from '../money/cents.ts';
 import {
   agreeToPayment,
+  applyForArrived,
   applyForPayment,
   balanceCents,
   collectPayment,
@@ -21,6 +22,11 @@ export const paymentsHandlers: Handlers = {
 
   async applyPayment(req, ctx) {
     const result = await applyForPayment(ctx.db, me(req), req.body);
+    return ok(result, result.msg);
+  },
+
+  async applyPaymentForArrived(req, ctx) {
+    const result = await applyForArrived(ctx.db, me(req), req.body);
     return ok(result, result.msg);
   },
 

@@ -4,7 +4,8 @@
 // handlers only turn its results into the wire's answers. A refusal is A00001 with the dialog's
 // words, another member's task or record A00004 as if it did not exist (DECISIONS "Roles").
 // Decision: recording a tracking id the task already has is refused here (A00001 '该trackingId已记录')
-// so the dialog shows why nothing was added; the upload reports the same case as a skipped row.
+// so the dialog shows why nothing was added; the upload reports the same case as a skipped row, the
+// bulk paste as a refused line (decision 105).
 import { eq } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { isAdminSide } from '../boards/visibility.ts';
@@ -16,6 +17,7 @@ import {
   listPurchasedRecords,
   purchasedMessages,
   removePurchasedRecord,
+  savePurchasedLines,
   savePurchasedRecord,
   type PurchasedResult,
   type PurchasedRow,
@@ -59,6 +61,23 @@ export const purchasedHandlers: Handlers = {
         'insert',
       );
       return answer(tx, req.params.taskId, r, true);
+    });
+  },
+
+  /**
+   * The paste box (decision 105): many `tracking [quantity]` lines recorded at once, all or
+   * nothing. A fault of the whole call is an error code (another member's task A00004; a task whose
+   * records may not change, an empty paste or too many lines A00001); otherwise A00000 with status
+   * succ (every line recorded, then matched) or failed (nothing changed), and every line's verdict.
+   */
+  async createPurchasedItemsBulk(req, ctx) {
+    const user = me(req);
+    const taskId = req.params.taskId;
+    return ctx.db.transaction(async (tx) => {
+      const outcome = await savePurchasedLines(tx, user, taskId, req.body.text ?? '');
+      if ('error' in outcome) raise(outcome.error);
+      const purchasedItems = (await listPurchasedRecords(tx, taskId)).map(purchasedOut);
+      return ok({ status: outcome.saved ? ('succ' as const) : ('failed' as const), msg: outcome.msg, rows: outcome.rows, purchasedItems }, outcome.msg);
     });
   },
 

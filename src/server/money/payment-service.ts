@@ -6,11 +6,12 @@
 // payment.machine.ts), bounded by money/cents.ts MAX_TOTAL_CENTS (boundedIncome, checkAgreedTotal), on the
 // wire in yuan with two places (fromCents). The task's own bonus column (set by an admin's task edit)
 // is not part of the income: the application's bonus is what the member asked for and the admin
-// agreed to.
+// agreed to. Paying for what arrived (applyForArrived) is the split and the apply in one transaction.
 import { inMoneyTransaction, lineAudit } from './withdraw-service.ts';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
-import { incomeCents, paymentMessages } from '../../../machines/payment.machine.ts';
+import { incomeCents, NEW_PAYMENT_STATUS, paymentMessages } from '../../../machines/payment.machine.ts';
+import { decideApplyForArrived } from '../../../machines/task.machine.ts';
 import { writeAudit } from '../audit.ts';
 import { isAdminSide } from '../boards/visibility.ts';
 import { badRequest } from '../errors.ts';
@@ -20,8 +21,10 @@ import { paymentApplies, withdrawOrderApplies, withdrawRequests } from '../db/sc
 import type { SessionUser } from '../auth/session-user.ts';
 import { exactIncome, fromCents, MAX_TOTAL_CENTS, moneyLimitMessages, sumCents, toCents } from './cents.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
-import { applyTaskEvent, requireTransition } from '../tasks/apply-event.ts';
-import { lockTaskForChange } from '../tasks/task-changes.ts';
+import { applyTaskEvent, requireTransition, type TaskRow } from '../tasks/apply-event.ts';
+import { lockTaskForChange, splitTask } from '../tasks/task-changes.ts';
+import { findTask } from '../boards/task-queries.ts';
+import { tasks } from '../db/schema/tasks.ts';
 import { anyInt, movePayments, moveTaskScans, paymentAudit, type PaymentRow } from './payment-transitions.ts';
 import { COUNTED_STATUSES } from './statistics.ts';
 import { applicationChanged, publishLive, withdrawLineChanged } from '../live/publish.ts';
@@ -29,6 +32,7 @@ import { applicationChanged, publishLive, withdrawLineChanged } from '../live/pu
 type PaymentApply = components['schemas']['PaymentApply'];
 type PaymentApplyResult = components['schemas']['PaymentApplyResult'];
 type PaymentApplyStatus = components['schemas']['PaymentApplyStatus'];
+type Task = components['schemas']['Task'];
 
 export const paymentServiceMessages = {
   done: '操作成功',
@@ -109,39 +113,82 @@ async function checkAgreedTotal(tx: Tx, userId: number): Promise<void> {
  * transaction the task moves locked -> processing (task.apply) and its parcels (scan rows tied to it
  * in status match) -> wait2pay, every change audited.
  */
-export async function applyForPayment(db: Db, user: SessionUser, body: { taskId: number; bonus?: number; note?: string }): Promise<PaymentApplyResult> {
-  const bonus = toCents(body.bonus ?? 0);
-  const note = (body.note ?? '').trim();
+export async function applyForPayment(db: Db, user: SessionUser, body: ApplyBody): Promise<PaymentApplyResult> {
   return inMoneyTransaction(db, async (tx) => {
     // Tracking ids, then the task (lock order steps 2-3); A00004 for another member's task.
     const { task } = await lockTaskForChange(tx, user, body.taskId);
-    const [existing] = await tx.select({ id: paymentApplies.id }).from(paymentApplies).where(eq(paymentApplies.taskId, task.id));
-    if (existing) return { status: 'failed', msg: paymentMessages.alreadyApplied };
-    requireTransition(task, { type: 'task.apply' });
-    const [row] = await tx
-      .insert(paymentApplies)
-      .values({
-        taskId: task.id,
-        mainId: task.mainId,
-        subId: task.subId,
-        userId: task.userId,
-        itemName: task.itemName,
-        price: task.price,
-        buyIn: task.buyIn,
-        count: task.productCount,
-        bonus,
-        punish: task.punish,
-        income: boundedIncome({ buyIn: task.buyIn, count: task.productCount, bonus, punish: task.punish }),
-        note,
-        status: 'applied',
-        askedBonus: bonus,
-      })
-      .returning();
-    await applyTaskEvent(tx, user, task, { type: 'task.apply' });
-    await moveTaskScans(tx, user, [task.id], 'match', 'wait2pay', 'apply');
-    await writeAudit(tx, paymentAudit(user, 'apply', null, row!));
-    await publishLive(tx, [applicationChanged(row!)]); // live: the member's new application
-    return succ(row!, paymentMessages.applied);
+    if (await hasApplication(tx, task.id)) return { status: 'failed', msg: paymentMessages.alreadyApplied };
+    return applyForTask(tx, user, task, body);
+  });
+}
+
+export interface ApplyBody {
+  taskId: number;
+  bonus?: number;
+  note?: string;
+}
+
+const hasApplication = async (tx: Tx, taskId: number) =>
+  (await tx.select({ id: paymentApplies.id }).from(paymentApplies).where(eq(paymentApplies.taskId, taskId))).length > 0;
+
+/** The application of locked task `task` (held by the caller's locks), as applyForPayment describes it. */
+async function applyForTask(tx: Tx, user: SessionUser, task: TaskRow, body: ApplyBody): Promise<PaymentApplyResult> {
+  const bonus = toCents(body.bonus ?? 0);
+  const note = (body.note ?? '').trim();
+  requireTransition(task, { type: 'task.apply' });
+  const [row] = await tx
+    .insert(paymentApplies)
+    .values({
+      taskId: task.id,
+      mainId: task.mainId,
+      subId: task.subId,
+      userId: task.userId,
+      itemName: task.itemName,
+      price: task.price,
+      buyIn: task.buyIn,
+      count: task.productCount,
+      bonus,
+      punish: task.punish,
+      income: boundedIncome({ buyIn: task.buyIn, count: task.productCount, bonus, punish: task.punish }),
+      note,
+      status: NEW_PAYMENT_STATUS,
+      askedBonus: bonus,
+    })
+    .returning();
+  await applyTaskEvent(tx, user, task, { type: 'task.apply' });
+  await moveTaskScans(tx, user, [task.id], 'match', 'wait2pay', 'apply');
+  await writeAudit(tx, paymentAudit(user, 'apply', null, row!));
+  await publishLive(tx, [applicationChanged(row!)]); // live: the member's new application
+  return succ(row!, paymentMessages.applied);
+}
+
+/**
+ * A member asks to be paid for the units of an own task that arrived, in one step (decision 053):
+ * the arrived units are split off into a locked sub-task and that sub-task is applied for, in one
+ * transaction, through the same code as the separate 拆分 (splitTask) and 申请付款 (applyForTask).
+ *
+ * - Another member's task answers A00004 as if it did not exist (lockTaskForChange).
+ * - A task that already has an application answers status failed '该任务已申请付款', as the plain apply.
+ * - The task machine decides (decideApplyForArrived): the task must accept task.split (open or
+ *   unmatch with some but not all units arrived) and the split-off sub-task task.apply; a locked task
+ *   is told to apply as it is, a task with nothing arrived that only partly arrived tasks qualify
+ *   (A00001 with the machine's words, nothing changed).
+ * - The sub-task's application is the plain one's (bonus asked for, note; income = buyIn x arrived
+ *   + bonus; the claim's discount stays with the original, as the split leaves it). Should matching
+ *   after the split leave the sub-task other than locked, the apply refuses and nothing is changed.
+ * The answer is the application and both tasks: the original (keeping the units still expected) and
+ * the sub-task (processing).
+ */
+export async function applyForArrived(db: Db, user: SessionUser, body: ApplyBody): Promise<PaymentApplyResult & { tasks?: Task[] }> {
+  return inMoneyTransaction(db, async (tx) => {
+    const { task } = await lockTaskForChange(tx, user, body.taskId);
+    if (await hasApplication(tx, task.id)) return { status: 'failed', msg: paymentMessages.alreadyApplied };
+    const allowed = decideApplyForArrived(task);
+    if (!allowed.ok) throw badRequest(allowed.msg);
+    const { original, sibling } = await splitTask(tx, user, task);
+    const applied = await applyForTask(tx, user, sibling, body);
+    const tasksAfter = await Promise.all([original.id, sibling.id].map(async (id) => (await findTask(tx, eq(tasks.id, id)))!));
+    return { ...applied, tasks: tasksAfter };
   });
 }
 

@@ -19,7 +19,9 @@ import { badRequest, conflict, notFound } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import {
   announcedRowOf,
+  CONTROL_CHARS,
   decideScanRecord,
+  hasControlChars,
   isDuplicateOfSeen,
   isSeen,
   isUnmatched,
@@ -83,10 +85,8 @@ export function scanOut(r: ScanRow, recordedUpcs?: ReadonlySet<string>): ScanTra
   };
 }
 
-/** Control characters (a NUL cannot even be stored in a text column): never part of a code a scanner reads. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-export const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
-export const hasControlChars = (s: string) => s.search(CONTROL_CHARS) !== -1;
+// Control characters are never part of a code a scanner reads (the scan record machine's rule).
+export { CONTROL_CHARS, hasControlChars };
 
 /** Why a trimmed tracking id or upc is not acceptable, or null. */
 export function scanTextError(kind: 'trackingId' | 'upc', t: string): string | null {

@@ -7,7 +7,6 @@
 // is audited and followed by matching of its tracking id(s) (matching/match.ts), taking matching's
 // locks first so a record change and a scan of the same parcel never deadlock.
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import { hasControlChars } from '../receiving/scan-service.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import { rowsOf, type Tx } from '../db/client.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
@@ -16,6 +15,14 @@ import type { SessionUser } from '../auth/session-user.ts';
 import { lockForMatching } from '../db/matching-store.ts';
 import { matchTracking, matchTrackings } from '../matching/match.ts';
 import { isRecordFrozen, recordsEvent } from '../../../machines/task.machine.ts';
+import {
+  MAX_PRODUCT_COUNT,
+  MAX_TRACKING_ID,
+  parsePurchasedLines,
+  purchasedInputError,
+  purchasedRecordMessages,
+  type PastedLine,
+} from '../../../machines/purchased-record.ts';
 import { decideTask, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
 import { isAdminSide } from '../boards/visibility.ts';
 import { memberTaskChanged, publishLive } from '../live/publish.ts';
@@ -23,14 +30,10 @@ import { memberTaskChanged, publishLive } from '../live/publish.ts';
 export type PurchasedRow = typeof purchasedRecords.$inferSelect;
 
 export const purchasedMessages = {
-  trackingIdRequired: '请填写trackingId',
-  trackingIdTooLong: 'trackingId不能超过64个字符',
-  trackingIdInvalid: 'trackingId包含无效字符',
-  countRequired: '请填写数目',
-  overCount: (count: number) => `所有记录的数目合计不能超过任务数量${count}件`,
+  // The input rules' words are the purchased record's own (machines/purchased-record.ts).
+  ...purchasedRecordMessages,
   matchedNoEdit: '已匹配的记录不能修改',
   matchedNoRemove: '已匹配的记录不能删除',
-  alreadyRecorded: '该trackingId已记录',
   notFound: '记录不存在',
   noRecordForTracking: '该任务没有此trackingId的记录',
   unchanged: '没有变化',
@@ -39,8 +42,7 @@ export const purchasedMessages = {
   removed: '删除成功',
 } as const;
 
-export const MAX_TRACKING_ID = 64;
-export const MAX_PRODUCT_COUNT = 1_000_000;
+export { MAX_PRODUCT_COUNT, MAX_TRACKING_ID, purchasedInputError };
 
 export interface PurchasedInput {
   taskId: number;
@@ -64,18 +66,6 @@ export interface PurchasedResult {
 const isResult = (x: TaskRow | PurchasedResult): x is PurchasedResult => 'opStatus' in x;
 
 const refuse = (msg: string, code: PurchasedResult['code'] = Code.badParam): PurchasedResult => ({ opStatus: 'error', msg, code });
-
-/** The record's checks of one input; null when it is valid. */
-export function purchasedInputError(input: { trackingId?: unknown; productCount?: unknown }): string | null {
-  const t = typeof input.trackingId === 'string' ? input.trackingId.trim() : '';
-  if (!t) return purchasedMessages.trackingIdRequired;
-  if (t.length > MAX_TRACKING_ID) return purchasedMessages.trackingIdTooLong;
-  // The same tracking id a scanner reads: no control characters (a NUL cannot even be stored).
-  if (hasControlChars(t)) return purchasedMessages.trackingIdInvalid;
-  const n = input.productCount;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_PRODUCT_COUNT) return purchasedMessages.countRequired;
-  return null;
-}
 
 /** Why `actor` may not change the records of `task` (from lockTask's rules and the machine), or null. */
 function editRefusal(actor: SessionUser, task: TaskRow | undefined): PurchasedResult | null {
@@ -261,14 +251,25 @@ export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: Pur
 const CHUNK = 1000;
 
 /**
- * savePurchasedRecord for many inputs at once (the Excel upload): the same rules and results, one
- * result per input in input order, with set-based reads and writes. Inputs are found by
+ * savePurchasedRecord for many inputs at once (the Excel upload, the bulk paste): the same rules and
+ * results, one result per input in input order, with set-based reads and writes. Inputs are found by
  * (taskId, trackingId) (no `id`) and must not repeat a pair. Every lock first (lockForMatching
  * of all tracking ids and tasks), then the records are written, audited, and matched ONCE for all
  * their tracking ids at the end (matchTrackings) - so a later row sees its task as the earlier rows
  * left it before matching, and the whole file is matched as one change.
+ *
+ * `allOrNothing` (the bulk paste): every input is decided first, and when any is not 'succ' (an
+ * error, or a skip - an insert of a tracking id the task has, which the record dialog refuses)
+ * nothing is written; the inputs that would have been written keep opStatus 'succ' with msg ''.
+ * `dryRun`: every input is decided, nothing is written.
  */
-export async function savePurchasedRecords(tx: Tx, actor: SessionUser, inputs: PurchasedInput[], mode: 'insert' | 'update'): Promise<PurchasedResult[]> {
+export async function savePurchasedRecords(
+  tx: Tx,
+  actor: SessionUser,
+  inputs: PurchasedInput[],
+  mode: 'insert' | 'update',
+  opts: { allOrNothing?: boolean; dryRun?: boolean } = {},
+): Promise<PurchasedResult[]> {
   const results: PurchasedResult[] = inputs.map((input) => {
     const invalid = purchasedInputError(input);
     return invalid ? refuse(invalid) : { opStatus: 'succ', msg: '' };
@@ -319,6 +320,7 @@ export async function savePurchasedRecords(tx: Tx, actor: SessionUser, inputs: P
       inserts.push({ i: v.i, task: task!, values: { taskId: task!.id, userId: task!.userId, trackingId: v.trackingId, productCount: v.productCount } });
     else updates.push({ i: v.i, task: task!, before: change.before, productCount: v.productCount });
   }
+  if (opts.dryRun || (opts.allOrNothing && results.some((r) => r.opStatus !== 'succ'))) return results;
 
   const audits: AuditEntry[] = [];
   for (let i = 0; i < inserts.length; i += CHUNK) {
@@ -355,6 +357,55 @@ export async function savePurchasedRecords(tx: Tx, actor: SessionUser, inputs: P
     actor,
   );
   return results;
+}
+
+/** One line of a bulk paste as answered: the parsed line, whether it may be (or was) recorded, and why not. */
+export type BulkLineResult = PastedLine;
+
+export const bulkResultMessages = {
+  saved: (n: number) => `已添加${n}条记录`,
+  refused: (n: number) => `${n}行有误，未添加任何记录`,
+} as const;
+
+export type BulkOutcome = { error: PurchasedResult } | { saved: boolean; msg: string; rows: BulkLineResult[] };
+
+/**
+ * Records the purchases pasted for task `taskId` by `actor`, all or nothing (decision 105):
+ * - the task must be one whose records the actor may change (as savePurchasedRecord: another
+ *   member's task is A00004 as if it did not exist; the task machine's task.records refusal is
+ *   A00001 with its message) - a fault of the whole call, answered as `error`;
+ * - the text is parsed by the one parser (machines/purchased-record.ts parsePurchasedLines: the
+ *   separators, quantity 1 when absent, the dialog's checks per line, a tracking id repeated in the
+ *   paste); a paste with no line or too many lines is an `error` (A00001);
+ * - the lines it accepts go through savePurchasedRecords in insert mode with allOrNothing, under the
+ *   same locks and rules as the dialog (a tracking id the task has is refused, as the dialog refuses
+ *   it; the records never total more than the task's count);
+ * - when every line is accepted the records are written, audited and matched once, as the upload's
+ *   are (`saved`); otherwise nothing is written, and each line says why or that it was fine.
+ */
+export async function savePurchasedLines(tx: Tx, actor: SessionUser, taskId: number, text: string): Promise<BulkOutcome> {
+  const [task] = await tx.select().from(tasks).where(eq(tasks.id, taskId));
+  const refusal = editRefusal(actor, task);
+  if (refusal) return { error: refusal };
+  const parsed = parsePurchasedLines(text);
+  if (parsed.error) return { error: refuse(parsed.error) };
+  const accepted = parsed.lines.filter((l) => l.ok);
+  const results = await savePurchasedRecords(
+    tx,
+    actor,
+    accepted.map((l) => ({ taskId, trackingId: l.tracking, productCount: l.qty! })),
+    'insert',
+    // A line the parser refused already decides the outcome: the others are only checked.
+    { allOrNothing: true, dryRun: accepted.length < parsed.lines.length },
+  );
+  const byLine = new Map(accepted.map((l, k) => [l.line, results[k]!]));
+  const rows = parsed.lines.map((l): BulkLineResult => {
+    const r = byLine.get(l.line);
+    if (!r) return l;
+    return r.opStatus === 'succ' ? { ...l, ok: true, msg: r.msg } : { ...l, ok: false, msg: r.msg };
+  });
+  const refused = rows.filter((r) => !r.ok).length;
+  return refused === 0 ? { saved: true, msg: bulkResultMessages.saved(rows.length), rows } : { saved: false, msg: bulkResultMessages.refused(refused), rows };
 }
 
 /**

@@ -13,6 +13,7 @@ import { lockForMatching, trackingIdsOfTasks } from '../db/matching-store.ts';
 import { arrivalsOfTask, matchTasks } from '../matching/match.ts';
 import { applyTaskEvent, lockTask, requireTransition, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
 import { publishLive, taskChanged } from '../live/publish.ts';
+import { SPLIT_OFF_STATUS } from '../../../machines/task.machine.ts';
 
 export type BoardTaskRow = typeof boardTasks.$inferSelect;
 
@@ -90,7 +91,7 @@ export async function splitTask(tx: Tx, actor: SessionUser, row: TaskRow): Promi
       buyIn: row.buyIn,
       count: arrived,
       productCount: arrived,
-      status: 'locked',
+      status: SPLIT_OFF_STATUS,
       isHome: row.isHome,
       state: row.state,
       zipCode: row.zipCode,

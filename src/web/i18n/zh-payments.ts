@@ -100,6 +100,20 @@ export const paymentsText = {
     cancel: '取消',
   },
 
+  /** Paying for what arrived, in one step (decision 053): a task whose units partly arrived. */
+  applyArrived: {
+    /** The row button: the same words as the plain apply (the member asks to be paid), its hint says for what. */
+    button: '申请付款',
+    buttonNamed: (task: string) => `申请付款（已到货部分）：任务 ${task}`,
+    hint: (arrived: number, count: number) => `已到货 ${arrived}/${count} 件：把已到货的部分拆成子任务并为它申请付款`,
+    title: '申请付款（已到货部分）',
+    /** What the one step does, in the dialog. */
+    explain: (arrived: number, rest: number) => `将已到货的 ${arrived} 件拆分为一个子任务并为它申请付款；其余 ${rest} 件留在原任务，到货后可再申请。`,
+    /** The claim's discount stays with the original task (a split leaves it there). */
+    basis: (buyIn: string, count: number) => `回收价 ${buyIn} × 已到货 ${count} 件`,
+    success: (subTask: string) => `申请成功：子任务 ${subTask}`,
+  },
+
   /** SPEC §5 "a number": at least 0, at most two places. */
   bonusInvalid: '奖励必须是数字（不小于0，最多两位小数）',
 } as const;

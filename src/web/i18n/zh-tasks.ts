@@ -108,4 +108,52 @@ export const tasksText = {
     match: '已匹配',
     unmatch: '不匹配',
   },
+
+  // /user/my-task: where each tracking id stands (a record's status read as arrival, machines/task.machine.ts RECORD_ARRIVAL)
+  arrival: {
+    arrived: '已到货',
+    expected: '待到货',
+    disagreed: '不一致',
+  },
+  /** A tracking id's chip, named for a screen reader and on hover: the id, where it stands, and matching's words. */
+  arrivalOf: (tracking: string, where: string, reason: string) => (reason ? `${tracking}：${where}（${reason}）` : `${tracking}：${where}`),
+  colItem: '商品',
+  colArrivedOfClaimed: '到货/认领',
+  colPrices: '价格/回收价',
+  colBonuses: '奖励',
+  askedBonus: '申请奖励',
+  agreedBonus: '同意奖励',
+  noBonus: '—',
+  price: '价格',
+  buyIn: '回收价',
+  discount: '折扣',
+  createdAt: '认领时间',
+  /** One line each: what 拆分 and 匹配 do (a tooltip, and the text beside the dialog's 匹配). */
+  actionHint: {
+    split: '把已到货的件数拆成一个已锁定的子任务（可单独申请付款），其余件数留在本任务',
+    match: '按已扫描的包裹重新核对本任务的采购记录，更新到货数量和状态',
+  },
+  cardsCaption: '我的任务卡片',
+
+  // the paste box (decision 105): on the record dialog and on /user/my-task
+  bulk: {
+    open: '批量粘贴单号',
+    title: '批量添加采购记录',
+    toggle: '批量粘贴',
+    task: '任务',
+    taskPlaceholder: '请选择任务',
+    noTask: '本页没有可以添加采购记录的任务',
+    text: '粘贴单号',
+    hint: '每行一个单号，单号后可写数目（用Tab、逗号、空格或分号隔开），不写数目按1件；空行会被忽略。',
+    previewCaption: '粘贴内容预览',
+    colLine: '行',
+    colQty: '数目',
+    colCheck: '检查',
+    lineOk: '可以添加',
+    counts: (lines: number, refused: number) => (refused ? `共${lines}行，${refused}行有误` : `共${lines}行，均可添加`),
+    submit: (n: number) => `添加${n}条记录`,
+    submitEmpty: '添加',
+    serverRefused: '服务器未添加任何记录，请按每行的提示修改后再提交',
+    cancel: '取消',
+  },
 } as const;

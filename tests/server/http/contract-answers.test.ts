@@ -236,6 +236,16 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     await ok('a', 'GET', `/api/task/part/match?taskIds=${sid}`);
     await ok('a', 'POST', `/api/task/user/split?taskId=${sid}`);
     await hit('a', 'POST', `/api/task/user/split?taskId=${A.bareTask}`);
+    // Records pasted at once, and a partly arrived task paid for in one step.
+    const arrivedTask = await ok<{ task: { id: number } }>('a', 'POST', `/api/task/${bt}/user/create/2`);
+    const aid = arrivedTask.data?.task.id ?? 0;
+    await ok('a', 'POST', `/api/purchased/user/${aid}/bulk`, { json: { text: 'ARRIVED-1\t2' } });
+    await hit('a', 'POST', `/api/purchased/user/${aid}/bulk`, { json: { text: 'ARRIVED-1 2\nARRIVED-2 x' } });
+    await hit('a', 'POST', `/api/purchased/user/${B.openTask}/bulk`, { json: { text: 'ARRIVED-3' } });
+    await scan(database, 'ARRIVED-1', UPC, 1);
+    await ok('admin', 'POST', '/api/match/admin/tracking/match', { json: { trackingId: 'ARRIVED-1' } });
+    await ok('a', 'POST', '/api/trade/user/pay/apply-arrived', { json: { taskId: aid, bonus: 1, note: '到货部分' } });
+    await hit('a', 'POST', '/api/trade/user/pay/apply-arrived', { json: { taskId: aid } });
 
     // Purchased records and matching.
     const rec = await ok<{ purchasedItems: { id: number; trackingId: string }[] }>('a', 'POST', `/api/purchased/user/${A.openTask}/create`, {

@@ -27,7 +27,7 @@ import {
   type PaymentApplyOut,
   type PaymentResult,
 } from '../support/money-fixtures.ts';
-import { claim, notFound, refused, setTask, storedTask } from '../support/task-fixtures.ts';
+import { claim, notFound, record, refused, scan, setTask, storedTask, UPC, type TaskOut } from '../support/task-fixtures.ts';
 import { signIn } from '../support/board-fixtures.ts';
 import { client } from '../support/task-fixtures.ts';
 
@@ -439,5 +439,93 @@ describe('lists and balance', () => {
     expect((await w.b.api.get<{ paymentApplies: PaymentApplyOut[] }>('/api/apply/user/withdraw')).body.data!.paymentApplies).toHaveLength(1);
     expect(await w.admin.get('/api/user/balance')).toMatchObject({ status: 403, body: { code: 'A00003' } });
     expect(await w.admin.get('/api/apply/user/withdraw')).toMatchObject({ status: 403, body: { code: 'A00003' } });
+  });
+});
+
+describe('paying for what arrived, in one step (decision 053)', () => {
+  const applyArrived = (api: MoneyWorld['admin'], body: { taskId: number; bonus?: number; note?: string }) =>
+    api.post<PaymentResult & { tasks?: TaskOut[] }>('/api/trade/user/pay/apply-arrived', body);
+
+  /** A task of `member` claiming `count` units of which `arrived` arrived (open, canSplit), on parcel `trackingId`. */
+  async function partlyArrived(w: MoneyWorld, member: Member, count: number, arrived: number, trackingId: string) {
+    const task = await claim(member.api, w.boardTask.id, count);
+    await scan(db(), trackingId, UPC, arrived);
+    await record(member.api, task.id, trackingId, count);
+    const stored = await storedTask(db(), task.id);
+    if (stored.status !== 'open' || !stored.canSplit) throw new Error(`partlyArrived: ${JSON.stringify(stored)}`);
+    return stored;
+  }
+
+  it('splits the arrived units into a sub-task and applies for it, the original keeping the rest', async () => {
+    const w = await world();
+    const task = await partlyArrived(w, w.a, 5, 2, 'ARR1');
+    await setTask(db(), task.id, { punish: 100 });
+    const res = await applyArrived(w.a.api, { taskId: task.id, bonus: 5, note: ' 先付到货的 ' });
+    expect(res.body).toMatchObject({ code: 'A00000', msg: '申请成功', data: { status: 'succ', msg: '申请成功' } });
+    const [original, sub] = res.body.data!.tasks!;
+    // 12.50 x 2 + 5.00 = 30.00: the claim's discount stays with the original, as a split leaves it.
+    expect(res.body.data!.paymentApply).toMatchObject({
+      taskId: sub!.id,
+      mainId: task.mainId,
+      subId: 1,
+      count: 2,
+      bonus: 5,
+      existBonus: 5,
+      punish: 0,
+      income: 30,
+      note: '先付到货的',
+      status: 'applied',
+    });
+    expect(original).toMatchObject({ id: task.id, subId: 0, count: 3, productCount: 0, status: 'open', canSplit: false, punish: 1 });
+    expect(sub).toMatchObject({ mainId: task.mainId, subId: 1, count: 2, productCount: 2, status: 'processing', trackingId: 'ARR1' });
+    expect(await storedTask(db(), sub!.id)).toMatchObject({ status: 'processing' });
+    expect(await storedTask(db(), task.id)).toMatchObject({ status: 'open', count: 3 });
+    // The arrived units' parcel moved with the sub-task into the payment; the original still expects 3 on ARR1.
+    expect(await scansOfTask(db(), sub!.id)).toMatchObject([{ trackingId: 'ARR1', status: 'wait2pay', count: 2 }]);
+    const records = await w.a.api.get<{ purchasedItems: { trackingId: string; productCount: number; status: string }[] }>(
+      `/api/purchased/${task.id}/taskTracking`,
+    );
+    expect(records.body.data!.purchasedItems).toMatchObject([{ trackingId: 'ARR1', productCount: 3 }]);
+    // The trail: the split (task and records), the sub-task's apply, the application.
+    const actions = (await db().db.select().from(auditLog).orderBy(auditLog.id)).map((a) => `${a.entity}:${a.action}`);
+    expect(actions).toEqual(expect.arrayContaining(['task:split.create', 'task:split', 'task:apply', 'payment:apply', 'tracking:apply']));
+  });
+
+  it("shows the bonus asked for and the agreed one on the member's task list", async () => {
+    const w = await world();
+    const task = await partlyArrived(w, w.a, 3, 1, 'ARR2');
+    const res = await applyArrived(w.a.api, { taskId: task.id, bonus: 5 });
+    const sub = res.body.data!.tasks![1]!;
+    const row = async () => (await w.a.api.get<{ content: TaskOut[] }>('/api/task/info/user/list')).body.data!.content.find((x) => x.id === sub.id)!;
+    expect(await row()).toMatchObject({ bonus: 0, askedBonus: 5, agreedBonus: null });
+    await agreePayment(w.admin, { paymentApplyId: res.body.data!.paymentApply!.id, bonus: 3.5 });
+    expect(await row()).toMatchObject({ askedBonus: 5, agreedBonus: 3.5 });
+    const original = (await w.a.api.get<{ content: TaskOut[] }>('/api/task/info/user/list')).body.data!.content.find((x) => x.id === task.id)!;
+    expect(original).toMatchObject({ askedBonus: null, agreedBonus: null });
+  });
+
+  it('refuses what the machines refuse - nothing arrived, all arrived, already applied - and another member’s task, changing nothing', async () => {
+    const w = await world();
+    const nothing = await claim(w.a.api, w.boardTask.id, 2);
+    const { task: locked } = await lockedTask(db(), w, w.a);
+    const partB = await partlyArrived(w, w.b, 3, 1, 'ARR-B');
+    const before = { audits: await auditCount(), applications: await allApplications() };
+    expect(await applyArrived(w.a.api, { taskId: nothing.id })).toMatchObject(refused(taskMessages.applyArrivedPartialOnly));
+    expect(await applyArrived(w.a.api, { taskId: locked.id })).toMatchObject(refused(taskMessages.applyArrivedUseApply));
+    expect(await applyArrived(w.a.api, { taskId: partB.id })).toMatchObject({ ...notFound, body: { code: 'A00004', msg: '任务不存在' } });
+    expect(await applyArrived(w.a.api, { taskId: 999_999 })).toMatchObject(notFound);
+    expect(await applyArrived(w.admin, { taskId: partB.id })).toMatchObject({ status: 403, body: { code: 'A00003' } });
+    expect(await w.a.api.post('/api/trade/user/pay/apply-arrived', { taskId: nothing.id, bonus: -1 })).toMatchObject({ status: 400, body: { code: 'A00001' } });
+    expect(await auditCount()).toBe(before.audits);
+    expect(await allApplications()).toEqual(before.applications);
+    expect(await storedTask(db(), partB.id)).toMatchObject({ status: 'open', count: 3, productCount: 1 });
+
+    // After one pay-for-arrived: the sub-task has its application, the original nothing arrived.
+    const done = await applyArrived(w.b.api, { taskId: partB.id });
+    const sub = done.body.data!.tasks![1]!;
+    const again = await applyArrived(w.b.api, { taskId: sub.id });
+    expect(again).toMatchObject({ status: 200, body: { code: 'A00000', data: { status: 'failed', msg: paymentMessages.alreadyApplied } } });
+    expect(await applyArrived(w.b.api, { taskId: partB.id })).toMatchObject(refused(taskMessages.applyArrivedPartialOnly));
+    expect(await allApplications()).toHaveLength(before.applications.length + 1);
   });
 });

@@ -96,7 +96,7 @@ describe('the apply button of a task', () => {
   });
 
   it('decides from the machine and the answer', () => {
-    const facts = (status: Task['status']) => ({ id: 1, status, productCount: 2, canSplit: false });
+    const facts = (status: Task['status']) => ({ id: 1, status, count: 2, productCount: 2, canSplit: false });
     expect(applyButtonState(facts('locked'), undefined)).toBe('none');
     expect(applyButtonState(facts('locked'), false)).toBe('apply');
     expect(applyButtonState(facts('locked'), true)).toBe('applied');
@@ -104,6 +104,12 @@ describe('the apply button of a task', () => {
       expect(applyButtonState(facts(status), false)).toBe('none');
       expect(applyButtonState(facts(status), true)).toBe('applied');
     }
+    // Some but not all units arrived: the arrived units, in one step (the task machine's canApplyForArrived).
+    const partly = (status: Task['status']) => ({ id: 1, status, count: 5, productCount: 2, canSplit: true });
+    expect(applyButtonState(partly('open'), false)).toBe('applyArrived');
+    expect(applyButtonState(partly('unmatch'), false)).toBe('applyArrived');
+    expect(applyButtonState(partly('open'), true)).toBe('applied');
+    expect(applyButtonState({ ...partly('open'), productCount: 0, canSplit: false }, false)).toBe('none');
   });
 });
 
@@ -171,5 +177,42 @@ describe('the apply dialog', () => {
     expect(applyBody(5, { bonus: '', note: '' })).toEqual({ taskId: 5, bonus: 0, note: '' });
     expect(applyBody(5, { bonus: '0.29', note: 'x' })).toEqual({ taskId: 5, bonus: 0.29, note: 'x' });
     expect(applyBody(5, { bonus: '12', note: '' })).toEqual({ taskId: 5, bonus: 12, note: '' });
+  });
+});
+
+describe('paying for what arrived, in one step', () => {
+  const PARTLY = [aTask({ id: 201, mainId: 201, status: 'open', count: 5, productCount: 2, canSplit: true, punish: 0.5 })];
+
+  it('offers 申请付款 on a partly arrived task, saying what it does; the dialog splits and applies in one call', async () => {
+    const { fake, user } = renderTasks(PARTLY, []);
+    const button = await screen.findByRole('button', { name: '申请付款（已到货部分）：任务 201' });
+    expect(button.textContent).toBe('申请付款');
+    expect(button.getAttribute('title')).toBe('已到货 2/5 件：把已到货的部分拆成子任务并为它申请付款');
+    await user.click(button);
+    const dialog = await screen.findByRole('dialog', { name: /申请付款（已到货部分）/ });
+    expect(within(dialog).getByText('将已到货的 2 件拆分为一个子任务并为它申请付款；其余 3 件留在原任务，到货后可再申请。')).toBeTruthy();
+    // 21.50 x 2, the discount staying with the original task.
+    expect(within(dialog).getByText('回收价 21.50 × 已到货 2 件')).toBeTruthy();
+    expect(within(dialog).getByText('预计收入：43.00')).toBeTruthy();
+    await user.type(within(dialog).getByLabelText('奖励'), '5');
+    expect(within(dialog).getByText('预计收入：48.00')).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: '提交申请' }));
+    expect(await screen.findByText('申请成功：子任务 201-1')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(fake.callsTo('/api/trade/user/pay/apply-arrived').map((c) => c.body)).toEqual([{ taskId: 201, bonus: 5, note: '' }]);
+    expect(fake.callsTo('/api/trade/user/pay/apply')).toHaveLength(0);
+    // The table reloads: the original has nothing arrived now (no button), the sub-task is applied for.
+    await waitFor(() => expect(buttonOf(201)).toBeNull());
+    await waitFor(() => expect(buttonOf(9100)?.textContent).toBe('已申请付款'));
+  });
+
+  it("a refusal toasts the server's words and keeps the dialog open", async () => {
+    const { fake, user } = renderTasks(PARTLY, []);
+    await user.click(await screen.findByRole('button', { name: '申请付款（已到货部分）：任务 201' }));
+    const dialog = await screen.findByRole('dialog', { name: /申请付款/ });
+    fake.answer.applyArrived = () => json({ code: 'A00001', msg: '只有部分到货的任务可以申请已到货部分的付款' }, 400);
+    await user.click(within(dialog).getByRole('button', { name: '提交申请' }));
+    expect(await screen.findByText('只有部分到货的任务可以申请已到货部分的付款')).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: /申请付款/ })).toBeTruthy();
   });
 });

@@ -8,7 +8,7 @@
 // tests/server.
 import { explainPaymentRefusal, incomeCents, paymentMachine, paymentMessages, type PaymentEvent, type PaymentStatus } from '../../../machines/payment.machine';
 import { decide } from '../../../machines/stored-state';
-import { explainTaskRefusal, taskMachine } from '../../../machines/task.machine';
+import { decideApplyForArrived, explainTaskRefusal, taskMachine } from '../../../machines/task.machine';
 import type { components } from '../../../src/api/schema';
 import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../support/fake-api';
 
@@ -91,7 +91,7 @@ export function anAmount(over: Partial<TaskAmount> = {}): TaskAmount {
   return { userId: 3, nickName: 'alice', mailAddr: 'alice@demo.local', amount: 43.5, ...over };
 }
 
-type AnswerKey = 'list' | 'apply' | 'agree' | 'confirm' | 'collect' | 'exist' | 'amounts' | 'token';
+type AnswerKey = 'list' | 'apply' | 'applyArrived' | 'agree' | 'confirm' | 'collect' | 'exist' | 'amounts' | 'token';
 
 export interface PaymentsFake {
   handlers: Routes;
@@ -187,6 +187,44 @@ export function createPaymentsFake(seed: { applies?: PaymentApply[]; tasks?: Tas
       return ok({ status: 'succ', msg: paymentMessages.applied, paymentApply: row }, paymentMessages.applied);
     },
     'apply',
+  );
+
+  // Paying for what arrived (decision 053): the task machine decides, the arrived units become a
+  // sub-task (processing, with the application), the original keeps the rest.
+  let nextTaskId = 9100;
+  http.on(
+    'POST',
+    '/api/trade/user/pay/apply-arrived',
+    ({ body }) => {
+      const { taskId, bonus = 0, note = '' } = body as { taskId: number; bonus?: number; note?: string };
+      const task = fake.tasks.find((t) => t.id === taskId && t.userId === MEMBER_ID);
+      if (!task) return notFound('任务不存在');
+      if (fake.applies.some((a) => a.taskId === taskId)) return ok({ status: 'failed', msg: paymentMessages.alreadyApplied }, paymentMessages.alreadyApplied);
+      const decision = decideApplyForArrived(task);
+      if (!decision.ok) return refuse(decision.msg);
+      const arrived = task.productCount;
+      const siblings = fake.tasks.filter((t) => t.mainId === task.mainId);
+      const sub: Task = { ...task, id: nextTaskId++, subId: Math.max(...siblings.map((t) => t.subId)) + 1, count: arrived, punish: 0, status: 'processing' };
+      Object.assign(task, { count: task.count - arrived, productCount: 0, canSplit: false, status: 'open' });
+      fake.tasks.push(sub);
+      const row = anApply({
+        id: nextId++,
+        taskId: sub.id,
+        mainId: sub.mainId,
+        subId: sub.subId,
+        itemName: sub.itemName,
+        buyIn: sub.buyIn,
+        count: arrived,
+        bonus,
+        punish: 0,
+        income: incomeCents({ buyIn: cents(sub.buyIn), count: arrived, bonus: cents(bonus), punish: 0 }) / 100,
+        note: note.trim(),
+        existBonus: bonus,
+      });
+      fake.applies.push(row);
+      return ok({ status: 'succ', msg: paymentMessages.applied, paymentApply: row, tasks: [task, sub] }, paymentMessages.applied);
+    },
+    'applyArrived',
   );
 
   /** A payment event as movePayments applies it: the machine decides, a refusal is A00001. */

@@ -52,11 +52,12 @@ describe('/user/my-task: the list', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['任务ID', '看板', '商品名称', 'UPC', '认领数量', '到货数量', '价格', '回收价', '奖励', '折扣', '状态', 'Tracking', '认领时间', '操作']);
+    ).toEqual(['任务ID', '商品', '到货/认领', '价格/回收价', '奖励', '折扣', '状态', 'Tracking', '认领时间', '操作']);
     const cells = within(await taskRow('主任务'))
       .getAllByRole('cell')
       .map((td) => td.textContent);
-    expect(cells.slice(0, 12)).toEqual(['101', '十一月采购', '主任务', '0123456789012', '3', '1', '19.99', '21.50', '1.00', '0.50', '已锁定', '1Z1,1Z2']);
+    // The item with its board and UPC, arrived/claimed, price over buyIn, the bonuses asked and agreed.
+    expect(cells.slice(0, 8)).toEqual(['101', '主任务十一月采购 · 0123456789012', '1/3', '19.9921.50', '申请奖励—同意奖励—', '0.50', '已锁定', '1Z1,1Z2']);
     expect(
       within(await taskRow('主任务'))
         .getByRole('link', { name: '十一月采购' })
@@ -290,7 +291,7 @@ describe('/user/my-task: the edit-count dialog', () => {
     expect(await screen.findByText('保存成功')).toBeTruthy();
     expect(server.calls.some((c) => c.method === 'POST' && c.path === '/api/task/info/user/81/qty/8')).toBe(true);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    await waitFor(async () => expect(within(await taskRow('蓝牙耳机')).getAllByRole('cell')[4]!.textContent).toBe('8'));
+    await waitFor(async () => expect(within(await taskRow('蓝牙耳机')).getAllByRole('cell')[2]!.textContent).toBe('0/8'));
   });
 
   it('shows isHome, state and zipCode read-only and edits labelCount through /qty/{n}/label/{m}', async () => {

@@ -90,7 +90,7 @@ async function checkEveryRow(tableName: string, offered?: string[]) {
   const names = new Set(CASES.map(nameOf));
   const rows = new Map<string, HTMLElement>();
   for (const row of within(table).getAllByRole('row')) {
-    const name = [...row.querySelectorAll('td')].map((td) => td.textContent ?? '').find((text) => names.has(text));
+    const name = [...row.querySelectorAll('td, td *')].map((el) => el.textContent ?? '').find((text) => names.has(text));
     if (name) rows.set(name, row);
   }
   expect(rows.size).toBe(CASES.length);

@@ -5,7 +5,8 @@
 // does, so a refused event is A00001 with the machine's words. Tests replace single answers through
 // `answer`. Only the web app is under test here; the real server is proven by tests/server.
 import { decide } from '../../../machines/stored-state';
-import { explainTaskRefusal, taskMachine, type MatchOutcome, type TaskEvent } from '../../../machines/task.machine';
+import { decideApplyForArrived, explainTaskRefusal, taskMachine, type MatchOutcome, type TaskEvent } from '../../../machines/task.machine';
+import { parsePurchasedLines } from '../../../machines/purchased-record';
 import type { components } from '../../../src/api/schema';
 import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../support/fake-api';
 
@@ -78,7 +79,7 @@ export function aBoardTask(over: Partial<BoardTask> = {}): BoardTask {
   };
 }
 
-type AnswerKey = 'list' | 'delete' | 'split' | 'match' | 'qty' | 'create' | 'update' | 'remove' | 'import' | 'updateExcel' | 'excelToken' | 'pdfToken';
+type AnswerKey = 'list' | 'delete' | 'split' | 'match' | 'qty' | 'create' | 'bulk' | 'update' | 'remove' | 'import' | 'updateExcel' | 'excelToken' | 'pdfToken';
 
 export interface TasksFake {
   handlers: Routes;
@@ -193,6 +194,21 @@ export function createTasksFake(seed: { tasks?: Task[]; records?: PurchasedItem[
     return ok({ status: 'succ', msg: '申请成功' });
   });
 
+  // Paying for what arrived (decision 053): the arrived units split off into a sub-task, applied for.
+  http.on('POST', '/api/trade/user/pay/apply-arrived', ({ body }) => {
+    const task = taskOf((body as { taskId: number }).taskId);
+    if (!task) return noTask();
+    if (server.appliedTaskIds.has(task.id)) return ok({ status: 'failed', msg: '该任务已申请付款' });
+    const decision = decideApplyForArrived(task);
+    if (!decision.ok) return refuse(decision.msg);
+    const id = SIBLING_IDS[nextSibling++]!;
+    const sub = { ...task, id, subId: task.subId + nextSibling, count: task.productCount, punish: 0, status: 'processing' as const, canSplit: false };
+    Object.assign(task, { count: task.count - task.productCount, productCount: 0, canSplit: false, status: 'open' });
+    server.tasks.push(sub);
+    server.appliedTaskIds.add(sub.id);
+    return ok({ status: 'succ', msg: '申请成功', tasks: [task, sub] });
+  });
+
   http.on('GET', '/api/task/part/match', ({ query }) => {
     const ids = (query.taskIds ?? '').split(',').map(Number);
     return ok(
@@ -293,6 +309,31 @@ export function createTasksFake(seed: { tasks?: Task[]; records?: PurchasedItem[
       return ok({ status: 'succ', purchasedItems: recordsOf(id) });
     },
     'create',
+  );
+  // The paste box (decision 105): the server's parser and checks, all or nothing.
+  http.on(
+    'POST',
+    '/api/purchased/user/{taskId}/bulk',
+    ({ params, body }) => {
+      const id = Number(params.taskId);
+      const task = taskOf(id);
+      if (!task) return noTask();
+      const text = (body as { text?: string }).text ?? '';
+      const own = recordsOf(id);
+      const parsed = parsePurchasedLines(text, {
+        recorded: own.map((r) => r.trackingId),
+        count: task.count,
+        recordedUnits: own.reduce((n, r) => n + r.productCount, 0),
+      });
+      if (parsed.error) return refuse(parsed.error);
+      const refused = parsed.lines.filter((l) => !l.ok).length;
+      if (refused) return ok({ status: 'failed', msg: `${refused}行有误，未添加任何记录`, rows: parsed.lines, purchasedItems: own });
+      for (const l of parsed.lines)
+        server.records.push({ id: nextRecordId++, taskId: id, trackingId: l.tracking, productCount: l.qty!, status: 'init', msg: '' });
+      const rows = parsed.lines.map((l) => ({ ...l, msg: '创建成功' }));
+      return ok({ status: 'succ', msg: `已添加${rows.length}条记录`, rows, purchasedItems: recordsOf(id) });
+    },
+    'bulk',
   );
   http.on('GET', '/api/download/pdf/{id}/token', ({ params }) => ok({ token: `pdf-token-${params.id}`, expireAt: NOW + 300_000 }), 'pdfToken');
 

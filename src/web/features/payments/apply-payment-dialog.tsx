@@ -1,16 +1,11 @@
-// Applying for payment of a task (SPEC §2 /user/my-task "payment-application dialog", §4 "user
-// applies (locked tasks only, unless an application exists, then a disabled 'already applied'
-// button shows)", §5 "Payment apply bonus: a number, 0 if empty"; DECISIONS "Money").
-//
-// - <ApplyPaymentDialog>: the task's amounts, a bonus (blank is 0) and a note; POST
-//   /api/trade/user/pay/apply {taskId, bonus, note}. The income it leads to (buyIn x arrived units +
-//   bonus - discount, never below 0) is shown as the bonus is typed, reckoned in cents with the
-//   server's own incomeCents. '申请成功' (SPEC §8) closes it; a refusal toasts the server's msg
-//   (e.g. '该任务已申请付款') and keeps it open.
-// - <ApplyPaymentScope tasks={...} onApplied={...}> holds one table's apply state (useApplyState:
-//   one call for the page's tasks) and its dialog; <ApplyPaymentCell task={...} /> in a row shows
-//   the enabled '申请付款' (the task machine accepts task.apply), the disabled '已申请付款' (an
-//   application exists) or nothing. So a table's columns can stay at module scope.
+// Applying for payment of a task (SPEC §2 /user/my-task, §4 "user applies (locked tasks only, unless
+// an application exists, then a disabled 'already applied' button shows)", §5 bonus 0 if empty).
+// <ApplyPaymentDialog>: the amounts, a bonus and a note, the income it leads to (incomeCents, in
+// cents); POST /api/trade/user/pay/apply, or for a partly arrived task (mode 'arrived', decision 053)
+// /api/trade/user/pay/apply-arrived, which splits the arrived units off and applies for them in one
+// step. '申请成功' closes it; a refusal toasts the server's msg and keeps it open.
+// <ApplyPaymentScope> holds one table's apply state (useApplyState) and its dialog; <ApplyPaymentCell>
+// shows '申请付款' (task.apply, or canApplyForArrived with a hint), a disabled '已申请付款', or nothing.
 import { createContext, useCallback, useContext, useId, useMemo, useState, type JSX, type ReactNode } from 'react';
 import { useWatch } from 'react-hook-form';
 import * as v from 'valibot';
@@ -22,10 +17,11 @@ import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { PaymentDialogFrame, incomePreview } from './payment-dialog-frame';
 import { bonusText, centsToAmount, moneyTextToCents, paymentTaskLabel } from './payment-rules';
-import { applyPayment, type PayApplyRequest, type Task } from './payments-api';
+import { applyPayment, applyPaymentForArrived, type PayApplyRequest, type Task } from './payments-api';
 import { useApplyState, type ApplyTaskFacts } from './use-apply-state';
 
 const t = zh.payments.apply;
+const ta = zh.payments.applyArrived;
 
 export const NOTE_MAX = 1000;
 
@@ -42,11 +38,15 @@ export function applyBody(taskId: number, values: ApplyValues): PayApplyRequest 
   return { taskId, bonus, note: values.note };
 }
 
-export type ApplyTask = Pick<Task, 'id' | 'mainId' | 'subId' | 'itemName' | 'buyIn' | 'productCount' | 'punish'>;
+export type ApplyTask = Pick<Task, 'id' | 'mainId' | 'subId' | 'itemName' | 'buyIn' | 'count' | 'productCount' | 'punish'>;
+
+/** 'all': the task as it is (locked); 'arrived': its arrived units, split off into a sub-task first. */
+export type ApplyMode = 'all' | 'arrived';
 
 export interface ApplyPaymentDialogProps {
   /** The task applied for (nothing is shown while it is null). */
   task: ApplyTask | null;
+  mode?: ApplyMode;
   open: boolean;
   onClose: () => void;
   /** Called after the application was made. */
@@ -55,41 +55,64 @@ export interface ApplyPaymentDialogProps {
   onRefused?: () => void;
 }
 
-export function ApplyPaymentDialog({ task, open, onClose, onApplied, onRefused }: ApplyPaymentDialogProps): JSX.Element | null {
+export function ApplyPaymentDialog({ task, mode = 'all', open, onClose, onApplied, onRefused }: ApplyPaymentDialogProps): JSX.Element | null {
   if (!open || task === null) return null;
-  return <OpenApplyDialog key={task.id} task={task} onClose={onClose} onApplied={onApplied} onRefused={onRefused} />;
+  return <OpenApplyDialog key={`${mode}:${task.id}`} task={task} mode={mode} onClose={onClose} onApplied={onApplied} onRefused={onRefused} />;
 }
 
-function OpenApplyDialog({ task, onClose, onApplied, onRefused }: Omit<ApplyPaymentDialogProps, 'task' | 'open'> & { task: ApplyTask }): JSX.Element {
+function OpenApplyDialog({
+  task,
+  mode,
+  onClose,
+  onApplied,
+  onRefused,
+}: Omit<ApplyPaymentDialogProps, 'task' | 'open'> & { task: ApplyTask; mode: ApplyMode }): JSX.Element {
   const { api } = useAppContext();
   const formId = useId();
   const [saving, setSaving] = useState(false);
   const form = useValibotForm(applySchema, { defaultValues: { bonus: '', note: '' } });
   const typed = useWatch({ control: form.control, name: 'bonus' }) ?? '';
 
+  /** The call of the mode; the words of its success ('申请成功', or the sub-task it applied for), or null on a refusal (toasted). */
+  async function send(body: PayApplyRequest): Promise<string | null> {
+    if (mode === 'arrived') {
+      const outcome = await applyPaymentForArrived(api, body);
+      // The answer names the original task, then the sub-task applied for.
+      const sub = outcome.ok ? outcome.data.tasks?.[1] : undefined;
+      if (outcome.ok) return sub ? ta.success(paymentTaskLabel(sub)) : zh.payments.applySuccess;
+      toast.error(outcome.msg || zh.payments.failed);
+      return null;
+    }
+    const outcome = await applyPayment(api, body);
+    if (outcome.ok) return zh.payments.applySuccess;
+    toast.error(outcome.msg || zh.payments.failed);
+    return null;
+  }
+
   async function submit(values: ApplyValues) {
     setSaving(true);
     try {
-      const outcome = await applyPayment(api, applyBody(task.id, values));
-      if (outcome.ok) {
-        toast.success(zh.payments.applySuccess);
-        onApplied();
-        onClose();
-      } else {
-        toast.error(outcome.msg || zh.payments.failed);
+      const done = await send(applyBody(task.id, values));
+      if (done === null) {
         onRefused?.();
+        return;
       }
+      toast.success(done);
+      onApplied();
+      onClose();
     } finally {
       setSaving(false);
     }
   }
 
   const bonusCents = typed.trim() === '' ? 0 : moneyTextToCents(typed);
-  const income = incomePreview({ buyIn: task.buyIn, count: task.productCount, punish: task.punish }, bonusCents);
+  // The sub-task of a split keeps no discount: the claim's stays with the original task.
+  const punish = mode === 'arrived' ? 0 : task.punish;
+  const income = incomePreview({ buyIn: task.buyIn, count: task.productCount, punish }, bonusCents);
 
   return (
     <PaymentDialogFrame
-      title={t.title}
+      title={mode === 'arrived' ? ta.title : t.title}
       subject={t.subject(paymentTaskLabel(task), task.itemName)}
       formId={formId}
       saving={saving}
@@ -98,7 +121,14 @@ function OpenApplyDialog({ task, onClose, onApplied, onRefused }: Omit<ApplyPaym
       onClose={onClose}
     >
       <Form id={formId} form={form} onSubmit={(values) => void submit(values)} className="flex flex-col gap-3">
-        <p className="text-slate-600 tabular-nums">{t.basis(formatMoney(task.buyIn), task.productCount, formatMoney(task.punish))}</p>
+        {mode === 'arrived' ? (
+          <>
+            <p className="text-slate-700">{ta.explain(task.productCount, task.count - task.productCount)}</p>
+            <p className="text-slate-600 tabular-nums">{ta.basis(formatMoney(task.buyIn), task.productCount)}</p>
+          </>
+        ) : (
+          <p className="text-slate-600 tabular-nums">{t.basis(formatMoney(task.buyIn), task.productCount, formatMoney(task.punish))}</p>
+        )}
         <TextField<ApplyInput, 'bonus'> name="bonus" label={t.bonus} inputMode="decimal" autoComplete="off" placeholder="0.00" hint={t.bonusHint} />
         <TextArea<ApplyInput, 'note'> name="note" label={t.note} rows={3} maxLength={NOTE_MAX} />
         {income && <p className="text-sm font-medium text-slate-800 tabular-nums">{t.expected(income)}</p>}
@@ -113,7 +143,7 @@ type ScopeTask = ApplyTask & ApplyTaskFacts;
 
 interface ApplyController {
   stateOf: ReturnType<typeof useApplyState>['stateOf'];
-  open: (task: ScopeTask) => void;
+  open: (task: ScopeTask, mode: ApplyMode) => void;
 }
 
 const ApplyContext = createContext<ApplyController | null>(null);
@@ -128,15 +158,16 @@ export interface ApplyPaymentScopeProps {
 
 export function ApplyPaymentScope({ tasks, onApplied, children }: ApplyPaymentScopeProps): JSX.Element {
   const state = useApplyState(tasks.map((task) => task.id));
-  const [applying, setApplying] = useState<ScopeTask | null>(null);
+  const [applying, setApplying] = useState<{ task: ScopeTask; mode: ApplyMode } | null>(null);
   const { stateOf, reload } = state;
-  const open = useCallback((task: ScopeTask) => setApplying(task), []);
+  const open = useCallback((task: ScopeTask, mode: ApplyMode) => setApplying({ task, mode }), []);
   const controller = useMemo(() => ({ stateOf, open }), [stateOf, open]);
   return (
     <ApplyContext.Provider value={controller}>
       {children}
       <ApplyPaymentDialog
-        task={applying}
+        task={applying?.task ?? null}
+        mode={applying?.mode}
         open={applying !== null}
         onClose={() => setApplying(null)}
         onApplied={() => {
@@ -149,7 +180,7 @@ export function ApplyPaymentScope({ tasks, onApplied, children }: ApplyPaymentSc
   );
 }
 
-/** The payment button of one task row: '申请付款', a disabled '已申请付款', or nothing. */
+/** The payment button of one task row: '申请付款' (of the task, or of its arrived units), a disabled '已申请付款', or nothing. */
 export function ApplyPaymentCell({ task }: { task: ScopeTask }): JSX.Element | null {
   const controller = useContext(ApplyContext);
   if (!controller) throw new Error('ApplyPaymentCell needs an ApplyPaymentScope');
@@ -162,8 +193,20 @@ export function ApplyPaymentCell({ task }: { task: ScopeTask }): JSX.Element | n
       </Button>
     );
   }
+  if (state === 'applyArrived') {
+    return (
+      <Button
+        variant="link"
+        aria-label={ta.buttonNamed(paymentTaskLabel(task))}
+        title={ta.hint(task.productCount, task.count)}
+        onClick={() => controller.open(task, 'arrived')}
+      >
+        {ta.button}
+      </Button>
+    );
+  }
   return (
-    <Button variant="link" aria-label={t.buttonNamed(paymentTaskLabel(task))} onClick={() => controller.open(task)}>
+    <Button variant="link" aria-label={t.buttonNamed(paymentTaskLabel(task))} onClick={() => controller.open(task, 'all')}>
       {t.button}
     </Button>
   );

@@ -4,8 +4,8 @@
 // the server's `decide` reads, so a button shows exactly when the server would accept it:
 // - the member: 'collect' (pay.collect, status paid) on /user/apply-list;
 // - the admin side: 'agree' (pay.agree, applied) and 'confirm' (pay.confirm, withdrawing).
-// The apply button of /user/my-task is the task machine's task.apply (a locked task), unless the
-// task already has an application (use-apply-state.ts).
+// The apply button of /user/my-task is the task machine's task.apply (a locked task), or its
+// canApplyForArrived (a partly arrived task), unless the task has an application (use-apply-state.ts).
 //
 // Money is typed and compared in integer cents, never summed as floats.
 import * as v from 'valibot';

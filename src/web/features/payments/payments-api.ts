@@ -5,7 +5,7 @@
 //   has one" on failure: the buttons then follow the task machine alone and the server still
 //   refuses a second application ('该任务已申请付款');
 // - the state-changing calls (applyPayment, agreePayment, confirmPayment, confirmCollect) are
-//   silent and return an Outcome: each screen words its own toast (SPEC §8 '申请成功', '操作成功', or
+//   (and applyPaymentForArrived) are silent and return an Outcome: each screen words its own toast (SPEC §8 '申请成功', '操作成功', or
 //   the server's msg). A refusal comes as an error code (the server refuses what the payment or task
 //   machine refuses, with the machine's words) or as A00000 whose data.status is not 'succ' (a second
 //   application); both count as failure.
@@ -20,6 +20,7 @@ export type Task = Schemas['Task'];
 export type PaymentApplyPage = Schemas['PaymentApplyPage'];
 export type PaymentApplyStatus = Schemas['PaymentApplyStatus'];
 type PaymentApplyResult = Schemas['PaymentApplyResult'];
+type PayArrivedResult = Schemas['PayArrivedResult'];
 export type PayApplyRequest = Schemas['PayApplyRequest'];
 export type PayAgreeRequest = Schemas['PayAgreeRequest'];
 export type AppUser = Schemas['User'];
@@ -63,6 +64,15 @@ export async function loadApplyExists(api: ApiClient, taskIds: readonly number[]
 /** POST /api/trade/user/pay/apply {taskId, bonus, note}. */
 export function applyPayment(api: ApiClient, body: PayApplyRequest): Promise<Outcome> {
   return outcomeOf(api.POST('/api/trade/user/pay/apply', { body, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
+}
+
+/**
+ * POST /api/trade/user/pay/apply-arrived {taskId, bonus, note} (decision 053): the arrived units of a
+ * partly arrived task split off into a sub-task and applied for, in one call. The answer names both
+ * tasks (the original, then the sub-task).
+ */
+export function applyPaymentForArrived(api: ApiClient, body: PayApplyRequest): Promise<ApiOutcome<PayArrivedResult>> {
+  return outcomeOf(api.POST('/api/trade/user/pay/apply-arrived', { body, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** POST /api/trade/admin/pay/agree {paymentApplyId, bonus?} (no bonus: keep the one asked for). */

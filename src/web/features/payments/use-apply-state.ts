@@ -1,24 +1,28 @@
 // Which payment button a task of /user/my-task shows (SPEC §4 "user applies (locked tasks only,
-// unless an application exists, then a disabled 'already applied' button shows)"):
+// unless an application exists, then a disabled 'already applied' button shows)"; decision 053):
 // - 'applied': the task has an application (GET /api/task/apply/exist) -> a disabled '已申请付款';
 // - 'apply': the task machine accepts task.apply (a locked task) -> the enabled '申请付款';
+// - 'applyArrived': some but not all units arrived and the task machine's canApplyForArrived says
+//   yes -> '申请付款' for the arrived units, in one step (split, then apply);
 // - 'none': neither (or the answer about this task has not come yet: a new page asks again).
 // One call asks about every task of the page; `reload` asks again (after an application).
 import { useCallback } from 'react';
 import { useRemote } from '../../lib/use-remote';
 import { useAppContext } from '../../app/app-context';
+import { canApplyForArrived } from '../../../../machines/task.machine';
 import { canApplyForPayment } from './payment-rules';
 import { loadApplyExists, type Task } from './payments-api';
 
-export type ApplyButtonState = 'apply' | 'applied' | 'none';
+export type ApplyButtonState = 'apply' | 'applyArrived' | 'applied' | 'none';
 
-export type ApplyTaskFacts = Pick<Task, 'id' | 'status' | 'productCount' | 'canSplit'>;
+export type ApplyTaskFacts = Pick<Task, 'id' | 'status' | 'count' | 'productCount' | 'canSplit'>;
 
 /** The button of one task, given whether it is known to have an application (undefined: not known yet). */
 export function applyButtonState(task: ApplyTaskFacts, applied: boolean | undefined): ApplyButtonState {
   if (applied === undefined) return 'none';
   if (applied) return 'applied';
-  return canApplyForPayment(task) ? 'apply' : 'none';
+  if (canApplyForPayment(task)) return 'apply';
+  return canApplyForArrived(task) ? 'applyArrived' : 'none';
 }
 
 export interface ApplyState {

@@ -1,16 +1,11 @@
-// The per-row actions of a member's task, shared by /user/my-task and the board page's 'my tasks'
-// table. Which actions a row offers comes from task-actions.ts (the task machine); what each does:
-// - upload: the Excel upload page (/user/upload);
-// - records: the task record dialog (user view);
-// - edit: the edit-count dialog;
-// - delete: after a confirmation, DELETE the task; '删除成功' / '删除失败' (SPEC §8);
-// - split: after a confirmation, split off the arrived units; '拆分失败' on failure (SPEC §8);
-// - match: the member's match call, then its outcome (task-outcomes.ts);
-// - labelPdf: the shipping-label PDF in a new tab (a download token, then /ext/pdf/{id}/{token}).
-// After a change the page's table reloads, after SPEC §9's 10 ms status-reload delay.
-//
-// <MemberTaskActionsScope> holds the dialogs and the running action of one table; the table's
-// action column renders <MemberTaskActionCell task={...} />, so the columns can stay stable.
+// The per-row actions of a member's task (/user/my-task and the board page's 'my tasks'); which a row
+// offers is task-actions.ts (the task machine). upload: /user/upload; records: the record dialog
+// (user view); edit: the edit-count dialog; delete: confirmed, then '删除成功' / '删除失败'; split:
+// confirmed, '拆分失败' on failure; match: the member's match call and its outcome (task-outcomes.ts);
+// split and match say in one line what they do (tooltip; the split's confirmation); labelPdf: the
+// label PDF in a new tab. After a change the table reloads after SPEC §9's 10 ms delay.
+// <MemberTaskActionsScope> holds one table's dialogs and running action; a row renders
+// <MemberTaskActionCell task={...} />, so the columns can stay stable.
 import { Link } from '@tanstack/react-router';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type JSX, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
@@ -75,7 +70,7 @@ export function MemberTaskActionsScope({ onChanged, children }: MemberTaskAction
           break;
         }
         case 'split': {
-          if (!(await confirmDialog(t.confirmSplit(label)))) return;
+          if (!(await confirmDialog(`${t.confirmSplit(label)}\n${t.actionHint.split}`))) return;
           const outcome = await splitTask(api, task.id);
           if (reportFailure(outcome, t.splitFailed)) {
             const parts = outcome.data.tasks?.map(taskDisplayId) ?? [];
@@ -175,6 +170,7 @@ export function MemberTaskActionCell({ task, only }: MemberTaskActionCellProps):
           <Button
             key={action}
             variant="link"
+            title={action === 'split' || action === 'match' ? t.actionHint[action] : undefined}
             loading={running?.taskId === task.id && running.action === action}
             disabled={running?.taskId === task.id}
             onClick={() => run(action, task)}

@@ -1,14 +1,11 @@
-// The task record dialog (SPEC §2, §3 Purchased record, §5, §6): a task's purchased records
-// (trackingId, productCount, status, msg). One component for both sides:
-// - view 'user' (the member): add a record (trackingId required '请填写trackingId', count required
-//   '请填写数目'), edit or remove a record unless its status is match (a matched record is what
-//   the scanned parcel was compared with), all while the task machine lets the member change the
-//   task's records (task.records: open or unmatch; otherwise the dialog says so), and 'match' the task with the member's match call,
-//   offered exactly when the task machine accepts task.match for the task.
-// - view 'admin': the records, read-only. The purchased create/update/remove calls are the
-//   member's own (x-roles user in openapi.yaml), and SPEC §6 gives the match button to the user
-//   view only; the admin pages match through their own call.
-// Every change reloads the records and the task, and calls `onChanged` so the page's table reloads.
+// The task record dialog (SPEC §2, §3 Purchased record, §5, §6): a task's purchased records. One
+// component for both sides:
+// - 'user' (the member): add a record ('请填写trackingId', '请填写数目'), edit or remove one unless
+//   matched (what the scanned parcel was compared with), paste many at once (bulk-records.tsx,
+//   decision 105) - all while the task machine's task.records allows (open or unmatch; otherwise the
+//   dialog says so) - and 匹配 when it accepts task.match, with a line saying what that does.
+// - 'admin': the records, read-only (the record calls are the member's; SPEC §6 gives 匹配 to the
+//   user view only). Every change reloads the records and the task, and calls `onChanged`.
 import { useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { TaskStatusBadge } from '../../components/task-status-badges';
@@ -21,6 +18,8 @@ import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { useRemote } from '../../lib/use-remote';
 import { isRecordFrozen, taskMessages } from '../../../../machines/task.machine';
+import { MAX_PRODUCT_COUNT, MAX_TRACKING_ID } from '../../../../machines/purchased-record';
+import { BulkRecordsForm } from './bulk-records';
 import { canMatch, memberMayChangeRecords, taskDisplayId } from './task-actions';
 import { PurchasedStatusBadge } from './task-badges';
 import { failureText, matchAndReport, reportFailure } from './task-outcomes';
@@ -85,6 +84,7 @@ function OpenTaskRecordDialog({
   const records = useRemote(`records:${taskId}:${revision}`, () => loadPurchasedItems(api, taskId));
   const [editing, setEditing] = useState<PurchasedItem | null>(null);
   const [matching, setMatching] = useState(false);
+  const [pasting, setPasting] = useState(false);
 
   const changed = () => {
     setRevision((r) => r + 1);
@@ -127,9 +127,14 @@ function OpenTaskRecordDialog({
       footer={
         <>
           {offerMatch && (
-            <Button variant="secondary" loading={matching} onClick={() => void match()}>
-              {t.match}
-            </Button>
+            <>
+              <p id={`match-hint-${taskId}`} className="mr-auto self-center text-xs text-slate-500">
+                {t.actionHint.match}
+              </p>
+              <Button variant="secondary" loading={matching} aria-describedby={`match-hint-${taskId}`} onClick={() => void match()}>
+                {t.match}
+              </Button>
+            </>
           )}
           <Button variant="secondary" onClick={onClose}>
             {t.close}
@@ -143,16 +148,28 @@ function OpenTaskRecordDialog({
         <RecordTable records={records.data} task={current} view={view} onEdit={setEditing} onRemove={(record) => void remove(record)} />
         {view === 'user' && current && !memberMayChangeRecords(current) && <p className="text-sm text-slate-500">{taskMessages.recordsOpenOrUnmatch}</p>}
         {view === 'user' && current && memberMayChangeRecords(current) && (
-          <RecordForm
-            key={editing?.id ?? 'new'}
-            taskId={taskId}
-            editing={editing}
-            onCancelEdit={() => setEditing(null)}
-            onSaved={() => {
-              setEditing(null);
-              changed();
-            }}
-          />
+          <>
+            <RecordForm
+              key={editing?.id ?? 'new'}
+              taskId={taskId}
+              editing={editing}
+              onCancelEdit={() => setEditing(null)}
+              onSaved={() => {
+                setEditing(null);
+                changed();
+              }}
+            />
+            <div className="rounded-md border border-slate-200 p-3">
+              <Button variant="link" aria-expanded={pasting} onClick={() => setPasting((open) => !open)}>
+                {t.bulk.toggle}
+              </Button>
+              {pasting && records.data && (
+                <div className="mt-3">
+                  <BulkRecordsForm tasks={[{ ...current, trackings: records.data }]} onSaved={changed} />
+                </div>
+              )}
+            </div>
+          </>
         )}
       </div>
     </Modal>
@@ -231,9 +248,9 @@ function RecordTable({
   );
 }
 
-/** Contract bounds: trackingId 1..64 characters, productCount 1..1000000. */
-const MAX_TRACKING_LENGTH = 64;
-const MAX_RECORD_COUNT = 1_000_000;
+/** The record's bounds (machines/purchased-record.ts): trackingId 1..64 characters, productCount 1..1000000. */
+const MAX_TRACKING_LENGTH = MAX_TRACKING_ID;
+const MAX_RECORD_COUNT = MAX_PRODUCT_COUNT;
 
 export const recordFormSchema = v.object({
   trackingId: v.pipe(v.string(), v.trim(), v.nonEmpty(t.trackingRequired), v.maxLength(MAX_TRACKING_LENGTH, t.trackingTooLong)),

@@ -8,7 +8,7 @@
 // status succ or the response is raised as an error").
 import { excelExportUrl } from '../../lib/excel-export';
 import type { ApiClient } from '../../../api/client';
-import { outcomeOf, saysSucc, type ApiOutcome } from '../../../api/outcome';
+import { anyResult, outcomeOf, saysSucc, type ApiOutcome } from '../../../api/outcome';
 import type { components } from '../../../api/schema';
 import type { ClaimTarget } from '../../../../machines/claim.machine';
 import { timezoneOffsetHours } from '../../lib/timezone';
@@ -24,6 +24,8 @@ type TaskChangeResult = components['schemas']['TaskChangeResult'];
 type TaskSplitResult = components['schemas']['TaskSplitResult'];
 type MatchResult = components['schemas']['MatchResult'];
 type PurchasedChangeResult = components['schemas']['PurchasedChangeResult'];
+export type PurchasedBulkResult = components['schemas']['PurchasedBulkResult'];
+export type TaskTracking = components['schemas']['TaskTracking'];
 type OpResult = components['schemas']['OpResult'];
 
 /** What a state-changing call came to; `msg` is the server's words ('' when it gave none). */
@@ -138,6 +140,19 @@ export interface PurchasedValues {
 export function createPurchased(api: ApiClient, taskId: number, values: PurchasedValues): Promise<Outcome<PurchasedChangeResult>> {
   return outcomeOf(api.POST('/api/purchased/user/{taskId}/create', { params: { path: { taskId } }, body: values, silent: true }), {
     succeeded: saysSucc,
+    noAnswer: 'fail',
+  });
+}
+
+/**
+ * POST /api/purchased/user/{taskId}/bulk {text}: the paste box (decision 105). Any answer of the
+ * call counts as done: its status says whether the lines were recorded (succ) or none was (failed),
+ * and its rows say why per line; a fault of the whole call (another member's task, a task whose
+ * records may not change, an empty paste) is a failure with the server's words.
+ */
+export function createPurchasedBulk(api: ApiClient, taskId: number, text: string): Promise<Outcome<PurchasedBulkResult>> {
+  return outcomeOf(api.POST('/api/purchased/user/{taskId}/bulk', { params: { path: { taskId } }, body: { text }, silent: true }), {
+    succeeded: anyResult,
     noAnswer: 'fail',
   });
 }
