@@ -209,6 +209,7 @@ const ADDITIONS = [
   'POST /api/withdraw/admin/payment-file/token',
   'GET /ext/excel/withdraw-payment/{token}',
   'GET /api/home/admin',
+  'GET /api/home/user',
 ];
 
 // docs/CONVENTIONS.md "Auth operations": fixed operationIds and roles.
