@@ -11,6 +11,8 @@ export const PAYMENT_STATUSES = ['applied', 'agreed', 'withdrawing', 'paid', 'co
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 /** An application waiting for the admin's agree (the admin home's count, /admin/apply-list?status=). */
 export const AWAITING_AGREE_PAYMENT_STATUS = 'applied' satisfies PaymentStatus;
+/** An application paid, waiting for its member to confirm receipt (pay.collect; the withdrawal page asks for these). */
+export const AWAITING_RECEIPT_PAYMENT_STATUS = 'paid' satisfies PaymentStatus;
 
 /** Nothing beyond the status decides a payment event; the machine keeps no context. */
 export type PaymentContext = Record<string, never>;
