@@ -27,6 +27,23 @@ export const boardMessages = {
   notClosed: '只有已关闭的看板可以重新开启',
 } as const;
 
+/** The status in which members see a board (published to them) and claim from it. */
+export const OPEN_BOARD_STATUS = 'open' satisfies BoardStatus;
+
+/** Expiry is not a state: a board is expired once its expireAt (epoch ms) has passed. */
+export const isBoardExpired = (board: { expireAt: number }, now: number) => board.expireAt < now;
+
+/**
+ * Whether a board is shown as open: published and not expired. An expired open board still takes
+ * claims (they wait for approval), but it is never shown as open: the home leaves it out and the
+ * board list says 已过期.
+ */
+export const showsOpen = (board: { status: BoardStatus; expireAt: number }, now: number) => board.status === OPEN_BOARD_STATUS && !isBoardExpired(board, now);
+
+/** What a member is shown of a board's state: its status, or `expired` for an open board past its deadline. */
+export const shownBoardState = (board: { status: BoardStatus; expireAt: number }, now: number): BoardStatus | 'expired' =>
+  board.status === OPEN_BOARD_STATUS && isBoardExpired(board, now) ? 'expired' : board.status;
+
 /** Why `board.publish` cannot happen with this context, or null. */
 export function publishProblem(context: BoardContext, event: Extract<BoardEvent, { type: 'board.publish' }>): string | null {
   if (context.taskCount < 1) return boardMessages.noTasks;

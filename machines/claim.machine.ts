@@ -44,7 +44,8 @@ export const claimMessages = {
   failed: '操作失败',
 } as const;
 
-export const remainingOf = (t: ClaimTarget) => Math.max(0, t.show - t.claimed);
+/** Units still claimable: what the board task shows less what is claimed (pending claims too), never below 0. */
+export const remainingOf = (t: Pick<ClaimTarget, 'show' | 'claimed'>) => Math.max(0, t.show - t.claimed);
 
 export type ClaimOutcome = { ok: true; taskStatus: 'open' | 'pending' } | { ok: false; msg: string };
 

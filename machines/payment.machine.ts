@@ -22,6 +22,8 @@ export const AGREED_PAYMENT_STATUSES: readonly PaymentStatus[] = PAYMENT_STATUSE
 export function applicationBonuses<T>(a: { status: PaymentStatus; askedBonus: T; bonus: T }): { askedBonus: T; agreedBonus: T | null } {
   return { askedBonus: a.askedBonus, agreedBonus: AGREED_PAYMENT_STATUSES.includes(a.status) ? a.bonus : null };
 }
+/** An application paid, waiting for its member to confirm receipt (pay.collect; the withdrawal page asks for these). */
+export const AWAITING_RECEIPT_PAYMENT_STATUS = 'paid' satisfies PaymentStatus;
 
 /** Nothing beyond the status decides a payment event; the machine keeps no context. */
 export type PaymentContext = Record<string, never>;

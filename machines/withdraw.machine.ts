@@ -11,6 +11,8 @@ export const WITHDRAW_STATUSES = ['canceled', 'waited', 'paid', 'requestedCancel
 export type WithdrawStatus = (typeof WITHDRAW_STATUSES)[number];
 /** A line waiting to be paid: the admin home's withdrawals, the payment file and bulk pay take these. */
 export const AWAITING_PAY_WITHDRAW_STATUS = 'waited' satisfies WithdrawStatus;
+/** A paid line: its member may confirm receipt of the applications its order paid (pay.collect). */
+export const PAID_WITHDRAW_STATUS = 'paid' satisfies WithdrawStatus;
 /** A line whose member asked to cancel, waiting for the admin's agree or reject. */
 export const CANCEL_REQUESTED_WITHDRAW_STATUS = 'requestedCancel' satisfies WithdrawStatus;
 

@@ -1312,7 +1312,7 @@ export interface paths {
         };
         /**
          * Payment applications (a user: own; admins: all)
-         * @description Beyond SPEC §7: isDesc and the filters status, userId (admins only; ignored for a user), mainId, for /admin/apply-list.
+         * @description Beyond SPEC §7: isDesc and the filters status, userId (admins only; ignored for a user), mainId, for /admin/apply-list; orderId (the applications a withdraw order pays), for confirming receipt on /user/withdraw-request.
          */
         get: operations["listPaymentApplies"];
         put?: never;
@@ -1686,6 +1686,26 @@ export interface paths {
          * @description Beyond SPEC §7 (DECISIONS "Money"): the file holds the full payout details of each line to pay, its id, orderId and amount first (the confirm upload's columns, so the paid file can come back through confirmWithdrawExcel). The lines are the chosen ids, or else every waited line matching the filters; only waited lines are written. The token is scoped to this selection; the download is written to the admin log (who, when, which lines) and answered with Cache-Control: no-store. No waited line selected answers A00001.
          */
         post: operations["getWithdrawPaymentFileToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/home/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What needs the member (the member home, one call)
+         * @description Beyond SPEC §7: the member's home in one call: the boards open to them and not expired (soonest to close first), their tasks waiting for tracking numbers, the parcels of their tracking ids seen since `since`, their tasks whose records disagree with what arrived, what they may ask payment for now, and their balance. Each list holds at most 10 items and says its total. A member sees only their own.
+         */
+        get: operations["getMemberHome"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2340,8 +2360,10 @@ export interface components {
             averageCost?: number | null;
             /** @description Units arrived (admin only; omitted for role user). */
             allCount?: number;
-            /** @description Units claimed by non-deleted tasks (remaining claimable = show - claimCount). */
+            /** @description Units claimed by non-deleted tasks (pending claims included). */
             claimCount: number;
+            /** @description Units still claimable: show - claimCount, never below 0 (the claim rules' remainingOf). show is the total and does not fall as claims come in; this does. */
+            remaining: number;
             address: string;
             status: components["schemas"]["BoardTaskStatus"];
             note: string;
@@ -2903,6 +2925,7 @@ export interface components {
             readonly upc?: string;
             readonly allCount?: number;
             readonly claimCount?: number;
+            readonly remaining?: number;
             /** Format: int64 */
             readonly createdAt?: number;
             /** Format: int64 */
@@ -3107,6 +3130,92 @@ export interface components {
             };
             /** @description Admin only. Withdraw lines whose member asked to cancel. */
             requestedCancels?: number;
+        };
+        MemberHome: {
+            /**
+             * Format: int64
+             * @description The server's clock (epoch ms): countdowns and the next visit's since are read from it.
+             */
+            now: number;
+            /**
+             * Format: int64
+             * @description Parcels seen after this time are in arrived (the since asked, or 7 days ago).
+             */
+            since: number;
+            openBoards: {
+                total: number;
+                items: components["schemas"]["MemberHomeBoard"][];
+            };
+            /** @description Own tasks the member may still record purchases for whose recorded units are fewer than claimed. */
+            awaitingTracking: {
+                total: number;
+                items: components["schemas"]["MemberHomeTask"][];
+            };
+            /** @description Parcels seen at the warehouse since `since` on the member's tracking ids, tied to their tasks or to nobody's (never another member's). */
+            arrived: {
+                total: number;
+                items: components["schemas"]["MemberHomeParcel"][];
+            };
+            /** @description Own tasks with a purchased record matching found in disagreement with what arrived (its msg says how). */
+            disagreeing: {
+                total: number;
+                items: components["schemas"]["MemberHomeTask"][];
+            };
+            /** @description Own tasks the member may ask payment for now: every unit arrived (the task machine allows task.apply), or some arrived (partial: task.split allows separating them); amount is what the arrived units earn before any bonus. */
+            payable: {
+                total: number;
+                /** @description Yuan, two decimals: the sum over all of them, not only the items shown. */
+                amount: number;
+                items: components["schemas"]["MemberHomeTask"][];
+            };
+            /** @description Yuan, two decimals: agreed applications not in a live withdraw (what may be withdrawn). */
+            balance: number;
+        };
+        MemberHomeBoard: {
+            id: number;
+            uuid: string;
+            boardName: string;
+            remark: string;
+            /** Format: int64 */
+            expireAt: number;
+        };
+        MemberHomeTask: {
+            id: number;
+            mainId: number;
+            subId: number;
+            itemName: string;
+            /** @description Units claimed. */
+            count: number;
+            /** @description Units arrived and matched. */
+            productCount: number;
+            /** @description Units of its purchased records. */
+            recorded: number;
+            status: components["schemas"]["TaskStatus"];
+            /** @description disagreeing: the tracking ids whose records disagree, comma-joined. */
+            trackingIds?: string;
+            /** @description disagreeing: matching's words for the first of them. */
+            reason?: string;
+            /** @description payable: only some units arrived (they are paid apart from the rest). */
+            partial?: boolean;
+            /** @description payable: yuan, what the arrived units earn (buyIn x productCount - discount). */
+            amount?: number;
+        };
+        MemberHomeParcel: {
+            id: number;
+            trackingId: string;
+            upc: string;
+            itemName: string;
+            count: number;
+            status: components["schemas"]["ScanStatus"];
+            /**
+             * Format: int64
+             * @description When the row last changed at the warehouse (its scan, or its match).
+             */
+            seenAt: number;
+            /** @description The own task it is tied to; null: tied to nobody (it disagrees). */
+            taskId?: number | null;
+            mainId?: number | null;
+            subId?: number | null;
         };
         IdRequest: {
             id: number;
@@ -5924,6 +6033,8 @@ export interface operations {
                 status?: components["schemas"]["PaymentApplyStatus"];
                 userId?: number;
                 mainId?: number;
+                /** @description The withdraw order (its lines' orderId) whose live applications to list. */
+                orderId?: number;
             };
             header?: never;
             path?: never;
@@ -6682,6 +6793,39 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getMemberHome: {
+        parameters: {
+            query?: {
+                /** @description The member's last visit (epoch ms, kept by the browser): parcels seen after it are new. Absent: the past 7 days. */
+                since?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["MemberHome"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["ServerError"];
         };
     };

@@ -37,6 +37,7 @@ import { Route as AppAdminAdminWithdrawListRouteImport } from './routes/_app/_ad
 import { Route as AppUserUserApplyListRouteImport } from './routes/_app/_user/user/apply-list'
 import { Route as AppUserUserBankCardRouteImport } from './routes/_app/_user/user/bank-card'
 import { Route as AppUserUserBoardListRouteImport } from './routes/_app/_user/user/board-list'
+import { Route as AppUserUserHomeRouteImport } from './routes/_app/_user/user/home'
 import { Route as AppUserUserMyTaskRouteImport } from './routes/_app/_user/user/my-task'
 import { Route as AppUserUserUploadRouteImport } from './routes/_app/_user/user/upload'
 import { Route as AppUserUserWithdrawOrdersRouteImport } from './routes/_app/_user/user/withdraw-orders'
@@ -190,6 +191,11 @@ const AppUserUserBoardListRoute = AppUserUserBoardListRouteImport.update({
   path: '/user/board-list',
   getParentRoute: () => AppUserRoute,
 } as any)
+const AppUserUserHomeRoute = AppUserUserHomeRouteImport.update({
+  id: '/user/home',
+  path: '/user/home',
+  getParentRoute: () => AppUserRoute,
+} as any)
 const AppUserUserMyTaskRoute = AppUserUserMyTaskRouteImport.update({
   id: '/user/my-task',
   path: '/user/my-task',
@@ -276,6 +282,7 @@ export interface FileRoutesByFullPath {
   '/user/apply-list': typeof AppUserUserApplyListRoute
   '/user/bank-card': typeof AppUserUserBankCardRoute
   '/user/board-list': typeof AppUserUserBoardListRoute
+  '/user/home': typeof AppUserUserHomeRoute
   '/user/my-task': typeof AppUserUserMyTaskRoute
   '/user/upload': typeof AppUserUserUploadRoute
   '/user/withdraw-orders': typeof AppUserUserWithdrawOrdersRoute
@@ -314,6 +321,7 @@ export interface FileRoutesByTo {
   '/user/apply-list': typeof AppUserUserApplyListRoute
   '/user/bank-card': typeof AppUserUserBankCardRoute
   '/user/board-list': typeof AppUserUserBoardListRoute
+  '/user/home': typeof AppUserUserHomeRoute
   '/user/my-task': typeof AppUserUserMyTaskRoute
   '/user/upload': typeof AppUserUserUploadRoute
   '/user/withdraw-orders': typeof AppUserUserWithdrawOrdersRoute
@@ -356,6 +364,7 @@ export interface FileRoutesById {
   '/_app/_user/user/apply-list': typeof AppUserUserApplyListRoute
   '/_app/_user/user/bank-card': typeof AppUserUserBankCardRoute
   '/_app/_user/user/board-list': typeof AppUserUserBoardListRoute
+  '/_app/_user/user/home': typeof AppUserUserHomeRoute
   '/_app/_user/user/my-task': typeof AppUserUserMyTaskRoute
   '/_app/_user/user/upload': typeof AppUserUserUploadRoute
   '/_app/_user/user/withdraw-orders': typeof AppUserUserWithdrawOrdersRoute
@@ -396,6 +405,7 @@ export interface FileRouteTypes {
     | '/user/apply-list'
     | '/user/bank-card'
     | '/user/board-list'
+    | '/user/home'
     | '/user/my-task'
     | '/user/upload'
     | '/user/withdraw-orders'
@@ -434,6 +444,7 @@ export interface FileRouteTypes {
     | '/user/apply-list'
     | '/user/bank-card'
     | '/user/board-list'
+    | '/user/home'
     | '/user/my-task'
     | '/user/upload'
     | '/user/withdraw-orders'
@@ -475,6 +486,7 @@ export interface FileRouteTypes {
     | '/_app/_user/user/apply-list'
     | '/_app/_user/user/bank-card'
     | '/_app/_user/user/board-list'
+    | '/_app/_user/user/home'
     | '/_app/_user/user/my-task'
     | '/_app/_user/user/upload'
     | '/_app/_user/user/withdraw-orders'
@@ -695,6 +707,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppUserUserBoardListRouteImport
       parentRoute: typeof AppUserRoute
     }
+    '/_app/_user/user/home': {
+      id: '/_app/_user/user/home'
+      path: '/user/home'
+      fullPath: '/user/home'
+      preLoaderRoute: typeof AppUserUserHomeRouteImport
+      parentRoute: typeof AppUserRoute
+    }
     '/_app/_user/user/my-task': {
       id: '/_app/_user/user/my-task'
       path: '/user/my-task'
@@ -832,6 +851,7 @@ interface AppUserRouteChildren {
   AppUserUserApplyListRoute: typeof AppUserUserApplyListRoute
   AppUserUserBankCardRoute: typeof AppUserUserBankCardRoute
   AppUserUserBoardListRoute: typeof AppUserUserBoardListRoute
+  AppUserUserHomeRoute: typeof AppUserUserHomeRoute
   AppUserUserMyTaskRoute: typeof AppUserUserMyTaskRoute
   AppUserUserUploadRoute: typeof AppUserUserUploadRoute
   AppUserUserWithdrawOrdersRoute: typeof AppUserUserWithdrawOrdersRoute
@@ -844,6 +864,7 @@ const AppUserRouteChildren: AppUserRouteChildren = {
   AppUserUserApplyListRoute: AppUserUserApplyListRoute,
   AppUserUserBankCardRoute: AppUserUserBankCardRoute,
   AppUserUserBoardListRoute: AppUserUserBoardListRoute,
+  AppUserUserHomeRoute: AppUserUserHomeRoute,
   AppUserUserMyTaskRoute: AppUserUserMyTaskRoute,
   AppUserUserUploadRoute: AppUserUserUploadRoute,
   AppUserUserWithdrawOrdersRoute: AppUserUserWithdrawOrdersRoute,

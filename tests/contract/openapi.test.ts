@@ -213,6 +213,7 @@ const ADDITIONS = [
   'GET /api/events',
   'POST /api/purchased/user/{taskId}/bulk',
   'POST /api/trade/user/pay/apply-arrived',
+  'GET /api/home/user',
 ];
 
 // docs/CONVENTIONS.md "Auth operations": fixed operationIds and roles.

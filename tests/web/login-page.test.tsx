@@ -114,7 +114,7 @@ describe('login page', () => {
     ['no callback', '/login'],
     ['a callback back to /login', '/login?callback=%2Flogin%3Fcallback%3D%252Fme'],
     ['an off-site callback', '/login?callback=https%3A%2F%2Fevil.example%2F'],
-  ])("with %s goes to / (and on to the member's home, the board list)", async (_, start) => {
+  ])("with %s goes to / (and on to the member's home)", async (_, start) => {
     const { router } = renderApp(start, {
       handlers: {
         ...loginAnswer(() => ok({ status: 'succ', token: 't' })),
@@ -122,8 +122,8 @@ describe('login page', () => {
       },
     });
     await fillAndSubmit();
-    await waitFor(() => expect(router.state.location.pathname).toBe('/user/board-list'));
-    expect(await screen.findByRole('heading', { name: '任务看板' })).toBeTruthy();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/home'));
+    expect(await screen.findByRole('heading', { name: '首页' })).toBeTruthy();
   });
 
   it.each(['admin', 'lowerAdmin'] as const)('without a callback takes %s to the admin home', async (role) => {
@@ -163,7 +163,7 @@ describe('route guards', () => {
 
   it("a user on an admin page goes to the member's home", async () => {
     const { router } = renderApp('/admin/invite', { loggedInAs: userOf('user') });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/user/board-list'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/user/home'));
   });
 
   it('an admin on a user page goes to the admin home', async () => {

@@ -32,7 +32,16 @@ const ADMIN_SIDEBAR = [
   '/me',
 ];
 const LOWER_ADMIN_SIDEBAR = ADMIN_SIDEBAR.filter((path) => path !== '/admin/withdraw-list');
-const USER_SIDEBAR = ['/user/board-list', '/user/my-task', '/user/apply-list', '/user/upload', '/user/bank-card', '/user/withdraw-request', '/me'];
+const USER_SIDEBAR = [
+  '/user/home',
+  '/user/board-list',
+  '/user/my-task',
+  '/user/apply-list',
+  '/user/upload',
+  '/user/bank-card',
+  '/user/withdraw-request',
+  '/me',
+];
 
 describe('sidebar by role (SPEC §2)', () => {
   it.each([

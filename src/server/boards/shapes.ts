@@ -1,6 +1,7 @@
 // Rows -> the contract's Board, BoardTask and Task shapes. Money leaves the database in cents and the
 // wire in decimals (money/cents.ts); times leave as epoch milliseconds; nullable text the contract types as
 // a plain string leaves as ''.
+import { remainingOf } from '../../../machines/claim.machine.ts';
 import type { components } from '../../api/schema';
 import { fromCents } from '../money/cents.ts';
 import { isExpired, type BoardRow, type BoardTaskRow } from './visibility.ts';
@@ -28,7 +29,8 @@ export function boardOut(b: BoardRow, now = new Date()): Schemas['Board'] {
 
 /**
  * A board task as the contract promises it. need, averageCost and allCount are the admin's numbers
- * (actual demand, cost, arrivals): a member's answer leaves them out.
+ * (actual demand, cost, arrivals): a member's answer leaves them out. show is the total the admin
+ * set and never falls; remaining (what may still be claimed, the claim rules' remainingOf) does.
  */
 export function boardTaskOut(r: { row: BoardTaskRow; upc: string | null; claimCount: number }, adminView: boolean): Schemas['BoardTask'] {
   const t = r.row;
@@ -44,6 +46,7 @@ export function boardTaskOut(r: { row: BoardTaskRow; upc: string | null; claimCo
     buyIn: fromCents(t.buyIn),
     show: t.show,
     claimCount: Number(r.claimCount),
+    remaining: remainingOf({ show: t.show, claimed: Number(r.claimCount) }),
     address: t.address,
     status: t.status,
     note: t.note,

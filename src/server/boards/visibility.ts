@@ -4,6 +4,7 @@
 // every status; a member sees what visibleToMember says. Everything else answers A00004 as if the
 // board did not exist, so a member cannot probe for boards that are not theirs.
 import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { isBoardExpired, OPEN_BOARD_STATUS } from '../../../machines/board.machine.ts';
 import type { Tx } from '../db/client.ts';
 import { boardGroups, boards, boardTasks, boardUsers } from '../db/schema/boards.ts';
 import { items } from '../db/schema/catalog.ts';
@@ -32,7 +33,7 @@ export const BOARD_TASK_NOT_FOUND = '任务不存在';
  * the admin.
  */
 export function visibleToMember(userId: number): SQL {
-  return sql`(${boards.status} = 'open' and (exists (select 1 from ${boardGroups} bg join ${userGroupMembers} m on m.group_id = bg.group_id where bg.board_id = ${boards.id} and m.user_id = ${userId}) or exists (select 1 from ${boardUsers} bu where bu.board_id = ${boards.id} and bu.user_id = ${userId})))`;
+  return sql`(${boards.status} = ${OPEN_BOARD_STATUS} and (exists (select 1 from ${boardGroups} bg join ${userGroupMembers} m on m.group_id = bg.group_id where bg.board_id = ${boards.id} and m.user_id = ${userId}) or exists (select 1 from ${boardUsers} bu where bu.board_id = ${boards.id} and bu.user_id = ${userId})))`;
 }
 
 /** The condition restricting boards to those `user` may see (none for the admin side). */
@@ -54,8 +55,8 @@ export async function visibleBoard(tx: Tx, user: SessionUser, where: SQL): Promi
 export const boardById = (tx: Tx, user: SessionUser, id: number) => visibleBoard(tx, user, eq(boards.id, id));
 export const boardByUuid = (tx: Tx, user: SessionUser, uuid: string) => visibleBoard(tx, user, eq(boards.uuid, uuid));
 
-/** Expiry is not stored (schema/boards.ts): a board is expired once expireAt has passed. */
-export const isExpired = (board: Pick<BoardRow, 'expireAt'>, now = new Date()) => board.expireAt.getTime() < now.getTime();
+/** Expiry is not stored (schema/boards.ts): a board is expired once expireAt has passed (the board machine's isBoardExpired). */
+export const isExpired = (board: Pick<BoardRow, 'expireAt'>, now = new Date()) => isBoardExpired({ expireAt: board.expireAt.getTime() }, now.getTime());
 
 /** Units held by a board task's tasks that are not deleted (what remaining = show - claimed counts). */
 export const claimCountSql = sql<number>`coalesce((select sum(t.count) from ${tasks} t where t.board_task_id = ${boardTasks.id} and t.status <> 'deleted'), 0)::int`;

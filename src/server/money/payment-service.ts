@@ -7,7 +7,7 @@
 // wire in yuan with two places (fromCents). The task's own bonus column (set by an admin's task edit)
 // is not part of the income: the application's bonus is what the member asked for and the admin
 // agreed to. Paying for what arrived (applyForArrived) is the split and the apply in one transaction.
-import { inMoneyTransaction, lineAudit } from './withdraw-service.ts';
+import { inMoneyTransaction, lineAudit, storedOrderId } from './withdraw-service.ts';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { incomeCents, NEW_PAYMENT_STATUS, paymentMessages } from '../../../machines/payment.machine.ts';
@@ -291,6 +291,8 @@ export interface PaymentListQuery {
   status?: PaymentApplyStatus;
   userId?: number;
   mainId?: number;
+  /** The applications withdraw order `orderId` pays (its live links). */
+  orderId?: number;
 }
 
 /**
@@ -298,7 +300,8 @@ export interface PaymentListQuery {
  *
  * A member sees only their own applications (the userId filter is ignored for a member); the admin
  * side sees all, with the applicant's nickName. Newest first by createdAt unless isDesc=false (ties
- * by id).
+ * by id). orderId: those a withdraw order pays (a cancelled order's links are not live: none), so a
+ * member confirms receipt of a paid line's applications from the withdraw page.
  */
 export async function listApplications(db: Db, user: SessionUser, q: PaymentListQuery) {
   const { size, offset, isDesc } = pageOf(q);
@@ -307,6 +310,9 @@ export async function listApplications(db: Db, user: SessionUser, q: PaymentList
     admin ? (q.userId === undefined ? undefined : eq(paymentApplies.userId, q.userId)) : eq(paymentApplies.userId, user.id),
     q.status === undefined ? undefined : eq(paymentApplies.status, q.status),
     q.mainId === undefined ? undefined : eq(paymentApplies.mainId, q.mainId),
+    q.orderId === undefined
+      ? undefined
+      : sql`exists (select 1 from ${withdrawOrderApplies} woa where woa.payment_apply_id = ${paymentApplies.id} and woa.order_id = ${storedOrderId(q.orderId)} and woa.live)`,
   ];
   const where = and(...conditions);
   const order = isDesc ? [desc(paymentApplies.createdAt), desc(paymentApplies.id)] : [asc(paymentApplies.createdAt), asc(paymentApplies.id)];

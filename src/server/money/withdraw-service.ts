@@ -63,7 +63,7 @@ const M = withdrawServiceMessages;
  * ever writes order_id.
  */
 export const publicOrderId = (orderId: string): number => Number(orderId);
-const storedOrderId = (orderId: number): string => String(orderId);
+export const storedOrderId = (orderId: number): string => String(orderId);
 
 /** A PostgreSQL unique violation (of `constraint`, if given), possibly wrapped by the driver or Drizzle. */
 function isUniqueViolation(err: unknown, constraint?: string): boolean {

@@ -13,6 +13,7 @@ export const memberBoardsText = {
   colRemark: '备注',
   colStatus: '状态',
   colActions: '操作',
+  colDeadline: '截止时间',
   view: '查看',
 
   // /user/board/{uuid}
@@ -34,6 +35,8 @@ export const memberBoardsText = {
   colPrice: '价格',
   colBuyIn: '回收价',
   colShow: '数量',
+  colRemaining: '剩余数量',
+  timeLeft: '剩余时间',
   colAddress: '地址',
   colProgress: '认领进度',
   colNote: '备注',

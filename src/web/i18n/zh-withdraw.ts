@@ -108,6 +108,26 @@ export const withdrawText = {
     markPaid: '标记已付款',
     markPaidNamed: (id: number) => `标记已付款：提现 #${id}`,
     markPaidConfirm: (id: number, amount: string) => `确定将提现 #${id}（${amount}）标记为已付款吗？`,
+    collect: '确认收款',
+    collectNamed: (id: number, orderId: number) => `确认收款：提现 #${id}（订单 ${orderId}）`,
+  },
+
+  // ------------------------------------------------------------ confirming receipt of a paid line's order
+  receipt: {
+    title: (orderId: number) => `确认收款：订单 ${orderId}`,
+    intro: '该订单支付的付款申请如下。确认收到款项后，请点击“确认收款”。',
+    caption: '订单的付款申请',
+    loading: '加载中…',
+    loadFailed: '付款申请加载失败',
+    colTask: '任务ID',
+    colItem: '商品名称',
+    colIncome: '收入',
+    colStatus: '状态',
+    total: (amount: string) => `待确认合计：${amount}`,
+    nothing: '该订单没有待确认收款的付款申请（已全部确认，或订单中还有未付款的提现）。',
+    confirm: (n: number) => `确认收款（${n} 笔）`,
+    done: (n: number) => `已确认收款 ${n} 笔`,
+    cancel: '关闭',
   },
 
   // ------------------------------------------------------------ the request dialog

@@ -17,6 +17,7 @@ import { scanText } from './zh-scan';
 import { paymentsText, statisticsText } from './zh-payments';
 import { bankCardsText, withdrawText } from './zh-withdraw';
 import { homeText } from './zh-home';
+import { memberHomeText } from './zh-member-home';
 
 export const zh = {
   app: {
@@ -29,6 +30,7 @@ export const zh = {
     loading: '加载中…',
     errorTitle: '页面加载失败',
     errorBody: '请检查网络后重试。',
+    loadFailed: '加载失败',
     retry: '重试',
   },
 
@@ -72,6 +74,16 @@ export const zh = {
     scan: scanStatusLabels,
   },
 
+  /** The time left to a deadline (components/countdown.tsx). */
+  countdown: {
+    left: (text: string) => `剩余 ${text}`,
+    days: '天',
+    hours: '小时',
+    minutes: '分',
+    seconds: '秒',
+    expired: '已过期',
+  },
+
   /** Page titles (document.title and page headers), keyed by route. */
   titles: {
     login: '登录',
@@ -80,6 +92,7 @@ export const zh = {
     reset: '重置密码',
     me: '个人中心',
     adminHome: '首页',
+    userHome: '首页',
     userBoardList: '任务看板',
     userBoard: '看板详情',
     userBoardTask: '看板任务',
@@ -193,6 +206,7 @@ export const zh = {
     '/admin/tracking-audit': '管理员日志',
     '/admin/task-audit': '用户日志',
     '/admin/invite': '邀请用户',
+    '/user/home': '首页',
     '/user/board-list': '任务看板',
     '/user/my-task': '我的任务',
     '/user/apply-list': '我的付款申请',
@@ -217,4 +231,5 @@ export const zh = {
   bankCards: bankCardsText,
   withdraw: withdrawText,
   home: homeText,
+  memberHome: memberHomeText,
 } as const;

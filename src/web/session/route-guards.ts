@@ -2,9 +2,9 @@
 // cannot use; the server enforces the same roles on every call anyway (x-roles).
 //
 // Home: `/` (where a login without callback and a wrong role go) leads to the role's home: the
-// admin home for admin and lowerAdmin, the board list for a member. no_access lands on /me instead:
-// it exists for every role and loads nothing that could be refused again (the admin home's call,
-// refused, would send it back to itself).
+// admin home for admin and lowerAdmin, the member home for a member. no_access lands on /me instead:
+// it exists for every role and loads nothing that could be refused again (a home's call, refused,
+// would send it back to itself).
 import { redirect, type ParsedLocation } from '@tanstack/react-router';
 import { isLoggedIn, selectRole, type RoleType } from '../../../machines/session.machine';
 import type { AppContext } from '../app/app-context';
@@ -16,7 +16,7 @@ export const LOGIN_PATH = '/login';
 const HOME_BY_ROLE = {
   admin: '/admin/home',
   lowerAdmin: '/admin/home',
-  user: '/user/board-list',
+  user: '/user/home',
 } as const satisfies Record<RoleType, string>;
 
 export const ADMIN_SIDE_ROLES: readonly RoleType[] = ['admin', 'lowerAdmin'];

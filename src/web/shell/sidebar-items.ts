@@ -1,6 +1,7 @@
-// The sidebar per role: SPEC §2 "Sidebar by role" (order included), plus the admin home first (what
-// waits for the admin side, where `/` leads them) and the two scan stations after the tracking list
-// (a clerk reaches them from the menu, not only through the tracking list's buttons).
+// The sidebar per role: SPEC §2 "Sidebar by role" (order included), plus each side's home first (what
+// waits for the admin side, what needs the member; where `/` leads them) and the two scan stations
+// after the tracking list (a clerk reaches them from the menu, not only through the tracking list's
+// buttons).
 import type { RoleType } from '../../../machines/session.machine';
 import { zh } from '../i18n/zh';
 
@@ -34,6 +35,7 @@ const ADMIN_PATHS: readonly SidebarPath[] = [
 const LOWER_ADMIN_PATHS: readonly SidebarPath[] = ADMIN_PATHS.filter((path) => path !== '/admin/withdraw-list');
 
 const USER_PATHS: readonly SidebarPath[] = [
+  '/user/home',
   '/user/board-list',
   '/user/my-task',
   '/user/apply-list',

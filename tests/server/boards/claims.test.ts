@@ -186,6 +186,38 @@ describe('claiming', () => {
   });
 });
 
+describe('the remaining quantity', () => {
+  type BT = { id: number; show: number; claimCount: number; remaining: number };
+  const remainingSeen = async (api: Api, w: { board: { id: number; uuid: string }; boardTask: { id: number } }) => ({
+    list: (await api.get<BT[]>(`/api/boardtask/uuid/${w.board.uuid}/list`)).body.data!.map((bt) => [bt.show, bt.claimCount, bt.remaining]),
+    one: (({ show, claimCount, remaining }) => [show, claimCount, remaining])(
+      (await api.get<BT>(`/api/boardtask/${w.board.id}/info/${w.boardTask.id}`)).body.data!,
+    ),
+  });
+
+  // show is the total the admin set and stays 10; what the member's board shows falling is remaining.
+  it('falls as claims come in (pending ones too), rises when a claim is rejected, and never goes below 0', async () => {
+    const w = await world({ show: 10 });
+    expect(await remainingSeen(w.a.api, w)).toEqual({ list: [[10, 0, 10]], one: [10, 0, 10] });
+    await w.a.api.post(claimUrl(w.boardTask.id, 3));
+    expect(await remainingSeen(w.b.api, w)).toEqual({ list: [[10, 3, 7]], one: [10, 3, 7] });
+
+    // A claim on a closed board task is pending and holds its units all the same.
+    await createBoardTask(w.admin, w.board.id, { id: w.boardTask.id, itemId: w.item.id, buyIn: 12.5, show: 10, status: 'closed' });
+    const pending = (await w.b.api.post<Change>(claimUrl(w.boardTask.id, 5))).body.data!.task;
+    expect(pending.status).toBe('pending');
+    expect(await remainingSeen(w.a.api, w)).toEqual({ list: [[10, 8, 2]], one: [10, 8, 2] });
+    expect((await w.admin.get<BT>(`/api/boardtask/${w.board.id}/info/${w.boardTask.id}`)).body.data).toMatchObject({ show: 10, claimCount: 8, remaining: 2 });
+
+    await w.admin.post(`/api/task/reject/${pending.id}`);
+    expect(await remainingSeen(w.a.api, w)).toEqual({ list: [[10, 3, 7]], one: [10, 3, 7] });
+
+    // The admin lowers show below what is claimed: nothing is left, not a negative number.
+    await createBoardTask(w.admin, w.board.id, { id: w.boardTask.id, itemId: w.item.id, buyIn: 12.5, show: 2, status: 'normal' });
+    expect(await remainingSeen(w.a.api, w)).toEqual({ list: [[2, 3, 0]], one: [2, 3, 0] });
+  });
+});
+
 describe('reviewing pending claims', () => {
   async function pendingWorld() {
     const w = await world({ show: 10, taskOver: { status: 'closed' } });

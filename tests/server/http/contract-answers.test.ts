@@ -369,6 +369,9 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     await hit('admin', 'POST', '/api/withdraw/admin/paid/batch', { json: { ids: [line2, 999999] } });
     await ok('admin', 'GET', '/api/home/admin?timezone=8');
     await ok('lowerAdmin', 'GET', '/api/home/admin');
+    await ok('a', 'GET', '/api/home/user');
+    await ok('b', 'GET', `/api/home/user?since=${Date.now() - 3_600_000}`);
+    await ok('a', 'GET', `/api/apply/list/page?orderId=${order2.data?.orderId ?? 0}`);
     await ok('lowerAdmin', 'GET', '/api/task/list/page?notArrived=true');
 
     // Uploads.

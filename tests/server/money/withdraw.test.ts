@@ -357,6 +357,37 @@ describe('paid (member or admin marks a line; the order wholly paid pays its app
   });
 });
 
+describe("an order's applications (listPaymentApplies?orderId: confirming receipt from the withdraw page)", () => {
+  const appliesOf = async (api: Api, query: string) =>
+    (await api.get<{ content: { id: number; status: string }[] }>(`/api/apply/list/page?${query}`)).body.data!.content.map((x) => [x.id, x.status]);
+
+  it('lists the applications the order pays, to its member only; a cancelled order pays none; once paid, each is collected', async () => {
+    const w = await world();
+    const orderId = await orderOfA(w);
+    const bOrder = await ordered(w.b.api, [{ cardId: w.bCard, withdrawAmount: 7 }], [w.z.task.id]);
+    expect(await appliesOf(w.a.api, `orderId=${orderId}`)).toEqual([
+      [w.y.apply.id, 'withdrawing'],
+      [w.x.apply.id, 'withdrawing'],
+    ]);
+    // Another member's order: nothing of it, as if it did not exist; the admin sees it.
+    expect(await appliesOf(w.a.api, `orderId=${bOrder}`)).toEqual([]);
+    expect(await appliesOf(w.admin, `orderId=${bOrder}`)).toEqual([[w.z.apply.id, 'withdrawing']]);
+
+    for (const l of await linesOfOrder(orderId)) await memberPaid(w.a.api, l.id);
+    expect(await appliesOf(w.a.api, `orderId=${orderId}&status=paid`)).toHaveLength(2);
+    expect((await w.a.api.post('/api/trade/user/collect/confirm', { paymentApplyId: w.x.apply.id })).body.code).toBe('A00000');
+    expect(await appliesOf(w.a.api, `orderId=${orderId}`)).toEqual([
+      [w.y.apply.id, 'paid'],
+      [w.x.apply.id, 'collected'],
+    ]);
+
+    // b cancels: the order's links are no longer live, so it pays nothing.
+    await cancelOrder(w.b.api, bOrder);
+    await agree(w.admin, bOrder);
+    expect(await appliesOf(w.b.api, `orderId=${bOrder}`)).toEqual([]);
+  });
+});
+
 describe('change card and admin notes', () => {
   it('changes the card of a waited line to another own live card not already in the order, replacing the snapshot', async () => {
     const w = await world();

@@ -73,6 +73,7 @@ export async function taskWorld(app: FastifyInstance, database: Database, v: { s
     admin,
     adminUser: adminIn.user,
     adminActor: actorOf(adminIn.user),
+    group: g,
     a: { user: a.user, api: client(app, a.token), actor: actorOf(a.user) },
     b: { user: b.user, api: client(app, b.token), actor: actorOf(b.user) },
     ...opened,

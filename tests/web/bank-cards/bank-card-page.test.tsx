@@ -12,6 +12,7 @@ import { renderApp, userOf } from '../app-harness';
 import { ok } from '../support/fake-api';
 import { aCard, createBankCardsFake, refuse, type BankCard } from './bank-cards-fake';
 import { cellsOf, dataRows } from '../support/table-reading';
+import { atDesktopWidth, atPhoneWidth } from '../support/viewport';
 
 afterEach(() => {
   cleanup();
@@ -220,5 +221,22 @@ describe('/user/bank-card: delete', () => {
     expect(await screen.findByText('删除失败')).toBeTruthy();
     await waitFor(() => expect(listCalls(fake).length).toBe(before + 2));
     expect(bodyRows()).toHaveLength(1);
+  });
+});
+
+describe('/user/bank-card at a phone width', () => {
+  afterEach(atDesktopWidth);
+
+  it('shows each card as a card: its type, masked fields and the delete button', async () => {
+    atPhoneWidth();
+    open([aCard({ id: 41, paymentType: 'Zelle', cardNo: '****5555' }), aCard({ id: 42, paymentType: 'Wire', cardNo: '****1111' })]);
+    const list = await screen.findByRole('list', { name: '银行卡列表' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(2);
+    const first = within(cards[0]!);
+    expect(first.getByText('Zelle')).toBeTruthy();
+    expect(first.getByText('****5555')).toBeTruthy();
+    expect(first.getByRole('button', { name: /删除/ })).toBeTruthy();
   });
 });

@@ -36,7 +36,7 @@ export function aBoard(overrides: Partial<Board> = {}): Board {
 }
 
 export function aBoardTask(overrides: Partial<BoardTask> = {}): BoardTask {
-  return {
+  const bt: Omit<BoardTask, 'remaining'> = {
     id: 11,
     boardId: 1,
     userId: 3,
@@ -59,6 +59,8 @@ export function aBoardTask(overrides: Partial<BoardTask> = {}): BoardTask {
     updatedAt: NOW,
     ...overrides,
   };
+  // remaining follows show and claimCount as the server's does, unless the test sets it.
+  return { ...bt, remaining: overrides.remaining ?? Math.max(0, bt.show - bt.claimCount) };
 }
 
 export function aTask(overrides: Partial<Task> = {}): Task {

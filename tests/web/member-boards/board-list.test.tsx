@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { ok, type Handler } from '../support/fake-api';
+import { json, ok, type Handler } from '../support/fake-api';
+import { atDesktopWidth, atPhoneWidth } from '../support/viewport';
 import { aBoard, type Board } from './member-boards-fake';
 
 afterEach(() => {
@@ -41,14 +42,14 @@ describe('/user/board-list', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['ID', '看板名称', '备注', '状态', '操作']);
+    ).toEqual(['ID', '看板名称', '备注', '截止时间', '状态', '操作']);
     const rows = await within(table).findAllByRole('row');
     expect(rows).toHaveLength(11);
     expect(
       within(rows[1]!)
         .getAllByRole('cell')
         .map((td) => td.textContent),
-    ).toEqual(['1', '看板1', '备注1', '开放', '查看']);
+    ).toEqual(['1', '看板1', '备注1', expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d剩余 (7天|6天23小时)/), '开放', '查看']);
     expect(within(rows[1]!).getByRole('link', { name: '查看' }).getAttribute('href')).toBe('/user/board/uuid-1');
     expect(listCalls(requests)).toEqual([{ page: '0', size: '10', isDesc: 'true' }]);
     expect(screen.getByRole('button', { name: '第 3 页' })).toBeTruthy();
@@ -164,5 +165,98 @@ describe('/user/board-list', () => {
     await user.click(await screen.findByRole('link', { name: '查看' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/user/board/b-1'));
     expect(await screen.findByRole('heading', { name: '十一月采购', level: 1 })).toBeTruthy();
+  });
+});
+
+describe('/user/board-list: expired boards', () => {
+  it('shows an open board past its deadline as 已过期, never as a green 开放', async () => {
+    renderApp('/user/board-list', {
+      loggedInAs: member,
+      handlers: {
+        'GET /api/board/list/user': boardList([aBoard({ id: 1, boardName: '过期看板', expire: true }), aBoard({ id: 2, uuid: 'b-2', boardName: '开放看板' })]),
+      },
+    });
+    const table = await screen.findByRole('table', { name: '看板列表' });
+    const row = (name: string) => within(table).getByText(name).closest('tr')!;
+    await within(table).findByText('过期看板');
+    // The badge says 已过期 (and the deadline's countdown too).
+    const badge = within(row('过期看板'))
+      .getAllByText('已过期')
+      .find((el) => el.hasAttribute('data-tone'));
+    expect(badge?.getAttribute('data-tone')).toBe('warning');
+    expect(within(row('过期看板')).queryByText('开放')).toBeNull();
+    expect(within(row('开放看板')).getByText('开放').getAttribute('data-tone')).toBe('success');
+  });
+});
+
+describe('/user/board-list at a phone width', () => {
+  afterEach(atDesktopWidth);
+
+  it('shows each board as a card: name, state, remark, deadline with the time left, and the view link', async () => {
+    atPhoneWidth();
+    renderApp('/user/board-list', { loggedInAs: member, handlers: { 'GET /api/board/list/user': boardList(manyBoards.slice(0, 3)) } });
+    const list = await screen.findByRole('list', { name: '看板列表' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(3);
+    const card = within(cards[0]!);
+    expect(card.getByText('看板1')).toBeTruthy();
+    expect(card.getByText('开放')).toBeTruthy();
+    expect(card.getByText('备注').nextElementSibling!.textContent).toBe('备注1');
+    expect(card.getByText('截止时间').nextElementSibling!.textContent).toMatch(/剩余 (7天|6天23小时)/);
+    expect(card.getByRole('link', { name: '查看' }).getAttribute('href')).toBe('/user/board/uuid-1');
+    // The id is a detail the table has room for.
+    expect(card.queryByText('ID')).toBeNull();
+  });
+});
+
+describe('/user/board-list while it loads, and when it fails', () => {
+  it('keeps the title, the filters and the headers, with skeleton rows, until the page comes', async () => {
+    let answer: (r: Response) => void = () => {};
+    renderApp('/user/board-list', {
+      loggedInAs: member,
+      handlers: { 'GET /api/board/list/user': () => new Promise<Response>((resolve) => (answer = resolve)) },
+    });
+    expect(await screen.findByRole('heading', { name: '任务看板', level: 1 })).toBeTruthy();
+    expect(screen.getByLabelText('看板ID')).toBeTruthy();
+    const table = screen.getByRole('table', { name: '看板列表' });
+    expect(table.getAttribute('aria-busy')).toBe('true');
+    expect(within(table).getAllByRole('columnheader')).toHaveLength(6);
+    expect(table.querySelectorAll('tr[data-skeleton]').length).toBeGreaterThan(0);
+    expect(screen.getByRole('status').textContent).toBe('加载中…');
+    answer(ok({ data: manyBoards.slice(0, 2), pageNumber: 1 }));
+    const loaded = () => screen.getByRole('table', { name: '看板列表' });
+    await waitFor(() => expect(within(loaded()).getByText('看板2')).toBeTruthy());
+    expect(loaded().querySelectorAll('tr[data-skeleton]')).toHaveLength(0);
+    expect(loaded().hasAttribute('aria-busy')).toBe(false);
+  });
+
+  it('says a failed load in place of the rows, keeping the title and filters, and loads again on retry', async () => {
+    let fail = true;
+    const { requests } = renderApp('/user/board-list', {
+      loggedInAs: member,
+      handlers: { 'GET /api/board/list/user': (request) => (fail ? json({ code: 'A00005', msg: '系统繁忙' }, 500) : boardList(manyBoards)(request)) },
+    });
+    const table = await screen.findByRole('table', { name: '看板列表' });
+    const alert = await within(table).findByRole('alert');
+    expect(alert.textContent).toContain('加载失败：A00005 系统繁忙');
+    expect(screen.getByRole('heading', { name: '任务看板', level: 1 })).toBeTruthy();
+    expect(screen.getByLabelText('看板ID')).toBeTruthy();
+    // Said once, in place: no toast besides.
+    expect(within(screen.getByRole('region', { name: '通知' })).queryByText(/系统繁忙/)).toBeNull();
+    fail = false;
+    await userEvent.setup().click(within(alert).getByRole('button', { name: '重试' }));
+    await waitFor(() => expect(within(screen.getByRole('table', { name: '看板列表' })).getByText('看板1')).toBeTruthy());
+    expect(listCalls(requests)).toHaveLength(2);
+  });
+
+  it('says a network failure in place too', async () => {
+    renderApp('/user/board-list', {
+      loggedInAs: member,
+      handlers: { 'GET /api/board/list/user': () => Promise.reject(new TypeError('Failed to fetch')) },
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('加载失败：网络错误，请稍后重试');
+    expect(screen.getByRole('heading', { name: '任务看板', level: 1 })).toBeTruthy();
   });
 });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
 import { json, ok } from '../support/fake-api';
+import { atDesktopWidth, atPhoneWidth } from '../support/viewport';
 import { createTasksFake } from '../tasks/tasks-fake';
 import { aBoard, aBoardTask, aTask, createMemberBoardsFake, type MemberBoardsFake } from './member-boards-fake';
 
@@ -42,19 +43,20 @@ describe('/user/board/{uuid}: board and board tasks', () => {
     expect(await screen.findByRole('heading', { name: '十一月采购', level: 1 })).toBeTruthy();
     expect(screen.getAllByText('本周截止').length).toBeGreaterThan(0);
     expect(screen.getByText('开放')).toBeTruthy();
-    expect(screen.getByText('未过期')).toBeTruthy();
+    expect(screen.getByText(/^剩余 (7天|6天23小时)/)).toBeTruthy();
 
     const table = screen.getByRole('table', { name: '任务列表' });
     expect(
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['ID', '商品名称', 'UPC', '链接', '价格', '回收价', '数量', '地址', '状态', '认领进度', '备注', '操作']);
+    ).toEqual(['ID', '商品名称', 'UPC', '价格', '回收价', '数量', '剩余数量', '链接', '地址', '状态', '认领进度', '备注', '操作']);
     const row = await boardTaskRow('蓝牙耳机');
     const cells = within(row)
       .getAllByRole('cell')
       .map((td) => td.textContent);
-    expect(cells).toEqual(['12', '蓝牙耳机', '0123456789012', '打开', '19.99', '21.50', '10', 'NJ-01', '正常', '40%', '限购2件', '认领']);
+    // 数量 is what the board task shows in all; 剩余数量 what is left after the 4 claimed.
+    expect(cells).toEqual(['12', '蓝牙耳机', '0123456789012', '19.99', '21.50', '10', '6', '打开', 'NJ-01', '正常', '40%', '限购2件', '认领']);
 
     const link = within(row).getByRole('link', { name: '打开' });
     expect(link.getAttribute('href')).toBe('https://shop.example.com/p/5');
@@ -66,9 +68,11 @@ describe('/user/board/{uuid}: board and board tasks', () => {
     expect(new URL(myTasksCall!.url).searchParams.get('boardUuid')).toBe('b-1');
   });
 
-  it('shows the expired flag', async () => {
+  it('shows an open board past its deadline as 已过期, never as 开放', async () => {
     openBoard(createMemberBoardsFake({ boards: [aBoard({ expire: true })] }));
-    expect(await screen.findByText('已过期')).toBeTruthy();
+    const info = (await screen.findByRole('heading', { name: '看板信息' })).closest('section')!;
+    expect(within(info).getAllByText('已过期')).toHaveLength(2);
+    expect(within(info).queryByText('开放')).toBeNull();
   });
 
   it('a board the member cannot see says so', async () => {
@@ -217,6 +221,11 @@ describe('/user/board/{uuid}: the claim dialog', () => {
     await waitFor(async () => expect(progressTone(await boardTaskRow('蓝牙耳机'))).toBe('red'));
     expect(requests.filter((r) => r.url.includes('/api/boardtask/uuid/b-1/list')).length).toBe(loadsBefore + 1);
     expect(within(await boardTaskRow('蓝牙耳机')).getByText('90%')).toBeTruthy();
+    // The quantity shown stays 10; what is left falls from 6 to 1.
+    const cells = within(await boardTaskRow('蓝牙耳机'))
+      .getAllByRole('cell')
+      .map((td) => td.textContent);
+    expect(cells.slice(5, 7)).toEqual(['10', '1']);
 
     // The new task shows in "my tasks".
     const myTasks = screen.getByRole('table', { name: '我在此看板的任务' });
@@ -351,5 +360,40 @@ describe('/user/board/{uuid}: my tasks', () => {
     expect(taskServer.calls.some((c) => c.method === 'DELETE' && c.path === '/api/task/info/user/2')).toBe(true);
     await waitFor(() => expect(requests.filter((r) => r.url.includes('/api/task/info/user/board/list')).length).toBe(loadsBefore + 1));
     await waitFor(async () => expect(actionsOf(await myTaskRow('开放任务'))).toEqual([]));
+  });
+});
+
+describe('/user/board/{uuid} at a phone width', () => {
+  afterEach(atDesktopWidth);
+
+  it('shows each board task as a card: item, state, price, buyIn, what is left, the deadline and the claim button', async () => {
+    atPhoneWidth();
+    const server = createMemberBoardsFake({ boardTasks: [aBoardTask({ show: 10, claimCount: 4 })] });
+    openBoard(server);
+    const list = await screen.findByRole('list', { name: '任务列表' });
+    expect(screen.queryByRole('table', { name: '任务列表' })).toBeNull();
+    const card = within(within(list).getAllByRole('listitem')[0]!);
+    const value = (label: string) => card.getByText(label, { selector: 'dt' }).nextElementSibling!.textContent;
+    expect(card.getByText('蓝牙耳机')).toBeTruthy();
+    expect(card.getByText('正常')).toBeTruthy();
+    expect(value('价格')).toBe('19.99');
+    expect(value('回收价')).toBe('21.50');
+    expect(value('剩余数量')).toBe('6');
+    expect(value('截止时间')).toMatch(/^剩余 (7天|6天23小时)/);
+    expect(card.queryByText('UPC', { selector: 'dt' })).toBeNull();
+
+    // A claim: what is left falls on the card too.
+    const user = userEvent.setup();
+    await user.click(card.getByRole('button', { name: '认领' }));
+    const dialog = await screen.findByRole('dialog');
+    const count = within(dialog).getByLabelText('认领数量');
+    await user.clear(count);
+    await user.type(count, '4');
+    await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
+    await waitFor(() =>
+      expect(
+        within(within(screen.getByRole('list', { name: '任务列表' })).getAllByRole('listitem')[0]!).getByText('剩余数量').nextElementSibling!.textContent,
+      ).toBe('2'),
+    );
   });
 });

@@ -13,23 +13,28 @@ export type Task = components['schemas']['Task'];
 const NOW = Date.UTC(2026, 10, 20, 8, 0);
 const DAY = 86_400_000;
 
+/**
+ * A board open to the member. Its deadline is read against the real clock (the pages count down to
+ * it), so it lies a week after the test runs, or a day before when the test says `expire: true`.
+ */
 export function aBoard(over: Partial<Board> = {}): Board {
+  const expired = over.expire ?? (over.expireAt !== undefined && over.expireAt < Date.now());
   return {
     id: 1,
     uuid: 'b-1',
     boardName: '十一月采购',
     remark: '本周截止',
     publishAt: NOW - DAY,
-    expireAt: NOW + 7 * DAY,
+    expireAt: expired ? Date.now() - DAY : Date.now() + 7 * DAY,
     status: 'open',
     createdAt: NOW - 2 * DAY,
-    expire: false,
+    expire: expired,
     ...over,
   };
 }
 
 export function aBoardTask(over: Partial<BoardTask> = {}): BoardTask {
-  return {
+  const bt: Omit<BoardTask, 'remaining'> = {
     id: 12,
     boardId: 1,
     itemId: 5,
@@ -47,6 +52,8 @@ export function aBoardTask(over: Partial<BoardTask> = {}): BoardTask {
     createdAt: NOW - DAY,
     ...over,
   };
+  // remaining follows show and claimCount as the server's does, unless the test sets it.
+  return { ...bt, remaining: over.remaining ?? Math.max(0, bt.show - bt.claimCount) };
 }
 
 export function aTask(over: Partial<Task> = {}): Task {
@@ -151,6 +158,7 @@ export function createMemberBoardsFake(seed: { boards?: Board[]; boardTasks?: Bo
     if (server.claimAnswer) return server.claimAnswer(call);
     const board = server.boards.find((b) => b.id === boardTask.boardId)!;
     boardTask.claimCount += call.count;
+    boardTask.remaining = Math.max(0, boardTask.show - boardTask.claimCount);
     const id = 200 + server.claims.length;
     const details = (body ?? {}) as { isHome?: boolean; state?: string; zipCode?: string };
     const task = aTask({

@@ -8,6 +8,7 @@ import { renderApp, userOf } from '../app-harness';
 import { json } from '../support/fake-api';
 import { anApply, createPaymentsFake, NOW, type PaymentApply } from './payments-fake';
 import { cellsOf, dataRows } from '../support/table-reading';
+import { atDesktopWidth, atPhoneWidth } from '../support/viewport';
 
 afterEach(() => {
   cleanup();
@@ -114,5 +115,24 @@ describe('/user/apply-list', () => {
   it('says so when there is no application', async () => {
     renderList([]);
     expect(await screen.findByText('暂无付款申请')).toBeTruthy();
+  });
+});
+
+describe('/user/apply-list at a phone width', () => {
+  afterEach(atDesktopWidth);
+
+  it('shows each application as a card: item, status, the amounts and the 确认收款 button', async () => {
+    atPhoneWidth();
+    renderList(ALL_STATUSES);
+    const list = await screen.findByRole('list', { name: '我的付款申请列表' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(5);
+    const paid = within(cards[3]!);
+    expect(paid.getByText('已付款')).toBeTruthy();
+    expect(paid.getByText('任务ID', { selector: 'dt' }).nextElementSibling!.textContent).toBe('104');
+    expect(paid.getByText('收入', { selector: 'dt' })).toBeTruthy();
+    expect(paid.getByRole('button', { name: /确认收款/ })).toBeTruthy();
+    expect(within(cards[0]!).queryByRole('button')).toBeNull();
   });
 });

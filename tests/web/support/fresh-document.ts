@@ -1,8 +1,10 @@
 // The web tests share one happy-dom document per worker (isolate: false: a fresh environment and
 // module graph per file cost more than the tests themselves). Each file starts from an empty page:
-// what a file left in the document (nodes, <html> attributes a dialog set, storage) is removed after it.
+// what a file left in the document (nodes, <html> attributes a dialog set, storage, a narrowed
+// viewport) is removed after it.
 import { cleanup } from '@testing-library/react';
 import { afterAll, vi } from 'vitest';
+import { atDesktopWidth } from './viewport';
 
 afterAll(() => {
   cleanup();
@@ -13,4 +15,5 @@ afterAll(() => {
   for (const { name } of [...document.body.attributes]) document.body.removeAttribute(name);
   localStorage.clear();
   sessionStorage.clear();
+  atDesktopWidth();
 });

@@ -59,7 +59,7 @@ export function aRecord(over: Partial<PurchasedItem> = {}): PurchasedItem {
 }
 
 export function aBoardTask(over: Partial<BoardTask> = {}): BoardTask {
-  return {
+  const bt: Omit<BoardTask, 'remaining'> = {
     id: 12,
     boardId: 1,
     itemId: 5,
@@ -77,6 +77,8 @@ export function aBoardTask(over: Partial<BoardTask> = {}): BoardTask {
     createdAt: NOW,
     ...over,
   };
+  // remaining follows show and claimCount as the server's does, unless the test sets it.
+  return { ...bt, remaining: over.remaining ?? Math.max(0, bt.show - bt.claimCount) };
 }
 
 type AnswerKey = 'list' | 'delete' | 'split' | 'match' | 'qty' | 'create' | 'bulk' | 'update' | 'remove' | 'import' | 'updateExcel' | 'excelToken' | 'pdfToken';

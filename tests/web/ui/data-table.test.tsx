@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DataTable, columnHelper, type RowSelectionState } from '../../../src/web/components/ui/data-table';
+import { atDesktopWidth, atPhoneWidth } from '../support/viewport';
 
 afterEach(cleanup);
 
@@ -183,5 +184,129 @@ describe('<DataTable>', () => {
     expect(screen.getByText('详情：鼠标')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: '收起' }));
     expect(screen.queryByText('详情：鼠标')).toBeNull();
+  });
+});
+
+describe('<DataTable> loading and failing in place', () => {
+  it('shows skeleton rows under the headers while the first page loads, and says it is loading', () => {
+    render(<DataTable columns={columns} data={[]} page={0} size={3} totalPages={0} onPageChange={noop} loading caption="商品" />);
+    const table = screen.getByRole('table', { name: '商品' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['名称', '价格']);
+    expect(table.querySelectorAll('tr[data-skeleton]')).toHaveLength(3);
+    expect(screen.getByRole('status').textContent).toBe('加载中…');
+    // Not the empty state: nothing is known yet.
+    expect(screen.queryByText('暂无数据')).toBeNull();
+  });
+
+  it('says a failure in place of the rows, with a retry', async () => {
+    const retry = vi.fn();
+    render(
+      <DataTable
+        columns={columns}
+        data={[]}
+        page={0}
+        size={20}
+        totalPages={0}
+        onPageChange={noop}
+        failure={{ message: '加载失败：A00005 系统繁忙', onRetry: retry }}
+      />,
+    );
+    const alert = within(screen.getByRole('table')).getByRole('alert');
+    expect(alert.textContent).toContain('加载失败：A00005 系统繁忙');
+    await userEvent.click(within(alert).getByRole('button', { name: '重试' }));
+    expect(retry).toHaveBeenCalledTimes(1);
+    expect(screen.queryByText('暂无数据')).toBeNull();
+  });
+});
+
+describe('<DataTable cards> at a phone width', () => {
+  afterEach(atDesktopWidth);
+
+  interface Line {
+    id: number;
+    name: string;
+    price: number;
+    status: string;
+    code: string;
+  }
+  const h = columnHelper<Line>();
+  const cardColumns = h.columns([
+    h.accessor('id', { header: 'ID', meta: { card: 'hidden' } }),
+    h.accessor('name', { header: '名称', meta: { card: 'title' } }),
+    h.accessor('status', { header: '状态', cell: (info) => <span data-badge="">{info.getValue()}</span>, meta: { card: 'badge' } }),
+    h.accessor('price', { header: '价格', cell: (info) => info.getValue().toFixed(2) }),
+    h.display({ id: 'deadline', header: '截止', cell: () => '明天', meta: { cardOnly: true } }),
+    h.accessor('code', { header: () => <abbr title="编码">码</abbr>, meta: { cardLabel: '编码' } }),
+    h.display({ id: 'actions', header: '操作', cell: ({ row }) => <button type="button">编辑 {row.original.id}</button>, meta: { card: 'actions' } }),
+  ]);
+  const lines: Line[] = [
+    { id: 1, name: '键盘', price: 12.5, status: '正常', code: 'K-1' },
+    { id: 2, name: '鼠标', price: 3, status: '售罄', code: 'M-2' },
+  ];
+
+  it('keeps the table at a desktop width, without the card-only columns', () => {
+    render(<DataTable columns={cardColumns} data={lines} page={0} size={20} totalPages={1} onPageChange={noop} cards caption="商品" />);
+    expect(
+      within(screen.getByRole('table', { name: '商品' }))
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['ID', '名称', '状态', '价格', '码', '操作']);
+  });
+
+  it('lays each row out as a card: title and badge on top, labelled values, actions at the foot; hidden columns left off', () => {
+    atPhoneWidth();
+    const selection: RowSelectionState = {};
+    render(
+      <DataTable
+        columns={cardColumns}
+        data={lines}
+        page={0}
+        size={20}
+        totalPages={3}
+        totalElements={42}
+        onPageChange={noop}
+        cards
+        caption="商品"
+        rowSelection={selection}
+        onRowSelectionChange={noop}
+      />,
+    );
+    expect(screen.queryByRole('table')).toBeNull();
+    const cards = within(screen.getByRole('list', { name: '商品' })).getAllByRole('listitem');
+    expect(cards).toHaveLength(2);
+    const card = within(cards[0]!);
+    expect(card.getByText('键盘')).toBeTruthy();
+    expect(card.getByText('正常').hasAttribute('data-badge')).toBe(true);
+    const values = [...cards[0]!.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]);
+    expect(values).toEqual([
+      ['价格', '12.50'],
+      ['截止', '明天'],
+      ['编码', 'K-1'],
+    ]);
+    expect(card.getByRole('button', { name: '编辑 1' })).toBeTruthy();
+    expect(card.getByRole('checkbox', { name: '选择此行' })).toBeTruthy();
+    expect(card.queryByText('ID')).toBeNull();
+    // The pager and the total stay under the cards.
+    expect(screen.getByText('共 42 条')).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: '分页' })).toBeTruthy();
+  });
+
+  it('turns into cards and back as the window narrows and widens', async () => {
+    render(<DataTable columns={cardColumns} data={lines} page={0} size={20} totalPages={1} onPageChange={noop} cards caption="商品" />);
+    expect(screen.getByRole('table')).toBeTruthy();
+    atPhoneWidth();
+    expect(await screen.findByRole('list', { name: '商品' })).toBeTruthy();
+    atDesktopWidth();
+    expect(await screen.findByRole('table')).toBeTruthy();
+  });
+
+  it('a list that does not ask for cards stays a table on a phone', () => {
+    atPhoneWidth();
+    render(<DataTable columns={cardColumns} data={lines} page={0} size={20} totalPages={1} onPageChange={noop} caption="商品" />);
+    expect(screen.getByRole('table', { name: '商品' })).toBeTruthy();
   });
 });

@@ -9,6 +9,7 @@ import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
 import { aLine, createWithdrawFake, NOW, type WithdrawFake } from './withdraw-fake';
 import { cellsOf, dataRows, urlParams } from '../support/table-reading';
+import { atDesktopWidth, atPhoneWidth } from '../support/viewport';
 
 afterEach(() => {
   cleanup();
@@ -75,5 +76,23 @@ describe('/user/withdraw-orders', () => {
     await waitFor(() => expect(bodyRows()).toHaveLength(2));
     expect(orderQueries(fake).at(-1)).toEqual({ orderId: '9001', isDesc: 'false', page: '0', size: '20' });
     expect(bodyRows().map((row) => cellsOf(row)[0])).toEqual(['502', '501']);
+  });
+});
+
+describe('/user/withdraw-orders at a phone width', () => {
+  afterEach(atDesktopWidth);
+
+  it('shows each line as a card: amount, status, order and card', async () => {
+    atPhoneWidth();
+    open();
+    const list = await screen.findByRole('list', { name: '提现订单' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(3);
+    const second = within(cards[1]!);
+    expect(second.getByText('7.05')).toBeTruthy();
+    expect(second.getByText('已付款')).toBeTruthy();
+    expect(second.getByText('订单号', { selector: 'dt' }).nextElementSibling!.textContent).toBe('9001');
+    expect(second.getByText('****.com')).toBeTruthy();
   });
 });

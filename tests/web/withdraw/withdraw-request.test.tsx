@@ -11,6 +11,7 @@ import { renderApp, userOf } from '../app-harness';
 import { ok } from '../support/fake-api';
 import { aLine, anApply, createWithdrawFake, NOW, refuse, type WithdrawFake, type WithdrawRequest } from './withdraw-fake';
 import { cellsOf, dataRows, urlParams } from '../support/table-reading';
+import { atDesktopWidth, atPhoneWidth } from '../support/viewport';
 
 afterEach(() => {
   cleanup();
@@ -193,6 +194,68 @@ describe('/user/withdraw-request: row actions', () => {
   });
 });
 
+describe('/user/withdraw-request: confirming receipt of a paid line (确认收款)', () => {
+  /** Order 9004 is paid: its applications 711 (paid) and 712 (receipt already confirmed); 9001 waits. */
+  function receiptWorld() {
+    const fake = createWithdrawFake({ lines: LINES });
+    const applies = [
+      anApply({ id: 711, taskId: 811, mainId: 811, itemName: '蓝牙耳机', income: 10, status: 'paid' }),
+      anApply({ id: 712, taskId: 812, mainId: 811, subId: 1, itemName: '保温杯', income: 5, status: 'collected' }),
+    ];
+    const orderOf: Record<number, number> = { 711: 9004, 712: 9004 };
+    fake.server.on('GET', '/api/apply/list/page', ({ query }) => {
+      const rows = applies.filter((a) => (!query.orderId || orderOf[a.id] === Number(query.orderId)) && (!query.status || a.status === query.status));
+      return ok({ content: rows.slice(0, Number(query.size ?? 20)), totalPages: Math.ceil(rows.length / Number(query.size ?? 20)) });
+    });
+    fake.server.on('POST', '/api/trade/user/collect/confirm', ({ body }) => {
+      const apply = applies.find((a) => a.id === (body as { paymentApplyId: number }).paymentApplyId)!;
+      apply.status = 'collected';
+      return ok({ status: 'succ', msg: '操作成功', paymentApply: apply });
+    });
+    return fake;
+  }
+
+  it("offers 确认收款 on a paid line and confirms receipt of its order's paid applications", async () => {
+    const fake = receiptWorld();
+    const { user } = open(fake);
+    await waitFor(() => expect(buttonsOf(rowOf(504))).toEqual(['确认收款']));
+    expect(buttonsOf(rowOf(501))).not.toContain('确认收款');
+    await user.click(within(rowOf(504)).getByRole('button', { name: '确认收款：提现 #504（订单 9004）' }));
+    const dialog = within(await screen.findByRole('dialog', { name: '确认收款：订单 9004' }));
+    const rows = await dialog.findAllByRole('row');
+    expect(rows.slice(1).map((row) => cellsOf(row))).toEqual([
+      ['811', '蓝牙耳机', '10.00', '已付款'],
+      ['811-1', '保温杯', '5.00', '已收款'],
+    ]);
+    expect(dialog.getByText('待确认合计：10.00')).toBeTruthy();
+    expect(fake.server.callsTo('/api/apply/list/page').at(-1)!.query).toMatchObject({ orderId: '9004' });
+    await user.click(dialog.getByRole('button', { name: '确认收款（1 笔）' }));
+    expect(await screen.findByText('已确认收款 1 笔')).toBeTruthy();
+    expect(bodiesTo(fake, '/api/trade/user/collect/confirm')).toEqual([{ paymentApplyId: 711 }]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // Nothing waits for its receipt any more: the button goes.
+    await waitFor(() => expect(buttonsOf(rowOf(504))).toEqual([]));
+  });
+});
+
+describe('/user/withdraw-request at a phone width', () => {
+  afterEach(atDesktopWidth);
+
+  it('shows each line as a card: amount, status, its fields and its actions', async () => {
+    atPhoneWidth();
+    open(createWithdrawFake({ lines: LINES }));
+    const list = await screen.findByRole('list', { name: '提现记录' });
+    expect(screen.queryByRole('table', { name: '提现记录' })).toBeNull();
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(5);
+    const first = within(cards[0]!);
+    expect(first.getByText('12.50')).toBeTruthy();
+    expect(first.getByText('待付款')).toBeTruthy();
+    expect(first.getByText('订单号').nextElementSibling!.textContent).toBe('9001');
+    expect(first.getAllByRole('button').map((b) => b.textContent)).toEqual(['更换银行卡', '申请取消', '标记已付款']);
+  });
+});
+
 describe('/user/withdraw-request: the request dialog', () => {
   const APPLIES = [
     anApply({ id: 701, taskId: 801, mainId: 801, subId: 0, itemName: '蓝牙耳机', income: 0.1 }),
@@ -235,12 +298,13 @@ describe('/user/withdraw-request: the request dialog', () => {
     expect(d.getByText('任务合计：0.00')).toBeTruthy();
     await user.click(d.getByRole('checkbox', { name: '选择任务 801' }));
     await user.click(d.getByRole('checkbox', { name: '选择任务 801-1' }));
-    // 0.1 + 0.2 in cents is 30, not 0.30000000000000004.
+    // 0.1 + 0.2 in cents is 30, not 0.30000000000000004; the one line's amount is that total.
     expect(d.getByText('任务合计：0.30')).toBeTruthy();
-    await user.type(line(d, 1).getByLabelText('金额'), '0.3');
+    expect((line(d, 1).getByLabelText('金额') as HTMLInputElement).value).toBe('0.30');
     expect(d.getByText('提现合计：0.30')).toBeTruthy();
     await user.click(d.getByRole('checkbox', { name: '选择全部任务' }));
     expect(d.getByText('任务合计：100.30')).toBeTruthy();
+    await waitFor(() => expect(d.getByText('提现合计：100.30')).toBeTruthy());
   });
 
   it('checks in the order of SPEC §5: a task, a card, a numeric amount, each card once, equal sums', async () => {
@@ -252,6 +316,8 @@ describe('/user/withdraw-request: the request dialog', () => {
     await submit();
     await waitFor(() => expect(problem(d)).toBe('请填写银行卡'));
     await user.selectOptions(line(d, 1).getByLabelText('银行卡'), '31');
+    // The amount came filled with the total; emptied, it is asked for.
+    await user.clear(line(d, 1).getByLabelText('金额'));
     await submit();
     await waitFor(() => expect(problem(d)).toBe('请填写金额，金额必须为数字'));
     await user.type(line(d, 1).getByLabelText('金额'), 'abc');
@@ -280,6 +346,7 @@ describe('/user/withdraw-request: the request dialog', () => {
     await user.click(d.getByRole('checkbox', { name: '选择任务 801-1' }));
     await user.click(d.getByRole('checkbox', { name: '选择任务 803' }));
     await user.selectOptions(line(d, 1).getByLabelText('银行卡'), '31');
+    await user.clear(line(d, 1).getByLabelText('金额'));
     await user.type(line(d, 1).getByLabelText('金额'), '100.1');
     await user.type(line(d, 1).getByLabelText('备注'), ' 月结 ');
     await user.click(d.getByRole('button', { name: '添加一行' }));
@@ -311,7 +378,6 @@ describe('/user/withdraw-request: the request dialog', () => {
     const { dialog: d, user } = await openDialog(fake);
     await user.click(d.getByRole('checkbox', { name: '选择任务 803' }));
     await user.selectOptions(line(d, 1).getByLabelText('银行卡'), '32');
-    await user.type(line(d, 1).getByLabelText('金额'), '100');
     const submit = screen.getByRole('button', { name: '提交' });
     await user.click(submit);
     await waitFor(() => expect(bodiesTo(fake, '/api/withdraw/user/request')).toHaveLength(1));
@@ -321,6 +387,47 @@ describe('/user/withdraw-request: the request dialog', () => {
     release(refuse('所选任务已在其他提现中，请刷新后重试', 409, 'A00004'));
     expect(await screen.findByText('所选任务已在其他提现中，请刷新后重试')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: '申请提现' })).toBeTruthy();
+  });
+
+  it('with one card, one line is made for it with the selected total: picking the tasks is the whole request', async () => {
+    const fake = createWithdrawFake({ lines: [], applies: APPLIES, cards: [] });
+    fake.cards.push({
+      id: 32,
+      paymentType: 'Paypal',
+      accountName: '****Ann',
+      cardNo: '****.com',
+      routingNumber: '',
+      bankInfo: '',
+      cardType: '',
+      address: 'x',
+      createdAt: NOW,
+    });
+    const { dialog: d, user } = await openDialog(fake);
+    expect(d.getAllByRole('group', { name: /^第 \d+ 行$/ })).toHaveLength(1);
+    expect((line(d, 1).getByLabelText('银行卡') as HTMLSelectElement).value).toBe('32');
+    expect((line(d, 1).getByLabelText('金额') as HTMLInputElement).value).toBe('');
+    await user.click(d.getByRole('checkbox', { name: '选择任务 801-1' }));
+    await user.click(d.getByRole('checkbox', { name: '选择任务 803' }));
+    expect((line(d, 1).getByLabelText('金额') as HTMLInputElement).value).toBe('100.20');
+    // Unticking follows too.
+    await user.click(d.getByRole('checkbox', { name: '选择任务 801-1' }));
+    expect((line(d, 1).getByLabelText('金额') as HTMLInputElement).value).toBe('100.00');
+    await user.click(d.getByRole('checkbox', { name: '选择任务 801-1' }));
+    await user.click(screen.getByRole('button', { name: '提交' }));
+    expect(await screen.findByText('提交成功')).toBeTruthy();
+    expect(bodiesTo(fake, '/api/withdraw/user/request')).toEqual([{ requests: [{ cardId: 32, withdrawAmount: 100.2 }], taskIds: [802, 803] }]);
+  });
+
+  it('with two lines, the member divides the total: a change of selection leaves their amounts alone', async () => {
+    const { dialog: d, user } = await openDialog();
+    await user.click(d.getByRole('checkbox', { name: '选择任务 803' }));
+    expect((line(d, 1).getByLabelText('金额') as HTMLInputElement).value).toBe('100.00');
+    await user.click(d.getByRole('button', { name: '添加一行' }));
+    await user.clear(line(d, 1).getByLabelText('金额'));
+    await user.type(line(d, 1).getByLabelText('金额'), '60');
+    await user.click(d.getByRole('checkbox', { name: '选择任务 801' }));
+    expect((line(d, 1).getByLabelText('金额') as HTMLInputElement).value).toBe('60');
+    expect((line(d, 2).getByLabelText('金额') as HTMLInputElement).value).toBe('');
   });
 
   it('with one card, that card is the line’s already; with none, says where to add one', async () => {

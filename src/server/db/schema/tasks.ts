@@ -96,6 +96,8 @@ export const purchasedStatus = pgEnum('purchased_status', ['init', 'match', 'unm
  * the partial index below keeps small however many records have arrived.
  */
 export const UNSEEN_PURCHASED_STATUS = 'init' satisfies (typeof purchasedStatus.enumValues)[number];
+/** A record whose tracking id's parcel disagrees with it (matching's verdict, allocate.ts: a problem -> unmatch, its msg says how). */
+export const DISAGREED_PURCHASED_STATUS = 'unmatch' satisfies (typeof purchasedStatus.enumValues)[number];
 
 export const purchasedRecords = pgTable(
   'purchased_records',

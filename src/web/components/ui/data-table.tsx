@@ -1,7 +1,10 @@
 // A TanStack Table v9 wrapper for lists the SERVER pages: `data` is already the requested page, the
 // table never slices it, and the pager reports page / size changes back to the caller (who keeps them
 // in the URL search params and refetches). Optional extras: a checkbox column (ids from `rowId`;
-// a row `canSelectRow` refuses has no checkbox), and expandable detail rows (`renderSubRow`).
+// a row `canSelectRow` refuses has no checkbox), expandable detail rows (`renderSubRow`), and cards
+// on a phone's width (`cards`: each row a card of its important fields and its actions, placed by
+// the columns' meta.card). A first load shows skeleton rows under the headers; a failed load is said
+// in place of the rows with a retry (`failure`), so the page's title and filters stay.
 import {
   createColumnHelper,
   functionalUpdate,
@@ -16,14 +19,33 @@ import {
   type RowSelectionState,
 } from '@tanstack/react-table';
 import { Fragment, useMemo, type JSX, type ReactNode } from 'react';
-import { Spinner } from './button';
+import { Button, Spinner } from './button';
 import { PageSizeSelect, Pager } from './pager';
 import { UI_TEXT } from './ui-text';
+import { usePhoneWidth } from './use-media-query';
+
+/**
+ * Where a column goes when the rows are cards: `title` heads the card (the item), `badge` sits
+ * beside it (the status), `field` is a labelled value (the default), `actions` are the card's foot,
+ * `hidden` is left off the card (a detail the table has room for).
+ */
+export type CardPlace = 'title' | 'badge' | 'field' | 'actions' | 'hidden';
 
 export interface DataTableColumnMeta {
   /** Extra classes for this column's header and body cells. */
   className?: string;
   align?: 'left' | 'center' | 'right';
+  card?: CardPlace;
+  /** The card's label of the value when the header is not plain text. */
+  cardLabel?: string;
+  /** Shown on cards only (a value every row of the table shares, such as its board's deadline). */
+  cardOnly?: boolean;
+}
+
+/** A list that could not be loaded: what to say in place of its rows, and how to try again. */
+export interface TableFailure {
+  message: ReactNode;
+  onRetry?: () => void;
 }
 
 export const dataTableFeatures = tableFeatures({
@@ -74,8 +96,18 @@ export interface DataTableProps<T extends RowData> {
   caption?: string;
   /** Tighter cells, for wide tables of many short columns (the audit logs). */
   dense?: boolean;
+  /** On a phone's width the rows become cards (PHONE_QUERY; column meta.card places each value). */
+  cards?: boolean;
+  /** The rows could not be loaded: said in their place, with a retry. */
+  failure?: TableFailure | null;
   className?: string;
 }
+
+/** The columns the table adds itself (selection, expansion). */
+const CONTROL_COLUMNS = new Set(['__select', '__expand']);
+
+/** Skeleton rows a first load shows under the headers (at most; fewer for a smaller page). */
+const SKELETON_ROWS = 5;
 
 const ALIGN_CLASS = { left: 'text-left', center: 'text-center', right: 'text-right' } as const;
 
@@ -136,8 +168,11 @@ export function DataTable<T extends RowData>({
   emptyText = UI_TEXT.empty,
   caption,
   dense = false,
+  cards = false,
+  failure = null,
   className = '',
 }: DataTableProps<T>): JSX.Element {
+  const phone = usePhoneWidth();
   const cellPadding = dense ? 'px-2 py-1.5' : 'px-3 py-2';
   const selectable = rowSelection !== undefined && onRowSelectionChange !== undefined;
   const expandable = renderSubRow !== undefined;
@@ -205,7 +240,109 @@ export function DataTable<T extends RowData>({
   });
 
   const rows = table.getRowModel().rows;
-  const columnCount = table.getAllLeafColumns().length;
+  const tableColumns = table.getAllLeafColumns().filter((column) => !column.columnDef.meta?.cardOnly);
+  const columnCount = tableColumns.length;
+  // A first load (nothing to show yet) shows skeletons; a reload keeps the rows under an overlay.
+  const skeleton = loading && rows.length === 0 && !failure;
+  const skeletonRows = Math.max(1, Math.min(size, SKELETON_ROWS));
+  const failed = failure && !loading ? <FailureNotice failure={failure} /> : null;
+
+  if (cards && phone) {
+    return (
+      <div className={className}>
+        <div className="relative" aria-busy={loading || undefined}>
+          {failed ? (
+            <div className="rounded-lg border border-slate-200 bg-white p-4">{failed}</div>
+          ) : skeleton ? (
+            <ul className="flex flex-col gap-3" aria-hidden="true">
+              {Array.from({ length: Math.min(skeletonRows, 3) }, (_, i) => (
+                <li key={i} className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-3">
+                  <SkeletonBar className="h-5 w-2/3" />
+                  <SkeletonBar className="w-1/2" />
+                  <SkeletonBar className="w-1/3" />
+                </li>
+              ))}
+            </ul>
+          ) : rows.length === 0 ? (
+            <p className="rounded-lg border border-slate-200 bg-white px-3 py-8 text-center text-sm text-slate-500">{emptyText}</p>
+          ) : (
+            <ul className="flex flex-col gap-3" aria-label={caption}>
+              {rows.map((row) => {
+                // The checkbox and the expander have places of their own on the card.
+                const placed = (place: CardPlace) =>
+                  row.getAllCells().filter((cell) => !CONTROL_COLUMNS.has(cell.column.id) && (cell.column.columnDef.meta?.card ?? 'field') === place);
+                const control = (id: string) => row.getAllCells().find((cell) => cell.column.id === id);
+                const select = control('__select');
+                const expand = control('__expand');
+                const actions = placed('actions');
+                const selected = selectable && row.getIsSelected();
+                return (
+                  <li
+                    key={row.id}
+                    aria-selected={selectable ? row.getIsSelected() : undefined}
+                    className={`rounded-lg border bg-white p-3 shadow-sm ${selected ? 'border-blue-300 bg-blue-50' : 'border-slate-200'}`}
+                  >
+                    <div className="flex items-start gap-2">
+                      {select && (
+                        <span className="pt-0.5">
+                          <table.FlexRender cell={select} />
+                        </span>
+                      )}
+                      <div className="min-w-0 flex-1 font-medium break-words text-slate-900">
+                        {placed('title').map((cell) => (
+                          <div key={cell.id}>
+                            <table.FlexRender cell={cell} />
+                          </div>
+                        ))}
+                      </div>
+                      {placed('badge').map((cell) => (
+                        <span key={cell.id} className="shrink-0">
+                          <table.FlexRender cell={cell} />
+                        </span>
+                      ))}
+                      {expand && <table.FlexRender cell={expand} />}
+                    </div>
+                    <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+                      {placed('field').map((cell) => {
+                        const def = cell.column.columnDef;
+                        const label = def.meta?.cardLabel ?? (typeof def.header === 'string' ? def.header : cell.column.id);
+                        return (
+                          <Fragment key={cell.id}>
+                            <dt className="text-slate-500">{label}</dt>
+                            <dd className="min-w-0 break-words text-slate-800 tabular-nums">
+                              <table.FlexRender cell={cell} />
+                            </dd>
+                          </Fragment>
+                        );
+                      })}
+                    </dl>
+                    {actions.length > 0 && (
+                      <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-slate-100 pt-2">
+                        {actions.map((cell) => (
+                          <table.FlexRender key={cell.id} cell={cell} />
+                        ))}
+                      </div>
+                    )}
+                    {expandable && row.getIsExpanded() && <div className="mt-3 border-t border-slate-100 pt-3">{renderSubRow(row.original)}</div>}
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+          {loading && <LoadingNotice overlay={!skeleton} />}
+        </div>
+        <ListFooter
+          page={page}
+          size={size}
+          totalPages={totalPages}
+          totalElements={totalElements}
+          onPageChange={onPageChange}
+          onSizeChange={onSizeChange}
+          sizeOptions={sizeOptions}
+        />
+      </div>
+    );
+  }
 
   return (
     <div className={className}>
@@ -215,27 +352,45 @@ export function DataTable<T extends RowData>({
           <thead className="bg-slate-50">
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
-                {group.headers.map((header) => {
-                  const meta = header.column.columnDef.meta;
-                  return (
-                    <th
-                      key={header.id}
-                      colSpan={header.colSpan}
-                      scope="col"
-                      className={`${cellPadding} font-medium whitespace-nowrap text-slate-600 ${ALIGN_CLASS[meta?.align ?? 'left']} ${meta?.className ?? ''}`}
-                    >
-                      {header.isPlaceholder ? null : <table.FlexRender header={header} />}
-                    </th>
-                  );
-                })}
+                {group.headers
+                  .filter((header) => !header.column.columnDef.meta?.cardOnly)
+                  .map((header) => {
+                    const meta = header.column.columnDef.meta;
+                    return (
+                      <th
+                        key={header.id}
+                        colSpan={header.colSpan}
+                        scope="col"
+                        className={`${cellPadding} font-medium whitespace-nowrap text-slate-600 ${ALIGN_CLASS[meta?.align ?? 'left']} ${meta?.className ?? ''}`}
+                      >
+                        {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                      </th>
+                    );
+                  })}
               </tr>
             ))}
           </thead>
           <tbody className="divide-y divide-slate-100">
-            {rows.length === 0 ? (
+            {failed ? (
               <tr>
-                <td colSpan={columnCount} className="h-24 px-3 py-8 text-center text-slate-400">
-                  {loading ? null : emptyText}
+                <td colSpan={columnCount} className="px-3 py-6">
+                  {failed}
+                </td>
+              </tr>
+            ) : skeleton ? (
+              Array.from({ length: skeletonRows }, (_, i) => (
+                <tr key={`skeleton-${i}`} aria-hidden="true" data-skeleton="">
+                  {tableColumns.map((column) => (
+                    <td key={column.id} className={cellPadding}>
+                      <SkeletonBar />
+                    </td>
+                  ))}
+                </tr>
+              ))
+            ) : rows.length === 0 ? (
+              <tr>
+                <td colSpan={columnCount} className="h-24 px-3 py-8 text-center text-slate-500">
+                  {emptyText}
                 </td>
               </tr>
             ) : (
@@ -245,14 +400,17 @@ export function DataTable<T extends RowData>({
                     aria-selected={selectable ? row.getIsSelected() : undefined}
                     className={selectable && row.getIsSelected() ? 'bg-blue-50' : 'hover:bg-slate-50'}
                   >
-                    {row.getAllCells().map((cell) => {
-                      const meta = cell.column.columnDef.meta;
-                      return (
-                        <td key={cell.id} className={`${cellPadding} text-slate-800 ${ALIGN_CLASS[meta?.align ?? 'left']} ${meta?.className ?? ''}`}>
-                          <table.FlexRender cell={cell} />
-                        </td>
-                      );
-                    })}
+                    {row
+                      .getAllCells()
+                      .filter((cell) => !cell.column.columnDef.meta?.cardOnly)
+                      .map((cell) => {
+                        const meta = cell.column.columnDef.meta;
+                        return (
+                          <td key={cell.id} className={`${cellPadding} text-slate-800 ${ALIGN_CLASS[meta?.align ?? 'left']} ${meta?.className ?? ''}`}>
+                            <table.FlexRender cell={cell} />
+                          </td>
+                        );
+                      })}
                   </tr>
                   {expandable && row.getIsExpanded() && (
                     <tr className="bg-slate-50">
@@ -266,18 +424,66 @@ export function DataTable<T extends RowData>({
             )}
           </tbody>
         </table>
-        {loading && (
-          <div role="status" className="absolute inset-0 flex items-center justify-center gap-2 bg-white/60 text-sm text-slate-600">
-            <Spinner />
-            {UI_TEXT.loading}
-          </div>
-        )}
+        {loading && <LoadingNotice overlay={!skeleton} />}
       </div>
-      <div className="mt-3 flex flex-wrap items-center justify-end gap-4 text-sm text-slate-600">
-        {totalElements !== undefined && <span>{UI_TEXT.total(totalElements)}</span>}
-        <Pager page={page} totalPages={totalPages} onChange={onPageChange} />
-        {sizeOptions && onSizeChange && <PageSizeSelect value={size} options={sizeOptions} onChange={onSizeChange} />}
-      </div>
+      <ListFooter
+        page={page}
+        size={size}
+        totalPages={totalPages}
+        totalElements={totalElements}
+        onPageChange={onPageChange}
+        onSizeChange={onSizeChange}
+        sizeOptions={sizeOptions}
+      />
+    </div>
+  );
+}
+
+function SkeletonBar({ className = 'w-full max-w-24' }: { className?: string }): JSX.Element {
+  return <span className={`block h-4 animate-pulse rounded bg-slate-200 ${className}`} />;
+}
+
+/** The load under way: over the rows a reload keeps, or only said (to screen readers) beside the skeletons. */
+function LoadingNotice({ overlay }: { overlay: boolean }): JSX.Element {
+  return overlay ? (
+    <div role="status" className="absolute inset-0 flex items-center justify-center gap-2 bg-white/60 text-sm text-slate-600">
+      <Spinner />
+      {UI_TEXT.loading}
+    </div>
+  ) : (
+    <span role="status" className="sr-only">
+      {UI_TEXT.loading}
+    </span>
+  );
+}
+
+function FailureNotice({ failure }: { failure: TableFailure }): JSX.Element {
+  return (
+    <div role="alert" className="flex flex-wrap items-center justify-center gap-3 text-center text-sm text-red-700">
+      <span>{failure.message}</span>
+      {failure.onRetry && (
+        <Button variant="secondary" size="sm" onClick={failure.onRetry}>
+          {UI_TEXT.retry}
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function ListFooter({
+  page,
+  size,
+  totalPages,
+  totalElements,
+  onPageChange,
+  onSizeChange,
+  sizeOptions,
+}: Pick<DataTableProps<never>, 'page' | 'size' | 'totalPages' | 'totalElements' | 'onPageChange' | 'onSizeChange' | 'sizeOptions'>): JSX.Element {
+  return (
+    <div className="mt-3 flex flex-wrap items-center justify-end gap-4 text-sm text-slate-600">
+      {totalElements !== undefined && <span>{UI_TEXT.total(totalElements)}</span>}
+      <Pager page={page} totalPages={totalPages} onChange={onPageChange} />
+      {sizeOptions && onSizeChange && <PageSizeSelect value={size} options={sizeOptions} onChange={onSizeChange} />}
     </div>
   );
 }

@@ -12,6 +12,8 @@ export const UI_TEXT = {
   total: (n: number) => `共 ${n} 条`,
   empty: '暂无数据',
   loading: '加载中…',
+  retry: '重试',
+  loadFailed: '加载失败',
   ok: '确定',
   cancel: '取消',
   close: '关闭',

@@ -4,13 +4,14 @@
 // number and routing number masked), 20 a page; each row can be deleted after a confirmation.
 // Toasts (SPEC §8): '保存成功' / '删除成功', or the server's msg; a refusal shows the server's msg, or
 // '保存失败' / '删除失败' when it gave none. After a save or a delete, failed or not, the list reloads
-// (SPEC §8 "After a bank card save or delete failure the list reloads").
+// (SPEC §8 "After a bank card save or delete failure the list reloads"). On a phone each card is a
+// card: type, holder, number, bank, address and its delete button.
 import { useRouter } from '@tanstack/react-router';
 import { useMemo, useState, type JSX } from 'react';
 import { CARD_LABELS } from '../../../../machines/bank-card';
 import { Button } from '../../components/ui/button';
 import { confirmDialog } from '../../components/ui/confirm';
-import { columnHelper } from '../../components/ui/data-table';
+import { columnHelper, type TableFailure } from '../../components/ui/data-table';
 import { PageHeader } from '../../components/ui/page';
 import { PagedTable } from '../../components/ui/paged-table';
 import { toast } from '../../components/ui/toast';
@@ -26,6 +27,8 @@ export interface BankCardPageProps {
   search: BankCardSearch;
   cards: BankCard[];
   loading?: boolean;
+  /** The cards could not be loaded: said in the table's place. */
+  failure?: TableFailure | null;
   onSearch: (next: BankCardSearch) => void;
 }
 
@@ -37,7 +40,7 @@ function cardSummary(card: BankCard): string {
   return [`#${card.id}`, card.paymentType, card.cardNo || card.accountName].filter(Boolean).join(' ');
 }
 
-export function BankCardPage({ search, cards, loading = false, onSearch }: BankCardPageProps): JSX.Element {
+export function BankCardPage({ search, cards, loading = false, failure = null, onSearch }: BankCardPageProps): JSX.Element {
   const router = useRouter();
   const { api } = useAppContext();
   const [adding, setAdding] = useState(false);
@@ -60,7 +63,7 @@ export function BankCardPage({ search, cards, loading = false, onSearch }: BankC
     }
     return col.columns([
       col.accessor('id', { header: t.colId, meta: { className: 'tabular-nums' } }),
-      col.accessor('paymentType', { header: CARD_LABELS.paymentType, meta: { className: 'whitespace-nowrap' } }),
+      col.accessor('paymentType', { header: CARD_LABELS.paymentType, meta: { className: 'whitespace-nowrap', card: 'title' } }),
       col.accessor('accountName', { header: CARD_LABELS.accountName, cell: mono }),
       col.accessor('cardNo', { header: CARD_LABELS.cardNo, cell: mono }),
       col.accessor('routingNumber', { header: CARD_LABELS.routingNumber, cell: mono }),
@@ -70,6 +73,7 @@ export function BankCardPage({ search, cards, loading = false, onSearch }: BankC
       col.display({
         id: 'actions',
         header: t.colActions,
+        meta: { card: 'actions' },
         cell: ({ row }) => (
           <Button
             variant="link"
@@ -111,6 +115,8 @@ export function BankCardPage({ search, cards, loading = false, onSearch }: BankC
         result={result}
         onSearch={(next) => onSearch({ page: next.page })}
         loading={loading}
+        failure={failure}
+        cards
         emptyText={t.empty}
         caption={t.caption}
       />

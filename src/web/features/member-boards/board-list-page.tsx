@@ -1,20 +1,25 @@
 // /user/board-list (SPEC §2): the open boards published to this member, filtered by board id, board
-// task id and item; id, boardName, remark, status and 'view' (to /user/board/{uuid}); 10 per page.
+// task id and item; id, boardName, remark, the deadline with the time left, status and 'view' (to
+// /user/board/{uuid}); 10 per page. An open board past its deadline shows 已过期, never 开放. On a
+// phone each board is a card (name, state, remark, deadline, view).
 // The filters, page and size live in the URL: this page reads them from `search` and changes them
-// through `onSearch`; the route's loader fetches the page they describe.
+// through `onSearch`; the route's loader fetches the page they describe (and while it does, or when
+// it fails, the route shows this page with skeletons or the failure in the table).
 import { Link } from '@tanstack/react-router';
 import type { JSX } from 'react';
 import * as v from 'valibot';
-import { columnHelper } from '../../components/ui/data-table';
+import { Countdown } from '../../components/countdown';
+import { columnHelper, type TableFailure } from '../../components/ui/data-table';
 import { PagedTable } from '../../components/ui/paged-table';
 import { FilterBar } from '../../components/ui/filter-bar';
 import { TextField, useValibotForm } from '../../components/ui/form';
+import { formatDateTime } from '../../components/ui/format';
 import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
 import { ItemPickerField } from '../../components/item-picker';
 import { BOARD_LIST_SIZE_OPTIONS, type BoardListSearch } from './board-list-search';
 import type { Board, BoardListPage } from './member-boards-api';
-import { BoardStatusBadge } from './status-badges';
+import { LiveBoardStateBadge } from './status-badges';
 
 const t = zh.memberBoards;
 
@@ -35,13 +40,24 @@ const toId = (text: string) => (text === '' ? undefined : Number(text));
 
 const col = columnHelper<Board>();
 const columns = col.columns([
-  col.accessor('id', { header: t.colId, meta: { className: 'w-20' } }),
-  col.accessor('boardName', { header: t.colBoardName, meta: { className: 'min-w-40' } }),
+  col.accessor('id', { header: t.colId, meta: { className: 'w-20', card: 'hidden' } }),
+  col.accessor('boardName', { header: t.colBoardName, meta: { className: 'min-w-40', card: 'title' } }),
   col.accessor('remark', { header: t.colRemark }),
-  col.accessor('status', { header: t.colStatus, cell: ({ getValue }) => <BoardStatusBadge status={getValue()} /> }),
+  col.accessor('expireAt', {
+    header: t.colDeadline,
+    cell: ({ getValue }) => (
+      <span className="flex flex-wrap gap-x-2">
+        <span>{formatDateTime(getValue())}</span>
+        <Countdown expireAt={getValue()} />
+      </span>
+    ),
+    meta: { className: 'whitespace-nowrap' },
+  }),
+  col.accessor('status', { header: t.colStatus, cell: ({ row }) => <LiveBoardStateBadge board={row.original} />, meta: { card: 'badge' } }),
   col.display({
     id: 'actions',
     header: t.colActions,
+    meta: { card: 'actions' },
     cell: ({ row }) => (
       <Link to="/user/board/$uuid" params={{ uuid: row.original.uuid }} className="text-sm font-medium text-blue-600 hover:underline">
         {t.view}
@@ -54,10 +70,12 @@ export interface MemberBoardListPageProps {
   search: BoardListSearch;
   result: BoardListPage;
   loading?: boolean;
+  /** The page could not be loaded: said in the table's place. */
+  failure?: TableFailure | null;
   onSearch: (next: BoardListSearch) => void;
 }
 
-export function MemberBoardListPage({ search, result, loading = false, onSearch }: MemberBoardListPageProps): JSX.Element {
+export function MemberBoardListPage({ search, result, loading = false, failure = null, onSearch }: MemberBoardListPageProps): JSX.Element {
   const filterKey = `${search.boardId ?? ''}|${search.boardTaskId ?? ''}|${search.itemId ?? ''}`;
   return (
     <div className="flex min-w-0 flex-col gap-4">
@@ -75,6 +93,8 @@ export function MemberBoardListPage({ search, result, loading = false, onSearch 
         onSearch={onSearch}
         sizeOptions={BOARD_LIST_SIZE_OPTIONS}
         loading={loading}
+        failure={failure}
+        cards
         caption={t.boardList}
       />
     </div>

@@ -1,7 +1,10 @@
-// /user/board/{uuid} (SPEC §2): the board's info, its board tasks with claim progress and the
-// 'claim' button (offered exactly when the claim machine would open its dialog), the claim dialog,
-// and the member's own tasks on this board with their actions (the tasks feature's table, handed in
-// by the route as `myTasksTable`).
+// /user/board/{uuid} (SPEC §2): the board's info (its state: 已过期 rather than 开放 past the
+// deadline, and the time left), its board tasks with the quantity shown, the quantity still
+// claimable (remaining, which falls as claims come in), claim progress and the 'claim' button
+// (offered exactly when the claim machine would open its dialog), the claim dialog, and the member's
+// own tasks on this board with their actions (the tasks feature's table, handed in by the route as
+// `myTasksTable`). On a phone each board task is a card: item, state, price, buyIn, remaining,
+// deadline, link, note and the claim button.
 import { Link } from '@tanstack/react-router';
 import { useMemo, type JSX, type ReactNode } from 'react';
 import { BoardTaskStatusBadge } from '../../components/task-status-badges';
@@ -14,8 +17,9 @@ import { ClaimDialog, useClaimActor, type ClaimActor } from './claim-dialog';
 import { ExternalLink } from './external-link';
 import { canClaim, claimTargetOf } from './claim-target';
 import { formatDateTime, formatMoney } from '../../components/ui/format';
+import { Countdown } from '../../components/countdown';
 import type { Board, BoardTask, MemberBoardData } from './member-boards-api';
-import { BoardStatusBadge, ExpiredBadge } from './status-badges';
+import { LiveBoardStateBadge } from './status-badges';
 
 const t = zh.memberBoards;
 
@@ -72,6 +76,7 @@ function BoardView({ board, boardTasks, myTasksTable, loading }: { board: Board;
           onPageChange={() => {}}
           loading={loading}
           caption={t.boardTasks}
+          cards
         />
       </Panel>
       <Panel title={t.myTasks}>{myTasksTable}</Panel>
@@ -86,13 +91,8 @@ function BoardInfo({ board }: { board: Board }): JSX.Element {
     [t.remark, board.remark],
     [t.publishAt, formatDateTime(board.publishAt)],
     [t.expireAt, formatDateTime(board.expireAt)],
-    [
-      t.status,
-      <span className="inline-flex gap-2">
-        <BoardStatusBadge status={board.status} />
-        <ExpiredBadge expired={board.expire} />
-      </span>,
-    ],
+    [t.status, <LiveBoardStateBadge board={board} />],
+    [t.timeLeft, <Countdown expireAt={board.expireAt} />],
   ];
   return (
     <dl className="grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-3">
@@ -122,23 +122,27 @@ function boardTaskColumns(board: Board, claim: ClaimActor) {
         </Link>
       ),
     }),
-    col.accessor('itemName', { header: t.colItemName, meta: { className: 'min-w-40' } }),
-    col.accessor('upc', { header: t.colUpc }),
-    col.accessor('url', { header: t.colLink, cell: ({ getValue }) => <ExternalLink url={getValue()} /> }),
+    col.accessor('itemName', { header: t.colItemName, meta: { className: 'min-w-40', card: 'title' } }),
+    col.accessor('upc', { header: t.colUpc, meta: { card: 'hidden' } }),
     col.accessor('price', { header: t.colPrice, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right' } }),
     col.accessor('buyIn', { header: t.colBuyIn, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right' } }),
-    col.accessor('show', { header: t.colShow, meta: { align: 'right' } }),
-    col.accessor('address', { header: t.colAddress }),
-    col.accessor('status', { header: t.status, cell: ({ getValue }) => <BoardTaskStatusBadge status={getValue()} /> }),
+    col.accessor('show', { header: t.colShow, meta: { align: 'right', card: 'hidden' } }),
+    col.accessor('remaining', { header: t.colRemaining, meta: { align: 'right' } }),
+    col.display({ id: 'deadline', header: t.colDeadline, cell: () => <Countdown expireAt={board.expireAt} />, meta: { cardOnly: true } }),
+    col.accessor('url', { header: t.colLink, cell: ({ getValue }) => <ExternalLink url={getValue()} /> }),
+    col.accessor('address', { header: t.colAddress, meta: { card: 'hidden' } }),
+    col.accessor('status', { header: t.status, cell: ({ getValue }) => <BoardTaskStatusBadge status={getValue()} />, meta: { card: 'badge' } }),
     col.display({
       id: 'progress',
       header: t.colProgress,
       cell: ({ row }) => <ClaimProgress count={row.original.claimCount} need={row.original.show} />,
+      meta: { card: 'hidden' },
     }),
     col.accessor('note', { header: t.colNote, meta: { className: 'min-w-32' } }),
     col.display({
       id: 'actions',
       header: t.colActions,
+      meta: { card: 'actions' },
       cell: ({ row }) => {
         const target = claimTargetOf(board, row.original);
         if (!canClaim(target)) return null;

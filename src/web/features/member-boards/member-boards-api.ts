@@ -1,12 +1,14 @@
 // The calls behind the member's board screens (SPEC §2 /user/board-list, /user/board/{uuid},
 // /user/boardtask/{boardId}/{taskId}; §7 Boards, Board tasks, Tasks). Loaders return what the page
-// shows; a failed call has already raised its error toast in the client, so loaders answer "nothing"
-// (an empty page, a null board) and the page says so.
+// shows. The board list's read is silent and a failure is thrown (lib/list-route.ts): the page says
+// it in place of its rows. The board's reads have already raised their error toast in the client
+// and answer "nothing" (a null board) when they fail, and the page says so.
 import type { ApiClient } from '../../../api/client';
 import { outcomeOf, saysSucc } from '../../../api/outcome';
 import type { components } from '../../../api/schema';
 import type { ClaimRequest } from '../../../../machines/claim.machine';
 import { zh } from '../../i18n/zh';
+import { loadedOrThrow } from '../../lib/list-route';
 
 export type Board = components['schemas']['Board'];
 export type BoardTask = components['schemas']['BoardTask'];
@@ -25,7 +27,9 @@ export interface BoardListPage {
   totalPages: number;
 }
 
-/** GET /api/board/list/user: the open boards published to this member, newest first. */
+export const EMPTY_BOARD_LIST: BoardListPage = { boards: [], totalPages: 0 };
+
+/** GET /api/board/list/user: the open boards published to this member, newest first; a failure is thrown (LoadFailure). */
 export async function loadUserBoards(api: ApiClient, query: BoardListQuery): Promise<BoardListPage> {
   const outcome = await outcomeOf(
     api.GET('/api/board/list/user', {
@@ -39,9 +43,11 @@ export async function loadUserBoards(api: ApiClient, query: BoardListQuery): Pro
           ...(query.itemId !== undefined && { itemId: query.itemId }),
         },
       },
+      silent: true,
     }),
+    { noAnswer: 'fail' },
   );
-  const page = outcome.ok ? outcome.data : undefined;
+  const page = loadedOrThrow(outcome);
   return { boards: page?.data ?? [], totalPages: page?.pageNumber ?? 0 };
 }
 

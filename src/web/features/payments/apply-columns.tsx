@@ -1,5 +1,7 @@
 // The columns both payment lists show (SPEC §2 /user/apply-list: task id, itemName, price, buyIn,
-// count, bonus, punish labelled discount, income, note, status). Money shows with two decimals.
+// count, bonus, punish labelled discount, income, note, status). Money shows with two decimals. As
+// cards (a phone, where a list asks for them) the item heads the card with its status beside it,
+// the income and the task first among the values, and the actions at the foot.
 import type { ReactNode } from 'react';
 import { columnHelper, type DataTableColumn } from '../../components/ui/data-table';
 import { formatMoney } from '../../components/ui/format';
@@ -34,7 +36,7 @@ export function applyColumns({ afterTaskId = [], bonusCell, afterStatus = [], ac
       meta: { className: 'whitespace-nowrap tabular-nums' },
     }),
     ...afterTaskId,
-    applyCol.accessor('itemName', { header: C.itemName, meta: { className: 'min-w-40' } }),
+    applyCol.accessor('itemName', { header: C.itemName, meta: { className: 'min-w-40', card: 'title' } }),
     applyCol.accessor('price', { header: C.price, ...money }),
     applyCol.accessor('buyIn', { header: C.buyIn, ...money }),
     applyCol.accessor('count', { header: C.count, meta: { align: 'right', className: 'tabular-nums' } }),
@@ -44,8 +46,13 @@ export function applyColumns({ afterTaskId = [], bonusCell, afterStatus = [], ac
     applyCol.accessor('punish', { header: C.discount, ...money }),
     applyCol.accessor('income', { header: C.income, ...money, meta: { ...money.meta, className: 'tabular-nums font-medium' } }),
     applyCol.accessor('note', { header: C.note, meta: { className: 'max-w-60 break-words' } }),
-    applyCol.accessor('status', { header: C.status, cell: ({ getValue }) => <PaymentStatusBadge status={getValue()} /> }),
+    applyCol.accessor('status', { header: C.status, cell: ({ getValue }) => <PaymentStatusBadge status={getValue()} />, meta: { card: 'badge' } }),
     ...afterStatus,
-    applyCol.display({ id: 'actions', header: C.actions, cell: ({ row }) => actions(row.original), meta: { className: 'whitespace-nowrap' } }),
+    applyCol.display({
+      id: 'actions',
+      header: C.actions,
+      cell: ({ row }) => actions(row.original),
+      meta: { className: 'whitespace-nowrap', card: 'actions' },
+    }),
   ]);
 }

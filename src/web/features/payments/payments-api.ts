@@ -1,6 +1,8 @@
 // The calls behind the payment screens (SPEC §2 /user/apply-list, /admin/apply-list, the apply
 // dialog of /user/my-task; §7 "Payments", "Tasks" GET /api/task/apply/exist):
-// - the list (listPaymentApplies) answers an empty page on failure (the client has shown why);
+// - the list (listPaymentApplies) answers an empty page on failure (the client has shown why); the
+//   member's own list (loadMyPaymentApplies) is silent and throws its failure instead (LoadFailure,
+//   lib/list-route.ts), which /user/apply-list says in place of its table;
 // - which tasks already have an application (checkTaskApplyExists) is silent and answers "none
 //   has one" on failure: the buttons then follow the task machine alone and the server still
 //   refuses a second application ('该任务已申请付款');
@@ -12,6 +14,7 @@
 import type { ApiClient } from '../../../api/client';
 import { outcomeOf, saysSucc, type ApiOutcome } from '../../../api/outcome';
 import type { components, operations } from '../../../api/schema';
+import { loadedOrThrow } from '../../lib/list-route';
 
 type Schemas = components['schemas'];
 export type PaymentApply = Schemas['PaymentApply'];
@@ -39,6 +42,14 @@ const EMPTY_PAGE: PaymentApplyPage = { content: [], totalPages: 0 };
 export async function loadPaymentApplies(api: ApiClient, query: PaymentListQuery): Promise<PaymentApplyPage> {
   const outcome = await outcomeOf(api.GET('/api/apply/list/page', { params: { query } }));
   return outcome.ok ? (outcome.data ?? EMPTY_PAGE) : EMPTY_PAGE;
+}
+
+export const EMPTY_APPLY_PAGE = EMPTY_PAGE;
+
+/** GET /api/apply/list/page: the member's own applications; a failure is thrown. */
+export async function loadMyPaymentApplies(api: ApiClient, query: PaymentListQuery): Promise<PaymentApplyPage> {
+  const outcome = await outcomeOf(api.GET('/api/apply/list/page', { params: { query }, silent: true }), { noAnswer: 'fail' });
+  return loadedOrThrow(outcome) ?? EMPTY_PAGE;
 }
 
 /** Every user: the applicant filter of /admin/apply-list. */

@@ -1,6 +1,8 @@
 // The calls behind the withdraw screens (SPEC §2 /user/withdraw-request, /user/withdraw-orders,
 // /admin/withdraw-list; §7 "Withdraw", the balance, the withdrawable applications, the files):
-// - reads answer an empty result on failure (the client has shown why);
+// - the member's lists (requests, orders) are silent and throw their failure (LoadFailure,
+//   lib/list-route.ts): the page says it in place of the table; other reads answer an empty result
+//   on failure (the client has shown why);
 // - changes are silent and return an outcome: each screen words its own toast (SPEC §8). A refusal
 //   is an error code (the server refuses what machines/withdraw.machine.ts refuses) or a result
 //   whose status is not 'succ'; the card reveal and bulk pay carry what the dialog and page show;
@@ -10,7 +12,9 @@
 import { multipartBody, type ApiClient } from '../../../api/client';
 import { anyResult, outcomeOf, saysSucc, type ApiOutcome } from '../../../api/outcome';
 import type { components, operations } from '../../../api/schema';
+import { AWAITING_RECEIPT_PAYMENT_STATUS } from '../../../../machines/payment.machine';
 import type { UploadExcelOptions, UploadOutcome } from '../../lib/excel-upload';
+import { loadedOrThrow } from '../../lib/list-route';
 
 type Schemas = components['schemas'];
 export type WithdrawRequest = Schemas['WithdrawRequest'];
@@ -39,16 +43,42 @@ export type Outcome = ApiOutcome<unknown>;
 
 const EMPTY_PAGE: WithdrawRequestPage = { content: [], totalPages: 0 };
 
-/** GET /api/withdraw/user/requests: the member's withdraw lines with the filters. */
+export const EMPTY_LINE_PAGE: WithdrawRequestPage = EMPTY_PAGE;
+
+/** GET /api/withdraw/user/requests: the member's withdraw lines with the filters; a failure is thrown. */
 export async function loadWithdrawRequests(api: ApiClient, query: WithdrawListQuery): Promise<WithdrawRequestPage> {
-  const outcome = await outcomeOf(api.GET('/api/withdraw/user/requests', { params: { query } }));
-  return outcome.ok ? (outcome.data?.requestPage ?? EMPTY_PAGE) : EMPTY_PAGE;
+  const outcome = await outcomeOf(api.GET('/api/withdraw/user/requests', { params: { query }, silent: true }), { noAnswer: 'fail' });
+  return loadedOrThrow(outcome)?.requestPage ?? EMPTY_PAGE;
 }
 
-/** GET /api/withdraw/user/request/orders: the member's orders, one row per line (orderId the only filter). */
+/** GET /api/withdraw/user/request/orders: the member's orders, one row per line (orderId the only filter); a failure is thrown. */
 export async function loadWithdrawOrders(api: ApiClient, query: WithdrawOrdersQuery): Promise<WithdrawRequestPage> {
-  const outcome = await outcomeOf(api.GET('/api/withdraw/user/request/orders', { params: { query } }));
-  return outcome.ok ? (outcome.data?.requestOrders ?? EMPTY_PAGE) : EMPTY_PAGE;
+  const outcome = await outcomeOf(api.GET('/api/withdraw/user/request/orders', { params: { query }, silent: true }), { noAnswer: 'fail' });
+  return loadedOrThrow(outcome)?.requestOrders ?? EMPTY_PAGE;
+}
+
+/** How many of the member's applications are paid and wait for their receipt to be confirmed (0 when it could not be read). */
+export async function loadAwaitingReceipt(api: ApiClient): Promise<number> {
+  const outcome = await outcomeOf(
+    api.GET('/api/apply/list/page', { params: { query: { status: AWAITING_RECEIPT_PAYMENT_STATUS, page: 0, size: 1 } }, silent: true }),
+    {
+      noAnswer: 'fail',
+    },
+  );
+  return outcome.ok ? (outcome.data?.totalPages ?? 0) : 0;
+}
+
+/** GET /api/apply/list/page?orderId=: the applications withdraw order `orderId` pays (the member's own). */
+export async function loadOrderApplies(api: ApiClient, orderId: number): Promise<ApiOutcome<PaymentApply[]>> {
+  const outcome = await outcomeOf(api.GET('/api/apply/list/page', { params: { query: { orderId, page: 0, size: 1000, isDesc: false } }, silent: true }), {
+    noAnswer: 'fail',
+  });
+  return outcome.ok ? { ...outcome, data: outcome.data?.content ?? [] } : outcome;
+}
+
+/** POST /api/trade/user/collect/confirm {paymentApplyId}: the member confirms the money of one application arrived. */
+export function confirmReceipt(api: ApiClient, paymentApplyId: number): Promise<Outcome> {
+  return outcomeOf(api.POST('/api/trade/user/collect/confirm', { body: { paymentApplyId }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }
 
 /** GET /api/withdraw/admin/requests: every member's withdraw lines with the filters. */

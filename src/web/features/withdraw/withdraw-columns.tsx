@@ -1,5 +1,6 @@
 // The columns the withdraw tables share (SPEC §2, §3 withdraw request): each page picks its own
-// list and order from these. Card fields come masked from the server; amounts show two decimals.
+// list and order from these. Card fields come masked from the server; amounts show two decimals. As
+// cards (a phone) the amount heads a line's card with its status beside it.
 import { columnHelper } from '../../components/ui/data-table';
 import { formatDateTime, formatMoney } from '../../components/ui/format';
 import { zh } from '../../i18n/zh';
@@ -34,10 +35,10 @@ export const withdrawColumn = {
   withdrawAmount: withdrawCol.accessor('withdrawAmount', {
     header: C.withdrawAmount,
     cell: ({ getValue }) => formatMoney(getValue()),
-    meta: { align: 'right', className: 'tabular-nums whitespace-nowrap' },
+    meta: { align: 'right', className: 'tabular-nums whitespace-nowrap', card: 'title' },
   }),
   userNote: withdrawCol.accessor('userNote', { header: C.userNote, meta: { className: 'min-w-32' } }),
-  status: withdrawCol.accessor('status', { header: C.status, cell: ({ getValue }) => <WithdrawStatusBadge status={getValue()} /> }),
+  status: withdrawCol.accessor('status', { header: C.status, cell: ({ getValue }) => <WithdrawStatusBadge status={getValue()} />, meta: { card: 'badge' } }),
   adminNote: withdrawCol.accessor('adminNote', { header: C.adminNote, meta: { className: 'min-w-32' } }),
   adminNote2: withdrawCol.accessor('adminNote2', { header: C.adminNote2, meta: { className: 'min-w-32' } }),
   createdAt: withdrawCol.accessor('createdAt', {

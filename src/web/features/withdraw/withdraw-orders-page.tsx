@@ -5,8 +5,10 @@
 // the rows of the page on screen (said under the filter).
 // No Excel export here: the withdraw export's download token is for admins only (openapi.yaml
 // getExcelDownloadToken x-kind-roles withdraw: [admin]); a member's request would be refused.
-// Filters, sort, page and size live in the URL; the route's loader fetches the page.
-import { Link, useRouterState } from '@tanstack/react-router';
+// Filters, sort, page and size live in the URL; the route's loader fetches the page (and while it
+// does, or when it fails, the route shows this page with skeletons or the failure in the table).
+// On a phone each line is a card: amount, status, order, card and note.
+import { Link } from '@tanstack/react-router';
 import { useMemo, type JSX } from 'react';
 import * as v from 'valibot';
 import { WITHDRAW_STATUSES, type WithdrawStatus } from '../../../../machines/withdraw.machine';
@@ -15,6 +17,7 @@ import { SelectField, TextField, useValibotForm } from '../../components/ui/form
 import { secondaryLinkClass } from '../../components/ui/link-classes';
 import { PageHeader } from '../../components/ui/page';
 import { PagedTable } from '../../components/ui/paged-table';
+import type { TableFailure } from '../../components/ui/data-table';
 import { zh } from '../../i18n/zh';
 import { idText, toId } from '../../lib/filter-fields';
 import { SwitchField } from './switch-field';
@@ -30,6 +33,9 @@ const F = W.filter;
 export interface WithdrawOrdersPageProps {
   search: WithdrawOrdersSearch;
   orders: LinePage;
+  loading?: boolean;
+  /** The orders could not be loaded: said in the table's place. */
+  failure?: TableFailure | null;
   onSearch: (next: WithdrawOrdersSearch) => void;
 }
 
@@ -44,8 +50,7 @@ const columns = withdrawCol.columns([
   withdrawColumn.status,
 ]);
 
-export function WithdrawOrdersPage({ search, orders, onSearch }: WithdrawOrdersPageProps): JSX.Element {
-  const loading = useRouterState({ select: (state) => state.isLoading });
+export function WithdrawOrdersPage({ search, orders, loading = false, failure = null, onSearch }: WithdrawOrdersPageProps): JSX.Element {
   // The status is not sent (SPEC §2): it filters the rows of this page.
   const shown = useMemo(
     () => (search.status === undefined ? orders : { ...orders, content: orders.content.filter((row) => row.status === search.status) }),
@@ -76,6 +81,8 @@ export function WithdrawOrdersPage({ search, orders, onSearch }: WithdrawOrdersP
         onSearch={onSearch}
         sizeOptions={WITHDRAW_SIZE_OPTIONS}
         loading={loading}
+        failure={failure}
+        cards
         emptyText={O.empty}
         caption={O.caption}
       />

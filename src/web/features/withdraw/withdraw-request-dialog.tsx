@@ -2,7 +2,10 @@
 // member picks the applications to withdraw (their withdrawable ones, listWithdrawableApplies: task
 // id mainId-subId, item, income) and says where the money goes, one line per card (own cards only):
 // card, amount and a note; lines are added and removed. "任务合计" (the selected incomes) and
-// "提现合计" (the lines) are shown as they change, reckoned in cents.
+// "提现合计" (the lines) are shown as they change, reckoned in cents. The dialog opens with one line
+// (its card already chosen when the member has one card), and while there is one line its amount
+// follows the selection: it is filled with the selected applications' total, so the usual request
+// is: pick the tasks, submit. With several lines the member divides the total.
 // The checks are the machine's own (withdrawRequestError, the server runs the same), inside the
 // form's valibot schema, in the order a member fixes them: a task ('请填写需要提现的任务'), a card
 // and a numeric amount on each line ('请填写银行卡', '请填写金额，金额必须为数字'), each card once
@@ -10,7 +13,7 @@
 // The submit sends requestWithdraw {requests: [{cardId, withdrawAmount, userNote}], taskIds} (the
 // selected applications' tasks); a second submit is blocked while it is under way. '申请成功' (or the
 // server's msg) closes the dialog; a refusal toasts the server's msg and keeps it open.
-import { useId, useMemo, useRef, useState, type JSX } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type JSX } from 'react';
 import { useController, useFieldArray, useWatch, type Control } from 'react-hook-form';
 import * as v from 'valibot';
 import { amountToCents, withdrawMessages, withdrawRequestError } from '../../../../machines/withdraw.machine';
@@ -154,6 +157,14 @@ function RequestForm({
 
   const incomeOf = new Map(applies.map((apply) => [apply.id, centsOf(apply.income)]));
   const taskCents = (applyIds ?? []).reduce((sum, id) => sum + (incomeOf.get(id) ?? 0), 0);
+  // One line: its amount is the selection's total, kept so as the selection changes.
+  const oneLine = lines.fields.length === 1;
+  const { setValue, getValues } = form;
+  useEffect(() => {
+    if (!oneLine) return;
+    const amount = taskCents > 0 ? formatCents(taskCents) : '';
+    if (getValues('lines.0.amount') !== amount) setValue('lines.0.amount', amount, { shouldDirty: true });
+  }, [oneLine, taskCents, getValues, setValue]);
   const lineCents = (typedLines ?? []).reduce((sum, line) => sum + (amountToCents(line?.amount) ?? 0), 0);
   const cardOptions = cards.map((card) => ({ value: card.id, label: cardLabel(card) }));
   const errors = form.formState.errors;

@@ -8,12 +8,15 @@
 // - 更换银行卡 (wd.changeCard, waited): the change-card dialog;
 // - 申请取消 (wd.requestCancel, waited while cancelFlag is set): after a confirmation, the whole
 //   order asks to be cancelled (cancel/order takes the orderId);
-// - 标记已付款 (wd.pay, waited): after a confirmation, the member says the money arrived.
+// - 标记已付款 (wd.pay, waited): after a confirmation, the member says the money arrived;
+// - 确认收款 (a paid line, while some application waits for its receipt): the receipt dialog
+//   (withdraw-request-receipt-dialog.tsx) confirms receipt of the applications its order paid.
 // Cancel and paid toast the server's msg (SPEC §8), '操作成功' / '操作失败' when it gave none; the
-// list and the balance reload after every change.
+// list and the balance reload after every change. On a phone each line is a card (amount, status,
+// order, card, note and its actions).
 // Filters, sort, page and size live in the URL: this page reads them from `search` and changes them
 // through `onSearch`; the route's loader fetches the page they describe, the balance and the cards.
-import { Link, useRouter, useRouterState } from '@tanstack/react-router';
+import { Link, useRouter } from '@tanstack/react-router';
 import { useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { WITHDRAW_STATUSES, type WithdrawStatus } from '../../../../machines/withdraw.machine';
@@ -25,6 +28,7 @@ import { formatMoney } from '../../components/ui/format';
 import { secondaryLinkClass } from '../../components/ui/link-classes';
 import { PageHeader } from '../../components/ui/page';
 import { PagedTable } from '../../components/ui/paged-table';
+import type { TableFailure } from '../../components/ui/data-table';
 import { toastOutcome } from '../../lib/toast-outcome';
 import { zh } from '../../i18n/zh';
 import { idText, toId } from '../../lib/filter-fields';
@@ -34,7 +38,8 @@ import { SwitchField } from './switch-field';
 import { cancelWithdrawOrder, markWithdrawPaid, type BankCard, type Outcome, type WithdrawRequest, type WithdrawRequestPage as LinePage } from './withdraw-api';
 import { withdrawCol, withdrawColumn } from './withdraw-columns';
 import { WithdrawRequestDialog } from './withdraw-request-dialog';
-import { cardLabel, WITHDRAW_STATUS_OPTIONS, withdrawActions, type WithdrawAction } from './withdraw-rules';
+import { ReceiptDialog } from './withdraw-request-receipt-dialog';
+import { cardLabel, mayConfirmReceipt, WITHDRAW_STATUS_OPTIONS, withdrawActions, type WithdrawAction } from './withdraw-rules';
 import { WITHDRAW_SIZE_OPTIONS, type WithdrawRequestSearch } from './withdraw-search';
 
 const W = zh.withdraw;
@@ -46,11 +51,16 @@ export interface WithdrawRequestData {
   /** null when it could not be read. */
   balance: number | null;
   cards: BankCard[];
+  /** How many of the member's applications wait for their receipt to be confirmed (0: no 确认收款 is offered). */
+  awaitingReceipt: number;
 }
 
 export interface WithdrawRequestPageProps {
   search: WithdrawRequestSearch;
   data: WithdrawRequestData;
+  loading?: boolean;
+  /** The lines could not be loaded: said in the table's place. */
+  failure?: TableFailure | null;
   onSearch: (next: WithdrawRequestSearch) => void;
 }
 
@@ -61,12 +71,13 @@ function report(outcome: Outcome): void {
   toastOutcome(outcome, { done: W.done, failed: W.failed });
 }
 
-export function WithdrawRequestPage({ search, data, onSearch }: WithdrawRequestPageProps): JSX.Element {
+export function WithdrawRequestPage({ search, data, loading = false, failure = null, onSearch }: WithdrawRequestPageProps): JSX.Element {
   const router = useRouter();
   const { api } = useAppContext();
-  const loading = useRouterState({ select: (state) => state.isLoading });
   const [requesting, setRequesting] = useState(false);
   const [changing, setChanging] = useState<WithdrawRequest | null>(null);
+  const [receiving, setReceiving] = useState<WithdrawRequest | null>(null);
+  const offerReceipt = data.awaitingReceipt > 0;
   const [running, setRunning] = useState<Running>(null);
 
   const columns = useMemo(() => {
@@ -110,8 +121,14 @@ export function WithdrawRequestPage({ search, data, onSearch }: WithdrawRequestP
       withdrawCol.display({
         id: 'actions',
         header: W.col.actions,
+        meta: { card: 'actions' },
         cell: ({ row }) => (
-          <div className="flex gap-3">
+          <div className="flex flex-wrap gap-x-3 gap-y-1">
+            {offerReceipt && mayConfirmReceipt(row.original) && (
+              <Button variant="link" aria-label={R.collectNamed(row.original.id, row.original.orderId)} onClick={() => setReceiving(row.original)}>
+                {R.collect}
+              </Button>
+            )}
             {withdrawActions(row.original, 'member').map((action) => (
               <Button
                 key={action}
@@ -128,7 +145,7 @@ export function WithdrawRequestPage({ search, data, onSearch }: WithdrawRequestP
         ),
       }),
     ]);
-  }, [api, router, running]);
+  }, [api, offerReceipt, router, running]);
 
   // A new URL (back button, a link) re-seeds the filter form.
   const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
@@ -161,6 +178,8 @@ export function WithdrawRequestPage({ search, data, onSearch }: WithdrawRequestP
         onSearch={onSearch}
         sizeOptions={WITHDRAW_SIZE_OPTIONS}
         loading={loading}
+        failure={failure}
+        cards
         emptyText={R.empty}
         caption={R.caption}
       />
@@ -170,6 +189,17 @@ export function WithdrawRequestPage({ search, data, onSearch }: WithdrawRequestP
           onClose={() => setRequesting(false)}
           onRequested={() => {
             setRequesting(false);
+            void router.invalidate();
+          }}
+        />
+      )}
+      {receiving && (
+        <ReceiptDialog
+          key={receiving.id}
+          line={receiving}
+          onClose={() => setReceiving(null)}
+          onDone={() => {
+            setReceiving(null);
             void router.invalidate();
           }}
         />

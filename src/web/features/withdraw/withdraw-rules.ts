@@ -9,8 +9,9 @@
 //   (waited).
 // Money is summed in integer cents only: typed amounts through the machine's amountToCents, amounts
 // that come from the server (two places at most) through centsOf.
+import { paymentMachine, type PaymentStatus } from '../../../../machines/payment.machine';
 import { allowedEvents } from '../../../../machines/stored-state';
-import { WITHDRAW_STATUSES, withdrawMachine, type WithdrawEvent, type WithdrawStatus } from '../../../../machines/withdraw.machine';
+import { PAID_WITHDRAW_STATUS, WITHDRAW_STATUSES, withdrawMachine, type WithdrawEvent, type WithdrawStatus } from '../../../../machines/withdraw.machine';
 import { zh } from '../../i18n/zh';
 
 export type WithdrawAction = 'changeCard' | 'requestCancel' | 'pay' | 'agreeCancel' | 'rejectCancel';
@@ -43,6 +44,19 @@ export function withdrawActions(line: { status: WithdrawStatus; cancelFlag: bool
     ),
   );
   return offered.filter(([, event]) => allowed.has(event)).map(([action]) => action);
+}
+
+/**
+ * A paid line offers 确认收款: its order's applications, paid once every line of the order is,
+ * wait for the member to confirm receipt (the payment machine's pay.collect, canCollect).
+ */
+export function mayConfirmReceipt(line: { status: WithdrawStatus }): boolean {
+  return line.status === PAID_WITHDRAW_STATUS;
+}
+
+/** The payment machine lets the member confirm receipt of this application (pay.collect). */
+export function canCollect(apply: { status: PaymentStatus }): boolean {
+  return allowedEvents(paymentMachine, apply.status, {}, [{ type: 'pay.collect' }]).length > 0;
 }
 
 /** The admin may mark the line paid (wd.pay): the rows the bulk pay and the payment file may choose. */

@@ -1,20 +1,35 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { MemberBoardListPage } from '../../../../features/member-boards/board-list-page';
 import { BOARD_LIST_SEARCH_DEFAULTS, boardListSearchSchema } from '../../../../features/member-boards/board-list-search';
-import { loadUserBoards } from '../../../../features/member-boards/member-boards-api';
+import { EMPTY_BOARD_LIST, loadUserBoards, type BoardListPage } from '../../../../features/member-boards/member-boards-api';
 import { zh } from '../../../../i18n/zh';
+import { LIST_ROUTE_TIMING, useListFailure, type ListViewState } from '../../../../lib/list-route';
 
+// Loading and a failed load show the page itself, skeletons or the failure in its table (lib/list-route.ts).
 export const Route = createFileRoute('/_app/_user/user/board-list')({
   staticData: { title: zh.titles.userBoardList },
   validateSearch: boardListSearchSchema,
   search: { middlewares: [stripSearchParams(BOARD_LIST_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) => loadUserBoards(context.api, deps),
+  ...LIST_ROUTE_TIMING,
   component: function BoardListRoute() {
-    const search = Route.useSearch();
-    const result = Route.useLoaderData();
     const loading = Route.useMatch({ select: (match) => match.isFetching !== false });
-    const navigate = Route.useNavigate();
-    return <MemberBoardListPage search={search} result={result} loading={loading} onSearch={(next) => void navigate({ search: next })} />;
+    return <BoardListView result={Route.useLoaderData()} loading={loading} />;
   },
+  pendingComponent: () => <BoardListView pending />,
+  errorComponent: ({ error, reset }) => <BoardListView error={error} reset={reset} />,
 });
+
+function BoardListView({ result = EMPTY_BOARD_LIST, loading = false, ...state }: ListViewState & { result?: BoardListPage; loading?: boolean }) {
+  const navigate = Route.useNavigate();
+  return (
+    <MemberBoardListPage
+      search={Route.useSearch()}
+      result={result}
+      loading={loading || state.pending === true}
+      failure={useListFailure(state)}
+      onSearch={(next) => void navigate({ search: next })}
+    />
+  );
+}

@@ -4,18 +4,18 @@
 // count is one aggregate over an index (not-arrived: a partial one, tasks/not-arrived.ts), and all
 // of them travel as ONE statement, so the page costs one round trip and its numbers one snapshot.
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
-import { AWAITING_AGREE_PAYMENT_STATUS } from '../../machines/payment.machine.ts';
-import { isUnmatched, NOT_ARRIVED_AFTER_DAYS, SCAN_STATUSES } from '../../machines/scan-record.machine.ts';
-import { CLAIM_PENDING_STATUS } from '../../machines/task.machine.ts';
-import { AWAITING_PAY_WITHDRAW_STATUS, CANCEL_REQUESTED_WITHDRAW_STATUS } from '../../machines/withdraw.machine.ts';
-import type { components } from '../api/schema';
-import { todayRange } from './dates.ts';
-import { rowsOf, type Tx } from './db/client.ts';
-import { paymentApplies, withdrawRequests } from './db/schema/money.ts';
-import { scanTrackings } from './db/schema/receiving.ts';
-import { tasks } from './db/schema/tasks.ts';
-import { centsOf, fromCents } from './money/cents.ts';
-import { notArrivedTrackingCount } from './tasks/not-arrived.ts';
+import { AWAITING_AGREE_PAYMENT_STATUS } from '../../../machines/payment.machine.ts';
+import { isUnmatched, NOT_ARRIVED_AFTER_DAYS, SCAN_STATUSES } from '../../../machines/scan-record.machine.ts';
+import { CLAIM_PENDING_STATUS } from '../../../machines/task.machine.ts';
+import { AWAITING_PAY_WITHDRAW_STATUS, CANCEL_REQUESTED_WITHDRAW_STATUS } from '../../../machines/withdraw.machine.ts';
+import type { components } from '../../api/schema';
+import { todayRange } from '../dates.ts';
+import { rowsOf, type Tx } from '../db/client.ts';
+import { paymentApplies, withdrawRequests } from '../db/schema/money.ts';
+import { scanTrackings } from '../db/schema/receiving.ts';
+import { tasks } from '../db/schema/tasks.ts';
+import { centsOf, fromCents } from '../money/cents.ts';
+import { notArrivedTrackingCount } from '../tasks/not-arrived.ts';
 
 type AdminHome = components['schemas']['AdminHome'];
 
