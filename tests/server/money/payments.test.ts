@@ -9,6 +9,7 @@ import { paymentMessages } from '../../../machines/payment.machine.ts';
 import { taskMessages } from '../../../machines/task.machine.ts';
 import { auditLog } from '../../../src/server/db/schema/audit.ts';
 import { bankCards, paymentApplies, withdrawOrderApplies, withdrawOrders, withdrawRequests } from '../../../src/server/db/schema/money.ts';
+import { tasks } from '../../../src/server/db/schema/tasks.ts';
 import { movePayments } from '../../../src/server/money/payment-transitions.ts';
 import { useTestApp } from '../support/harness.ts';
 import {
@@ -502,6 +503,19 @@ describe('paying for what arrived, in one step (decision 053)', () => {
     expect(await row()).toMatchObject({ askedBonus: 5, agreedBonus: 3.5 });
     const original = (await w.a.api.get<{ content: TaskOut[] }>('/api/task/info/user/list')).body.data!.content.find((x) => x.id === task.id)!;
     expect(original).toMatchObject({ askedBonus: null, agreedBonus: null });
+  });
+
+  it('two at once for one task make one sub-task and one application', async () => {
+    const w = await world();
+    const task = await partlyArrived(w, w.a, 4, 3, 'ARR-TWICE');
+    const results = await Promise.all([applyArrived(w.a.api, { taskId: task.id, bonus: 1 }), applyArrived(w.a.api, { taskId: task.id, bonus: 2 })]);
+    expect(results.map((r) => r.body.data?.status ?? r.body.msg).sort()).toEqual([taskMessages.applyArrivedPartialOnly, 'succ'].sort());
+    expect(await allApplications()).toHaveLength(1);
+    const family = await db().db.select().from(tasks).where(eq(tasks.mainId, task.mainId));
+    expect(family.map((x) => [x.subId, x.count, x.status]).sort()).toEqual([
+      [0, 1, 'open'],
+      [1, 3, 'processing'],
+    ]);
   });
 
   it('refuses what the machines refuse - nothing arrived, all arrived, already applied - and another member’s task, changing nothing', async () => {

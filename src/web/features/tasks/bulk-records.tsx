@@ -14,6 +14,7 @@ import { Form, FormError, SelectField, TextArea, useValibotForm } from '../../co
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
+import { saysSucc } from '../../../api/outcome';
 import { BULK_MAX_TEXT, parsePurchasedLines, pasteIsClean, type PastedLine } from '../../../../machines/purchased-record';
 import { taskDisplayId } from './task-actions';
 import { failureText } from './task-outcomes';
@@ -79,7 +80,7 @@ export function BulkRecordsForm({ tasks, onSaved, onCancel }: BulkRecordsFormPro
         setFailure(failureText(t.failed, outcome.msg));
         return;
       }
-      if (outcome.data.status === 'succ') {
+      if (saysSucc(outcome.data)) {
         toast.success(outcome.data.msg || t.createSuccess);
         setAnswered(null);
         form.reset({ taskId: values.taskId, text: '' });
