@@ -22,16 +22,16 @@ import { isAdminSide } from '../boards/visibility.ts';
 export type PurchasedRow = typeof purchasedRecords.$inferSelect;
 
 export const purchasedMessages = {
-  trackingIdRequired: '请填写trackingId',
-  trackingIdTooLong: 'trackingId不能超过64个字符',
-  trackingIdInvalid: 'trackingId包含无效字符',
+  trackingIdRequired: '请填写trackingId', // SPEC §5, verbatim
+  trackingIdTooLong: '快递单号不能超过64个字符',
+  trackingIdInvalid: '快递单号包含无效字符',
   countRequired: '请填写数目',
   overCount: (count: number) => `所有记录的数目合计不能超过任务数量${count}件`,
   matchedNoEdit: '已匹配的记录不能修改',
   matchedNoRemove: '已匹配的记录不能删除',
-  alreadyRecorded: '该trackingId已记录',
+  alreadyRecorded: '该快递单号已记录',
   notFound: '记录不存在',
-  noRecordForTracking: '该任务没有此trackingId的记录',
+  noRecordForTracking: '该任务没有此快递单号的记录',
   unchanged: '没有变化',
   created: '创建成功',
   saved: '保存成功',

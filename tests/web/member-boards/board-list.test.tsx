@@ -48,7 +48,7 @@ describe('/user/board-list', () => {
       within(rows[1]!)
         .getAllByRole('cell')
         .map((td) => td.textContent),
-    ).toEqual(['1', '看板1', '备注1', '开放', '查看']);
+    ).toEqual(['1', '看板1', '备注1', '已发布', '查看']);
     expect(within(rows[1]!).getByRole('link', { name: '查看' }).getAttribute('href')).toBe('/user/board/uuid-1');
     expect(listCalls(requests)).toEqual([{ page: '0', size: '10', isDesc: 'true' }]);
     expect(screen.getByRole('button', { name: '第 3 页' })).toBeTruthy();

@@ -41,7 +41,7 @@ describe('/user/board/{uuid}: board and board tasks', () => {
     const { requests } = openBoard(server);
     expect(await screen.findByRole('heading', { name: '十一月采购', level: 1 })).toBeTruthy();
     expect(screen.getAllByText('本周截止').length).toBeGreaterThan(0);
-    expect(screen.getByText('开放')).toBeTruthy();
+    expect(screen.getByText('已发布')).toBeTruthy();
     expect(screen.getByText('未过期')).toBeTruthy();
 
     const table = screen.getByRole('table', { name: '任务列表' });
@@ -49,7 +49,7 @@ describe('/user/board/{uuid}: board and board tasks', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['ID', '商品名称', 'UPC', '链接', '价格', '回收价', '数量', '地址', '状态', '认领进度', '备注', '操作']);
+    ).toEqual(['ID', '商品名称', 'UPC', '链接', '价格', '回收价', '需求数量', '地址', '状态', '认领进度', '备注', '操作']);
     const row = await boardTaskRow('蓝牙耳机');
     const cells = within(row)
       .getAllByRole('cell')
@@ -129,7 +129,7 @@ describe('/user/board/{uuid}: the claim dialog', () => {
     expect(within(dialog).queryByText('该任务已关闭或看板已过期，认领后需管理员审核通过')).toBeNull();
     expect((within(dialog).getByLabelText('认领数量') as HTMLInputElement).value).toBe('1');
     expect(within(dialog).getByText('最多可认领 6 件')).toBeTruthy();
-    expect(within(dialog).queryByLabelText('State')).toBeNull();
+    expect(within(dialog).queryByLabelText('州')).toBeNull();
   });
 
   it("refuses more than the remaining quantity with '不能认领超过N件' and sends nothing", async () => {
@@ -161,16 +161,16 @@ describe('/user/board/{uuid}: the claim dialog', () => {
     const server = createMemberBoardsFake();
     openBoard(server);
     const { user, dialog } = await openClaimDialog();
-    await user.click(within(dialog).getByLabelText('寄到家（需要Label）'));
-    expect(within(dialog).getByLabelText('State')).toBeTruthy();
+    await user.click(within(dialog).getByLabelText('寄到家（需要标签）'));
+    expect(within(dialog).getByLabelText('州')).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
-    expect(await within(dialog).findByText('请填写state')).toBeTruthy();
-    expect(within(dialog).getByText('请填写zipCode')).toBeTruthy();
-    expect(within(dialog).getByText('请填写labelCount')).toBeTruthy();
+    expect(await within(dialog).findByText('请填写州')).toBeTruthy();
+    expect(within(dialog).getByText('请填写邮编')).toBeTruthy();
+    expect(within(dialog).getByText('请填写标签数量')).toBeTruthy();
     expect(server.claims).toHaveLength(0);
 
     // Turning isHome off again drops the requirement.
-    await user.click(within(dialog).getByLabelText('寄到家（需要Label）'));
+    await user.click(within(dialog).getByLabelText('寄到家（需要标签）'));
     await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
     await waitFor(() => expect(server.claims).toHaveLength(1));
     expect(server.claims[0]!.path).toBe('/api/task/12/user/create/1');
@@ -183,10 +183,10 @@ describe('/user/board/{uuid}: the claim dialog', () => {
     const count = within(dialog).getByLabelText('认领数量');
     await user.clear(count);
     await user.type(count, '3');
-    await user.click(within(dialog).getByLabelText('寄到家（需要Label）'));
-    await user.type(within(dialog).getByLabelText('State'), ' CA ');
-    await user.type(within(dialog).getByLabelText('ZipCode'), '94105');
-    await user.type(within(dialog).getByLabelText('Label数量'), '2');
+    await user.click(within(dialog).getByLabelText('寄到家（需要标签）'));
+    await user.type(within(dialog).getByLabelText('州'), ' CA ');
+    await user.type(within(dialog).getByLabelText('邮编'), '94105');
+    await user.type(within(dialog).getByLabelText('标签数量'), '2');
     await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
 
     await waitFor(() => expect(server.claims).toHaveLength(1));
