@@ -107,6 +107,8 @@ export const boardsText = {
     averageCost: '平均成本',
     allCount: '到货数量',
     claimCount: '已认领',
+    /** A claim progress bar's name. */
+    progressOf: (itemName: string) => `${itemName} 认领进度`,
     address: '地址',
     status: '状态',
     note: '备注',

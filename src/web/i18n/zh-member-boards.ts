@@ -36,6 +36,8 @@ export const memberBoardsText = {
   colShow: '需求数量',
   colAddress: '地址',
   colProgress: '认领进度',
+  /** A claim progress bar's name. */
+  progressOf: (itemName: string) => `${itemName} 认领进度`,
   colNote: '备注',
   claim: '认领',
   boardTaskLink: (id: number) => `任务 ${id} 详情`,

@@ -18,6 +18,7 @@ import {
 import { Fragment, useMemo, type JSX, type ReactNode } from 'react';
 import { Spinner } from './button';
 import { PageSizeSelect, Pager } from './pager';
+import { ScrollRegion } from './scroll-region';
 import { UI_TEXT } from './ui-text';
 
 export interface DataTableColumnMeta {
@@ -209,7 +210,7 @@ export function DataTable<T extends RowData>({
 
   return (
     <div className={className}>
-      <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <ScrollRegion label={caption ?? ''} className="relative rounded-lg border border-slate-200 bg-white">
         <table className="min-w-full divide-y divide-slate-200 text-sm" aria-busy={loading || undefined}>
           {caption && <caption className="sr-only">{caption}</caption>}
           <thead className="bg-slate-50">
@@ -234,7 +235,7 @@ export function DataTable<T extends RowData>({
           <tbody className="divide-y divide-slate-100">
             {rows.length === 0 ? (
               <tr>
-                <td colSpan={columnCount} className="h-24 px-3 py-8 text-center text-slate-400">
+                <td colSpan={columnCount} className="h-24 px-3 py-8 text-center text-slate-500">
                   {loading ? null : emptyText}
                 </td>
               </tr>
@@ -272,7 +273,7 @@ export function DataTable<T extends RowData>({
             {UI_TEXT.loading}
           </div>
         )}
-      </div>
+      </ScrollRegion>
       <div className="mt-3 flex flex-wrap items-center justify-end gap-4 text-sm text-slate-600">
         {totalElements !== undefined && <span>{UI_TEXT.total(totalElements)}</span>}
         <Pager page={page} totalPages={totalPages} onChange={onPageChange} />
