@@ -4,8 +4,9 @@
  * are plain data and one check (checkCard), the single place both the web form
  * (features/bank-cards) and the server (src/server/money/cards.ts) read them, so a field is
  * required, and worded, once. The account holder name is always required
- * ('请填写Account Holder Name'); texts are trimmed and control characters become spaces
- * (cleanCardText).
+ * ('请填写Account Holder Name', SPEC §5's exact words); texts are trimmed and control characters
+ * become spaces (cleanCardText). Every other word is Chinese; the stored values (payment and card
+ * types) stay as SPEC names them and are shown in words (paymentTypeLabel, cardTypeLabel).
  */
 import { withdrawMessages } from './withdraw.machine';
 
@@ -32,21 +33,52 @@ export const CARD_TYPE_OPTIONS = {
   Check: ['Personal Checking', 'Personal Saving', 'Business Checking', 'Business Saving'],
 } as const satisfies Partial<Record<KnownPaymentType, readonly string[]>>;
 
-/** Every message of the card calls, in SPEC §5's words and style. */
+/** A known payment type in words (the dialog's choices, the lists, the exports). */
+export const PAYMENT_TYPE_LABELS: Record<KnownPaymentType, string> = {
+  Billpay: '账单支付',
+  Check: '支票',
+  Wire: '电汇',
+  ACH: 'ACH转账',
+  Paypal: 'PayPal',
+  Zelle: 'Zelle',
+};
+
+/** A card type choice in words (card networks keep their brand names). */
+export const CARD_TYPE_LABELS: Record<string, string> = {
+  visa: 'Visa',
+  master: 'Mastercard',
+  amex: 'American Express',
+  'all others': '其他',
+  'Personal Checking': '个人支票账户',
+  'Personal Saving': '个人储蓄账户',
+  'Business Checking': '企业支票账户',
+  'Business Saving': '企业储蓄账户',
+};
+
+/** A payment type as shown: a known one in words, a typed one as the member typed it. */
+export const paymentTypeLabel = (value: string): string => {
+  const known = knownPaymentType(value);
+  return known ? PAYMENT_TYPE_LABELS[known] : value;
+};
+
+/** A card type as shown: a choice in words, free text as typed. */
+export const cardTypeLabel = (value: string): string => (Object.hasOwn(CARD_TYPE_LABELS, value) ? CARD_TYPE_LABELS[value]! : value);
+
+/** Every message of the card calls, in SPEC §5's style; the holder name's is SPEC §5's exact text. */
 export const cardMessages = {
-  paymentTypeRequired: '请填写Payment Type',
-  accountNameRequired: '请填写Account Holder Name',
-  cardNoRequired: '请填写Card Number',
-  accountNumberRequired: '请填写Account Number',
-  accountInformationRequired: '请填写Account Information',
-  bankNameRequired: '请填写Bank Name',
-  cardTypeRequired: '请选择Card Type',
-  cardTypeInvalid: (options: readonly string[]) => `Card Type只能是${options.join('、')}`,
-  routingNumberRequired: '请填写Routing Number',
-  bankAddressRequired: '请填写Bank Address',
-  mailAddressRequired: '请填写Billing/Mail Address',
-  billingAddressRequired: '请填写Billing Address',
-  addressRequired: '请填写Address',
+  paymentTypeRequired: '请填写付款方式',
+  accountNameRequired: '请填写Account Holder Name', // SPEC §5, verbatim
+  cardNoRequired: '请填写卡号',
+  accountNumberRequired: '请填写账号',
+  accountInformationRequired: '请填写账户信息',
+  bankNameRequired: '请填写银行名称',
+  cardTypeRequired: '请选择卡类型',
+  cardTypeInvalid: (options: readonly string[]) => `卡类型只能是${options.map(cardTypeLabel).join('、')}`,
+  routingNumberRequired: '请填写路由号',
+  bankAddressRequired: '请填写银行地址',
+  mailAddressRequired: '请填写账单/邮寄地址',
+  billingAddressRequired: '请填写账单地址',
+  addressRequired: '请填写地址',
   tooMany: `最多绑定${MAX_CARDS}张银行卡`,
   bound: '保存成功',
   unbound: '删除成功',
@@ -71,20 +103,20 @@ export const CARD_TEXT_FIELDS: readonly CardTextField[] = ['cardNo', 'routingNum
 /** Every field a problem can be about. */
 export type CardField = 'paymentType' | 'accountName' | CardTextField;
 
-/** The fields' names as SPEC §5 writes them (the messages are built on them). */
+/** The fields' names (SPEC §5 Payment Type, Account Holder Name, ...), one word each on every screen and file. */
 export const CARD_LABELS = {
-  paymentType: 'Payment Type',
-  accountName: 'Account Holder Name',
-  cardNo: 'Card / Account Number',
-  routingNumber: 'Routing Number',
-  bankInfo: 'Bank Name',
-  cardType: 'Card Type',
-  address: 'Address',
+  paymentType: '付款方式',
+  accountName: '户名',
+  cardNo: '卡号/账号',
+  routingNumber: '路由号',
+  bankInfo: '银行名称',
+  cardType: '卡类型',
+  address: '地址',
 } as const satisfies Record<CardField, string>;
 
 export interface CardRule {
   field: CardTextField;
-  /** What the field is for this type (SPEC §5: 'card number' for Billpay, 'account number' for Check...). */
+  /** What the field is for this type (SPEC §5: card number for Billpay, account number for Check...). */
   label: string;
   /** The message when it is empty. */
   message: string;
@@ -97,36 +129,36 @@ export interface CardRule {
  */
 export const CARD_RULES: Record<KnownPaymentType, readonly CardRule[]> = {
   Billpay: [
-    { field: 'cardNo', label: 'Card Number', message: M.cardNoRequired },
-    { field: 'bankInfo', label: 'Bank Name', message: M.bankNameRequired },
-    { field: 'cardType', label: 'Card Type', message: M.cardTypeRequired },
-    { field: 'address', label: 'Bank Address', message: M.bankAddressRequired },
+    { field: 'cardNo', label: '卡号', message: M.cardNoRequired },
+    { field: 'bankInfo', label: CARD_LABELS.bankInfo, message: M.bankNameRequired },
+    { field: 'cardType', label: CARD_LABELS.cardType, message: M.cardTypeRequired },
+    { field: 'address', label: '银行地址', message: M.bankAddressRequired },
   ],
   Check: [
-    { field: 'cardNo', label: 'Account Number', message: M.accountNumberRequired },
-    { field: 'bankInfo', label: 'Bank Name', message: M.bankNameRequired },
-    { field: 'cardType', label: 'Card Type', message: M.cardTypeRequired },
-    { field: 'address', label: 'Billing/Mail Address', message: M.mailAddressRequired },
+    { field: 'cardNo', label: '账号', message: M.accountNumberRequired },
+    { field: 'bankInfo', label: CARD_LABELS.bankInfo, message: M.bankNameRequired },
+    { field: 'cardType', label: CARD_LABELS.cardType, message: M.cardTypeRequired },
+    { field: 'address', label: '账单/邮寄地址', message: M.mailAddressRequired },
   ],
   Wire: [
-    { field: 'cardNo', label: 'Account Number', message: M.accountNumberRequired },
-    { field: 'bankInfo', label: 'Bank Name', message: M.bankNameRequired },
-    { field: 'routingNumber', label: 'Routing Number', message: M.routingNumberRequired },
-    { field: 'address', label: 'Billing Address', message: M.billingAddressRequired },
+    { field: 'cardNo', label: '账号', message: M.accountNumberRequired },
+    { field: 'bankInfo', label: CARD_LABELS.bankInfo, message: M.bankNameRequired },
+    { field: 'routingNumber', label: CARD_LABELS.routingNumber, message: M.routingNumberRequired },
+    { field: 'address', label: '账单地址', message: M.billingAddressRequired },
   ],
   ACH: [
-    { field: 'cardNo', label: 'Account Number', message: M.accountNumberRequired },
-    { field: 'bankInfo', label: 'Bank Name', message: M.bankNameRequired },
-    { field: 'routingNumber', label: 'Routing Number', message: M.routingNumberRequired },
-    { field: 'address', label: 'Billing Address', message: M.billingAddressRequired },
+    { field: 'cardNo', label: '账号', message: M.accountNumberRequired },
+    { field: 'bankInfo', label: CARD_LABELS.bankInfo, message: M.bankNameRequired },
+    { field: 'routingNumber', label: CARD_LABELS.routingNumber, message: M.routingNumberRequired },
+    { field: 'address', label: '账单地址', message: M.billingAddressRequired },
   ],
   Paypal: [
-    { field: 'cardNo', label: 'Account Information', message: M.accountInformationRequired },
-    { field: 'address', label: 'Address', message: M.addressRequired },
+    { field: 'cardNo', label: '账户信息', message: M.accountInformationRequired },
+    { field: 'address', label: CARD_LABELS.address, message: M.addressRequired },
   ],
   Zelle: [
-    { field: 'cardNo', label: 'Account Information', message: M.accountInformationRequired },
-    { field: 'address', label: 'Address', message: M.addressRequired },
+    { field: 'cardNo', label: '账户信息', message: M.accountInformationRequired },
+    { field: 'address', label: CARD_LABELS.address, message: M.addressRequired },
   ],
 };
 

@@ -32,13 +32,13 @@ export const scanRecordMessages = {
   itemsRequired: '请填写所有项目对应的商品',
   /** /admin/scan2: a product must be chosen (SPEC §5). */
   chooseItem: '请选择商品',
-  /** A tracking id or upc: trimmed, 1..64 characters, no control characters. */
+  /** A tracking id or upc: trimmed, 1..64 characters, no control characters. Required: SPEC §5's words (the record dialog's). */
   trackingIdRequired: '请填写trackingId',
-  trackingIdTooLong: 'trackingId不能超过64个字符',
-  trackingIdInvalid: 'trackingId包含无效字符',
-  upcRequired: '请填写upc',
-  upcTooLong: 'upc不能超过64个字符',
-  upcInvalid: 'upc包含无效字符',
+  trackingIdTooLong: '快递单号不能超过64个字符',
+  trackingIdInvalid: '快递单号包含无效字符',
+  upcRequired: '请填写UPC',
+  upcTooLong: 'UPC不能超过64个字符',
+  upcInvalid: 'UPC包含无效字符',
   /** A count outside 1..MAX_SCAN_COUNT. */
   countInvalid: '数量必须是1到1000000之间的整数',
   /** An edit of a frozen row. */
@@ -215,8 +215,8 @@ export type UnmatchReason = (typeof UNMATCH_REASONS)[number];
 
 /** Each reason in words (/admin/scan2 shows it beside the row). */
 export const unmatchReasonMessages: Record<UnmatchReason, string> = {
-  notRecorded: '没有会员记录此Tracking',
-  otherProduct: '会员为此Tracking记录的是其他商品',
+  notRecorded: '没有会员记录此快递单号',
+  otherProduct: '会员为此快递单号记录的是其他商品',
   moreThanRecorded: '到货数量多于会员记录，多出的件数未匹配',
 };
 

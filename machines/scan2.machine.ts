@@ -28,9 +28,9 @@ export const scan2Messages = {
   itemRequired: scanRecordMessages.chooseItem, // SPEC §5
   duplicate: scanRecordMessages.trackingSubmitted, // SPEC §5
   /** The tracking id is already a row that has not reached the server yet (pending, being sent, failed). */
-  waiting: '该Tracking已在列表中，等待提交',
+  waiting: '该快递单号已在列表中，等待提交',
   /** A command barcode of /admin/scan scanned here. */
-  commandElsewhere: '这是扫描入库页面的指令条码，不是Tracking',
+  commandElsewhere: '这是扫描入库页面的指令条码，不是快递单号',
   /** A matched row: whose task it matched. */
   matchedTo: (member: string, taskId: string) => `已匹配：${member} 的任务 ${taskId}`,
 } as const;

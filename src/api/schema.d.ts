@@ -2880,7 +2880,7 @@ export interface components {
             publishAt: number;
             /**
              * Format: int64
-             * @description Must be after publishAt ('过期时间必须晚于发布时间').
+             * @description Must be after publishAt ('截止时间必须晚于发布时间').
              */
             expireAt: number;
             /**

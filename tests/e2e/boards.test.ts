@@ -89,7 +89,7 @@ describe('boards and claims in the browser', () => {
     await a.goto(`${server.url}/admin/board/new`);
     await a.getByLabel('看板名称').fill(BOARD.name);
     await a.getByLabel('发布时间').fill('2025-01-01T09:00');
-    await a.getByLabel('过期时间').fill('2099-12-31T18:00');
+    await a.getByLabel('截止时间').fill('2099-12-31T18:00');
     await a.getByLabel('备注').fill(BOARD.remark);
     await a.getByRole('button', { name: '创建' }).click();
     await a.waitForURL(/\/admin\/board\/\d+$/);
@@ -107,13 +107,13 @@ describe('boards and claims in the browser', () => {
       await a.waitForURL(/\/admin\/boardtask\/\d+\/new/);
       await a.getByRole('heading', { name: '新建看板任务' }).waitFor();
       await a.getByLabel('简易表单').check();
-      await a.getByLabel('展示数量').waitFor();
+      await a.getByLabel('需求数量').waitFor();
       await expect(a.getByLabel('实际需求').count()).resolves.toBe(0);
       await a.getByLabel('商品', { exact: true }).fill('蓝牙');
       await a.getByRole('option', { name: new RegExp(ITEM.name) }).click();
       await expect(a.getByLabel('商品', { exact: true }).inputValue()).resolves.toBe(`${ITEM.name}（${ITEM.upc}）`);
-      await a.getByLabel('收购价').fill(buyIn);
-      await a.getByLabel('展示数量').fill(show);
+      await a.getByLabel('回收价').fill(buyIn);
+      await a.getByLabel('需求数量').fill(show);
       await a.getByRole('button', { name: '保存' }).click();
       await a.waitForURL(boardUrl);
       await boardTasks

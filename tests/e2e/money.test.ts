@@ -292,20 +292,20 @@ describe('money in the browser: from a locked task to a collected payment', () =
     // The Wire card, first without the holder name and the routing number.
     await m.getByRole('button', { name: '添加银行卡' }).click();
     const dialog = m.getByRole('dialog', { name: '添加银行卡' });
-    await dialog.getByLabel('Payment Type', { exact: true }).selectOption(WIRE.paymentType);
-    await dialog.getByLabel('Account Number', { exact: true }).fill(WIRE.cardNo);
-    await dialog.getByLabel('Bank Name', { exact: true }).fill(WIRE.bankInfo);
-    await dialog.getByLabel('Billing Address', { exact: true }).fill(WIRE.address);
+    await dialog.getByLabel('付款方式', { exact: true }).selectOption(WIRE.paymentType);
+    await dialog.getByLabel('账号', { exact: true }).fill(WIRE.cardNo);
+    await dialog.getByLabel('银行名称', { exact: true }).fill(WIRE.bankInfo);
+    await dialog.getByLabel('账单地址', { exact: true }).fill(WIRE.address);
     await dialog.getByRole('button', { name: '保存' }).click();
     await dialog.getByText('请填写Account Holder Name', { exact: true }).waitFor();
-    await dialog.getByText('请填写Routing Number', { exact: true }).waitFor();
-    await expect(dialog.getByLabel('Account Holder Name', { exact: true }).getAttribute('aria-invalid')).resolves.toBe('true');
-    await expect(dialog.getByText('请填写Account Number', { exact: true }).count()).resolves.toBe(0);
+    await dialog.getByText('请填写路由号', { exact: true }).waitFor();
+    await expect(dialog.getByLabel('户名', { exact: true }).getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(dialog.getByText('请填写账号', { exact: true }).count()).resolves.toBe(0);
     await shot(m, 'money-05-card-missing-fields');
     await expect(api.get<{ userCardList: unknown[] }>(memberToken, '/api/withdraw/user/show/cards')).resolves.toEqual({ userCardList: [] });
 
-    await dialog.getByLabel('Account Holder Name', { exact: true }).fill(WIRE.accountName);
-    await dialog.getByLabel('Routing Number', { exact: true }).fill(WIRE.routingNumber);
+    await dialog.getByLabel('户名', { exact: true }).fill(WIRE.accountName);
+    await dialog.getByLabel('路由号', { exact: true }).fill(WIRE.routingNumber);
     await dialog.getByRole('button', { name: '保存' }).click();
     await dialog.waitFor({ state: 'detached' });
     await toast(m, '保存成功').waitFor();
@@ -314,11 +314,11 @@ describe('money in the browser: from a locked task to a collected payment', () =
 
     // The Paypal card.
     await m.getByRole('button', { name: '添加银行卡' }).click();
-    await dialog.getByLabel('Payment Type', { exact: true }).selectOption(PAYPAL.paymentType);
-    await expect(dialog.getByLabel('Routing Number', { exact: true }).count()).resolves.toBe(0); // Paypal has none
-    await dialog.getByLabel('Account Holder Name', { exact: true }).fill(PAYPAL.accountName);
-    await dialog.getByLabel('Account Information', { exact: true }).fill(PAYPAL.cardNo);
-    await dialog.getByLabel('Address', { exact: true }).fill(PAYPAL.address);
+    await dialog.getByLabel('付款方式', { exact: true }).selectOption(PAYPAL.paymentType);
+    await expect(dialog.getByLabel('路由号', { exact: true }).count()).resolves.toBe(0); // Paypal has none
+    await dialog.getByLabel('户名', { exact: true }).fill(PAYPAL.accountName);
+    await dialog.getByLabel('账户信息', { exact: true }).fill(PAYPAL.cardNo);
+    await dialog.getByLabel('地址', { exact: true }).fill(PAYPAL.address);
     await dialog.getByRole('button', { name: '保存' }).click();
     await dialog.waitFor({ state: 'detached' });
     const paypalRow = rowWithCell(cards, PAYPAL.masked.cardNo);
@@ -326,12 +326,12 @@ describe('money in the browser: from a locked task to a collected payment', () =
 
     // Both listed: the holder's own name and bank in full (they check it is theirs), numbers masked.
     await expect(cards.getByRole('row').count()).resolves.toBe(1 + 2);
-    await expect(cellText(cards, wireRow, 'Payment Type')).resolves.toBe('Wire');
-    await expect(cellText(cards, wireRow, 'Account Holder Name')).resolves.toBe(WIRE.accountName);
-    await expect(cellText(cards, wireRow, 'Routing Number')).resolves.toBe(WIRE.masked.routingNumber);
+    await expect(cellText(cards, wireRow, '付款方式')).resolves.toBe('电汇');
+    await expect(cellText(cards, wireRow, '户名')).resolves.toBe(WIRE.accountName);
+    await expect(cellText(cards, wireRow, '路由号')).resolves.toBe(WIRE.masked.routingNumber);
     await expect(cellText(cards, wireRow, 'Bank Name')).resolves.toBe(WIRE.bankInfo);
-    await expect(cellText(cards, paypalRow, 'Payment Type')).resolves.toBe('Paypal');
-    await expect(cellText(cards, paypalRow, 'Account Holder Name')).resolves.toBe(PAYPAL.accountName);
+    await expect(cellText(cards, paypalRow, '付款方式')).resolves.toBe('PayPal');
+    await expect(cellText(cards, paypalRow, '户名')).resolves.toBe(PAYPAL.accountName);
     const shown = await cards.innerText();
     for (const secret of [WIRE.cardNo, WIRE.routingNumber, PAYPAL.cardNo]) expect(shown).not.toContain(secret);
     await dismissToasts(m);

@@ -264,7 +264,7 @@ describe('receiving with a USB scanner in the browser', () => {
     });
     await openLoggedIn(a, server, '/admin/scan2', ADMIN);
     await a.getByRole('heading', { name: '单品扫描' }).waitFor();
-    await says(a, '请选择商品后扫描Tracking');
+    await says(a, '请选择商品后扫描快递单号');
 
     // A scan before a product is picked is refused, and nothing is listed.
     await scannerReady(a);
@@ -278,7 +278,7 @@ describe('receiving with a USB scanner in the browser', () => {
     await a.getByLabel('商品', { exact: true }).fill('移动电源');
     await a.getByRole('option', { name: new RegExp(SINGLE.itemName) }).click();
     await expect(a.getByLabel('商品', { exact: true }).inputValue()).resolves.toBe(`${SINGLE.itemName}（${SINGLE.upc}）`);
-    await says(a, '请扫描包裹的Tracking');
+    await says(a, '请扫描包裹的快递单号');
     await scannerReady(a);
 
     // The burst: twenty parcels, one after the other, no pause beyond the scanner's own key delay;
@@ -337,12 +337,12 @@ describe('receiving with a USB scanner in the browser', () => {
     onTestFailed(() => whatWasOnScreen(a, 'b'));
     await openLoggedIn(a, server, '/admin/scan', ADMIN);
     await a.getByRole('heading', { name: '扫描入库' }).waitFor();
-    await says(a, '请扫描包裹的Tracking');
+    await says(a, '请扫描包裹的快递单号');
 
     // The tracking id; once the page has taken it, the products back to back.
     await scannerReady(a);
     await scan(a, PARCEL_TRACKING);
-    await says(a, `Tracking ${PARCEL_TRACKING}，请扫描商品`);
+    await says(a, `快递单号 ${PARCEL_TRACKING}，请扫描商品`);
     for (const upc of PARCEL_SCANS) await scan(a, upc);
 
     await expect(a.getByRole('tab', { name: 'UPC' }).getAttribute('aria-selected')).resolves.toBe('true');
@@ -374,7 +374,7 @@ describe('receiving with a USB scanner in the browser', () => {
 
     await productOf(UPC[2]!).selectOption({ label: TWIN.itemName });
     await a.getByRole('button', { name: '提交（5项）' }).click();
-    await says(a, '创建成功，请扫描下一个包裹的Tracking');
+    await says(a, '创建成功，请扫描下一个包裹的快递单号');
     const added = a.getByRole('table', { name: '已添加的商品' });
     for (const [i, upc] of UPC.entries()) {
       const row = await rowOf(added, upc);
@@ -394,7 +394,7 @@ describe('receiving with a USB scanner in the browser', () => {
     // The parcel scanned again, then a product of it: refused, it is edited, not added twice.
     await scannerReady(a);
     await scan(a, PARCEL_TRACKING);
-    await says(a, `Tracking ${PARCEL_TRACKING}（已有记录），请扫描商品`);
+    await says(a, `快递单号 ${PARCEL_TRACKING}（已有记录），请扫描商品`);
     await scan(a, UPC[0]!);
     await expect(says(a, `${UPC[0]}：upc重复，请编辑已添加的商品`)).resolves.toBe('error');
     expect(await recordsOf(PARCEL_TRACKING)).toHaveLength(5);
@@ -414,29 +414,29 @@ describe('receiving with a USB scanner in the browser', () => {
 
     await scannerReady(a);
     await scan(a, MATCH_TRACKING);
-    await says(a, `Tracking ${MATCH_TRACKING}，请扫描商品`);
+    await says(a, `快递单号 ${MATCH_TRACKING}，请扫描商品`);
     await scan(a, PARCEL[0].upc);
     await scan(a, PARCEL[0].upc);
     await a.getByRole('button', { name: '提交（1项）' }).waitFor();
     await expect.poll(() => a.getByLabel(`数量 ${PARCEL[0].upc}`, { exact: true }).inputValue(), SETTLES).toBe('2');
     await submit.click();
-    await says(a, '创建成功，请扫描下一个包裹的Tracking');
+    await says(a, '创建成功，请扫描下一个包裹的快递单号');
     const matchedRow = await rowOf(added, PARCEL[0].upc);
     await expect(cellText(added, matchedRow, '状态')).resolves.toBe('已匹配');
     await expect(cellText(added, matchedRow, '匹配用户')).resolves.toBe(MEMBER.nickName);
     await expect(cellText(added, matchedRow, '数量')).resolves.toBe('2');
     await shot(a, 'receiving-07-scan-matched');
 
-    // The next parcel: the page is back on the Tracking tab by itself.
-    await expect(a.getByRole('tab', { name: 'Tracking' }).getAttribute('aria-selected')).resolves.toBe('true');
+    // The next parcel: the page is back on the 快递单号 tab by itself.
+    await expect(a.getByRole('tab', { name: '快递单号' }).getAttribute('aria-selected')).resolves.toBe('true');
     await scannerReady(a);
     await scan(a, SURPLUS_TRACKING);
-    await says(a, `Tracking ${SURPLUS_TRACKING}，请扫描商品`);
+    await says(a, `快递单号 ${SURPLUS_TRACKING}，请扫描商品`);
     await scan(a, PARCEL[1].upc);
     await scan(a, PARCEL[1].upc);
     await expect.poll(() => a.getByLabel(`数量 ${PARCEL[1].upc}`, { exact: true }).inputValue(), SETTLES).toBe('2');
     await a.getByRole('button', { name: '提交（1项）' }).click();
-    await says(a, '创建成功，请扫描下一个包裹的Tracking');
+    await says(a, '创建成功，请扫描下一个包裹的快递单号');
     // The unit the member recorded is matched to the task; the one nobody recorded is not matched and
     // tied to nobody: the admin's to sort out (decision 090), and the row says why (decision 091).
     const surplusRows = rowWithCell(added, PARCEL[1].upc);
@@ -535,10 +535,10 @@ describe('receiving with a USB scanner in the browser', () => {
     }
     await shot(a, 'receiving-12-scan-command-barcodes');
     await scannerReady(a);
-    const done = '创建成功，请扫描下一个包裹的Tracking';
+    const done = '创建成功，请扫描下一个包裹的快递单号';
     const parcel = async (trackingId: string, exists = false) => {
       await scan(a, trackingId);
-      await says(a, `Tracking ${trackingId}${exists ? '（已有记录）' : ''}，请扫描商品`);
+      await says(a, `快递单号 ${trackingId}${exists ? '（已有记录）' : ''}，请扫描商品`);
     };
 
     // 1: two units of one product, 提交.
@@ -578,7 +578,7 @@ describe('receiving with a USB scanner in the browser', () => {
     await scan(a, SCAN_COMMANDS.submit);
     await says(a, done);
     await scan(a, SCAN_COMMANDS.nextParcel);
-    await says(a, '请扫描包裹的Tracking');
+    await says(a, '请扫描包裹的快递单号');
     await shot(a, 'receiving-14-scan-loop-done');
 
     // The server holds each parcel with what was scanned; no command became a parcel or a product.

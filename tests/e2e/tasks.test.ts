@@ -116,7 +116,7 @@ describe('task records in the browser', () => {
     await dialog.getByText('暂无采购记录').waitFor();
     await expect(dialog.getByText('认领 6 件，已到货 0 件').count()).resolves.toBe(1);
     const addForm = dialog.getByRole('form', { name: '添加采购记录' });
-    const tracking = addForm.getByLabel('trackingId');
+    const tracking = addForm.getByLabel('快递单号');
     const count = addForm.getByLabel('数目');
     // Empty: both fields say what is missing, and nothing is sent.
     await addForm.getByRole('button', { name: '添加' }).click();
@@ -177,7 +177,7 @@ describe('task records in the browser', () => {
     await expect(uploadedRow.getByRole('cell', { name: String(itemId), exact: true }).count()).resolves.toBe(1);
     const skippedRow = rowWithCell(result, TRACKING.first);
     await expect(skippedRow.getByText('跳过', { exact: true }).count()).resolves.toBe(1);
-    await expect(skippedRow.getByText('该trackingId已记录').count()).resolves.toBe(1);
+    await expect(skippedRow.getByText('该快递单号已记录').count()).resolves.toBe(1);
     await shot(m, 'tasks-03-upload-result');
 
     // Leaving with the result on screen asks first.
@@ -249,7 +249,7 @@ describe('task records in the browser', () => {
       await expect(column(entry, '操作人')).resolves.toMatch(new RegExp(`^${MEMBER.nickName}（#\\d+）$`)); // who
       await expect(column(entry, '类型')).resolves.toBe('采购记录');
       await expect(column(entry, '任务')).resolves.toBe(taskLabel);
-      await expect(column(entry, 'Tracking')).resolves.toBe(trackingId);
+      await expect(column(entry, '快递单号')).resolves.toBe(trackingId);
       await expect(column(entry, '数量')).resolves.toBe(n);
     }
     await expect(entries('新建').filter({ hasText: TRACKING.uploaded }).count()).resolves.toBe(1);

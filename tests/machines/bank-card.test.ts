@@ -7,11 +7,13 @@ import {
   cardFieldsFor,
   cardMessages as M,
   cardProblems,
+  cardTypeLabel,
   cardTypeOptions,
   checkCard,
   cleanCardText,
   KNOWN_PAYMENT_TYPES,
   knownPaymentType,
+  paymentTypeLabel,
   type CardInput,
 } from '../../machines/bank-card';
 import { withdrawMessages } from '../../machines/withdraw.machine';
@@ -38,29 +40,29 @@ describe('bank card rules (SPEC §5)', () => {
   it('asks each type for the fields SPEC §5 lists, with their own messages', () => {
     const fields = (type: keyof typeof CARD_RULES) => CARD_RULES[type].map((r) => [r.field, r.label, r.message]);
     expect(fields('Billpay')).toEqual([
-      ['cardNo', 'Card Number', '请填写Card Number'],
-      ['bankInfo', 'Bank Name', '请填写Bank Name'],
-      ['cardType', 'Card Type', '请选择Card Type'],
-      ['address', 'Bank Address', '请填写Bank Address'],
+      ['cardNo', '卡号', '请填写卡号'],
+      ['bankInfo', '银行名称', '请填写银行名称'],
+      ['cardType', '卡类型', '请选择卡类型'],
+      ['address', '银行地址', '请填写银行地址'],
     ]);
     expect(fields('Check')).toEqual([
-      ['cardNo', 'Account Number', '请填写Account Number'],
-      ['bankInfo', 'Bank Name', '请填写Bank Name'],
-      ['cardType', 'Card Type', '请选择Card Type'],
-      ['address', 'Billing/Mail Address', '请填写Billing/Mail Address'],
+      ['cardNo', '账号', '请填写账号'],
+      ['bankInfo', '银行名称', '请填写银行名称'],
+      ['cardType', '卡类型', '请选择卡类型'],
+      ['address', '账单/邮寄地址', '请填写账单/邮寄地址'],
     ]);
     for (const type of ['Wire', 'ACH'] as const) {
       expect(fields(type)).toEqual([
-        ['cardNo', 'Account Number', '请填写Account Number'],
-        ['bankInfo', 'Bank Name', '请填写Bank Name'],
-        ['routingNumber', 'Routing Number', '请填写Routing Number'],
-        ['address', 'Billing Address', '请填写Billing Address'],
+        ['cardNo', '账号', '请填写账号'],
+        ['bankInfo', '银行名称', '请填写银行名称'],
+        ['routingNumber', '路由号', '请填写路由号'],
+        ['address', '账单地址', '请填写账单地址'],
       ]);
     }
     for (const type of ['Paypal', 'Zelle'] as const) {
       expect(fields(type)).toEqual([
-        ['cardNo', 'Account Information', '请填写Account Information'],
-        ['address', 'Address', '请填写Address'],
+        ['cardNo', '账户信息', '请填写账户信息'],
+        ['address', '地址', '请填写地址'],
       ]);
     }
     expect(CARD_TYPE_OPTIONS.Billpay).toEqual(['visa', 'master', 'amex', 'all others']);
@@ -71,7 +73,17 @@ describe('bank card rules (SPEC §5)', () => {
     expect(M.accountNameRequired).toBe('请填写Account Holder Name');
     expect(checkCard({ ...full('Billpay'), accountName: '  ' })).toEqual({ ok: false, field: 'accountName', msg: '请填写Account Holder Name' });
     expect(checkCard({ paymentType: 'Venmo', accountName: '' })).toEqual({ ok: false, field: 'accountName', msg: '请填写Account Holder Name' });
-    expect(checkCard({ ...full('Wire'), paymentType: ' ' })).toEqual({ ok: false, field: 'paymentType', msg: '请填写Payment Type' });
+    expect(checkCard({ ...full('Wire'), paymentType: ' ' })).toEqual({ ok: false, field: 'paymentType', msg: '请填写付款方式' });
+  });
+
+  it('shows a known payment type or card type in words, anything typed as it was typed', () => {
+    expect(KNOWN_PAYMENT_TYPES.map(paymentTypeLabel)).toEqual(['账单支付', '支票', '电汇', 'ACH转账', 'PayPal', 'Zelle']);
+    expect(paymentTypeLabel('wire')).toBe('电汇');
+    expect(paymentTypeLabel('Venmo')).toBe('Venmo');
+    expect(CARD_TYPE_OPTIONS.Billpay.map(cardTypeLabel)).toEqual(['Visa', 'Mastercard', 'American Express', '其他']);
+    expect(CARD_TYPE_OPTIONS.Check.map(cardTypeLabel)).toEqual(['个人支票账户', '个人储蓄账户', '企业支票账户', '企业储蓄账户']);
+    expect(cardTypeLabel('Gold')).toBe('Gold');
+    expect(cardTypeLabel('')).toBe('');
   });
 
   it('refuses each missing field of each type with that field and message', () => {
@@ -98,11 +110,11 @@ describe('bank card rules (SPEC §5)', () => {
   it('refuses a masked holder name, number or routing number as posted back from a list, whatever the type', () => {
     const listed = { ...full('Wire'), accountName: '****Wang', cardNo: '****6789', routingNumber: '****0021' };
     expect(cardProblems(listed)).toEqual([
-      { field: 'accountName', msg: M.maskedValue('Account Holder Name') },
-      { field: 'cardNo', msg: M.maskedValue('Card / Account Number') },
-      { field: 'routingNumber', msg: M.maskedValue('Routing Number') },
+      { field: 'accountName', msg: M.maskedValue('户名') },
+      { field: 'cardNo', msg: M.maskedValue('卡号/账号') },
+      { field: 'routingNumber', msg: M.maskedValue('路由号') },
     ]);
-    expect(cardProblems({ paymentType: 'MyBank', accountName: '****Wang' })).toEqual([{ field: 'accountName', msg: M.maskedValue('Account Holder Name') }]);
+    expect(cardProblems({ paymentType: 'MyBank', accountName: '****Wang' })).toEqual([{ field: 'accountName', msg: M.maskedValue('户名') }]);
     expect(cardProblems({ ...full('Wire'), cardNo: '12**34' })).toEqual([]);
   });
 
@@ -112,7 +124,7 @@ describe('bank card rules (SPEC §5)', () => {
       field: 'cardType',
       msg: M.cardTypeInvalid(CARD_TYPE_OPTIONS.Billpay),
     });
-    expect(M.cardTypeInvalid(CARD_TYPE_OPTIONS.Check)).toBe('Card Type只能是Personal Checking、Personal Saving、Business Checking、Business Saving');
+    expect(M.cardTypeInvalid(CARD_TYPE_OPTIONS.Check)).toBe('卡类型只能是个人支票账户、个人储蓄账户、企业支票账户、企业储蓄账户');
     const ok = checkCard({ ...full('Check'), cardType: 'business saving' });
     expect(ok.ok && ok.card.cardType).toBe('Business Saving');
     expect(cardTypeOptions('billpay')).toEqual(CARD_TYPE_OPTIONS.Billpay);
@@ -148,8 +160,8 @@ describe('bank card rules (SPEC §5)', () => {
   it('tells the dialog which fields to show for a type', () => {
     expect(cardFieldsFor('')).toEqual([]);
     expect(cardFieldsFor('Zelle')).toEqual([
-      { field: 'cardNo', label: 'Account Information', required: true },
-      { field: 'address', label: 'Address', required: true },
+      { field: 'cardNo', label: '账户信息', required: true },
+      { field: 'address', label: '地址', required: true },
     ]);
     expect(cardFieldsFor('Venmo').map((f) => [f.field, f.required])).toEqual([
       ['cardNo', false],

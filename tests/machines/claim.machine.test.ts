@@ -135,9 +135,9 @@ describe('claimFieldErrors: isHome', () => {
 
   it('with isHome, state, zipCode and labelCount are all required', () => {
     expect(claimFieldErrors(values({ isHome: true }), target())).toEqual({
-      state: '请填写state',
-      zipCode: '请填写zipCode',
-      labelCount: '请填写labelCount',
+      state: '请填写州',
+      zipCode: '请填写邮编',
+      labelCount: '请填写标签数量',
     });
     expect(claimFieldErrors(home({ state: '  ', zipCode: ' ', labelCount: '' }), target())).toEqual({
       state: claimMessages.stateRequired,

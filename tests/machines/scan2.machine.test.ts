@@ -138,7 +138,7 @@ describe('scan2 rules as functions', () => {
 
   it('refuses a command barcode of /admin/scan: it is never a tracking id', () => {
     const item = { id: 1, itemName: '耳机', upc: '999' };
-    expect(scanVerdict({ item, rows: [] }, 'PH-CMD-SUBMIT')).toEqual({ ok: false, kind: 'refused', message: '这是扫描入库页面的指令条码，不是Tracking' });
+    expect(scanVerdict({ item, rows: [] }, 'PH-CMD-SUBMIT')).toEqual({ ok: false, kind: 'refused', message: '这是扫描入库页面的指令条码，不是快递单号' });
     expect(scanVerdict({ item, rows: [] }, '1ZNEXT')).toEqual({ ok: true, code: '1ZNEXT' });
   });
 
@@ -150,8 +150,8 @@ describe('scan2 rules as functions', () => {
     expect(settledMessage([record({ id: 2, status: 'unmatch' }), record(tied)], aRow())).toBe('已匹配：小王 的任务 41-2');
     // Unmatched: the server's reason, in the scan record machine's words.
     expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'moreThanRecorded' })], aRow())).toBe('到货数量多于会员记录，多出的件数未匹配');
-    expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'notRecorded' })], aRow())).toBe('没有会员记录此Tracking');
-    expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'otherProduct' })], aRow())).toBe('会员为此Tracking记录的是其他商品');
+    expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'notRecorded' })], aRow())).toBe('没有会员记录此快递单号');
+    expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'otherProduct' })], aRow())).toBe('会员为此快递单号记录的是其他商品');
     // Another product's reason is not this row's.
     expect(settledMessage([record({ upc: 'other', status: 'unmatch', unmatchReason: 'otherProduct' })], aRow())).toBe('');
     expect(settledMessage([record({ status: 'scan' })], aRow())).toBe('');
@@ -205,7 +205,7 @@ describe('scan2 machine: scanning', () => {
     h.scan('1Z001');
     h.scan('1Z001');
     expect(h.rows()).toHaveLength(1);
-    expect(h.snap().context.notice).toEqual({ kind: 'duplicate', code: '1Z001', message: '该Tracking已在列表中，等待提交' });
+    expect(h.snap().context.notice).toEqual({ kind: 'duplicate', code: '1Z001', message: '该快递单号已在列表中，等待提交' });
     expect(h.feedback).toHaveBeenLastCalledWith('duplicate');
     h.actor.send({ type: 'row.delete', key: 1 });
     expect(h.row().status).toBe(9);

@@ -31,15 +31,15 @@ export const BOARD_TASK_HEADER = [
   '商品名称',
   '链接',
   '价格',
-  '返款',
-  '显示数量',
+  '回收价',
   '需求数量',
+  '实际需求',
   '已认领',
   '状态',
   '地址',
   '备注',
 ] as const;
-export const BOARD_USER_TASK_HEADER = ['任务ID', '看板任务ID', '用户ID', '用户', '商品名称', '认领数量', '到货数', '状态', '创建时间'] as const;
+export const BOARD_USER_TASK_HEADER = ['任务ID', '看板任务ID', '用户ID', '用户', '商品名称', '认领数量', '到货数量', '状态', '认领时间'] as const;
 
 const money = (cents: number | null) => (cents === null ? '' : fromCents(cents));
 

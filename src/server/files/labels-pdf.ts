@@ -80,16 +80,27 @@ export function barcodeKind(upc: string | null): 'upca' | 'ean13' | 'code128' | 
   return /^[\x20-\x7e]{1,80}$/.test(text) ? 'code128' : null;
 }
 
+/**
+ * How each symbology prints its digits: UPC-A and EAN-13 in their standard layout (the digits
+ * between the extended guard bars, the first and last outside them), never one centred line, which
+ * bwip-js draws across the guard bars; Code 128 as one centred line set below the bars.
+ */
+const BARCODE_TEXT = {
+  upca: { includetext: true },
+  ean13: { includetext: true },
+  code128: { includetext: true, textxalign: 'center', textyoffset: -3 },
+} as const;
+
 async function barcodePng(upc: string | null): Promise<Buffer | null> {
   const kind = barcodeKind(upc);
   if (!kind) return null;
   const text = upc!.trim();
   try {
-    return await bwipjs.toBuffer({ bcid: kind, text, scale: 3, height: 14, includetext: true, textxalign: 'center' });
+    return await bwipjs.toBuffer({ bcid: kind, text, scale: 3, height: 14, ...BARCODE_TEXT[kind] });
   } catch {
     if (kind === 'code128') return null;
     try {
-      return await bwipjs.toBuffer({ bcid: 'code128', text, scale: 3, height: 14, includetext: true, textxalign: 'center' });
+      return await bwipjs.toBuffer({ bcid: 'code128', text, scale: 3, height: 14, ...BARCODE_TEXT.code128 });
     } catch {
       return null;
     }
@@ -99,7 +110,7 @@ async function barcodePng(upc: string | null): Promise<Buffer | null> {
 /** The label's own words: Chinese with a CJK font, English when the machine has none. */
 const LABEL_WORDS = {
   zh: {
-    title: 'Purchase Hub 发货标签',
+    title: '采购任务协作平台 发货标签',
     task: '任务',
     user: '用户：',
     item: '商品：',
@@ -107,7 +118,9 @@ const LABEL_WORDS = {
     count: '认领数量：',
     colon: '：',
     none: '无',
-    isHome: '寄到家（isHome）：',
+    isHome: '寄到家：',
+    state: '州：',
+    zipCode: '邮编：',
     yes: '是',
     no: '否',
   },
@@ -120,7 +133,9 @@ const LABEL_WORDS = {
     count: 'Count: ',
     colon: ': ',
     none: 'none',
-    isHome: 'isHome: ',
+    isHome: 'Ship to home: ',
+    state: 'State: ',
+    zipCode: 'ZIP code: ',
     yes: 'yes',
     no: 'no',
   },
@@ -131,7 +146,13 @@ export async function renderLabelsPdf(task: LabelTask, user: LabelUser): Promise
   const pages = labelPageCount(task);
   const barcode = await barcodePng(task.upc);
   const id = taskDisplayId(task);
-  const doc = new PDFDocument({ size: [288, 432], margin: 18, autoFirstPage: false, info: { Title: `Labels ${id}`, Author: 'Purchase Hub' } });
+  const font = cjkFont();
+  const doc = new PDFDocument({
+    size: [288, 432],
+    margin: 18,
+    autoFirstPage: false,
+    info: { Title: font ? `发货标签 ${id}` : `Labels ${id}`, Author: font ? '采购任务协作平台' : 'Purchase Hub' },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<void>((resolve, reject) => {
@@ -139,7 +160,6 @@ export async function renderLabelsPdf(task: LabelTask, user: LabelUser): Promise
     doc.on('error', reject);
   });
 
-  const font = cjkFont();
   if (font) doc.registerFont('label', font.data, font.family);
   const fontName = font ? 'label' : 'Helvetica';
   const words = font ? LABEL_WORDS.zh : LABEL_WORDS.en;
@@ -171,8 +191,8 @@ export async function renderLabelsPdf(task: LabelTask, user: LabelUser): Promise
     doc.moveDown(0.6);
     doc.fontSize(12);
     doc.text(`${words.isHome}${task.isHome ? words.yes : words.no}`, { width });
-    doc.text(show(`State${words.colon}${task.state?.trim() || '-'}`), { width });
-    doc.text(show(`ZipCode${words.colon}${task.zipCode?.trim() || '-'}`), { width });
+    doc.text(show(`${words.state}${task.state?.trim() || '-'}`), { width });
+    doc.text(show(`${words.zipCode}${task.zipCode?.trim() || '-'}`), { width });
   }
   doc.end();
   await done;

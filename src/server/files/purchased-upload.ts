@@ -42,7 +42,7 @@ export const PURCHASED_COLUMNS = [
   { key: 'taskId', headers: ['任务ID', '任务编号', 'taskId', 'task id', 'task'], required: true },
   { key: 'itemId', headers: ['商品ID', '商品编号', 'itemId', 'item id'], required: false },
   { key: 'name', headers: ['商品名称', '商品', 'name', 'itemName', 'item name'], required: false },
-  { key: 'tracking', headers: ['tracking', 'trackingId', 'tracking id', 'tracking号', '快递单号', '运单号', '物流单号'], required: true },
+  { key: 'tracking', headers: ['快递单号', 'tracking', 'trackingId', 'tracking id', 'tracking号', '运单号', '物流单号'], required: true },
   { key: 'express', headers: ['快递公司', '快递', 'express', 'carrier'], required: false },
   { key: 'qty', headers: ['数量', '数目', 'qty', 'count', 'productCount', 'quantity'], required: true },
 ] as const satisfies readonly SheetColumn<string>[];
@@ -71,7 +71,7 @@ export const uploadMessages = {
   trackingRounded: uploadRowMessages.trackingRounded,
   trackingTooLong: purchasedMessages.trackingIdTooLong,
   qtyInvalid: `数目须为1到${MAX_PRODUCT_COUNT}之间的整数`,
-  duplicate: (line: number) => `与第${line}行的任务和tracking重复`,
+  duplicate: (line: number) => `与第${line}行的任务和快递单号重复`,
   busy: uploadRowMessages.busy,
   notProcessed: uploadRowMessages.notProcessed,
 } as const;
@@ -259,12 +259,12 @@ export function purchasedTemplate(): Buffer {
     ['任务ID', '必填', '任务ID，与“我的任务”中显示的一致，如 12 或 12-1'],
     ['商品ID', '选填', '仅供核对：填写时须与任务的商品一致'],
     ['商品名称', '选填', '仅供参考，不会保存'],
-    ['tracking', '必填', '快递单号（trackingId），最多64个字符'],
+    ['快递单号', '必填', '包裹的快递单号，最多64个字符'],
     ['快递公司', '选填', '仅供参考，不会保存'],
     ['数量', '必填', `该快递单号中此任务的商品数量，1到${MAX_PRODUCT_COUNT}的整数`],
     ['', '', ''],
-    ['导入', '', '新增采购记录；任务已有相同tracking的记录时跳过（skip）'],
-    ['更新', '', '修改已有记录的数量（oldQty为修改前的数量）；没有该记录时报错'],
+    ['导入', '', '新增采购记录；任务已有相同快递单号的记录时跳过'],
+    ['更新', '', '修改已有记录的数量（结果中的“原数目”为修改前的数量）；没有该记录时报错'],
     ['', '', ''],
     ['说明', '', `只读取第一个工作表；第一行为表头；每次最多${PURCHASED_LIMITS.maxRows}行，文件最大${Math.floor(PURCHASED_LIMITS.maxBytes / 1024 / 1024)}MB`],
   ];

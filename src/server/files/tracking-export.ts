@@ -22,7 +22,7 @@ export const SCAN_STATUS_TEXT: Record<ScanRow['status'], string> = scanStatusLab
 
 export const TRACKING_EXPORT_HEADER = [
   'ID',
-  'Tracking',
+  '快递单号',
   'UPC',
   '数量',
   '商品ID',

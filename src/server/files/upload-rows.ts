@@ -19,7 +19,7 @@ type UploadResultRow = components['schemas']['UploadResultRow'];
 
 export const uploadRowMessages = {
   busy: '有其他操作正在修改相同的记录，请稍后重试',
-  trackingRounded: 'tracking已被Excel转换为数字而失去精度，请将该列设为文本格式后重新填写',
+  trackingRounded: '快递单号已被Excel转换为数字而失去精度，请将该列设为文本格式后重新填写',
   notProcessed: '文件处理时间过长，此行未处理，请重新上传该文件（已保存的行会跳过）',
 } as const;
 

@@ -97,7 +97,7 @@ export const USER_TASK_HEADER = [
   '奖励',
   '折扣',
   '状态',
-  'Tracking',
+  '快递单号',
   '认领时间',
 ] as const;
 

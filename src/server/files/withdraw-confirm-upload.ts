@@ -7,6 +7,7 @@
 // listed lines are paid together or not at all), through withdraw-service.ts payLines.
 import { sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
+import { paymentTypeLabel } from '../../../machines/bank-card.ts';
 import { decide } from '../../../machines/stored-state.ts';
 import { amountToCents, explainWithdrawRefusal, withdrawMachine } from '../../../machines/withdraw.machine.ts';
 import type { Db } from '../db/client.ts';
@@ -96,7 +97,7 @@ function checkRow(row: SheetRow<ColumnKey>): Checked {
 }
 
 const summary = (l: LineRow) =>
-  `订单${publicOrderId(l.orderId)} ${l.paymentType} ${l.cardNoEncrypt ? masked(l.cardNoLast4) : ''} ${fromCents(l.withdrawAmount).toFixed(2)}`.replace(
+  `订单${publicOrderId(l.orderId)} ${paymentTypeLabel(l.paymentType)} ${l.cardNoEncrypt ? masked(l.cardNoLast4) : ''} ${fromCents(l.withdrawAmount).toFixed(2)}`.replace(
     /\s+/g,
     ' ',
   );

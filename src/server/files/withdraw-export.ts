@@ -10,6 +10,7 @@
 // and card number as '****' + last characters. The first columns (提现ID, 订单号, 金额) are the
 // confirm upload's (withdraw-confirm-upload.ts), so this file, reduced to the lines paid, is the
 // confirm file.
+import { CARD_LABELS, paymentTypeLabel } from '../../../machines/bank-card.ts';
 import type { WithdrawStatus } from '../../../machines/withdraw.machine.ts';
 import { WITHDRAW_STATUSES } from '../../../machines/withdraw.machine.ts';
 import { formatTime } from '../dates.ts';
@@ -43,10 +44,10 @@ export const WITHDRAW_EXPORT_HEADER = [
   '用户',
   '邮箱',
   '银行卡ID',
-  'Payment Type',
-  'Account Holder Name',
-  'Card / Account Number',
-  'Address',
+  CARD_LABELS.paymentType,
+  CARD_LABELS.accountName,
+  CARD_LABELS.cardNo,
+  CARD_LABELS.address,
   '用户备注',
   '状态',
   '可申请取消',
@@ -94,7 +95,7 @@ export function withdrawWorkbook(rows: LineWithUser[], timezone: number): Buffer
       nickName,
       mailAddr,
       w.cardId,
-      w.paymentType,
+      paymentTypeLabel(w.paymentType),
       w.accountName,
       w.cardNo,
       w.address,

@@ -2,7 +2,9 @@
 // 052): what the admin needs to pay each line, in full (money/payout-details.ts decrypts, audits
 // and selects). Its first columns are the confirm upload's (提现ID, 订单号, 金额:
 // withdraw-confirm-upload.ts CONFIRM_HEADERS), so the file, once paid, is the confirm file. Headers
-// in Chinese; numbers and routing numbers are text cells, so leading zeros stay.
+// and payment and card types in the screens' words (machines/bank-card.ts); numbers and routing
+// numbers are text cells, so leading zeros stay.
+import { CARD_LABELS, cardTypeLabel, paymentTypeLabel } from '../../../machines/bank-card.ts';
 import { fromCents } from '../money/cents.ts';
 import type { PaymentLine } from '../money/payout-details.ts';
 import { publicOrderId } from '../money/withdraw-service.ts';
@@ -15,13 +17,13 @@ export const PAYMENT_FILE_HEADER = [
   CONFIRM_HEADERS.amount,
   '用户',
   '邮箱',
-  '付款方式',
-  '户名',
-  '账号/卡号',
-  '路由号',
-  '银行',
-  '卡类型',
-  '地址',
+  CARD_LABELS.paymentType,
+  CARD_LABELS.accountName,
+  CARD_LABELS.cardNo,
+  CARD_LABELS.routingNumber,
+  CARD_LABELS.bankInfo,
+  CARD_LABELS.cardType,
+  CARD_LABELS.address,
 ] as const;
 
 export function paymentWorkbook(rows: readonly PaymentLine[]): Buffer {
@@ -35,12 +37,12 @@ export function paymentWorkbook(rows: readonly PaymentLine[]): Buffer {
         fromCents(line.withdrawAmount),
         nickName,
         mailAddr,
-        d.paymentType,
+        paymentTypeLabel(d.paymentType),
         d.accountName,
         d.cardNo,
         d.routingNumber,
         d.bankInfo,
-        d.cardType,
+        cardTypeLabel(d.cardType),
         d.address,
       ]),
       widths: [9, 9, 12, 14, 24, 10, 22, 24, 14, 18, 16, 36],

@@ -22,10 +22,10 @@ import { me, ok, type Ctx, type Handlers } from './types.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 
 /** SPEC §5 "Board: all fields except id required ('{field}必填')", with the form's labels. */
-const BOARD_LABELS = { boardName: '看板名称', remark: '备注', publishAt: '发布时间', expireAt: '过期时间' } as const;
+const BOARD_LABELS = { boardName: '看板名称', remark: '备注', publishAt: '发布时间', expireAt: '截止时间' } as const;
 
 export const boardSaveMessages = {
-  expireBeforePublish: '过期时间必须晚于发布时间',
+  expireBeforePublish: '截止时间必须晚于发布时间',
   created: '创建成功',
   saved: '保存成功',
   published: '操作成功',

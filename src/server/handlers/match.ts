@@ -24,7 +24,7 @@ export const matchMessages = {
   unmatch: '包裹与记录不符，任务不匹配',
   partial: (arrived: number, count: number) => `已到货${arrived}/${count}件，可以拆分`,
   nothing: '尚未到货',
-  noTracking: '没有该trackingId的记录',
+  noTracking: '没有该快递单号的记录',
 } as const;
 
 async function tasksOf(tx: Tx, user: SessionUser, report: MatchReport) {

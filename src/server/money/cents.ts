@@ -18,7 +18,7 @@ export const fromCents = (cents: number): number => cents / 100;
 export const MAX_TOTAL_CENTS = 9_000_000_000_000_000;
 
 export const moneyLimitMessages = {
-  income: `收入超出上限：单个付款申请的收入（buyIn x 数量 + bonus - punish）不能超过 ${fromCents(MAX_TOTAL_CENTS).toFixed(2)}`,
+  income: `收入超出上限：单个付款申请的收入（回收价 × 到货数量 + 奖励 - 折扣）不能超过 ${fromCents(MAX_TOTAL_CENTS).toFixed(2)}`,
   total: `收入合计超出上限：一个成员已同意的收入合计不能超过 ${fromCents(MAX_TOTAL_CENTS).toFixed(2)}`,
 } as const;
 

@@ -35,7 +35,7 @@ export const purchasedMessages = {
   matchedNoEdit: '已匹配的记录不能修改',
   matchedNoRemove: '已匹配的记录不能删除',
   notFound: '记录不存在',
-  noRecordForTracking: '该任务没有此trackingId的记录',
+  noRecordForTracking: '该任务没有此快递单号的记录',
   unchanged: '没有变化',
   created: '创建成功',
   saved: '保存成功',

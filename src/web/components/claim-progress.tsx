@@ -26,7 +26,7 @@ export function progressTone(percent: number): ProgressTone {
 
 const TEXT_CLASS: Record<ProgressTone, string> = {
   green: 'text-green-700',
-  orange: 'text-orange-600',
+  orange: 'text-orange-700',
   red: 'text-red-600',
 };
 
@@ -37,6 +37,8 @@ const BAR_CLASS: Record<ProgressTone, string> = {
 };
 
 export interface ClaimProgressProps {
+  /** The bar's accessible name (what is claimed: its item), from the caller's words. */
+  label: string;
   /** Units claimed. */
   count: number;
   /** Demand the progress is measured against. */
@@ -45,13 +47,14 @@ export interface ClaimProgressProps {
 }
 
 /** A thin coloured bar with the percent beside it; `data-tone` carries the colour for tests and styling. */
-export function ClaimProgress({ count, need, className = '' }: ClaimProgressProps): JSX.Element {
+export function ClaimProgress({ label, count, need, className = '' }: ClaimProgressProps): JSX.Element {
   const percent = claimPercent(count, need);
   const tone = progressTone(percent);
   return (
     <span data-tone={tone} className={`inline-flex items-center gap-2 ${className}`}>
       <span
         role="progressbar"
+        aria-label={label}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={Math.min(percent, 100)}

@@ -138,7 +138,7 @@ export function ItemPicker({
             autoComplete="off"
             className={
               'block w-full rounded-md border border-slate-300 bg-white py-1.5 pr-8 pl-3 text-sm text-slate-900 shadow-sm ' +
-              'placeholder:text-slate-400 focus:border-blue-500 focus:outline-2 focus:outline-blue-500/30 ' +
+              'placeholder:text-slate-500 focus:border-blue-500 focus:outline-2 focus:outline-blue-500/30 ' +
               'disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500 data-invalid:border-red-500'
             }
           />
@@ -148,7 +148,7 @@ export function ItemPicker({
               aria-label={t.clear}
               title={t.clear}
               onClick={() => pick(null)}
-              className="absolute inset-y-0 right-0 flex w-8 items-center justify-center rounded-r-md text-slate-400 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-blue-500"
+              className="absolute inset-y-0 right-0 flex w-8 items-center justify-center rounded-r-md text-slate-500 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-blue-500"
             >
               ×
             </button>
@@ -159,14 +159,14 @@ export function ItemPicker({
           className="z-[60] max-h-72 w-(--input-width) min-w-64 overflow-y-auto rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg empty:invisible"
         >
           {needle === '' ? (
-            <p className="px-3 py-2 text-slate-400">{t.typeToSearch}</p>
+            <p className="px-3 py-2 text-slate-500">{t.typeToSearch}</p>
           ) : searching ? (
             <p role="status" className="flex items-center gap-2 px-3 py-2 text-slate-500">
               <Spinner className="size-3.5" />
               {t.searching}
             </p>
           ) : choices.length === 0 ? (
-            <p className="px-3 py-2 text-slate-400">{t.noResult}</p>
+            <p className="px-3 py-2 text-slate-500">{t.noResult}</p>
           ) : (
             choices.map((item) => (
               <ComboboxOption key={item.id} value={item} className="group cursor-pointer px-3 py-2 data-focus:bg-blue-50 data-selected:bg-blue-50/60">

@@ -6,7 +6,7 @@ export const boardsText = {
   operationSuccess: '操作成功', // SPEC §8
   operationFailed: '操作失败', // SPEC §8
   /** SPEC §5: group add/remove answered with a falsy result. */
-  groupOperationFailed: 'operation failed',
+  groupOperationFailed: 'operation failed', // SPEC §5, verbatim
   created: '创建成功', // SPEC §8
   saved: '保存成功', // SPEC §8
   saveFailed: '保存失败', // SPEC §8
@@ -14,16 +14,16 @@ export const boardsText = {
   // ------------------------------------------------------------ board fields
   board: {
     id: 'ID',
-    uuid: 'UUID',
+    uuid: '链接ID', // the id in the member's link /user/board/{uuid}
     boardName: '看板名称',
     remark: '备注',
     publishAt: '发布时间',
-    expireAt: '过期时间',
+    expireAt: '截止时间',
     status: '状态',
     expire: '是否过期',
     createdAt: '创建时间',
     invalidTime: '请输入有效的时间',
-    expireAfterPublish: '过期时间必须晚于发布时间', // the server's words too
+    expireAfterPublish: '截止时间必须晚于发布时间', // the server's words too
   },
   boardStatus: {
     unpublish: '未发布',
@@ -101,12 +101,14 @@ export const boardsText = {
     upc: 'UPC',
     url: '链接',
     price: '价格',
-    buyIn: '收购价',
-    show: '展示数量',
+    buyIn: '回收价',
+    show: '需求数量',
     need: '实际需求',
     averageCost: '平均成本',
-    allCount: '已到货',
+    allCount: '到货数量',
     claimCount: '已认领',
+    /** A claim progress bar's name. */
+    progressOf: (itemName: string) => `${itemName} 认领进度`,
     address: '地址',
     status: '状态',
     note: '备注',
@@ -132,12 +134,12 @@ export const boardsText = {
     caption: '用户任务',
     id: '任务ID',
     user: '用户',
-    count: '数量',
+    count: '认领数量',
     status: '状态',
-    isHome: '送货上门',
+    isHome: '寄到家',
     state: '州',
     zipCode: '邮编',
-    labelCount: '标签数',
+    labelCount: '标签数量',
     createdAt: '认领时间',
     boardTask: '看板任务',
     itemName: '商品名称',

@@ -135,7 +135,7 @@ export const statisticsText = {
   endBeforeStart: '结束日期不能早于开始日期',
   col: {
     userId: '用户ID',
-    nickName: '昵称',
+    nickName: '用户名',
     mailAddr: '邮箱',
     amount: '金额',
   },

@@ -11,7 +11,7 @@ export const peopleText = {
     createSuccess: '创建成功', // SPEC §8
     operationSuccess: '操作成功', // SPEC §8
     deleteSuccess: '删除成功', // SPEC §8
-    operationFailed: 'operation failed', // SPEC §5 (group add/remove with a falsy result)
+    operationFailed: 'operation failed', // SPEC §5, verbatim (group add/remove with a falsy result)
     filterPlaceholder: '输入关键字筛选',
     noMatch: '没有符合条件的用户',
   },

@@ -11,7 +11,7 @@ export const trackingText = {
   /** Fields of a scan record (SPEC §3) and of the rows the admin log shows. */
   field: {
     id: 'ID',
-    trackingId: 'Tracking',
+    trackingId: '快递单号',
     upc: 'UPC',
     count: '数量',
     itemId: '商品ID',
@@ -35,7 +35,7 @@ export const trackingText = {
   // ------------------------------------------------------------ /admin/tracking-list
   list: {
     caption: '扫描记录',
-    trackingId: 'Tracking',
+    trackingId: '快递单号',
     status: '状态',
     allStatuses: '全部状态',
     startTime: '开始日期',
@@ -69,27 +69,27 @@ export const trackingText = {
   // ------------------------------------------------------------ /admin/upload
   upload: {
     tabsLabel: '上传类型',
-    tabTracking: 'Tracking导入',
+    tabTracking: '快递单号导入',
     tabUser: '用户采购记录',
-    trackingTitle: 'Tracking文件',
+    trackingTitle: '快递单号文件',
     trackingIntro: '用Excel批量处理包裹：导入到货前预报的包裹，更新已有记录的数量，或确认已导入的包裹到货。请使用模板的列。',
     insert: '导入',
     update: '更新',
     confirm: '确认到货',
     trackingHint:
-      '导入：新增文件中的包裹（状态为已导入，到货前不参与匹配）；更新：按Tracking和UPC修改已有记录的数量；确认到货：把已导入的包裹标记为已扫描并匹配',
+      '导入：新增文件中的包裹（状态为已导入，到货前不参与匹配）；更新：按快递单号和UPC修改已有记录的数量；确认到货：把已导入的包裹标记为已扫描并匹配',
     userTitle: '用户采购记录文件',
     userIntro: '代用户批量录入采购记录：文件与用户“上传采购记录”页面的模板相同，可处理任何用户的任务。',
     userImport: '导入',
     userUpdate: '更新',
-    userHint: '导入：新增文件中的采购记录；更新：按Tracking修改已有采购记录的数目',
+    userHint: '导入：新增文件中的采购记录；更新：按快递单号修改已有采购记录的数目',
     downloadTemplate: '下载模板',
   },
 
   // ------------------------------------------------------------ /admin/tracking-audit
   audit: {
     caption: '管理员日志',
-    trackingId: 'Tracking',
+    trackingId: '快递单号',
     upc: 'UPC',
     operator: '操作人',
     allOperators: '全部操作人',

@@ -1,9 +1,10 @@
 // Chinese text of the bank card and withdraw screens (/user/bank-card, /user/withdraw-request,
 // /user/withdraw-orders, /admin/withdraw-list); part of the one catalog (zh.ts re-exports them as
-// zh.bankCards and zh.withdraw). Exact SPEC strings are marked. The rules' own messages (the card
-// fields' '请填写Account Holder Name' ..., the request dialog's '请填写需要提现的任务' ...) are not
+// zh.bankCards and zh.withdraw). Exact SPEC strings are marked. The card's field names and the rules'
+// own messages (the card fields' '请填写卡号' ..., the request dialog's '请填写需要提现的任务' ...) are not
 // here: they live with the rules in machines/bank-card.ts and machines/withdraw.machine.ts, which the
 // server answers with too.
+import { CARD_LABELS } from '../../../machines/bank-card';
 import type { WithdrawStatus } from '../../../machines/withdraw.machine';
 
 export const bankCardsText = {
@@ -29,10 +30,10 @@ export const bankCardsText = {
     title: '添加银行卡',
     /** The choice that lets the member type a payment type of their own (SPEC §5 "new values can be typed"). */
     otherType: '其他（自行填写）',
-    customType: '新的Payment Type',
+    customType: '新的付款方式',
     customTypeHint: '填写其他付款方式的名称',
-    chooseTypeFirst: '请先选择Payment Type，再填写对应的信息',
-    switchHint: '切换Payment Type会清空已填写的卡信息',
+    chooseTypeFirst: '请先选择付款方式，再填写对应的信息',
+    switchHint: '切换付款方式会清空已填写的卡信息',
     optional: '选填',
     save: '保存',
     cancel: '取消',
@@ -60,10 +61,10 @@ export const withdrawText = {
     id: 'ID',
     orderId: '订单号',
     user: '用户',
-    paymentType: 'Payment Type',
-    accountName: '持卡人',
-    cardNo: '卡号',
-    address: '地址',
+    paymentType: CARD_LABELS.paymentType,
+    accountName: CARD_LABELS.accountName,
+    cardNo: CARD_LABELS.cardNo,
+    address: CARD_LABELS.address,
     withdrawAmount: '提现金额',
     userNote: '用户备注',
     status: '状态',
@@ -202,15 +203,8 @@ export const withdrawText = {
       failed: '收款信息读取失败',
       empty: '—',
       copy: (field: string) => `复制${field}`,
-      field: {
-        paymentType: '付款方式',
-        accountName: '户名',
-        cardNo: '账号/卡号',
-        routingNumber: '路由号',
-        bankInfo: '银行',
-        cardType: '卡类型',
-        address: '地址',
-      },
+      /** The card's fields, as the bank card page names them. */
+      field: CARD_LABELS,
     },
     /** Choosing waited lines: bulk pay (payWithdrawRequests) and the payment file. */
     selection: {

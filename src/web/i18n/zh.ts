@@ -42,7 +42,7 @@ export const zh = {
   },
 
   session: {
-    tokenExpired: 'Token已过期', // SPEC §4
+    tokenExpired: 'Token已过期', // SPEC §4, verbatim
   },
 
   roles: {
@@ -104,8 +104,8 @@ export const zh = {
     userUpload: '上传采购记录',
     adminScan: '扫描入库',
     adminScan2: '单品扫描',
-    adminUpload: 'Tracking导入',
-    adminTrackingList: 'Tracking列表',
+    adminUpload: '批量导入',
+    adminTrackingList: '扫描记录',
     adminTaskAudit: '用户日志',
     adminTrackingAudit: '管理员日志',
     adminUserList: '用户列表',
@@ -146,7 +146,7 @@ export const zh = {
     signupButton: '注册',
     haveAccount: '已有账户？',
     goLogin: '去登录',
-    tokenInvalid: 'token已失效', // SPEC §5
+    tokenInvalid: 'token已失效', // SPEC §5, verbatim
     mailTaken: (name: string) => `用户名${name}已被占用`, // SPEC §5
     passwordsDiffer: '两次密码不一致', // SPEC §5
     signupSuccess: '注册成功，请使用注册的账户登录', // SPEC §8
@@ -196,7 +196,7 @@ export const zh = {
     '/admin/user-list': '用户列表',
     '/admin/item-list': '商品列表',
     '/admin/board-list': '看板管理',
-    '/admin/tracking-list': 'Tracking列表',
+    '/admin/tracking-list': '扫描记录',
     '/admin/scan': '扫描入库',
     '/admin/scan2': '单品扫描',
     '/admin/tasks': '用户任务',

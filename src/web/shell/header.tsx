@@ -25,7 +25,7 @@ export function Header(): JSX.Element {
         <div className="flex items-center gap-3 text-sm">
           <span className="hidden text-slate-600 sm:inline">
             {user.nickName}
-            <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-500">{zh.roles[user.roleType]}</span>
+            <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">{zh.roles[user.roleType]}</span>
           </span>
           <Button variant="secondary" size="sm" onClick={() => session.send({ type: 'session.logout' })}>
             {zh.app.logout}

@@ -85,7 +85,7 @@ describe('saving a board', () => {
     const now = Date.now();
     expect((await admin.post('/api/board/info', boardForm({ publishAt: now, expireAt: now }))).body).toEqual({
       code: 'A00001',
-      msg: '过期时间必须晚于发布时间',
+      msg: '截止时间必须晚于发布时间',
     });
     expect((await admin.get<Page>('/api/board/list/admin')).body.data!.data).toHaveLength(0);
   });

@@ -49,7 +49,7 @@ interface Result {
 }
 type Mode = 'import' | 'update' | 'confirm';
 
-const HEADER = ['tracking', 'upc', '商品ID', '商品名称', '快递公司', '数量'];
+const HEADER = ['快递单号', 'UPC', '商品ID', '商品名称', '快递公司', '数量'];
 
 async function world() {
   const { app, database } = t();
@@ -384,7 +384,7 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
           ['T1', 1],
         ]),
       ),
-    ).toMatchObject(refusedWith(SHEET_MESSAGES.missingColumns(['upc'])));
+    ).toMatchObject(refusedWith(SHEET_MESSAGES.missingColumns(['UPC'])));
     expect(
       await upload(
         w.adminToken,
@@ -394,7 +394,7 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
         ]),
         'update',
       ),
-    ).toMatchObject(refusedWith(SHEET_MESSAGES.missingColumns(['upc'])));
+    ).toMatchObject(refusedWith(SHEET_MESSAGES.missingColumns(['UPC'])));
     // Confirm needs no 数量 column; import does.
     expect(
       await upload(
@@ -426,7 +426,7 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
       ['__proto__', 'constructor', 'prototype'],
       ['{"polluted":1}', '{"polluted":1}', 'polluted'],
     ]);
-    expect(await upload(w.adminToken, crafted)).toMatchObject(refusedWith(SHEET_MESSAGES.missingColumns(['tracking', 'upc', '数量'])));
+    expect(await upload(w.adminToken, crafted)).toMatchObject(refusedWith(SHEET_MESSAGES.missingColumns(['快递单号', 'UPC', '数量'])));
     const sneaky = xlsxOf(
       [
         ['tracking', 'upc', '数量', '__proto__'],

@@ -37,7 +37,7 @@ interface Result {
   error: number;
 }
 
-const HEADER = ['任务ID', '商品ID', '商品名称', 'tracking', '快递公司', '数量'];
+const HEADER = ['任务ID', '商品ID', '商品名称', '快递单号', '快递公司', '数量'];
 
 /** An admin, members a and b in a bound group, an open board; a holds two tasks, b one. */
 async function world() {
@@ -298,7 +298,7 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
           [w.a1.id, 'T1', 1],
         ]),
       ),
-    ).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.missingColumns(['任务ID', 'tracking', '数量']))));
+    ).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.missingColumns(['任务ID', '快递单号', '数量']))));
     expect(
       await upload(
         w.a.token,
@@ -307,7 +307,7 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
           [w.a1.id, 1],
         ]),
       ),
-    ).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.missingColumns(['tracking']))));
+    ).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.missingColumns(['快递单号']))));
     expect(
       await upload(
         w.a.token,
@@ -316,7 +316,7 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
           [w.a1.id, 'T1', 'T2', 1],
         ]),
       ),
-    ).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.duplicateColumn('tracking'))));
+    ).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.duplicateColumn('快递单号'))));
     expect(await upload(w.a.token, xlsxOf([['任务ID', 'tracking', '数量']]))).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.noData)));
     expect(await upload(w.a.token, xlsxOf([[]]))).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.noData)));
 
@@ -416,7 +416,7 @@ describe('crafted content never reaches the server objects', () => {
     ]);
     expect(await upload(w.a.token, crafted)).toMatchObject({
       status: 400,
-      body: { code: 'A00001', msg: SHEET_MESSAGES.missingColumns(['任务ID', 'tracking', '数量']) },
+      body: { code: 'A00001', msg: SHEET_MESSAGES.missingColumns(['任务ID', '快递单号', '数量']) },
     });
     expect(await snapshot()).toEqual(before);
     expect(polluted()).toBeUndefined();

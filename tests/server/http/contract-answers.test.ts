@@ -377,7 +377,7 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     // Uploads.
     const tracking = xlsxOf(
       [
-        ['tracking', 'upc', '商品ID', '商品名称', '快递公司', '数量'],
+        ['快递单号', 'UPC', '商品ID', '商品名称', '快递公司', '数量'],
         ['UP-1', UPC, null, null, 'UPS', 2],
       ],
       '扫描记录',
@@ -386,7 +386,7 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     await ok('admin', 'POST', '/api/scan/admin/excel/upload/update', { multipart: multipart(tracking) });
     await ok('lowerAdmin', 'POST', '/api/scan/admin/excel/upload/confirm', { multipart: multipart(tracking) });
     const purchased = xlsxOf([
-      ['任务ID', '商品ID', '商品名称', 'tracking', '快递公司', '数量'],
+      ['任务ID', '商品ID', '商品名称', '快递单号', '快递公司', '数量'],
       [A.openTask, null, null, 'UP-2', 'UPS', 1],
     ]);
     await ok('a', 'POST', '/api/purchased/user/excel/upload/import', { multipart: multipart(purchased) });

@@ -354,7 +354,7 @@ describe('the match calls', () => {
     await scan(database, 'T1', UPC, 2);
     expect(await w.b.api.post('/api/match/user/tracking/match', { trackingId: 'T404' })).toMatchObject({
       status: 404,
-      body: { code: 'A00004', msg: '没有该trackingId的记录' },
+      body: { code: 'A00004', msg: '没有该快递单号的记录' },
     });
     expect(await w.a.api.post('/api/match/user/tracking/match', { trackingId: '  ' })).toMatchObject(refused('请填写trackingId'));
     const mine = await w.a.api.post<MatchOut>('/api/match/user/tracking/match', { trackingId: ' T1 ' });

@@ -10,6 +10,7 @@ import { createSession } from '../../../src/server/auth/sessions.ts';
 import { users } from '../../../src/server/db/schema/accounts.ts';
 import { auditLog } from '../../../src/server/db/schema/audit.ts';
 import { withdrawRequests } from '../../../src/server/db/schema/money.ts';
+import { cardTypeLabel, paymentTypeLabel } from '../../../machines/bank-card.ts';
 import { PAYMENT_FILE_HEADER } from '../../../src/server/files/withdraw-payment-export.ts';
 import { CONFIRM_HEADERS } from '../../../src/server/files/withdraw-confirm-upload.ts';
 import { payoutMessages as PM } from '../../../src/server/money/payout-details.ts';
@@ -126,12 +127,13 @@ const fileRow = (line: World['a1'], d: Omit<Details, 'requestId' | 'cardId'>, ni
   amount,
   nick,
   mail,
-  d.paymentType,
+  // The types in the screens' words (machines/bank-card.ts).
+  paymentTypeLabel(d.paymentType),
   d.accountName,
   d.cardNo,
   d.routingNumber,
   d.bankInfo,
-  d.cardType,
+  cardTypeLabel(d.cardType),
   d.address,
 ];
 
@@ -213,6 +215,10 @@ describe('the payment file of waited lines (admin only, full details, audited, t
     expect(rows.slice(1)).toEqual([
       fileRow(w.a1, { ...WIRE, cardType: '' }, '小A', 'a@x.test', 20),
       fileRow(w.a2, { ...BILLPAY, routingNumber: '' }, '小A', 'a@x.test', 6),
+    ]);
+    expect(rows.slice(1).map((r) => [r[5], r[10]])).toEqual([
+      ['电汇', ''],
+      ['账单支付', 'Visa'],
     ]);
     const entries = await auditsOf('paymentExport');
     expect(entries.map((e) => [e.entityId, e.opUid, e.userId])).toEqual([

@@ -63,7 +63,7 @@ describe('recording purchases (member)', () => {
     expect(await w.a.api.post(create(task.id), { trackingId: 'T1', productCount: '2' })).toMatchObject({ status: 400, body: { code: 'A00001' } });
     expect(await allRecords()).toHaveLength(0);
     await record(w.a.api, task.id, 'T1', 1);
-    expect(await w.a.api.post(create(task.id), { trackingId: 'T1 ', productCount: 2 })).toMatchObject(refused('该trackingId已记录'));
+    expect(await w.a.api.post(create(task.id), { trackingId: 'T1 ', productCount: 2 })).toMatchObject(refused('该快递单号已记录'));
     expect(await allRecords()).toMatchObject([{ productCount: 1 }]);
   });
 
@@ -84,7 +84,7 @@ describe('recording purchases (member)', () => {
     const [, r2] = await record(w.a.api, task.id, 'T2', 2);
     const upd = await w.a.api.post<Change>('/api/purchased/user/update', { id: r1!.id, trackingId: 'T1', productCount: 2 });
     expect(upd.body).toMatchObject({ code: 'A00000', msg: '保存成功', data: { purchasedItems: [{ id: r1!.id, productCount: 2 }, { id: r2!.id }] } });
-    expect(await w.a.api.post('/api/purchased/user/update', { id: r1!.id, trackingId: 'T2', productCount: 2 })).toMatchObject(refused('该trackingId已记录'));
+    expect(await w.a.api.post('/api/purchased/user/update', { id: r1!.id, trackingId: 'T2', productCount: 2 })).toMatchObject(refused('该快递单号已记录'));
     expect(await w.a.api.post('/api/purchased/user/update', { id: r1!.id, productCount: 2 })).toMatchObject(refused('请填写trackingId'));
     expect(await w.a.api.post('/api/purchased/user/update', { id: r1!.id, trackingId: 'T1' })).toMatchObject(refused('请填写数目'));
     const moved = await w.a.api.post<Change>('/api/purchased/user/update', { id: r1!.id, trackingId: 'T3', productCount: 2 });
@@ -191,12 +191,12 @@ describe('the purchased-record service (shared with the Excel upload)', () => {
     });
     expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: task.id, trackingId: 'x'.repeat(65), productCount: 1 }, 'insert'))).toMatchObject({
       opStatus: 'error',
-      msg: 'trackingId不能超过64个字符',
+      msg: '快递单号不能超过64个字符',
     });
     // A control character (a NUL cannot even be stored) is refused like a scanner's code, not a 500.
     expect(await tx((x) => savePurchasedRecord(x, w.a.actor, { taskId: task.id, trackingId: 'T\u00009', productCount: 1 }, 'insert'))).toMatchObject({
       opStatus: 'error',
-      msg: 'trackingId包含无效字符',
+      msg: '快递单号包含无效字符',
       code: 'A00001',
     });
 

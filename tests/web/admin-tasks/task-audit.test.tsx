@@ -83,7 +83,7 @@ describe('/admin/task-audit', () => {
       within(table())
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['', 'ID', '时间', '操作人', '类型', '用户', '任务', '动作', 'Tracking', 'UPC', '数量', '商品名称', '状态', '任务记录ID']);
+    ).toEqual(['', 'ID', '时间', '操作人', '类型', '用户', '任务', '动作', '快递单号', 'UPC', '数量', '商品名称', '状态', '任务记录ID']);
     const [record, , , system] = entryRows();
     expect(
       within(record!)
@@ -162,7 +162,7 @@ describe('/admin/task-audit', () => {
       }));
     expect(rows).toEqual([
       { field: 'id', values: ['501', '501'], changed: false },
-      { field: '数量count（已修改）', values: ['2', '3'], changed: true },
+      { field: '认领数量count（已修改）', values: ['2', '3'], changed: true },
       { field: '奖励bonus（已修改）', values: ['0', '5'], changed: true },
       { field: '状态status', values: ['open', 'open'], changed: false },
     ]);
@@ -171,7 +171,7 @@ describe('/admin/task-audit', () => {
     await waitFor(() => expect(screen.queryByRole('table', { name: '变更内容 #9005' })).toBeNull());
   });
 
-  it('a purchased record’s fields are named as a record’s: its productCount is the bought 数目, not the task’s 到货数', async () => {
+  it('a purchased record’s fields are named as a record’s: its productCount is the bought 数目, not the task’s 到货数量', async () => {
     const { user } = renderAudit('/admin/task-audit', {
       audits: [
         anAudit({
@@ -194,9 +194,9 @@ describe('/admin/task-audit', () => {
         .map((th) => th.textContent);
 
     await user.click(within(record!).getByRole('button', { name: '展开' }));
-    expect(await fields(9006)).toEqual(['id', '任务记录IDtaskId', 'TrackingtrackingId', '数目productCount（已修改）', '状态status']);
+    expect(await fields(9006)).toEqual(['id', '任务记录IDtaskId', '快递单号trackingId', '数目productCount（已修改）', '状态status']);
     await user.click(within(task!).getByRole('button', { name: '展开' }));
-    expect(await fields(9005)).toEqual(['到货数productCount（已修改）']);
+    expect(await fields(9005)).toEqual(['到货数量productCount（已修改）']);
   });
 
   it('a change without a before (a claim) lists every field as new; text that is not JSON is shown as written', async () => {

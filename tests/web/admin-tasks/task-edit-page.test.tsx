@@ -57,13 +57,13 @@ describe('the form', () => {
       看板: '一月采购',
       看板任务: '#11',
       商品: '蓝牙耳机（0123456789）',
-      送货上门: '是',
+      寄到家: '是',
       州: 'CA',
       邮编: '90001',
-      Tracking: 'TRK1, TRK2',
+      快递单号: 'TRK1, TRK2',
     });
     expect(within(info).getByRole('link', { name: '一月采购' }).getAttribute('href')).toBe('/admin/board/1');
-    expect([field('数量').value, field('标签数').value, field('价格').value, field('收购价').value, field('奖励').value, field('折扣').value]).toEqual([
+    expect([field('认领数量').value, field('标签数量').value, field('价格').value, field('回收价').value, field('奖励').value, field('折扣').value]).toEqual([
       '3',
       '2',
       '',
@@ -75,7 +75,7 @@ describe('the form', () => {
 
   it("requires count: 'count必填', and sends nothing", async () => {
     const { user, fake } = renderEdit('/admin/task/501');
-    await user.clear(await screen.findByLabelText('数量'));
+    await user.clear(await screen.findByLabelText('认领数量'));
     await user.click(screen.getByRole('button', { name: '保存' }));
     expect((await screen.findAllByRole('alert')).map((a) => a.textContent)).toEqual(['count必填']);
     expect(sentBodies(fake)).toEqual([]);
@@ -83,23 +83,27 @@ describe('the form', () => {
 
   it('checks numbers: a whole count of at least 1, money with at most two places', async () => {
     const { user, fake } = renderEdit('/admin/task/501');
-    await user.clear(await screen.findByLabelText('数量'));
-    await user.type(field('数量'), '0');
-    await user.clear(field('标签数'));
-    await user.type(field('标签数'), '1.5');
+    await user.clear(await screen.findByLabelText('认领数量'));
+    await user.type(field('认领数量'), '0');
+    await user.clear(field('标签数量'));
+    await user.type(field('标签数量'), '1.5');
     await user.clear(field('奖励'));
     await user.type(field('奖励'), '1.234');
     await user.click(screen.getByRole('button', { name: '保存' }));
-    expect((await screen.findAllByRole('alert')).map((a) => a.textContent)).toEqual(['数量必须大于0', '标签数必须为非负整数', '奖励必须为数字，最多两位小数']);
+    expect((await screen.findAllByRole('alert')).map((a) => a.textContent)).toEqual([
+      '认领数量必须大于0',
+      '标签数量必须为非负整数',
+      '奖励必须为数字，最多两位小数',
+    ]);
     expect(sentBodies(fake)).toEqual([]);
   });
 
   it("saves the fields updateTask allows, says '保存成功' and goes back", async () => {
     const { user, router, fake } = renderEdit(`/admin/task/501?back=${encodeURIComponent(BACK)}`);
-    await user.clear(await screen.findByLabelText('数量'));
-    await user.type(field('数量'), '5');
-    await user.clear(field('标签数'));
-    await user.type(field('标签数'), '1');
+    await user.clear(await screen.findByLabelText('认领数量'));
+    await user.type(field('认领数量'), '5');
+    await user.clear(field('标签数量'));
+    await user.type(field('标签数量'), '1');
     await user.clear(field('价格'));
     await user.clear(field('奖励'));
     await user.type(field('奖励'), '2.5');
@@ -127,7 +131,7 @@ describe('the form', () => {
     renderEdit('/admin/task/501', aTask({ id: 501, status }));
     expect(await screen.findByText(message)).toBeTruthy();
     expect(screen.queryByRole('button', { name: '保存' })).toBeNull();
-    expect(field('数量').disabled).toBe(true);
+    expect(field('认领数量').disabled).toBe(true);
   });
 });
 

@@ -81,16 +81,16 @@ describe('/admin/tasks table', () => {
       '看板',
       '商品名称',
       'UPC',
-      '数量',
-      '到货数',
+      '认领数量',
+      '到货数量',
       '价格',
-      '收购价',
+      '回收价',
       '奖励',
       '折扣',
       '状态',
-      'Tracking',
-      '送货信息',
-      '创建时间',
+      '快递单号',
+      '寄送信息',
+      '认领时间',
       '操作',
     ]);
     const [split, claim] = bodyRows();
@@ -112,7 +112,7 @@ describe('/admin/tasks table', () => {
       '已锁定',
       'TRK1,TRK2',
     ]);
-    expect(cells[13]).toBe('送货上门是州CA邮编90001标签数2');
+    expect(cells[13]).toBe('寄到家是州CA邮编90001标签数量2');
     expect(within(claim!).getAllByRole('cell')[0]!.textContent).toBe('501');
     expect(within(claim!).getByText('进行中')).toBeTruthy();
     expect(within(split!).getByRole('link', { name: '一月采购' }).getAttribute('href')).toBe('/admin/board/1');
@@ -170,7 +170,7 @@ describe('filters (SPEC §7: every listTasks filter)', () => {
       await user.type(screen.getByLabelText('看板ID'), '2');
       await user.type(screen.getByLabelText('看板任务ID'), '12');
       await user.type(screen.getByLabelText('任务ID'), '501');
-      await user.type(screen.getByLabelText('Tracking'), 'TRK1');
+      await user.type(screen.getByLabelText('快递单号'), 'TRK1');
       await user.selectOptions(screen.getByLabelText('排序'), 'asc');
       await user.click(screen.getByRole('button', { name: '查询' }));
 
@@ -205,7 +205,7 @@ describe('filters (SPEC §7: every listTasks filter)', () => {
     await waitFor(() => expect(listQueries(fake)).toHaveLength(1));
     expect(listQueries(fake)[0]).toEqual({ page: '0', size: '20', isDesc: 'true', taskStatus: 'open', userId: '21', trackingId: '12345' });
     expect((screen.getByLabelText('状态') as HTMLSelectElement).value).toBe('open');
-    expect((screen.getByLabelText('Tracking') as HTMLInputElement).value).toBe('12345');
+    expect((screen.getByLabelText('快递单号') as HTMLInputElement).value).toBe('12345');
 
     await user.type(screen.getByLabelText('看板ID'), 'abc');
     await user.click(screen.getByRole('button', { name: '查询' }));

@@ -50,9 +50,9 @@ describe('/user/bank-card: the table', () => {
       within(table())
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['ID', 'Payment Type', 'Account Holder Name', 'Card / Account Number', 'Routing Number', 'Bank Name', 'Card Type', 'Address', '操作']);
-    expect(cellsOf(bodyRows()[0]!)).toEqual(['1', 'Billpay', '****blic', '****1111', '', 'Chase', 'visa', 'PO Box 9', '删除']);
-    expect(cellsOf(bodyRows()[1]!).slice(0, 5)).toEqual(['2', 'Wire', '****blic', '****1001', '****0021']);
+    ).toEqual(['ID', '付款方式', '户名', '卡号/账号', '路由号', '银行名称', '卡类型', '地址', '操作']);
+    expect(cellsOf(bodyRows()[0]!)).toEqual(['1', '账单支付', '****blic', '****1111', '', 'Chase', 'Visa', 'PO Box 9', '删除']);
+    expect(cellsOf(bodyRows()[1]!).slice(0, 5)).toEqual(['2', '电汇', '****blic', '****1001', '****0021']);
     await user.click(screen.getByRole('button', { name: '第 2 页' }));
     await waitFor(() => expect(bodyRows()).toHaveLength(3));
     expect(cellsOf(bodyRows()[0]!)[0]).toBe('21');
@@ -63,10 +63,11 @@ describe('/user/bank-card: the add dialog', () => {
   it('offers the six payment types and a typed one; asks for the type and the holder name first', async () => {
     const { user, fake } = open([]);
     await openDialog(user);
-    const type = within(dialog()).getByLabelText('Payment Type') as HTMLSelectElement;
-    expect([...type.options].map((o) => o.textContent)).toEqual(['请选择', ...KNOWN_PAYMENT_TYPES, '其他（自行填写）']);
+    const type = within(dialog()).getByLabelText('付款方式') as HTMLSelectElement;
+    expect([...type.options].map((o) => o.textContent)).toEqual(['请选择', '账单支付', '支票', '电汇', 'ACH转账', 'PayPal', 'Zelle', '其他（自行填写）']);
+    expect([...type.options].map((o) => o.value)).toEqual(['', ...KNOWN_PAYMENT_TYPES, 'other']);
     await user.click(within(dialog()).getByRole('button', { name: '保存' }));
-    await waitFor(() => expect(alerts()).toEqual(['请填写Payment Type', '请填写Account Holder Name']));
+    await waitFor(() => expect(alerts()).toEqual(['请填写付款方式', '请填写Account Holder Name']));
     expect(bindCalls(fake)).toHaveLength(0);
   });
 
@@ -74,13 +75,13 @@ describe('/user/bank-card: the add dialog', () => {
     const { user, fake } = open([]);
     await openDialog(user);
     for (const type of KNOWN_PAYMENT_TYPES) {
-      await user.selectOptions(within(dialog()).getByLabelText('Payment Type'), type);
+      await user.selectOptions(within(dialog()).getByLabelText('付款方式'), type);
       await user.click(within(dialog()).getByRole('button', { name: '保存' }));
       await waitFor(() => expect(alerts(), type).toEqual(['请填写Account Holder Name', ...CARD_RULES[type].map((r) => r.message)]));
       for (const rule of CARD_RULES[type]) expect(within(dialog()).getByLabelText(rule.label), `${type} ${rule.label}`).toBeTruthy();
     }
-    expect(alerts()).toEqual(['请填写Account Holder Name', '请填写Account Information', '请填写Address']);
-    expect(within(dialog()).queryByLabelText('Routing Number')).toBeNull();
+    expect(alerts()).toEqual(['请填写Account Holder Name', '请填写账户信息', '请填写地址']);
+    expect(within(dialog()).queryByLabelText('路由号')).toBeNull();
     expect(bindCalls(fake)).toHaveLength(0);
   });
 
@@ -88,31 +89,32 @@ describe('/user/bank-card: the add dialog', () => {
     const { user } = open([]);
     await openDialog(user);
     const d = within(dialog());
-    await user.selectOptions(d.getByLabelText('Payment Type'), 'Wire');
-    await user.type(d.getByLabelText('Account Holder Name'), 'John Q Public');
-    await user.type(d.getByLabelText('Account Number'), '123456789');
-    await user.type(d.getByLabelText('Bank Name'), 'Chase');
-    await user.type(d.getByLabelText('Routing Number'), '021000021');
-    await user.selectOptions(d.getByLabelText('Payment Type'), 'ACH');
-    expect((d.getByLabelText('Account Number') as HTMLInputElement).value).toBe('');
-    expect((d.getByLabelText('Bank Name') as HTMLInputElement).value).toBe('');
-    expect((d.getByLabelText('Routing Number') as HTMLInputElement).value).toBe('');
-    expect((d.getByLabelText('Account Holder Name') as HTMLInputElement).value).toBe('John Q Public');
-    await user.selectOptions(d.getByLabelText('Payment Type'), 'Check');
-    const cardType = d.getByLabelText('Card Type') as HTMLSelectElement;
+    await user.selectOptions(d.getByLabelText('付款方式'), 'Wire');
+    await user.type(d.getByLabelText('户名'), 'John Q Public');
+    await user.type(d.getByLabelText('账号'), '123456789');
+    await user.type(d.getByLabelText('银行名称'), 'Chase');
+    await user.type(d.getByLabelText('路由号'), '021000021');
+    await user.selectOptions(d.getByLabelText('付款方式'), 'ACH');
+    expect((d.getByLabelText('账号') as HTMLInputElement).value).toBe('');
+    expect((d.getByLabelText('银行名称') as HTMLInputElement).value).toBe('');
+    expect((d.getByLabelText('路由号') as HTMLInputElement).value).toBe('');
+    expect((d.getByLabelText('户名') as HTMLInputElement).value).toBe('John Q Public');
+    await user.selectOptions(d.getByLabelText('付款方式'), 'Check');
+    const cardType = d.getByLabelText('卡类型') as HTMLSelectElement;
     expect([...cardType.options].map((o) => o.value)).toEqual(['', 'Personal Checking', 'Personal Saving', 'Business Checking', 'Business Saving']);
+    expect([...cardType.options].map((o) => o.textContent)).toEqual(['请选择', '个人支票账户', '个人储蓄账户', '企业支票账户', '企业储蓄账户']);
   });
 
   it('sends the type, the holder name and the fields of the type; says 保存成功 and lists the new card', async () => {
     const { user, fake } = open([]);
     await openDialog(user);
     const d = within(dialog());
-    await user.selectOptions(d.getByLabelText('Payment Type'), 'Billpay');
-    await user.type(d.getByLabelText('Account Holder Name'), ' John Q Public ');
-    await user.type(d.getByLabelText('Card Number'), '4111111111111111');
-    await user.type(d.getByLabelText('Bank Name'), 'Chase');
-    await user.selectOptions(d.getByLabelText('Card Type'), 'amex');
-    await user.type(d.getByLabelText('Bank Address'), '1 Main St');
+    await user.selectOptions(d.getByLabelText('付款方式'), 'Billpay');
+    await user.type(d.getByLabelText('户名'), ' John Q Public ');
+    await user.type(d.getByLabelText('卡号'), '4111111111111111');
+    await user.type(d.getByLabelText('银行名称'), 'Chase');
+    await user.selectOptions(d.getByLabelText('卡类型'), 'amex');
+    await user.type(d.getByLabelText('银行地址'), '1 Main St');
     await user.click(d.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('保存成功')).toBeTruthy();
     expect(bindCalls(fake).map((c) => c.body)).toEqual([
@@ -120,19 +122,19 @@ describe('/user/bank-card: the add dialog', () => {
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(bodyRows()).toHaveLength(1));
-    expect(cellsOf(bodyRows()[0]!)).toEqual(['100', 'Billpay', '****blic', '****1111', '', 'Chase', 'amex', '1 Main St', '删除']);
+    expect(cellsOf(bodyRows()[0]!)).toEqual(['100', '账单支付', '****blic', '****1111', '', 'Chase', 'American Express', '1 Main St', '删除']);
   });
 
   it('takes a typed payment type, which needs the holder name only', async () => {
     const { user, fake } = open([]);
     await openDialog(user);
     const d = within(dialog());
-    await user.selectOptions(d.getByLabelText('Payment Type'), 'other');
+    await user.selectOptions(d.getByLabelText('付款方式'), 'other');
     await user.click(d.getByRole('button', { name: '保存' }));
-    await waitFor(() => expect(alerts()).toEqual(['请填写Payment Type', '请填写Account Holder Name']));
-    await user.type(d.getByLabelText('新的Payment Type'), 'Venmo');
-    await user.type(d.getByLabelText('Account Holder Name'), 'Ann');
-    await user.type(d.getByLabelText('Card / Account Number'), '@ann-99');
+    await waitFor(() => expect(alerts()).toEqual(['请填写付款方式', '请填写Account Holder Name']));
+    await user.type(d.getByLabelText('新的付款方式'), 'Venmo');
+    await user.type(d.getByLabelText('户名'), 'Ann');
+    await user.type(d.getByLabelText('卡号/账号'), '@ann-99');
     await user.click(d.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('保存成功')).toBeTruthy();
     expect(bindCalls(fake).map((c) => c.body)).toEqual([{ paymentType: 'Venmo', accountName: 'Ann', cardNo: '@ann-99' }]);
@@ -144,16 +146,16 @@ describe('/user/bank-card: the add dialog', () => {
     fake.answer.bind = () => new Promise<Response>((resolve) => (release = resolve));
     await openDialog(user);
     const d = within(dialog());
-    await user.selectOptions(d.getByLabelText('Payment Type'), 'Zelle');
-    await user.type(d.getByLabelText('Account Holder Name'), 'Ann');
-    await user.type(d.getByLabelText('Account Information'), 'ann@example.com');
-    await user.type(d.getByLabelText('Address'), '2 Elm St');
+    await user.selectOptions(d.getByLabelText('付款方式'), 'Zelle');
+    await user.type(d.getByLabelText('户名'), 'Ann');
+    await user.type(d.getByLabelText('账户信息'), 'ann@example.com');
+    await user.type(d.getByLabelText('地址'), '2 Elm St');
     const save = d.getByRole('button', { name: '保存' });
     await user.click(save);
     await waitFor(() => expect(bindCalls(fake)).toHaveLength(1));
     expect((save as HTMLButtonElement).disabled).toBe(true);
     await user.click(save);
-    await user.type(d.getByLabelText('Address'), '{Enter}');
+    await user.type(d.getByLabelText('地址'), '{Enter}');
     expect(bindCalls(fake)).toHaveLength(1);
     release(ok({ status: 'succ', msg: '保存成功' }, '保存成功'));
     expect(await screen.findByText('保存成功')).toBeTruthy();
@@ -167,10 +169,10 @@ describe('/user/bank-card: the add dialog', () => {
     const before = listCalls(fake).length;
     await openDialog(user);
     const d = within(dialog());
-    await user.selectOptions(d.getByLabelText('Payment Type'), 'Paypal');
-    await user.type(d.getByLabelText('Account Holder Name'), 'Ann');
-    await user.type(d.getByLabelText('Account Information'), 'ann@example.com');
-    await user.type(d.getByLabelText('Address'), '2 Elm St');
+    await user.selectOptions(d.getByLabelText('付款方式'), 'Paypal');
+    await user.type(d.getByLabelText('户名'), 'Ann');
+    await user.type(d.getByLabelText('账户信息'), 'ann@example.com');
+    await user.type(d.getByLabelText('地址'), '2 Elm St');
     await user.click(d.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('最多绑定50张银行卡')).toBeTruthy();
     await waitFor(() => expect(listCalls(fake).length).toBe(before + 1));
@@ -189,7 +191,7 @@ describe('/user/bank-card: delete', () => {
     await waitFor(() => expect(bodyRows()).toHaveLength(2));
     await user.click(screen.getByRole('button', { name: '删除银行卡 #32' }));
     const question = await screen.findByRole('dialog', { name: '删除银行卡' });
-    expect(question.textContent).toContain('#32 Wire ****2222');
+    expect(question.textContent).toContain('#32 电汇 ****2222');
     await user.click(within(question).getByRole('button', { name: '删除' }));
     expect(await screen.findByText('删除成功')).toBeTruthy();
     expect(fake.server.callsTo('/api/withdraw/user/unbind/card').map((c) => c.body)).toEqual([{ cardId: 32 }]);

@@ -50,7 +50,7 @@ describe('/admin/board-list', () => {
       within(table())
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['ID', '看板名称', '备注', '发布时间', '过期时间', '状态', '是否过期', '操作']);
+    ).toEqual(['ID', '看板名称', '备注', '发布时间', '截止时间', '状态', '是否过期', '操作']);
     const [second, first] = bodyRows();
     expect(within(second!).getByText('未发布')).toBeTruthy();
     expect(within(first!).getByText('已发布')).toBeTruthy();

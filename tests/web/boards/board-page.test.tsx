@@ -234,16 +234,16 @@ describe('basic information', () => {
     const { user, requests, router } = renderBoardPage({ boards: [aBoard()] }, {}, '/admin/board/new');
     await user.click(await screen.findByRole('button', { name: '创建' }));
     const messages = (await screen.findAllByRole('alert')).map((a) => a.textContent);
-    expect(messages).toEqual(['看板名称必填', '发布时间必填', '过期时间必填', '备注必填']);
+    expect(messages).toEqual(['看板名称必填', '发布时间必填', '截止时间必填', '备注必填']);
 
     await user.type(screen.getByLabelText('看板名称'), '二月采购');
     await user.type(screen.getByLabelText('备注'), '春季');
     fireEvent.change(screen.getByLabelText('发布时间'), { target: { value: '2025-02-01T09:30' } });
-    fireEvent.change(screen.getByLabelText('过期时间'), { target: { value: '2025-01-31T09:30' } });
+    fireEvent.change(screen.getByLabelText('截止时间'), { target: { value: '2025-01-31T09:30' } });
     await user.click(screen.getByRole('button', { name: '创建' }));
-    expect(await screen.findByText('过期时间必须晚于发布时间')).toBeTruthy();
+    expect(await screen.findByText('截止时间必须晚于发布时间')).toBeTruthy();
 
-    fireEvent.change(screen.getByLabelText('过期时间'), { target: { value: '2025-02-28T18:00' } });
+    fireEvent.change(screen.getByLabelText('截止时间'), { target: { value: '2025-02-28T18:00' } });
     await user.click(screen.getByRole('button', { name: '创建' }));
     expect(await screen.findByText('创建成功')).toBeTruthy();
     const [sent] = requestsTo(requests, 'POST', '/api/board/info');
@@ -308,7 +308,7 @@ describe('board tasks and their user tasks', () => {
     const headers = within(tasksTable())
       .getAllByRole('columnheader')
       .map((h) => h.textContent);
-    expect(headers).toEqual(['', 'ID', '商品名称', 'UPC', '价格', '收购价', '展示数量', '实际需求', '已认领', '地址', '状态', '备注', '操作']);
+    expect(headers).toEqual(['', 'ID', '商品名称', 'UPC', '价格', '回收价', '需求数量', '实际需求', '已认领', '地址', '状态', '备注', '操作']);
     expect(within(rowOf(11)).getByRole('link', { name: '编辑' }).getAttribute('href')).toBe('/admin/boardtask/1/11?back=%2Fadmin%2Fboard%2F1');
     expect(screen.getByRole('link', { name: '新建看板任务' }).getAttribute('href')).toBe('/admin/boardtask/1/new?back=%2Fadmin%2Fboard%2F1');
   });

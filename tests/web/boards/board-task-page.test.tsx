@@ -45,7 +45,7 @@ describe('full form (default)', () => {
 
     await user.clear(screen.getByLabelText('地址'));
     await user.click(screen.getByRole('button', { name: '保存' }));
-    expect(await alerts()).toEqual(['商品必填', '链接必填', '收购价必填', '展示数量必填', '实际需求必填', '平均成本必填', '地址必填', '商品来源必填']);
+    expect(await alerts()).toEqual(['商品必填', '链接必填', '回收价必填', '需求数量必填', '实际需求必填', '平均成本必填', '地址必填', '商品来源必填']);
     expect(await sentBodies(requests)).toEqual([]);
   });
 
@@ -54,8 +54,8 @@ describe('full form (default)', () => {
     await screen.findByRole('radio', { name: '完整表单' });
     await pickItem(user, 'P8', /保温杯/); // its url prefills the empty url field
     expect((screen.getByLabelText('链接') as HTMLInputElement).value).toBe('shop.example.com/cup');
-    await user.type(screen.getByLabelText('收购价'), '12.5');
-    await user.type(screen.getByLabelText('展示数量'), '30');
+    await user.type(screen.getByLabelText('回收价'), '12.5');
+    await user.type(screen.getByLabelText('需求数量'), '30');
     await user.type(screen.getByLabelText('实际需求'), '40');
     await user.type(screen.getByLabelText('平均成本'), '10');
     await user.selectOptions(screen.getByLabelText('状态'), 'urgent');
@@ -84,14 +84,14 @@ describe('full form (default)', () => {
     const { user, requests } = renderForm('/admin/boardtask/1/11');
     const url = await screen.findByLabelText('链接');
     expect((url as HTMLInputElement).value).toBe('https://shop.example.com/earbuds');
-    const buyIn = screen.getByLabelText('收购价');
+    const buyIn = screen.getByLabelText('回收价');
     await user.clear(buyIn);
     await user.type(buyIn, '1.234');
-    const show = screen.getByLabelText('展示数量');
+    const show = screen.getByLabelText('需求数量');
     await user.clear(show);
     await user.type(show, 'x');
     await user.click(screen.getByRole('button', { name: '保存' }));
-    expect(await alerts()).toEqual(['收购价最多两位小数', '展示数量必须为非负整数']);
+    expect(await alerts()).toEqual(['回收价最多两位小数', '需求数量必须为非负整数']);
 
     await user.clear(buyIn);
     await user.type(buyIn, '81');
@@ -111,11 +111,11 @@ describe('simple form', () => {
     expect(screen.queryByLabelText('链接')).toBeNull();
     expect(screen.queryByLabelText('实际需求')).toBeNull();
     await user.click(screen.getByRole('button', { name: '保存' }));
-    expect(await alerts()).toEqual(['商品必填', '收购价必填', '展示数量必填']);
+    expect(await alerts()).toEqual(['商品必填', '回收价必填', '需求数量必填']);
 
     await pickItem(user, 'P7', /蓝牙耳机/);
-    await user.type(screen.getByLabelText('收购价'), '80');
-    await user.type(screen.getByLabelText('展示数量'), '10');
+    await user.type(screen.getByLabelText('回收价'), '80');
+    await user.type(screen.getByLabelText('需求数量'), '10');
     await user.click(screen.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('创建成功')).toBeTruthy();
     expect(await sentBodies(requests)).toEqual([{ itemId: 7, buyIn: 80, show: 10 }]);
@@ -126,8 +126,8 @@ describe('simple form', () => {
     await user.click(await screen.findByRole('radio', { name: '简易表单' }));
     await pickItem(user, 'P7', /蓝牙耳机/);
     await user.type(screen.getByLabelText('价格'), '59.9');
-    await user.type(screen.getByLabelText('收购价'), '50');
-    await user.type(screen.getByLabelText('展示数量'), '5');
+    await user.type(screen.getByLabelText('回收价'), '50');
+    await user.type(screen.getByLabelText('需求数量'), '5');
     await user.click(screen.getByRole('button', { name: '保存' }));
     await screen.findByText('创建成功');
     expect(await sentBodies(requests)).toEqual([{ itemId: 7, price: 59.9, buyIn: 50, show: 5 }]);

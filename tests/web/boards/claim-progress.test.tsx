@@ -32,9 +32,10 @@ describe('claim progress colour (SPEC §4, §9: thresholds 50 and 80)', () => {
     [80, 100, '80%', 'orange'],
     [81, 100, '81%', 'red'],
   ] as const)('<ClaimProgress count=%i need=%i> shows %s in %s', (count, need, text, tone) => {
-    render(<ClaimProgress count={count} need={need} />);
+    render(<ClaimProgress label="蓝牙耳机 认领进度" count={count} need={need} />);
     const label = screen.getByText(text);
     expect(label.closest('[data-tone]')?.getAttribute('data-tone')).toBe(tone);
-    expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe(String(count));
+    // Named, so a screen reader says what the bar measures (WCAG 4.1.2).
+    expect(screen.getByRole('progressbar', { name: '蓝牙耳机 认领进度' }).getAttribute('aria-valuenow')).toBe(String(count));
   });
 });

@@ -49,7 +49,7 @@ describe('/user/board-list', () => {
       within(rows[1]!)
         .getAllByRole('cell')
         .map((td) => td.textContent),
-    ).toEqual(['1', '看板1', '备注1', expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d剩余 (7天|6天23小时)/), '开放', '查看']);
+    ).toEqual(['1', '看板1', '备注1', expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d剩余 (7天|6天23小时)/), '已发布', '查看']);
     expect(within(rows[1]!).getByRole('link', { name: '查看' }).getAttribute('href')).toBe('/user/board/uuid-1');
     expect(listCalls(requests)).toEqual([{ page: '0', size: '10', isDesc: 'true' }]);
     expect(screen.getByRole('button', { name: '第 3 页' })).toBeTruthy();
@@ -169,7 +169,7 @@ describe('/user/board-list', () => {
 });
 
 describe('/user/board-list: expired boards', () => {
-  it('shows an open board past its deadline as 已过期, never as a green 开放', async () => {
+  it('shows an open board past its deadline as 已过期, never as a green 已发布', async () => {
     renderApp('/user/board-list', {
       loggedInAs: member,
       handlers: {
@@ -184,8 +184,8 @@ describe('/user/board-list: expired boards', () => {
       .getAllByText('已过期')
       .find((el) => el.hasAttribute('data-tone'));
     expect(badge?.getAttribute('data-tone')).toBe('warning');
-    expect(within(row('过期看板')).queryByText('开放')).toBeNull();
-    expect(within(row('开放看板')).getByText('开放').getAttribute('data-tone')).toBe('success');
+    expect(within(row('过期看板')).queryByText('已发布')).toBeNull();
+    expect(within(row('开放看板')).getByText('已发布').getAttribute('data-tone')).toBe('success');
   });
 });
 
@@ -201,7 +201,7 @@ describe('/user/board-list at a phone width', () => {
     expect(cards).toHaveLength(3);
     const card = within(cards[0]!);
     expect(card.getByText('看板1')).toBeTruthy();
-    expect(card.getByText('开放')).toBeTruthy();
+    expect(card.getByText('已发布')).toBeTruthy();
     expect(card.getByText('备注').nextElementSibling!.textContent).toBe('备注1');
     expect(card.getByText('截止时间').nextElementSibling!.textContent).toMatch(/剩余 (7天|6天23小时)/);
     expect(card.getByRole('link', { name: '查看' }).getAttribute('href')).toBe('/user/board/uuid-1');

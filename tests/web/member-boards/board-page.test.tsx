@@ -42,7 +42,7 @@ describe('/user/board/{uuid}: board and board tasks', () => {
     const { requests } = openBoard(server);
     expect(await screen.findByRole('heading', { name: '十一月采购', level: 1 })).toBeTruthy();
     expect(screen.getAllByText('本周截止').length).toBeGreaterThan(0);
-    expect(screen.getByText('开放')).toBeTruthy();
+    expect(screen.getByText('已发布')).toBeTruthy();
     expect(screen.getByText(/^剩余 (7天|6天23小时)/)).toBeTruthy();
 
     const table = screen.getByRole('table', { name: '任务列表' });
@@ -50,7 +50,7 @@ describe('/user/board/{uuid}: board and board tasks', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['ID', '商品名称', 'UPC', '价格', '回收价', '数量', '剩余数量', '链接', '地址', '状态', '认领进度', '备注', '操作']);
+    ).toEqual(['ID', '商品名称', 'UPC', '价格', '回收价', '需求数量', '剩余数量', '链接', '地址', '状态', '认领进度', '备注', '操作']);
     const row = await boardTaskRow('蓝牙耳机');
     const cells = within(row)
       .getAllByRole('cell')
@@ -68,11 +68,11 @@ describe('/user/board/{uuid}: board and board tasks', () => {
     expect(new URL(myTasksCall!.url).searchParams.get('boardUuid')).toBe('b-1');
   });
 
-  it('shows an open board past its deadline as 已过期, never as 开放', async () => {
+  it('shows an open board past its deadline as 已过期, never as 已发布', async () => {
     openBoard(createMemberBoardsFake({ boards: [aBoard({ expire: true })] }));
     const info = (await screen.findByRole('heading', { name: '看板信息' })).closest('section')!;
     expect(within(info).getAllByText('已过期')).toHaveLength(2);
-    expect(within(info).queryByText('开放')).toBeNull();
+    expect(within(info).queryByText('已发布')).toBeNull();
   });
 
   it('a board the member cannot see says so', async () => {
@@ -133,7 +133,7 @@ describe('/user/board/{uuid}: the claim dialog', () => {
     expect(within(dialog).queryByText('该任务已关闭或看板已过期，认领后需管理员审核通过')).toBeNull();
     expect((within(dialog).getByLabelText('认领数量') as HTMLInputElement).value).toBe('1');
     expect(within(dialog).getByText('最多可认领 6 件')).toBeTruthy();
-    expect(within(dialog).queryByLabelText('State')).toBeNull();
+    expect(within(dialog).queryByLabelText('州')).toBeNull();
   });
 
   it("refuses more than the remaining quantity with '不能认领超过N件' and sends nothing", async () => {
@@ -165,16 +165,16 @@ describe('/user/board/{uuid}: the claim dialog', () => {
     const server = createMemberBoardsFake();
     openBoard(server);
     const { user, dialog } = await openClaimDialog();
-    await user.click(within(dialog).getByLabelText('寄到家（需要Label）'));
-    expect(within(dialog).getByLabelText('State')).toBeTruthy();
+    await user.click(within(dialog).getByLabelText('寄到家（需要标签）'));
+    expect(within(dialog).getByLabelText('州')).toBeTruthy();
     await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
-    expect(await within(dialog).findByText('请填写state')).toBeTruthy();
-    expect(within(dialog).getByText('请填写zipCode')).toBeTruthy();
-    expect(within(dialog).getByText('请填写labelCount')).toBeTruthy();
+    expect(await within(dialog).findByText('请填写州')).toBeTruthy();
+    expect(within(dialog).getByText('请填写邮编')).toBeTruthy();
+    expect(within(dialog).getByText('请填写标签数量')).toBeTruthy();
     expect(server.claims).toHaveLength(0);
 
     // Turning isHome off again drops the requirement.
-    await user.click(within(dialog).getByLabelText('寄到家（需要Label）'));
+    await user.click(within(dialog).getByLabelText('寄到家（需要标签）'));
     await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
     await waitFor(() => expect(server.claims).toHaveLength(1));
     expect(server.claims[0]!.path).toBe('/api/task/12/user/create/1');
@@ -187,10 +187,10 @@ describe('/user/board/{uuid}: the claim dialog', () => {
     const count = within(dialog).getByLabelText('认领数量');
     await user.clear(count);
     await user.type(count, '3');
-    await user.click(within(dialog).getByLabelText('寄到家（需要Label）'));
-    await user.type(within(dialog).getByLabelText('State'), ' CA ');
-    await user.type(within(dialog).getByLabelText('ZipCode'), '94105');
-    await user.type(within(dialog).getByLabelText('Label数量'), '2');
+    await user.click(within(dialog).getByLabelText('寄到家（需要标签）'));
+    await user.type(within(dialog).getByLabelText('州'), ' CA ');
+    await user.type(within(dialog).getByLabelText('邮编'), '94105');
+    await user.type(within(dialog).getByLabelText('标签数量'), '2');
     await user.click(within(dialog).getByRole('button', { name: '确认认领' }));
 
     await waitFor(() => expect(server.claims).toHaveLength(1));

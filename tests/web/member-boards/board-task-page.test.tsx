@@ -26,7 +26,7 @@ describe('/user/boardtask/{boardId}/{taskId}', () => {
     expect(detail('商品名称').textContent).toBe('蓝牙耳机');
     expect(detail('价格').textContent).toBe('19.99');
     expect(detail('回收价').textContent).toBe('21.50');
-    expect(detail('数量').textContent).toBe('10');
+    expect(detail('需求数量').textContent).toBe('10');
     expect(detail('地址').textContent).toBe('NJ-01');
     expect(detail('状态').textContent).toBe('正常');
     expect(detail('备注').textContent).toBe('限购2件');

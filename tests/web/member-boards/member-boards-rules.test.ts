@@ -15,9 +15,9 @@ describe('claimFormSchema delegates to claimFieldErrors', () => {
   it('puts every rule message on its own field', () => {
     expect(issuesOf({ count: '4', isHome: true, state: '', zipCode: '', labelCount: '' })).toEqual({
       count: '不能认领超过3件',
-      state: '请填写state',
-      zipCode: '请填写zipCode',
-      labelCount: '请填写labelCount',
+      state: '请填写州',
+      zipCode: '请填写邮编',
+      labelCount: '请填写标签数量',
     });
     expect(issuesOf({ count: 'x', isHome: false, state: '', zipCode: '', labelCount: '' })).toEqual({ count: '请输入数字' });
   });

@@ -50,7 +50,7 @@ describe('/admin/task-amount-list: the table', () => {
       within(table())
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['', '用户ID', '昵称', '邮箱', '金额']);
+    ).toEqual(['', '用户ID', '用户名', '邮箱', '金额']);
     expect(within(table()).getByRole('checkbox', { name: '选择本页全部' })).toBeTruthy();
     expect(bodyRows().map((row) => cellsOf(row).slice(1))).toEqual([
       ['12', 'carol', 'carol@demo.local', '0.30'],

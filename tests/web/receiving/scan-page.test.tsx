@@ -59,7 +59,7 @@ describe('/admin/scan', () => {
   it('the first scan sets the tracking id, switches to the upc tab and lists its records', async () => {
     const server = createReceivingFake({ records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6', status: 'match', matchedUser: 'alice' })] });
     await openScan(server);
-    expect(screen.getByRole('tab', { name: 'Tracking' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tab', { name: '快递单号' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByRole('tab', { name: 'UPC' }).hasAttribute('disabled')).toBe(true);
     await scanWithScanner('1Z001');
     const row = (await within(await screen.findByRole('table', { name: '已添加的商品' })).findByText('UPC6')).closest('tr')!;
@@ -70,7 +70,7 @@ describe('/admin/scan', () => {
     ).toEqual(['40', 'UPC6', '商品6', '1', '已匹配', 'alice', '编辑']);
     expect(screen.getByRole('tab', { name: 'UPC' }).getAttribute('aria-selected')).toBe('true');
     expect(server.calls[0]!.path).toBe('/api/scan/admin/tracking/1Z001/list');
-    expect(bannerText().textContent).toBe('Tracking 1Z001（已有记录），请扫描商品');
+    expect(bannerText().textContent).toBe('快递单号 1Z001（已有记录），请扫描商品');
     expect(sounds).toEqual(['accepted']);
     expect(screen.getByRole('link', { name: '商品不存在？到商品列表新增' }).getAttribute('href')).toBe('/admin/item-list');
   });
@@ -120,7 +120,7 @@ describe('/admin/scan', () => {
     await within(recordsTable()).findByText('UPC5');
     expect(server.calls.find((c) => c.path.endsWith('/create'))?.body).toEqual({ items: [{ upc: 'UPC5', count: 3, itemId: 5 }] });
     expect(within(rowsTable()).getByText('请扫描商品UPC')).toBeTruthy();
-    expect(bannerText().textContent).toBe('创建成功，请扫描下一个包裹的Tracking');
+    expect(bannerText().textContent).toBe('创建成功，请扫描下一个包裹的快递单号');
     expect(sounds.at(-1)).toBe('matched');
   });
 
@@ -132,8 +132,9 @@ describe('/admin/scan', () => {
       [SCAN_COMMANDS.nextParcel, '下一个包裹'],
       [SCAN_COMMANDS.cancel, '取消'],
     ] as const) {
-      const img = await screen.findByRole('img', { name: `${label} ${code}` });
+      const img = await screen.findByRole('img', { name: `命令条码：${label}` });
       expect(img.querySelector('svg')).not.toBeNull();
+      expect(img.closest('figure')?.getAttribute('data-command')).toBe(code);
     }
     await scanWithScanner('UPC5');
     await scanWithScanner('UPC5');
@@ -141,9 +142,9 @@ describe('/admin/scan', () => {
     await scanWithScanner(SCAN_COMMANDS.submit);
     await within(recordsTable()).findByText('UPC5');
     expect(server.calls.find((c) => c.path.endsWith('/create'))?.body).toEqual({ items: [{ upc: 'UPC5', count: 2, itemId: 5 }] });
-    expect(screen.getByRole('tab', { name: 'Tracking' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tab', { name: '快递单号' }).getAttribute('aria-selected')).toBe('true');
     await scanWithScanner('1Z002');
-    await waitFor(() => expect(bannerText().textContent).toBe('Tracking 1Z002，请扫描商品'));
+    await waitFor(() => expect(bannerText().textContent).toBe('快递单号 1Z002，请扫描商品'));
     expect(screen.queryByText(/未找到UPC为/)).toBeNull();
     expect(server.calls.filter((c) => c.path === '/api/scan/admin/tracking/1Z002/list')).toHaveLength(1);
   });
@@ -160,12 +161,12 @@ describe('/admin/scan', () => {
     await scanWithScanner(SCAN_COMMANDS.cancel);
     await waitFor(() => expect(newRow('UPC5')).toBeNull());
     await scanWithScanner(SCAN_COMMANDS.cancel);
-    await waitFor(() => expect(bannerText().textContent).toBe('已取消包裹 1Z001，请扫描包裹的Tracking'));
-    expect(screen.getByRole('tab', { name: 'Tracking' }).getAttribute('aria-selected')).toBe('true');
+    await waitFor(() => expect(bannerText().textContent).toBe('已取消包裹 1Z001，请扫描包裹的快递单号'));
+    expect(screen.getByRole('tab', { name: '快递单号' }).getAttribute('aria-selected')).toBe('true');
     await scanWithScanner('1Z002');
-    await waitFor(() => expect(bannerText().textContent).toBe('Tracking 1Z002，请扫描商品'));
+    await waitFor(() => expect(bannerText().textContent).toBe('快递单号 1Z002，请扫描商品'));
     await scanWithScanner(SCAN_COMMANDS.nextParcel);
-    await waitFor(() => expect(bannerText().textContent).toBe('请扫描包裹的Tracking'));
+    await waitFor(() => expect(bannerText().textContent).toBe('请扫描包裹的快递单号'));
   });
 
   it("an imported parcel's upc is confirmed with the scanned count, not refused", async () => {
@@ -224,12 +225,12 @@ describe('/admin/scan', () => {
     await scanWithScanner('UPC5');
     await within(rowsTable()).findByText('UPC5');
     const user = userEvent.setup();
-    await user.click(screen.getByRole('tab', { name: 'Tracking' }));
+    await user.click(screen.getByRole('tab', { name: '快递单号' }));
     await scanWithScanner('1Z002');
     await waitFor(() => expect(bannerText().textContent).toBe('1Z002：请先提交或删除未保存的商品'));
     await user.click(within(newRow('UPC5')).getByRole('button', { name: '删除' }));
     await scanWithScanner('1Z002');
-    await waitFor(() => expect(bannerText().textContent).toBe('Tracking 1Z002，请扫描商品'));
+    await waitFor(() => expect(bannerText().textContent).toBe('快递单号 1Z002，请扫描商品'));
     expect(within(recordsTable()).getByText('暂无已添加的商品')).toBeTruthy();
   });
 
@@ -237,7 +238,7 @@ describe('/admin/scan', () => {
     const server = createReceivingFake({ items: [anItem(5)] });
     await openScan(server);
     const user = userEvent.setup();
-    const manual = screen.getByLabelText('手动输入Tracking');
+    const manual = screen.getByLabelText('手动输入快递单号');
     await user.click(manual);
     await new Promise((resolve) => setTimeout(resolve, 250));
     expect(document.activeElement).toBe(manual);

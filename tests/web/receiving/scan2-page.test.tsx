@@ -130,7 +130,7 @@ describe('/admin/scan2: scanning', () => {
     await rowOf('1Z001');
     await scanWithScanner('1Z001');
     await waitFor(() =>
-      expect(screen.getByText('1Z001：该Tracking已在列表中，等待提交', { selector: '[role=status]' }).getAttribute('data-tone')).toBe('warn'),
+      expect(screen.getByText('1Z001：该快递单号已在列表中，等待提交', { selector: '[role=status]' }).getAttribute('data-tone')).toBe('warn'),
     );
     expect(within(table()).getAllByText('1Z001')).toHaveLength(1);
     expect(sounds).toEqual(['accepted', 'duplicate']);

@@ -52,7 +52,7 @@ describe('/user/my-task: the list', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['任务ID', '商品', '到货/认领', '价格/回收价', '奖励', '折扣', '状态', 'Tracking', '认领时间', '操作']);
+    ).toEqual(['任务ID', '商品', '到货/认领', '价格/回收价', '奖励', '折扣', '状态', '快递单号', '认领时间', '操作']);
     const cells = within(await taskRow('主任务'))
       .getAllByRole('cell')
       .map((td) => td.textContent);
@@ -78,7 +78,7 @@ describe('/user/my-task: the list', () => {
     expect([...status.options].map((o) => o.textContent)).toEqual(['全部', '进行中', '已锁定', '不匹配']);
     await user.selectOptions(status, '已锁定');
     await user.type(screen.getByLabelText('商品名称'), '任务');
-    await user.type(screen.getByLabelText('Tracking'), '1Z9');
+    await user.type(screen.getByLabelText('快递单号'), '1Z9');
     await user.type(screen.getByLabelText('任务ID'), '2-1');
     await user.click(screen.getByRole('button', { name: '查询' }));
 
@@ -210,7 +210,7 @@ describe('/user/my-task: row actions', () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
     const server = createTasksFake({ tasks: [aTask({ id: 71, mainId: 71, itemName: '寄到家', isHome: true, state: 'NY', zipCode: '10001', labelCount: 2 })] });
     openMyTasks(server);
-    await clickAction('寄到家', 'Label PDF');
+    await clickAction('寄到家', '标签PDF');
     await waitFor(() => expect(tab.location.href).toBe('/ext/pdf/71/pdf-token-71'));
     expect(open).toHaveBeenCalledWith('', '_blank');
     expect(tab.opener).toBeNull();
@@ -223,7 +223,7 @@ describe('/user/my-task: row actions', () => {
     const server = createTasksFake({ tasks: [aTask({ id: 71, mainId: 71, itemName: '寄到家', isHome: true, state: 'NY', zipCode: '10001', labelCount: 2 })] });
     server.answer.pdfToken = () => refuse('任务不存在', 404, 'A00004');
     openMyTasks(server);
-    await clickAction('寄到家', 'Label PDF');
+    await clickAction('寄到家', '标签PDF');
     await waitFor(() => expect(tab.close).toHaveBeenCalled());
     expect(tab.location.href).toBe('');
   });
@@ -277,7 +277,7 @@ describe('/user/my-task: the edit-count dialog', () => {
     expect(within(dialog).getByText('最多 8 件')).toBeTruthy();
     const count = within(dialog).getByLabelText('认领数量') as HTMLInputElement;
     expect(count.value).toBe('2');
-    expect(within(dialog).queryByLabelText('State')).toBeNull();
+    expect(within(dialog).queryByLabelText('州')).toBeNull();
 
     await user.clear(count);
     await user.type(count, '9');
@@ -299,18 +299,18 @@ describe('/user/my-task: the edit-count dialog', () => {
       tasks: [aTask({ id: 82, mainId: 82, count: 2, isHome: true, state: 'NY', zipCode: '10001', labelCount: 2 })],
     });
     const { user, dialog } = await openEdit(server);
-    const isHome = within(dialog).getByLabelText('寄到家（需要Label）') as HTMLInputElement;
+    const isHome = within(dialog).getByLabelText('寄到家（需要标签）') as HTMLInputElement;
     expect(isHome.checked).toBe(true);
     await user.click(isHome);
     expect(isHome.checked).toBe(true);
-    expect((within(dialog).getByLabelText('State') as HTMLInputElement).readOnly).toBe(true);
-    expect((within(dialog).getByLabelText('ZipCode') as HTMLInputElement).readOnly).toBe(true);
-    const labelCount = within(dialog).getByLabelText('Label数量') as HTMLInputElement;
+    expect((within(dialog).getByLabelText('州') as HTMLInputElement).readOnly).toBe(true);
+    expect((within(dialog).getByLabelText('邮编') as HTMLInputElement).readOnly).toBe(true);
+    const labelCount = within(dialog).getByLabelText('标签数量') as HTMLInputElement;
     expect(labelCount.readOnly).toBe(false);
 
     await user.clear(labelCount);
     await user.click(within(dialog).getByRole('button', { name: '保存' }));
-    expect(await within(dialog).findByText('请填写labelCount')).toBeTruthy();
+    expect(await within(dialog).findByText('请填写标签数量')).toBeTruthy();
 
     await user.type(labelCount, '3');
     await user.click(within(dialog).getByRole('button', { name: '保存' }));

@@ -55,7 +55,7 @@ function expectedButtons(c: Case): string[] {
   const byMachine = MEMBER_EVENTS.filter(([event]) => accepted.includes(event)).map(([, label]) => label);
   const recordable = c.status !== 'pending' && c.status !== 'deleted';
   const changeable = allowedEvents(taskMachine, c.status, { productCount: c.productCount, canSplit: c.canSplit }, [recordsEvent('user')]).length > 0;
-  return [...(changeable ? ['上传'] : []), ...(recordable ? ['记录'] : []), ...byMachine, ...(recordable && c.isHome ? ['Label PDF'] : [])].sort();
+  return [...(changeable ? ['上传'] : []), ...(recordable ? ['记录'] : []), ...byMachine, ...(recordable && c.isHome ? ['标签PDF'] : [])].sort();
 }
 
 function tasksFor(boardId = 1): Task[] {

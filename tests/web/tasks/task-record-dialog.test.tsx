@@ -55,7 +55,7 @@ describe('the task record dialog (member view)', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Tracking', '数目', '状态', '信息', '操作']);
+    ).toEqual(['快递单号', '数目', '状态', '信息', '操作']);
     expect(
       within(recordRow(dialog, '1Z-UNMATCH'))
         .getAllByRole('cell')
@@ -84,24 +84,24 @@ describe('the task record dialog (member view)', () => {
     const { user, dialog } = await openRecords(server);
     const listsBefore = server.calls.filter((c) => c.path === '/api/task/info/user/list').length;
     expect(within(dialog).getByText('暂无采购记录')).toBeTruthy();
-    await user.type(within(dialog).getByLabelText('trackingId'), ' 1Z-NEW ');
+    await user.type(within(dialog).getByLabelText('快递单号'), ' 1Z-NEW ');
     await user.type(within(dialog).getByLabelText('数目'), '2');
     await user.click(within(dialog).getByRole('button', { name: '添加' }));
     expect(await screen.findByText('创建成功')).toBeTruthy();
     expect(server.calls.find((c) => c.path === '/api/purchased/user/100/create')!.body).toEqual({ trackingId: '1Z-NEW', productCount: 2 });
     await waitFor(() => expect(recordRow(dialog, '1Z-NEW')).toBeTruthy());
-    expect((within(dialog).getByLabelText('trackingId') as HTMLInputElement).value).toBe('');
+    expect((within(dialog).getByLabelText('快递单号') as HTMLInputElement).value).toBe('');
     await waitFor(() => expect(server.calls.filter((c) => c.path === '/api/task/info/user/list').length).toBe(listsBefore + 1));
   });
 
   it("shows the server's refusal of a new record in the dialog", async () => {
     const server = createTasksFake();
-    server.answer.create = () => refuse('该tracking已记录');
+    server.answer.create = () => refuse('该快递单号已记录');
     const { user, dialog } = await openRecords(server);
-    await user.type(within(dialog).getByLabelText('trackingId'), '1Z-DUP');
+    await user.type(within(dialog).getByLabelText('快递单号'), '1Z-DUP');
     await user.type(within(dialog).getByLabelText('数目'), '1');
     await user.click(within(dialog).getByRole('button', { name: '添加' }));
-    expect(await within(dialog).findByText('操作失败：该tracking已记录')).toBeTruthy();
+    expect(await within(dialog).findByText('操作失败：该快递单号已记录')).toBeTruthy();
   });
 
   it("edits a record: the form takes its values; saving posts {id, trackingId, productCount} and toasts '保存成功'", async () => {
@@ -111,7 +111,7 @@ describe('the task record dialog (member view)', () => {
     const form = within(dialog).getByRole('form', { name: '编辑采购记录 1Z-UNMATCH' });
     const count = within(form).getByLabelText('数目') as HTMLInputElement;
     expect(count.value).toBe('2');
-    expect((within(form).getByLabelText('trackingId') as HTMLInputElement).value).toBe('1Z-UNMATCH');
+    expect((within(form).getByLabelText('快递单号') as HTMLInputElement).value).toBe('1Z-UNMATCH');
     await user.clear(count);
     await user.type(count, '3');
     await user.click(within(form).getByRole('button', { name: '保存' }));
@@ -163,7 +163,7 @@ describe('the task record dialog (member view)', () => {
     const server = createTasksFake({ tasks: [aTask({ status: 'unmatch' })], records: RECORDS });
     const { dialog } = await openRecords(server);
     expect(buttonsOf(recordRow(dialog, '1Z-UNMATCH'))).toEqual(['编辑', '删除']);
-    expect(within(dialog).getByRole('textbox', { name: 'trackingId' })).toBeTruthy();
+    expect(within(dialog).getByRole('textbox', { name: '快递单号' })).toBeTruthy();
   });
 
   it('offers no match on a locked task', async () => {
@@ -203,7 +203,7 @@ describe('the task record dialog (admin view)', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['Tracking', '数目', '状态', '信息']);
+    ).toEqual(['快递单号', '数目', '状态', '信息']);
     expect(within(table).getByText('1Z-MATCH')).toBeTruthy();
     expect(within(table).queryAllByRole('button')).toEqual([]);
     expect(within(dialog).queryByRole('form')).toBeNull();

@@ -72,7 +72,7 @@ describe('the edit-count form reads claimFieldErrors in edit mode', () => {
     expect(issuesOf({ ...base, count: '5' })).toEqual({});
     expect(issuesOf({ ...base, count: '6' })).toEqual({ count: '不能认领超过5件' });
     expect(issuesOf({ ...base, count: '0' })).toEqual({ count: '认领数量至少为1件' });
-    expect(issuesOf({ count: '1', isHome: true, state: 'NY', zipCode: '10001', labelCount: '' })).toEqual({ labelCount: '请填写labelCount' });
+    expect(issuesOf({ count: '1', isHome: true, state: 'NY', zipCode: '10001', labelCount: '' })).toEqual({ labelCount: '请填写标签数量' });
   });
   it('without the board task’s limits only the number itself is checked', () => {
     const result = v.safeParse(editCountSchema(null, 2), { count: '999', isHome: false, state: '', zipCode: '', labelCount: '' });

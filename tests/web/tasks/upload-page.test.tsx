@@ -111,7 +111,7 @@ describe('/user/upload', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['行号', 'Tracking', '商品名称', '商品ID', '快递', '数目', '原数目', '结果', '信息']);
+    ).toEqual(['行号', '快递单号', '商品名称', '商品ID', '快递', '数目', '原数目', '结果', '信息']);
     expect(
       within(bodyRows(table)[0]!)
         .getAllByRole('cell')

@@ -50,7 +50,7 @@ describe('/admin/tracking-audit', () => {
       within(table())
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['', 'ID', '时间', '操作人', '类型', '动作', 'Tracking', 'UPC', '数量', '商品名称', '状态', '用户', '任务']);
+    ).toEqual(['', 'ID', '时间', '操作人', '类型', '动作', '快递单号', 'UPC', '数量', '商品名称', '状态', '用户', '任务']);
     const [upload, purchased, match, scan, unknown] = entryRows();
     const cells = (row: HTMLElement) =>
       within(row)
@@ -74,7 +74,7 @@ describe('/admin/tracking-audit', () => {
     expect(cells(purchased!).slice(2, 10)).toEqual(['alice（#21）', '采购记录', '新建', '1Z200', '', '1', '蓝牙耳机', '进行中']);
     expect(cells(match!).slice(2, 5)).toEqual(['系统', '扫描记录', '匹配']);
     expect(cells(match!)[11]).toBe('501-2');
-    expect(cells(scan!).slice(3, 5)).toEqual(['扫描记录', '扫描']);
+    expect(cells(scan!).slice(3, 5)).toEqual(['扫描记录', '扫描入库']);
     expect(cells(scan!)[9]).toBe('已扫描');
     expect(cells(unknown!)[4]).toBe('relabel');
     expect(auditQueries(fake)).toEqual([{ page: '0', size: '20', isDesc: 'true' }]);
@@ -97,7 +97,7 @@ describe('/admin/tracking-audit', () => {
           .map((o) => (o as HTMLOptionElement).value),
       ).toEqual(['', 'init', 'scan', 'match', 'unmatch', 'wait2pay', 'payed']);
 
-      await user.type(screen.getByLabelText('Tracking'), '1Z300');
+      await user.type(screen.getByLabelText('快递单号'), '1Z300');
       await user.type(screen.getByLabelText('UPC'), '0987654321');
       await user.selectOptions(operator, 'admin-name（admin@example.com）');
       await user.selectOptions(screen.getByLabelText('状态'), 'unmatch');
@@ -138,7 +138,7 @@ describe('/admin/tracking-audit', () => {
       ]);
     expect(rows).toEqual([
       ['id', '11', '11'],
-      ['TrackingtrackingId', '1Z100', '1Z100'],
+      ['快递单号trackingId', '1Z100', '1Z100'],
       ['数量count（已修改）', '2', '3'],
       ['状态status', 'match', 'match'],
       ['更新时间updatedAt（已修改）', expect.stringMatching(/^2025-03-1\d \d\d:00$/), expect.stringMatching(/^2025-03-1\d \d\d:30$/)],

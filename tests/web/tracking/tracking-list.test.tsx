@@ -77,7 +77,7 @@ describe('/admin/tracking-list: the table', () => {
       within(table())
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['ID', 'Tracking', 'UPC', '数量', '商品', '状态', '匹配用户', '任务', '操作人', '创建时间', '更新时间', '操作']);
+    ).toEqual(['ID', '快递单号', 'UPC', '数量', '商品', '状态', '匹配用户', '任务', '操作人', '创建时间', '更新时间', '操作']);
     const [matched, imported, unmatched] = bodyRows();
     expect(cellsOf(matched!)).toEqual([
       '11',
@@ -118,7 +118,7 @@ describe('/admin/tracking-list: the table', () => {
     ]);
     expect(within(screen.getByRole('main')).getByRole('link', { name: '扫描入库' }).getAttribute('href')).toBe('/admin/scan');
     expect(within(screen.getByRole('main')).getByRole('link', { name: '单品扫描' }).getAttribute('href')).toBe('/admin/scan2');
-    expect(within(screen.getByRole('main')).getByRole('link', { name: 'Tracking导入' }).getAttribute('href')).toBe('/admin/upload');
+    expect(within(screen.getByRole('main')).getByRole('link', { name: '批量导入' }).getAttribute('href')).toBe('/admin/upload');
   });
 
   it('pages on the server with the page sizes, and says when the page count is only a lower bound', async () => {
@@ -151,7 +151,7 @@ describe('/admin/tracking-list: filters', () => {
       await waitFor(() => expect(bodyRows()).toHaveLength(3));
       expect(screen.getByText(/^按本地时区（UTC/)).toBeTruthy();
 
-      await user.type(screen.getByLabelText('Tracking'), ' 1Z200 ');
+      await user.type(screen.getByLabelText('快递单号'), ' 1Z200 ');
       await user.selectOptions(screen.getByLabelText('状态'), 'init');
       fireEvent.change(screen.getByLabelText('开始日期'), { target: { value: '2025-03-01' } });
       fireEvent.change(screen.getByLabelText('结束日期'), { target: { value: '2025-03-31' } });
@@ -217,7 +217,7 @@ describe('/admin/tracking-list: edit dialog', () => {
     await user.click(screen.getByRole('button', { name: '编辑扫描记录 #12（1Z200）' }));
     const dialog = await screen.findByRole('dialog', { name: '编辑扫描记录 #12' });
     expect(within(dialog).getByText('当前状态：已导入')).toBeTruthy();
-    expect((within(dialog).getByLabelText('Tracking') as HTMLInputElement).value).toBe('1Z200');
+    expect((within(dialog).getByLabelText('快递单号') as HTMLInputElement).value).toBe('1Z200');
     await waitFor(() => expect((within(dialog).getByRole('combobox', { name: '商品' }) as HTMLInputElement).value).toBe('保温杯（0987654321）'));
 
     const count = within(dialog).getByLabelText('数量');
@@ -241,14 +241,14 @@ describe('/admin/tracking-list: edit dialog', () => {
     await waitFor(() => expect(bodyRows()).toHaveLength(1));
     await user.click(screen.getByRole('button', { name: '编辑扫描记录 #11（1Z100）' }));
     const dialog = await screen.findByRole('dialog');
-    await user.clear(within(dialog).getByLabelText('Tracking'));
+    await user.clear(within(dialog).getByLabelText('快递单号'));
     await user.clear(within(dialog).getByLabelText('UPC'));
     const count = within(dialog).getByLabelText('数量');
     await user.clear(count);
     await user.type(count, '0');
     await user.click(within(dialog).getByRole('button', { name: '保存' }));
     expect(await within(dialog).findByText('请填写trackingId')).toBeTruthy();
-    expect(within(dialog).getByText('请填写upc')).toBeTruthy();
+    expect(within(dialog).getByText('请填写UPC')).toBeTruthy();
     expect(within(dialog).getByText('数量必须是1到1000000之间的整数')).toBeTruthy();
     expect(fake.calls.some((c) => c.path.endsWith('/modify'))).toBe(false);
   });

@@ -77,7 +77,7 @@ describe('/admin/upload: the tracking upload', () => {
         .getAllByRole('tab')
         .map((t) => [t.textContent, t.getAttribute('aria-selected')]),
     ).toEqual([
-      ['Tracking导入', 'true'],
+      ['快递单号导入', 'true'],
       ['用户采购记录', 'false'],
     ]);
     const template = screen.getByRole('link', { name: '下载模板' });
@@ -103,7 +103,7 @@ describe('/admin/upload: the tracking upload', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['行号', 'Tracking', 'UPC', '商品名称', '商品ID', '快递', '数目', '原数目', '结果', '信息']);
+    ).toEqual(['行号', '快递单号', 'UPC', '商品名称', '商品ID', '快递', '数目', '原数目', '结果', '信息']);
     expect(
       within(bodyRows(table)[1]!)
         .getAllByRole('cell')
@@ -192,7 +192,7 @@ describe('/admin/upload: the user-files tab', () => {
     expect(screen.queryByText(/离开后将不再显示/)).toBeNull();
     expect(screen.queryByRole('table', { name: '上传结果' })).toBeNull();
 
-    await user.click(screen.getByRole('tab', { name: 'Tracking导入' }));
+    await user.click(screen.getByRole('tab', { name: '快递单号导入' }));
     await waitFor(() => expect(router.state.location.searchStr).toBe(''));
     expect(await screen.findByText('导入结果 · parcels.xlsx')).toBeTruthy();
     expect(screen.getByLabelText('统计').textContent).toBe('成功1 条跳过1 条失败1 条');
@@ -204,7 +204,7 @@ describe('/admin/upload: the user-files tab', () => {
 describe('/admin/upload: leaving with results on screen', () => {
   async function leaveThroughSidebar(user: ReturnType<typeof userEvent.setup>) {
     const nav = screen.getByRole('navigation', { name: '主菜单' });
-    await user.click(within(nav).getByRole('link', { name: 'Tracking列表' }));
+    await user.click(within(nav).getByRole('link', { name: '扫描记录' }));
   }
 
   it('leaves at once while there is nothing to lose', async () => {
@@ -220,7 +220,7 @@ describe('/admin/upload: leaving with results on screen', () => {
     const { user, router } = openUpload('/admin/upload?tab=user', fake);
     await chooseAndSend(user, '导入');
     await resultTable();
-    await user.click(screen.getByRole('tab', { name: 'Tracking导入' }));
+    await user.click(screen.getByRole('tab', { name: '快递单号导入' }));
     await screen.findByRole('button', { name: '确认到货' });
 
     await leaveThroughSidebar(user);

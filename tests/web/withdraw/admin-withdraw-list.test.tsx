@@ -73,9 +73,9 @@ describe('/admin/withdraw-list: the table', () => {
       'ID',
       '订单号',
       '用户',
-      'Payment Type',
-      '持卡人',
-      '卡号',
+      '付款方式',
+      '户名',
+      '卡号/账号',
       '地址',
       '提现金额',
       '用户备注',
@@ -89,7 +89,7 @@ describe('/admin/withdraw-list: the table', () => {
       '503',
       '9002',
       'bob#22',
-      'Wire',
+      '电汇',
       '****blic',
       '****1111',
       '1 Main St',
@@ -312,11 +312,11 @@ describe('/admin/withdraw-list: 收款信息 (the card in full)', () => {
     const dialog = await screen.findByRole('dialog', { name: '收款信息：提现 #503' });
     await waitFor(() => expect(within(dialog).queryByRole('status')).toBeNull());
     expect(detailsOf(dialog)).toEqual({
-      付款方式: 'Wire',
+      付款方式: '电汇',
       户名: 'Acme Public',
-      '账号/卡号': '000123451111',
+      '卡号/账号': '000123451111',
       路由号: '021000021',
-      银行: 'Chase',
+      银行名称: 'Chase',
       卡类型: '—',
       地址: '1 Main St',
     });
@@ -324,9 +324,9 @@ describe('/admin/withdraw-list: 收款信息 (the card in full)', () => {
     expect(dialog.textContent).toContain('管理员日志');
     expect(bodiesTo(fake, '/api/withdraw/admin/card/reveal')).toEqual([{ id: 503 }]);
 
-    await user.click(within(dialog).getByRole('button', { name: '复制账号/卡号' }));
+    await user.click(within(dialog).getByRole('button', { name: '复制卡号/账号' }));
     expect(await navigator.clipboard.readText()).toBe('000123451111');
-    expect(within(dialog).getByRole('button', { name: '复制账号/卡号' }).textContent).toBe('已复制');
+    expect(within(dialog).getByRole('button', { name: '复制卡号/账号' }).textContent).toBe('已复制');
     expect(within(dialog).queryByRole('button', { name: '复制卡类型' })).toBeNull();
 
     await user.click(within(dialog).getByRole('button', { name: '关闭' }));

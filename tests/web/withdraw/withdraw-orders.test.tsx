@@ -49,7 +49,7 @@ describe('/user/withdraw-orders', () => {
       within(table())
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['ID', '订单号', '持卡人', '卡号', '地址', '提现金额', '用户备注', '状态']);
+    ).toEqual(['ID', '订单号', '户名', '卡号/账号', '地址', '提现金额', '用户备注', '状态']);
     expect(cellsOf(bodyRows()[0]!)).toEqual(['501', '9001', '****blic', '****1111', '1 Main St', '12.50', '月结', '待付款']);
     expect(cellsOf(bodyRows()[1]!)).toEqual(['502', '9001', '****Ann', '****.com', '1 Main St', '7.05', '', '已付款']);
     expect(orderQueries(fake)).toEqual([{ page: '0', size: '20', isDesc: 'true' }]);

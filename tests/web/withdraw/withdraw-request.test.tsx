@@ -56,8 +56,8 @@ describe('/user/withdraw-request: the page', () => {
       within(table())
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['ID', '订单号', 'Payment Type', '持卡人', '卡号', '地址', '提现金额', '用户备注', '状态', '操作']);
-    expect(cellsOf(rowOf(501)).slice(0, 9)).toEqual(['501', '9001', 'Wire', '****blic', '****1111', '1 Main St', '12.50', '月结', '待付款']);
+    ).toEqual(['ID', '订单号', '付款方式', '户名', '卡号/账号', '地址', '提现金额', '用户备注', '状态', '操作']);
+    expect(cellsOf(rowOf(501)).slice(0, 9)).toEqual(['501', '9001', '电汇', '****blic', '****1111', '1 Main St', '12.50', '月结', '待付款']);
     expect(cellsOf(rowOf(502))[6]).toBe('3.00');
     expect(bodyRows().map((row) => cellsOf(row)[8])).toEqual(['待付款', '待付款', '申请取消', '已付款', '已取消']);
     expect(listQueries(fake)).toEqual([{ page: '0', size: '20', isDesc: 'true' }]);
@@ -86,8 +86,8 @@ describe('/user/withdraw-request: the page', () => {
     const card = screen.getByLabelText('银行卡') as HTMLSelectElement;
     expect([...card.options].map((o) => o.textContent)).toEqual([
       '全部银行卡',
-      '#31 · Wire · ****1111 · ****blic',
-      '#32 · Paypal · ****.com · ****Ann',
+      '#31 · 电汇 · ****1111 · ****blic',
+      '#32 · PayPal · ****.com · ****Ann',
       '#33 · Zelle · ****5555 · ****Bob',
     ]);
     await user.selectOptions(card, '31');

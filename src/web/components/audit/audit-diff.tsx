@@ -133,7 +133,7 @@ export function AuditDiff({ entry, fieldLabels = {} }: AuditDiffProps): JSX.Elem
               <td className={`${VALUE_CELL} ${change.changed ? 'text-red-700 line-through decoration-red-300' : 'text-slate-700'}`}>
                 {show(change.field, change.before)}
               </td>
-              <td className="px-1 py-1 align-top text-slate-400" aria-hidden="true">
+              <td className="px-1 py-1 align-top text-slate-500" aria-hidden="true">
                 {change.changed ? '→' : ''}
               </td>
               <td className={`${VALUE_CELL} ${change.changed ? 'font-semibold text-green-700' : 'text-slate-700'}`}>{show(change.field, change.after)}</td>
@@ -149,7 +149,13 @@ function RawSide({ title, text }: { title: string; text: string }): JSX.Element 
   return (
     <div className="min-w-0">
       <h3 className="mb-1 text-xs font-medium text-slate-500">{title}</h3>
-      <pre className="max-h-64 overflow-auto rounded border border-slate-200 bg-white p-2 text-xs break-all whitespace-pre-wrap">{text}</pre>
+      <pre
+        tabIndex={0}
+        aria-label={title}
+        className="max-h-64 overflow-auto rounded border border-slate-200 bg-white p-2 text-xs break-all whitespace-pre-wrap focus-visible:outline-2 focus-visible:outline-blue-500"
+      >
+        {text}
+      </pre>
     </div>
   );
 }

@@ -21,6 +21,7 @@ import {
 import { Fragment, useMemo, type JSX, type ReactNode } from 'react';
 import { Button, Spinner } from './button';
 import { PageSizeSelect, Pager } from './pager';
+import { ScrollRegion } from './scroll-region';
 import { UI_TEXT } from './ui-text';
 import { usePhoneWidth } from './use-media-query';
 
@@ -346,7 +347,7 @@ export function DataTable<T extends RowData>({
 
   return (
     <div className={className}>
-      <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <ScrollRegion label={caption ?? ''} className="relative rounded-lg border border-slate-200 bg-white">
         <table className="min-w-full divide-y divide-slate-200 text-sm" aria-busy={loading || undefined}>
           {caption && <caption className="sr-only">{caption}</caption>}
           <thead className="bg-slate-50">
@@ -425,7 +426,7 @@ export function DataTable<T extends RowData>({
           </tbody>
         </table>
         {loading && <LoadingNotice overlay={!skeleton} />}
-      </div>
+      </ScrollRegion>
       <ListFooter
         page={page}
         size={size}

@@ -33,7 +33,7 @@ export function Modal({ open, onClose, title, children, footer, size = 'md' }: M
               type="button"
               aria-label={UI_TEXT.close}
               onClick={onClose}
-              className="rounded px-1 text-xl leading-none text-slate-400 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-blue-500"
+              className="rounded px-1 text-xl leading-none text-slate-500 hover:text-slate-700 focus-visible:outline-2 focus-visible:outline-blue-500"
             >
               ×
             </button>

@@ -69,7 +69,7 @@ interface FieldBaseProps<T extends FieldValues, N extends FieldPath<T>> {
 
 const inputClass =
   'block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 shadow-sm ' +
-  'placeholder:text-slate-400 focus:border-blue-500 focus:outline-2 focus:outline-blue-500/30 ' +
+  'placeholder:text-slate-500 focus:border-blue-500 focus:outline-2 focus:outline-blue-500/30 ' +
   'read-only:bg-slate-50 disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500 ' +
   'aria-invalid:border-red-500';
 

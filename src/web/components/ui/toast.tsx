@@ -87,7 +87,7 @@ export function Toaster(): JSX.Element {
             type="button"
             aria-label={UI_TEXT.close}
             onClick={() => dismissToast(t.id)}
-            className="-mr-1 rounded px-1 leading-none opacity-60 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-current"
+            className="-mr-1 rounded px-1 leading-none focus-visible:outline-2 focus-visible:outline-current"
           >
             ×
           </button>

@@ -43,7 +43,7 @@ export function ForgotPasswordPage(): JSX.Element {
       title={zh.titles.forgotPassword}
       subtitle={submitted ? undefined : zh.auth.forgotIntro}
       footer={
-        <Link to="/login" className="text-blue-600 hover:underline">
+        <Link to="/login" className="text-blue-600 underline underline-offset-2">
           {zh.common.backToLogin}
         </Link>
       }

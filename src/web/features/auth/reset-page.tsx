@@ -59,7 +59,7 @@ export function ResetPage({ token, check }: { token: string; check: TokenCheck }
     <AuthCard
       title={zh.titles.reset}
       footer={
-        <Link to="/login" className="text-blue-600 hover:underline">
+        <Link to="/login" className="text-blue-600 underline underline-offset-2">
           {zh.common.backToLogin}
         </Link>
       }

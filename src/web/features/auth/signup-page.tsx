@@ -100,7 +100,7 @@ export function SignupPage({ mailAddr, token, check }: { mailAddr: string; token
       footer={
         <>
           {zh.auth.haveAccount}{' '}
-          <Link to="/login" className="text-blue-600 hover:underline">
+          <Link to="/login" className="text-blue-600 underline underline-offset-2">
             {zh.auth.goLogin}
           </Link>
         </>

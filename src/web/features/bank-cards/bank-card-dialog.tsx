@@ -20,8 +20,10 @@ import {
   CARD_TEXT_FIELDS,
   cardFieldsFor,
   cardProblems,
+  cardTypeLabel,
   cardTypeOptions,
   KNOWN_PAYMENT_TYPES,
+  PAYMENT_TYPE_LABELS,
   type CardInput,
   type CardTextField,
   type KnownPaymentType,
@@ -111,7 +113,7 @@ export const cardFormSchema = v.pipe(
 type CardFormInput = v.InferInput<typeof cardFormSchema>;
 
 const TYPE_OPTIONS = [
-  ...KNOWN_PAYMENT_TYPES.map((type) => ({ value: type as TypeChoice, label: type })),
+  ...KNOWN_PAYMENT_TYPES.map((type) => ({ value: type as TypeChoice, label: PAYMENT_TYPE_LABELS[type] })),
   { value: OTHER_TYPE as TypeChoice, label: t.otherType },
 ];
 
@@ -195,7 +197,7 @@ export function BankCardDialog({ onClose, onSave }: BankCardDialogProps): JSX.El
                 key={field}
                 name="cardType"
                 label={label}
-                options={cardTypes.map((option) => ({ value: option, label: option }))}
+                options={cardTypes.map((option) => ({ value: option, label: cardTypeLabel(option) }))}
               />
             ) : (
               <TextField<CardFormInput, CardTextField>

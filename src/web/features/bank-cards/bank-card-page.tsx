@@ -8,7 +8,7 @@
 // card: type, holder, number, bank, address and its delete button.
 import { useRouter } from '@tanstack/react-router';
 import { useMemo, useState, type JSX } from 'react';
-import { CARD_LABELS } from '../../../../machines/bank-card';
+import { CARD_LABELS, cardTypeLabel, paymentTypeLabel } from '../../../../machines/bank-card';
 import { Button } from '../../components/ui/button';
 import { confirmDialog } from '../../components/ui/confirm';
 import { columnHelper, type TableFailure } from '../../components/ui/data-table';
@@ -37,7 +37,7 @@ const mono = ({ getValue }: { getValue: () => string }) => <span className="font
 
 /** How a card reads in the delete question: type and masked number (or holder). */
 function cardSummary(card: BankCard): string {
-  return [`#${card.id}`, card.paymentType, card.cardNo || card.accountName].filter(Boolean).join(' ');
+  return [`#${card.id}`, paymentTypeLabel(card.paymentType), card.cardNo || card.accountName].filter(Boolean).join(' ');
 }
 
 export function BankCardPage({ search, cards, loading = false, failure = null, onSearch }: BankCardPageProps): JSX.Element {
@@ -63,12 +63,16 @@ export function BankCardPage({ search, cards, loading = false, failure = null, o
     }
     return col.columns([
       col.accessor('id', { header: t.colId, meta: { className: 'tabular-nums' } }),
-      col.accessor('paymentType', { header: CARD_LABELS.paymentType, meta: { className: 'whitespace-nowrap', card: 'title' } }),
+      col.accessor('paymentType', {
+        header: CARD_LABELS.paymentType,
+        cell: ({ getValue }) => paymentTypeLabel(getValue()),
+        meta: { className: 'whitespace-nowrap', card: 'title' },
+      }),
       col.accessor('accountName', { header: CARD_LABELS.accountName, cell: mono }),
       col.accessor('cardNo', { header: CARD_LABELS.cardNo, cell: mono }),
       col.accessor('routingNumber', { header: CARD_LABELS.routingNumber, cell: mono }),
       col.accessor('bankInfo', { header: CARD_LABELS.bankInfo }),
-      col.accessor('cardType', { header: CARD_LABELS.cardType, meta: { className: 'whitespace-nowrap' } }),
+      col.accessor('cardType', { header: CARD_LABELS.cardType, cell: ({ getValue }) => cardTypeLabel(getValue()), meta: { className: 'whitespace-nowrap' } }),
       col.accessor('address', { header: CARD_LABELS.address, meta: { className: 'min-w-48' } }),
       col.display({
         id: 'actions',

@@ -76,7 +76,7 @@ function SavedBoardPage({ data, backToList }: { data: BoardPageData; backToList:
             <span>{t.detail.statusLine}</span>
             <BoardStatusBadge status={board.status} />
             <ExpiredBadge expired={board.expire} />
-            <span className="text-xs text-slate-400">
+            <span className="text-xs text-slate-500">
               {t.board.uuid} {board.uuid}
             </span>
           </span>

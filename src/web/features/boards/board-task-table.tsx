@@ -34,7 +34,7 @@ function boardTaskColumns(boardId: number) {
       cell: ({ row }) => (
         <span className="inline-flex items-center gap-2 whitespace-nowrap">
           <span className="tabular-nums">{row.original.claimCount}</span>
-          <ClaimProgress count={row.original.claimCount} need={row.original.show} />
+          <ClaimProgress label={t.boardTask.progressOf(row.original.itemName)} count={row.original.claimCount} need={row.original.show} />
         </span>
       ),
     }),

@@ -91,7 +91,7 @@ function GroupList({
         </span>
       </div>
       {groups.length === 0 ? (
-        <p className="p-3 text-sm text-slate-400">{t.groups.empty}</p>
+        <p className="p-3 text-sm text-slate-500">{t.groups.empty}</p>
       ) : (
         <ul className="flex-1 overflow-y-auto py-1">
           {groups.map((group) => (

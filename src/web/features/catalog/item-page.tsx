@@ -68,7 +68,7 @@ function RequiredLabel({ children }: { children: ReactNode }): JSX.Element {
   return (
     <>
       {children}
-      <span aria-hidden="true" className="ml-0.5 text-red-500">
+      <span aria-hidden="true" className="ml-0.5 text-red-600">
         *
       </span>
     </>

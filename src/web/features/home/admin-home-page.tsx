@@ -163,13 +163,13 @@ function CountLink({ card }: { card: CountCard }): JSX.Element {
       {card.count === undefined ? (
         <span aria-hidden="true" className="block h-10 w-16 animate-pulse rounded-md bg-slate-200" />
       ) : (
-        <span data-zero={zero || undefined} className={`text-4xl leading-10 font-semibold tabular-nums ${zero ? 'text-slate-300' : 'text-slate-900'}`}>
+        <span data-zero={zero || undefined} className={`text-4xl leading-10 font-semibold tabular-nums ${zero ? 'text-slate-500' : 'text-slate-900'}`}>
           {card.count}
         </span>
       )}
       <span className="mt-auto flex items-end justify-between gap-2 text-xs">
         <span className="text-slate-500">{card.hint}</span>
-        <span aria-hidden="true" className="shrink-0 font-medium text-blue-600 opacity-70 group-hover:opacity-100">
+        <span aria-hidden="true" className="shrink-0 font-medium text-blue-700 group-hover:underline">
           {zero ? H.nothing : H.open} →
         </span>
       </span>
@@ -200,7 +200,7 @@ function StationLink({
       </span>
       <span className="flex min-w-0 flex-col">
         <span className="text-lg font-semibold">{title}</span>
-        <span className="text-sm text-white/80">{text}</span>
+        <span className="text-sm text-blue-50">{text}</span>
       </span>
     </Link>
   );

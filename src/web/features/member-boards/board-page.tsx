@@ -135,7 +135,7 @@ function boardTaskColumns(board: Board, claim: ClaimActor) {
     col.display({
       id: 'progress',
       header: t.colProgress,
-      cell: ({ row }) => <ClaimProgress count={row.original.claimCount} need={row.original.show} />,
+      cell: ({ row }) => <ClaimProgress label={t.progressOf(row.original.itemName)} count={row.original.claimCount} need={row.original.show} />,
       meta: { card: 'hidden' },
     }),
     col.accessor('note', { header: t.colNote, meta: { className: 'min-w-32' } }),

@@ -44,7 +44,7 @@ function BoardTaskView({ board, boardTask }: { board: Board; boardTask: BoardTas
     [t.price, formatMoney(boardTask.price)],
     [t.buyIn, formatMoney(boardTask.buyIn)],
     [t.show, boardTask.show],
-    [t.progress, <ClaimProgress count={boardTask.claimCount} need={boardTask.show} />],
+    [t.progress, <ClaimProgress label={t.progressOf(boardTask.itemName)} count={boardTask.claimCount} need={boardTask.show} />],
     [t.address, boardTask.address],
     [
       t.status,

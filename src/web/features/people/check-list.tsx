@@ -57,11 +57,11 @@ export function CheckList({
           onChange={(e) => setFilter(e.target.value)}
           placeholder={zh.people.common.filterPlaceholder}
           aria-label={zh.people.common.filterPlaceholder}
-          className="mb-2 block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm shadow-sm placeholder:text-slate-400 focus:border-blue-500 focus:outline-2 focus:outline-blue-500/30"
+          className="mb-2 block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm shadow-sm placeholder:text-slate-500 focus:border-blue-500 focus:outline-2 focus:outline-blue-500/30"
         />
       )}
       {visible.length === 0 ? (
-        <p className="rounded-md border border-dashed border-slate-300 px-3 py-4 text-center text-sm text-slate-400">{emptyText}</p>
+        <p className="rounded-md border border-dashed border-slate-300 px-3 py-4 text-center text-sm text-slate-500">{emptyText}</p>
       ) : (
         <ul className="max-h-64 divide-y divide-slate-100 overflow-y-auto rounded-md border border-slate-200">
           {visible.map((option) => {

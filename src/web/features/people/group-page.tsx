@@ -95,7 +95,7 @@ function GroupForm({ group }: { group: UserGroup | null }): JSX.Element {
           label={
             <>
               {t.group.groupName}
-              <span aria-hidden="true" className="ml-0.5 text-red-500">
+              <span aria-hidden="true" className="ml-0.5 text-red-600">
                 *
               </span>
             </>

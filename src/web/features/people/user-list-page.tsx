@@ -60,7 +60,7 @@ export function UserListPage({ search, data }: UserListPageProps): JSX.Element {
         header: t.userList.colGroups,
         cell: ({ getValue }) => {
           const ids = getValue();
-          if (ids.length === 0) return <span className="text-slate-400">{t.userList.noGroup}</span>;
+          if (ids.length === 0) return <span className="text-slate-500">{t.userList.noGroup}</span>;
           return (
             <span className="flex flex-wrap gap-1">
               {ids.map((id) => (

@@ -49,9 +49,9 @@ function CommandBarcode({ code, label, hint }: { code: string; label: string; hi
     <figure className="flex w-56 flex-col items-center gap-1" data-command={code}>
       {svg ? (
         // bwip-js's own SVG of our constant code: no user input reaches it.
-        <div role="img" aria-label={`${label} ${code}`} className="w-full [&>svg]:h-auto [&>svg]:w-full" dangerouslySetInnerHTML={{ __html: svg }} />
+        <div role="img" aria-label={s.commandBarcode(label)} className="w-full [&>svg]:h-auto [&>svg]:w-full" dangerouslySetInnerHTML={{ __html: svg }} />
       ) : (
-        <div className="font-mono text-xs text-slate-500">{code}</div>
+        <code className="text-xs text-slate-600">{code}</code>
       )}
       <figcaption className="text-center">
         <span className="block text-sm font-semibold text-slate-800">{label}</span>

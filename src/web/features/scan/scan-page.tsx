@@ -20,6 +20,7 @@ import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/dialog';
 import { Form, TextField, useValibotForm } from '../../components/ui/form';
 import { textLinkClass } from '../../components/ui/link-classes';
+import { ScrollRegion } from '../../components/ui/scroll-region';
 import { zh } from '../../i18n/zh';
 import { CommandBarcodes } from './command-barcodes';
 import { ScanStation, type StationLink } from './scan-station';
@@ -35,7 +36,7 @@ const LINKS: readonly StationLink[] = [
 ];
 
 const fieldLook =
-  'rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 ' +
+  'rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 shadow-sm placeholder:text-slate-500 ' +
   'focus:border-blue-500 focus:outline-2 focus:outline-blue-500/30';
 const fieldClass = `block w-full ${fieldLook}`;
 /** The count box keeps its width between -1 and +1, on a phone too. */
@@ -154,7 +155,7 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
     <div className="flex flex-col gap-4">
       <section>
         <h2 className="mb-2 text-sm font-semibold text-slate-800">{s.recordsCaption}</h2>
-        <div className="overflow-x-auto rounded-lg border border-slate-200">
+        <ScrollRegion label={s.recordsCaption} className="rounded-lg border border-slate-200">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <caption className="sr-only">{s.recordsCaption}</caption>
             <thead className="bg-slate-50 text-left text-slate-600">
@@ -169,7 +170,7 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
             <tbody className="divide-y divide-slate-100">
               {records.length === 0 ? (
                 <tr>
-                  <td colSpan={7} className="px-3 py-6 text-center text-slate-400">
+                  <td colSpan={7} className="px-3 py-6 text-center text-slate-500">
                     {s.noRecords}
                   </td>
                 </tr>
@@ -199,12 +200,12 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
               )}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </section>
 
       <section>
         <h2 className="mb-2 text-sm font-semibold text-slate-800">{s.rowsCaption}</h2>
-        <div className="overflow-x-auto rounded-lg border border-slate-200">
+        <ScrollRegion label={s.rowsCaption} className="rounded-lg border border-slate-200">
           <table className={`min-w-full divide-y divide-slate-200 text-sm ${PHONE_ROWS.table}`}>
             <caption className="sr-only">{s.rowsCaption}</caption>
             <thead className={`bg-slate-50 text-left text-slate-600 ${PHONE_ROWS.head}`}>
@@ -219,7 +220,7 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
             <tbody className={`divide-y divide-slate-100 ${PHONE_ROWS.body}`}>
               {rows.length === 0 ? (
                 <tr>
-                  <td colSpan={4} className="px-3 py-6 text-center text-slate-400">
+                  <td colSpan={4} className="px-3 py-6 text-center text-slate-500">
                     {s.noRows}
                   </td>
                 </tr>
@@ -228,7 +229,7 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
               )}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
         <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
           <Link to="/admin/item-list" className={textLinkClass}>
             {s.addItemHint}

@@ -8,6 +8,7 @@ import { useRef, type JSX } from 'react';
 import { SCAN2_STATUS, type Scan2Row, type Scan2Snapshot, type Scan2Status } from '../../../../machines/scan2.machine';
 import { ItemPicker } from '../../components/item-picker';
 import { Button } from '../../components/ui/button';
+import { ScrollRegion } from '../../components/ui/scroll-region';
 import { StatusBadge, type BadgeTone } from '../../components/ui/status-badge';
 import { zh } from '../../i18n/zh';
 import { ScanStation, type StationLink } from './scan-station';
@@ -37,7 +38,7 @@ const ROW_CLASS: Record<Scan2Status, string> = {
   3: 'bg-red-100',
   4: 'bg-green-100',
   5: 'bg-orange-100',
-  9: 'bg-slate-50 text-slate-400 line-through',
+  9: 'bg-slate-50 text-slate-500 line-through',
 };
 
 /** Headless UI gives the combobox input focus back a frame or two after a pick. */
@@ -100,7 +101,7 @@ export function Scan2Page(): JSX.Element {
 function Scan2Table({ actor, rows }: { actor: Scan2Actor; rows: Scan2Row[] }): JSX.Element {
   const snapshot = useSelector(actor, (s: Scan2Snapshot) => s);
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200">
+    <ScrollRegion label={t.caption} className="rounded-lg border border-slate-200">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">{t.caption}</caption>
         <thead className="bg-slate-50 text-left text-slate-600">
@@ -115,7 +116,7 @@ function Scan2Table({ actor, rows }: { actor: Scan2Actor; rows: Scan2Row[] }): J
         <tbody className="divide-y divide-slate-100">
           {rows.length === 0 ? (
             <tr>
-              <td colSpan={8} className="px-3 py-8 text-center text-slate-400">
+              <td colSpan={8} className="px-3 py-8 text-center text-slate-500">
                 {t.empty}
               </td>
             </tr>
@@ -152,6 +153,6 @@ function Scan2Table({ actor, rows }: { actor: Scan2Actor; rows: Scan2Row[] }): J
           )}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

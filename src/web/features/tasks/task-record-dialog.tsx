@@ -203,7 +203,12 @@ function RecordTable({
   if (records.length === 0) return <p className="text-sm text-slate-500">{t.recordsNone}</p>;
   const head = [t.colRecordTracking, t.colRecordCount, t.colRecordStatus, t.colRecordMsg, ...(view === 'user' ? [t.colActions] : [])];
   return (
-    <div className="overflow-x-auto rounded-md border border-slate-200">
+    <div
+      role="region"
+      aria-label={t.recordsCaption}
+      tabIndex={0}
+      className="overflow-x-auto rounded-md border border-slate-200 focus-visible:outline-2 focus-visible:outline-blue-500"
+    >
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">{t.recordsCaption}</caption>
         <thead className="bg-slate-50">
@@ -236,7 +241,7 @@ function RecordTable({
                       </Button>
                     </div>
                   ) : isRecordFrozen(record) ? (
-                    <span className="text-xs text-slate-400">{t.recordLocked}</span>
+                    <span className="text-xs text-slate-500">{t.recordLocked}</span>
                   ) : null}
                 </td>
               )}

@@ -4,6 +4,7 @@
 // entry. The details live only in this hook's state while the dialog is open: closing drops them,
 // and an answer that arrives after the dialog closed (or for another line) is thrown away.
 import { useCallback, useRef, useState, type JSX } from 'react';
+import { cardTypeLabel, paymentTypeLabel } from '../../../../machines/bank-card';
 import { errorText } from '../../../api/client';
 import type { ApiOutcome } from '../../../api/outcome';
 import { useAppContext } from '../../app/app-context';
@@ -50,6 +51,9 @@ const FIELDS = ['paymentType', 'accountName', 'cardNo', 'routingNumber', 'bankIn
   keyof WithdrawCardDetails & keyof typeof R.field
 >;
 
+/** Stored codes shown (and copied) in words. */
+const SHOWN_AS: Partial<Record<(typeof FIELDS)[number], (value: string) => string>> = { paymentType: paymentTypeLabel, cardType: cardTypeLabel };
+
 /** Read digit by digit when paying: set in a monospace font. */
 const NUMBERS: ReadonlySet<string> = new Set(['cardNo', 'routingNumber']);
 
@@ -67,7 +71,7 @@ export function CardRevealDialog({ reveal, member, onClose }: { reveal: CardReve
       ) : outcome.ok ? (
         <dl className="divide-y divide-slate-100 rounded-lg border border-slate-200">
           {FIELDS.map((field) => {
-            const value = outcome.data[field];
+            const value = SHOWN_AS[field]?.(outcome.data[field]) ?? outcome.data[field];
             return (
               <div key={field} className="grid grid-cols-[6rem_1fr_auto] items-center gap-3 px-3 py-2">
                 <dt className="text-slate-500">{R.field[field]}</dt>

@@ -6,6 +6,7 @@
 // closes and the list reloads, so the row shows the card it really has.
 import { useId, useRef, useState, type JSX } from 'react';
 import * as v from 'valibot';
+import { paymentTypeLabel } from '../../../../machines/bank-card';
 import { withdrawMessages } from '../../../../machines/withdraw.machine';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/dialog';
@@ -42,7 +43,7 @@ export function ChangeCardDialog({ line, cards, onClose, onDone }: ChangeCardDia
   const inFlight = useRef(false);
   const form = useValibotForm(changeCardSchema, { defaultValues: { cardId: '' } });
   const options = cards.filter((card) => card.id !== line.cardId).map((card) => ({ value: card.id, label: cardLabel(card) }));
-  const current = [line.paymentType, line.cardNoEncrypt, line.accountNameEncrypt].filter(Boolean).join(' · ');
+  const current = [paymentTypeLabel(line.paymentType), line.cardNoEncrypt, line.accountNameEncrypt].filter(Boolean).join(' · ');
 
   async function submit(cardId: number) {
     if (inFlight.current) return;

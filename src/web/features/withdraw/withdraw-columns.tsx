@@ -1,6 +1,7 @@
 // The columns the withdraw tables share (SPEC §2, §3 withdraw request): each page picks its own
 // list and order from these. Card fields come masked from the server; amounts show two decimals. As
 // cards (a phone) the amount heads a line's card with its status beside it.
+import { paymentTypeLabel } from '../../../../machines/bank-card';
 import { columnHelper } from '../../components/ui/data-table';
 import { formatDateTime, formatMoney } from '../../components/ui/format';
 import { zh } from '../../i18n/zh';
@@ -16,7 +17,11 @@ const mono = ({ getValue }: { getValue: () => string | undefined }) => <span cla
 export const withdrawColumn = {
   id: withdrawCol.accessor('id', { header: C.id, meta: { className: 'tabular-nums' } }),
   orderId: withdrawCol.accessor('orderId', { header: C.orderId, meta: { className: 'tabular-nums' } }),
-  paymentType: withdrawCol.accessor('paymentType', { header: C.paymentType, meta: { className: 'whitespace-nowrap' } }),
+  paymentType: withdrawCol.accessor('paymentType', {
+    header: C.paymentType,
+    cell: ({ getValue }) => paymentTypeLabel(getValue()),
+    meta: { className: 'whitespace-nowrap' },
+  }),
   /** The request list's names (SPEC §3 accountNameEncrypt, cardNoEncrypt: masked, never cipher text). */
   accountNameEncrypt: withdrawCol.accessor('accountNameEncrypt', { header: C.accountName, cell: mono }),
   cardNoEncrypt: withdrawCol.accessor('cardNoEncrypt', { header: C.cardNo, cell: mono }),

@@ -10,6 +10,7 @@
 // Money is summed in integer cents only: typed amounts through the machine's amountToCents, amounts
 // that come from the server (two places at most) through centsOf.
 import { paymentMachine, type PaymentStatus } from '../../../../machines/payment.machine';
+import { paymentTypeLabel } from '../../../../machines/bank-card';
 import { allowedEvents } from '../../../../machines/stored-state';
 import { PAID_WITHDRAW_STATUS, WITHDRAW_STATUSES, withdrawMachine, type WithdrawEvent, type WithdrawStatus } from '../../../../machines/withdraw.machine';
 import { zh } from '../../i18n/zh';
@@ -92,7 +93,7 @@ export function taskLabel(row: { mainId: number; subId: number }): string {
 
 /** How a card reads in a select: id, type, masked number and holder. */
 export function cardLabel(card: { id: number; paymentType: string; cardNo: string; accountName: string }): string {
-  return zh.withdraw.cardLabel(card.id, card.paymentType, card.cardNo, card.accountName);
+  return zh.withdraw.cardLabel(card.id, paymentTypeLabel(card.paymentType), card.cardNo, card.accountName);
 }
 
 /** The status filter's choices (SPEC §4), in the machine's order. */
