@@ -141,7 +141,7 @@ describe('boards and claims in the browser', () => {
     await a.getByRole('status').filter({ hasText: '操作成功' }).waitFor();
     await a.getByText('已发布', { exact: true }).waitFor();
     await a.getByRole('button', { name: '关闭看板' }).waitFor();
-    const uuid = /^UUID\s+([0-9a-f-]{36})$/i.exec((await a.getByText(/^UUID /).textContent()) ?? '')?.[1];
+    const uuid = /^链接ID\s+([0-9a-f-]{36})$/i.exec((await a.getByText(/^链接ID /).textContent()) ?? '')?.[1];
     expect(uuid).toBeTruthy();
     await shot(a, '14-published');
     expect(admin.errors).toEqual([]);

@@ -329,7 +329,7 @@ describe('money in the browser: from a locked task to a collected payment', () =
     await expect(cellText(cards, wireRow, '付款方式')).resolves.toBe('电汇');
     await expect(cellText(cards, wireRow, '户名')).resolves.toBe(WIRE.accountName);
     await expect(cellText(cards, wireRow, '路由号')).resolves.toBe(WIRE.masked.routingNumber);
-    await expect(cellText(cards, wireRow, 'Bank Name')).resolves.toBe(WIRE.bankInfo);
+    await expect(cellText(cards, wireRow, '银行名称')).resolves.toBe(WIRE.bankInfo);
     await expect(cellText(cards, paypalRow, '付款方式')).resolves.toBe('PayPal');
     await expect(cellText(cards, paypalRow, '户名')).resolves.toBe(PAYPAL.accountName);
     const shown = await cards.innerText();

@@ -528,8 +528,9 @@ describe('receiving with a USB scanner in the browser', () => {
       ['下一个包裹', SCAN_COMMANDS.nextParcel],
       ['取消', SCAN_COMMANDS.cancel],
     ] as const) {
-      await a
-        .getByRole('img', { name: `${label} ${code}` })
+      const figure = a.locator(`figure[data-command="${code}"]`);
+      await figure
+        .getByRole('img', { name: `命令条码：${label}` })
         .locator('svg')
         .waitFor();
     }

@@ -25,7 +25,7 @@ const MAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const normalizeMail = (s: string) => s.trim().toLowerCase();
 
 /** SPEC §5: every register field is required after trimming: '{field label}为必填项'. */
-const REGISTER_LABELS = { mailAddr: '邮箱', nickName: '昵称', phoneNo: '手机号', qq: 'QQ', pwd: '密码', token: '邀请码' } as const;
+const REGISTER_LABELS = { mailAddr: '邮箱', nickName: '用户名', phoneNo: '电话', qq: 'QQ', pwd: '密码', token: '邀请码' } as const;
 
 function requireFilled<T extends Record<string, unknown>>(body: T, labels: Partial<Record<keyof T, string>>) {
   for (const [key, label] of Object.entries(labels) as [keyof T, string][]) {

@@ -99,7 +99,7 @@ export async function listTaskAmounts(db: Tx, q: TaskAmountFilters & { page?: nu
  *
  * The Excel export (/ext/excel/task-amount/{token}) holds the same rows in the same order: the rows
  * whose user ids the link's userIds names (the rows selected on the page), else every row matching
- * the filters. Its columns are the page's: 用户ID, 昵称, 邮箱, 金额.
+ * the filters. Its columns are the page's: 用户ID, 用户名, 邮箱, 金额.
  */
 export function taskAmountsForExport(db: Tx, f: TaskAmountFilters, userIds?: number[]) {
   return amountRows(db, f, whereOf(f, userIds?.length ? userIds : undefined));
@@ -136,7 +136,7 @@ export function taskAmountExportFilters(token: DownloadParams, link: TaskAmountF
   };
 }
 
-export const TASK_AMOUNT_HEADER = ['用户ID', '昵称', '邮箱', '金额'] as const;
+export const TASK_AMOUNT_HEADER = ['用户ID', '用户名', '邮箱', '金额'] as const;
 
 export function taskAmountWorkbook(rows: TaskAmount[]): Buffer {
   return writeWorkbook([

@@ -149,7 +149,7 @@ describe('invitation and registration', () => {
 
     const form = { mailAddr: 'new@x.test', pwd: 'new-pass-1', nickName: '新人', phoneNo: '13900000000', qq: '123', token };
     const blank = await call(app, { method: 'POST', url: '/ext/login/register', payload: { ...form, nickName: '   ' } });
-    expect(blank).toMatchObject({ status: 400, body: { code: 'A00001', msg: '昵称为必填项' } });
+    expect(blank).toMatchObject({ status: 400, body: { code: 'A00001', msg: '用户名为必填项' } });
 
     const reg = await call(app, { method: 'POST', url: '/ext/login/register', payload: form });
     expect(reg.body).toMatchObject({ code: 'A00000', data: { status: 'succ' }, msg: '注册成功，请使用注册的账户登录' });
