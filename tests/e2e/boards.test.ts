@@ -170,8 +170,10 @@ describe('boards and claims in the browser', () => {
     const tasks = m.getByRole('table', { name: '任务列表' });
     const rowOf = (show: string) => tasks.getByRole('row').filter({ has: m.getByRole('cell', { name: show, exact: true }) });
     const ten = rowOf('10');
+    // The board task showing 4 (once 6 of the ten are claimed, the ten has 4 left too).
+    const four = rowOf('4').filter({ hasNot: m.getByRole('cell', { name: '10', exact: true }) });
     await ten.waitFor();
-    await rowOf('4').waitFor();
+    await four.waitFor();
     // The progress cell (status badges carry a data-tone too).
     const progressOf = (row: typeof ten, tone = '') => row.locator(`[data-tone${tone ? `="${tone}"` : ''}]`).filter({ has: m.getByRole('progressbar') });
     const tenProgress = progressOf(ten);
@@ -195,7 +197,7 @@ describe('boards and claims in the browser', () => {
     await expect(tenProgress.textContent()).resolves.toBe('60%');
     await expect(ten.getByRole('progressbar').getAttribute('aria-valuetext')).resolves.toBe('60%');
     // The other board task is untouched.
-    await expect(progressOf(rowOf('4')).getAttribute('data-tone')).resolves.toBe('green');
+    await expect(progressOf(four).getAttribute('data-tone')).resolves.toBe('green');
     const claimRow = myTasks.getByRole('row').filter({ hasText: ITEM.name });
     await claimRow.waitFor();
     await expect(claimRow.getByRole('cell', { name: '6', exact: true }).count()).resolves.toBe(1);

@@ -2,7 +2,7 @@
 // counts (src/server/home/admin-home.ts); who may call it is the contract's x-roles, and the withdraw
 // counts are answered to whoever may open the withdraw list (listAdminWithdrawRequests' x-roles:
 // admin, not lowerAdmin), read from the contract too, so the home never shows what its link would
-// refuse. The member home (getMemberHome; decision 105) is the member's own lists
+// refuse. The member home (getMemberHome; decision 107) is the member's own lists
 // (src/server/home/member-home.ts), read in one read-only snapshot.
 import { adminHome } from '../home/admin-home.ts';
 import { memberHome } from '../home/member-home.ts';

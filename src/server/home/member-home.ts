@@ -1,4 +1,4 @@
-// The member home (getMemberHome; decision 105): what needs the member, in one call. Each part is one
+// The member home (getMemberHome; decision 107): what needs the member, in one call. Each part is one
 // query over an index of the member's own rows (boards: the visibility rule; tasks: tasks_user_created_idx;
 // parcels: purchased_records_user_created_idx then scan_trackings_tracking_idx), capped at HOME_LIST_LIMIT
 // items with its total from the same query (count(*) over ()), and every status it reads is the one

@@ -1,4 +1,4 @@
-// How a list page loads (decision 004): the route's loader fetches the page its URL describes, and
+// How a list page loads (decision 006): the route's loader fetches the page its URL describes, and
 // while it runs, or when it fails, the route still shows the page itself - title, filters, the table's
 // headers - with skeleton rows, or the failure said in place of the rows with a retry. A route does
 // so by rendering its page as its component, its pendingComponent (pending: true) and its

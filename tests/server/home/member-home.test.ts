@@ -1,4 +1,4 @@
-// The member home through the real API on a real database (getMemberHome; decision 105): one call
+// The member home through the real API on a real database (getMemberHome; decision 107): one call
 // answers what needs the member (open boards not expired, tasks waiting for tracking numbers,
 // parcels seen since the last visit, tasks whose records disagree with what arrived, what may be
 // asked for payment now, the balance), each list capped with its total, a member's own only.

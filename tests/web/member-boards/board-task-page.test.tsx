@@ -27,6 +27,8 @@ describe('/user/boardtask/{boardId}/{taskId}', () => {
     expect(detail('价格').textContent).toBe('19.99');
     expect(detail('回收价').textContent).toBe('21.50');
     expect(detail('需求数量').textContent).toBe('10');
+    expect(detail('剩余数量').textContent).toBe('3');
+    expect(detail('剩余时间').textContent).toMatch(/^剩余 (7天|6天23小时)/);
     expect(detail('地址').textContent).toBe('NJ-01');
     expect(detail('状态').textContent).toBe('正常');
     expect(detail('备注').textContent).toBe('限购2件');
@@ -56,6 +58,7 @@ describe('/user/boardtask/{boardId}/{taskId}', () => {
     expect(server.claims.map((c) => c.path)).toEqual(['/api/task/12/user/create/4']);
     await waitFor(() => expect(detail('认领进度').textContent).toBe('80%'));
     expect(detail('认领进度').querySelector('[data-tone]')?.getAttribute('data-tone')).toBe('orange');
+    expect(detail('剩余数量').textContent).toBe('2');
   });
 
   it('warns on an expired board and offers no claim on a full board task', async () => {

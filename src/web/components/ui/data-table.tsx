@@ -304,18 +304,20 @@ export function DataTable<T extends RowData>({
                       {expand && <table.FlexRender cell={expand} />}
                     </div>
                     <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-                      {placed('field').map((cell) => {
-                        const def = cell.column.columnDef;
-                        const label = def.meta?.cardLabel ?? (typeof def.header === 'string' ? def.header : cell.column.id);
-                        return (
-                          <Fragment key={cell.id}>
-                            <dt className="text-slate-500">{label}</dt>
-                            <dd className="min-w-0 break-words text-slate-800 tabular-nums">
-                              <table.FlexRender cell={cell} />
-                            </dd>
-                          </Fragment>
-                        );
-                      })}
+                      {placed('field')
+                        .filter((cell) => !isBlankValue(cell))
+                        .map((cell) => {
+                          const def = cell.column.columnDef;
+                          const label = def.meta?.cardLabel ?? (typeof def.header === 'string' ? def.header : cell.column.id);
+                          return (
+                            <Fragment key={cell.id}>
+                              <dt className="text-slate-500">{label}</dt>
+                              <dd className="min-w-0 break-words text-slate-800 tabular-nums">
+                                <table.FlexRender cell={cell} />
+                              </dd>
+                            </Fragment>
+                          );
+                        })}
                     </dl>
                     {actions.length > 0 && (
                       <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-slate-100 pt-2">
@@ -438,6 +440,13 @@ export function DataTable<T extends RowData>({
       />
     </div>
   );
+}
+
+/** A value a card leaves off rather than show a label over nothing: an empty text or no value at all. */
+function isBlankValue(cell: { column: { accessorFn?: unknown }; getValue: () => unknown }): boolean {
+  if (!cell.column.accessorFn) return false;
+  const value = cell.getValue();
+  return value === null || value === undefined || value === '';
 }
 
 function SkeletonBar({ className = 'w-full max-w-24' }: { className?: string }): JSX.Element {

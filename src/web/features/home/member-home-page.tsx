@@ -1,4 +1,4 @@
-// /user/home: what needs the member (decision 105), from one call (getMemberHome): the open boards
+// /user/home: what needs the member (decision 107), from one call (getMemberHome): the open boards
 // published to them with the time left (live; a board leaves the list the moment it expires, it is
 // never shown as open), the tasks waiting for tracking numbers, the parcels arrived since the last
 // visit (kept in this browser, member-home-api.ts), the tasks whose records disagree with what

@@ -12,6 +12,7 @@ import { ClaimDialog, useClaimActor } from './claim-dialog';
 import { canClaim, claimTargetOf } from './claim-target';
 import { formatMoney } from '../../components/ui/format';
 import type { Board, BoardTask, MemberBoardTaskData } from './member-boards-api';
+import { Countdown } from '../../components/countdown';
 import { ExpiredBadge } from './status-badges';
 
 const t = zh.memberBoards;
@@ -44,6 +45,7 @@ function BoardTaskView({ board, boardTask }: { board: Board; boardTask: BoardTas
     [t.price, formatMoney(boardTask.price)],
     [t.buyIn, formatMoney(boardTask.buyIn)],
     [t.show, boardTask.show],
+    [t.colRemaining, boardTask.remaining],
     [t.progress, <ClaimProgress label={t.progressOf(boardTask.itemName)} count={boardTask.claimCount} need={boardTask.show} />],
     [t.address, boardTask.address],
     [
@@ -54,6 +56,7 @@ function BoardTaskView({ board, boardTask }: { board: Board; boardTask: BoardTas
       </span>,
     ],
     [t.note, boardTask.note],
+    [t.timeLeft, <Countdown expireAt={board.expireAt} />],
   ];
 
   return (

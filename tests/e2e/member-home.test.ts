@@ -1,0 +1,227 @@
+// The member's home and board list in a real browser against the real server, at a desktop's
+// 1400 px and a phone's 390 px (decision 107, decision 006). The setup goes through the API: an
+// admin, a member in a group, three published boards (one closing tonight, one in two days, one
+// past its deadline), the member's claims (one with nothing recorded, one whose parcel arrived whole,
+// one of which 1 of 3 units arrived) and the admin's scans. Then, on the member's screen: '/' leads
+// to 首页, which lists the open boards with the time left (never the expired one), the task waiting
+// for tracking numbers, the parcels that arrived, the task whose parcel disagrees with its record,
+// what may be asked for payment and the balance; each item opens where it is dealt with. The board
+// list says 已过期 of the expired board, never 开放; the board page shows what is left to claim. At
+// 390 px the lists are cards. Screenshots of each are kept (test-results/e2e/home-*).
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
+import { apiOf, inviteAndRegister, logIn, newPage, rowWithCell, shot, type ApiCalls, type BrowserPage } from './setup.ts';
+import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
+
+const ADMIN = { mail: 'desk@e2e.test', password: 'desk-pass-1' };
+const MEMBER = { mail: 'buyer@e2e.test', password: 'buyer-pass-1', nickName: '采购员小周' };
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const ITEMS = [
+  { itemName: 'E2E 降噪耳机', productId: 'E2E-H-1', upc: '690000000401', price: 199 },
+  { itemName: 'E2E 保温杯', productId: 'E2E-H-2', upc: '690000000402', price: 25 },
+];
+const WHOLE = '9400E2EHOME000000001';
+const PART = '9400E2EHOME000000002';
+
+let server: RunningServer;
+let sink: SmtpSink;
+let browser: Browser;
+let api: ApiCalls;
+const ids = { laterBoard: '', tonightBoard: '', expiredBoard: '', waitingTask: 0, wholeTask: 0, partTask: 0 };
+
+beforeAll(async () => {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  sink = await startSmtpSink();
+  server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
+  browser = await launchChromium();
+  api = apiOf(server);
+  await seed();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await sink?.close();
+});
+
+async function seed() {
+  const admin = await api.login(ADMIN.mail, ADMIN.password);
+  const memberId = await inviteAndRegister(server, sink, admin, MEMBER);
+  const group = await api.post<{ id: number }>(admin, '/api/usergroup/update', { groupName: 'E2E 首页组', remark: '' });
+  expect(await api.post<boolean>(admin, `/api/usergroup/${group.id}/user?uids=${memberId}`)).toBe(true);
+  const items: { id: number }[] = [];
+  for (const item of ITEMS) items.push(await api.post<{ id: number }>(admin, '/api/item/info', { ...item, url: 'shop.example.com/e2e', status: 'open' }));
+
+  /** A board bound to the group and published; its board tasks, one per item. */
+  async function board(boardName: string, expireAt: number) {
+    const b = await api.post<{ id: number; uuid: string }>(admin, '/api/board/info', {
+      boardName,
+      remark: '本周采购',
+      publishAt: Date.now() - 3 * DAY,
+      expireAt,
+    });
+    const tasks = [];
+    for (const [i, item] of items.entries())
+      tasks.push(
+        (await api.post<{ boardTask: { id: number } }>(admin, `/api/boardtask/${b.id}/info`, { itemId: item.id, buyIn: 12.5 + i * 10, show: 10 })).boardTask.id,
+      );
+    expect(await api.post<boolean>(admin, `/api/board/${b.id}/add?groupIds=${group.id}`)).toBe(true);
+    await api.post(admin, `/api/boardtask/publish/${b.id}`);
+    return { ...b, tasks };
+  }
+  const later = await board('E2E 十二月采购', Date.now() + 2 * DAY + 3 * HOUR);
+  const tonight = await board('E2E 今晚截止', Date.now() + 3 * HOUR);
+  const expired = await board('E2E 已过期看板', Date.now() - HOUR);
+  Object.assign(ids, { laterBoard: later.uuid, tonightBoard: tonight.uuid, expiredBoard: expired.uuid });
+
+  const member = await api.login(MEMBER.mail, MEMBER.password);
+  const claim = async (boardTask: number, count: number) =>
+    (await api.post<{ task: { id: number } }>(member, `/api/task/${boardTask}/user/create/${count}`)).task.id;
+  ids.waitingTask = await claim(later.tasks[0]!, 3);
+  ids.wholeTask = await claim(later.tasks[1]!, 2);
+  await api.post(member, `/api/purchased/user/${ids.wholeTask}/create`, { trackingId: WHOLE, productCount: 2 });
+  ids.partTask = await claim(later.tasks[0]!, 3);
+  await api.post(member, `/api/purchased/user/${ids.partTask}/create`, { trackingId: PART, productCount: 3 });
+  await api.post(admin, `/api/scan/admin/tracking/${WHOLE}/create`, { items: [{ upc: ITEMS[1]!.upc, count: 2, itemId: items[1]!.id }] });
+  await api.post(admin, `/api/scan/admin/tracking/${PART}/create`, { items: [{ upc: ITEMS[0]!.upc, count: 1, itemId: items[0]!.id }] });
+}
+
+function whatWasOnScreen(page: Page, step: string) {
+  return async () => {
+    const text = await page
+      .locator('main')
+      .innerText()
+      .catch(() => '');
+    console.error(`member home ${step}: ${page.url()}\n${text}\nserver:\n${server.output().slice(-3000)}`);
+  };
+}
+
+/** Logs the member in from '/', where the home is. */
+async function home(bp: BrowserPage) {
+  await bp.page.goto(`${server.url}/`);
+  await bp.page.waitForURL(/\/login\?callback=/);
+  await logIn(bp.page, MEMBER.mail, MEMBER.password);
+  await bp.page.waitForURL(`${server.url}/user/home`);
+  await bp.page.getByRole('heading', { name: '首页', exact: true, level: 1 }).waitFor();
+  await bp.page
+    .getByRole('region', { name: /开放的看板/ })
+    .getByText('E2E 今晚截止')
+    .waitFor();
+}
+
+describe('the member home and board list in the browser', () => {
+  it('at 1400 px: / is the home, each part lists what needs the member and links to where it is dealt with', async () => {
+    const bp = await newPage(browser, { width: 1400, height: 900 });
+    const m = bp.page;
+    onTestFailed(whatWasOnScreen(m, '1400'));
+    try {
+      await home(bp);
+      const boards = m.getByRole('region', { name: /开放的看板/ });
+      await expect(boards.getByRole('link').allInnerTexts()).resolves.toEqual([
+        expect.stringMatching(/E2E 今晚截止[\s\S]*剩余 [23]小时/),
+        expect.stringMatching(/E2E 十二月采购[\s\S]*剩余 2天[23]小时/),
+      ]);
+      await expect(m.getByText('E2E 已过期看板').count()).resolves.toBe(0);
+
+      const awaiting = m.getByRole('region', { name: /待填写快递单号/ });
+      await expect(awaiting.getByRole('link').getAttribute('href')).resolves.toBe(`/user/my-task?taskId=${ids.waitingTask}`);
+      const arrived = m.getByRole('region', { name: /新到的包裹/ });
+      await expect(arrived.getByRole('link').count()).resolves.toBe(2);
+      await expect(arrived.getByRole('link', { name: new RegExp(WHOLE) }).getAttribute('href')).resolves.toBe(`/user/my-task?trackingId=${WHOLE}`);
+      const disagreeing = m.getByRole('region', { name: /到货与记录不一致/ });
+      await disagreeing.getByText('已到货1件，记录3件').waitFor();
+      const payable = m.getByRole('region', { name: /可申请付款/ });
+      // 2 x 22.50 whole, 1 x 12.50 of the half-arrived task.
+      await payable.getByText('合计 57.50').waitFor();
+      await payable.getByText('部分到货').waitFor();
+      await m.getByRole('region', { name: '可提现余额' }).getByText('0.00').waitFor();
+      await shot(m, 'home-01-member-home-1400');
+
+      // A task opens on /user/my-task filtered to it.
+      await awaiting.getByRole('link').click();
+      await m.waitForURL(`${server.url}/user/my-task?taskId=${ids.waitingTask}`);
+
+      // The board list: the expired board says 已过期, never a green 开放.
+      await m.goto(`${server.url}/user/board-list`);
+      const list = m.getByRole('table', { name: '看板列表' });
+      const expiredRow = rowWithCell(list, 'E2E 已过期看板');
+      await expiredRow.waitFor();
+      await expect(expiredRow.locator('[data-tone]').allInnerTexts()).resolves.toEqual(['已过期']);
+      await expect(rowWithCell(list, 'E2E 十二月采购').locator('[data-tone]').allInnerTexts()).resolves.toEqual(['开放']);
+      await shot(m, 'home-02-board-list-1400');
+
+      // Loading keeps the title and filters with skeleton rows; a failure is said in the table, and 重试 loads again.
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await m.route('**/api/board/list/user*', async (route) => {
+        await held;
+        await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 'A00005', msg: '系统繁忙' }) });
+      });
+      await m.goto(`${server.url}/user/board-list?size=20`);
+      await m.getByRole('heading', { name: '任务看板', level: 1 }).waitFor();
+      await m.getByLabel('看板ID').waitFor();
+      await m.locator('tr[data-skeleton]').first().waitFor();
+      await shot(m, 'home-07-board-list-loading-1400');
+      release();
+      const failed = m.getByRole('table', { name: '看板列表' }).getByRole('alert');
+      await failed.getByText('加载失败：A00005 系统繁忙').waitFor();
+      await m.getByLabel('看板ID').waitFor();
+      await shot(m, 'home-08-board-list-failed-1400');
+      await m.unroute('**/api/board/list/user*');
+      await failed.getByRole('button', { name: '重试' }).click();
+      await rowWithCell(m.getByRole('table', { name: '看板列表' }), 'E2E 十二月采购').waitFor();
+
+      // The board page: 数量 10 stays, 剩余数量 falls with the claims (10 - 3 - 3).
+      await rowWithCell(m.getByRole('table', { name: '看板列表' }), 'E2E 十二月采购')
+        .getByRole('link', { name: '查看' })
+        .click();
+      const tasks = m.getByRole('table', { name: '任务列表' });
+      const row = rowWithCell(tasks, ITEMS[0]!.itemName);
+      await row.waitFor();
+      const headers = (await tasks.getByRole('columnheader').allInnerTexts()).map((h) => h.trim());
+      const cells = (await row.getByRole('cell').allInnerTexts()).map((c) => c.trim());
+      expect(cells[headers.indexOf('数量')]).toBe('10');
+      expect(cells[headers.indexOf('剩余数量')]).toBe('4');
+      await shot(m, 'home-03-board-page-1400');
+      expect(bp.errors).toEqual([]);
+    } finally {
+      await bp.close();
+    }
+  });
+
+  it('at 390 px: the home, the board list and the board page fit a phone; the lists are cards', async () => {
+    const bp = await newPage(browser, { width: 390, height: 844 });
+    const m = bp.page;
+    onTestFailed(whatWasOnScreen(m, '390'));
+    try {
+      await home(bp);
+      // Nothing wider than the screen.
+      await expect(m.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+      await shot(m, 'home-04-member-home-390');
+
+      await m.goto(`${server.url}/user/board-list`);
+      const cards = m.getByRole('list', { name: '看板列表' }).getByRole('listitem');
+      await cards.first().waitFor();
+      await expect(m.getByRole('table', { name: '看板列表' }).count()).resolves.toBe(0);
+      await expect(cards.count()).resolves.toBe(3);
+      const expiredCard = cards.filter({ hasText: 'E2E 已过期看板' });
+      await expect(expiredCard.locator('[data-tone]').allInnerTexts()).resolves.toEqual(['已过期']);
+      await expect(m.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+      await shot(m, 'home-05-board-list-390');
+
+      await cards.filter({ hasText: 'E2E 十二月采购' }).getByRole('link', { name: '查看' }).click();
+      const taskCards = m.getByRole('list', { name: '任务列表' }).getByRole('listitem');
+      const card = taskCards.filter({ hasText: ITEMS[0]!.itemName });
+      await card.waitFor();
+      await expect(card.locator('dt', { hasText: '剩余数量' }).locator('xpath=following-sibling::dd[1]').innerText()).resolves.toBe('4');
+      await card.getByRole('button', { name: '认领' }).waitFor();
+      await shot(m, 'home-06-board-page-390');
+      expect(bp.errors).toEqual([]);
+    } finally {
+      await bp.close();
+    }
+  });
+});
