@@ -256,13 +256,14 @@ const TASK_CHUNK = 1000;
  * Writes a plan (matching/plan.ts): ids for its divided rows (one statement, only when there are
  * any), then every insert, update and audit entry as bulk statements in one statement
  * (db/together.ts; in turn, a chunk of audit JSON at a time, for a large one). Answers the plan
- * completed with those ids (the rows after matching).
+ * completed with those ids (the rows after matching). `also`: a SELECT the completed plan asks to
+ * run with the write, in the same statement (the live updates' NOTIFY, live/publish.ts).
  *
  * In a pipelined transaction the write is sent with the COMMIT.
  */
-export async function writePlan(tx: Tx, plan: MatchPlan): Promise<CompletedPlan> {
+export async function writePlan(tx: Tx, plan: MatchPlan, also?: (done: CompletedPlan) => SQL | null): Promise<CompletedPlan> {
   const done = completePlan(plan, await newScanIds(tx, plan.splits.length));
-  await executeTogether(tx, planStatements(plan, done), done.audits.length);
+  await executeTogether(tx, planStatements(plan, done), done.audits.length, also?.(done) ?? null);
   return done;
 }
 

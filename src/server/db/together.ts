@@ -17,20 +17,28 @@ export const TOGETHER_MAX_ROWS = 1000;
  * none. `rows`: how many rows they write. A large write (an upload's matching, a tracking import)
  * runs them one at a time instead: one statement holds every parameter of all of them at once
  * (a 50,000-row import took ~30 MB more that way, against the server's 500 MB budget), and a round
- * trip saved is nothing beside the work of such a write.
+ * trip saved is nothing beside the work of such a write. `last`: a SELECT run with them, as the
+ * statement's main query (its answer unread), or after them (live/publish.ts's NOTIFY).
  */
-export async function executeTogether(tx: Tx, statements: Iterable<SQL>, rows: number): Promise<void> {
+export async function executeTogether(tx: Tx, statements: Iterable<SQL>, rows: number, last: SQL | null = null): Promise<void> {
   if (rows > TOGETHER_MAX_ROWS) {
     // In turn, each built as it is taken (auditInserts, scanRowsInsert are generators). In a
     // pipelined transaction the next one is built and sent while PostgreSQL runs the one before (two
     // in flight at most, for memory), so this process and PostgreSQL work at the same time.
     if (!isPipelined(tx)) {
       for (const statement of statements) await executePrepared(tx, statement);
+      if (last) await executePrepared(tx, last);
       return;
     }
     let running: Promise<unknown> | null = null;
     for (const statement of statements) {
       const sent = executePrepared(tx, statement);
+      sent.catch(() => undefined);
+      if (running) await running;
+      running = sent;
+    }
+    if (last) {
+      const sent = executePrepared(tx, last);
       sent.catch(() => undefined);
       if (running) await running;
       running = sent;
@@ -46,9 +54,9 @@ export async function executeTogether(tx: Tx, statements: Iterable<SQL>, rows: n
     list.push(statement);
     await pacer.pace();
   }
-  if (!list.length) return;
+  if (!list.length) return last ? awaitAtCommit(tx, executePrepared(tx, last)) : undefined;
   // In a pipelined transaction (client.ts pipelinedTransaction) the statement goes with the COMMIT.
-  if (list.length === 1) return awaitAtCommit(tx, executePrepared(tx, list[0]!));
+  if (list.length === 1 && !last) return awaitAtCommit(tx, executePrepared(tx, list[0]!));
   const parts = list.map((s, i) => sql`${sql.raw(`w${i}`)} as (${s})`);
-  return awaitAtCommit(tx, executePrepared(tx, sql`with ${sql.join(parts, sql`, `)} select 1`));
+  return awaitAtCommit(tx, executePrepared(tx, sql`with ${sql.join(parts, sql`, `)} ${last ?? sql`select 1`}`));
 }

@@ -3,7 +3,7 @@
 // hands it to every server process on the database when, and only if, the transaction commits
 // (PGlite: to this process). Hints, never data: a kind, an audience and ids. A member is told of
 // their own objects only; the admin side of claims (by board). NOTIFY takes at most 8000 bytes.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import type { AuditEntry } from '../audit.ts';
 import { awaitAtCommit, executePrepared, type Tx } from '../db/client.ts';
@@ -116,7 +116,15 @@ export function parsePayload(payload: string): WireGroup[] | null {
  * (db/client.ts) it goes with the COMMIT, at no round trip of its own. Nothing when there is nothing.
  */
 export async function publishLive(tx: Tx, changes: Iterable<LiveChange>): Promise<void> {
+  const notify = liveNotification(changes);
+  if (notify) await awaitAtCommit(tx, executePrepared(tx, notify));
+}
+
+/**
+ * publishLive's statement, for a writer that sends it inside a statement of its own (matching's
+ * write, db/together.ts: a scan batch stays one lock, one read and one write); null for no change.
+ */
+export function liveNotification(changes: Iterable<LiveChange>): SQL | null {
   const payloads = livePayloads(changes);
-  if (!payloads.length) return;
-  await awaitAtCommit(tx, executePrepared(tx, sql`select pg_notify(${LIVE_CHANNEL}, p) from unnest(${sql.param(payloads)}::text[]) as p`));
+  return payloads.length ? sql`select pg_notify(${LIVE_CHANNEL}, p) from unnest(${sql.param(payloads)}::text[]) as p` : null;
 }

@@ -10,7 +10,7 @@ import type { SessionUser } from '../auth/session-user.ts';
 import type { Tx } from '../db/client.ts';
 import { lockAndRead, lockTrackings, readForMatching, trackingIdsOfTasks, writePlan } from '../db/matching-store.ts';
 import type { ScanRow } from '../receiving/scan-rows.ts';
-import { matchingChanges, publishLive } from '../live/publish.ts';
+import { liveNotification, matchingChanges } from '../live/publish.ts';
 import { arrivalsOf, planMatching, type FreshScan, type MatchChange, type MatchingState, type MatchReport, type SeenChange } from './plan.ts';
 
 export type { MatchReport, ScanRow };
@@ -33,8 +33,8 @@ export const MATCH_CHUNK = 2000;
 async function run(tx: Tx, change: MatchChange, state?: MatchingState): Promise<{ report: MatchReport; rows: Map<string, ScanRow[]> }> {
   const snapshot = state ? (await lockTrackings(tx, change.trackingIds), state) : await lockAndRead(tx, change.trackingIds, change.extraTaskIds ?? []);
   const plan = planMatching(snapshot, change, new Date());
-  const { rows, audits } = await writePlan(tx, plan);
-  await publishLive(tx, matchingChanges(audits)); // live: members whose tasks or parcels it changed, their boards' claims
+  // live: the members whose tasks or parcels it changed and their boards' claims, told with the write.
+  const { rows } = await writePlan(tx, plan, (done) => liveNotification(matchingChanges(done.audits)));
   return { report: plan.report, rows };
 }
 
