@@ -6,7 +6,7 @@
 // to 首页, which lists the open boards with the time left (never the expired one), the task waiting
 // for tracking numbers, the parcels that arrived, the task whose parcel disagrees with its record,
 // what may be asked for payment and the balance; each item opens where it is dealt with. The board
-// list says 已过期 of the expired board, never 开放; the board page shows what is left to claim. At
+// list says 已过期 of the expired board, never 已发布; the board page shows what is left to claim. At
 // 390 px the lists are cards. Screenshots of each are kept (test-results/e2e/home-*).
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -144,13 +144,13 @@ describe('the member home and board list in the browser', () => {
       await awaiting.getByRole('link').click();
       await m.waitForURL(`${server.url}/user/my-task?taskId=${ids.waitingTask}`);
 
-      // The board list: the expired board says 已过期, never a green 开放.
+      // The board list: the expired board says 已过期, never a green 已发布.
       await m.goto(`${server.url}/user/board-list`);
       const list = m.getByRole('table', { name: '看板列表' });
       const expiredRow = rowWithCell(list, 'E2E 已过期看板');
       await expiredRow.waitFor();
       await expect(expiredRow.locator('[data-tone]').allInnerTexts()).resolves.toEqual(['已过期']);
-      await expect(rowWithCell(list, 'E2E 十二月采购').locator('[data-tone]').allInnerTexts()).resolves.toEqual(['开放']);
+      await expect(rowWithCell(list, 'E2E 十二月采购').locator('[data-tone]').allInnerTexts()).resolves.toEqual(['已发布']);
       await shot(m, 'home-02-board-list-1400');
 
       // Loading keeps the title and filters with skeleton rows; a failure is said in the table, and 重试 loads again.
@@ -183,7 +183,7 @@ describe('the member home and board list in the browser', () => {
       await row.waitFor();
       const headers = (await tasks.getByRole('columnheader').allInnerTexts()).map((h) => h.trim());
       const cells = (await row.getByRole('cell').allInnerTexts()).map((c) => c.trim());
-      expect(cells[headers.indexOf('数量')]).toBe('10');
+      expect(cells[headers.indexOf('需求数量')]).toBe('10');
       expect(cells[headers.indexOf('剩余数量')]).toBe('4');
       await shot(m, 'home-03-board-page-1400');
       expect(bp.errors).toEqual([]);
