@@ -22,7 +22,7 @@ export const purchasedRecordMessages = {
   /** A task's records never hold more units than its count (decision 090). */
   overCount: (count: number) => `所有记录的数目合计不能超过任务数量${count}件`,
   /** One record per (task, tracking id). */
-  alreadyRecorded: '该trackingId已记录',
+  alreadyRecorded: '该快递单号已记录',
 } as const;
 
 /** Why one record input is not acceptable (the dialog's checks), or null. The tracking id is trimmed first. */

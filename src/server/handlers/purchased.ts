@@ -3,7 +3,7 @@
 // Every rule lives in src/server/tasks/purchased-service.ts (shared with the Excel upload): these
 // handlers only turn its results into the wire's answers. A refusal is A00001 with the dialog's
 // words, another member's task or record A00004 as if it did not exist (DECISIONS "Roles").
-// Decision: recording a tracking id the task already has is refused here (A00001 '该trackingId已记录')
+// Decision: recording a tracking id the task already has is refused here (A00001 '该快递单号已记录')
 // so the dialog shows why nothing was added; the upload reports the same case as a skipped row, the
 // bulk paste as a refused line (decision 105).
 import { eq } from 'drizzle-orm';

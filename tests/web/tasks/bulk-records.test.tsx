@@ -55,7 +55,7 @@ describe('the paste box of the record dialog', () => {
       ['1', '1Z-A', '2', '✓ 可以添加'],
       ['3', '1Z-B', '', '✕ 数目须为1到1000000的整数'],
       ['4', '1Z-A', '1', '✕ 与第1行的单号重复'],
-      ['5', 'OLD-1', '1', '✕ 该trackingId已记录'],
+      ['5', 'OLD-1', '1', '✕ 该快递单号已记录'],
       ['6', '1Z-C', '1', '✕ 每行只能有单号和数目两项'],
       ['7', '1Z-D', '1', '✓ 可以添加'],
     ]);
@@ -93,7 +93,7 @@ describe('the paste box of the record dialog', () => {
         msg: '1行有误，未添加任何记录',
         rows: [
           { line: 1, tracking: '1Z-A', qty: 1, ok: true, msg: '' },
-          { line: 2, tracking: '1Z-B', qty: 1, ok: false, msg: '该trackingId已记录' },
+          { line: 2, tracking: '1Z-B', qty: 1, ok: false, msg: '该快递单号已记录' },
         ],
         purchasedItems: [],
       });
@@ -104,7 +104,7 @@ describe('the paste box of the record dialog', () => {
     expect(await within(form).findByText('服务器未添加任何记录，请按每行的提示修改后再提交：1行有误，未添加任何记录')).toBeTruthy();
     expect(preview(form)).toEqual([
       ['1', '1Z-A', '1', '✓ 可以添加'],
-      ['2', '1Z-B', '1', '✕ 该trackingId已记录'],
+      ['2', '1Z-B', '1', '✕ 该快递单号已记录'],
     ]);
     // Editing the text goes back to the live preview.
     await user.type(box, 'X');
