@@ -16,6 +16,9 @@ const OWN_DOCUMENT = ['tests/web/ui/toast.test.tsx'];
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: on a 2-core machine every file ran one
+    // after another. The files wait on databases, child processes and the browser: two at once.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -64,10 +67,10 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/e2e/data-template.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],

@@ -23,12 +23,12 @@ function step(title: string, cmd: string, args: string[], env: NodeJS.ProcessEnv
   return r.status === 0;
 }
 
-function vitest(title: string, projects: string[], env: NodeJS.ProcessEnv = {}) {
+function vitest(title: string, projects: string[], env: NodeJS.ProcessEnv = {}, extraArgs: string[] = []) {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ph-vitest-')), 'report.json');
   const ok = step(
     title,
     bin('vitest'),
-    ['run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    ['run', ...projects.flatMap((p) => ['--project', p]), ...extraArgs, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
     env,
   );
   if (fs.existsSync(out)) {
@@ -74,7 +74,8 @@ await together([
 ]);
 vitest('unit, API on PGlite, web', ['unit', 'server', 'web', 'web-own-document']);
 
-if (process.env.TEST_DATABASE_URL) vitest('API on PostgreSQL', ['server'], { TEST_DB: 'pg' });
+// PostgreSQL does much of this pass's work in its own processes: a third worker keeps both cores busy.
+if (process.env.TEST_DATABASE_URL) vitest('API on PostgreSQL', ['server'], { TEST_DB: 'pg' }, ['--maxWorkers=3']);
 else console.log('\n(i) TEST_DATABASE_URL is not set: the API tests ran on PGlite only.');
 
 if (browserTests) {

@@ -1,11 +1,13 @@
-// Starts the real server (npm start's entry) on a free port with a fresh embedded database and a
-// real SMTP sink, as a separate process, exactly as a newcomer would run it.
+// Starts the real server (npm start's entry) on a free port with a fresh embedded database (a copy
+// of the migrated template, data-template.ts) and a real SMTP sink, as a separate process, exactly
+// as a newcomer would run it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { inject } from 'vitest';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -28,6 +30,7 @@ export interface RunningServer {
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-e2e-'));
+  fs.cpSync(inject('e2eDataTemplate'), dataDir, { recursive: true });
   const url = `http://127.0.0.1:${port}`;
   let out = '';
   const child: ChildProcess = spawn(path.resolve('node_modules/.bin/tsx'), ['src/server/main.ts'], {
