@@ -12,6 +12,7 @@ import { useController, type Control, type FieldPath, type FieldValues } from 'r
 import { Spinner } from './ui/button';
 import { StatusBadge } from './ui/status-badge';
 import type { ApiClient } from '../../api/client';
+import { outcomeOf } from '../../api/outcome';
 import type { components } from '../../api/schema';
 import { zh } from '../i18n/zh';
 
@@ -84,8 +85,8 @@ export function ItemPicker({
     if (needle === '') return;
     let live = true;
     const timer = setTimeout(() => {
-      void api.GET('/api/item/info/like/{q}', { params: { path: { q: needle } } }).then(({ data }) => {
-        if (live) setResult({ query: needle, items: data?.data ?? [] });
+      void outcomeOf(api.GET('/api/item/info/like/{q}', { params: { path: { q: needle } } })).then((found) => {
+        if (live) setResult({ query: needle, items: (found.ok && found.data) || [] });
       });
     }, ITEM_SEARCH_DEBOUNCE_MS);
     return () => {
@@ -99,8 +100,8 @@ export function ItemPicker({
     if (value === null || knownId === value) return;
     let live = true;
     // Silent: a stale id simply shows no name; the form that holds it reports its own errors.
-    void api.GET('/api/item/info/{id}', { params: { path: { id: value } }, silent: true }).then(({ data }) => {
-      if (live && data?.data) setKnown(data.data);
+    void outcomeOf(api.GET('/api/item/info/{id}', { params: { path: { id: value } }, silent: true })).then((found) => {
+      if (live && found.ok && found.data) setKnown(found.data);
     });
     return () => {
       live = false;

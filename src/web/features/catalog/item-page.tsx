@@ -13,7 +13,7 @@ import { UI_TEXT } from '../../components/ui/ui-text';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { ITEM_STATUSES, ITEM_STATUS_LABEL } from './item-status';
-import type { Item, ItemPageData, ItemSaveRequest, ItemStatus } from './items';
+import { saveItem, type Item, type ItemPageData, type ItemSaveRequest, type ItemStatus } from './items';
 import { secondaryLinkClass } from '../../components/ui/link-classes';
 
 const t = zh.catalog;
@@ -108,8 +108,7 @@ function ItemForm({ item }: { item: Item | null }): JSX.Element {
   const form = useValibotForm(itemSchema, { defaultValues: formValues(item) });
 
   async function onSubmit(values: ItemValues) {
-    const { data } = await api.POST('/api/item/info', { body: toItemSaveRequest(values, item?.id) });
-    if (!data) return;
+    if (!(await saveItem(api, toItemSaveRequest(values, item?.id)))) return;
     toast.success(item ? t.common.saveSuccess : t.common.createSuccess);
     await navigate({ to: '/admin/item-list' });
   }

@@ -2,7 +2,7 @@
 // Failed calls have already been toasted by the client (SPEC §8); the loaders then hand the page
 // an empty result rather than failing the route.
 import type { ApiClient } from '../../../api/client';
-import { outcomeOf } from '../../../api/outcome';
+import { anyResult, outcomeOf } from '../../../api/outcome';
 import type { components } from '../../../api/schema';
 import type { ItemListSearch } from './item-list-search';
 
@@ -41,6 +41,11 @@ export async function loadItemPage(api: ApiClient, idParam: string): Promise<Ite
   const outcome = await outcomeOf(api.GET('/api/item/info/{id}', { params: { path: { id } } }));
   const item = outcome.ok ? outcome.data : undefined;
   return item ? { kind: 'found', item } : { kind: 'missing' };
+}
+
+/** Saves an item (a new one without `id`); true when it was saved (a failure was toasted by the client). */
+export async function saveItem(api: ApiClient, body: ItemSaveRequest): Promise<boolean> {
+  return (await outcomeOf(api.POST('/api/item/info', { body }), { succeeded: anyResult })).ok;
 }
 
 /** A positive integer id from a path segment, else null. */

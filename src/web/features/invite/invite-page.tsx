@@ -2,7 +2,6 @@
 // comma-joined; the answer is one row per address {mail, sendStatus, msg}, shown in a table.
 import { useState, type JSX } from 'react';
 import * as v from 'valibot';
-import { FORM_URLENCODED } from '../../../api/client';
 import { Button } from '../../components/ui/button';
 import { columnHelper, DataTable } from '../../components/ui/data-table';
 import { Form, TextArea, useValibotForm } from '../../components/ui/form';
@@ -10,12 +9,7 @@ import { PageHeader, Panel } from '../../components/ui/page';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
-
-export interface InviteResult {
-  mail: string;
-  sendStatus: string;
-  msg?: string;
-}
+import { inviteMails, type InviteResult } from './invite-api';
 
 /** The addresses typed one per line: trimmed, blank lines and repeats dropped. */
 export function parseMailLines(text: string): string[] {
@@ -57,11 +51,8 @@ export function InvitePage(): JSX.Element {
   const [results, setResults] = useState<InviteResult[] | null>(null);
 
   async function onSubmit(values: InviteValues) {
-    const { data } = await api.POST('/api/admin/invite', {
-      body: { mails: parseMailLines(values.mails).join(',') },
-      headers: FORM_URLENCODED,
-    });
-    if (data) setResults((data.data ?? []) as InviteResult[]);
+    const rows = await inviteMails(api, parseMailLines(values.mails));
+    if (rows) setResults(rows);
   }
 
   return (

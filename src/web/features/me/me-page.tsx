@@ -9,7 +9,7 @@ import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { useSessionRole, useSessionUser } from '../../session/use-session';
-import { canEditNotice } from './notice';
+import { canEditNotice, saveNotice } from './notice';
 
 const noticeSchema = v.object({ content: v.string() });
 type NoticeValues = v.InferOutput<typeof noticeSchema>;
@@ -56,10 +56,10 @@ function NoticePanel({ notice, editable }: { notice: string; editable: boolean }
   async function save(values: NoticeValues, isMail: boolean) {
     setSaving(isMail ? 'mail' : 'save');
     try {
-      const { data } = await api.POST('/api/notice/save', { body: { content: values.content, isMail } });
-      if (data) {
+      const saved = await saveNotice(api, values.content, isMail);
+      if (saved !== null) {
         toast.success(zh.common.saveSuccess);
-        form.reset({ content: data.data?.content ?? values.content });
+        form.reset({ content: saved });
       }
     } finally {
       setSaving(null);

@@ -13,3 +13,9 @@ export async function loadNotice(api: ApiClient): Promise<string> {
   const outcome = await outcomeOf(api.GET('/api/notice/get'));
   return outcome.ok ? (outcome.data?.content ?? '') : '';
 }
+
+/** Saves the notice (and mails it to everyone when `isMail`); the saved text, or null when it failed (toasted by the client). */
+export async function saveNotice(api: ApiClient, content: string, isMail: boolean): Promise<string | null> {
+  const outcome = await outcomeOf(api.POST('/api/notice/save', { body: { content, isMail } }));
+  return outcome.ok ? (outcome.data?.content ?? content) : null;
+}

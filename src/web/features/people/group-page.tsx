@@ -18,7 +18,7 @@ import { useAppContext } from '../../app/app-context';
 import { CheckList } from './check-list';
 import { secondaryLinkClass } from '../../components/ui/link-classes';
 import { RoleBadge } from './role-badge';
-import type { GroupPageData, User, UserGroup } from './users';
+import { changeGroupMembers, loadAllUsers, saveGroup, type GroupPageData, type MemberChange, type User, type UserGroup } from './users';
 
 const t = zh.people;
 
@@ -71,11 +71,8 @@ function GroupForm({ group }: { group: UserGroup | null }): JSX.Element {
   });
 
   async function onSubmit(values: GroupValues) {
-    const { data } = await api.POST('/api/usergroup/update', {
-      body: group ? { id: group.id, ...values } : values,
-    });
-    if (!data) return;
-    const saved = data.data;
+    const saved = await saveGroup(api, group ? { id: group.id, ...values } : values);
+    if (saved === null) return;
     if (!group) {
       toast.success(t.common.createSuccess);
       if (saved) await navigate({ to: '/admin/group/$id', params: { id: String(saved.id) }, replace: true });
@@ -123,18 +120,17 @@ function GroupMembers({ group, members }: { group: UserGroup; members: User[] })
 
   /** POST adds, DELETE removes; true when the server changed something. */
   const changeMembers = useCallback(
-    async (method: 'POST' | 'DELETE', uids: readonly number[]): Promise<boolean> => {
+    async (change: MemberChange, uids: readonly number[]): Promise<boolean> => {
       if (uids.length === 0) return false;
-      const request = { params: { path: { id: group.id }, query: { uids: uids.join(',') } } };
       setBusy(true);
       try {
-        const { data } = method === 'POST' ? await api.POST('/api/usergroup/{id}/user', request) : await api.DELETE('/api/usergroup/{id}/user', request);
-        if (!data) return false; // the client has already shown the error (SPEC §8)
-        if (!data.data) {
+        const result = await changeGroupMembers(api, group.id, change, uids);
+        if (result === 'refused') return false; // the client has already shown the error (SPEC §8)
+        if (result === 'unchanged') {
           toast.error(t.common.operationFailed);
           return false;
         }
-        toast.success(method === 'POST' ? t.common.operationSuccess : t.common.deleteSuccess);
+        toast.success(change === 'add' ? t.common.operationSuccess : t.common.deleteSuccess);
         setSelection({});
         await router.invalidate();
         return true;
@@ -152,7 +148,7 @@ function GroupMembers({ group, members }: { group: UserGroup; members: User[] })
       const ok = await confirmDialog(t.group.removeConfirm(names), { title: t.group.removeConfirmTitle, danger: true });
       if (ok)
         await changeMembers(
-          'DELETE',
+          'remove',
           users.map((u) => u.id),
         );
     },
@@ -215,7 +211,7 @@ function GroupMembers({ group, members }: { group: UserGroup; members: User[] })
           memberIds={members.map((m) => m.id)}
           onClose={() => setAdding(false)}
           onConfirm={async (uids) => {
-            if (await changeMembers('POST', uids)) setAdding(false);
+            if (await changeMembers('add', uids)) setAdding(false);
           }}
         />
       )}
@@ -239,8 +235,8 @@ function AddMembersDialog({
 
   useEffect(() => {
     let live = true;
-    void api.GET('/api/user/list').then(({ data }) => {
-      if (live) setUsers(data?.data ?? []);
+    void loadAllUsers(api).then((all) => {
+      if (live) setUsers(all);
     });
     return () => {
       live = false;

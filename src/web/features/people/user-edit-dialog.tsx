@@ -13,7 +13,7 @@ import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { CheckList } from './check-list';
 import { ROLE_TYPES, assignableRoles, canChangeRole } from './user-roles';
-import type { AdminUser, UserGroup } from './users';
+import { updateUser, type AdminUser, type UserGroup } from './users';
 
 const t = zh.people;
 
@@ -47,10 +47,7 @@ export function UserEditDialog({ user, groups, viewerRole, viewerId, onClose, on
   const roleOptions = roles.map((role) => ({ value: role, label: zh.roles[role] }));
 
   async function onSubmit(values: EditValues) {
-    const { data } = await api.POST('/api/admin/user/update', {
-      body: { id: user.id, ...(roleEditable && { roleType: values.roleType }), groupIds: values.groupIds },
-    });
-    if (!data) return;
+    if (!(await updateUser(api, { id: user.id, ...(roleEditable && { roleType: values.roleType }), groupIds: values.groupIds }))) return;
     toast.success(t.common.saveSuccess);
     onSaved();
   }

@@ -10,6 +10,8 @@ export type AdminUser = components['schemas']['AdminUser'];
 export type UserPage = components['schemas']['UserPage'];
 export type User = components['schemas']['User'];
 export type UserGroup = components['schemas']['UserGroup'];
+export type UserGroupSaveRequest = components['schemas']['UserGroupSaveRequest'];
+export type AdminUserUpdateRequest = components['schemas']['AdminUserUpdateRequest'];
 
 export interface UserListData {
   users: UserPage;
@@ -68,4 +70,41 @@ export function parseId(param: string): number | null {
   if (!/^[1-9][0-9]{0,15}$/.test(param)) return null;
   const id = Number(param);
   return Number.isSafeInteger(id) ? id : null;
+}
+
+// ---------------------------------------------------------------- changes (a failure was toasted by the client)
+
+/** Creates (no id) or updates a group: the saved group (undefined when the answer held none), or null when refused. */
+export async function saveGroup(api: ApiClient, body: UserGroupSaveRequest): Promise<UserGroup | undefined | null> {
+  const outcome = await outcomeOf(api.POST('/api/usergroup/update', { body }));
+  return outcome.ok ? outcome.data : null;
+}
+
+export type MemberChange = 'add' | 'remove';
+
+/**
+ * Adds users to a group or removes them: 'done', 'refused' (an error code, already toasted) or
+ * 'unchanged' (the server answered false: the page says the operation failed).
+ */
+export async function changeGroupMembers(
+  api: ApiClient,
+  groupId: number,
+  change: MemberChange,
+  uids: readonly number[],
+): Promise<'done' | 'refused' | 'unchanged'> {
+  const request = { params: { path: { id: groupId }, query: { uids: uids.join(',') } } };
+  const outcome = await outcomeOf(change === 'add' ? api.POST('/api/usergroup/{id}/user', request) : api.DELETE('/api/usergroup/{id}/user', request));
+  if (!outcome.ok) return 'refused';
+  return outcome.data ? 'done' : 'unchanged';
+}
+
+/** Every user (the group page's picker); empty when the call failed. */
+export async function loadAllUsers(api: ApiClient): Promise<User[]> {
+  const outcome = await outcomeOf(api.GET('/api/user/list'));
+  return outcome.ok ? (outcome.data ?? []) : [];
+}
+
+/** Changes a user's role and groups; true when saved. */
+export async function updateUser(api: ApiClient, body: AdminUserUpdateRequest): Promise<boolean> {
+  return (await outcomeOf(api.POST('/api/admin/user/update', { body }))).ok;
 }
