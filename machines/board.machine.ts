@@ -40,8 +40,14 @@ export const isBoardExpired = (board: { expireAt: number }, now: number) => boar
  */
 export const showsOpen = (board: { status: BoardStatus; expireAt: number }, now: number) => board.status === OPEN_BOARD_STATUS && !isBoardExpired(board, now);
 
-/** What a member is shown of a board's state: its status, or `expired` for an open board past its deadline. */
-export const shownBoardState = (board: { status: BoardStatus; expireAt: number }, now: number): BoardStatus | 'expired' =>
+/** A board's one state as every screen shows it: its status, or `expired` for an open board past its deadline. */
+export type ShownBoardState = BoardStatus | 'expired';
+
+/**
+ * What a member and an admin are shown of a board's state, one state per board: its status, or
+ * `expired` for an open board past its deadline (so an expired board never reads as open).
+ */
+export const shownBoardState = (board: { status: BoardStatus; expireAt: number }, now: number): ShownBoardState =>
   board.status === OPEN_BOARD_STATUS && isBoardExpired(board, now) ? 'expired' : board.status;
 
 /** Why `board.publish` cannot happen with this context, or null. */

@@ -128,5 +128,8 @@ export function parsePurchasedLines(text: string, target: PasteTarget = {}): Pas
   return { lines, error };
 }
 
+/** How many more units a task's records may hold: its count less the units recorded (0 when full). */
+export const unitsLeftToRecord = (task: { count: number; recordedUnits: number }) => Math.max(0, task.count - task.recordedUnits);
+
 /** Whether a parsed paste may be sent as it is: no fault of the whole, no refused line. */
 export const pasteIsClean = (parsed: PastedLines) => parsed.error === null && parsed.lines.every((l) => l.ok);

@@ -29,3 +29,16 @@ export function allowedEvents<M extends AnyStateMachine>(machine: M, status: str
   const snapshot = machine.resolveState({ value: status, context });
   return candidates.filter((e) => snapshot.can(e));
 }
+
+/**
+ * The states of `states` in which a row with `context` accepts `event`: the machine's answer as a
+ * list of statuses, for a query that filters by status (a database where clause, a list call).
+ */
+export function statesAllowing<M extends AnyStateMachine, S extends string>(
+  machine: M,
+  states: readonly S[],
+  context: ContextFrom<M>,
+  event: EventFrom<M>,
+): S[] {
+  return states.filter((state) => allowedEvents(machine, state, context, [event]).length > 0);
+}

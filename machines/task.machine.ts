@@ -5,7 +5,7 @@
  * `decide` with the same machine, refusing what it refuses with the message the UI would show.
  */
 import { setup } from 'xstate';
-import { decide, type Decision } from './stored-state';
+import { decide, statesAllowing, type Decision } from './stored-state';
 
 export const TASK_STATUSES = ['pending', 'open', 'closed', 'locked', 'processing', 'finished', 'deleted', 'unmatch'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -158,6 +158,17 @@ export function explainTaskRefusal(status: TaskStatus, _context: TaskContext, ev
 
 /** The question of a purchased record change: may `by` create, edit or remove the records of a task in `status`? */
 export const recordsEvent = (by: Actor): TaskEvent => ({ type: 'task.records', by });
+
+/**
+ * The statuses in which a member may add records to a task (task.records by the member: open and
+ * unmatch): where the member home's 'waiting for tracking numbers' and the paste box look.
+ */
+export const MEMBER_RECORDABLE_STATUSES: readonly TaskStatus[] = statesAllowing(
+  taskMachine,
+  TASK_STATUSES,
+  { productCount: 0, canSplit: false },
+  recordsEvent('user'),
+);
 
 /** SPEC §3 purchased record status: matching's verdict on the record (the database enum and the contract's PurchasedStatus). */
 export const PURCHASED_STATUSES = ['init', 'match', 'unmatch'] as const;

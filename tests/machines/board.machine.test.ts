@@ -1,7 +1,16 @@
 // The board lifecycle rules (machines/board.machine.ts), asked the way the server and UI ask them.
 import { describe, expect, it } from 'vitest';
 import { getShortestPaths } from 'xstate/graph';
-import { boardMachine, boardMessages, explainBoardRefusal, type BoardContext, type BoardEvent, type BoardStatus } from '../../machines/board.machine';
+import {
+  boardMachine,
+  boardMessages,
+  explainBoardRefusal,
+  shownBoardState,
+  showsOpen,
+  type BoardContext,
+  type BoardEvent,
+  type BoardStatus,
+} from '../../machines/board.machine';
 import { allowedEvents, decide } from '../../machines/stored-state';
 
 const ready: BoardContext = { taskCount: 2, groupCount: 1 };
@@ -47,5 +56,19 @@ describe('board machine', () => {
   it('reaches every status from a new board through publish, close and reopen', () => {
     const paths = getShortestPaths(boardMachine, { input: ready, events: [all, toUsers, backup, close, reopen] });
     expect(new Set(paths.map((p) => p.state.value))).toEqual(new Set(['unpublish', 'open', 'close']));
+  });
+});
+
+describe('the one state a board is shown in (member and admin screens, decision 109)', () => {
+  const NOW = Date.UTC(2026, 10, 27, 9, 0);
+  it('is its status, except an open board past its deadline, which is expired and never shows open', () => {
+    const at = (status: BoardStatus, expireAt: number) => shownBoardState({ status, expireAt }, NOW);
+    expect(at('open', NOW + 1)).toBe('open');
+    expect(at('open', NOW)).toBe('open'); // the deadline itself still counts
+    expect(at('open', NOW - 1)).toBe('expired');
+    expect(at('unpublish', NOW - 1)).toBe('unpublish');
+    expect(at('close', NOW - 1)).toBe('close');
+    for (const status of ['unpublish', 'open', 'close'] as const)
+      for (const expireAt of [NOW - 1, NOW + 1]) expect(showsOpen({ status, expireAt }, NOW)).toBe(at(status, expireAt) === 'open');
   });
 });

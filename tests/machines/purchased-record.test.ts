@@ -8,6 +8,7 @@ import {
   pasteIsClean,
   purchasedInputError,
   purchasedRecordMessages as m,
+  unitsLeftToRecord,
 } from '../../machines/purchased-record';
 
 const view = (text: string, target = {}) => parsePurchasedLines(text, target).lines.map((l) => [l.line, l.tracking, l.qty, l.ok ? 'ok' : l.msg]);
@@ -76,6 +77,14 @@ describe('parsing a paste of `tracking [quantity]` lines', () => {
       [1, 'OLD', 1, 'ok'],
       [2, 'N1', 9, 'ok'],
     ]);
+  });
+
+  it('says how many units a task can still take: none once its records hold its count (the paste box offers it no more)', () => {
+    expect(unitsLeftToRecord({ count: 5, recordedUnits: 2 })).toBe(3);
+    expect(unitsLeftToRecord({ count: 5, recordedUnits: 5 })).toBe(0);
+    // A count lowered below the recorded units leaves none, never a negative number.
+    expect(unitsLeftToRecord({ count: 2, recordedUnits: 3 })).toBe(0);
+    expect(view('N1', { count: 5, recordedUnits: 5 })).toEqual([[1, 'N1', 1, m.overCount(5)]]);
   });
 
   it('is a fault of the whole paste when it has no line or more than the most lines', () => {

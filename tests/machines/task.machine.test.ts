@@ -4,7 +4,9 @@ import {
   canApplyForArrived,
   decideApplyForArrived,
   explainTaskRefusal,
+  MEMBER_RECORDABLE_STATUSES,
   PURCHASED_STATUSES,
+  recordsEvent,
   recordArrivalOf,
   taskMachine,
   taskMessages,
@@ -115,5 +117,12 @@ describe('the questions of /user/my-task', () => {
     for (const status of ['pending', 'closed', 'processing', 'finished', 'deleted'] as const) {
       expect(canApplyForArrived(facts(status, 5, 2, true))).toBe(false);
     }
+  });
+});
+
+describe('where a member may add records (the paste box and the member home ask this list)', () => {
+  it('is every status whose task.records by the member the machine accepts: open and unmatch', () => {
+    expect(MEMBER_RECORDABLE_STATUSES).toEqual(['open', 'unmatch']);
+    for (const status of TASK_STATUSES) expect(run(status, partial, recordsEvent('user')).ok, status).toBe(MEMBER_RECORDABLE_STATUSES.includes(status));
   });
 });

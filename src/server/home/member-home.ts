@@ -5,11 +5,11 @@
 // its machine names: recordable and payable are what the task machine allows, never a literal.
 import { and, asc, desc, eq, gt, gte, ne, sql, type SQLWrapper } from 'drizzle-orm';
 import { SEEN_SCAN_STATUSES, FROZEN_SCAN_STATUSES } from '../../../machines/scan-record.machine.ts';
-import { allowedEvents, decide } from '../../../machines/stored-state.ts';
+import { decide, statesAllowing } from '../../../machines/stored-state.ts';
 import {
   DELETED_TASK_STATUS,
   explainTaskRefusal,
-  recordsEvent,
+  MEMBER_RECORDABLE_STATUSES,
   taskMachine,
   TASK_STATUSES,
   type TaskEvent,
@@ -35,12 +35,11 @@ export const ARRIVED_DEFAULT_DAYS = 7;
 const DAY = 86_400_000;
 
 /** The task statuses in which `event` is allowed (with `context`): the machine's answer, for the database. */
-function statusesAllowing(event: TaskEvent, context = { productCount: 0, canSplit: false }): TaskStatus[] {
-  return TASK_STATUSES.filter((status) => allowedEvents(taskMachine, status, context, [event]).length > 0);
-}
+const statusesAllowing = (event: TaskEvent, context = { productCount: 0, canSplit: false }): TaskStatus[] =>
+  statesAllowing(taskMachine, TASK_STATUSES, context, event);
 
 /** Where a member may still record purchases (task.records by the member): open and unmatch. */
-const RECORDABLE = statusesAllowing(recordsEvent('user'));
+const RECORDABLE = MEMBER_RECORDABLE_STATUSES;
 /** Where every unit arrived and payment may be asked (task.apply): locked. */
 const APPLICABLE = statusesAllowing({ type: 'task.apply' });
 /** Where the arrived units of a partly arrived task may be separated and paid (task.split with canSplit). */

@@ -20,18 +20,10 @@ export const boardsText = {
     publishAt: '发布时间',
     expireAt: '截止时间',
     status: '状态',
-    expire: '是否过期',
     createdAt: '创建时间',
     invalidTime: '请输入有效的时间',
     expireAfterPublish: '截止时间必须晚于发布时间', // the server's words too
   },
-  boardStatus: {
-    unpublish: '未发布',
-    open: '已发布',
-    close: '已关闭',
-  },
-  expired: '已过期',
-  notExpired: '未过期',
 
   // ------------------------------------------------------------ /admin/board-list
   list: {

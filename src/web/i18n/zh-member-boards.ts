@@ -23,8 +23,6 @@ export const memberBoardsText = {
   publishAt: '发布时间',
   expireAt: '截止时间',
   status: '状态',
-  expired: '已过期',
-  notExpired: '未过期',
   boardNotFound: '看板不存在或未向您开放',
   backToList: '返回看板列表',
   boardTasks: '任务列表',
@@ -91,7 +89,4 @@ export const memberBoardsText = {
   submitClaim: '确认认领',
   cancel: '取消',
   claimSuccess: '认领成功',
-
-  /** The board statuses in the admin's words (zh.boards.boardStatus): one word per status everywhere. */
-  boardStatus: { unpublish: '未发布', open: '已发布', close: '已关闭' },
 } as const;

@@ -142,7 +142,10 @@ export const tasksText = {
     toggle: '批量粘贴',
     task: '任务',
     taskPlaceholder: '请选择任务',
-    noTask: '本页没有可以添加采购记录的任务',
+    /** An option of the task choice: the task and how many more units its records may hold. */
+    taskOption: (subject: string, left: number) => `${subject}（还可记录${left}件）`,
+    loading: '正在读取任务…',
+    noTask: '没有可以添加采购记录的任务：进行中或不匹配、且记录的数目未满的任务才能添加',
     text: '粘贴单号',
     hint: '每行一个单号，单号后可写数目（用Tab、逗号、空格或分号隔开），不写数目按1件；空行会被忽略。',
     previewCaption: '粘贴内容预览',

@@ -3,6 +3,7 @@
 import type { RoleType } from '../../../machines/session.machine';
 import type { TaskStatus } from '../../../machines/task.machine';
 import type { BoardTaskStatus } from '../../../machines/claim.machine';
+import type { ShownBoardState } from '../../../machines/board.machine';
 import { scanStatusLabels } from '../../../machines/scan-record.machine';
 import { peopleText } from './zh-people';
 import { catalogText } from './zh-catalog';
@@ -72,6 +73,8 @@ export const zh = {
     } satisfies Record<BoardTaskStatus, string>,
     /** Scan record status: the words the server's export uses too (machines/scan-record.machine.ts). */
     scan: scanStatusLabels,
+    /** A board's one shown state (machines/board.machine.ts shownBoardState), for members and admins alike. */
+    board: { unpublish: '未发布', open: '已发布', close: '已关闭', expired: '已过期' } satisfies Record<ShownBoardState, string>,
   },
 
   /** The time left to a deadline (components/countdown.tsx). */

@@ -37,26 +37,27 @@ const table = () => screen.getByRole('table', { name: '看板列表' });
 const bodyRows = () => within(table()).getAllByRole('row').slice(1);
 
 describe('/admin/board-list', () => {
-  it('shows the boards with status, expired flag, edit and new links; 10 per page, newest first', async () => {
+  it('shows the boards with one state each, edit and new links; 10 per page, newest first', async () => {
     const { requests } = renderList('/admin/board-list', {
       boards: [
-        aBoard({ id: 1, boardName: '一月采购', status: 'open', expire: true, createdAt: 1 }),
+        aBoard({ id: 1, boardName: '一月采购', status: 'open', expireAt: Date.now() - DAY, expire: true, createdAt: 1 }),
         aBoard({ id: 2, boardName: '二月采购', status: 'unpublish', createdAt: 2 }),
+        aBoard({ id: 3, boardName: '三月采购', status: 'open', expireAt: Date.now() + 7 * DAY, createdAt: 3 }),
+        aBoard({ id: 4, boardName: '四月采购', status: 'close', expireAt: Date.now() - DAY, expire: true, createdAt: 4 }),
       ],
     });
     await screen.findByRole('table', { name: '看板列表' });
-    await waitFor(() => expect(bodyRows()).toHaveLength(2));
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
     expect(
       within(table())
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['ID', '看板名称', '备注', '发布时间', '截止时间', '状态', '是否过期', '操作']);
-    const [second, first] = bodyRows();
-    expect(within(second!).getByText('未发布')).toBeTruthy();
-    expect(within(first!).getByText('已发布')).toBeTruthy();
-    expect(within(first!).getByText('已过期')).toBeTruthy();
-    expect(within(second!).getByText('未过期')).toBeTruthy();
-    expect(within(first!).getByRole('link', { name: '编辑' }).getAttribute('href')).toBe('/admin/board/1');
+    ).toEqual(['ID', '看板名称', '备注', '发布时间', '截止时间', '状态', '操作']);
+    // One badge per board: an open board past its deadline reads 已过期, never a green 已发布.
+    const states = bodyRows().map((row) => [...row.querySelectorAll('[data-tone]')].map((b) => `${b.textContent}:${b.getAttribute('data-tone')}`));
+    expect(states).toEqual([['已关闭:neutral'], ['已发布:success'], ['未发布:neutral'], ['已过期:warning']]);
+    const first = bodyRows()[3]!;
+    expect(within(first).getByRole('link', { name: '编辑' }).getAttribute('href')).toBe('/admin/board/1');
     expect(screen.getByRole('link', { name: '新建看板' }).getAttribute('href')).toBe('/admin/board/new');
     expect(listQueries(requests)).toEqual([{ page: '0', size: '10', isDesc: 'true' }]);
   });

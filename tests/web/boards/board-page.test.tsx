@@ -78,6 +78,13 @@ describe('status buttons follow the board machine', () => {
     expect(shown).toEqual(expected);
   });
 
+  it('shows the board in one state: an open board past its deadline is 已过期, never 已发布, and may still be closed', async () => {
+    renderBoardPage({ boards: [aBoard({ status: 'open', expireAt: Date.now() - 60_000, expire: true })], boardTasks: [aBoardTask()], bound: { 1: [1] } });
+    const status = (await screen.findByText('看板状态')).parentElement!;
+    expect([...status.querySelectorAll('[data-tone]')].map((b) => b.textContent)).toEqual(['已过期']);
+    expect(await screen.findByRole('button', { name: '关闭看板' })).toBeTruthy();
+  });
+
   it('says why publishing is not offered', async () => {
     renderBoardPage({ boards: [aBoard()], boardTasks: [], bound: { 1: [1] } });
     expect(await screen.findByText(/看板还没有任务，无法发布/)).toBeTruthy();

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
 import { ok } from '../support/fake-api';
-import { aRecord, aTask, createTasksFake, type TasksFake } from './tasks-fake';
+import { aRecord, aTask, createTasksFake, NOW, type TasksFake } from './tasks-fake';
 
 afterEach(() => {
   cleanup();
@@ -113,7 +113,7 @@ describe('the paste box of the record dialog', () => {
 });
 
 describe('the paste box of /user/my-task', () => {
-  it('chooses among the page’s tasks whose records may change, then records the paste on that task', async () => {
+  it('chooses among the member’s tasks whose records may change, then records the paste on that task', async () => {
     const server = createTasksFake({
       tasks: [
         aTask({ id: 100, mainId: 100, itemName: '蓝牙耳机', count: 3 }),
@@ -126,17 +126,76 @@ describe('the paste box of /user/my-task', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: '批量粘贴单号' }));
     const dialog = await screen.findByRole('dialog', { name: '批量添加采购记录' });
-    const select = within(dialog).getByLabelText('任务') as HTMLSelectElement;
-    expect([...select.options].map((o) => o.textContent)).toEqual(['请选择任务', '100 · 蓝牙耳机', '101 · 充电器']);
+    const select = (await within(dialog).findByLabelText('任务')) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['请选择任务', '101 · 充电器（还可记录2件）', '100 · 蓝牙耳机（还可记录3件）']);
     await user.click(within(dialog).getByLabelText('粘贴单号'));
     await user.paste('T-1 2');
     // Without a task the paste is previewed, but not sent.
     expect((within(dialog).getByRole('button', { name: '添加' }) as HTMLButtonElement).disabled).toBe(true);
-    await user.selectOptions(select, '101 · 充电器');
+    await user.selectOptions(select, '101 · 充电器（还可记录2件）');
     await user.click(within(dialog).getByRole('button', { name: '添加1条记录' }));
     expect(await screen.findByText('已添加1条记录')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(bulkCalls(server).map((c) => c.path)).toEqual(['/api/purchased/user/101/bulk']);
     expect(server.records).toMatchObject([{ taskId: 101, trackingId: 'T-1', productCount: 2 }]);
+  });
+
+  it('offers every task of the member that can take records, not only those of the page and filter shown', async () => {
+    // The table shows the first 20 locked tasks; the tasks with room for records are on no page of it.
+    const locked = Array.from({ length: 22 }, (_, i) =>
+      aTask({ id: i + 1, mainId: i + 1, itemName: `已到货${i + 1}`, status: 'locked', count: 2, productCount: 2, createdAt: NOW + i }),
+    );
+    const server = createTasksFake({
+      tasks: [
+        ...locked,
+        aTask({ id: 30, mainId: 30, itemName: '蓝牙耳机', count: 3, trackings: [], createdAt: NOW + 30 }),
+        aTask({
+          id: 31,
+          mainId: 31,
+          itemName: '记满的',
+          count: 2,
+          status: 'unmatch',
+          trackings: [{ trackingId: 'FULL-1', productCount: 2, status: 'unmatch', msg: '' }],
+          createdAt: NOW + 31,
+        }),
+        aTask({
+          id: 32,
+          mainId: 30,
+          subId: 1,
+          itemName: '充电器',
+          count: 2,
+          trackings: [{ trackingId: 'HALF-1', productCount: 1, status: 'init', msg: '' }],
+          createdAt: NOW + 32,
+        }),
+      ],
+    });
+    renderApp('/user/my-task?status=locked', { loggedInAs: member, handlers: server.handlers });
+    const table = await screen.findByRole('table', { name: '我的任务列表' });
+    await within(table).findByText('已到货1');
+    expect(within(table).queryByText('蓝牙耳机')).toBeNull();
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: '批量粘贴单号' }));
+    const dialog = await screen.findByRole('dialog', { name: '批量添加采购记录' });
+    const select = (await within(dialog).findByLabelText('任务')) as HTMLSelectElement;
+    // Newest first; the task whose records are full (2 of 2) is not offered.
+    expect([...select.options].map((o) => o.textContent)).toEqual(['请选择任务', '30-1 · 充电器（还可记录1件）', '30 · 蓝牙耳机（还可记录3件）']);
+    expect(
+      server.calls
+        .filter((c) => c.method === 'GET' && c.path === '/api/task/info/user/list' && c.query.size === '1000')
+        .map((c) => c.query.taskStatus)
+        .sort(),
+    ).toEqual(['open', 'unmatch']);
+
+    // The preview knows the chosen task's records: HALF-1 is there already, one unit is left.
+    await user.selectOptions(select, '30-1 · 充电器（还可记录1件）');
+    await user.click(within(dialog).getByLabelText('粘贴单号'));
+    await user.paste('HALF-1\nNEW-1 2');
+    const form = within(dialog).getByRole('form', { name: '批量添加采购记录' });
+    expect(preview(form).map((r) => r[3])).toEqual(['✕ 该快递单号已记录', '✕ 所有记录的数目合计不能超过任务数量2件']);
+
+    await user.selectOptions(select, '30 · 蓝牙耳机（还可记录3件）');
+    await user.click(within(dialog).getByRole('button', { name: '添加2条记录' }));
+    expect(await screen.findByText('已添加2条记录')).toBeTruthy();
+    expect(bulkCalls(server).map((c) => c.path)).toEqual(['/api/purchased/user/30/bulk']);
   });
 });

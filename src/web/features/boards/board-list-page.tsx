@@ -1,6 +1,8 @@
 // /admin/board-list (SPEC §2, §9): filters boardId, boardTaskId, item and sort (newest or oldest
-// first); the table id, boardName, remark, publishAt, expireAt, status and the expired flag, with
-// 'edit' to /admin/board/{id} and 'new' to /admin/board/new; 10 per page, sizes of SPEC §9.
+// first); the table id, boardName, remark, publishAt, expireAt and the board's one state (its status,
+// or 已过期 for an open board past its deadline: the board machine's shownBoardState, as members see
+// it; decision 109), with 'edit' to /admin/board/{id} and 'new' to /admin/board/new; 10 per page,
+// sizes of SPEC §9.
 // The filters, page and size live in the URL: this page reads them from `search` and changes them
 // through `onSearch`; the route's loader fetches the page they describe.
 import { Link } from '@tanstack/react-router';
@@ -13,7 +15,7 @@ import { SelectField, TextField, useValibotForm } from '../../components/ui/form
 import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
 import { ItemPickerField } from '../../components/item-picker';
-import { BoardStatusBadge, ExpiredBadge } from './board-badges';
+import { LiveBoardStateBadge } from '../../components/board-state-badges';
 import { BOARD_LIST_SIZE_OPTIONS, type BoardListSearch } from './board-list-search';
 import { formatDateTime } from '../../components/ui/format';
 import type { Board, BoardListPage } from './boards-api';
@@ -50,8 +52,7 @@ const columns = col.columns([
   col.accessor('remark', { header: t.board.remark }),
   col.accessor('publishAt', { header: t.board.publishAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
   col.accessor('expireAt', { header: t.board.expireAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
-  col.accessor('status', { header: t.board.status, cell: ({ getValue }) => <BoardStatusBadge status={getValue()} /> }),
-  col.accessor('expire', { header: t.board.expire, cell: ({ getValue }) => <ExpiredBadge expired={getValue()} /> }),
+  col.accessor('status', { header: t.board.status, cell: ({ row }) => <LiveBoardStateBadge board={row.original} /> }),
   col.display({
     id: 'actions',
     header: t.list.actions,

@@ -12,7 +12,7 @@ import { useAppContext } from '../../app/app-context';
 import { useDownload } from '../../navigation/use-download';
 import { zh } from '../../i18n/zh';
 import { boardContextOf } from './board-actions';
-import { BoardStatusBadge, ExpiredBadge } from './board-badges';
+import { LiveBoardStateBadge } from '../../components/board-state-badges';
 import { BoardInfoForm } from './board-info-form';
 import { BoardStatusActions } from './board-status-actions';
 import { boardPath, BoardTaskTable } from './board-task-table';
@@ -74,8 +74,7 @@ function SavedBoardPage({ data, backToList }: { data: BoardPageData; backToList:
         description={
           <span className="inline-flex flex-wrap items-center gap-2">
             <span>{t.detail.statusLine}</span>
-            <BoardStatusBadge status={board.status} />
-            <ExpiredBadge expired={board.expire} />
+            <LiveBoardStateBadge board={board} />
             <span className="text-xs text-slate-500">
               {t.board.uuid} {board.uuid}
             </span>

@@ -19,7 +19,7 @@ import { zh } from '../../i18n/zh';
 import { ItemPickerField } from '../../components/item-picker';
 import { BOARD_LIST_SIZE_OPTIONS, type BoardListSearch } from './board-list-search';
 import type { Board, BoardListPage } from './member-boards-api';
-import { LiveBoardStateBadge } from './status-badges';
+import { LiveBoardStateBadge } from '../../components/board-state-badges';
 
 const t = zh.memberBoards;
 

@@ -19,7 +19,7 @@ import { canClaim, claimTargetOf } from './claim-target';
 import { formatDateTime, formatMoney } from '../../components/ui/format';
 import { Countdown } from '../../components/countdown';
 import type { Board, BoardTask, MemberBoardData } from './member-boards-api';
-import { LiveBoardStateBadge } from './status-badges';
+import { LiveBoardStateBadge } from '../../components/board-state-badges';
 
 const t = zh.memberBoards;
 

@@ -13,7 +13,7 @@ import { canClaim, claimTargetOf } from './claim-target';
 import { formatMoney } from '../../components/ui/format';
 import type { Board, BoardTask, MemberBoardTaskData } from './member-boards-api';
 import { Countdown } from '../../components/countdown';
-import { ExpiredBadge } from './status-badges';
+import { ExpiredBadge } from '../../components/board-state-badges';
 
 const t = zh.memberBoards;
 
@@ -52,7 +52,7 @@ function BoardTaskView({ board, boardTask }: { board: Board; boardTask: BoardTas
       t.status,
       <span className="inline-flex gap-2">
         <BoardTaskStatusBadge status={boardTask.status} />
-        {board.expire && <ExpiredBadge expired />}
+        {board.expire && <ExpiredBadge />}
       </span>,
     ],
     [t.note, boardTask.note],

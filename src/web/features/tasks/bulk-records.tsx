@@ -4,7 +4,8 @@
 // task (its tracking ids, count and recorded units) and previewed line by line; it is sent only when
 // every line passes. The server decides again under its locks, all or nothing: its per-line answer
 // replaces the preview until the text changes. One form for the record dialog (its task) and for
-// /user/my-task (the task is chosen first, among the page's tasks whose records may change).
+// /user/my-task, where the task is chosen first among all the member's tasks that can take records,
+// read from the server when the dialog opens, whatever page or filter the table shows (decision 108).
 import { useState, type JSX } from 'react';
 import { useWatch } from 'react-hook-form';
 import * as v from 'valibot';
@@ -15,10 +16,11 @@ import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { saysSucc } from '../../../api/outcome';
-import { BULK_MAX_TEXT, parsePurchasedLines, pasteIsClean, type PastedLine } from '../../../../machines/purchased-record';
+import { BULK_MAX_TEXT, parsePurchasedLines, pasteIsClean, unitsLeftToRecord, type PastedLine } from '../../../../machines/purchased-record';
+import { useRemote } from '../../lib/use-remote';
 import { taskDisplayId } from './task-actions';
 import { failureText } from './task-outcomes';
-import { createPurchasedBulk, type Task } from './tasks-api';
+import { createPurchasedBulk, loadRecordableTasks, type Task } from './tasks-api';
 
 const t = zh.tasks;
 const b = zh.tasks.bulk;
@@ -34,6 +36,11 @@ const bulkSchema = v.object({
 });
 type BulkInput = v.InferInput<typeof bulkSchema>;
 
+const recordedUnitsOf = (task: BulkTask) => task.trackings.reduce((n, r) => n + r.productCount, 0);
+
+/** How many more units the task's records may hold. */
+const unitsLeftOf = (task: BulkTask) => unitsLeftToRecord({ count: task.count, recordedUnits: recordedUnitsOf(task) });
+
 /** The preview of `text` for `task`: the server's own rules, on what the page knows of the task. */
 export function previewLines(text: string, task: BulkTask | undefined) {
   return parsePurchasedLines(
@@ -41,7 +48,7 @@ export function previewLines(text: string, task: BulkTask | undefined) {
     task && {
       recorded: task.trackings.map((r) => r.trackingId),
       count: task.count,
-      recordedUnits: task.trackings.reduce((n, r) => n + r.productCount, 0),
+      recordedUnits: recordedUnitsOf(task),
     },
   );
 }
@@ -102,7 +109,7 @@ export function BulkRecordsForm({ tasks, onSaved, onCancel }: BulkRecordsFormPro
           name="taskId"
           label={b.task}
           placeholder={b.taskPlaceholder}
-          options={tasks.map((x) => ({ value: x.id, label: t.taskSubject(taskDisplayId(x), x.itemName) }))}
+          options={tasks.map((x) => ({ value: x.id, label: b.taskOption(t.taskSubject(taskDisplayId(x), x.itemName), unitsLeftOf(x)) }))}
         />
       )}
       <TextArea<BulkInput, 'text'>
@@ -167,31 +174,45 @@ function Preview({ rows, refused }: { rows: readonly PastedLine[]; refused: numb
   );
 }
 
+/** A task of the member's list as the paste box reads it. */
+const bulkTaskOf = (task: Task): BulkTask => ({ ...task, trackings: task.trackings ?? [] });
+
 export interface BulkRecordsDialogProps {
-  /** The tasks the member may add records to (the page's). */
-  tasks: readonly BulkTask[];
   open: boolean;
   onClose: () => void;
   onSaved: () => void;
 }
 
-/** /user/my-task: choose the task, then paste. */
-export function BulkRecordsDialog({ tasks, open, onClose, onSaved }: BulkRecordsDialogProps): JSX.Element | null {
+/** /user/my-task: choose the task (any of the member's tasks with room for records), then paste. */
+export function BulkRecordsDialog({ open, onClose, onSaved }: BulkRecordsDialogProps): JSX.Element | null {
   if (!open) return null;
   return (
     <Modal open onClose={onClose} size="lg" title={b.title}>
-      {tasks.length === 0 ? (
-        <p className="text-sm text-slate-600">{b.noTask}</p>
-      ) : (
-        <BulkRecordsForm
-          tasks={tasks}
-          onCancel={onClose}
-          onSaved={() => {
-            onSaved();
-            onClose();
-          }}
-        />
-      )}
+      <RecordableTasks onClose={onClose} onSaved={onSaved} />
     </Modal>
+  );
+}
+
+/** The dialog's body: read afresh each time it opens (a paste or a scan changes which tasks have room). */
+function RecordableTasks({ onClose, onSaved }: Omit<BulkRecordsDialogProps, 'open'>): JSX.Element {
+  const { api } = useAppContext();
+  const remote = useRemote('recordable-tasks', () => loadRecordableTasks(api));
+  if (remote.data === undefined)
+    return (
+      <p role="status" className="text-sm text-slate-600">
+        {remote.loading ? b.loading : b.noTask}
+      </p>
+    );
+  const tasks = remote.data.map(bulkTaskOf).filter((task) => unitsLeftOf(task) > 0);
+  if (tasks.length === 0) return <p className="text-sm text-slate-600">{b.noTask}</p>;
+  return (
+    <BulkRecordsForm
+      tasks={tasks}
+      onCancel={onClose}
+      onSaved={() => {
+        onSaved();
+        onClose();
+      }}
+    />
   );
 }

@@ -23,10 +23,10 @@ import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { useMediaQuery, WIDE_SCREEN_QUERY } from '../../lib/use-media-query';
 import { useDownload } from '../../navigation/use-download';
-import { BulkRecordsDialog, type BulkTask } from './bulk-records';
+import { BulkRecordsDialog } from './bulk-records';
 import { ACTION_COLUMN_CLASS, MemberTaskActionCell, MemberTaskActionsScope } from './member-task-actions';
 import { MY_TASK_STATUS_FILTERS, parseTaskIdSearch, type MyTaskSearch, type MyTaskStatusFilter } from './my-task-search';
-import { memberMayChangeRecords, taskDisplayId } from './task-actions';
+import { taskDisplayId } from './task-actions';
 import { TrackingArrivals } from './tracking-arrivals';
 import { userTaskExcelUrl, type Task, type TaskPage } from './tasks-api';
 
@@ -180,9 +180,6 @@ function TaskCards({ search, result, loading, onSearch }: Pick<MyTaskPageProps, 
   );
 }
 
-/** A task of the page as the paste box reads it. */
-const bulkTaskOf = (task: Task): BulkTask => ({ ...task, trackings: task.trackings ?? [] });
-
 export interface MyTaskPageProps {
   search: MyTaskSearch;
   result: TaskPage;
@@ -225,12 +222,7 @@ export function MyTaskPage({ search, result, loading = false, onSearch, rowExtra
       <MemberTaskActionsScope onChanged={reload}>
         {rowExtra ? <RowExtraCell.Provider value={rowExtra.cell}>{rowExtra.scope(result.content, reload, list)}</RowExtraCell.Provider> : list}
       </MemberTaskActionsScope>
-      <BulkRecordsDialog
-        tasks={result.content.filter(memberMayChangeRecords).map(bulkTaskOf)}
-        open={pasting}
-        onClose={() => setPasting(false)}
-        onSaved={reload}
-      />
+      <BulkRecordsDialog open={pasting} onClose={() => setPasting(false)} onSaved={reload} />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import type { ApiClient } from '../../../api/client';
 import { anyResult, outcomeOf, saysSucc, type ApiOutcome } from '../../../api/outcome';
 import type { components } from '../../../api/schema';
 import type { ClaimTarget } from '../../../../machines/claim.machine';
+import { MEMBER_RECORDABLE_STATUSES } from '../../../../machines/task.machine';
 import { timezoneOffsetHours } from '../../lib/timezone';
 import type { MyTaskSearch } from './my-task-search';
 
@@ -50,6 +51,23 @@ const EMPTY_PAGE: TaskPage = { content: [], totalPages: 0, totalElements: 0 };
 export async function loadMyTasks(api: ApiClient, search: MyTaskSearch): Promise<TaskPage> {
   const outcome = await outcomeOf(api.GET('/api/task/info/user/list', { params: { query: { page: search.page, size: search.size, ...myTaskQuery(search) } } }));
   return outcome.ok ? (outcome.data ?? EMPTY_PAGE) : EMPTY_PAGE;
+}
+
+/** How many tasks of each recordable status the paste box reads: the list call's largest page. */
+export const RECORDABLE_LIST_SIZE = 1000;
+
+/**
+ * The member's tasks the paste box may record on (decision 108), whatever page or filter the task
+ * list shows: GET /api/task/info/user/list once per status in which the task machine lets the member
+ * change records (MEMBER_RECORDABLE_STATUSES), each call's first RECORDABLE_LIST_SIZE, newest first.
+ */
+export async function loadRecordableTasks(api: ApiClient): Promise<Task[]> {
+  const pages = await Promise.all(
+    MEMBER_RECORDABLE_STATUSES.map((status) =>
+      outcomeOf(api.GET('/api/task/info/user/list', { params: { query: { page: 0, size: RECORDABLE_LIST_SIZE, isDesc: true, taskStatus: status } } })),
+    ),
+  );
+  return pages.flatMap((page) => (page.ok ? (page.data?.content ?? []) : [])).sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
 }
 
 /** GET /api/task/info/{id}; null when it does not exist or is not the caller's (A00004). */
