@@ -44,7 +44,10 @@ import { statisticsHandlers } from './handlers/statistics.ts';
 import { withdrawHandlers } from './handlers/withdraw.ts';
 import { homeHandlers } from './handlers/home.ts';
 import { liveHandlers } from './handlers/live.ts';
+import { opsHandlers } from './handlers/ops.ts';
 import { LiveHub } from './live/hub.ts';
+import { isApiPath, servesWebApp } from './logger.ts';
+import { ReadinessCheck } from './ops/readiness.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -79,6 +82,7 @@ export const allHandlers: Handlers = {
   ...withdrawHandlers,
   ...homeHandlers,
   ...liveHandlers,
+  ...opsHandlers,
 };
 
 export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -92,9 +96,6 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   handlers?: Handlers;
 }
-
-const API_PREFIXES = ['/api/', '/ext/'];
-const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const maxParamLength = longestPathParameter(loadSpec());
@@ -144,6 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessions,
     scans: new ScanBatcher(deps.db),
     live: new LiveHub({ db: deps.db, sessions, log: app.log }),
+    readiness: new ReadinessCheck(deps.db),
   };
   app.decorate('appCtx', ctx);
   // Open event streams would hold a stopping server until its deadline (lifecycle.ts): they end
@@ -226,6 +228,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (!op) throw new Error(`operation ${operationId} missing from the contract`);
       const handler = handlers[operationId as OpId] as Handler<OpId> | undefined;
       // glue merges these route options into the route it builds (its types want a full route).
+      // The probes outside the envelope (tag ops) take no session: a token would cost a database
+      // read, and a probe must answer when the database does not.
+      if (!op.enveloped) return { handler: handle(handler, ctx) } as unknown as RouteOptions;
       return { onRequest: authorize(op, ctx), handler: handle(handler, ctx) } as unknown as RouteOptions;
     },
   });
@@ -244,7 +249,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   app.setNotFoundHandler((req, reply) => {
-    if (isApiPath(req.url) || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    if (!servesWebApp(req.method, req.url)) {
       return reply.status(404).send({ code: Code.notFound, msg: '接口不存在' });
     }
     if (!hasWeb) return reply.status(404).type('text/plain; charset=utf-8').send('The web app is not built: run npm run build.');
