@@ -46,7 +46,8 @@ import { homeHandlers } from './handlers/home.ts';
 import { liveHandlers } from './handlers/live.ts';
 import { opsHandlers } from './handlers/ops.ts';
 import { LiveHub } from './live/hub.ts';
-import { isApiPath, servesWebApp } from './logger.ts';
+import { isApiPath, operationOf, servesWebApp } from './logger.ts';
+import { Metrics } from './ops/metrics.ts';
 import { ReadinessCheck } from './ops/readiness.ts';
 
 declare module 'fastify' {
@@ -58,6 +59,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The handlers' context (tests reset the rate-limit counters through it). */
     appCtx: Ctx;
+    /** The Prometheus metrics, when METRICS_PORT is set (main.ts serves them on that port). */
+    metrics: Metrics | null;
   }
 }
 
@@ -135,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(({ schema, httpPart }) => withInputRules((httpPart === 'body' ? ajvBody : ajvText).compile(schema), schema, httpPart));
 
   const sessions = new SessionCache();
+  const metrics = deps.config.metricsPort === undefined ? null : new Metrics(deps.db, app.log);
   const ctx: Ctx = {
     db: deps.db,
     config: deps.config,
@@ -143,11 +147,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     rateLimits: new RateLimiter(),
     sessions,
-    scans: new ScanBatcher(deps.db),
+    scans: new ScanBatcher(deps.db, { onBatch: metrics ? (size) => metrics.observeScanBatch(size) : undefined }),
     live: new LiveHub({ db: deps.db, sessions, log: app.log }),
     readiness: new ReadinessCheck(deps.db),
   };
   app.decorate('appCtx', ctx);
+  app.decorate('metrics', metrics);
+  if (metrics) {
+    // Every answer, by the name its log line gives it (never the URL).
+    app.addHook('onResponse', (req, reply, done) => {
+      metrics.observeRequest(operationOf(req) ?? 'unrouted', reply.statusCode, reply.elapsedTime);
+      done();
+    });
+    app.addHook('onClose', () => metrics.close());
+  }
   // Open event streams would hold a stopping server until its deadline (lifecycle.ts): they end
   // before the server stops listening, and the database listening stops before the database closes.
   app.addHook('preClose', (done) => {
