@@ -102,6 +102,7 @@ export interface AppDeps {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const maxParamLength = longestPathParameter(loadSpec());
+  const metrics = deps.config.metricsPort === undefined ? null : new Metrics(deps.db, deps.logger);
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     // Off unless TRUST_PROXY says otherwise: else any client picks the IP the rate limits count.
@@ -114,6 +115,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The router's own refusals (bad percent-encoding in the path, an overlong parameter) in the envelope.
     frameworkErrors: (err, _req, reply) => {
       const { status, code, msg } = frameworkAnswer(err as Error & { code?: string }, maxParamLength);
+      // Refused before routing, so no hook sees it: counted here, under no operation.
+      metrics?.observeRequest('unrouted', status, 0);
       void (reply as FastifyReply).headers(headers).status(status).send({ code, msg });
     },
     // Malformed requests that never become one (bad request line, headers too large, timeouts).
@@ -138,7 +141,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(({ schema, httpPart }) => withInputRules((httpPart === 'body' ? ajvBody : ajvText).compile(schema), schema, httpPart));
 
   const sessions = new SessionCache();
-  const metrics = deps.config.metricsPort === undefined ? null : new Metrics(deps.db, app.log);
   const ctx: Ctx = {
     db: deps.db,
     config: deps.config,

@@ -17,13 +17,13 @@ export class Metrics {
   private readonly scanBatches: Histogram;
   private server: http.Server | null = null;
 
-  constructor(db: Db, log: FastifyBaseLogger) {
+  constructor(db: Db, log?: FastifyBaseLogger) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     // Its _count is the number of requests: no separate counter.
     this.requests = new Histogram({
       name: 'http_request_duration_seconds',
-      help: 'Requests answered, by operation (operationId, or static, webApp, notFound) and HTTP status, and the time to answer each',
+      help: 'Requests answered, by operation (operationId, or static, webApp, notFound, unrouted) and HTTP status, and the time to answer each',
       labelNames: ['operation', 'status'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
@@ -46,7 +46,7 @@ export class Metrics {
             if (value === null) this.reset();
             else this.set(value);
           } catch (err) {
-            log.debug({ err }, `metrics: ${name} not read`);
+            log?.debug({ err }, `metrics: ${name} not read`);
             this.reset();
           }
         },

@@ -49,6 +49,7 @@ describe('metrics', () => {
       await app.inject({ url: '/ext/excel/withdraw/TOKEN-IN-THE-PATH-123' });
       await app.inject({ url: '/healthz?probe=QUERY-VALUE-789' });
       await app.inject({ url: '/api/no/such/call' });
+      await app.inject({ url: '/ext/excel/withdraw/TOKEN-IN-A-BAD-URL-%ZZ' });
 
       const admin = await signIn(app, database, 'admin@x.test', { roleType: 'admin' });
       const item = await seedItem(database);
@@ -74,6 +75,8 @@ describe('metrics', () => {
       expect(count('getUserInfo', 401)).toBe(1);
       expect(count('getHealth', 200)).toBe(1);
       expect(count('notFound', 404)).toBe(1);
+      // Refused before routing (a URL that is not valid percent-encoding): counted under no operation.
+      expect(count('unrouted', 400)).toBe(1);
       expect(count('createScanTrackings', 200)).toBe(5);
       // Each scan is in exactly one batch, alone or with others that arrived meanwhile.
       expect(sample(text, 'scan_batch_size_sum')).toBe(5);
@@ -87,7 +90,19 @@ describe('metrics', () => {
         expect(text).not.toContain('db_pool_');
       }
       // Names of operations and statuses only: no URL, query, password or token.
-      for (const secret of ['Secret-Pass', 'nobody', 'SESSION-TOKEN', 'TOKEN-IN-THE-PATH', 'QUERY-VALUE', 'T-1', '/api/', '/ext/', '/healthz', 'mailAddr'])
+      for (const secret of [
+        'Secret-Pass',
+        'nobody',
+        'SESSION-TOKEN',
+        'TOKEN-IN-THE-PATH',
+        'TOKEN-IN-A-BAD-URL',
+        'QUERY-VALUE',
+        'T-1',
+        '/api/',
+        '/ext/',
+        '/healthz',
+        'mailAddr',
+      ])
         expect(text).not.toContain(secret);
       const operations = new Set([...text.matchAll(/operation="([^"]*)"/g)].map((m) => m[1]));
       expect([...operations].every((o) => /^[a-zA-Z]+$/.test(o!))).toBe(true);
