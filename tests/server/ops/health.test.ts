@@ -79,6 +79,29 @@ describe('GET /readyz', () => {
     expect((await probe(app, '/readyz')).status).toBe(200);
   });
 
+  it('answers 503 when the database does not answer within 2 s, and 200 once it does', async () => {
+    const { app, database } = t();
+    // A transaction holds the migrations table (PostgreSQL) or the one connection (PGlite) meanwhile.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holding = database.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table drizzle.__drizzle_migrations in access exclusive mode`);
+      locked();
+      await held;
+    });
+    await isLocked;
+    try {
+      expect(await probe(app, '/readyz')).toMatchObject({ status: 503, body: '{"status":"unready","reason":"database unreachable"}' });
+      expect((await probe(app, '/healthz')).status).toBe(200);
+    } finally {
+      release();
+      await holding;
+    }
+    expect((await probe(app, '/readyz')).status).toBe(200);
+  });
+
   it('answers 503 when the database is closed, while /healthz still answers 200; no 500 with a token either', async () => {
     const { config, mailer, outbox } = t();
     const closed = await closedDatabase();
