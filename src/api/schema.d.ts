@@ -2166,10 +2166,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Is the server process up (liveness)
+         * @description Beyond SPEC §7: a probe for a load balancer or a process supervisor, outside the API envelope. Answers
+         *     200 `{status: ok}` while the process serves HTTP, whatever the database's state; it reads nothing, so
+         *     a failing answer means the process should be restarted. No session (an `x-token` is ignored), no rate
+         *     limit, never cached.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Can the server serve requests (readiness)
+         * @description Beyond SPEC §7: a probe for a load balancer, outside the API envelope. 200 `{status: ready}` when the
+         *     database answers within 2 s and holds every migration this server's code needs; otherwise 503
+         *     `{status: unready, reason}` (the database is unreachable, or older than the code), and the load
+         *     balancer should send this process nothing until it is ready again. No session, no rate limit, never
+         *     cached; concurrent probes share one database query.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The answer of GET /healthz (outside the envelope). */
+        Health: {
+            /** @enum {string} */
+            status: "ok";
+        };
+        /** @description The answer of GET /readyz (outside the envelope). */
+        Readiness: {
+            /** @enum {string} */
+            status: "ready" | "unready";
+            /**
+             * @description Why the server is not ready (absent when it is).
+             * @enum {string}
+             */
+            reason?: "database unreachable" | "migrations not applied";
+        };
         /** @description Ids, comma-joined ("3,17,42"): each a plain decimal 1..2147483647, the range of an id column; the pattern says exactly that. */
         IdList: string;
         /**
@@ -7604,6 +7666,55 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready (reason says why). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
         };
     };
 }

@@ -44,7 +44,11 @@ import { statisticsHandlers } from './handlers/statistics.ts';
 import { withdrawHandlers } from './handlers/withdraw.ts';
 import { homeHandlers } from './handlers/home.ts';
 import { liveHandlers } from './handlers/live.ts';
+import { opsHandlers } from './handlers/ops.ts';
 import { LiveHub } from './live/hub.ts';
+import { isApiPath, operationOf, servesWebApp } from './logger.ts';
+import { Metrics } from './ops/metrics.ts';
+import { ReadinessCheck } from './ops/readiness.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,6 +59,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The handlers' context (tests reset the rate-limit counters through it). */
     appCtx: Ctx;
+    /** The Prometheus metrics, when METRICS_PORT is set (main.ts serves them on that port). */
+    metrics: Metrics | null;
   }
 }
 
@@ -79,6 +85,7 @@ export const allHandlers: Handlers = {
   ...withdrawHandlers,
   ...homeHandlers,
   ...liveHandlers,
+  ...opsHandlers,
 };
 
 export const UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -93,11 +100,9 @@ export interface AppDeps {
   handlers?: Handlers;
 }
 
-const API_PREFIXES = ['/api/', '/ext/'];
-const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
-
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const maxParamLength = longestPathParameter(loadSpec());
+  const metrics = deps.config.metricsPort === undefined ? null : new Metrics(deps.db, deps.logger);
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     // Off unless TRUST_PROXY says otherwise: else any client picks the IP the rate limits count.
@@ -110,6 +115,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The router's own refusals (bad percent-encoding in the path, an overlong parameter) in the envelope.
     frameworkErrors: (err, _req, reply) => {
       const { status, code, msg } = frameworkAnswer(err as Error & { code?: string }, maxParamLength);
+      // Refused before routing, so no hook sees it: counted here, under no operation.
+      metrics?.observeRequest('unrouted', status, 0);
       void (reply as FastifyReply).headers(headers).status(status).send({ code, msg });
     },
     // Malformed requests that never become one (bad request line, headers too large, timeouts).
@@ -142,10 +149,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: app.log,
     rateLimits: new RateLimiter(),
     sessions,
-    scans: new ScanBatcher(deps.db),
+    scans: new ScanBatcher(deps.db, { onBatch: metrics ? (size) => metrics.observeScanBatch(size) : undefined }),
     live: new LiveHub({ db: deps.db, sessions, log: app.log }),
+    readiness: new ReadinessCheck(deps.db),
   };
   app.decorate('appCtx', ctx);
+  app.decorate('metrics', metrics);
+  if (metrics) {
+    // Every answer, by the name its log line gives it (never the URL).
+    app.addHook('onResponse', (req, reply, done) => {
+      metrics.observeRequest(operationOf(req) ?? 'unrouted', reply.statusCode, reply.elapsedTime);
+      done();
+    });
+    app.addHook('onClose', () => metrics.close());
+  }
   // Open event streams would hold a stopping server until its deadline (lifecycle.ts): they end
   // before the server stops listening, and the database listening stops before the database closes.
   app.addHook('preClose', (done) => {
@@ -226,6 +243,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (!op) throw new Error(`operation ${operationId} missing from the contract`);
       const handler = handlers[operationId as OpId] as Handler<OpId> | undefined;
       // glue merges these route options into the route it builds (its types want a full route).
+      // The probes outside the envelope (tag ops) take no session: a token would cost a database
+      // read, and a probe must answer when the database does not.
+      if (!op.enveloped) return { handler: handle(handler, ctx) } as unknown as RouteOptions;
       return { onRequest: authorize(op, ctx), handler: handle(handler, ctx) } as unknown as RouteOptions;
     },
   });
@@ -244,7 +264,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   app.setNotFoundHandler((req, reply) => {
-    if (isApiPath(req.url) || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    if (!servesWebApp(req.method, req.url)) {
       return reply.status(404).send({ code: Code.notFound, msg: '接口不存在' });
     }
     if (!hasWeb) return reply.status(404).type('text/plain; charset=utf-8').send('The web app is not built: run npm run build.');

@@ -33,6 +33,12 @@ export interface Config {
    * addresses when the server runs behind a reverse proxy.
    */
   trustProxy: boolean | string[];
+  /**
+   * Where the Prometheus metrics are served (ops/metrics.ts): a port of their own, never the app's,
+   * bound to metricsHost (loopback unless told otherwise). Undefined: no metrics are kept.
+   */
+  metricsPort: number | undefined;
+  metricsHost: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -43,6 +49,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const requestTimeoutS = Number(env.REQUEST_TIMEOUT ?? 120);
   if (!Number.isInteger(requestTimeoutS) || requestTimeoutS < 10)
     throw new Error(`REQUEST_TIMEOUT must be a whole number of seconds >= 10, got ${env.REQUEST_TIMEOUT}`);
+  const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined;
+  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535 || (metricsPort === port && port !== 0)))
+    throw new Error(`METRICS_PORT must be a port number other than PORT, got ${env.METRICS_PORT}`);
   return {
     port,
     host,
@@ -61,6 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDir: path.resolve(env.WEB_DIR ?? './dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    metricsPort,
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
   };
 }
 

@@ -16,7 +16,15 @@ export interface Operation {
   tags: string[];
   /** Media types the request body may have (empty: the operation takes no body). */
   requestTypes: string[];
+  /**
+   * False for the operations tagged OPS_TAG: the probes a load balancer or monitor calls (/healthz,
+   * /readyz), answered outside the {code, msg, data} envelope, at the root, without a session.
+   */
+  enveloped: boolean;
 }
+
+/** The tag of the operations outside the API envelope (docs/decisions/160-health-readiness-and-metrics.md). */
+export const OPS_TAG = 'ops';
 
 export const specPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../openapi.yaml');
 
@@ -37,13 +45,15 @@ export function listOperations(spec = loadSpec()): Operation[] {
       if (!Array.isArray(roles) || roles.length === 0 || roles.some((r) => !ROLES.includes(r)))
         throw new Error(`openapi.yaml: ${m.toUpperCase()} ${p} needs x-roles drawn from ${ROLES.join(', ')}`);
       const body = op.requestBody as { content?: Record<string, unknown> } | undefined;
+      const tags = (op.tags ?? []) as string[];
       out.push({
         operationId: String(op.operationId),
         method: m.toUpperCase(),
         path: p,
         roles,
-        tags: (op.tags ?? []) as string[],
+        tags,
         requestTypes: Object.keys(body?.content ?? {}),
+        enveloped: !tags.includes(OPS_TAG),
       });
     }
   }

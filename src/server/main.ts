@@ -1,6 +1,7 @@
 // `npm start`: build the web app when it is missing or stale, open the database (PGlite in DATA_DIR
 // unless DATABASE_URL, one process per folder), apply migrations, create the bootstrap admin, serve
-// web and API on PORT; SIGTERM/SIGINT stop it within 10 s (lifecycle.ts).
+// web and API on PORT (and the metrics on METRICS_PORT when set); SIGTERM/SIGINT stop it within 10 s
+// (lifecycle.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -73,7 +74,10 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   outbox.kick();
   const port = (app.server.address() as { port: number }).port;
+  // Metrics on a port of their own, never the app's; closed with the app.
+  const metricsAt = app.metrics && config.metricsPort !== undefined ? await app.metrics.listen(config.metricsHost, config.metricsPort) : null;
   console.log(`\nPurchase Hub is running: http://localhost:${port}  (database: ${database.driver === 'pg' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`})`);
+  if (metricsAt) console.log(`Metrics: http://${metricsAt.family === 'IPv6' ? `[${metricsAt.address}]` : metricsAt.address}:${metricsAt.port}/metrics`);
 }
 
 main().catch((err) => {

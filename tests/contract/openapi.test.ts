@@ -40,6 +40,7 @@ const TAGS = [
   'notice',
   'home',
   'live',
+  'ops',
 ];
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -57,6 +58,11 @@ const ops: Op[] = Object.entries(spec.paths).flatMap(([path, item]) =>
 );
 const key = (o: { method: string; path: string }) => `${o.method} ${o.path}`;
 const byKey = new Map(ops.map((o) => [key(o), o]));
+// The probes a load balancer calls (tag ops: GET /healthz, /readyz) are the one declared exception to
+// the API's conventions: at the root, outside the envelope (src/server/contract.ts OPS_TAG). The
+// conventions of the API below hold for every other operation; the probes have a test of their own.
+const isProbe = (o: Op) => o.op.tags?.includes('ops') === true;
+const apiOps = ops.filter((o) => !isProbe(o));
 
 const deref = (s: Schema): Schema => {
   const r = s.$ref;
@@ -214,6 +220,8 @@ const ADDITIONS = [
   'POST /api/purchased/user/{taskId}/bulk',
   'POST /api/trade/user/pay/apply-arrived',
   'GET /api/home/user',
+  'GET /healthz',
+  'GET /readyz',
 ];
 
 // docs/CONVENTIONS.md "Auth operations": fixed operationIds and roles.
@@ -287,8 +295,9 @@ describe('openapi.yaml conventions', () => {
     }
   });
 
-  it('keeps anonymous to /ext/ paths, and /api/ paths behind a login', () => {
-    for (const o of ops) {
+  it('keeps every operation but the probes under /api/ or /ext/, anonymous to /ext/ paths, and /api/ paths behind a login', () => {
+    for (const o of apiOps) {
+      expect(o.path, key(o)).toMatch(/^\/(api|ext)\//);
       if (o.op['x-roles']?.includes('anonymous')) expect(o.path, key(o)).toMatch(/^\/ext\//);
       if (o.path.startsWith('/api/')) expect(o.op['x-roles'], key(o)).not.toContain('anonymous');
     }
@@ -343,8 +352,26 @@ describe('openapi.yaml conventions', () => {
     }
   });
 
+  it('keeps the probes (tag ops) to GET /healthz and /readyz: anonymous, nothing to send, a small JSON object outside the envelope', () => {
+    expect(ops.filter(isProbe).map(key).sort()).toEqual(['GET /healthz', 'GET /readyz']);
+    for (const o of ops.filter(isProbe)) {
+      expect(o.op['x-roles'], key(o)).toEqual(['anonymous']);
+      expect((o.op as { parameters?: unknown }).parameters, key(o)).toBeUndefined();
+      expect(o.op.requestBody, key(o)).toBeUndefined();
+      // Readiness says 503 when the database is not there; neither has an error of the envelope.
+      expect(Object.keys(o.op.responses).sort(), key(o)).toEqual(o.path === '/readyz' ? ['200', '503'] : ['200']);
+      for (const r of Object.values(o.op.responses)) {
+        expect(Object.keys(r.content ?? {}), key(o)).toEqual(['application/json']);
+        const schema = deref(r.content!['application/json']!.schema);
+        expect(schema.type, key(o)).toBe('object');
+        expect(Object.keys(schema.properties as Schema), key(o)).not.toContain('code');
+        expect((schema.properties as Record<string, Schema>).status, key(o)).toEqual(expect.objectContaining({ type: 'string' }));
+      }
+    }
+  });
+
   it('answers every JSON call with the {code, msg, data} envelope and every call with the shared errors', () => {
-    for (const o of ops) {
+    for (const o of apiOps) {
       for (const [status, name] of Object.entries({
         400: 'BadRequest',
         401: 'Unauthorized',

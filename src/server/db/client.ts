@@ -196,6 +196,19 @@ const pgliteListener =
     return () => unlisten();
   };
 
+/** One connection pool of a PostgreSQL database: its connections, the idle ones, the queries waiting for one. */
+export interface PoolUse {
+  pool: 'main' | 'pipelined';
+  total: number;
+  idle: number;
+  waiting: number;
+}
+/** The property of a PostgreSQL database's handle that reports its pools (like pipelinedRunner). */
+const poolUse = Symbol('poolUse');
+/** How busy `db`'s connection pools are (PostgreSQL); undefined on PGlite, which has one connection and no pool. */
+export const poolUseOf = (db: Db): (() => PoolUse[]) | undefined => (db as { [poolUse]?: () => PoolUse[] })[poolUse];
+const useOf = (pool: PoolUse['pool'], p: import('pg').Pool): PoolUse => ({ pool, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount });
+
 /**
  * The PostgreSQL error inside `err` (the first in its chain of causes with a SQLSTATE `code`: the
  * driver's error, which Drizzle wraps), or null.
@@ -236,6 +249,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     const pipelinePool = new pg.Pool({ connectionString: opts.url, max: 10, pipeline: true } as import('pg').PoolConfig);
     Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool, db as unknown as Db) });
     Object.assign(db, { [listener]: pgListener(pg, opts.url) });
+    Object.assign(db, { [poolUse]: () => [useOf('main', pool), useOf('pipelined', pipelinePool)] });
     // An idle connection PostgreSQL ends (a restart, pg_terminate_backend, a network cut) is reported
     // as the pool's 'error' event, which would end the process unheard; the pool has already dropped
     // that connection and the next query opens a fresh one, so there is nothing to do.

@@ -10,6 +10,7 @@ import type { RateLimiter } from '../auth/rate-limit.ts';
 import type { SessionCache } from '../auth/sessions.ts';
 import type { ScanBatcher } from '../receiving/scan-batcher.ts';
 import type { LiveHub } from '../live/hub.ts';
+import type { ReadinessCheck } from '../ops/readiness.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 
 export interface Ctx {
@@ -25,6 +26,8 @@ export interface Ctx {
   scans: ScanBatcher;
   /** This process's live event streams (GET /api/events). */
   live: LiveHub;
+  /** Whether the database answers and holds this code's migrations (GET /readyz). */
+  readiness: ReadinessCheck;
 }
 
 export type OpId = keyof operations;

@@ -194,3 +194,15 @@ export function startOutboxWorker(db: Db, mailer: Mailer, log: FastifyBaseLogger
     },
   };
 }
+
+/** The mails waiting to be sent (first tries and retries) and the age of the oldest, in seconds (null when none waits). */
+export async function outboxBacklog(db: Db): Promise<{ pending: number; oldestSeconds: number | null }> {
+  const [row] = await db
+    .select({ pending: sql<number>`count(*)::int`, oldestSeconds: sql<number | null>`extract(epoch from now() - min(${outbox.createdAt}))::float8` })
+    .from(outbox)
+    .where(eq(outbox.status, 'pending'));
+  return {
+    pending: Number(row?.pending ?? 0),
+    oldestSeconds: row?.oldestSeconds === null || row?.oldestSeconds === undefined ? null : Number(row.oldestSeconds),
+  };
+}

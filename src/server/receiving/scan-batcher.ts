@@ -20,6 +20,8 @@ export interface ScanBatcherOptions {
   maxBatch?: number;
   /** Transactions in flight at once (each holds a pooled connection). */
   parallel?: number;
+  /** Told the size of each batch as it is written (the metrics' scan batch sizes). */
+  onBatch?: (size: number) => void;
 }
 
 /**
@@ -39,6 +41,7 @@ export class ScanBatcher {
   private running = 0;
   private readonly maxBatch: number;
   private readonly parallel: number;
+  private readonly onBatch: ((size: number) => void) | undefined;
 
   constructor(
     private db: Db,
@@ -46,6 +49,7 @@ export class ScanBatcher {
   ) {
     this.maxBatch = opts.maxBatch ?? 32;
     this.parallel = opts.parallel ?? 2;
+    this.onBatch = opts.onBatch;
   }
 
   /** Writes the scan (with the others waiting, if any) and answers its outcome. */
@@ -92,6 +96,7 @@ export class ScanBatcher {
   }
 
   private async write(batch: Waiting[]): Promise<void> {
+    this.onBatch?.(batch.length);
     if (batch.length === 1) return this.writeAlone(batch[0]!);
     let results: Awaited<ReturnType<typeof runScanJobs>>;
     try {

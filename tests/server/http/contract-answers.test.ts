@@ -428,6 +428,12 @@ describe('the answers of every operation hold to openapi.yaml', () => {
       ],
     });
 
+    // --- The probes (tag ops): their own JSON, outside the envelope, with or without a session ---
+    await hit('anonymous', 'GET', '/healthz');
+    await hit('a', 'GET', '/healthz');
+    await hit('anonymous', 'GET', '/readyz');
+    await hit('admin', 'GET', '/readyz?x=1');
+
     // --- What the server answered, against the contract ---
     const problems = seen.filter((s) => s.problems.length).map((s) => `${s.request} -> ${s.status}: ${s.problems.join('; ')}`);
     const missing: string[] = [];

@@ -1,5 +1,9 @@
 // Request logs name the operation and its route pattern and status, never a query string, a token in
-// a path or a header's token: what a log reader sees of a login and a download link.
+// a path or a header's token: what a log reader sees of a login and a download link. Requests no
+// operation serves (a built file, the web app's page, an unknown path) are named by what served them.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app.ts';
@@ -25,5 +29,34 @@ describe('request logs', () => {
     const ops = entries.flatMap((e) => (e.req?.op ? [`${e.req.op} ${e.req.route}`] : []));
     expect(ops).toEqual(expect.arrayContaining(['login /ext/login/login', 'exportWithdrawExcel /ext/excel/withdraw/:token', 'getUserInfo /api/user/info']));
     expect(entries.some((e) => e.res?.statusCode === 401)).toBe(true);
+  });
+
+  it('name the operation and status on every answer, for the probes, built files, the web app and unknown paths too', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write: (chunk, _enc, done) => void (lines.push(String(chunk)), done()) });
+    const { database, mailer, outbox, config } = t();
+    const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-web-'));
+    fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><div id="root"></div>');
+    fs.mkdirSync(path.join(webDir, 'assets'));
+    fs.writeFileSync(path.join(webDir, 'assets', 'app-1a2b3c.js'), 'console.log(1)');
+    const app = await buildApp({ db: database.db, config: { ...config, webDir }, mailer, outbox, logger: createLogger('info', sink) });
+    const sent = [
+      ['GET', '/healthz?token=QUERY-TOKEN-1', 'getHealth 200'],
+      ['GET', '/readyz', 'getReadiness 200'],
+      ['GET', '/assets/app-1a2b3c.js?v=QUERY-TOKEN-2', 'static 200'],
+      ['GET', '/reset?token=QUERY-TOKEN-3', 'webApp 200'],
+      ['GET', '/api/no/such/call?token=QUERY-TOKEN-4', 'notFound 404'],
+      ['POST', '/healthz', 'notFound 404'],
+      ['GET', '/ext/login/token/exist?token=QUERY-TOKEN-5&type=change', 'checkToken 200'],
+    ];
+    for (const [method, url] of sent) await app.inject({ method: method as 'GET', url });
+    await app.close();
+
+    const text = lines.join('');
+    expect(text).not.toContain('QUERY-TOKEN');
+    expect(text).not.toContain('?');
+    const entries = lines.map((l) => JSON.parse(l) as { msg: string; res?: { op?: string; statusCode?: number } });
+    const completed = entries.filter((e) => e.msg === 'request completed').map((e) => `${e.res?.op} ${e.res?.statusCode}`);
+    expect(completed).toEqual(sent.map((s) => s[2]));
   });
 });

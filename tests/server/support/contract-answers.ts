@@ -3,6 +3,8 @@
 // JSON answer is the {code, msg, data} envelope with the code of the product specification, section
 // 8, that goes with the HTTP status, and its body matches the declared schema; a file answer has the
 // declared content type. OpenAPI 3.0.3 `nullable` is rewritten to JSON Schema's null type first.
+// The probes tagged ops (/healthz, /readyz; Operation.enveloped false) are the one declared exception
+// to the envelope: their JSON is checked against its declared schema as it is.
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { listOperations, loadSpec, type Operation } from '../../../src/server/contract.ts';
@@ -182,6 +184,13 @@ export function checkAnswer(ref: string, answer: Answer): string[] {
     } catch {
       return [...problems, 'the body is not JSON although its content type says so'];
     }
+  }
+  if (!op.enveloped) {
+    const validate = d?.content.get('application/json');
+    if (d && !d.content.has('application/json'))
+      problems.push(`a JSON answer is not declared for HTTP ${status} (declared: ${[...d.content.keys()].join(', ')})`);
+    if (validate && !validate(body)) for (const e of (validate.errors ?? []).slice(0, 5)) problems.push(`body${e.instancePath} ${e.message}`);
+    return problems;
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) return [...problems, 'the body is not the {code, msg, data} envelope'];
   const env = body as Json;

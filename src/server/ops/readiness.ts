@@ -1,0 +1,57 @@
+// Readiness (GET /readyz): the database answers, and it holds every migration this code was built
+// with (a process whose database is gone, or older than its code, would fail each request; it is
+// taken out of the load balancer instead). Bounded in time: a database that does not answer within
+// READY_TIMEOUT_MS is not ready. Probes that arrive while a check runs share it, so a flood of them
+// costs the database one small query at a time.
+import { sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { migrationsFolder, postgresError, rowsOf, type Db } from '../db/client.ts';
+
+export const READY_TIMEOUT_MS = 2_000;
+
+export type Readiness = { ready: true } | { ready: false; reason: 'database unreachable' | 'migrations not applied' };
+
+/** The newest migration of this code (drizzle's folderMillis, what its migrator records as created_at). */
+let newestMigration: number | undefined;
+const newestMigrationOfCode = () => (newestMigration ??= Math.max(...readMigrationFiles({ migrationsFolder }).map((m) => m.folderMillis)));
+
+/** PostgreSQL's undefined_table and invalid_schema_name: drizzle's migrations table is not there. */
+const NO_MIGRATIONS_TABLE = new Set(['42P01', '3F000']);
+
+export class ReadinessCheck {
+  private running: Promise<Readiness> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly timeoutMs = READY_TIMEOUT_MS,
+  ) {}
+
+  /** Never rejects. */
+  check(): Promise<Readiness> {
+    this.running ??= this.run().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async run(): Promise<Readiness> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), this.timeoutMs)));
+    const applied = this.newestApplied();
+    // Its failure after the timeout has answered is nobody's to hear.
+    applied.catch(() => undefined);
+    try {
+      const newest = await Promise.race([applied, timedOut]);
+      if (newest === 'timeout') return { ready: false, reason: 'database unreachable' };
+      return newest >= newestMigrationOfCode() ? { ready: true } : { ready: false, reason: 'migrations not applied' };
+    } catch (err) {
+      return { ready: false, reason: NO_MIGRATIONS_TABLE.has(postgresError(err)?.code ?? '') ? 'migrations not applied' : 'database unreachable' };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The newest migration the database has applied (drizzle's own table; 0 when it has none). */
+  private async newestApplied(): Promise<number> {
+    const [row] = await rowsOf<{ newest: string | number | null }>(this.db.execute(sql`select max(created_at) as newest from drizzle.__drizzle_migrations`));
+    return Number(row?.newest ?? 0);
+  }
+}
