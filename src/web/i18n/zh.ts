@@ -1,9 +1,9 @@
 // Every Chinese string of the web app (the UI kit keeps its few generic ones in
 // components/ui/ui-text.ts). Messages with parameters are functions. Exact SPEC strings are marked.
 import type { RoleType } from '../../../machines/session.machine';
-import type { TaskStatus } from '../../../machines/task.machine';
+import type { TaskStatus } from '../../../machines/task.statuses';
 import type { BoardTaskStatus } from '../../../machines/claim.machine';
-import { scanStatusLabels } from '../../../machines/scan-record.machine';
+import { scanStatusLabels } from '../../../machines/scan-record.statuses';
 import { peopleText } from './zh-people';
 import { catalogText } from './zh-catalog';
 import { boardsText } from './zh-boards';

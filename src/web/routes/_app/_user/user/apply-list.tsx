@@ -14,8 +14,8 @@ export const Route = createFileRoute('/_app/_user/user/apply-list')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) => loadMyPaymentApplies(context.api, userApplyListQuery(deps)),
   ...LIST_ROUTE_TIMING,
-  // The three views are the page: one chunk, loaded with the route, not in the main bundle.
-  codeSplitGroupings: [['component', 'pendingComponent', 'errorComponent']],
+  // The loader and the three views are the page: one chunk, loaded with the route, not in the main bundle.
+  codeSplitGroupings: [['loader', 'component', 'pendingComponent', 'errorComponent']],
   component: function UserApplyListRoute() {
     useLiveRefresh(['apply']);
     const loading = Route.useMatch({ select: (match) => match.isFetching !== false });

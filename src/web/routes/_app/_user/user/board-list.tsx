@@ -13,8 +13,8 @@ export const Route = createFileRoute('/_app/_user/user/board-list')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) => loadUserBoards(context.api, deps),
   ...LIST_ROUTE_TIMING,
-  // The three views are the page: one chunk, loaded with the route, not in the main bundle.
-  codeSplitGroupings: [['component', 'pendingComponent', 'errorComponent']],
+  // The loader and the three views are the page: one chunk, loaded with the route, not in the main bundle.
+  codeSplitGroupings: [['loader', 'component', 'pendingComponent', 'errorComponent']],
   component: function BoardListRoute() {
     const loading = Route.useMatch({ select: (match) => match.isFetching !== false });
     return <BoardListView result={Route.useLoaderData()} loading={loading} />;

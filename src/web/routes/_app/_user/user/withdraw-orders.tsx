@@ -14,8 +14,8 @@ export const Route = createFileRoute('/_app/_user/user/withdraw-orders')({
   loaderDeps: ({ search }) => withdrawOrdersQuery(search),
   loader: ({ context, deps }) => loadWithdrawOrders(context.api, deps),
   ...LIST_ROUTE_TIMING,
-  // The three views are the page: one chunk, loaded with the route, not in the main bundle.
-  codeSplitGroupings: [['component', 'pendingComponent', 'errorComponent']],
+  // The loader and the three views are the page: one chunk, loaded with the route, not in the main bundle.
+  codeSplitGroupings: [['loader', 'component', 'pendingComponent', 'errorComponent']],
   component: function UserWithdrawOrdersRoute() {
     const loading = Route.useMatch({ select: (match) => match.isFetching !== false });
     return <WithdrawOrdersView orders={Route.useLoaderData()} loading={loading} />;

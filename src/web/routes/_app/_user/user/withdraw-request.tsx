@@ -24,8 +24,8 @@ export const Route = createFileRoute('/_app/_user/user/withdraw-request')({
     return { lines, balance, cards, awaitingReceipt };
   },
   ...LIST_ROUTE_TIMING,
-  // The three views are the page: one chunk, loaded with the route, not in the main bundle.
-  codeSplitGroupings: [['component', 'pendingComponent', 'errorComponent']],
+  // The loader and the three views are the page: one chunk, loaded with the route, not in the main bundle.
+  codeSplitGroupings: [['loader', 'component', 'pendingComponent', 'errorComponent']],
   component: function UserWithdrawRequestRoute() {
     useLiveRefresh(['withdraw', 'apply']);
     const loading = Route.useMatch({ select: (match) => match.isFetching !== false });
