@@ -17,7 +17,7 @@ import type { ApiClient } from '../../api/client';
 import { createAppActor } from '../inspect/create-app-actor';
 import { createSessionRef, NO_SESSION, type RunningSession, type SessionRef, type SessionView } from './session-ref';
 import type { TokenStore } from './token-store';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 
 export type SessionLogic = ReturnType<typeof provideSession>;
 export type SessionActor = Actor<SessionLogic>;

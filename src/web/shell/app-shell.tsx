@@ -10,7 +10,7 @@ import { Footer } from './footer';
 import { Header } from './header';
 import { Sidebar } from './sidebar';
 import { useSessionRole } from '../session/use-session';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 
 export function RootLayout(): JSX.Element {
   useDocumentTitle();

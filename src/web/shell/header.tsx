@@ -2,7 +2,7 @@ import type { JSX } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Button } from '../components/ui/button';
 import { onDemand, useOnDemand } from '../components/ui/on-demand';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 import { useAppContext } from '../app/app-context';
 import { useSessionUser } from '../session/use-session';
 

@@ -4,7 +4,7 @@ import { useState, type JSX } from 'react';
 import type { RoleType } from '../../../machines/session.machine';
 import { Button } from '../components/ui/button';
 import { Modal } from '../components/ui/dialog';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 import { NavLinks } from './sidebar';
 
 /** Below the md breakpoint: a menu button (in the header) that opens the role's links in a dialog, closed again by a choice. */

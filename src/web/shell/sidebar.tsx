@@ -5,7 +5,7 @@
 import type { JSX } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { RoleType } from '../../../machines/session.machine';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 import { sidebarFor } from './sidebar-items';
 
 export function NavLinks({ role, onNavigate }: { role: RoleType | null; onNavigate?: () => void }): JSX.Element {

@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { BankCardPage } from '../../../../features/bank-cards/bank-card-page';
 import { BANK_CARD_SEARCH_DEFAULTS, bankCardSearchSchema } from '../../../../features/bank-cards/bank-card-search';
 import { loadBankCards, type BankCard } from '../../../../features/bank-cards/bank-cards-api';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 import { LIST_ROUTE_TIMING, useListFailure, type ListViewState } from '../../../../lib/list-route';
 
 const NO_CARDS: BankCard[] = [];

@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { MemberBoardListPage } from '../../../../features/member-boards/board-list-page';
 import { BOARD_LIST_SEARCH_DEFAULTS, boardListSearchSchema } from '../../../../features/member-boards/board-list-search';
 import { EMPTY_BOARD_LIST, loadUserBoards, type BoardListPage } from '../../../../features/member-boards/member-boards-api';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 import { LIST_ROUTE_TIMING, useListFailure, type ListViewState } from '../../../../lib/list-route';
 
 // Loading and a failed load show the page itself, skeletons or the failure in its table (lib/list-route.ts).

@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { EMPTY_LINE_PAGE, loadWithdrawOrders, type WithdrawRequestPage } from '../../../../features/withdraw/withdraw-api';
 import { WithdrawOrdersPage } from '../../../../features/withdraw/withdraw-orders-page';
 import { WITHDRAW_SEARCH_DEFAULTS, withdrawOrdersQuery, withdrawOrdersSearchSchema } from '../../../../features/withdraw/withdraw-search';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 import { LIST_ROUTE_TIMING, useListFailure, type ListViewState } from '../../../../lib/list-route';
 
 // Loading and a failed load show the page itself, skeletons or the failure in its table (lib/list-route.ts).

@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { EMPTY_LINE_PAGE, loadAwaitingReceipt, loadBalance, loadOwnCards, loadWithdrawRequests } from '../../../../features/withdraw/withdraw-api';
 import { WithdrawRequestPage, type WithdrawRequestData } from '../../../../features/withdraw/withdraw-request-page';
 import { WITHDRAW_SEARCH_DEFAULTS, withdrawRequestQuery, withdrawRequestSearchSchema } from '../../../../features/withdraw/withdraw-search';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 import { useLiveRefresh } from '../../../../live/use-live';
 import { LIST_ROUTE_TIMING, useListFailure, type ListViewState } from '../../../../lib/list-route';
 
