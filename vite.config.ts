@@ -13,12 +13,14 @@ const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3000'}`;
 export default defineConfig({
   plugins: [
     // Must come before react(): it generates src/web/routeTree.gen.ts (committed) and splits
-    // each route's component into its own chunk.
+    // each route's loader and component into one chunk, fetched when the route is first visited
+    // (the API modules its loader calls are not in the entry; docs/decisions/130).
     tanstackRouter({
       target: 'react',
       routesDirectory: 'src/web/routes',
       generatedRouteTree: 'src/web/routeTree.gen.ts',
       autoCodeSplitting: true,
+      codeSplittingOptions: { defaultBehavior: [['loader', 'component'], ['errorComponent'], ['notFoundComponent']] },
       quoteStyle: 'single',
     }),
     react(),
@@ -34,6 +36,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which chunk imports which; scripts/bundle-size.ts reads it.
+    manifest: true,
   },
   // Tests: vitest.config.ts (its own projects) takes precedence over this file for vitest.
 });

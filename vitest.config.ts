@@ -1,5 +1,5 @@
 // Test projects (npm test runs them all through scripts/test.ts; test:unit, test:api, test:web one each):
-//  - unit:   no database, no DOM: machines, the contract, the lint walls, and server code on plain data. A test of
+//  - unit:   no database, no DOM: machines, the contract, the lint walls, scripts' logic, and server code on plain data. A test of
 //            server code that needs no database is named *.unit.test.ts beside its area's API tests
 //            (tests/server/matching/: the planner), so it runs here, in seconds, and not in `server`.
 //  - server: the API through app.inject on a real database. One database per worker, reused across
@@ -23,7 +23,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['tests/machines/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/lint/**/*.test.ts', 'tests/server/**/*.unit.test.ts'],
+          include: [
+            'tests/machines/**/*.test.ts',
+            'tests/contract/**/*.test.ts',
+            'tests/lint/**/*.test.ts',
+            'tests/scripts/**/*.test.ts',
+            'tests/server/**/*.unit.test.ts',
+          ],
           environment: 'node',
           // The planner's property tests run hundreds of random worlds each: seconds on a busy 2-core machine.
           testTimeout: 20_000,

@@ -8,7 +8,6 @@
  * become spaces (cleanCardText). Every other word is Chinese; the stored values (payment and card
  * types) stay as SPEC names them and are shown in words (paymentTypeLabel, cardTypeLabel).
  */
-import { withdrawMessages } from './withdraw.machine';
 
 /**
  * Recognised without regard to case and stored in that spelling (knownPaymentType); any other
@@ -83,7 +82,7 @@ export const cardMessages = {
   bound: '保存成功',
   unbound: '删除成功',
   inUse: '该银行卡有未完成的提现，不能删除',
-  notFound: withdrawMessages.cardNotFound,
+  notFound: '银行卡不存在',
   maskedValue: (label: string) => `${label}不能是隐藏后的值（${MASK}…），请填写完整的${label}`,
 } as const;
 const M = cardMessages;

@@ -6,9 +6,9 @@
  * with this machine, refusing what it refuses with the message the UI would show.
  */
 import { setup } from 'xstate';
+import { PAYMENT_STATUSES, type PaymentStatus } from './payment.statuses';
 
-export const PAYMENT_STATUSES = ['applied', 'agreed', 'withdrawing', 'paid', 'collected'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export { PAYMENT_STATUSES, type PaymentStatus };
 /** An application waiting for the admin's agree (the admin home's count, /admin/apply-list?status=). */
 export const AWAITING_AGREE_PAYMENT_STATUS = 'applied' satisfies PaymentStatus;
 /** A new application's status: the machine's first state (the member has applied). */

@@ -8,10 +8,10 @@
  */
 import { setup } from 'xstate';
 import { allowedEvents, decide, type Decision } from './stored-state';
+import { SCAN_STATUSES, scanStatusLabels, type ScanStatus } from './scan-record.statuses';
 
-/** SPEC §4 scan record statuses, in the order of their life. The database enum and the contract's ScanStatus are this list (tests/contract/scan-status.test.ts). */
-export const SCAN_STATUSES = ['init', 'scan', 'match', 'unmatch', 'wait2pay', 'payed'] as const;
-export type ScanStatus = (typeof SCAN_STATUSES)[number];
+export { SCAN_STATUSES, scanStatusLabels, type ScanStatus };
+
 /**
  * A tracking id a member recorded this many days ago that no scan has seen is "not arrived": the
  * admin home counts them and /admin/tasks?notArrived=true lists their tasks. Seven days: a parcel
@@ -46,16 +46,6 @@ export const scanRecordMessages = {
   /** Matching or payment asked of a row in a status that does not take it (a bug of the caller, never a user's doing). */
   notAllowed: '该记录当前不能进行此操作',
 } as const;
-
-/** Each status in words: the screens' badges and filters (web i18n zh.status.scan) and the Excel export show these. */
-export const scanStatusLabels = {
-  init: '已导入', // imported, not yet seen at the warehouse
-  scan: '已扫描',
-  match: '已匹配',
-  unmatch: '不匹配',
-  wait2pay: '待付款',
-  payed: '已付款',
-} as const satisfies Record<ScanStatus, string>;
 
 /** SPEC §9: a scan counts one unit unless the clerk types more. */
 export const DEFAULT_SCAN_COUNT = 1;

@@ -6,9 +6,9 @@
  */
 import { setup } from 'xstate';
 import { decide, statesAllowing, type Decision } from './stored-state';
+import { TASK_STATUSES, type TaskStatus } from './task.statuses';
 
-export const TASK_STATUSES = ['pending', 'open', 'closed', 'locked', 'processing', 'finished', 'deleted', 'unmatch'] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
+export { TASK_STATUSES, type TaskStatus };
 /** A deleted task is gone: its claim, records and units count for nothing (lists, matching, claims). */
 export const DELETED_TASK_STATUS = 'deleted' satisfies TaskStatus;
 /** A claim waiting for the admin's accept or reject (the admin home's first count, /admin/tasks?taskStatus=). */

@@ -6,11 +6,10 @@
  * machine, refusing what it refuses with its message.
  */
 import { setup } from 'xstate';
+import { cardMessages } from './bank-card';
+import { AWAITING_PAY_WITHDRAW_STATUS, WITHDRAW_STATUSES, type WithdrawStatus } from './withdraw.statuses';
 
-export const WITHDRAW_STATUSES = ['canceled', 'waited', 'paid', 'requestedCancel'] as const;
-export type WithdrawStatus = (typeof WITHDRAW_STATUSES)[number];
-/** A line waiting to be paid: the admin home's withdrawals, the payment file and bulk pay take these. */
-export const AWAITING_PAY_WITHDRAW_STATUS = 'waited' satisfies WithdrawStatus;
+export { AWAITING_PAY_WITHDRAW_STATUS, WITHDRAW_STATUSES, type WithdrawStatus };
 /** A paid line: its member may confirm receipt of the applications its order paid (pay.collect). */
 export const PAID_WITHDRAW_STATUS = 'paid' satisfies WithdrawStatus;
 /** A line whose member asked to cancel, waiting for the admin's agree or reject. */
@@ -42,7 +41,7 @@ export const withdrawMessages = {
   agreeCancelOnly: '只有申请取消的提现可以同意或拒绝取消',
   changeCardWaitedOnly: '只有待付款的提现可以更换银行卡',
   notFound: '提现记录不存在',
-  cardNotFound: '银行卡不存在',
+  cardNotFound: cardMessages.notFound,
   taskNotWithdrawable: '所选任务中有不可提现的任务',
   requested: '提交成功',
 } as const;

@@ -333,6 +333,7 @@ async function main() {
   await outbox.stop();
   await database.close();
   fs.rmSync(dir, { recursive: true, force: true });
+  console.log((await import('./bundle-size.ts')).loginPageJsSummary());
 }
 
 main().catch((err) => {

@@ -7,7 +7,7 @@ import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { vi } from 'vitest';
 import type { RoleType, SessionUser } from '../../machines/session.machine';
 import { toast } from '../../src/web/components/ui/toast';
-import { createSessionActor } from '../../src/web/session/session-actor';
+import { createSessionActor, sessionRefOf } from '../../src/web/session/session-actor';
 import { createTokenStore } from '../../src/web/session/token-store';
 import { createAppRouter } from '../../src/web/router';
 import { fakeApiClient, ok, type Routes } from './support/fake-api';
@@ -49,7 +49,7 @@ export function renderApp(path: string, options: RenderAppOptions = {}) {
     onSessionSignal: (signal) => session.send(signal),
   });
   const session = createSessionActor({ api, tokenStore, ...effects });
-  const router = createAppRouter({ session, api }, createMemoryHistory({ initialEntries: [path] }));
+  const router = createAppRouter({ session: sessionRefOf(session), api }, createMemoryHistory({ initialEntries: [path] }));
   const view = render(<RouterProvider router={router} />);
   return { ...view, router, session, api, requests, tokenStore, effects, live };
 }

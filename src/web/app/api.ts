@@ -4,7 +4,7 @@
 // catalog's words for a call that got no answer.
 import { createApiClient, sessionSignals, type ApiClient } from '../../api/client';
 import { toast } from '../components/ui/toast';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 import { getTokenStore } from '../session/token-store';
 
 export function createAppApiClient(): ApiClient {

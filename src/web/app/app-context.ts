@@ -1,12 +1,12 @@
-// What every route and page can reach through the router context: the session actor and the API
-// client. main.tsx passes the real ones; tests pass a session actor with fakes provided and a client
-// built on a fake fetch.
+// What every route and page can reach through the router context: the session (its ref, which
+// starts the session actor when needed) and the API client. main.tsx passes the real ones; tests pass
+// a session actor with fakes provided (sessionRefOf) and a client built on a fake fetch.
 import { useRouter } from '@tanstack/react-router';
 import type { ApiClient } from '../../api/client';
-import type { SessionActor } from '../session/session-actor';
+import type { SessionRef } from '../session/session-ref';
 
 export interface AppContext {
-  session: SessionActor;
+  session: SessionRef;
   api: ApiClient;
 }
 

@@ -1,60 +1,21 @@
-// Stately inspector for the app's actors, off by default.
-//
-// Turn it on with `?inspect` in the URL (any value, e.g. http://localhost:5173/me?inspect) or
-// persistently with `localStorage.setItem('inspect', '1')` (remove the key to turn it off). The app
-// then loads @statelyai/inspect with a dynamic import (its own chunk: nothing of it is in the main
-// bundle), opens the inspector window, and every actor created with `createAppActor` reports to it.
-// `initInspector()` runs once in main.tsx before the first actor is created.
-import { createActor, type Actor, type ActorOptions, type AnyActorLogic, type InspectionEvent, type Observer } from 'xstate';
-
-export const INSPECT_QUERY_PARAM = 'inspect';
-export const INSPECT_STORAGE_KEY = 'inspect';
-
-type InspectObserver = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
-
-let appInspect: InspectObserver | undefined;
-
-/** Whether the inspector was asked for, by `?inspect` or localStorage 'inspect' = '1'. */
-export function isInspectRequested(search: string, readStorage: () => string | null): boolean {
-  if (new URLSearchParams(search).has(INSPECT_QUERY_PARAM)) return true;
-  try {
-    return readStorage() === '1';
-  } catch {
-    return false;
-  }
-}
-
-/** Loads and opens the inspector when requested; otherwise does nothing (and loads nothing). */
-export async function initInspector(): Promise<void> {
-  if (typeof window === 'undefined') return;
-  if (!isInspectRequested(window.location.search, () => window.localStorage.getItem(INSPECT_STORAGE_KEY))) return;
-  try {
-    const { createBrowserInspector } = await import('@statelyai/inspect');
-    appInspect = createBrowserInspector().inspect;
-  } catch (error) {
-    console.warn('Stately inspector could not be started', error);
-  }
-}
-
-/** For tests and tools: the inspect observer every app actor gets (undefined when off). */
-export function setAppInspect(inspect: InspectObserver | undefined): void {
-  appInspect = inspect;
-}
+// The app's actors report to the Stately inspector when it is on (inspector.ts says how to turn it
+// on). Every actor the web app creates goes through here: the session actor, and the feature
+// machines' actors.
+import { createActor, type Actor, type ActorOptions, type AnyActorLogic } from 'xstate';
+import { appInspector } from './inspector';
 
 /**
  * Adds the inspector (when on) to actor options, for actors created by React hooks:
  * `useActorRef(machine, withAppInspect({ input }))`.
  */
 export function withAppInspect<TOptions extends { inspect?: unknown }>(options: TOptions): TOptions {
-  return appInspect && options.inspect === undefined ? { ...options, inspect: appInspect } : options;
+  const inspect = appInspector();
+  return inspect && options.inspect === undefined ? { ...options, inspect } : options;
 }
 
-/**
- * `createActor` for the app: the same options, plus the inspector when it is on. Every actor the
- * web app creates (the session actor, and the feature machines' actors) goes through here.
- */
+/** `createActor` for the app: the same options, plus the inspector when it is on. */
 export function createAppActor<TLogic extends AnyActorLogic>(logic: TLogic, options?: ActorOptions<TLogic>): Actor<TLogic> {
-  const inspect = options?.inspect ?? appInspect;
+  const inspect = options?.inspect ?? appInspector();
   const create = createActor as (l: TLogic, o?: ActorOptions<TLogic>) => Actor<TLogic>;
   return create(logic, inspect ? { ...options, inspect } : options);
 }

@@ -9,7 +9,7 @@ import { useCallback } from 'react';
 import { errorText } from '../../api/client';
 import type { ApiOutcome } from '../../api/outcome';
 import type { TableFailure } from '../components/ui/data-table';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 
 /** A read the loader could not make: its SPEC §8 code and the server's words (code null: no answer). */
 export class LoadFailure extends Error {

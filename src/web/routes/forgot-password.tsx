@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
 import { PublicLayout } from '../shell/app-shell';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 
 export const Route = createFileRoute('/forgot-password')({
   staticData: { title: zh.titles.forgotPassword },

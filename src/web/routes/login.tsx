@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { LoginPage } from '../features/auth/login-page';
 import { optionalSearchText } from '../navigation/search';
 import { PublicLayout } from '../shell/app-shell';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 
 export const Route = createFileRoute('/login')({
   staticData: { title: zh.titles.login },

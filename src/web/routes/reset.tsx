@@ -4,7 +4,7 @@ import { ResetPage } from '../features/auth/reset-page';
 import { checkToken } from '../features/auth/token-check';
 import { optionalSearchText } from '../navigation/search';
 import { PublicLayout } from '../shell/app-shell';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 
 export const Route = createFileRoute('/reset')({
   staticData: { title: zh.titles.reset },

@@ -4,7 +4,7 @@ import { SignupPage } from '../features/auth/signup-page';
 import { checkToken } from '../features/auth/token-check';
 import { optionalSearchText } from '../navigation/search';
 import { PublicLayout } from '../shell/app-shell';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 
 export const Route = createFileRoute('/signup')({
   staticData: { title: zh.titles.signup },

@@ -6,9 +6,8 @@
 // it exists for every role and loads nothing that could be refused again (a home's call, refused,
 // would send it back to itself).
 import { redirect, type ParsedLocation } from '@tanstack/react-router';
-import { isLoggedIn, selectRole, type RoleType } from '../../../machines/session.machine';
+import type { RoleType } from '../../../machines/session.machine';
 import type { AppContext } from '../app/app-context';
-import { waitForSession } from './session-actor';
 
 export const NO_ACCESS_PATH = '/me';
 export const LOGIN_PATH = '/login';
@@ -26,19 +25,20 @@ export const ADMIN_ONLY_ROLES: readonly RoleType[] = ['admin'];
 /** SPEC §2: the session is initialised before every route except /login. */
 export async function initialiseSession(context: AppContext, location: ParsedLocation): Promise<void> {
   if (location.pathname === LOGIN_PATH || location.pathname.startsWith(`${LOGIN_PATH}/`)) return;
-  await waitForSession(context.session);
+  const session = await context.session.start();
+  await session.settled();
 }
 
 /** Login-required routes: without a user, go to /login?callback=<wanted path>. */
 export function requireLogin(context: AppContext, location: ParsedLocation): void {
-  if (!isLoggedIn(context.session.getSnapshot())) {
+  if (!context.session.view().loggedIn) {
     throw redirect({ to: LOGIN_PATH, search: { callback: location.href }, replace: true });
   }
 }
 
 /** Role-restricted routes: a wrong role goes home. */
 export function requireRole(context: AppContext, roles: readonly RoleType[]): void {
-  const role = selectRole(context.session.getSnapshot());
+  const { role } = context.session.view();
   if (role === null || !roles.includes(role)) {
     throw redirect({ to: '/', replace: true });
   }
@@ -47,6 +47,6 @@ export function requireRole(context: AppContext, roles: readonly RoleType[]): vo
 /** `/`: the logged-in role's home (without a user, the login page with `/` as callback). */
 export function redirectHome(context: AppContext, location: ParsedLocation): never {
   requireLogin(context, location);
-  const role = selectRole(context.session.getSnapshot());
+  const { role } = context.session.view();
   throw redirect({ to: role === null ? NO_ACCESS_PATH : HOME_BY_ROLE[role], replace: true });
 }

@@ -1,13 +1,23 @@
 // The app's session actor: machines/session.machine.ts with the browser side effects provided.
-// main.tsx creates it once (createSessionActor), forwards the API client's session signals to it
-// and hands it to the router context; routes wait for it to settle (waitForSession) before they
-// decide whether a login is needed.
+// This module (with xstate) is its own chunk: main.tsx loads it through the session ref
+// (session-ref.ts) when the session is first needed, creates the actor once (createSessionActor) and
+// wraps it (runSession) for the router context; routes wait for it to settle before they decide
+// whether a login is needed.
 import { fromPromise, waitFor, type Actor } from 'xstate';
-import { isSettling, sessionMachine, type SessionNotice, type SessionSnapshot, type SessionUser } from '../../../machines/session.machine';
-import type { ApiClient, SessionSignal } from '../../api/client';
+import {
+  isLoggedIn,
+  isSettling,
+  selectRole,
+  sessionMachine,
+  type SessionNotice,
+  type SessionSnapshot,
+  type SessionUser,
+} from '../../../machines/session.machine';
+import type { ApiClient } from '../../api/client';
 import { createAppActor } from '../inspect/create-app-actor';
+import { createSessionRef, NO_SESSION, type RunningSession, type SessionRef, type SessionView } from './session-ref';
 import type { TokenStore } from './token-store';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 
 export type SessionLogic = ReturnType<typeof provideSession>;
 export type SessionActor = Actor<SessionLogic>;
@@ -66,15 +76,33 @@ export function createSessionActor(deps: SessionDeps): SessionActor {
   return actor;
 }
 
-/** Sends the API client's token.expired / no.access to the session actor. */
-export function forwardSessionSignals(
-  actor: Pick<SessionActor, 'send'>,
-  signals: { subscribe(listener: (signal: SessionSignal) => void): () => void },
-): () => void {
-  return signals.subscribe((signal) => actor.send(signal));
+/** The actor as the session ref runs it: its view computed by the machine's questions, once per snapshot. */
+export function runSession(actor: SessionActor): RunningSession {
+  let seen: SessionSnapshot | undefined;
+  let view: SessionView = NO_SESSION;
+  return {
+    send: (event) => actor.send(event),
+    view() {
+      const snapshot = actor.getSnapshot();
+      if (snapshot !== seen) {
+        seen = snapshot;
+        const loggedIn = isLoggedIn(snapshot);
+        view = { loggedIn, user: loggedIn ? snapshot.context.user : null, role: selectRole(snapshot) };
+      }
+      return view;
+    },
+    subscribe(listener) {
+      const subscription = actor.subscribe(() => listener());
+      return () => subscription.unsubscribe();
+    },
+    settled: async () => {
+      await waitFor(actor, (snapshot) => !isSettling(snapshot));
+    },
+  };
 }
 
-/** Resolves once the session has left `starting`/`loadingUser` (SPEC §2: initialise before each route). */
-export function waitForSession(actor: SessionActor): Promise<SessionSnapshot> {
-  return waitFor(actor, (snapshot) => !isSettling(snapshot));
+/** A session ref over an actor already started (tests, which create the actor themselves). */
+export function sessionRefOf(actor: SessionActor): SessionRef {
+  const running = runSession(actor);
+  return createSessionRef(() => Promise.resolve(running), running);
 }

@@ -1,16 +1,16 @@
 // The page frame: header on top, content, footer with the version. Login-required routes add the
 // role's sidebar (AppLayout); the public pages (login, signup, forgot-password, reset) have none.
-import type { JSX, ReactNode } from 'react';
+import { useEffect, type JSX, type ReactNode } from 'react';
 import { Navigate, Outlet, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { Button } from '../components/ui/button';
 import { Toaster } from '../components/ui/toast';
-import { ConfirmDialogHost } from '../components/ui/confirm';
+import { ConfirmDialogHost, preloadConfirmDialog } from '../components/ui/confirm';
 import { useDocumentTitle } from './document-title';
 import { Footer } from './footer';
 import { Header } from './header';
 import { Sidebar } from './sidebar';
 import { useSessionRole } from '../session/use-session';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 
 export function RootLayout(): JSX.Element {
   useDocumentTitle();
@@ -35,6 +35,8 @@ export function RootLayout(): JSX.Element {
 
 export function AppLayout(): JSX.Element {
   const role = useSessionRole();
+  // The logged-in pages ask for confirmations: have the dialog's code before the first one.
+  useEffect(preloadConfirmDialog, []);
   return (
     <>
       <Sidebar role={role} />

@@ -1,7 +1,7 @@
 // SPEC §2: the page title comes from the route's title (`staticData: { title }` on each route).
 import { useEffect } from 'react';
 import { useMatches } from '@tanstack/react-router';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 
 declare module '@tanstack/react-router' {
   interface StaticDataRouteOption {

@@ -1,6 +1,6 @@
 import type { JSX } from 'react';
 import { version } from '../../../package.json';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 
 export const APP_VERSION: string = version;
 

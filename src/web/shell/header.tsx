@@ -1,19 +1,22 @@
 import type { JSX } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Button } from '../components/ui/button';
-import { zh } from '../i18n/zh';
+import { onDemand, useOnDemand } from '../components/ui/on-demand';
+import { zhApp as zh } from '../i18n/zh-app';
 import { useAppContext } from '../app/app-context';
 import { useSessionUser } from '../session/use-session';
-import { MobileNav } from './sidebar';
+
+const mobileNav = onDemand(() => import('./mobile-nav'));
 
 /** SPEC §1: a header with the title, and a logout button only when logged in (and, on a narrow screen, the menu: MobileNav). */
 export function Header(): JSX.Element {
   const { session } = useAppContext();
   const user = useSessionUser();
+  const nav = useOnDemand(mobileNav, user !== null);
   return (
     <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center justify-between border-b border-slate-200 bg-white px-4 shadow-sm sm:px-6">
       <div className="flex min-w-0 items-center gap-3">
-        {user && <MobileNav role={user.roleType} />}
+        {user && nav && <nav.MobileNav role={user.roleType} />}
         <Link to="/" className="flex min-w-0 items-center gap-2 text-base font-semibold text-slate-900">
           <span aria-hidden="true" className="grid size-7 shrink-0 place-items-center rounded-md bg-blue-600 text-sm text-white">
             采

@@ -3,7 +3,7 @@
 // after the tracking list (a clerk reaches them from the menu, not only through the tracking list's
 // buttons).
 import type { RoleType } from '../../../machines/session.machine';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 
 export type SidebarPath = keyof typeof zh.nav;
 

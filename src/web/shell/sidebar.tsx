@@ -1,16 +1,14 @@
 // The role's navigation (SPEC §2 sidebar). On a wide screen it is the sidebar beside the content; on
 // a narrow one (a phone at the warehouse door scanning with its camera, a member checking a task)
 // the sidebar would take half the width, so the header's menu button opens the same links instead
-// (MobileNav).
-import { useState, type JSX } from 'react';
+// (mobile-nav.tsx, loaded when a user is logged in).
+import type { JSX } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { RoleType } from '../../../machines/session.machine';
-import { Button } from '../components/ui/button';
-import { Modal } from '../components/ui/dialog';
-import { zh } from '../i18n/zh';
+import { zhApp as zh } from '../i18n/zh-app';
 import { sidebarFor } from './sidebar-items';
 
-function NavLinks({ role, onNavigate }: { role: RoleType | null; onNavigate?: () => void }): JSX.Element {
+export function NavLinks({ role, onNavigate }: { role: RoleType | null; onNavigate?: () => void }): JSX.Element {
   return (
     <ul className="flex flex-col gap-0.5">
       {sidebarFor(role).map((item) => (
@@ -36,23 +34,5 @@ export function Sidebar({ role }: { role: RoleType | null }): JSX.Element {
         <NavLinks role={role} />
       </div>
     </nav>
-  );
-}
-
-/** Below the md breakpoint: a menu button (in the header) that opens the role's links in a dialog, closed again by a choice. */
-export function MobileNav({ role }: { role: RoleType }): JSX.Element {
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button variant="secondary" size="sm" className="md:hidden" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(true)}>
-        <span aria-hidden="true">☰</span>
-        {zh.app.menu}
-      </Button>
-      <Modal open={open} onClose={() => setOpen(false)} title={zh.app.mainNav} size="sm">
-        <nav aria-label={zh.app.mainNav}>
-          <NavLinks role={role} onNavigate={() => setOpen(false)} />
-        </nav>
-      </Modal>
-    </>
   );
 }

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { createBrowserHistory, RouterProvider } from '@tanstack/react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts, toast } from '../../../src/web/components/ui/toast';
-import { createSessionActor } from '../../../src/web/session/session-actor';
+import { createSessionActor, sessionRefOf } from '../../../src/web/session/session-actor';
 import { createTokenStore } from '../../../src/web/session/token-store';
 import { createAppRouter } from '../../../src/web/router';
 import { renderApp, userOf } from '../app-harness';
@@ -291,7 +291,7 @@ describe('/user/upload: leaving with results on screen', () => {
     tokenStore.write({ token: 'test-token', keep: false });
     const { api } = fakeApiClient(handlers, { readToken: () => tokenStore.read(), notifyError: (message) => toast.error(message) });
     const session = createSessionActor({ api, tokenStore, goHome: vi.fn(), reloadRoot: vi.fn(), notify: vi.fn() });
-    const router = createAppRouter({ session, api }, createBrowserHistory());
+    const router = createAppRouter({ session: sessionRefOf(session), api }, createBrowserHistory());
     render(<RouterProvider router={router} />);
 
     const unload = () => {

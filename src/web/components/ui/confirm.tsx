@@ -1,9 +1,9 @@
 // confirmDialog() can be awaited from anywhere (handlers, machines' provided actions). Requests queue
 // in a small store and <ConfirmDialogHost />, mounted once next to <Toaster />, shows them one at a time.
+// The dialog itself (confirm-dialog.tsx, with Headless UI) loads when the first request comes, or
+// earlier by preloadConfirmDialog() (the logged-in layout does): the login page never loads it.
 import { useSyncExternalStore, type JSX } from 'react';
-import { Button } from './button';
-import { Modal } from './dialog';
-import { UI_TEXT } from './ui-text';
+import { onDemand, useOnDemand } from './on-demand';
 
 export interface ConfirmOptions {
   title?: string;
@@ -13,7 +13,7 @@ export interface ConfirmOptions {
   danger?: boolean;
 }
 
-interface ConfirmRequest extends ConfirmOptions {
+export interface ConfirmRequest extends ConfirmOptions {
   message: string;
   resolve: (ok: boolean) => void;
 }
@@ -54,27 +54,16 @@ function subscribe(listener: () => void) {
 
 const getSnapshot = () => queue;
 
-export function ConfirmDialogHost(): JSX.Element {
+const dialog = onDemand(() => import('./confirm-dialog'));
+
+/** Loads the dialog's code ahead of the first request, so it opens at once. */
+export function preloadConfirmDialog(): void {
+  void dialog.load();
+}
+
+export function ConfirmDialogHost(): JSX.Element | null {
   const pending = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
   const head = pending[0];
-  return (
-    <Modal
-      open={head !== undefined}
-      onClose={() => answer(false)}
-      title={head?.title ?? UI_TEXT.confirmTitle}
-      size="sm"
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => answer(false)}>
-            {head?.cancelText ?? UI_TEXT.cancel}
-          </Button>
-          <Button variant={head?.danger ? 'danger' : 'primary'} onClick={() => answer(true)}>
-            {head?.okText ?? UI_TEXT.ok}
-          </Button>
-        </>
-      }
-    >
-      <p className="whitespace-pre-line">{head?.message}</p>
-    </Modal>
-  );
+  const loaded = useOnDemand(dialog, head !== undefined);
+  return loaded && <loaded.ConfirmDialog request={head} onAnswer={answer} />;
 }

@@ -3,7 +3,7 @@
 // task edit page can return to it through ?back=). A value that does not parse falls back to its
 // default instead of failing the route; defaults stay out of the URL (lib/list-search.ts).
 import * as v from 'valibot';
-import { TASK_STATUSES } from '../../../../machines/task.machine';
+import { TASK_STATUSES } from '../../../../machines/task.statuses';
 import {
   definedOnly,
   flagParam,

@@ -1,5 +1,5 @@
 import type { JSX, ReactNode } from 'react';
-import { zh } from '../../i18n/zh';
+import { zhApp as zh } from '../../i18n/zh-app';
 
 /** The card every public auth page sits in. */
 export function AuthCard({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }): JSX.Element {

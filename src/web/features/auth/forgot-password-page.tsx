@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { FORM_URLENCODED, extractMessage } from '../../../api/client';
 import { Button } from '../../components/ui/button';
 import { Form, FormError, TextField, required, useValibotForm } from '../../components/ui/form';
-import { zh } from '../../i18n/zh';
+import { zhApp as zh } from '../../i18n/zh-app';
 import { useAppContext } from '../../app/app-context';
 import { AuthCard, NoticeBox } from './auth-card';
 

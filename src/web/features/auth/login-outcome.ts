@@ -1,6 +1,6 @@
 // SPEC §5 Login: what the login page says for each answer of POST /ext/login/login.
 import { errorText, extractMessage } from '../../../api/client';
-import { zh } from '../../i18n/zh';
+import { zhApp as zh } from '../../i18n/zh-app';
 
 export const LOGIN_REDIRECT_DELAY_MS = 100;
 

@@ -6,7 +6,7 @@ import { Link, useRouter } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { Button } from '../../components/ui/button';
 import { Checkbox, Form, FormError, PasswordField, TextField, required, useValibotForm } from '../../components/ui/form';
-import { zh } from '../../i18n/zh';
+import { zhApp as zh } from '../../i18n/zh-app';
 import { useAppContext } from '../../app/app-context';
 import { navigateTo, resolveLoginCallback } from '../../navigation/navigate-to';
 import { AuthCard } from './auth-card';

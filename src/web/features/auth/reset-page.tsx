@@ -8,7 +8,7 @@ import { extractMessage } from '../../../api/client';
 import { Button } from '../../components/ui/button';
 import { Form, FormError, PasswordField, TextField, required, useValibotForm } from '../../components/ui/form';
 import { toast } from '../../components/ui/toast';
-import { zh } from '../../i18n/zh';
+import { zhApp as zh } from '../../i18n/zh-app';
 import { useAppContext } from '../../app/app-context';
 import { AuthCard } from './auth-card';
 import { requiredSecret } from './auth-fields';

@@ -3,7 +3,7 @@
 // (isDesc). A value that does not parse falls back to its default or is dropped instead of failing
 // the route; defaults stay out of the URL (lib/list-search.ts).
 import * as v from 'valibot';
-import { PAYMENT_STATUSES } from '../../../../machines/payment.machine';
+import { PAYMENT_STATUSES } from '../../../../machines/payment.statuses';
 import { DEFAULT_PAGE_SIZE } from '../../components/ui/pager';
 import { definedOnly, idParam, isDescParam, LIST_SEARCH_DEFAULTS, oneOf, pageParam, sizeParam } from '../../lib/list-search';
 import type { PaymentListQuery } from './payments-api';

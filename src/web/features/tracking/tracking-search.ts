@@ -5,7 +5,7 @@
 // (SPEC §9 "The timezone offset in hours is sent with the tracking list ... and exports"), so a
 // link opened elsewhere reads its dates in the opener's own time.
 import * as v from 'valibot';
-import { SCAN_STATUSES } from '../../../../machines/scan-record.machine';
+import { SCAN_STATUSES } from '../../../../machines/scan-record.statuses';
 import { dayParam, definedOnly, idParam, isDescParam, oneOf, pageParam, sizeParam, textParam } from '../../lib/list-search';
 import { timezoneOffsetHours } from '../../lib/timezone';
 import type { TrackingAuditQuery, TrackingExportFilters, TrackingListQuery } from './tracking-api';

@@ -8,7 +8,7 @@
 // - /admin/withdraw-list: orderId, status, userId, cardId (listAdminWithdrawRequests; the export
 //   takes the same, the payment file all but the status).
 import * as v from 'valibot';
-import { AWAITING_PAY_WITHDRAW_STATUS, WITHDRAW_STATUSES } from '../../../../machines/withdraw.machine';
+import { AWAITING_PAY_WITHDRAW_STATUS, WITHDRAW_STATUSES } from '../../../../machines/withdraw.statuses';
 import { PAGE_SIZE_OPTIONS } from '../../components/ui/pager';
 import { definedOnly, idParam, isDescParam, LIST_SEARCH_DEFAULTS, oneOf, pageParam, sizeParam } from '../../lib/list-search';
 import type { AdminWithdrawListQuery, PaymentFileFilters, WithdrawExportFilters, WithdrawListQuery, WithdrawOrdersQuery } from './withdraw-api';

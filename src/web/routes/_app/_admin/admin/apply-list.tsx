@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react
 import { AdminApplyListPage } from '../../../../features/payments/admin-apply-list-page';
 import { ADMIN_APPLY_LIST_SEARCH_DEFAULTS, adminApplyListQuery, adminApplyListSearchSchema } from '../../../../features/payments/apply-list-search';
 import { loadPaymentApplies, loadUsers } from '../../../../features/payments/payments-api';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/apply-list')({
   staticData: { title: zh.titles.adminApplyList },

@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react
 import { BoardListPage } from '../../../../features/boards/board-list-page';
 import { BOARD_LIST_SEARCH_DEFAULTS, boardListQuery, boardListSearchSchema } from '../../../../features/boards/board-list-search';
 import { loadBoardList } from '../../../../features/boards/boards-api';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/board-list')({
   staticData: { title: zh.titles.adminBoardList },

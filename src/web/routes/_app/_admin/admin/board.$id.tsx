@@ -1,7 +1,7 @@
 import { createFileRoute, notFound } from '@tanstack/react-router';
 import { BoardPage } from '../../../../features/boards/board-page';
 import { loadBoardPage, parseRouteId } from '../../../../features/boards/boards-api';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 import { useLiveRefresh } from '../../../../live/use-live';
 
 export const Route = createFileRoute('/_app/_admin/admin/board/$id')({

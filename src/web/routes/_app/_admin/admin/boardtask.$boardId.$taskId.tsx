@@ -2,7 +2,7 @@ import { createFileRoute, notFound } from '@tanstack/react-router';
 import { BoardTaskPage } from '../../../../features/boards/board-task-page';
 import { loadBoardTask, parseRouteId } from '../../../../features/boards/boards-api';
 import { backSearch } from '../../../../navigation/search';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/boardtask/$boardId/$taskId')({
   staticData: { title: zh.titles.adminBoardTask },

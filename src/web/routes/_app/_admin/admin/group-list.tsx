@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { GroupListPage } from '../../../../features/people/group-list-page';
 import { loadGroups } from '../../../../features/people/users';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/group-list')({
   staticData: { title: zh.titles.adminGroupList },

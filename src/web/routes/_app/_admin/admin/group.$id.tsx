@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { GroupPage } from '../../../../features/people/group-page';
 import { loadGroupPage } from '../../../../features/people/users';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/group/$id')({
   staticData: { title: zh.titles.adminGroup },

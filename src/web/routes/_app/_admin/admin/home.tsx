@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { AdminHomePage } from '../../../../features/home/admin-home-page';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 // The admin side's home (`/` leads admin and lowerAdmin here): the page loads its own counts, so
 // the title and the links show at once.

@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { ItemListPage } from '../../../../features/catalog/item-list-page';
 import { ITEM_LIST_SEARCH_DEFAULTS, itemListSearchSchema } from '../../../../features/catalog/item-list-search';
 import { loadItemList } from '../../../../features/catalog/items';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/item-list')({
   staticData: { title: zh.titles.adminItemList },

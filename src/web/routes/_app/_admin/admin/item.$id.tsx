@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ItemPage } from '../../../../features/catalog/item-page';
 import { loadItemPage } from '../../../../features/catalog/items';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/item/$id')({
   staticData: { title: zh.titles.adminItem },

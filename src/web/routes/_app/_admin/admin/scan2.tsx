@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { Scan2Page } from '../../../../features/scan/scan2-page';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/scan2')({
   staticData: { title: zh.titles.adminScan2 },

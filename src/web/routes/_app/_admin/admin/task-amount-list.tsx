@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react
 import { loadTaskAmounts, loadUsers } from '../../../../features/statistics/task-amount-api';
 import { TaskAmountListPage } from '../../../../features/statistics/task-amount-list-page';
 import { TASK_AMOUNT_SEARCH_DEFAULTS, taskAmountQuery, taskAmountSearchSchema } from '../../../../features/statistics/task-amount-search';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/task-amount-list')({
   staticData: { title: zh.titles.adminTaskAmountList },

@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react
 import { loadTaskAudits, loadUsers } from '../../../../features/admin-tasks/admin-tasks-api';
 import { TaskAuditPage } from '../../../../features/admin-tasks/task-audit-page';
 import { ADMIN_TASK_SEARCH_DEFAULTS, taskAuditQuery, taskAuditSearchSchema } from '../../../../features/admin-tasks/admin-tasks-search';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/task-audit')({
   staticData: { title: zh.titles.adminTaskAudit },

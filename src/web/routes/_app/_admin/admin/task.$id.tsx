@@ -2,7 +2,7 @@ import { createFileRoute, notFound } from '@tanstack/react-router';
 import { loadTask, parseTaskId } from '../../../../features/admin-tasks/admin-tasks-api';
 import { TaskEditPage } from '../../../../features/admin-tasks/task-edit-page';
 import { backSearch } from '../../../../navigation/search';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/task/$id')({
   staticData: { title: zh.titles.adminTask },

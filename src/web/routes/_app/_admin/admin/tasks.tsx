@@ -3,7 +3,7 @@ import { loadTaskList, loadUsers } from '../../../../features/admin-tasks/admin-
 import { TaskListPage, type TaskRecordsDialog } from '../../../../features/admin-tasks/task-list-page';
 import { TaskRecordDialog } from '../../../../features/tasks/task-record-dialog';
 import { ADMIN_TASK_SEARCH_DEFAULTS, taskListQuery, taskListSearchSchema } from '../../../../features/admin-tasks/admin-tasks-search';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 // A task's purchased records: the tasks feature's record dialog in its read-only admin view.
 const adminRecords = (dialog: TaskRecordsDialog) => <TaskRecordDialog {...dialog} view="admin" />;

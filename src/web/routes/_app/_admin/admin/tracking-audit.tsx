@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react
 import { loadTrackingAudits, loadUsers } from '../../../../features/tracking/tracking-api';
 import { TrackingAuditPage } from '../../../../features/tracking/tracking-audit-page';
 import { TRACKING_SEARCH_DEFAULTS, trackingAuditQuery, trackingAuditSearchSchema } from '../../../../features/tracking/tracking-search';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/tracking-audit')({
   staticData: { title: zh.titles.adminTrackingAudit },

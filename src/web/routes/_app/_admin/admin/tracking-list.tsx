@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react
 import { loadScanTrackings, loadUsers } from '../../../../features/tracking/tracking-api';
 import { TrackingListPage } from '../../../../features/tracking/tracking-list-page';
 import { TRACKING_SEARCH_DEFAULTS, trackingListQuery, trackingListSearchSchema } from '../../../../features/tracking/tracking-search';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/tracking-list')({
   staticData: { title: zh.titles.adminTrackingList },

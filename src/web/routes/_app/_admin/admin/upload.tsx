@@ -1,7 +1,7 @@
 import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
 import { TrackingUploadPage } from '../../../../features/tracking/tracking-upload-page';
 import { UPLOAD_SEARCH_DEFAULTS, uploadSearchSchema } from '../../../../features/tracking/tracking-search';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/upload')({
   staticData: { title: zh.titles.adminUpload },

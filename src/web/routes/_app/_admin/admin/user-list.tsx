@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { UserListPage } from '../../../../features/people/user-list-page';
 import { USER_LIST_SEARCH_DEFAULTS, userListSearchSchema } from '../../../../features/people/user-list-search';
 import { loadUserList } from '../../../../features/people/users';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/user-list')({
   staticData: { title: zh.titles.adminUserList },

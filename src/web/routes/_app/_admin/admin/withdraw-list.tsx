@@ -3,7 +3,7 @@ import { ADMIN_ONLY_ROLES, requireRole } from '../../../../session/route-guards'
 import { AdminWithdrawListPage } from '../../../../features/withdraw/admin-withdraw-list-page';
 import { loadAdminWithdrawRequests, loadUsers } from '../../../../features/withdraw/withdraw-api';
 import { adminWithdrawQuery, adminWithdrawSearchSchema, WITHDRAW_SEARCH_DEFAULTS } from '../../../../features/withdraw/withdraw-search';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/withdraw-list')({
   staticData: { title: zh.titles.adminWithdrawList },

@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { USER_APPLY_LIST_SEARCH_DEFAULTS, userApplyListQuery, userApplyListSearchSchema } from '../../../../features/payments/apply-list-search';
 import { EMPTY_APPLY_PAGE, loadMyPaymentApplies, type PaymentApplyPage } from '../../../../features/payments/payments-api';
 import { UserApplyListPage } from '../../../../features/payments/user-apply-list-page';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 import { useLiveRefresh } from '../../../../live/use-live';
 import { LIST_ROUTE_TIMING, useListFailure, type ListViewState } from '../../../../lib/list-route';
 
@@ -14,8 +14,8 @@ export const Route = createFileRoute('/_app/_user/user/apply-list')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) => loadMyPaymentApplies(context.api, userApplyListQuery(deps)),
   ...LIST_ROUTE_TIMING,
-  // The three views are the page: one chunk, loaded with the route, not in the main bundle.
-  codeSplitGroupings: [['component', 'pendingComponent', 'errorComponent']],
+  // The loader and the three views are the page: one chunk, loaded with the route, not in the main bundle.
+  codeSplitGroupings: [['loader', 'component', 'pendingComponent', 'errorComponent']],
   component: function UserApplyListRoute() {
     useLiveRefresh(['apply']);
     const loading = Route.useMatch({ select: (match) => match.isFetching !== false });

@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { BankCardPage } from '../../../../features/bank-cards/bank-card-page';
 import { BANK_CARD_SEARCH_DEFAULTS, bankCardSearchSchema } from '../../../../features/bank-cards/bank-card-search';
 import { loadBankCards, type BankCard } from '../../../../features/bank-cards/bank-cards-api';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 import { LIST_ROUTE_TIMING, useListFailure, type ListViewState } from '../../../../lib/list-route';
 
 const NO_CARDS: BankCard[] = [];
@@ -15,8 +15,8 @@ export const Route = createFileRoute('/_app/_user/user/bank-card')({
   // Every card at once (show/cards is not paged); the page is cut on screen.
   loader: ({ context }) => loadBankCards(context.api),
   ...LIST_ROUTE_TIMING,
-  // The three views are the page: one chunk, loaded with the route, not in the main bundle.
-  codeSplitGroupings: [['component', 'pendingComponent', 'errorComponent']],
+  // The loader and the three views are the page: one chunk, loaded with the route, not in the main bundle.
+  codeSplitGroupings: [['loader', 'component', 'pendingComponent', 'errorComponent']],
   component: function UserBankCardRoute() {
     const loading = Route.useMatch({ select: (match) => match.isFetching !== false });
     return <BankCardView cards={Route.useLoaderData()} loading={loading} />;

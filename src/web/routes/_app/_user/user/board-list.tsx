@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { MemberBoardListPage } from '../../../../features/member-boards/board-list-page';
 import { BOARD_LIST_SEARCH_DEFAULTS, boardListSearchSchema } from '../../../../features/member-boards/board-list-search';
 import { EMPTY_BOARD_LIST, loadUserBoards, type BoardListPage } from '../../../../features/member-boards/member-boards-api';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 import { LIST_ROUTE_TIMING, useListFailure, type ListViewState } from '../../../../lib/list-route';
 
 // Loading and a failed load show the page itself, skeletons or the failure in its table (lib/list-route.ts).
@@ -13,8 +13,8 @@ export const Route = createFileRoute('/_app/_user/user/board-list')({
   loaderDeps: ({ search }) => search,
   loader: ({ context, deps }) => loadUserBoards(context.api, deps),
   ...LIST_ROUTE_TIMING,
-  // The three views are the page: one chunk, loaded with the route, not in the main bundle.
-  codeSplitGroupings: [['component', 'pendingComponent', 'errorComponent']],
+  // The loader and the three views are the page: one chunk, loaded with the route, not in the main bundle.
+  codeSplitGroupings: [['loader', 'component', 'pendingComponent', 'errorComponent']],
   component: function BoardListRoute() {
     const loading = Route.useMatch({ select: (match) => match.isFetching !== false });
     return <BoardListView result={Route.useLoaderData()} loading={loading} />;

@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { MemberBoardPage } from '../../../../features/member-boards/board-page';
 import { loadMemberBoard } from '../../../../features/member-boards/member-boards-api';
 import { MyTasksTable } from '../../../../features/tasks/my-tasks-table';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_user/user/board/$uuid')({
   staticData: { title: zh.titles.userBoard },

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { MemberHomePage } from '../../../../features/home/member-home-page';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 // The member's home (`/` and a login without callback lead members here): the page loads its own
 // parts, so the title and sections show at once.

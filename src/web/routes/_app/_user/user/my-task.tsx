@@ -3,7 +3,7 @@ import { ApplyPaymentCell, ApplyPaymentScope } from '../../../../features/paymen
 import { MyTaskPage, type MyTaskRowExtra } from '../../../../features/tasks/my-task-page';
 import { MY_TASK_SEARCH_DEFAULTS, myTaskSearchSchema } from '../../../../features/tasks/my-task-search';
 import { loadMyTasks } from '../../../../features/tasks/tasks-api';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 import { useLiveRefresh } from '../../../../live/use-live';
 
 // Each task's payment application (the payments feature) beside its own actions (the tasks feature).

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { UploadPage } from '../../../../features/tasks/upload-page';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_user/user/upload')({
   staticData: { title: zh.titles.userUpload },

@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { EMPTY_LINE_PAGE, loadWithdrawOrders, type WithdrawRequestPage } from '../../../../features/withdraw/withdraw-api';
 import { WithdrawOrdersPage } from '../../../../features/withdraw/withdraw-orders-page';
 import { WITHDRAW_SEARCH_DEFAULTS, withdrawOrdersQuery, withdrawOrdersSearchSchema } from '../../../../features/withdraw/withdraw-search';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 import { LIST_ROUTE_TIMING, useListFailure, type ListViewState } from '../../../../lib/list-route';
 
 // Loading and a failed load show the page itself, skeletons or the failure in its table (lib/list-route.ts).
@@ -14,8 +14,8 @@ export const Route = createFileRoute('/_app/_user/user/withdraw-orders')({
   loaderDeps: ({ search }) => withdrawOrdersQuery(search),
   loader: ({ context, deps }) => loadWithdrawOrders(context.api, deps),
   ...LIST_ROUTE_TIMING,
-  // The three views are the page: one chunk, loaded with the route, not in the main bundle.
-  codeSplitGroupings: [['component', 'pendingComponent', 'errorComponent']],
+  // The loader and the three views are the page: one chunk, loaded with the route, not in the main bundle.
+  codeSplitGroupings: [['loader', 'component', 'pendingComponent', 'errorComponent']],
   component: function UserWithdrawOrdersRoute() {
     const loading = Route.useMatch({ select: (match) => match.isFetching !== false });
     return <WithdrawOrdersView orders={Route.useLoaderData()} loading={loading} />;

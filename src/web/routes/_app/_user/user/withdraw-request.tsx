@@ -2,7 +2,7 @@ import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { EMPTY_LINE_PAGE, loadAwaitingReceipt, loadBalance, loadOwnCards, loadWithdrawRequests } from '../../../../features/withdraw/withdraw-api';
 import { WithdrawRequestPage, type WithdrawRequestData } from '../../../../features/withdraw/withdraw-request-page';
 import { WITHDRAW_SEARCH_DEFAULTS, withdrawRequestQuery, withdrawRequestSearchSchema } from '../../../../features/withdraw/withdraw-search';
-import { zh } from '../../../../i18n/zh';
+import { zhApp as zh } from '../../../../i18n/zh-app';
 import { useLiveRefresh } from '../../../../live/use-live';
 import { LIST_ROUTE_TIMING, useListFailure, type ListViewState } from '../../../../lib/list-route';
 
@@ -24,8 +24,8 @@ export const Route = createFileRoute('/_app/_user/user/withdraw-request')({
     return { lines, balance, cards, awaitingReceipt };
   },
   ...LIST_ROUTE_TIMING,
-  // The three views are the page: one chunk, loaded with the route, not in the main bundle.
-  codeSplitGroupings: [['component', 'pendingComponent', 'errorComponent']],
+  // The loader and the three views are the page: one chunk, loaded with the route, not in the main bundle.
+  codeSplitGroupings: [['loader', 'component', 'pendingComponent', 'errorComponent']],
   component: function UserWithdrawRequestRoute() {
     useLiveRefresh(['withdraw', 'apply']);
     const loading = Route.useMatch({ select: (match) => match.isFetching !== false });
