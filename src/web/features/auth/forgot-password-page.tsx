@@ -4,11 +4,12 @@
 import { useState, type JSX } from 'react';
 import { Link } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { FORM_URLENCODED, extractMessage } from '../../../api/client';
+import { errorText } from '../../../api/client';
 import { Button } from '../../components/ui/button';
 import { Form, FormError, TextField, required, useValibotForm } from '../../components/ui/form';
 import { zhApp as zh } from '../../i18n/zh-app';
 import { useAppContext } from '../../app/app-context';
+import { requestResetMail } from './auth-api';
 import { AuthCard, NoticeBox } from './auth-card';
 
 const forgotSchema = v.object({ mail: required(zh.auth.mailAddr) });
@@ -22,17 +23,9 @@ export function ForgotPasswordPage(): JSX.Element {
 
   async function onSubmit(values: ForgotValues) {
     setMessage(null);
-    const { data, error } = await api.POST('/ext/login/password', {
-      body: { mail: values.mail },
-      headers: FORM_URLENCODED,
-      silent: true,
-    });
-    if (error !== undefined || !data) {
-      setMessage(extractMessage(error));
-      return;
-    }
-    if (data.data?.sendStatus !== undefined && data.data.sendStatus !== 'succ') {
-      setMessage(extractMessage(data.data.msg ? data.data : data));
+    const outcome = await requestResetMail(api, values.mail);
+    if (!outcome.ok || (outcome.data?.sendStatus !== undefined && outcome.data.sendStatus !== 'succ')) {
+      setMessage(errorText(null, outcome.msg));
       return;
     }
     setSubmitted(true);

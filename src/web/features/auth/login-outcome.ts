@@ -1,5 +1,6 @@
 // SPEC §5 Login: what the login page says for each answer of POST /ext/login/login.
-import { errorText, extractMessage } from '../../../api/client';
+import { errorText } from '../../../api/client';
+import type { ApiError } from '../../../api/outcome';
 import { zhApp as zh } from '../../i18n/zh-app';
 
 export const LOGIN_REDIRECT_DELAY_MS = 100;
@@ -18,9 +19,9 @@ export function loginStatusMessage(status: string | undefined | null): string {
   }
 }
 
-/** Message for an error response: A00001 is '用户名或密码错误', others "code message". */
-export function loginErrorMessage(body: unknown): string {
-  const code = typeof body === 'object' && body !== null && 'code' in body ? String((body as { code: unknown }).code) : undefined;
-  if (code === 'A00001') return zh.auth.badCredentials;
-  return errorText(code, extractMessage(body));
+/** Message for a refused login: A00001 is '用户名或密码错误', others "code message"; no answer at all, the network error. */
+export function loginErrorMessage(error: ApiError): string {
+  if (error.code === null && error.status === 0) return zh.common.networkError;
+  if (error.code === 'A00001') return zh.auth.badCredentials;
+  return errorText(error.code, error.msg);
 }

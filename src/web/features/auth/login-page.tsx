@@ -9,6 +9,7 @@ import { Checkbox, Form, FormError, PasswordField, TextField, required, useValib
 import { zhApp as zh } from '../../i18n/zh-app';
 import { useAppContext } from '../../app/app-context';
 import { navigateTo, resolveLoginCallback } from '../../navigation/navigate-to';
+import { logIn } from './auth-api';
 import { AuthCard } from './auth-card';
 import { requiredSecret } from './auth-fields';
 import { LOGIN_REDIRECT_DELAY_MS, loginErrorMessage, loginStatusMessage } from './login-outcome';
@@ -32,21 +33,12 @@ export function LoginPage({ callback }: { callback?: string }): JSX.Element {
 
   async function onSubmit(values: LoginValues) {
     setMessage(null);
-    let response;
-    try {
-      response = await api.POST('/ext/login/login', {
-        params: { query: { mailAddr: values.mailAddr, pwd: values.pwd, keepflag: values.keepflag } },
-        silent: true,
-      });
-    } catch {
-      setMessage(zh.common.networkError);
+    const outcome = await logIn(api, { mailAddr: values.mailAddr, pwd: values.pwd, keepflag: values.keepflag });
+    if (!outcome.ok) {
+      setMessage(loginErrorMessage(outcome));
       return;
     }
-    if (response.error !== undefined || !response.data) {
-      setMessage(loginErrorMessage(response.error));
-      return;
-    }
-    const result = response.data.data;
+    const result = outcome.data;
     if (result?.status !== 'succ' || !result.token) {
       setMessage(loginStatusMessage(result?.status));
       return;

@@ -4,12 +4,13 @@
 import { useState, type JSX } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { extractMessage } from '../../../api/client';
+import { errorText } from '../../../api/client';
 import { Button } from '../../components/ui/button';
 import { Form, FormError, PasswordField, TextField, required, useValibotForm } from '../../components/ui/form';
 import { toast } from '../../components/ui/toast';
 import { zhApp as zh } from '../../i18n/zh-app';
 import { useAppContext } from '../../app/app-context';
+import { resetPassword } from './auth-api';
 import { AuthCard } from './auth-card';
 import { requiredSecret } from './auth-fields';
 import type { TokenCheck } from './token-check';
@@ -39,16 +40,9 @@ export function ResetPage({ token, check }: { token: string; check: TokenCheck }
 
   async function onSubmit(values: ResetValues) {
     setMessage(null);
-    const { data, error } = await api.POST('/ext/login/reset', {
-      body: { pwd: values.pwd, token, mailAddr: values.mailAddr },
-      silent: true,
-    });
-    if (error !== undefined || !data) {
-      setMessage(extractMessage(error));
-      return;
-    }
-    if (data.data?.status !== 'succ') {
-      setMessage(extractMessage(data));
+    const outcome = await resetPassword(api, { pwd: values.pwd, token, mailAddr: values.mailAddr });
+    if (!outcome.ok || outcome.data?.status !== 'succ') {
+      setMessage(errorText(null, outcome.msg));
       return;
     }
     toast.success(zh.auth.resetSuccess);

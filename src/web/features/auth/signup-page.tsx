@@ -5,12 +5,13 @@
 import { useEffect, useRef, useState, type JSX } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import * as v from 'valibot';
-import { extractMessage } from '../../../api/client';
+import { errorText } from '../../../api/client';
 import { Button } from '../../components/ui/button';
 import { Form, FormError, PasswordField, TextField, required, useValibotForm } from '../../components/ui/form';
 import { toast } from '../../components/ui/toast';
 import { zhApp as zh } from '../../i18n/zh-app';
 import { useAppContext } from '../../app/app-context';
+import { isMailTaken, register } from './auth-api';
 import { AuthCard } from './auth-card';
 import { requiredSecret } from './auth-fields';
 import type { TokenCheck } from './token-check';
@@ -55,34 +56,25 @@ export function SignupPage({ mailAddr, token, check }: { mailAddr: string; token
   async function checkMailFree() {
     const value = form.getValues('mailAddr').trim();
     if (!value) return;
-    try {
-      const { data } = await api.GET('/ext/login/exist', { params: { query: { mailAddr: value } } });
-      if (data?.data?.status === 'already_exist') {
-        form.setError('mailAddr', { type: 'taken', message: zh.auth.mailTaken(value) });
-      }
-    } catch {
-      // The register call reports a taken address too; a failed pre-check changes nothing.
-    }
+    // The register call reports a taken address too; a failed pre-check changes nothing.
+    if (await isMailTaken(api, value)) form.setError('mailAddr', { type: 'taken', message: zh.auth.mailTaken(value) });
   }
 
   async function onSubmit(values: SignupValues) {
     setMessage(null);
-    const { data, error } = await api.POST('/ext/login/register', {
-      body: {
-        mailAddr: values.mailAddr,
-        pwd: values.pwd,
-        nickName: values.nickName,
-        phoneNo: values.phoneNo,
-        qq: values.qq,
-        token: values.token,
-      },
-      silent: true,
+    const outcome = await register(api, {
+      mailAddr: values.mailAddr,
+      pwd: values.pwd,
+      nickName: values.nickName,
+      phoneNo: values.phoneNo,
+      qq: values.qq,
+      token: values.token,
     });
-    if (error !== undefined || !data) {
-      setMessage(extractMessage(error));
+    if (!outcome.ok) {
+      setMessage(errorText(null, outcome.msg));
       return;
     }
-    const status = data.data?.status;
+    const status = outcome.data?.status;
     if (status === 'succ') {
       toast.success(zh.auth.signupSuccess);
       await navigate({ to: '/login' });
@@ -91,7 +83,7 @@ export function SignupPage({ mailAddr, token, check }: { mailAddr: string; token
     if (status === 'already_exist') {
       form.setError('mailAddr', { type: 'taken', message: zh.auth.mailTaken(values.mailAddr) });
     }
-    setMessage(extractMessage(data));
+    setMessage(errorText(null, outcome.msg));
   }
 
   return (
