@@ -140,7 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer: deps.mailer,
     outbox: deps.outbox,
     log: app.log,
-    rateLimits: new RateLimiter(),
+    rateLimits: new RateLimiter(deps.db),
     sessions,
     scans: new ScanBatcher(deps.db),
     live: new LiveHub({ db: deps.db, sessions, log: app.log }),
