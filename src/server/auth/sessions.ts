@@ -153,16 +153,16 @@ export class SessionCache {
   }
 
   private revoked(payload: string) {
-    let r: Revoked;
+    let r: Revoked | null;
     try {
-      r = JSON.parse(payload) as Revoked;
+      r = JSON.parse(payload) as Revoked | null;
     } catch {
       // Not ours to read, but something was revoked: forget everything.
       this.clear();
       return;
     }
-    const sessionIds = new Set(r.sessions ?? []);
-    const userIds = new Set(r.users ?? []);
+    const sessionIds = new Set(r?.sessions ?? []);
+    const userIds = new Set(r?.users ?? []);
     this.forget((u) => sessionIds.has(u.sessionId) || userIds.has(u.id));
   }
 
