@@ -140,14 +140,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const ajvBody = ajvFor(false);
   app.setValidatorCompiler(({ schema, httpPart }) => withInputRules((httpPart === 'body' ? ajvBody : ajvText).compile(schema), schema, httpPart));
 
-  const sessions = new SessionCache();
+  const sessions = new SessionCache(deps.db);
   const ctx: Ctx = {
     db: deps.db,
     config: deps.config,
     mailer: deps.mailer,
     outbox: deps.outbox,
     log: app.log,
-    rateLimits: new RateLimiter(),
+    rateLimits: new RateLimiter(deps.db),
     sessions,
     scans: new ScanBatcher(deps.db, { onBatch: metrics ? (size) => metrics.observeScanBatch(size) : undefined }),
     live: new LiveHub({ db: deps.db, sessions, log: app.log }),
@@ -164,12 +164,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onClose', () => metrics.close());
   }
   // Open event streams would hold a stopping server until its deadline (lifecycle.ts): they end
-  // before the server stops listening, and the database listening stops before the database closes.
+  // before the server stops listening, and the database listening (live updates, session
+  // revocations) stops before the database closes.
   app.addHook('preClose', (done) => {
     ctx.live.closeStreams();
     done();
   });
-  app.addHook('onClose', () => ctx.live.stop());
+  app.addHook('onReady', () => sessions.start());
+  app.addHook('onClose', () => Promise.all([ctx.live.stop(), sessions.stop()]).then(() => undefined));
 
   const headers = securityHeaders();
   app.addHook('onRequest', (req, reply, done) => {
@@ -290,7 +292,7 @@ function authorize(op: Operation, ctx: Ctx) {
     const token = req.headers['x-token'];
     const value = typeof token === 'string' ? token.trim() : '';
     if (value) {
-      req.user = await ctx.sessions.resolve(ctx.db, value);
+      req.user = await ctx.sessions.resolve(value);
       // An expired token on an anonymous call is simply ignored.
       if (!req.user && !anonymous) throw unauthorized('Token已过期，请重新登录');
     }

@@ -2,10 +2,12 @@
 // one mechanism, every limit named in RATE_LIMITS. An attempt is counted when it starts (so a burst
 // sent at once is bounded too) and forgiven when it succeeds. Refusals are per (address, IP) and per
 // IP, never per address alone, so nobody can lock the owner out of their account
-// (docs/decisions/021-account-rate-limits.md: what an attacker can and cannot do). Counted in process
-// memory in sliding windows: one server process serves the app, and a restart forgetting 15 minutes
-// of counters is acceptable. Handlers use only RateLimiter's few methods, so the counters can move
-// into the database (a row per limit name, key and time) behind them, made async.
+// (docs/decisions/021-account-rate-limits.md: what an attacker can and cannot do). Counted in the
+// database, a row per attempt (rate_limit_hits: limit name, key, time) in sliding windows, so the
+// limits hold across every server process on it (docs/decisions/151-rate-limits-in-the-database.md).
+import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { executePrepared, isPipelined, pipelinedTransaction, rowsOf, type Db } from '../db/client.ts';
+import { rateLimitHits } from '../db/schema/accounts.ts';
 import { tooMany } from '../errors.ts';
 
 export interface RateLimitOptions {
@@ -41,65 +43,13 @@ export const LOGIN_PAIR_MAX_UNDER_ATTACK = 3;
 
 /** The key of an (address, IP) pair. An IP never contains a space, so the first space separates them. */
 export const pairKey = (address: string, ip: string) => `${ip} ${address}`;
-const addressOfPair = (key: string) => key.slice(key.indexOf(' ') + 1);
 
-/** Sliding-window counter of one limit: the times of the recent hits per key (at most 2 x max kept). */
-export class FailureCounter {
-  private readonly hits = new Map<string, number[]>();
-  constructor(readonly opts: RateLimitOptions) {}
-
-  private recent(key: string, now: number): number[] {
-    const list = (this.hits.get(key) ?? []).filter((t) => now - t < this.opts.windowMs);
-    if (list.length) this.hits.set(key, list);
-    else this.hits.delete(key);
-    return list;
-  }
-
-  count(key: string, now = Date.now()): number {
-    return this.recent(key, now).length;
-  }
-
-  /** Milliseconds until fewer than `max` recent hits are left. */
-  retryAfterMs(key: string, max = this.opts.max, now = Date.now()): number {
-    const list = this.recent(key, now);
-    const leaving = list[list.length - max];
-    return leaving === undefined ? 0 : leaving + this.opts.windowMs - now;
-  }
-
-  fail(key: string, now = Date.now()): void {
-    const list = this.recent(key, now);
-    list.push(now);
-    // Counts far beyond max change no decision; keeping them all would let a flood grow the list.
-    // The margin keeps a count at its max when a success is forgiven (loginAddress counts on).
-    if (list.length > 2 * this.opts.max) list.shift();
-    this.hits.set(key, list);
-    if (this.hits.size > 100_000) this.sweep(now);
-  }
-
-  /** Takes back the newest hit (the attempt it counted succeeded). */
-  forgive(key: string): void {
-    const list = this.hits.get(key);
-    if (!list) return;
-    list.pop();
-    if (!list.length) this.hits.delete(key);
-  }
-
-  reset(key: string): void {
-    this.hits.delete(key);
-  }
-
-  resetWhere(match: (key: string) => boolean): void {
-    for (const key of [...this.hits.keys()]) if (match(key)) this.hits.delete(key);
-  }
-
-  clear(): void {
-    this.hits.clear();
-  }
-
-  private sweep(now: number) {
-    for (const key of [...this.hits.keys()]) this.recent(key, now);
-  }
-}
+/** The longest window: rows older than it count nowhere. */
+const LONGEST_WINDOW_MS = Math.max(...Object.values(RATE_LIMITS).map((l) => l.windowMs));
+/** Between two sweeps of expired rows by one process (each attempt also drops the expired rows of its own keys). */
+const SWEEP_EVERY_MS = 5 * MIN;
+/** "Never refuses" (a check's max of Infinity) in the database's int. */
+const NEVER = 2_147_483_647;
 
 export interface LimitCheck {
   name: LimitName;
@@ -110,57 +60,116 @@ export interface LimitCheck {
 
 /** An attempt counted on its limits; forgive() takes it back when it succeeded. */
 export interface Attempt {
-  forgive(): void;
+  forgive(): Promise<void>;
 }
 
 const minutes = (ms: number) => Math.max(1, Math.ceil(ms / MIN));
 
+/**
+ * The limits' counters, in the database. Times are this process's clock (Date.now()), so every
+ * process on one database should keep the same time (NTP); a few seconds apart change nothing.
+ */
 export class RateLimiter {
-  private readonly counters = new Map<LimitName, FailureCounter>();
+  private lastSweep = 0;
 
-  private counter(name: LimitName) {
-    let c = this.counters.get(name);
-    if (!c) this.counters.set(name, (c = new FailureCounter(RATE_LIMITS[name])));
-    return c;
-  }
+  constructor(private readonly db: Db) {}
 
-  count(name: LimitName, key: string): number {
-    return this.counter(name).count(key);
+  /** Recent attempts of `key` on limit `name`. */
+  async count(name: LimitName, key: string): Promise<number> {
+    const since = new Date(Date.now() - RATE_LIMITS[name].windowMs);
+    const [row] = await this.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(rateLimitHits)
+      .where(and(eq(rateLimitHits.name, name), eq(rateLimitHits.key, key), gt(rateLimitHits.at, since)));
+    return row?.n ?? 0;
   }
 
   /**
    * Refuses with HTTP 429 A00004 when any check is at its max (nothing counted then); otherwise
    * counts the attempt on every check. `what` names the call in the message ('登录失败', '操作').
+   * One transaction: the checks' keys locked (a transaction-scoped advisory lock each, in order, so
+   * attempts at once on any process are counted one after the other), then one statement that
+   * counts, decides, and writes the attempt (dropping the keys' expired rows and those beyond 2 x
+   * max, which change no decision). On PostgreSQL both go in one round trip, and the commit in one.
    */
-  take(checks: LimitCheck[], what: string): Attempt {
-    for (const c of checks) {
-      const counter = this.counter(c.name);
-      const max = c.max ?? counter.opts.max;
-      if (counter.count(c.key) >= max) {
-        throw tooMany(`${what}次数过多，请${minutes(counter.retryAfterMs(c.key, max))}分钟后再试`);
-      }
+  async take(checks: LimitCheck[], what: string): Promise<Attempt> {
+    const now = Date.now();
+    this.sweep(now);
+    const opts = checks.map((c) => RATE_LIMITS[c.name]);
+    const maxes = checks.map((c, i) => Math.min(c.max ?? opts[i]!.max, NEVER));
+    const lockKeys = [...new Set(checks.map((c) => `rate-limit:${c.name} ${c.key}`))].sort();
+    const decide = sql`with c as (
+        select * from unnest(${sql.param(checks.map((c) => c.name))}::text[], ${sql.param(checks.map((c) => c.key))}::text[],
+          ${sql.param(maxes)}::int[], ${sql.param(opts.map((o) => new Date(now - o.windowMs).toISOString()))}::timestamptz[],
+          ${sql.param(opts.map((o) => 2 * o.max))}::int[]) with ordinality as c(name, key, max, since, cap, n)),
+      recent as (
+        select c.n, h.id, h.at, row_number() over (partition by c.n order by h.at desc, h.id desc) as newest
+        from c join rate_limit_hits h on h.name = c.name and h.key = c.key and h.at > c.since),
+      refused as (
+        select c.n, (select r.at from recent r where r.n = c.n and r.newest = c.max) as leaving, c.since
+        from c where c.max <= (select count(*) from recent r where r.n = c.n)),
+      added as (
+        insert into rate_limit_hits (name, key, at)
+        select c.name, c.key, ${new Date(now).toISOString()}::timestamptz from c where not exists (select 1 from refused)
+        returning id),
+      dropped as (
+        delete from rate_limit_hits h using c
+        where not exists (select 1 from refused) and h.name = c.name and h.key = c.key
+          and (h.at <= c.since or h.id in (select r.id from recent r where r.n = c.n and r.newest >= c.cap)))
+      select (select json_agg(json_build_object('n', n, 'leaving', leaving) order by n) from refused) as refused,
+        (select json_agg(id) from added) as ids`;
+    const [answer] = await pipelinedTransaction(this.db, async (tx) => {
+      const locked = executePrepared(
+        tx,
+        sql`select count(pg_advisory_xact_lock(hashtextextended(u.k, 0))) from (select k from unnest(${sql.param(lockKeys)}::text[]) as k order by k) u`,
+      );
+      if (!isPipelined(tx)) await locked;
+      const [, rows] = await Promise.all([
+        locked,
+        rowsOf<{ refused: { n: number; leaving: string | null }[] | null; ids: number[] | null }>(executePrepared(tx, decide)),
+      ]);
+      return rows;
+    });
+    const refused = answer?.refused?.[0];
+    if (refused) {
+      const i = refused.n - 1;
+      const leaving = refused.leaving ? new Date(refused.leaving).getTime() : now;
+      throw tooMany(`${what}次数过多，请${minutes(leaving + opts[i]!.windowMs - now)}分钟后再试`);
     }
-    for (const c of checks) this.counter(c.name).fail(c.key);
+    const ids = answer?.ids ?? [];
     let forgiven = false;
     return {
-      forgive: () => {
-        if (forgiven) return;
+      forgive: async () => {
+        if (forgiven || !ids.length) return;
         forgiven = true;
-        for (const c of checks) this.counter(c.name).forgive(c.key);
+        await this.db.delete(rateLimitHits).where(inArray(rateLimitHits.id, ids));
       },
     };
   }
 
-  reset(name: LimitName, key: string): void {
-    this.counter(name).reset(key);
+  async reset(name: LimitName, key: string): Promise<void> {
+    await this.db.delete(rateLimitHits).where(and(eq(rateLimitHits.name, name), eq(rateLimitHits.key, key)));
   }
 
   /** Forgets every (address, IP) count of this address on a pair limit (after a password reset). */
-  resetAddress(name: 'loginPair' | 'resetPair' | 'registerPair', address: string): void {
-    this.counter(name).resetWhere((key) => addressOfPair(key) === address);
+  async resetAddress(name: 'loginPair' | 'resetPair' | 'registerPair', address: string): Promise<void> {
+    await this.db
+      .delete(rateLimitHits)
+      .where(and(eq(rateLimitHits.name, name), sql`substr(${rateLimitHits.key}, strpos(${rateLimitHits.key}, ' ') + 1) = ${address}`));
   }
 
-  clear(): void {
-    for (const c of this.counters.values()) c.clear();
+  /** Forgets every count (tests). */
+  async clear(): Promise<void> {
+    await this.db.delete(rateLimitHits);
+  }
+
+  /** Drops every expired row, at most every SWEEP_EVERY_MS per process (in the background: no attempt waits for it). */
+  private sweep(now: number) {
+    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    this.db
+      .delete(rateLimitHits)
+      .where(lte(rateLimitHits.at, new Date(now - LONGEST_WINDOW_MS)))
+      .catch(() => (this.lastSweep = 0));
   }
 }

@@ -129,61 +129,130 @@ async function pipelineRunner(pool: import('pg').Pool, db: Db): Promise<Pipeline
 
 /**
  * LISTEN on this database: `onPayload` gets the payload of each NOTIFY on `channel` (delivered when
- * the notifying transaction commits, from any process on the database); `onResumed` is called when
- * the listening connection was lost and is listening again (notifications in between are lost).
- * Resolves once listening; answers the function that stops. PostgreSQL: a connection of its own,
- * outside the pools (a pooled one would be handed to queries); PGlite: its in-process listen.
+ * the notifying transaction commits, from any process on the database); `onLost` is called when the
+ * listening connection is lost (notifications from then on are lost until `onResumed`), `onResumed`
+ * when it listens again. Resolves once listening; answers the function that stops. PostgreSQL: one
+ * connection per process shared by every channel, outside the pools (a pooled one would be handed
+ * to queries); PGlite: its in-process listen, which is never lost.
  */
-export type Listen = (channel: string, handlers: { onPayload(payload: string): void; onResumed(): void }) => Promise<() => Promise<void>>;
+export type Listen = (channel: string, handlers: ListenHandlers) => Promise<() => Promise<void>>;
+export interface ListenHandlers {
+  onPayload(payload: string): void;
+  onResumed(): void;
+  onLost?(): void;
+}
 /** The property of a database's handle that listens (on the handle, like pipelinedRunner). */
 const listener = Symbol('listen');
 /** How to LISTEN on `db`'s database (openDatabase's handles have one). */
 export const listenerOf = (db: Db): Listen | undefined => (db as { [listener]?: Listen })[listener];
 
-/** Listen for a PostgreSQL server: one connection, opened again after a pause whenever it is lost. */
+/**
+ * Listen for a PostgreSQL server: one connection for every channel of the process (live updates,
+ * session revocations), opened on the first listen, opened again after a pause whenever it is lost,
+ * and closed when the last listener stops.
+ */
 function pgListener(pg: { Client: typeof import('pg').Client }, url: string): Listen {
-  return async (channel, handlers) => {
-    let stopped = false;
-    let current: import('pg').Client | null = null;
-    let retry: NodeJS.Timeout | undefined;
-    const connect = async () => {
-      const client = new pg.Client({ connectionString: url, keepAlive: true });
-      client.on('notification', (n) => {
-        if (n.channel === channel && n.payload !== undefined) handlers.onPayload(n.payload);
-      });
-      // An error ends the connection ('end' follows); without a listener it would end the process.
-      client.on('error', () => undefined);
-      try {
-        await client.connect();
-        await client.query(`listen ${escapeIdentifier(channel)}`);
-      } catch (err) {
-        await client.end().catch(() => undefined);
-        throw err;
-      }
-      client.on('end', () => {
-        if (current === client && !stopped) reconnect(LISTEN_RETRY_MS);
-      });
-      current = client;
-    };
-    const reconnect = (wait: number) => {
+  type Client = import('pg').Client;
+  const channels = new Map<string, Set<ListenHandlers>>();
+  let current: Client | null = null;
+  let connecting: Promise<Client> | null = null;
+  /** The connection was lost and the listeners told so (onLost): they hear onResumed once it is back. */
+  let lost = false;
+  let retry: NodeJS.Timeout | undefined;
+  let wait = LISTEN_RETRY_MS;
+  const everyone = () => [...channels.values()].flatMap((s) => [...s]);
+
+  const connect = async (): Promise<Client> => {
+    const client = new pg.Client({ connectionString: url, keepAlive: true, application_name: LISTEN_APPLICATION_NAME });
+    client.on('notification', (n) => {
+      if (n.payload === undefined) return;
+      for (const h of channels.get(n.channel) ?? []) h.onPayload(n.payload);
+    });
+    // An error ends the connection ('end' follows); without a listener it would end the process.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      for (const channel of [...channels.keys()]) await client.query(`listen ${escapeIdentifier(channel)}`);
+      if (!channels.size) throw new Error('nobody listens any more');
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    client.on('end', () => {
+      if (current !== client) return;
       current = null;
-      retry = setTimeout(() => {
-        connect().then(
-          () => (stopped ? void current?.end().catch(() => undefined) : handlers.onResumed()),
-          () => !stopped && reconnect(Math.min(wait * 2, LISTEN_RETRY_MAX_MS)),
-        );
-      }, wait);
-      retry.unref();
-    };
-    await connect();
-    return async () => {
-      stopped = true;
+      if (!channels.size) return;
+      lost = true;
+      for (const h of everyone()) h.onLost?.();
+      wait = LISTEN_RETRY_MS;
+      schedule();
+    });
+    current = client;
+    return client;
+  };
+  /** The listening connection: the one open, the one being opened, or a new one. */
+  const open = (): Promise<Client> => {
+    if (current) return Promise.resolve(current);
+    if (!connecting) {
       clearTimeout(retry);
-      await current?.end().catch(() => undefined);
-      current = null;
-    };
+      connecting = connect().then(
+        (client) => {
+          connecting = null;
+          wait = LISTEN_RETRY_MS;
+          if (lost) {
+            lost = false;
+            for (const h of everyone()) h.onResumed();
+          }
+          return client;
+        },
+        (err: unknown) => {
+          connecting = null;
+          if (lost && channels.size) schedule();
+          throw err;
+        },
+      );
+    }
+    return connecting;
+  };
+  const schedule = () => {
+    clearTimeout(retry);
+    retry = setTimeout(() => void open().catch(() => undefined), wait);
+    retry.unref();
+    wait = Math.min(wait * 2, LISTEN_RETRY_MAX_MS);
+  };
+  const stop = async (channel: string, handlers: ListenHandlers) => {
+    const set = channels.get(channel);
+    if (!set?.delete(handlers) || set.size) return;
+    channels.delete(channel);
+    if (channels.size) {
+      await current?.query(`unlisten ${escapeIdentifier(channel)}`).catch(() => undefined);
+      return;
+    }
+    clearTimeout(retry);
+    lost = false;
+    const client = current;
+    current = null;
+    await client?.end().catch(() => undefined);
+  };
+
+  return async (channel, handlers) => {
+    let set = channels.get(channel);
+    const fresh = !set;
+    if (!set) channels.set(channel, (set = new Set()));
+    set.add(handlers);
+    try {
+      const client = await open();
+      // A connection opened before this channel was added does not listen to it yet (twice is harmless).
+      if (fresh) await client.query(`listen ${escapeIdentifier(channel)}`);
+    } catch (err) {
+      await stop(channel, handlers);
+      throw err;
+    }
+    return () => stop(channel, handlers);
   };
 }
+/** How the listening connection names itself to PostgreSQL (pg_stat_activity.application_name). */
+export const LISTEN_APPLICATION_NAME = 'purchase-hub listen';
 const LISTEN_RETRY_MS = 500;
 const LISTEN_RETRY_MAX_MS = 10_000;
 const escapeIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -230,6 +299,27 @@ const isAbortedTransaction = (err: unknown) => postgresError(err)?.code === '25P
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 
+/** The advisory lock ('migr') processes starting at once on one PostgreSQL database take in turns to migrate it. */
+const MIGRATION_LOCK = 0x6d696772;
+
+/**
+ * Runs `migrate` while holding a session advisory lock on a connection of its own: processes that
+ * start at once on one database (a deploy to several instances) migrate one after the other, and
+ * those after the first find nothing left to do, instead of applying the same migration twice.
+ */
+async function migrateAlone(pg: { Client: typeof import('pg').Client }, url: string, migrate: () => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migrate();
+  } finally {
+    // Ending the session releases the lock.
+    await client.end().catch(() => undefined);
+  }
+}
+
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /**
@@ -243,7 +333,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
     const db = drizzle(pool);
-    await migrate(db, { migrationsFolder });
+    await migrateAlone(pg, opts.url, () => migrate(db, { migrationsFolder }));
     // Scan batches and uploads take their connections here: as many as the main pool, so a few long
     // uploads at once never leave a scan batch waiting for a connection.
     const pipelinePool = new pg.Pool({ connectionString: opts.url, max: 10, pipeline: true } as import('pg').PoolConfig);

@@ -13,7 +13,7 @@ export const UPLOAD_BUSY = '已有上传正在处理，请稍后再试';
 /** HTTP 429 with A00001: the request is fine, only its timing is not (SPEC section 8 has no code of its own for it). */
 export const uploadBusy = () => new AppError(Code.badParam, 429, UPLOAD_BUSY);
 
-/** Members with an upload in flight, in this process (one server process serves the app). */
+/** Members with an upload in flight, in this process (per process with several: docs/decisions/152-several-instances.md). */
 const inFlight = new Set<number>();
 
 /** Runs one upload of `actor`; a member's second upload while one is in flight is refused (uploadBusy). */

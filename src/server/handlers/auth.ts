@@ -78,8 +78,8 @@ async function endResetTokens(tx: Tx, mailAddr: string) {
  * failing on the address is refused; while the address is under attack from many IPs that IP's
  * allowance drops to LOGIN_PAIR_MAX_UNDER_ATTACK, and a clean IP still gets in with the password.
  */
-function takeLogin(limits: RateLimiter, address: string, ip: string): Attempt {
-  const underAttack = limits.count('loginAddress', address) >= RATE_LIMITS.loginAddress.max;
+async function takeLogin(limits: RateLimiter, address: string, ip: string): Promise<Attempt> {
+  const underAttack = (await limits.count('loginAddress', address)) >= RATE_LIMITS.loginAddress.max;
   return limits.take(
     [
       { name: 'loginPair', key: pairKey(address, ip), max: underAttack ? LOGIN_PAIR_MAX_UNDER_ATTACK : undefined },
@@ -95,7 +95,7 @@ async function unlessThrows<T>(attempt: Attempt, step: () => Promise<T>): Promis
   try {
     return await step();
   } catch (err) {
-    attempt.forgive();
+    await attempt.forgive();
     throw err;
   }
 }
@@ -117,12 +117,12 @@ export const authHandlers: Handlers = {
     const pwd = String(req.query.pwd ?? '');
     if (!mailAddr || !pwd) throw badRequest('用户名或密码错误');
     // Counted as a failure from the start (a burst sent at once is bounded), forgiven on success.
-    const attempt = takeLogin(ctx.rateLimits, mailAddr, req.ip);
+    const attempt = await takeLogin(ctx.rateLimits, mailAddr, req.ip);
     const [user] = await unlessThrows(attempt, () => ctx.db.select().from(users).where(eq(users.mailAddr, mailAddr)).limit(1));
     if (!user) return ok({ status: 'user_not_exist' }, '用户不存在');
     if (!(await unlessThrows(attempt, () => verifyPassword(pwd, user.passwordHash)))) return ok({ status: 'failed' }, '密码错误');
-    attempt.forgive();
-    ctx.rateLimits.reset('loginPair', pairKey(mailAddr, req.ip));
+    await attempt.forgive();
+    await ctx.rateLimits.reset('loginPair', pairKey(mailAddr, req.ip));
     if (user.roleType === 'user') {
       const [member] = await ctx.db.select({ g: userGroupMembers.groupId }).from(userGroupMembers).where(eq(userGroupMembers.userId, user.id)).limit(1);
       if (!member) return ok({ status: 'no_group' }, '您不属于任何用户组，无法登录，请联系管理员');
@@ -132,6 +132,7 @@ export const authHandlers: Handlers = {
   },
 
   async logout(req, ctx) {
+    // Every process forgets the session when this commits (a NOTIFY); this one at once.
     await revokeSession(ctx.db, me(req).sessionId);
     ctx.sessions.forgetSession(me(req).sessionId);
     return ok({ status: 'succ' }, '已退出登录');
@@ -150,7 +151,7 @@ export const authHandlers: Handlers = {
     const mailAddr = normalizeMail(String(req.query.mailAddr ?? ''));
     if (!mailAddr) throw badRequest('邮箱为必填项');
     // Each answer tells whether an address has an account: counted per IP, never forgiven.
-    ctx.rateLimits.take([{ name: 'mailCheckIp', key: req.ip }], '邮箱查询');
+    await ctx.rateLimits.take([{ name: 'mailCheckIp', key: req.ip }], '邮箱查询');
     const [u] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.mailAddr, mailAddr)).limit(1);
     return u ? ok({ status: 'already_exist' }, `用户名${mailAddr}已被占用`) : ok({ status: 'succ' }, '');
   },
@@ -167,7 +168,7 @@ export const authHandlers: Handlers = {
     requireFilled(body, REGISTER_LABELS);
     checkPassword(body.pwd);
     const mailAddr = normalizeMail(body.mailAddr);
-    const attempt = ctx.rateLimits.take(
+    const attempt = await ctx.rateLimits.take(
       [
         { name: 'registerPair', key: pairKey(mailAddr, req.ip) },
         { name: 'registerIp', key: req.ip },
@@ -180,7 +181,7 @@ export const authHandlers: Handlers = {
     // the transaction below, so two requests with one token still register once.
     const tokenRow = await unlessThrows(attempt, () => findToken(ctx.db, body.token.trim(), 'register'));
     if (!tokenRow || tokenRow.mailAddr !== mailAddr) return failed;
-    attempt.forgive(); // a real invitation: whatever follows, this was no guess
+    await attempt.forgive(); // a real invitation: whatever follows, this was no guess
     const [exists] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.mailAddr, mailAddr)).limit(1);
     if (exists) return taken;
     const passwordHash = await hashPassword(body.pwd);
@@ -201,7 +202,7 @@ export const authHandlers: Handlers = {
   async forgotPassword(req, ctx) {
     const mail = normalizeMail(String(req.body.mail ?? ''));
     if (!mail) throw badRequest('邮箱为必填项');
-    ctx.rateLimits.take([{ name: 'forgotIp', key: req.ip }], '重置密码邮件请求');
+    await ctx.rateLimits.take([{ name: 'forgotIp', key: req.ip }], '重置密码邮件请求');
     // Same answer whether or not the address exists (DECISIONS), so the form cannot probe accounts.
     const answer = ok({ sendStatus: 'succ' as const, msg: '如果该邮箱已注册，重置密码邮件已发送，请查收邮箱' }, '提交成功，请查收邮箱');
     await ctx.db.transaction(async (tx) => {
@@ -226,7 +227,7 @@ export const authHandlers: Handlers = {
     requireFilled(body, { pwd: '密码', token: 'token', mailAddr: '邮箱' });
     checkPassword(body.pwd);
     const mailAddr = normalizeMail(body.mailAddr);
-    const attempt = ctx.rateLimits.take(
+    const attempt = await ctx.rateLimits.take(
       [
         { name: 'resetPair', key: pairKey(mailAddr, req.ip) },
         { name: 'resetIp', key: req.ip },
@@ -238,7 +239,7 @@ export const authHandlers: Handlers = {
     // transaction below, so a link still works once when two requests race.
     const row = await unlessThrows(attempt, () => findToken(ctx.db, body.token.trim(), 'change'));
     if (!row || row.mailAddr !== mailAddr) return failed;
-    attempt.forgive();
+    await attempt.forgive();
     const hash = await hashPassword(body.pwd);
     const userId = await ctx.db.transaction(async (tx) => {
       if (!(await consumeToken(tx, row.id))) return null;
@@ -252,7 +253,7 @@ export const authHandlers: Handlers = {
     if (userId === null) return failed;
     ctx.sessions.forgetUser(userId);
     // The owner proved the mailbox: failures counted on the address's logins no longer apply.
-    ctx.rateLimits.resetAddress('loginPair', mailAddr);
+    await ctx.rateLimits.resetAddress('loginPair', mailAddr);
     return ok({ status: 'succ' }, '提交成功，请使用新密码登录');
   },
 

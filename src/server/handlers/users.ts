@@ -8,6 +8,7 @@ import { userGroupMembers, userGroups } from '../db/schema/groups.ts';
 import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { writeAudit } from '../audit.ts';
+import { sessionsChanged } from '../auth/sessions.ts';
 import { isDbId } from '../ids.ts';
 import { me, ok, type Handlers } from './types.ts';
 
@@ -160,7 +161,11 @@ export const usersHandlers: Handlers = {
             .onConflictDoNothing();
         }
       }
-      if (roleChanges) await tx.update(users).set({ roleType: newRole, updatedAt: new Date() }).where(eq(users.id, id));
+      if (roleChanges) {
+        await tx.update(users).set({ roleType: newRole, updatedAt: new Date() }).where(eq(users.id, id));
+        // The user's sessions carry the role: every process reads them again once this commits.
+        await sessionsChanged(tx, id);
+      }
 
       const afterGroups = wantedGroups ? [...wantedGroups].sort((a, b) => a - b) : beforeGroups;
       const roleType = roleChanges ? newRole : target.roleType;
@@ -179,7 +184,7 @@ export const usersHandlers: Handlers = {
       }
       return { ...target, roleType, groupIds: afterGroups, createdAt: target.createdAt.getTime() };
     });
-    // The user's open sessions carry the role: forget them so the next call reads the new one.
+    // And this process at once (the others when they hear the NOTIFY).
     ctx.sessions.forgetUser(updated.id);
     return ok(updated, '保存成功');
   },

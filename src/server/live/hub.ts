@@ -150,7 +150,7 @@ export class LiveHub {
     for (const s of [...this.streams]) {
       let now: SessionUser | null;
       try {
-        now = await this.opts.sessions.resolve(this.opts.db, s.token);
+        now = await this.opts.sessions.resolve(s.token);
       } catch {
         now = s.user; // the database did not answer: judge the session at the next tick
       }

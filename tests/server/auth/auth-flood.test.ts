@@ -40,7 +40,7 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   await resetDatabase(database);
-  app.appCtx.rateLimits.clear();
+  await app.appCtx.rateLimits.clear();
 });
 afterAll(async () => {
   await app?.close();

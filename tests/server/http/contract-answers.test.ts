@@ -137,7 +137,7 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     await hit({ token: login.data?.token ?? 'none' }, 'GET', '/api/user/info');
     // Too many failures for one address: the limit's answer.
     for (let i = 0; i < 11; i++) await hit('anonymous', 'POST', '/ext/login/login?mailAddr=ghost%40x.test&pwd=nope');
-    app.appCtx.rateLimits.clear();
+    await app.appCtx.rateLimits.clear();
     await ok('a', 'GET', '/api/user/info');
     await ok('admin', 'POST', '/api/admin/invite', { form: `mails=${encodeURIComponent('z@x.test, a@x.test, not-an-address')}` });
     await ok('lowerAdmin', 'GET', '/api/user/list');

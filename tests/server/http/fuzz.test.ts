@@ -3,7 +3,8 @@
 // Asserted for every answer: never HTTP 5xx; the envelope, its code and the declared schema
 // (contract-answers.ts, Ajv over openapi.yaml); a request the contract or the product's rules refuse
 // is not answered A00000; error messages are Chinese; and nothing changed: the rows of every table
-// of the database's catalog are counted (and hashed) before and after each operation's requests.
+// of the database's catalog (but the rate limits' counts) are counted (and hashed) before and after
+// each operation's requests.
 // The seed is printed (FUZZ_SEED=n reproduces a run); FUZZ_REPORT=file writes every failure as JSON.
 import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
@@ -36,9 +37,14 @@ interface Failure {
 
 type Snapshot = Map<string, { n: number; h: string }>;
 
+/**
+ * The tables whose rows must not change. rate_limit_hits is left out: it counts attempts at the
+ * account calls, so a refused login or reset adds a row by design (decision 151).
+ */
 async function tableNames(database: Database): Promise<string[]> {
-  const res = (await database.db.execute(sql`select tablename from pg_tables where schemaname = 'public' order by tablename`)) as unknown as
-    { rows: { tablename: string }[] } | { tablename: string }[];
+  const res = (await database.db.execute(
+    sql`select tablename from pg_tables where schemaname = 'public' and tablename <> 'rate_limit_hits' order by tablename`,
+  )) as unknown as { rows: { tablename: string }[] } | { tablename: string }[];
   return (Array.isArray(res) ? res : res.rows).map((r) => r.tablename);
 }
 

@@ -15,7 +15,7 @@ import { createMailer } from '../../../src/server/mail/mailer.ts';
 import { startOutboxWorker } from '../../../src/server/mail/outbox.ts';
 import { dbDriver } from '../support/harness.ts';
 import { changeOf, openLiveStream, type LiveStream } from '../support/live-stream.ts';
-import { api, killServers, login, startServer, type Server } from '../support/server-process.ts';
+import { api, killServers, login, ownPgDatabase, startServer, type Server } from '../support/server-process.ts';
 import { claim, record, taskWorld, UPC } from '../support/task-fixtures.ts';
 
 const TEST_MS = 400_000;
@@ -44,28 +44,15 @@ async function stopsWithStreamOpen(server: Server, stream: LiveStream) {
 
 describe.skipIf(dbDriver() !== 'pg')('two server processes on one PostgreSQL database', () => {
   let url = '';
-  let dbName = '';
+  let drop: () => Promise<void> = async () => undefined;
   let database: Database;
   beforeAll(async () => {
-    const { default: pg } = await import('pg');
-    dbName = `ph_live_${process.pid}`;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const u = new URL(process.env.TEST_DATABASE_URL!);
-    u.pathname = `/${dbName}`;
-    url = u.toString();
+    ({ url, drop } = await ownPgDatabase('live'));
     database = await openDatabase({ url });
   });
   afterAll(async () => {
     await database?.close();
-    const { default: pg } = await import('pg');
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
+    await drop();
   });
 
   /** The task world, written through an app of this process on the same database (the fixtures speak app.inject). */

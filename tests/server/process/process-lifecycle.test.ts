@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbDriver } from '../support/harness.ts';
-import { api, killServers, login, spawnServer, startServer, STARTUP_MS, waitFor, type Server } from '../support/server-process.ts';
+import { api, killServers, login, ownPgDatabase, spawnServer, startServer, STARTUP_MS, waitFor, type Server } from '../support/server-process.ts';
 
 const TEST_MS = 400_000;
 afterAll(killServers);
@@ -207,26 +207,11 @@ describe.skipIf(dbDriver() === 'pg')('one server process per PGlite data folder'
 
 describe.skipIf(dbDriver() !== 'pg')('stopping on PostgreSQL', () => {
   let url = '';
-  let dbName = '';
+  let drop: () => Promise<void> = async () => undefined;
   beforeAll(async () => {
-    const { default: pg } = await import('pg');
-    dbName = `ph_life_${process.pid}`;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${dbName}`);
-    await admin.end();
-    const u = new URL(process.env.TEST_DATABASE_URL!);
-    u.pathname = `/${dbName}`;
-    url = u.toString();
+    ({ url, drop } = await ownPgDatabase('life'));
   });
-  afterAll(async () => {
-    const { default: pg } = await import('pg');
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await admin.end();
-  });
+  afterAll(() => drop());
 
   it(
     'answers the request in flight, closes idle keep-alive sockets and exits within 10 s',

@@ -106,7 +106,7 @@ export function useTestApp(opts: { smtpUrl?: () => string | undefined; smtpBacku
   beforeEach(async () => {
     if (!current) return;
     await resetDatabase(current.database);
-    current.app.appCtx.rateLimits.clear();
+    await current.app.appCtx.rateLimits.clear();
     current.app.appCtx.sessions.clear();
   });
   afterAll(async () => {

@@ -114,3 +114,25 @@ export async function login(server: Server) {
   expect(r.data.status).toBe('succ');
   return r.data.token;
 }
+
+/**
+ * A PostgreSQL database of the test file's own on TEST_DATABASE_URL's server (`ph_<name>_<pid>`,
+ * made anew), for server processes to share: its URL, and drop() for the file's afterAll.
+ */
+export async function ownPgDatabase(name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const { default: pg } = await import('pg');
+  const dbName = `ph_${name}_${process.pid}`;
+  const run = async (statements: string[]) => {
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      for (const s of statements) await admin.query(s);
+    } finally {
+      await admin.end();
+    }
+  };
+  await run([`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`, `CREATE DATABASE ${dbName}`]);
+  const u = new URL(process.env.TEST_DATABASE_URL!);
+  u.pathname = `/${dbName}`;
+  return { url: u.toString(), drop: () => run([`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`]) };
+}

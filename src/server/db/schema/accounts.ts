@@ -101,3 +101,18 @@ export const outbox = pgTable(
       .where(sql`status = 'pending'`),
   ],
 );
+
+/**
+ * The attempts the rate limits of the account calls count (auth/rate-limit.ts): one row per attempt,
+ * named by its limit and key, kept for the limit's window, shared by every server process.
+ */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    name: text('name').notNull(),
+    key: text('key').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('rate_limit_hits_key_idx').on(t.name, t.key, t.at)],
+);
