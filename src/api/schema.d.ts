@@ -2230,7 +2230,7 @@ export interface components {
              * @description Why the server is not ready (absent when it is).
              * @enum {string}
              */
-            reason?: "database unreachable" | "migrations not applied";
+            reason?: "database unreachable" | "migrations not applied" | "stopping";
         };
         /** @description Ids, comma-joined ("3,17,42"): each a plain decimal 1..2147483647, the range of an id column; the pattern says exactly that. */
         IdList: string;

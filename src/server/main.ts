@@ -62,7 +62,10 @@ async function main() {
   const app = await buildApp({ db: database.db, config, mailer, outbox, logger: log });
   const stop = prepareGracefulStop(app, {
     log,
-    announce: () => database.markStopping(),
+    announce: () => {
+      database.markStopping();
+      app.appCtx.readiness.markStopping();
+    },
     closeRest: async () => {
       await outbox.stop();
       mailer.close();

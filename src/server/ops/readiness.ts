@@ -2,14 +2,14 @@
 // with (a process whose database is gone, or older than its code, would fail each request; it is
 // taken out of the load balancer instead). Bounded in time: a database that does not answer within
 // READY_TIMEOUT_MS is not ready. Probes that arrive while a check runs share it, so a flood of them
-// costs the database one small query at a time.
+// costs the database one small query at a time. A stopping process is not ready either.
 import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { migrationsFolder, postgresError, rowsOf, type Db } from '../db/client.ts';
 
 export const READY_TIMEOUT_MS = 2_000;
 
-export type Readiness = { ready: true } | { ready: false; reason: 'database unreachable' | 'migrations not applied' };
+export type Readiness = { ready: true } | { ready: false; reason: 'database unreachable' | 'migrations not applied' | 'stopping' };
 
 /** The newest migration of this code (drizzle's folderMillis, what its migrator records as created_at). */
 let newestMigration: number | undefined;
@@ -20,14 +20,21 @@ const NO_MIGRATIONS_TABLE = new Set(['42P01', '3F000']);
 
 export class ReadinessCheck {
   private running: Promise<Readiness> | null = null;
+  private stopping = false;
 
   constructor(
     private readonly db: Db,
     private readonly timeoutMs = READY_TIMEOUT_MS,
   ) {}
 
+  /** From SIGTERM on: the requests still arriving on open connections are told to go elsewhere. */
+  markStopping() {
+    this.stopping = true;
+  }
+
   /** Never rejects. */
   check(): Promise<Readiness> {
+    if (this.stopping) return Promise.resolve({ ready: false, reason: 'stopping' });
     this.running ??= this.run().finally(() => (this.running = null));
     return this.running;
   }

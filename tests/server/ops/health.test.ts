@@ -102,6 +102,19 @@ describe('GET /readyz', () => {
     expect((await probe(app, '/readyz')).status).toBe(200);
   });
 
+  it('answers 503 from the moment the process starts stopping (SIGTERM), while /healthz still answers 200', async () => {
+    const { database, config, mailer, outbox } = t();
+    const app = await buildApp({ db: database.db, config, mailer, outbox, logger: pino({ level: 'silent' }) });
+    try {
+      expect((await probe(app, '/readyz')).status).toBe(200);
+      app.appCtx.readiness.markStopping();
+      expect(await probe(app, '/readyz')).toMatchObject({ status: 503, body: '{"status":"unready","reason":"stopping"}' });
+      expect((await probe(app, '/healthz')).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('answers 503 when the database is closed, while /healthz still answers 200; no 500 with a token either', async () => {
     const { config, mailer, outbox } = t();
     const closed = await closedDatabase();
