@@ -25,6 +25,7 @@ import type { SessionUser } from './auth/session-user.ts';
 import { clientErrorAnswer, frameworkAnswer, requestErrorAnswer } from './request-errors.ts';
 import { longestPathParameter, parseUrlEncoded, validationMessage, withInputRules } from './validation.ts';
 import { httpServerOptions } from './http-limits.ts';
+import { OneLinePerRequest } from './logger.ts';
 import { authHandlers } from './handlers/auth.ts';
 import { noticeHandlers } from './handlers/notice.ts';
 import { usersHandlers } from './handlers/users.ts';
@@ -100,6 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const maxParamLength = longestPathParameter(loadSpec());
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    // One line per request, once it is answered (logger.ts).
+    logController: new OneLinePerRequest(),
     // Off unless TRUST_PROXY says otherwise: else any client picks the IP the rate limits count.
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
