@@ -157,51 +157,24 @@ async function writePlan(q: Query, plan: ReturnType<typeof planScan>, opUid: num
     fresh.forEach((s, i) => (s.after.id = ids[i]!.id));
     await q(
       `insert into scan_trackings (id, tracking_id, upc, count, item_id, item_name, status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at)
-       select * from unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::scan_status[], $8::text[], $9::int[], $10::int[], $11::int[], $12::int[], $13::int[], $14::timestamptz[], $15::timestamptz[])`,
+       select id, t, u, c, item, name, status::scan_status, m, uid, main, sub, task, op, created, updated
+       from unnest($1::int[], $2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::int[], $10::int[], $11::int[], $12::int[], $13::int[], $14::timestamptz[], $15::timestamptz[])
+         as x(id, t, u, c, item, name, status, m, uid, main, sub, task, op, created, updated)`,
       colsOf(
         fresh.map((s) => s.after),
-        [
-          'id',
-          'tracking_id',
-          'upc',
-          'count',
-          'item_id',
-          'item_name',
-          'status',
-          'matched_user',
-          'user_id',
-          'main_id',
-          'sub_id',
-          'task_id',
-          'op_uid',
-          'created_at',
-          'updated_at',
-        ],
+        SCAN_COLUMNS,
       ),
     );
   }
   const seen = plan.scans.filter((s) => s.before).map((s) => s.after);
   for (let i = 0; i < seen.length; i += 5000)
     await q(
-      `update scan_trackings s set count = v.count, item_id = v.item_id, item_name = v.item_name, status = v.status, matched_user = v.matched_user, user_id = v.user_id,
+      `update scan_trackings s set count = v.count, item_id = v.item_id, item_name = v.item_name, status = v.status::scan_status, matched_user = v.matched_user, user_id = v.user_id,
          main_id = v.main_id, sub_id = v.sub_id, task_id = v.task_id, op_uid = v.op_uid, updated_at = v.updated_at
-       from unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::scan_status[], $6::text[], $7::int[], $8::int[], $9::int[], $10::int[], $11::int[], $12::timestamptz[])
+       from unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::int[], $10::int[], $11::int[], $12::timestamptz[])
          as v(id, count, item_id, item_name, status, matched_user, user_id, main_id, sub_id, task_id, op_uid, updated_at)
        where s.id = v.id`,
-      colsOf(seen.slice(i, i + 5000), [
-        'id',
-        'count',
-        'item_id',
-        'item_name',
-        'status',
-        'matched_user',
-        'user_id',
-        'main_id',
-        'sub_id',
-        'task_id',
-        'op_uid',
-        'updated_at',
-      ]),
+      colsOf(seen.slice(i, i + 5000), SEEN_COLUMNS),
     );
   if (plan.recordChanges.length)
     await q(`update purchased_records p set status = 'match', updated_at = now() where p.id = any($1::int[])`, [plan.recordChanges.map((r) => r.id)]);
@@ -211,8 +184,8 @@ async function writePlan(q: Query, plan: ReturnType<typeof planScan>, opUid: num
   const payloads = [JSON.stringify(changed.map((t) => [t.user_id, 'task', [t.id]]))];
   if (changed.length)
     await q(
-      `with u as (update tasks t set product_count = v.product_count, status = v.status, updated_at = now()
-         from unnest($1::int[], $2::int[], $3::task_status[]) as v(id, product_count, status) where t.id = v.id returning t.id)
+      `with u as (update tasks t set product_count = v.product_count, status = v.status::task_status, updated_at = now()
+         from unnest($1::int[], $2::int[], $3::text[]) as v(id, product_count, status) where t.id = v.id returning t.id)
        ${notify ? `select pg_notify('ph_live', p) from unnest($4::text[]) as p` : 'select count(*) from u'}`,
       [...colsOf(changed, ['id', 'product_count', 'status']), ...(notify ? [payloads] : [])],
     );
@@ -226,6 +199,25 @@ async function writePlan(q: Query, plan: ReturnType<typeof planScan>, opUid: num
 }
 
 /** One array parameter per column (timestamps as ISO text, which both drivers take in an array). */
+/** A scan row's columns as the INSERT lists them, and those a seen row's UPDATE sets (with its id). */
+const SCAN_COLUMNS = [
+  'id',
+  'tracking_id',
+  'upc',
+  'count',
+  'item_id',
+  'item_name',
+  'status',
+  'matched_user',
+  'user_id',
+  'main_id',
+  'sub_id',
+  'task_id',
+  'op_uid',
+  'created_at',
+  'updated_at',
+];
+const SEEN_COLUMNS = SCAN_COLUMNS.filter((c) => !['tracking_id', 'upc', 'created_at'].includes(c));
 const colsOf = (rows: Row[], cols: string[]) => cols.map((c) => rows.map((r) => (r[c] instanceof Date ? (r[c] as Date).toISOString() : (r[c] ?? null))));
 
 /**

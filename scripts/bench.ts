@@ -532,11 +532,13 @@ async function benchReceiving(
   // - parcels members recorded and an import announced (an init row of their task's upc): the scan
   //   sees the announced row, matching gives its unit to the member's record and the task moves
   //   (records, tasks and their audit entries are written too). Every other one goes to the bare route.
-  const announced = await rowsOf<{ trackingId: string; upc: string; itemId: number }>(
-    database.db.execute(sql`
-      select tracking_id as "trackingId", upc, item_id as "itemId" from scan_trackings
-      where status = 'init' and tracking_id like 'T%' order by random() limit ${2 * (REQUESTS + WARMUP)}`),
-  );
+  const announcedParcels = (limit: number) =>
+    rowsOf<{ trackingId: string; upc: string; itemId: number }>(
+      database.db.execute(sql`
+        select tracking_id as "trackingId", upc, item_id as "itemId" from scan_trackings
+        where status = 'init' and tracking_id like 'T%' order by random() limit ${limit}`),
+    );
+  const announced = await announcedParcels(2 * (REQUESTS + WARMUP));
   const createSpec =
     (at: string, path: string) =>
     (i: number, trackingId: string, line: { upc: string; itemId: number }): RequestSpec => ({
@@ -566,11 +568,7 @@ async function benchReceiving(
   });
   // The live announcement's cost (live/publish.ts: a NOTIFY with each write, heard by the app's
   // LISTEN in this process): the bare matched scan with it and without it, on parcels not scanned yet.
-  const more = await rowsOf<{ trackingId: string; upc: string; itemId: number }>(
-    database.db.execute(sql`
-      select tracking_id as "trackingId", upc, item_id as "itemId" from scan_trackings
-      where status = 'init' and tracking_id like 'T%' order by random() limit ${2 * REQUESTS}`),
-  );
+  const more = await announcedParcels(2 * REQUESTS);
   const bareWith = createSpec(bare.base, '/bare/tracking/{id}/create?notify=1');
   if (more.length >= 200) {
     await compare(
