@@ -6,18 +6,21 @@
 // reply.elapsedTime, from request received to response sent) beside the target where there is one.
 // Numbers go in docs/performance.md; tests never assert timings. Environment: BENCH_DATABASE_URL,
 // BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_SCALE, BENCH_ONLY, BENCH_CPU_PROFILE,
-// BENCH_PROBE_MS; each is described where it is read.
+// BENCH_PROBE_MS, BENCH_ROUNDS, BENCH_LOG_LEVEL; each is described where it is read.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { Writable } from 'node:stream';
+import pg from 'pg';
 import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf } from '../src/server/db/client.ts';
 import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
+import { createLogger } from '../src/server/logger.ts';
 import { createMailer } from '../src/server/mail/mailer.ts';
 import { startOutboxWorker } from '../src/server/mail/outbox.ts';
 import { hashPassword } from '../src/server/auth/secrets.ts';
@@ -27,6 +30,7 @@ import { writeWorkbook } from '../src/server/files/xlsx-write.ts';
 import { PURCHASED_COLUMNS, PURCHASED_LIMITS } from '../src/server/files/purchased-upload.ts';
 import { TRACKING_COLUMNS, TRACKING_LIMITS } from '../src/server/files/tracking-upload.ts';
 import { seedOpenTasks, seedReceiving, seedResponsive, seedScans } from './bench-seed.ts';
+import { bareDb, startBare } from './bench-bare.ts';
 
 /**
  * BENCH_CONCURRENCY: clients at once (16).
@@ -39,7 +43,8 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 /** Requests of each receiving scenario run first and not counted (see measure). */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10000);
 /**
- * BENCH_ONLY: comma-separated scenario groups: base, upload, receiving, responsive.
+ * BENCH_ONLY: comma-separated scenario groups: base, upload, receiving, responsive; `ratios` is
+ * the part of receiving that measures the app beside its bare routes (the ratio targets) alone.
  */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'base,upload,receiving,responsive').split(','));
 
@@ -229,6 +234,94 @@ const drive = (specs: RequestSpec[]) =>
     w.once('error', reject);
   });
 
+/** One scenario's requests as measured: client latencies and server times (ms). */
+interface Run {
+  requests: number;
+  seconds: number;
+  client: number[];
+  server: number[];
+  failures: number;
+  firstFailure: string | null;
+  /** CPU time of this process's main thread meanwhile (ms), where the in-process servers run. */
+  cpuMs: number;
+  /** Statements sent to PostgreSQL meanwhile. */
+  statements: number;
+}
+
+/**
+ * CPU time (ms) of this process's main thread so far (Linux, 10 ms ticks; NaN elsewhere): unlike
+ * throughput, hardly moved by other work on the machine.
+ */
+function serverThreadCpuMs(): number {
+  try {
+    const fields = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Statements sent to PostgreSQL by this process so far (node-postgres's Client#query, which the app's
+ * pools and the bare routes' share): a round trip per statement, the cost that dominates on 2 cores.
+ */
+let statementsSent = 0;
+{
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const query = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    statementsSent++;
+    return query.apply(this, args);
+  };
+}
+
+/** Drives `specs` once and collects what the servers' hooks recorded meanwhile. */
+async function runSpecs(specs: RequestSpec[]): Promise<Run> {
+  serverTimes = [];
+  const cpu = serverThreadCpuMs();
+  const sent = statementsSent;
+  const out = await drive(specs);
+  return {
+    statements: statementsSent - sent,
+    requests: specs.length,
+    seconds: out.seconds,
+    client: out.latencies,
+    server: serverTimes,
+    failures: out.failures,
+    firstFailure: out.firstFailure,
+    cpuMs: serverThreadCpuMs() - cpu,
+  };
+}
+
+/** Runs taken one after the other, as one. */
+const joined = (runs: Run[]): Run => ({
+  requests: runs.reduce((n, r) => n + r.requests, 0),
+  seconds: runs.reduce((n, r) => n + r.seconds, 0),
+  client: runs.flatMap((r) => r.client),
+  server: runs.flatMap((r) => r.server),
+  failures: runs.reduce((n, r) => n + r.failures, 0),
+  firstFailure: runs.find((r) => r.firstFailure)?.firstFailure ?? null,
+  cpuMs: runs.reduce((n, r) => n + r.cpuMs, 0),
+  statements: runs.reduce((n, r) => n + r.statements, 0),
+});
+
+const rate = (r: Run) => r.requests / r.seconds;
+
+/** Prints one run's line: throughput, client p50/p99, server p95 (and beside it the p95 target, if any). */
+function report(name: string, run: Run, target?: { p95: number }) {
+  const client = [...run.client].sort((a, b) => a - b);
+  const server = [...run.server].sort((a, b) => a - b);
+  const serverP95 = pctOf(server, 95);
+  const inServer = (server.reduce((a, b) => a + b, 0) / server.length / 1000) * rate(run);
+  // A scenario whose requests failed measured something else: it never meets its target.
+  const verdict = target
+    ? `  target p95 <= ${target.p95} ms: ${run.failures ? 'NOT measured (requests failed)' : serverP95 <= target.p95 ? 'met' : 'NOT met'}`
+    : '';
+  console.log(
+    `${name.padEnd(40)} ${String(run.requests).padStart(6)} req ${rate(run).toFixed(0).padStart(6)} req/s  client p50 ${pctOf(client, 50).toFixed(1)} / p99 ${pctOf(client, 99).toFixed(1)} ms  server p95 ${serverP95.toFixed(1)} ms (${inServer.toFixed(1)} in the server; its thread ${((run.cpuMs / run.requests) * 1000).toFixed(0)} µs CPU/req${run.statements ? `, ${(run.statements / run.requests).toFixed(2)} statements/req` : ''})${verdict}${run.failures ? `  (${run.failures} failed: ${run.firstFailure})` : ''}`,
+  );
+}
+
 /**
  * Measures `specs`. `warmup`: requests of the same kind run first and not counted, so the figures
  * are those of a server that has been running. The first requests of a code path run in V8's
@@ -237,20 +330,69 @@ const drive = (specs: RequestSpec[]) =>
  */
 async function measure(name: string, specs: RequestSpec[], target?: { p95: number }, warmup: RequestSpec[] = []) {
   if (warmup.length) await drive(warmup);
-  serverTimes = [];
   const profile = PROFILE_DIR ? await startProfile() : null;
-  const out = await drive(specs);
+  const run = await runSpecs(specs);
   await profile?.(name);
-  const client = out.latencies.sort((a, b) => a - b);
-  const server = serverTimes.sort((a, b) => a - b);
-  const serverP95 = pctOf(server, 95);
-  const inServer = (server.reduce((a, b) => a + b, 0) / server.length / 1000) * (specs.length / out.seconds);
-  // A scenario whose requests failed measured something else: it never meets its target.
-  const verdict = target
-    ? `  target p95 <= ${target.p95} ms: ${out.failures ? 'NOT measured (requests failed)' : serverP95 <= target.p95 ? 'met' : 'NOT met'}`
-    : '';
-  console.log(
-    `${name.padEnd(40)} ${String(specs.length).padStart(6)} req ${(specs.length / out.seconds).toFixed(0).padStart(6)} req/s  client p50 ${pctOf(client, 50).toFixed(1)} / p99 ${pctOf(client, 99).toFixed(1)} ms  server p95 ${serverP95.toFixed(1)} ms (${inServer.toFixed(1)} in the server)${verdict}${out.failures ? `  (${out.failures} failed: ${out.firstFailure})` : ''}`,
+  report(name, run, target);
+}
+
+/**
+ * BENCH_ROUNDS: the app and its bare route take turns this many times (8), in the order app, bare,
+ * bare, app, app, ...: short turns, so a burst of other work on the machine falls on both alike.
+ */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 8));
+
+/** The ratio target of every receiving figure: the app does at least this much of its bare route (decision 140). */
+const RATIO_TARGET = 0.7;
+
+/**
+ * The ratio line printed under a figure and its limit: the ratio of the whole run, the median and
+ * range of the turns' ratios, and beside them the ratio of the server thread's CPU per request
+ * (bare / app), which other work on the machine moves less than throughput.
+ */
+function ratioLine(what: string, ratio: number, rounds: number[], failed: boolean, cpu?: { what: string; ratio: number }, target = true) {
+  const sorted = [...rounds].sort((a, b) => a - b);
+  const spread = rounds.length > 1 ? ` (turns: median ${pctOf(sorted, 50).toFixed(2)}, ${sorted[0]!.toFixed(2)}-${sorted[sorted.length - 1]!.toFixed(2)})` : '';
+  const verdict = failed ? 'NOT measured (requests failed)' : ratio >= RATIO_TARGET ? 'met' : 'NOT met';
+  const cpuText = !cpu || Number.isNaN(cpu.ratio) ? '' : `; CPU per request ${cpu.what} ${cpu.ratio.toFixed(2)}`;
+  console.log(`${''.padEnd(40)} ratio ${what} ${ratio.toFixed(2)}${spread}${target ? `  target >= ${RATIO_TARGET}: ${verdict}` : ''}${cpuText}`);
+}
+
+/**
+ * A figure beside its limit, measured in one run: the app's requests (`app`) and the bare route's
+ * (`bare`, the same work: bench-bare.ts) in ROUNDS turns each, after their warm-ups. Prints both and
+ * the ratio of their throughputs (app / bare). The CPU profiles (BENCH_CPU_PROFILE) are of the first
+ * turn of each.
+ */
+async function compare(
+  name: string,
+  app: RequestSpec[],
+  bare: RequestSpec[],
+  opts: { target?: { p95: number }; warmApp?: RequestSpec[]; warmBare?: RequestSpec[]; limit?: string; ratio?: [string, string]; ratioTarget?: boolean } = {},
+) {
+  if (opts.warmApp?.length) await drive(opts.warmApp);
+  if (opts.warmBare?.length) await drive(opts.warmBare);
+  const part = (list: RequestSpec[], r: number) => list.slice(Math.floor((r * list.length) / ROUNDS), Math.floor(((r + 1) * list.length) / ROUNDS));
+  const runs = { app: [] as Run[], bare: [] as Run[] };
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const side of r % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const)) {
+      const profile = PROFILE_DIR && r === 0 ? await startProfile() : null;
+      runs[side].push(await runSpecs(part(side === 'app' ? app : bare, r)));
+      await profile?.(side === 'app' ? name : `${name} bare`);
+    }
+  }
+  const a = joined(runs.app);
+  const b = joined(runs.bare);
+  report(name, a, opts.target);
+  report(`  ${opts.limit ?? 'limit: the bare route (same SQL)'}`, b);
+  const [one, other] = opts.ratio ?? ['app', 'bare'];
+  ratioLine(
+    `${one}/${other} req/s`,
+    rate(a) / rate(b),
+    runs.app.map((x, r) => rate(x) / rate(runs.bare[r]!)),
+    Boolean(a.failures || b.failures),
+    { what: `${other}/${one}`, ratio: b.cpuMs / b.requests / (a.cpuMs / a.requests) },
+    opts.ratioTarget ?? true,
   );
 }
 
@@ -277,7 +419,9 @@ async function startProfile() {
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-bench-'));
   const database = await openDatabase(process.env.BENCH_DATABASE_URL ? { url: process.env.BENCH_DATABASE_URL } : { dataDir: dir });
-  const log = pino({ level: 'silent' });
+  // BENCH_LOG_LEVEL: the in-process server's log level (info, as `npm start` logs), its lines
+  // written to /dev/null: what the app spends on its request logs is part of its figures.
+  const log = createLogger(process.env.BENCH_LOG_LEVEL ?? 'info', pino.destination({ dest: '/dev/null', sync: true }) as unknown as Writable);
   const config = { ...loadConfig({ DATA_DIR: dir }), webDir: path.join(dir, 'web') };
   const mailer = createMailer({ from: config.mailFrom, dataDir: dir, log });
   const outbox = startOutboxWorker(database.db, mailer, log);
@@ -327,7 +471,7 @@ async function main() {
   }
   if (ONLY.has('upload')) await benchPurchasedUpload(base, database.db, hash);
   if (ONLY.has('responsive')) await benchResponsive(database, hash);
-  if (ONLY.has('receiving')) await benchReceiving(base, database, admins[0]!.id, hash, as, many);
+  if (ONLY.has('receiving') || ONLY.has('ratios')) await benchReceiving(base, database, admins[0]!.id, hash, as, many, ONLY.has('receiving'));
 
   await app.close();
   await outbox.stop();
@@ -344,7 +488,10 @@ main().catch((err) => {
 /**
  * Receiving (the receiving targets, on PostgreSQL at BENCH_SCALE 1): with 1,000,000 scan rows, 200,000
  * tasks and 300,000 purchased records, a tracking id's records and a scan create each p95 <= 15 ms
- * at the server under 16 concurrent clients; the tracking list with filters p95 <= 50 ms.
+ * at the server under 16 concurrent clients; the tracking list with filters p95 <= 50 ms. The
+ * lookup, the matched scan create and the tracking uploads are each measured beside their limit, a
+ * bare route doing the same SQL work (bench-bare.ts), and held to >= 0.7 of it. `all` false
+ * (BENCH_ONLY=ratios): those alone.
  */
 async function benchReceiving(
   base: string,
@@ -353,6 +500,7 @@ async function benchReceiving(
   hash: string,
   as: (i: number) => Record<string, string>,
   many: (n: number, f: (i: number) => RequestSpec) => RequestSpec[],
+  all: boolean,
 ) {
   // BENCH_SCALE: the receiving world's size as a fraction of 1,000,000 scans / 200,000 tasks /
   // 300,000 records; default 1 on PostgreSQL, 0.05 on PGlite.
@@ -366,34 +514,85 @@ async function benchReceiving(
   const rnd = (n: number) => Math.floor(Math.random() * n);
   const tracking = () =>
     Math.random() < 0.5 ? `T${String(rnd(world.recordedTrackings)).padStart(7, '0')}` : `U${String(rnd(size.scans - size.records)).padStart(8, '0')}`;
-  const lookups = many(REQUESTS + WARMUP, (i) => ({ url: `${base}/api/scan/admin/tracking/${tracking()}/list`, headers: as(i) }));
-  await measure('GET /api/scan/admin/tracking/{id}/list', lookups.slice(WARMUP), { p95: 15 }, lookups.slice(0, WARMUP));
+  // The limits (bench-bare.ts): on the same database, a pool of their own on PostgreSQL.
+  const bareDatabase = await bareDb(
+    database.driver === 'pg' ? { url: process.env.BENCH_DATABASE_URL! } : { pglite: (database.db as unknown as { $client: unknown }).$client },
+  );
+  const bare = await startBare(bareDatabase, adminId, (ms) => serverTimes.push(ms));
+  const trackingIds = Array.from({ length: REQUESTS + WARMUP }, tracking);
+  const lookup = (at: string, path: string) => (t: string, i: number) => ({ url: `${at}${path.replace('{id}', t)}`, headers: as(i) });
+  const lookups = trackingIds.map(lookup(base, '/api/scan/admin/tracking/{id}/list'));
+  const bareLookups = trackingIds.map(lookup(bare.base, '/bare/tracking/{id}/list'));
+  await compare('GET /api/scan/admin/tracking/{id}/list', lookups.slice(WARMUP), bareLookups.slice(WARMUP), {
+    target: { p95: 15 },
+    warmApp: lookups.slice(0, WARMUP),
+    warmBare: bareLookups.slice(0, WARMUP),
+  });
   // A scan create, measured for two kinds of parcel, each scanned once:
   // - new parcels (nobody recorded them: the row is stored unmatch, no task concerned);
   // - parcels members recorded and an import announced (an init row of their task's upc): the scan
   //   sees the announced row, matching gives its unit to the member's record and the task moves
-  //   (records, tasks and their audit entries are written too).
-  const announced = await rowsOf<{ trackingId: string; upc: string; itemId: number }>(
-    database.db.execute(sql`
-      select tracking_id as "trackingId", upc, item_id as "itemId" from scan_trackings
-      where status = 'init' and tracking_id like 'T%' order by random() limit ${REQUESTS + WARMUP}`),
-  );
-  const createSpec = (i: number, trackingId: string, line: { upc: string; itemId: number }): RequestSpec => ({
-    method: 'POST',
-    url: `${base}/api/scan/admin/tracking/${trackingId}/create`,
-    headers: { ...as(i), 'content-type': 'application/json' },
-    body: JSON.stringify({ items: [{ ...line, count: 1 }] }),
-  });
-  const fresh = many(REQUESTS + WARMUP, (i) => {
-    const item = world.items[rnd(world.items.length)]!;
-    return createSpec(i, `N${Date.now().toString(36)}${i}`, { upc: item.upc, itemId: item.id });
-  });
-  await measure('POST .../create (new parcel)', fresh.slice(WARMUP), { p95: 15 }, fresh.slice(0, WARMUP));
-  const recorded = announced.map((a, i) => createSpec(i, a.trackingId, { upc: a.upc, itemId: a.itemId }));
+  //   (records, tasks and their audit entries are written too). Every other one goes to the bare route.
+  const announcedParcels = (limit: number) =>
+    rowsOf<{ trackingId: string; upc: string; itemId: number }>(
+      database.db.execute(sql`
+        select tracking_id as "trackingId", upc, item_id as "itemId" from scan_trackings
+        where status = 'init' and tracking_id like 'T%' order by random() limit ${limit}`),
+    );
+  const announced = await announcedParcels(2 * (REQUESTS + WARMUP));
+  const createSpec =
+    (at: string, path: string) =>
+    (i: number, trackingId: string, line: { upc: string; itemId: number }): RequestSpec => ({
+      method: 'POST',
+      url: `${at}${path.replace('{id}', trackingId)}`,
+      headers: { ...as(i), 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [{ ...line, count: 1 }] }),
+    });
+  const appCreate = createSpec(base, '/api/scan/admin/tracking/{id}/create');
+  if (all) {
+    const fresh = many(REQUESTS + WARMUP, (i) => {
+      const item = world.items[rnd(world.items.length)]!;
+      return appCreate(i, `N${Date.now().toString(36)}${i}`, { upc: item.upc, itemId: item.id });
+    });
+    await measure('POST .../create (new parcel)', fresh.slice(WARMUP), { p95: 15 }, fresh.slice(0, WARMUP));
+  }
+  const half = (k: 0 | 1) => announced.filter((_, i) => i % 2 === k);
+  const recorded = half(0).map((a, i) => appCreate(i, a.trackingId, { upc: a.upc, itemId: a.itemId }));
+  const bareCreate = createSpec(bare.base, '/bare/tracking/{id}/create');
+  const bareRecorded = half(1).map((a, i) => bareCreate(i, a.trackingId, { upc: a.upc, itemId: a.itemId }));
   // A small world (PGlite's default scale) announces fewer parcels than a full warm-up takes: the measured requests keep their number, the warm-up gets the rest.
-  const recordedWarmup = Math.max(0, Math.min(WARMUP, recorded.length - REQUESTS));
-  await measure('POST .../create (recorded parcel, matched)', recorded.slice(recordedWarmup), { p95: 15 }, recorded.slice(0, recordedWarmup));
-  await benchTrackingImport(base, as(0), world, database.driver === 'pg' ? process.env.BENCH_DATABASE_URL : undefined);
+  const recordedWarmup = Math.max(0, Math.min(WARMUP, recorded.length - REQUESTS, bareRecorded.length - REQUESTS));
+  await compare('POST .../create (recorded parcel, matched)', recorded.slice(recordedWarmup), bareRecorded.slice(recordedWarmup), {
+    target: { p95: 15 },
+    warmApp: recorded.slice(0, recordedWarmup),
+    warmBare: bareRecorded.slice(0, recordedWarmup),
+  });
+  // The live announcement's cost (live/publish.ts: a NOTIFY with each write, heard by the app's
+  // LISTEN in this process): the bare matched scan with it and without it, on parcels not scanned yet.
+  const more = await announcedParcels(2 * REQUESTS);
+  const bareWith = createSpec(bare.base, '/bare/tracking/{id}/create?notify=1');
+  if (more.length >= 200) {
+    await compare(
+      'bare matched scan, live announcement',
+      more.filter((_, i) => i % 2 === 0).map((a, i) => bareWith(i, a.trackingId, { upc: a.upc, itemId: a.itemId })),
+      more.filter((_, i) => i % 2 === 1).map((a, i) => bareCreate(i, a.trackingId, { upc: a.upc, itemId: a.itemId })),
+      { limit: 'the same without it', ratio: ['with', 'without'], ratioTarget: false },
+    );
+  } else console.log(`${'bare matched scan, live announcement'.padEnd(40)} not measured: ${more.length} announced parcels left (BENCH_SCALE)`);
+  // What each upload wrote (audit entries by entity since the last call): the app's and the bare route's writes compared.
+  let mark = 0;
+  const audited = async () => {
+    const rows = await rowsOf<{ entity: string; n: number; last: number }>(
+      database.db.execute(sql`select entity::text, count(*)::int as n, max(id)::int as last from audit_log where id > ${mark} group by entity order by entity`),
+    );
+    mark = Math.max(mark, ...rows.map((r) => r.last));
+    return `audited ${rows.map((r) => `${r.entity} ${r.n}`).join(', ') || 'nothing'}`;
+  };
+  await audited();
+  await benchTrackingImport(base, as(0), world, database.driver === 'pg' ? process.env.BENCH_DATABASE_URL : undefined, bare.base, adminId, audited);
+  await bare.app.close();
+  await bareDatabase.close();
+  if (!all) return;
   const day = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString().slice(0, 10);
   const statuses = ['init', 'scan', 'match', 'unmatch'];
   const filtered = many(REQUESTS + WARMUP, (i) => {
@@ -516,7 +715,7 @@ async function postWorkbook(url: string, headers: Record<string, string>, file: 
   clearInterval(sampler);
   if (highWater) peak = Math.max(peak, status('VmHWM'));
   const totals = body.data ? `succ ${body.data.succ}, skip ${body.data.skip}, error ${body.data.error}` : `${body.code} ${body.msg}`;
-  return { seconds, totals, peakMb: Math.round(peak / 1024 / 1024), beforeMb: Math.round(status('VmRSS') / 1024 / 1024) };
+  return { seconds, ok: Boolean(body.data), totals, peakMb: Math.round(peak / 1024 / 1024), beforeMb: Math.round(status('VmRSS') / 1024 / 1024) };
 }
 
 /**
@@ -597,11 +796,15 @@ async function benchTrackingImport(
   base: string,
   auth: Record<string, string>,
   world: { items: { id: number; upc: string | null }[]; recordedTrackings: number },
-  databaseUrl?: string,
+  databaseUrl: string | undefined,
+  bareBase: string,
+  opUid: number,
+  audited: () => Promise<string>,
 ) {
   const stamp = Date.now().toString(36);
   // Each recorded tracking id at most once (13 is prime to the seeded counts), so every row is its
-  // own (tracking, upc). `offset` 0: ids 13k (mod the recorded count); the warm-up file's, 13k + 5.
+  // own (tracking, upc). `offset` 0: ids 13k (mod the recorded count); the warm-up file's, 13k + 5;
+  // the bare route's files 13k + 2 and 13k + 7.
   const workbook = (rows: number, prefix: string, offset: number) =>
     writeWorkbook([
       {
@@ -620,7 +823,7 @@ async function benchTrackingImport(
     ]);
   const file = workbook(TRACKING_LIMITS.maxRows, 'I', 0);
   globalThis.gc?.();
-  const server = databaseUrl ? await startServerProcess(databaseUrl) : null;
+  const server = databaseUrl ? await startServerProcess(databaseUrl, { profile: true }) : null;
   // A server that has been running has compiled its upload and matching code (see measure): a
   // 10,000-row file of other parcels is imported and confirmed first, not counted (a fresh process
   // runs the first slices in V8's interpreter).
@@ -631,14 +834,78 @@ async function benchTrackingImport(
     warmed.push(`${mode} ${r.seconds.toFixed(1)} s`);
   }
   console.log(`${'tracking upload warm-up (10,000 rows)'.padEnd(40)} ${warmed.join(', ')}; not counted`);
-  for (const mode of ['import', 'confirm'] as const) {
+  await audited();
+  // The limit: the bare routes (bench-bare.ts) import and confirm a file of the same shape (other
+  // parcels: prefix B, other recorded tracking ids), parsed with xlsx and written set-based in one
+  // transaction, after a warm-up of their own; on PostgreSQL in a process of their own, as the app's.
+  // In the order app, bare (import), bare, app (confirm). Ratio: the bare route's time over the app's.
+  const bareFile = workbook(TRACKING_LIMITS.maxRows, 'B', 2);
+  const bareWarm = workbook(10_000, 'V', 7);
+  const bareServer = databaseUrl ? await startBareProcess(databaseUrl, opUid) : null;
+  const uploadBase = bareServer?.base ?? bareBase;
+  for (const mode of ['import', 'confirm'] as const) await postRaw(`${uploadBase}/bare/upload/${mode}`, bareWarm);
+  await audited();
+  const seconds = { app: {} as Record<string, number>, bare: {} as Record<string, number> };
+  const appUpload = async (mode: 'import' | 'confirm') => {
     const r = await postWorkbook(`${server?.base ?? base}/api/scan/admin/excel/upload/${mode}`, auth, file, server?.pid);
+    seconds.app[mode] = r.ok ? r.seconds : NaN;
     const verdict = `target <= 15 s and < 500 MB: ${r.seconds <= 15 && r.peakMb < 500 ? 'met' : 'NOT met'}`;
     console.log(
-      `${`tracking upload (${mode})`.padEnd(40)} ${String(TRACKING_LIMITS.maxRows).padStart(6)} rows ${r.seconds.toFixed(1).padStart(6)} s  (${r.totals}; ${server ? 'server process' : 'bench process'} rss ${r.beforeMb} MB after, peak ${r.peakMb} MB)  ${verdict}`,
+      `${`tracking upload (${mode})`.padEnd(40)} ${String(TRACKING_LIMITS.maxRows).padStart(6)} rows ${r.seconds.toFixed(1).padStart(6)} s  (${r.totals}; ${await audited()}; ${server ? 'server process' : 'bench process'} rss ${r.beforeMb} MB after, peak ${r.peakMb} MB)  ${verdict}`,
     );
-  }
+  };
+  const bareUpload = async (mode: 'import' | 'confirm') => {
+    const r = await postRaw(`${uploadBase}/bare/upload/${mode}`, bareFile);
+    seconds.bare[mode] = r.ok ? r.seconds : NaN;
+    console.log(
+      `${`  limit: the bare route (${mode})`.padEnd(40)} ${String(TRACKING_LIMITS.maxRows).padStart(6)} rows ${r.seconds.toFixed(1).padStart(6)} s  (${r.totals}; ${await audited()})`,
+    );
+  };
+  const ratio = (mode: 'import' | 'confirm') => {
+    const r = seconds.bare[mode]! / seconds.app[mode]!;
+    console.log(
+      `${''.padEnd(40)} ratio ${mode} bare/app time ${r.toFixed(2)}  target >= ${RATIO_TARGET}: ${Number.isNaN(r) ? 'NOT measured' : r >= RATIO_TARGET ? 'met' : 'NOT met'}`,
+    );
+  };
+  await appUpload('import');
+  await bareUpload('import');
+  ratio('import');
+  await bareUpload('confirm');
+  await appUpload('confirm');
+  ratio('confirm');
   await server?.stop();
+  bareServer?.stop();
+}
+
+/** bench-bare.ts as a process of its own on `databaseUrl` (V8 heap capped as the app server's). */
+async function startBareProcess(databaseUrl: string, opUid: number): Promise<{ base: string; stop(): void }> {
+  const child = spawn(process.execPath, ['--max-old-space-size=384', '--import', 'tsx', 'scripts/bench-bare.ts'], {
+    env: { ...process.env, BARE_DATABASE_URL: databaseUrl, BARE_OP_UID: String(opUid) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const base = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /bare routes: (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the bare routes' process ended (${code}): ${out}`)));
+  });
+  return { base, stop: () => void child.kill('SIGTERM') };
+}
+
+/** Posts a workbook's bytes as the body (the bare upload routes); answers the wall time and the totals. */
+async function postRaw(url: string, file: Buffer) {
+  const t0 = performance.now();
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Uint8Array(file) });
+  const body = (await res.json()) as { message?: string; data?: { succ: number; skip: number; error: number }; phases?: string };
+  const seconds = (performance.now() - t0) / 1000;
+  return {
+    seconds,
+    ok: Boolean(body.data),
+    totals: body.data ? `succ ${body.data.succ}, skip ${body.data.skip}, error ${body.data.error}; ${body.phases}` : `${res.status} ${body.message ?? ''}`,
+  };
 }
 
 /** Sends one workbook (multipart field `file`); answers the wall time and the result's totals. */

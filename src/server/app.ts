@@ -25,6 +25,7 @@ import type { SessionUser } from './auth/session-user.ts';
 import { clientErrorAnswer, frameworkAnswer, requestErrorAnswer } from './request-errors.ts';
 import { longestPathParameter, parseUrlEncoded, validationMessage, withInputRules } from './validation.ts';
 import { httpServerOptions } from './http-limits.ts';
+import { OneLinePerRequest } from './logger.ts';
 import { authHandlers } from './handlers/auth.ts';
 import { noticeHandlers } from './handlers/notice.ts';
 import { usersHandlers } from './handlers/users.ts';
@@ -105,6 +106,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.config.metricsPort === undefined ? null : new Metrics(deps.db, deps.logger);
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    // One line per request, once it is answered (logger.ts).
+    logController: new OneLinePerRequest(),
     // Off unless TRUST_PROXY says otherwise: else any client picks the IP the rate limits count.
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,

@@ -3,6 +3,7 @@
 // checks carry one-time tokens there, and download links carry their token in the path. Requests no
 // operation serves are named by what served them (operationOf); unknown paths log the path alone.
 import type { Writable } from 'node:stream';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import pino, { type Logger } from 'pino';
 
 interface RequestLike {
@@ -52,4 +53,19 @@ export function createLogger(level: string, destination?: Writable): Logger {
     },
     destination,
   );
+}
+
+/**
+ * One line per request, written once it is answered: the request (requestForLog), its status and
+ * time; Fastify's own two lines (received, then completed) cost twice the JSON per request
+ * (docs/decisions/141-one-log-line-per-request.md).
+ */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    if (this.isLogDisabled(request)) return;
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
 }

@@ -8,10 +8,10 @@
 // Everything runs inside the caller's transaction, tracking locks first (db/matching-store.ts
 // lockTrackings). Duplicates are business outcomes (opStatus 'failed' in an A00000 answer, with the
 // tracking id's rows so the screen can offer the edit); malformed input is A00001; a missing row A00004.
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { writeAudit } from '../audit.ts';
-import type { Tx } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
@@ -129,28 +129,35 @@ async function requireItem(tx: Tx, id: number): Promise<ItemBrief> {
   return item;
 }
 
-/** Every row of a tracking id, oldest first. */
-export function rowsOfTracking(tx: Tx, trackingId: string): Promise<ScanRow[]> {
-  return tx.select().from(scanTrackings).where(eq(scanTrackings.trackingId, trackingId)).orderBy(asc(scanTrackings.id));
-}
-
 /** The upcs of tasks (a task without a upc records none). */
 const upcSet = (tasks: readonly { upc: string | null }[]) => new Set(tasks.flatMap((t) => (t.upc === null ? [] : [t.upc])));
 
-/** The upcs members recorded on a tracking id (live records: their task not deleted). */
-async function recordedUpcsOf(tx: Tx, trackingId: string): Promise<Set<string>> {
-  const rows = await tx
-    .selectDistinct({ upc: tasks.upc })
-    .from(purchasedRecords)
-    .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
-    .where(and(eq(purchasedRecords.trackingId, trackingId), ne(tasks.status, DELETED_TASK_STATUS)));
-  return upcSet(rows);
+/**
+ * The lookup's two statements (every row of a tracking id, oldest first; the upcs members recorded
+ * on it, live records only), prepared once per database handle: drizzle builds their text once
+ * instead of on every call, and PostgreSQL parses and plans each once per connection (named
+ * statements). The lookup is a clerk's most frequent call (where its time went: docs/performance.md).
+ */
+function prepareLookup(db: Db) {
+  const trackingId = sql.placeholder('trackingId');
+  return {
+    rows: db.select().from(scanTrackings).where(eq(scanTrackings.trackingId, trackingId)).orderBy(asc(scanTrackings.id)).prepare('scan_lookup_rows'),
+    upcs: db
+      .selectDistinct({ upc: tasks.upc })
+      .from(purchasedRecords)
+      .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
+      .where(and(eq(purchasedRecords.trackingId, trackingId), ne(tasks.status, DELETED_TASK_STATUS)))
+      .prepare('scan_lookup_upcs'),
+  };
 }
+const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
 
 /** A tracking id's rows, with what its unmatch rows need to say why (read only when one is unmatch). */
-export async function trackingOf(tx: Tx, trackingId: string): Promise<{ rows: ScanRow[]; recordedUpcs: ReadonlySet<string> }> {
-  const rows = await rowsOfTracking(tx, trackingId);
-  return { rows, recordedUpcs: rows.some(isUnmatched) ? await recordedUpcsOf(tx, trackingId) : new Set() };
+export async function trackingOf(db: Db, trackingId: string): Promise<{ rows: ScanRow[]; recordedUpcs: ReadonlySet<string> }> {
+  let lookup = lookups.get(db);
+  if (!lookup) lookups.set(db, (lookup = prepareLookup(db)));
+  const rows = await lookup.rows.execute({ trackingId });
+  return { rows, recordedUpcs: rows.some(isUnmatched) ? upcSet(await lookup.upcs.execute({ trackingId })) : new Set() };
 }
 
 export interface ScanOutcome {
