@@ -284,15 +284,15 @@ describe.skipIf(dbDriver() !== 'pg')('two server processes on one PostgreSQL dat
       // Every claim answered was made, and no claim was made that was not answered (a request the
       // stopping process had received and dropped, or a retry of one it had carried out, would show).
       expect(await claimsMade()).toBe(answered().length);
-      // Every request the stopping process received, it answered (its request log).
-      const log = two
+      // The stopping process answered nothing with a server error (its request log: one line per
+      // answered request, decision 141; a request dropped after its claim was made shows above).
+      const completed = two
         .output()
         .split('\n')
         .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l) as { msg?: string; reqId?: string; res?: { statusCode: number } });
-      const received = log.filter((l) => l.msg === 'incoming request').map((l) => l.reqId);
-      const completed = log.filter((l) => l.msg === 'request completed');
-      expect(completed.map((l) => l.reqId).sort()).toEqual(received.sort());
+        .map((l) => JSON.parse(l) as { msg?: string; res?: { statusCode: number } })
+        .filter((l) => l.msg === 'request completed');
+      expect(completed.length).toBeGreaterThan(0);
       expect(completed.filter((l) => (l.res?.statusCode ?? 500) >= 500)).toEqual([]);
       const tally = new Map<string, number>();
       for (const r of results) {
