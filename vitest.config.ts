@@ -74,9 +74,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/e2e/data-template.ts'],
-          // One browser file at a time: two at once saved ~70 s but once starved /admin/scan's
-          // keystroke scan past its 30 s wait (receiving d, under investigation).
-          fileParallelism: false,
+          // Two browser files at once (the root's maxWorkers). A simulated scanner sends a code's keys
+          // in one burst (setup.ts scanKeys): typed key by key, a busy test process paused inside a code.
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
-import { apiOf, newPage, openLoggedIn, shot } from './setup.ts';
+import { apiOf, newPage, openLoggedIn, scanKeys, shot } from './setup.ts';
 import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
 import { writeBarcodeClip, type Scene } from './camera-clip.ts';
 
@@ -58,8 +58,7 @@ async function browserWithCamera(name: string, scenes: readonly Scene[]): Promis
 async function parcelWithCamera(page: Page, trackingId: string) {
   await openLoggedIn(page, server, '/admin/scan', ADMIN);
   await page.waitForFunction(() => document.activeElement?.hasAttribute('data-scanner-input') === true);
-  await page.keyboard.type(trackingId, { delay: 10 });
-  await page.keyboard.press('Enter');
+  await scanKeys(page, trackingId);
   await page.getByRole('tab', { name: 'UPC', selected: true }).waitFor();
   await page.getByRole('button', { name: '摄像头扫码' }).click();
   return page.getByRole('region', { name: '摄像头扫码' });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
-import { apiOf, dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowWithCell, shot, type ApiCalls } from './setup.ts';
+import { apiOf, dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowWithCell, scanKeys, shot, type ApiCalls } from './setup.ts';
 import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
 import { multipart, xlsxOf } from '../server/support/sheets.ts';
 import { SCAN_COMMANDS } from '../../machines/scan.machine.ts';
@@ -57,8 +57,6 @@ const SURPLUS_TRACKING = '9400E2E0000000000003';
 /** The five parcels of d), received with the scanner alone; the fourth was imported beforehand. */
 const LOOP = Array.from({ length: 5 }, (_, i) => `9400E2E00000000001${String(i + 1).padStart(2, '0')}`);
 
-/** Keys of a USB scanner are this far apart (under 30 ms: faster than anyone types). */
-const KEY_DELAY_MS = 10;
 
 let server: RunningServer;
 let sink: SmtpSink;
@@ -200,12 +198,6 @@ async function scannerReady(page: Page) {
   await page.waitForFunction(() => document.activeElement?.hasAttribute('data-scanner-input') === true);
 }
 
-/** One code from the USB scanner: its characters KEY_DELAY_MS apart, then Enter, into the focus. */
-async function scan(page: Page, code: string) {
-  await page.keyboard.type(code, { delay: KEY_DELAY_MS });
-  await page.keyboard.press('Enter');
-}
-
 /**
  * One code from the USB scanner while the page's main thread is stalled for `ms` in the middle of
  * it: half the code, then a busy loop in the page (a long render, a slow machine) during which the
@@ -214,15 +206,14 @@ async function scan(page: Page, code: string) {
  */
 async function scanWithStall(page: Page, code: string, ms: number) {
   const half = Math.floor(code.length / 2);
-  await page.keyboard.type(code.slice(0, half), { delay: KEY_DELAY_MS });
+  await scanKeys(page, code.slice(0, half), { enter: false });
   await page.evaluate((stallMs) => {
     const end = performance.now() + stallMs;
     while (performance.now() < end) {
       // busy
     }
   }, ms);
-  await page.keyboard.type(code.slice(half), { delay: KEY_DELAY_MS });
-  await page.keyboard.press('Enter');
+  await scanKeys(page, code.slice(half));
 }
 
 /** How long a wait for the page to settle may take on a busy machine (a ceiling, not a timing claim). */
@@ -268,7 +259,7 @@ describe('receiving with a USB scanner in the browser', () => {
 
     // A scan before a product is picked is refused, and nothing is listed.
     await scannerReady(a);
-    await scan(a, BURST[0]!);
+    await scanKeys(a, BURST[0]!);
     await expect(says(a, '请选择商品')).resolves.toBe('error');
     const table = a.getByRole('table', { name: '扫描记录' });
     await expect(table.getByRole('row').count()).resolves.toBe(2); // header + "empty"
@@ -286,7 +277,7 @@ describe('receiving with a USB scanner in the browser', () => {
     // its debounce is running) and of the eleventh, the page's main thread is busy for 300 ms.
     for (const [i, code] of BURST.entries()) {
       if (i === 0 || i === 10) await scanWithStall(a, code, 300);
-      else await scan(a, code);
+      else await scanKeys(a, code);
     }
 
     // Each scan sent the one before it; the last waits for the next scan or the button.
@@ -341,9 +332,9 @@ describe('receiving with a USB scanner in the browser', () => {
 
     // The tracking id; once the page has taken it, the products back to back.
     await scannerReady(a);
-    await scan(a, PARCEL_TRACKING);
+    await scanKeys(a, PARCEL_TRACKING);
     await says(a, `快递单号 ${PARCEL_TRACKING}，请扫描商品`);
-    for (const upc of PARCEL_SCANS) await scan(a, upc);
+    for (const upc of PARCEL_SCANS) await scanKeys(a, upc);
 
     await expect(a.getByRole('tab', { name: 'UPC' }).getAttribute('aria-selected')).resolves.toBe('true');
     const newRows = a.getByRole('table', { name: '新扫描的商品' });
@@ -393,9 +384,9 @@ describe('receiving with a USB scanner in the browser', () => {
 
     // The parcel scanned again, then a product of it: refused, it is edited, not added twice.
     await scannerReady(a);
-    await scan(a, PARCEL_TRACKING);
+    await scanKeys(a, PARCEL_TRACKING);
     await says(a, `快递单号 ${PARCEL_TRACKING}（已有记录），请扫描商品`);
-    await scan(a, UPC[0]!);
+    await scanKeys(a, UPC[0]!);
     await expect(says(a, `${UPC[0]}：upc重复，请编辑已添加的商品`)).resolves.toBe('error');
     expect(await recordsOf(PARCEL_TRACKING)).toHaveLength(5);
 
@@ -413,10 +404,10 @@ describe('receiving with a USB scanner in the browser', () => {
     const submit = a.getByRole('button', { name: /^提交（\d+项）$/ });
 
     await scannerReady(a);
-    await scan(a, MATCH_TRACKING);
+    await scanKeys(a, MATCH_TRACKING);
     await says(a, `快递单号 ${MATCH_TRACKING}，请扫描商品`);
-    await scan(a, PARCEL[0].upc);
-    await scan(a, PARCEL[0].upc);
+    await scanKeys(a, PARCEL[0].upc);
+    await scanKeys(a, PARCEL[0].upc);
     await a.getByRole('button', { name: '提交（1项）' }).waitFor();
     await expect.poll(() => a.getByLabel(`数量 ${PARCEL[0].upc}`, { exact: true }).inputValue(), SETTLES).toBe('2');
     await submit.click();
@@ -430,10 +421,10 @@ describe('receiving with a USB scanner in the browser', () => {
     // The next parcel: the page is back on the 快递单号 tab by itself.
     await expect(a.getByRole('tab', { name: '快递单号' }).getAttribute('aria-selected')).resolves.toBe('true');
     await scannerReady(a);
-    await scan(a, SURPLUS_TRACKING);
+    await scanKeys(a, SURPLUS_TRACKING);
     await says(a, `快递单号 ${SURPLUS_TRACKING}，请扫描商品`);
-    await scan(a, PARCEL[1].upc);
-    await scan(a, PARCEL[1].upc);
+    await scanKeys(a, PARCEL[1].upc);
+    await scanKeys(a, PARCEL[1].upc);
     await expect.poll(() => a.getByLabel(`数量 ${PARCEL[1].upc}`, { exact: true }).inputValue(), SETTLES).toBe('2');
     await a.getByRole('button', { name: '提交（1项）' }).click();
     await says(a, '创建成功，请扫描下一个包裹的快递单号');
@@ -538,47 +529,47 @@ describe('receiving with a USB scanner in the browser', () => {
     await scannerReady(a);
     const done = '创建成功，请扫描下一个包裹的快递单号';
     const parcel = async (trackingId: string, exists = false) => {
-      await scan(a, trackingId);
+      await scanKeys(a, trackingId);
       await says(a, `快递单号 ${trackingId}${exists ? '（已有记录）' : ''}，请扫描商品`);
     };
 
     // 1: two units of one product, 提交.
     await parcel(LOOP[0]!);
-    await scan(a, UPC[0]!);
-    await scan(a, UPC[0]!);
-    await scan(a, SCAN_COMMANDS.submit);
+    await scanKeys(a, UPC[0]!);
+    await scanKeys(a, UPC[0]!);
+    await scanKeys(a, SCAN_COMMANDS.submit);
     await says(a, done);
     // 2: a product that is not in the parcel is scanned by mistake and taken back with 取消.
     await parcel(LOOP[1]!);
-    await scan(a, UPC[1]!);
-    await scan(a, UPC[4]!);
+    await scanKeys(a, UPC[1]!);
+    await scanKeys(a, UPC[4]!);
     await says(a, `${UPC[4]} 数量 1`);
-    await scan(a, SCAN_COMMANDS.cancel);
+    await scanKeys(a, SCAN_COMMANDS.cancel);
     await says(a, `已撤销一次扫描：${UPC[4]} 已移除`);
-    await scan(a, SCAN_COMMANDS.submit);
+    await scanKeys(a, SCAN_COMMANDS.submit);
     await says(a, done);
     // 3: one product.
     await parcel(LOOP[2]!);
-    await scan(a, UPC[4]!);
-    await scan(a, SCAN_COMMANDS.submit);
+    await scanKeys(a, UPC[4]!);
+    await scanKeys(a, SCAN_COMMANDS.submit);
     await says(a, done);
     // 4: the imported parcel; its product is confirmed with the 2 units scanned.
     await parcel(LOOP[3]!, true);
-    await scan(a, UPC[3]!);
-    await scan(a, UPC[3]!);
+    await scanKeys(a, UPC[3]!);
+    await scanKeys(a, UPC[3]!);
     await says(a, `${UPC[3]} 确认导入的商品，数量 2`);
     await shot(a, 'receiving-13-scan-imported');
-    await scan(a, SCAN_COMMANDS.submit);
+    await scanKeys(a, SCAN_COMMANDS.submit);
     await says(a, done);
     // 5: 下一个包裹 is refused while a product waits to be saved; after 提交 it clears the page.
     await parcel(LOOP[4]!);
-    await scan(a, UPC[0]!);
+    await scanKeys(a, UPC[0]!);
     await says(a, `${UPC[0]} 数量 1`);
-    await scan(a, SCAN_COMMANDS.nextParcel);
+    await scanKeys(a, SCAN_COMMANDS.nextParcel);
     await expect(says(a, '请先提交或删除未保存的商品')).resolves.toBe('error');
-    await scan(a, SCAN_COMMANDS.submit);
+    await scanKeys(a, SCAN_COMMANDS.submit);
     await says(a, done);
-    await scan(a, SCAN_COMMANDS.nextParcel);
+    await scanKeys(a, SCAN_COMMANDS.nextParcel);
     await says(a, '请扫描包裹的快递单号');
     await shot(a, 'receiving-14-scan-loop-done');
 

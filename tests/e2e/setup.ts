@@ -4,7 +4,7 @@
 // fresh context, the login form, screenshots, closing toasts).
 import path from 'node:path';
 import { expect } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, CDPSession, Locator, Page } from 'playwright-core';
 import { SCREENSHOT_DIR, type RunningServer } from './server.ts';
 import type { SmtpSink } from '../server/support/smtp-sink.ts';
 
@@ -151,6 +151,29 @@ export async function dismissToasts(page: Page): Promise<void> {
       .first()
       .click({ timeout: 1_000 })
       .catch(() => undefined);
+}
+
+const keyChannels = new WeakMap<Page, Promise<CDPSession>>();
+
+/**
+ * A code from a USB scanner: its keys reach the page in one burst, as the hardware sends them, then
+ * Enter unless `enter` is false. Playwright's keyboard.type sends a key per round trip from the test
+ * process; on a busy machine that process paused past the page's 100 ms debounce inside a code, and
+ * a fresh station (no Enter suffix learned yet) rightly took the first half as a code of its own.
+ * Here every key is sent before any is awaited (the browser keeps their order).
+ */
+export async function scanKeys(page: Page, code: string, { enter = true } = {}): Promise<void> {
+  let channel = keyChannels.get(page);
+  if (!channel) keyChannels.set(page, (channel = page.context().newCDPSession(page)));
+  const cdp = await channel;
+  const keys: { key: string; text: string; code?: string; windowsVirtualKeyCode?: number }[] = [...code].map((ch) => ({ key: ch, text: ch }));
+  if (enter) keys.push({ key: 'Enter', text: '\r', code: 'Enter', windowsVirtualKeyCode: 13 });
+  await Promise.all(
+    keys.flatMap((k) => [
+      cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...k, unmodifiedText: k.text }),
+      cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: k.key, code: k.code, windowsVirtualKeyCode: k.windowsVirtualKeyCode }),
+    ]),
+  );
 }
 
 /** The row of `table` that has a cell reading exactly `text`. */
