@@ -57,7 +57,6 @@ const SURPLUS_TRACKING = '9400E2E0000000000003';
 /** The five parcels of d), received with the scanner alone; the fourth was imported beforehand. */
 const LOOP = Array.from({ length: 5 }, (_, i) => `9400E2E00000000001${String(i + 1).padStart(2, '0')}`);
 
-
 let server: RunningServer;
 let sink: SmtpSink;
 let browser: Browser;
