@@ -13,8 +13,8 @@ import { writeAudit, type AuditEntry } from '../audit.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { lockTrackings } from '../db/matching-store.ts';
-import { matchTrackings, type ScanRow } from '../matching/match.ts';
+import { lockAndRead, lockTrackings } from '../db/matching-store.ts';
+import { MATCH_CHUNK, matchTrackings, type ScanRow } from '../matching/match.ts';
 import { scanAudit } from '../matching/plan.ts';
 import { insertScanRows, rowsOfTrackings, type ItemBrief } from '../receiving/scan-rows.ts';
 import { CONTROL_CHARS, scanMessages, scanTextError } from '../receiving/scan-service.ts';
@@ -353,14 +353,19 @@ async function resolveRows(db: Db, checked: CheckedRow[], mode: TrackingUploadMo
  * before anything else), their stored rows, the plan, its writes, and matching of the tracking ids
  * it changed.
  */
-async function applySlice(tx: Tx, actor: SessionUser, mode: TrackingUploadMode, todo: Todo[], matchChunk?: number) {
+async function applySlice(tx: Tx, actor: SessionUser, mode: TrackingUploadMode, todo: Todo[], matchChunk = MATCH_CHUNK) {
   const trackingIds = [...new Set(todo.map((t) => t.c.tracking))];
-  await lockTrackings(tx, trackingIds);
+  // A confirm writes nothing before matching (matching writes the seen rows): one read under the
+  // locks serves its plan and its matching. Import and update read the rows alone (update writes
+  // before matching, which then reads for itself).
+  const state = mode === 'confirm' && trackingIds.length <= matchChunk ? await lockAndRead(tx, trackingIds) : undefined;
+  if (!state) await lockTrackings(tx, trackingIds);
   // The plan is made in a function of its own, so what it read is garbage before the writes and matching.
-  const plan = planSlice(todo, await rowsOfTrackings(tx, trackingIds), mode);
+  const plan = planSlice(todo, state?.scans ?? (await rowsOfTrackings(tx, trackingIds)), mode);
   await flush(tx, actor, plan, 'upload.import');
   // Confirmed rows are written by matching, once, in their matched state (audited upload.confirm).
-  if (plan.match.size) await matchTrackings(tx, plan.match, actor, plan.seen.size ? { counts: plan.seen, action: 'upload.confirm' } : undefined, matchChunk);
+  if (plan.match.size)
+    await matchTrackings(tx, plan.match, actor, plan.seen.size ? { counts: plan.seen, action: 'upload.confirm' } : undefined, matchChunk, state);
 }
 
 /** Plans the writes of a slice's rows against the stored rows of their tracking ids (read under their locks); fills in each row's answer. */

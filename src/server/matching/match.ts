@@ -88,6 +88,10 @@ export async function matchScannedTrackings(
  *
  * For uploads, which save every row first and then match: matching after each row would
  * re-evaluate a task once per row (quadratic in rows per task).
+ *
+ * `state`: what readForMatching (lockAndRead) answered for these tracking ids, under their locks,
+ * with nothing written since (the confirm's slices plan from it too). Used when the ids fit in one
+ * run; a larger change reads its runs itself.
  */
 export async function matchTrackings(
   tx: Tx,
@@ -95,10 +99,11 @@ export async function matchTrackings(
   actor: SessionUser | null,
   seen?: { counts: ReadonlyMap<number, number>; action: string },
   chunk = MATCH_CHUNK,
+  state?: MatchingState,
 ): Promise<MatchReport> {
   const ids = [...new Set(trackingIds)].sort();
   const changes = seen && new Map([...seen.counts].map(([id, count]) => [id, { count, action: seen.action, opUid: actor?.id ?? null }]));
-  if (ids.length <= chunk) return (await run(tx, { trackingIds: ids, actor, seen: changes })).report;
+  if (ids.length <= chunk) return (await run(tx, { trackingIds: ids, actor, seen: changes }, state)).report;
   // A large file is matched a slice of tracking ids at a time, so what one run holds in memory (scan
   // rows, records, tasks, audit entries) is a slice's, not the file's: a 50,000-row confirm stays
   // within the server's memory budget. The result is the same as one run: a task whose
