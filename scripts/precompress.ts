@@ -22,6 +22,8 @@ export function precompress(): Plugin {
       for (const file of fs.readdirSync(outDir, { recursive: true, encoding: 'utf8' })) {
         const full = path.join(outDir, file);
         if (!TEXT.test(file) || !fs.statSync(full).isFile()) continue;
+        // dist/ is built in two steps (the app, then the login page): each file is compressed once.
+        if (fs.existsSync(`${full}.gz`) && fs.statSync(`${full}.gz`).mtimeMs >= fs.statSync(full).mtimeMs) continue;
         const body = fs.readFileSync(full);
         if (body.length < MIN_BYTES) continue;
         fs.writeFileSync(

@@ -255,9 +255,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  // Unknown API paths answer in the envelope; every other path is the SPA (history mode).
+  // Unknown API paths answer in the envelope; /login is the login page's own html (login.html,
+  // decision 131); every other path is the SPA (history mode). Both pages as the static files are
+  // sent: precompressed by Accept-Encoding, revalidated on each use (staticCacheControl).
   const indexFile = path.join(deps.config.webDir, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
+  const hasLoginPage = fs.existsSync(path.join(deps.config.webDir, LOGIN_PAGE_FILE));
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: deps.config.webDir,
@@ -273,10 +276,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return reply.status(404).send({ code: Code.notFound, msg: '接口不存在' });
     }
     if (!hasWeb) return reply.status(404).type('text/plain; charset=utf-8').send('The web app is not built: run npm run build.');
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(fs.createReadStream(indexFile));
+    return reply.sendFile(hasLoginPage && isLoginPage(req.url) ? LOGIN_PAGE_FILE : 'index.html');
   });
 
   return app;
+}
+
+/** The login page's html, a page of its own beside the SPA's index.html (decision 131). */
+export const LOGIN_PAGE_FILE = 'login.html';
+
+/** GET /login, with or without a query. */
+export function isLoginPage(url: string): boolean {
+  const pathname = url.split('?', 1)[0];
+  return pathname === '/login' || pathname === '/login/';
 }
 
 /**

@@ -12,7 +12,6 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as ForgotPasswordRouteImport } from './routes/forgot-password'
-import { Route as LoginRouteImport } from './routes/login'
 import { Route as ResetRouteImport } from './routes/reset'
 import { Route as SignupRouteImport } from './routes/signup'
 import { Route as AppAdminRouteImport } from './routes/_app/_admin'
@@ -62,11 +61,6 @@ const AppRoute = AppRouteImport.update({
 const ForgotPasswordRoute = ForgotPasswordRouteImport.update({
   id: '/forgot-password',
   path: '/forgot-password',
-  getParentRoute: () => rootRouteImport,
-} as any)
-const LoginRoute = LoginRouteImport.update({
-  id: '/login',
-  path: '/login',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ResetRoute = ResetRouteImport.update({
@@ -259,7 +253,6 @@ const AppUserUserBoardtaskBoardIdTaskIdRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/forgot-password': typeof ForgotPasswordRoute
-  '/login': typeof LoginRoute
   '/reset': typeof ResetRoute
   '/signup': typeof SignupRoute
   '/me': typeof AppMeRoute
@@ -298,7 +291,6 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/forgot-password': typeof ForgotPasswordRoute
-  '/login': typeof LoginRoute
   '/reset': typeof ResetRoute
   '/signup': typeof SignupRoute
   '/me': typeof AppMeRoute
@@ -339,7 +331,6 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/_app': typeof AppRouteWithChildren
   '/forgot-password': typeof ForgotPasswordRoute
-  '/login': typeof LoginRoute
   '/reset': typeof ResetRoute
   '/signup': typeof SignupRoute
   '/_app/_admin': typeof AppAdminRouteWithChildren
@@ -382,7 +373,6 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/forgot-password'
-    | '/login'
     | '/reset'
     | '/signup'
     | '/me'
@@ -421,7 +411,6 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/forgot-password'
-    | '/login'
     | '/reset'
     | '/signup'
     | '/me'
@@ -461,7 +450,6 @@ export interface FileRouteTypes {
     | '/'
     | '/_app'
     | '/forgot-password'
-    | '/login'
     | '/reset'
     | '/signup'
     | '/_app/_admin'
@@ -504,7 +492,6 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   AppRoute: typeof AppRouteWithChildren
   ForgotPasswordRoute: typeof ForgotPasswordRoute
-  LoginRoute: typeof LoginRoute
   ResetRoute: typeof ResetRoute
   SignupRoute: typeof SignupRoute
 }
@@ -530,13 +517,6 @@ declare module '@tanstack/react-router' {
       path: '/forgot-password'
       fullPath: '/forgot-password'
       preLoaderRoute: typeof ForgotPasswordRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/login': {
-      id: '/login'
-      path: '/login'
-      fullPath: '/login'
-      preLoaderRoute: typeof LoginRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/reset': {
@@ -895,7 +875,6 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   AppRoute: AppRouteWithChildren,
   ForgotPasswordRoute: ForgotPasswordRoute,
-  LoginRoute: LoginRoute,
   ResetRoute: ResetRoute,
   SignupRoute: SignupRoute,
 }

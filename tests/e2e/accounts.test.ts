@@ -92,9 +92,9 @@ describe('accounts in the browser', () => {
     await page.goto(`${server.url}/login`);
     await page.getByRole('link', { name: '忘记密码？' }).click();
     await page.waitForURL(/\/forgot-password/);
-    // Exact: '用户名（邮箱）' of the login page also contains 邮箱, and the login page stays on screen a
-    // moment after the URL changes (the root route first initialises the session); a loose match
-    // filled the login form just before it was replaced, and the reset form was sent empty.
+    // Exact: '用户名（邮箱）' of the login page also contains 邮箱, and the login page may stay on
+    // screen a moment after the URL changes (the next page loads); a loose match once filled the
+    // login form just before it was replaced, and the reset form was sent empty.
     await page.getByLabel('邮箱', { exact: true }).fill(ADMIN.mail);
     await page.getByRole('button', { name: '发送重置邮件' }).click();
     await page.getByText('申请已提交，请查收邮箱中的重置密码邮件。').waitFor();

@@ -1,47 +1,42 @@
-// scripts/bundle-size.ts decides which chunks a cold load of /login fetches; on a small made-up
-// manifest: the entry and its static imports, the route's render splits and theirs, each once, and
-// nothing that is only imported dynamically or belongs to another route.
+// scripts/bundle-size.ts decides which chunks a cold load of /login fetches (login.html, the login
+// page's own entry); on a small made-up manifest: the entry and its static imports, each once, and
+// nothing that is only imported dynamically or belongs to the app's entry.
 import { describe, expect, it } from 'vitest';
 import { coldLoadChunks, htmlScripts, type Manifest } from '../../scripts/bundle-size.ts';
 
 const manifest: Manifest = {
-  'index.html': { file: 'assets/index-a.js', isEntry: true, imports: ['_react.js'], dynamicImports: ['src/web/routes/login.tsx?tsr-split=component'] },
-  '_react.js': { file: 'assets/react-b.js' },
-  '_form.js': { file: 'assets/form-c.js', imports: ['_react.js'] },
-  '_dialog.js': { file: 'assets/dialog-d.js' },
-  'src/web/routes/login.tsx?tsr-split=component': {
-    file: 'assets/login-e.js',
-    isDynamicEntry: true,
-    imports: ['_form.js', '_react.js'],
-    dynamicImports: ['_dialog.js'],
+  'index.html': {
+    file: 'assets/index-a.js',
+    isEntry: true,
+    imports: ['_react.js', '_router.js'],
+    dynamicImports: ['src/web/routes/me.tsx?tsr-split=component'],
   },
-  'src/web/routes/login.tsx?tsr-split=errorComponent': { file: 'assets/login-error-f.js', isDynamicEntry: true },
-  'src/web/routes/signup.tsx?tsr-split=component---loader': { file: 'assets/signup-g.js', isDynamicEntry: true, imports: ['_form.js'] },
+  'login.html': { file: 'assets/login-b.js', isEntry: true, imports: ['_react.js', '_form.js'], dynamicImports: ['_dialog.js'] },
+  '_react.js': { file: 'assets/react-c.js' },
+  '_router.js': { file: 'assets/router-d.js', imports: ['_react.js'] },
+  '_form.js': { file: 'assets/form-e.js', imports: ['_react.js'] },
+  '_dialog.js': { file: 'assets/dialog-f.js' },
+  'src/web/routes/me.tsx?tsr-split=component': { file: 'assets/me-g.js', isDynamicEntry: true, imports: ['_form.js'] },
 };
 
 describe('the chunks a cold load of /login fetches', () => {
-  it('takes the entry with its static imports, then the route render splits with theirs, each once', () => {
-    expect(coldLoadChunks(manifest, 'src/web/routes/login.tsx')).toEqual([
-      { key: 'index.html', file: 'assets/index-a.js', via: 'entry' },
-      { key: '_react.js', file: 'assets/react-b.js', via: 'entry' },
-      { key: 'src/web/routes/login.tsx?tsr-split=component', file: 'assets/login-e.js', via: 'lazy' },
-      { key: '_form.js', file: 'assets/form-c.js', via: 'lazy' },
+  it("takes login.html's entry chunk with its static imports, each once, and no dynamic import", () => {
+    expect(coldLoadChunks(manifest, 'login.html')).toEqual([
+      { key: 'login.html', file: 'assets/login-b.js' },
+      { key: '_react.js', file: 'assets/react-c.js' },
+      { key: '_form.js', file: 'assets/form-e.js' },
     ]);
   });
 
-  it('counts a split that holds the loader beside the component', () => {
-    const files = coldLoadChunks(manifest, 'src/web/routes/signup.tsx').map((c) => c.file);
-    expect(files).toEqual(['assets/index-a.js', 'assets/react-b.js', 'assets/signup-g.js', 'assets/form-c.js']);
+  it('refuses a manifest without the entry (the build did not make the login page)', () => {
+    expect(() => coldLoadChunks(manifest, 'signup.html')).toThrow(/no html entry signup.html/);
+    expect(() => coldLoadChunks(manifest, '_react.js')).toThrow(/no html entry/);
   });
 
-  it('refuses a manifest without the route split (the route would not be lazy)', () => {
-    expect(() => coldLoadChunks(manifest, 'src/web/routes/reset.tsx')).toThrow(/no split chunk/);
-  });
-
-  it('reads the module script and the modulepreload links of index.html, not the stylesheet', () => {
-    const html = `<script type="module" crossorigin src="/assets/index-a.js"></script>
-      <link rel="modulepreload" crossorigin href="/assets/react-b.js">
-      <link rel="stylesheet" crossorigin href="/assets/index-h.css">`;
-    expect(htmlScripts(html)).toEqual(['assets/index-a.js', 'assets/react-b.js']);
+  it('reads the module script and the modulepreload links of a built page, not the stylesheet', () => {
+    const html = `<script type="module" crossorigin src="/assets/login-b.js"></script>
+      <link rel="modulepreload" crossorigin href="/assets/react-c.js">
+      <link rel="stylesheet" crossorigin href="/assets/login-h.css">`;
+    expect(htmlScripts(html)).toEqual(['assets/login-b.js', 'assets/react-c.js']);
   });
 });

@@ -3,12 +3,14 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../src/web/components/ui/toast';
-import { renderApp, userOf } from './app-harness';
+import { loadedPage, renderApp, renderLoginPage, resetLoadedPage, userOf } from './app-harness';
 import { json, ok } from './support/fake-api';
 
 afterEach(() => {
   cleanup();
   clearToasts();
+  sessionStorage.clear();
+  resetLoadedPage();
 });
 
 const validInvite = { 'GET /ext/login/token/exist': () => ok({ status: 'succ', mail: 'new@example.com' }) };
@@ -68,9 +70,9 @@ describe('/signup', () => {
     expect(requests.some((r) => r.url.includes('/ext/login/register'))).toBe(false);
   });
 
-  it('registers, toasts success and goes to /login', async () => {
+  it('registers and loads the login page, which toasts the success', async () => {
     let sent: unknown;
-    const { router } = renderApp('/signup?mailAddr=new%40example.com&token=abc', {
+    renderApp('/signup?mailAddr=new%40example.com&token=abc', {
       handlers: {
         ...validInvite,
         'POST /ext/login/register': async (request) => {
@@ -86,8 +88,10 @@ describe('/signup', () => {
     await user.type(screen.getByLabelText('密码'), 'pw');
     await user.type(screen.getByLabelText('确认密码'), 'pw');
     await user.click(screen.getByRole('button', { name: '注册' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(loadedPage()).toBe('/login'));
     expect(sent).toEqual({ mailAddr: 'new@example.com', pwd: 'pw', nickName: '新用户', phoneNo: '123', qq: '456', token: 'abc' });
+    cleanup(); // the page is left; the login page draws the toast
+    renderLoginPage();
     expect(await screen.findByText('注册成功，请使用注册的账户登录')).toBeTruthy();
   });
 
@@ -114,9 +118,9 @@ describe('/reset', () => {
     expect(await screen.findByText('链接已失效')).toBeTruthy();
   });
 
-  it('prefills the address, checks the passwords, submits and goes to /login', async () => {
+  it('prefills the address, checks the passwords, submits and loads the login page, which toasts the success', async () => {
     let sent: unknown;
-    const { router } = renderApp('/reset?token=good', {
+    renderApp('/reset?token=good', {
       handlers: {
         'GET /ext/login/token/exist': () => ok({ status: 'succ', mail: 'me@example.com' }),
         'POST /ext/login/reset': async (request) => {
@@ -136,8 +140,11 @@ describe('/reset', () => {
     await user.clear(screen.getByLabelText('确认密码'));
     await user.type(screen.getByLabelText('确认密码'), 'new');
     await user.click(screen.getByRole('button', { name: '提交' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await waitFor(() => expect(loadedPage()).toBe('/login'));
     expect(sent).toEqual({ pwd: 'new', token: 'good', mailAddr: 'me@example.com' });
+    cleanup();
+    renderLoginPage();
+    expect(await screen.findByText('提交成功，请使用新密码登录')).toBeTruthy();
   });
 });
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { version } from '../../package.json';
 import { clearToasts } from '../../src/web/components/ui/toast';
 import { sidebarFor } from '../../src/web/shell/sidebar-items';
-import { renderApp, userOf } from './app-harness';
+import { renderApp, renderLoginPage, userOf } from './app-harness';
 import { ok } from './support/fake-api';
 
 afterEach(() => {
@@ -106,8 +106,12 @@ describe('the menu of a narrow screen (the sidebar is hidden below md)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: '主菜单' })).toBeNull());
   });
 
-  it('is not offered to someone not signed in', async () => {
-    renderApp('/login');
+  it('is not offered to someone not signed in, in the app or on the login page', async () => {
+    renderApp('/forgot-password');
+    expect(await screen.findByRole('button', { name: '发送重置邮件' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /菜单/ })).toBeNull();
+    cleanup();
+    renderLoginPage();
     expect(await screen.findByRole('button', { name: '登录' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: /菜单/ })).toBeNull();
   });

@@ -16,7 +16,7 @@ import { PAYMENT_STATUSES } from '../../machines/payment.machine';
 import type { RoleType } from '../../machines/session.machine';
 import { clearToasts } from '../../src/web/components/ui/toast';
 import { zh } from '../../src/web/i18n/zh';
-import { renderApp, userOf } from './app-harness';
+import { renderApp, renderLoginPage, userOf } from './app-harness';
 import { aTask as anAdminTask, anAudit as aTaskAudit, createAdminTasksFake } from './admin-tasks/admin-tasks-fake';
 import { aCard, createBankCardsFake } from './bank-cards/bank-cards-fake';
 import { aBoard, aBoardTask, aTask as aBoardClaim, createBoardsFake } from './boards/boards-fake';
@@ -239,7 +239,13 @@ describe('no English on any page: every label is Chinese, data, an allowed acron
     expect(englishOn(data)).toEqual([]);
   });
 
-  it.each([['/login'], ['/forgot-password'], ['/signup?mailAddr=new%40example.com&token=abc123'], ['/reset?token=abc123']])('a visitor %s', async (path) => {
+  it('a visitor /login (the login page, a page of its own)', async () => {
+    renderLoginPage();
+    await screen.findByRole('heading', { level: 1 });
+    expect(englishOn(new Set())).toEqual([]);
+  });
+
+  it.each([['/forgot-password'], ['/signup?mailAddr=new%40example.com&token=abc123'], ['/reset?token=abc123']])('a visitor %s', async (path) => {
     const routes: Routes = {
       'GET /ext/login/token/exist': () => ok({ status: 'succ', mail: 'new@example.com' }),
     };

@@ -5,7 +5,17 @@
 // - The login callback: go to the `callback` query value, or to / when it is absent or itself starts
 //   with /login. Only same-origin targets are honoured (an off-site callback would make the login
 //   page an open redirect), so a foreign callback also goes to /.
+// - The login page is a page of its own (login.html, decision 131), not a route of the app: the app
+//   reaches it with a full page load (loginHref), and it leaves for the callback with one.
 import type { AnyRouter } from '@tanstack/react-router';
+
+/** The login page: the server answers it with login.html, the app has no such route. */
+export const LOGIN_PATH = '/login';
+
+/** The login page's address, with the path to come back to after the login (when there is one). */
+export function loginHref(callback?: string): string {
+  return callback ? `${LOGIN_PATH}?${new URLSearchParams({ callback }).toString()}` : LOGIN_PATH;
+}
 
 /** Path prefixes served by the server rather than the app. */
 export const SERVER_PATH_PREFIXES = ['/api/', '/ext/'] as const;
@@ -37,7 +47,7 @@ export function isAppPath(path: string): boolean {
 export function resolveLoginCallback(callback: string | undefined | null, origin: string = currentOrigin()): string {
   if (!callback) return '/';
   const path = toLocalPath(callback, origin);
-  if (path === null || path.startsWith('/login')) return '/';
+  if (path === null || path.startsWith(LOGIN_PATH)) return '/';
   return path;
 }
 

@@ -4,7 +4,7 @@ import { NotFoundRedirect, RootLayout } from '../shell/app-shell';
 import { initialiseSession } from '../session/route-guards';
 
 export const Route = createRootRouteWithContext<AppContext>()({
-  beforeLoad: ({ context, location }) => initialiseSession(context, location),
+  beforeLoad: ({ context }) => initialiseSession(context),
   component: RootLayout,
   notFoundComponent: NotFoundRedirect,
 });

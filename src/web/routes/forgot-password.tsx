@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
-import { PublicLayout } from '../shell/app-shell';
+import { PublicLayout } from '../shell/page-frame';
 import { zhApp as zh } from '../i18n/zh-app';
 
 export const Route = createFileRoute('/forgot-password')({

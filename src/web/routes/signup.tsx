@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { SignupPage } from '../features/auth/signup-page';
 import { checkToken } from '../features/auth/token-check';
 import { optionalSearchText } from '../navigation/search';
-import { PublicLayout } from '../shell/app-shell';
+import { PublicLayout } from '../shell/page-frame';
 import { zhApp as zh } from '../i18n/zh-app';
 
 export const Route = createFileRoute('/signup')({

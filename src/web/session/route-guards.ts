@@ -8,9 +8,9 @@
 import { redirect, type ParsedLocation } from '@tanstack/react-router';
 import type { RoleType } from '../../../machines/session.machine';
 import type { AppContext } from '../app/app-context';
+import { loginHref } from '../navigation/navigate-to';
 
 export const NO_ACCESS_PATH = '/me';
-export const LOGIN_PATH = '/login';
 
 const HOME_BY_ROLE = {
   admin: '/admin/home',
@@ -22,17 +22,19 @@ export const ADMIN_SIDE_ROLES: readonly RoleType[] = ['admin', 'lowerAdmin'];
 export const USER_SIDE_ROLES: readonly RoleType[] = ['user'];
 export const ADMIN_ONLY_ROLES: readonly RoleType[] = ['admin'];
 
-/** SPEC §2: the session is initialised before every route except /login. */
-export async function initialiseSession(context: AppContext, location: ParsedLocation): Promise<void> {
-  if (location.pathname === LOGIN_PATH || location.pathname.startsWith(`${LOGIN_PATH}/`)) return;
+/** SPEC §2: the session is initialised before every route (/login is not one: decision 131). */
+export async function initialiseSession(context: AppContext): Promise<void> {
   const session = await context.session.start();
   await session.settled();
 }
 
-/** Login-required routes: without a user, go to /login?callback=<wanted path>. */
+/**
+ * Login-required routes: without a user, go to /login?callback=<wanted path>, a full page load (the
+ * login page is its own page, decision 131) that replaces the wanted path in the history, as before.
+ */
 export function requireLogin(context: AppContext, location: ParsedLocation): void {
   if (!context.session.view().loggedIn) {
-    throw redirect({ to: LOGIN_PATH, search: { callback: location.href }, replace: true });
+    throw redirect({ href: loginHref(location.href), reloadDocument: true, replace: true });
   }
 }
 

@@ -1,8 +1,7 @@
-// The session as the app holds it before the session machine is loaded. SPEC §2 initialises the
-// session before every route but /login, so the login page is drawn without the machine and xstate
-// (docs/decisions/130): main.tsx starts the actor (session-actor.ts, its own chunk) when a token is
-// stored, when a route other than /login is entered, or when something is sent to it (a login, a
-// signal of the API client). Until then nobody is logged in. The UI reads `view()`, which the
+// The session as the app holds it before the session machine is loaded (docs/decisions/130; the
+// login page is now a page of its own without it, decision 131): main.tsx starts the actor
+// (session-actor.ts, its own chunk) when a token is stored, when a route is entered, or when
+// something is sent to it (a signal of the API client). Until then nobody is logged in. The UI reads `view()`, which the
 // running session computes with the machine's questions (isLoggedIn, selectRole).
 import type { RoleType, SessionEvent, SessionUser } from '../../../machines/session.machine';
 import type { SessionSignal } from '../../api/client';

@@ -1,13 +1,13 @@
 // The page frame: header on top, content, footer with the version. Login-required routes add the
-// role's sidebar (AppLayout); the public pages (login, signup, forgot-password, reset) have none.
-import { useEffect, type JSX, type ReactNode } from 'react';
+// role's sidebar (AppLayout); the public pages (signup, forgot-password, reset: PublicLayout in
+// page-frame.tsx, which the login page's own entry draws too) have none.
+import { useEffect, type JSX } from 'react';
 import { Navigate, Outlet, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { Button } from '../components/ui/button';
-import { Toaster } from '../components/ui/toast';
 import { ConfirmDialogHost, preloadConfirmDialog } from '../components/ui/confirm';
 import { useDocumentTitle } from './document-title';
-import { Footer } from './footer';
 import { Header } from './header';
+import { PageFrame } from './page-frame';
 import { Sidebar } from './sidebar';
 import { useSessionRole } from '../session/use-session';
 import { zhApp as zh } from '../i18n/zh-app';
@@ -15,21 +15,9 @@ import { zhApp as zh } from '../i18n/zh-app';
 export function RootLayout(): JSX.Element {
   useDocumentTitle();
   return (
-    <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900">
-      <a
-        href="#content"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
-      >
-        {zh.app.skipToContent}
-      </a>
-      <Header />
-      <div className="flex min-h-0 flex-1">
-        <Outlet />
-      </div>
-      <Footer />
-      <Toaster />
-      <ConfirmDialogHost />
-    </div>
+    <PageFrame header={<Header />} overlays={<ConfirmDialogHost />}>
+      <Outlet />
+    </PageFrame>
   );
 }
 
@@ -44,15 +32,6 @@ export function AppLayout(): JSX.Element {
         <Outlet />
       </main>
     </>
-  );
-}
-
-/** Public pages: a centred column, no sidebar. */
-export function PublicLayout({ children }: { children: ReactNode }): JSX.Element {
-  return (
-    <main id="content" className="flex flex-1 items-start justify-center px-4 py-12 sm:py-20">
-      <div className="w-full max-w-md">{children}</div>
-    </main>
   );
 }
 

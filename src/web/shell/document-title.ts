@@ -1,17 +1,13 @@
 // SPEC §2: the page title comes from the route's title (`staticData: { title }` on each route).
 import { useEffect } from 'react';
 import { useMatches } from '@tanstack/react-router';
-import { zhApp as zh } from '../i18n/zh-app';
+import { formatDocumentTitle } from './page-frame';
 
 declare module '@tanstack/react-router' {
   interface StaticDataRouteOption {
     /** Page title (Chinese), shown in the browser tab. */
     title?: string;
   }
-}
-
-export function formatDocumentTitle(title: string | undefined): string {
-  return title ? `${title} - ${zh.app.name}` : zh.app.name;
 }
 
 /** The deepest matched route's title. */

@@ -141,13 +141,23 @@ describe('the rest of the surface', () => {
     const { database, mailer, outbox } = t();
     const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-web-'));
     fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>app</title><div id="root"></div>');
+    fs.writeFileSync(path.join(webDir, 'login.html'), '<!doctype html><title>login</title><div id="root"></div>');
     fs.mkdirSync(path.join(webDir, 'assets'));
     fs.writeFileSync(path.join(webDir, 'assets', 'app.js'), 'console.log(1)');
     const app = await buildApp({ db: database.db, config: { ...loadConfig({}), webDir }, mailer, outbox });
-    for (const url of ['/', '/login', '/admin/board/12', '/user/board/abc?x=1']) {
+    const pages = {
+      '/': 'app',
+      '/login': 'login',
+      '/login?callback=%2Fadmin%2Fhome': 'login',
+      '/admin/board/12': 'app',
+      '/user/board/abc?x=1': 'app',
+      '/login-x': 'app',
+    };
+    for (const [url, title] of Object.entries(pages)) {
       const res = await app.inject({ url });
       expect(res.statusCode).toBe(200);
-      expect(res.body).toContain('<div id="root">');
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body, url).toContain(`<title>${title}</title><div id="root">`);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
       expect(res.headers['x-frame-options']).toBeDefined();
@@ -181,6 +191,32 @@ describe('the rest of the surface', () => {
     expect(plain.body).toBe(script);
 
     for (const url of ['/index.html', '/admin/home']) expect((await app.inject({ url })).headers['cache-control']).toBe('no-cache');
+    await app.close();
+  });
+
+  it('sends the login page as it sends index.html: precompressed, revalidated on each use', async () => {
+    const { database, mailer, outbox } = t();
+    const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-web-'));
+    const page = `<!doctype html><title>login</title>${'<link rel="modulepreload" href="/assets/x.js">'.repeat(40)}`;
+    for (const name of ['index.html', 'login.html']) {
+      const body = name === 'login.html' ? page : page.replace('login', 'app');
+      fs.writeFileSync(path.join(webDir, name), body);
+      fs.writeFileSync(path.join(webDir, `${name}.br`), zlib.brotliCompressSync(body));
+      fs.writeFileSync(path.join(webDir, `${name}.gz`), zlib.gzipSync(body));
+    }
+    const app = await buildApp({ db: database.db, config: { ...loadConfig({}), webDir }, mailer, outbox });
+    for (const [url, title] of [
+      ['/login?callback=%2Fme', 'login'],
+      ['/me', 'app'],
+    ] as const) {
+      const br = await app.inject({ url, headers: { 'accept-encoding': 'gzip, br' } });
+      expect(br.headers['content-encoding'], url).toBe('br');
+      expect(br.headers['cache-control'], url).toBe('no-cache');
+      expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toContain(`<title>${title}</title>`);
+      const plain = await app.inject({ url });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toContain(`<title>${title}</title>`);
+    }
     await app.close();
   });
 });

@@ -1,7 +1,7 @@
 // The web tests share one happy-dom document per worker (isolate: false: a fresh environment and
 // module graph per file cost more than the tests themselves). Each file starts from an empty page:
 // what a file left in the document (nodes, <html> attributes a dialog set, storage, a narrowed
-// viewport) is removed after it.
+// viewport, the address a full page load set) is removed after it.
 import { cleanup } from '@testing-library/react';
 import { afterAll, vi } from 'vitest';
 import { atDesktopWidth } from './viewport';
@@ -16,4 +16,5 @@ afterAll(() => {
   localStorage.clear();
   sessionStorage.clear();
   atDesktopWidth();
+  if (window.location.href !== 'http://localhost:3000/') window.location.replace('http://localhost:3000/');
 });

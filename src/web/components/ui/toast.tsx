@@ -4,7 +4,9 @@
 // Headless UI dialog is open, the app root is inert and aria-hidden, so a toast inside it would not
 // be announced and a click on it would count as a click outside the dialog and close it. Headless UI
 // leaves other children of body alone and counts them as part of the dialog's layer.
-import { useSyncExternalStore, type JSX } from 'react';
+// A toast for the page a full page load opens next (toast.onNextPage: signup's success, then the
+// login page, which is a page of its own) waits in session storage until that page's Toaster mounts.
+import { useEffect, useSyncExternalStore, type JSX } from 'react';
 import { createPortal } from 'react-dom';
 import { UI_TEXT } from './ui-text';
 
@@ -44,6 +46,8 @@ export function clearToasts(): void {
   emit();
 }
 
+const NEXT_PAGE_KEY = 'toast.nextPage';
+
 export const toast = {
   success(msg: string): void {
     push('success', msg);
@@ -54,7 +58,28 @@ export const toast = {
   info(msg: string): void {
     push('info', msg);
   },
+  /** Shown by the next page's Toaster: call it right before a full page load. */
+  onNextPage(tone: ToastTone, msg: string): void {
+    try {
+      sessionStorage.setItem(NEXT_PAGE_KEY, JSON.stringify({ tone, message: msg }));
+    } catch {
+      // storage blocked: the toast is lost with the page, as it would have been anyway
+    }
+  },
 };
+
+/** The toast the previous page left for this one (toast.onNextPage), shown once. */
+function showCarriedToast(): void {
+  try {
+    const carried = sessionStorage.getItem(NEXT_PAGE_KEY);
+    if (carried === null) return;
+    sessionStorage.removeItem(NEXT_PAGE_KEY);
+    const { tone, message } = JSON.parse(carried) as { tone: ToastTone; message: string };
+    if (tone in TONE_CLASS && typeof message === 'string') push(tone, message);
+  } catch {
+    // storage blocked or a value of some other writer: nothing to show
+  }
+}
 
 function subscribe(listener: () => void) {
   listeners.add(listener);
@@ -73,6 +98,7 @@ const TONE_CLASS: Record<ToastTone, string> = {
 
 export function Toaster(): JSX.Element {
   const toasts = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+  useEffect(showCarriedToast, []);
   return createPortal(
     <section aria-label={UI_TEXT.notifications} className="pointer-events-none fixed top-4 right-4 z-[100] flex w-80 max-w-[calc(100vw-2rem)] flex-col gap-2">
       {toasts.map((t) => (

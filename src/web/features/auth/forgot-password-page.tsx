@@ -2,12 +2,12 @@
 // {mail}; the server answers the same whether or not the address exists, so success just says the
 // request was submitted and to check the mailbox.
 import { useState, type JSX } from 'react';
-import { Link } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { errorText } from '../../../api/client';
 import { Button } from '../../components/ui/button';
 import { Form, FormError, TextField, required, useValibotForm } from '../../components/ui/form';
 import { zhApp as zh } from '../../i18n/zh-app';
+import { LOGIN_PATH } from '../../navigation/navigate-to';
 import { useAppContext } from '../../app/app-context';
 import { requestResetMail } from './auth-api';
 import { AuthCard, NoticeBox } from './auth-card';
@@ -36,9 +36,9 @@ export function ForgotPasswordPage(): JSX.Element {
       title={zh.titles.forgotPassword}
       subtitle={submitted ? undefined : zh.auth.forgotIntro}
       footer={
-        <Link to="/login" className="text-blue-600 underline underline-offset-2">
+        <a href={LOGIN_PATH} className="text-blue-600 underline underline-offset-2">
           {zh.common.backToLogin}
-        </Link>
+        </a>
       }
     >
       {submitted ? (

@@ -1,14 +1,16 @@
 // /login (SPEC §2, §5): e-mail + password, keep-me-logged-in, forgot-password link. Enter in the
-// password field submits. On success the token goes to the session actor (which stores it and
-// loads the user) and, 100 ms later, the browser goes to the callback (resolveLoginCallback).
+// password field submits. The login page is a page of its own (login.html, src/web/login/,
+// decision 131), drawn without the router and the session machine: on success it stores the token
+// in the token store the session reads (as the session's storeToken does) and, 100 ms later, loads
+// the callback (resolveLoginCallback) as a new page, where the session starts from that token.
 import { useEffect, useRef, useState, type JSX, type KeyboardEvent } from 'react';
-import { Link, useRouter } from '@tanstack/react-router';
 import * as v from 'valibot';
+import type { ApiClient } from '../../../api/client';
 import { Button } from '../../components/ui/button';
 import { Checkbox, Form, FormError, PasswordField, TextField, required, useValibotForm } from '../../components/ui/form';
 import { zhApp as zh } from '../../i18n/zh-app';
-import { useAppContext } from '../../app/app-context';
-import { navigateTo, resolveLoginCallback } from '../../navigation/navigate-to';
+import { resolveLoginCallback } from '../../navigation/navigate-to';
+import { getTokenStore } from '../../session/token-store';
 import { logIn } from './auth-api';
 import { AuthCard } from './auth-card';
 import { requiredSecret } from './auth-fields';
@@ -21,9 +23,9 @@ const loginSchema = v.object({
 });
 type LoginValues = v.InferOutput<typeof loginSchema>;
 
-export function LoginPage({ callback }: { callback?: string }): JSX.Element {
-  const { api, session } = useAppContext();
-  const router = useRouter();
+const FORGOT_PASSWORD_PATH = '/forgot-password';
+
+export function LoginPage({ api, callback }: { api: ApiClient; callback?: string }): JSX.Element {
   const form = useValibotForm(loginSchema, { defaultValues: { mailAddr: '', pwd: '', keepflag: false } });
   const [message, setMessage] = useState<string | null>(null);
   const [redirecting, setRedirecting] = useState(false);
@@ -43,10 +45,10 @@ export function LoginPage({ callback }: { callback?: string }): JSX.Element {
       setMessage(loginStatusMessage(result?.status));
       return;
     }
-    session.send({ type: 'session.login', token: result.token, keep: values.keepflag });
+    getTokenStore().write({ token: result.token, keep: values.keepflag });
     setRedirecting(true);
     const target = resolveLoginCallback(callback);
-    timer.current = setTimeout(() => void navigateTo(router, target), LOGIN_REDIRECT_DELAY_MS);
+    timer.current = setTimeout(() => window.location.assign(target), LOGIN_REDIRECT_DELAY_MS);
   }
 
   function submitOnEnter(event: KeyboardEvent<HTMLInputElement>) {
@@ -62,9 +64,9 @@ export function LoginPage({ callback }: { callback?: string }): JSX.Element {
         <PasswordField<LoginValues, 'pwd'> name="pwd" label={zh.auth.password} onKeyDown={submitOnEnter} />
         <div className="flex items-center justify-between">
           <Checkbox<LoginValues, 'keepflag'> name="keepflag" label={zh.auth.keepLogin} />
-          <Link to="/forgot-password" className="text-sm text-blue-600 hover:underline">
+          <a href={FORGOT_PASSWORD_PATH} className="text-sm text-blue-600 hover:underline">
             {zh.auth.forgotLink}
-          </Link>
+          </a>
         </div>
         <FormError message={message} />
         <Button type="submit" className="w-full" loading={form.formState.isSubmitting || redirecting}>

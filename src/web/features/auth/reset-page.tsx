@@ -2,13 +2,13 @@
 // (type change). Invalid -> '链接已失效'. The address comes from that check and is read-only; both
 // passwords are required and must match. Success: '提交成功，请使用新密码登录', then /login.
 import { useState, type JSX } from 'react';
-import { Link, useNavigate } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { errorText } from '../../../api/client';
 import { Button } from '../../components/ui/button';
 import { Form, FormError, PasswordField, TextField, required, useValibotForm } from '../../components/ui/form';
 import { toast } from '../../components/ui/toast';
 import { zhApp as zh } from '../../i18n/zh-app';
+import { LOGIN_PATH } from '../../navigation/navigate-to';
 import { useAppContext } from '../../app/app-context';
 import { resetPassword } from './auth-api';
 import { AuthCard } from './auth-card';
@@ -30,7 +30,6 @@ type ResetValues = v.InferOutput<typeof resetSchema>;
 
 export function ResetPage({ token, check }: { token: string; check: TokenCheck }): JSX.Element {
   const { api } = useAppContext();
-  const navigate = useNavigate();
   const form = useValibotForm(resetSchema, {
     // 'all' lets the password match run even while other fields are still empty.
     criteriaMode: 'all',
@@ -45,17 +44,18 @@ export function ResetPage({ token, check }: { token: string; check: TokenCheck }
       setMessage(errorText(null, outcome.msg));
       return;
     }
-    toast.success(zh.auth.resetSuccess);
-    await navigate({ to: '/login' });
+    // The login page is a page of its own (decision 131): the toast goes with the page load.
+    toast.onNextPage('success', zh.auth.resetSuccess);
+    window.location.assign(LOGIN_PATH);
   }
 
   return (
     <AuthCard
       title={zh.titles.reset}
       footer={
-        <Link to="/login" className="text-blue-600 underline underline-offset-2">
+        <a href={LOGIN_PATH} className="text-blue-600 underline underline-offset-2">
           {zh.common.backToLogin}
-        </Link>
+        </a>
       }
     >
       {!check.valid ? (

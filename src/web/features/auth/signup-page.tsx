@@ -3,13 +3,13 @@
 // or 'token已失效' on the page (and as a toast). The address is checked on blur (already_exist ->
 // '用户名{name}已被占用'). Every field is required after trimming; the passwords must match.
 import { useEffect, useRef, useState, type JSX } from 'react';
-import { Link, useNavigate } from '@tanstack/react-router';
 import * as v from 'valibot';
 import { errorText } from '../../../api/client';
 import { Button } from '../../components/ui/button';
 import { Form, FormError, PasswordField, TextField, required, useValibotForm } from '../../components/ui/form';
 import { toast } from '../../components/ui/toast';
 import { zhApp as zh } from '../../i18n/zh-app';
+import { LOGIN_PATH } from '../../navigation/navigate-to';
 import { useAppContext } from '../../app/app-context';
 import { isMailTaken, register } from './auth-api';
 import { AuthCard } from './auth-card';
@@ -35,7 +35,6 @@ type SignupValues = v.InferOutput<typeof signupSchema>;
 
 export function SignupPage({ mailAddr, token, check }: { mailAddr: string; token: string; check: TokenCheck }): JSX.Element {
   const { api } = useAppContext();
-  const navigate = useNavigate();
   const form = useValibotForm(signupSchema, {
     // 'all' lets the password match run even while other fields are still empty.
     criteriaMode: 'all',
@@ -76,8 +75,9 @@ export function SignupPage({ mailAddr, token, check }: { mailAddr: string; token
     }
     const status = outcome.data?.status;
     if (status === 'succ') {
-      toast.success(zh.auth.signupSuccess);
-      await navigate({ to: '/login' });
+      // The login page is a page of its own (decision 131): the toast goes with the page load.
+      toast.onNextPage('success', zh.auth.signupSuccess);
+      window.location.assign(LOGIN_PATH);
       return;
     }
     if (status === 'already_exist') {
@@ -92,9 +92,9 @@ export function SignupPage({ mailAddr, token, check }: { mailAddr: string; token
       footer={
         <>
           {zh.auth.haveAccount}{' '}
-          <Link to="/login" className="text-blue-600 underline underline-offset-2">
+          <a href={LOGIN_PATH} className="text-blue-600 underline underline-offset-2">
             {zh.auth.goLogin}
-          </Link>
+          </a>
         </>
       }
     >
