@@ -16,7 +16,7 @@ import { createMailer } from './mail/mailer.ts';
 import { startOutboxWorker } from './mail/outbox.ts';
 import { createLogger } from './logger.ts';
 
-const WEB_INPUTS = ['index.html', 'vite.config.ts', 'package.json', 'src/web', 'src/api', 'machines'];
+const WEB_INPUTS = ['index.html', 'login.html', 'vite.config.ts', 'package.json', 'src/web', 'src/api', 'machines'];
 
 function newestMtime(p: string): number {
   if (!fs.existsSync(p)) return 0;
