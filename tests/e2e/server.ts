@@ -42,7 +42,10 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   const deadline = Date.now() + 90_000;
   while (!out.includes('is running')) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL'); // a server that did not start is not left running
+      throw new Error(`server did not start:\n${out}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
