@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, CDPSession, Locator, Page } from 'playwright-core';
 import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
+import { killServers } from '../server/support/server-process.ts';
 import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
 
 export interface Envelope<T> {
@@ -125,7 +126,7 @@ export function useStage(options: StageOptions): Stage {
   };
 }
 
-/** Closes the browsers, then the server, then the sink; each is tried even if one before failed. */
+/** Closes the browsers, then the server (and any still starting), then the sink; each is tried even if one before failed. */
 async function stopStage(started: Started): Promise<void> {
   const failures: unknown[] = [];
   const attempt = (close: () => Promise<void>) => close().catch((e: unknown) => void failures.push(e));
@@ -133,6 +134,7 @@ async function stopStage(started: Started): Promise<void> {
   const { server, sink } = started;
   started.server = started.sink = undefined;
   if (server) await attempt(() => server.stop());
+  killServers(); // one still starting when the hook timed out
   if (sink) await attempt(() => sink.close());
   if (failures.length > 0) throw failures[0];
 }
