@@ -55,12 +55,6 @@ export async function loadTaskAudits(api: ApiClient, query: TaskAuditQuery): Pro
   return outcome.ok ? (outcome.data ?? EMPTY_AUDIT_PAGE) : EMPTY_AUDIT_PAGE;
 }
 
-/** Every user, for the user filters and to name a task's owner in the log. */
-export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const outcome = await outcomeOf(api.GET('/api/user/list'));
-  return outcome.ok ? (outcome.data ?? []) : [];
-}
-
 // ---------------------------------------------------------------- one task
 
 /** The task, or null when it does not exist (a silent call: the page says so itself). */

@@ -137,11 +137,6 @@ export async function changeBoardGroups(api: ApiClient, id: number, change: Grou
   return Boolean(outcome.data);
 }
 
-export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const outcome = await outcomeOf(api.GET('/api/user/list'));
-  return outcome.ok ? (outcome.data ?? []) : [];
-}
-
 // ---------------------------------------------------------------- board tasks and claims
 
 export async function loadBoardTask(api: ApiClient, boardId: number, taskId: number): Promise<BoardTask | null> {

@@ -52,12 +52,6 @@ export async function loadMyPaymentApplies(api: ApiClient, query: PaymentListQue
   return loadedOrThrow(outcome) ?? EMPTY_PAGE;
 }
 
-/** Every user: the applicant filter of /admin/apply-list. */
-export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const outcome = await outcomeOf(api.GET('/api/user/list'));
-  return outcome.ok ? (outcome.data ?? []) : [];
-}
-
 /**
  * GET /api/task/apply/exist: for each of `taskIds`, whether it has a payment application (an id
  * the answer leaves out has none). Silent: when the call fails every task counts as without one,

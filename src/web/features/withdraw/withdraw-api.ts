@@ -105,12 +105,6 @@ export async function loadWithdrawableApplies(api: ApiClient): Promise<PaymentAp
   return outcome.ok ? (outcome.data?.paymentApplies ?? []) : [];
 }
 
-/** Every user: the user filter and the names of /admin/withdraw-list. */
-export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const outcome = await outcomeOf(api.GET('/api/user/list'));
-  return outcome.ok ? (outcome.data ?? []) : [];
-}
-
 // ---------------------------------------------------------------- the member's changes
 
 /** POST /api/withdraw/user/request {requests, taskIds}. */
