@@ -72,14 +72,6 @@ export async function saveTask(api: ApiClient, body: TaskUpdateRequest): Promise
 
 // ---------------------------------------------------------------- row actions
 
-export function acceptTask(api: ApiClient, id: number): Promise<Outcome> {
-  return outcomeOf(api.POST('/api/task/accept/{id}', { params: { path: { id } }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
-}
-
-export function rejectTask(api: ApiClient, id: number): Promise<Outcome> {
-  return outcomeOf(api.POST('/api/task/reject/{id}', { params: { path: { id } }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
-}
-
 /** SPEC §6: the admin view uses the admin match call. */
 export function matchTask(api: ApiClient, taskId: number): Promise<Outcome> {
   return outcomeOf(api.POST('/api/match/admin/task/match', { body: { taskId }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });

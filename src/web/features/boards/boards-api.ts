@@ -173,16 +173,6 @@ export async function loadPendingClaims(api: ApiClient, boardId: number, page: n
   return { tasks: found?.content ?? [], totalPages: found?.totalPages ?? 0, totalElements: found?.totalElements ?? 0 };
 }
 
-export type ClaimDecision = 'accept' | 'reject';
-
-export function decideClaim(api: ApiClient, decision: ClaimDecision, taskId: number): Promise<Outcome> {
-  const params = { path: { id: taskId } };
-  return outcomeOf(
-    decision === 'accept' ? api.POST('/api/task/accept/{id}', { params, silent: true }) : api.POST('/api/task/reject/{id}', { params, silent: true }),
-    { succeeded: saysSucc, noAnswer: 'fail' },
-  );
-}
-
 /** A positive integer route param ('12'), or null ('new', garbage). */
 export function parseRouteId(param: string): number | null {
   return /^[1-9]\d{0,14}$/.test(param) ? Number(param) : null;

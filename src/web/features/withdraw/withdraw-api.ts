@@ -76,11 +76,6 @@ export async function loadOrderApplies(api: ApiClient, orderId: number): Promise
   return outcome.ok ? { ...outcome, data: outcome.data?.content ?? [] } : outcome;
 }
 
-/** POST /api/trade/user/collect/confirm {paymentApplyId}: the member confirms the money of one application arrived. */
-export function confirmReceipt(api: ApiClient, paymentApplyId: number): Promise<Outcome> {
-  return outcomeOf(api.POST('/api/trade/user/collect/confirm', { body: { paymentApplyId }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
-}
-
 /** GET /api/withdraw/admin/requests: every member's withdraw lines with the filters. */
 export async function loadAdminWithdrawRequests(api: ApiClient, query: AdminWithdrawListQuery): Promise<WithdrawRequestPage> {
   const outcome = await outcomeOf(api.GET('/api/withdraw/admin/requests', { params: { query } }));
