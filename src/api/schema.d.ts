@@ -4788,7 +4788,8 @@ export interface operations {
                 size?: components["parameters"]["size20"];
                 /** @description Newest first (by createdAt). */
                 isDesc?: components["parameters"]["isDesc"];
-                taskStatus?: components["schemas"]["TaskStatus"];
+                /** @description One status, or several by repeating the parameter (taskStatus=open&taskStatus=unmatch): the tasks in any of them. */
+                taskStatus?: components["schemas"]["TaskStatus"][];
                 /** @description Substring match. */
                 itemName?: string;
                 /** @description Matches id or mainId. */

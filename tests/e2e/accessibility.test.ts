@@ -8,10 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, startServer, type RunningServer } from './server.ts';
-import { apiOf, inviteAndRegister, newPage, openLoggedIn, type ApiCalls, type BrowserPage } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
+import type { Page } from 'playwright-core';
+import { inviteAndRegister, newPage, openLoggedIn, type BrowserPage, useStage } from './setup.ts';
 
 const ADMIN = { mail: 'a11y-admin@e2e.test', password: 'a11y-admin-1' };
 const LOWER = { mail: 'a11y-lower@e2e.test', password: 'a11y-lower-1', nickName: '仓库小王' };
@@ -25,10 +23,8 @@ const AXE_SOURCE = fs.readFileSync(path.resolve('node_modules/axe-core/axe.min.j
 const WIDE = { width: 1400, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
-let server: RunningServer;
-let sink: SmtpSink;
-let browser: Browser;
-let api: ApiCalls;
+const stage = useStage({ admin: ADMIN });
+const { server, sink, browser, api } = stage;
 
 /** What the seed made, for the pages' paths and what they show. */
 const world = { itemId: 0, groupId: 0, boardId: 0, boardUuid: '', boardTaskId: 0, lockedTaskId: 0 };
@@ -41,26 +37,17 @@ interface Audited {
 }
 const audited: Audited[] = [];
 
-beforeAll(async () => {
-  sink = await startSmtpSink();
-  server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
-  browser = await launchChromium();
-  api = apiOf(server);
-  await seed();
-});
+beforeAll(seed);
 
 afterAll(async () => {
   const count = audited.reduce((n, a) => n + a.violations.length, 0);
   const rules = new Set(audited.flatMap((a) => a.violations.map((v) => v.rule)));
   const pages = audited.filter((a) => a.violations.length > 0).length;
   console.log(`axe: ${audited.length} pages audited, ${pages} with violations, ${count} violations of ${rules.size} rules ${[...rules].join(' ')}`);
-  await browser?.close();
-  await server?.stop();
-  await sink?.close();
 });
 
 async function seed() {
-  const adminToken = await api.login(ADMIN.mail, ADMIN.password);
+  const adminToken = stage.adminToken;
   const memberId = await inviteAndRegister(server, sink, adminToken, MEMBER);
   const lowerId = await inviteAndRegister(server, sink, adminToken, LOWER);
   await api.post(adminToken, '/api/admin/user/update', { id: lowerId, roleType: 'lowerAdmin' });

@@ -1,30 +1,12 @@
 // A newcomer's first hour, in a real browser against the real server: the bootstrap admin logs in
 // and sees the admin sidebar, invites an address; the invitee opens the mailed link, registers and
 // is told no_group at login; forgot password -> reset -> login with the new password; logout.
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
-import { logIn, newPage as newBrowserPage, shot } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
+import { describe, expect, it } from 'vitest';
+import { logIn, newPage as newBrowserPage, shot, useStage } from './setup.ts';
 
 const ADMIN = { mail: 'boss@e2e.test', password: 'boss-pass-1' };
-let server: RunningServer;
-let sink: SmtpSink;
-let browser: Browser;
-
-beforeAll(async () => {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  sink = await startSmtpSink();
-  server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sink?.close();
-});
+const stage = useStage({ admin: ADMIN });
+const { server, sink, browser } = stage;
 
 const newPage = () => newBrowserPage(browser, { width: 1280, height: 800 });
 

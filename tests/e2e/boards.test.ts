@@ -3,12 +3,8 @@
 // with a member, a board with two board tasks, binds the group and publishes; the member finds the
 // notification mail, opens the board through login, claims, and sees the progress colour change;
 // a claim above what remains is refused in the dialog without reaching the server.
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
-import { apiOf, dismissToasts, inviteAndRegister, logIn, newPage as newBrowserPage, shot } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
+import { describe, expect, it } from 'vitest';
+import { dismissToasts, inviteAndRegister, logIn, newPage as newBrowserPage, shot, useStage } from './setup.ts';
 
 const ADMIN = { mail: 'chief@e2e.test', password: 'chief-pass-1' };
 const MEMBER = { mail: 'buyer@e2e.test', password: 'buyer-pass-1', nickName: '采购员小李' };
@@ -16,27 +12,13 @@ const ITEM = { name: 'E2E 蓝牙耳机', productId: 'E2E-BT-001', upc: '01234567
 const GROUP = '华南采购E2E组';
 const BOARD = { name: 'E2E 十二月看板', remark: '本周优先处理耳机' };
 
-let server: RunningServer;
-let sink: SmtpSink;
-let browser: Browser;
+const stage = useStage({ admin: ADMIN });
+const { server, sink, browser } = stage;
 const newPage = () => newBrowserPage(browser);
-
-beforeAll(async () => {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  sink = await startSmtpSink();
-  server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sink?.close();
-});
 
 /** Setup through the API: the admin invites the member, who registers from the mailed link. */
 async function inviteAndRegisterMember() {
-  const adminToken = await apiOf(server).login(ADMIN.mail, ADMIN.password);
+  const adminToken = stage.adminToken;
   await inviteAndRegister(server, sink, adminToken, { ...MEMBER, phoneNo: '13800002222', qq: '889900' });
   sink.mails.length = 0; // from here on the member's only mail is the board notification
 }

@@ -13,9 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
-import { apiOf, newPage, openLoggedIn, scanKeys, shot } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
+import { newPage, openLoggedIn, scanKeys, shot, useStage } from './setup.ts';
 import { writeBarcodeClip, type Scene } from './camera-clip.ts';
 
 const ADMIN = { mail: 'camera@e2e.test', password: 'camera-pass-1' };
@@ -23,35 +21,24 @@ const PRODUCT = { itemName: 'E2E 蓝牙耳机', productId: 'E2E-BT-301', upc: '6
 /** Decoded frames the product stays in view after its first read: 5 s at the camera's 200 ms pace. */
 const HELD_FRAMES = 25;
 
-let server: RunningServer;
-let sink: SmtpSink;
+const stage = useStage({ admin: ADMIN, browser: false });
+const { server, api } = stage;
 let clipDir: string;
-const browsers: Browser[] = [];
 
 beforeAll(async () => {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   clipDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-camera-'));
-  sink = await startSmtpSink();
-  server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
-  const api = apiOf(server);
-  const token = await api.login(ADMIN.mail, ADMIN.password);
-  await api.post(token, '/api/item/info', { ...PRODUCT, url: `shop.example.com/${PRODUCT.productId}`, status: 'open' });
+  await api.post(stage.adminToken, '/api/item/info', { ...PRODUCT, url: `shop.example.com/${PRODUCT.productId}`, status: 'open' });
 });
 
-afterAll(async () => {
-  for (const browser of browsers) await browser.close();
-  await server?.stop();
-  await sink?.close();
+afterAll(() => {
   if (clipDir) fs.rmSync(clipDir, { recursive: true, force: true });
 });
 
-/** A chromium whose camera plays `scenes` in a loop, with the permission granted. */
-async function browserWithCamera(name: string, scenes: readonly Scene[]): Promise<Browser> {
+/** A chromium whose camera plays `scenes` in a loop, with the permission granted (closed with the stage). */
+function browserWithCamera(name: string, scenes: readonly Scene[]): Promise<Browser> {
   const clip = path.join(clipDir, `${name}.y4m`);
   writeBarcodeClip(clip, scenes);
-  const browser = await launchChromium(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${clip}`]);
-  browsers.push(browser);
-  return browser;
+  return stage.launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${clip}`]);
 }
 
 /** /admin/scan with the tracking id `trackingId` scanned by the USB scanner; then the camera opened. */

@@ -2,12 +2,8 @@
 // whose parcel is on its way; the warehouse scans the parcel (through the API, as the scan station
 // does) and the page shows the task arrived within two seconds, without being reloaded. The stream
 // goes to /api/events with the session token in its header, never in the address.
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
-import { apiOf, inviteAndRegister, newPage, openLoggedIn, rowWithCell, shot, type ApiCalls } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
+import { describe, expect, it } from 'vitest';
+import { inviteAndRegister, newPage, openLoggedIn, rowWithCell, shot, useStage } from './setup.ts';
 
 const ADMIN = { mail: 'lead@e2e.test', password: 'lead-pass-1' };
 const MEMBER = { mail: 'live@e2e.test', password: 'live-pass-1', nickName: '实时小李' };
@@ -15,28 +11,12 @@ const ITEM = { itemName: 'E2E 实时耳机', productId: 'E2E-LV-001', upc: '0360
 const TRACKING = 'TRK-E2E-LIVE-01';
 const UNITS = 2;
 
-let server: RunningServer;
-let sink: SmtpSink;
-let browser: Browser;
-let api: ApiCalls;
-
-beforeAll(async () => {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  sink = await startSmtpSink();
-  server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
-  browser = await launchChromium();
-  api = apiOf(server);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sink?.close();
-});
+const stage = useStage({ admin: ADMIN });
+const { server, sink, browser, api } = stage;
 
 /** An admin, a member in a group, a published board; the member's claim of UNITS with their parcel's tracking id recorded. */
 async function seedTaskOnItsWay() {
-  const adminToken = await api.login(ADMIN.mail, ADMIN.password);
+  const adminToken = stage.adminToken;
   const memberId = await inviteAndRegister(server, sink, adminToken, MEMBER);
   const item = await api.post<{ id: number }>(adminToken, '/api/item/info', { ...ITEM, url: 'shop.example.com/lv-001', status: 'open' });
   const group = await api.post<{ id: number }>(adminToken, '/api/usergroup/update', { groupName: 'E2E 实时组', remark: '' });

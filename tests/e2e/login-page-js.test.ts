@@ -2,25 +2,13 @@
 // own: decision 131) asks for exactly the files scripts/bundle-size.ts counts, so the size npm test
 // checks is the page's. The router, the session machine and the app's routes load after the login,
 // with the page it goes to.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { measureLoginPageJs } from '../../scripts/bundle-size.ts';
-import { launchChromium, startServer, type RunningServer } from './server.ts';
-import { logIn, newPage } from './setup.ts';
+import { logIn, newPage, useStage } from './setup.ts';
 
 const ADMIN = { mail: 'boss@e2e.test', password: 'boss-pass-1' };
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const stage = useStage({ admin: ADMIN });
+const { server, browser } = stage;
 
 describe('the login page JS', () => {
   it('a cold load of /login fetches the files the size check counts, each once; a login then loads the rest it needs', async () => {

@@ -8,12 +8,9 @@
 // what may be asked for payment and the balance; each item opens where it is dealt with. The board
 // list says 已过期 of the expired board, never 已发布; the board page shows what is left to claim. At
 // 390 px the lists are cards. Screenshots of each are kept (test-results/e2e/home-*).
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
-import { apiOf, inviteAndRegister, logIn, newPage, rowWithCell, shot, type ApiCalls, type BrowserPage } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
+import { beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Page } from 'playwright-core';
+import { inviteAndRegister, logIn, newPage, rowWithCell, shot, type BrowserPage, useStage } from './setup.ts';
 
 const ADMIN = { mail: 'desk@e2e.test', password: 'desk-pass-1' };
 const MEMBER = { mail: 'buyer@e2e.test', password: 'buyer-pass-1', nickName: '采购员小周' };
@@ -26,29 +23,14 @@ const ITEMS = [
 const WHOLE = '9400E2EHOME000000001';
 const PART = '9400E2EHOME000000002';
 
-let server: RunningServer;
-let sink: SmtpSink;
-let browser: Browser;
-let api: ApiCalls;
+const stage = useStage({ admin: ADMIN });
+const { server, sink, browser, api } = stage;
 const ids = { laterBoard: '', tonightBoard: '', expiredBoard: '', waitingTask: 0, wholeTask: 0, partTask: 0 };
 
-beforeAll(async () => {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  sink = await startSmtpSink();
-  server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
-  browser = await launchChromium();
-  api = apiOf(server);
-  await seed();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sink?.close();
-});
+beforeAll(seed);
 
 async function seed() {
-  const admin = await api.login(ADMIN.mail, ADMIN.password);
+  const admin = stage.adminToken;
   const memberId = await inviteAndRegister(server, sink, admin, MEMBER);
   const group = await api.post<{ id: number }>(admin, '/api/usergroup/update', { groupName: 'E2E 首页组', remark: '' });
   expect(await api.post<boolean>(admin, `/api/usergroup/${group.id}/user?uids=${memberId}`)).toBe(true);

@@ -7,12 +7,9 @@
 // the desktop shows the line come in and, once the admin pays it, both screens say so. The layout is
 // measured: at 1400 px the table needs no sideways scroll (nothing under the sticky actions column),
 // at 390 px each task is a card within the screen. Screenshots in test-results/e2e/day-*.png.
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
-import { apiOf, type ApiCalls, dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowWithCell, shot } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowWithCell, shot, useStage } from './setup.ts';
 
 const ADMIN = { mail: 'desk@e2e.test', password: 'desk-pass-1' };
 const MEMBER = { mail: 'paster@e2e.test', password: 'paster-pass-1', nickName: '采购员小李' };
@@ -23,32 +20,16 @@ const ARRIVED = TRACKINGS.slice(0, 6);
 const INCOME = '133.00';
 const CARD = { paymentType: 'Paypal', accountName: 'Li XM', cardNo: 'li.xm@pay.example', address: '2 Market St, San Francisco, CA' };
 
-let server: RunningServer;
-let sink: SmtpSink;
-let browser: Browser;
-let api: ApiCalls;
+const stage = useStage({ admin: ADMIN });
+const { server, sink, browser, api } = stage;
 let adminToken = '';
-
-beforeAll(async () => {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  sink = await startSmtpSink();
-  server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
-  browser = await launchChromium();
-  api = apiOf(server);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sink?.close();
-});
 
 /**
  * Setup through the API (the screens of these steps have their own tests): a member in a group with
  * an open board of one item and a payout card; the member claims 2 units, then 10.
  */
 async function seed() {
-  adminToken = await api.login(ADMIN.mail, ADMIN.password);
+  adminToken = stage.adminToken;
   const memberId = await inviteAndRegister(server, sink, adminToken, MEMBER);
   const item = await api.post<{ id: number }>(adminToken, '/api/item/info', { ...ITEM, url: 'shop.example.com/sp-010', status: 'open' });
   const group = await api.post<{ id: number }>(adminToken, '/api/usergroup/update', { groupName: 'E2E 粘贴组', remark: '' });

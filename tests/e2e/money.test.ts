@@ -6,11 +6,9 @@
 // screen, on one server, in order (the steps are listed below the imports).
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
+import type { Locator, Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
-import { apiOf, dismissToasts, inviteAndRegister, logIn, newPage, openLoggedIn, rowWithCell, shot, type ApiCalls, type BrowserPage } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
+import { dismissToasts, inviteAndRegister, logIn, newPage, openLoggedIn, rowWithCell, shot, type BrowserPage, useStage } from './setup.ts';
 
 /*
  *   b) the member applies for payment of the task (bonus and note) at /user/my-task;
@@ -59,10 +57,8 @@ const PAYPAL = {
   masked: { cardNo: '****mple', accountName: '****XM' },
 };
 
-let server: RunningServer;
-let sink: SmtpSink;
-let browser: Browser;
-let api: ApiCalls;
+const stage = useStage({ admin: ADMIN });
+const { server, sink, browser, api } = stage;
 let adminToken: string;
 let memberToken: string;
 /** The member's locked task; `label` is how the screens show it (mainId, subId 0). */
@@ -72,11 +68,6 @@ let member: BrowserPage;
 let admin: BrowserPage;
 
 beforeAll(async () => {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  sink = await startSmtpSink();
-  server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
-  browser = await launchChromium();
-  api = apiOf(server);
   member = await newPage(browser);
   admin = await newPage(browser);
 });
@@ -84,9 +75,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await member?.close();
   await admin?.close();
-  await browser?.close();
-  await server?.stop();
-  await sink?.close();
 });
 
 interface TaskRow {
@@ -177,7 +165,7 @@ async function visit(bp: BrowserPage, path: string, heading: string) {
  * the task is locked.
  */
 async function seed() {
-  adminToken = await api.login(ADMIN.mail, ADMIN.password);
+  adminToken = stage.adminToken;
   const memberId = await inviteAndRegister(server, sink, adminToken, MEMBER);
   const item = await api.post<{ id: number }>(adminToken, '/api/item/info', { ...ITEM, url: 'shop.example.com/bt-301', status: 'open' });
   const group = await api.post<{ id: number }>(adminToken, '/api/usergroup/update', { groupName: 'E2E 结算组', remark: '' });

@@ -3,12 +3,9 @@
 // code's characters a few milliseconds apart and ends with Enter, into whatever has the focus, which
 // on the scanning screens is the hidden scanner input the page keeps focused (no visible field is
 // filled). Four stories, on one server, in order (listed below the imports).
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
-import { apiOf, dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowWithCell, scanKeys, shot, type ApiCalls } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
+import { beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowWithCell, scanKeys, shot, useStage } from './setup.ts';
 import { multipart, xlsxOf } from '../server/support/sheets.ts';
 import { SCAN_COMMANDS } from '../../machines/scan.machine.ts';
 
@@ -57,10 +54,8 @@ const SURPLUS_TRACKING = '9400E2E0000000000003';
 /** The five parcels of d), received with the scanner alone; the fourth was imported beforehand. */
 const LOOP = Array.from({ length: 5 }, (_, i) => `9400E2E00000000001${String(i + 1).padStart(2, '0')}`);
 
-let server: RunningServer;
-let sink: SmtpSink;
-let browser: Browser;
-let api: ApiCalls;
+const stage = useStage({ admin: ADMIN });
+const { server, sink, browser, api } = stage;
 let adminToken: string;
 const itemIds = { single: 0, parcel: [] as number[], twin: 0 };
 
@@ -72,20 +67,7 @@ interface ClaimedTask {
 /** The member's tasks: `burst` (SINGLE, 1 unit), `matched` (PARCEL[0], 2 units), `surplus` (PARCEL[1], 2 units). */
 const tasks = {} as Record<'burst' | 'matched' | 'surplus', ClaimedTask>;
 
-beforeAll(async () => {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  sink = await startSmtpSink();
-  server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
-  browser = await launchChromium();
-  api = apiOf(server);
-  await seed();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sink?.close();
-});
+beforeAll(seed);
 
 /**
  * Setup through the API (the catalog, board and task screens have their own tests): the products;
@@ -94,7 +76,7 @@ afterAll(async () => {
  * unit with SURPLUS_TRACKING (the admin will scan 2 there).
  */
 async function seed() {
-  adminToken = await api.login(ADMIN.mail, ADMIN.password);
+  adminToken = stage.adminToken;
   const createItem = async (item: { itemName: string; productId: string; upc: string }) =>
     (await api.post<{ id: number }>(adminToken, '/api/item/info', { ...item, url: `shop.example.com/${item.productId}`, status: 'open' })).id;
   itemIds.single = await createItem(SINGLE);

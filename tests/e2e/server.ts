@@ -1,13 +1,14 @@
-// Starts the real server (npm start's entry) on a free port with a fresh embedded database (a copy
-// of the migrated template, data-template.ts) and a real SMTP sink, as a separate process, exactly
-// as a newcomer would run it.
-import { spawn, type ChildProcess } from 'node:child_process';
+// Starts the real server for a browser test file through the tests' one server starter
+// (tests/server/support/server-process.ts spawnServer: npm start's entry in a process of its own),
+// adding what the browser needs: a known port (the mailed links carry APP_URL), a fresh embedded
+// database copied from the migrated template (data-template.ts) and the built web app in dist/.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { inject } from 'vitest';
+import { spawnServer } from '../server/support/server-process.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -24,37 +25,32 @@ export interface RunningServer {
   url: string;
   dataDir: string;
   output: () => string;
+  /** Stops the process (SIGTERM, then waits for it) and removes its data folder. */
   stop(): Promise<void>;
 }
 
+/**
+ * The server on a fresh copy of the template database; resolves once it is up. A server that does
+ * not come up is killed before the error is thrown.
+ */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-e2e-'));
   fs.cpSync(inject('e2eDataTemplate'), dataDir, { recursive: true });
   const url = `http://127.0.0.1:${port}`;
-  let out = '';
-  const child: ChildProcess = spawn(path.resolve('node_modules/.bin/tsx'), ['src/server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, APP_URL: url, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const deadline = Date.now() + 90_000;
-  while (!out.includes('is running')) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    dataDir,
-    output: () => out,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    },
+  const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, APP_URL: url, WEB_DIR: path.resolve('dist'), LOG_LEVEL: 'warn', ...env });
+  const stop = async (signal: NodeJS.Signals) => {
+    if (server.proc.exitCode === null && server.proc.signalCode === null) server.proc.kill(signal);
+    await server.exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    await server.ready;
+  } catch (e) {
+    await stop('SIGKILL');
+    throw e;
+  }
+  return { url, dataDir, output: server.output, stop: () => stop('SIGTERM') };
 }
 
 /** Debian's chromium; `extraArgs` for a test's own needs (e.g. a fake camera). */

@@ -1,12 +1,14 @@
-// What the browser tests share once the server is up (server.ts starts it): calls against the real
-// API for the setup a test is not about, the one way a member account comes to be (the admin
-// invites, the invitee registers from the mailed link), and the browser chores of every test (a
-// fresh context, the login form, screenshots, closing toasts).
+// What the browser tests share: the stage every file runs on (useStage: an SMTP sink, the server,
+// chromium, the admin's token), calls against the real API for the setup a test is not about, the
+// one way a member account comes to be (the admin invites, the invitee registers from the mailed
+// link), and the browser chores of every test (a fresh context, the login form, screenshots, toasts).
+import fs from 'node:fs';
 import path from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, CDPSession, Locator, Page } from 'playwright-core';
-import { SCREENSHOT_DIR, type RunningServer } from './server.ts';
-import type { SmtpSink } from '../server/support/smtp-sink.ts';
+import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
+import { killServers } from '../server/support/server-process.ts';
+import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
 
 export interface Envelope<T> {
   code: string;
@@ -56,6 +58,97 @@ export function apiOf(server: RunningServer): ApiCalls {
       return res.data.token;
     },
   };
+}
+
+export interface StageOptions {
+  /** The bootstrap admin the server starts with; logged in once it is up (Stage.adminToken). */
+  admin: { mail: string; password: string };
+  /** Whether to launch the file's chromium (default true); camera.test.ts launches its own per clip. */
+  browser?: boolean;
+}
+
+/** What a browser test file runs on; the handles forward to what the file's beforeAll started. */
+export interface Stage {
+  server: RunningServer;
+  sink: SmtpSink;
+  browser: Browser;
+  api: ApiCalls;
+  /** The admin's session token. */
+  readonly adminToken: string;
+  /** Another chromium with `extraArgs` (e.g. a fake camera), closed with the stage. */
+  launchBrowser(extraArgs: readonly string[]): Promise<Browser>;
+}
+
+interface Started {
+  sink?: SmtpSink;
+  server?: RunningServer;
+  browsers: Browser[];
+  adminToken?: string;
+}
+
+/**
+ * The file's stage: a beforeAll starts an SMTP sink, the server (mailing through the sink) and
+ * chromium, and logs the admin in; the afterAll closes whatever started. A start that fails midway
+ * closes what it had started before it rethrows, so no server or browser outlives the file.
+ * The returned handles can be taken at module scope (`const { server, api } = useStage(...)`);
+ * the file's own beforeAll (its seed) runs after the stage's, its afterAll before.
+ */
+export function useStage(options: StageOptions): Stage {
+  const started: Started = { browsers: [] };
+  beforeAll(async () => {
+    try {
+      fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      started.sink = await startSmtpSink();
+      started.server = await startServer({ SMTP_URL: started.sink.url, ADMIN_EMAIL: options.admin.mail, ADMIN_PASSWORD: options.admin.password });
+      if (options.browser !== false) started.browsers.push(await launchChromium());
+      started.adminToken = await apiOf(started.server).login(options.admin.mail, options.admin.password);
+    } catch (e) {
+      await stopStage(started).catch(() => undefined);
+      throw e;
+    }
+  });
+  afterAll(() => stopStage(started));
+  const server = late('the server', () => started.server);
+  return {
+    server,
+    sink: late('the SMTP sink', () => started.sink),
+    browser: late('the browser', () => (options.browser === false ? undefined : started.browsers[0])),
+    api: apiOf(server),
+    get adminToken() {
+      if (started.adminToken === undefined) throw new Error("the admin's token is made by useStage's beforeAll");
+      return started.adminToken;
+    },
+    async launchBrowser(extraArgs) {
+      const browser = await launchChromium(extraArgs);
+      started.browsers.push(browser);
+      return browser;
+    },
+  };
+}
+
+/** Closes the browsers, then the server (and any still starting), then the sink; each is tried even if one before failed. */
+async function stopStage(started: Started): Promise<void> {
+  const failures: unknown[] = [];
+  const attempt = (close: () => Promise<void>) => close().catch((e: unknown) => void failures.push(e));
+  for (const browser of started.browsers.splice(0)) await attempt(() => browser.close());
+  const { server, sink } = started;
+  started.server = started.sink = undefined;
+  if (server) await attempt(() => server.stop());
+  killServers(); // one still starting when the hook timed out
+  if (sink) await attempt(() => sink.close());
+  if (failures.length > 0) throw failures[0];
+}
+
+/** A handle at module scope for what a beforeAll makes: it forwards to `get()`, throwing until then. */
+function late<T extends object>(what: string, get: () => T | undefined): T {
+  return new Proxy({} as T, {
+    get(_target, key) {
+      const value = get();
+      if (value === undefined) throw new Error(`${what} is started by useStage's beforeAll`);
+      const member: unknown = Reflect.get(value, key, value);
+      return typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(value) : member;
+    },
+  });
 }
 
 export interface NewMember {

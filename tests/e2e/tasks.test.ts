@@ -5,13 +5,10 @@
 // third by uploading an .xlsx of the template in import mode (a repeated row is skipped), then
 // edits one record's count and deletes another; the admin finds each of those changes, with who
 // made it and before -> after, in the user log (/admin/task-audit) filtered to the task.
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
-import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
-import { apiOf, dismissToasts, type ApiCalls, inviteAndRegister, logIn, newPage as newBrowserPage, rowWithCell, shot } from './setup.ts';
-import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
+import { dismissToasts, inviteAndRegister, logIn, newPage as newBrowserPage, rowWithCell, shot, useStage } from './setup.ts';
 
 const ADMIN = { mail: 'lead@e2e.test', password: 'lead-pass-1' };
 const MEMBER = { mail: 'shopper@e2e.test', password: 'shopper-pass-1', nickName: '采购员小王' };
@@ -21,25 +18,9 @@ const BOARD = { boardName: 'E2E 一月看板', remark: '鼠标本周到货' };
 const TRACKING = { first: 'TRK-E2E-0001', second: 'TRK-E2E-0002', uploaded: 'TRK-E2E-0003' };
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-let server: RunningServer;
-let sink: SmtpSink;
-let browser: Browser;
-let api: ApiCalls;
+const stage = useStage({ admin: ADMIN });
+const { server, sink, browser, api } = stage;
 const newPage = () => newBrowserPage(browser);
-
-beforeAll(async () => {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  sink = await startSmtpSink();
-  server = await startServer({ SMTP_URL: sink.url, ADMIN_EMAIL: ADMIN.mail, ADMIN_PASSWORD: ADMIN.password });
-  browser = await launchChromium();
-  api = apiOf(server);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await sink?.close();
-});
 
 /**
  * Setup through the API, as an admin and a member would do it on their screens: the admin invites
@@ -47,7 +28,7 @@ afterAll(async () => {
  * board with one board task bound to the group, and publishes it; the member claims 6 units.
  */
 async function seedClaimedTask() {
-  const adminToken = await api.login(ADMIN.mail, ADMIN.password);
+  const adminToken = stage.adminToken;
   const memberId = await inviteAndRegister(server, sink, adminToken, { ...MEMBER, phoneNo: '13800003333', qq: '778899' });
   const item = await api.post<{ id: number }>(adminToken, '/api/item/info', { ...ITEM, url: 'shop.example.com/ms-002', status: 'open' });
   const group = await api.post<{ id: number }>(adminToken, '/api/usergroup/update', { groupName: 'E2E 采购组', remark: '' });

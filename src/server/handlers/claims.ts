@@ -3,7 +3,7 @@
 // new task is open or pending, is machines/claim.machine.ts (claimOutcome, claimFieldErrors): the
 // server refuses exactly what the claim dialog refuses, with its words (A00001). Over-claiming is
 // impossible under concurrent claims (claim locks the board task's row).
-import { and, eq, ilike, sql } from 'drizzle-orm';
+import { and, eq, ilike, inArray, sql } from 'drizzle-orm';
 import { claimFieldErrors, claimOutcome, type ClaimTarget } from '../../../machines/claim.machine.ts';
 import { writeAudit } from '../audit.ts';
 import { taskOut, type TaskRow } from '../boards/shapes.ts';
@@ -201,7 +201,8 @@ export const claimsHandlers: Handlers = {
     const q = req.query;
     const where = allOf(
       eq(tasks.userId, me(req).id),
-      q.taskStatus !== undefined ? eq(tasks.status, q.taskStatus) : undefined,
+      // One status or several (a repeated taskStatus; the contract coerces a single one to a list of one).
+      q.taskStatus !== undefined ? inArray(tasks.status, q.taskStatus) : undefined,
       q.itemName?.trim() ? ilike(tasks.itemName, contains(q.itemName.trim())) : undefined,
       q.taskId !== undefined ? idOrMainId(q.taskId) : undefined,
       q.trackingId?.trim() ? hasTrackingId(q.trackingId.trim()) : undefined,

@@ -328,4 +328,18 @@ describe('task lists', () => {
     expect(await w.admin.get('/api/task/info/99999')).toMatchObject({ status: 404 });
     expect(await w.admin.get('/api/task/info/user/list')).toMatchObject({ status: 403 });
   });
+
+  it("filters a member's own list by one status or several (a repeated taskStatus); a status not in the contract is A00001 naming the field", async () => {
+    const w = await claimed();
+    await t().database.db.update(tasks).set({ status: 'unmatch' }).where(eq(tasks.id, w.a2.id));
+    const ids = async (query: string) => (await w.a.api.get<TaskPage>(`/api/task/info/user/list?${query}`)).body.data!.content.map((x) => x.id);
+    expect(await ids('taskStatus=open')).toEqual([w.a1.id]);
+    expect(await ids('taskStatus=unmatch')).toEqual([w.a2.id]);
+    expect(await ids('taskStatus=open&taskStatus=unmatch')).toEqual([w.a2.id, w.a1.id]);
+    expect(await ids('taskStatus=locked&taskStatus=unmatch')).toEqual([w.a2.id]);
+    expect(await ids('taskStatus=locked&taskStatus=closed')).toEqual([]);
+    const bad = await w.a.api.get('/api/task/info/user/list?taskStatus=open&taskStatus=bogus');
+    expect(bad).toMatchObject({ status: 400, body: { code: 'A00001' } });
+    expect((bad.body as { msg: string }).msg).toMatch(/^参数错误：字段 taskStatus\b/);
+  });
 });

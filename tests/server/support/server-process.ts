@@ -1,7 +1,8 @@
 // Servers as `npm start` runs them, in processes of their own, for the tests of what only separate
 // processes show (stopping on a signal, one data folder per process, several processes on one
-// PostgreSQL database): spawned on a free port with a bootstrap admin, waited for until they print
-// their address, and killed by the file's afterAll(killServers) if a test leaves one running.
+// PostgreSQL database) and for the browser tests (tests/e2e/server.ts starts theirs through here):
+// spawned on a free port with a bootstrap admin, waited for until they print their address, and
+// killed by the file's afterAll(killServers) if a test leaves one running.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'vitest';
 

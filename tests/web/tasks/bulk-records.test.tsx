@@ -167,24 +167,34 @@ describe('the paste box of /user/my-task', () => {
           trackings: [{ trackingId: 'HALF-1', productCount: 1, status: 'init', msg: '' }],
           createdAt: NOW + 32,
         }),
+        aTask({
+          id: 33,
+          mainId: 33,
+          itemName: '数据线',
+          count: 2,
+          status: 'unmatch',
+          trackings: [{ trackingId: 'MORE-1', productCount: 1, status: 'unmatch', msg: '' }],
+          createdAt: NOW + 33,
+        }),
       ],
     });
     renderApp('/user/my-task?status=locked', { loggedInAs: member, handlers: server.handlers });
     const table = await screen.findByRole('table', { name: '我的任务列表' });
-    await within(table).findByText('已到货1');
+    await within(table).findByText('已到货22'); // newest first
     expect(within(table).queryByText('蓝牙耳机')).toBeNull();
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: '批量粘贴单号' }));
     const dialog = await screen.findByRole('dialog', { name: '批量添加采购记录' });
     const select = (await within(dialog).findByLabelText('任务')) as HTMLSelectElement;
-    // Newest first; the task whose records are full (2 of 2) is not offered.
-    expect([...select.options].map((o) => o.textContent)).toEqual(['请选择任务', '30-1 · 充电器（还可记录1件）', '30 · 蓝牙耳机（还可记录3件）']);
-    expect(
-      server.calls
-        .filter((c) => c.method === 'GET' && c.path === '/api/task/info/user/list' && c.query.size === '1000')
-        .map((c) => c.query.taskStatus)
-        .sort(),
-    ).toEqual(['open', 'unmatch']);
+    // Newest first, open and unmatch alike; the task whose records are full (2 of 2) is not offered.
+    expect([...select.options].map((o) => o.textContent)).toEqual([
+      '请选择任务',
+      '33 · 数据线（还可记录1件）',
+      '30-1 · 充电器（还可记录1件）',
+      '30 · 蓝牙耳机（还可记录3件）',
+    ]);
+    // One list call asks for both recordable statuses (open and unmatch).
+    expect(server.calls.filter((c) => c.method === 'GET' && c.path === '/api/task/info/user/list' && c.query.size === '1000')).toHaveLength(1);
 
     // The preview knows the chosen task's records: HALF-1 is there already, one unit is left.
     await user.selectOptions(select, '30-1 · 充电器（还可记录1件）');

@@ -134,14 +134,18 @@ export function createTasksFake(seed: { tasks?: Task[]; records?: PurchasedItem[
   http.on(
     'GET',
     '/api/task/info/user/list',
-    ({ query }) => {
+    ({ query }, request) => {
+      // taskStatus may repeat: the tasks in any of the statuses.
+      const statuses = new URL(request.url).searchParams.getAll('taskStatus');
       const matching = server.tasks.filter(
         (t) =>
-          (!query.taskStatus || t.status === query.taskStatus) &&
+          (statuses.length === 0 || statuses.includes(t.status)) &&
           (!query.itemName || t.itemName.includes(query.itemName)) &&
           (!query.trackingId || t.trackingId.split(',').includes(query.trackingId)) &&
           (!query.taskId || t.id === Number(query.taskId) || t.mainId === Number(query.taskId)),
       );
+      // As the server orders them: isDesc, newest first (created, then id).
+      if (query.isDesc === 'true') matching.sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
       return ok(pageOf(matching, query));
     },
     'list',

@@ -55,12 +55,6 @@ export async function loadTaskAudits(api: ApiClient, query: TaskAuditQuery): Pro
   return outcome.ok ? (outcome.data ?? EMPTY_AUDIT_PAGE) : EMPTY_AUDIT_PAGE;
 }
 
-/** Every user, for the user filters and to name a task's owner in the log. */
-export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const outcome = await outcomeOf(api.GET('/api/user/list'));
-  return outcome.ok ? (outcome.data ?? []) : [];
-}
-
 // ---------------------------------------------------------------- one task
 
 /** The task, or null when it does not exist (a silent call: the page says so itself). */
@@ -77,14 +71,6 @@ export async function saveTask(api: ApiClient, body: TaskUpdateRequest): Promise
 }
 
 // ---------------------------------------------------------------- row actions
-
-export function acceptTask(api: ApiClient, id: number): Promise<Outcome> {
-  return outcomeOf(api.POST('/api/task/accept/{id}', { params: { path: { id } }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
-}
-
-export function rejectTask(api: ApiClient, id: number): Promise<Outcome> {
-  return outcomeOf(api.POST('/api/task/reject/{id}', { params: { path: { id } }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
-}
 
 /** SPEC §6: the admin view uses the admin match call. */
 export function matchTask(api: ApiClient, taskId: number): Promise<Outcome> {

@@ -11,7 +11,8 @@ import { textLinkClass } from '../../components/ui/link-classes';
 import { zh } from '../../i18n/zh';
 import type { ApiClient } from '../../../api/client';
 import { useAppContext } from '../../app/app-context';
-import { acceptTask, matchTask, rejectTask, setTaskStatus, showOutcome, type Outcome, type Task } from './admin-tasks-api';
+import { matchTask, setTaskStatus, showOutcome, type Outcome, type Task } from './admin-tasks-api';
+import { decideClaim } from '../../lib/task-calls';
 import { adminTaskActions, canViewRecords, taskLabel, type AdminTaskAction } from './task-actions';
 
 const t = zh.adminTasks.actions;
@@ -37,9 +38,8 @@ const CONFIRM: Partial<Record<CallAction, { message: (label: string) => string; 
 function call(api: ApiClient, action: CallAction, task: Task): Promise<Outcome> {
   switch (action) {
     case 'accept':
-      return acceptTask(api, task.id);
     case 'reject':
-      return rejectTask(api, task.id);
+      return decideClaim(api, action, task.id);
     case 'match':
       return matchTask(api, task.id);
     case 'close':

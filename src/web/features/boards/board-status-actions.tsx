@@ -12,8 +12,9 @@ import { zh } from '../../i18n/zh';
 import type { BoardContext } from '../../../../machines/board.machine';
 import { useAppContext } from '../../app/app-context';
 import { offeredBoardActions, publishRefusal, publishToUsersRefusal, type BoardAction } from './board-actions';
-import { loadUsers, publishBoard, setBoardStatus, showOutcome, type AppUser, type Board, type Outcome } from './boards-api';
+import { publishBoard, setBoardStatus, showOutcome, type AppUser, type Board, type Outcome } from './boards-api';
 import { useRemote } from '../../lib/use-remote';
+import { loadAllUsers } from '../../lib/users';
 
 const t = zh.boards;
 
@@ -135,7 +136,7 @@ function PublishUsersDialog({
   publishing: boolean;
 }): JSX.Element {
   const { api } = useAppContext();
-  const users = useRemote('users', () => loadUsers(api));
+  const users = useRemote('users', () => loadAllUsers(api));
   const [query, setQuery] = useState('');
   const [chosen, setChosen] = useState<ReadonlySet<number>>(new Set());
   const visible = useMemo(() => (users.data ?? []).filter((user) => matches(user, query)), [users.data, query]);

@@ -137,11 +137,6 @@ export async function changeBoardGroups(api: ApiClient, id: number, change: Grou
   return Boolean(outcome.data);
 }
 
-export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const outcome = await outcomeOf(api.GET('/api/user/list'));
-  return outcome.ok ? (outcome.data ?? []) : [];
-}
-
 // ---------------------------------------------------------------- board tasks and claims
 
 export async function loadBoardTask(api: ApiClient, boardId: number, taskId: number): Promise<BoardTask | null> {
@@ -176,16 +171,6 @@ export async function loadPendingClaims(api: ApiClient, boardId: number, page: n
   const outcome = await outcomeOf(api.GET('/api/task/list/page', { params: { query: { boardId, taskStatus: 'pending', page, size } } }));
   const found = outcome.ok ? outcome.data : undefined;
   return { tasks: found?.content ?? [], totalPages: found?.totalPages ?? 0, totalElements: found?.totalElements ?? 0 };
-}
-
-export type ClaimDecision = 'accept' | 'reject';
-
-export function decideClaim(api: ApiClient, decision: ClaimDecision, taskId: number): Promise<Outcome> {
-  const params = { path: { id: taskId } };
-  return outcomeOf(
-    decision === 'accept' ? api.POST('/api/task/accept/{id}', { params, silent: true }) : api.POST('/api/task/reject/{id}', { params, silent: true }),
-    { succeeded: saysSucc, noAnswer: 'fail' },
-  );
 }
 
 /** A positive integer route param ('12'), or null ('new', garbage). */

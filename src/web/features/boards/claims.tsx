@@ -13,7 +13,8 @@ import { DEFAULT_PAGE_SIZE } from '../../components/ui/pager';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { formatDateTime } from '../../components/ui/format';
-import { decideClaim, loadBoardTaskClaims, loadPendingClaims, showOutcome, type ClaimDecision, type UserTask } from './boards-api';
+import { loadBoardTaskClaims, loadPendingClaims, showOutcome, type UserTask } from './boards-api';
+import { decideClaim, type ClaimDecision } from '../../lib/task-calls';
 import { useRemote } from '../../lib/use-remote';
 
 const t = zh.boards;

@@ -6,7 +6,7 @@
 // - which tasks already have an application (checkTaskApplyExists) is silent and answers "none
 //   has one" on failure: the buttons then follow the task machine alone and the server still
 //   refuses a second application ('该任务已申请付款');
-// - the state-changing calls (applyPayment, agreePayment, confirmPayment, confirmCollect) are
+// - the state-changing calls (applyPayment, agreePayment, confirmPayment; confirmCollect in lib/task-calls.ts) are
 //   (and applyPaymentForArrived) are silent and return an Outcome: each screen words its own toast (SPEC §8 '申请成功', '操作成功', or
 //   the server's msg). A refusal comes as an error code (the server refuses what the payment or task
 //   machine refuses, with the machine's words) or as A00000 whose data.status is not 'succ' (a second
@@ -52,12 +52,6 @@ export async function loadMyPaymentApplies(api: ApiClient, query: PaymentListQue
   return loadedOrThrow(outcome) ?? EMPTY_PAGE;
 }
 
-/** Every user: the applicant filter of /admin/apply-list. */
-export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const outcome = await outcomeOf(api.GET('/api/user/list'));
-  return outcome.ok ? (outcome.data ?? []) : [];
-}
-
 /**
  * GET /api/task/apply/exist: for each of `taskIds`, whether it has a payment application (an id
  * the answer leaves out has none). Silent: when the call fails every task counts as without one,
@@ -94,9 +88,4 @@ export function agreePayment(api: ApiClient, body: PayAgreeRequest): Promise<Out
 /** POST /api/trade/admin/pay/confirm {paymentApplyId}. */
 export function confirmPayment(api: ApiClient, paymentApplyId: number): Promise<Outcome> {
   return outcomeOf(api.POST('/api/trade/admin/pay/confirm', { body: { paymentApplyId }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
-}
-
-/** POST /api/trade/user/collect/confirm {paymentApplyId}. */
-export function confirmCollect(api: ApiClient, paymentApplyId: number): Promise<Outcome> {
-  return outcomeOf(api.POST('/api/trade/user/collect/confirm', { body: { paymentApplyId }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
 }

@@ -16,7 +16,8 @@ import { useAppContext } from '../../app/app-context';
 import { applyColumns } from './apply-columns';
 import type { UserApplyListSearch } from './apply-list-search';
 import { MEMBER_PAYMENT_ACTIONS, paymentActions, paymentTaskLabel } from './payment-rules';
-import { confirmCollect, type PaymentApplyPage } from './payments-api';
+import type { PaymentApplyPage } from './payments-api';
+import { confirmCollect } from '../../lib/task-calls';
 import { usePaymentAction } from './use-payment-action';
 
 const t = zh.payments;

@@ -18,7 +18,8 @@ import { useAppContext } from '../../app/app-context';
 import { CheckList } from './check-list';
 import { secondaryLinkClass } from '../../components/ui/link-classes';
 import { RoleBadge } from './role-badge';
-import { changeGroupMembers, loadAllUsers, saveGroup, type GroupPageData, type MemberChange, type User, type UserGroup } from './users';
+import { changeGroupMembers, saveGroup, type GroupPageData, type MemberChange, type User, type UserGroup } from './users';
+import { loadAllUsers } from '../../lib/users';
 
 const t = zh.people;
 

@@ -98,12 +98,6 @@ export async function changeGroupMembers(
   return outcome.data ? 'done' : 'unchanged';
 }
 
-/** Every user (the group page's picker); empty when the call failed. */
-export async function loadAllUsers(api: ApiClient): Promise<User[]> {
-  const outcome = await outcomeOf(api.GET('/api/user/list'));
-  return outcome.ok ? (outcome.data ?? []) : [];
-}
-
 /** Changes a user's role and groups; true when saved. */
 export async function updateUser(api: ApiClient, body: AdminUserUpdateRequest): Promise<boolean> {
   return (await outcomeOf(api.POST('/api/admin/user/update', { body }))).ok;

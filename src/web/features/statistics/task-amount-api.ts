@@ -28,12 +28,6 @@ export async function loadTaskAmounts(api: ApiClient, query: TaskAmountQuery): P
   return page ? { content: page.data, totalPages: page.pageNumber } : EMPTY_PAGE;
 }
 
-/** Every user: the user filter. */
-export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const outcome = await outcomeOf(api.GET('/api/user/list'));
-  return outcome.ok ? (outcome.data ?? []) : [];
-}
-
 /**
  * The Excel export of the amounts: a token for kind task-amount issued for the dates and timezone,
  * then /ext/excel/task-amount/{token}?userIds=...&<filters>. Null when no token came (the client

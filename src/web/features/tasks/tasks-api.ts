@@ -49,7 +49,9 @@ const EMPTY_PAGE: TaskPage = { content: [], totalPages: 0, totalElements: 0 };
 
 /** GET /api/task/info/user/list: one page of the member's own tasks, newest first. */
 export async function loadMyTasks(api: ApiClient, search: MyTaskSearch): Promise<TaskPage> {
-  const outcome = await outcomeOf(api.GET('/api/task/info/user/list', { params: { query: { page: search.page, size: search.size, ...myTaskQuery(search) } } }));
+  const { taskStatus, ...filters } = myTaskQuery(search);
+  const query = { page: search.page, size: search.size, ...filters, ...(taskStatus && { taskStatus: [taskStatus] }) };
+  const outcome = await outcomeOf(api.GET('/api/task/info/user/list', { params: { query } }));
   return outcome.ok ? (outcome.data ?? EMPTY_PAGE) : EMPTY_PAGE;
 }
 
@@ -58,16 +60,13 @@ export const RECORDABLE_LIST_SIZE = 1000;
 
 /**
  * The member's tasks the paste box may record on (decision 108), whatever page or filter the task
- * list shows: GET /api/task/info/user/list once per status in which the task machine lets the member
- * change records (MEMBER_RECORDABLE_STATUSES), each call's first RECORDABLE_LIST_SIZE, newest first.
+ * list shows: one GET /api/task/info/user/list of every status in which the task machine lets the
+ * member change records (MEMBER_RECORDABLE_STATUSES), its first RECORDABLE_LIST_SIZE, newest first.
  */
 export async function loadRecordableTasks(api: ApiClient): Promise<Task[]> {
-  const pages = await Promise.all(
-    MEMBER_RECORDABLE_STATUSES.map((status) =>
-      outcomeOf(api.GET('/api/task/info/user/list', { params: { query: { page: 0, size: RECORDABLE_LIST_SIZE, isDesc: true, taskStatus: status } } })),
-    ),
-  );
-  return pages.flatMap((page) => (page.ok ? (page.data?.content ?? []) : [])).sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+  const query = { page: 0, size: RECORDABLE_LIST_SIZE, isDesc: true, taskStatus: [...MEMBER_RECORDABLE_STATUSES] };
+  const outcome = await outcomeOf(api.GET('/api/task/info/user/list', { params: { query } }));
+  return outcome.ok ? (outcome.data?.content ?? []) : [];
 }
 
 /** GET /api/task/info/{id}; null when it does not exist or is not the caller's (A00004). */

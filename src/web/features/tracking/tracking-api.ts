@@ -43,12 +43,6 @@ export async function loadTrackingAudits(api: ApiClient, query: TrackingAuditQue
   return outcome.ok ? (outcome.data ?? EMPTY_AUDIT_PAGE) : EMPTY_AUDIT_PAGE;
 }
 
-/** Every user: to name who scanned (opUid) and whose task a record matched, and the operator filter. */
-export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const outcome = await outcomeOf(api.GET('/api/user/list'));
-  return outcome.ok ? (outcome.data ?? []) : [];
-}
-
 // ---------------------------------------------------------------- edit
 
 /** What the edit came to; on success `data.scanTracking` is the changed record. */

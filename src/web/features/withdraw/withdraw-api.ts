@@ -76,11 +76,6 @@ export async function loadOrderApplies(api: ApiClient, orderId: number): Promise
   return outcome.ok ? { ...outcome, data: outcome.data?.content ?? [] } : outcome;
 }
 
-/** POST /api/trade/user/collect/confirm {paymentApplyId}: the member confirms the money of one application arrived. */
-export function confirmReceipt(api: ApiClient, paymentApplyId: number): Promise<Outcome> {
-  return outcomeOf(api.POST('/api/trade/user/collect/confirm', { body: { paymentApplyId }, silent: true }), { succeeded: saysSucc, noAnswer: 'fail' });
-}
-
 /** GET /api/withdraw/admin/requests: every member's withdraw lines with the filters. */
 export async function loadAdminWithdrawRequests(api: ApiClient, query: AdminWithdrawListQuery): Promise<WithdrawRequestPage> {
   const outcome = await outcomeOf(api.GET('/api/withdraw/admin/requests', { params: { query } }));
@@ -103,12 +98,6 @@ export async function loadOwnCards(api: ApiClient): Promise<BankCard[]> {
 export async function loadWithdrawableApplies(api: ApiClient): Promise<PaymentApply[]> {
   const outcome = await outcomeOf(api.GET('/api/apply/user/withdraw'));
   return outcome.ok ? (outcome.data?.paymentApplies ?? []) : [];
-}
-
-/** Every user: the user filter and the names of /admin/withdraw-list. */
-export async function loadUsers(api: ApiClient): Promise<AppUser[]> {
-  const outcome = await outcomeOf(api.GET('/api/user/list'));
-  return outcome.ok ? (outcome.data ?? []) : [];
 }
 
 // ---------------------------------------------------------------- the member's changes

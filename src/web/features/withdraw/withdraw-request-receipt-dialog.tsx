@@ -16,7 +16,8 @@ import { StatusBadge } from '../../components/ui/status-badge';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useRemote } from '../../lib/use-remote';
-import { confirmReceipt, loadOrderApplies, type WithdrawRequest } from './withdraw-api';
+import { loadOrderApplies, type WithdrawRequest } from './withdraw-api';
+import { confirmCollect } from '../../lib/task-calls';
 import { canCollect, centsOf, formatCents } from './withdraw-rules';
 
 const t = zh.withdraw.receipt;
@@ -45,7 +46,7 @@ export function ReceiptDialog({ line, onClose, onDone }: ReceiptDialogProps): JS
     let done = 0;
     try {
       for (const apply of collectable) {
-        const result = await confirmReceipt(api, apply.id);
+        const result = await confirmCollect(api, apply.id);
         if (!result.ok) {
           toast.error(result.msg || zh.withdraw.failed);
           break;

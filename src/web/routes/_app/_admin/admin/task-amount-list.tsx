@@ -1,5 +1,6 @@
 import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
-import { loadTaskAmounts, loadUsers } from '../../../../features/statistics/task-amount-api';
+import { loadTaskAmounts } from '../../../../features/statistics/task-amount-api';
+import { loadAllUsers } from '../../../../lib/users';
 import { TaskAmountListPage } from '../../../../features/statistics/task-amount-list-page';
 import { TASK_AMOUNT_SEARCH_DEFAULTS, taskAmountQuery, taskAmountSearchSchema } from '../../../../features/statistics/task-amount-search';
 import { zhApp as zh } from '../../../../i18n/zh-app';
@@ -10,7 +11,7 @@ export const Route = createFileRoute('/_app/_admin/admin/task-amount-list')({
   search: { middlewares: [stripSearchParams(TASK_AMOUNT_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => search,
   loader: async ({ context, deps }) => {
-    const [amounts, users] = await Promise.all([loadTaskAmounts(context.api, taskAmountQuery(deps)), loadUsers(context.api)]);
+    const [amounts, users] = await Promise.all([loadTaskAmounts(context.api, taskAmountQuery(deps)), loadAllUsers(context.api)]);
     return { amounts, users };
   },
   component: function AdminTaskAmountListRoute() {

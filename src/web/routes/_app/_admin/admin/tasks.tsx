@@ -1,5 +1,6 @@
 import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
-import { loadTaskList, loadUsers } from '../../../../features/admin-tasks/admin-tasks-api';
+import { loadTaskList } from '../../../../features/admin-tasks/admin-tasks-api';
+import { loadAllUsers } from '../../../../lib/users';
 import { TaskListPage, type TaskRecordsDialog } from '../../../../features/admin-tasks/task-list-page';
 import { TaskRecordDialog } from '../../../../features/tasks/task-record-dialog';
 import { ADMIN_TASK_SEARCH_DEFAULTS, taskListQuery, taskListSearchSchema } from '../../../../features/admin-tasks/admin-tasks-search';
@@ -14,7 +15,7 @@ export const Route = createFileRoute('/_app/_admin/admin/tasks')({
   search: { middlewares: [stripSearchParams(ADMIN_TASK_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => taskListQuery(search),
   loader: async ({ context, deps }) => {
-    const [tasks, users] = await Promise.all([loadTaskList(context.api, deps), loadUsers(context.api)]);
+    const [tasks, users] = await Promise.all([loadTaskList(context.api, deps), loadAllUsers(context.api)]);
     return { tasks, users };
   },
   component: function AdminTasksRoute() {

@@ -1,5 +1,6 @@
 import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
-import { loadTrackingAudits, loadUsers } from '../../../../features/tracking/tracking-api';
+import { loadTrackingAudits } from '../../../../features/tracking/tracking-api';
+import { loadAllUsers } from '../../../../lib/users';
 import { TrackingAuditPage } from '../../../../features/tracking/tracking-audit-page';
 import { TRACKING_SEARCH_DEFAULTS, trackingAuditQuery, trackingAuditSearchSchema } from '../../../../features/tracking/tracking-search';
 import { zhApp as zh } from '../../../../i18n/zh-app';
@@ -10,7 +11,7 @@ export const Route = createFileRoute('/_app/_admin/admin/tracking-audit')({
   search: { middlewares: [stripSearchParams(TRACKING_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => trackingAuditQuery(search),
   loader: async ({ context, deps }) => {
-    const [audits, users] = await Promise.all([loadTrackingAudits(context.api, deps), loadUsers(context.api)]);
+    const [audits, users] = await Promise.all([loadTrackingAudits(context.api, deps), loadAllUsers(context.api)]);
     return { audits, users };
   },
   component: function AdminTrackingAuditRoute() {

@@ -1,5 +1,6 @@
 import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
-import { loadScanTrackings, loadUsers } from '../../../../features/tracking/tracking-api';
+import { loadScanTrackings } from '../../../../features/tracking/tracking-api';
+import { loadAllUsers } from '../../../../lib/users';
 import { TrackingListPage } from '../../../../features/tracking/tracking-list-page';
 import { TRACKING_SEARCH_DEFAULTS, trackingListQuery, trackingListSearchSchema } from '../../../../features/tracking/tracking-search';
 import { zhApp as zh } from '../../../../i18n/zh-app';
@@ -10,7 +11,7 @@ export const Route = createFileRoute('/_app/_admin/admin/tracking-list')({
   search: { middlewares: [stripSearchParams(TRACKING_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => search,
   loader: async ({ context, deps }) => {
-    const [records, users] = await Promise.all([loadScanTrackings(context.api, trackingListQuery(deps)), loadUsers(context.api)]);
+    const [records, users] = await Promise.all([loadScanTrackings(context.api, trackingListQuery(deps)), loadAllUsers(context.api)]);
     return { records, users };
   },
   component: function AdminTrackingListRoute() {

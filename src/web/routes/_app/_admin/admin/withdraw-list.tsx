@@ -1,8 +1,9 @@
 import { createFileRoute, stripSearchParams, useNavigate } from '@tanstack/react-router';
 import { ADMIN_ONLY_ROLES, requireRole } from '../../../../session/route-guards';
 import { AdminWithdrawListPage } from '../../../../features/withdraw/admin-withdraw-list-page';
-import { loadAdminWithdrawRequests, loadUsers } from '../../../../features/withdraw/withdraw-api';
+import { loadAdminWithdrawRequests } from '../../../../features/withdraw/withdraw-api';
 import { adminWithdrawQuery, adminWithdrawSearchSchema, WITHDRAW_SEARCH_DEFAULTS } from '../../../../features/withdraw/withdraw-search';
+import { loadAllUsers } from '../../../../lib/users';
 import { zhApp as zh } from '../../../../i18n/zh-app';
 
 export const Route = createFileRoute('/_app/_admin/admin/withdraw-list')({
@@ -13,7 +14,7 @@ export const Route = createFileRoute('/_app/_admin/admin/withdraw-list')({
   search: { middlewares: [stripSearchParams(WITHDRAW_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => search,
   loader: async ({ context, deps }) => {
-    const [lines, users] = await Promise.all([loadAdminWithdrawRequests(context.api, adminWithdrawQuery(deps)), loadUsers(context.api)]);
+    const [lines, users] = await Promise.all([loadAdminWithdrawRequests(context.api, adminWithdrawQuery(deps)), loadAllUsers(context.api)]);
     return { lines, users };
   },
   component: function AdminWithdrawListRoute() {
