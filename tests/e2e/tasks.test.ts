@@ -70,7 +70,6 @@ const toast = (page: Page, text: string) => page.getByRole('status', { includeHi
 
 describe('task records in the browser', () => {
   it('the member records purchases by hand and by Excel, edits and deletes them; the admin sees each change in the user log', async () => {
-    const started = Date.now();
     const { itemId, task } = await seedClaimedTask();
     const taskLabel = String(task.mainId); // subId 0: shown as the mainId alone
 
@@ -256,6 +255,5 @@ describe('task records in the browser', () => {
     await shot(a, 'tasks-05-audit');
     expect(admin.errors).toEqual([]);
     await admin.close();
-    expect(Date.now() - started).toBeLessThan(40_000);
   });
 });
