@@ -1,17 +1,9 @@
-// The add dialog of /user/bank-card (SPEC §5 "Bank card"): a payment type, either one of the six
-// (Billpay, Check, Wire, ACH, Paypal, Zelle) or typed ("new values can be typed": the select's last
-// choice opens a text field), the holder name, and the fields of that type with its labels
-// (machines/bank-card.ts: cardFieldsFor; Billpay and Check choose their card type from a list).
-// - The checks are the rules' own (cardProblems, the server's check too), run by the valibot schema
-//   of the form: every missing field gets its message under it ('请填写Account Holder Name', ...).
-// - Switching the type clears the fields of the card (SPEC "switching type clears the other
-//   fields"): a field means something else for another type (Billpay's card number, Paypal's
-//   account information). The holder name is every type's and is kept.
-// - The body carries the type, the holder name and the fields the type shows, trimmed.
-// - A second submit is blocked while saving (SPEC §5): the button shows the spinner, and a submit
-//   that still gets through (Enter) is dropped.
-// Success closes the dialog; a refusal keeps it open with what was typed (the page toasts the
-// server's msg and reloads the list, SPEC §8).
+// The add dialog of /user/bank-card (SPEC §5 "Bank card"): a payment type (the six, or typed: "new
+// values can be typed"), the holder name and that type's fields and labels (machines/bank-card.ts
+// cardFieldsFor). The checks are the rules' own (cardProblems, the server's too) in the form's
+// valibot schema: each missing field is named under it. Switching the type clears the card's fields
+// (a field means another thing for another type); the holder name stays. A second submit is blocked
+// while saving (SPEC §5). Success closes the dialog; a refusal keeps what was typed (SPEC §8).
 import { useId, useRef, useState, type JSX } from 'react';
 import { useWatch } from 'react-hook-form';
 import * as v from 'valibot';

@@ -1,16 +1,11 @@
 // The calls behind the payment screens (SPEC §2 /user/apply-list, /admin/apply-list, the apply
-// dialog of /user/my-task; §7 "Payments", "Tasks" GET /api/task/apply/exist):
-// - the list (listPaymentApplies) answers an empty page on failure (the client has shown why); the
-//   member's own list (loadMyPaymentApplies) is silent and throws its failure instead (LoadFailure,
-//   lib/list-route.ts), which /user/apply-list says in place of its table;
-// - which tasks already have an application (checkTaskApplyExists) is silent and answers "none
-//   has one" on failure: the buttons then follow the task machine alone and the server still
-//   refuses a second application ('该任务已申请付款');
-// - the state-changing calls (applyPayment, agreePayment, confirmPayment; confirmCollect in lib/task-calls.ts) are
-//   (and applyPaymentForArrived) are silent and return an Outcome: each screen words its own toast (SPEC §8 '申请成功', '操作成功', or
-//   the server's msg). A refusal comes as an error code (the server refuses what the payment or task
-//   machine refuses, with the machine's words) or as A00000 whose data.status is not 'succ' (a second
-//   application); both count as failure.
+// dialog of /user/my-task; §7 "Payments", GET /api/task/apply/exist):
+// - the admin list answers an empty page on failure (the client has shown why); the member's own
+//   list throws it (LoadFailure, lib/list-route.ts), said in place of the table;
+// - checkTaskApplyExists answers "none has one" on failure (the server still refuses a second);
+// - the changes (applyPayment, applyPaymentForArrived, agreePayment, confirmPayment) are silent and
+//   return an outcome, each screen wording its own toast (SPEC §8); a refusal is an error code or an
+//   A00000 whose data.status is not 'succ'. confirmCollect is in lib/task-calls.ts.
 import type { ApiClient } from '../../../api/client';
 import { outcomeOf, saysSucc, type ApiOutcome } from '../../../api/outcome';
 import type { components, operations } from '../../../api/schema';

@@ -1,18 +1,10 @@
 // The request dialog of /user/withdraw-request (SPEC §5 "Withdraw request"; DECISIONS "Money"): the
-// member picks the applications to withdraw (their withdrawable ones, listWithdrawableApplies: task
-// id mainId-subId, item, income) and says where the money goes, one line per card (own cards only):
-// card, amount and a note; lines are added and removed. "任务合计" (the selected incomes) and
-// "提现合计" (the lines) are shown as they change, reckoned in cents. The dialog opens with one line
-// (its card already chosen when the member has one card), and while there is one line its amount
-// follows the selection: it is filled with the selected applications' total, so the usual request
-// is: pick the tasks, submit. With several lines the member divides the total.
-// The checks are the machine's own (withdrawRequestError, the server runs the same), inside the
-// form's valibot schema, in the order a member fixes them: a task ('请填写需要提现的任务'), a card
-// and a numeric amount on each line ('请填写银行卡', '请填写金额，金额必须为数字'), each card once
-// ('同一张银行卡只能填写一次'), the two sums equal to the cent ('"提现合计"必须与"任务合计"金额相同').
-// The submit sends requestWithdraw {requests: [{cardId, withdrawAmount, userNote}], taskIds} (the
-// selected applications' tasks); a second submit is blocked while it is under way. '申请成功' (or the
-// server's msg) closes the dialog; a refusal toasts the server's msg and keeps it open.
+// member picks withdrawable applications and says where the money goes, one line per own card
+// (card, amount, note). "任务合计" and "提现合计" follow in cents; while there is one line its amount
+// is the selection's total (card chosen when there is one), so the usual request is: pick, submit.
+// The checks are the machine's (withdrawRequestError, which the server runs too) inside the form's
+// valibot schema, in the order a member fixes them. Submit sends requestWithdraw once at a time;
+// '申请成功' (or the server's msg) closes the dialog, a refusal toasts it and keeps the dialog open.
 import { useEffect, useId, useMemo, useRef, useState, type JSX } from 'react';
 import { useController, useFieldArray, useWatch, type Control } from 'react-hook-form';
 import * as v from 'valibot';

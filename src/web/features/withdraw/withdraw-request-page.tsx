@@ -1,21 +1,11 @@
 // /user/withdraw-request (SPEC §2, §3 withdraw request, §4 "Withdraw status", §7 Withdraw): the
-// member's withdraw lines. The balance heading (getUserBalance), the 'request withdrawal' button (the
-// request dialog, withdraw-request-dialog.tsx), a link to the orders (/user/withdraw-orders, which
-// the sidebar does not list), the filters (sort-by-creation switch, status, card, order id; reset)
-// and the table of id, order, payment type, holder name, card number, address, amount, user note and
-// status, 20/50/100/500/1000 a page (SPEC §9).
-// Each row offers what machines/withdraw.machine.ts accepts for it (withdraw-rules.ts):
-// - 更换银行卡 (wd.changeCard, waited): the change-card dialog;
-// - 申请取消 (wd.requestCancel, waited while cancelFlag is set): after a confirmation, the whole
-//   order asks to be cancelled (cancel/order takes the orderId);
-// - 标记已付款 (wd.pay, waited): after a confirmation, the member says the money arrived;
-// - 确认收款 (a paid line, while some application waits for its receipt): the receipt dialog
-//   (withdraw-request-receipt-dialog.tsx) confirms receipt of the applications its order paid.
-// Cancel and paid toast the server's msg (SPEC §8), '操作成功' / '操作失败' when it gave none; the
-// list and the balance reload after every change. On a phone each line is a card (amount, status,
-// order, card, note and its actions).
-// Filters, sort, page and size live in the URL: this page reads them from `search` and changes them
-// through `onSearch`; the route's loader fetches the page they describe, the balance and the cards.
+// member's withdraw lines, the balance, the request dialog (withdraw-request-dialog.tsx), a link to
+// the orders, the filters and the table (20/50/100/500/1000 a page, SPEC §9; a card a line on a phone).
+// Each row offers what machines/withdraw.machine.ts accepts for it (withdraw-rules.ts): 更换银行卡,
+// 申请取消 (the whole order), 标记已付款, 确认收款 (withdraw-request-receipt-dialog.tsx); each after
+// a confirmation where it changes money. Toasts say the server's msg (SPEC §8), '操作成功' /
+// '操作失败' when it gave none; the list and the balance reload after every change.
+// Filters, sort, page and size live in the URL (`search`, `onSearch`); the route's loader fetches them.
 import { Link, useRouter } from '@tanstack/react-router';
 import { useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
