@@ -12,7 +12,7 @@ import openapiGlue from 'fastify-openapi-glue';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Config } from './config.ts';
-import { listOperations, loadSpec, specPath, type Operation } from './contract.ts';
+import { listOperations, loadSpec, type Operation } from './contract.ts';
 import type { Db } from './db/client.ts';
 import { AppError, badRequest, Code, forbidden, notImplemented, unauthorized } from './errors.ts';
 import { SessionCache } from './auth/sessions.ts';
@@ -242,7 +242,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const handlers = deps.handlers ?? allHandlers;
 
   await app.register(openapiGlue, {
-    specification: specPath,
+    // The parsed object, not the path: glue would parse the YAML again (it clones what it is given).
+    specification: loadSpec(),
     operationResolver: (operationId: string) => {
       const op = operations.get(operationId);
       if (!op) throw new Error(`operation ${operationId} missing from the contract`);
