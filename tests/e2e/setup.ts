@@ -4,7 +4,7 @@
 // link), and the browser chores of every test (a fresh context, the login form, screenshots, toasts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, onTestFailed } from 'vitest';
 import type { Browser, CDPSession, Locator, Page } from 'playwright-core';
 import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
 import { killServers } from '../server/support/server-process.ts';
@@ -203,13 +203,49 @@ export interface BrowserPage {
   close(): Promise<void>;
 }
 
-/** A page in a fresh browser context (its own storage: nobody is logged in). */
+/**
+ * A page in a fresh browser context (its own storage: nobody is logged in). When a test fails, the
+ * log says what its pages showed at the failure, or when the test closed them: the address, the
+ * calls still loading or failed, console errors and the start of the text (what a failure on a busy
+ * CI machine is read from).
+ */
 export async function newPage(browser: Browser, viewport = { width: 1400, height: 900 }): Promise<BrowserPage> {
   const context = await browser.newContext({ locale: 'zh-CN', viewport });
   const page = await context.newPage();
   const errors: string[] = [];
+  const seen: string[] = [];
+  const pending = new Set<string>();
   page.on('pageerror', (e) => errors.push(String(e)));
-  return { page, errors, close: () => context.close() };
+  page.on('console', (m) => void (m.type() === 'error' && seen.push(`console: ${m.text().slice(0, 300)}`)));
+  page.on('request', (r) => void pending.add(r.url()));
+  page.on('requestfinished', (r) => void pending.delete(r.url()));
+  page.on('requestfailed', (r) => void (pending.delete(r.url()), seen.push(`failed: ${r.url()} ${r.failure()?.errorText ?? ''}`)));
+  const describe = async () => {
+    const text = await page
+      .locator('body')
+      .innerText({ timeout: 1_000 })
+      .catch((e: unknown) => `(no text: ${String(e).slice(0, 100)})`);
+    return [
+      `page: ${page.url()}`,
+      ...[...pending].map((u) => `still loading: ${u}`),
+      ...seen.slice(-20),
+      ...errors,
+      `text: ${text.replace(/\s+/g, ' ').slice(0, 600)}`,
+    ].join('\n');
+  };
+  // Pages opened in a test (a file's beforeAll has no test to follow: its pages are described by the test that fails).
+  const inTest = expect.getState().currentTestName !== undefined;
+  let closed: string | null = null;
+  if (inTest)
+    onTestFailed(async () => console.log(`a page of the failed test, ${closed === null ? 'at the failure' : 'when closed'}:\n${closed ?? (await describe())}`));
+  return {
+    page,
+    errors,
+    close: async () => {
+      if (inTest) closed = await describe();
+      await context.close();
+    },
+  };
 }
 
 /** Fills the login form the page shows and submits it with Enter in the password field. */
