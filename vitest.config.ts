@@ -39,6 +39,8 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
+          // Servers in processes of their own start on a copy of one migrated database (support/data-template.ts).
+          globalSetup: ['tests/server/support/data-template.ts'],
           exclude: [...configDefaults.exclude, 'tests/server/**/*.unit.test.ts'],
           environment: 'node',
           pool: 'forks',
@@ -73,7 +75,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: ['tests/e2e/data-template.ts'],
+          globalSetup: ['tests/server/support/data-template.ts'],
           // Two browser files at once (the root's maxWorkers). A simulated scanner sends a code's keys
           // in one burst (setup.ts scanKeys): typed key by key, a busy test process paused inside a code.
           environment: 'node',

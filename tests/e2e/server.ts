@@ -1,13 +1,12 @@
 // Starts the real server for a browser test file through the tests' one server starter
 // (tests/server/support/server-process.ts spawnServer: npm start's entry in a process of its own),
 // adding what the browser needs: a known port (the mailed links carry APP_URL), a fresh embedded
-// database copied from the migrated template (data-template.ts) and the built web app in dist/.
+// database copied from the migrated template (tests/server/support/data-template.ts) and the built web app in dist/.
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { inject } from 'vitest';
+import { migratedDataDir } from '../server/support/data-template.ts';
 import { spawnServer } from '../server/support/server-process.ts';
 
 export async function freePort(): Promise<number> {
@@ -35,8 +34,7 @@ export interface RunningServer {
  */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-e2e-'));
-  fs.cpSync(inject('e2eDataTemplate'), dataDir, { recursive: true });
+  const dataDir = await migratedDataDir('ph-e2e-');
   const url = `http://127.0.0.1:${port}`;
   const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, APP_URL: url, WEB_DIR: path.resolve('dist'), LOG_LEVEL: 'warn', ...env });
   const stop = async (signal: NodeJS.Signals) => {

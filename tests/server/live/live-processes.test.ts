@@ -13,6 +13,7 @@ import { loadConfig } from '../../../src/server/config.ts';
 import { openDatabase, type Database } from '../../../src/server/db/client.ts';
 import { createMailer } from '../../../src/server/mail/mailer.ts';
 import { startOutboxWorker } from '../../../src/server/mail/outbox.ts';
+import { migratedDataDir } from '../support/data-template.ts';
 import { dbDriver } from '../support/harness.ts';
 import { changeOf, openLiveStream, type LiveStream } from '../support/live-stream.ts';
 import { api, killServers, login, ownPgDatabase, startServer, type Server } from '../support/server-process.ts';
@@ -125,7 +126,7 @@ describe.skipIf(dbDriver() === 'pg')('a PGlite server process', () => {
   it(
     'ends its open streams on SIGTERM and exits cleanly within the stop limit',
     async () => {
-      const dir = tmpDir();
+      const dir = await migratedDataDir('ph-live-');
       dirs.push(dir);
       const server = await startServer({ DATA_DIR: dir });
       const stream = await openLiveStream(baseOf(server), await login(server));

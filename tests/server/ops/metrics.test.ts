@@ -2,14 +2,13 @@
 // operationId and status (never a URL, a query string or a token), scan batch sizes, the outbox's
 // backlog and, on PostgreSQL, the pools' use. Off unless METRICS_PORT is set, and never on the app's port.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app.ts';
 import { loadConfig } from '../../../src/server/config.ts';
 import { enqueueMail } from '../../../src/server/mail/outbox.ts';
 import { seedItem, signIn } from '../support/board-fixtures.ts';
+import { migratedDataDir } from '../support/data-template.ts';
 import { dbDriver, useTestApp } from '../support/harness.ts';
 import { killServers, startServer, STARTUP_MS, waitFor } from '../support/server-process.ts';
 
@@ -119,7 +118,7 @@ describe('metrics', () => {
   it(
     'are served by `npm start` on METRICS_PORT, bound to 127.0.0.1, apart from the app',
     async () => {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-metrics-'));
+      const dataDir = await migratedDataDir('ph-metrics-');
       const server = await startServer({ DATA_DIR: dataDir, METRICS_PORT: '0' });
       try {
         const [, host, port] = await waitFor(server, /Metrics: http:\/\/([\d.]+):(\d+)\/metrics/, 10_000);

@@ -10,6 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migratedDataDir } from '../support/data-template.ts';
 import { dbDriver } from '../support/harness.ts';
 import { api, killServers, login, ownPgDatabase, spawnServer, startServer, STARTUP_MS, waitFor, type Server } from '../support/server-process.ts';
 
@@ -102,11 +103,11 @@ async function stopWithRequestInFlight(server: Server, token: string, content: s
 const tmpDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ph-life-'));
 
 describe.skipIf(dbDriver() === 'pg')('one server process per PGlite data folder', () => {
-  // One folder for the whole block: a fresh one costs an initdb, slow on a busy machine.
+  // One folder for the whole block, a copy of the migrated template (an initdb is slow on a busy machine).
   const env = { DATA_DIR: '' };
   let lockDir = '';
-  beforeAll(() => {
-    env.DATA_DIR = tmpDir();
+  beforeAll(async () => {
+    env.DATA_DIR = await migratedDataDir('ph-life-');
     lockDir = path.join(env.DATA_DIR, 'pglite.lock');
   });
   afterAll(() => fs.rmSync(env.DATA_DIR, { recursive: true, force: true }));
