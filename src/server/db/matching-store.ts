@@ -133,7 +133,8 @@ export async function lockAndRead(
  * - every record of those tasks (to judge each task on all of its tracking ids);
  * - the scan rows and live records, with their tasks, of those tracking ids and of every other
  *   tracking id of the tasks concerned. A record's task is the locked row where the task is locked
- *   (a task deleted in between drops out, as a deleted task's records always do);
+ *   (a task deleted in between drops out, as a deleted task's records always do); only the other
+ *   tasks travel with their records (most records' tasks are among the locked ones);
  * - `newIds` ids for scan rows the caller will add (matching/plan.ts FreshScan), and the items of
  *   `itemIds` (the products a scan names).
  * The rows come as JSON (json_agg) and are mapped to the schema's rows (db/json-rows.ts).
@@ -142,7 +143,7 @@ export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: nu
   const ts = sql.param(trackingIds);
   const [row] = await rowsOf<{
     scans: Json[];
-    records: [Json, Json][];
+    records: [Json, Json | null][];
     tasks: [Json, string][];
     task_records: [number, number, string][];
     new_ids: number[];
@@ -162,7 +163,8 @@ export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: nu
       )
       select
         (select coalesce(json_agg(s order by s.id), '[]') from scan_trackings s where s.tracking_id in (select tracking_id from tt)) as scans,
-        (select coalesce(json_agg(json_build_array(p, t) order by p.id), '[]') from purchased_records p join tasks t on t.id = p.task_id
+        (select coalesce(json_agg(json_build_array(p, case when tk.id is null then to_json(t) end) order by p.id), '[]')
+          from purchased_records p join tasks t on t.id = p.task_id left join tk on tk.id = p.task_id
           where p.tracking_id in (select tracking_id from tt) and t.status <> ${DELETED}) as records,
         (select coalesce(json_agg(json_build_array(tk.task, tk.nick_name) order by tk.id), '[]') from tk) as tasks,
         (select coalesce(json_agg(json_build_array(id, task_id, tracking_id) order by id), '[]') from tr) as task_records,
@@ -202,8 +204,8 @@ export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: nu
   }
   for (const [recordJson, taskJson] of row!.records) {
     const record = recordOfJson(recordJson);
-    const read = taskOfJson(taskJson);
-    const task = state.taskRows.get(read.id) ?? read;
+    // A task read above comes as its locked row alone; another member's task on the same parcel as JSON.
+    const task = taskJson ? taskOfJson(taskJson) : state.taskRows.get(record.taskId)!;
     if (task.status !== DELETED_TASK_STATUS) state.records.get(record.trackingId)!.push({ record, task });
   }
   return state;

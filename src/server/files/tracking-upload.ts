@@ -10,13 +10,13 @@
 import { sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { writeAudit, type AuditEntry } from '../audit.ts';
-import type { Db, Tx } from '../db/client.ts';
+import { isPipelined, type Db, type Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { lockAndRead, lockTrackings } from '../db/matching-store.ts';
 import { MATCH_CHUNK, matchTrackings, type ScanRow } from '../matching/match.ts';
 import { scanAudit } from '../matching/plan.ts';
-import { insertScanRows, rowsOfTrackings, type ItemBrief } from '../receiving/scan-rows.ts';
+import { insertScanRows, newScanIds, rowsOfTrackings, type ItemBrief } from '../receiving/scan-rows.ts';
 import { CONTROL_CHARS, scanMessages, scanTextError } from '../receiving/scan-service.ts';
 import { ANNOUNCED_SCAN_STATUS, isAnnounced, isFrozen, isSeen, MAX_SCAN_COUNT } from '../../../machines/scan-record.machine.ts';
 import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';
@@ -224,7 +224,7 @@ interface Plan {
   seen: Map<number, number>;
 }
 
-async function flush(tx: Tx, actor: SessionUser, plan: Plan, insertAction: string) {
+async function flush(tx: Tx, actor: SessionUser, plan: Plan, insertAction: string, newIds: readonly number[]) {
   const audits: AuditEntry[] = [];
   const now = new Date();
   const inserted = await insertScanRows(
@@ -241,6 +241,7 @@ async function flush(tx: Tx, actor: SessionUser, plan: Plan, insertAction: strin
       createdAt: now,
       updatedAt: now,
     })),
+    newIds,
   );
   for (const row of inserted) audits.push(scanAudit(actor, insertAction, null, row));
   for (const part of chunks(plan.updates)) {
@@ -358,11 +359,19 @@ async function applySlice(tx: Tx, actor: SessionUser, mode: TrackingUploadMode, 
   // A confirm writes nothing before matching (matching writes the seen rows): one read under the
   // locks serves its plan and its matching. Import and update read the rows alone (update writes
   // before matching, which then reads for itself).
+  // Import and update send the locks, the read and (import) the ids of the rows it may insert (one a
+  // row; a row skipped leaves a gap in the sequence) together, and wait once.
   const state = mode === 'confirm' && trackingIds.length <= matchChunk ? await lockAndRead(tx, trackingIds) : undefined;
-  if (!state) await lockTrackings(tx, trackingIds);
+  let newIds: number[] = [];
+  let stored = state?.scans;
+  if (!stored) {
+    const locking = lockTrackings(tx, trackingIds);
+    if (!isPipelined(tx)) await locking;
+    [, stored, newIds] = await Promise.all([locking, rowsOfTrackings(tx, trackingIds), mode === 'import' ? newScanIds(tx, todo.length) : []]);
+  }
   // The plan is made in a function of its own, so what it read is garbage before the writes and matching.
-  const plan = planSlice(todo, state?.scans ?? (await rowsOfTrackings(tx, trackingIds)), mode);
-  await flush(tx, actor, plan, 'upload.import');
+  const plan = planSlice(todo, stored, mode);
+  await flush(tx, actor, plan, 'upload.import', newIds);
   // Confirmed rows are written by matching, once, in their matched state (audited upload.confirm).
   if (plan.match.size)
     await matchTrackings(tx, plan.match, actor, plan.seen.size ? { counts: plan.seen, action: 'upload.confirm' } : undefined, matchChunk, state);

@@ -45,9 +45,9 @@ export function* scanRowsInsert(rows: ScanRow[]): Generator<SQL> {
   }
 }
 
-/** Inserts the rows as given (every column but id) and answers them with their ids, in order. */
-export async function insertScanRows(tx: Tx, rows: NewScanRow[]): Promise<ScanRow[]> {
-  const ids = await newScanIds(tx, rows.length);
+/** Inserts the rows as given (every column but id) under `ids` (taken beforehand, at least one a row) and answers them, in order. */
+export async function insertScanRows(tx: Tx, rows: NewScanRow[], ids: readonly number[]): Promise<ScanRow[]> {
+  if (ids.length < rows.length) throw new Error(`insertScanRows: ${rows.length} rows, ${ids.length} ids`);
   const out = rows.map((r, k) => ({ id: ids[k]!, ...r }));
   await executeTogether(tx, scanRowsInsert(out), out.length);
   return out;
