@@ -301,6 +301,8 @@ export async function uploadTrackings(
       apply: (tx, slice) => applySlice(tx, actor, mode, slice.flat(), opts.matchChunk),
       budgetMs: opts.budgetMs ?? TRACKING_APPLY_BUDGET_MS,
       slicing: opts.slicing,
+      // An import's slice inserts rows of its own tracking ids and matches nothing: no slice reads another's writes.
+      independent: mode === 'import',
     });
     return uploadResult(checked.map((c) => c.out));
   });

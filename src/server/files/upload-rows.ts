@@ -122,9 +122,14 @@ const SLICE_ATTEMPTS = 3;
  * slices. Each slice's size follows the time the slice before took (SLICING.targetMs).
  * `apply` writes a slice and fills in its rows' answers (`outsOf`); a slice that fails is rolled
  * back and its rows' answers restored, then tried again after a lock conflict (409 after
- * SLICE_ATTEMPTS), any other failure is thrown (the slices before it stay applied; uploading the
- * same file again finishes the job, see the decision). Past `budgetMs`, the groups not yet applied
- * are answered `notProcessed`.
+ * SLICE_ATTEMPTS), any other failure is thrown once the slices in flight have ended (the slices
+ * before it stay applied; uploading the same file again finishes the job, see the decision). Past
+ * `budgetMs`, the groups not yet applied are answered `notProcessed`.
+ *
+ * `independent`: no slice reads what another writes (a tracking import: each slice inserts rows of
+ * its own tracking ids and matches nothing). On PostgreSQL two such slices are in flight at once,
+ * on two connections, so the server's thread plans one while PostgreSQL writes the other; one after
+ * the other, each waited for the other (decision 153).
  */
 export async function applyInSlices<G>(
   db: Db,
@@ -135,26 +140,19 @@ export async function applyInSlices<G>(
     apply: (tx: Tx, slice: G[]) => Promise<void>;
     budgetMs: number;
     slicing?: Partial<Slicing>;
+    independent?: boolean;
   },
 ): Promise<void> {
   // A PostgreSQL handle carries its pipelined transactions (db/client.ts); PGlite's does not.
   const pg = pipelinedRunner in db;
   const { targetMs, firstRows, maxRows } = { ...SLICING[pg ? 'pg' : 'pglite'], ...opts.slicing };
+  const width = pg && opts.independent ? 2 : 1;
   const deadline = Date.now() + opts.budgetMs;
   let size = firstRows;
-  for (let i = 0; i < groups.length;) {
-    if (Date.now() > deadline) {
-      for (const group of groups.slice(i)) {
-        for (const out of opts.outsOf(group)) Object.assign(out, { opStatus: 'error', msg: uploadRowMessages.notProcessed });
-      }
-      return;
-    }
-    const slice: G[] = [];
-    let rows = 0;
-    while (i < groups.length && (!slice.length || rows + opts.rowsOf(groups[i]!) <= size)) {
-      rows += opts.rowsOf(groups[i]!);
-      slice.push(groups[i++]!);
-    }
+  const inFlight = new Set<Promise<void>>();
+  let failed: { err: unknown } | null = null;
+
+  const runSlice = async (slice: G[], rows: number) => {
     const outs = slice.flatMap(opts.outsOf);
     const saved = outs.map((o) => ({ ...o }));
     const started = performance.now();
@@ -173,8 +171,29 @@ export async function applyInSlices<G>(
     const ms = Math.max(1, performance.now() - started);
     if (process.env.UPLOAD_SLICE_LOG) process.stderr.write(`SLICE ${rows} ${ms.toFixed(0)}\n`);
     size = Math.max(1, Math.min(maxRows, Math.round(Math.sqrt(size * ((rows * targetMs) / ms)))));
+  };
+
+  for (let i = 0; i < groups.length && !failed;) {
+    if (Date.now() > deadline) {
+      for (const group of groups.slice(i)) {
+        for (const out of opts.outsOf(group)) Object.assign(out, { opStatus: 'error', msg: uploadRowMessages.notProcessed });
+      }
+      break;
+    }
+    const slice: G[] = [];
+    let rows = 0;
+    while (i < groups.length && (!slice.length || rows + opts.rowsOf(groups[i]!) <= size)) {
+      rows += opts.rowsOf(groups[i]!);
+      slice.push(groups[i++]!);
+    }
+    const run = runSlice(slice, rows).catch((err: unknown) => void (failed ??= { err }));
+    inFlight.add(run);
+    void run.then(() => inFlight.delete(run));
+    if (inFlight.size >= width) await Promise.race(inFlight);
     await nextTurn();
   }
+  await Promise.all(inFlight);
+  if (failed) throw (failed as { err: unknown }).err;
 }
 
 /**

@@ -459,6 +459,25 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     expect((await upload(w.adminToken, file, 'confirm')).body.data).toMatchObject({ succ: 1, error: 0 });
     expect(TRACKING_APPLY_BUDGET_MS).toBeGreaterThanOrEqual(30_000);
   });
+
+  it('imports in slices of a few tracking ids (two in flight on PostgreSQL) as in one: every row answered in sheet order, each pair stored once', async () => {
+    const w = await world();
+    await upload(w.adminToken, xlsxOf([HEADER, ['S4', UPC, null, null, null, 1]]));
+    const lines = Array.from({ length: 24 }, (_, k) => [`S${k % 12}`, k < 12 ? UPC : UPC2, null, null, null, 1 + (k % 3)]);
+    const file = xlsxOf([HEADER, ...lines, ['S7', UPC, null, null, null, 9]]);
+    const actor = { id: w.adminUser.id, mailAddr: w.adminUser.mailAddr, nickName: w.adminUser.nickName, roleType: 'admin' as const, sessionId: 0 };
+    const sliced = await uploadTrackings(t().database.db, actor, file, 'import', { slicing: { firstRows: 2, maxRows: 2 } });
+    expect(sliced.rows.map((r) => [r.line, r.tracking, r.opStatus])).toEqual([
+      ...lines.map((l, k) => [k + 2, l[0], l[0] === 'S4' && l[1] === UPC ? 'skip' : 'succ']),
+      [26, 'S7', 'error'],
+    ]);
+    expect(sliced).toMatchObject({ succ: 23, skip: 1, error: 1 });
+    const stored = await scans();
+    expect(stored).toHaveLength(24);
+    expect(new Set(stored.map((s) => `${s.trackingId} ${s.upc}`)).size).toBe(24);
+    const imported = await t().database.db.select().from(auditLog).where(eq(auditLog.action, 'upload.import'));
+    expect(imported).toHaveLength(24);
+  });
 });
 
 describe('a large file', () => {
