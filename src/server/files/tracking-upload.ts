@@ -376,7 +376,11 @@ async function applySlice(tx: Tx, actor: SessionUser, mode: TrackingUploadMode, 
   await flush(tx, actor, plan, 'upload.import', newIds);
   // Confirmed rows are written by matching, once, in their matched state (audited upload.confirm).
   if (plan.match.size)
-    await matchTrackings(tx, plan.match, actor, plan.seen.size ? { counts: plan.seen, action: 'upload.confirm' } : undefined, matchChunk, state);
+    await matchTrackings(tx, plan.match, actor, {
+      seen: plan.seen.size ? { counts: plan.seen, action: 'upload.confirm' } : undefined,
+      chunk: matchChunk,
+      state,
+    });
 }
 
 /** Plans the writes of a slice's rows against the stored rows of their tracking ids (read under their locks); fills in each row's answer. */

@@ -91,15 +91,13 @@ export async function matchScannedTrackings(
  *
  * `state`: what readForMatching (lockAndRead) answered for these tracking ids, under their locks,
  * with nothing written since (the confirm's slices plan from it too). Used when the ids fit in one
- * run; a larger change reads its runs itself.
+ * run; a larger change reads its runs itself. `chunk`: tracking ids a run at most (MATCH_CHUNK).
  */
 export async function matchTrackings(
   tx: Tx,
   trackingIds: Iterable<string>,
   actor: SessionUser | null,
-  seen?: { counts: ReadonlyMap<number, number>; action: string },
-  chunk = MATCH_CHUNK,
-  state?: MatchingState,
+  { seen, chunk = MATCH_CHUNK, state }: { seen?: { counts: ReadonlyMap<number, number>; action: string }; chunk?: number; state?: MatchingState } = {},
 ): Promise<MatchReport> {
   const ids = [...new Set(trackingIds)].sort();
   const changes = seen && new Map([...seen.counts].map(([id, count]) => [id, { count, action: seen.action, opUid: actor?.id ?? null }]));
