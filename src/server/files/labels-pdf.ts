@@ -8,9 +8,8 @@
 // machine is embedded (subset) when one is found (CI installs fonts-wqy-microhei, as for chromium);
 // without one the labels fall back to Helvetica with English captions, and characters of names
 // it cannot show print as '?'.
+// pdfkit and bwip-js (~0.25 s to load) are loaded with the first label, not when the server starts.
 import fs from 'node:fs';
-import bwipjs from 'bwip-js/node';
-import PDFDocument from 'pdfkit';
 
 export interface LabelTask {
   mainId: number;
@@ -95,6 +94,7 @@ async function barcodePng(upc: string | null): Promise<Buffer | null> {
   const kind = barcodeKind(upc);
   if (!kind) return null;
   const text = upc!.trim();
+  const { default: bwipjs } = await import('bwip-js/node');
   try {
     return await bwipjs.toBuffer({ bcid: kind, text, scale: 3, height: 14, ...BARCODE_TEXT[kind] });
   } catch {
@@ -147,6 +147,7 @@ export async function renderLabelsPdf(task: LabelTask, user: LabelUser): Promise
   const barcode = await barcodePng(task.upc);
   const id = taskDisplayId(task);
   const font = cjkFont();
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: [288, 432],
     margin: 18,

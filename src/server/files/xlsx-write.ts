@@ -1,8 +1,14 @@
 // Workbooks the server hands out (templates and exports). Only xlsx's write path is used here,
 // which the read-path advisories do not touch. Text is written as typed string cells,
 // never as formulas, so a value such as "=HYPERLINK(...)" stays text in Excel (no formula
-// injection); files are compressed (xlsx does not compress unless asked).
-import * as XLSX from 'xlsx';
+// injection); files are compressed (xlsx does not compress unless asked). xlsx takes ~0.4 s to load
+// and most server processes never write a workbook: it is loaded with the first one.
+import { createRequire } from 'node:module';
+import type * as XLSX from 'xlsx';
+
+const load = createRequire(import.meta.url);
+let loaded: typeof XLSX | undefined;
+const xlsx = (): typeof XLSX => (loaded ??= load('xlsx') as typeof XLSX);
 
 export type OutCell = string | number | boolean | null | undefined;
 
@@ -31,28 +37,30 @@ function cellOf(v: OutCell, text: boolean): XLSX.CellObject | undefined {
 }
 
 function sheetOf(spec: SheetSpec): XLSX.WorkSheet {
+  const { utils } = xlsx();
   const ws: XLSX.WorkSheet = {};
   const text = new Set(spec.textColumns ?? []);
   const width = spec.header.length;
   spec.header.forEach((h, c) => {
-    ws[XLSX.utils.encode_cell({ r: 0, c })] = { t: 's', v: h };
+    ws[utils.encode_cell({ r: 0, c })] = { t: 's', v: h };
   });
   const lastRow = spec.rows.length + (text.size ? (spec.blankTextRows ?? 0) : 0);
   for (let r = 1; r <= lastRow; r++) {
     const row = spec.rows[r - 1];
     for (let c = 0; c < width; c++) {
       const cell = cellOf(row?.[c], text.has(c));
-      if (cell) ws[XLSX.utils.encode_cell({ r, c })] = cell;
+      if (cell) ws[utils.encode_cell({ r, c })] = cell;
     }
   }
-  ws['!ref'] = XLSX.utils.encode_range({ s: { r: 0, c: 0 }, e: { r: Math.max(lastRow, 0), c: Math.max(width - 1, 0) } });
+  ws['!ref'] = utils.encode_range({ s: { r: 0, c: 0 }, e: { r: Math.max(lastRow, 0), c: Math.max(width - 1, 0) } });
   if (spec.widths) ws['!cols'] = spec.widths.map((wch) => ({ wch }));
   return ws;
 }
 
 /** An .xlsx file of the given sheets, in order. */
 export function writeWorkbook(sheets: readonly SheetSpec[]): Buffer {
-  const wb = XLSX.utils.book_new();
-  for (const spec of sheets) XLSX.utils.book_append_sheet(wb, sheetOf(spec), spec.name);
-  return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
+  const { utils, write } = xlsx();
+  const wb = utils.book_new();
+  for (const spec of sheets) utils.book_append_sheet(wb, sheetOf(spec), spec.name);
+  return write(wb, { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
 }
