@@ -9,18 +9,19 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { precompress } from './scripts/precompress.ts';
+import { isLoginPage, LOGIN_PAGE_FILE } from './src/server/login-page.ts';
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3000'}`;
 
-/** In `vite` (dev), /login (with its query) opens login.html, as the server does; not the app's index.html. */
+/** In `vite` (dev), /login (with its query) opens login.html as the server does (src/server/login-page.ts), not the app's index.html. */
 function loginPage(): Plugin {
   return {
     name: 'purchase-hub:login-page',
     apply: 'serve',
     configureServer(server) {
       server.middlewares.use((req, _res, next) => {
-        const [pathname, query] = (req.url ?? '').split('?', 2);
-        if (pathname === '/login') req.url = `/login.html${query === undefined ? '' : `?${query}`}`;
+        const url = req.url ?? '';
+        if (isLoginPage(url)) req.url = `/${LOGIN_PAGE_FILE}${url.includes('?') ? url.slice(url.indexOf('?')) : ''}`;
         next();
       });
     },

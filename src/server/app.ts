@@ -13,6 +13,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { Config } from './config.ts';
 import { listOperations, loadSpec, type Operation } from './contract.ts';
+import { isLoginPage, LOGIN_PAGE_FILE } from './login-page.ts';
 import type { Db } from './db/client.ts';
 import { AppError, badRequest, Code, forbidden, notImplemented, unauthorized } from './errors.ts';
 import { SessionCache } from './auth/sessions.ts';
@@ -295,15 +296,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   return app;
-}
-
-/** The login page's html, a page of its own beside the SPA's index.html (decision 131). */
-export const LOGIN_PAGE_FILE = 'login.html';
-
-/** GET /login, with or without a query. */
-export function isLoginPage(url: string): boolean {
-  const pathname = url.split('?', 1)[0];
-  return pathname === '/login' || pathname === '/login/';
 }
 
 /**
