@@ -108,21 +108,25 @@ export async function lockTrackings(tx: Tx, trackingIds: Iterable<string>, opts:
 export type ReadOptions = { lock?: boolean; newIds?: number; itemIds?: number[] };
 
 /**
- * The tracking locks of `trackingIds` (lockTrackings), then readForMatching: the lock-then-read of
- * every matching run. In a pipelined transaction (db/client.ts) the read is sent behind the lock
- * statements without waiting for them: PostgreSQL runs it after the locks are held, on a snapshot
- * taken then, and the two cost one round trip.
+ * The tracking locks of `trackingIds` (lockTrackings), then what `read` sends. In a pipelined
+ * transaction (db/client.ts) the read is sent behind the lock statements without waiting for them:
+ * PostgreSQL runs it after the locks are held, on a snapshot taken then, and the two cost one round trip.
  */
-export async function lockAndRead(
+export async function lockThenRead<T>(tx: Tx, trackingIds: string[], read: () => Promise<T>, opts: { genericPlans?: boolean } = {}): Promise<T> {
+  const locking = lockTrackings(tx, trackingIds, opts);
+  if (!isPipelined(tx)) await locking;
+  const [, answer] = await Promise.all([locking, read()]);
+  return answer;
+}
+
+/** lockThenRead with readForMatching: the lock-then-read of every matching run. */
+export function lockAndRead(
   tx: Tx,
   trackingIds: string[],
   taskIds: number[] = [],
   opts: ReadOptions & { genericPlans?: boolean } = {},
 ): Promise<MatchingState> {
-  const locking = lockTrackings(tx, trackingIds, { genericPlans: opts.genericPlans });
-  if (!isPipelined(tx)) await locking;
-  const [, state] = await Promise.all([locking, readForMatching(tx, trackingIds, taskIds, opts)]);
-  return state;
+  return lockThenRead(tx, trackingIds, () => readForMatching(tx, trackingIds, taskIds, opts), { genericPlans: opts.genericPlans });
 }
 
 /**

@@ -10,10 +10,10 @@
 import { sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { writeAudit, type AuditEntry } from '../audit.ts';
-import { isPipelined, type Db, type Tx } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { lockAndRead, lockTrackings } from '../db/matching-store.ts';
+import { lockAndRead, lockThenRead } from '../db/matching-store.ts';
 import { MATCH_CHUNK, matchTrackings, type ScanRow } from '../matching/match.ts';
 import { scanAudit } from '../matching/plan.ts';
 import { insertScanRows, newScanIds, rowsOfTrackings, type ItemBrief } from '../receiving/scan-rows.ts';
@@ -360,17 +360,12 @@ async function applySlice(tx: Tx, actor: SessionUser, mode: TrackingUploadMode, 
   const trackingIds = [...new Set(todo.map((t) => t.c.tracking))];
   // A confirm writes nothing before matching (matching writes the seen rows): one read under the
   // locks serves its plan and its matching. Import and update read the rows alone (update writes
-  // before matching, which then reads for itself).
-  // Import and update send the locks, the read and (import) the ids of the rows it may insert (one a
-  // row; a row skipped leaves a gap in the sequence) together, and wait once.
+  // before matching, which then reads for itself), an import with the ids of the rows it may insert
+  // (one a row; a row skipped leaves a gap in the sequence), in the same wait as the locks.
   const state = mode === 'confirm' && trackingIds.length <= matchChunk ? await lockAndRead(tx, trackingIds) : undefined;
-  let newIds: number[] = [];
-  let stored = state?.scans;
-  if (!stored) {
-    const locking = lockTrackings(tx, trackingIds);
-    if (!isPipelined(tx)) await locking;
-    [, stored, newIds] = await Promise.all([locking, rowsOfTrackings(tx, trackingIds), mode === 'import' ? newScanIds(tx, todo.length) : []]);
-  }
+  const [stored, newIds] = state
+    ? [state.scans, []]
+    : await lockThenRead(tx, trackingIds, () => Promise.all([rowsOfTrackings(tx, trackingIds), mode === 'import' ? newScanIds(tx, todo.length) : []]));
   // The plan is made in a function of its own, so what it read is garbage before the writes and matching.
   const plan = planSlice(todo, stored, mode);
   await flush(tx, actor, plan, 'upload.import', newIds);

@@ -150,7 +150,7 @@ export async function applyInSlices<G>(
   const deadline = Date.now() + opts.budgetMs;
   let size = firstRows;
   const inFlight = new Set<Promise<void>>();
-  let failed: { err: unknown } | null = null;
+  const failures: unknown[] = [];
 
   const runSlice = async (slice: G[], rows: number) => {
     const outs = slice.flatMap(opts.outsOf);
@@ -173,7 +173,7 @@ export async function applyInSlices<G>(
     size = Math.max(1, Math.min(maxRows, Math.round(Math.sqrt(size * ((rows * targetMs) / ms)))));
   };
 
-  for (let i = 0; i < groups.length && !failed;) {
+  for (let i = 0; i < groups.length && !failures.length;) {
     if (Date.now() > deadline) {
       for (const group of groups.slice(i)) {
         for (const out of opts.outsOf(group)) Object.assign(out, { opStatus: 'error', msg: uploadRowMessages.notProcessed });
@@ -186,14 +186,14 @@ export async function applyInSlices<G>(
       rows += opts.rowsOf(groups[i]!);
       slice.push(groups[i++]!);
     }
-    const run = runSlice(slice, rows).catch((err: unknown) => void (failed ??= { err }));
+    const run = runSlice(slice, rows).catch((err: unknown) => void failures.push(err));
     inFlight.add(run);
     void run.then(() => inFlight.delete(run));
     if (inFlight.size >= width) await Promise.race(inFlight);
     await nextTurn();
   }
   await Promise.all(inFlight);
-  if (failed) throw (failed as { err: unknown }).err;
+  if (failures.length) throw failures[0];
 }
 
 /**
