@@ -1,11 +1,11 @@
-// Matching's database side (decision 095): the locks, the one-statement read of the snapshot the
-// planner (matching/plan.ts) works on, and the writing of its plan. The one place, besides
+// Matching's database side (decision 095): the locks, the one-statement read (on a snapshot taken
+// once the locks are held) of what the planner (matching/plan.ts) works on, and the writing of its plan. The one place, besides
 // db/client.ts and db/together.ts, that knows whether a transaction runs pipelined: the domain code
 // (matching/match.ts, the scan service, the uploads) hands it data and gets data back.
 // LOCK ORDER, followed by every caller: the tracking ids, then the tasks, then anything else
 // (lockForMatching says which and why). Each round trip counts (the receiving speed target): a scan
-// batch is begin, the lock statement, one read (lockAndRead), one write (writePlan) and commit
-// (docs/decisions/093-matching-statements.md).
+// batch is begin, the lock statements and one read sent together (lockAndRead), one write (writePlan)
+// and commit (docs/decisions/093-matching-statements.md).
 import { sql, type SQL } from 'drizzle-orm';
 import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
@@ -145,7 +145,14 @@ export function lockAndRead(
  */
 export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: number[] = [], opts: ReadOptions = {}): Promise<MatchingState> {
   const ts = sql.param(trackingIds);
-  const [row] = await rowsOf<{
+  // The tasks are locked by a statement of their own, before the read: a statement reads on the
+  // snapshot taken when it began, so a read that had waited inside for a task's lock would judge the
+  // task on its other parcels as they were before the holder wrote them (two parcels of one task
+  // scanned at once). Pipelined, the read is sent behind the lock without waiting for it.
+  const locking = opts.lock === false ? null : executePrepared(tx, sql`select count(*) from (${lockTasksSql(trackingIds, taskIds)}) l`);
+  if (locking && !isPipelined(tx)) await locking;
+  locking?.catch(() => undefined);
+  const reading = rowsOf<{
     scans: Json[];
     records: [Json, Json | null][];
     tasks: [Json, string][];
@@ -159,7 +166,6 @@ export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: nu
       with tk as materialized (
         select t.id, to_json(t) as task, (select u.nick_name from users u where u.id = t.user_id) as nick_name from tasks t
         where t.id = any(${concernedTaskIds(trackingIds, taskIds)})
-        order by t.id ${opts.lock === false ? sql`` : sql`for update of t`}
       ), tr as materialized (
         select id, task_id, tracking_id from purchased_records where task_id in (select id from tk)
       ), tt as materialized (
@@ -176,6 +182,7 @@ export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: nu
         (select coalesce(json_agg(json_build_array(i.id, i.item_name, i.upc)), '[]') from items i where i.id = any(${sql.param(opts.itemIds ?? [])}::int[])) as items`,
     ),
   );
+  const [, [row]] = await Promise.all([locking, reading]);
   const state: MatchingState = {
     scans: new Map(),
     records: new Map(),
@@ -243,7 +250,24 @@ const concernedTaskIds = (trackingIds: string[], taskIds: number[]): SQL => sql`
 export async function lockForMatching(tx: Tx, trackingIds: Iterable<string>, taskIds: number[] = []): Promise<void> {
   const ts = [...new Set(trackingIds)];
   await lockTrackings(tx, ts);
-  await tx.execute(sql`select t.id from tasks t where t.id = any(${concernedTaskIds(ts, taskIds)}) order by t.id for update`);
+  await tx.execute(lockTasksSql(ts, taskIds));
+}
+
+/** Locks (FOR UPDATE, id order) the tasks concerned by these tracking ids, and `taskIds`. */
+const lockTasksSql = (trackingIds: string[], taskIds: number[]): SQL =>
+  sql`select t.id from tasks t where t.id = any(${concernedTaskIds(trackingIds, taskIds)}) order by t.id for update`;
+
+/**
+ * (tracking id, task id) of every live record (its task not deleted) on these tracking ids, read
+ * without locks: a hint of which tracking ids one matching judges together (an upload cuts its slices
+ * along them). Whoever acts on it takes the locks and reads again.
+ */
+export async function taskLinks(tx: Tx, trackingIds: string[]): Promise<{ trackingId: string; taskId: number }[]> {
+  if (!trackingIds.length) return [];
+  return rowsOf(
+    tx.execute(sql`select p.tracking_id as "trackingId", p.task_id as "taskId" from purchased_records p join tasks d on d.id = p.task_id
+      where p.tracking_id = any(${sql.param(trackingIds)}::text[]) and d.status <> ${DELETED}`),
+  );
 }
 
 /** The distinct tracking ids of the given tasks' records (to lock them before locking the tasks). */

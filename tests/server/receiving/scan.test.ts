@@ -252,6 +252,26 @@ describe('two scans of one parcel at once', () => {
     expect([a.body.data!.msg, b.body.data!.msg].sort()).toEqual([scanMessages.added, scanMessages.trackingSubmitted].sort());
     expect(await scansOf(t().database, 'C2')).toHaveLength(1);
   });
+
+  // Two clerks scan two parcels of one task at the same moment (two transactions in flight on
+  // PostgreSQL): the second waits for the task's lock and must then judge the task on what the first
+  // wrote, not on the parcels as they were when its read began.
+  it('of one task, each its own parcel: the task is judged on both', async () => {
+    const w = await world();
+    const tasks = [];
+    for (let k = 0; k < 4; k++) {
+      const task = await claim(w.a.api, w.boardTask.id, 2);
+      await record(w.a.api, task.id, `P${k}A`, 1);
+      await record(w.a.api, task.id, `P${k}B`, 1);
+      tasks.push(task);
+    }
+    const line = [{ upc: UPC, count: 1, itemId: w.item.id }];
+    for (const [k, task] of tasks.entries()) {
+      const answers = await Promise.all([create(w, `P${k}A`, line), create(w, `P${k}B`, line, w.lower)]);
+      expect(answers.map((a) => a.body.data!.opStatus)).toEqual(['succ', 'succ']);
+      expect(await storedTask(t().database, task.id)).toMatchObject({ status: 'locked', productCount: 2 });
+    }
+  });
 });
 
 describe('audit entries', () => {
