@@ -13,7 +13,7 @@ import { writeAudit, type AuditEntry } from '../audit.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { lockAndRead, lockThenRead } from '../db/matching-store.ts';
+import { lockAndRead, lockThenRead, taskLinks } from '../db/matching-store.ts';
 import { MATCH_CHUNK, matchTrackings, type ScanRow } from '../matching/match.ts';
 import { scanAudit } from '../matching/plan.ts';
 import { insertScanRows, newScanIds, rowsOfTrackings, type ItemBrief } from '../receiving/scan-rows.ts';
@@ -23,7 +23,7 @@ import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type Shee
 import { forEachPaced, mapPaced } from './slices.ts';
 import { oneUploadPerMember } from './upload-gate.ts';
 import { isAdminSide } from '../boards/visibility.ts';
-import { applyInSlices, cellText, isRoundedNumber, uploadResult, uploadRowMessages, wholeNumber, type Slicing } from './upload-rows.ts';
+import { applyInSlices, cellText, isRoundedNumber, SLICING, uploadResult, uploadRowMessages, wholeNumber, type Slicing } from './upload-rows.ts';
 import { writeWorkbook } from './xlsx-write.ts';
 
 type UploadResult = components['schemas']['UploadResult'];
@@ -295,17 +295,69 @@ export async function uploadTrackings(
       if (group) group.push(t);
       else groups.set(t.c.tracking, [t]);
     });
-    await applyInSlices(db, [...groups.values()], {
-      rowsOf: (group) => group.length,
-      outsOf: (group) => group.map((t) => t.c.out),
+    // Update and confirm match: the tracking ids a task links go in one piece (decision 161).
+    const cap = opts.slicing?.maxRows ?? SLICING.pg.maxRows;
+    const pieces = mode === 'import' ? [...groups.values()] : await piecesAlongTasks([...groups.values()], await taskLinks(db, [...groups.keys()]), cap);
+    await applyInSlices(db, pieces, {
+      rowsOf: (piece) => piece.length,
+      outsOf: (piece) => piece.map((t) => t.c.out),
       apply: (tx, slice) => applySlice(tx, actor, mode, slice.flat(), opts.matchChunk),
       budgetMs: opts.budgetMs ?? TRACKING_APPLY_BUDGET_MS,
       slicing: opts.slicing,
-      // An import's slice inserts rows of its own tracking ids and matches nothing: no slice reads another's writes.
-      independent: mode === 'import',
+      // An import's slices read nothing another writes; an update's or a confirm's lock the tasks
+      // they share (matching's lock order) and read once they hold them.
+      overlap: true,
     });
     return uploadResult(checked.map((c) => c.out));
   });
+}
+
+/**
+ * The rows of each tracking id (`groups`, in file order) gathered into pieces of whole tracking ids:
+ * those a task links (`links`, its records) in one piece, each piece in the order the file first
+ * names its tracking ids, cut after `cap` rows. Two pieces then share no task (unless one task links
+ * more than `cap` rows), so each task is judged in one slice, and two slices in flight seldom wait for
+ * each other's task locks.
+ */
+async function piecesAlongTasks(groups: Todo[][], links: { trackingId: string; taskId: number }[], cap: number): Promise<Todo[][]> {
+  const parent = new Map<string, string>();
+  const root = (t: string): string => {
+    let r = t;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    for (let k = t; k !== r;) {
+      const next = parent.get(k)!;
+      parent.set(k, r);
+      k = next;
+    }
+    return r;
+  };
+  for (const group of groups) parent.set(group[0]!.c.tracking, group[0]!.c.tracking);
+  const firstOfTask = new Map<number, string>();
+  await forEachPaced(links, ({ trackingId, taskId }) => {
+    const other = firstOfTask.get(taskId);
+    if (other === undefined) firstOfTask.set(taskId, trackingId);
+    else parent.set(root(trackingId), root(other));
+  });
+  const linked = new Map<string, Todo[][]>();
+  await forEachPaced(groups, (group) => {
+    const r = root(group[0]!.c.tracking);
+    const members = linked.get(r);
+    if (members) members.push(group);
+    else linked.set(r, [group]);
+  });
+  const pieces: Todo[][] = [];
+  for (const members of linked.values()) {
+    let piece: Todo[] = [];
+    for (const group of members) {
+      if (piece.length && piece.length + group.length > cap) {
+        pieces.push(piece);
+        piece = [];
+      }
+      piece.push(...group);
+    }
+    pieces.push(piece);
+  }
+  return pieces;
 }
 
 /** A valid row with the item it names (import), after the checks that need no lock. */

@@ -126,10 +126,10 @@ const SLICE_ATTEMPTS = 3;
  * before it stay applied; uploading the same file again finishes the job, see the decision). Past
  * `budgetMs`, the groups not yet applied are answered `notProcessed`.
  *
- * `independent`: no slice reads what another writes (a tracking import: each slice inserts rows of
- * its own tracking ids and matches nothing). On PostgreSQL two such slices are in flight at once,
- * on two connections, so the server's thread plans one while PostgreSQL writes the other; one after
- * the other, each waited for the other (decision 153).
+ * `overlap`: two slices may be in flight at once (on PostgreSQL, two connections), so the server's
+ * thread plans one while PostgreSQL writes the other; one after the other, each waited for the other
+ * (decision 153). For slices that read nothing another writes (a tracking import), or that lock what
+ * they share in the lock order and read once they hold it (a confirm cut along its tasks, decision 161).
  */
 export async function applyInSlices<G>(
   db: Db,
@@ -140,13 +140,13 @@ export async function applyInSlices<G>(
     apply: (tx: Tx, slice: G[]) => Promise<void>;
     budgetMs: number;
     slicing?: Partial<Slicing>;
-    independent?: boolean;
+    overlap?: boolean;
   },
 ): Promise<void> {
   // A PostgreSQL handle carries its pipelined transactions (db/client.ts); PGlite's does not.
   const pg = pipelinedRunner in db;
   const { targetMs, firstRows, maxRows } = { ...SLICING[pg ? 'pg' : 'pglite'], ...opts.slicing };
-  const width = pg && opts.independent ? 2 : 1;
+  const width = pg && opts.overlap ? 2 : 1;
   const deadline = Date.now() + opts.budgetMs;
   let size = firstRows;
   const inFlight = new Set<Promise<void>>();

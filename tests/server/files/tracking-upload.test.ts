@@ -478,6 +478,37 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     const imported = await t().database.db.select().from(auditLog).where(eq(auditLog.action, 'upload.import'));
     expect(imported).toHaveLength(24);
   });
+
+  // A confirm's slices are cut along the tasks' parcels; a task whose parcels lie in two slices (here
+  // slices of two rows, a task of three parcels) is locked by one slice while the other waits, which
+  // then judges it on what the first wrote (two in flight on PostgreSQL).
+  it('confirms in slices of a few rows as in one: a task whose parcels lie far apart in the file is judged on all of them', async () => {
+    const w = await world();
+    const tasks = [];
+    for (let k = 0; k < 4; k++) {
+      const task = await claim(w.a.api, w.boardTask.id, 3);
+      for (let p = 0; p < 3; p++) await record(w.a.api, task.id, `F${p}-${k}`, 1);
+      tasks.push(task);
+    }
+    const open = await claim(w.b.api, w.boardTask.id, 2);
+    await record(w.b.api, open.id, 'F9-9', 1);
+    await record(w.b.api, open.id, 'NOT-IN-FILE', 1);
+    // The file names each task's parcels 4 rows apart, with parcels nobody recorded between them.
+    const lines = [
+      ...Array.from({ length: 12 }, (_, i) => [`F${Math.floor(i / 4)}-${i % 4}`, UPC, null, null, null, 1]),
+      ['F9-9', UPC, null, null, null, 1],
+      ['LOOSE', UPC, null, null, null, 2],
+    ];
+    const file = xlsxOf([HEADER, ...lines]);
+    expect((await upload(w.adminToken, file)).body.data).toMatchObject({ succ: 14 });
+    const actor = { id: w.adminUser.id, mailAddr: w.adminUser.mailAddr, nickName: w.adminUser.nickName, roleType: 'admin' as const, sessionId: 0 };
+    const sliced = await uploadTrackings(t().database.db, actor, file, 'confirm', { slicing: { firstRows: 2, maxRows: 2 } });
+    expect(sliced.rows.map((r) => [r.line, r.tracking, r.opStatus])).toEqual(lines.map((l, k) => [k + 2, l[0], 'succ']));
+    for (const task of tasks) expect(await storedTask(t().database, task.id)).toMatchObject({ status: 'locked', productCount: 3 });
+    expect(await storedTask(t().database, open.id)).toMatchObject({ status: 'open', productCount: 1 });
+    const again = await uploadTrackings(t().database.db, actor, file, 'confirm', { slicing: { firstRows: 2, maxRows: 2 } });
+    expect(again).toMatchObject({ succ: 0, skip: 14, error: 0 });
+  });
 });
 
 describe('a large file', () => {
