@@ -766,6 +766,7 @@ async function startServerProcess(
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
+      if (process.env.BENCH_SERVER_STDOUT) fs.appendFileSync(process.env.BENCH_SERVER_STDOUT, d);
       const m = /running: http:\/\/localhost:(\d+)/.exec(out);
       if (m) resolve(`http://127.0.0.1:${m[1]}`);
     });

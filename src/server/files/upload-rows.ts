@@ -130,6 +130,8 @@ const SLICE_ATTEMPTS = 3;
  * thread plans one while PostgreSQL writes the other; one after the other, each waited for the other
  * (decision 153). For slices that read nothing another writes (a tracking import), or that lock what
  * they share in the lock order and read once they hold it (a confirm cut along its tasks, decision 161).
+ * Only while the upload is the only one applying slices in this process: two uploads at once keep
+ * the thread and PostgreSQL busy already, and a second slice each only made other requests wait.
  */
 export async function applyInSlices<G>(
   db: Db,
@@ -146,7 +148,7 @@ export async function applyInSlices<G>(
   // A PostgreSQL handle carries its pipelined transactions (db/client.ts); PGlite's does not.
   const pg = pipelinedRunner in db;
   const { targetMs, firstRows, maxRows } = { ...SLICING[pg ? 'pg' : 'pglite'], ...opts.slicing };
-  const width = pg && opts.overlap ? 2 : 1;
+  const width = () => (pg && opts.overlap && applying === 1 ? 2 : 1);
   const deadline = Date.now() + opts.budgetMs;
   let size = firstRows;
   const inFlight = new Set<Promise<void>>();
@@ -173,28 +175,36 @@ export async function applyInSlices<G>(
     size = Math.max(1, Math.min(maxRows, Math.round(Math.sqrt(size * ((rows * targetMs) / ms)))));
   };
 
-  for (let i = 0; i < groups.length && !failures.length;) {
-    if (Date.now() > deadline) {
-      for (const group of groups.slice(i)) {
-        for (const out of opts.outsOf(group)) Object.assign(out, { opStatus: 'error', msg: uploadRowMessages.notProcessed });
+  applying++;
+  try {
+    for (let i = 0; i < groups.length && !failures.length;) {
+      if (Date.now() > deadline) {
+        for (const group of groups.slice(i)) {
+          for (const out of opts.outsOf(group)) Object.assign(out, { opStatus: 'error', msg: uploadRowMessages.notProcessed });
+        }
+        break;
       }
-      break;
+      const slice: G[] = [];
+      let rows = 0;
+      while (i < groups.length && (!slice.length || rows + opts.rowsOf(groups[i]!) <= size)) {
+        rows += opts.rowsOf(groups[i]!);
+        slice.push(groups[i++]!);
+      }
+      const run = runSlice(slice, rows).catch((err: unknown) => void failures.push(err));
+      inFlight.add(run);
+      void run.then(() => inFlight.delete(run));
+      while (inFlight.size >= width()) await Promise.race(inFlight);
+      await nextTurn();
     }
-    const slice: G[] = [];
-    let rows = 0;
-    while (i < groups.length && (!slice.length || rows + opts.rowsOf(groups[i]!) <= size)) {
-      rows += opts.rowsOf(groups[i]!);
-      slice.push(groups[i++]!);
-    }
-    const run = runSlice(slice, rows).catch((err: unknown) => void failures.push(err));
-    inFlight.add(run);
-    void run.then(() => inFlight.delete(run));
-    if (inFlight.size >= width) await Promise.race(inFlight);
-    await nextTurn();
+    await Promise.all(inFlight);
+  } finally {
+    applying--;
   }
-  await Promise.all(inFlight);
   if (failures.length) throw failures[0];
 }
+
+/** Uploads applying slices in this process (applyInSlices). */
+let applying = 0;
 
 /**
  * Sends an upload's answer, `{code: A00000, msg, data: {rows, succ, skip, error}}` as the contract
