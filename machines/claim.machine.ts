@@ -7,7 +7,11 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 
-export type BoardTaskStatus = 'normal' | 'urgent' | 'full' | 'deleted' | 'closed';
+/** A board task's statuses (SPEC section 4), in the order the admin's form offers them. */
+export const BOARD_TASK_STATUSES = ['normal', 'urgent', 'full', 'deleted', 'closed'] as const;
+export type BoardTaskStatus = (typeof BOARD_TASK_STATUSES)[number];
+/** A deleted board task: members no longer see it, nor find its board by it; nobody claims it. */
+export const DELETED_BOARD_TASK_STATUS = 'deleted' satisfies BoardTaskStatus;
 
 export interface ClaimTarget {
   boardStatus: 'unpublish' | 'open' | 'close';
@@ -57,7 +61,7 @@ export type ClaimOutcome = { ok: true; taskStatus: 'open' | 'pending' } | { ok: 
 export function claimOutcome(t: ClaimTarget): ClaimOutcome {
   if (t.boardStatus !== 'open') return { ok: false, msg: claimMessages.boardNotOpen };
   if (t.boardTaskStatus === 'full') return { ok: false, msg: claimMessages.full };
-  if (t.boardTaskStatus === 'deleted') return { ok: false, msg: claimMessages.deleted };
+  if (t.boardTaskStatus === DELETED_BOARD_TASK_STATUS) return { ok: false, msg: claimMessages.deleted };
   return { ok: true, taskStatus: t.boardTaskStatus === 'closed' || t.boardExpired ? 'pending' : 'open' };
 }
 

@@ -156,6 +156,13 @@ export function explainTaskRefusal(status: TaskStatus, _context: TaskContext, ev
   }
 }
 
+/**
+ * The event of an admin's status change on the task edit form: it may ask for closed or deleted
+ * only (null: a status it cannot ask for).
+ */
+export const adminStatusEvent = (status: TaskStatus): TaskEvent | null =>
+  status === 'closed' ? { type: 'task.close' } : status === DELETED_TASK_STATUS ? { type: 'task.delete', by: 'admin' } : null;
+
 /** The question of a purchased record change: may `by` create, edit or remove the records of a task in `status`? */
 export const recordsEvent = (by: Actor): TaskEvent => ({ type: 'task.records', by });
 

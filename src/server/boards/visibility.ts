@@ -3,8 +3,9 @@
 // queries of the boards / board tasks / claims handlers. Admins and lowerAdmins see every board, in
 // every status; a member sees what visibleToMember says. Everything else answers A00004 as if the
 // board did not exist, so a member cannot probe for boards that are not theirs.
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { isBoardExpired, OPEN_BOARD_STATUS } from '../../../machines/board.machine.ts';
+import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
 import type { Tx } from '../db/client.ts';
 import { boardGroups, boards, boardTasks, boardUsers } from '../db/schema/boards.ts';
 import { items } from '../db/schema/catalog.ts';
@@ -59,7 +60,7 @@ export const boardByUuid = (tx: Tx, user: SessionUser, uuid: string) => visibleB
 export const isExpired = (board: Pick<BoardRow, 'expireAt'>, now = new Date()) => isBoardExpired({ expireAt: board.expireAt.getTime() }, now.getTime());
 
 /** Units held by a board task's tasks that are not deleted (what remaining = show - claimed counts). */
-export const claimCountSql = sql<number>`coalesce((select sum(t.count) from ${tasks} t where t.board_task_id = ${boardTasks.id} and t.status <> 'deleted'), 0)::int`;
+export const claimCountSql = sql<number>`coalesce((select sum(t.count) from ${tasks} t where t.board_task_id = ${boardTasks.id} and t.status <> ${sql.raw(`'${DELETED_TASK_STATUS}'`)}), 0)::int`;
 
 /** The columns every board-task answer is built from: the row, its item's UPC and its claim count. */
 export const boardTaskColumns = {
@@ -83,6 +84,6 @@ export async function claimedUnits(tx: Tx, boardTaskId: number): Promise<number>
   const [row] = await tx
     .select({ n: sql<number>`coalesce(sum(${tasks.count}), 0)::int` })
     .from(tasks)
-    .where(and(eq(tasks.boardTaskId, boardTaskId), sql`${tasks.status} <> 'deleted'`));
+    .where(and(eq(tasks.boardTaskId, boardTaskId), ne(tasks.status, DELETED_TASK_STATUS)));
   return Number(row?.n ?? 0);
 }

@@ -5,6 +5,8 @@
 // the board for them. A claim on a deleted board task that is still open in someone's dialog is
 // answered by the claim rules ('该任务已删除，无法认领'), not as a missing task.
 import { and, eq, min, ne, sql, type SQL } from 'drizzle-orm';
+import { DELETED_BOARD_TASK_STATUS } from '../../../machines/claim.machine.ts';
+import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
 import { writeAudit } from '../audit.ts';
 import { boardTaskOut } from '../boards/shapes.ts';
 import { BOARD_TASK_NOT_FOUND, boardById, boardByUuid, isAdminSide, selectBoardTasks, visibleToMember, type BoardTaskRow } from '../boards/visibility.ts';
@@ -32,7 +34,7 @@ export const withScheme = (url: string) => {
 };
 
 /** Members do not see deleted board tasks. */
-const memberFilter = (user: SessionUser): SQL | undefined => (isAdminSide(user) ? undefined : ne(boardTasks.status, 'deleted'));
+const memberFilter = (user: SessionUser): SQL | undefined => (isAdminSide(user) ? undefined : ne(boardTasks.status, DELETED_BOARD_TASK_STATUS));
 
 /** One board task with its UPC and claim count, if `user` may see it (through its board), else A00004. */
 async function visibleBoardTask(tx: Tx, user: SessionUser, where: SQL) {
@@ -130,7 +132,7 @@ export const boardTasksHandlers: Handlers = {
       .select({ userId: users.id, nickName: users.nickName, mailAddr: users.mailAddr, count: sql<number>`sum(${tasks.count})::int` })
       .from(tasks)
       .innerJoin(users, eq(users.id, tasks.userId))
-      .where(and(eq(tasks.boardTaskId, bt.row.id), ne(tasks.status, 'deleted')))
+      .where(and(eq(tasks.boardTaskId, bt.row.id), ne(tasks.status, DELETED_TASK_STATUS)))
       .groupBy(users.id, users.nickName, users.mailAddr)
       .orderBy(min(tasks.id));
     return ok(rows.map((r) => ({ ...r, count: Number(r.count) })));

@@ -5,6 +5,7 @@
 // see a board is src/server/boards/visibility.ts.
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { boardMachine, explainBoardRefusal, type BoardContext, type BoardEvent, type BoardStatus, type PublishMode } from '../../../machines/board.machine.ts';
+import { DELETED_BOARD_TASK_STATUS } from '../../../machines/claim.machine.ts';
 import { decide } from '../../../machines/stored-state.ts';
 import { writeAudit } from '../audit.ts';
 import { boardOut } from '../boards/shapes.ts';
@@ -49,7 +50,7 @@ export async function boardContext(tx: Tx, boardId: number): Promise<BoardContex
   const [tasksRow] = await tx
     .select({ n: count() })
     .from(boardTasks)
-    .where(and(eq(boardTasks.boardId, boardId), ne(boardTasks.status, 'deleted')));
+    .where(and(eq(boardTasks.boardId, boardId), ne(boardTasks.status, DELETED_BOARD_TASK_STATUS)));
   const [groupsRow] = await tx.select({ n: count() }).from(boardGroups).where(eq(boardGroups.boardId, boardId));
   return { taskCount: tasksRow?.n ?? 0, groupCount: groupsRow?.n ?? 0 };
 }
@@ -77,7 +78,7 @@ const statusEvent = (status: 'open' | 'close'): BoardEvent => (status === 'close
 /** Board list filters: boardId, boardTaskId (its board), itemId (boards with a task of that item). */
 function boardFilters(q: { boardId?: number; boardTaskId?: number; itemId?: number }, memberView: boolean): SQL[] {
   // A member does not see deleted board tasks (board-tasks.ts), so they do not find boards either.
-  const live = memberView ? sql` and bt.status <> 'deleted'` : sql``;
+  const live = memberView ? sql` and bt.status <> ${DELETED_BOARD_TASK_STATUS}` : sql``;
   const out: SQL[] = [];
   if (q.boardId !== undefined) out.push(eq(boards.id, q.boardId));
   if (q.boardTaskId !== undefined) out.push(sql`exists (select 1 from ${boardTasks} bt where bt.board_id = ${boards.id} and bt.id = ${q.boardTaskId}${live})`);

@@ -8,7 +8,7 @@
 // review and the task lists are claims.ts.
 import { and, eq, inArray } from 'drizzle-orm';
 import { claimFieldErrors, type ClaimTarget } from '../../../machines/claim.machine.ts';
-import type { TaskEvent } from '../../../machines/task.machine.ts';
+import { adminStatusEvent, type TaskEvent } from '../../../machines/task.machine.ts';
 import { findTask } from '../boards/task-queries.ts';
 import { claimedUnits, isAdminSide, isExpired } from '../boards/visibility.ts';
 import type { Tx } from '../db/client.ts';
@@ -115,10 +115,8 @@ export const tasksHandlers: Handlers = {
       const { task } = await lockTaskForChange(tx, user, b.id);
       const set = adminFieldChanges(task, { ...b, count });
       // A status as read (the current one) is no event; an admin asks for closed or deleted only.
-      if (b.status !== undefined && b.status !== task.status && b.status !== 'closed' && b.status !== 'deleted')
-        throw badRequest(taskEditMessages.statusNotEditable);
-      const statusEvent: TaskEvent | null =
-        b.status === undefined || b.status === task.status ? null : b.status === 'closed' ? { type: 'task.close' } : { type: 'task.delete', by: 'admin' };
+      const statusEvent: TaskEvent | null = b.status === undefined || b.status === task.status ? null : adminStatusEvent(b.status);
+      if (b.status !== undefined && b.status !== task.status && !statusEvent) throw badRequest(taskEditMessages.statusNotEditable);
       let row = task;
       if (!statusEvent || Object.keys(set).length) row = await applyTaskEvent(tx, user, row, { type: 'task.edit', by: 'admin' }, { set });
       if (statusEvent) row = await applyTaskEvent(tx, user, row, statusEvent);

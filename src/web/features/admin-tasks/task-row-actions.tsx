@@ -13,6 +13,7 @@ import type { ApiClient } from '../../../api/client';
 import { useAppContext } from '../../app/app-context';
 import { matchTask, setTaskStatus, showOutcome, type Outcome, type Task } from './admin-tasks-api';
 import { decideClaim } from '../../lib/task-calls';
+import { DELETED_TASK_STATUS } from '../../../../machines/task.machine';
 import { adminTaskActions, canViewRecords, taskLabel, type AdminTaskAction } from './task-actions';
 
 const t = zh.adminTasks.actions;
@@ -45,7 +46,7 @@ function call(api: ApiClient, action: CallAction, task: Task): Promise<Outcome> 
     case 'close':
       return setTaskStatus(api, task, 'closed');
     case 'delete':
-      return setTaskStatus(api, task, 'deleted');
+      return setTaskStatus(api, task, DELETED_TASK_STATUS);
   }
 }
 

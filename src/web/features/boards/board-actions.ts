@@ -3,6 +3,7 @@
 // backup publish / close / reopen may happen; a button is shown exactly when its event is allowed.
 // The server applies the same machine, so a hidden button and a refused call say the same thing.
 import { boardMachine, explainBoardRefusal, type BoardContext, type BoardEvent, type BoardStatus } from '../../../../machines/board.machine';
+import { DELETED_BOARD_TASK_STATUS } from '../../../../machines/claim.machine';
 import { allowedEvents, decide } from '../../../../machines/stored-state';
 import type { BoardTask } from './boards-api';
 
@@ -24,7 +25,7 @@ const ACTION_EVENTS: Record<BoardAction, BoardEvent> = {
 
 /** The machine's context for a board: its board tasks that are not deleted, and its bound groups. */
 export function boardContextOf(tasks: ReadonlyArray<Pick<BoardTask, 'status'>>, groups: readonly unknown[]): BoardContext {
-  return { taskCount: tasks.filter((task) => task.status !== 'deleted').length, groupCount: groups.length };
+  return { taskCount: tasks.filter((task) => task.status !== DELETED_BOARD_TASK_STATUS).length, groupCount: groups.length };
 }
 
 /** The buttons to offer, in display order. */

@@ -8,6 +8,7 @@
 // The schema's output is the body of saveBoardTask without the id.
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import * as v from 'valibot';
+import { BOARD_TASK_STATUSES as MACHINE_BOARD_TASK_STATUSES } from '../../../../machines/claim.machine';
 import { DEFAULT_BOARD_TASK_ADDRESS } from '../../../api/constants';
 import { zh } from '../../i18n/zh';
 import type { BoardTask, BoardTaskSaveRequest, BoardTaskStatus } from './boards-api';
@@ -15,7 +16,8 @@ import type { BoardTask, BoardTaskSaveRequest, BoardTaskStatus } from './boards-
 const t = zh.boards;
 const L = t.boardTask;
 
-export const BOARD_TASK_STATUSES = ['normal', 'urgent', 'full', 'deleted', 'closed'] as const satisfies readonly BoardTaskStatus[];
+/** The form's choices: the claim machine's list, checked against the contract's status. */
+export const BOARD_TASK_STATUSES = MACHINE_BOARD_TASK_STATUSES satisfies readonly BoardTaskStatus[];
 
 export type BoardTaskFormVariant = 'full' | 'simple';
 

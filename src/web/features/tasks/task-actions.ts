@@ -4,7 +4,15 @@
 // context ({productCount, canSplit}), through the same `allowedEvents` the server's `decide` reads,
 // so a button is shown exactly when the server would accept it.
 import { allowedEvents } from '../../../../machines/stored-state';
-import { recordsEvent, taskDisplayId, taskMachine, type TaskEvent, type TaskStatus } from '../../../../machines/task.machine';
+import {
+  CLAIM_PENDING_STATUS,
+  DELETED_TASK_STATUS,
+  recordsEvent,
+  taskDisplayId,
+  taskMachine,
+  type TaskEvent,
+  type TaskStatus,
+} from '../../../../machines/task.machine';
 import type { Task } from './tasks-api';
 
 export type MemberTaskAction = 'upload' | 'records' | 'edit' | 'delete' | 'split' | 'match' | 'labelPdf';
@@ -34,7 +42,7 @@ const MACHINE_ACTIONS = Object.keys(MEMBER_TASK_EVENTS) as MachineAction[];
  * memberMayChangeRecords.
  */
 export function offersRecords(status: TaskStatus): boolean {
-  return status !== 'pending' && status !== 'deleted';
+  return status !== CLAIM_PENDING_STATUS && status !== DELETED_TASK_STATUS;
 }
 
 /**
