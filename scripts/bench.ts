@@ -742,7 +742,7 @@ async function startServerProcess(
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     SKIP_WEB_BUILD: '1',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
