@@ -9,7 +9,10 @@ import { Buffer } from 'node:buffer';
 import { TextEncoder } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import zlib from 'node:zlib';
-import XLSX from 'xlsx';
+// xlsx's mini build: the Office Open XML reader without the codepage tables and the other formats'
+// readers (XLS, XLSB, ODS, Numbers), which this worker refuses before xlsx sees a file anyway. Every
+// file starts a worker, and loading the full build was most of a worker's start (docs/performance.md).
+import XLSX from 'xlsx/dist/xlsx.mini.min.js';
 
 class Refusal extends Error {
   /** @param {string} reason */
