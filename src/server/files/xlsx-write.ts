@@ -1,14 +1,15 @@
 // Workbooks the server hands out (templates and exports). Only xlsx's write path is used here,
 // which the read-path advisories do not touch. Text is written as typed string cells,
 // never as formulas, so a value such as "=HYPERLINK(...)" stays text in Excel (no formula
-// injection); files are compressed (xlsx does not compress unless asked). xlsx takes ~0.4 s to load
-// and most server processes never write a workbook: it is loaded with the first one.
+// injection); files are compressed (xlsx does not compress unless asked). Most server processes never
+// write a workbook: xlsx is loaded with the first one, as its mini build (xlsx alone, as the sheet
+// worker reads it; docs/performance.md).
 import { createRequire } from 'node:module';
 import type * as XLSX from 'xlsx';
 
 const load = createRequire(import.meta.url);
 let loaded: typeof XLSX | undefined;
-const xlsx = (): typeof XLSX => (loaded ??= load('xlsx') as typeof XLSX);
+const xlsx = (): typeof XLSX => (loaded ??= load('xlsx/dist/xlsx.mini.min.js') as typeof XLSX);
 
 export type OutCell = string | number | boolean | null | undefined;
 
