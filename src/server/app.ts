@@ -4,6 +4,7 @@ import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import type { FastifyValidationResult } from 'fastify/types/schema';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import helmet from 'helmet';
 import multipart from '@fastify/multipart';
@@ -114,16 +115,26 @@ const ajvText = ajvFor('array');
 const ajvBody = ajvFor(false);
 const compiled = new Map<string, ReturnType<Ajv['compile']>>();
 /**
- * The contract's validator of one part of one operation, compiled once per process: the schemas are
- * the same in every app a process builds (the API tests build one per file; compiling ~150 routes'
- * schemas cost ~0.3 s a build), so a schema's text names its compiled function.
+ * The contract's validator of one part of one operation, compiled once per process and only when
+ * first used: the schemas are the same in every app a process builds (the API tests build one per
+ * file), so a schema's text names its compiled function; and most processes answer few of the
+ * contract's operations (a test's server, a clerk's station), while compiling them all was most of
+ * a start's work after loading the code (docs/performance.md).
  */
-function compiledValidator(schema: unknown, httpPart: string | undefined): ReturnType<Ajv['compile']> {
+function compiledValidator(schema: unknown, httpPart: string | undefined): FastifyValidationResult {
   const body = httpPart === 'body';
   const key = `${body ? 'body' : 'text'} ${JSON.stringify(schema)}`;
-  let validate = compiled.get(key);
-  if (!validate) compiled.set(key, (validate = (body ? ajvBody : ajvText).compile(schema as object)));
-  return validate;
+  const ready = compiled.get(key);
+  if (ready) return ready;
+  const lazy: FastifyValidationResult = (data: unknown) => {
+    let validate = compiled.get(key);
+    if (!validate) compiled.set(key, (validate = (body ? ajvBody : ajvText).compile(schema as object)));
+    // The contract has no async schemas.
+    const valid = validate(data) as boolean;
+    lazy.errors = validate.errors;
+    return valid;
+  };
+  return lazy;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
