@@ -124,11 +124,10 @@ const compiled = new Map<string, ReturnType<Ajv['compile']>>();
 function compiledValidator(schema: unknown, httpPart: string | undefined): FastifyValidationResult {
   const body = httpPart === 'body';
   const key = `${body ? 'body' : 'text'} ${JSON.stringify(schema)}`;
-  const ready = compiled.get(key);
-  if (ready) return ready;
+  let validate = compiled.get(key);
+  if (validate) return validate;
   const lazy: FastifyValidationResult = (data: unknown) => {
-    let validate = compiled.get(key);
-    if (!validate) compiled.set(key, (validate = (body ? ajvBody : ajvText).compile(schema as object)));
+    if (!validate) compiled.set(key, (validate = compiled.get(key) ?? (body ? ajvBody : ajvText).compile(schema as object)));
     // The contract has no async schemas.
     const valid = validate(data) as boolean;
     lazy.errors = validate.errors;

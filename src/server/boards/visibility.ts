@@ -60,7 +60,7 @@ export const boardByUuid = (tx: Tx, user: SessionUser, uuid: string) => visibleB
 export const isExpired = (board: Pick<BoardRow, 'expireAt'>, now = new Date()) => isBoardExpired({ expireAt: board.expireAt.getTime() }, now.getTime());
 
 /** Units held by a board task's tasks that are not deleted (what remaining = show - claimed counts). */
-export const claimCountSql = sql<number>`coalesce((select sum(t.count) from ${tasks} t where t.board_task_id = ${boardTasks.id} and t.status <> ${sql.raw(`'${DELETED_TASK_STATUS}'`)}), 0)::int`;
+export const claimCountSql = sql<number>`coalesce((select sum(t.count) from ${tasks} t where t.board_task_id = ${boardTasks.id} and t.status <> ${DELETED_TASK_STATUS}), 0)::int`;
 
 /** The columns every board-task answer is built from: the row, its item's UPC and its claim count. */
 export const boardTaskColumns = {

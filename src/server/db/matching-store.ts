@@ -108,15 +108,19 @@ export async function lockTrackings(tx: Tx, trackingIds: Iterable<string>, opts:
 export type ReadOptions = { lock?: boolean; newIds?: number; itemIds?: number[] };
 
 /**
- * The tracking locks of `trackingIds` (lockTrackings), then what `read` sends. In a pipelined
- * transaction (db/client.ts) the read is sent behind the lock statements without waiting for them:
- * PostgreSQL runs it after the locks are held, on a snapshot taken then, and the two cost one round trip.
+ * What `read` sends, after `sent` (statements already sent, such as locks). In a pipelined
+ * transaction (db/client.ts) the read is sent behind them without waiting: PostgreSQL runs it once
+ * they have finished (their locks held), on a snapshot taken then, and the two cost one round trip.
  */
-export async function lockThenRead<T>(tx: Tx, trackingIds: string[], read: () => Promise<T>, opts: { genericPlans?: boolean } = {}): Promise<T> {
-  const locking = lockTrackings(tx, trackingIds, opts);
-  if (!isPipelined(tx)) await locking;
-  const [, answer] = await Promise.all([locking, read()]);
+async function readAfter<T>(tx: Tx, sent: Promise<unknown>, read: () => Promise<T>): Promise<T> {
+  if (!isPipelined(tx)) await sent;
+  const [, answer] = await Promise.all([sent, read()]);
   return answer;
+}
+
+/** The tracking locks of `trackingIds` (lockTrackings), then what `read` sends (readAfter). */
+export function lockThenRead<T>(tx: Tx, trackingIds: string[], read: () => Promise<T>, opts: { genericPlans?: boolean } = {}): Promise<T> {
+  return readAfter(tx, lockTrackings(tx, trackingIds, opts), read);
 }
 
 /** lockThenRead with readForMatching: the lock-then-read of every matching run. */
@@ -148,21 +152,19 @@ export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: nu
   // The tasks are locked by a statement of their own, before the read: a statement reads on the
   // snapshot taken when it began, so a read that had waited inside for a task's lock would judge the
   // task on its other parcels as they were before the holder wrote them (two parcels of one task
-  // scanned at once). Pipelined, the read is sent behind the lock without waiting for it.
-  const locking = opts.lock === false ? null : executePrepared(tx, sql`select count(*) from (${lockTasksSql(trackingIds, taskIds)}) l`);
-  if (locking && !isPipelined(tx)) await locking;
-  locking?.catch(() => undefined);
-  const reading = rowsOf<{
-    scans: Json[];
-    records: [Json, Json | null][];
-    tasks: [Json, string][];
-    task_records: [number, number, string][];
-    new_ids: number[];
-    items: [number, string, string | null][];
-  }>(
-    executePrepared(
-      tx,
-      sql`
+  // scanned at once). Pipelined, the read is sent behind the lock without waiting for it (readAfter).
+  const read = () =>
+    rowsOf<{
+      scans: Json[];
+      records: [Json, Json | null][];
+      tasks: [Json, string][];
+      task_records: [number, number, string][];
+      new_ids: number[];
+      items: [number, string, string | null][];
+    }>(
+      executePrepared(
+        tx,
+        sql`
       with tk as materialized (
         select t.id, to_json(t) as task, (select u.nick_name from users u where u.id = t.user_id) as nick_name from tasks t
         where t.id = any(${concernedTaskIds(trackingIds, taskIds)})
@@ -180,9 +182,10 @@ export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: nu
         (select coalesce(json_agg(json_build_array(id, task_id, tracking_id) order by id), '[]') from tr) as task_records,
         ${scanIdsSql(opts.newIds ?? 0)} as new_ids,
         (select coalesce(json_agg(json_build_array(i.id, i.item_name, i.upc)), '[]') from items i where i.id = any(${sql.param(opts.itemIds ?? [])}::int[])) as items`,
-    ),
-  );
-  const [, [row]] = await Promise.all([locking, reading]);
+      ),
+    );
+  const [row] =
+    opts.lock === false ? await read() : await readAfter(tx, executePrepared(tx, sql`select count(*) from (${lockTasksSql(trackingIds, taskIds)}) l`), read);
   const state: MatchingState = {
     scans: new Map(),
     records: new Map(),
