@@ -52,4 +52,8 @@ describe('the decisions index', () => {
     expect(files.filter((f) => !links.includes(f))).toEqual([]);
     expect(links.filter((l) => !existsSync(path.join(dir, l)))).toEqual([]);
   });
+
+  it('stays a front door: at most 8 KB, the figures and the decisions in docs/', () => {
+    expect(statSync(path.join(root, 'README.md')).size).toBeLessThanOrEqual(8 * 1024);
+  });
 });
