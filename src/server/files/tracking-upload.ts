@@ -20,7 +20,7 @@ import { insertScanRows, newScanIds, rowsOfTrackings, type ItemBrief } from '../
 import { CONTROL_CHARS, scanMessages, scanTextError } from '../receiving/scan-service.ts';
 import { ANNOUNCED_SCAN_STATUS, isAnnounced, isFrozen, isSeen, MAX_SCAN_COUNT } from '../../../machines/scan-record.machine.ts';
 import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';
-import { forEachPaced, mapPaced } from './slices.ts';
+import { forEachPaced, mapPaced, Pacer } from './slices.ts';
 import { oneUploadPerMember } from './upload-gate.ts';
 import { isAdminSide } from '../boards/visibility.ts';
 import { applyInSlices, cellText, isRoundedNumber, SLICING, uploadResult, uploadRowMessages, wholeNumber, type Slicing } from './upload-rows.ts';
@@ -331,32 +331,45 @@ async function piecesAlongTasks(groups: Todo[][], links: { trackingId: string; t
     }
     return r;
   };
-  for (const group of groups) parent.set(group[0]!.c.tracking, group[0]!.c.tracking);
+  const pacer = new Pacer();
+  await forEachPaced(groups, (group) => parent.set(group[0]!.c.tracking, group[0]!.c.tracking), pacer);
   const firstOfTask = new Map<number, string>();
-  await forEachPaced(links, ({ trackingId, taskId }) => {
-    const other = firstOfTask.get(taskId);
-    if (other === undefined) firstOfTask.set(taskId, trackingId);
-    else parent.set(root(trackingId), root(other));
-  });
+  await forEachPaced(
+    links,
+    ({ trackingId, taskId }) => {
+      const other = firstOfTask.get(taskId);
+      if (other === undefined) firstOfTask.set(taskId, trackingId);
+      else parent.set(root(trackingId), root(other));
+    },
+    pacer,
+  );
   const linked = new Map<string, Todo[][]>();
-  await forEachPaced(groups, (group) => {
-    const r = root(group[0]!.c.tracking);
-    const members = linked.get(r);
-    if (members) members.push(group);
-    else linked.set(r, [group]);
-  });
+  await forEachPaced(
+    groups,
+    (group) => {
+      const r = root(group[0]!.c.tracking);
+      const members = linked.get(r);
+      if (members) members.push(group);
+      else linked.set(r, [group]);
+    },
+    pacer,
+  );
   const pieces: Todo[][] = [];
-  for (const members of linked.values()) {
-    let piece: Todo[] = [];
-    for (const group of members) {
-      if (piece.length && piece.length + group.length > cap) {
-        pieces.push(piece);
-        piece = [];
+  await forEachPaced(
+    linked.values(),
+    (members) => {
+      let piece: Todo[] = [];
+      for (const group of members) {
+        if (piece.length && piece.length + group.length > cap) {
+          pieces.push(piece);
+          piece = [];
+        }
+        piece.push(...group);
       }
-      piece.push(...group);
-    }
-    pieces.push(piece);
-  }
+      pieces.push(piece);
+    },
+    pacer,
+  );
   return pieces;
 }
 
