@@ -163,6 +163,13 @@ export function explainTaskRefusal(status: TaskStatus, _context: TaskContext, ev
 export const adminStatusEvent = (status: TaskStatus): TaskEvent | null =>
   status === 'closed' ? { type: 'task.close' } : status === DELETED_TASK_STATUS ? { type: 'task.delete', by: 'admin' } : null;
 
+/**
+ * Are a task's purchased records shown to `by` (the records dialog, read only beyond task.records)?
+ * Not while the claim waits for an admin (SPEC section 4); a member's deleted task has nothing left
+ * to record, while the admin still reads what it had.
+ */
+export const recordsShown = (status: TaskStatus, by: Actor): boolean => status !== CLAIM_PENDING_STATUS && (by === 'admin' || status !== DELETED_TASK_STATUS);
+
 /** The question of a purchased record change: may `by` create, edit or remove the records of a task in `status`? */
 export const recordsEvent = (by: Actor): TaskEvent => ({ type: 'task.records', by });
 

@@ -8,7 +8,7 @@
 // - records (the purchased-records dialog) is no lifecycle event: it is offered for every task
 //   except a pending one (a claim waiting for approval has no records yet, SPEC §4).
 import { allowedEvents } from '../../../../machines/stored-state';
-import { taskMachine, type TaskEvent } from '../../../../machines/task.machine';
+import { recordsShown, taskMachine, type TaskEvent } from '../../../../machines/task.machine';
 import type { Task } from './admin-tasks-api';
 
 export type AdminTaskAction = 'accept' | 'reject' | 'edit' | 'match' | 'close' | 'delete';
@@ -39,7 +39,8 @@ export function adminTaskActions(task: TaskFacts): AdminTaskAction[] {
 /** May the admin edit the task (the edit page's save)? */
 export const canAdminEdit = (task: TaskFacts): boolean => adminTaskActions(task).includes('edit');
 
-export const canViewRecords = (task: Pick<Task, 'status'>): boolean => task.status !== 'pending';
+/** May the admin read the task's records (the task machine's recordsShown)? */
+export const canViewRecords = (task: Pick<Task, 'status'>): boolean => recordsShown(task.status, 'admin');
 
 /** SPEC §2: a task is shown as mainId, plus '-subId' when subId is not 0. */
 export function taskLabel(task: Pick<Task, 'mainId' | 'subId'>): string {

@@ -4,15 +4,7 @@
 // context ({productCount, canSplit}), through the same `allowedEvents` the server's `decide` reads,
 // so a button is shown exactly when the server would accept it.
 import { allowedEvents } from '../../../../machines/stored-state';
-import {
-  CLAIM_PENDING_STATUS,
-  DELETED_TASK_STATUS,
-  recordsEvent,
-  taskDisplayId,
-  taskMachine,
-  type TaskEvent,
-  type TaskStatus,
-} from '../../../../machines/task.machine';
+import { recordsEvent, recordsShown, taskDisplayId, taskMachine, type TaskEvent, type TaskStatus } from '../../../../machines/task.machine';
 import type { Task } from './tasks-api';
 
 export type MemberTaskAction = 'upload' | 'records' | 'edit' | 'delete' | 'split' | 'match' | 'labelPdf';
@@ -36,14 +28,10 @@ type MachineAction = keyof typeof MEMBER_TASK_EVENTS;
 const MACHINE_ACTIONS = Object.keys(MEMBER_TASK_EVENTS) as MachineAction[];
 
 /**
- * The records dialog (reading a task's purchased records): SPEC §4 hides it for a pending task (the
- * claim waits for an admin); a deleted task has nothing left to record either. Every other status
- * offers it (the records of a locked or finished task stay readable); changing them is
- * memberMayChangeRecords.
+ * The records dialog (reading a task's purchased records), as the task machine's recordsShown asks
+ * it for a member; changing them is memberMayChangeRecords.
  */
-export function offersRecords(status: TaskStatus): boolean {
-  return status !== CLAIM_PENDING_STATUS && status !== DELETED_TASK_STATUS;
-}
+export const offersRecords = (status: TaskStatus): boolean => recordsShown(status, 'user');
 
 /**
  * May the member add, edit or remove the records of the task (by hand or by Excel upload)? The task
