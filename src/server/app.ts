@@ -52,6 +52,7 @@ import { LiveHub } from './live/hub.ts';
 import { isApiPath, operationOf, servesWebApp } from './logger.ts';
 import { Metrics } from './ops/metrics.ts';
 import { ReadinessCheck } from './ops/readiness.ts';
+import { uploadRunner } from './files/upload-jobs.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -180,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scans: new ScanBatcher(deps.db, { onBatch: metrics ? (size) => metrics.observeScanBatch(size) : undefined }),
     live: new LiveHub({ db: deps.db, sessions, log: app.log }),
     readiness: new ReadinessCheck(deps.db),
+    uploads: uploadRunner(deps.db),
   };
   app.decorate('appCtx', ctx);
   app.decorate('metrics', metrics);
@@ -199,7 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   app.addHook('onReady', () => sessions.start());
-  app.addHook('onClose', () => Promise.all([ctx.live.stop(), sessions.stop()]).then(() => undefined));
+  app.addHook('onClose', () => Promise.all([ctx.live.stop(), sessions.stop(), ctx.uploads.close()]).then(() => undefined));
 
   const headers = securityHeaders();
   app.addHook('onRequest', (req, reply, done) => {

@@ -273,6 +273,9 @@ export interface PoolUse {
   waiting: number;
 }
 /** The property of a PostgreSQL database's handle that reports its pools (like pipelinedRunner). */
+/** The PostgreSQL server a handle connects to (undefined for PGlite, which lives in this thread): another thread opens its own handle on it (files/upload-jobs.ts). */
+export const databaseUrlOf = (db: Db): string | undefined => (db as { [databaseUrl]?: string })[databaseUrl];
+const databaseUrl = Symbol('databaseUrl');
 const poolUse = Symbol('poolUse');
 /** How busy `db`'s connection pools are (PostgreSQL); undefined on PGlite, which has one connection and no pool. */
 export const poolUseOf = (db: Db): (() => PoolUse[]) | undefined => (db as { [poolUse]?: () => PoolUse[] })[poolUse];
@@ -326,20 +329,22 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
  * `lock`: for an on-disk PGlite, how to wait for a process that is stopping on the same folder (the
  * folder is always locked; see data-dir-lock.ts). PostgreSQL is shared by design and takes no lock.
  */
-export async function openDatabase(opts: { url?: string; dataDir?: string; memory?: boolean; lock?: LockOptions }): Promise<Database> {
+export async function openDatabase(opts: { url?: string; dataDir?: string; memory?: boolean; lock?: LockOptions; migrated?: boolean }): Promise<Database> {
   if (opts.url) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
     const db = drizzle(pool);
-    await migrateAlone(pg, opts.url, () => migrate(db, { migrationsFolder }));
+    // `migrated`: a second handle of this process (the upload worker's), opened after the first migrated.
+    if (!opts.migrated) await migrateAlone(pg, opts.url, () => migrate(db, { migrationsFolder }));
     // Scan batches and uploads take their connections here: as many as the main pool, so a few long
     // uploads at once never leave a scan batch waiting for a connection.
     const pipelinePool = new pg.Pool({ connectionString: opts.url, max: 10, pipeline: true } as import('pg').PoolConfig);
     Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool, db as unknown as Db) });
     Object.assign(db, { [listener]: pgListener(pg, opts.url) });
     Object.assign(db, { [poolUse]: () => [useOf('main', pool), useOf('pipelined', pipelinePool)] });
+    Object.assign(db, { [databaseUrl]: opts.url });
     // An idle connection PostgreSQL ends (a restart, pg_terminate_backend, a network cut) is reported
     // as the pool's 'error' event, which would end the process unheard; the pool has already dropped
     // that connection and the next query opens a fresh one, so there is nothing to do.

@@ -7,7 +7,6 @@
 // The purchased upload (purchased-upload.ts) and the tracking upload (tracking-upload.ts) slice; the
 // withdraw confirm upload is all or nothing.
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { FastifyReply } from 'fastify';
 import type { components } from '../../api/schema';
 import { pipelinedRunner, pipelinedTransaction, postgresError, type Db, type Tx } from '../db/client.ts';
 import { Code, conflict } from '../errors.ts';
@@ -21,6 +20,7 @@ export const uploadRowMessages = {
   busy: '有其他操作正在修改相同的记录，请稍后重试',
   trackingRounded: '快递单号已被Excel转换为数字而失去精度，请将该列设为文本格式后重新填写',
   notProcessed: '文件处理时间过长，此行未处理，请重新上传该文件（已保存的行会跳过）',
+  uploaded: (r: { succ: number; skip: number; error: number }) => `上传完成：成功${r.succ}条，跳过${r.skip}条，失败${r.error}条`,
 } as const;
 
 /** A cell as trimmed text ('' for an empty cell). */
@@ -207,14 +207,14 @@ export async function applyInSlices<G>(
 let applying = 0;
 
 /**
- * Sends an upload's answer, `{code: A00000, msg, data: {rows, succ, skip, error}}` as the contract
- * declares it, serialized between turns of the event loop (slices.ts jsonArrayPaced) rather than by
- * Fastify's serializer in one piece (~1 s for 50,000 rows on this machine).
+ * An upload's answer as the bytes of its body, `{code: A00000, msg, data: {rows, succ, skip, error}}`
+ * as the contract declares it, serialized between turns of the event loop (slices.ts jsonArrayPaced)
+ * rather than by Fastify's serializer in one piece (~1 s for 50,000 rows on this machine). Built
+ * where the upload ran (files/upload-jobs.ts): the thread that answers only sends the bytes.
  */
-export async function sendUploadResult(reply: FastifyReply, result: UploadResult, msg: string): Promise<FastifyReply> {
+export async function uploadAnswer(result: UploadResult): Promise<Buffer> {
   const { rows, ...totals } = result;
-  const head = Buffer.from(`{"code":${JSON.stringify(Code.ok)},"msg":${JSON.stringify(msg)},"data":{"rows":`);
+  const head = Buffer.from(`{"code":${JSON.stringify(Code.ok)},"msg":${JSON.stringify(uploadRowMessages.uploaded(totals))},"data":{"rows":`);
   const tail = Buffer.from(`,"succ":${totals.succ},"skip":${totals.skip},"error":${totals.error}}}`);
-  const body = Buffer.concat([head, ...(await jsonArrayPaced(rows)), tail]);
-  return reply.status(200).header('content-type', 'application/json; charset=utf-8').send(body);
+  return Buffer.concat([head, ...(await jsonArrayPaced(rows)), tail]);
 }

@@ -18,11 +18,11 @@ import { DOWNLOAD_MESSAGES, issueDownloadToken, redeemDownloadToken, type Downlo
 import { renderLabelsPdf, taskDisplayId } from '../files/labels-pdf.ts';
 import { boardForExport, boardWorkbook } from '../files/board-export.ts';
 import { boards } from '../db/schema/boards.ts';
-import { purchasedTemplate, uploadPurchased, type PurchasedUploadMode } from '../files/purchased-upload.ts';
+import { purchasedTemplate } from '../files/purchased-upload.ts';
 import { userTaskFilters, userTaskParams, userTasksForExport, userTaskWorkbook } from '../files/user-task-export.ts';
 import { MAX_TRACKING_EXPORT_ROWS, trackingExportMessages, trackingWorkbook } from '../files/tracking-export.ts';
-import { trackingTemplate, uploadTrackings, type TrackingUploadMode } from '../files/tracking-upload.ts';
-import { sendUploadResult } from '../files/upload-rows.ts';
+import { trackingTemplate } from '../files/tracking-upload.ts';
+import type { UploadAction } from '../files/upload-jobs.ts';
 import { XLSX_TYPE } from '../files/xlsx-write.ts';
 import { withdrawExportParams } from '../files/withdraw-export.ts';
 import { taskAmountExportFilters, taskAmountsForExport, taskAmountTokenParams, taskAmountWorkbook } from '../money/statistics.ts';
@@ -35,7 +35,6 @@ type ExcelKind = components['schemas']['ExcelKind'];
 
 export const fileMessages = {
   exportNotOpen: '该导出尚未开放',
-  uploaded: (r: { succ: number; skip: number; error: number }) => `上传完成：成功${r.succ}条，跳过${r.skip}条，失败${r.error}条`,
 } as const;
 
 type TokenQuery = OpRequest<'getExcelDownloadToken'>['query'];
@@ -119,35 +118,27 @@ let templateCache: Buffer | undefined;
 let trackingTemplateCache: Buffer | undefined;
 
 /** The uploaded file's bytes: the contract's field is `file`; a file under another name is not the upload. */
-function uploadedBytes(req: { raw: OpRequest<'importPurchasedExcel'>['raw'] }) {
+export function uploadedBytes(req: { raw: OpRequest<'importPurchasedExcel'>['raw'] }) {
   const file = req.raw.upload;
   return file && file.field === 'file' ? file.buffer : null;
 }
 
-// The answers are sent by sendUploadResult: 50,000 result rows serialized in one piece held the
-// server's thread for ~1 s.
-async function upload(req: OpRequest<'importPurchasedExcel'> | OpRequest<'updatePurchasedExcel'>, ctx: Ctx, reply: FastifyReply, mode: PurchasedUploadMode) {
-  const result = await uploadPurchased(ctx.db, me(req), uploadedBytes(req), mode);
-  return sendUploadResult(reply, result, fileMessages.uploaded(result));
-}
-
-async function trackingUpload(
-  req: OpRequest<'importTrackingExcel' | 'updateTrackingExcel' | 'confirmTrackingExcel'>,
-  ctx: Ctx,
-  reply: FastifyReply,
-  mode: TrackingUploadMode,
-) {
-  const result = await uploadTrackings(ctx.db, me(req), uploadedBytes(req), mode);
-  return sendUploadResult(reply, result, fileMessages.uploaded(result));
+/**
+ * A purchased or tracking upload, run where uploads run (files/upload-jobs.ts), which also builds
+ * the answer's bytes: 50,000 result rows serialized in one piece held the thread for ~1 s.
+ */
+async function upload(req: Pick<OpRequest<'importPurchasedExcel'>, 'raw' | 'user'>, ctx: Ctx, reply: FastifyReply, action: UploadAction) {
+  const body = await ctx.uploads.run({ ...action, actor: me(req), bytes: uploadedBytes(req) });
+  return reply.status(200).header('content-type', 'application/json; charset=utf-8').send(body);
 }
 
 export const filesHandlers: Handlers = {
   async importPurchasedExcel(req, ctx, reply) {
-    return upload(req, ctx, reply, 'import');
+    return upload(req, ctx, reply, { kind: 'purchased', mode: 'import' });
   },
 
   async updatePurchasedExcel(req, ctx, reply) {
-    return upload(req, ctx, reply, 'update');
+    return upload(req, ctx, reply, { kind: 'purchased', mode: 'update' });
   },
 
   /** Anonymous: the template holds no data. Built once per process. */
@@ -157,15 +148,15 @@ export const filesHandlers: Handlers = {
   },
 
   async importTrackingExcel(req, ctx, reply) {
-    return trackingUpload(req, ctx, reply, 'import');
+    return upload(req, ctx, reply, { kind: 'tracking', mode: 'import' });
   },
 
   async updateTrackingExcel(req, ctx, reply) {
-    return trackingUpload(req, ctx, reply, 'update');
+    return upload(req, ctx, reply, { kind: 'tracking', mode: 'update' });
   },
 
   async confirmTrackingExcel(req, ctx, reply) {
-    return trackingUpload(req, ctx, reply, 'confirm');
+    return upload(req, ctx, reply, { kind: 'tracking', mode: 'confirm' });
   },
 
   /** Anonymous, like the purchased template. */

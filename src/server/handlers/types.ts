@@ -11,6 +11,7 @@ import type { SessionCache } from '../auth/sessions.ts';
 import type { ScanBatcher } from '../receiving/scan-batcher.ts';
 import type { LiveHub } from '../live/hub.ts';
 import type { ReadinessCheck } from '../ops/readiness.ts';
+import type { UploadRunner } from '../files/upload-jobs.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 
 export interface Ctx {
@@ -28,6 +29,8 @@ export interface Ctx {
   live: LiveHub;
   /** Whether the database answers and holds this code's migrations (GET /readyz). */
   readiness: ReadinessCheck;
+  /** Where the purchased and tracking uploads run: a worker thread on PostgreSQL (files/upload-jobs.ts). */
+  uploads: UploadRunner;
 }
 
 export type OpId = keyof operations;

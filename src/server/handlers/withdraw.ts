@@ -32,8 +32,9 @@ import { paymentWorkbook } from '../files/withdraw-payment-export.ts';
 import { rolesOf } from '../contract.ts';
 import { XLSX_TYPE } from '../files/xlsx-write.ts';
 import { notFound } from '../errors.ts';
-import { attachment, fileMessages } from './files.ts';
-import { me, ok, type Handlers, type OpRequest } from './types.ts';
+import { attachment, uploadedBytes } from './files.ts';
+import { uploadRowMessages } from '../files/upload-rows.ts';
+import { me, ok, type Handlers } from './types.ts';
 
 const done = (msg: string) => ok({ status: 'succ' as const, msg }, msg);
 
@@ -50,12 +51,6 @@ const filtersOf = (q: ListQuery, userId?: number): WithdrawFilters => ({
   cardId: q.cardId,
   userId: userId ?? q.userId,
 });
-
-/** The uploaded file's bytes: the contract's field is `file`. */
-function uploadedBytes(req: OpRequest<'confirmWithdrawExcel'>) {
-  const file = req.raw.upload;
-  return file && file.field === 'file' ? file.buffer : null;
-}
 
 function sendXlsx(reply: FastifyReply, body: Buffer, disposition: string): FastifyReply {
   return reply.status(200).header('content-type', XLSX_TYPE).header('content-disposition', disposition).header('cache-control', 'no-store').send(body);
@@ -183,7 +178,7 @@ export const withdrawHandlers: Handlers = {
 
   async confirmWithdrawExcel(req, ctx) {
     const result = await confirmWithdrawUpload(ctx.db, me(req), uploadedBytes(req));
-    return ok(result, result.error ? withdrawConfirmMessages.rejected(result.error) : fileMessages.uploaded(result));
+    return ok(result, result.error ? withdrawConfirmMessages.rejected(result.error) : uploadRowMessages.uploaded(result));
   },
 
   async exportWithdrawExcel(req, ctx, reply) {

@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createSession } from '../../../src/server/auth/sessions.ts';
 import { purchasedRecords } from '../../../src/server/db/schema/tasks.ts';
 import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
-import { parseQueueState } from '../../../src/server/files/parse-sheet.ts';
 import { UPLOAD_BUSY } from '../../../src/server/files/upload-gate.ts';
 import { SliceTurns } from '../../../src/server/files/upload-rows.ts';
 import { lockTrackings } from '../../../src/server/db/matching-store.ts';
@@ -133,7 +132,8 @@ describe('the upload queue', () => {
     const sent = (name: string, answer: ReturnType<typeof post>) => answer.then((a) => (order.push(name), a));
     const memberAnswers = members.map((m, k) => sent(`member${k + 1}`, post(m.token, PURCHASES, big)));
     // One member's file is parsed at a time: the others wait.
-    await vi.waitFor(() => expect(parseQueueState().waiting.member).toBe(3), { timeout: 30_000, interval: 5 });
+    // (The queue of the thread where uploads run: a worker on PostgreSQL, files/upload-jobs.ts.)
+    await vi.waitFor(async () => expect((await app.appCtx.uploads.queueState()).waiting.member).toBe(3), { timeout: 30_000, interval: 5 });
     const adminAnswer = sent(
       'admin',
       post(
