@@ -5,6 +5,8 @@
 //   pieces of at most ~YIELD_EVERY_MS, each followed by a turn of the event loop (Pacer);
 // - its database work runs in slices (upload-rows.ts applyInSlices), each its own transaction of a
 //   bounded duration, and other requests are served between two slices.
+// On PostgreSQL uploads run in a worker thread of their own (upload-jobs.ts, decision 065), where
+// the pacing costs little; on PGlite they share the request thread, and it is what keeps it free.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Work between two turns of the event loop: well under the 100 ms p99 other requests are promised. */

@@ -79,9 +79,10 @@ export interface Slicing {
  * a transaction, and a slice costs a few round trips whatever its size (each one a wait for the other
  * process on a busy machine): 400 ms a slice, during which it holds the row locks of its parcels and
  * tasks. At most 1,000 rows on PGlite and 400 on PostgreSQL: a slice's matching is planned and its
- * read parsed in one piece of the server's thread, and 1,000-row slices (which PostgreSQL reached in
- * ~180 ms, always at the cap) made pieces that kept the notice p99 at 117-160 ms during a confirm
- * (target 100; 48-92 ms at 400, the confirm as fast: docs/performance.md). Its tracking ids stay
+ * read parsed in one piece of the thread, and 1,000-row slices (which PostgreSQL reached in ~180 ms,
+ * always at the cap) made pieces that kept the notice p99 at 117-160 ms during a confirm, when
+ * uploads still ran on the request thread (400 rows: as fast; decision 065 then moved them to a
+ * worker on PostgreSQL). Its tracking ids stay
  * within matching's per-id locks (BULK_LOCK_THRESHOLD), so scans of other parcels go on beside it.
  */
 export const SLICING: Record<'pglite' | 'pg', Slicing> = {
