@@ -34,7 +34,8 @@ export interface UploadRunner {
 
 /** Runs `job` on `db` in this thread: what the worker does with each job it gets. */
 export async function runUploadJob(db: Db, job: UploadJob): Promise<Buffer> {
-  const result = job.kind === 'purchased' ? await uploadPurchased(db, job.actor, job.bytes, job.mode) : await uploadTrackings(db, job.actor, job.bytes, job.mode);
+  const result =
+    job.kind === 'purchased' ? await uploadPurchased(db, job.actor, job.bytes, job.mode) : await uploadTrackings(db, job.actor, job.bytes, job.mode);
   return uploadAnswer(result);
 }
 
@@ -46,7 +47,8 @@ export function uploadRunner(db: Db, opts: { heapMb?: number } = {}): UploadRunn
 }
 
 /** An error as it crosses between the threads: an AppError keeps its code and status, another its message and PostgreSQL's fields. */
-export type WireError = { app: true; code: Code; httpStatus: number; message: string } | { app: false; message: string; stack?: string; code?: string; constraint?: string };
+export type WireError =
+  { app: true; code: Code; httpStatus: number; message: string } | { app: false; message: string; stack?: string; code?: string; constraint?: string };
 
 export function toWire(err: unknown): WireError {
   if (err instanceof AppError) return { app: true, code: err.code, httpStatus: err.httpStatus, message: err.message };
@@ -61,9 +63,11 @@ function fromWire(w: WireError): Error {
 }
 
 /** What the worker answers: one message per request, by its id. */
-export type WorkerAnswer = { id: number; body: Uint8Array } | { id: number; state: ParseQueueState } | { id: number; error: WireError } | { id: number; closed: true };
+export type WorkerAnswer =
+  { id: number; body: Uint8Array } | { id: number; state: ParseQueueState } | { id: number; error: WireError } | { id: number; closed: true };
 /** What the worker is asked. */
-export type WorkerRequest = { id: number; run: UploadAction & { actor: SessionUser; bytes: Uint8Array | null } } | { id: number; state: true } | { id: number; close: true };
+export type WorkerRequest =
+  { id: number; run: UploadAction & { actor: SessionUser; bytes: Uint8Array | null } } | { id: number; state: true } | { id: number; close: true };
 
 const WORKER_BOOT = new URL('../worker-boot.mjs', import.meta.url);
 const WORKER_ENTRY = new URL('./upload-worker.ts', import.meta.url);

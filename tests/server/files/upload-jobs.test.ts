@@ -20,7 +20,8 @@ afterEach(async () => {
   await Promise.all(runners.splice(0).map((r) => r.close()));
 });
 
-const importFile = (prefix: string, rows: number) => xlsxOf([['tracking', 'upc', '数量'], ...Array.from({ length: rows }, (_, i) => [`${prefix}${i}`, UPC, 1])]);
+const importFile = (prefix: string, rows: number) =>
+  xlsxOf([['tracking', 'upc', '数量'], ...Array.from({ length: rows }, (_, i) => [`${prefix}${i}`, UPC, 1])]);
 
 async function admin(): Promise<SessionUser> {
   const { user } = await signIn(t().app, t().database, 'admin@x.test', { roleType: 'admin' });
@@ -28,7 +29,9 @@ async function admin(): Promise<SessionUser> {
 }
 
 const stored = async () => {
-  const [row] = await t().database.db.select({ n: sql<number>`count(*)::int` }).from(scanTrackings);
+  const [row] = await t()
+    .database.db.select({ n: sql<number>`count(*)::int` })
+    .from(scanTrackings);
   return Number(row!.n);
 };
 
