@@ -272,10 +272,10 @@ export interface PoolUse {
   idle: number;
   waiting: number;
 }
-/** The property of a PostgreSQL database's handle that reports its pools (like pipelinedRunner). */
 /** The PostgreSQL server a handle connects to (undefined for PGlite, which lives in this thread): another thread opens its own handle on it (files/upload-jobs.ts). */
 export const databaseUrlOf = (db: Db): string | undefined => (db as { [databaseUrl]?: string })[databaseUrl];
 const databaseUrl = Symbol('databaseUrl');
+/** The property of a PostgreSQL database's handle that reports its pools (like pipelinedRunner). */
 const poolUse = Symbol('poolUse');
 /** How busy `db`'s connection pools are (PostgreSQL); undefined on PGlite, which has one connection and no pool. */
 export const poolUseOf = (db: Db): (() => PoolUse[]) | undefined => (db as { [poolUse]?: () => PoolUse[] })[poolUse];
