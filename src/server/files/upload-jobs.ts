@@ -108,6 +108,8 @@ class WorkerRunner implements UploadRunner {
     // Out of memory: the file was more than an upload can hold, as the sheet worker says of its own.
     worker.on('error', (err: Error & { code?: string }) => ended(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? badRequest(SHEET_MESSAGES.tooBig) : err));
     worker.on('exit', (code) => ended(new Error(`the upload worker ended (exit code ${code})`)));
+    // The server's sockets keep the process alive; an idle worker never does.
+    worker.unref();
     this.worker = worker;
     return worker;
   }
