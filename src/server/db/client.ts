@@ -302,6 +302,43 @@ const isAbortedTransaction = (err: unknown) => postgresError(err)?.code === '25P
  */
 const PGLITE_SHARED_BUFFERS = '16MB';
 
+/**
+ * The types drizzle's PGlite session keeps as text (timestamps, dates, intervals, numeric[] and their
+ * arrays): it passes them as parsers with every statement, and PGlite merged them into a copy of its
+ * whole parser table for every statement (parseResults' `{...parsers, ...options.parsers}`: 5-6% of
+ * the thread in a matched scan, docs/performance.md). The client is built with them once instead,
+ * and a statement's own parsers are dropped when they are exactly these (another set is kept).
+ */
+const DRIZZLE_TEXT_TYPES = [1114, 1184, 1186, 1082, 1231, 1115, 1185, 1187, 1182];
+const textParsers = Object.fromEntries(DRIZZLE_TEXT_TYPES.map((t) => [t, (value: string) => value]));
+
+type PgliteQuery = (query: string, params?: unknown[], options?: { parsers?: Record<number, unknown> }) => Promise<unknown>;
+const onlyTextTypes = (parsers: Record<number, unknown>) => {
+  let n = 0;
+  for (const key in parsers) {
+    if (!DRIZZLE_TEXT_TYPES.includes(Number(key))) return false;
+    n++;
+  }
+  return n === DRIZZLE_TEXT_TYPES.length;
+};
+const withSharedParsers =
+  (query: PgliteQuery): PgliteQuery =>
+  (q, params, options) =>
+    query(q, params, options?.parsers && onlyTextTypes(options.parsers) ? { ...options, parsers: undefined } : options);
+
+/** A PGlite client whose statements, in and out of transactions, use the parsers it was built with (textParsers). */
+function sharingParsers<C extends { query: unknown; transaction: unknown }>(client: C): C {
+  const query = withSharedParsers((client.query as PgliteQuery).bind(client));
+  type Transaction = (callback: (tx: { query: unknown }) => Promise<unknown>) => Promise<unknown>;
+  const transaction = (client.transaction as Transaction).bind(client);
+  Object.assign(client, {
+    query,
+    transaction: (callback: (tx: { query: unknown }) => Promise<unknown>) =>
+      transaction((tx) => callback(Object.assign(tx, { query: withSharedParsers((tx.query as PgliteQuery).bind(tx)) }))),
+  });
+  return client;
+}
+
 /** The advisory lock ('migr') processes starting at once on one PostgreSQL database take in turns to migrate it. */
 const MIGRATION_LOCK = 0x6d696772;
 
@@ -360,7 +397,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   if (opts.memory) {
-    const client = new PGlite();
+    const client = sharingParsers(new PGlite({ parsers: textParsers }));
     await client.waitReady;
     const db = drizzle(client);
     await migrate(db, { migrationsFolder });
@@ -374,7 +411,9 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
   // The folder is released only once PGlite has closed it (or when the process is gone).
   let client: InstanceType<typeof PGlite> | undefined;
   try {
-    client = new PGlite(dir, { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] });
+    client = sharingParsers(
+      new PGlite(dir, { parsers: textParsers, startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] }),
+    );
     await client.waitReady;
     const db = drizzle(client);
     await migrate(db, { migrationsFolder });
