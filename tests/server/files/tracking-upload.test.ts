@@ -21,7 +21,7 @@ import { call, dbDriver, useTestApp } from '../support/harness.ts';
 import { applyInOneTransaction, uploadRowMessages } from '../../../src/server/files/upload-rows.ts';
 import type { AppError } from '../../../src/server/errors.ts';
 import { seedItem, signIn } from '../support/board-fixtures.ts';
-import { claim, record, scan, scansOf, storedTask, taskWorld, UPC, UPC2 } from '../support/task-fixtures.ts';
+import { actorOf, claim, record, scan, scansOf, storedTask, taskWorld, UPC, UPC2 } from '../support/task-fixtures.ts';
 import { multipart, PNG_1X1, rowsOf, sheetNamesOf, xlsxOf, XLSX_MIME } from '../support/sheets.ts';
 
 const t = useTestApp();
@@ -248,7 +248,7 @@ describe('confirm: a large file is matched in slices of tracking ids', () => {
       w.adminToken,
       xlsxOf([HEADER, ['S1', UPC, null, null, null, 1], ['S2', UPC, null, null, null, 2], ['S3', UPC, null, null, null, 1], ['S4', UPC, null, null, null, 1]]),
     );
-    const actor = { id: w.adminUser.id, mailAddr: w.adminUser.mailAddr, nickName: w.adminUser.nickName, roleType: 'admin' as const, sessionId: 0 };
+    const actor = actorOf(w.adminUser);
     const file = xlsxOf([
       ['tracking', 'upc'],
       ['S1', UPC],
@@ -408,7 +408,7 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     expect(await upload(w.adminToken, xlsxOf([HEADER]))).toMatchObject(refusedWith(SHEET_MESSAGES.noData));
     expect(await snapshot()).toEqual(before);
 
-    const actor = { id: w.adminUser.id, mailAddr: w.adminUser.mailAddr, nickName: w.adminUser.nickName, roleType: 'admin' as const, sessionId: 0 };
+    const actor = actorOf(w.adminUser);
     const three = xlsxOf([HEADER, ['A', UPC, null, null, null, 1], ['B', UPC, null, null, null, 1], ['C', UPC, null, null, null, 1]]);
     await expect(uploadTrackings(t().database.db, actor, three, 'import', { limits: { ...TRACKING_LIMITS, maxRows: 2 } })).rejects.toMatchObject({
       code: 'A00001',
@@ -448,7 +448,7 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     const w = await world();
     await upload(w.adminToken, xlsxOf([HEADER, ['T1', UPC, null, null, null, 1]]));
     const before = await snapshot();
-    const actor = { id: w.adminUser.id, mailAddr: w.adminUser.mailAddr, nickName: w.adminUser.nickName, roleType: 'admin' as const, sessionId: 0 };
+    const actor = actorOf(w.adminUser);
     const file = xlsxOf([
       ['tracking', 'upc'],
       ['T1', UPC],
@@ -465,7 +465,7 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     await upload(w.adminToken, xlsxOf([HEADER, ['S4', UPC, null, null, null, 1]]));
     const lines = Array.from({ length: 24 }, (_, k) => [`S${k % 12}`, k < 12 ? UPC : UPC2, null, null, null, 1 + (k % 3)]);
     const file = xlsxOf([HEADER, ...lines, ['S7', UPC, null, null, null, 9]]);
-    const actor = { id: w.adminUser.id, mailAddr: w.adminUser.mailAddr, nickName: w.adminUser.nickName, roleType: 'admin' as const, sessionId: 0 };
+    const actor = actorOf(w.adminUser);
     const sliced = await uploadTrackings(t().database.db, actor, file, 'import', { slicing: { firstRows: 2, maxRows: 2 } });
     expect(sliced.rows.map((r) => [r.line, r.tracking, r.opStatus])).toEqual([
       ...lines.map((l, k) => [k + 2, l[0], l[0] === 'S4' && l[1] === UPC ? 'skip' : 'succ']),
@@ -501,7 +501,7 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     ];
     const file = xlsxOf([HEADER, ...lines]);
     expect((await upload(w.adminToken, file)).body.data).toMatchObject({ succ: 14 });
-    const actor = { id: w.adminUser.id, mailAddr: w.adminUser.mailAddr, nickName: w.adminUser.nickName, roleType: 'admin' as const, sessionId: 0 };
+    const actor = actorOf(w.adminUser);
     const sliced = await uploadTrackings(t().database.db, actor, file, 'confirm', { slicing: { firstRows: 2, maxRows: 2 } });
     expect(sliced.rows.map((r) => [r.line, r.tracking, r.opStatus])).toEqual(lines.map((l, k) => [k + 2, l[0], 'succ']));
     for (const task of tasks) expect(await storedTask(t().database, task.id)).toMatchObject({ status: 'locked', productCount: 3 });

@@ -11,7 +11,7 @@ import { SHEET_MESSAGES } from '../../../src/server/files/parse-sheet.ts';
 import { uploadRunner, type UploadRunner } from '../../../src/server/files/upload-jobs.ts';
 import { dbDriver, useTestApp } from '../support/harness.ts';
 import { signIn } from '../support/board-fixtures.ts';
-import { UPC } from '../support/task-fixtures.ts';
+import { actorOf, UPC } from '../support/task-fixtures.ts';
 import { xlsxOf } from '../support/sheets.ts';
 
 const t = useTestApp();
@@ -24,8 +24,7 @@ const importFile = (prefix: string, rows: number) =>
   xlsxOf([['tracking', 'upc', '数量'], ...Array.from({ length: rows }, (_, i) => [`${prefix}${i}`, UPC, 1])]);
 
 async function admin(): Promise<SessionUser> {
-  const { user } = await signIn(t().app, t().database, 'admin@x.test', { roleType: 'admin' });
-  return { id: user.id, mailAddr: user.mailAddr, nickName: user.nickName, roleType: 'admin', sessionId: 0 };
+  return actorOf((await signIn(t().app, t().database, 'admin@x.test', { roleType: 'admin' })).user);
 }
 
 const stored = async () => {

@@ -13,6 +13,7 @@ import { purchasedMessages } from '../../../src/server/tasks/purchased-service.t
 import { call, useTestApp } from '../support/harness.ts';
 import { as, openBoard, seedGroup, signIn } from '../support/board-fixtures.ts';
 import { entriesOf, multipart, PNG_1X1, rowsOf, sheetNamesOf, storedEntry, xlsxOf, XLSX_MIME, zipBomb, zipOf } from '../support/sheets.ts';
+import { actorOf } from '../support/task-fixtures.ts';
 
 const t = useTestApp();
 afterEach(async () => {
@@ -359,7 +360,7 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
       [w.a2.id, 'T2', 1],
       [w.a1.id, '', 1],
     ]);
-    const actor = { id: w.a.user.id, mailAddr: w.a.user.mailAddr, nickName: w.a.user.nickName, roleType: 'user' as const, sessionId: 0 };
+    const actor = actorOf(w.a.user);
     // The budget is spent before the first slice: nothing is applied, each valid row says so.
     const stopped = await uploadPurchased(t().database.db, actor, file, 'import', { budgetMs: -1 });
     expect(stopped).toMatchObject({ succ: 0, skip: 0, error: 3 });
