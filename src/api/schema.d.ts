@@ -2200,7 +2200,8 @@ export interface paths {
          * Can the server serve requests (readiness)
          * @description Beyond SPEC §7: a probe for a load balancer, outside the API envelope. 200 `{status: ready}` when the
          *     database answers within 2 s and holds every migration this server's code needs; otherwise 503
-         *     `{status: unready, reason}` (the database is unreachable, or older than the code), and the load
+         *     `{status: unready, reason}` (the database is unreachable, or older than the code, or a write found its
+         *     disk full), and the load
          *     balancer should send this process nothing until it is ready again. No session, no rate limit, never
          *     cached; concurrent probes share one database query.
          */
@@ -2230,7 +2231,7 @@ export interface components {
              * @description Why the server is not ready (absent when it is).
              * @enum {string}
              */
-            reason?: "database unreachable" | "migrations not applied" | "stopping";
+            reason?: "database unreachable" | "migrations not applied" | "stopping" | "disk full";
         };
         /** @description Ids, comma-joined ("3,17,42"): each a plain decimal 1..2147483647, the range of an id column; the pattern says exactly that. */
         IdList: string;

@@ -16,6 +16,7 @@ import type { Config } from './config.ts';
 import { listOperations, loadSpec, type Operation } from './contract.ts';
 import { isLoginPage, LOGIN_PAGE_FILE } from './login-page.ts';
 import type { Db } from './db/client.ts';
+import { databaseUnavailable, markDiskFull, unavailableError } from './db/unavailable.ts';
 import { AppError, badRequest, Code, forbidden, notImplemented, unauthorized } from './errors.ts';
 import { SessionCache } from './auth/sessions.ts';
 import { ScanBatcher } from './receiving/scan-batcher.ts';
@@ -51,7 +52,7 @@ import { opsHandlers } from './handlers/ops.ts';
 import { LiveHub } from './live/hub.ts';
 import { isApiPath, operationOf, servesWebApp } from './logger.ts';
 import { Metrics } from './ops/metrics.ts';
-import { ReadinessCheck } from './ops/readiness.ts';
+import { READY_TIMEOUT_MS, ReadinessCheck } from './ops/readiness.ts';
 import { uploadRunner } from './files/upload-jobs.ts';
 
 declare module 'fastify' {
@@ -180,7 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessions,
     scans: new ScanBatcher(deps.db, { onBatch: metrics ? (size) => metrics.observeScanBatch(size) : undefined }),
     live: new LiveHub({ db: deps.db, sessions, log: app.log }),
-    readiness: new ReadinessCheck(deps.db),
+    readiness: new ReadinessCheck(deps.db, READY_TIMEOUT_MS, deps.config.databaseUrl ? undefined : deps.config.dataDir),
     uploads: uploadRunner(deps.db),
   };
   app.decorate('appCtx', ctx);
@@ -261,6 +262,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     const known = requestErrorAnswer(err, req.headers['content-type']);
     if (known) return reply.status(known.status).send({ code: Code.badParam, msg: known.msg });
+    // The database, not the request, failed: 503 (decision 162).
+    const down = databaseUnavailable(err);
+    if (down) {
+      if (down === 'disk full') markDiskFull(deps.db);
+      req.log.error({ err }, `database unavailable (${down})`);
+      const answer = unavailableError(down);
+      return reply.status(answer.httpStatus).send({ code: answer.code, msg: answer.message });
+    }
     req.log.error({ err }, 'unexpected error');
     return reply.status(500).send({ code: Code.system, msg: '系统错误' });
   });

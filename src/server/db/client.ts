@@ -4,9 +4,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { lockDataDir, type LockOptions } from './data-dir-lock.ts';
+import { databaseUnavailable } from './unavailable.ts';
 
 /**
  * The database handle. Built without the schema: the server reads and writes through the query
@@ -104,20 +105,35 @@ const atCommit = new WeakMap<Tx, Promise<unknown>[]>();
 async function pipelineRunner(pool: import('pg').Pool, db: Db): Promise<PipelineRunner> {
   const { NodePgSession, NodePgTransaction } = await import('drizzle-orm/node-postgres');
   const { dialect } = db as unknown as { dialect: ConstructorParameters<typeof NodePgSession>[1] };
-  return async (work) => {
+  const attempt = async (work: (tx: Tx) => Promise<unknown>): Promise<{ out: unknown } | { retry: unknown }> => {
     const client = await pool.connect();
     const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, undefined, {}), undefined) as unknown as Tx;
     const pending: Promise<unknown>[] = [];
     atCommit.set(tx, pending);
     let broken: Error | undefined;
+    const begun = client.query('begin');
+    // Its failure is heard below (the first failure of Promise.all, or awaited before a retry).
+    const worked = work(tx);
+    worked.catch(() => undefined);
     try {
-      const [, out] = await Promise.all([client.query('begin'), work(tx)]);
+      const [, out] = await Promise.all([begun, worked]);
       await Promise.all([...pending, client.query('commit')]);
-      return out;
+      return { out };
     } catch (err) {
       // Everything sent is answered before the rollback. A statement that failed aborted the
       // transaction, and those sent after it failed only for that: the first is the cause.
       const failed = (await Promise.allSettled(pending)).flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+      const beginFailed = await begun.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      if (beginFailed !== undefined && databaseUnavailable(beginFailed)) {
+        // BEGIN went first and failed on a lost connection: nothing after it was answered, so
+        // nothing of the work took effect; the caller may run it again on a fresh connection.
+        broken = beginFailed as Error;
+        await worked.catch(() => undefined);
+        return { retry: beginFailed };
+      }
       await client.query('rollback').catch((e: Error) => (broken = e));
       throw [err, ...failed].find((e) => !isAbortedTransaction(e)) ?? err;
     } finally {
@@ -125,6 +141,72 @@ async function pipelineRunner(pool: import('pg').Pool, db: Db): Promise<Pipeline
       client.release(broken);
     }
   };
+  return async (work) => {
+    const first = await attempt(work);
+    if ('out' in first) return first.out;
+    const second = await attempt(work);
+    if ('out' in second) return second.out;
+    throw second.retry;
+  };
+}
+
+/**
+ * A lost connection must never become an unhandled 'error' event, which ends the process. pg-pool
+ * listens for an idle connection's errors only: it drops its listener while a connection is checked
+ * out (a transaction's, a pipelined one's), and a connection PostgreSQL ends then (a restart,
+ * pg_terminate_backend, a network cut) emits 'error' with nobody to hear it. Each connection gets a
+ * listener of its own for its whole life: the statements in flight fail on their own (and their
+ * transaction releases the connection as broken), so the listener has nothing left to do. An idle
+ * connection's error is reported as the pool's 'error' event; the pool has already dropped it and
+ * the next query opens a fresh one.
+ */
+function hearLostConnections(pool: import('pg').Pool): void {
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('error', () => undefined);
+}
+
+/**
+ * Drizzle's transactions on `db`'s pool, with two changes to drizzle's own (NodePgSession.transaction):
+ * a BEGIN that fails because its pooled connection was lost (PostgreSQL ended it while it sat idle,
+ * and the pool had not heard yet) is sent once more on a fresh connection, as nothing was done yet;
+ * and a connection that failed is released as broken, so the pool discards it (drizzle released a
+ * connection whose BEGIN failed never, and one whose ROLLBACK failed as sound).
+ */
+async function retryingBegin(pool: import('pg').Pool, db: Db): Promise<void> {
+  const { NodePgSession, NodePgTransaction } = await import('drizzle-orm/node-postgres');
+  type Session = InstanceType<typeof NodePgSession>;
+  const session = (db as unknown as { session: Session }).session;
+  const { dialect, schema, options } = session as unknown as { dialect: ConstructorParameters<typeof NodePgSession>[1]; schema: undefined; options: object };
+  type Work = Parameters<Session['transaction']>[0];
+  type Config = Parameters<Session['transaction']>[1];
+  const transaction = async (work: Work, config?: Config): Promise<unknown> => {
+    for (let attempt = 1; ; attempt++) {
+      const client = await pool.connect();
+      const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, schema, options), schema);
+      try {
+        // drizzle's own text of the options (internal to drizzle, as its transaction uses it).
+        const mode = config && (tx as unknown as { getTransactionConfigSQL(c: NonNullable<Config>): SQL }).getTransactionConfigSQL(config);
+        await tx.execute(sql`begin${mode ? sql` ${mode}` : undefined}`);
+      } catch (err) {
+        client.release(err as Error);
+        if (attempt === 1 && databaseUnavailable(err)) continue;
+        throw err;
+      }
+      let broken: Error | undefined;
+      try {
+        const out = await work(tx as Parameters<Work>[0]);
+        await tx.execute(sql`commit`);
+        return out;
+      } catch (err) {
+        // The work's error is the answer; a ROLLBACK that fails too means the connection is gone.
+        await tx.execute(sql`rollback`).catch((e: Error) => (broken = e));
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    }
+  };
+  Object.assign(session, { transaction });
 }
 
 /**
@@ -373,6 +455,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
     const db = drizzle(pool);
+    await retryingBegin(pool, db as unknown as Db);
     // `migrated`: a second handle of this process (the upload worker's), opened after the first migrated.
     if (!opts.migrated) await migrateAlone(pg, opts.url, () => migrate(db, { migrationsFolder }));
     // Scan batches and uploads take their connections here: as many as the main pool, so a few long
@@ -382,10 +465,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     Object.assign(db, { [listener]: pgListener(pg, opts.url) });
     Object.assign(db, { [poolUse]: () => [useOf('main', pool), useOf('pipelined', pipelinePool)] });
     Object.assign(db, { [databaseUrl]: opts.url });
-    // An idle connection PostgreSQL ends (a restart, pg_terminate_backend, a network cut) is reported
-    // as the pool's 'error' event, which would end the process unheard; the pool has already dropped
-    // that connection and the next query opens a fresh one, so there is nothing to do.
-    for (const p of [pool, pipelinePool]) p.on('error', () => undefined);
+    for (const p of [pool, pipelinePool]) hearLostConnections(p);
     return {
       db: db as unknown as Db,
       driver: 'pg',

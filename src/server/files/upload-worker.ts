@@ -8,8 +8,14 @@ import { runUploadJob, toWire, type WorkerAnswer, type WorkerRequest } from './u
 
 const port = parentPort!;
 const { url } = workerData as { url: string };
-// The server's thread migrated the database before it started taking requests.
-const database = openDatabase({ url, migrated: true });
+// The server's thread migrated the database before it started taking requests. Opened again by the
+// next job when opening failed (the database was unreachable then): a failure is not kept.
+let opened: ReturnType<typeof openDatabase> | undefined;
+const database = () =>
+  (opened ??= openDatabase({ url, migrated: true }).catch((err: unknown) => {
+    opened = undefined;
+    throw err;
+  }));
 
 const answer = (a: WorkerAnswer, transfer: ArrayBuffer[] = []) => port.postMessage(a, transfer);
 
@@ -19,14 +25,14 @@ port.on('message', (request: WorkerRequest) => {
     try {
       if ('run' in request) {
         const { bytes, ...job } = request.run;
-        const body = await runUploadJob((await database).db, { ...job, bytes: bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null });
+        const body = await runUploadJob((await database()).db, { ...job, bytes: bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null });
         // A copy of its own to hand over (a small Buffer shares Node's pool with others).
         const out = new Uint8Array(body);
         answer({ id, body: out }, [out.buffer as ArrayBuffer]);
       } else if ('state' in request) {
         answer({ id, state: parseQueueState() });
       } else {
-        await (await database).close();
+        await (await database()).close();
         answer({ id, closed: true });
       }
     } catch (err) {
