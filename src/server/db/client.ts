@@ -454,6 +454,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
+    hearLostConnections(pool);
     const db = drizzle(pool);
     await retryingBegin(pool, db as unknown as Db);
     // `migrated`: a second handle of this process (the upload worker's), opened after the first migrated.
@@ -461,11 +462,11 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     // Scan batches and uploads take their connections here: as many as the main pool, so a few long
     // uploads at once never leave a scan batch waiting for a connection.
     const pipelinePool = new pg.Pool({ connectionString: opts.url, max: 10, pipeline: true } as import('pg').PoolConfig);
+    hearLostConnections(pipelinePool);
     Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool, db as unknown as Db) });
     Object.assign(db, { [listener]: pgListener(pg, opts.url) });
     Object.assign(db, { [poolUse]: () => [useOf('main', pool), useOf('pipelined', pipelinePool)] });
     Object.assign(db, { [databaseUrl]: opts.url });
-    for (const p of [pool, pipelinePool]) hearLostConnections(p);
     return {
       db: db as unknown as Db,
       driver: 'pg',
