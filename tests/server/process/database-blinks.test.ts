@@ -136,9 +136,10 @@ describe.skipIf(dbDriver() !== 'pg')('a PostgreSQL database that blinks under tw
       try {
         for (let round = 0; round < 3; round++) {
           await sleep(700);
-          const ended = await admin.query('select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [
-            dbName,
-          ]);
+          const ended = await admin.query(
+            'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+            [dbName],
+          );
           expect(ended.rows[0].n).toBeGreaterThan(0);
           const killedAt = Date.now();
           // Each process writes again within 2 s (a write of the test's own beside the clients').
