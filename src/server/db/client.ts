@@ -336,7 +336,8 @@ function pgListener(pg: { Client: typeof import('pg').Client }, url: string): Li
 /** How the listening connection names itself to PostgreSQL (pg_stat_activity.application_name). */
 export const LISTEN_APPLICATION_NAME = 'purchase-hub listen';
 const LISTEN_RETRY_MS = 500;
-const LISTEN_RETRY_MAX_MS = 10_000;
+/** At most 2 s between tries: live updates come back within ~2 s of the database, as /readyz does (decision 162). */
+const LISTEN_RETRY_MAX_MS = 2_000;
 const escapeIdentifier = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** Listen for PGlite: notifications are delivered in this process when the notifying transaction commits. */
