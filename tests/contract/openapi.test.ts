@@ -379,6 +379,7 @@ describe('openapi.yaml conventions', () => {
         404: 'NotFound',
         409: 'Conflict',
         500: 'ServerError',
+        503: 'Unavailable',
       })) {
         expect(o.op.responses[status]?.$ref, key(o)).toBe(`#/components/responses/${name}`);
       }

@@ -101,6 +101,7 @@ describe('classifyResponse (SPEC §8)', () => {
     ['A00004', 409, { code: 'A00004', error_description: '冲突' }, '冲突'],
     ['A00005', 500, { code: 'A00005', error_msg: '系统错误' }, '系统错误'],
     ['A00005', 500, { code: 'A00005' }, 'unknown error'],
+    ['A00005', 503, { code: 'A00005', msg: '数据库暂时不可用，请稍后重试' }, '数据库暂时不可用，请稍后重试'],
   ])('%s (HTTP %i) is an error with code and message', (code, status, body, message) => {
     expect(classifyResponse(status, body)).toEqual({ kind: 'error', code, message });
   });
@@ -162,6 +163,16 @@ describe('API client middleware', () => {
     expect(error).toMatchObject({ code: 'A00001' });
     expect(notifyError).toHaveBeenCalledWith('A00001 参数错误');
     expect(signals).toEqual([]);
+  });
+
+  it('toasts the message of a 503 A00005 (the database unavailable) as of a 500', async () => {
+    for (const status of [500, 503]) {
+      const { api, notifyError, signals } = setup(() => json({ code: 'A00005', msg: '数据库暂时不可用，请稍后重试' }, status));
+      const { error } = await api.GET('/api/notice/get');
+      expect(error).toMatchObject({ code: 'A00005' });
+      expect(notifyError).toHaveBeenCalledWith('A00005 数据库暂时不可用，请稍后重试');
+      expect(signals).toEqual([]);
+    }
   });
 
   it('toasts a failed opStatus', async () => {

@@ -5,8 +5,13 @@
 // would; the errors are derived from the contract for every operation (no token, a role x-roles
 // leaves out, a malformed parameter or body, an id that does not exist) plus the conflicts, limits
 // and refusals the server has. The test fails listing each mismatch, so the contract cannot drift.
+// A server whose database cannot be reached answers every enveloped operation 503 A00005 (or a 4xx
+// its input earns before any read), as declared (decision 162).
 import type { InjectOptions } from 'fastify';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src/server/app.ts';
+import { openDatabase } from '../../../src/server/db/client.ts';
 import { checkAnswer, checkResponse, operationOf, operations, parametersOf } from '../support/contract-answers.ts';
 import { contractWorld, type ContractWorld } from '../support/contract-world.ts';
 import { TEST_PASSWORD, useTestApp } from '../support/harness.ts';
@@ -447,4 +452,34 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     console.log(`contract answers: ${seen.length} answers of ${operations.length} operations checked`);
     expect({ failedSteps, problems, missing }).toEqual({ failedSteps: [], problems: [], missing: [] });
   }, 180_000);
+
+  it('a server whose database cannot be reached answers 503 A00005 as declared, never 500', async () => {
+    const { config, mailer, outbox } = t();
+    // A PostgreSQL server nobody listens for (port 1): every connection is refused, as in a network cut.
+    const gone = await openDatabase({ url: 'postgres://root@127.0.0.1:1/gone', migrated: true });
+    const app = await buildApp({ db: gone.db, config, mailer, outbox, logger: pino({ level: 'silent' }) });
+    const problems: string[] = [];
+    const unavailable = new Set<string>();
+    try {
+      for (const op of operations.filter((o) => o.enveloped && o.operationId !== 'streamEvents')) {
+        const url = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === 'kind' ? 'tracking' : '1'));
+        // A token the server has not seen: the session is read from the database.
+        const res = await app.inject({ method: op.method as 'GET', url, headers: { 'x-token': 'not-cached-session-token' } });
+        const found = checkResponse(`${op.method} ${url}`, res);
+        if (res.statusCode === 503) {
+          const body = res.json<{ code: string; msg: string }>();
+          if (body.code === 'A00005' && body.msg === '数据库暂时不可用，请稍后重试') unavailable.add(op.operationId);
+          else found.push(`503 ${res.body}`);
+        } else if (res.statusCode >= 500) found.push(`HTTP ${res.statusCode}: ${res.body.slice(0, 200)}`);
+        if (found.length) problems.push(`${op.method} ${url} -> ${res.statusCode}: ${found.join('; ')}`);
+      }
+    } finally {
+      await app.close();
+      await gone.close();
+    }
+    expect(problems).toEqual([]);
+    // Every operation that takes a session reads it from the database first.
+    const withSession = operations.filter((o) => o.enveloped && !o.roles.includes('anonymous') && o.operationId !== 'streamEvents').map((o) => o.operationId);
+    expect(withSession.filter((id) => !unavailable.has(id))).toEqual([]);
+  }, 60_000);
 });

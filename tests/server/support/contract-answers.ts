@@ -11,14 +11,14 @@ import { listOperations, loadSpec, type Operation } from '../../../src/server/co
 
 type Json = Record<string, unknown>;
 
-/** SPEC section 8 codes and the HTTP statuses each may travel with (DECISIONS "Wire contract"). */
+/** SPEC section 8 codes and the HTTP statuses each may travel with (DECISIONS "Wire contract"; decision 034: 503 when the database is unavailable). */
 export const STATUSES_OF_CODE: Record<string, number[]> = {
   A00000: [200],
   A00001: [400, 413, 429],
   A00002: [401],
   A00003: [403],
   A00004: [404, 409, 429],
-  A00005: [500],
+  A00005: [500, 503],
 };
 
 const spec = loadSpec();
