@@ -151,6 +151,17 @@ async function pipelineRunner(pool: import('pg').Pool, db: Db): Promise<Pipeline
 }
 
 /**
+ * Bounds on a PostgreSQL server that stops answering without closing its connections (a blackholed
+ * network: packets dropped, no reset; decision 162), for every connection this process opens. A new
+ * connection not open within 3 s fails, and so does a wait that long for a pool's connection (all of
+ * them hung): both answer 503 instead of waiting for TCP to give up (minutes). keepAlive has the
+ * kernel probe a connection idle for 10 s, so one whose server is gone is found and dropped (after
+ * the kernel's probes: net.ipv4.tcp_keepalive_intvl x tcp_keepalive_probes). No statement timeout:
+ * uploads and exports run long statements, and a partitioned server's cancellation could not arrive.
+ */
+const CONNECTION_BOUNDS = { connectionTimeoutMillis: 3_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+
+/**
  * A lost connection must never become an unhandled 'error' event, which ends the process. pg-pool
  * listens for an idle connection's errors only: it drops its listener while a connection is checked
  * out (a transaction's, a pipelined one's), and a connection PostgreSQL ends then (a restart,
@@ -245,7 +256,7 @@ function pgListener(pg: { Client: typeof import('pg').Client }, url: string): Li
   const everyone = () => [...channels.values()].flatMap((s) => [...s]);
 
   const connect = async (): Promise<Client> => {
-    const client = new pg.Client({ connectionString: url, keepAlive: true, application_name: LISTEN_APPLICATION_NAME });
+    const client = new pg.Client({ connectionString: url, ...CONNECTION_BOUNDS, application_name: LISTEN_APPLICATION_NAME });
     client.on('notification', (n) => {
       if (n.payload === undefined) return;
       for (const h of channels.get(n.channel) ?? []) h.onPayload(n.payload);
@@ -431,7 +442,7 @@ const MIGRATION_LOCK = 0x6d696772;
  * those after the first find nothing left to do, instead of applying the same migration twice.
  */
 async function migrateAlone(pg: { Client: typeof import('pg').Client }, url: string, migrate: () => Promise<void>): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, ...CONNECTION_BOUNDS });
   client.on('error', () => undefined);
   await client.connect();
   try {
@@ -454,7 +465,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new pg.Pool({ connectionString: opts.url, max: 10 });
+    const pool = new pg.Pool({ connectionString: opts.url, max: 10, ...CONNECTION_BOUNDS });
     hearLostConnections(pool);
     const db = drizzle(pool);
     await retryingBegin(pool, db as unknown as Db);
@@ -462,7 +473,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     if (!opts.migrated) await migrateAlone(pg, opts.url, () => migrate(db, { migrationsFolder }));
     // Scan batches and uploads take their connections here: as many as the main pool, so a few long
     // uploads at once never leave a scan batch waiting for a connection.
-    const pipelinePool = new pg.Pool({ connectionString: opts.url, max: 10, pipeline: true } as import('pg').PoolConfig);
+    const pipelinePool = new pg.Pool({ connectionString: opts.url, max: 10, ...CONNECTION_BOUNDS, pipeline: true } as import('pg').PoolConfig);
     hearLostConnections(pipelinePool);
     Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool, db as unknown as Db) });
     Object.assign(db, { [listener]: pgListener(pg, opts.url) });

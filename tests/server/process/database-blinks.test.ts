@@ -2,7 +2,9 @@
 // under load (a restart, a failover), and the database unreachable for a few seconds (a network cut).
 // No process exits; a request the database failed answers 503 A00005 saying so; every write that was
 // acknowledged is in the database; requests and /readyz are answered again within 2 s of its return,
-// and the live updates' listening connection comes back by itself.
+// and the live updates' listening connection comes back by itself. A database that stops answering
+// without closing its connections (a blackholed network) leaves no request hanging: each is answered,
+// 503 A00005 without waiting for the stall to end when it needs a connection, or once it ends.
 // PostgreSQL only (TEST_DB=pg). Two `npm start` processes on a database of the file's own: `viaProxy`
 // reaches it through a TCP proxy of the test's (node:net) that can cut it, `direct` does not.
 import net from 'node:net';
@@ -20,27 +22,43 @@ const TEST_MS = 120_000;
 const BACK_WITHIN_MS = 2_000;
 const UNAVAILABLE = { code: 'A00005', msg: '数据库暂时不可用，请稍后重试' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A stall (a blackholed network) lasts longer than a connection may take to open (3 s, db/client.ts). */
+const STALL_MS = 5_000;
+/** /readyz's check is bounded to 2 s (decision 160); the rest is slack for a busy machine. */
+const READY_WITHIN_MS = 4_000;
+/** Generous: a request sent during the stall is answered at most this long after the stall ends. */
+const ANSWERED_AFTER_STALL_MS = 5_000;
 
-/** A TCP proxy to PostgreSQL that can be cut (every connection closed, new ones refused) and restored on the same port. */
+/**
+ * A TCP proxy to PostgreSQL that can be cut (every connection closed, new ones refused) and restored
+ * on the same port, or stalled (a blackholed network: connections accepted and kept open, nothing
+ * forwarded either way, no reset) and then forward again, the bytes held meanwhile first.
+ */
 async function startProxy(target: { host: string; port: number }) {
   const sockets = new Set<net.Socket>();
+  /** Sends what a stalled connection held back (each direction of each connection has one). */
+  const held = new Set<() => void>();
+  let stalled = false;
   let server: net.Server;
+  const forward = (from: net.Socket, to: net.Socket) => {
+    const chunks: Buffer[] = [];
+    const release = () => void (chunks.length && to.write(Buffer.concat(chunks.splice(0))));
+    held.add(release);
+    from.on('data', (chunk: Buffer) => (stalled ? chunks.push(chunk) : to.write(chunk)));
+    from.on('error', () => to.destroy());
+    from.on('close', () => {
+      sockets.delete(from);
+      held.delete(release);
+      to.destroy();
+    });
+  };
   const listen = (port: number) =>
     new Promise<number>((resolve, reject) => {
       server = net.createServer((client) => {
         const upstream = net.connect(target.port, target.host);
-        for (const [a, b] of [
-          [client, upstream],
-          [upstream, client],
-        ] as const) {
-          sockets.add(a);
-          a.pipe(b);
-          a.on('error', () => b.destroy());
-          a.on('close', () => {
-            sockets.delete(a);
-            b.destroy();
-          });
-        }
+        sockets.add(client).add(upstream);
+        forward(client, upstream);
+        forward(upstream, client);
       });
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port));
@@ -55,6 +73,11 @@ async function startProxy(target: { host: string; port: number }) {
       });
     },
     restore: () => listen(port),
+    stall: () => void (stalled = true),
+    forwardAgain: () => {
+      stalled = false;
+      for (const release of held) release();
+    },
     close: () => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve())),
   };
 }
@@ -204,6 +227,66 @@ describe.skipIf(dbDriver() !== 'pg')('a PostgreSQL database that blinks under tw
       // The listening connection is back: the stream says `ready` again (read everything again).
       await live.waitFor((m) => m.event === 'ready', { from: readyBefore, timeoutMs: 15_000 });
       live.close();
+      expect(alive(viaProxy) && alive(direct)).toBe(true);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'the database stalled for 5 s (a blackholed network: connections open, nothing answered): the process lives, /readyz 503 within ~2 s, every request answered in bounded time (503 A00005 before the stall ends, or success), all well within seconds of its end',
+    async () => {
+      expect((await createItem(viaProxy)).answer).toMatchObject({ status: 200, body: { code: 'A00000' } });
+      type Timed = { answer: Answer; productId?: string; at: number };
+      /** When `sending` was answered; a request not answered in bounded time (or refused) is status 0. */
+      const timed = (sending: Promise<Answer | { answer: Answer; productId: string }>): Promise<Timed> => {
+        const bound = STALL_MS + ANSWERED_AFTER_STALL_MS + 5_000;
+        const late = sleep(bound).then(() => ({ answer: { status: 0, body: { msg: `no answer within ${bound} ms` } } }));
+        return Promise.race([sending.then((r) => ('answer' in r ? r : { answer: r })), late]).then(
+          (r) => ({ ...r, at: Date.now() }),
+          (err: Error) => ({ answer: { status: 0, body: { msg: String(err.cause ?? err) } }, at: Date.now() }),
+        );
+      };
+
+      proxy.stall();
+      const stalledAt = Date.now();
+      // More writes at once than the pool has connections (10): some take a connection that hangs,
+      // the others open one that never opens or wait for one: those are refused within 3 s.
+      const writes = Array.from({ length: 16 }, () => timed(createItem(viaProxy)));
+      const ready = await timed(request(viaProxy, 'GET', '/readyz'));
+      expect(ready.answer).toEqual({ status: 503, body: { status: 'unready', reason: 'database unreachable' } });
+      expect(ready.at - stalledAt).toBeLessThan(READY_WITHIN_MS);
+      await sleep(Math.max(0, STALL_MS - (Date.now() - stalledAt)));
+      expect(alive(viaProxy)).toBe(true);
+
+      proxy.forwardAgain();
+      const resumedAt = Date.now();
+      const answers = await Promise.all(writes);
+      const wrong = answers.filter(
+        ({ answer }) => !(answer.status === 200 && answer.body.code === 'A00000') && !(answer.status === 503 && answer.body.msg === UNAVAILABLE.msg),
+      );
+      expect(wrong).toEqual([]);
+      // Refused without waiting for the database: before the stall ended.
+      expect(answers.filter((a) => a.answer.status === 503 && a.at < resumedAt).length).toBeGreaterThan(0);
+      expect(Math.max(...answers.map((a) => a.at)) - resumedAt).toBeLessThan(ANSWERED_AFTER_STALL_MS);
+
+      // Everything answers again within seconds.
+      let back = await request(viaProxy, 'GET', '/readyz');
+      while (back.status !== 200 && Date.now() - resumedAt < ANSWERED_AFTER_STALL_MS) {
+        await sleep(50);
+        back = await request(viaProxy, 'GET', '/readyz');
+      }
+      expect(back.status).toBe(200);
+      const again = await Promise.all(Array.from({ length: 12 }, () => createItem(viaProxy)));
+      expect(again.map((w) => w.answer.status)).toEqual(again.map(() => 200));
+      expect(Date.now() - resumedAt).toBeLessThan(ANSWERED_AFTER_STALL_MS);
+
+      // Every acknowledged write is in the database.
+      const acknowledged = [...answers, ...again].flatMap((a) => (a.answer.status === 200 && a.productId ? [a.productId] : []));
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      const kept = await admin.query<{ product_id: string }>('select product_id from items where product_id = any($1)', [acknowledged]);
+      await admin.end();
+      expect(kept.rows.length).toBe(acknowledged.length);
       expect(alive(viaProxy) && alive(direct)).toBe(true);
     },
     TEST_MS,
