@@ -2236,7 +2236,7 @@ export interface components {
         /** @description Ids, comma-joined ("3,17,42"): each a plain decimal 1..2147483647, the range of an id column; the pattern says exactly that. */
         IdList: string;
         /**
-         * @description A00000 success; A00001 bad parameter (HTTP 400, or 413 for a body too large); A00002 no or expired token (401); A00003 no permission (403); A00004 not found / conflict (404 or 409) or too many attempts (429); A00005 system error (500).
+         * @description A00000 success; A00001 bad parameter (HTTP 400, or 413 for a body too large); A00002 no or expired token (401); A00003 no permission (403); A00004 not found / conflict (404 or 409) or too many attempts (429); A00005 system error (500, or 503 when the database is unavailable or its disk is full).
          * @enum {string}
          */
         ResultCode: "A00000" | "A00001" | "A00002" | "A00003" | "A00004" | "A00005";
