@@ -86,6 +86,12 @@ describe('login page', () => {
     expect(await screen.findByText('A00005 系统错误')).toBeTruthy();
   });
 
+  it('the database unavailable (503 A00005) shows code and message as a 500 does', async () => {
+    renderLoginPage('', { handlers: loginAnswer(() => json({ code: 'A00005', msg: '数据库暂时不可用，请稍后重试' }, 503)) });
+    await fillAndSubmit();
+    expect(await screen.findByText('A00005 数据库暂时不可用，请稍后重试')).toBeTruthy();
+  });
+
   it('the rate limit answer shows its words', async () => {
     renderLoginPage('', { handlers: loginAnswer(() => json({ code: 'A00004', msg: '登录次数过多，请15分钟后再试' }, 429)) });
     await fillAndSubmit();
