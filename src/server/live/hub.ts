@@ -1,13 +1,15 @@
 // Live updates, the reading side (docs/decisions/016-live-updates.md): this process's open event
 // streams, fed by LISTEN on the database (what publishLive notified, from any process on it). Each
 // hint goes to the streams of its audience only: a member's to that member's streams, a claim's to
-// the admin side's. Keep-alive comments hold proxies open and re-check the session (logout, expiry,
-// a role change end the stream); a client that does not read is dropped rather than buffered; a
+// the admin side's. A revocation (logout, password reset, role change: auth/sessions.ts, heard from
+// any process on the session channel, in commit order with the hints) ends the streams concerned at
+// once, before any hint committed after it is dispatched; keep-alive comments hold proxies open and
+// re-check the session (expiry); a client that does not read is dropped rather than buffered; a
 // user holds at most LIVE_STREAMS_PER_USER streams; stopping the server ends every stream first.
 import { PassThrough } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { listenerOf, type Db } from '../db/client.ts';
-import type { SessionCache } from '../auth/sessions.ts';
+import type { Revoked, SessionCache } from '../auth/sessions.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { tooMany } from '../errors.ts';
 import { LIVE_CHANNEL, parsePayload, type LiveEvent } from './publish.ts';
@@ -45,8 +47,11 @@ export class LiveHub {
   private listening: Promise<() => Promise<void>> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closing = false;
+  private readonly unobserve: () => void;
 
-  constructor(private readonly opts: LiveHubOptions) {}
+  constructor(private readonly opts: LiveHubOptions) {
+    this.unobserve = opts.sessions.onRevoked((revoked) => this.revoked(revoked));
+  }
 
   /** Streams open in this process (tests, diagnostics). */
   get size(): number {
@@ -92,6 +97,7 @@ export class LiveHub {
   /** closeStreams, then stops listening (Fastify's onClose: before the database closes). */
   async stop(): Promise<void> {
     this.closeStreams();
+    this.unobserve();
     const listening = this.listening;
     this.listening = null;
     const unlisten = await listening?.catch(() => null);
@@ -157,6 +163,20 @@ export class LiveHub {
       if (!now || now.id !== s.user.id || now.roleType !== s.user.roleType) this.end(s);
       else this.write(s, ': ping\n\n');
     }
+  }
+
+  /**
+   * A revocation: the streams of the sessions ended and of the users changed end now (the client
+   * reconnects, as whoever it now is). Unknown (null): every session is checked again.
+   */
+  private revoked(revoked: Revoked | null): void {
+    if (!revoked) {
+      void this.keepAlive();
+      return;
+    }
+    const sessionIds = new Set(revoked.sessions ?? []);
+    for (const userId of revoked.users ?? []) for (const s of [...(this.byUser.get(userId) ?? [])]) this.end(s);
+    if (sessionIds.size) for (const s of [...this.streams]) if (sessionIds.has(s.user.sessionId)) this.end(s);
   }
 
   private end(s: Stream): void {
