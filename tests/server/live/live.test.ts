@@ -18,7 +18,7 @@ import { STOP_DEADLINE_MS } from '../../../src/server/lifecycle.ts';
 import { signIn } from '../support/board-fixtures.ts';
 import { contractAjv } from '../support/contract-answers.ts';
 import { useTestApp } from '../support/harness.ts';
-import { changeOf, openLiveStream, type LiveStream } from '../support/live-stream.ts';
+import { changeOf, endsWithin, openLiveStream, REVOKED_MS, type LiveStream } from '../support/live-stream.ts';
 import { agreePayment, appliedApplication } from '../support/money-fixtures.ts';
 import { claim, record, taskWorld, UPC, type TaskWorld } from '../support/task-fixtures.ts';
 
@@ -61,12 +61,6 @@ async function world() {
   };
   return { ...w, tokens };
 }
-
-/** The product's promise: a revoked session's streams end within 1 s, on every process. */
-const REVOKED_MS = 1_000;
-/** Resolves when the server ends `s`; rejects if it has not within `ms` of the call. */
-const endsWithin = (s: LiveStream, ms: number) =>
-  Promise.race([s.ended, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the stream did not end within ${ms} ms`)), ms))]);
 
 /** The contract's LiveEvent, the data of every change message. */
 const isLiveEvent = contractAjv().compile({ $ref: 'openapi.json#/components/schemas/LiveEvent' });
