@@ -279,8 +279,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // The probes outside the envelope (tag ops) take no session: a token would cost a database
       // read, and a probe must answer when the database does not.
       if (!op.enveloped) return { handler: handle(handler, ctx) } as unknown as RouteOptions;
-      // A body the contract requires, not sent: A00001 (after the session's 401/403), never a handler's TypeError.
-      const body = op.bodyRequired ? { preValidation: requireBody } : {};
+      // A body the contract requires, not sent: A00001 (after the session's 401/403 and the path and
+      // query's own refusals), never a handler's TypeError.
+      const body = op.bodyRequired ? { preHandler: requireBody } : {};
       return { onRequest: authorize(op, ctx), ...body, handler: handle(handler, ctx) } as unknown as RouteOptions;
     },
   });

@@ -84,9 +84,9 @@ export const MISSING_BODY = '参数错误：缺少请求体';
 
 /**
  * An operation whose contract requires a body (requestBody.required), called without one: refused
- * before validation (a route's preValidation). Fastify validates a body only in a media type the
- * contract declares, so a request with no body and no Content-Type skipped the schema and reached
- * the handler as undefined (a TypeError, HTTP 500).
+ * once the other parts are validated (a route's preHandler). Fastify validates a body only in a
+ * media type the contract declares, so a request with no body and no Content-Type skipped the
+ * schema and reached the handler as undefined (a TypeError, HTTP 500).
  */
 export async function requireBody(req: FastifyRequest): Promise<void> {
   if (req.body === undefined) throw badRequest(MISSING_BODY);
