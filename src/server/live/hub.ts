@@ -81,6 +81,9 @@ export class LiveHub {
     // The client went away (the response closed) or the stream was ended here.
     out.on('close', () => this.forget(stream));
     out.write(message('ready', {}));
+    // A revocation heard between the request's session check and here ended nothing: checked once
+    // more now that the stream hears every later one.
+    void this.sessionHolds(stream);
     this.timer ??= setInterval(() => void this.keepAlive(), this.opts.keepAliveMs ?? LIVE_KEEP_ALIVE_MS);
     this.timer.unref();
     return out;
@@ -153,16 +156,20 @@ export class LiveHub {
    * opened with; the others end. Public for the tests, which do not wait 20 s for it.
    */
   async keepAlive(): Promise<void> {
-    for (const s of [...this.streams]) {
-      let now: SessionUser | null;
-      try {
-        now = await this.opts.sessions.resolve(s.token);
-      } catch {
-        now = s.user; // the database did not answer: judge the session at the next tick
-      }
-      if (!now || now.id !== s.user.id || now.roleType !== s.user.roleType) this.end(s);
-      else this.write(s, ': ping\n\n');
+    for (const s of [...this.streams]) if (await this.sessionHolds(s)) this.write(s, ': ping\n\n');
+  }
+
+  /** Whether `s`'s session is still the one it opened with; ends it if not. */
+  private async sessionHolds(s: Stream): Promise<boolean> {
+    let now: SessionUser | null;
+    try {
+      now = await this.opts.sessions.resolve(s.token);
+    } catch {
+      return true; // the database did not answer: judge the session at the next tick
     }
+    if (now && now.id === s.user.id && now.roleType === s.user.roleType) return true;
+    this.end(s);
+    return false;
   }
 
   /**
