@@ -2001,7 +2001,7 @@ export interface paths {
         };
         /**
          * Payment file of waited withdraw lines (full payout details)
-         * @description Beyond SPEC §7: token from getWithdrawPaymentFileToken; the selection is fixed in the token. Written to the admin log; Cache-Control no-store.
+         * @description Beyond SPEC §7: token from getWithdrawPaymentFileToken; the selection is fixed in the token. The token opens the file once (a second use answers 404 A00004). Written to the admin log; Cache-Control no-store.
          */
         get: operations["exportWithdrawPayments"];
         put?: never;
@@ -2872,7 +2872,7 @@ export interface components {
             error: number;
         };
         DownloadToken: {
-            /** @description Short-lived download token for the /ext link (not the session token). */
+            /** @description Short-lived download token for the /ext link (not the session token); it ends with the session that asked for it (logout, password reset, role change). */
             token: string;
             /** Format: int64 */
             expireAt: number;

@@ -26,7 +26,7 @@ import type { OutboxWorker } from './mail/outbox.ts';
 import { isOk, type Ctx, type Handler, type Handlers, type OpId, type OpRequest } from './handlers/types.ts';
 import type { SessionUser } from './auth/session-user.ts';
 import { clientErrorAnswer, frameworkAnswer, requestErrorAnswer } from './request-errors.ts';
-import { longestPathParameter, parseUrlEncoded, validationMessage, withInputRules } from './validation.ts';
+import { longestPathParameter, parseUrlEncoded, requireBody, validationMessage, withInputRules } from './validation.ts';
 import { httpServerOptions } from './http-limits.ts';
 import { OneLinePerRequest } from './logger.ts';
 import { authHandlers } from './handlers/auth.ts';
@@ -288,7 +288,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // The probes outside the envelope (tag ops) take no session: a token would cost a database
       // read, and a probe must answer when the database does not.
       if (!op.enveloped) return { handler: handle(handler, ctx) } as unknown as RouteOptions;
-      return { onRequest: authorize(op, ctx), handler: handle(handler, ctx) } as unknown as RouteOptions;
+      // A body the contract requires, not sent: A00001 (after the session's 401/403 and the path and
+      // query's own refusals), never a handler's TypeError.
+      const body = op.bodyRequired ? { preHandler: requireBody } : {};
+      return { onRequest: authorize(op, ctx), ...body, handler: handle(handler, ctx) } as unknown as RouteOptions;
     },
   });
 

@@ -18,6 +18,8 @@ export interface Operation {
   tags: string[];
   /** Media types the request body may have (empty: the operation takes no body). */
   requestTypes: string[];
+  /** The contract's requestBody.required: a request without a body is refused (validation.ts requireBody). */
+  bodyRequired: boolean;
   /**
    * False for the operations tagged OPS_TAG: the probes a load balancer or monitor calls (/healthz,
    * /readyz), answered outside the {code, msg, data} envelope, at the root, without a session.
@@ -86,7 +88,7 @@ export function listOperations(spec = loadSpec()): Operation[] {
       const roles = (op['x-roles'] ?? []) as Role[];
       if (!Array.isArray(roles) || roles.length === 0 || roles.some((r) => !ROLES.includes(r)))
         throw new Error(`openapi.yaml: ${m.toUpperCase()} ${p} needs x-roles drawn from ${ROLES.join(', ')}`);
-      const body = op.requestBody as { content?: Record<string, unknown> } | undefined;
+      const body = op.requestBody as { content?: Record<string, unknown>; required?: boolean } | undefined;
       const tags = (op.tags ?? []) as string[];
       out.push({
         operationId: String(op.operationId),
@@ -95,6 +97,7 @@ export function listOperations(spec = loadSpec()): Operation[] {
         roles,
         tags,
         requestTypes: Object.keys(body?.content ?? {}),
+        bodyRequired: body?.required === true,
         enveloped: !tags.includes(OPS_TAG),
       });
     }

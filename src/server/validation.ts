@@ -2,7 +2,9 @@
 // from openapi.yaml) and, before it, through the text rule below, the same for every field of every
 // operation: no handler sees a control character, a lone surrogate, a badly encoded query value or
 // an id such as " 1 ", "+1" or "0x10". Every refusal is A00001 with a Chinese message naming the field.
+import type { FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError, FastifyValidationResult } from 'fastify/types/schema';
+import { badRequest } from './errors.ts';
 
 const where: Record<string, string> = { body: '请求体', querystring: '查询参数', params: '路径参数', headers: '请求头' };
 
@@ -77,6 +79,18 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 // which Ajv's coercion (Number(text)) would otherwise turn into a number.
 const DECIMAL_INTEGER = /^-?(0|[1-9][0-9]*)$/;
 const DECIMAL_NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+
+export const MISSING_BODY = '参数错误：缺少请求体';
+
+/**
+ * An operation whose contract requires a body (requestBody.required), called without one: refused
+ * once the other parts are validated (a route's preHandler). Fastify validates a body only in a
+ * media type the contract declares, so a request with no body and no Content-Type skipped the
+ * schema and reached the handler as undefined (a TypeError, HTTP 500).
+ */
+export async function requireBody(req: FastifyRequest): Promise<void> {
+  if (req.body === undefined) throw badRequest(MISSING_BODY);
+}
 
 /** Marks a parsed query or form whose values were not valid percent-encoded UTF-8 (see parseUrlEncoded). */
 export const BAD_ENCODING = Symbol('badEncoding');

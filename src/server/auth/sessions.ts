@@ -4,6 +4,7 @@
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { listenerOf, type Db, type Tx } from '../db/client.ts';
 import { sessions, users } from '../db/schema/accounts.ts';
+import { downloadTokens } from '../db/schema/files.ts';
 import type { SessionUser } from './session-user.ts';
 import { hashToken, newToken } from './secrets.ts';
 
@@ -42,7 +43,7 @@ async function lookupSession(db: Db, tokenHash: string, now: Date): Promise<{ us
 export const SESSIONS_CHANNEL = 'ph_sessions';
 
 /** A revocation on the wire: the sessions ended, or the users whose sessions changed (reset, role). */
-interface Revoked {
+export interface Revoked {
   sessions?: number[];
   users?: number[];
 }
@@ -72,6 +73,7 @@ export class SessionCache {
   private listening: Promise<(() => Promise<void>) | null> | null = null;
   private nextTry = 0;
   private stopped = false;
+  private readonly observers = new Set<(revoked: Revoked | null) => void>();
 
   constructor(private readonly db: Db) {}
 
@@ -93,11 +95,24 @@ export class SessionCache {
   /** After logout (call once the session row is deleted). */
   forgetSession(sessionId: number) {
     this.forget((u) => u.sessionId === sessionId);
+    this.tell({ sessions: [sessionId] });
   }
 
   /** After a password reset or a role change of this user (call after commit). */
   forgetUser(userId: number) {
     this.forget((u) => u.id === userId);
+    this.tell({ users: [userId] });
+  }
+
+  /**
+   * `observer` hears every revocation this process makes or hears of, as soon as it does (the live
+   * streams end with their session: live/hub.ts); null: anything may have been revoked (a payload
+   * not ours, or listening again after a loss, when notifications may have been missed).
+   * Returns how to stop.
+   */
+  onRevoked(observer: (revoked: Revoked | null) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
   }
 
   clear() {
@@ -127,7 +142,10 @@ export class SessionCache {
     this.listening = listen(SESSIONS_CHANNEL, {
       onPayload: (payload) => this.revoked(payload),
       onLost: () => this.deaf(),
-      onResumed: () => this.hear(),
+      onResumed: () => {
+        this.hear();
+        this.tell(null);
+      },
     }).then(
       (unlisten) => {
         if (!this.stopped) this.hear();
@@ -159,11 +177,17 @@ export class SessionCache {
     } catch {
       // Not ours to read, but something was revoked: forget everything.
       this.clear();
+      this.tell(null);
       return;
     }
     const sessionIds = new Set(r?.sessions ?? []);
     const userIds = new Set(r?.users ?? []);
     this.forget((u) => sessionIds.has(u.sessionId) || userIds.has(u.id));
+    this.tell({ sessions: [...sessionIds], users: [...userIds] });
+  }
+
+  private tell(revoked: Revoked | null) {
+    for (const observer of this.observers) observer(revoked);
   }
 
   private forget(which: (u: SessionUser) => boolean) {
@@ -185,7 +209,11 @@ export async function revokeUserSessions(tx: Tx, userId: number) {
   await tx.execute(sql`with ended as (delete from ${sessions} where ${sessions.userId} = ${userId}) ${announce({ users: [userId] })}`);
 }
 
-/** The user's sessions stay but what they carry changed (a role): every process reads them again after `tx` commits. */
+/**
+ * The user's sessions stay but what they carry changed (a role): every process reads them again
+ * after `tx` commits, and their download tokens, made for the old role, end (decision 067). (Logout
+ * and password reset end the tokens with the sessions: ON DELETE CASCADE.)
+ */
 export async function sessionsChanged(tx: Tx, userId: number) {
-  await tx.execute(announce({ users: [userId] }));
+  await tx.execute(sql`with ended as (delete from ${downloadTokens} where ${downloadTokens.userId} = ${userId}) ${announce({ users: [userId] })}`);
 }

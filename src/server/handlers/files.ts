@@ -170,7 +170,7 @@ export const filesHandlers: Handlers = {
     const user = me(req);
     const [task] = await ctx.db.select({ id: tasks.id, userId: tasks.userId }).from(tasks).where(eq(tasks.id, req.params.id));
     if (!task || (!isAdminSide(user) && task.userId !== user.id)) throw notFound(TASK_NOT_FOUND);
-    return ok(await issueDownloadToken(ctx.db, { userId: user.id, kind: 'pdf.labels', resourceId: task.id }));
+    return ok(await issueDownloadToken(ctx.db, { actor: user, kind: 'pdf.labels', resourceId: task.id }));
   },
 
   async downloadTaskPdf(req, ctx, reply) {
@@ -196,7 +196,7 @@ export const filesHandlers: Handlers = {
     if (!built) throw badRequest(fileMessages.exportNotOpen);
     const params = built.params(req.query);
     await built.check?.(ctx.db, params);
-    return ok(await issueDownloadToken(ctx.db, { userId: user.id, kind: built.kind, params }));
+    return ok(await issueDownloadToken(ctx.db, { actor: user, kind: built.kind, params }));
   },
 
   async exportUserTaskExcel(req, ctx, reply) {

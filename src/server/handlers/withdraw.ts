@@ -159,7 +159,7 @@ export const withdrawHandlers: Handlers = {
     const user = me(req);
     const selection = paymentSelection(req.body);
     const count = await countPaymentLines(ctx.db, selection);
-    const token = await issueDownloadToken(ctx.db, { userId: user.id, kind: 'excel.withdrawPayment', params: selectionParams(selection) });
+    const token = await issueDownloadToken(ctx.db, { actor: user, kind: 'excel.withdrawPayment', params: selectionParams(selection) });
     return ok({ ...token, count });
   },
 
@@ -195,15 +195,19 @@ export const withdrawHandlers: Handlers = {
   },
 
   /**
-   * The payment file: the token's waited lines, re-read now, each exported line audited. Only who may
-   * still ask for such a token (its x-roles: admin) opens it; an admin demoted since gets nothing.
+   * The payment file: the token's waited lines, re-read now, each exported line audited; the token
+   * opens it once. Only who may still ask for such a token (its x-roles: admin) opens it.
    */
   async exportWithdrawPayments(req, ctx, reply) {
-    const { user, params } = await redeemDownloadToken(ctx.db, req.params.token, 'excel.withdrawPayment');
-    if (!rolesOf('getWithdrawPaymentFileToken').includes(user.roleType)) throw notFound(DOWNLOAD_MESSAGES.invalid);
-    const selection = selectionOf(params);
     const key = cardKey(ctx.config);
-    const rows = await ctx.db.transaction((tx) => paymentLines(tx, key, user, selection));
+    // Single use (decision 067): the token is consumed in the transaction that reads the lines, so a
+    // failure leaves it usable and of two racing requests one gets the file.
+    const { rows, selection } = await ctx.db.transaction(async (tx) => {
+      const { user, params } = await redeemDownloadToken(tx, req.params.token, 'excel.withdrawPayment', undefined, { consume: true });
+      if (!rolesOf('getWithdrawPaymentFileToken').includes(user.roleType)) throw notFound(DOWNLOAD_MESSAGES.invalid);
+      const selection = selectionOf(params);
+      return { rows: await paymentLines(tx, key, user, selection), selection };
+    });
     const stamp = formatTime(Date.now(), selection.timezone).replace(/[-: ]/g, '');
     return sendXlsx(reply, paymentWorkbook(rows), attachment(`withdraw-payments-${stamp}.xlsx`, `提现付款-${stamp}.xlsx`));
   },

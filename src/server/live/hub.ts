@@ -1,13 +1,15 @@
 // Live updates, the reading side (docs/decisions/016-live-updates.md): this process's open event
 // streams, fed by LISTEN on the database (what publishLive notified, from any process on it). Each
 // hint goes to the streams of its audience only: a member's to that member's streams, a claim's to
-// the admin side's. Keep-alive comments hold proxies open and re-check the session (logout, expiry,
-// a role change end the stream); a client that does not read is dropped rather than buffered; a
+// the admin side's. A revocation (logout, password reset, role change: auth/sessions.ts, heard from
+// any process on the session channel, in commit order with the hints) ends the streams concerned at
+// once, before any hint committed after it is dispatched; keep-alive comments hold proxies open and
+// re-check the session (expiry); a client that does not read is dropped rather than buffered; a
 // user holds at most LIVE_STREAMS_PER_USER streams; stopping the server ends every stream first.
 import { PassThrough } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { listenerOf, type Db } from '../db/client.ts';
-import type { SessionCache } from '../auth/sessions.ts';
+import type { Revoked, SessionCache } from '../auth/sessions.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { tooMany } from '../errors.ts';
 import { LIVE_CHANNEL, parsePayload, type LiveEvent } from './publish.ts';
@@ -45,8 +47,11 @@ export class LiveHub {
   private listening: Promise<() => Promise<void>> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closing = false;
+  private readonly unobserve: () => void;
 
-  constructor(private readonly opts: LiveHubOptions) {}
+  constructor(private readonly opts: LiveHubOptions) {
+    this.unobserve = opts.sessions.onRevoked((revoked) => this.revoked(revoked));
+  }
 
   /** Streams open in this process (tests, diagnostics). */
   get size(): number {
@@ -76,6 +81,9 @@ export class LiveHub {
     // The client went away (the response closed) or the stream was ended here.
     out.on('close', () => this.forget(stream));
     out.write(message('ready', {}));
+    // A revocation heard between the request's session check and here ended nothing: checked once
+    // more now that the stream hears every later one.
+    void this.sessionHolds(stream);
     this.timer ??= setInterval(() => void this.keepAlive(), this.opts.keepAliveMs ?? LIVE_KEEP_ALIVE_MS);
     this.timer.unref();
     return out;
@@ -92,6 +100,7 @@ export class LiveHub {
   /** closeStreams, then stops listening (Fastify's onClose: before the database closes). */
   async stop(): Promise<void> {
     this.closeStreams();
+    this.unobserve();
     const listening = this.listening;
     this.listening = null;
     const unlisten = await listening?.catch(() => null);
@@ -147,16 +156,34 @@ export class LiveHub {
    * opened with; the others end. Public for the tests, which do not wait 20 s for it.
    */
   async keepAlive(): Promise<void> {
-    for (const s of [...this.streams]) {
-      let now: SessionUser | null;
-      try {
-        now = await this.opts.sessions.resolve(s.token);
-      } catch {
-        now = s.user; // the database did not answer: judge the session at the next tick
-      }
-      if (!now || now.id !== s.user.id || now.roleType !== s.user.roleType) this.end(s);
-      else this.write(s, ': ping\n\n');
+    for (const s of [...this.streams]) if (await this.sessionHolds(s)) this.write(s, ': ping\n\n');
+  }
+
+  /** Whether `s`'s session is still the one it opened with; ends it if not. */
+  private async sessionHolds(s: Stream): Promise<boolean> {
+    let now: SessionUser | null;
+    try {
+      now = await this.opts.sessions.resolve(s.token);
+    } catch {
+      return true; // the database did not answer: judge the session at the next tick
     }
+    if (now && now.id === s.user.id && now.roleType === s.user.roleType) return true;
+    this.end(s);
+    return false;
+  }
+
+  /**
+   * A revocation: the streams of the sessions ended and of the users changed end now (the client
+   * reconnects, as whoever it now is). Unknown (null): every session is checked again.
+   */
+  private revoked(revoked: Revoked | null): void {
+    if (!revoked) {
+      void this.keepAlive();
+      return;
+    }
+    const sessionIds = new Set(revoked.sessions ?? []);
+    for (const userId of revoked.users ?? []) for (const s of [...(this.byUser.get(userId) ?? [])]) this.end(s);
+    if (sessionIds.size) for (const s of [...this.streams]) if (sessionIds.has(s.user.sessionId)) this.end(s);
   }
 
   private end(s: Stream): void {

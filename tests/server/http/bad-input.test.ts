@@ -220,6 +220,27 @@ describe('__proto__ and multipart', () => {
   });
 });
 
+describe('no body', () => {
+  it('answers a POST without a body, where the contract requires one, 400 A00001 in Chinese (not a TypeError 500); an empty object is still checked field by field', async () => {
+    const { app } = t();
+    const { memberToken } = await accounts();
+    const bare = (url: string, token?: string) => call(app, { method: 'POST', url, headers: token ? { 'x-token': token } : {} });
+    for (const url of ['/api/match/user/tracking/match', '/api/purchased/user/1/create', '/api/trade/user/pay/apply', '/api/withdraw/user/bind/card'])
+      expect(await bare(url, memberToken), url).toMatchObject(refused('参数错误：缺少请求体'));
+    // Anonymous operations too; and the session is judged first: no token, 401.
+    expect(await bare('/ext/login/register')).toMatchObject(refused('参数错误：缺少请求体'));
+    expect(await bare('/api/trade/user/pay/apply')).toMatchObject({ status: 401, body: { code: 'A00002' } });
+    const empty = await call(app, {
+      method: 'POST',
+      url: '/api/trade/user/pay/apply',
+      headers: { 'x-token': memberToken, 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(empty).toMatchObject({ status: 400, body: { code: 'A00001' } });
+    expect(empty.body.msg).toMatch(/^参数错误：缺少字段/);
+  });
+});
+
 describe('answers outside the routes', () => {
   it('takes path parameters as long as the contract allows (128), and answers longer ones in the envelope', async () => {
     const { app } = t();

@@ -20,9 +20,10 @@ import { useTestApp } from '../support/harness.ts';
 const t = useTestApp();
 const SEED = Number(process.env.FUZZ_SEED ?? 42);
 // How many bad values are drawn per field and role, and how many whole-request cases per operation
-// and role: ~4,300 requests, 11-17 s on PGlite with the 2 cores at load 8-10 (six test runs at once)
-// once no request errs; each request the server wrongly takes to scrypt, the sheet parser or a
-// stack overflow costs 0.5-2 s more there.
+// and role: ~4,600 requests (with the no-body case of every operation whose body is required),
+// 11-17 s on PGlite with the 2 cores at load 8-10 (six test runs at once) once no request errs; each
+// request the server wrongly takes to scrypt, the sheet parser or a stack overflow costs 0.5-2 s
+// more there.
 const SIZE = { perField: 5, perRequest: 7, perOutsider: 2 };
 
 interface Failure {

@@ -1,6 +1,7 @@
 // The live stream across server processes, as `npm start` runs them: two processes on one
 // PostgreSQL database (TEST_DB=pg), a change written through one heard on a stream of the other
-// (LISTEN/NOTIFY) by its member only; and a process that receives SIGTERM with streams open ends
+// (LISTEN/NOTIFY) by its member only; a logout or a demotion through one ends the session's streams
+// on the other within 1 s (decision 154); and a process that receives SIGTERM with streams open ends
 // them and exits cleanly within the 10 s stop limit (on PostgreSQL and on PGlite).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,8 +16,9 @@ import { createMailer } from '../../../src/server/mail/mailer.ts';
 import { startOutboxWorker } from '../../../src/server/mail/outbox.ts';
 import { migratedDataDir } from '../support/data-template.ts';
 import { dbDriver } from '../support/harness.ts';
-import { changeOf, openLiveStream, type LiveStream } from '../support/live-stream.ts';
+import { changeOf, endsWithin, openLiveStream, REVOKED_MS, type LiveStream } from '../support/live-stream.ts';
 import { api, killServers, login, ownPgDatabase, startServer, type Server } from '../support/server-process.ts';
+import { signIn } from '../support/board-fixtures.ts';
 import { claim, record, taskWorld, UPC } from '../support/task-fixtures.ts';
 
 const TEST_MS = 400_000;
@@ -68,12 +70,16 @@ describe.skipIf(dbDriver() !== 'pg')('two server processes on one PostgreSQL dat
       const w = await taskWorld(app, database);
       const taskA = await claim(w.a.api, w.boardTask.id, 2);
       await record(w.a.api, taskA.id, 'LIVE-P-1', 2);
+      const lower = await signIn(app, database, 'lower@x.test', { roleType: 'lowerAdmin' });
       const tokens = {
         admin: await createSession(database.db, w.adminUser.id, false),
         a: await createSession(database.db, w.a.user.id, false),
         b: await createSession(database.db, w.b.user.id, false),
+        /** b's second session (another device), logged out during the test. */
+        b2: await createSession(database.db, w.b.user.id, false),
+        lower: lower.token,
       };
-      return { w, taskA, tokens };
+      return { w, taskA, tokens, lowerId: lower.user.id };
     } finally {
       await app.close();
       await outbox.stop();
@@ -82,9 +88,9 @@ describe.skipIf(dbDriver() !== 'pg')('two server processes on one PostgreSQL dat
   }
 
   it(
-    'a scan through one process reaches the member on the other, and only them; SIGTERM ends the streams within the stop limit',
+    'a scan through one process reaches the member on the other, and only them; a logout or a demotion through one ends the streams on the other within 1 s; SIGTERM ends the streams within the stop limit',
     async () => {
-      const { w, taskA, tokens } = await seed();
+      const { w, taskA, tokens, lowerId } = await seed();
       const env = { DATABASE_URL: url, APP_SECRET: 'live-test-secret-0123456789abcdef' };
       const one = await startServer({ ...env, DATA_DIR: (dirs.push(tmpDir()), dirs.at(-1)!) });
       const two = await startServer({ ...env, DATA_DIR: (dirs.push(tmpDir()), dirs.at(-1)!) });
@@ -110,6 +116,25 @@ describe.skipIf(dbDriver() !== 'pg')('two server processes on one PostgreSQL dat
       await b.waitFor(changeOf('task', claimed.data.task.id));
       expect(a.changes()).toEqual([{ kind: 'task', ids: [taskA.id] }]);
       expect(b.changes()).toEqual([{ kind: 'task', ids: [claimed.data.task.id] }]);
+
+      // A logout through the first process ends that session's stream on the second within 1 s, not
+      // at its keep-alive (20 s); b's other session's stream goes on.
+      const [b2, lower] = [await listen(tokens.b2), await listen(tokens.lower)];
+      expect((await api(one, 'POST', '/ext/login/logout', { token: tokens.b2 })).code).toBe('A00000');
+      await endsWithin(b2, REVOKED_MS);
+      // A lowerAdmin demoted through the first process: their stream on the second ends within 1 s and
+      // hears nothing after; a claim right after the demotion still reaches the admin.
+      const heard = lower.messages.length;
+      expect((await api(one, 'POST', '/api/admin/user/update', { token: tokens.admin, body: { id: lowerId, roleType: 'user' } })).code).toBe('A00000');
+      const fromAdmin = admin.messages.length;
+      await Promise.all([
+        endsWithin(lower, REVOKED_MS),
+        (async () => {
+          await api(one, 'POST', `/api/task/${w.boardTask.id}/user/create/1`, { token: tokens.a });
+          await admin.waitFor(changeOf('claim', w.board.id), { from: fromAdmin });
+        })(),
+      ]);
+      expect(lower.messages.slice(heard)).toEqual([]);
 
       await stopsWithStreamOpen(two, a);
       await Promise.all([b.ended, admin.ended]);

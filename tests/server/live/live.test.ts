@@ -2,19 +2,23 @@
 // PostgreSQL with TEST_DB=pg): a member hears of their own tasks, applications and withdraw lines
 // as the warehouse scans and the admin agrees and pays, and never of another member's; the admin
 // side hears of claims; the stream is refused without a session and beyond the per-user cap, ends
-// at logout and when the server stops; a second app on the same database hears what the first wrote.
+// within 1 s of a logout, password reset or role change (made here or by another process) and when
+// the server stops; a second app on the same database hears what the first wrote.
 // Each wait is the product's 2 s promise.
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app.ts';
-import { createSession } from '../../../src/server/auth/sessions.ts';
+import { eq } from 'drizzle-orm';
+import { hashToken } from '../../../src/server/auth/secrets.ts';
+import { createSession, revokeSession, revokeUserSessions, sessionsChanged } from '../../../src/server/auth/sessions.ts';
+import { sessions, users } from '../../../src/server/db/schema/accounts.ts';
 import { LIVE_STREAMS_PER_USER } from '../../../src/server/live/hub.ts';
 import { STOP_DEADLINE_MS } from '../../../src/server/lifecycle.ts';
 import { signIn } from '../support/board-fixtures.ts';
 import { contractAjv } from '../support/contract-answers.ts';
 import { useTestApp } from '../support/harness.ts';
-import { changeOf, openLiveStream, type LiveStream } from '../support/live-stream.ts';
+import { changeOf, endsWithin, openLiveStream, REVOKED_MS, type LiveStream } from '../support/live-stream.ts';
 import { agreePayment, appliedApplication } from '../support/money-fixtures.ts';
 import { claim, record, taskWorld, UPC, type TaskWorld } from '../support/task-fixtures.ts';
 
@@ -34,6 +38,10 @@ async function listen(token: string, url = base): Promise<LiveStream> {
   await s.waitFor((m) => m.event === 'ready');
   return s;
 }
+// A stream closed from this side (fetch aborted) may leave its socket open until the client lets go
+// of it, and the harness's app.close() would wait for that: the sockets go first (vitest runs this
+// file's afterAll before the harness's).
+afterAll(() => t().app.server.closeAllConnections());
 afterEach(async () => {
   for (const s of open.splice(0)) s.close();
   // The hub has let go of every closed stream before the next test reuses the user ids.
@@ -155,13 +163,49 @@ describe('who may hold a stream, and for how long', () => {
     expect(extra.refusal?.msg).toContain('实时更新的连接过多');
     const b = await listen(w.tokens.b);
 
-    // Logging out ends the session: its streams end at the next keep-alive; b's stream only pings.
+    // Logging out ends the session's streams within 1 s, without waiting for a keep-alive; b's stays.
     const out = await t().app.inject({ method: 'POST', url: '/ext/login/logout', headers: { 'x-token': w.tokens.a } });
     expect(out.statusCode).toBe(200);
-    await t().app.appCtx.live.keepAlive();
-    await Promise.all(open.slice(0, LIVE_STREAMS_PER_USER).map((s) => s.ended));
-    await b.waitFor((m) => m.event === 'comment' && m.data === 'ping');
+    await Promise.all(open.slice(0, LIVE_STREAMS_PER_USER).map((s) => endsWithin(s, REVOKED_MS)));
     expect(t().app.appCtx.live.size).toBe(1);
+    await t().app.appCtx.live.keepAlive();
+    await b.waitFor((m) => m.event === 'comment' && m.data === 'ping');
+  });
+
+  it("a demoted lowerAdmin's stream ends within 1 s and hears nothing after; the admin's goes on", async () => {
+    const w = await world();
+    const lower = await signIn(t().app, t().database, 'lower@x.test', { roleType: 'lowerAdmin' });
+    const [admin, lowerAdmin] = [await listen(w.tokens.admin), await listen(lower.token)];
+    const demoted = await w.admin.post('/api/admin/user/update', { id: lower.user.id, roleType: 'user' });
+    expect(demoted.body.code).toBe('A00000');
+    await endsWithin(lowerAdmin, REVOKED_MS);
+    await claim(w.b.api, w.boardTask.id, 1);
+    await admin.waitFor(changeOf('claim', w.board.id));
+    expect(lowerAdmin.changes()).toEqual([]);
+  });
+
+  it('a revocation written by another process (straight on the database) ends the streams concerned within 1 s', async () => {
+    const w = await world();
+    const { database } = t();
+    const lower = await signIn(t().app, database, 'lower@x.test', { roleType: 'lowerAdmin' });
+    const [a, b, lowerAdmin] = [await listen(w.tokens.a), await listen(w.tokens.b), await listen(lower.token)];
+    // Logout of a's session, a password reset of b's sessions, a role change: each only its own streams.
+    const [aSession] = await database.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(eq(sessions.tokenHash, hashToken(w.tokens.a)));
+    await revokeSession(database.db, aSession!.id);
+    await endsWithin(a, REVOKED_MS);
+    expect(t().app.appCtx.live.size).toBe(2);
+    await database.db.transaction((tx) => revokeUserSessions(tx, w.b.user.id));
+    await endsWithin(b, REVOKED_MS);
+    await database.db.transaction(async (tx) => {
+      await tx.update(users).set({ roleType: 'admin' }).where(eq(users.id, lower.user.id));
+      await sessionsChanged(tx, lower.user.id);
+    });
+    await endsWithin(lowerAdmin, REVOKED_MS);
+    // The promoted user's session still works: a new stream opens.
+    await listen(lower.token);
   });
 
   it('a second app on the same database hears what the first wrote; its streams end as it stops, well within the stop limit', async () => {

@@ -1,7 +1,7 @@
 // The fuzz test's requests, generated from openapi.yaml: for each operation a valid request built
 // from the world's ids, then one field at a time made bad (wrong types, missing and extra fields,
 // out-of-range and non-finite numbers, ids written ' 1 ', '+1' or '0x10', 1 MB strings, NUL and
-// control characters, lone surrogates, __proto__ keys, malformed JSON, wrong content types, broken
+// control characters, lone surrogates, __proto__ keys, malformed JSON, no body, wrong content types, broken
 // multipart, path parameters over 100 characters). A write is never sent valid: each case of a write
 // carries at least one field the contract or the product's rules refuse, so nothing may change.
 // Which cases are sent is drawn with a seeded PRNG, so a failure is reproduced with its seed.
@@ -882,6 +882,18 @@ export function generateCases(operations: Operation[], w: ContractWorld, opts: G
           invalid: true,
         });
       }
+
+      // No body at all (no Content-Type either, as `curl -X POST` sends) where the contract requires
+      // one, whatever its media type: every such operation and role, 400 A00001 (not drawn: the
+      // Content-Type cases above all carry a body, and this one once reached handlers as undefined).
+      if (op.bodyRequired)
+        push({
+          what: 'no body',
+          kind: 'no body',
+          request: { method: op.method as 'POST', url: urlOf(op, base.path, base.query) },
+          invalid: true,
+          expect: [400],
+        });
 
       // Headers: a session token that is not one, on a request that is refused anyway (once per operation).
       const anyBad = list.find((c) => c.invalid);

@@ -41,6 +41,16 @@ export const changeOf =
     return d.kind === kind && (id === undefined || !d.ids || d.ids.includes(id));
   };
 
+/** The product's promise (decision 154): a revoked session's streams end within 1 s, on every process. */
+export const REVOKED_MS = 1_000;
+
+/** Resolves when the server ends `s`; rejects if it has not within `ms` of the call. */
+export function endsWithin(s: LiveStream, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the stream did not end within ${ms} ms`)), ms)));
+  return Promise.race([s.ended, late]).finally(() => clearTimeout(timer));
+}
+
 export async function openLiveStream(baseUrl: string, token?: string): Promise<LiveStream> {
   const abort = new AbortController();
   const res = await fetch(`${baseUrl}/api/events`, { headers: token ? { 'x-token': token } : {}, signal: abort.signal });

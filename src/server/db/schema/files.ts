@@ -2,10 +2,12 @@
 // ends up in browser history and proxy logs. It is therefore never the session token: it is a
 // short-lived random token scoped to one file (kind + resourceId + params) and one user, and only its
 // SHA-256 hash is stored (same rule as sessions in accounts.ts), so a leaked database cannot be
-// replayed as download links. Tokens are not single use (a browser may retry a download); they
-// simply expire, and the expires_at index lets a sweeper delete old ones.
+// replayed as download links. A token belongs to the session that asked for it and is deleted with
+// it (logout, password reset: ON DELETE CASCADE; a role change deletes the user's tokens). Tokens
+// are not single use (a browser may retry a download), except the payment file's; they expire, and
+// the expires_at index lets a sweeper delete old ones (docs/decisions/067-download-tokens-die-with-their-session.md).
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { users } from './accounts';
+import { sessions, users } from './accounts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -17,6 +19,10 @@ export const downloadTokens = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** The session that asked for the token: the token dies with it. */
+    sessionId: integer('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
     /** Which file: e.g. pdf.labels, excel.withdraw, excel.userTask, excel.tracking, excel.board, excel.taskAmount. */
     kind: text('kind').notNull(),
     /** The one resource the file is about (e.g. the task id of a label PDF), when there is one. */
@@ -26,5 +32,9 @@ export const downloadTokens = pgTable(
     expiresAt: ts('expires_at').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('download_tokens_hash_uq').on(t.tokenHash), index('download_tokens_expires_idx').on(t.expiresAt)],
+  (t) => [
+    uniqueIndex('download_tokens_hash_uq').on(t.tokenHash),
+    index('download_tokens_expires_idx').on(t.expiresAt),
+    index('download_tokens_session_idx').on(t.sessionId),
+  ],
 );
