@@ -7,13 +7,12 @@
 // /usr/sbin/nginx (CI installs nginx-light: .ci/run).
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbDriver } from '../support/harness.ts';
-import { ADMIN, killServers, ownPgDatabase, spawnServer, STARTUP_MS, type Server } from '../support/server-process.ts';
+import { ADMIN, freePort, killServers, ownPgDatabase, spawnServer, STARTUP_MS, type Server } from '../support/server-process.ts';
 
 const NGINX = '/usr/sbin/nginx';
 const SHIPPED = path.resolve(import.meta.dirname, '../../../deploy/nginx.conf');
@@ -30,17 +29,6 @@ afterAll(() => {
   nginx?.kill('SIGKILL');
   fs.rmSync(dir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * deploy/nginx.conf with this run's ports and log folder (and `down` on the line of the process
