@@ -204,7 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', () => sessions.start());
   app.addHook('onClose', () => Promise.all([ctx.live.stop(), sessions.stop(), ctx.uploads.close()]).then(() => undefined));
 
-  const headers = securityHeaders();
+  const headers = securityHeaders({ hstsMaxAge: deps.config.hstsMaxAge });
   app.addHook('onRequest', (req, reply, done) => {
     reply.headers(headers);
     // API answers carry personal data (user info, cards, withdrawals): no cache may keep them.
@@ -295,9 +295,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  // Unknown API paths answer in the envelope; /login is the login page's own html (login.html,
-  // decision 131); every other path is the SPA (history mode). Both pages as the static files are
-  // sent: precompressed by Accept-Encoding, revalidated on each use (staticCacheControl).
+  // Unknown API paths and missing files (a path ending in an extension, or under /assets/) answer
+  // 404 in the envelope; /login is the login page's own html (login.html, decision 131); every
+  // other path is the SPA (history mode). Both pages as the static files are sent: precompressed by
+  // Accept-Encoding, revalidated on each use (staticCacheControl).
   const indexFile = path.join(deps.config.webDir, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
   const hasLoginPage = fs.existsSync(path.join(deps.config.webDir, LOGIN_PAGE_FILE));
@@ -311,9 +312,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       setHeaders: (reply, file) => void reply.header('cache-control', staticCacheControl(deps.config.webDir, file)),
     });
   }
+  // Nothing of the app is for search engines (every page is behind a login): a real robots.txt,
+  // not the SPA's html.
+  app.get('/robots.txt', (_req, reply) => reply.type('text/plain; charset=utf-8').send('User-agent: *\nDisallow: /\n'));
   app.setNotFoundHandler((req, reply) => {
     if (!servesWebApp(req.method, req.url)) {
-      return reply.status(404).send({ code: Code.notFound, msg: '接口不存在' });
+      return reply.status(404).send({ code: Code.notFound, msg: isApiPath(req.url) ? '接口不存在' : '文件不存在' });
     }
     if (!hasWeb) return reply.status(404).type('text/plain; charset=utf-8').send('The web app is not built: run npm run build.');
     return reply.sendFile(hasLoginPage && isLoginPage(req.url) ? LOGIN_PAGE_FILE : 'index.html');
@@ -375,12 +379,14 @@ function handle(handler: Handler<OpId> | undefined, ctx: Ctx) {
 /**
  * The security headers of every response: helmet's, with this app's Content-Security-Policy
  * (same-origin scripts and connections; inline styles for the UI kit; images and media from data:
- * and blob: URLs, as the label preview and the camera scanner make them; no framing; no HSTS, which
- * belongs to the TLS proxy in front). Computed once at start: they are the same for every response
- * (no nonces), and @fastify/helmet rebuilt helmet's middleware on each request (~3% of a scan's
- * server time).
+ * and blob: URLs, as the label preview and the camera scanner make them; no framing); a
+ * Permissions-Policy granting the camera to this origin alone (/admin/scan's scanner) and the
+ * microphone, location, payment and USB to nobody (the app uses none); Strict-Transport-Security only when HSTS_MAX_AGE is set (the TLS proxy in
+ * front knows whether there is TLS; decision 035). Computed once at start: they are the same for
+ * every response (no nonces), and @fastify/helmet rebuilt helmet's middleware on each request (~3%
+ * of a scan's server time).
  */
-export function securityHeaders(): Record<string, string> {
+export function securityHeaders(opts: { hstsMaxAge?: number } = {}): Record<string, string> {
   const headers: Record<string, string> = {};
   const res = {
     setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = String(value)),
@@ -400,7 +406,9 @@ export function securityHeaders(): Record<string, string> {
         upgradeInsecureRequests: null,
       },
     },
-    hsts: false,
+    // Not for sibling subdomains: other sites of the domain may not have TLS.
+    hsts: opts.hstsMaxAge === undefined ? false : { maxAge: opts.hstsMaxAge, includeSubDomains: false },
   })({} as IncomingMessage, res as unknown as ServerResponse, () => undefined);
+  headers['permissions-policy'] = 'camera=(self), microphone=(), geolocation=(), payment=(), usb=()';
   return headers;
 }

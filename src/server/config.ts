@@ -39,6 +39,12 @@ export interface Config {
    */
   metricsPort: number | undefined;
   metricsHost: string;
+  /**
+   * Strict-Transport-Security's max-age in seconds (HSTS_MAX_AGE), sent on every answer; undefined
+   * (default): not sent. For a server reached only through a TLS-terminating proxy: the browser then
+   * refuses plain http for that long, so it is off unless the operator says so.
+   */
+  hstsMaxAge: number | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -52,6 +58,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined;
   if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535 || (metricsPort === port && port !== 0)))
     throw new Error(`METRICS_PORT must be a port number other than PORT, got ${env.METRICS_PORT}`);
+  const hstsMaxAge = env.HSTS_MAX_AGE ? Number(env.HSTS_MAX_AGE) : undefined;
+  if (hstsMaxAge !== undefined && (!/^\d+$/.test(env.HSTS_MAX_AGE!.trim()) || !Number.isSafeInteger(hstsMaxAge)))
+    throw new Error(`HSTS_MAX_AGE must be a whole number of seconds (e.g. 31536000), got ${env.HSTS_MAX_AGE}`);
   return {
     port,
     host,
@@ -72,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     metricsPort,
     metricsHost: env.METRICS_HOST || '127.0.0.1',
+    hstsMaxAge,
   };
 }
 

@@ -19,8 +19,18 @@ interface RequestLike {
 const API_PREFIXES = ['/api/', '/ext/'];
 export const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
 
-/** An unrouted request the web app answers (history mode): a GET or HEAD outside the API. */
-export const servesWebApp = (method: string, url: string) => (method === 'GET' || method === 'HEAD') && !isApiPath(url);
+/**
+ * A path of a file, never a page of the web app: under /assets/, or its last segment ends in an
+ * extension (.js .css .map .png ...). A missing one is a 404, not index.html (a stale chunk or a
+ * probe would otherwise get html with a 200). The app's own routes have no dot in their last segment.
+ */
+const isFilePath = (url: string) => {
+  const p = url.split('?')[0]!;
+  return p.startsWith('/assets/') || /\.[A-Za-z0-9]{1,10}$/.test(p);
+};
+
+/** An unrouted request the web app answers (history mode): a GET or HEAD outside the API, not of a file. */
+export const servesWebApp = (method: string, url: string) => (method === 'GET' || method === 'HEAD') && !isApiPath(url) && !isFilePath(url);
 
 /**
  * The name a request is logged and counted by: its operationId; else `static` (a built file),

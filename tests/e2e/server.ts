@@ -3,22 +3,10 @@
 // adding what the browser needs: a known port (the mailed links carry APP_URL), a fresh embedded
 // database copied from the migrated template (tests/server/support/data-template.ts) and the built web app in dist/.
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { migratedDataDir } from '../server/support/data-template.ts';
-import { spawnServer } from '../server/support/server-process.ts';
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
+import { freePort, spawnServer } from '../server/support/server-process.ts';
 
 export interface RunningServer {
   url: string;

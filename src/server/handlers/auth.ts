@@ -131,10 +131,14 @@ export const authHandlers: Handlers = {
     return ok({ status: 'succ', userName: user.nickName, roleType: user.roleType, token }, '登录成功');
   },
 
-  async logout(req, ctx) {
+  async logout(req, ctx, reply) {
     // Every process forgets the session when this commits (a NOTIFY); this one at once.
     await revokeSession(ctx.db, me(req).sessionId);
     ctx.sessions.forgetSession(me(req).sessionId);
+    // The browser drops what it cached of this origin (and the back/forward cache's pages of the
+    // session). Not "storage": it would also wipe /admin/scan2's unsent rows and the members' last
+    // visits, kept there across logins; the web app removes the token itself (decision 035).
+    reply.header('clear-site-data', '"cache"');
     return ok({ status: 'succ' }, '已退出登录');
   },
 

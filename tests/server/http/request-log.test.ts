@@ -47,6 +47,7 @@ describe('request logs', () => {
       ['GET', '/assets/app-1a2b3c.js?v=QUERY-TOKEN-2', 'static 200'],
       ['GET', '/reset?token=QUERY-TOKEN-3', 'webApp 200'],
       ['GET', '/api/no/such/call?token=QUERY-TOKEN-4', 'notFound 404'],
+      ['GET', '/assets/app-0000.js?v=QUERY-TOKEN-6', 'notFound 404'],
       ['POST', '/healthz', 'notFound 404'],
       ['GET', '/ext/login/token/exist?token=QUERY-TOKEN-5&type=change', 'checkToken 200'],
     ];

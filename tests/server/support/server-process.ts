@@ -4,6 +4,7 @@
 // spawned on a free port with a bootstrap admin, waited for until they print their address, and
 // killed by the file's afterAll(killServers) if a test leaves one running.
 import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import { expect } from 'vitest';
 
 /** Startup times vary a lot on a busy CI machine: waits are generous. */
@@ -23,6 +24,18 @@ const running = new Set<ChildProcess>();
 /** Kills the servers still running (a test file's afterAll: a failed test leaves none behind). */
 export function killServers(): void {
   for (const p of running) p.kill('SIGKILL');
+}
+
+/** A port free on 127.0.0.1 now: for a server that must keep its port across a restart, or a known URL. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
 }
 
 /** Spawns `npm start`'s command; resolves once it prints its address (or rejects with its output). */
