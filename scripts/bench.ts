@@ -29,7 +29,7 @@ import { userGroupMembers, userGroups } from '../src/server/db/schema/groups.ts'
 import { writeWorkbook } from '../src/server/files/xlsx-write.ts';
 import { PURCHASED_COLUMNS, PURCHASED_LIMITS } from '../src/server/files/purchased-upload.ts';
 import { TRACKING_COLUMNS, TRACKING_LIMITS } from '../src/server/files/tracking-upload.ts';
-import { seedOpenTasks, seedReceiving, seedResponsive, seedScans } from './bench-seed.ts';
+import { growScans, seedGrowthBase, seedOpenTasks, seedReceiving, seedResponsive, seedScans } from './bench-seed.ts';
 import { bareDb, startBare } from './bench-bare.ts';
 
 /**
@@ -44,7 +44,8 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10000);
 /**
  * BENCH_ONLY: comma-separated scenario groups: base, upload, receiving, responsive; `ratios` is
- * the part of receiving that measures the app beside its bare routes (the ratio targets) alone.
+ * the part of receiving that measures the app beside its bare routes (the ratio targets) alone;
+ * `growth` (benchGrowth, minutes: not in the default set) the hot paths as the tables grow.
  */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'base,upload,receiving,responsive').split(','));
 
@@ -474,6 +475,7 @@ async function main() {
   if (ONLY.has('upload')) await benchPurchasedUpload(base, database.db, hash);
   if (ONLY.has('responsive')) await benchResponsive(database, hash);
   if (ONLY.has('receiving') || ONLY.has('ratios')) await benchReceiving(base, database, admins[0]!.id, hash, as, many, ONLY.has('receiving'));
+  if (ONLY.has('growth')) await benchGrowth(base, database, admins[0]!.id, hash, as);
 
   await app.close();
   await outbox.stop();
@@ -609,6 +611,126 @@ async function benchReceiving(
     return { url: `${base}/api/scan/admin/tracking/list?${q}`, headers: as(i) };
   });
   await measure('GET /api/scan/admin/tracking/list (filters)', filtered.slice(WARMUP), { p95: 50 }, filtered.slice(0, WARMUP));
+}
+
+/** The growth target: each path's figure at the largest size at most this many times its figure at the smallest. */
+const GROWTH_TARGET = 1.5;
+
+/**
+ * Growth (BENCH_ONLY=growth): the hot paths' cost as the scan table grows on one database, as a
+ * folder that has been in use for years: a matched scan (POST .../create of an announced parcel a
+ * member recorded), a tracking id's records (GET .../tracking/{id}/list), the filtered list (GET
+ * .../tracking/list, a quarter each by status, tracking id, dates and product, the one product in
+ * half of those) and a 50,000-row tracking import of new parcels, at 10,000, 100,000 and 1,000,000
+ * scan rows on PostgreSQL, 10,000, 100,000 and 300,000 on PGlite (BENCH_GROWTH_SIZES: others,
+ * comma-separated), 9 in 10 rows of one product. The rows are added in bulk SQL without ANALYZE
+ * (bench-seed.ts growScans): keeping the statistics current is the app's part on PGlite (decision
+ * 066) and autovacuum's on PostgreSQL. Each request path: BENCH_GROWTH_REQUESTS (1,000) measured
+ * after 300 of the same kind; its figure is the server's median time (reply.elapsedTime). Printed:
+ * each figure per size and its ratio largest/smallest beside the target (decision 094).
+ */
+async function benchGrowth(
+  base: string,
+  database: Awaited<ReturnType<typeof openDatabase>>,
+  adminId: number,
+  hash: string,
+  as: (i: number) => Record<string, string>,
+) {
+  const pgDriver = database.driver === 'pg';
+  const sizes = (process.env.BENCH_GROWTH_SIZES ?? (pgDriver ? '10000,100000,1000000' : '10000,100000,300000')).split(',').map(Number);
+  const requests = Number(process.env.BENCH_GROWTH_REQUESTS ?? 1000);
+  const warm = 300;
+  const db = database.db;
+  const world = await seedGrowthBase(db, { adminId, passwordHash: hash });
+  const rnd = (n: number) => Math.floor(Math.random() * n);
+  const pad = (s: number) => String(s).padStart(8, '0');
+  const figures: Record<string, number[]> = {
+    'matched scan (server p50 ms)': [],
+    "a tracking id's records (server p50 ms)": [],
+    'filtered list (server p50 ms)': [],
+    '50,000-row import (s)': [],
+  };
+  const [scanF, lookupF, listF, importF] = Object.values(figures) as [number[], number[], number[], number[]];
+  const p50 = (run: Run) =>
+    pctOf(
+      [...run.server].sort((a, b) => a - b),
+      50,
+    );
+  const failed = (name: string, run: Run) => run.failures && console.log(`  ${name}: ${run.failures} failed (${run.firstFailure})`);
+  for (const size of sizes) {
+    const t0 = performance.now();
+    await growScans(db, world, size);
+    console.log(`growth: ${size} scan rows (${database.driver}), grown in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    // Announced parcels of the whole table not scanned yet, in random order.
+    const parcels = await rowsOf<{ trackingId: string; upc: string; itemId: number }>(
+      db.execute(sql`
+        select tracking_id as "trackingId", upc, item_id as "itemId" from scan_trackings
+        where status = 'init' and tracking_id like 'R%' order by random() limit ${requests + warm}`),
+    );
+    const scans = parcels.map((p, i) => ({
+      method: 'POST',
+      url: `${base}/api/scan/admin/tracking/${p.trackingId}/create`,
+      headers: { ...as(i), 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [{ upc: p.upc, itemId: p.itemId, count: 1 }] }),
+    }));
+    const tracking = () => (Math.random() < 0.5 ? `R${pad(10 * rnd(size / 10) + rnd(3))}` : `U${pad(10 * rnd(size / 10) + 3 + rnd(7))}`);
+    const lookups = Array.from({ length: requests + warm }, (_, i) => ({ url: `${base}/api/scan/admin/tracking/${tracking()}/list`, headers: as(i) }));
+    const day = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString().slice(0, 10);
+    const lists = Array.from({ length: requests + warm }, (_, i) => {
+      const q = new URLSearchParams({ page: String(1 + (i % 5)), size: '20', timezone: '8' });
+      if (i % 4 === 0) q.set('status', ['init', 'match', 'unmatch'][i % 3]!);
+      if (i % 4 === 1) q.set('trackingId', tracking());
+      if (i % 4 === 2) {
+        q.set('startTime', day(30 + (i % 200)));
+        q.set('endTime', day(i % 30));
+      }
+      if (i % 4 === 3) q.set('itemId', String(world.items[i % 8 < 4 ? 0 : rnd(world.items.length)]!.id));
+      return { url: `${base}/api/scan/admin/tracking/list?${q}`, headers: as(i) };
+    });
+    for (const [name, specs, into] of [
+      ['matched scan', scans, scanF],
+      ['lookup', lookups, lookupF],
+      ['filtered list', lists, listF],
+    ] as const) {
+      if (specs.length < 8) {
+        console.log(`  ${name}: not measured (${specs.length} announced parcels left)`);
+        into.push(NaN);
+        continue;
+      }
+      // A small table announces fewer parcels than requests + warm-up: a quarter of them warm up.
+      const w = Math.min(warm, Math.floor(specs.length / 4));
+      await drive(specs.slice(0, w));
+      const run = await runSpecs(specs.slice(w));
+      failed(name, run);
+      into.push(run.failures ? NaN : p50(run));
+    }
+    const file = writeWorkbook([
+      {
+        name: 'tracking',
+        header: TRACKING_COLUMNS.map((c) => c.headers[0]!),
+        rows: Array.from({ length: TRACKING_LIMITS.maxRows }, (_, i) => {
+          const item = world.items[i % 10 === 9 ? 1 + (i % 199) : 0]!;
+          return [`N${size}x${pad(i)}`, item.upc, item.id, null, 'UPS', 1 + (i % 3)];
+        }),
+        textColumns: [0, 1],
+      },
+    ]);
+    const r = await sendWorkbook(`${base}/api/scan/admin/excel/upload/import`, as(0), file);
+    if (!r.ok) console.log(`  import failed: ${r.totals}`);
+    importF.push(r.ok ? r.seconds : NaN);
+    world.scans += TRACKING_LIMITS.maxRows;
+    console.log(
+      `  matched scan ${scanF.at(-1)!.toFixed(1)} ms, lookup ${lookupF.at(-1)!.toFixed(1)} ms, filtered list ${listF.at(-1)!.toFixed(1)} ms (server p50, ${requests} requests each); import ${importF.at(-1)!.toFixed(1)} s (${r.totals})`,
+    );
+  }
+  console.log(
+    `growth (${database.driver}, concurrency ${CONCURRENCY}): ${'scan rows'.padEnd(28)} ${sizes.map((n) => String(n).padStart(9)).join(' ')}  ratio largest/smallest`,
+  );
+  for (const [name, values] of Object.entries(figures)) {
+    const ratio = values.at(-1)! / values[0]!;
+    const verdict = Number.isNaN(ratio) ? 'NOT measured' : ratio <= GROWTH_TARGET ? 'met' : 'NOT met';
+    console.log(`  ${name.padEnd(44)} ${values.map((v) => v.toFixed(1).padStart(9)).join(' ')}  ${ratioText(ratio)}  target <= ${GROWTH_TARGET}: ${verdict}`);
+  }
 }
 
 /**
