@@ -1,4 +1,4 @@
-// Matching's database side (decision 095): the locks, the one-statement read (on a snapshot taken
+// Matching's database side (decisions 095, 094): the locks, the one-statement read (on a snapshot taken
 // once the locks are held) of what the planner (matching/plan.ts) works on, and the writing of its plan. The one place, besides
 // db/client.ts and db/together.ts, that knows whether a transaction runs pipelined: the domain code
 // (matching/match.ts, the scan service, the uploads) hands it data and gets data back.
