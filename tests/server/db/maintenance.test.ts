@@ -56,8 +56,8 @@ describe('PGlite maintenance', () => {
     const maintenance = startMaintenance(db, t().app.log, { intervalMs: 3_600_000 });
     try {
       await growScans(db, 20_000, 1_000);
-      const done = await maintenance.runOnce();
-      expect(done).toContain('analyze scan_trackings');
+      // Vacuumed too where earlier tests of this database left dead rows.
+      expect(await maintenance.runOnce()).toEqual(expect.arrayContaining([expect.stringMatching(/^(vacuum )?analyze scan_trackings$/)]));
       const scanned = await estimate(db, sql`status = 'scan'`);
       expect(scanned).toBeGreaterThan(500);
       expect(scanned).toBeLessThan(2_000);
