@@ -1,7 +1,7 @@
 // Seeding for `npm run bench`: large amounts of data written with set-based SQL (generate_series),
 // so seeding 100,000s of rows takes seconds. Only the bench uses it; tests build their data through
 // the API (tests/server/support/*-fixtures.ts).
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../src/server/db/client.ts';
 import { MATCH_CHUNK, matchTrackings } from '../src/server/matching/match.ts';
 
@@ -211,4 +211,78 @@ async function settleMatching(db: Db, records: number) {
   for (let i = 0; i < ids.length; i += MATCH_CHUNK) {
     await db.transaction((tx) => matchTrackings(tx, ids.slice(i, i + MATCH_CHUNK), null));
   }
+}
+
+export interface GrowthWorld {
+  /** Item 0 is the one product most rows are of; the other 199 share the rest. */
+  items: { id: number; upc: string }[];
+  boardId: number;
+  memberIds: number[];
+  /** Scan rows seeded so far (row s of the growth: R<s> a recorded parcel, U<s> another). */
+  scans: number;
+}
+
+/** The growth bench's fixed part: 200 members, 200 items (each with a board task) on one open board. */
+export async function seedGrowthBase(db: Db, opts: { adminId: number; passwordHash: string }): Promise<GrowthWorld> {
+  const memberIds = (
+    await rowsOf<{ id: number }>(
+      db.execute(sql`
+        insert into users (mail_addr, nick_name, role_type, password_hash)
+        select 'g' || g || '@bench.test', 'grower' || g, 'user', ${opts.passwordHash} from generate_series(1, 200) g
+        returning id`),
+    )
+  ).map((r) => r.id);
+  const items = await rowsOf<{ id: number; upc: string }>(
+    db.execute(sql`
+      insert into items (item_name, upc, product_id, price)
+      select 'Growth item ' || g, lpad((200000000000 + g)::text, 12, '0'), 'G' || g, 1000 + g from generate_series(1, 200) g
+      returning id, upc`),
+  );
+  const [board] = await rowsOf<{ id: number }>(
+    db.execute(
+      sql`insert into boards (board_name, publish_at, expire_at, status) values ('Bench growth', now() - interval '365 days', now() + interval '30 days', 'open') returning id`,
+    ),
+  );
+  await db.execute(sql`
+    insert into board_tasks (board_id, user_id, item_id, item_name, buy_in, show, need)
+    select ${board!.id}, ${opts.adminId}, i.id, i.item_name, 1200, 1000000, 1000000 from items i where i.item_name like 'Growth item %'`);
+  return { items: items.sort((a, b) => a.id - b.id), boardId: board!.id, memberIds, scans: 0 };
+}
+
+/**
+ * Grows the growth world to `to` scan rows, in set-based SQL, without ANALYZE (what the app and
+ * autovacuum do about it is part of what is measured). Row s: 9 in 10 are of item 0 (the one
+ * product); 3 in 10 are parcels a member recorded (R<s>: a task of 1 unit and its record), of which
+ * s % 10 = 0 announced by an import and not yet scanned (an init row: what the matched scans scan),
+ * the other two matched; the rest parcels nobody recorded (U<s>: unmatch, or init one in five).
+ * Spread over the last 365 days.
+ */
+export async function growScans(db: Db, world: GrowthWorld, to: number): Promise<void> {
+  const from = world.scans;
+  const item = (s: SQL) => sql`(${sql.param(world.items.map((i) => i.id))}::int[])[case when ${s} % 10 = 9 then 2 + (${s} / 10) % 199 else 1 end]`;
+  const [{ before } = { before: 0 }] = await rowsOf<{ before: number }>(db.execute(sql`select coalesce(max(id), 0)::int as before from tasks`));
+  await db.execute(sql`
+    with n as (select s, nextval(pg_get_serial_sequence('tasks', 'id'))::int as id, ${item(sql`s`)} as item_id from generate_series(${from}::int, ${to - 1}::int) s where s % 10 < 3)
+    insert into tasks (id, main_id, sub_id, board_id, board_task_id, user_id, item_id, item_name, buy_in, count, product_count, status, upc, label_count, tracking_id, created_at)
+    select n.id, n.id, 0, ${world.boardId}, bt.id, (${sql.param(world.memberIds)}::int[])[1 + n.s % 200], n.item_id, bt.item_name, 1200, 1,
+      case when n.s % 10 = 0 then 0 else 1 end, case when n.s % 10 = 0 then 'open'::task_status else 'locked'::task_status end,
+      i.upc, 0, 'R' || lpad(n.s::text, 8, '0'), now() - (n.s % 365) * interval '1 day'
+    from n join board_tasks bt on bt.board_id = ${world.boardId} and bt.item_id = n.item_id join items i on i.id = n.item_id`);
+  await db.execute(sql`
+    insert into purchased_records (task_id, user_id, tracking_id, product_count, status, created_at, updated_at)
+    select t.id, t.user_id, t.tracking_id, 1, case when t.status = 'open' then 'init'::purchased_status else 'match'::purchased_status end, t.created_at, t.created_at
+    from tasks t where t.id > ${before}`);
+  await db.execute(sql`
+    insert into scan_trackings (tracking_id, upc, count, item_id, item_name, status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at)
+    select t.tracking_id, t.upc, 1, t.item_id, t.item_name, case when t.status = 'open' then 'init'::scan_status else 'match'::scan_status end,
+      case when t.status = 'open' then null else 'grower' end, case when t.status = 'open' then null else t.user_id end,
+      case when t.status = 'open' then null else t.main_id end, case when t.status = 'open' then null else 0 end,
+      case when t.status = 'open' then null else t.id end, null, t.created_at - interval '1 hour', t.created_at
+    from tasks t where t.id > ${before}`);
+  await db.execute(sql`
+    insert into scan_trackings (tracking_id, upc, count, item_id, item_name, status, op_uid, created_at, updated_at)
+    select 'U' || lpad(s::text, 8, '0'), i.upc, 1 + s % 3, i.id, i.item_name, case when s % 5 = 0 then 'init'::scan_status else 'unmatch'::scan_status end, null,
+      now() - (s % 365) * interval '1 day' - (s % 86400) * interval '1 second', now()
+    from generate_series(${from}::int, ${to - 1}::int) s join items i on i.id = ${item(sql`s`)} where s % 10 >= 3`);
+  world.scans = to;
 }

@@ -16,7 +16,7 @@ import { Worker } from 'node:worker_threads';
 import type { Writable } from 'node:stream';
 import pg from 'pg';
 import pino from 'pino';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { openDatabase, rowsOf } from '../src/server/db/client.ts';
 import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
@@ -29,7 +29,7 @@ import { userGroupMembers, userGroups } from '../src/server/db/schema/groups.ts'
 import { writeWorkbook } from '../src/server/files/xlsx-write.ts';
 import { PURCHASED_COLUMNS, PURCHASED_LIMITS } from '../src/server/files/purchased-upload.ts';
 import { TRACKING_COLUMNS, TRACKING_LIMITS } from '../src/server/files/tracking-upload.ts';
-import { seedOpenTasks, seedReceiving, seedResponsive, seedScans } from './bench-seed.ts';
+import { growScans, seedGrowthBase, seedOpenTasks, seedReceiving, seedResponsive, seedScans } from './bench-seed.ts';
 import { bareDb, startBare } from './bench-bare.ts';
 
 /**
@@ -44,7 +44,8 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10000);
 /**
  * BENCH_ONLY: comma-separated scenario groups: base, upload, receiving, responsive; `ratios` is
- * the part of receiving that measures the app beside its bare routes (the ratio targets) alone.
+ * the part of receiving that measures the app beside its bare routes (the ratio targets) alone;
+ * `growth` (benchGrowth, minutes: not in the default set) the hot paths as the tables grow.
  */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'base,upload,receiving,responsive').split(','));
 
@@ -474,6 +475,7 @@ async function main() {
   if (ONLY.has('upload')) await benchPurchasedUpload(base, database.db, hash);
   if (ONLY.has('responsive')) await benchResponsive(database, hash);
   if (ONLY.has('receiving') || ONLY.has('ratios')) await benchReceiving(base, database, admins[0]!.id, hash, as, many, ONLY.has('receiving'));
+  if (ONLY.has('growth')) await benchGrowth(base, database, admins[0]!.id, hash, as);
 
   await app.close();
   await outbox.stop();
@@ -609,6 +611,168 @@ async function benchReceiving(
     return { url: `${base}/api/scan/admin/tracking/list?${q}`, headers: as(i) };
   });
   await measure('GET /api/scan/admin/tracking/list (filters)', filtered.slice(WARMUP), { p95: 50 }, filtered.slice(0, WARMUP));
+}
+
+/**
+ * CPU time (ms) from now of the PostgreSQL backends serving this database (a server on this machine:
+ * their /proc entries, 10 ms ticks); the answer reads it. Nothing on PGlite, which runs in the server's thread.
+ */
+async function backendsCpu(database: Awaited<ReturnType<typeof openDatabase>>): Promise<() => Promise<number>> {
+  if (database.driver !== 'pg') return async () => 0;
+  const read = async () => {
+    const pids = await rowsOf<{ pid: number }>(database.db.execute(sql`select pid from pg_stat_activity where datname = current_database()`));
+    const cpu = new Map<number, number>();
+    for (const { pid } of pids) {
+      try {
+        const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+      } catch {
+        // Not on this machine, or ended.
+      }
+    }
+    return cpu;
+  };
+  const before = await read();
+  return async () => [...(await read())].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
+}
+
+/** The growth target: each path's figure at the largest size at most this many times its figure at the smallest. */
+const GROWTH_TARGET = 1.5;
+
+/**
+ * Growth (BENCH_ONLY=growth): the hot paths' cost as the scan table grows on one database, as a
+ * folder that has been in use for years: a matched scan (POST .../create of an announced parcel a
+ * member recorded), a tracking id's records (GET .../tracking/{id}/list), the filtered list (GET
+ * .../tracking/list, a quarter each by status, tracking id, dates and product, the one product in
+ * half of those) and a 50,000-row tracking import of new parcels, at 10,000, 100,000 and 1,000,000
+ * scan rows on PostgreSQL, 10,000, 100,000 and 300,000 on PGlite (BENCH_GROWTH_SIZES: others,
+ * comma-separated), 9 in 10 rows of one product. The rows are added in bulk SQL without ANALYZE
+ * (bench-seed.ts growScans): keeping the statistics current is the app's part on PGlite (decision
+ * 066) and autovacuum's on PostgreSQL. Each request path: BENCH_GROWTH_REQUESTS (1,000) measured
+ * after 300 of the same kind; its figure is the server's median time (reply.elapsedTime). Printed:
+ * each figure per size and its ratio largest/smallest beside the target (decision 094).
+ */
+async function benchGrowth(
+  base: string,
+  database: Awaited<ReturnType<typeof openDatabase>>,
+  adminId: number,
+  hash: string,
+  as: (i: number) => Record<string, string>,
+) {
+  const pgDriver = database.driver === 'pg';
+  const sizes = (process.env.BENCH_GROWTH_SIZES ?? (pgDriver ? '10000,100000,1000000' : '10000,100000,300000')).split(',').map(Number);
+  const requests = Number(process.env.BENCH_GROWTH_REQUESTS ?? 1000);
+  const db = database.db;
+  const world = await seedGrowthBase(db, { adminId, passwordHash: hash });
+  const rnd = (n: number) => Math.floor(Math.random() * n);
+  const pad = (s: number) => String(s).padStart(8, '0');
+  // Per path: the server's median time, and the CPU a request cost (the server's thread, and on
+  // PostgreSQL the backends serving this database): the latter hardly moves with other work on the machine.
+  const figures: Record<string, number[]> = {};
+  const figure = (name: string, value: number) => (figures[name] ??= []).push(value);
+  const p50 = (run: Run) =>
+    pctOf(
+      [...run.server].sort((a, b) => a - b),
+      50,
+    );
+  for (const size of sizes) {
+    // Requests of each path run first and not counted: many more at the first size, where V8 has
+    // still to compile the paths (else the smallest size reads slower than the largest).
+    const warm = size === sizes[0] ? 3000 : 300;
+    const t0 = performance.now();
+    await growScans(db, world, size);
+    console.log(`growth: ${size} scan rows (${database.driver}), grown in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    // Announced parcels of the whole table not scanned yet, in random order.
+    const parcels = await rowsOf<{ trackingId: string; upc: string; itemId: number }>(
+      db.execute(sql`
+        select tracking_id as "trackingId", upc, item_id as "itemId" from scan_trackings
+        where status = 'init' and tracking_id like 'R%' order by random() limit ${requests + warm}`),
+    );
+    const create = (trackingId: string, p: { upc: string; itemId: number }, i: number) => ({
+      method: 'POST',
+      url: `${base}/api/scan/admin/tracking/${trackingId}/create`,
+      headers: { ...as(i), 'content-type': 'application/json' },
+      body: JSON.stringify({ items: [{ upc: p.upc, itemId: p.itemId, count: 1 }] }),
+    });
+    // A small table announces fewer parcels than that: its warm-up is a quarter of them after scans
+    // of new parcels (the same statements; matching finds no record).
+    const announcedWarm = Math.min(warm, Math.floor(parcels.length / 4));
+    const freshWarm = Array.from({ length: warm - announcedWarm }, (_, i) =>
+      create(`W${size}x${pad(i)}`, { upc: world.items[0]!.upc, itemId: world.items[0]!.id }, i),
+    );
+    const scans = [...freshWarm, ...parcels.map((p, i) => create(p.trackingId, p, i))];
+    const tracking = () => (Math.random() < 0.5 ? `R${pad(10 * rnd(size / 10) + rnd(3))}` : `U${pad(10 * rnd(size / 10) + 3 + rnd(7))}`);
+    const lookups = Array.from({ length: requests + warm }, (_, i) => ({ url: `${base}/api/scan/admin/tracking/${tracking()}/list`, headers: as(i) }));
+    const day = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString().slice(0, 10);
+    const lists = Array.from({ length: requests + warm }, (_, i) => {
+      const q = new URLSearchParams({ page: String(1 + (i % 5)), size: '20', timezone: '8' });
+      if (i % 4 === 0) q.set('status', ['init', 'match', 'unmatch'][i % 3]!);
+      if (i % 4 === 1) q.set('trackingId', tracking());
+      if (i % 4 === 2) {
+        q.set('startTime', day(30 + (i % 200)));
+        q.set('endTime', day(i % 30));
+      }
+      if (i % 4 === 3) q.set('itemId', String(world.items[i % 8 < 4 ? 0 : rnd(world.items.length)]!.id));
+      return { url: `${base}/api/scan/admin/tracking/list?${q}`, headers: as(i) };
+    });
+    const line: string[] = [];
+    for (const [name, specs] of [
+      ['matched scan', scans],
+      ["a tracking id's records", lookups],
+      ['filtered list', lists],
+    ] as const) {
+      if (specs.length < warm + 8) {
+        console.log(`  ${name}: not measured (${specs.length - warm} announced parcels left)`);
+        figure(`${name}: server p50 ms`, NaN);
+        figure(`${name}: CPU µs/req`, NaN);
+        continue;
+      }
+      await drive(specs.slice(0, warm));
+      const backends = await backendsCpu(database);
+      const run = await runSpecs(specs.slice(warm));
+      const cpu = ((run.cpuMs + (await backends())) / run.requests) * 1000;
+      if (run.failures) console.log(`  ${name}: ${run.failures} failed (${run.firstFailure})`);
+      figure(`${name}: server p50 ms`, run.failures ? NaN : p50(run));
+      figure(`${name}: CPU µs/req`, run.failures ? NaN : cpu);
+      line.push(`${name} p50 ${p50(run).toFixed(1)} ms, ${cpu.toFixed(0)} µs CPU/req`);
+    }
+    const file = writeWorkbook([
+      {
+        name: 'tracking',
+        header: TRACKING_COLUMNS.map((c) => c.headers[0]!),
+        rows: Array.from({ length: TRACKING_LIMITS.maxRows }, (_, i) => {
+          const item = world.items[i % 10 === 9 ? 1 + (i % 199) : 0]!;
+          return [`N${size}x${pad(i)}`, item.upc, item.id, null, 'UPS', 1 + (i % 3)];
+        }),
+        textColumns: [0, 1],
+      },
+    ]);
+    const backends = await backendsCpu(database);
+    const cpu0 = process.cpuUsage();
+    const r = await sendWorkbook(`${base}/api/scan/admin/excel/upload/import`, as(0), file);
+    const used = process.cpuUsage(cpu0);
+    // This process's CPU (the upload's worker thread on PostgreSQL; no load generator runs meanwhile).
+    const cpuS = ((used.user + used.system) / 1000 + (await backends())) / 1000;
+    if (!r.ok) console.log(`  import failed: ${r.totals}`);
+    figure('50,000-row import: wall s', r.ok ? r.seconds : NaN);
+    figure('50,000-row import: CPU s', r.ok ? cpuS : NaN);
+    world.scans += TRACKING_LIMITS.maxRows;
+    // What a maintenance run of the biggest table holds PGlite's one connection for (decision 066).
+    const timed = async (q: SQL) => {
+      const t = performance.now();
+      await db.execute(q);
+      return (performance.now() - t).toFixed(0);
+    };
+    line.push(`analyze scan_trackings ${await timed(sql`analyze scan_trackings`)} ms, vacuum analyze ${await timed(sql`vacuum analyze scan_trackings`)} ms`);
+    console.log(`  ${line.join('; ')}; import ${r.seconds.toFixed(1)} s, ${cpuS.toFixed(1)} s CPU (${r.totals})`);
+  }
+  console.log(`growth (${database.driver}, ${CONCURRENCY} clients, ${requests} requests a path and size):`);
+  console.log(`  ${'scan rows'.padEnd(44)} ${sizes.map((n) => String(n).padStart(9)).join(' ')}  ratio largest/smallest`);
+  for (const [name, values] of Object.entries(figures)) {
+    const ratio = values.at(-1)! / values[0]!;
+    const verdict = Number.isNaN(ratio) ? 'NOT measured' : ratio <= GROWTH_TARGET ? 'met' : 'NOT met';
+    console.log(`  ${name.padEnd(44)} ${values.map((v) => v.toFixed(1).padStart(9)).join(' ')}  ${ratioText(ratio)}  target <= ${GROWTH_TARGET}: ${verdict}`);
+  }
 }
 
 /**

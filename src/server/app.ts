@@ -15,7 +15,8 @@ import addFormats from 'ajv-formats';
 import type { Config } from './config.ts';
 import { listOperations, loadSpec, type Operation } from './contract.ts';
 import { isLoginPage, LOGIN_PAGE_FILE } from './login-page.ts';
-import type { Db } from './db/client.ts';
+import { databaseUrlOf, type Db } from './db/client.ts';
+import { startMaintenance } from './db/maintenance.ts';
 import { databaseUnavailable, markDiskFull, unavailableError } from './db/unavailable.ts';
 import { AppError, badRequest, Code, forbidden, notImplemented, unauthorized } from './errors.ts';
 import { SessionCache } from './auth/sessions.ts';
@@ -171,6 +172,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(({ schema, httpPart }) => withInputRules(compiledValidator(schema, httpPart), schema, httpPart));
 
   const sessions = new SessionCache(deps.db);
+  // PGlite runs no autovacuum: the app analyses and vacuums its tables, and checks them after each upload (decision 066).
+  const maintenance = databaseUrlOf(deps.db) ? null : startMaintenance(deps.db, app.log);
+  const uploads = uploadRunner(deps.db);
   const ctx: Ctx = {
     db: deps.db,
     config: deps.config,
@@ -182,7 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scans: new ScanBatcher(deps.db, { onBatch: metrics ? (size) => metrics.observeScanBatch(size) : undefined }),
     live: new LiveHub({ db: deps.db, sessions, log: app.log }),
     readiness: new ReadinessCheck(deps.db, READY_TIMEOUT_MS, deps.config.databaseUrl ? undefined : deps.config.dataDir),
-    uploads: uploadRunner(deps.db),
+    uploads: maintenance ? { ...uploads, run: (job) => uploads.run(job).finally(() => maintenance.kick()) } : uploads,
   };
   app.decorate('appCtx', ctx);
   app.decorate('metrics', metrics);
@@ -202,7 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   app.addHook('onReady', () => sessions.start());
-  app.addHook('onClose', () => Promise.all([ctx.live.stop(), sessions.stop(), ctx.uploads.close()]).then(() => undefined));
+  app.addHook('onClose', () => Promise.all([ctx.live.stop(), sessions.stop(), ctx.uploads.close(), maintenance?.stop()]).then(() => undefined));
 
   const headers = securityHeaders({ hstsMaxAge: deps.config.hstsMaxAge });
   app.addHook('onRequest', (req, reply, done) => {

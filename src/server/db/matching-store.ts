@@ -1,4 +1,4 @@
-// Matching's database side (decision 095): the locks, the one-statement read (on a snapshot taken
+// Matching's database side (decisions 095, 094): the locks, the one-statement read (on a snapshot taken
 // once the locks are held) of what the planner (matching/plan.ts) works on, and the writing of its plan. The one place, besides
 // db/client.ts and db/together.ts, that knows whether a transaction runs pipelined: the domain code
 // (matching/match.ts, the scan service, the uploads) hands it data and gets data back.
@@ -44,6 +44,15 @@ const LOCK_CHUNK = 1000;
  */
 export const BULK_LOCK_THRESHOLD = 2000;
 
+/**
+ * Set by the first lock statement of every matching transaction (decision 094): its statements read
+ * and write a bounded set of rows by key, so the planner may not choose a sequential scan, a hash
+ * join or a merge join (each reads a whole table) whatever its statistics say. With statistics older
+ * than the data (PGlite runs no autovacuum) it guessed hundreds of rows per task and scanned whole
+ * tables: the cost of a scan grew with the table. Transaction-local (set_config's `true`).
+ */
+const KEY_LOOKUPS_ONLY = sql`set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`;
+
 /** The key of the all-trackings lock; per-id keys are `tracking:<id>`, so no tracking id yields it. */
 const ALL_TRACKINGS = 'trackings:all';
 
@@ -77,7 +86,7 @@ export async function lockTrackings(tx: Tx, trackingIds: Iterable<string>, opts:
   // Every statement is sent before this call first waits (executePrepared sends at once), so in a
   // pipelined transaction what the caller sends next runs after all of them (lockAndRead).
   if (ids.length > BULK_LOCK_THRESHOLD) {
-    await executePrepared(tx, sql`select pg_advisory_xact_lock(hashtextextended(${ALL_TRACKINGS}, 0))`);
+    await executePrepared(tx, sql`select pg_advisory_xact_lock(hashtextextended(${ALL_TRACKINGS}, 0)), ${KEY_LOOKUPS_ONLY}`);
     if (held) held.all = 'exclusive';
     return;
   }
@@ -88,7 +97,8 @@ export async function lockTrackings(tx: Tx, trackingIds: Iterable<string>, opts:
   for (let i = 0; i < todo.length; i += LOCK_CHUNK) {
     const shared = i === 0 && held?.all !== 'shared';
     const keys = [...(shared ? [ALL_TRACKINGS] : []), ...todo.slice(i, i + LOCK_CHUNK).map((id) => `tracking:${id}`)];
-    const generic = i === 0 && opts.genericPlans ? sql`, set_config('plan_cache_mode', 'force_generic_plan', true)` : sql``;
+    const generic =
+      i > 0 ? sql`` : opts.genericPlans ? sql`, ${KEY_LOOKUPS_ONLY}, set_config('plan_cache_mode', 'force_generic_plan', true)` : sql`, ${KEY_LOOKUPS_ONLY}`;
     const locked = executePrepared(
       tx,
       sql`select (select count(case when u.n = 1 and ${shared} then pg_advisory_xact_lock_shared(hashtextextended(u.k, 0)) else pg_advisory_xact_lock(hashtextextended(u.k, 0)) end)
@@ -153,7 +163,7 @@ export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: nu
   // snapshot taken when it began, so a read that had waited inside for a task's lock would judge the
   // task on its other parcels as they were before the holder wrote them (two parcels of one task
   // scanned at once). Pipelined, the read is sent behind the lock without waiting for it (readAfter).
-  const read = () =>
+  const read = (tx: Tx) =>
     rowsOf<{
       scans: Json[];
       records: [Json, Json | null][];
@@ -168,24 +178,30 @@ export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: nu
       with tk as materialized (
         select t.id, to_json(t) as task, (select u.nick_name from users u where u.id = t.user_id) as nick_name from tasks t
         where t.id = any(${concernedTaskIds(trackingIds, taskIds)})
+      ), ki as materialized (
+        select array(select id from tk) as ids
       ), tr as materialized (
-        select id, task_id, tracking_id from purchased_records where task_id in (select id from tk)
+        select id, task_id, tracking_id from purchased_records where task_id = any((select ids from ki)::int[])
       ), tt as materialized (
-        select unnest(${ts}::text[]) as tracking_id union select tracking_id from tr
+        select array(select unnest(${ts}::text[]) union select tracking_id from tr) as ids
       )
       select
-        (select coalesce(json_agg(s order by s.id), '[]') from scan_trackings s where s.tracking_id in (select tracking_id from tt)) as scans,
-        (select coalesce(json_agg(json_build_array(p, case when tk.id is null then to_json(t) end) order by p.id), '[]')
-          from purchased_records p join tasks t on t.id = p.task_id left join tk on tk.id = p.task_id
-          where p.tracking_id in (select tracking_id from tt) and t.status <> ${DELETED}) as records,
+        (select coalesce(json_agg(s order by s.id), '[]') from scan_trackings s where s.tracking_id = any((select ids from tt)::text[])) as scans,
+        (select coalesce(json_agg(json_build_array(p, case when p.task_id <> all((select ids from ki)::int[]) then to_json(t) end) order by p.id), '[]')
+          from purchased_records p join tasks t on t.id = p.task_id
+          where p.tracking_id = any((select ids from tt)::text[]) and t.status <> ${DELETED}) as records,
         (select coalesce(json_agg(json_build_array(tk.task, tk.nick_name) order by tk.id), '[]') from tk) as tasks,
         (select coalesce(json_agg(json_build_array(id, task_id, tracking_id) order by id), '[]') from tr) as task_records,
         ${scanIdsSql(opts.newIds ?? 0)} as new_ids,
         (select coalesce(json_agg(json_build_array(i.id, i.item_name, i.upc)), '[]') from items i where i.id = any(${sql.param(opts.itemIds ?? [])}::int[])) as items`,
       ),
     );
+  // A read-only caller (no tracking locks taken) reads in a transaction (a savepoint inside one) that
+  // keeps the plan on its indexes as matching's do (KEY_LOOKUPS_ONLY): the statement is one and its cached plan too.
   const [row] =
-    opts.lock === false ? await read() : await readAfter(tx, executePrepared(tx, sql`select count(*) from (${lockTasksSql(trackingIds, taskIds)}) l`), read);
+    opts.lock === false
+      ? await tx.transaction(async (t) => (await executePrepared(t, sql`select ${KEY_LOOKUPS_ONLY}`), read(t)))
+      : await readAfter(tx, executePrepared(tx, sql`select count(*) from (${lockTasksSql(trackingIds, taskIds)}) l`), () => read(tx));
   const state: MatchingState = {
     scans: new Map(),
     records: new Map(),

@@ -1,0 +1,61 @@
+// Matching's statements stay on their indexes whatever the statistics say (decision 094): statistics
+// taken when the tables were small and skewed (one tracking id with every scan row, one task with
+// every record), then the tables grown twentyfold without ANALYZE, as a PGlite folder grows (it runs
+// no autovacuum). A matched scan through the API then reads neither table by a sequential scan: the
+// tables' seq_scan counters (pg_stat_user_tables) do not move. Before decision 094 the planner
+// believed a tracking id or a task had thousands of rows and scanned the whole of both tables.
+import { sql } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../../src/server/db/client.ts';
+import { useTestApp } from '../support/harness.ts';
+import { claim, record, storedTask, taskWorld, UPC } from '../support/task-fixtures.ts';
+
+const t = useTestApp();
+afterEach(async () => {
+  await t().outbox.drain();
+});
+
+/** Sequential scans of the two tables so far, the counters of this connection published first. */
+async function seqScans() {
+  const { db } = t().database;
+  await db.execute(sql`select pg_stat_force_next_flush()`);
+  const rows = await rowsOf<{ relname: string; n: number }>(
+    db.execute(sql`select relname, seq_scan::int as n from pg_stat_user_tables where relname in ('scan_trackings', 'purchased_records') order by relname`),
+  );
+  return Object.fromEntries(rows.map((r) => [r.relname, r.n]));
+}
+
+describe('matching on stale statistics', () => {
+  it('a matched scan reads scan rows and records by their indexes after the tables grew twentyfold unanalysed', { timeout: 30_000 }, async () => {
+    const { app, database } = t();
+    const { db } = database;
+    const w = await taskWorld(app, database);
+    const task = await claim(w.a.api, w.boardTask.id, 1);
+    await record(w.a.api, task.id, 'P1', 1);
+    // Small and skewed when analysed: 1,000 scan rows of one tracking id, 1,000 records of one task.
+    await db.execute(sql`
+      insert into scan_trackings (tracking_id, upc, count, item_name, status) select 'Z', ${UPC}, 1, '', 'unmatch' from generate_series(1, 1000)`);
+    await db.execute(sql`
+      insert into purchased_records (task_id, user_id, tracking_id, product_count, status)
+      select ${task.id}, ${w.a.user.id}, 'S' || g, 1, 'init' from generate_series(1, 1000) g`);
+    await db.execute(sql`analyze scan_trackings, purchased_records, tasks`);
+    // Grown: 20,000 scan rows and 20,000 tasks with a record each, every one its own tracking id.
+    await db.execute(sql`
+      insert into scan_trackings (tracking_id, upc, count, item_name, status) select 'Y' || g, ${UPC}, 1, '', 'unmatch' from generate_series(1, 20000) g`);
+    await db.execute(sql`
+      with n as (select nextval(pg_get_serial_sequence('tasks', 'id'))::int as id from generate_series(1, 20000))
+      insert into tasks (id, main_id, sub_id, board_id, board_task_id, user_id, item_id, item_name, buy_in, count, status, upc, label_count)
+      select n.id, n.id, 0, t.board_id, t.board_task_id, t.user_id, t.item_id, t.item_name, t.buy_in, 1, 'open', t.upc, 0 from n, tasks t where t.id = ${task.id}`);
+    await db.execute(sql`
+      insert into purchased_records (task_id, user_id, tracking_id, product_count, status)
+      select id, user_id, 'Q' || id, 1, 'init' from tasks where id > ${task.id}`);
+
+    const before = await seqScans();
+    const res = await w.admin.post<{ opStatus: string; scanTrackingList: { status: string }[] }>('/api/scan/admin/tracking/P1/create', {
+      items: [{ upc: UPC, count: 1, itemId: w.item.id }],
+    });
+    expect(res.body).toMatchObject({ code: 'A00000', data: { opStatus: 'succ', scanTrackingList: [{ status: 'match' }] } });
+    expect((await storedTask(database, task.id)).productCount).toBe(1);
+    expect(await seqScans()).toEqual(before);
+  });
+});
