@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migratedDataDir } from '../support/data-template.ts';
 import { dbDriver } from '../support/harness.ts';
-import { killServers, spawnServer, STARTUP_MS } from '../support/server-process.ts';
+import { killServers, ownPgDatabase, spawnServer, STARTUP_MS } from '../support/server-process.ts';
 
 afterAll(killServers);
 const TEST_MS = STARTUP_MS + 20_000;
@@ -120,16 +120,18 @@ describe('a start that cannot go on says why in one line and exits 1', () => {
       const holder = net.createServer();
       await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
       const port = (holder.address() as net.AddressInfo).port;
+      let own: { drop(): Promise<void> } | undefined;
       try {
         const env: Record<string, string> = { PORT: String(port) };
         if (dbDriver() === 'pglite') env.DATA_DIR = await migratedDataDir('ph-start-port-');
-        else env.DATABASE_URL = process.env.TEST_DATABASE_URL!;
+        else env.DATABASE_URL = (own = await ownPgDatabase('start_port')).url;
         const { code, output } = await failedStart(env);
         expect(code).toBe(1);
         expect(cannotStart(output)).toEqual([`Cannot start: PORT ${port} is in use by another program: stop it, or set PORT to a free port.`]);
         expect(output).not.toMatch(STACK_FRAME);
       } finally {
         holder.close();
+        await own?.drop();
       }
     },
     TEST_MS,
