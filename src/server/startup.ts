@@ -104,18 +104,20 @@ export async function waitForDatabase(url: string, waitS: number, say: (line: st
 export function startupLine(err: unknown, config: Config | undefined): string {
   if (err instanceof StartupError || err instanceof DataDirInUseError) return err.message;
   const e = (err ?? {}) as NodeJS.ErrnoException & { port?: number; address?: string; hostname?: string };
-  if (config?.databaseUrl) {
-    const found = databaseProblem(e, config.databaseUrl);
-    if (found) return `${found.problem}: ${found.fix}.`;
-  }
   if (config && e.syscall === 'listen') {
     const which = e.port === config.metricsPort && e.port !== config.port ? 'METRICS_PORT' : 'PORT';
     if (e.code === 'EADDRINUSE') return `${which} ${e.port} is in use by another program: stop it, or set ${which} to a free port.`;
     if (e.code === 'EACCES') return `${which} ${e.port} needs privileges this user lacks (EACCES): set ${which} to 1024 or above.`;
     if (e.code === 'EADDRNOTAVAIL') return `HOST ${e.address ?? config.host} is not an address of this machine: set HOST (0.0.0.0: every address).`;
   }
-  if (config && e.code === 'ENOTFOUND' && e.syscall === 'getaddrinfo')
-    return `HOST ${e.hostname ?? config.host} is not a name this machine resolves: set HOST to an address (0.0.0.0: every address).`;
+  // A name to listen on that does not resolve (a database host's is the database's line below).
+  const listenHost = e.hostname === config?.host ? 'HOST' : e.hostname === config?.metricsHost ? 'METRICS_HOST' : undefined;
+  if (listenHost && e.syscall === 'getaddrinfo')
+    return `${listenHost} ${e.hostname} is not a name this machine resolves: set ${listenHost} to an address (0.0.0.0: every address).`;
+  if (config?.databaseUrl) {
+    const found = databaseProblem(e, config.databaseUrl);
+    if (found) return `${found.problem}: ${found.fix}.`;
+  }
   if (config && ['EROFS', 'EACCES', 'EPERM', 'ENOSPC'].includes(e.code ?? '') && (e.path ?? '').startsWith(config.dataDir))
     return `DATA_DIR ${config.dataDir} cannot be written (${e.code}): set DATA_DIR to a folder this user can write.`;
   return `${e.message ?? String(err)} (LOG_LEVEL=debug prints where it happened).`;
