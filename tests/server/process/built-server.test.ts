@@ -1,8 +1,9 @@
 // `npm start` as a newcomer runs it (decision 018): scripts/start.mjs builds the server to
 // JavaScript when the build is missing or older than its sources, then runs the build, which
-// answers, its upload and sheet workers included; it logs no warning of its own at start. Then, where the test runs as root, the same start
-// as another user (nobody), for whom the install is read-only: a built server writes nothing outside
-// DATA_DIR. The web app is not built here (SKIP_WEB_BUILD=1): the browser tests build and serve it.
+// answers, its upload and sheet workers included, and logs no warning of its own at start. Then,
+// where the test runs as root and nobody can reach the tree, the same start as user nobody, for whom
+// the install is read-only: a built server writes nothing outside DATA_DIR. The web app is not
+// built here (SKIP_WEB_BUILD=1): the browser tests build and serve it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,7 +66,7 @@ describe('npm start runs the server built to JavaScript', () => {
     TEST_MS,
   );
 
-  it.skipIf(process.getuid?.() !== 0)(
+  it.skipIf(process.getuid?.() !== 0 || !othersCanReach(process.cwd()))(
     'runs from an install its user cannot write (as nobody), writing only in DATA_DIR',
     async () => {
       const env = await dataEnv('built_ro');
@@ -83,4 +84,12 @@ describe('npm start runs the server built to JavaScript', () => {
 function walk(p: string, f: (p: string) => void) {
   f(p);
   if (fs.statSync(p).isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name), f);
+}
+
+/** Whether a user of no group (nobody) can reach `dir`: every folder up to it searchable by others. */
+function othersCanReach(dir: string): boolean {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if ((fs.statSync(d).mode & 0o001) === 0) return false;
+    if (d === path.dirname(d)) return true;
+  }
 }
