@@ -33,7 +33,18 @@ const zones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'data/**', 'node_modules/**', 'src/api/schema.d.ts', 'src/web/routeTree.gen.ts', 'src/server/db/migrations/**', 'test-results/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-server/**',
+      'data/**',
+      'node_modules/**',
+      'src/api/schema.d.ts',
+      'src/web/routeTree.gen.ts',
+      'src/server/db/migrations/**',
+      'test-results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

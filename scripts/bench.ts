@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -43,11 +44,12 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 /** Requests of each receiving scenario run first and not counted (see measure). */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10000);
 /**
- * BENCH_ONLY: comma-separated scenario groups: base, upload, receiving, responsive; `ratios` is
- * the part of receiving that measures the app beside its bare routes (the ratio targets) alone;
- * `growth` (benchGrowth, minutes: not in the default set) the hot paths as the tables grow.
+ * BENCH_ONLY: comma-separated scenario groups: base, upload, receiving, responsive, start (start
+ * and memory of the server as `npm start` runs it: benchStartAndMemory); `ratios` is the part of
+ * receiving that measures the app beside its bare routes (the ratio targets) alone; `growth`
+ * (benchGrowth, minutes: not in the default set) the hot paths as the tables grow.
  */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'base,upload,receiving,responsive').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'base,upload,receiving,responsive,start').split(','));
 
 interface RequestSpec {
   method?: string;
@@ -228,9 +230,9 @@ let serverTimes: number[] = [];
 const pctOf = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** Runs the requests from the load worker. */
-const drive = (specs: RequestSpec[]) =>
+const drive = (specs: RequestSpec[], concurrency = CONCURRENCY) =>
   new Promise<{ latencies: number[]; failures: number; firstFailure: string | null; seconds: number }>((resolve, reject) => {
-    const w = new Worker(LOAD_WORKER, { eval: true, workerData: { specs, concurrency: CONCURRENCY } });
+    const w = new Worker(LOAD_WORKER, { eval: true, workerData: { specs, concurrency } });
     w.once('message', resolve);
     w.once('error', reject);
   });
@@ -474,6 +476,7 @@ async function main() {
   }
   if (ONLY.has('upload')) await benchPurchasedUpload(base, database.db, hash);
   if (ONLY.has('responsive')) await benchResponsive(database, hash);
+  if (ONLY.has('start')) await benchStartAndMemory();
   if (ONLY.has('receiving') || ONLY.has('ratios')) await benchReceiving(base, database, admins[0]!.id, hash, as, many, ONLY.has('receiving'));
   if (ONLY.has('growth')) await benchGrowth(base, database, admins[0]!.id, hash, as);
 
@@ -885,23 +888,40 @@ async function postWorkbook(url: string, headers: Record<string, string>, file: 
 }
 
 /**
- * The server as `npm start` runs it (its own process, V8 heap capped at 384 MB, tsx), on the
- * bench's PostgreSQL database: the import target is the server's memory, and this process also
- * holds the bench's own data (the seeded world's ids, prepared requests, the generated files).
+ * package.json's start script as a command: its environment assignments and node's arguments (the
+ * heap flags and scripts/start.mjs, which runs the built server, building it first when stale).
+ */
+function startCommand(): { env: Record<string, string>; flags: string[]; script: string } {
+  const start = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  const node = start.indexOf('node');
+  return {
+    env: Object.fromEntries(start.slice(0, node).map((w) => w.split('=') as [string, string])),
+    flags: start.slice(node + 1, -1),
+    script: start[start.length - 1]!,
+  };
+}
+
+/**
+ * The server as `npm start` runs it (its own process, package.json's start command: built, V8 heap
+ * capped at 384 MB), on the bench's PostgreSQL database or a PGlite folder: the import target is the
+ * server's memory, and this process also holds the bench's own data (the seeded world's ids,
+ * prepared requests, the generated files). `env`: more settings (ADMIN_EMAIL...).
  */
 async function startServerProcess(
   databaseUrl: string | undefined,
-  opts: { dataDir?: string; profile?: boolean } = {},
+  opts: { dataDir?: string; profile?: boolean; env?: Record<string, string> } = {},
 ): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
   // PGlite (no databaseUrl): the database is the folder given, which the bench has closed.
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ph-bench-server-'));
   // BENCH_CPU_PROFILE: the server process writes its profiles when it exits (one per thread, named
-  // CPU.<date>.<pid>.<thread>...: the main thread's is the largest; tsx's loader thread has one too).
+  // CPU.<date>.<pid>.<thread>...: the main thread's is the largest).
   const profile = PROFILE_DIR && opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
   // MALLOC_ARENA_MAX and the V8 heap flags as package.json's start script sets them.
+  const start = startCommand();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    MALLOC_ARENA_MAX: '2',
+    ...start.env,
+    ...opts.env,
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -912,15 +932,7 @@ async function startServerProcess(
   else delete env.DATABASE_URL;
   const child = spawn(
     process.execPath,
-    [
-      '--max-old-space-size=384',
-      '--max-semi-space-size=4',
-      ...profile,
-      ...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []),
-      '--import',
-      'tsx',
-      'src/server/main.ts',
-    ],
+    [...start.flags, ...profile, ...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []), start.script],
     {
       env,
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -1233,4 +1245,96 @@ async function benchResponsive(database: Awaited<ReturnType<typeof openDatabase>
   ]);
   await server.stop();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Targets of the server as `npm start` runs it on PGlite (decision 018). */
+const START_TARGET_S = 2;
+const STEADY_RSS_TARGET_MB = 250;
+const PARSE_PEAK_TARGET_MB = 384;
+
+/**
+ * Start and memory, the server as `npm start` runs it (startServerProcess: built, package.json's
+ * flags) on PGlite: the time from the process's spawn to its first answer (GET /healthz) on a built
+ * tree and a migrated folder (the median of 3 starts; target <= 2 s); its steady RSS under 32
+ * keep-alive clients (the median of samples every 200 ms over a second run of 20,000 session and
+ * notice reads; target <= 250 MB); and its peak RSS while it parses and imports a 50,000-row tracking
+ * file (target <= 384 MB). The first start builds the server when stale, initialises the folder and
+ * creates the admin; it is not counted.
+ */
+async function benchStartAndMemory() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-bench-start-'));
+  const admin = { ADMIN_EMAIL: 'start@bench.test', ADMIN_PASSWORD: 'bench-pass-1' };
+  await (await startServerProcess(undefined, { dataDir: dir, env: admin })).stop();
+
+  const starts: number[] = [];
+  for (let i = 0; i < 3; i++) starts.push(await timedStart(dir));
+  const startS = [...starts].sort((a, b) => a - b)[1]!;
+  console.log(
+    `${'start to first answer (built, PGlite)'.padEnd(40)} ${startS.toFixed(2)} s (starts ${starts.map((s) => s.toFixed(2)).join(', ')} s)  target <= ${START_TARGET_S} s: ${startS <= START_TARGET_S ? 'met' : 'NOT met'}`,
+  );
+
+  const server = await startServerProcess(undefined, { dataDir: dir, env: admin });
+  const login = await fetch(`${server.base}/ext/login/login?mailAddr=${admin.ADMIN_EMAIL}&pwd=${admin.ADMIN_PASSWORD}&keepflag=false`, { method: 'POST' });
+  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  const reads = Array.from({ length: 20_000 }, (_, i) => ({ url: `${server.base}/api/${i % 2 ? 'notice/get' : 'user/info'}`, headers: { 'x-token': token } }));
+  const rssMb = () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  await drive(reads, 32);
+  const samples: number[] = [];
+  const sampler = setInterval(() => samples.push(rssMb()), 200);
+  const run = await drive(reads, 32);
+  clearInterval(sampler);
+  samples.sort((a, b) => a - b);
+  const steady = Math.round(pctOf(samples, 50));
+  console.log(
+    `${'steady RSS, 32 clients (PGlite)'.padEnd(40)} ${steady} MB (max ${Math.round(samples[samples.length - 1] ?? NaN)} MB; ${Math.round(reads.length / run.seconds)} req/s${run.failures ? `, ${run.failures} failed: ${run.firstFailure}` : ''})  target <= ${STEADY_RSS_TARGET_MB} MB: ${!run.failures && steady <= STEADY_RSS_TARGET_MB ? 'met' : 'NOT met'}`,
+  );
+
+  const rows = TRACKING_LIMITS.maxRows;
+  const file = writeWorkbook([
+    {
+      name: 'tracking',
+      header: TRACKING_COLUMNS.map((c) => c.headers[0]!),
+      rows: Array.from({ length: rows }, (_, i) => [`M${String(i).padStart(8, '0')}`, '194253397168', null, null, 'UPS', 1 + (i % 3)]),
+      textColumns: [0, 1],
+    },
+  ]);
+  const peak = peakRssOf(server.pid);
+  const r = await sendWorkbook(`${server.base}/api/scan/admin/excel/upload/import`, { 'x-token': token }, file);
+  const peakMb = peak();
+  console.log(
+    `${`peak RSS, ${rows}-row import (PGlite)`.padEnd(40)} ${peakMb} MB (${r.seconds.toFixed(1)} s; ${r.totals}; after it ${Math.round(rssMb())} MB)  target <= ${PARSE_PEAK_TARGET_MB} MB: ${r.ok && peakMb <= PARSE_PEAK_TARGET_MB ? 'met' : 'NOT met'}`,
+  );
+  await server.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Spawns package.json's start command on `dataDir` (built, migrated) and answers the seconds to its first answer. */
+async function timedStart(dataDir: string): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as net.AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  const start = startCommand();
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [...start.flags, start.script], {
+    env: { ...process.env, ...start.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    stdio: 'ignore',
+  });
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error('the server process ended before it answered');
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  await new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+  return seconds;
 }

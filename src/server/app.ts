@@ -233,9 +233,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (!isUtf8(bytes)) return done(badRequest('参数错误：请求体不是有效的UTF-8'), undefined);
     done(null, parseUrlEncoded(bytes.toString('utf8')));
   });
-  // Files the API answers with are never accepted as request bodies (glue asks for a parser for
-  // every media type the contract names, responses included).
-  app.addContentTypeParser(['application/pdf', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], (req, _body, done) =>
+  // Files and streams the API answers with are never accepted as request bodies (glue asks for a
+  // parser for every media type the contract names, responses included, and warns at every start
+  // of one it lacks: the live stream's text/event-stream).
+  app.addContentTypeParser(['application/pdf', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/event-stream'], (req, _body, done) =>
     done(badRequest(`参数错误：不支持的Content-Type ${req.headers['content-type'] ?? ''}`), undefined),
   );
   await app.register(multipart, {

@@ -13,6 +13,8 @@ export interface Config {
   dataDir: string;
   /** postgres://... uses a PostgreSQL server; empty uses PGlite in dataDir. */
   databaseUrl: string | undefined;
+  /** Seconds a start waits for DATABASE_URL to answer, trying again with backoff (decision 017). */
+  databaseWaitS: number;
   smtpUrl: string | undefined;
   smtpBackupUrl: string | undefined;
   /** Mail sender address. */
@@ -58,6 +60,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : undefined;
   if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535 || (metricsPort === port && port !== 0)))
     throw new Error(`METRICS_PORT must be a port number other than PORT, got ${env.METRICS_PORT}`);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/[^/]/.test(databaseUrl))
+    throw new Error('DATABASE_URL must be postgres://user@host:5432/database (empty: the embedded database in DATA_DIR)');
+  const databaseWaitS = Number(env.DATABASE_WAIT ?? 30);
+  if (!Number.isInteger(databaseWaitS) || databaseWaitS < 0) throw new Error(`DATABASE_WAIT must be a whole number of seconds >= 0, got ${env.DATABASE_WAIT}`);
   const hstsMaxAge = env.HSTS_MAX_AGE ? Number(env.HSTS_MAX_AGE) : undefined;
   if (hstsMaxAge !== undefined && (!/^\d+$/.test(env.HSTS_MAX_AGE!.trim()) || !Number.isSafeInteger(hstsMaxAge)))
     throw new Error(`HSTS_MAX_AGE must be a whole number of seconds (e.g. 31536000), got ${env.HSTS_MAX_AGE}`);
@@ -67,7 +74,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: 30_000,
     requestTimeoutMs: requestTimeoutS * 1000,
     dataDir: path.resolve(env.DATA_DIR ?? './data'),
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl,
+    databaseWaitS,
     smtpUrl: env.SMTP_URL || undefined,
     smtpBackupUrl: env.SMTP_BACKUP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Purchase Hub <no-reply@purchase-hub.local>',

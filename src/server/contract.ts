@@ -2,9 +2,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import YAML from 'yaml';
+import { BUILT, runFile } from './run-files.ts';
 
 export const ROLES = ['anonymous', 'user', 'lowerAdmin', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -30,19 +30,23 @@ export interface Operation {
 /** The tag of the operations outside the API envelope (docs/decisions/160-health-readiness-and-metrics.md). */
 export const OPS_TAG = 'ops';
 
-const specPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../openapi.yaml');
+const specPath = runFile('../../openapi.yaml', '../openapi.yaml');
 
 const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
 
-/** Where the parsed contract is kept as JSON, by the hash of its text (node_modules/.cache, as tsc's build info). */
-const CACHE_DIR = path.resolve(path.dirname(specPath), 'node_modules/.cache/purchase-hub');
+/**
+ * Where the parsed contract is kept as JSON, by the hash of its text: written by the build into
+ * dist-server/ (scripts/build.mjs), so a built server writes nothing at run time and runs from a
+ * read-only install; from the sources (tests, `npm run dev`), in node_modules/.cache as tsc's build info.
+ */
+const CACHE_DIR = BUILT ? runFile('.', '.') : path.resolve(path.dirname(specPath), 'node_modules/.cache/purchase-hub');
 
 /**
  * The YAML of `file` as an object. Parsing the 240 kB contract took ~0.7 s of every server start
- * (the yaml package); its JSON, kept by the hash of the text, reads in a few ms. The JSON is written
- * only when it holds the same object (YAML values JSON has no form for would not survive), in a
- * file of its own then renamed, so a process never reads half of one; without a writable cache the
- * YAML is parsed each time.
+ * (the yaml package); its JSON, kept by the hash of the text, reads in a few ms. From the sources the
+ * JSON is written only when it holds the same object (YAML values JSON has no form for would not
+ * survive), in a file of its own then renamed, so a process never reads half of one; without a
+ * writable cache, and always when built, a missing JSON means the YAML is parsed each time.
  */
 function parseSpec(file: string): Record<string, unknown> {
   const text = fs.readFileSync(file, 'utf8');
@@ -53,6 +57,7 @@ function parseSpec(file: string): Record<string, unknown> {
     // Not cached yet.
   }
   const spec = YAML.parse(text) as Record<string, unknown>;
+  if (BUILT) return spec;
   const json = JSON.stringify(spec);
   if (isDeepStrictEqual(JSON.parse(json), spec)) {
     try {
@@ -61,7 +66,7 @@ function parseSpec(file: string): Record<string, unknown> {
       fs.writeFileSync(part, json);
       fs.renameSync(part, cached);
     } catch {
-      // A read-only install parses the YAML each time.
+      // A read-only tree parses the YAML each time.
     }
   }
   return spec;

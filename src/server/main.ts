@@ -1,13 +1,11 @@
-// `npm start`: build the web app when it is missing or stale, open the database (PGlite in DATA_DIR
-// unless DATABASE_URL, one process per folder), apply migrations, create the bootstrap admin, serve
-// web and API on PORT (and the metrics on METRICS_PORT when set); SIGTERM/SIGINT stop it within 10 s
-// (lifecycle.ts).
-import fs from 'node:fs';
-import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { loadConfig, resolveAppSecret } from './config.ts';
+// The server's entry: open the database (PGlite in DATA_DIR unless DATABASE_URL, one process per
+// folder; PostgreSQL waited for up to DATABASE_WAIT s), apply migrations, create the bootstrap admin,
+// serve web and API on PORT (and the metrics on METRICS_PORT when set); SIGTERM/SIGINT stop it within
+// 10 s (lifecycle.ts). `npm start` runs it built (scripts/start.mjs builds the web app and this
+// first, decision 018); the tests run it from source. What stops a start is one plain line and exit
+// code 1 (startup.ts, decision 017).
+import { loadConfig, resolveAppSecret, type Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { prepareGracefulStop } from './lifecycle.ts';
 import { buildApp } from './app.ts';
 import { ensureBootstrapAdmin } from './bootstrap.ts';
@@ -15,34 +13,29 @@ import { seedDemo, DEMO_ACCOUNTS, DEMO_PASSWORD } from './demo.ts';
 import { createMailer } from './mail/mailer.ts';
 import { startOutboxWorker } from './mail/outbox.ts';
 import { createLogger } from './logger.ts';
+import { checkDataDirWritable, safeUrl, startupLine, StartupError, waitForDatabase } from './startup.ts';
 
-const WEB_INPUTS = ['index.html', 'login.html', 'vite.config.ts', 'package.json', 'src/web', 'src/api', 'machines'];
+/** The settings, once read: a failure's line names what they say. */
+let settings: Config | undefined;
 
-function newestMtime(p: string): number {
-  if (!fs.existsSync(p)) return 0;
-  const st = fs.statSync(p);
-  if (!st.isDirectory()) return st.mtimeMs;
-  return fs.readdirSync(p).reduce((m, name) => Math.max(m, newestMtime(path.join(p, name))), st.mtimeMs);
-}
-
-/** Rebuilds dist/ when it is missing or older than any web source. */
-function ensureWebBuilt(webDir: string) {
-  const index = path.join(webDir, 'index.html');
-  const built = fs.existsSync(index) ? fs.statSync(index).mtimeMs : 0;
-  const source = Math.max(...WEB_INPUTS.map(newestMtime));
-  if (built >= source) return;
-  console.log(built ? 'The web app is older than its sources: rebuilding…' : 'Building the web app…');
-  const r = spawnSync(process.execPath, [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--outDir', webDir, '--emptyOutDir'], { stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('web build failed');
+function readSettings(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    throw new StartupError(`${(err as Error).message}.`);
+  }
 }
 
 async function main() {
-  const config = loadConfig();
-  if (process.env.SKIP_WEB_BUILD !== '1') ensureWebBuilt(config.webDir);
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  const config = (settings = readSettings());
+  checkDataDirWritable(config.dataDir);
   config.appSecret = resolveAppSecret(config);
   const log = createLogger(config.logLevel);
 
+  if (config.databaseUrl) {
+    console.log(`Connecting to PostgreSQL at ${safeUrl(config.databaseUrl)}…`);
+    await waitForDatabase(config.databaseUrl, config.databaseWaitS, (line) => console.log(line));
+  }
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
@@ -84,7 +77,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  // A folder in use is an operator's situation, not a crash: its message says what to do.
-  console.error(err instanceof DataDirInUseError ? err.message : err);
+  // One plain line: what is wrong and what to set; where it happened only when asked for.
+  console.error(`Cannot start: ${startupLine(err, settings)}`);
+  if (['debug', 'trace'].includes(settings?.logLevel ?? process.env.LOG_LEVEL ?? '')) console.error(err);
   process.exit(1);
 });

@@ -9,6 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import { AppError, Code, badRequest } from '../errors.ts';
 import { Pacer } from './slices.ts';
+import { runFile } from '../run-files.ts';
 
 export type Cell = string | number | boolean | null;
 
@@ -74,7 +75,7 @@ export const MAX_MEMBER_PARSES = 1;
  */
 export const MEMORY_BUDGET_BYTES = 500 * 1024 * 1024;
 
-const WORKER_URL = new URL('./sheet-worker.mjs', import.meta.url);
+const WORKER_URL = runFile('./files/sheet-worker.mjs', './sheet-worker.mjs');
 
 export const SHEET_MESSAGES = {
   noFile: '请选择要上传的Excel文件',

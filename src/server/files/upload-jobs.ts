@@ -16,6 +16,7 @@ import { parseQueueState, SHEET_MESSAGES } from './parse-sheet.ts';
 import { uploadPurchased, type PurchasedUploadMode } from './purchased-upload.ts';
 import { uploadTrackings, type TrackingUploadMode } from './tracking-upload.ts';
 import { uploadAnswer } from './upload-rows.ts';
+import { runFile } from '../run-files.ts';
 
 /** Which upload: the purchased records' (SPEC §7 purchased/user/excel) or the tracking upload's. */
 export type UploadAction = { kind: 'purchased'; mode: PurchasedUploadMode } | { kind: 'tracking'; mode: TrackingUploadMode };
@@ -69,7 +70,9 @@ export type WorkerAnswer =
 export type WorkerRequest =
   { id: number; run: UploadAction & { actor: SessionUser; bytes: Uint8Array | null } } | { id: number; state: true } | { id: number; close: true };
 
-const WORKER_BOOT = new URL('../worker-boot.mjs', import.meta.url);
+// Built (scripts/build.mjs), the worker is JavaScript of its own in dist-server/; from the sources it
+// is TypeScript, loaded through worker-boot.mjs, which registers tsx first.
+const WORKER_BOOT = runFile('./worker-boot.mjs', './upload-worker.js');
 const WORKER_ENTRY = new URL('./upload-worker.ts', import.meta.url);
 /** The worker's heap, as the server's own (package.json's start: --max-old-space-size). */
 const WORKER_HEAP_MB = 384;

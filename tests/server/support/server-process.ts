@@ -38,9 +38,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Spawns `npm start`'s command; resolves once it prints its address (or rejects with its output). */
-export function spawnServer(env: Record<string, string>): Server & { ready: Promise<void> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+/**
+ * Spawns the server from its sources (`args`: npm start's own launcher, scripts/start.mjs, runs it
+ * built; `uid`/`gid`: as another user); resolves once it prints its address (or rejects with its output).
+ */
+export function spawnServer(env: Record<string, string>, opts: { args?: string[]; uid?: number; gid?: number } = {}): Server & { ready: Promise<void> } {
+  const proc = spawn(process.execPath, opts.args ?? ['--import', 'tsx', 'src/server/main.ts'], {
+    uid: opts.uid,
+    gid: opts.gid,
     env: {
       ...process.env,
       SKIP_WEB_BUILD: '1',
@@ -106,8 +111,8 @@ export function waitFor(server: Pick<Server, 'proc' | 'output' | 'exited'>, re: 
   });
 }
 
-export async function startServer(env: Record<string, string>): Promise<Server> {
-  const s = spawnServer(env);
+export async function startServer(env: Record<string, string>, opts?: Parameters<typeof spawnServer>[1]): Promise<Server> {
+  const s = spawnServer(env, opts);
   await s.ready;
   return s;
 }
