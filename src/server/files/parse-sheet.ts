@@ -25,6 +25,31 @@ export interface SheetRow<K extends string> {
   line: number;
   /** The known columns only; null where the column is absent or the cell empty. */
   values: Readonly<Record<K, Cell>>;
+  /** The known columns whose cell was a date (its value is then the day shown, YYYY-MM-DD). */
+  dates: readonly K[];
+}
+
+/** Where the rows were read: the sheet's name ('' for a CSV file) and each known column's position and header. */
+export interface SheetPlace<K extends string> {
+  sheet: string;
+  /** 0-based column index of each column found in the header row. */
+  index: ReadonlyMap<K, number>;
+  /** Each column's Chinese name (the template's header). */
+  names: Readonly<Record<K, string>>;
+}
+
+/** A column's letters as the spreadsheet shows them: 0 = A, 26 = AA. */
+export function columnLetters(index: number): string {
+  let out = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) out = String.fromCharCode(65 + ((n - 1) % 26)) + out;
+  return out;
+}
+
+/** A cell as the user finds it: 工作表“采购记录” 第5行 C列 快递单号 (no sheet for a CSV file, no letter for an absent column). */
+export function cellPlace<K extends string>(place: SheetPlace<K>, line: number, key: K): string {
+  const i = place.index.get(key);
+  const sheet = place.sheet ? `工作表“${place.sheet}” ` : '';
+  return `${sheet}第${line}行 ${i === undefined ? '' : `${columnLetters(i)}列 `}${place.names[key]}`;
 }
 
 export interface SheetLimits {
@@ -50,8 +75,8 @@ export const MAX_SHEET_BYTES = 10 * 1024 * 1024;
 
 /**
  * The worker gets a ~128 MB heap and a 10 s wall-clock timeout after which it is terminated; it
- * also refuses anything but an Office Open XML workbook and caps the unzipped size (zip bombs)
- * before xlsx sees the bytes.
+ * also reads only .xlsx, .xls, .ods and .csv, caps the unzipped size of a ZIP (zip bombs) before
+ * xlsx sees the bytes, and reads CSV itself.
  */
 export const SHEET_LIMITS: SheetLimits = {
   maxBytes: MAX_SHEET_BYTES,
@@ -81,7 +106,7 @@ export const SHEET_MESSAGES = {
   noFile: '请选择要上传的Excel文件',
   empty: '上传的文件为空',
   tooLarge: (mb: number) => `文件过大，最大${mb}MB`,
-  notXlsx: '文件不是Excel表格（.xlsx），请下载模板填写后上传',
+  notXlsx: '文件不是支持的表格（.xlsx、.xls、.ods 或 .csv），请下载模板填写后上传',
   unreadable: '无法读取该Excel文件，文件可能已损坏',
   tooBig: '表格内容过大，无法处理，请拆分后分批上传',
   timeout: '表格解析超时，请减少行数后分批上传',
@@ -94,8 +119,8 @@ export const SHEET_MESSAGES = {
 
 type WorkerReason = 'not-xlsx' | 'too-big' | 'unreadable' | 'no-sheet' | 'too-many-rows' | 'timeout';
 
-/** The worker's answer, checked: rows of [0-based row index, primitive cells]. */
-type RawRows = [number, Cell[]][];
+/** The worker's answer, checked: rows of [0-based row index, primitive cells, indexes of date cells]. */
+type RawRows = [number, Cell[], number[]][];
 
 const reasonMessage = (reason: WorkerReason, limits: SheetLimits, count?: number): string => {
   switch (reason) {
@@ -180,8 +205,9 @@ export function acceptWorkerRows(rows: unknown, limits: SheetLimits = SHEET_LIMI
   if (!Array.isArray(rows) || rows.length > limits.maxRows + 1) return null;
   const out: RawRows = [];
   for (const entry of rows as unknown[]) {
-    if (!Array.isArray(entry) || entry.length !== 2) return null;
-    const [r, cells] = entry as [unknown, unknown];
+    if (!Array.isArray(entry) || entry.length < 2 || entry.length > 3) return null;
+    const [r, cells, dates = []] = entry as [unknown, unknown, unknown];
+    if (!Array.isArray(dates) || !dates.every((d) => typeof d === 'number' && Number.isSafeInteger(d) && d >= 0 && d < limits.maxColumns)) return null;
     if (typeof r !== 'number' || !Number.isSafeInteger(r) || r < 0) return null;
     if (!Array.isArray(cells) || cells.length > limits.maxColumns) return null;
     const copy: Cell[] = [];
@@ -190,7 +216,7 @@ export function acceptWorkerRows(rows: unknown, limits: SheetLimits = SHEET_LIMI
       if (!isCell(v)) return null;
       copy.push(v);
     }
-    out.push([r, copy]);
+    out.push([r, copy, dates as number[]]);
   }
   return out;
 }
@@ -231,7 +257,11 @@ async function rowsOfText(text: Uint8Array, limits: SheetLimits): Promise<RawRow
 }
 
 /** Runs sheet-worker.mjs on one file: its rows (as JSON lines), or the reason it refused the file. */
-function runWorker(bytes: Buffer, limits: SheetLimits): Promise<{ ok: true; text: Uint8Array } | { ok: false; reason: WorkerReason; count?: number }> {
+function runWorker(
+  bytes: Buffer,
+  limits: SheetLimits,
+  columns: readonly SheetColumn<string>[],
+): Promise<{ ok: true; sheet: string; text: Uint8Array } | { ok: false; reason: WorkerReason; count?: number }> {
   return new Promise((resolve) => {
     // The worker gets its own copy, transferred (not cloned again); the request keeps its buffer.
     const copy = new Uint8Array(bytes);
@@ -242,6 +272,8 @@ function runWorker(bytes: Buffer, limits: SheetLimits): Promise<{ ok: true; text
         maxUnzippedBytes: limits.maxUnzippedBytes,
         maxZipEntries: limits.maxZipEntries,
         maxColumns: limits.maxColumns,
+        // To find the header row and its sheet (a title row above it, the table on a later sheet).
+        columns: columns.map((c) => ({ headers: c.headers.map(normalizeHeader), required: c.required })),
       },
       transferList: [copy.buffer],
       resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 16, codeRangeSizeMb: 16, stackSizeMb: 4 },
@@ -264,8 +296,13 @@ function runWorker(bytes: Buffer, limits: SheetLimits): Promise<{ ok: true; text
     const timer = setTimeout(() => finish({ ok: false, reason: 'timeout' }), limits.timeoutMs);
     worker.on('message', (msg: unknown) => {
       if (typeof msg !== 'object' || msg === null) return finish({ ok: false, reason: 'unreadable' });
-      const m = msg as { ok?: unknown; text?: unknown; reason?: unknown; count?: unknown };
-      if (m.ok === true) return finish(m.text instanceof Uint8Array ? { ok: true, text: m.text } : { ok: false, reason: 'unreadable' });
+      const m = msg as { ok?: unknown; sheet?: unknown; text?: unknown; reason?: unknown; count?: unknown };
+      if (m.ok === true)
+        return finish(
+          m.text instanceof Uint8Array && typeof m.sheet === 'string'
+            ? { ok: true, sheet: m.sheet.slice(0, 100), text: m.text }
+            : { ok: false, reason: 'unreadable' },
+        );
       const known: WorkerReason[] = ['not-xlsx', 'too-big', 'unreadable', 'no-sheet', 'too-many-rows'];
       const reason = known.find((k) => k === m.reason) ?? 'unreadable';
       finish({ ok: false, reason, count: typeof m.count === 'number' && Number.isSafeInteger(m.count) ? m.count : undefined });
@@ -288,8 +325,10 @@ export const normalizeHeader = (text: string) =>
 const isBlank = (v: Cell) => v === null || (typeof v === 'string' && v.trim() === '');
 
 /**
- * Reads the first sheet of an uploaded .xlsx: the first non-blank row is the header, the rows below
- * it are data. Throws A00001 (HTTP 413 for the size limit) when the file itself cannot be used.
+ * Reads an uploaded .xlsx, .xls, .ods or .csv (sheet-worker.mjs, a reader per format): the header is
+ * the first of the first rows naming every required column, on the first sheet that has one (a title
+ * row above it, the table on a later sheet); the rows below it are data, a merged cell read as its
+ * top-left cell in every cell it covers. Throws A00001 (HTTP 413 for the size limit) when the file itself cannot be used.
  * `adminSide`: the file of an admin or lowerAdmin, parsed before members' files (ParseSlots).
  *
  * What comes back is checked to be rows of primitive cells (acceptWorkerRows). A sheet with no
@@ -300,12 +339,12 @@ export async function parseSheet<K extends string>(
   columns: readonly SheetColumn<K>[],
   limits: SheetLimits = SHEET_LIMITS,
   opts: { adminSide?: boolean } = {},
-): Promise<{ rows: SheetRow<K>[] }> {
+): Promise<{ rows: SheetRow<K>[]; place: SheetPlace<K> }> {
   if (!bytes) throw badRequest(SHEET_MESSAGES.noFile);
   if (bytes.length === 0) throw badRequest(SHEET_MESSAGES.empty);
   if (bytes.length > limits.maxBytes) throw new AppError(Code.badParam, 413, SHEET_MESSAGES.tooLarge(Math.floor(limits.maxBytes / 1024 / 1024)));
 
-  const result = await parses.run(opts.adminSide ?? false, () => runWorker(bytes, limits));
+  const result = await parses.run(opts.adminSide ?? false, () => runWorker(bytes, limits, columns));
   if (!result.ok) throw badRequest(reasonMessage(result.reason, limits, result.count));
   const raw = await rowsOfText(result.text, limits);
   if (!raw) throw badRequest(SHEET_MESSAGES.unreadable);
@@ -329,7 +368,7 @@ export async function parseSheet<K extends string>(
   const rows: SheetRow<K>[] = [];
   const pacer = new Pacer();
   for (let k = 1; k < raw.length; k++) {
-    const [r, cells] = raw[k]!;
+    const [r, cells, dateIndexes] = raw[k]!;
     if (k % 256 === 0) await pacer.pace();
     const values = Object.create(null) as Record<K, Cell>;
     let blank = true;
@@ -340,9 +379,17 @@ export async function parseSheet<K extends string>(
       if (!isBlank(v)) blank = false;
     }
     // A row with something only in unknown columns (a note beside the table) is not data.
-    if (!blank) rows.push({ line: r + 1, values: Object.freeze(values) });
+    const dates = dateIndexes.length ? columns.filter((c) => dateIndexes.includes(index.get(c.key) ?? -1)).map((c) => c.key) : NO_DATES;
+    if (!blank) rows.push({ line: r + 1, values: Object.freeze(values), dates });
   }
   if (rows.length === 0) throw badRequest(SHEET_MESSAGES.noData);
   if (rows.length > limits.maxRows) throw badRequest(SHEET_MESSAGES.tooManyRows(limits.maxRows, rows.length));
-  return { rows };
+  const names = Object.create(null) as Record<K, string>;
+  for (const c of columns) names[c.key] = c.headers[0]!;
+  return { rows, place: { sheet: result.sheet === 'CSV' && isCsv(bytes) ? '' : result.sheet, index, names: Object.freeze(names) } };
 }
+
+const NO_DATES: readonly never[] = Object.freeze([]);
+
+/** Neither a ZIP nor a compound file: the worker read it as CSV. */
+const isCsv = (b: Buffer) => !(b[0] === 0x50 && b[1] === 0x4b) && !(b.length >= 4 && b.readUInt32BE(0) === 0xd0cf11e0);

@@ -13,11 +13,23 @@ import { tasks } from '../db/schema/tasks.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { MAX_PRODUCT_COUNT, MAX_TRACKING_ID, purchasedMessages, savePurchasedRecords } from '../tasks/purchased-service.ts';
 import { TASK_NOT_FOUND } from '../tasks/apply-event.ts';
-import { parseSheet, SHEET_LIMITS, type Cell, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';
+import { parseSheet, SHEET_LIMITS, type Cell, type SheetColumn, type SheetLimits, type SheetPlace, type SheetRow } from './parse-sheet.ts';
 import { forEachPaced, mapPaced } from './slices.ts';
 import { oneUploadPerMember } from './upload-gate.ts';
 import { isAdminSide } from '../boards/visibility.ts';
-import { applyInSlices, cellText as text, isRoundedNumber, uploadResult, uploadRowMessages, wholeNumber, type Slicing } from './upload-rows.ts';
+import {
+  applyInSlices,
+  cellMessage,
+  cellText as text,
+  foldedText,
+  isNumberCell,
+  isRoundedNumber,
+  uploadResult,
+  uploadRowMessages,
+  wholeNumber,
+  withCellWarning,
+  type Slicing,
+} from './upload-rows.ts';
 import { writeWorkbook } from './xlsx-write.ts';
 
 type UploadResult = components['schemas']['UploadResult'];
@@ -66,9 +78,15 @@ export const PURCHASED_APPLY_BUDGET_MS = 120_000;
 export const uploadMessages = {
   taskIdRequired: '请填写任务ID',
   taskIdInvalid: '任务ID格式不正确（如 12 或 12-1）',
+  /** A task id such as 1-1 that Excel turned into 1 January: not guessed back (the order of month and day depends on the computer). */
+  taskIdDate: (month: number, day: number) =>
+    `任务ID被Excel转换成了日期（${month}月${day}日），请将该列设为文本格式后重新填写任务ID（如 ${month}-${day}，以“我的任务”中显示的为准）`,
   itemIdInvalid: '商品ID格式不正确',
   itemMismatch: (taskItem: number) => `商品ID与任务的商品（${taskItem}）不一致`,
   trackingRounded: uploadRowMessages.trackingRounded,
+  trackingRequired: uploadRowMessages.trackingRequired,
+  noRecordInRow: '未填写快递单号和数量，跳过',
+  trackingAsNumber: uploadRowMessages.trackingAsNumber,
   trackingTooLong: purchasedMessages.trackingIdTooLong,
   qtyInvalid: `数目须为1到${MAX_PRODUCT_COUNT}之间的整数`,
   duplicate: (line: number) => `与第${line}行的任务和快递单号重复`,
@@ -79,10 +97,11 @@ export const uploadMessages = {
 /** A task reference of the 任务ID column: its id, or its mainId-subId. */
 type TaskRef = { id: number } | { mainId: number; subId: number };
 
+/** Full-width digits and dashes are folded first (foldedText): １２－１ is 12-1. */
 function taskRefOf(v: Cell): TaskRef | 'missing' | 'invalid' {
   if (v === null || (typeof v === 'string' && v.trim() === '')) return 'missing';
   if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 1 && v <= 2_147_483_647 ? { id: v } : 'invalid';
-  const m = /^(\d{1,10})(?:\s*-\s*(\d{1,9}))?$/.exec(text(v));
+  const m = /^(\d{1,10})(?:\s*[-\u2010-\u2015\u2212]\s*(\d{1,9}))?$/.exec(foldedText(v));
   if (!m) return 'invalid';
   const main = Number(m[1]);
   if (main < 1 || main > 2_147_483_647) return 'invalid';
@@ -96,10 +115,12 @@ interface CheckedRow {
   fileItemId?: number | null;
   tracking: string;
   qty?: number;
+  /** The tracking id arrived as a number cell (its answer gets trackingAsNumber). */
+  trackingAsNumber: boolean;
 }
 
-/** Format checks of one row; sets out.opStatus 'error' with the first problem. */
-function checkRow(row: SheetRow<ColumnKey>): CheckedRow {
+/** Format checks of one row; sets out.opStatus 'error' with the first problem, naming its cell (`place`). */
+function checkRow(row: SheetRow<ColumnKey>, place: SheetPlace<ColumnKey>): CheckedRow {
   const v = row.values;
   const tracking = text(v.tracking);
   const qty = wholeNumber(v.qty);
@@ -117,20 +138,28 @@ function checkRow(row: SheetRow<ColumnKey>): CheckedRow {
     opStatus: 'error',
     msg: '',
   };
-  const checked: CheckedRow = { line: row.line, out, tracking, fileItemId: out.itemId };
-  const fail = (msg: string) => {
-    out.msg = msg;
+  const checked: CheckedRow = { line: row.line, out, tracking, fileItemId: out.itemId, trackingAsNumber: isNumberCell(v.tracking) };
+  const fail = (key: ColumnKey, msg: string) => {
+    out.msg = cellMessage(place, row.line, key, msg);
     return checked;
   };
+  const dated = row.dates.includes('taskId') ? /^\d{4}-(\d\d)-(\d\d)$/.exec(text(v.taskId)) : null;
+  if (dated) return fail('taskId', uploadMessages.taskIdDate(Number(dated[1]), Number(dated[2])));
   const ref = taskRefOf(v.taskId);
-  if (ref === 'missing') return fail(uploadMessages.taskIdRequired);
-  if (ref === 'invalid') return fail(uploadMessages.taskIdInvalid);
-  if (itemIdText !== '' && out.itemId === null) return fail(uploadMessages.itemIdInvalid);
-  if (isRoundedNumber(v.tracking)) return fail(uploadMessages.trackingRounded);
-  if (!tracking) return fail(purchasedMessages.trackingIdRequired);
-  if (tracking.length > MAX_TRACKING_ID) return fail(uploadMessages.trackingTooLong);
-  if (text(v.qty) === '') return fail(purchasedMessages.countRequired);
-  if (qty === null || qty < 1 || qty > MAX_PRODUCT_COUNT) return fail(uploadMessages.qtyInvalid);
+  if (ref === 'missing') return fail('taskId', uploadMessages.taskIdRequired);
+  if (ref === 'invalid') return fail('taskId', uploadMessages.taskIdInvalid);
+  if (itemIdText !== '' && out.itemId === null) return fail('itemId', uploadMessages.itemIdInvalid);
+  // A task without purchased records, as the member's own export writes it (user-task-export.ts).
+  if (!tracking && text(v.qty) === '') {
+    out.opStatus = 'skip';
+    out.msg = uploadMessages.noRecordInRow;
+    return checked;
+  }
+  if (isRoundedNumber(v.tracking)) return fail('tracking', uploadMessages.trackingRounded);
+  if (!tracking) return fail('tracking', uploadMessages.trackingRequired);
+  if (tracking.length > MAX_TRACKING_ID) return fail('tracking', uploadMessages.trackingTooLong);
+  if (text(v.qty) === '') return fail('qty', purchasedMessages.countRequired);
+  if (qty === null || qty < 1 || qty > MAX_PRODUCT_COUNT) return fail('qty', uploadMessages.qtyInvalid);
   checked.ref = ref;
   checked.qty = qty;
   out.opStatus = 'succ';
@@ -187,8 +216,8 @@ export async function uploadPurchased(
   opts: { limits?: SheetLimits; budgetMs?: number; slicing?: Partial<Slicing> } = {},
 ): Promise<UploadResult> {
   return oneUploadPerMember(actor, async () => {
-    const { rows } = await parseSheet(bytes, PURCHASED_COLUMNS, opts.limits ?? PURCHASED_LIMITS, { adminSide: isAdminSide(actor) });
-    const checked = await mapPaced(rows, checkRow);
+    const { rows, place } = await parseSheet(bytes, PURCHASED_COLUMNS, opts.limits ?? PURCHASED_LIMITS, { adminSide: isAdminSide(actor) });
+    const checked = await mapPaced(rows, (r) => checkRow(r, place));
     // The tasks are read without locks, to answer the rows that cannot be applied before anything
     // is written; savePurchasedRecords locks and checks them again in each slice.
     const taskOf = await loadTasks(
@@ -203,12 +232,12 @@ export async function uploadPurchased(
       const task = taskOf(c.ref);
       c.out.opStatus = 'error';
       if (!task) {
-        c.out.msg = TASK_NOT_FOUND;
+        c.out.msg = cellMessage(place, c.line, 'taskId', TASK_NOT_FOUND);
         return;
       }
       c.out.name = task.itemName;
       if (c.fileItemId !== null && c.fileItemId !== undefined && c.fileItemId !== task.itemId) {
-        c.out.msg = uploadMessages.itemMismatch(task.itemId);
+        c.out.msg = cellMessage(place, c.line, 'itemId', uploadMessages.itemMismatch(task.itemId));
         return;
       }
       c.out.itemId = task.itemId;
@@ -245,6 +274,9 @@ export async function uploadPurchased(
       budgetMs: opts.budgetMs ?? PURCHASED_APPLY_BUDGET_MS,
       slicing: opts.slicing,
     });
+    // Never a plain success for an id whose leading zeros Excel may have dropped.
+    for (const c of checked)
+      if (c.trackingAsNumber && c.out.msg) c.out.msg = withCellWarning(c.out.msg, place, c.line, 'tracking', uploadMessages.trackingAsNumber);
     return uploadResult(checked.map((c) => c.out));
   });
 }
@@ -266,7 +298,11 @@ export function purchasedTemplate(): Buffer {
     ['导入', '', '新增采购记录；任务已有相同快递单号的记录时跳过'],
     ['更新', '', '修改已有记录的数量（结果中的“原数目”为修改前的数量）；没有该记录时报错'],
     ['', '', ''],
-    ['说明', '', `只读取第一个工作表；第一行为表头；每次最多${PURCHASED_LIMITS.maxRows}行，文件最大${Math.floor(PURCHASED_LIMITS.maxBytes / 1024 / 1024)}MB`],
+    [
+      '说明',
+      '',
+      `读取含表头的第一个工作表（表头可在前几行）；支持 .xlsx、.xls、.ods、.csv；每次最多${PURCHASED_LIMITS.maxRows}行，文件最大${Math.floor(PURCHASED_LIMITS.maxBytes / 1024 / 1024)}MB`,
+    ],
   ];
   return writeWorkbook([
     { name: '采购记录', header, rows: [], widths: [12, 10, 28, 28, 14, 8], textColumns: [0, 1, 3], blankTextRows: 500 },

@@ -9,9 +9,14 @@ import { Buffer } from 'node:buffer';
 import { TextEncoder } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import zlib from 'node:zlib';
-// xlsx's mini build: the Office Open XML reader without the codepage tables and the other formats'
-// readers (XLS, XLSB, ODS, Numbers), which this worker refuses before xlsx sees a file anyway. Every
-// file starts a worker, and loading the full build was most of a worker's start (docs/performance.md).
+// A reader per format (docs/decisions/068-spreadsheets-as-offices-send-them.md):
+// - .xlsx: xlsx's mini build (the Office Open XML reader only), after checkZip has walked and capped
+//   the ZIP container; loading the full build was most of a worker's start (docs/performance.md).
+// - .ods (a ZIP as well, checked the same way) and .xls (a compound file, WPS and older Excel): the
+//   full build, loaded only for them (~1 s more of the worker's start on this machine).
+// - .csv: never given to xlsx; read here (UTF-8 by BOM or validity, else GB18030, which Chinese Excel
+//   and WPS write), every cell text, so an id keeps its leading zeros.
+// Whatever the format, the worker's heap, the wall clock and the row and column caps hold.
 import XLSX from 'xlsx/dist/xlsx.mini.min.js';
 
 class Refusal extends Error {
@@ -32,8 +37,9 @@ const u32 = (b, o) => (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16)) + b[o + 3] * 0
  * cap. xlsx inflates every entry itself, trusting the sizes the file declares (it allocates a
  * buffer of the declared size) or growing without bound when none is declared; those buffers live
  * outside the worker's heap limit, so a zip bomb would otherwise take the whole process's memory.
- * Only Office Open XML workbooks pass: [Content_Types].xml and xl/workbook.xml present, none of
- * the markers that send xlsx to its OpenDocument or Numbers readers.
+ * Only Office Open XML workbooks ([Content_Types].xml and xl/workbook.xml) and OpenDocument
+ * spreadsheets (content.xml and META-INF/manifest.xml) pass, named by what is returned; none of the
+ * markers that send xlsx to its Numbers readers.
  * @param {Buffer} b
  * @param {{ maxUnzippedBytes: number, maxZipEntries: number }} limits
  */
@@ -89,10 +95,13 @@ function checkZip(b, limits) {
     total += Math.max(size, usz);
     if (total > limits.maxUnzippedBytes) throw new Refusal('too-big');
   }
-  if (!names.has('[content_types].xml') || !names.has('xl/workbook.xml')) throw new Refusal('not-xlsx');
-  for (const marker of ['meta-inf/manifest.xml', 'objectdata.xml', 'index/document.iwa', 'index.xml', 'index.xml.gz']) {
+  // Numbers and older markers that would send xlsx to readers this worker does not offer.
+  for (const marker of ['objectdata.xml', 'index/document.iwa', 'index.xml', 'index.xml.gz']) {
     if (names.has(marker)) throw new Refusal('not-xlsx');
   }
+  if (names.has('[content_types].xml') && names.has('xl/workbook.xml') && !names.has('meta-inf/manifest.xml')) return 'xlsx';
+  if (names.has('content.xml') && names.has('meta-inf/manifest.xml') && !names.has('xl/workbook.xml')) return 'ods';
+  throw new Refusal('not-xlsx');
 }
 
 /** A cell as a primitive: text, number, boolean or null (errors, stubs and anything else). */
@@ -108,37 +117,107 @@ function cellValue(cell) {
     case 'b':
       return typeof v === 'boolean' ? v : null;
     case 'd':
-      return v instanceof Date && !Number.isNaN(v.getTime()) ? v.toISOString() : null;
+      return v instanceof Date && !Number.isNaN(v.getTime()) ? dateText(v) : null;
     default:
       return null;
   }
 }
 
 /**
- * Input (workerData): { bytes: Uint8Array, maxRows, maxUnzippedBytes, maxZipEntries, maxColumns }.
- * Output (one message): { ok: true, text: Uint8Array } - the rows as UTF-8 JSON lines, one
- * [rowIndex, cells[]] per line, only non-blank rows, cells string | number | boolean | null; the
- * buffer is transferred, not cloned, and the server reads it a piece at a time (parse-sheet.ts) -
- * or { ok: false, reason, count? } with reason one of not-xlsx, too-big, unreadable, no-sheet,
- * too-many-rows.
+ * A date cell as the day it shows, YYYY-MM-DD. xlsx builds the Date in this thread's time zone
+ * from the serial number, and may land a few seconds before midnight: it is rounded to the nearest
+ * minute first.
  */
-function parse() {
-  const { bytes, maxRows, maxUnzippedBytes, maxZipEntries, maxColumns } = workerData;
-  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  checkZip(buf, { maxUnzippedBytes, maxZipEntries });
-  let wb;
+function dateText(d) {
+  const t = new Date(Math.round(d.getTime() / 60_000) * 60_000);
+  const p = (n) => String(n).padStart(2, '0');
+  return `${t.getFullYear()}-${p(t.getMonth() + 1)}-${p(t.getDate())}`;
+}
+
+const isBlankValue = (v) => v === null || (typeof v === 'string' && v.trim() === '');
+
+/** The same comparison as parse-sheet.ts normalizeHeader (this file cannot import TypeScript). */
+const normalizeHeader = (text) =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\s*＊:：]/g, '');
+
+/** The text of a CSV file: UTF-8 (with or without BOM), UTF-16 by its BOM, else GB18030 (a superset of GBK). */
+function csvText(b) {
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return new TextDecoder('utf-8').decode(b.subarray(3));
+  if (b[0] === 0xff && b[1] === 0xfe) return new TextDecoder('utf-16le').decode(b.subarray(2));
+  if (b[0] === 0xfe && b[1] === 0xff) return new TextDecoder('utf-16be').decode(b.subarray(2));
   try {
-    wb = XLSX.read(buf, {
+    return new TextDecoder('utf-8', { fatal: true }).decode(b);
+  } catch {
+    return new TextDecoder('gb18030').decode(b);
+  }
+}
+
+/**
+ * A CSV file as one dense sheet of text cells (RFC 4180: quoted fields, doubled quotes, CRLF or LF;
+ * the separator is a comma, or a tab or semicolon when the first line has more of those). Every cell
+ * stays text: an id keeps its leading zeros and digits. Refused when the bytes are not text.
+ */
+function readCsv(b, maxColumns) {
+  if (b.includes(0)) throw new Refusal('not-xlsx');
+  const text = csvText(b);
+  if (/[\u0000-\u0008\u000e-\u001f]/.test(text.slice(0, 4096))) throw new Refusal('not-xlsx');
+  const firstLine = text.slice(0, Math.max(0, text.indexOf('\n')) || text.length);
+  const count = (ch) => firstLine.split(ch).length - 1;
+  const sep = [',', '\t', ';'].reduce((best, ch) => (count(ch) > count(best) ? ch : best), ',');
+  const rows = [];
+  let row = [];
+  let field = '';
+  let quoted = false;
+  const endField = () => {
+    if (row.length < maxColumns) row.push(field === '' ? null : { t: 's', v: field });
+    field = '';
+  };
+  const endRow = () => {
+    endField();
+    rows.push(row);
+    row = [];
+  };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else quoted = false;
+      } else field += ch;
+    } else if (ch === '"' && field === '') quoted = true;
+    else if (ch === sep) endField();
+    else if (ch === '\n') endRow();
+    else if (ch === '\r') {
+      if (text[i + 1] !== '\n') endRow();
+    } else field += ch;
+  }
+  if (field !== '' || row.length) endRow();
+  return { SheetNames: ['CSV'], Sheets: { CSV: rows } };
+}
+
+/** The bytes as a workbook, each format by its reader (see the top of this file). */
+async function readWorkbook(buf, limits) {
+  const isZip = buf.length >= 4 && buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04;
+  const isCfb = buf.length >= 8 && buf.readUInt32BE(0) === 0xd0cf11e0 && buf.readUInt32BE(4) === 0xa1b11ae1;
+  if (!isZip && !isCfb) return readCsv(buf, limits.maxColumns);
+  const kind = isZip ? checkZip(buf, limits) : 'xls';
+  const reader = kind === 'xlsx' ? XLSX : (await import('xlsx/dist/xlsx.full.min.js')).default;
+  try {
+    return reader.read(buf, {
       type: 'buffer',
       dense: true,
-      sheets: 0,
       cellFormula: false,
       cellHTML: false,
       cellText: false,
       cellNF: false,
       cellStyles: false,
-      // Date-formatted cells come back as dates (then ISO text), never as the bare serial number
-      // Excel stores: a task id "12-1" that Excel turned into 1 December must not read as 45627.
+      // Date-formatted cells come back as dates (then their day as text), never as the bare serial
+      // number Excel stores: a task id "12-1" that Excel turned into 1 December must not read as 45627.
       cellDates: true,
       bookVBA: false,
       bookDeps: false,
@@ -149,24 +228,96 @@ function parse() {
   } catch {
     throw new Refusal('unreadable');
   }
-  const first = Array.isArray(wb.SheetNames) ? wb.SheetNames[0] : undefined;
-  const sheet = typeof first === 'string' && wb.Sheets ? wb.Sheets[first] : undefined;
-  if (!Array.isArray(sheet)) throw new Refusal('no-sheet');
-  const rows = [];
+}
+
+/** Header rows looked for among the first this many non-blank rows of each sheet (a title row or two above it). */
+const HEADER_SEARCH_ROWS = 10;
+/** Sheets looked at for the header. */
+const MAX_SHEETS = 32;
+
+/**
+ * Copies each merged range's top-left cell into the range's other cells (one parcel's tracking cell
+ * merged over its two product rows), within the rows and columns read.
+ */
+function fillMerges(sheet, maxColumns, rowLimit) {
+  const merges = Array.isArray(sheet['!merges']) ? sheet['!merges'].slice(0, 10_000) : [];
+  for (const m of merges) {
+    const top = sheet[m.s.r]?.[m.s.c];
+    if (!top) continue;
+    for (let r = m.s.r; r <= Math.min(m.e.r, rowLimit - 1); r++) {
+      if (!Array.isArray(sheet[r])) sheet[r] = [];
+      for (let c = m.s.c; c <= Math.min(m.e.c, maxColumns - 1); c++) if (r !== m.s.r || c !== m.s.c) sheet[r][c] = top;
+    }
+  }
+}
+
+/**
+ * The header row: on the first sheet that has one, the first of its first HEADER_SEARCH_ROWS
+ * non-blank rows naming every required column; when none does, the row naming the most of them
+ * (then parse-sheet.ts says which are missing), else the first sheet's first non-blank row.
+ */
+function findHeader(wb, columns, maxColumns) {
+  let best = null;
+  const names = wb.SheetNames.slice(0, MAX_SHEETS);
+  for (const name of names) {
+    const sheet = wb.Sheets[name];
+    if (!Array.isArray(sheet)) continue;
+    let seen = 0;
+    for (let r = 0; r < sheet.length && seen < HEADER_SEARCH_ROWS; r++) {
+      const row = sheet[r];
+      if (!Array.isArray(row)) continue;
+      const texts = row.slice(0, maxColumns).map((c) => {
+        const v = cellValue(c);
+        return typeof v === 'string' || typeof v === 'number' ? normalizeHeader(String(v)) : '';
+      });
+      if (texts.every((t) => t === '')) continue;
+      seen++;
+      const found = columns.filter((col) => col.required && col.headers.some((h) => texts.includes(h))).length;
+      const score = found + columns.filter((col) => !col.required && col.headers.some((h) => texts.includes(h))).length / 100;
+      if (!best || score > best.score) best = { name, r, score };
+      if (found === columns.filter((col) => col.required).length && found > 0) return { name, r };
+    }
+  }
+  if (best && best.score > 0) return best;
+  return names.length && Array.isArray(wb.Sheets[names[0]]) ? { name: names[0], r: 0 } : null;
+}
+
+/**
+ * Input (workerData): { bytes: Uint8Array, maxRows, maxUnzippedBytes, maxZipEntries, maxColumns,
+ * columns: { headers: string[] (normalized), required: boolean }[] }.
+ * Output (one message): { ok: true, sheet, text: Uint8Array } - sheet: the name of the sheet read;
+ * text: the rows as UTF-8 JSON lines, one [rowIndex, cells[], dateColumns?] per line, the header
+ * row first, then the non-blank rows below it; cells string | number | boolean | null, a date cell
+ * as its day (YYYY-MM-DD) with its column index in dateColumns; the buffer is transferred, not
+ * cloned, and the server reads it a piece at a time (parse-sheet.ts) - or { ok: false, reason,
+ * count? } with reason one of not-xlsx, too-big, unreadable, no-sheet, too-many-rows.
+ */
+async function parse() {
+  const { bytes, maxRows, maxUnzippedBytes, maxZipEntries, maxColumns, columns } = workerData;
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const wb = await readWorkbook(buf, { maxUnzippedBytes, maxZipEntries, maxColumns });
+  if (!Array.isArray(wb.SheetNames) || !wb.Sheets) throw new Refusal('no-sheet');
+  const header = findHeader(wb, Array.isArray(columns) ? columns : [], maxColumns);
+  if (!header) throw new Refusal('no-sheet');
+  const sheet = wb.Sheets[header.name];
   const limit = Math.min(sheet.length, 1_048_576);
-  for (let r = 0; r < limit; r++) {
+  fillMerges(sheet, maxColumns, limit);
+  const rows = [];
+  for (let r = header.r; r < limit; r++) {
     const row = sheet[r];
     if (!Array.isArray(row)) continue;
     const cells = [];
+    const dates = [];
     let blank = true;
     const width = Math.min(row.length, maxColumns);
     for (let c = 0; c < width; c++) {
       const v = cellValue(row[c]);
-      if (v !== null && !(typeof v === 'string' && v.trim() === '')) blank = false;
+      if (!isBlankValue(v)) blank = false;
+      if (row[c] && row[c].t === 'd' && v !== null) dates.push(c);
       cells.push(v);
     }
     if (blank) continue;
-    rows.push([r, cells]);
+    rows.push(dates.length ? [r, cells, dates] : [r, cells]);
     // The header row and maxRows data rows are allowed: one more is too many.
     if (rows.length > maxRows + 1) {
       let count = rows.length - 1;
@@ -174,16 +325,13 @@ function parse() {
       throw Object.assign(new Refusal('too-many-rows'), { count });
     }
   }
-  return rows;
+  return { sheet: String(header.name), rows };
 }
 
 try {
-  const text = new TextEncoder().encode(
-    parse()
-      .map((row) => JSON.stringify(row))
-      .join('\n'),
-  );
-  parentPort.postMessage({ ok: true, text }, [text.buffer]);
+  const { sheet, rows } = await parse();
+  const text = new TextEncoder().encode(rows.map((row) => JSON.stringify(row)).join('\n'));
+  parentPort.postMessage({ ok: true, sheet, text }, [text.buffer]);
 } catch (err) {
   if (err instanceof Refusal) parentPort.postMessage({ ok: false, reason: err.reason, count: typeof err.count === 'number' ? err.count : undefined });
   else parentPort.postMessage({ ok: false, reason: 'unreadable' });

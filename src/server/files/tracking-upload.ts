@@ -19,11 +19,23 @@ import { scanAudit } from '../matching/plan.ts';
 import { insertScanRows, newScanIds, rowsOfTrackings, type ItemBrief } from '../receiving/scan-rows.ts';
 import { CONTROL_CHARS, scanMessages, scanTextError } from '../receiving/scan-service.ts';
 import { ANNOUNCED_SCAN_STATUS, isAnnounced, isFrozen, isSeen, MAX_SCAN_COUNT } from '../../../machines/scan-record.machine.ts';
-import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';
+import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetPlace, type SheetRow } from './parse-sheet.ts';
 import { forEachPaced, mapPaced, Pacer } from './slices.ts';
 import { oneUploadPerMember } from './upload-gate.ts';
 import { isAdminSide } from '../boards/visibility.ts';
-import { applyInSlices, cellText, isRoundedNumber, SLICING, uploadResult, uploadRowMessages, wholeNumber, type Slicing } from './upload-rows.ts';
+import {
+  applyInSlices,
+  cellMessage,
+  cellText,
+  isNumberCell,
+  isRoundedNumber,
+  SLICING,
+  uploadResult,
+  uploadRowMessages,
+  wholeNumber,
+  withCellWarning,
+  type Slicing,
+} from './upload-rows.ts';
 import { writeWorkbook } from './xlsx-write.ts';
 
 type UploadResult = components['schemas']['UploadResult'];
@@ -85,10 +97,11 @@ export const TRACKING_LIMITS: SheetLimits = { ...SHEET_LIMITS, maxRows: 50_000 }
 export const TRACKING_APPLY_BUDGET_MS = 120_000;
 
 export const trackingUploadMessages = {
-  trackingRequired: scanMessages.trackingIdRequired,
+  trackingRequired: uploadRowMessages.trackingRequired,
   trackingTooLong: scanMessages.trackingIdTooLong,
   trackingInvalid: scanMessages.trackingIdInvalid,
   trackingRounded: uploadRowMessages.trackingRounded,
+  trackingAsNumber: uploadRowMessages.trackingAsNumber,
   upcRequired: scanMessages.upcRequired,
   upcTooLong: scanMessages.upcTooLong,
   upcInvalid: scanMessages.upcInvalid,
@@ -122,10 +135,15 @@ interface CheckedRow {
   upc: string;
   fileItemId: number | null;
   qty: number | null;
+  /** The tracking id arrived as a number cell (its answer gets trackingAsNumber). */
+  trackingAsNumber: boolean;
 }
 
-/** Format checks of one row; out.opStatus 'error' with the first problem, else 'succ' (pending). */
-function checkRow(row: SheetRow<ColumnKey>, mode: TrackingUploadMode): CheckedRow {
+/**
+ * Format checks of one row; out.opStatus 'error' with the first problem, naming its cell (`place`),
+ * else 'succ' (pending).
+ */
+function checkRow(row: SheetRow<ColumnKey>, mode: TrackingUploadMode, place: SheetPlace<ColumnKey>): CheckedRow {
   const v = row.values;
   const tracking = cellText(v.tracking);
   const upc = cellText(v.upc);
@@ -147,24 +165,25 @@ function checkRow(row: SheetRow<ColumnKey>, mode: TrackingUploadMode): CheckedRo
     opStatus: 'error',
     msg: '',
   };
-  const checked: CheckedRow = { out, tracking, upc, fileItemId: out.itemId ?? null, qty: null };
-  const fail = (msg: string) => {
-    out.msg = msg;
+  const checked: CheckedRow = { out, tracking, upc, fileItemId: out.itemId ?? null, qty: null, trackingAsNumber: isNumberCell(v.tracking) };
+  const fail = (key: ColumnKey, msg: string) => {
+    out.msg = cellMessage(place, row.line, key, msg);
     return checked;
   };
-  if (isRoundedNumber(v.tracking)) return fail(M.trackingRounded);
+  if (isRoundedNumber(v.tracking)) return fail('tracking', M.trackingRounded);
+  if (!tracking) return fail('tracking', M.trackingRequired);
   const trackingError = scanTextError('trackingId', tracking);
-  if (trackingError) return fail(trackingError);
-  if (isRoundedNumber(v.upc)) return fail(M.upcRounded);
+  if (trackingError) return fail('tracking', trackingError);
+  if (isRoundedNumber(v.upc)) return fail('upc', M.upcRounded);
   const upcError = upc ? scanTextError('upc', upc) : null;
-  if (upcError) return fail(upcError);
-  if (itemIdText !== '' && out.itemId === null) return fail(M.itemIdInvalid);
-  if (!upc && mode !== 'confirm' && out.itemId === null) return fail(M.upcRequired);
+  if (upcError) return fail('upc', upcError);
+  if (itemIdText !== '' && out.itemId === null) return fail('itemId', M.itemIdInvalid);
+  if (!upc && mode !== 'confirm' && out.itemId === null) return fail('upc', M.upcRequired);
   if (qtyText === '') {
-    if (mode !== 'confirm') return fail(M.qtyRequired);
+    if (mode !== 'confirm') return fail('qty', M.qtyRequired);
   } else {
-    if (qty === null || qty < 1 || qty > MAX_SCAN_COUNT) return fail(M.qtyInvalid);
-    if (mode === 'confirm' && !upc) return fail(M.qtyNeedsUpc);
+    if (qty === null || qty < 1 || qty > MAX_SCAN_COUNT) return fail('qty', M.qtyInvalid);
+    if (mode === 'confirm' && !upc) return fail('qty', M.qtyNeedsUpc);
     checked.qty = qty;
   }
   out.opStatus = 'succ';
@@ -285,9 +304,9 @@ export async function uploadTrackings(
   return oneUploadPerMember(actor, async () => {
     // The sheet's rows are not kept, only what each row answers.
     const columns = mode === 'confirm' ? CONFIRM_COLUMNS : TRACKING_COLUMNS;
-    const { rows } = await parseSheet(bytes, columns, opts.limits ?? TRACKING_LIMITS, { adminSide: isAdminSide(actor) });
-    const checked = await mapPaced(rows, (r) => checkRow(r, mode));
-    const todo = await resolveRows(db, checked, mode);
+    const { rows, place } = await parseSheet(bytes, columns, opts.limits ?? TRACKING_LIMITS, { adminSide: isAdminSide(actor) });
+    const checked = await mapPaced(rows, (r) => checkRow(r, mode, place));
+    const todo = await resolveRows(db, checked, mode, place);
     // The rows of each tracking id, in the order the file first names them: one slice takes all of them.
     const groups = new Map<string, Todo[]>();
     await forEachPaced(todo, (t) => {
@@ -308,6 +327,8 @@ export async function uploadTrackings(
       // they share (matching's lock order) and read once they hold them.
       overlap: true,
     });
+    // Never a plain 导入成功 for an id whose leading zeros Excel may have dropped.
+    for (const c of checked) if (c.trackingAsNumber && c.out.msg) c.out.msg = withCellWarning(c.out.msg, place, c.out.line, 'tracking', M.trackingAsNumber);
     return uploadResult(checked.map((c) => c.out));
   });
 }
@@ -381,7 +402,7 @@ type Todo = { c: CheckedRow; item: ItemBrief | null };
  * catalogue's item of its upc in import) and duplicates within the file (after the upc is known).
  * Fills in the answer of the rows refused here; answers the others.
  */
-async function resolveRows(db: Db, checked: CheckedRow[], mode: TrackingUploadMode): Promise<Todo[]> {
+async function resolveRows(db: Db, checked: CheckedRow[], mode: TrackingUploadMode, place: SheetPlace<ColumnKey>): Promise<Todo[]> {
   const valid = checked.filter((c) => c.out.opStatus === 'succ');
   const { byId, byUpc } = await loadItems(
     db,
@@ -398,7 +419,7 @@ async function resolveRows(db: Db, checked: CheckedRow[], mode: TrackingUploadMo
     let item: ItemBrief | null = null;
     if (c.fileItemId !== null) {
       item = byId.get(c.fileItemId) ?? null;
-      if (!item) return fail(M.itemNotFound);
+      if (!item) return fail(cellMessage(place, c.out.line, 'itemId', M.itemNotFound));
       if (!c.upc && mode !== 'confirm') {
         if (!item.upc?.trim()) return fail(M.itemNoUpc);
         c.upc = item.upc.trim();
@@ -528,7 +549,11 @@ export function trackingTemplate(): Buffer {
     ['更新', '', '修改已有记录的数量（结果中的“原数目”为修改前的数量）；没有该记录时报错；已进入付款流程的记录不能修改'],
     ['确认', '', '包裹已到货：已导入的记录变为“已扫描”并进行匹配；已扫描过的跳过；没有导入过的报错'],
     ['', '', ''],
-    ['说明', '', `只读取第一个工作表；第一行为表头；每次最多${TRACKING_LIMITS.maxRows}行，文件最大${Math.floor(TRACKING_LIMITS.maxBytes / 1024 / 1024)}MB`],
+    [
+      '说明',
+      '',
+      `读取含表头的第一个工作表（表头可在前几行）；支持 .xlsx、.xls、.ods、.csv；每次最多${TRACKING_LIMITS.maxRows}行，文件最大${Math.floor(TRACKING_LIMITS.maxBytes / 1024 / 1024)}MB`,
+    ],
   ];
   return writeWorkbook([
     { name: '扫描记录', header, rows: [], widths: [28, 16, 10, 28, 14, 8], textColumns: [0, 1, 2], blankTextRows: 500 },

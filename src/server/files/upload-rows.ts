@@ -10,7 +10,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { components } from '../../api/schema';
 import { pipelinedRunner, pipelinedTransaction, postgresError, type Db, type Tx } from '../db/client.ts';
 import { Code, conflict } from '../errors.ts';
-import type { Cell } from './parse-sheet.ts';
+import { cellPlace, type Cell, type SheetPlace } from './parse-sheet.ts';
 import { jsonArrayPaced } from './slices.ts';
 
 type UploadResult = components['schemas']['UploadResult'];
@@ -19,6 +19,9 @@ type UploadResultRow = components['schemas']['UploadResultRow'];
 export const uploadRowMessages = {
   busy: '有其他操作正在修改相同的记录，请稍后重试',
   trackingRounded: '快递单号已被Excel转换为数字而失去精度，请将该列设为文本格式后重新填写',
+  trackingRequired: '请填写快递单号',
+  /** A tracking id that arrived as a number cell: imported, but its row says so (leading zeros). */
+  trackingAsNumber: '快递单号在Excel中为数字格式，开头的0可能已丢失，请核对',
   notProcessed: '文件处理时间过长，此行未处理，请重新上传该文件（已保存的行会跳过）',
   uploaded: (r: { succ: number; skip: number; error: number }) => `上传完成：成功${r.succ}条，跳过${r.skip}条，失败${r.error}条`,
 } as const;
@@ -26,15 +29,32 @@ export const uploadRowMessages = {
 /** A cell as trimmed text ('' for an empty cell). */
 export const cellText = (v: Cell): string => (v === null ? '' : typeof v === 'string' ? v.trim() : String(v));
 
-/** A whole number cell (a number, or text of digits), or null when it is not one. */
+/** A cell as trimmed text with full-width digits, letters and dashes folded (NFKC: １２－１ is 12-1), for numbers and task ids. */
+export const foldedText = (v: Cell): string => cellText(v).normalize('NFKC').trim();
+
+/** A whole number cell (a number, or text of digits, full-width ones too), or null when it is not one. */
 export function wholeNumber(v: Cell): number | null {
   if (typeof v === 'number') return Number.isSafeInteger(v) ? v : null;
-  const t = cellText(v);
+  const t = foldedText(v);
   return /^\d{1,15}$/.test(t) ? Number(t) : null;
 }
 
-/** A number cell that Excel rounded (an id typed into a General cell past 15 digits). */
-export const isRoundedNumber = (v: Cell) => typeof v === 'number' && !Number.isSafeInteger(v);
+/**
+ * A number cell that Excel rounded (an id typed into a General cell past 15 digits), or the text
+ * Excel writes for one into a CSV file (9.40011E+21).
+ */
+export const isRoundedNumber = (v: Cell) =>
+  (typeof v === 'number' && !Number.isSafeInteger(v)) || (typeof v === 'string' && /^\d(\.\d+)?e\+\d+$/i.test(foldedText(v)));
+
+/** An id that arrived as a whole number cell: whatever leading zeros it had are gone, though it is not rounded. */
+export const isNumberCell = (v: Cell) => typeof v === 'number' && Number.isSafeInteger(v);
+
+/** A row's message about one cell, naming it as the spreadsheet shows it: 工作表“采购记录” 第5行 D列 快递单号：请填写快递单号. */
+export const cellMessage = <K extends string>(place: SheetPlace<K>, line: number, key: K, msg: string) => `${cellPlace(place, line, key)}：${msg}`;
+
+/** A row's answer with a warning about one of its cells added (the row itself is applied). */
+export const withCellWarning = <K extends string>(msg: string, place: SheetPlace<K>, line: number, key: K, warning: string) =>
+  `${msg}；${cellMessage(place, line, key, warning)}`;
 
 /** A PostgreSQL deadlock or serialization failure, possibly wrapped by the driver or Drizzle. */
 export function isLockConflict(err: unknown): boolean {

@@ -1,7 +1,10 @@
 // The Excel export of /user/my-task (SPEC §2; DECISIONS "Files"): the member's own tasks with the
 // filters the page had when the download token was issued (they are fixed in the token: the link
 // carries nothing but the token), in the page's order and with the page's columns. The filters are
-// those of listUserTasks (handlers/claims.ts), applied the same way.
+// those of listUserTasks (handlers/claims.ts), applied the same way. One row per purchased record
+// (its tracking id and 数量), so the file goes back in through the member's upload as it is, also after
+// an office program re-saves it (docs/decisions/068-spreadsheets-as-offices-send-them.md); a task
+// without records is one row with both cells empty, which the upload skips.
 import { eq, ilike } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { allOf, hasTrackingId, idOrMainId, pageTasks } from '../boards/task-queries.ts';
@@ -11,6 +14,7 @@ import { tasks } from '../db/schema/tasks.ts';
 import type { DownloadParams } from './download-tokens.ts';
 import { taskDisplayId } from './labels-pdf.ts';
 import { writeWorkbook, type OutCell } from './xlsx-write.ts';
+import { withMemberDetails } from '../tasks/member-task-list.ts';
 import { TASK_STATUSES } from '../../../machines/task.machine.ts';
 
 type Task = components['schemas']['Task'];
@@ -82,7 +86,7 @@ export async function userTasksForExport(tx: Tx, userId: number, f: UserTaskFilt
     f.boardId !== undefined ? eq(tasks.boardId, f.boardId) : undefined,
   );
   const page = await pageTasks(tx, where, { size: MAX_EXPORT_ROWS, offset: 0, isDesc: f.isDesc });
-  return page.content;
+  return (await withMemberDetails(tx, page)).content;
 }
 
 export const USER_TASK_HEADER = [
@@ -98,31 +102,35 @@ export const USER_TASK_HEADER = [
   '折扣',
   '状态',
   '快递单号',
+  '数量',
   '认领时间',
 ] as const;
 
 export function userTaskWorkbook(list: Task[], timezone: number): Buffer {
-  const rows: OutCell[][] = list.map((t) => [
-    taskDisplayId(t),
-    t.boardName ?? '',
-    t.itemName,
-    t.upc,
-    t.count,
-    t.productCount,
-    t.price,
-    t.buyIn,
-    t.bonus,
-    t.punish,
-    TASK_STATUS_TEXT[t.status],
-    t.trackingId,
-    formatTime(t.createdAt, timezone),
-  ]);
+  const rows: OutCell[][] = list.flatMap((t) =>
+    (t.trackings?.length ? t.trackings : [null]).map((r) => [
+      taskDisplayId(t),
+      t.boardName ?? '',
+      t.itemName,
+      t.upc,
+      t.count,
+      t.productCount,
+      t.price,
+      t.buyIn,
+      t.bonus,
+      t.punish,
+      TASK_STATUS_TEXT[t.status],
+      r?.trackingId ?? '',
+      r?.productCount ?? '',
+      formatTime(t.createdAt, timezone),
+    ]),
+  );
   return writeWorkbook([
     {
       name: '我的任务',
       header: USER_TASK_HEADER,
       rows,
-      widths: [10, 16, 32, 16, 9, 9, 9, 9, 8, 8, 8, 30, 17],
+      widths: [10, 16, 32, 16, 9, 9, 9, 9, 8, 8, 8, 30, 8, 17],
       // Task ids such as 12-1, UPCs and tracking ids stay text (not dates or rounded numbers).
       textColumns: [0, 3, 11],
     },
