@@ -236,6 +236,8 @@ describe('Excel download tokens', () => {
       0,
       '进行中',
       '1Z999',
+      // The record's 数量: the file goes back in through the member's upload (decision 068).
+      1,
       expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/),
     ]);
     expect(rows.flat()).not.toContain(String(w.other.mainId));

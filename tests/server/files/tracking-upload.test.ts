@@ -51,6 +51,9 @@ type Mode = 'import' | 'update' | 'confirm';
 
 const HEADER = ['快递单号', 'UPC', '商品ID', '商品名称', '快递公司', '数量'];
 
+/** A row's message about one cell, as the answer names it (sheet, row, column letter, Chinese column name). */
+const at = (column: string, name: string, line: number, msg: string, sheet = '采购记录') => `工作表“${sheet}” 第${line}行 ${column}列 ${name}：${msg}`;
+
 async function world() {
   const { app, database } = t();
   const w = await taskWorld(app, database);
@@ -116,15 +119,15 @@ describe('import: parcels announced before they arrive', () => {
       [3, 'succ', M.imported],
       [4, 'succ', M.imported],
       [5, 'error', M.duplicate(2)],
-      [7, 'error', M.trackingRequired],
-      [8, 'error', M.upcRequired],
-      [9, 'error', M.qtyRequired],
-      [10, 'error', M.qtyInvalid],
-      [11, 'error', M.itemIdInvalid],
-      [12, 'error', M.itemNotFound],
-      [13, 'error', M.qtyInvalid],
-      [14, 'error', M.trackingRounded],
-      [15, 'error', M.trackingTooLong],
+      [7, 'error', at('A', '快递单号', 7, M.trackingRequired)],
+      [8, 'error', at('B', 'UPC', 8, M.upcRequired)],
+      [9, 'error', at('F', '数量', 9, M.qtyRequired)],
+      [10, 'error', at('F', '数量', 10, M.qtyInvalid)],
+      [11, 'error', at('C', '商品ID', 11, M.itemIdInvalid)],
+      [12, 'error', at('C', '商品ID', 12, M.itemNotFound)],
+      [13, 'error', at('F', '数量', 13, M.qtyInvalid)],
+      [14, 'error', at('A', '快递单号', 14, M.trackingRounded)],
+      [15, 'error', at('A', '快递单号', 15, M.trackingTooLong)],
     ]);
     expect(data.rows[0]).toEqual({
       line: 2,
@@ -213,7 +216,7 @@ describe('confirm: the announced parcels arrived', () => {
       [4, 'skip', M.alreadySeen, null, 1],
       [5, 'error', M.notImported, null, null],
       [6, 'error', M.notImportedTracking, null, null],
-      [7, 'error', M.qtyNeedsUpc, 2, null],
+      [7, 'error', at('C', '数量', 7, M.qtyNeedsUpc), 2, null],
       [8, 'error', M.duplicate(2), 1, null],
     ]);
     expect(res.body.data).toMatchObject({ succ: 2, skip: 1, error: 4 });
@@ -372,9 +375,11 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     await upload(w.adminToken, xlsxOf([HEADER, ['T1', UPC, null, null, null, 1]]));
     const before = await snapshot();
     expect(await upload(w.adminToken, PNG_1X1, 'import', { filename: 'photo.png', type: 'image/png' })).toMatchObject(refusedWith(SHEET_MESSAGES.notXlsx));
-    expect(await upload(w.adminToken, Buffer.from('tracking,upc,数量\nT1,1,1\n'), 'confirm', { filename: 'a.csv', type: 'text/csv' })).toMatchObject(
-      refusedWith(SHEET_MESSAGES.notXlsx),
-    );
+    // A CSV is read (tests/server/files/office-sheets.test.ts): this one names a parcel never imported.
+    expect(await upload(w.adminToken, Buffer.from('tracking,upc,数量\nT1,1,1\n'), 'confirm', { filename: 'a.csv', type: 'text/csv' })).toMatchObject({
+      status: 200,
+      body: { data: { rows: [{ line: 2, opStatus: 'error', msg: M.notImported }] } },
+    });
     expect(await upload(w.adminToken, Buffer.alloc(0), 'update')).toMatchObject(refusedWith(SHEET_MESSAGES.empty));
     expect(
       await upload(
@@ -437,7 +442,11 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     const res = await upload(w.adminToken, sneaky);
     expect(res.body).toMatchObject({
       code: 'A00000',
-      data: { succ: 0, error: 1, rows: [{ line: 2, tracking: '__proto__', upc: 'constructor', opStatus: 'error', msg: M.qtyInvalid }] },
+      data: {
+        succ: 0,
+        error: 1,
+        rows: [{ line: 2, tracking: '__proto__', upc: 'constructor', opStatus: 'error', msg: at('C', '数量', 2, M.qtyInvalid, '__proto__') }],
+      },
     });
     expect(Object.keys(res.body.data!.rows[0]!)).not.toContain('__proto__');
     expect(await snapshot()).toEqual(before);

@@ -40,6 +40,9 @@ interface Result {
 
 const HEADER = ['任务ID', '商品ID', '商品名称', '快递单号', '快递公司', '数量'];
 
+/** A row's message about one cell, as the answer names it (sheet, row, column letter, Chinese column name). */
+const at = (column: string, name: string, line: number, msg: string, sheet = '采购记录') => `工作表“${sheet}” 第${line}行 ${column}列 ${name}：${msg}`;
+
 /** An admin, members a and b in a bound group, an open board; a holds two tasks, b one. */
 async function world() {
   const { app, database } = t();
@@ -107,13 +110,13 @@ describe('a good file', () => {
       [2, 'succ', purchasedMessages.created],
       [3, 'succ', purchasedMessages.created],
       [4, 'error', uploadMessages.duplicate(2)],
-      [6, 'error', '任务不存在'],
-      [7, 'error', purchasedMessages.trackingIdRequired],
-      [8, 'error', uploadMessages.qtyInvalid],
-      [9, 'error', uploadMessages.qtyInvalid],
-      [10, 'error', uploadMessages.taskIdInvalid],
-      [11, 'error', uploadMessages.itemMismatch(w.item.id)],
-      [12, 'error', uploadMessages.taskIdRequired],
+      [6, 'error', at('A', '任务ID', 6, '任务不存在')],
+      [7, 'error', at('D', '快递单号', 7, uploadMessages.trackingRequired)],
+      [8, 'error', at('F', '数量', 8, uploadMessages.qtyInvalid)],
+      [9, 'error', at('F', '数量', 9, uploadMessages.qtyInvalid)],
+      [10, 'error', at('A', '任务ID', 10, uploadMessages.taskIdInvalid)],
+      [11, 'error', at('B', '商品ID', 11, uploadMessages.itemMismatch(w.item.id))],
+      [12, 'error', at('A', '任务ID', 12, uploadMessages.taskIdRequired)],
     ]);
     expect(data.rows[0]).toEqual({
       line: 2,
@@ -179,7 +182,7 @@ describe('a good file', () => {
       [2, 'succ', 3, 2, purchasedMessages.saved],
       [3, 'skip', 1, 1, purchasedMessages.unchanged],
       [4, 'error', 1, null, purchasedMessages.noRecordForTracking],
-      [5, 'error', 1, null, '任务不存在'],
+      [5, 'error', 1, null, at('C', '任务ID', 5, '任务不存在')],
     ]);
     expect(res.body.data).toMatchObject({ succ: 1, skip: 1, error: 2 });
     expect(await records()).toEqual([
@@ -236,18 +239,15 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
   const refusedWith = (msg: string | RegExp, status = 400) => ({ status, body: { code: 'A00001', msg: expect.stringMatching(msg) } });
   const exactly = (s: string) => new RegExp(`^${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
-  it('refuses what is not an .xlsx workbook: a PNG, random bytes, CSV text, a zip of something else, an .xls', async () => {
+  it('refuses what is not a spreadsheet: a PNG, random bytes, a zip of something else, a compound file that is no .xls', async () => {
     const w = await world();
     const before = await snapshot();
     const notXlsx = refusedWith(exactly(SHEET_MESSAGES.notXlsx));
     expect(await upload(w.a.token, PNG_1X1, 'import', { filename: 'photo.png', type: 'image/png' })).toMatchObject(notXlsx);
     const random = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256));
     expect(await upload(w.a.token, random)).toMatchObject(notXlsx);
-    expect(await upload(w.a.token, Buffer.from(`任务ID,tracking,数量\n${w.a1.id},T1,1\n`), 'import', { filename: 'a.csv', type: 'text/csv' })).toMatchObject(
-      notXlsx,
-    );
     expect(await upload(w.a.token, zipOf([storedEntry('readme.txt', 'hello')]))).toMatchObject(notXlsx);
-    // An OpenDocument spreadsheet: a zip xlsx would read with another parser.
+    // A zip that claims to be both an OpenDocument spreadsheet and an .xlsx.
     expect(
       await upload(
         w.a.token,
@@ -260,7 +260,7 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
       ),
     ).toMatchObject(notXlsx);
     const xls = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(1024)]);
-    expect(await upload(w.a.token, xls, 'import', { filename: 'old.xls' })).toMatchObject(notXlsx);
+    expect(await upload(w.a.token, xls, 'import', { filename: 'old.xls' })).toMatchObject(refusedWith(exactly(SHEET_MESSAGES.unreadable)));
     expect(await snapshot()).toEqual(before);
   });
 
@@ -364,7 +364,11 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     // The budget is spent before the first slice: nothing is applied, each valid row says so.
     const stopped = await uploadPurchased(t().database.db, actor, file, 'import', { budgetMs: -1 });
     expect(stopped).toMatchObject({ succ: 0, skip: 0, error: 3 });
-    expect(stopped.rows.map((r) => r.msg)).toEqual([uploadMessages.notProcessed, uploadMessages.notProcessed, purchasedMessages.trackingIdRequired]);
+    expect(stopped.rows.map((r) => r.msg)).toEqual([
+      uploadMessages.notProcessed,
+      uploadMessages.notProcessed,
+      at('B', '快递单号', 4, uploadMessages.trackingRequired),
+    ]);
     expect(await snapshot()).toEqual(before);
     expect((await upload(w.a.token, file)).body.data).toMatchObject({ succ: 2, error: 1 });
     expect(PURCHASED_APPLY_BUDGET_MS).toBeGreaterThanOrEqual(30_000);
@@ -431,7 +435,10 @@ describe('crafted content never reaches the server objects', () => {
       '__proto__',
     );
     const res = await upload(w.a.token, sneaky);
-    expect(res.body).toMatchObject({ code: 'A00000', data: { succ: 0, error: 1, rows: [{ line: 2, opStatus: 'error', msg: uploadMessages.taskIdInvalid }] } });
+    expect(res.body).toMatchObject({
+      code: 'A00000',
+      data: { succ: 0, error: 1, rows: [{ line: 2, opStatus: 'error', msg: at('A', '任务ID', 2, uploadMessages.taskIdInvalid, '__proto__') }] },
+    });
     expect(Object.keys(res.body.data!.rows[0]!)).not.toContain('__proto__');
     expect(await snapshot()).toEqual(before);
     expect(polluted()).toBeUndefined();
@@ -448,7 +455,9 @@ describe('crafted content never reaches the server objects', () => {
     ).toBeNull();
     expect(acceptWorkerRows([[0, ['a']], evil])).toBeNull();
     expect(acceptWorkerRows(evil)).toBeNull();
-    expect(acceptWorkerRows([[0, ['a', 1, true, null]]])).toEqual([[0, ['a', 1, true, null]]]);
+    expect(acceptWorkerRows([[0, ['a', 1, true, null]]])).toEqual([[0, ['a', 1, true, null], []]]);
+    expect(acceptWorkerRows([[0, ['a'], [0]]])).toEqual([[0, ['a'], [0]]]);
+    expect(acceptWorkerRows([[0, ['a'], ['__proto__']]])).toBeNull();
     expect(polluted()).toBeUndefined();
   });
 
@@ -461,10 +470,10 @@ describe('crafted content never reaches the server objects', () => {
         [w.a1.id, 9.400111899223101e21, 1],
       ]),
     );
-    expect(rounded.body.data!.rows[0]).toMatchObject({ opStatus: 'error', msg: uploadMessages.trackingRounded });
+    expect(rounded.body.data!.rows[0]).toMatchObject({ opStatus: 'error', msg: at('B', '快递单号', 2, uploadMessages.trackingRounded) });
 
     // "12-1" typed into a General cell becomes 1 December: a date cell (serial 45627 formatted m-d).
-    // It reads as a date, never as task 45627.
+    // It reads as a date, never as task 45627, and the row says what happened to it.
     const dated = xlsxOf(
       [
         ['任务ID', 'tracking', '数量'],
@@ -475,8 +484,12 @@ describe('crafted content never reaches the server objects', () => {
       { A2: { t: 'n', v: 45627, z: 'm-d' } },
     );
     const { rows } = await parseSheet(dated, PURCHASED_COLUMNS);
-    expect(rows[0]!.values.taskId).toMatch(/^2024-12-01T/);
-    expect((await upload(w.a.token, dated)).body.data!.rows[0]).toMatchObject({ opStatus: 'error', msg: uploadMessages.taskIdInvalid });
+    expect(rows[0]!.values.taskId).toBe('2024-12-01');
+    expect(rows[0]!.dates).toEqual(['taskId']);
+    expect((await upload(w.a.token, dated)).body.data!.rows[0]).toMatchObject({
+      opStatus: 'error',
+      msg: at('A', '任务ID', 2, uploadMessages.taskIdDate(12, 1)),
+    });
     expect(await records()).toEqual([]);
   });
 });
