@@ -6,7 +6,7 @@
 // Plain JavaScript on purpose: a worker does not inherit the TypeScript loader of tsx or vitest,
 // and this file must run as it is under both. Its input and answer: parse().
 import { Buffer } from 'node:buffer';
-import { TextEncoder } from 'node:util';
+import { TextDecoder, TextEncoder } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import zlib from 'node:zlib';
 // A reader per format (docs/decisions/068-spreadsheets-as-offices-send-them.md):
@@ -163,7 +163,11 @@ function csvText(b) {
 function readCsv(b, maxColumns) {
   if (b.includes(0)) throw new Refusal('not-xlsx');
   const text = csvText(b);
-  if (/[\u0000-\u0008\u000e-\u001f]/.test(text.slice(0, 4096))) throw new Refusal('not-xlsx');
+  // Control characters other than tab and line ends at its start: binary, not a table.
+  for (let i = 0; i < Math.min(text.length, 4096); i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) throw new Refusal('not-xlsx');
+  }
   const firstLine = text.slice(0, Math.max(0, text.indexOf('\n')) || text.length);
   const count = (ch) => firstLine.split(ch).length - 1;
   const sep = [',', '\t', ';'].reduce((best, ch) => (count(ch) > count(best) ? ch : best), ',');

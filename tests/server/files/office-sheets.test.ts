@@ -9,6 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { purchasedRecords } from '../../../src/server/db/schema/tasks.ts';
 import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
+import { taskDisplayId } from '../../../src/server/files/labels-pdf.ts';
 import { SHEET_MESSAGES } from '../../../src/server/files/parse-sheet.ts';
 import { uploadMessages } from '../../../src/server/files/purchased-upload.ts';
 import { trackingUploadMessages as M } from '../../../src/server/files/tracking-upload.ts';
@@ -141,6 +142,13 @@ describe('the tracking upload reads files as offices save them', () => {
     expect(await scans()).toEqual([]);
   });
 
+  it('the tracking template, filled in and re-saved by LibreOffice, imports its rows with the ids as typed', async () => {
+    const w = await world();
+    const res = await trackingUpload(w.adminToken, fixture('template-tracking-resaved.xlsx'), 'template.xlsx');
+    expect(answer(res.body.data!)).toEqual([[2, 'succ', M.imported]]);
+    expect(await scans()).toEqual([['0012345678901', '885909950805', 2]]);
+  });
+
   it('binary that is no spreadsheet is still refused as a whole', async () => {
     const w = await world();
     const res = await trackingUpload(w.adminToken, Buffer.from([0x00, 0x01, 0x02, 0x03, 0x04]), 'x.bin');
@@ -187,8 +195,19 @@ describe("the member's upload reads files as offices save them", () => {
     expect(await records()).toEqual([[w.a1.id, '12345678901', 1]]);
   });
 
+  it('the purchase template, filled in and re-saved by LibreOffice, records its rows', async () => {
+    const w = await world();
+    // The fixture names task 1, a's first task in this world (the database restarts its sequences per test).
+    expect(taskDisplayId(w.a1)).toBe('1');
+    const res = await purchasedUpload(w.memberToken, fixture('template-purchased-resaved.xlsx'), 'template.xlsx');
+    expect(answer(res.body.data!)).toEqual([[2, 'succ', purchasedMessages.created]]);
+    expect(await records()).toEqual([[w.a1.id, '0098765', 1]]);
+  });
+
   it("the member's own export, re-saved by LibreOffice, goes back in: its records are made again and a task without one is skipped", async () => {
     const w = await world();
+    // The export was made in this same world: a's tasks 1 and 2, with records on task 1 (README.md).
+    expect([taskDisplayId(w.a1), taskDisplayId(w.a2)]).toEqual(['1', '2']);
     const res = await purchasedUpload(w.memberToken, fixture('member-export-resaved.xlsx'), 'export.xlsx');
     expect(res.status).toBe(200);
     expect(answer(res.body.data!)).toEqual([
