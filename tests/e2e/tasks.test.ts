@@ -145,7 +145,7 @@ describe('task records in the browser', () => {
       [taskLabel, itemId, ITEM.itemName, TRACKING.uploaded, 'UPS', 2],
       [taskLabel, itemId, ITEM.itemName, TRACKING.first, 'UPS', 1], // already recorded by hand: skipped
     ]);
-    await m.getByLabel('Excel文件（.xlsx）').setInputFiles({ name: 'purchases.xlsx', mimeType: XLSX_TYPE, buffer: sheet });
+    await m.getByLabel('表格文件（.xlsx、.xls、.ods、.csv）').setInputFiles({ name: 'purchases.xlsx', mimeType: XLSX_TYPE, buffer: sheet });
     await m.getByText(/^purchases\.xlsx（\d+ KB）$/).waitFor();
     await m.getByRole('button', { name: '导入', exact: true }).click();
     await m.getByRole('heading', { name: '导入结果 · purchases.xlsx' }).waitFor();

@@ -1,5 +1,5 @@
 // The Excel upload of SPEC §2's upload pages (/user/upload, both tabs of /admin/upload): pick an
-// .xlsx, send it with one of the page's actions, watch it go out, read the result (SPEC §3).
+// spreadsheet (.xlsx, .xls, .ods, .csv; decision 068), send it with one of the page's actions, watch it go out, read the result (SPEC §3).
 // - useExcelUpload: one upload's state (file, upload under way, refusal, result); the page owns it
 //   and asks before leaving while `active`.
 // - ExcelUploadForm: file input, a button per action, the progress bar (indeterminate once the file
@@ -7,7 +7,7 @@
 // - ExcelUploadResult: the totals and every row, paged in the browser; 'clear' drops it.
 import { useEffect, useId, useRef, useState, type JSX, type ReactNode } from 'react';
 import { zh } from '../i18n/zh';
-import { formatFileSize, isXlsx, XLSX_ACCEPT } from '../lib/excel-file';
+import { formatFileSize, isSheetFile, SHEET_ACCEPT } from '../lib/excel-file';
 import type { UploadExcelOptions, UploadOutcome, UploadResult } from '../lib/excel-upload';
 import { Button } from './ui/button';
 import { FormError } from './ui/form';
@@ -75,7 +75,7 @@ export function useExcelUpload<M extends string>(send: SendExcel<M>): ExcelUploa
   function choose(picked: File | null) {
     setFile(picked);
     setServerError(null);
-    setFileError(picked && !isXlsx(picked) ? u.fileNotXlsx : null);
+    setFileError(picked && !isSheetFile(picked) ? u.fileNotSheet : null);
   }
 
   async function start(mode: M) {
@@ -84,8 +84,8 @@ export function useExcelUpload<M extends string>(send: SendExcel<M>): ExcelUploa
       setFileError(u.fileRequired);
       return;
     }
-    if (!isXlsx(file)) {
-      setFileError(u.fileNotXlsx);
+    if (!isSheetFile(file)) {
+      setFileError(u.fileNotSheet);
       return;
     }
     const controller = new AbortController();
@@ -144,7 +144,7 @@ export function ExcelUploadForm<M extends string>({ upload, actions, hint, title
           <input
             id={inputId}
             type="file"
-            accept={XLSX_ACCEPT}
+            accept={SHEET_ACCEPT}
             disabled={uploading !== null}
             aria-invalid={fileError ? true : undefined}
             aria-describedby={`${inputId}-message`}

@@ -4,9 +4,9 @@ export const uploadsText = {
   // /user/upload
   intro: '用Excel批量录入采购记录：导入新增记录，更新修改已有记录的数目。请使用模板的列。',
   downloadTemplate: '下载模板',
-  file: 'Excel文件（.xlsx）',
+  file: '表格文件（.xlsx、.xls、.ods、.csv）',
   fileRequired: '请选择要上传的文件',
-  fileNotXlsx: '请选择 .xlsx 格式的Excel文件',
+  fileNotSheet: '请选择表格文件（.xlsx、.xls、.ods 或 .csv）',
   fileChosen: (name: string, size: string) => `${name}（${size}）`,
   import: '导入',
   update: '更新',

@@ -6,7 +6,7 @@ import { parseTaskIdSearch } from '../../../src/web/features/tasks/my-task-searc
 import { canMatch, memberTaskActions, offersLabelPdf, offersRecords, taskDisplayId } from '../../../src/web/features/tasks/task-actions';
 import { failureText } from '../../../src/web/features/tasks/task-outcomes';
 import { canChangeRecord, recordFormSchema } from '../../../src/web/features/tasks/task-record-dialog';
-import { formatFileSize, isXlsx } from '../../../src/web/lib/excel-file';
+import { formatFileSize, isSheetFile } from '../../../src/web/lib/excel-file';
 import { pageOf } from '../../../src/web/components/upload-result-table';
 
 const facts = (status: (typeof TASK_STATUSES)[number], productCount = 0, canSplit = false, isHome = false) => ({ status, productCount, canSplit, isHome });
@@ -98,9 +98,9 @@ describe('small helpers', () => {
     expect(pageOf(rows, 2, 20)).toEqual([40, 41, 42, 43, 44]);
     expect(pageOf(rows, 0, 100000)).toHaveLength(45);
   });
-  it('accepts .xlsx files only and formats sizes', () => {
-    expect(isXlsx({ name: 'a.XLSX' })).toBe(true);
-    expect(isXlsx({ name: 'a.xls' })).toBe(false);
+  it('accepts the spreadsheet files the server reads and formats sizes', () => {
+    expect(['a.XLSX', 'a.xls', 'b.ods', 'c.CSV'].map((name) => isSheetFile({ name }))).toEqual([true, true, true, true]);
+    expect(['a.pdf', 'a.xlsx.png', 'xlsx'].map((name) => isSheetFile({ name }))).toEqual([false, false, false]);
     expect(formatFileSize(512)).toBe('512 B');
     expect(formatFileSize(2048)).toBe('2 KB');
     expect(formatFileSize(3.5 * 1024 * 1024)).toBe('3.5 MB');

@@ -58,7 +58,7 @@ function gate(): { held: Promise<void>; release: () => void } {
 
 async function chooseAndUpload(button: '导入' | '更新', file = xlsx()) {
   const user = userEvent.setup();
-  await user.upload(await screen.findByLabelText('Excel文件（.xlsx）'), file);
+  await user.upload(await screen.findByLabelText('表格文件（.xlsx、.xls、.ods、.csv）'), file);
   await user.click(screen.getByRole('button', { name: button }));
   return user;
 }
@@ -74,14 +74,14 @@ describe('/user/upload', () => {
     expect(link.hasAttribute('download')).toBe(true);
   });
 
-  it('asks for a file first, and only an .xlsx', async () => {
+  it('asks for a file first, and only a spreadsheet (.xlsx, .xls, .ods, .csv)', async () => {
     const server = createTasksFake();
     openUpload(server);
     const user = userEvent.setup({ applyAccept: false });
     await user.click(await screen.findByRole('button', { name: '导入' }));
     expect(await screen.findByText('请选择要上传的文件')).toBeTruthy();
-    await user.upload(screen.getByLabelText('Excel文件（.xlsx）'), new File(['a,b'], 'list.csv', { type: 'text/csv' }));
-    expect(await screen.findByText('请选择 .xlsx 格式的Excel文件')).toBeTruthy();
+    await user.upload(screen.getByLabelText('表格文件（.xlsx、.xls、.ods、.csv）'), new File(['%PDF'], 'list.pdf', { type: 'application/pdf' }));
+    expect(await screen.findByText('请选择表格文件（.xlsx、.xls、.ods 或 .csv）')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: '导入' }));
     expect(server.calls.some((c) => c.path.includes('/excel/upload/'))).toBe(false);
   });

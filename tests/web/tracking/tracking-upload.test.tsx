@@ -60,7 +60,7 @@ const shownPanel = () => screen.findByRole('tabpanel');
 
 async function chooseAndSend(user: ReturnType<typeof userEvent.setup>, button: string, file = xlsx()) {
   const panel = await shownPanel();
-  await user.upload(within(panel).getByLabelText('Excel文件（.xlsx）'), file);
+  await user.upload(within(panel).getByLabelText('表格文件（.xlsx、.xls、.ods、.csv）'), file);
   await user.click(within(panel).getByRole('button', { name: button }));
 }
 
@@ -196,7 +196,7 @@ describe('/admin/upload: the user-files tab', () => {
     await waitFor(() => expect(router.state.location.searchStr).toBe(''));
     expect(await screen.findByText('导入结果 · parcels.xlsx')).toBeTruthy();
     expect(screen.getByLabelText('统计').textContent).toBe('成功1 条跳过1 条失败1 条');
-    const input = within(await shownPanel()).getByLabelText('Excel文件（.xlsx）') as HTMLInputElement;
+    const input = within(await shownPanel()).getByLabelText('表格文件（.xlsx、.xls、.ods、.csv）') as HTMLInputElement;
     expect(input.files?.[0]?.name).toBe('parcels.xlsx');
   });
 });

@@ -223,7 +223,7 @@ describe('/admin/withdraw-list: files', () => {
 
   async function sendFile(user: ReturnType<typeof userEvent.setup>) {
     await user.click(screen.getByRole('button', { name: 'Excel确认付款' }));
-    await user.upload(screen.getByLabelText('Excel文件（.xlsx）'), xlsx());
+    await user.upload(screen.getByLabelText('表格文件（.xlsx、.xls、.ods、.csv）'), xlsx());
     await user.click(screen.getByRole('button', { name: '上传并确认付款' }));
   }
 

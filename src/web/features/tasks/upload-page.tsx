@@ -1,5 +1,5 @@
 // /user/upload (SPEC §2, §3 Upload result row, §7 Uploads, §9 page sizes): the member records
-// purchases in bulk from an .xlsx of the template. 'import' adds the file's records, 'update'
+// purchases in bulk from a spreadsheet of the template (or their own task export). 'import' adds the file's records, 'update'
 // changes the counts of existing ones. While the file goes out a progress bar shows how much of it
 // has been sent (percent); once it is all sent the bar turns indeterminate until the server has
 // processed it; then the result: totals succ, skip, error and every row, paged in the browser. The
