@@ -1,5 +1,6 @@
-// The Excel upload of SPEC §2's upload pages (/user/upload, both tabs of /admin/upload): pick an
-// spreadsheet (.xlsx, .xls, .ods, .csv; decision 068), send it with one of the page's actions, watch it go out, read the result (SPEC §3).
+// The Excel upload of SPEC §2's upload pages (/user/upload, both tabs of /admin/upload): pick a
+// spreadsheet (.xlsx, .xls, .ods, .csv; decision 068), send it with one of the page's actions, watch
+// it go out, read the result (SPEC §3).
 // - useExcelUpload: one upload's state (file, upload under way, refusal, result); the page owns it
 //   and asks before leaving while `active`.
 // - ExcelUploadForm: file input, a button per action, the progress bar (indeterminate once the file
