@@ -1,6 +1,6 @@
 // /user/upload (SPEC §2, §3 Upload result row, §7 Uploads, §9 page sizes): the member records
-// purchases in bulk from a spreadsheet of the template (or their own task export). 'import' adds the file's records, 'update'
-// changes the counts of existing ones. While the file goes out a progress bar shows how much of it
+// purchases in bulk from a spreadsheet of the template (or their own task export). 'import' adds
+// the file's records, 'update' changes the counts of existing ones. While the file goes out a progress bar shows how much of it
 // has been sent (percent); once it is all sent the bar turns indeterminate until the server has
 // processed it; then the result: totals succ, skip, error and every row, paged in the browser. The
 // result exists only on this page, so leaving it (or the file still uploading) asks for
