@@ -1,6 +1,8 @@
 // Uploaded spreadsheets are untrusted (DECISIONS "Files"; xlsx 0.18.5's read path has known
 // advisories). This turns the bytes of one upload into rows of the columns a caller asks for, or
-// refuses the file with A00001 and a Chinese message before anything is changed. Parsing happens in
+// refuses the file with A00001 and a Chinese message before anything is changed. .xlsx, .xls, .ods
+// and .csv are read, a reader each, the header found among the first rows of the first sheet that
+// has it (docs/decisions/068-spreadsheets-as-offices-send-them.md). Parsing happens in
 // sheet-worker.mjs, a fresh worker_thread per file with a small heap and a wall-clock timeout
 // (SHEET_LIMITS); few parse at once and admin-side files go first (ParseSlots,
 // docs/decisions/061-upload-queue.md). Only the caller's known columns are copied out, by header

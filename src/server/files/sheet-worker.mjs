@@ -171,7 +171,10 @@ function readCsv(b, maxColumns) {
   const firstLine = text.slice(0, Math.max(0, text.indexOf('\n')) || text.length);
   const count = (ch) => firstLine.split(ch).length - 1;
   const sep = [',', '\t', ';'].reduce((best, ch) => (count(ch) > count(best) ? ch : best), ',');
+  // Sparse: a blank line takes no memory (a file of 10 MB of line ends stays small), and each row
+  // keeps its index, the line the user sees.
   const rows = [];
+  let lines = 0;
   let row = [];
   let field = '';
   let quoted = false;
@@ -181,7 +184,8 @@ function readCsv(b, maxColumns) {
   };
   const endRow = () => {
     endField();
-    rows.push(row);
+    if (row.some((cell) => cell !== null)) rows[lines] = row;
+    lines++;
     row = [];
   };
   for (let i = 0; i < text.length; i++) {
