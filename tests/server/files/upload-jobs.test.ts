@@ -51,8 +51,8 @@ describe.runIf(dbDriver() === 'pg')('uploads on PostgreSQL', () => {
       [4, 'succ'],
     ]);
     expect(await stored()).toBe(3);
-    // A refusal crosses as the AppError it is: code, status and message.
-    await expect(runner.run({ kind: 'tracking', mode: 'import', actor, bytes: Buffer.from('not a workbook') })).rejects.toMatchObject({
+    // A refusal crosses as the AppError it is: code, status and message (binary bytes: text would be read as CSV).
+    await expect(runner.run({ kind: 'tracking', mode: 'import', actor, bytes: Buffer.from('\u0000not a workbook') })).rejects.toMatchObject({
       code: 'A00001',
       httpStatus: 400,
       message: SHEET_MESSAGES.notXlsx,
