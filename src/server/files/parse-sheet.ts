@@ -47,11 +47,13 @@ export function columnLetters(index: number): string {
   return out;
 }
 
-/** A cell as the user finds it: 工作表“采购记录” 第5行 C列 快递单号 (no sheet for a CSV file, no letter for an absent column). */
+/** A row as the user finds it: 工作表“采购记录” 第5行 (no sheet for a CSV file). */
+export const rowPlace = (place: SheetPlace<string>, line: number) => `${place.sheet ? `工作表“${place.sheet}” ` : ''}第${line}行`;
+
+/** A cell as the user finds it: 工作表“采购记录” 第5行 C列 快递单号 (no letter for an absent column). */
 export function cellPlace<K extends string>(place: SheetPlace<K>, line: number, key: K): string {
   const i = place.index.get(key);
-  const sheet = place.sheet ? `工作表“${place.sheet}” ` : '';
-  return `${sheet}第${line}行 ${i === undefined ? '' : `${columnLetters(i)}列 `}${place.names[key]}`;
+  return `${rowPlace(place, line)} ${i === undefined ? '' : `${columnLetters(i)}列 `}${place.names[key]}`;
 }
 
 export interface SheetLimits {

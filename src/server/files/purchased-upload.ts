@@ -24,6 +24,7 @@ import {
   foldedText,
   isNumberCell,
   isRoundedNumber,
+  nameErrorCells,
   uploadResult,
   uploadRowMessages,
   wholeNumber,
@@ -274,6 +275,11 @@ export async function uploadPurchased(
       budgetMs: opts.budgetMs ?? PURCHASED_APPLY_BUDGET_MS,
       slicing: opts.slicing,
     });
+    nameErrorCells(
+      checked.map((c) => c.out),
+      place,
+      'tracking',
+    );
     // Never a plain success for an id whose leading zeros Excel may have dropped.
     for (const c of checked)
       if (c.trackingAsNumber && c.out.msg) c.out.msg = withCellWarning(c.out.msg, place, c.line, 'tracking', uploadMessages.trackingAsNumber);

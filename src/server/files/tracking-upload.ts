@@ -29,6 +29,7 @@ import {
   cellText,
   isNumberCell,
   isRoundedNumber,
+  nameErrorCells,
   SLICING,
   uploadResult,
   uploadRowMessages,
@@ -327,6 +328,11 @@ export async function uploadTrackings(
       // they share (matching's lock order) and read once they hold them.
       overlap: true,
     });
+    nameErrorCells(
+      checked.map((c) => c.out),
+      place,
+      'tracking',
+    );
     // Never a plain 导入成功 for an id whose leading zeros Excel may have dropped.
     for (const c of checked) if (c.trackingAsNumber && c.out.msg) c.out.msg = withCellWarning(c.out.msg, place, c.out.line, 'tracking', M.trackingAsNumber);
     return uploadResult(checked.map((c) => c.out));

@@ -10,7 +10,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { components } from '../../api/schema';
 import { pipelinedRunner, pipelinedTransaction, postgresError, type Db, type Tx } from '../db/client.ts';
 import { Code, conflict } from '../errors.ts';
-import { cellPlace, type Cell, type SheetPlace } from './parse-sheet.ts';
+import { cellPlace, rowPlace, type Cell, type SheetPlace } from './parse-sheet.ts';
 import { jsonArrayPaced } from './slices.ts';
 
 type UploadResult = components['schemas']['UploadResult'];
@@ -51,6 +51,19 @@ export const isNumberCell = (v: Cell) => typeof v === 'number' && Number.isSafeI
 
 /** A row's message about one cell, naming it as the spreadsheet shows it: 工作表“采购记录” 第5行 D列 快递单号：请填写快递单号. */
 export const cellMessage = <K extends string>(place: SheetPlace<K>, line: number, key: K, msg: string) => `${cellPlace(place, line, key)}：${msg}`;
+
+/**
+ * Names a cell in every error row that names none yet: the errors found after the format checks
+ * (a duplicate, no such record, a record being paid, the record dialog's refusals) are about the
+ * record the row names by its `key` cell (its tracking id). A row not processed (time budget, lock
+ * conflict) is about the file, not a cell.
+ */
+export function nameErrorCells<K extends string>(outs: UploadResultRow[], place: SheetPlace<K>, key: K) {
+  for (const out of outs) {
+    if (out.opStatus !== 'error' || !out.msg || out.msg === uploadRowMessages.notProcessed || out.msg === uploadRowMessages.busy) continue;
+    if (!out.msg.startsWith(rowPlace(place, out.line))) out.msg = cellMessage(place, out.line, key, out.msg);
+  }
+}
 
 /** A row's answer with a warning about one of its cells added (the row itself is applied). */
 export const withCellWarning = <K extends string>(msg: string, place: SheetPlace<K>, line: number, key: K, warning: string) =>

@@ -118,7 +118,7 @@ describe('import: parcels announced before they arrive', () => {
       [2, 'succ', M.imported],
       [3, 'succ', M.imported],
       [4, 'succ', M.imported],
-      [5, 'error', M.duplicate(2)],
+      [5, 'error', at('A', '快递单号', 5, M.duplicate(2))],
       [7, 'error', at('A', '快递单号', 7, M.trackingRequired)],
       [8, 'error', at('B', 'UPC', 8, M.upcRequired)],
       [9, 'error', at('F', '数量', 9, M.qtyRequired)],
@@ -214,10 +214,10 @@ describe('confirm: the announced parcels arrived', () => {
       [2, 'succ', M.confirmed, 2, 5],
       [3, 'succ', M.confirmed, 4, 4],
       [4, 'skip', M.alreadySeen, null, 1],
-      [5, 'error', M.notImported, null, null],
-      [6, 'error', M.notImportedTracking, null, null],
+      [5, 'error', at('A', '快递单号', 5, M.notImported), null, null],
+      [6, 'error', at('A', '快递单号', 6, M.notImportedTracking), null, null],
       [7, 'error', at('C', '数量', 7, M.qtyNeedsUpc), 2, null],
-      [8, 'error', M.duplicate(2), 1, null],
+      [8, 'error', at('A', '快递单号', 8, M.duplicate(2)), 1, null],
     ]);
     expect(res.body.data).toMatchObject({ succ: 2, skip: 1, error: 4 });
     expect(await storedTask(t().database, ta.id)).toMatchObject({ status: 'locked', productCount: 2 });
@@ -324,8 +324,8 @@ describe('update: corrects the counts', () => {
       [2, 'succ', M.saved, 4, 3],
       [3, 'succ', M.saved, 6, 1],
       [4, 'skip', M.unchanged, 1, 1],
-      [5, 'error', M.noRecord, 1, null],
-      [6, 'error', M.frozen, 2, null],
+      [5, 'error', at('C', '快递单号', 5, M.noRecord), 1, null],
+      [6, 'error', at('C', '快递单号', 6, M.frozen), 2, null],
     ]);
     // 4 units for 3 recorded: merged into one row and matched again. Both tasks were locked by the
     // first scan and keep their units; the fourth unit is nobody's.
@@ -378,7 +378,7 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
     // A CSV is read (tests/server/files/office-sheets.test.ts): this one names a parcel never imported.
     expect(await upload(w.adminToken, Buffer.from('tracking,upc,数量\nT1,1,1\n'), 'confirm', { filename: 'a.csv', type: 'text/csv' })).toMatchObject({
       status: 200,
-      body: { data: { rows: [{ line: 2, opStatus: 'error', msg: M.notImported }] } },
+      body: { data: { rows: [{ line: 2, opStatus: 'error', msg: `第2行 A列 快递单号：${M.notImported}` }] } },
     });
     expect(await upload(w.adminToken, Buffer.alloc(0), 'update')).toMatchObject(refusedWith(SHEET_MESSAGES.empty));
     expect(

@@ -109,7 +109,7 @@ describe('a good file', () => {
     expect(data.rows.map((r) => [r.line, r.opStatus, r.msg])).toEqual([
       [2, 'succ', purchasedMessages.created],
       [3, 'succ', purchasedMessages.created],
-      [4, 'error', uploadMessages.duplicate(2)],
+      [4, 'error', at('D', '快递单号', 4, uploadMessages.duplicate(2))],
       [6, 'error', at('A', '任务ID', 6, '任务不存在')],
       [7, 'error', at('D', '快递单号', 7, uploadMessages.trackingRequired)],
       [8, 'error', at('F', '数量', 8, uploadMessages.qtyInvalid)],
@@ -181,7 +181,7 @@ describe('a good file', () => {
     expect(res.body.data!.rows.map((r) => [r.line, r.opStatus, r.qty, r.oldQty, r.msg])).toEqual([
       [2, 'succ', 3, 2, purchasedMessages.saved],
       [3, 'skip', 1, 1, purchasedMessages.unchanged],
-      [4, 'error', 1, null, purchasedMessages.noRecordForTracking],
+      [4, 'error', 1, null, at('B', '快递单号', 4, purchasedMessages.noRecordForTracking)],
       [5, 'error', 1, null, at('C', '任务ID', 5, '任务不存在')],
     ]);
     expect(res.body.data).toMatchObject({ succ: 1, skip: 1, error: 2 });
