@@ -123,15 +123,20 @@ function cellValue(cell) {
   }
 }
 
+/** xlsx's own epoch for serial numbers, in this thread's time zone (xlsx's datenum). */
+const SERIAL_BASE = new Date(1899, 11, 30, 0, 0, 0);
+
 /**
- * A date cell as the day it shows, YYYY-MM-DD. xlsx builds the Date in this thread's time zone
- * from the serial number, and may land a few seconds before midnight: it is rounded to the nearest
- * minute first.
+ * A date cell as the day it shows, YYYY-MM-DD. xlsx built the Date from the serial number in this
+ * thread's time zone, whose offset in 1899 is not today's (Shanghai's was +8:05:43): the serial is
+ * taken back the way xlsx's datenum does, and its day counted in UTC, where no offset moves it.
  */
 function dateText(d) {
-  const t = new Date(Math.round(d.getTime() / 60_000) * 60_000);
+  const base = SERIAL_BASE.getTime() + (d.getTimezoneOffset() - SERIAL_BASE.getTimezoneOffset()) * 60_000;
+  const days = Math.floor((d.getTime() - base) / 86_400_000 + 1e-6);
+  const t = new Date(Date.UTC(1899, 11, 30) + days * 86_400_000);
   const p = (n) => String(n).padStart(2, '0');
-  return `${t.getFullYear()}-${p(t.getMonth() + 1)}-${p(t.getDate())}`;
+  return `${t.getUTCFullYear()}-${p(t.getUTCMonth() + 1)}-${p(t.getUTCDate())}`;
 }
 
 const isBlankValue = (v) => v === null || (typeof v === 'string' && v.trim() === '');

@@ -159,7 +159,13 @@ describe('the tracking upload reads files as offices save them', () => {
 describe("the member's upload reads files as offices save them", () => {
   it('a task id Excel turned into a date is explained, full-width digits are read, every message names its cell', async () => {
     const w = await world();
-    const res = await purchasedUpload(w.memberToken, fixture('purchased-date.xlsx'), 'mine.xlsx');
+    // In the server's usual time zone, whose offset in 1899 (xlsx's epoch) was not a whole hour.
+    const tz = process.env.TZ;
+    process.env.TZ = 'Asia/Shanghai';
+    const res = await purchasedUpload(w.memberToken, fixture('purchased-date.xlsx'), 'mine.xlsx').finally(() => {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    });
     expect(res.status).toBe(200);
     expect(answer(res.body.data!)).toEqual([
       [2, 'error', `工作表“采购记录” 第2行 A列 任务ID：${uploadMessages.taskIdDate(1, 1)}`],
