@@ -1826,7 +1826,7 @@ export interface paths {
         put?: never;
         /**
          * Tracking upload: insert
-         * @description Imports parcels announced before they arrive: each row (tracking, upc or 商品ID, 数量) becomes a scan record in status init (imported, not yet seen; matching ignores it until it is seen). A tracking id and upc that already have a record are skip. File: an .xlsx of the template (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
+         * @description Imports parcels announced before they arrive: each row (tracking, upc or 商品ID, 数量) becomes a scan record in status init (imported, not yet seen; matching ignores it until it is seen). A tracking id and upc that already have a record are skip. File: an .xlsx, .xls, .ods or .csv (UTF-8 or GBK) of the template, its header found among the first rows of the first sheet that has it (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not a spreadsheet, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
          */
         post: operations["importTrackingExcel"];
         delete?: never;
@@ -1846,7 +1846,7 @@ export interface paths {
         put?: never;
         /**
          * Tracking upload: update
-         * @description Changes the count of the records of each row's tracking id and upc (oldQty = the count before; the records matching divided among tasks are merged into one first). No such record is an error row, the same count is skip, a record whose task is being paid (wait2pay, payed) is an error row. Seen records are matched again. File: an .xlsx of the template (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
+         * @description Changes the count of the records of each row's tracking id and upc (oldQty = the count before; the records matching divided among tasks are merged into one first). No such record is an error row, the same count is skip, a record whose task is being paid (wait2pay, payed) is an error row. Seen records are matched again. File: an .xlsx, .xls, .ods or .csv (UTF-8 or GBK) of the template, its header found among the first rows of the first sheet that has it (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not a spreadsheet, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
          */
         post: operations["updateTrackingExcel"];
         delete?: never;
@@ -1866,7 +1866,7 @@ export interface paths {
         put?: never;
         /**
          * Tracking upload: confirm
-         * @description Marks imported parcels as arrived: the init records of each row's tracking id and upc (or, with the upc cell empty, of the whole tracking id) become scan; a filled 数量 replaces the imported count (oldQty = the imported count). Records already seen are skip; a tracking id and upc never imported are an error row. The confirmed tracking ids are matched once at the end. File: an .xlsx of the template (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
+         * @description Marks imported parcels as arrived: the init records of each row's tracking id and upc (or, with the upc cell empty, of the whole tracking id) become scan; a filled 数量 replaces the imported count (oldQty = the imported count). Records already seen are skip; a tracking id and upc never imported are an error row. The confirmed tracking ids are matched once at the end. File: an .xlsx, .xls, .ods or .csv (UTF-8 or GBK) of the template, its header found among the first rows of the first sheet that has it (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not a spreadsheet, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
          */
         post: operations["confirmTrackingExcel"];
         delete?: never;
@@ -1886,7 +1886,7 @@ export interface paths {
         put?: never;
         /**
          * Purchased-records upload: insert
-         * @description A user may only touch own tasks (another member's task id is reported as '任务不存在'); admins use it from the second admin upload page (user files) for any task. File: an .xlsx of the template (downloadPurchasedTemplate), at most 10 MB and 1000 data rows; an unusable file (not .xlsx, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise each row is reported; valid rows are recorded (a tracking id the task already has is skip) in slices of whole tracking ids, each its own transaction, other requests being served between them (the same file uploaded again finishes an interrupted upload). A member whose previous upload is still being processed is answered 429 A00001 '已有上传正在处理，请稍后再试'.
+         * @description A user may only touch own tasks (another member's task id is reported as '任务不存在'); admins use it from the second admin upload page (user files) for any task. File: an .xlsx, .xls, .ods or .csv (UTF-8 or GBK) of the template, its header found among the first rows of the first sheet that has it (downloadPurchasedTemplate), at most 10 MB and 1000 data rows; an unusable file (not a spreadsheet, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise each row is reported; valid rows are recorded (a tracking id the task already has is skip) in slices of whole tracking ids, each its own transaction, other requests being served between them (the same file uploaded again finishes an interrupted upload). A member whose previous upload is still being processed is answered 429 A00001 '已有上传正在处理，请稍后再试'.
          */
         post: operations["importPurchasedExcel"];
         delete?: never;
@@ -2021,7 +2021,7 @@ export interface paths {
         };
         /**
          * Excel export of the user's tasks (/user/my-task)
-         * @description Token from getExcelDownloadToken kind user-task: the caller's own tasks with the filters given when the token was issued (fixed in the token), newest first unless isDesc was false; the columns of the /user/my-task table.
+         * @description Token from getExcelDownloadToken kind user-task: the caller's own tasks with the filters given when the token was issued (fixed in the token), newest first unless isDesc was false; the columns of the /user/my-task table, one row per purchased record with its 数量 (a task without records: one row, both empty), so the file can be uploaded back through the purchased upload.
          */
         get: operations["exportUserTaskExcel"];
         put?: never;
@@ -3349,7 +3349,7 @@ export interface components {
         FileUpload: {
             /**
              * Format: binary
-             * @description An .xlsx file.
+             * @description An .xlsx, .xls, .ods or .csv file.
              */
             file: string;
         };
