@@ -10,9 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { purchasedRecords } from '../../../src/server/db/schema/tasks.ts';
 import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
 import { taskDisplayId } from '../../../src/server/files/labels-pdf.ts';
-import { SHEET_MESSAGES } from '../../../src/server/files/parse-sheet.ts';
+import { parseSheet, SHEET_MESSAGES } from '../../../src/server/files/parse-sheet.ts';
 import { uploadMessages } from '../../../src/server/files/purchased-upload.ts';
-import { trackingUploadMessages as M } from '../../../src/server/files/tracking-upload.ts';
+import { TRACKING_COLUMNS, trackingUploadMessages as M } from '../../../src/server/files/tracking-upload.ts';
 import { purchasedMessages } from '../../../src/server/tasks/purchased-service.ts';
 import { createSession } from '../../../src/server/auth/sessions.ts';
 import { call, useTestApp } from '../support/harness.ts';
@@ -147,6 +147,16 @@ describe('the tracking upload reads files as offices save them', () => {
     const res = await trackingUpload(w.adminToken, fixture('template-tracking-resaved.xlsx'), 'template.xlsx');
     expect(answer(res.body.data!)).toEqual([[2, 'succ', M.imported]]);
     expect(await scans()).toEqual([['0012345678901', '885909950805', 2]]);
+  });
+
+  it('a CSV is split as RFC 4180 says: quoted commas, line breaks and quotes stay in their cell; a tab-separated file reads too', async () => {
+    const comma = Buffer.from('快递单号,UPC,数量,商品名称\r\nT1,885909950805,1,"手柄, 蓝色\n""限定版"""\r\n\r\nT2,885909950805,2,\r\n');
+    expect((await parseSheet(comma, TRACKING_COLUMNS)).rows.map((r) => [r.line, r.values.tracking, r.values.name, r.values.qty])).toEqual([
+      [2, 'T1', '手柄, 蓝色\n"限定版"', '1'],
+      [4, 'T2', null, '2'], // row 4 as a spreadsheet counts records: the quoted line break stays in its cell
+    ]);
+    const tabs = Buffer.from('快递单号\tUPC\t数量\nT3\t885909950805\t3\n');
+    expect((await parseSheet(tabs, TRACKING_COLUMNS)).rows.map((r) => [r.line, r.values.tracking, r.values.qty])).toEqual([[2, 'T3', '3']]);
   });
 
   it('binary that is no spreadsheet is still refused as a whole', async () => {
