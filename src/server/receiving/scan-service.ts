@@ -340,7 +340,10 @@ async function catalogProductCodes(tx: Tx, trackingIds: readonly string[]): Prom
   const candidates = trackingIds.filter((t) => gtinForms(t).length > 0);
   if (!candidates.length) return new Set();
   const forms = [...new Set(candidates.flatMap(gtinForms))];
-  const found = await tx.select({ upc: items.upc }).from(items).where(sql`${items.upc} = any(${sql.param(forms)}::text[])`);
+  const found = await tx
+    .select({ upc: items.upc })
+    .from(items)
+    .where(sql`${items.upc} = any(${sql.param(forms)}::text[])`);
   const upcs = found.map((r) => r.upc);
   return new Set(candidates.filter((t) => isCatalogProductCode(t, upcs)));
 }

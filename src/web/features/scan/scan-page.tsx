@@ -62,7 +62,7 @@ export function ScanPage(): JSX.Element {
   const tab = useSelector(actor, (snap: ScanSnapshot) => snap.context.tab);
   const trackingId = useSelector(actor, (snap: ScanSnapshot) => snap.context.trackingId);
   const notice = useSelector(actor, (snap: ScanSnapshot) => snap.context.notice);
-  const loading = useSelector(actor, (snap: ScanSnapshot) => snap.matches('loading'));
+  const loading = useSelector(actor, (snap: ScanSnapshot) => snap.matches('loading') || snap.matches('vetting'));
   const scan = (code: string) => actor.send({ type: 'scan.code', code });
 
   return (
