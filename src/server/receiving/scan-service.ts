@@ -419,5 +419,10 @@ export async function modifyScan(
   // An init row is not part of matching before or after; a seen one is matched where it was and is.
   if (isSeen(before)) await matchTrackings(tx, [before.trackingId, trackingId], actor);
   const [fresh] = await tx.select().from(scanTrackings).where(eq(scanTrackings.id, id));
-  return { opStatus: 'succ', msg: scanMessages.saved, row: fresh ?? after! };
+  // A upc whose check digit fails is saved and flagged (decision 074).
+  return {
+    opStatus: 'succ',
+    msg: failsCheckDigit(upc) ? `${scanMessages.saved}；${productCodeMessages.checkDigit}` : scanMessages.saved,
+    row: fresh ?? after!,
+  };
 }

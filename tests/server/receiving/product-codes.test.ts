@@ -25,7 +25,7 @@ const BAD_UPC = '045496883387';
 interface ScanResult {
   opStatus: 'succ' | 'failed';
   msg: string;
-  scanTrackingList: { trackingId: string; upc: string; count: number }[];
+  scanTrackingList: { id: number; trackingId: string; upc: string; count: number }[];
 }
 
 async function world() {
@@ -74,6 +74,11 @@ describe('a upc whose check digit fails is taken and flagged', () => {
     });
     const added = await add(w, 'TBA123456789000', { itemId: w.item.id, upc: SWITCH_UPC });
     expect(added.body.data).toMatchObject({ opStatus: 'succ', msg: scanMessages.added });
+    // modify: a upc changed to one whose check digit fails is saved and flagged; a good one is not.
+    const id = added.body.data!.scanTrackingList[0]!.id;
+    const modify = (upc: string) => w.admin.post<{ opStatus: string; msg: string }>(`/api/scan/admin/tracking/${id}/modify`, { upc });
+    expect((await modify(BAD_UPC)).body.data).toMatchObject({ opStatus: 'succ', msg: `${scanMessages.saved}；${productCodeMessages.checkDigit}` });
+    expect((await modify(SWITCH_UPC)).body.data).toMatchObject({ opStatus: 'succ', msg: scanMessages.saved });
   });
 
   it('on the item form: saved, with a warning; and a scanner’s EAN-13 form finds the UPC-A item', async () => {
