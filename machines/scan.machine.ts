@@ -21,7 +21,7 @@ import {
   type ScanStatus,
   type UnmatchReason,
 } from './scan-record.machine';
-import { failsCheckDigit, gtinForms, isCatalogProductCode, productCodeMessages } from './product-code';
+import { gtinForms, isCatalogProductCode, productCodeMessages } from './product-code';
 
 export type { FeedbackKind, ScanItem };
 
@@ -88,8 +88,7 @@ export interface ScanRow {
 
 export type ScanNotice =
   | { kind: 'tracking'; code: string; isExist: boolean }
-  /** badCheckDigit: the upc's check digit fails (flagged, still taken; decision 074). */
-  | { kind: 'added'; code: string; count: number; announced?: boolean; badCheckDigit?: boolean }
+  | { kind: 'added'; code: string; count: number; announced?: boolean }
   /** A command barcode was taken back: the last scan (code, the row's count now) or the parcel. */
   | { kind: 'undone'; code: string; count: number }
   | { kind: 'parcelCancelled'; code: string }
@@ -219,9 +218,6 @@ export function autoPick(candidates: readonly (ScanItem & { status?: string })[]
   return open.length === 1 ? open[0]! : null;
 }
 
-/** The added notice's flag for a upc whose check digit fails. */
-const checkDigitFlag = (code: string) => (failsCheckDigit(code) ? { badCheckDigit: true } : {});
-
 const hasUnsavedRows = (context: Pick<ScanContext, 'rows'>) => context.rows.length > 0;
 
 const errorMessage = (error: unknown) => (error instanceof Error && error.message) || scanMessages.failed;
@@ -259,8 +255,7 @@ const isCommand =
  *   (SPEC §9). Each new upc's products are looked up (the page's `findItems`, items whose upc is the
  *   code): exactly one open product is chosen for the row; none is an unknown product (a sound, and
  *   the clerk picks one or adds it on /admin/item-list). Each row's count is also raised or lowered
- *   by one (+1 / -1), between 1 and 1000000. A upc whose check digit fails is taken and flagged
- *   (the added notice's badCheckDigit).
+ *   by one (+1 / -1), between 1 and 1000000.
  * - A product code is not a tracking id (decision 074): a valid GTIN scanned where the tracking id
  *   is expected is first looked up in the catalog (findItems); a catalog item's code is refused
  *   ('这是商品条码（UPC），不是快递单号…', the productCode sound) and the screen stays where it was;
@@ -520,7 +515,7 @@ export const scanMachine = setup({
                   return {
                     rows,
                     scanLog: [...context.scanLog, verdict.key],
-                    notice: { kind: 'added' as const, code, count: row.count, ...(row.announced && { announced: true }), ...checkDigitFlag(code) },
+                    notice: { kind: 'added' as const, code, count: row.count, ...(row.announced && { announced: true }) },
                   };
                 }
                 const announced = verdict.kind === 'confirm' ? verdict.record : null;
@@ -537,7 +532,7 @@ export const scanMachine = setup({
                   rows: [...context.rows, row],
                   nextKey: context.nextKey + 1,
                   scanLog: [...context.scanLog, row.key],
-                  notice: { kind: 'added' as const, code, count: DEFAULT_SCAN_COUNT, ...(announced && { announced: true }), ...checkDigitFlag(code) },
+                  notice: { kind: 'added' as const, code, count: DEFAULT_SCAN_COUNT, ...(announced && { announced: true }) },
                 };
               }),
               { type: 'feedback', params: { kind: 'accepted' } },

@@ -590,19 +590,6 @@ describe('a product code scanned where the tracking id is expected', () => {
   });
 });
 
-describe('a upc whose check digit fails (decision 074)', () => {
-  it('is taken as a row and flagged on the added notice; a good one is not', async () => {
-    const h = await loaded();
-    h.scan('045496883387');
-    expect(h.ctx().rows).toMatchObject([{ upc: '045496883387', count: 1 }]);
-    expect(h.ctx().notice).toEqual({ kind: 'added', code: '045496883387', count: 1, badCheckDigit: true });
-    h.scan('045496883386');
-    expect(h.ctx().notice).toEqual({ kind: 'added', code: '045496883386', count: 1 });
-    h.scan('045496883387');
-    expect(h.ctx().notice).toEqual({ kind: 'added', code: '045496883387', count: 2, badCheckDigit: true });
-  });
-});
-
 async function settleFind(h: ReturnType<typeof harness>, done: () => void) {
   done();
   await waitFor(h.actor, () => true);

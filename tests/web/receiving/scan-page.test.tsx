@@ -267,4 +267,16 @@ describe('/admin/scan: product codes (decision 074)', () => {
     await scanWithScanner('045496883386');
     await waitFor(() => expect((within(newRow('045496883386')).getByLabelText('商品 045496883386') as HTMLSelectElement).value).toBe('11'));
   });
+
+  it('a UPC whose check digit fails is taken as a row and flagged on it', async () => {
+    await withParcel(
+      createReceivingFake({ records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6' })], searches: ['045496883387', '045496883386'] }),
+    );
+    await scanWithScanner('045496883387');
+    await waitFor(() => expect(newRow('045496883387')).toBeTruthy());
+    expect(within(newRow('045496883387')).getByText('UPC校验位不正确，请核对')).toBeTruthy();
+    await scanWithScanner('045496883386');
+    await waitFor(() => expect(newRow('045496883386')).toBeTruthy());
+    expect(within(newRow('045496883386')).queryByText('UPC校验位不正确，请核对')).toBeNull();
+  });
 });

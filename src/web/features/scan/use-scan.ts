@@ -13,7 +13,6 @@ import {
   type ScanRecord,
   type ScanTab,
 } from '../../../../machines/scan.machine';
-import { productCodeMessages } from '../../../../machines/product-code';
 import { playScanSound } from '../../lib/scan-sounds';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
@@ -48,11 +47,8 @@ export function bannerOf(notice: ScanNotice | null, trackingId: string | null, t
   switch (notice?.kind) {
     case 'tracking':
       return { tone: 'ok', text: s.trackingSet(notice.code, notice.isExist) };
-    case 'added': {
-      const text = notice.announced ? s.addedAnnounced(notice.code, notice.count) : s.added(notice.code, notice.count);
-      // A upc whose check digit fails is taken, and the clerk is asked to check it (decision 074).
-      return notice.badCheckDigit ? { tone: 'warn', text: `${text}；${productCodeMessages.checkDigit}` } : { tone: 'ok', text };
-    }
+    case 'added':
+      return { tone: 'ok', text: notice.announced ? s.addedAnnounced(notice.code, notice.count) : s.added(notice.code, notice.count) };
     case 'undone':
       return { tone: 'info', text: s.undone(notice.code, notice.count) };
     case 'parcelCancelled':
