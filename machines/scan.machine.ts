@@ -21,6 +21,7 @@ import {
   type ScanStatus,
   type UnmatchReason,
 } from './scan-record.machine';
+import { gtinForms, isCatalogProductCode, productCodeMessages } from './product-code';
 
 export type { FeedbackKind, ScanItem };
 
@@ -30,6 +31,8 @@ export const scanMessages = {
   noRows: '请先扫描商品',
   unsavedRows: '请先提交或删除未保存的商品',
   countInvalid: scanRecordMessages.countInvalid,
+  /** A catalog item's product code scanned as the tracking id (decision 074). */
+  productCode: productCodeMessages.notTrackingId,
   notEditable: scanRecordMessages.frozen,
   failed: '操作失败',
 } as const;
@@ -115,6 +118,8 @@ export interface ScanContext {
   scanLog: number[];
   /** A submit waits for the products of new rows to be looked up. */
   submitQueued: boolean;
+  /** A code that may be a product code, being looked up in the catalog before it becomes the tracking id. */
+  vettingCode: string | null;
 }
 
 export type ScanEvent =
@@ -251,6 +256,10 @@ const isCommand =
  *   code): exactly one open product is chosen for the row; none is an unknown product (a sound, and
  *   the clerk picks one or adds it on /admin/item-list). Each row's count is also raised or lowered
  *   by one (+1 / -1), between 1 and 1000000.
+ * - A product code is not a tracking id (decision 074): a valid GTIN scanned where the tracking id
+ *   is expected is first looked up in the catalog (findItems); a catalog item's code is refused
+ *   ('这是商品条码（UPC），不是快递单号…', the productCode sound) and the screen stays where it was;
+ *   any other code, or a catalog that does not answer, is the tracking id.
  * - A scan on the tracking tab starts the next parcel, but only when no new row is waiting to be
  *   saved (they would be lost): '请先提交或删除未保存的商品'.
  * - Submit needs at least one row and a product on every row ('请填写所有项目对应的商品'); a submit
@@ -291,6 +300,11 @@ export const scanMachine = setup({
   },
   actions: {
     feedback: (_, _params: { kind: FeedbackKind }) => {},
+    /** Codes scanned while a code was vetted are taken as if scanned now. */
+    replayHeldCodes: enqueueActions(({ context, enqueue }) => {
+      for (const code of context.heldCodes) enqueue.raise({ type: 'scan.code', code });
+      enqueue.assign({ heldCodes: [] });
+    }),
   },
   guards: {
     isTrackingTab: ({ context }) => context.tab === 'tracking',
@@ -309,6 +323,8 @@ export const scanMachine = setup({
     isCancelCommand: isCommand('cancel'),
     isAnyCommand: ({ event }) => event.type === 'scan.code' && scanCommandOf(event.code) !== null,
     hasUndoableScan: ({ context }) => lastUndoable(context) !== null,
+    /** A valid GTIN where a tracking id is expected: the catalog is asked whether it is a product's. */
+    mayBeProductCode: ({ event }) => event.type === 'scan.code' && gtinForms(normalize(event.code)).length > 0,
   },
 }).createMachine({
   id: 'scan',
@@ -325,6 +341,7 @@ export const scanMachine = setup({
     heldCodes: [],
     scanLog: [],
     submitQueued: false,
+    vettingCode: null,
   },
   initial: 'noTracking',
   states: {
@@ -339,6 +356,7 @@ export const scanMachine = setup({
           },
           // 下一个包裹 and 取消: already waiting for a parcel.
           { guard: 'isAnyCommand' },
+          { guard: 'mayBeProductCode', target: 'vetting', actions: assign({ vettingCode: ({ event }) => normalize(event.code) }) },
           {
             guard: ({ event }) => normalize(event.code) !== '',
             target: 'loading',
@@ -346,6 +364,52 @@ export const scanMachine = setup({
           },
         ],
       },
+    },
+    /**
+     * A valid GTIN read where the tracking id is expected: the catalog is asked first. A catalog
+     * item's product code is refused (a scanner that missed the courier label); any other code, or a
+     * catalog that does not answer, is the tracking id (the server refuses a product code too).
+     */
+    vetting: {
+      on: {
+        'scan.code': { actions: assign({ heldCodes: ({ context, event }) => [...context.heldCodes, event.code] }) },
+      },
+      invoke: {
+        src: 'findItems',
+        input: ({ context }) => ({ upc: context.vettingCode ?? '' }),
+        onDone: [
+          {
+            guard: ({ context, event }) =>
+              isCatalogProductCode(
+                context.vettingCode ?? '',
+                event.output.map((item) => item.upc),
+              ),
+            target: 'refusedProductCode',
+          },
+          {
+            target: 'loading',
+            actions: assign(({ context }) => ({ ...freshParcel(context.vettingCode ?? ''), heldCodes: context.heldCodes, vettingCode: null })),
+          },
+        ],
+        onError: {
+          target: 'loading',
+          actions: assign(({ context }) => ({ ...freshParcel(context.vettingCode ?? ''), heldCodes: context.heldCodes, vettingCode: null })),
+        },
+      },
+    },
+    /** Back to where the product code was scanned: no parcel yet, or the parcel on its tracking tab. */
+    refusedProductCode: {
+      entry: [
+        assign(({ context }) => ({
+          notice: { kind: 'refused' as const, code: context.vettingCode ?? '', message: scanMessages.productCode },
+          vettingCode: null,
+        })),
+        { type: 'feedback', params: { kind: 'productCode' } },
+      ],
+      always: [
+        { guard: ({ context }) => context.trackingId !== null, target: 'parcel', actions: 'replayHeldCodes' },
+        { target: 'noTracking', actions: 'replayHeldCodes' },
+      ],
     },
     loading: {
       on: {
@@ -426,6 +490,11 @@ export const scanMachine = setup({
               assign(({ event }) => ({ notice: { kind: 'refused' as const, code: normalize(event.code), message: scanMessages.unsavedRows } })),
               { type: 'feedback', params: { kind: 'failed' } },
             ],
+          },
+          {
+            guard: ({ context, event }) => context.tab === 'tracking' && gtinForms(normalize(event.code)).length > 0,
+            target: 'vetting',
+            actions: assign({ vettingCode: ({ event }) => normalize(event.code) }),
           },
           { guard: 'isTrackingTab', target: 'loading', actions: assign(({ event }) => freshParcel(normalize(event.code))) },
           {

@@ -11,6 +11,7 @@ import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import { isMatched, isSeen, isUnmatched, scanRecordMessages, unmatchReasonMessages, type ScanStatus, type UnmatchReason } from './scan-record.machine';
 import { scanCommandOf } from './scan.machine';
 import { taskDisplayId } from './task.machine';
+import { isCatalogProductCode, productCodeMessages } from './product-code';
 
 /** SPEC §4 "Scan2 row client status". */
 export const SCAN2_STATUS = {
@@ -31,6 +32,8 @@ export const scan2Messages = {
   waiting: '该快递单号已在列表中，等待提交',
   /** A command barcode of /admin/scan scanned here. */
   commandElsewhere: '这是扫描入库页面的指令条码，不是快递单号',
+  /** A product's code scanned as a tracking id: that product is chosen instead (decision 074). */
+  productChosen: (itemName: string) => `${productCodeMessages.notTrackingId}（已选择商品：${itemName}）`,
   /** A matched row: whose task it matched. */
   matchedTo: (member: string, taskId: string) => `已匹配：${member} 的任务 ${taskId}`,
 } as const;
@@ -88,9 +91,14 @@ export interface Scan2Row {
 
 /** What the page shows (and sounds) for the last scan. */
 export type Scan2Notice =
-  { kind: 'accepted'; code: string } | { kind: 'duplicate'; code: string; message: string } | { kind: 'refused'; code: string; message: string };
+  | { kind: 'accepted'; code: string }
+  | { kind: 'duplicate'; code: string; message: string }
+  | { kind: 'refused'; code: string; message: string }
+  /** The code was a loaded product's code: that product is now the chosen one. */
+  | { kind: 'product'; code: string; message: string };
 
-export type FeedbackKind = 'accepted' | 'duplicate' | 'unknown' | 'matched' | 'unmatched' | 'failed';
+/** productCode: a product's code read where a tracking id was expected (decision 074). */
+export type FeedbackKind = 'accepted' | 'duplicate' | 'unknown' | 'matched' | 'unmatched' | 'failed' | 'productCode';
 
 export interface Scan2Context {
   item: Scan2Item | null;
@@ -161,7 +169,21 @@ export const canSubmitRow = (row: Scan2Row) => row.status === SCAN2_STATUS.pendi
 
 const normalize = (code: string) => code.trim();
 
-export type ScanVerdict = { ok: true; code: string } | { ok: false; kind: 'refused' | 'duplicate' | 'ignored'; message: string };
+export type ScanVerdict =
+  | { ok: true; code: string }
+  | { ok: false; kind: 'refused' | 'duplicate' | 'ignored'; message: string }
+  /** A loaded product's code: that product is chosen, no row is made. */
+  | { ok: false; kind: 'product'; message: string; item: Scan2Item };
+
+/** The products the station has loaded: the chosen one, then those of its rows, newest first. */
+export function loadedItems(context: Pick<Scan2Context, 'item' | 'rows'>): Scan2Item[] {
+  const out: Scan2Item[] = context.item ? [context.item] : [];
+  for (let i = context.rows.length - 1; i >= 0; i--) {
+    const row = context.rows[i]!;
+    if (!out.some((item) => item.id === row.itemId)) out.push({ id: row.itemId, itemName: row.itemName, upc: row.upc });
+  }
+  return out;
+}
 
 /** Whether a scanned code becomes a row. */
 export function scanVerdict(context: Pick<Scan2Context, 'item' | 'rows'>, raw: string): ScanVerdict {
@@ -169,6 +191,9 @@ export function scanVerdict(context: Pick<Scan2Context, 'item' | 'rows'>, raw: s
   if (code === '') return { ok: false, kind: 'ignored', message: '' };
   // A command barcode of /admin/scan (printed sheets lie beside both stations) is never a tracking id.
   if (scanCommandOf(code)) return { ok: false, kind: 'refused', message: scan2Messages.commandElsewhere };
+  // A product's own code (a camera held on the box, not its label) chooses that product (decision 074).
+  const product = loadedItems(context).find((item) => isCatalogProductCode(code, [item.upc]));
+  if (product) return { ok: false, kind: 'product', message: scan2Messages.productChosen(product.itemName), item: product };
   if (!context.item) return { ok: false, kind: 'refused', message: scan2Messages.itemRequired };
   const listed = context.rows.find((row) => isLive(row) && row.trackingId === code);
   if (listed) return { ok: false, kind: 'duplicate', message: isSubmitted(listed) ? scan2Messages.duplicate : scan2Messages.waiting };
@@ -251,6 +276,9 @@ function restoreRows(rows: readonly Scan2Row[] | undefined): Scan2Row[] {
  * The rules of the screen:
  * - A product must be chosen before a scan is taken ('请选择商品'). Each row keeps the product it was
  *   scanned with, so changing the product never changes rows already scanned.
+ * - A product code is not a tracking id (decision 074): a scanned code that is a valid GTIN of a
+ *   loaded product (the chosen one, or one of the rows') makes no row: that product is chosen, with
+ *   productChosen and the productCode sound. The server refuses a catalog product code on add too.
  * - Each scanned tracking id becomes a row in status 0 (pending). A tracking id already in the list
  *   (in any status but 9 deleted) is refused: 'tracking已提交过' when that row really reached the
  *   server (2, 4, 5), '该Tracking已在列表中，等待提交' while it has not (0, 1, 3): nothing was
@@ -309,6 +337,11 @@ export const scan2Machine = setup({
       const verdict = scanVerdict(context, event.code);
       return !verdict.ok && verdict.kind === 'duplicate';
     },
+    isProductScan: ({ context, event }) => {
+      if (event.type !== 'scan.code') return false;
+      const verdict = scanVerdict(context, event.code);
+      return !verdict.ok && verdict.kind === 'product';
+    },
     isRefusedScan: ({ context, event }) => {
       if (event.type !== 'scan.code') return false;
       const verdict = scanVerdict(context, event.code);
@@ -359,6 +392,17 @@ export const scan2Machine = setup({
             return { rows: trimSettled([...earlier, row]), nextKey: context.nextKey + 1, notice: { kind: 'accepted' as const, code } };
           }),
           { type: 'feedback', params: { kind: 'accepted' } },
+        ],
+      },
+      {
+        guard: 'isProductScan',
+        actions: [
+          assign(({ context, event }) => {
+            const verdict = scanVerdict(context, event.code);
+            if (verdict.ok || verdict.kind !== 'product') return {};
+            return { item: verdict.item, notice: { kind: 'product' as const, code: normalize(event.code), message: verdict.message } };
+          }),
+          { type: 'feedback', params: { kind: 'productCode' } },
         ],
       },
       {

@@ -529,3 +529,69 @@ describe('scan machine: model', () => {
     });
   }
 });
+
+// ------------------------------------------------------------------ a product code is not a tracking id (decision 074)
+
+describe('a product code scanned where the tracking id is expected', () => {
+  const nintendo: ScanItem = { id: 11, itemName: 'Nintendo Switch', upc: '045496883386' };
+
+  it('asks the catalog first, and refuses a catalog item’s code with its own sound, waiting for the label', async () => {
+    const h = harness();
+    h.scan('045496883386');
+    expect(h.snap().value).toBe('vetting');
+    expect(h.finds.at(-1)!.input).toEqual({ upc: '045496883386' });
+    expect(h.lookups).toHaveLength(0);
+    await h.findAnswers([nintendo]);
+    expect(h.snap().value).toBe('noTracking');
+    expect(h.ctx()).toMatchObject({ trackingId: null, notice: { kind: 'refused', code: '045496883386', message: scanMessages.productCode } });
+    expect(h.feedback).toHaveBeenLastCalledWith('productCode');
+    // The label, scanned next, is the tracking id.
+    h.scan('1Z999AA10123456784');
+    await h.lookupAnswers();
+    expect(h.ctx()).toMatchObject({ trackingId: '1Z999AA10123456784', tab: 'upc' });
+  });
+
+  it('takes a valid GTIN no catalog item has (or a catalog that does not answer) as the tracking id, with what was scanned meanwhile', async () => {
+    const h = harness();
+    h.scan('4901234567894');
+    h.scan('111');
+    await h.findAnswers([]);
+    expect(h.snap().value).toBe('loading');
+    expect(h.lookups.at(-1)!.input).toEqual({ trackingId: '4901234567894' });
+    await h.lookupAnswers();
+    expect(h.ctx()).toMatchObject({ trackingId: '4901234567894', rows: [{ upc: '111' }] });
+
+    const down = harness();
+    down.scan('045496883386');
+    await settleFind(down, () => down.finds.at(-1)!.reject(new Error('网络错误')));
+    expect(down.lookups.at(-1)!.input).toEqual({ trackingId: '045496883386' });
+  });
+
+  it('does not ask the catalog for codes that are no valid GTIN', () => {
+    for (const code of ['1Z001', '045496883387', '45496883387']) {
+      const h = harness();
+      h.scan(code);
+      expect(h.snap().value).toBe('loading');
+      expect(h.finds).toHaveLength(0);
+    }
+  });
+
+  it('on the tracking tab of a parcel: the product code is refused and the parcel stays', async () => {
+    const h = await loaded();
+    h.actor.send({ type: 'tab.select', tab: 'tracking' });
+    h.scan('0045496883386');
+    await h.findAnswers([nintendo]);
+    expect(h.ctx()).toMatchObject({ trackingId: '1Z001', records: [record()], notice: { kind: 'refused', message: scanMessages.productCode } });
+    expect(h.snap().matches('parcel')).toBe(true);
+    // On the upc tab the same code is a product of the parcel.
+    h.actor.send({ type: 'tab.select', tab: 'upc' });
+    h.scan('045496883386');
+    expect(h.ctx().rows).toMatchObject([{ upc: '045496883386' }]);
+  });
+});
+
+async function settleFind(h: ReturnType<typeof harness>, done: () => void) {
+  done();
+  await waitFor(h.actor, () => true);
+  for (let i = 0; i < 4; i++) await Promise.resolve();
+}

@@ -9,6 +9,7 @@ import {
   SETTLED_ROWS_KEPT,
   canDeleteRow,
   checkOutcome,
+  loadedItems,
   persistedOf,
   retryDelayOf,
   scan2Machine,
@@ -533,4 +534,47 @@ describe('scan2 machine: model', () => {
       });
     });
   }
+});
+
+// ------------------------------------------------------------------ a product code is not a tracking id (decision 074)
+
+describe('a product code scanned on scan2', () => {
+  const nintendo: Scan2Item = { id: 11, itemName: 'Nintendo Switch', upc: '045496883386' };
+
+  it('knows the chosen product and those of its rows, newest first, once each', () => {
+    const rows = [aRow({ key: 1 }), aRow({ key: 2, itemId: charger.id, itemName: charger.itemName, upc: charger.upc }), aRow({ key: 3 })];
+    expect(loadedItems({ item: nintendo, rows })).toEqual([nintendo, earbuds, charger]);
+    expect(loadedItems({ item: null, rows: [] })).toEqual([]);
+  });
+
+  it('the chosen product’s own code makes no tracking row: the product stays chosen, with a warning and its own sound', () => {
+    const h = harness({ item: nintendo });
+    for (const code of ['045496883386', '0045496883386']) {
+      h.scan(code);
+      expect(h.rows()).toEqual([]);
+      expect(h.snap().context.notice).toEqual({ kind: 'product', code, message: scan2Messages.productChosen('Nintendo Switch') });
+      expect(h.feedback).toHaveBeenLastCalledWith('productCode');
+    }
+    expect(h.calls).toEqual([]);
+    h.scan('1Z999AA10123456784');
+    expect(h.rows()).toMatchObject([{ trackingId: '1Z999AA10123456784', itemId: nintendo.id }]);
+  });
+
+  it('the code of a product of earlier rows chooses that product for the next scans', () => {
+    const h = harness({ item: nintendo, rows: [aRow({ status: SCAN2_STATUS.submitted })] });
+    h.scan(earbuds.upc);
+    expect(h.snap().context.item).toEqual(earbuds);
+    expect(h.rows()).toHaveLength(1);
+    h.scan('TBA123456789000');
+    expect(h.rows().at(-1)).toMatchObject({ trackingId: 'TBA123456789000', itemId: earbuds.id, upc: earbuds.upc });
+  });
+
+  it('with no product chosen, a loaded product’s code chooses it; a code that is no valid GTIN stays a tracking id', () => {
+    const h = harness({ rows: [aRow({ status: SCAN2_STATUS.submitted })] });
+    expect(scanVerdict(h.snap().context, earbuds.upc)).toMatchObject({ ok: false, kind: 'product', item: earbuds });
+    // charger's upc (999000111) is no GTIN: a parcel may carry that number.
+    expect(scanVerdict({ item: charger, rows: [] }, charger.upc)).toEqual({ ok: true, code: charger.upc });
+    // A valid GTIN of no loaded product is a tracking id here (the server refuses a catalog product's).
+    expect(scanVerdict({ item: charger, rows: [] }, '4901234567894')).toEqual({ ok: true, code: '4901234567894' });
+  });
 });

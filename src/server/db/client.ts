@@ -153,13 +153,33 @@ async function pipelineRunner(pool: import('pg').Pool, db: Db): Promise<Pipeline
 /**
  * Bounds on a PostgreSQL server that stops answering without closing its connections (a blackholed
  * network: packets dropped, no reset; decision 162), for every connection this process opens. A new
- * connection not open within 3 s fails, and so does a wait that long for a pool's connection (all of
- * them hung): both answer 503 instead of waiting for TCP to give up (minutes). keepAlive has the
- * kernel probe a connection idle for 10 s, so one whose server is gone is found and dropped (after
- * the kernel's probes: net.ipv4.tcp_keepalive_intvl x tcp_keepalive_probes). No statement timeout:
- * uploads and exports run long statements, and a partitioned server's cancellation could not arrive.
+ * connection not open within 3 s fails and its request answers 503, instead of waiting for TCP to
+ * give up (minutes). keepAlive has the kernel probe a connection idle for 10 s, so one whose server is
+ * gone is found and dropped (after the kernel's probes: net.ipv4.tcp_keepalive_intvl x
+ * tcp_keepalive_probes). No statement timeout: uploads and exports run long statements, and a
+ * partitioned server's cancellation could not arrive.
  */
 const CONNECTION_BOUNDS = { connectionTimeoutMillis: 3_000, keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+
+/**
+ * How long a request waits for one of a pool's connections. pg-pool bounds that wait and a new
+ * connection's opening with one setting; they are set apart (the pools' clients keep the 3 s of
+ * CONNECTION_BOUNDS): a burst of writes that queue behind one row's lock on a busy machine (100
+ * claims of one board task) waited over 3 s and was refused 503 although the database was well.
+ * Only a pool whose every connection hangs waits this long.
+ */
+const POOL_WAIT_MS = 30_000;
+
+/** pg-pool's options for a pool of `url`: its clients open within CONNECTION_BOUNDS, its waits bounded by POOL_WAIT_MS. */
+function poolOptions(pg: { Client: typeof import('pg').Client }, url: string): import('pg').PoolConfig {
+  // pg-pool hands its own options, connectionTimeoutMillis included, to each client it makes.
+  class BoundedClient extends pg.Client {
+    constructor(config?: import('pg').ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: CONNECTION_BOUNDS.connectionTimeoutMillis });
+    }
+  }
+  return { connectionString: url, max: 10, ...CONNECTION_BOUNDS, connectionTimeoutMillis: POOL_WAIT_MS, Client: BoundedClient };
+}
 
 /**
  * A lost connection must never become an unhandled 'error' event, which ends the process. pg-pool
@@ -465,7 +485,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new pg.Pool({ connectionString: opts.url, max: 10, ...CONNECTION_BOUNDS });
+    const pool = new pg.Pool(poolOptions(pg, opts.url));
     hearLostConnections(pool);
     const db = drizzle(pool);
     await retryingBegin(pool, db as unknown as Db);
@@ -473,7 +493,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     if (!opts.migrated) await migrateAlone(pg, opts.url, () => migrate(db, { migrationsFolder }));
     // Scan batches and uploads take their connections here: as many as the main pool, so a few long
     // uploads at once never leave a scan batch waiting for a connection.
-    const pipelinePool = new pg.Pool({ connectionString: opts.url, max: 10, ...CONNECTION_BOUNDS, pipeline: true } as import('pg').PoolConfig);
+    const pipelinePool = new pg.Pool({ ...poolOptions(pg, opts.url), pipeline: true } as import('pg').PoolConfig);
     hearLostConnections(pipelinePool);
     Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool, db as unknown as Db) });
     Object.assign(db, { [listener]: pgListener(pg, opts.url) });

@@ -11,8 +11,8 @@ export type Unavailable = 'unreachable' | 'disk full';
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
 /** SQLSTATE 57P01-57P03: admin shutdown (pg_terminate_backend, a restart), crash shutdown, cannot connect now (starting up). */
 const SERVER_GOING = new Set(['57P01', '57P02', '57P03']);
-/** node-postgres's own words for a connection that ended, or a client that cannot be used after one did. */
-const LOST_CONNECTION = /Connection terminated|not queryable|timeout exceeded when trying to connect|PGlite is closed/i;
+/** node-postgres's own words for a connection that ended, did not open in time (a client's own 'timeout expired', the pool's wait), or cannot be used after one did. */
+const LOST_CONNECTION = /Connection terminated|not queryable|timeout exceeded when trying to connect|^timeout expired$|PGlite is closed/i;
 const DISK_FULL = /No space left on device|ENOSPC/i;
 
 /** Why `err` (or an error in its chain of causes: drizzle wraps the driver's) says the database is unavailable; null otherwise. */

@@ -19,6 +19,7 @@ import { scanAudit } from '../matching/plan.ts';
 import { insertScanRows, newScanIds, rowsOfTrackings, type ItemBrief } from '../receiving/scan-rows.ts';
 import { CONTROL_CHARS, scanMessages, scanTextError } from '../receiving/scan-service.ts';
 import { ANNOUNCED_SCAN_STATUS, isAnnounced, isFrozen, isSeen, MAX_SCAN_COUNT } from '../../../machines/scan-record.machine.ts';
+import { failsCheckDigit, productCodeMessages, restoreLeadingZeros } from '../../../machines/product-code.ts';
 import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetPlace, type SheetRow } from './parse-sheet.ts';
 import { forEachPaced, mapPaced, Pacer } from './slices.ts';
 import { oneUploadPerMember } from './upload-gate.ts';
@@ -147,7 +148,8 @@ interface CheckedRow {
 function checkRow(row: SheetRow<ColumnKey>, mode: TrackingUploadMode, place: SheetPlace<ColumnKey>): CheckedRow {
   const v = row.values;
   const tracking = cellText(v.tracking);
-  const upc = cellText(v.upc);
+  // A UPC column Excel read as a number lost its leading zero: given back when the check digit says so.
+  const upc = restoreLeadingZeros(cellText(v.upc));
   const qtyText = cellText(v.qty);
   const qty = wholeNumber(v.qty);
   const itemIdText = cellText(v.itemId);
@@ -479,7 +481,8 @@ function planSlice(todo: Todo[], existing: Map<string, ScanRow[]>, mode: Trackin
     const out = c.out;
     const result = (opStatus: UploadResultRow['opStatus'], msg: string) => {
       out.opStatus = opStatus;
-      out.msg = msg;
+      // A UPC whose check digit fails is taken, and flagged (decision 074).
+      out.msg = opStatus !== 'error' && failsCheckDigit(c.upc) ? `${msg}；${productCodeMessages.checkDigit}` : msg;
     };
     const describe = (r: ScanRow | undefined) => {
       if (!r) return;

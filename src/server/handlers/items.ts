@@ -1,7 +1,7 @@
 // The product catalogue (SPEC §2 /admin/item-list, /admin/item/{id}; §5 Item form; §7 Items).
 // Items are closed, never deleted (tasks and scans keep pointing at them). Prices are integer cents
 // in the database and decimals on the wire (money/cents.ts).
-import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import { badRequest, notFound } from '../errors.ts';
@@ -10,6 +10,7 @@ import { pageOf, totalPagesOf } from '../paging.ts';
 import { writeAudit } from '../audit.ts';
 import { containsPattern, isDbId } from './users.ts';
 import { me, ok, type Handlers } from './types.ts';
+import { failsCheckDigit, gtinForms, productCodeMessages } from '../../../machines/product-code.ts';
 
 /** The product pickers show at most this many matches. */
 export const SEARCH_LIMIT = 20;
@@ -84,17 +85,21 @@ export const itemsHandlers: Handlers = {
   /**
    * Product pickers everywhere (scan, boards, filters): at most SEARCH_LIMIT items whose name, upc
    * or productId contains q. Open items first; then an exact upc or productId match (what a
-   * scanner types) before partial ones; then newest. Only spaces: nothing matches.
+   * scanner types) before partial ones; then newest. Only spaces: nothing matches. A valid GTIN
+   * also finds the items whose upc is the same product code written with more or fewer leading zeros
+   * (a scanner sends UPC-A 045496883386 as EAN-13 0045496883386; decision 074).
    */
   async searchItems(req, ctx) {
     const q = req.params.q.trim();
     if (!q) return ok([]);
     const lower = q.toLowerCase();
-    const exactFirst: SQL = sql`case when lower(${items.upc}) = ${lower} or lower(${items.productId}) = ${lower} then 0 else 1 end`;
+    const forms = gtinForms(q);
+    const sameCode = forms.length ? inArray(items.upc, forms) : undefined;
+    const exactFirst: SQL = sql`case when lower(${items.upc}) = ${lower} or lower(${items.productId}) = ${lower}${sameCode ? sql` or ${sameCode}` : sql``} then 0 else 1 end`;
     const rows = await ctx.db
       .select()
       .from(items)
-      .where(keywordMatch(q))
+      .where(sameCode ? or(keywordMatch(q), sameCode) : keywordMatch(q))
       .orderBy(openFirst, exactFirst, desc(items.createdAt), desc(items.id))
       .limit(SEARCH_LIMIT);
     return ok(rows.map(toItem));
@@ -111,7 +116,8 @@ export const itemsHandlers: Handlers = {
    * itemName and productId must be non-empty after trimming. The request is the whole form: an
    * absent upc, url or price is stored empty (upc null: "not known", never a wildcard for matching;
    * price null: no reference price). Decision: neither upc nor productId is unique (several
-   * catalogue entries may share a code, see the items schema).
+   * catalogue entries may share a code, see the items schema). A upc whose check digit fails is saved
+   * and the answer's msg says so.
    */
   async saveItem(req, ctx) {
     const actor = me(req);
@@ -146,6 +152,7 @@ export const itemsHandlers: Handlers = {
       });
       return row;
     });
-    return ok(toItem(saved), '保存成功');
+    // A upc whose check digit fails is saved (catalogs hold such codes) and flagged (decision 074).
+    return ok(toItem(saved), saved.upc && failsCheckDigit(saved.upc) ? `保存成功；${productCodeMessages.checkDigit}` : '保存成功');
   },
 };

@@ -31,6 +31,7 @@ import {
   unmatchReasonOf,
 } from '../../../machines/scan-record.machine.ts';
 import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
+import { failsCheckDigit, gtinForms, isCatalogProductCode, productCodeMessages } from '../../../machines/product-code.ts';
 import type { ItemBrief } from './scan-rows.ts';
 import { lockAndRead, lockTrackings } from '../db/matching-store.ts';
 import { matchScannedTrackings, matchTrackings, type ScanRow } from '../matching/match.ts';
@@ -49,6 +50,8 @@ export const scanMessages = {
   upcRequired: scanRecordMessages.upcRequired,
   upcTooLong: scanRecordMessages.upcTooLong,
   upcInvalid: scanRecordMessages.upcInvalid,
+  /** A catalog item's product code sent as the tracking id (decision 074). */
+  productCodeNotTracking: productCodeMessages.notTrackingId,
   countInvalid: scanRecordMessages.countInvalid,
   itemNotFound: '商品不存在',
   notFound: '记录不存在',
@@ -247,8 +250,10 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
   });
   const out: (ScanOutcome | Error)[] = [];
   const planned: { index: number; job: ScanJob; lines: ScanLineIn[] }[] = [];
+  const productCodes = await catalogProductCodes(tx, trackingIds);
   jobs.forEach((job, index) => {
     try {
+      if (productCodes.has(job.trackingId)) throw badRequest(scanMessages.productCodeNotTracking);
       const lines = job.lines.map((l) => {
         const item = state.items.get(l.itemId);
         if (!item) throw badRequest(scanMessages.itemNotFound);
@@ -266,7 +271,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
   const actors = new Map<string, SessionUser>();
   const fresh: FreshScan[] = [];
   const seenChanges = new Map<number, SeenChange>();
-  const written: { index: number; job: ScanJob }[] = [];
+  const written: { index: number; job: ScanJob; upcs: string[] }[] = [];
   const now = new Date();
   for (const { index, job, lines } of planned) {
     const rows = state.scans.get(job.trackingId) ?? [];
@@ -298,7 +303,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     }
     state.scans.set(job.trackingId, [...rows, ...added]);
     actors.set(job.trackingId, job.actor);
-    written.push({ index, job });
+    written.push({ index, job, upcs });
   }
   if (written.length) {
     // Matching writes the new rows (fresh) and the announced ones seen (seenChanges), in their final state.
@@ -312,16 +317,35 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
         seenChanges,
       )
     ).rows;
-    for (const { index, job } of written) {
+    for (const { index, job, upcs } of written) {
+      const msg = job.kind === 'create' ? scanMessages.created : scanMessages.added;
       out[index] = {
         opStatus: 'succ',
-        msg: job.kind === 'create' ? scanMessages.created : scanMessages.added,
+        // A upc whose check digit fails is taken and flagged (decision 074).
+        msg: upcs.some(failsCheckDigit) ? `${msg}；${productCodeMessages.checkDigit}` : msg,
         rows: matched.get(job.trackingId) ?? [],
         recordedUpcs: recordedUpcs(job.trackingId),
       };
     }
   }
   return out;
+}
+
+/**
+ * The tracking ids that are a catalog item's product code (a valid GTIN equal to an item's upc,
+ * however many leading zeros): a scanner that missed the courier label read the product instead
+ * (decision 074). Ids that are no valid GTIN - nearly all of them - cost no statement.
+ */
+async function catalogProductCodes(tx: Tx, trackingIds: readonly string[]): Promise<Set<string>> {
+  const candidates = trackingIds.filter((t) => gtinForms(t).length > 0);
+  if (!candidates.length) return new Set();
+  const forms = [...new Set(candidates.flatMap(gtinForms))];
+  const found = await tx
+    .select({ upc: items.upc })
+    .from(items)
+    .where(sql`${items.upc} = any(${sql.param(forms)}::text[])`);
+  const upcs = found.map((r) => r.upc);
+  return new Set(candidates.filter((t) => isCatalogProductCode(t, upcs)));
 }
 
 interface ScanLineIn {
@@ -395,5 +419,10 @@ export async function modifyScan(
   // An init row is not part of matching before or after; a seen one is matched where it was and is.
   if (isSeen(before)) await matchTrackings(tx, [before.trackingId, trackingId], actor);
   const [fresh] = await tx.select().from(scanTrackings).where(eq(scanTrackings.id, id));
-  return { opStatus: 'succ', msg: scanMessages.saved, row: fresh ?? after! };
+  // A upc whose check digit fails is saved and flagged (decision 074).
+  return {
+    opStatus: 'succ',
+    msg: failsCheckDigit(upc) ? `${scanMessages.saved}；${productCodeMessages.checkDigit}` : scanMessages.saved,
+    row: fresh ?? after!,
+  };
 }

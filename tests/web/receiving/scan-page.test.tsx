@@ -246,3 +246,37 @@ describe('/admin/scan', () => {
     await waitFor(() => expect(server.calls.some((c) => c.path === '/api/scan/admin/tracking/1Z003/list')).toBe(true));
   });
 });
+
+describe('/admin/scan: product codes (decision 074)', () => {
+  const nintendo = anItem(11, { itemName: 'Nintendo Switch', upc: '045496883386' });
+
+  it('a product’s UPC scanned before the label is refused with its own buzz; the label then starts the parcel', async () => {
+    const server = createReceivingFake({ items: [anItem(5), nintendo], trackingIds: ['1Z999AA10123456784'] });
+    await openScan(server);
+    await scanWithScanner('045496883386');
+    await waitFor(() => expect(bannerText().textContent).toBe('045496883386：这是商品条码（UPC），不是快递单号：请扫描包裹上的快递面单'));
+    expect(bannerText().getAttribute('data-tone')).toBe('error');
+    expect(sounds).toEqual(['productCode']);
+    expect(server.calls.filter((c) => c.path.startsWith('/api/scan'))).toEqual([]);
+    expect(screen.getByRole('tab', { name: '快递单号' }).getAttribute('aria-selected')).toBe('true');
+
+    await scanWithScanner('1Z999AA10123456784');
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'UPC' }).getAttribute('aria-selected')).toBe('true'));
+    expect(server.calls.filter((c) => c.path.startsWith('/api/scan')).map((c) => c.path)).toEqual(['/api/scan/admin/tracking/1Z999AA10123456784/list']);
+    // After the label, the same code is the parcel's product.
+    await scanWithScanner('045496883386');
+    await waitFor(() => expect((within(newRow('045496883386')).getByLabelText('商品 045496883386') as HTMLSelectElement).value).toBe('11'));
+  });
+
+  it('a UPC whose check digit fails is taken as a row and flagged on it', async () => {
+    await withParcel(
+      createReceivingFake({ records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6' })], searches: ['045496883387', '045496883386'] }),
+    );
+    await scanWithScanner('045496883387');
+    await waitFor(() => expect(newRow('045496883387')).toBeTruthy());
+    expect(within(newRow('045496883387')).getByText('UPC校验位不正确，请核对')).toBeTruthy();
+    await scanWithScanner('045496883386');
+    await waitFor(() => expect(newRow('045496883386')).toBeTruthy());
+    expect(within(newRow('045496883386')).queryByText('UPC校验位不正确，请核对')).toBeNull();
+  });
+});

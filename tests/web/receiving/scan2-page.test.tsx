@@ -256,3 +256,27 @@ describe('/admin/scan2: no scan is lost', () => {
     expect(server.records.map((r) => r.trackingId)).toEqual(['1Z001']);
   });
 });
+
+describe('/admin/scan2: a product code is not a tracking id (decision 074)', () => {
+  it("the chosen product's own UPC, scanned by mistake, makes no row and sends nothing: a warning, its own sound, and the label still goes in", async () => {
+    const nintendo = { id: 11, itemName: 'Nintendo Switch', upc: '045496883386' };
+    store({ item: nintendo });
+    const server = createReceivingFake({ items: [anItem(5), anItem(11, nintendo)], trackingIds: ['1Z999AA10123456784', '1Z999AA10123456785'] });
+    await openScan2(server);
+    await scanWithScanner('045496883386');
+    const banner = await screen.findByText(/这是商品条码（UPC），不是快递单号/, { selector: '[role=status]' });
+    expect(banner.textContent).toBe('045496883386：这是商品条码（UPC），不是快递单号：请扫描包裹上的快递面单（已选择商品：Nintendo Switch）');
+    expect(banner.getAttribute('data-tone')).toBe('warn');
+    expect(sounds).toEqual(['productCode']);
+    expect(within(table()).queryByText('045496883386')).toBeNull();
+
+    await scanWithScanner('1Z999AA10123456784');
+    expect(await statusOf('1Z999AA10123456784')).toBe('待提交');
+    await scanWithScanner('1Z999AA10123456785');
+    await waitFor(() => expect(callsTo(server, '/add')).toHaveLength(1));
+    expect(callsTo(server, '/add').map((c) => [c.path, c.body])).toEqual([
+      ['/api/scan/admin/tracking/1Z999AA10123456784/add', { itemId: 11, upc: '045496883386', count: 1 }],
+    ]);
+    expect(stored()!.rows.map((r) => r.trackingId)).toEqual(['1Z999AA10123456784', '1Z999AA10123456785']);
+  });
+});

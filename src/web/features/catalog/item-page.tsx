@@ -1,7 +1,8 @@
 // /admin/item/{id|new} (SPEC §2, §5, §7): the item form, saved with POST /api/item/info (no id
 // creates). SPEC §5: every field is required except id, upc and url ('{label}为必填项'). The
 // contract adds an optional reference price (ItemSaveRequest.price, null for none), which SPEC's
-// item has not, so it stays optional here. After saving: toast and back to the list.
+// item has not, so it stays optional here. After saving: toast and back to the list. A upc whose
+// check digit fails is warned about under the field and saved all the same (decision 074).
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { JSX, ReactNode } from 'react';
 import * as v from 'valibot';
@@ -15,6 +16,7 @@ import { useAppContext } from '../../app/app-context';
 import { ITEM_STATUSES, ITEM_STATUS_LABEL } from './item-status';
 import { saveItem, type Item, type ItemPageData, type ItemSaveRequest, type ItemStatus } from './items';
 import { secondaryLinkClass } from '../../components/ui/link-classes';
+import { failsCheckDigit, productCodeMessages } from '../../../../machines/product-code';
 
 const t = zh.catalog;
 
@@ -106,6 +108,8 @@ function ItemForm({ item }: { item: Item | null }): JSX.Element {
   const { api } = useAppContext();
   const navigate = useNavigate();
   const form = useValibotForm(itemSchema, { defaultValues: formValues(item) });
+  // A upc whose check digit fails is a warning, not a refusal: catalogs hold such codes (decision 074).
+  const upcWarning = failsCheckDigit(form.watch('upc') ?? '') ? <span className="text-amber-700">{productCodeMessages.checkDigit}</span> : undefined;
 
   async function onSubmit(values: ItemValues) {
     if (!(await saveItem(api, toItemSaveRequest(values, item?.id)))) return;
@@ -128,7 +132,7 @@ function ItemForm({ item }: { item: Item | null }): JSX.Element {
           className="sm:col-span-2"
         />
         <TextField<ItemFormInput, 'productId'> name="productId" label={<RequiredLabel>{t.item.productId}</RequiredLabel>} maxLength={128} />
-        <TextField<ItemFormInput, 'upc'> name="upc" label={t.item.upc} maxLength={64} />
+        <TextField<ItemFormInput, 'upc'> name="upc" label={t.item.upc} hint={upcWarning} maxLength={64} />
         <TextField<ItemFormInput, 'url'>
           name="url"
           label={t.item.url}

@@ -8,6 +8,7 @@ import { outcomeOf, saysSucc, type ApiError } from '../../../api/outcome';
 import type { components } from '../../../api/schema';
 import type { Scan2Record, Scan2SendError } from '../../../../machines/scan2.machine';
 import type { LookupOutput, ScanItem, ScanLine, ScanModifyChanges, ScanRecord } from '../../../../machines/scan.machine';
+import { sameGtin } from '../../../../machines/product-code';
 import { zh } from '../../i18n/zh';
 
 export type ScanTracking = components['schemas']['ScanTracking'];
@@ -79,7 +80,10 @@ export async function findItemsByUpc(api: ApiClient, upc: string): Promise<(Scan
   const outcome = await outcomeOf(api.GET('/api/item/info/like/{q}', { params: { path: { q: upc } }, silent: true }), { noAnswer: 'fail' });
   if (!outcome.ok) throw scanError(outcome);
   const items = outcome.data ?? [];
-  return items.filter((item) => item.upc === upc).map((item) => ({ id: item.id, itemName: item.itemName, upc: item.upc, status: item.status }));
+  // The same product code with more or fewer leading zeros (UPC-A sent as EAN-13) is the same product.
+  return items
+    .filter((item) => item.upc === upc || sameGtin(item.upc, upc))
+    .map((item) => ({ id: item.id, itemName: item.itemName, upc: item.upc, status: item.status }));
 }
 
 /** POST .../{id}/create: every record of the tracking after it. */

@@ -14,6 +14,7 @@ import * as v from 'valibot';
 import { waitFor } from 'xstate';
 import { MAX_SCAN_COUNT, isSaving, scanMessages, type ScanRecord, type ScanRow, type ScanSnapshot, type ScanTab } from '../../../../machines/scan.machine';
 import { mayEdit, unmatchReasonMessages } from '../../../../machines/scan-record.machine';
+import { failsCheckDigit, productCodeMessages } from '../../../../machines/product-code';
 import { ItemPicker, ItemPickerField } from '../../components/item-picker';
 import { ScanStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
@@ -62,7 +63,7 @@ export function ScanPage(): JSX.Element {
   const tab = useSelector(actor, (snap: ScanSnapshot) => snap.context.tab);
   const trackingId = useSelector(actor, (snap: ScanSnapshot) => snap.context.trackingId);
   const notice = useSelector(actor, (snap: ScanSnapshot) => snap.context.notice);
-  const loading = useSelector(actor, (snap: ScanSnapshot) => snap.matches('loading'));
+  const loading = useSelector(actor, (snap: ScanSnapshot) => snap.matches('loading') || snap.matches('vetting'));
   const scan = (code: string) => actor.send({ type: 'scan.code', code });
 
   return (
@@ -254,6 +255,10 @@ function NewRow({ actor, row }: { actor: ScanActor; row: ScanRow }): JSX.Element
       <td className={`px-3 py-2 font-mono ${PHONE_ROWS.upc}`}>
         {row.upc}
         {row.announced && <span className="ml-2 rounded bg-blue-100 px-1.5 py-0.5 font-sans text-xs text-blue-800">{s.announcedMark}</span>}
+        {/* Taken all the same, and flagged on its row (decision 074). */}
+        {failsCheckDigit(row.upc) && (
+          <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 font-sans text-xs text-amber-900">{productCodeMessages.checkDigit}</span>
+        )}
       </td>
       <td className={`px-3 py-2 ${PHONE_ROWS.count}`}>
         <div className="flex items-center gap-1">

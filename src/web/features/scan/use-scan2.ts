@@ -128,6 +128,8 @@ export function scan2BannerOf(notice: Scan2Notice | null, hasItem: boolean): { t
       return { tone: 'warn', text: `${notice.code}：${notice.message}` };
     case 'refused':
       return { tone: 'error', text: notice.message };
+    case 'product':
+      return { tone: 'warn', text: `${notice.code}：${notice.message}` };
     default:
       return { tone: 'idle', text: hasItem ? zh.scan.scan.trackingPrompt : zh.scan.scan2.empty };
   }
