@@ -89,7 +89,7 @@ const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k)
  * - A task is judged by the units tied to it only (decision 090). Units no record took - of a UPC
  *   nobody recorded on this tracking id, or more of a recorded UPC than its records hold (surplus) -
  *   are unmatch rows tied to no task (the admin's queue, pieceStatus) and fail nobody: a task locked
- *   before the extra unit was scanned and one scanned after end the same. The unsettled records of a
+ *   before the extra unit was scanned and one scanned after end the same. The records of a
  *   UPC with surplus say so (status unmatch, '扫描到N件，多于记录的M件'), so the member may correct them.
  */
 export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
@@ -169,7 +169,7 @@ export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
   for (const r of ordered) {
     const got = arrived.get(r.id)!;
     let problem: Problem | null = null;
-    if (!r.settled && r.upc !== null && surplus.has(r.upc)) {
+    if (r.upc !== null && surplus.has(r.upc)) {
       problem = { kind: 'surplus', upc: r.upc, scanned: scanned.get(r.upc)!, recorded: recorded.get(r.upc)! };
     } else if (r.upc === null) {
       problem = seen ? { kind: 'noUpc' } : null;

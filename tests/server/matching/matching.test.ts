@@ -288,7 +288,9 @@ describe('matching a tracking id', () => {
     expect(await storedTask(database, td.id)).toMatchObject({ status: 'locked', productCount: 1 });
     expect((await scansOf(database, 'T1')).filter((r) => r.taskId === null)).toMatchObject([{ upc: UPC, count: 1, status: 'unmatch' }]);
     expect(await storedTask(database, ta.id)).toMatchObject({ status: 'locked' });
-    expect((await recordsOf(ta.id))[0]).toMatchObject({ status: 'match' });
+    // Its record is judged again with the others (issue 33): 7 units of the UPC arrived for 6
+    // recorded, which it now says, though its task stays locked with its units.
+    expect((await recordsOf(ta.id))[0]).toMatchObject({ status: 'unmatch', msg: '扫描到7件，多于记录的6件' });
     expect((await scansOf(database, 'T1')).filter((r) => r.taskId === ta.id)).toMatchObject([{ count: 2, status: 'match' }]);
   });
 
@@ -309,9 +311,9 @@ describe('matching a tracking id', () => {
     expect(await scansOf(database, 'T1')).toMatchObject([{ status: 'unmatch', taskId: null }]);
     expect(await storedTask(database, closed.id)).toMatchObject({ status: 'closed', productCount: 0 });
     // The closed task's record still holds the units it recorded (its row is tied to it), and its
-    // record's result is left as it was.
+    // record is judged as every record of the parcel is (issue 33): its units arrived.
     expect(await scansOf(database, 'T2')).toMatchObject([{ status: 'match', taskId: closed.id }]);
-    expect(await recordsOf(closed.id)).toMatchObject([{ status: 'init' }]);
+    expect(await recordsOf(closed.id)).toMatchObject([{ status: 'match' }]);
     // Rows not yet seen (init) and rows being paid (wait2pay) are never touched.
     const init = await scan(database, 'T3', UPC, 1, 'init');
     await match('T3');

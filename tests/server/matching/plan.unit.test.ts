@@ -180,7 +180,7 @@ describe('the matching planner', () => {
 
   it("a settled task keeps its units and results; each tracking id's changes are audited as the clerk who scanned it", () => {
     const s = world(1, 1);
-    // What an earlier run left on the locked task's record stays, whatever this run would say of it.
+    // The locked task's record is judged again with the others: what it says (2 scanned, 1 recorded) is still true.
     const alices = s.addRecord(1, 'T1', 1, { status: 'unmatch', msg: '扫描到2件，多于记录的1件' });
     s.addScan('T1', 'X', 1, { status: 'match', taskId: 1, userId: 1, mainId: 1, subId: 0, matchedUser: 'alice' });
     s.tasks.set(1, { ...s.tasks.get(1)!, status: 'locked', productCount: 1 });
@@ -206,6 +206,30 @@ describe('the matching planner', () => {
       ['tracking', 'T2', 9],
       ['purchased', 'T2', 9],
       ['task', null, 9],
+    ]);
+  });
+
+  it('judges every record of the parcel again: a record whose surplus a later record took no longer says so, though its task is locked', () => {
+    // Issue 33's stale verdict: 2 units scanned, 1 recorded on task 1 (locked, its record says 2 > 1), then 1 on task 2.
+    const s = world(1, 1);
+    s.addScan('T1', 'X', 2);
+    const alices = s.addRecord(1, 'T1', 1);
+    s.match({ trackingIds: ['T1'], actor: null });
+    expect(task(s, 1)).toEqual({ status: 'locked', productCount: 1, canSplit: false });
+    expect(record(s, alices.id)).toEqual({ status: 'unmatch', msg: '扫描到2件，多于记录的1件' });
+    const bobs = s.addRecord(2, 'T1', 1);
+    s.match({ trackingIds: ['T1'], actor: null });
+    expect([task(s, 1), task(s, 2)]).toEqual([
+      { status: 'locked', productCount: 1, canSplit: false },
+      { status: 'locked', productCount: 1, canSplit: false },
+    ]);
+    expect([record(s, alices.id), record(s, bobs.id)]).toEqual([
+      { status: 'match', msg: '' },
+      { status: 'match', msg: '' },
+    ]);
+    expect(s.audits.filter((a) => a.entity === 'purchased' && a.entityId === alices.id).map((a) => a.after)).toMatchObject([
+      { status: 'unmatch' },
+      { status: 'match', msg: '' },
     ]);
   });
 

@@ -179,6 +179,17 @@ describe('matching on random worlds (decision 090)', () => {
             expect(tied.every((r) => r.status === 'match')).toBe(true);
           }
         }
+        // No record keeps a verdict that is no longer true (issue 33's stale verdict): one that says
+        // more units arrived than recorded says the parcel's current numbers, and they still differ.
+        for (const rec of w.records) {
+          const said = /^扫描到(\d+)件，多于记录的(\d+)件$/.exec(rec.msg);
+          if (!said) continue;
+          const upc = w.task(rec.taskId).upc;
+          const scanned = w.rows.filter((r) => r.trackingId === rec.trackingId && r.upc === upc).reduce((n, r) => n + r.count, 0);
+          const recorded = w.records.filter((r) => r.trackingId === rec.trackingId && w.task(r.taskId).upc === upc).reduce((n, r) => n + r.productCount, 0);
+          expect([Number(said[1]), Number(said[2])]).toEqual([scanned, recorded]);
+          expect(scanned).toBeGreaterThan(recorded);
+        }
         // Units of a product nobody records are never tied to a task.
         expect(w.rows.filter((r) => r.upc === 'Z').every((r) => r.taskId === null && r.status === 'unmatch')).toBe(true);
       }),
