@@ -187,6 +187,8 @@ class Allocations {
           productCount: record.productCount,
           cap: this.capOf(record.id),
           settled: !acceptsMatch(this.state.taskRows.get(task.id) ?? task),
+          memberId: task.userId,
+          assigned: record.assignedCount,
         })),
       );
       loaded = { scans, records, allocation };

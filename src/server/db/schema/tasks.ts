@@ -114,6 +114,8 @@ export const purchasedRecords = pgTable(
     status: purchasedStatus('status').notNull().default('init'),
     /** Why matching said unmatch (shown in the task record dialog). */
     msg: text('msg').notNull().default(''),
+    /** Units an admin assigned to this record on a contested parcel (decision 096); null: none assigned. */
+    assignedCount: integer('assigned_count'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at')
       .notNull()
