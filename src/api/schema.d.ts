@@ -3231,7 +3231,7 @@ export interface components {
             /** @description Admin only. Withdraw lines whose member asked to cancel. */
             requestedCancels?: number;
             /** @description Tracking ids records of several members contest, waiting for an admin to assign their units (decision 096). */
-            contestedParcels?: number;
+            contestedParcels: number;
         };
         /** @description A UPC of a tracking id that records of several members want and whose arrived units do not cover them all (decision 096). */
         ContestedParcel: {
@@ -6287,7 +6287,11 @@ export interface operations {
                     "application/json": {
                         code: components["schemas"]["ResultCode"];
                         msg?: string;
-                        data?: components["schemas"]["ContestedParcel"];
+                        data?: {
+                            /** @enum {string} */
+                            opStatus: "succ";
+                            parcel: components["schemas"]["ContestedParcel"];
+                        };
                     };
                 };
             };

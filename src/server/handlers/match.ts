@@ -100,6 +100,6 @@ export const matchHandlers: Handlers = {
   async assignContestedParcel(req, ctx) {
     const user = me(req);
     const parcel = await ctx.db.transaction((tx) => assignContested(tx, user, req.body));
-    return ok(parcel, contestedMessages.done);
+    return ok({ opStatus: 'succ' as const, parcel }, contestedMessages.done);
   },
 };

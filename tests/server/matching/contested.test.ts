@@ -93,7 +93,11 @@ describe('a contested parcel (decision 096)', () => {
         { recordId: aliceRecord.id, count: 1 },
       ],
     });
-    expect(res.body).toMatchObject({ code: 'A00000', msg: '分配完成' });
+    expect(res.body).toMatchObject({
+      code: 'A00000',
+      msg: '分配完成',
+      data: { opStatus: 'succ', parcel: { trackingId: 'T1', records: [{ assignedCount: 0 }, { assignedCount: 1 }] } },
+    });
     expect(await storedTask(database, alices.id)).toMatchObject({ status: 'locked', productCount: 1 });
     expect(await storedTask(database, bobs.id)).toMatchObject({ status: 'open', productCount: 0 });
     expect(await shown(w.a.api, alices.id)).toMatchObject([{ status: 'match', msg: '' }]);
