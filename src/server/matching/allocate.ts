@@ -131,7 +131,11 @@ export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
   // A contested UPC (decision 096): settled records keep what they hold, the others get nothing until
   // an admin assigns the units; once assigned, a record gets at most its assignment (none: 0).
   const contested = contestedUpcs(scanned, records);
-  const assignedUpcs = new Set(records.filter((r) => r.assigned !== null && r.upc !== null).map((r) => r.upc!));
+  // Records of a UPC several members recorded: told nothing of the others' records or of what the
+  // parcel holds; an admin's assignments hold only while the UPC is still shared.
+  const membersOf = (upc: string) => new Set(records.filter((r) => r.upc === upc).map((r) => r.memberId)).size;
+  const shared = new Set(records.flatMap((r) => (r.upc !== null && membersOf(r.upc) > 1 ? [r.upc] : [])));
+  const assignedUpcs = new Set(records.filter((r) => r.assigned !== null && r.upc !== null && shared.has(r.upc)).map((r) => r.upc!));
   const wants = (r: RecordIn) => {
     if (r.upc === null) return 0;
     const own = Math.max(0, Math.min(r.cap, r.productCount));
@@ -205,9 +209,6 @@ export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
 
   const seen = pool.length > 0;
   const results = new Map<number, RecordResult>();
-  // Records of a UPC several members recorded are told nothing of the others' records or of what
-  // the parcel holds (decision 096).
-  const shared = new Set([...recorded.keys()].filter((upc) => new Set(ordered.filter((r) => r.upc === upc).map((r) => r.memberId)).size > 1));
   for (const r of ordered) {
     const got = arrived.get(r.id)!;
     let problem: Problem | null = null;

@@ -172,6 +172,27 @@ describe('the matching planner', () => {
     expect(units(s, 'T1')).toEqual([{ upc: 'X', count: 2, status: 'match', taskId: 1, matchedUser: 'alice' }]);
   });
 
+  it("an admin's assignment stops counting once one member is left on the parcel", () => {
+    const s = world(2, 2);
+    const bobs = s.addRecord(2, 'T1', 2);
+    const alices = s.addRecord(1, 'T1', 2);
+    s.scan('T1', 'X', 2);
+    alices.assignedCount = 1;
+    bobs.assignedCount = 1;
+    s.match({ trackingIds: ['T1'], actor: null });
+    expect([task(s, 1), task(s, 2)]).toEqual([
+      { status: 'open', productCount: 1, canSplit: true },
+      { status: 'open', productCount: 1, canSplit: true },
+    ]);
+    expect(record(s, bobs.id)).toEqual({ status: 'unmatch', msg: '管理员核对后为此记录分配了1件' });
+    // Alice removes her record (her task is open): the parcel is bob's alone.
+    s.records = s.records.filter((r) => r.id !== alices.id);
+    s.match({ trackingIds: ['T1'], extraTaskIds: [1], actor: null });
+    expect(task(s, 2)).toEqual({ status: 'locked', productCount: 2, canSplit: false });
+    expect(task(s, 1)).toEqual({ status: 'open', productCount: 0, canSplit: false });
+    expect(record(s, bobs.id)).toEqual({ status: 'match', msg: '' });
+  });
+
   it('imported then scanned: the announced row counts for nothing until seen, then is written once as the scan, audited with the import as before', () => {
     const s = world(2);
     const rec = s.addRecord(1, 'T1', 2);
