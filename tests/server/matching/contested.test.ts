@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { auditLog } from '../../../src/server/db/schema/audit.ts';
 import { matchTracking } from '../../../src/server/matching/match.ts';
 import { useTestApp } from '../support/harness.ts';
+import { applyPayment } from '../support/money-fixtures.ts';
 import { claim, record, refused, scan, storedTask, taskWorld, UPC, type PurchasedOut } from '../support/task-fixtures.ts';
 
 const t = useTestApp();
@@ -38,6 +39,8 @@ describe('a contested parcel (decision 096)', () => {
     expect(await storedTask(database, alices.id)).toMatchObject({ status: 'open', productCount: 0 });
     expect(await shown(w.b.api, bobs.id)).toMatchObject([{ status: 'unmatch', msg: WAITING }]);
     expect(await shown(w.a.api, alices.id)).toMatchObject([{ status: 'unmatch', msg: WAITING }]);
+    // The squatter cannot be paid for it.
+    expect((await applyPayment(w.b.api, { taskId: bobs.id })).body).toMatchObject({ code: 'A00001', msg: '只有已锁定的任务可以申请付款' });
 
     expect((await w.admin.get('/api/home/admin')).body.data).toMatchObject({ contestedParcels: 1 });
     const list = (await w.admin.get('/api/match/admin/contested')).body;
