@@ -109,6 +109,9 @@ const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k)
  *   units away from a task that is already locked or paid; then by record id (first recorded, first
  *   served: a short shared parcel goes to the earliest record). Records of deleted tasks are not
  *   passed in: their units are nobody's.
+ * - Between members the earliest record does not win (decision 096): a UPC records of several
+ *   members want more of than arrived is contested (contestedUpcs): its unsettled records get
+ *   nothing until an admin assigns the units (`assigned`), and say nothing of the others.
  * - Rows stay with the task they were tied to when they still fit (within each priority group, a
  *   first pass serves each record from the rows already tied to its task), so re-running matching
  *   does not reshuffle ties; the rest is handed out in row id order.
