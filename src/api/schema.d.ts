@@ -1303,6 +1303,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/match/admin/contested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Contested parcels waiting for an admin (decision 096)
+         * @description Beyond SPEC §7: the tracking ids records of several members contest, oldest first (at most 100), for the admin home.
+         */
+        get: operations["listContestedParcels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/match/admin/contested/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Assign a contested parcel's units, in one step, audited (decision 096) */
+        post: operations["assignContestedParcel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apply/list/page": {
         parameters: {
             query?: never;
@@ -3193,6 +3230,38 @@ export interface components {
             };
             /** @description Admin only. Withdraw lines whose member asked to cancel. */
             requestedCancels?: number;
+            /** @description Tracking ids records of several members contest, waiting for an admin to assign their units (decision 096). */
+            contestedParcels: number;
+        };
+        /** @description A UPC of a tracking id that records of several members want and whose arrived units do not cover them all (decision 096). */
+        ContestedParcel: {
+            trackingId: string;
+            upc: string;
+            itemName: string;
+            /** @description Units of the UPC seen at the warehouse. */
+            scanned: number;
+            /** @description Of those, units held by tasks settled before the contest (not assignable). */
+            held: number;
+            records: {
+                recordId: number;
+                taskId: number;
+                taskDisplayId: string;
+                userId: number;
+                nickName: string;
+                productCount: number;
+                assignedCount: number | null;
+                /** @description The task no longer accepts matching: it keeps what it holds and is not assigned. */
+                settled: boolean;
+            }[];
+        };
+        ContestedAssignRequest: {
+            trackingId: string;
+            upc: string;
+            /** @description Every record of a task that may still match, once, with the units it gets (0 to its productCount). */
+            records: {
+                recordId: number;
+                count: number;
+            }[];
         };
         MemberHome: {
             /**
@@ -6164,6 +6233,71 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listContestedParcels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["ContestedParcel"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    assignContestedParcel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContestedAssignRequest"];
+            };
+        };
+        responses: {
+            /** @description A00000 envelope; the parcel after matching. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: {
+                            /** @enum {string} */
+                            opStatus: "succ";
+                            parcel: components["schemas"]["ContestedParcel"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };

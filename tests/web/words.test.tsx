@@ -103,6 +103,7 @@ function adminRoutes(): Routes {
         notArrived: 5,
         notArrivedDays: 7,
         appliesToAgree: 2,
+        contestedParcels: 0,
         withdrawalsWaiting: { count: 4, total: 1234.5 },
         requestedCancels: 1,
       }),

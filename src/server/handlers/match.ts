@@ -10,6 +10,7 @@ import { isAdminSide } from '../boards/visibility.ts';
 import type { Tx } from '../db/client.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { badRequest, notFound } from '../errors.ts';
+import { assignContested, contestedMessages, listContested } from '../matching/contested.ts';
 import { matchTasks, matchTracking, type MatchReport } from '../matching/match.ts';
 import { purchasedMessages } from '../tasks/purchased-service.ts';
 import { requireTransition } from '../tasks/apply-event.ts';
@@ -91,5 +92,14 @@ export const matchHandlers: Handlers = {
   },
   async matchAdminTracking(req, ctx) {
     return matchTrackingId(ctx, me(req), req.body.trackingId);
+  },
+  // Contested parcels (decision 096): the list for the admin home, and the admin's one-step assignment.
+  async listContestedParcels(_req, ctx) {
+    return ok(await ctx.db.transaction((tx) => listContested(tx), { isolationLevel: 'repeatable read', accessMode: 'read only' }));
+  },
+  async assignContestedParcel(req, ctx) {
+    const user = me(req);
+    const parcel = await ctx.db.transaction((tx) => assignContested(tx, user, req.body));
+    return ok({ opStatus: 'succ' as const, parcel }, contestedMessages.done);
   },
 };

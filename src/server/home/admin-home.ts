@@ -1,6 +1,6 @@
 // The admin home's counts (getAdminHome; decision 052): what waits for the admin side, each count
 // the status its machine names (claims pending, scans unmatched today, parcels not arrived,
-// applications to agree; for who may open the withdraw list, lines to pay and cancels asked). Each
+// parcels contested (decision 096), applications to agree; for who may open the withdraw list, lines to pay and cancels asked). Each
 // count is one aggregate over an index (not-arrived: a partial one, tasks/not-arrived.ts), and all
 // of them travel as ONE statement, so the page costs one round trip and its numbers one snapshot.
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
@@ -15,6 +15,7 @@ import { paymentApplies, withdrawRequests } from '../db/schema/money.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { centsOf, fromCents } from '../money/cents.ts';
+import { contestedTrackingCount } from '../matching/contested.ts';
 import { notArrivedTrackingCount } from '../tasks/not-arrived.ts';
 
 type AdminHome = components['schemas']['AdminHome'];
@@ -43,6 +44,7 @@ export async function adminHome(tx: Tx, v: { timezone: number; withWithdrawals: 
       )}`,
     ),
     part('parcels', sql`select ${notArrivedTrackingCount} as not_arrived`),
+    part('contests', sql`select ${contestedTrackingCount} as contested_parcels`),
     part('applies', sql`select count(*)::int as applies_to_agree from ${paymentApplies} where ${eq(paymentApplies.status, AWAITING_AGREE_PAYMENT_STATUS)}`),
   ];
   if (v.withWithdrawals) {
@@ -66,6 +68,7 @@ export async function adminHome(tx: Tx, v: { timezone: number; withWithdrawals: 
     notArrived: n('not_arrived'),
     notArrivedDays: NOT_ARRIVED_AFTER_DAYS,
     appliesToAgree: n('applies_to_agree'),
+    contestedParcels: n('contested_parcels'),
   };
   if (v.withWithdrawals) {
     home.withdrawalsWaiting = { count: n('withdrawals_waiting'), total: fromCents(centsOf(row?.withdrawals_total ?? 0)) };

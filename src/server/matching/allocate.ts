@@ -32,6 +32,10 @@ export interface RecordIn {
   cap: number;
   /** The task's state no longer accepts matching (locked, processing, finished, closed). */
   settled: boolean;
+  /** The member whose task it is: records of two members on one parcel may contest it (decision 096). */
+  memberId: number;
+  /** Units an admin assigned to the record on a contested parcel, or null (decision 096). */
+  assigned: number | null;
 }
 
 /** A share of a scan row's units: for one record (and its task), or nobody's (surplus). */
@@ -49,7 +53,13 @@ export type Problem =
   /** Fewer units than recorded arrived, because the parcel's `scanned` units of the UPC went to records served before. */
   | { kind: 'shortShared'; scanned: number }
   /** The task's item has no UPC: nothing can be matched to it. */
-  | { kind: 'noUpc' };
+  | { kind: 'noUpc' }
+  /** Records of several members want more of the UPC than arrived: an admin decides (decision 096). */
+  | { kind: 'contested' }
+  /** An admin assigned the record fewer units than it records (decision 096). */
+  | { kind: 'assigned'; arrived: number }
+  /** More units arrived than the records of several members hold: said without numbers (decision 096). */
+  | { kind: 'sharedSurplus' };
 
 export interface RecordResult {
   arrived: number;
@@ -66,6 +76,24 @@ export interface Allocation {
   pieces: Map<number, Piece[]>;
   /** Units no record took, per UPC. */
   surplus: Map<string, number>;
+  /** The UPCs this tracking id's records contest (contestedUpcs), waiting for an admin. */
+  contested: Set<string>;
+}
+
+/**
+ * The UPCs of a parcel its records contest (decision 096): records of two or more members want the
+ * UPC, some of it arrived, fewer units than they all record (each within its cap), and a record
+ * whose task may still match has no admin's assignment. `scanned`: the parcel's seen units per UPC.
+ */
+export function contestedUpcs(scanned: ReadonlyMap<string, number>, records: readonly RecordIn[]): Set<string> {
+  const out = new Set<string>();
+  for (const [upc, units] of scanned) {
+    const recs = records.filter((r) => r.upc === upc);
+    if (units === 0 || new Set(recs.map((r) => r.memberId)).size < 2) continue;
+    const wanted = recs.reduce((n, r) => n + Math.max(0, Math.min(r.cap, r.productCount)), 0);
+    if (units < wanted && recs.some((r) => !r.settled && r.assigned === null)) out.add(upc);
+  }
+  return out;
 }
 
 const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
@@ -81,6 +109,9 @@ const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k)
  *   units away from a task that is already locked or paid; then by record id (first recorded, first
  *   served: a short shared parcel goes to the earliest record). Records of deleted tasks are not
  *   passed in: their units are nobody's.
+ * - Between members the earliest record does not win (decision 096): a UPC records of several
+ *   members want more of than arrived is contested (contestedUpcs): its unsettled records get
+ *   nothing until an admin assigns the units (`assigned`), and say nothing of the others.
  * - Rows stay with the task they were tied to when they still fit (within each priority group, a
  *   first pass serves each record from the rows already tied to its task), so re-running matching
  *   does not reshuffle ties; the rest is handed out in row id order.
@@ -89,7 +120,7 @@ const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k)
  * - A task is judged by the units tied to it only (decision 090). Units no record took - of a UPC
  *   nobody recorded on this tracking id, or more of a recorded UPC than its records hold (surplus) -
  *   are unmatch rows tied to no task (the admin's queue, pieceStatus) and fail nobody: a task locked
- *   before the extra unit was scanned and one scanned after end the same. The unsettled records of a
+ *   before the extra unit was scanned and one scanned after end the same. The records of a
  *   UPC with surplus say so (status unmatch, '扫描到N件，多于记录的M件'), so the member may correct them.
  */
 export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
@@ -98,7 +129,24 @@ export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
   const live = pool.filter((s) => !isFrozen(s)).sort((a, b) => a.id - b.id);
   const ordered = [...records].sort((a, b) => Number(b.settled) - Number(a.settled) || a.id - b.id);
 
-  const need = new Map(ordered.map((r) => [r.id, r.upc === null ? 0 : Math.max(0, Math.min(r.cap, r.productCount))]));
+  const scanned = new Map<string, number>();
+  for (const s of pool) add(scanned, s.upc, s.count);
+  // A contested UPC (decision 096): settled records keep what they hold, the others get nothing until
+  // an admin assigns the units; once assigned, a record gets at most its assignment (none: 0).
+  const contested = contestedUpcs(scanned, records);
+  // Records of a UPC several members recorded: told nothing of the others' records or of what the
+  // parcel holds; an admin's assignments hold only while the UPC is still shared.
+  const membersOf = (upc: string) => new Set(records.filter((r) => r.upc === upc).map((r) => r.memberId)).size;
+  const shared = new Set(records.flatMap((r) => (r.upc !== null && membersOf(r.upc) > 1 ? [r.upc] : [])));
+  const assignedUpcs = new Set(records.filter((r) => r.assigned !== null && r.upc !== null && shared.has(r.upc)).map((r) => r.upc!));
+  const wants = (r: RecordIn) => {
+    if (r.upc === null) return 0;
+    const own = Math.max(0, Math.min(r.cap, r.productCount));
+    if (r.settled) return own;
+    if (contested.has(r.upc)) return 0;
+    return assignedUpcs.has(r.upc) ? Math.min(own, r.assigned ?? 0) : own;
+  };
+  const need = new Map(ordered.map((r) => [r.id, wants(r)]));
   const arrived = new Map(ordered.map((r) => [r.id, 0]));
   const take = (r: RecordIn, n: number) => {
     need.set(r.id, need.get(r.id)! - n);
@@ -143,8 +191,6 @@ export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
         );
   }
 
-  const scanned = new Map<string, number>();
-  for (const s of pool) add(scanned, s.upc, s.count);
   // What the records may take of each UPC (their caps): the surplus message compares the scan with it.
   const recorded = new Map<string, number>();
   for (const r of ordered) if (r.upc !== null) add(recorded, r.upc, Math.max(0, Math.min(r.cap, r.productCount)));
@@ -169,7 +215,14 @@ export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
   for (const r of ordered) {
     const got = arrived.get(r.id)!;
     let problem: Problem | null = null;
-    if (!r.settled && r.upc !== null && surplus.has(r.upc)) {
+    if (!r.settled && r.upc !== null && contested.has(r.upc)) {
+      problem = { kind: 'contested' };
+    } else if (!r.settled && r.upc !== null && assignedUpcs.has(r.upc)) {
+      // The admin decided the parcel: units left over are the admin's, not the record's concern.
+      problem = got < r.productCount ? { kind: 'assigned', arrived: got } : null;
+    } else if (r.upc !== null && surplus.has(r.upc) && shared.has(r.upc)) {
+      problem = { kind: 'sharedSurplus' };
+    } else if (r.upc !== null && surplus.has(r.upc)) {
       problem = { kind: 'surplus', upc: r.upc, scanned: scanned.get(r.upc)!, recorded: recorded.get(r.upc)! };
     } else if (r.upc === null) {
       problem = seen ? { kind: 'noUpc' } : null;
@@ -180,8 +233,11 @@ export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
     const status: RecordResult['status'] = !seen ? 'init' : problem ? 'unmatch' : 'match';
     results.set(r.id, { arrived: got, status, problem });
   }
-  return { seen, records: results, pieces, surplus };
+  return { seen, records: results, pieces, surplus, contested };
 }
+
+/** What a record of a contested parcel says (decision 096): nothing of other members or of the parcel. */
+export const CONTESTED_MESSAGE = '该包裹正在核对中，请等待管理员处理';
 
 /** The record's msg for the task record dialog (SPEC §3 purchased record msg). */
 export function problemMessage(p: Problem | null): string {
@@ -195,6 +251,12 @@ export function problemMessage(p: Problem | null): string {
       return `已到货${p.arrived}件，记录${p.recorded}件`;
     case 'noUpc':
       return '商品没有UPC，无法匹配';
+    case 'contested':
+      return CONTESTED_MESSAGE;
+    case 'assigned':
+      return `管理员核对后为此记录分配了${p.arrived}件`;
+    case 'sharedSurplus':
+      return '包裹到货与记录不一致，请核对您记录的数目';
   }
 }
 

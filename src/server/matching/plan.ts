@@ -187,6 +187,8 @@ class Allocations {
           productCount: record.productCount,
           cap: this.capOf(record.id),
           settled: !acceptsMatch(this.state.taskRows.get(task.id) ?? task),
+          memberId: task.userId,
+          assigned: record.assignedCount,
         })),
       );
       loaded = { scans, records, allocation };
@@ -210,15 +212,16 @@ const TIE_KEYS = ['count', 'status', 'userId', 'mainId', 'subId', 'taskId', 'mat
  *   serve two tasks is split into one row per task (schema/receiving.ts: "matching records as
  *   separate rows each tied to one task"), so paying one task can later mark exactly its own units
  *   wait2pay. init rows (not yet seen) and wait2pay/payed rows are left alone.
- * - purchased records of T whose task still accepts matching: status match (all its units arrived),
- *   unmatch with a msg (fewer arrived, fewer because earlier records took the parcel's units, more
- *   arrived than recorded), or init (nothing of T scanned yet).
+ * - every live purchased record of T, its task settled or not (judged again together, so no record
+ *   keeps a verdict a later record made untrue): status match (all its units arrived), unmatch with a
+ *   msg (fewer arrived, fewer because earlier records took the parcel's units, more arrived than
+ *   recorded), or init (nothing of T scanned yet).
  * - tasks with a record on T, through planMatchEvents (task.match, the bulk form of applyTaskEvent:
  *   the task machine decides each one and the change is audited): the outcome is the task machine's
  *   matchVerdict over the units tied to the task on ALL its tracking ids (each record capped by what
  *   the task's count leaves it: allocate.ts recordCaps). Tasks whose state refuses task.match
  *   (pending, locked, processing, finished, closed, deleted) are left exactly as they are; their
- *   records still hold their units (allocate.ts: settled records are served first). A task whose
+ *   records still hold their units and get their verdict (allocate.ts: settled records are served first). A task whose
  *   status, productCount and canSplit would not change gets no event (no audit noise).
  * Every change is audited: entity 'tracking' for scan rows, 'purchased' for records, 'task'
  * (planMatchEvents) for tasks. How the plan writes them:
@@ -231,7 +234,7 @@ const TIE_KEYS = ['count', 'status', 'userId', 'mainId', 'subId', 'taskId', 'mat
  *   action and the announced row as before, even where matching leaves them as the change made them.
  *   Only those of the change's own tracking ids are written: rows of other tracking ids read to judge
  *   a task count as seen for the verdict and are written by the run that matches them;
- * - records of tasks that accept matching get their status and msg; tasks move through the machine.
+ * - records get their status and msg; tasks move through the machine.
  */
 export function planMatching(state: MatchingState, change: MatchChange, now: Date): MatchPlan {
   const { trackingIds, seen } = change;
@@ -288,8 +291,10 @@ export function planMatching(state: MatchingState, change: MatchChange, now: Dat
       }
     }
     for (const { record, task } of recs) {
+      // Every record of the tracking id is judged again, settled tasks' too (their units stay theirs,
+      // allocate.ts serves them first): a verdict a later record made untrue (a surplus it took) is
+      // rewritten, never left standing (issue 33).
       const locked = taskRows.get(task.id) ?? task;
-      if (!acceptsMatch(locked)) continue; // settled tasks keep their results
       const result = allocation.records.get(record.id)!;
       const msg = problemMessage(result.problem);
       if (record.status === result.status && record.msg === msg) continue;

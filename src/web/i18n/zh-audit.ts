@@ -91,6 +91,7 @@ export const auditText = {
     create: '新建',
     update: '修改',
     remove: '删除',
+    'contest.assign': '核对包裹后分配',
     // scan rows
     scan: '扫描入库',
     add: '单品扫描',

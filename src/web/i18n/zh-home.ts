@@ -31,6 +31,22 @@ export const homeText = {
   open: '查看',
   nothing: '暂无',
 
+  /** Contested parcels (decision 096): records of several members, fewer units than they record. */
+  contested: {
+    title: '待核对的包裹',
+    hint: '多位会员记录了同一包裹，到货数量不够分配：请分配到货的商品',
+    parcel: (trackingId: string, itemName: string) => `快递单号 ${trackingId} · ${itemName}`,
+    units: (scanned: number, held: number) => (held > 0 ? `到货${scanned}件，其中${held}件已属于已锁定的任务` : `到货${scanned}件`),
+    member: '会员',
+    task: '任务',
+    recorded: '记录数量',
+    assign: '分配数量',
+    settled: '已锁定，保留已分配的商品',
+    submit: '确认分配',
+    done: '分配完成',
+    loadFailed: '待核对的包裹加载失败',
+  },
+
   loadFailed: '待处理事项加载失败',
   retry: '重试',
 } as const;

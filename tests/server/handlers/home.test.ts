@@ -25,6 +25,7 @@ interface Home {
   notArrived: number;
   notArrivedDays: number;
   appliesToAgree: number;
+  contestedParcels: number;
   withdrawalsWaiting?: { count: number; total: number };
   requestedCancels?: number;
 }
@@ -143,6 +144,7 @@ describe('the admin home (one call, every count of what waits)', () => {
       notArrived: 4,
       notArrivedDays: NOT_ARRIVED_AFTER_DAYS,
       appliesToAgree: 2,
+      contestedParcels: 0,
       withdrawalsWaiting: { count: 3, total: 15.84 },
       requestedCancels: 7,
     });
@@ -165,6 +167,7 @@ describe('the admin home (one call, every count of what waits)', () => {
       notArrived: 4,
       notArrivedDays: NOT_ARRIVED_AFTER_DAYS,
       appliesToAgree: 2,
+      contestedParcels: 0,
     });
     expect(await home(w.a.api)).toMatchObject({ status: 403, body: { code: 'A00003' } });
     expect((await t().app.inject({ method: 'GET', url: '/api/home/admin' })).statusCode).toBe(401);

@@ -88,7 +88,7 @@ describe('the matching planner', () => {
     expect(actions(s)).toEqual(['tracking:match']);
   });
 
-  it('one parcel for two members: the row is divided, one row per task; a short parcel goes to the earliest record, which says why', () => {
+  it('one parcel for two members: the row is divided, one row per task', () => {
     const s = world(1, 2);
     s.addRecord(1, 'T1', 1);
     s.addRecord(2, 'T1', 2);
@@ -102,15 +102,95 @@ describe('the matching planner', () => {
       { status: 'locked', productCount: 1, canSplit: false },
       { status: 'locked', productCount: 2, canSplit: false },
     ]);
+  });
 
-    const short = world(1, 2);
-    short.addRecord(1, 'T1', 1);
-    const bobs = short.addRecord(2, 'T1', 2);
-    short.addScan('T1', 'X', 2);
-    short.match({ trackingIds: ['T1'], actor: null });
-    expect(task(short, 1)).toEqual({ status: 'locked', productCount: 1, canSplit: false });
-    expect(task(short, 2)).toEqual({ status: 'open', productCount: 1, canSplit: true });
-    expect(record(short, bobs.id)).toEqual({ status: 'unmatch', msg: '包裹中该商品只到货2件，已分配给更早的记录' });
+  it("within one member's tasks a short parcel goes to the earliest record, which says why", () => {
+    const s = world(1);
+    s.addTask({ id: 3, upc: 'X', count: 2, userId: 1 });
+    s.addRecord(1, 'T1', 1);
+    const later = s.addRecord(3, 'T1', 2);
+    s.addScan('T1', 'X', 2);
+    s.match({ trackingIds: ['T1'], actor: null });
+    expect(task(s, 1)).toEqual({ status: 'locked', productCount: 1, canSplit: false });
+    expect(task(s, 3)).toEqual({ status: 'open', productCount: 1, canSplit: true });
+    expect(record(s, later.id)).toEqual({ status: 'unmatch', msg: '包裹中该商品只到货2件，已分配给更早的记录' });
+  });
+
+  it('a parcel two members record that does not hold units for both credits neither, and tells neither anything of the other (decision 096)', () => {
+    // Issue 33's squatter: bob records alice's tracking id first, on his own task of the same item.
+    const s = world(1, 1);
+    const bobs = s.addRecord(2, 'T1', 1);
+    const alices = s.addRecord(1, 'T1', 1);
+    s.scan('T1', 'X', 1);
+    expect([task(s, 1), task(s, 2)]).toEqual([
+      { status: 'open', productCount: 0, canSplit: false },
+      { status: 'open', productCount: 0, canSplit: false },
+    ]);
+    expect([record(s, alices.id), record(s, bobs.id)]).toEqual([
+      { status: 'unmatch', msg: '该包裹正在核对中，请等待管理员处理' },
+      { status: 'unmatch', msg: '该包裹正在核对中，请等待管理员处理' },
+    ]);
+    // The unit waits untied, in the admin's queue.
+    expect(units(s, 'T1')).toEqual([{ upc: 'X', count: 1, status: 'unmatch', taskId: null, matchedUser: null }]);
+
+    // A second unit covers both: each gets its own, nobody is told anything of the other.
+    s.scan('T1', 'X', 1);
+    expect([task(s, 1).status, task(s, 2).status]).toEqual(['locked', 'locked']);
+    expect([record(s, alices.id), record(s, bobs.id)]).toEqual([
+      { status: 'match', msg: '' },
+      { status: 'match', msg: '' },
+    ]);
+    // A third unit: surplus of a shared parcel is said without numbers.
+    s.scan('T1', 'X', 1);
+    expect(record(s, alices.id)).toEqual({ status: 'unmatch', msg: '包裹到货与记录不一致，请核对您记录的数目' });
+  });
+
+  it('a task locked before another member recorded its parcel keeps its units; the late record waits for the admin', () => {
+    const s = world(1, 1);
+    s.addRecord(1, 'T1', 1);
+    s.scan('T1', 'X', 1);
+    expect(task(s, 1).status).toBe('locked');
+    const bobs = s.addRecord(2, 'T1', 1);
+    s.match({ trackingIds: ['T1'], actor: null });
+    expect(task(s, 1).status).toBe('locked');
+    expect(task(s, 2)).toEqual({ status: 'open', productCount: 0, canSplit: false });
+    expect(record(s, bobs.id)).toEqual({ status: 'unmatch', msg: '该包裹正在核对中，请等待管理员处理' });
+  });
+
+  it("after the admin's assignment each record gets exactly its assigned units; a record assigned none gets none", () => {
+    const s = world(2, 2);
+    const bobs = s.addRecord(2, 'T1', 2);
+    const alices = s.addRecord(1, 'T1', 2);
+    s.scan('T1', 'X', 2);
+    expect(task(s, 1).productCount + task(s, 2).productCount).toBe(0);
+    alices.assignedCount = 2;
+    bobs.assignedCount = 0;
+    s.match({ trackingIds: ['T1'], actor: null });
+    expect(task(s, 1)).toEqual({ status: 'locked', productCount: 2, canSplit: false });
+    expect(task(s, 2)).toEqual({ status: 'open', productCount: 0, canSplit: false });
+    expect(record(s, bobs.id)).toEqual({ status: 'unmatch', msg: '管理员核对后为此记录分配了0件' });
+    expect(units(s, 'T1')).toEqual([{ upc: 'X', count: 2, status: 'match', taskId: 1, matchedUser: 'alice' }]);
+  });
+
+  it("an admin's assignment stops counting once one member is left on the parcel", () => {
+    const s = world(2, 2);
+    const bobs = s.addRecord(2, 'T1', 2);
+    const alices = s.addRecord(1, 'T1', 2);
+    s.scan('T1', 'X', 2);
+    alices.assignedCount = 1;
+    bobs.assignedCount = 1;
+    s.match({ trackingIds: ['T1'], actor: null });
+    expect([task(s, 1), task(s, 2)]).toEqual([
+      { status: 'open', productCount: 1, canSplit: true },
+      { status: 'open', productCount: 1, canSplit: true },
+    ]);
+    expect(record(s, bobs.id)).toEqual({ status: 'unmatch', msg: '管理员核对后为此记录分配了1件' });
+    // Alice removes her record (her task is open): the parcel is bob's alone.
+    s.records = s.records.filter((r) => r.id !== alices.id);
+    s.match({ trackingIds: ['T1'], extraTaskIds: [1], actor: null });
+    expect(task(s, 2)).toEqual({ status: 'locked', productCount: 2, canSplit: false });
+    expect(task(s, 1)).toEqual({ status: 'open', productCount: 0, canSplit: false });
+    expect(record(s, bobs.id)).toEqual({ status: 'match', msg: '' });
   });
 
   it('imported then scanned: the announced row counts for nothing until seen, then is written once as the scan, audited with the import as before', () => {
@@ -180,7 +260,7 @@ describe('the matching planner', () => {
 
   it("a settled task keeps its units and results; each tracking id's changes are audited as the clerk who scanned it", () => {
     const s = world(1, 1);
-    // What an earlier run left on the locked task's record stays, whatever this run would say of it.
+    // The locked task's record is judged again with the others: what it says (2 scanned, 1 recorded) is still true.
     const alices = s.addRecord(1, 'T1', 1, { status: 'unmatch', msg: '扫描到2件，多于记录的1件' });
     s.addScan('T1', 'X', 1, { status: 'match', taskId: 1, userId: 1, mainId: 1, subId: 0, matchedUser: 'alice' });
     s.tasks.set(1, { ...s.tasks.get(1)!, status: 'locked', productCount: 1 });
@@ -206,6 +286,30 @@ describe('the matching planner', () => {
       ['tracking', 'T2', 9],
       ['purchased', 'T2', 9],
       ['task', null, 9],
+    ]);
+  });
+
+  it('judges every record of the parcel again: a record whose surplus a later record took no longer says so, though its task is locked', () => {
+    // Issue 33's stale verdict: 2 units scanned, 1 recorded on task 1 (locked, its record says 2 > 1), then 1 on task 2.
+    const s = world(1, 1);
+    s.addScan('T1', 'X', 2);
+    const alices = s.addRecord(1, 'T1', 1);
+    s.match({ trackingIds: ['T1'], actor: null });
+    expect(task(s, 1)).toEqual({ status: 'locked', productCount: 1, canSplit: false });
+    expect(record(s, alices.id)).toEqual({ status: 'unmatch', msg: '扫描到2件，多于记录的1件' });
+    const bobs = s.addRecord(2, 'T1', 1);
+    s.match({ trackingIds: ['T1'], actor: null });
+    expect([task(s, 1), task(s, 2)]).toEqual([
+      { status: 'locked', productCount: 1, canSplit: false },
+      { status: 'locked', productCount: 1, canSplit: false },
+    ]);
+    expect([record(s, alices.id), record(s, bobs.id)]).toEqual([
+      { status: 'match', msg: '' },
+      { status: 'match', msg: '' },
+    ]);
+    expect(s.audits.filter((a) => a.entity === 'purchased' && a.entityId === alices.id).map((a) => a.after)).toMatchObject([
+      { status: 'unmatch' },
+      { status: 'match', msg: '' },
     ]);
   });
 

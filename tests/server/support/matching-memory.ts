@@ -73,6 +73,7 @@ export class MemoryStore {
       productCount,
       status: 'init',
       msg: '',
+      assignedCount: null,
       createdAt: T0,
       updatedAt: T0,
       ...fields,

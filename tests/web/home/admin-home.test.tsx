@@ -24,6 +24,7 @@ const ADMIN_COUNTS: AdminHome = {
   notArrived: 5,
   notArrivedDays: 7,
   appliesToAgree: 2,
+  contestedParcels: 0,
   withdrawalsWaiting: { count: 4, total: 1234.5 },
   requestedCancels: 1,
 };
@@ -145,5 +146,74 @@ describe('the admin home', () => {
     await user.click(within(alert).getByRole('button', { name: '重试' }));
     await waitFor(() => expect(cardLink(/待审核的认领/).textContent).toContain('3'));
     expect(calls).toHaveLength(2);
+  });
+});
+
+describe('contested parcels on the admin home (decision 096)', () => {
+  const PARCEL: components['schemas']['ContestedParcel'] = {
+    trackingId: '1Z999AA10123456784',
+    upc: '045496883386',
+    itemName: 'Switch',
+    scanned: 1,
+    held: 0,
+    records: [
+      { recordId: 11, taskId: 5, taskDisplayId: '5', userId: 2, nickName: 'bob', productCount: 1, assignedCount: null, settled: false },
+      { recordId: 12, taskId: 6, taskDisplayId: '6', userId: 1, nickName: 'alice', productCount: 1, assignedCount: null, settled: false },
+    ],
+  };
+
+  function openContested(role: 'admin' | 'lowerAdmin') {
+    const assigned: unknown[] = [];
+    let contested = [PARCEL];
+    const answers = [json({ code: 'A00001', msg: '参数错误：分配合计超过包裹中可分配的1件（records.count）' }, 400)];
+    renderApp('/admin/home', {
+      loggedInAs: userOf(role),
+      handlers: {
+        'GET /api/home/admin': () => ok({ ...ADMIN_COUNTS, contestedParcels: contested.length }),
+        'GET /api/match/admin/contested': () => ok(contested),
+        'POST /api/match/admin/contested/assign': async (request) => {
+          assigned.push(await request.json());
+          const next = answers.shift();
+          if (next) return next;
+          contested = [];
+          return ok({ opStatus: 'succ', parcel: PARCEL }, '分配完成');
+        },
+      },
+    });
+    return { assigned, user: userEvent.setup() };
+  }
+
+  it('lists the parcel with its records, and the admin assigns every waiting record in one step; the server refusal is shown', async () => {
+    const { assigned, user } = openContested('admin');
+    const form = await screen.findByRole('form', { name: '快递单号 1Z999AA10123456784 · Switch' });
+    expect(form.textContent).toContain('到货1件');
+    await user.type(within(form).getByRole('spinbutton', { name: '分配数量 bob 5' }), '1');
+    await user.type(within(form).getByRole('spinbutton', { name: '分配数量 alice 6' }), '1');
+    await user.click(within(form).getByRole('button', { name: '确认分配' }));
+    expect((await within(form).findByRole('alert')).textContent).toContain('分配合计超过包裹中可分配的1件');
+
+    await user.clear(within(form).getByRole('spinbutton', { name: '分配数量 bob 5' }));
+    await user.type(within(form).getByRole('spinbutton', { name: '分配数量 bob 5' }), '0');
+    await user.click(within(form).getByRole('button', { name: '确认分配' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: '待核对的包裹' })).toBeNull());
+    expect(assigned.at(-1)).toEqual({
+      trackingId: PARCEL.trackingId,
+      upc: PARCEL.upc,
+      records: [
+        { recordId: 11, count: 0 },
+        { recordId: 12, count: 1 },
+      ],
+    });
+  });
+
+  it('shows a lowerAdmin the list without the assignment (admin only)', async () => {
+    openContested('lowerAdmin');
+    const form = await screen.findByRole('form', { name: /1Z999AA10123456784/ });
+    expect(within(form).queryByRole('button', { name: '确认分配' })).toBeNull();
+    expect(
+      within(form)
+        .getAllByRole('spinbutton')
+        .every((input) => (input as HTMLInputElement).disabled),
+    ).toBe(true);
   });
 });

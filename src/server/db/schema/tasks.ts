@@ -16,6 +16,7 @@ import { cents } from './cents';
 import { users } from './accounts';
 import { boards, boardTasks } from './boards';
 import { items } from './catalog';
+import { CONTESTED_MESSAGE } from '../../matching/allocate';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -114,6 +115,8 @@ export const purchasedRecords = pgTable(
     status: purchasedStatus('status').notNull().default('init'),
     /** Why matching said unmatch (shown in the task record dialog). */
     msg: text('msg').notNull().default(''),
+    /** Units an admin assigned to this record on a contested parcel (decision 096); null: none assigned. */
+    assignedCount: integer('assigned_count'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at')
       .notNull()
@@ -123,6 +126,10 @@ export const purchasedRecords = pgTable(
   (t) => [
     uniqueIndex('purchased_records_task_tracking_uq').on(t.taskId, t.trackingId),
     index('purchased_records_tracking_idx').on(t.trackingId),
+    // The records matching says wait for an admin (decision 096): the admin home's contested count and list.
+    index('purchased_records_contested_idx')
+      .on(t.trackingId)
+      .where(sql.raw(`msg = '${CONTESTED_MESSAGE}'`)),
     index('purchased_records_user_created_idx').on(t.userId, t.createdAt),
     // The records not yet seen, oldest first: the admin home's not-arrived count and
     // /admin/tasks?notArrived read these few instead of every record ever made.

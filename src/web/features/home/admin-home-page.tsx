@@ -1,7 +1,8 @@
 // /admin/home: what waits for the admin side, each count a link to the list it counts, filtered by
 // the status its machine names (never a literal here), and the two scan stations one click away.
 // One call (getAdminHome, the day in this browser's timezone); the withdraw counts are admin only,
-// like the withdraw list. The page loads its counts itself so its title and links stay while they
+// like the withdraw list, and so is assigning a contested parcel's units (listed below the counts
+// when there are any: contested-parcels.tsx, decision 096). The page loads its counts itself so its title and links stay while they
 // load (skeletons), and a failed load is said in place of the cards with a retry.
 import { Link, linkOptions, type LinkOptions } from '@tanstack/react-router';
 import { useCallback, type JSX } from 'react';
@@ -20,6 +21,7 @@ import { timezoneOffsetHours } from '../../lib/timezone';
 import { useRemote } from '../../lib/use-remote';
 import { ADMIN_ONLY_ROLES } from '../../session/route-guards';
 import { useSessionRole } from '../../session/use-session';
+import { ContestedParcels } from './contested-parcels';
 import { loadAdminHome, type AdminHome } from './home-api';
 
 const H = zh.home;
@@ -148,6 +150,8 @@ export function AdminHomePage(): JSX.Element {
           </ul>
         )}
       </section>
+
+      {home && home.contestedParcels > 0 ? <ContestedParcels mayAssign={role !== null && ADMIN_ONLY_ROLES.includes(role)} onAssigned={remote.reload} /> : null}
     </div>
   );
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "purchased_records" ADD COLUMN "assigned_count" integer;--> statement-breakpoint
+CREATE INDEX "purchased_records_contested_idx" ON "purchased_records" USING btree ("tracking_id") WHERE msg = '该包裹正在核对中，请等待管理员处理';
