@@ -1332,7 +1332,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Assign a contested parcel's units, in one step, audited (decision 096) */
+        /**
+         * Assign a contested parcel's units, in one step, audited (decision 096)
+         * @description Beyond SPEC §7: the admin gives each waiting record of a contested parcel its units at once; the tracking id is matched again in the same transaction.
+         */
         post: operations["assignContestedParcel"];
         delete?: never;
         options?: never;
@@ -6259,8 +6262,11 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };
@@ -6298,6 +6304,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };

@@ -206,6 +206,8 @@ POST /api/notice/save
 
 // Operations beyond SPEC §7 (each says so in its description).
 const ADDITIONS = [
+  'GET /api/match/admin/contested',
+  'POST /api/match/admin/contested/assign',
   'POST /ext/login/logout',
   'POST /api/admin/user/update',
   'GET /api/download/excel/{kind}/token',
