@@ -9,6 +9,7 @@
  * check digits); a failed check digit is a warning where the id is typed, never a refusal.
  */
 import { allCouriers, getTracking, type TrackingCourier } from 'ts-tracking-number';
+import { hasControlChars, MAX_SCAN_TEXT, scanRecordMessages } from './scan-record.machine';
 
 /** GS1's FNC1 as a scanner sends it (ASCII group separator): a field separator, never part of the id. */
 export const GS1_SEPARATOR = '\u001d';
@@ -80,6 +81,19 @@ export function canonicalTrackingId(raw: string): string {
   const first = once(raw);
   const second = once(first);
   return second === first ? first : once(second);
+}
+
+/**
+ * Why a written tracking id cannot be taken, or null: its key is empty ('请填写trackingId') or longer
+ * than 64 characters, or it holds a control character other than the scanner's GS (which the key
+ * consumes). The screens, the server's calls and the uploads all ask this.
+ */
+export function trackingIdError(raw: string): string | null {
+  const key = canonicalTrackingId(raw);
+  if (!key) return scanRecordMessages.trackingIdRequired;
+  if (key.length > MAX_SCAN_TEXT) return scanRecordMessages.trackingIdTooLong;
+  if (hasControlChars(raw.split(GS1_SEPARATOR).join(''))) return scanRecordMessages.trackingIdInvalid;
+  return null;
 }
 
 /** Two written forms name the same parcel. */

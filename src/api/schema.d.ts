@@ -2684,7 +2684,10 @@ export interface components {
         PurchasedItem: {
             id: number;
             taskId: number;
+            /** @description The canonical key (decision 096) - what lookups and matching compare. */
             trackingId: string;
+            /** @description What the member typed (trimmed), to show; absent when it is the key. */
+            typedTrackingId?: string;
             productCount: number;
             status: components["schemas"]["PurchasedStatus"];
             /** @description Result of the last matching, e.g. why it did not match. */

@@ -18,6 +18,7 @@ import { MATCH_CHUNK, matchTrackings, type ScanRow } from '../matching/match.ts'
 import { scanAudit } from '../matching/plan.ts';
 import { insertScanRows, newScanIds, rowsOfTrackings, type ItemBrief } from '../receiving/scan-rows.ts';
 import { CONTROL_CHARS, scanMessages, scanTextError } from '../receiving/scan-service.ts';
+import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 import { ANNOUNCED_SCAN_STATUS, isAnnounced, isFrozen, isSeen, MAX_SCAN_COUNT } from '../../../machines/scan-record.machine.ts';
 import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetRow } from './parse-sheet.ts';
 import { forEachPaced, mapPaced, Pacer } from './slices.ts';
@@ -147,7 +148,7 @@ function checkRow(row: SheetRow<ColumnKey>, mode: TrackingUploadMode): CheckedRo
     opStatus: 'error',
     msg: '',
   };
-  const checked: CheckedRow = { out, tracking, upc, fileItemId: out.itemId ?? null, qty: null };
+  const checked: CheckedRow = { out, tracking: canonicalTrackingId(tracking), upc, fileItemId: out.itemId ?? null, qty: null };
   const fail = (msg: string) => {
     out.msg = msg;
     return checked;
