@@ -9,6 +9,7 @@
  */
 import { assign, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import type { FeedbackKind, Scan2Item as ScanItem } from './scan2.machine';
+import { canonicalTrackingId } from './tracking-id';
 import {
   announcedRowOf,
   DEFAULT_SCAN_COUNT,
@@ -340,9 +341,10 @@ export const scanMachine = setup({
           // 下一个包裹 and 取消: already waiting for a parcel.
           { guard: 'isAnyCommand' },
           {
-            guard: ({ event }) => normalize(event.code) !== '',
+            // A parcel's code is its tracking id's canonical key (decision 096), as the server stores it.
+            guard: ({ event }) => canonicalTrackingId(event.code) !== '',
             target: 'loading',
-            actions: assign(({ event }) => freshParcel(normalize(event.code))),
+            actions: assign(({ event }) => freshParcel(canonicalTrackingId(event.code))),
           },
         ],
       },
@@ -427,7 +429,7 @@ export const scanMachine = setup({
               { type: 'feedback', params: { kind: 'failed' } },
             ],
           },
-          { guard: 'isTrackingTab', target: 'loading', actions: assign(({ event }) => freshParcel(normalize(event.code))) },
+          { guard: 'isTrackingTab', target: 'loading', actions: assign(({ event }) => freshParcel(canonicalTrackingId(event.code))) },
           {
             guard: 'isDuplicateUpc',
             actions: [

@@ -10,6 +10,7 @@
 import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import { isMatched, isSeen, isUnmatched, scanRecordMessages, unmatchReasonMessages, type ScanStatus, type UnmatchReason } from './scan-record.machine';
 import { scanCommandOf } from './scan.machine';
+import { canonicalTrackingId } from './tracking-id';
 import { taskDisplayId } from './task.machine';
 
 /** SPEC §4 "Scan2 row client status". */
@@ -165,10 +166,11 @@ export type ScanVerdict = { ok: true; code: string } | { ok: false; kind: 'refus
 
 /** Whether a scanned code becomes a row. */
 export function scanVerdict(context: Pick<Scan2Context, 'item' | 'rows'>, raw: string): ScanVerdict {
-  const code = normalize(raw);
+  // The tracking id's canonical key (decision 096), as the server stores it: a repeat compares keys.
+  const code = canonicalTrackingId(raw);
   if (code === '') return { ok: false, kind: 'ignored', message: '' };
   // A command barcode of /admin/scan (printed sheets lie beside both stations) is never a tracking id.
-  if (scanCommandOf(code)) return { ok: false, kind: 'refused', message: scan2Messages.commandElsewhere };
+  if (scanCommandOf(raw)) return { ok: false, kind: 'refused', message: scan2Messages.commandElsewhere };
   if (!context.item) return { ok: false, kind: 'refused', message: scan2Messages.itemRequired };
   const listed = context.rows.find((row) => isLive(row) && row.trackingId === code);
   if (listed) return { ok: false, kind: 'duplicate', message: isSubmitted(listed) ? scan2Messages.duplicate : scan2Messages.waiting };
@@ -338,7 +340,7 @@ export const scan2Machine = setup({
         guard: 'isAccepted',
         actions: [
           assign(({ context, event }) => {
-            const code = normalize(event.code);
+            const code = canonicalTrackingId(event.code);
             const item = context.item!;
             const row: Scan2Row = {
               key: context.nextKey,
