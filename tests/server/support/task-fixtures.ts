@@ -104,12 +104,19 @@ export async function storedTask(database: Database, id: number) {
 /** A parcel seen at the warehouse: one scan row (status scan unless told). */
 export async function scan(database: Database, trackingId: string, upc: string, count: number, status: 'init' | 'scan' | 'wait2pay' = 'scan') {
   // Stored as the server stores it: the canonical key (decision 096).
-  const [row] = await database.db.insert(scanTrackings).values({ trackingId: canonicalTrackingId(trackingId), upc, count, status }).returning();
+  const [row] = await database.db
+    .insert(scanTrackings)
+    .values({ trackingId: canonicalTrackingId(trackingId), upc, count, status })
+    .returning();
   return row!;
 }
 
 export async function scansOf(database: Database, trackingId: string) {
-  return database.db.select().from(scanTrackings).where(eq(scanTrackings.trackingId, canonicalTrackingId(trackingId))).orderBy(scanTrackings.id);
+  return database.db
+    .select()
+    .from(scanTrackings)
+    .where(eq(scanTrackings.trackingId, canonicalTrackingId(trackingId)))
+    .orderBy(scanTrackings.id);
 }
 
 /** Records a purchase through the member's API. */
