@@ -3118,6 +3118,7 @@ export interface components {
             readonly taskId?: number;
             readonly status?: string;
             readonly msg?: string;
+            readonly typedTrackingId?: string;
             /** Format: int64 */
             readonly createdAt?: number;
             /** Format: int64 */
