@@ -7,10 +7,11 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { canonicalTrackingId, GS1_SEPARATOR } from '../../../machines/tracking-id.ts';
+import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../../../src/server/db/schema/tasks.ts';
 import { rowsOf } from '../../../src/server/db/client.ts';
 import { useTestApp } from '../support/harness.ts';
-import { claim, record, scan, scansOf, storedTask, taskWorld, UPC } from '../support/task-fixtures.ts';
+import { claim, record, scansOf, storedTask, taskWorld, UPC } from '../support/task-fixtures.ts';
 
 const t = useTestApp();
 
@@ -112,7 +113,7 @@ describe('the migration of old rows', () => {
       .values({ taskId: b.id, userId: w.b.user.id, trackingId: '１Ｚ９９９ＡＡ１０１２３４５６７８４', productCount: 1 })
       .returning();
     await db.update(tasks).set({ trackingId: '1z999aa10123456784' }).where(eq(tasks.id, a.id));
-    const s1 = await scan(t().database, ']C1TBA123456789000', UPC, 1);
+    const [s1] = await db.insert(scanTrackings).values({ trackingId: ']C1TBA123456789000', upc: UPC, count: 1, status: 'scan' }).returning();
 
     for (const step of dataSteps) await db.execute(sql.raw(step));
 
@@ -122,7 +123,7 @@ describe('the migration of old rows', () => {
     expect(await rec(a2!.id)).toMatchObject({ trackingId: '1Z 999 AA1 0123 456 784', typedTrackingId: '1Z 999 AA1 0123 456 784' });
     expect(await rec(a3!.id)).toMatchObject({ trackingId: 'TBA123456789000', typedTrackingId: 'TBA123456789000' });
     expect(await rec(b1!.id)).toMatchObject({ trackingId: '1Z999AA10123456784' });
-    expect((await scansOf(t().database, 'TBA123456789000')).map((r) => r.id)).toEqual([s1.id]);
+    expect((await scansOf(t().database, 'TBA123456789000')).map((r) => r.id)).toEqual([s1!.id]);
     expect(await storedTask(t().database, a.id)).toMatchObject({ trackingId: '1Z999AA10123456784' });
 
     const listed = await rowsOf<{ table_name: string; row_id: number; before: string; after: string; note: string }>(
@@ -138,7 +139,7 @@ describe('the migration of old rows', () => {
         note: 'kept: the task has a record of this key',
       },
       { table_name: 'purchased_records', row_id: b1!.id, before: '１Ｚ９９９ＡＡ１０１２３４５６７８４', after: '1Z999AA10123456784', note: 'collides' },
-      { table_name: 'scan_trackings', row_id: s1.id, before: ']C1TBA123456789000', after: 'TBA123456789000', note: 'collides' },
+      { table_name: 'scan_trackings', row_id: s1!.id, before: ']C1TBA123456789000', after: 'TBA123456789000', note: 'collides' },
     ]);
     // Run again: nothing left to re-key.
     await db.execute(sql`delete from tracking_id_rekeys`);
