@@ -10,6 +10,7 @@ import { canonicalTrackingId, GS1_SEPARATOR } from '../../../machines/tracking-i
 import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../../../src/server/db/schema/tasks.ts';
 import { rowsOf } from '../../../src/server/db/client.ts';
+import { rekeyCollisionsLine } from '../../../src/server/receiving/tracking-rekeys.ts';
 import { useTestApp } from '../support/harness.ts';
 import { claim, record, scansOf, storedTask, taskWorld, UPC } from '../support/task-fixtures.ts';
 
@@ -141,9 +142,15 @@ describe('the migration of old rows', () => {
       { table_name: 'purchased_records', row_id: b1!.id, before: '１Ｚ９９９ＡＡ１０１２３４５６７８４', after: '1Z999AA10123456784', note: 'collides' },
       { table_name: 'scan_trackings', row_id: s1!.id, before: ']C1TBA123456789000', after: 'TBA123456789000', note: 'collides' },
     ]);
+    // The start-up log says an admin has rows to look at.
+    expect(await rekeyCollisionsLine(db)).toBe(
+      'Tracking ids in canonical form (decision 096): 3 re-keyed rows share a key with another stored id, 1 records were kept as they were because their task already had the key; see table tracking_id_rekeys.',
+    );
     // Run again: nothing left to re-key.
     await db.execute(sql`delete from tracking_id_rekeys`);
     for (const step of dataSteps) await db.execute(sql.raw(step));
     expect(await rowsOf(db.execute(sql`select * from tracking_id_rekeys where note not like 'kept%'`))).toEqual([]);
+    await db.execute(sql`delete from tracking_id_rekeys`);
+    expect(await rekeyCollisionsLine(db)).toBeNull();
   });
 });
