@@ -6,9 +6,10 @@
  * (decision 105), so the paste box's live preview says what the server will decide, line by line.
  * Which tasks' records may change, and what a record's status means, is machines/task.machine.ts.
  */
-import { hasControlChars, MAX_SCAN_COUNT, MAX_SCAN_TEXT, scanRecordMessages } from './scan-record.machine';
+import { MAX_SCAN_COUNT, MAX_SCAN_TEXT, scanRecordMessages } from './scan-record.machine';
+import { canonicalTrackingId, trackingIdError } from './tracking-id';
 
-/** A tracking id is the code a scanner reads: trimmed, 1..64 characters, no control characters. */
+/** A tracking id is the code a scanner reads: its canonical key (machines/tracking-id.ts) is 1..64 characters. */
 export const MAX_TRACKING_ID = MAX_SCAN_TEXT;
 /** A record holds 1..1000000 units (the most a scan counts). */
 export const MAX_PRODUCT_COUNT = MAX_SCAN_COUNT;
@@ -25,12 +26,10 @@ export const purchasedRecordMessages = {
   alreadyRecorded: '该快递单号已记录',
 } as const;
 
-/** Why one record input is not acceptable (the dialog's checks), or null. The tracking id is trimmed first. */
+/** Why one record input is not acceptable (the dialog's checks), or null. The tracking id is judged by its canonical key. */
 export function purchasedInputError(input: { trackingId?: unknown; productCount?: unknown }): string | null {
-  const t = typeof input.trackingId === 'string' ? input.trackingId.trim() : '';
-  if (!t) return purchasedRecordMessages.trackingIdRequired;
-  if (t.length > MAX_TRACKING_ID) return purchasedRecordMessages.trackingIdTooLong;
-  if (hasControlChars(t)) return purchasedRecordMessages.trackingIdInvalid;
+  const trackingError = trackingIdError(typeof input.trackingId === 'string' ? input.trackingId : '');
+  if (trackingError) return trackingError;
   const n = input.productCount;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_PRODUCT_COUNT) return purchasedRecordMessages.countRequired;
   return null;
@@ -102,7 +101,7 @@ export interface PasteTarget {
 export function parsePurchasedLines(text: string, target: PasteTarget = {}): PastedLines {
   const lines: PastedLine[] = [];
   const firstLineOf = new Map<string, number>();
-  const recorded = new Set(target.recorded ?? []);
+  const recorded = new Set([...(target.recorded ?? [])].map(canonicalTrackingId));
   let units = target.recordedUnits ?? 0;
   text.split(/\r\n|\r|\n/).forEach((raw, index) => {
     const fields = raw.split(SEPARATORS).filter(Boolean);
@@ -115,11 +114,13 @@ export function parsePurchasedLines(text: string, target: PasteTarget = {}): Pas
     if (fields.length > 2) return refuse(bulkMessages.tooManyFields);
     const trackingError = purchasedInputError({ trackingId: tracking, productCount: BULK_DEFAULT_QUANTITY });
     if (trackingError) return refuse(trackingError);
-    const first = firstLineOf.get(tracking);
+    // Repeats compare canonical keys: "1z999…" and "1Z 999 …" are one parcel.
+    const key = canonicalTrackingId(tracking);
+    const first = firstLineOf.get(key);
     if (first !== undefined) return refuse(bulkMessages.duplicate(first));
-    firstLineOf.set(tracking, line);
+    firstLineOf.set(key, line);
     if (qty === null || purchasedInputError({ trackingId: tracking, productCount: qty })) return refuse(bulkMessages.quantityInvalid);
-    if (recorded.has(tracking)) return refuse(purchasedRecordMessages.alreadyRecorded);
+    if (recorded.has(key)) return refuse(purchasedRecordMessages.alreadyRecorded);
     if (target.count !== undefined && units + qty > target.count) return refuse(purchasedRecordMessages.overCount(target.count));
     units += qty;
     lines.push({ line, tracking, qty, ok: true, msg: '' });

@@ -9,6 +9,7 @@
  */
 import { assign, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import type { FeedbackKind, Scan2Item as ScanItem } from './scan2.machine';
+import { canonicalTrackingId } from './tracking-id';
 import {
   announcedRowOf,
   DEFAULT_SCAN_COUNT,
@@ -358,9 +359,10 @@ export const scanMachine = setup({
           { guard: 'isAnyCommand' },
           { guard: 'mayBeProductCode', target: 'vetting', actions: assign({ vettingCode: ({ event }) => normalize(event.code) }) },
           {
-            guard: ({ event }) => normalize(event.code) !== '',
+            // A parcel's code is its tracking id's canonical key (decision 097), as the server stores it.
+            guard: ({ event }) => canonicalTrackingId(event.code) !== '',
             target: 'loading',
-            actions: assign(({ event }) => freshParcel(normalize(event.code))),
+            actions: assign(({ event }) => freshParcel(canonicalTrackingId(event.code))),
           },
         ],
       },
@@ -388,12 +390,20 @@ export const scanMachine = setup({
           },
           {
             target: 'loading',
-            actions: assign(({ context }) => ({ ...freshParcel(context.vettingCode ?? ''), heldCodes: context.heldCodes, vettingCode: null })),
+            actions: assign(({ context }) => ({
+              ...freshParcel(canonicalTrackingId(context.vettingCode ?? '')),
+              heldCodes: context.heldCodes,
+              vettingCode: null,
+            })),
           },
         ],
         onError: {
           target: 'loading',
-          actions: assign(({ context }) => ({ ...freshParcel(context.vettingCode ?? ''), heldCodes: context.heldCodes, vettingCode: null })),
+          actions: assign(({ context }) => ({
+            ...freshParcel(canonicalTrackingId(context.vettingCode ?? '')),
+            heldCodes: context.heldCodes,
+            vettingCode: null,
+          })),
         },
       },
     },
@@ -496,7 +506,7 @@ export const scanMachine = setup({
             target: 'vetting',
             actions: assign({ vettingCode: ({ event }) => normalize(event.code) }),
           },
-          { guard: 'isTrackingTab', target: 'loading', actions: assign(({ event }) => freshParcel(normalize(event.code))) },
+          { guard: 'isTrackingTab', target: 'loading', actions: assign(({ event }) => freshParcel(canonicalTrackingId(event.code))) },
           {
             guard: 'isDuplicateUpc',
             actions: [

@@ -10,6 +10,7 @@
 import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import { isMatched, isSeen, isUnmatched, scanRecordMessages, unmatchReasonMessages, type ScanStatus, type UnmatchReason } from './scan-record.machine';
 import { scanCommandOf } from './scan.machine';
+import { canonicalTrackingId } from './tracking-id';
 import { taskDisplayId } from './task.machine';
 import { isCatalogProductCode, productCodeMessages } from './product-code';
 
@@ -187,10 +188,11 @@ export function loadedItems(context: Pick<Scan2Context, 'item' | 'rows'>): Scan2
 
 /** Whether a scanned code becomes a row. */
 export function scanVerdict(context: Pick<Scan2Context, 'item' | 'rows'>, raw: string): ScanVerdict {
-  const code = normalize(raw);
+  // The tracking id's canonical key (decision 097), as the server stores it: a repeat compares keys.
+  const code = canonicalTrackingId(raw);
   if (code === '') return { ok: false, kind: 'ignored', message: '' };
   // A command barcode of /admin/scan (printed sheets lie beside both stations) is never a tracking id.
-  if (scanCommandOf(code)) return { ok: false, kind: 'refused', message: scan2Messages.commandElsewhere };
+  if (scanCommandOf(raw)) return { ok: false, kind: 'refused', message: scan2Messages.commandElsewhere };
   // A product's own code (a camera held on the box, not its label) chooses that product (decision 074).
   const product = loadedItems(context).find((item) => isCatalogProductCode(code, [item.upc]));
   if (product) return { ok: false, kind: 'product', message: scan2Messages.productChosen(product.itemName), item: product };
@@ -371,7 +373,7 @@ export const scan2Machine = setup({
         guard: 'isAccepted',
         actions: [
           assign(({ context, event }) => {
-            const code = normalize(event.code);
+            const code = canonicalTrackingId(event.code);
             const item = context.item!;
             const row: Scan2Row = {
               key: context.nextKey,

@@ -2724,7 +2724,10 @@ export interface components {
         PurchasedItem: {
             id: number;
             taskId: number;
+            /** @description The canonical key (decision 097) - what lookups and matching compare. */
             trackingId: string;
+            /** @description What the member typed (trimmed), to show; absent when it is the key. */
+            typedTrackingId?: string;
             productCount: number;
             status: components["schemas"]["PurchasedStatus"];
             /** @description Result of the last matching, e.g. why it did not match. */
@@ -3155,6 +3158,7 @@ export interface components {
             readonly taskId?: number;
             readonly status?: string;
             readonly msg?: string;
+            readonly typedTrackingId?: string;
             /** Format: int64 */
             readonly createdAt?: number;
             /** Format: int64 */

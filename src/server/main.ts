@@ -6,6 +6,7 @@
 // code 1 (startup.ts, decision 017).
 import { loadConfig, resolveAppSecret, type Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { rekeyCollisionsLine } from './receiving/tracking-rekeys.ts';
 import { prepareGracefulStop } from './lifecycle.ts';
 import { buildApp } from './app.ts';
 import { ensureBootstrapAdmin } from './bootstrap.ts';
@@ -41,6 +42,8 @@ async function main() {
     dataDir: config.dataDir,
     lock: { onWait: (h) => console.log(`DATA_DIR ${config.dataDir} is held by server process ${h.pid}, which is stopping: waiting for it (up to 15 s)…`) },
   });
+  const rekeyed = await rekeyCollisionsLine(database.db);
+  if (rekeyed) console.log(rekeyed);
   const boot = await ensureBootstrapAdmin(database.db, config.adminEmail, config.adminPassword);
   if (boot.created) {
     console.log(`\nBootstrap admin created: ${boot.mailAddr}`);

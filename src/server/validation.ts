@@ -73,6 +73,12 @@ export function validationMessage(errors: FastifySchemaValidationError[], contex
 // sends CR LF from some clients, and nothing else has a use for them; NUL is refused by PostgreSQL.
 // eslint-disable-next-line no-control-regex -- finding control characters is this rule's purpose
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+// Tracking id fields take GS1's FNC1 as a scanner sends it (GS, 0x1D): the canonical form consumes
+// it as a field separator (machines/tracking-id.ts, decision 097). Fields named trackingId, and the
+// scan calls' path id (the contract's only string id).
+// eslint-disable-next-line no-control-regex -- the scanner's separator is the character this rule lets through
+const GS = /\u001D/g;
+const TRACKING_FIELD = 'trackingId';
 // A UTF-16 surrogate without its pair cannot be stored as UTF-8 (PostgreSQL would get U+FFFD).
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 // Path and query numbers are plain decimal text: no spaces, sign "+", hex, exponent or Infinity,
@@ -109,9 +115,10 @@ const MAX_DEPTH = 32;
 
 type Found = { keyword: string; path: string[]; params?: Record<string, unknown> };
 
-function findText(data: unknown, depth: number): Found | undefined {
+function findText(data: unknown, depth: number, gsFields: ReadonlySet<string> = NO_GS_FIELDS, key?: string): Found | undefined {
   if (typeof data === 'string') {
-    if (CONTROL.test(data)) return { keyword: 'controlCharacter', path: [] };
+    const text = key !== undefined && gsFields.has(key) ? data.replace(GS, '') : data;
+    if (CONTROL.test(text)) return { keyword: 'controlCharacter', path: [] };
     if (LONE_SURROGATE.test(data)) return { keyword: 'loneSurrogate', path: [] };
     return undefined;
   }
@@ -121,7 +128,7 @@ function findText(data: unknown, depth: number): Found | undefined {
   for (const [key, value] of entries) {
     // A key is named as the field; "__proto__" is never a field of the contract.
     if (key === '__proto__') return { keyword: 'additionalProperties', path: [], params: { additionalProperty: key } };
-    const found = findText(key, MAX_DEPTH) ?? findText(value, depth + 1);
+    const found = findText(key, MAX_DEPTH) ?? findText(value, depth + 1, gsFields, key);
     if (found) {
       // The path is built on the way back, for the one field named (not for the nesting itself).
       if (found.keyword !== 'depth') found.path.unshift(key);
@@ -131,13 +138,22 @@ function findText(data: unknown, depth: number): Found | undefined {
   return undefined;
 }
 
-/** The first string (value or key) of the data that breaks the text rule, depth first. */
-export function textIssue(data: unknown): FastifySchemaValidationError | undefined {
-  const found = findText(data, 0);
+const NO_GS_FIELDS: ReadonlySet<string> = new Set();
+const BODY_GS_FIELDS: ReadonlySet<string> = new Set([TRACKING_FIELD]);
+
+/** The first string (value or key) of the data that breaks the text rule, depth first. `gsFields`: the fields that may hold GS. */
+export function textIssue(data: unknown, gsFields: ReadonlySet<string> = BODY_GS_FIELDS): FastifySchemaValidationError | undefined {
+  const found = findText(data, 0, gsFields);
   return found && issue(found.keyword, found.path, found.params);
 }
 
 type SchemaNode = { type?: unknown; readOnly?: boolean; properties?: Record<string, SchemaNode> };
+
+/** The fields of a request part that may hold GS: trackingId, and a path id declared as a string (the scan calls' tracking id). */
+function gsFieldsOf(schema: SchemaNode, httpPart: string): ReadonlySet<string> {
+  const stringId = httpPart === 'params' && schema.properties?.id?.type === 'string';
+  return stringId ? new Set([TRACKING_FIELD, 'id']) : BODY_GS_FIELDS;
+}
 
 /** Path and query parameters declared integer or number must be written as plain decimals. */
 function decimalIssue(data: unknown, schema: SchemaNode): FastifySchemaValidationError | undefined {
@@ -170,9 +186,11 @@ export function withInputRules(validate: FastifyValidationResult, schema: unknow
   const text = httpPart !== 'body';
   const props = (schema as SchemaNode).properties ?? {};
   const readOnly = text ? [] : Object.keys(props).filter((k) => props[k]!.readOnly === true);
+  const gsFields = gsFieldsOf(schema as SchemaNode, httpPart);
   const checked: FastifyValidationResult = (data: unknown) => {
     const bad = (data as { [BAD_ENCODING]?: string[] } | null)?.[BAD_ENCODING];
-    const found = (bad?.length ? issue('encoding', [bad[0]!]) : undefined) ?? textIssue(data) ?? (text ? decimalIssue(data, schema as SchemaNode) : undefined);
+    const found =
+      (bad?.length ? issue('encoding', [bad[0]!]) : undefined) ?? textIssue(data, gsFields) ?? (text ? decimalIssue(data, schema as SchemaNode) : undefined);
     if (found) {
       checked.errors = [found];
       return false;

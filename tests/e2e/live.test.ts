@@ -8,7 +8,7 @@ import { inviteAndRegister, newPage, openLoggedIn, rowWithCell, shot, useStage }
 const ADMIN = { mail: 'lead@e2e.test', password: 'lead-pass-1' };
 const MEMBER = { mail: 'live@e2e.test', password: 'live-pass-1', nickName: '实时小李' };
 const ITEM = { itemName: 'E2E 实时耳机', productId: 'E2E-LV-001', upc: '036000291452', price: 39.9 };
-const TRACKING = 'TRK-E2E-LIVE-01';
+const TRACKING = 'TRKE2ELIVE01'; // canonical form (decision 097)
 const UNITS = 2;
 
 const stage = useStage({ admin: ADMIN });

@@ -15,7 +15,8 @@ const MEMBER = { mail: 'shopper@e2e.test', password: 'shopper-pass-1', nickName:
 const ITEM = { itemName: 'E2E 无线鼠标', productId: 'E2E-MS-002', upc: '036000291452', price: 29.9 };
 const BOARD = { boardName: 'E2E 一月看板', remark: '鼠标本周到货' };
 // Tracking ids nobody has scanned: the records stay unmatched (init), so they can be edited and deleted.
-const TRACKING = { first: 'TRK-E2E-0001', second: 'TRK-E2E-0002', uploaded: 'TRK-E2E-0003' };
+// Written in canonical form (decision 097), so every screen shows them as written here.
+const TRACKING = { first: 'TRKE2E0001', second: 'TRKE2E0002', uploaded: 'TRKE2E0003' };
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const stage = useStage({ admin: ADMIN });

@@ -95,4 +95,13 @@ describe('parsing a paste of `tracking [quantity]` lines', () => {
     expect(pasteIsClean(parsePurchasedLines(many))).toBe(false);
     expect(pasteIsClean(parsePurchasedLines('A\nA'))).toBe(false);
   });
+
+  // Decision 097: one parcel written two ways is a repeat; a recorded id matches in any form.
+  it('compares canonical tracking ids: a repeat written differently, an id the task has in another form', () => {
+    expect(view('1Z999AA10123456784\n１ｚ９９９ａａ１０１２３４５６７８４ 2\n]C1TBA123456789000', { recorded: ['tba123456789000'] })).toEqual([
+      [1, '1Z999AA10123456784', 1, 'ok'],
+      [2, '１ｚ９９９ａａ１０１２３４５６７８４', 2, bulkMessages.duplicate(1)],
+      [3, ']C1TBA123456789000', 1, m.alreadyRecorded],
+    ]);
+  });
 });

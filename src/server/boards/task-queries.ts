@@ -7,12 +7,13 @@ import { boards } from '../db/schema/boards.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { totalPagesOf } from '../paging.ts';
 import { taskOut } from './shapes.ts';
+import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 
 const trackingIdsSql = sql<string>`coalesce((select string_agg(p.tracking_id, ',' order by p.id) from ${purchasedRecords} p where p.task_id = ${tasks.id}), '')`;
 
 /** "Has a purchased record with this tracking id" (the trackingId filter of the task lists). */
 export const hasTrackingId = (trackingId: string) =>
-  sql`exists (select 1 from ${purchasedRecords} p where p.task_id = ${tasks.id} and p.tracking_id = ${trackingId})`;
+  sql`exists (select 1 from ${purchasedRecords} p where p.task_id = ${tasks.id} and p.tracking_id = ${canonicalTrackingId(trackingId)})`;
 
 /** Matches a task's id or its mainId (the taskId filter: a claim and its split siblings). */
 export const idOrMainId = (id: number) => sql`(${tasks.id} = ${id} or ${tasks.mainId} = ${id})`;

@@ -12,6 +12,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { MAX_PRODUCT_COUNT, MAX_TRACKING_ID, purchasedMessages, savePurchasedRecords } from '../tasks/purchased-service.ts';
+import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 import { TASK_NOT_FOUND } from '../tasks/apply-event.ts';
 import { parseSheet, SHEET_LIMITS, type Cell, type SheetColumn, type SheetLimits, type SheetPlace, type SheetRow } from './parse-sheet.ts';
 import { forEachPaced, mapPaced } from './slices.ts';
@@ -242,7 +243,8 @@ export async function uploadPurchased(
         return;
       }
       c.out.itemId = task.itemId;
-      const key = `${task.id}\u0000${c.tracking}`;
+      const trackingKey = canonicalTrackingId(c.tracking); // rows of one parcel however written (decision 097)
+      const key = `${task.id}\u0000${trackingKey}`;
       const first = seen.get(key);
       if (first !== undefined) {
         c.out.msg = uploadMessages.duplicate(first);
@@ -250,9 +252,9 @@ export async function uploadPurchased(
       }
       seen.set(key, c.line);
       // The rows of each tracking id, in the order the file first names them: one slice takes all of them.
-      const group = groups.get(c.tracking);
+      const group = groups.get(trackingKey);
       if (group) group.push({ c, task });
-      else groups.set(c.tracking, [{ c, task }]);
+      else groups.set(trackingKey, [{ c, task }]);
     });
     await applyInSlices(db, [...groups.values()], {
       rowsOf: (group) => group.length,

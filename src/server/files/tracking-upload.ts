@@ -18,6 +18,7 @@ import { MATCH_CHUNK, matchTrackings, type ScanRow } from '../matching/match.ts'
 import { scanAudit } from '../matching/plan.ts';
 import { insertScanRows, newScanIds, rowsOfTrackings, type ItemBrief } from '../receiving/scan-rows.ts';
 import { CONTROL_CHARS, scanMessages, scanTextError } from '../receiving/scan-service.ts';
+import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 import { ANNOUNCED_SCAN_STATUS, isAnnounced, isFrozen, isSeen, MAX_SCAN_COUNT } from '../../../machines/scan-record.machine.ts';
 import { failsCheckDigit, productCodeMessages, restoreLeadingZeros } from '../../../machines/product-code.ts';
 import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetPlace, type SheetRow } from './parse-sheet.ts';
@@ -168,7 +169,14 @@ function checkRow(row: SheetRow<ColumnKey>, mode: TrackingUploadMode, place: She
     opStatus: 'error',
     msg: '',
   };
-  const checked: CheckedRow = { out, tracking, upc, fileItemId: out.itemId ?? null, qty: null, trackingAsNumber: isNumberCell(v.tracking) };
+  const checked: CheckedRow = {
+    out,
+    tracking: canonicalTrackingId(tracking),
+    upc,
+    fileItemId: out.itemId ?? null,
+    qty: null,
+    trackingAsNumber: isNumberCell(v.tracking),
+  };
   const fail = (key: ColumnKey, msg: string) => {
     out.msg = cellMessage(place, row.line, key, msg);
     return checked;

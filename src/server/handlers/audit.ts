@@ -15,6 +15,7 @@ import type { Db } from '../db/client.ts';
 import { fromCents } from '../money/cents.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { ok, type Handlers } from './types.ts';
+import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 
 type AuditEntry = components['schemas']['AuditEntry'];
 type Entity = 'task' | 'purchased' | 'tracking';
@@ -109,7 +110,8 @@ export const auditHandlers: Handlers = {
         ctx.db,
         ['tracking', 'purchased'],
         [
-          q.trackingId?.trim() ? eq(auditLog.trackingId, q.trackingId.trim()) : undefined,
+          // Entries are written with the canonical key; older ones hold the id as it was written.
+          q.trackingId?.trim() ? inArray(auditLog.trackingId, [...new Set([canonicalTrackingId(q.trackingId), q.trackingId.trim()])]) : undefined,
           q.upc?.trim() ? eq(auditLog.upc, q.upc.trim()) : undefined,
           q.opUid !== undefined ? eq(auditLog.opUid, q.opUid) : undefined,
           q.status !== undefined ? eq(auditLog.status, q.status) : undefined,

@@ -9,10 +9,10 @@ import { listTasksWhere } from '../boards/task-queries.ts';
 import { isAdminSide } from '../boards/visibility.ts';
 import type { Tx } from '../db/client.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
-import { badRequest, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import { assignContested, contestedMessages, listContested } from '../matching/contested.ts';
 import { matchTasks, matchTracking, type MatchReport } from '../matching/match.ts';
-import { purchasedMessages } from '../tasks/purchased-service.ts';
+import { checkTrackingId } from '../receiving/scan-service.ts';
 import { requireTransition } from '../tasks/apply-event.ts';
 import { lockTaskForChange } from '../tasks/task-changes.ts';
 import { me, ok, type Ctx, type Handlers } from './types.ts';
@@ -63,8 +63,7 @@ async function matchTask(ctx: Ctx, user: SessionUser, taskId: number) {
  * they are (no refusal: the tracking id is matched, not a task).
  */
 async function matchTrackingId(ctx: Ctx, user: SessionUser, raw: string) {
-  const trackingId = raw.trim();
-  if (!trackingId) throw badRequest(purchasedMessages.trackingIdRequired);
+  const trackingId = checkTrackingId(raw);
   return ctx.db.transaction(async (tx) => {
     if (!isAdminSide(user)) {
       const [own] = await tx

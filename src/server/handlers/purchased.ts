@@ -29,6 +29,7 @@ export function purchasedOut(r: PurchasedRow): components['schemas']['PurchasedI
     id: r.id,
     taskId: r.taskId,
     trackingId: r.trackingId,
+    ...(r.typedTrackingId && r.typedTrackingId !== r.trackingId ? { typedTrackingId: r.typedTrackingId } : {}),
     productCount: r.productCount,
     status: r.status,
     msg: r.msg,

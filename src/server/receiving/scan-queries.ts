@@ -11,6 +11,7 @@ import { scanTrackings } from '../db/schema/receiving.ts';
 import type { DownloadParams } from '../files/download-tokens.ts';
 import type { ScanRow } from '../matching/match.ts';
 import { SCAN_STATUSES, type ScanStatus } from '../../../machines/scan-record.machine.ts';
+import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 
 /**
  * Rows counted beyond the current page for totalPages.
@@ -41,7 +42,7 @@ export interface ScanFilters {
 export function scanFilters(q: Partial<ScanFilters>): ScanFilters {
   return {
     isDesc: q.isDesc ?? true,
-    trackingId: q.trackingId?.trim() || undefined,
+    trackingId: canonicalTrackingId(q.trackingId ?? '') || undefined,
     status: q.status,
     itemId: q.itemId,
     startTime: q.startTime || undefined,

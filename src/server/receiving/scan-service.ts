@@ -32,6 +32,7 @@ import {
 } from '../../../machines/scan-record.machine.ts';
 import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
 import { failsCheckDigit, gtinForms, isCatalogProductCode, productCodeMessages } from '../../../machines/product-code.ts';
+import { canonicalTrackingId, trackingIdError } from '../../../machines/tracking-id.ts';
 import type { ItemBrief } from './scan-rows.ts';
 import { lockAndRead, lockTrackings } from '../db/matching-store.ts';
 import { matchScannedTrackings, matchTrackings, type ScanRow } from '../matching/match.ts';
@@ -91,24 +92,21 @@ export function scanOut(r: ScanRow, recordedUpcs?: ReadonlySet<string>): ScanTra
 // Control characters are never part of a code a scanner reads (the scan record machine's rule).
 export { CONTROL_CHARS, hasControlChars };
 
-/** Why a trimmed tracking id or upc is not acceptable, or null. */
+/** Why a tracking id (judged by its canonical key, decision 097) or a trimmed upc is not acceptable, or null. */
 export function scanTextError(kind: 'trackingId' | 'upc', t: string): string | null {
-  const m =
-    kind === 'trackingId'
-      ? [scanMessages.trackingIdRequired, scanMessages.trackingIdTooLong, scanMessages.trackingIdInvalid]
-      : [scanMessages.upcRequired, scanMessages.upcTooLong, scanMessages.upcInvalid];
+  if (kind === 'trackingId') return trackingIdError(t);
+  const m = [scanMessages.upcRequired, scanMessages.upcTooLong, scanMessages.upcInvalid];
   if (!t) return m[0]!;
   if (t.length > MAX_SCAN_TEXT) return m[1]!;
   if (hasControlChars(t)) return m[2]!;
   return null;
 }
 
-/** The trimmed tracking id, or A00001. */
+/** The tracking id's canonical key (decision 097: what every lookup and matching compares), or A00001. */
 export function checkTrackingId(raw: string | undefined): string {
-  const t = (raw ?? '').trim();
-  const error = scanTextError('trackingId', t);
+  const error = trackingIdError(raw ?? '');
   if (error) throw badRequest(error);
-  return t;
+  return canonicalTrackingId(raw ?? '');
 }
 
 /** The trimmed upc, or A00001. */

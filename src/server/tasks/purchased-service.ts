@@ -15,6 +15,7 @@ import type { SessionUser } from '../auth/session-user.ts';
 import { lockForMatching } from '../db/matching-store.ts';
 import { matchTracking, matchTrackings } from '../matching/match.ts';
 import { isRecordFrozen, recordsEvent } from '../../../machines/task.machine.ts';
+import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 import {
   MAX_PRODUCT_COUNT,
   MAX_TRACKING_ID,
@@ -199,7 +200,9 @@ function decideChange(
 export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: PurchasedInput, mode: 'insert' | 'update'): Promise<PurchasedResult> {
   const invalid = purchasedInputError(input);
   if (invalid) return refuse(invalid);
-  const trackingId = input.trackingId.trim();
+  // The canonical key is what lookups and matching compare; what the member typed is kept to show (decision 097).
+  const trackingId = canonicalTrackingId(input.trackingId);
+  const typedTrackingId = input.trackingId.trim();
   const productCount = input.productCount;
 
   // The record being updated, read first (unlocked) only to know which tracking ids to lock.
@@ -230,7 +233,7 @@ export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: Pur
   if (others + productCount > task.count) return refuse(purchasedMessages.overCount(task.count));
 
   if (change.write === 'insert') {
-    const [created] = await tx.insert(purchasedRecords).values({ taskId: task.id, userId: task.userId, trackingId, productCount }).returning();
+    const [created] = await tx.insert(purchasedRecords).values({ taskId: task.id, userId: task.userId, trackingId, typedTrackingId, productCount }).returning();
     await writeAudit(tx, auditEntry(actor, 'create', task, null, created!));
     await refreshTaskTrackingIds(tx, [task.id]);
     await matchTracking(tx, trackingId, actor);
@@ -238,7 +241,7 @@ export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: Pur
   }
   const [after] = await tx
     .update(purchasedRecords)
-    .set({ trackingId, productCount, status: 'init', msg: '', updatedAt: new Date() })
+    .set({ trackingId, typedTrackingId, productCount, status: 'init', msg: '', updatedAt: new Date() })
     .where(eq(purchasedRecords.id, change.before.id))
     .returning();
   await writeAudit(tx, auditEntry(actor, 'update', task, change.before, after!));
@@ -275,7 +278,17 @@ export async function savePurchasedRecords(
     return invalid ? refuse(invalid) : { opStatus: 'succ', msg: '' };
   });
   const valid = inputs.flatMap((input, i) =>
-    results[i]!.opStatus === 'succ' ? [{ i, taskId: input.taskId, trackingId: input.trackingId.trim(), productCount: input.productCount }] : [],
+    results[i]!.opStatus === 'succ'
+      ? [
+          {
+            i,
+            taskId: input.taskId,
+            trackingId: canonicalTrackingId(input.trackingId),
+            typedTrackingId: input.trackingId.trim(),
+            productCount: input.productCount,
+          },
+        ]
+      : [],
   );
   const key = (taskId: number, trackingId: string) => `${taskId}\u0000${trackingId}`;
   if (new Set(valid.map((v) => key(v.taskId, v.trackingId))).size !== valid.length) throw new Error('savePurchasedRecords: repeated (taskId, trackingId)');
@@ -317,7 +330,11 @@ export async function savePurchasedRecords(
     if (change.write) units.set(task!.id, held + v.productCount);
     if (!change.write) results[v.i] = change.result;
     else if (change.write === 'insert')
-      inserts.push({ i: v.i, task: task!, values: { taskId: task!.id, userId: task!.userId, trackingId: v.trackingId, productCount: v.productCount } });
+      inserts.push({
+        i: v.i,
+        task: task!,
+        values: { taskId: task!.id, userId: task!.userId, trackingId: v.trackingId, typedTrackingId: v.typedTrackingId, productCount: v.productCount },
+      });
     else updates.push({ i: v.i, task: task!, before: change.before, productCount: v.productCount });
   }
   if (opts.dryRun || (opts.allOrNothing && results.some((r) => r.opStatus !== 'succ'))) return results;
@@ -353,7 +370,7 @@ export async function savePurchasedRecords(
   await refreshTaskTrackingIds(tx, [...new Set(changed.map((c) => c.task.id))]);
   await matchTrackings(
     tx,
-    changed.map((c) => inputs[c.i]!.trackingId.trim()),
+    changed.map((c) => canonicalTrackingId(inputs[c.i]!.trackingId)),
     actor,
   );
   return results;

@@ -3,6 +3,8 @@
 // whole with the comma that follows it, so a narrow column stacks them instead of cutting one. A few
 // ids share a line up to 16rem; the longest id alone sets the least width.
 import type { JSX } from 'react';
+import { carrierOf } from '../../../machines/tracking-id';
+import { zh } from '../i18n/zh';
 
 /**
  * One id in a table cell (a tracking id, a upc): kept whole on one line, like the ids of a list
@@ -30,6 +32,22 @@ export function TrackingIds({ value }: { value: string }): JSX.Element | null {
           {i < ids.length - 1 && ','}
         </span>
       ))}
+    </span>
+  );
+}
+
+/**
+ * Where a member types a tracking id: the carrier its canonical key belongs to (decision 097), and a
+ * warning when the carrier's check digit fails - a warning only, the id is still taken. Nothing for
+ * an id no known carrier writes so.
+ */
+export function trackingCarrierHint(value: string): JSX.Element | null {
+  const carrier = carrierOf(value);
+  if (!carrier) return null;
+  return (
+    <span data-testid="tracking-carrier">
+      {zh.tasks.trackingCarrier(carrier.name)}
+      {!carrier.checkDigitOk && <span className="ml-2 text-amber-700">{zh.tasks.trackingCheckDigitFailed}</span>}
     </span>
   );
 }

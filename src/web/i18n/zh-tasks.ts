@@ -92,6 +92,9 @@ export const tasksText = {
   addRecord: '添加采购记录',
   editRecord: (tracking: string) => `编辑采购记录 ${tracking}`,
   recordTracking: '快递单号',
+  /** Under a typed tracking id (decision 097). */
+  trackingCarrier: (carrier: string) => `承运商：${carrier}`,
+  trackingCheckDigitFailed: '校验位不符，请核对单号（仍可保存）',
   recordCount: '数目',
   trackingRequired: '请填写trackingId', // SPEC §5, verbatim
   countRequired: '请填写数目', // SPEC §5

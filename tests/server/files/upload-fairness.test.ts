@@ -116,7 +116,8 @@ describe('the upload queue', () => {
     const applied = answers.filter((a) => a.status === 200);
     expect(applied).toHaveLength(1);
     expect(applied[0]!.body.data).toMatchObject({ succ: 2, error: 0 });
-    const stored = await database.db.select({ trackingId: purchasedRecords.trackingId }).from(purchasedRecords);
+    // As typed in the file (the key drops the dashes, decision 097).
+    const stored = await database.db.select({ trackingId: purchasedRecords.typedTrackingId }).from(purchasedRecords);
     expect(stored.map((r) => r.trackingId).sort()).toEqual(['HOLD-1', answers[0] === applied[0] ? 'ONE-2' : 'TWO-2'].sort());
     // Once answered, the member may upload again.
     expect((await post(token, PURCHASES, file('THREE-2'))).body.data).toMatchObject({ succ: 1, skip: 1 });

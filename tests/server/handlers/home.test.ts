@@ -75,20 +75,20 @@ async function world() {
   // Parcels. Not arrived: NA-1 (recorded by a and by b), NA-2, NA-3, NA-6 (only announced by an
   // import, not seen). Arrived: NA-4 (scanned). Too recent: NA-5. On a deleted task: NA-7.
   const t1 = await claim(w.a.api, bt, 3);
-  await scan(database, 'NA-6', UPC, 1, 'init');
-  for (const id of ['NA-1', 'NA-2', 'NA-6']) await record(w.a.api, t1.id, id, 1);
+  await scan(database, 'NA6', UPC, 1, 'init');
+  for (const id of ['NA1', 'NA2', 'NA6']) await record(w.a.api, t1.id, id, 1);
   const t2 = await claim(w.b.api, bt, 2);
-  for (const id of ['NA-1', 'NA-3']) await record(w.b.api, t2.id, id, 1);
+  for (const id of ['NA1', 'NA3']) await record(w.b.api, t2.id, id, 1);
   const t3 = await claim(w.a.api, bt, 1);
-  await record(w.a.api, t3.id, 'NA-7', 1);
+  await record(w.a.api, t3.id, 'NA7', 1);
   expect((await w.a.api.del(`/api/task/info/user/${t3.id}`)).body.code).toBe('A00000');
   const t4 = await claim(w.a.api, bt, 1);
-  await scan(database, 'NA-4', UPC, 1);
-  await record(w.a.api, t4.id, 'NA-4', 1);
+  await scan(database, 'NA4', UPC, 1);
+  await record(w.a.api, t4.id, 'NA4', 1);
   const t5 = await claim(w.b.api, bt, 1);
-  await record(w.b.api, t5.id, 'NA-5', 1);
-  await recordedDaysAgo(NOT_ARRIVED_AFTER_DAYS + 1, ['NA-1', 'NA-2', 'NA-3', 'NA-4', 'NA-6', 'NA-7']);
-  await recordedDaysAgo(NOT_ARRIVED_AFTER_DAYS - 1, ['NA-5']);
+  await record(w.b.api, t5.id, 'NA5', 1);
+  await recordedDaysAgo(NOT_ARRIVED_AFTER_DAYS + 1, ['NA1', 'NA2', 'NA3', 'NA4', 'NA6', 'NA7']);
+  await recordedDaysAgo(NOT_ARRIVED_AFTER_DAYS - 1, ['NA5']);
 
   // Scans the warehouse could not match: five now, one an hour ago, one two days ago; a seen row now.
   const now = Date.now();
@@ -96,10 +96,10 @@ async function world() {
   await db()
     .insert(scanTrackings)
     .values([
-      ...['U-1', 'U-2', 'U-3', 'U-4', 'U-5'].map((id) => unmatched(id, now)),
-      unmatched('U-HOUR', now - HOUR),
-      unmatched('U-OLD', now - 2 * DAY),
-      { trackingId: 'S-1', upc: UPC, count: 1, status: 'scan' as const },
+      ...['U1', 'U2', 'U3', 'U4', 'U5'].map((id) => unmatched(id, now)),
+      unmatched('UHOUR', now - HOUR),
+      unmatched('UOLD', now - 2 * DAY),
+      { trackingId: 'S1', upc: UPC, count: 1, status: 'scan' as const },
     ]);
 
   // Withdraw lines, written straight into the tables (their flows are withdraw.test.ts's).
@@ -203,7 +203,7 @@ describe('/admin/tasks?notArrived: the tasks behind the not-arrived count', () =
     await db()
       .update(purchasedRecords)
       .set({ createdAt: sql`now() - make_interval(days => ${NOT_ARRIVED_AFTER_DAYS}) - interval '1 minute'` })
-      .where(inArray(purchasedRecords.trackingId, ['NA-5']));
+      .where(inArray(purchasedRecords.trackingId, ['NA5']));
     expect((await home(w.admin)).body.data!.notArrived).toBe(5);
     expect(await taskIds(w.admin, 'notArrived=true')).toEqual([w.t1.id, w.t2.id, w.t5.id]);
   });

@@ -257,7 +257,7 @@ describe('the answers of every operation hold to openapi.yaml', () => {
       json: { trackingId: 'NEW-REC-1', productCount: 1 },
     });
     await hit('a', 'POST', `/api/purchased/user/${A.openTask}/create`, { json: { trackingId: '  ' } });
-    const newRec = rec.data?.purchasedItems.find((r) => r.trackingId === 'NEW-REC-1')?.id ?? 0;
+    const newRec = rec.data?.purchasedItems.find((r) => r.trackingId === 'NEWREC1')?.id ?? 0;
     await ok('a', 'POST', '/api/purchased/user/update', { json: { id: newRec, trackingId: 'NEW-REC-2', productCount: 1 } });
     await ok('a', 'GET', `/api/purchased/${A.openTask}/taskTracking`);
     await ok('admin', 'GET', `/api/purchased/${A.openTask}/taskTracking`);

@@ -70,6 +70,7 @@ export class MemoryStore {
       taskId,
       userId: this.tasks.get(taskId)!.userId,
       trackingId,
+      typedTrackingId: null,
       productCount,
       status: 'init',
       msg: '',

@@ -1,6 +1,7 @@
 // Fixtures of the task, purchased-record and matching tests: a board open to two members, claims
 // made through the API, and what the warehouse scanned written straight into scan_trackings (the
 // scan screens are the next issue's; matching reads only the table).
+import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../../src/server/db/client.ts';
@@ -102,12 +103,20 @@ export async function storedTask(database: Database, id: number) {
 
 /** A parcel seen at the warehouse: one scan row (status scan unless told). */
 export async function scan(database: Database, trackingId: string, upc: string, count: number, status: 'init' | 'scan' | 'wait2pay' = 'scan') {
-  const [row] = await database.db.insert(scanTrackings).values({ trackingId, upc, count, status }).returning();
+  // Stored as the server stores it: the canonical key (decision 097).
+  const [row] = await database.db
+    .insert(scanTrackings)
+    .values({ trackingId: canonicalTrackingId(trackingId), upc, count, status })
+    .returning();
   return row!;
 }
 
 export async function scansOf(database: Database, trackingId: string) {
-  return database.db.select().from(scanTrackings).where(eq(scanTrackings.trackingId, trackingId)).orderBy(scanTrackings.id);
+  return database.db
+    .select()
+    .from(scanTrackings)
+    .where(eq(scanTrackings.trackingId, canonicalTrackingId(trackingId)))
+    .orderBy(scanTrackings.id);
 }
 
 /** Records a purchase through the member's API. */

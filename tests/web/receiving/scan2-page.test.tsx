@@ -166,6 +166,21 @@ describe('/admin/scan2: scanning', () => {
     expect(server.records).toHaveLength(1);
   });
 
+  // Decision 097: the scanner's decorations go; the row and the calls carry the canonical key.
+  it('takes a code with its AIM prefix as its canonical key; the same parcel written otherwise is a repeat', async () => {
+    store({ item: item5 });
+    const server = createReceivingFake({ trackingIds: ['TBA123456789000', '1Z002'] });
+    await openScan2(server);
+    await scanWithScanner(']C1tba123456789000');
+    expect(await statusOf('TBA123456789000')).toBe('待提交');
+    await scanWithScanner('TBA-123456789-000');
+    await waitFor(() => expect(screen.getByText('TBA-123456789-000：该快递单号已在列表中，等待提交', { selector: '[role=status]' })).toBeTruthy());
+    expect(within(table()).getAllByRole('row')).toHaveLength(2); // the header and one parcel
+    await scanWithScanner('1Z002');
+    await waitFor(async () => expect(await statusOf('1Z002')).toBe('待提交'));
+    await waitFor(() => expect(callsTo(server, '/add').map((c) => c.path)).toEqual(['/api/scan/admin/tracking/TBA123456789000/add']));
+  });
+
   it('a parcel already scanned on the server is refused as a duplicate, not added again', async () => {
     store({ item: item5, rows: [{ trackingId: '1Z001', status: 1 }] });
     const server = createReceivingFake({ records: [aScan({ trackingId: '1Z001', status: 'match' })] });

@@ -94,6 +94,30 @@ describe('the task record dialog (member view)', () => {
     await waitFor(() => expect(server.calls.filter((c) => c.path === '/api/task/info/user/list').length).toBe(listsBefore + 1));
   });
 
+  // Decision 097: the carrier of the id being typed, and a check-digit warning that refuses nothing.
+  it('names the carrier of the id being typed and warns of a failed check digit, and still sends it', async () => {
+    const server = createTasksFake();
+    const { user, dialog } = await openRecords(server);
+    const field = within(dialog).getByLabelText('快递单号');
+    expect(within(dialog).queryByTestId('tracking-carrier')).toBeNull();
+    await user.type(field, '1z 999 aa1 0123 456 784');
+    expect(within(dialog).getByTestId('tracking-carrier').textContent).toBe('承运商：UPS');
+    await user.clear(field);
+    await user.type(field, '1Z999AA10123456785');
+    expect(within(dialog).getByTestId('tracking-carrier').textContent).toBe('承运商：UPS校验位不符，请核对单号（仍可保存）');
+    await user.type(within(dialog).getByLabelText('数目'), '1');
+    await user.click(within(dialog).getByRole('button', { name: '添加' }));
+    expect(await screen.findByText('创建成功')).toBeTruthy();
+    expect(server.calls.find((c) => c.path === '/api/purchased/user/100/create')!.body).toEqual({ trackingId: '1Z999AA10123456785', productCount: 1 });
+  });
+
+  it('shows a record as the member typed it, with the key it is compared by in its title', async () => {
+    const server = createTasksFake({ records: [aRecord({ id: 7, taskId: 100, trackingId: 'TBA123456789000', typedTrackingId: 'tba-123456789-000' })] });
+    const { dialog } = await openRecords(server);
+    const cell = within(within(dialog).getByRole('table', { name: '采购记录列表' })).getByText('tba-123456789-000');
+    expect(cell.getAttribute('title')).toBe('TBA123456789000');
+  });
+
   it("shows the server's refusal of a new record in the dialog", async () => {
     const server = createTasksFake();
     server.answer.create = () => refuse('该快递单号已记录');

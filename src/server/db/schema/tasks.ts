@@ -110,7 +110,10 @@ export const purchasedRecords = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
+    /** The canonical key (machines/tracking-id.ts, decision 097): what lookups, duplicates and matching compare. */
     trackingId: text('tracking_id').notNull(),
+    /** What the member typed (trimmed), shown beside the key; null for records made before it was kept. */
+    typedTrackingId: text('typed_tracking_id'),
     productCount: integer('product_count').notNull(),
     status: purchasedStatus('status').notNull().default('init'),
     /** Why matching said unmatch (shown in the task record dialog). */

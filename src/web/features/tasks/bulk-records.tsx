@@ -9,6 +9,7 @@
 import { useState, type JSX } from 'react';
 import { useWatch } from 'react-hook-form';
 import * as v from 'valibot';
+import { trackingCarrierHint } from '../../components/tracking-ids';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/dialog';
 import { Form, FormError, SelectField, TextArea, useValibotForm } from '../../components/ui/form';
@@ -137,6 +138,12 @@ export function BulkRecordsForm({ tasks, onSaved, onCancel }: BulkRecordsFormPro
   );
 }
 
+/** The carrier of a pasted line's id and its check-digit warning (decision 097), when a carrier writes it so. */
+function CarrierLine({ tracking }: { tracking: string }): JSX.Element | null {
+  const hint = trackingCarrierHint(tracking);
+  return hint && <div className="font-sans text-slate-500">{hint}</div>;
+}
+
 function Preview({ rows, refused }: { rows: readonly PastedLine[]; refused: number }): JSX.Element {
   return (
     <div className="flex flex-col gap-2">
@@ -159,7 +166,10 @@ function Preview({ rows, refused }: { rows: readonly PastedLine[]; refused: numb
             {rows.map((row) => (
               <tr key={row.line} className={row.ok ? '' : 'bg-red-50'}>
                 <td className="px-3 py-1.5 text-right text-slate-600 tabular-nums">{row.line}</td>
-                <td className="px-3 py-1.5 font-mono text-xs break-all">{row.tracking}</td>
+                <td className="px-3 py-1.5 font-mono text-xs break-all">
+                  {row.tracking}
+                  <CarrierLine tracking={row.tracking} />
+                </td>
                 <td className="px-3 py-1.5 text-right tabular-nums">{row.qty ?? ''}</td>
                 <td className={`px-3 py-1.5 ${row.ok ? 'text-green-700' : 'text-red-700'}`}>
                   <span aria-hidden="true">{row.ok ? '✓ ' : '✕ '}</span>

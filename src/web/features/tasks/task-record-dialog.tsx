@@ -19,6 +19,7 @@ import { useAppContext } from '../../app/app-context';
 import { useRemote } from '../../lib/use-remote';
 import { isRecordFrozen, taskMessages } from '../../../../machines/task.machine';
 import { MAX_PRODUCT_COUNT, MAX_TRACKING_ID } from '../../../../machines/purchased-record';
+import { trackingCarrierHint } from '../../components/tracking-ids';
 import { BulkRecordsForm } from './bulk-records';
 import { canMatch, memberMayChangeRecords, taskDisplayId } from './task-actions';
 import { PurchasedStatusBadge } from './task-badges';
@@ -223,7 +224,10 @@ function RecordTable({
         <tbody className="divide-y divide-slate-100">
           {records.map((record) => (
             <tr key={record.id}>
-              <td className="px-3 py-2 font-mono text-xs break-all">{record.trackingId}</td>
+              {/* What the member typed; the key it is compared by in the title when they differ (decision 097). */}
+              <td className="px-3 py-2 font-mono text-xs break-all" title={record.typedTrackingId ? record.trackingId : undefined}>
+                {record.typedTrackingId ?? record.trackingId}
+              </td>
               <td className="px-3 py-2 text-right tabular-nums">{record.productCount}</td>
               <td className="px-3 py-2">
                 <PurchasedStatusBadge status={record.status} />
@@ -286,10 +290,13 @@ function RecordForm({
 }): JSX.Element {
   const { api } = useAppContext();
   const form = useValibotForm(recordFormSchema, {
-    defaultValues: editing ? { trackingId: editing.trackingId, productCount: String(editing.productCount) } : { trackingId: '', productCount: '' },
+    defaultValues: editing
+      ? { trackingId: editing.typedTrackingId ?? editing.trackingId, productCount: String(editing.productCount) }
+      : { trackingId: '', productCount: '' },
   });
   const [serverMessage, setServerMessage] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const typedTracking = form.watch('trackingId');
 
   async function submit(values: PurchasedValues) {
     setSaving(true);
@@ -317,7 +324,13 @@ function RecordForm({
     >
       <h3 className="mb-2 text-sm font-semibold text-slate-800">{editing ? t.editRecord(editing.trackingId) : t.addRecord}</h3>
       <div className="grid grid-cols-1 items-start gap-3 sm:grid-cols-[minmax(0,1fr)_8rem_auto]">
-        <TextField<RecordFormInput, 'trackingId'> name="trackingId" label={t.recordTracking} autoComplete="off" maxLength={MAX_TRACKING_LENGTH} />
+        <TextField<RecordFormInput, 'trackingId'>
+          name="trackingId"
+          label={t.recordTracking}
+          autoComplete="off"
+          maxLength={MAX_TRACKING_LENGTH}
+          hint={trackingCarrierHint(typedTracking ?? '')}
+        />
         <TextField<RecordFormInput, 'productCount'> name="productCount" label={t.recordCount} inputMode="numeric" autoComplete="off" />
         <div className="flex gap-2 sm:mt-6">
           <Button type="submit" loading={saving}>

@@ -1,0 +1,157 @@
+/**
+ * A tracking id in one canonical form (decision 097): what lookups, duplicates and matching compare.
+ * The same parcel reaches the app written many ways - typed from a courier site with spaces or
+ * dashes, in full-width digits from a Chinese input method, with an invisible character pasted from
+ * a web page, or read by a scanner with its AIM symbology prefix, GS1 separators, USPS IMpb routing
+ * or FedEx's 34-digit barcode - and every way must give one key, or the parcel never matches.
+ * Pure (web and server both import it); what the member typed is kept beside the key for display.
+ * The carrier is recognised with ts-tracking-number (the public tracking_number_data patterns and
+ * check digits); a failed check digit is a warning where the id is typed, never a refusal.
+ */
+import { allCouriers, getTracking, type TrackingCourier } from 'ts-tracking-number';
+import { hasControlChars, MAX_SCAN_TEXT, scanRecordMessages } from './scan-record.machine';
+
+/** GS1's FNC1 as a scanner sends it (ASCII group separator): a field separator, never part of the id. */
+export const GS1_SEPARATOR = '\u001d';
+
+// Invisible characters a paste carries: format characters (zero-width space/joiners U+200B-U+200D,
+// word joiner U+2060, BOM U+FEFF, soft hyphen U+00AD, bidi marks), plus fillers that render as
+// nothing (combining grapheme joiner, Mongolian vowel separator, Hangul fillers).
+const INVISIBLE = /[\p{Cf}\u034F\u180E\u115F\u1160\u3164\uFFA0]/gu;
+// Control characters (the scanner's GS is handled before these go).
+// eslint-disable-next-line no-control-regex -- removing control characters is this rule's purpose
+const CONTROL = /[\u0000-\u001F\u007F-\u009F]/g;
+// Whitespace and dashes inside an id are how people group it ("1Z 999 AA1", "7723-1234-5678").
+const SPACES_AND_DASHES = /[\s\p{Pd}\u2212\u30FC\uFF70]/gu;
+// AIM symbology identifier: "]" + code letter + modifier digit (]C1 GS1-128, ]E0 EAN, ]d2 GS1
+// DataMatrix, ]Q3 QR...), sent first by scanners configured to announce the symbology.
+const AIM_PREFIX = /^\][A-Za-z][0-9]/;
+// GS1 application identifiers of routing data that precede the tracking id on a label: 420 ship-to
+// postal code (domestic), 421 ship-to postal code with a 3-digit ISO country code.
+const ROUTING_FIELD = /^42[01]/;
+// USPS IMpb: "420" + 5- or 9-digit ZIP, then the 20- or 22-digit tracking id.
+const USPS_IMPB = /^420(?:\d{5}|\d{9})(\d{20}|\d{22})$/;
+// FedEx's 34-digit barcode: "96" + SCNC, service, shipper data, then the tracking number in its
+// last 14 digits (a 12-digit FedEx number is padded with two zeros; a 15-digit Ground number runs one
+// digit further). The 22-digit "96" Ground barcode ends with the 15-digit Ground number.
+const FEDEX_34 = /^96\d{32}$/;
+const FEDEX_96_22 = /^96\d{20}$/;
+
+const stripAim = (s: string): string => {
+  let t = s;
+  while (AIM_PREFIX.test(t)) t = t.slice(3);
+  return t;
+};
+
+/** A GS1 read split at FNC1: the routing fields (AI 420/421) go, the rest is the id. */
+function gs1Payload(s: string): string {
+  if (!s.includes(GS1_SEPARATOR)) return s;
+  const fields = s.split(GS1_SEPARATOR).filter((f) => f.trim() !== '');
+  const kept = fields.filter((f) => !ROUTING_FIELD.test(f.trim()));
+  return (kept.length ? kept : fields).join('');
+}
+
+/** The carrier's own number inside a label barcode that carries more than the id. */
+function carrierNumber(s: string): string {
+  const usps = USPS_IMPB.exec(s);
+  if (usps) return usps[1]!;
+  if (FEDEX_34.test(s)) return s.slice(-14).startsWith('00') ? s.slice(-12) : s.slice(-15);
+  if (FEDEX_96_22.test(s)) return s.slice(-15);
+  return s;
+}
+
+function once(raw: string): string {
+  let s = raw.normalize('NFKC').replace(INVISIBLE, '').toUpperCase().normalize('NFKC').trim();
+  s = stripAim(s);
+  s = gs1Payload(s);
+  s = s.replace(CONTROL, '').replace(SPACES_AND_DASHES, '');
+  s = stripAim(s);
+  return carrierNumber(s);
+}
+
+/**
+ * The canonical key of a tracking id: trimmed; invisible characters removed; full-width to
+ * half-width (NFKC); upper case; inner spaces and dashes removed; scanner decorations understood
+ * (AIM prefix, GS1 FNC1 with its 420/421 routing field, USPS `420`+ZIP, FedEx's 34-digit and
+ * 22-digit barcodes). Idempotent: the key of a key is itself. '' when nothing is left.
+ */
+export function canonicalTrackingId(raw: string): string {
+  // Upper-casing and NFKC can each expose a case for the other on rare letters; a second pass
+  // settles them, so the key of a key is always the key.
+  const first = once(raw);
+  const second = once(first);
+  return second === first ? first : once(second);
+}
+
+/**
+ * Why a written tracking id cannot be taken, or null: its key is empty ('请填写trackingId') or longer
+ * than 64 characters, or it holds a control character other than the scanner's GS (which the key
+ * consumes). The screens, the server's calls and the uploads all ask this.
+ */
+export function trackingIdError(raw: string): string | null {
+  const key = canonicalTrackingId(raw);
+  if (!key) return scanRecordMessages.trackingIdRequired;
+  if (key.length > MAX_SCAN_TEXT) return scanRecordMessages.trackingIdTooLong;
+  if (hasControlChars(raw.split(GS1_SEPARATOR).join(''))) return scanRecordMessages.trackingIdInvalid;
+  return null;
+}
+
+/** Two written forms name the same parcel. */
+export const sameTrackingId = (a: string, b: string): boolean => canonicalTrackingId(a) === canonicalTrackingId(b);
+
+// ------------------------------------------------------------------ carrier
+
+export type CarrierCode = 'ups' | 'fedex' | 'usps' | 'dhl' | 'amazon' | 'ontrac' | 'chinapost' | 'sf' | 's10';
+
+export interface Carrier {
+  code: CarrierCode;
+  /** The name shown to a Chinese-speaking member or clerk. */
+  name: string;
+  nameEn: string;
+  /** False when the id has the carrier's form but its check digit fails: a warning, never a refusal. */
+  checkDigitOk: boolean;
+}
+
+const NAMES: Record<CarrierCode, [string, string]> = {
+  ups: ['UPS', 'UPS'],
+  fedex: ['FedEx', 'FedEx'],
+  usps: ['USPS（美国邮政）', 'USPS'],
+  dhl: ['DHL', 'DHL'],
+  amazon: ['亚马逊物流', 'Amazon Logistics'],
+  ontrac: ['OnTrac', 'OnTrac'],
+  chinapost: ['中国邮政/EMS', 'China Post/EMS'],
+  sf: ['顺丰速运', 'SF Express'],
+  s10: ['国际邮政', 'International post (UPU S10)'],
+};
+
+const carrier = (code: CarrierCode, checkDigitOk: boolean): Carrier => ({ code, name: NAMES[code][0], nameEn: NAMES[code][1], checkDigitOk });
+
+// The same patterns without their check digits: an id of a carrier's form whose digit fails.
+const WITHOUT_CHECK_DIGITS: readonly TrackingCourier[] = allCouriers.map((c) => ({
+  ...c,
+  tracking_numbers: c.tracking_numbers.map((t) => ({ ...t, validation: { ...t.validation, checksum: undefined } })),
+}));
+
+// Only forms that say their carrier by themselves get the check-digit warning (letters such as 1Z,
+// TBA or an S10 country; USPS's 9x 20/22 digits): a bare run of digits that fails every check is
+// no carrier's, not a carrier's with a typo.
+const DISTINCTIVE = /[A-Z]|^9[1-5]\d{18}(\d{2})?$/;
+// SF Express: "SF" + 12 or 13 digits (no public check digit).
+const SF = /^SF\d{12,13}$/;
+
+function codeOf(courier: string, key: string): CarrierCode {
+  if (courier === 's10') return key.endsWith('CN') ? 'chinapost' : 's10';
+  return courier as CarrierCode;
+}
+
+/** The carrier of a tracking id (any written form), or null when no known carrier writes it so. */
+export function carrierOf(raw: string): Carrier | null {
+  const key = canonicalTrackingId(raw);
+  if (!key) return null;
+  if (SF.test(key)) return carrier('sf', true);
+  const valid = getTracking(key);
+  if (valid) return carrier(codeOf(valid.courier.code, key), true);
+  if (!DISTINCTIVE.test(key)) return null;
+  const shaped = getTracking(key, WITHOUT_CHECK_DIGITS);
+  return shaped ? carrier(codeOf(shaped.courier.code, key), false) : null;
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "purchased_records" ADD COLUMN "typed_tracking_id" text;

@@ -1,0 +1,119 @@
+// The canonical form of a tracking id (machines/tracking-id.ts, decision 097): every way the issue
+// saw one parcel written gives one key, the key of a key is itself, and the carrier (with its check
+// digit) is recognised on real ids and on the barcode forms their labels carry.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalTrackingId, carrierOf, GS1_SEPARATOR, sameTrackingId } from '../../machines/tracking-id';
+
+const toFullWidth = (s: string) => s.replace(/[!-~]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0));
+
+// Real ids per carrier (the public tracking_number_data test numbers, which carry valid check
+// digits) and what their labels' barcodes or courier sites show for the same parcel.
+const table: { carrier: string; key: string; forms: string[] }[] = [
+  { carrier: 'ups', key: '1Z5R89390357567127', forms: ['1Z 5R8 939 03 5756 7127', '1z5r89390357567127', ']C11Z5R89390357567127'] },
+  { carrier: 'fedex', key: '986578788855', forms: ['9865 7878 8855', '9622001900000000000000986578788855'] },
+  { carrier: 'fedex', key: '776632517510', forms: ['9622001900000000000000776632517510', ']C19622001900000000000000776632517510'] },
+  { carrier: 'fedex', key: '041441760228964', forms: ['0414 4176 0228 964', '9611020041441760228964'] },
+  {
+    carrier: 'usps',
+    key: '9101026837331000039521',
+    forms: ['420 22153 9101026837331000039521', `]C142022153${GS1_SEPARATOR}9101026837331000039521`, '4202215312349101026837331000039521'],
+  },
+  { carrier: 'usps', key: '9505511069605048600624', forms: ['9505 5110 6960 5048 6006 24', `42090210${GS1_SEPARATOR}9505511069605048600624`] },
+  { carrier: 'dhl', key: '3318810025', forms: ['331 881 0025', ']C03318810025'] },
+  { carrier: 'amazon', key: 'TBA123456789000', forms: [']C1TBA123456789000', 'tba-123456789-000'] },
+  { carrier: 'chinapost', key: 'RR123456785CN', forms: ['rr 123 456 785 cn', ']Q3RR123456785CN'] },
+  { carrier: 'sf', key: 'SF1234567890123', forms: ['sf 1234 5678 90123', toFullWidth('SF1234567890123')] },
+];
+
+describe('one key per parcel', () => {
+  it.each(table)('$carrier $key: every written form gives the key and the carrier', ({ carrier, key, forms }) => {
+    expect(canonicalTrackingId(key)).toBe(key);
+    for (const form of forms) expect(canonicalTrackingId(form), form).toBe(key);
+    expect(carrierOf(key)).toMatchObject({ code: carrier, checkDigitOk: true });
+    for (const form of forms) expect(carrierOf(form)?.code, form).toBe(carrier);
+  });
+
+  it('the forms the issue saw of one parcel give one key', () => {
+    const ups = [
+      '1Z999AA10123456784',
+      '1Z999AA10123456784\u200b',
+      '\ufeff1Z999AA1\u00ad0123456784',
+      ' 1z999aa10123456784 ',
+      '1Z 999 AA1 0123 456 784',
+      '1Z-999-AA1-0123-456-784',
+    ];
+    ups.push(toFullWidth('1Z999AA10123456784'), '１Ｚ９９９ＡＡ１ ０１２３ ４５６ ７８４', '1Z\u3000999AA10123456784');
+    for (const form of ups) expect(canonicalTrackingId(form), JSON.stringify(form)).toBe('1Z999AA10123456784');
+    expect(canonicalTrackingId('７７２３１２３４５６７８')).toBe('772312345678');
+    expect(canonicalTrackingId('0012345678901')).toBe('0012345678901'); // leading zeros are part of the id
+    expect(sameTrackingId(']C1TBA123456789000', 'TBA123456789000')).toBe(true);
+    expect(sameTrackingId('420902109400111899223408000000', '9400 1118 9922 3408 0000 00')).toBe(true);
+    expect(sameTrackingId('1Z999AA10123456784', '1Z999AA10123456785')).toBe(false);
+  });
+
+  it('nothing but decorations is no id', () => {
+    for (const form of ['', '   ', '\u200b', ']C1', ' - ', GS1_SEPARATOR]) expect(canonicalTrackingId(form), JSON.stringify(form)).toBe('');
+  });
+});
+
+describe('properties', () => {
+  // Ids as couriers print them, and the decorations people and scanners add.
+  const id = fc.stringMatching(/^[0-9A-Z]{8,30}$/);
+  const decorate = fc.record({
+    lower: fc.boolean(),
+    full: fc.boolean(),
+    aim: fc.constantFrom('', ']C1', ']E0', ']d2', ']Q3'),
+    pad: fc.constantFrom('', ' ', '\t', '\u200b', '\ufeff', '\u3000'),
+    sep: fc.constantFrom('', ' ', '-', '\u200b', '\u00ad', '\u2060'),
+  });
+  const written = (key: string, d: { lower: boolean; full: boolean; aim: string; pad: string; sep: string }) => {
+    let s = key.replace(/(.{4})(?=.)/g, `$1${d.sep}`);
+    if (d.lower) s = s.toLowerCase();
+    if (d.full) s = toFullWidth(s);
+    return `${d.pad}${d.aim}${s}${d.pad}`;
+  };
+
+  it('is idempotent on any text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 30 }), (s) => canonicalTrackingId(canonicalTrackingId(s)) === canonicalTrackingId(s)),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is idempotent on ids with their decorations', () => {
+    fc.assert(
+      fc.property(id, decorate, (key, d) => {
+        const k = canonicalTrackingId(written(key, d));
+        return canonicalTrackingId(k) === k;
+      }),
+    );
+  });
+
+  it('every decorated form of an id gives the key of the plain id', () => {
+    fc.assert(fc.property(id, decorate, decorate, (key, a, b) => canonicalTrackingId(written(key, a)) === canonicalTrackingId(written(key, b))));
+  });
+
+  it('a key holds only upper-case letters and digits when the id did', () => {
+    fc.assert(fc.property(id, decorate, (key, d) => /^[0-9A-Z]*$/.test(canonicalTrackingId(written(key, d)))));
+  });
+});
+
+describe('carrier and check digit', () => {
+  it('a failed check digit is still its carrier, flagged', () => {
+    expect(carrierOf('1Z999AA10123456785')).toMatchObject({ code: 'ups', name: 'UPS', checkDigitOk: false });
+    expect(carrierOf('RR123456784CN')).toMatchObject({ code: 'chinapost', checkDigitOk: false });
+    expect(carrierOf('9505511069605048600625')).toMatchObject({ code: 'usps', checkDigitOk: false });
+  });
+
+  it('names the carrier in Chinese and English', () => {
+    expect(carrierOf('RR123456785CN')).toEqual({ code: 'chinapost', name: '中国邮政/EMS', nameEn: 'China Post/EMS', checkDigitOk: true });
+    expect(carrierOf('RB123456785GB')).toMatchObject({ code: 's10', checkDigitOk: true });
+  });
+
+  it('a bare run of digits no carrier validates is no carrier', () => {
+    expect(carrierOf('0012345678901')).toBeNull();
+    expect(carrierOf('')).toBeNull();
+    expect(carrierOf('HELLO')).toBeNull();
+  });
+});
