@@ -1,4 +1,4 @@
-// Tracking ids re-keyed by migration 0011 (decision 097) that an admin should look at: two stored
+// Tracking ids re-keyed by migration 0012 (decision 097) that an admin should look at: two stored
 // ids that now share one key, or a record left as it was because its task already had the key. The
 // migration lists them in tracking_id_rekeys instead of failing; the start-up log says how many.
 import { sql } from 'drizzle-orm';

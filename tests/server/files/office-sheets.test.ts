@@ -231,8 +231,9 @@ describe("the member's upload reads files as offices save them", () => {
       [3, 'succ', purchasedMessages.created],
       [4, 'succ', purchasedMessages.created],
     ]);
+    // Stored as its canonical key; what the sheet said is kept beside it (decision 097).
     expect(await records()).toEqual([
-      [w.a1.id, 'EXP-1', 2],
+      [w.a1.id, 'EXP1', 2],
       [w.a1.id, '0012345', 1],
     ]);
     const [n] = await t()

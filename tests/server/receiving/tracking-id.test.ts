@@ -63,7 +63,7 @@ describe('a parcel written differently by the member and the scanner', () => {
 });
 
 describe('the migration of old rows', () => {
-  const migration = fs.readFileSync(path.resolve(import.meta.dirname, '../../../src/server/db/migrations/0011_canonical_tracking_ids.sql'), 'utf8');
+  const migration = fs.readFileSync(path.resolve(import.meta.dirname, '../../../src/server/db/migrations/0012_canonical_tracking_ids.sql'), 'utf8');
   // The data steps (after the functions and the table): run again on rows written the old way.
   const dataSteps = migration
     .split('--> statement-breakpoint')

@@ -57,3 +57,18 @@ export const scanTrackings = pgTable(
     check('scan_trackings_count_nonneg', sql`${t.count} >= 0`),
   ],
 );
+
+/**
+ * Rows the canonical tracking id's migration re-keyed (decision 097), each with a note when its key
+ * collides with another stored id's or its task already had a record of that key: read at start
+ * (receiving/tracking-rekeys.ts) so an admin hears of them; nothing writes to it afterwards.
+ */
+export const trackingIdRekeys = pgTable('tracking_id_rekeys', {
+  id: serial('id').primaryKey(),
+  tableName: text('table_name').notNull(),
+  rowId: integer('row_id').notNull(),
+  before: text('before').notNull(),
+  after: text('after').notNull(),
+  note: text('note').notNull().default(''),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

@@ -4,7 +4,7 @@
 -- (full-width to half-width), invisible characters removed, upper case, trimmed, AIM prefixes,
 -- inner spaces and dashes removed, USPS 420+ZIP and FedEx's 96 barcodes reduced to the carrier's
 -- number. tests/server/receiving/tracking-id.test.ts holds this function to the app's.
--- Nothing is refused: every re-keyed row is listed in tracking_id_rekeys, with a note when two
+-- Nothing is refused: every re-keyed row is listed in tracking_id_rekeys (migration 0011), with a note when two
 -- different stored ids now share one key ('collides'), or when a task already has a record of the
 -- key, in which case that record is left as it was ('kept: ...').
 CREATE FUNCTION canonical_tracking_id_step(t text) RETURNS text LANGUAGE sql IMMUTABLE STRICT AS $$
@@ -31,16 +31,6 @@ CREATE FUNCTION canonical_tracking_id(t text) RETURNS text LANGUAGE sql IMMUTABL
   SELECT CASE WHEN canonical_tracking_id_step(a) = a THEN a ELSE canonical_tracking_id_step(canonical_tracking_id_step(a)) END
   FROM (SELECT canonical_tracking_id_step(t) AS a) AS x
 $$;
---> statement-breakpoint
-CREATE TABLE "tracking_id_rekeys" (
-	"id" serial PRIMARY KEY NOT NULL,
-	"table_name" text NOT NULL,
-	"row_id" integer NOT NULL,
-	"before" text NOT NULL,
-	"after" text NOT NULL,
-	"note" text DEFAULT '' NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
-);
 --> statement-breakpoint
 UPDATE "purchased_records" SET "typed_tracking_id" = "tracking_id" WHERE "typed_tracking_id" IS NULL;
 --> statement-breakpoint
