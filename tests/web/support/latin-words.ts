@@ -60,7 +60,7 @@ export function dataTexts(value: unknown, into: Set<string>, field = ''): Set<st
 const LABEL_ATTRIBUTES = ['aria-label', 'placeholder', 'title', 'alt', 'aria-description', 'aria-roledescription'];
 
 /** Addresses and file types, written as they are typed: an e-mail address, a link's scheme, a file extension. */
-const CODES = [/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, /https?:\/\/\S*/g, /(?<![A-Za-z])\.xlsx\b/g];
+const CODES = [/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, /https?:\/\/\S*/g, /(?<![A-Za-z])\.(xlsx|xls|ods|csv)\b/g];
 
 /** Elements whose text is a code, shown as it is (a command barcode's text, a key). */
 const CODE_ELEMENTS = new Set(['CODE', 'KBD', 'SAMP']);
