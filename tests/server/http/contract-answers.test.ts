@@ -267,6 +267,19 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     await ok('admin', 'POST', '/api/match/admin/tracking/match', { json: { trackingId: A.recordTracking } });
     await ok('a', 'POST', '/api/match/user/task/match', { json: { taskId: A.openTask } });
     await ok('admin', 'POST', '/api/match/admin/task/match', { json: { taskId: A.openTask } });
+    // A parcel both members record, one unit arrived: contested (decision 096), listed and assigned.
+    const contestA = await ok<{ task: { id: number } }>('a', 'POST', `/api/task/${bt}/user/create/1`);
+    const contestB = await ok<{ task: { id: number } }>('b', 'POST', `/api/task/${bt}/user/create/1`);
+    await ok('a', 'POST', `/api/purchased/user/${contestA.data?.task.id ?? 0}/create`, { json: { trackingId: 'CONTEST1', productCount: 1 } });
+    await ok('b', 'POST', `/api/purchased/user/${contestB.data?.task.id ?? 0}/create`, { json: { trackingId: 'CONTEST1', productCount: 1 } });
+    await scan(database, 'CONTEST1', UPC, 1);
+    await ok('admin', 'POST', '/api/match/admin/tracking/match', { json: { trackingId: 'CONTEST1' } });
+    const contested = await ok<{ trackingId: string; records: { recordId: number; settled: boolean }[] }[]>('admin', 'GET', '/api/match/admin/contested');
+    const waiting = (contested.data ?? []).find((p) => p.trackingId === 'CONTEST1')?.records.filter((r) => !r.settled) ?? [];
+    await ok('admin', 'POST', '/api/match/admin/contested/assign', {
+      json: { trackingId: 'CONTEST1', upc: UPC, records: waiting.map((r, i) => ({ recordId: r.recordId, count: i === 0 ? 1 : 0 })) },
+    });
+    await hit('admin', 'POST', '/api/match/admin/contested/assign', { json: { trackingId: 'CONTEST1', upc: UPC, records: [] } });
 
     // Scans, audits, statistics.
     await ok('admin', 'GET', '/api/scan/admin/tracking/list?page=0&size=20&status=scan&startTime=2020-01-01&endTime=2099-12-31&timezone=8');

@@ -438,6 +438,7 @@ function bodyValue(op: Operation, name: string, w: ContractWorld, own: Ids): unk
     matchAdminTracking: { trackingId: own.recordTracking },
     matchUserTask: { taskId: own.openTask },
     matchAdminTask: { taskId: own.openTask },
+    assignContestedParcel: { trackingId: own.recordTracking, upc: UPC, records: [{ recordId: own.record, count: 1 }] },
     applyPayment: { taskId: own.lockedTask, bonus: 0, note: 'n' },
     applyPaymentForArrived: { taskId: own.openTask, bonus: 0, note: 'n' },
     agreePayment: { paymentApplyId: own.applied, bonus: 0 },

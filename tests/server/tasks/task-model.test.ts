@@ -226,7 +226,7 @@ describe('task machine, replayed against the API', () => {
               'task.match': async ({ event }) => {
                 await prepare();
                 const e = event as Extract<TaskEvent, { type: 'task.match' }>;
-                const trackingId = `M${task.id}-${step}`;
+                const trackingId = `M${task.id}X${step}`; // a canonical key, as the server stores one (decision 097)
                 await database.db.insert(purchasedRecords).values({ taskId: task.id, userId: w.a.user.id, trackingId, productCount: COUNT });
                 if (e.outcome === 'locked') await scan(database, trackingId, upc, COUNT);
                 else if (ctx.productCount > 0) await scan(database, trackingId, upc, ctx.productCount);
