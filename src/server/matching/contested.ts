@@ -6,9 +6,11 @@
 // assignments are written under matching's tracking lock, audited, and the tracking id matched again
 // in the same transaction, so what the members see follows at once.
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { components } from '../../api/schema';
 import { isSeen } from '../../../machines/scan-record.machine.ts';
 import { DELETED_TASK_STATUS, taskDisplayId } from '../../../machines/task.machine.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
+import { purchasedAuditEntry } from '../tasks/purchased-service.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { rowsOf, type Tx } from '../db/client.ts';
 import { lockTrackings } from '../db/matching-store.ts';
@@ -35,27 +37,8 @@ export const contestedMessages = {
 export const contestedTrackingCount = sql`(select count(distinct p.tracking_id)::int from ${purchasedRecords} p join ${tasks} t on t.id = p.task_id
   where p.msg = ${CONTESTED_MESSAGE} and t.status <> ${DELETED_TASK_STATUS})`;
 
-/** One contested parcel's UPC as the admin sees it: every record that wants it, and what arrived. */
-export interface ContestedParcel {
-  trackingId: string;
-  upc: string;
-  itemName: string;
-  /** Units of the UPC seen at the warehouse. */
-  scanned: number;
-  /** Of those, units tasks settled before the contest hold (not assignable). */
-  held: number;
-  records: {
-    recordId: number;
-    taskId: number;
-    taskDisplayId: string;
-    userId: number;
-    nickName: string;
-    productCount: number;
-    assignedCount: number | null;
-    /** The task no longer accepts matching (locked before the contest, or being paid): it keeps what it holds. */
-    settled: boolean;
-  }[];
-}
+/** One contested parcel's UPC as the admin sees it: every record that wants it, and what arrived (the contract's shape). */
+export type ContestedParcel = components['schemas']['ContestedParcel'];
 
 /** The records of these tracking ids (live tasks), with their tasks and members, in record order. */
 async function recordsOn(tx: Tx, trackingIds: string[]) {
@@ -159,23 +142,7 @@ export async function assignContested(tx: Tx, actor: SessionUser, input: AssignI
     const { record, task } = recs.find((x) => x.record.id === r.recordId)!;
     if (record.assignedCount === count) continue;
     await tx.update(purchasedRecords).set({ assignedCount: count, updatedAt: now }).where(eq(purchasedRecords.id, record.id));
-    audits.push({
-      entity: 'purchased',
-      entityId: record.id,
-      action: 'contest.assign',
-      opUid: actor.id,
-      userId: task.userId,
-      mainId: task.mainId,
-      subId: task.subId,
-      taskId: task.id,
-      upc: task.upc,
-      count,
-      itemName: task.itemName,
-      status: task.status,
-      trackingId,
-      before: record,
-      after: { ...record, assignedCount: count, updatedAt: now },
-    });
+    audits.push(purchasedAuditEntry(actor, 'contest.assign', task, record, { ...record, assignedCount: count, updatedAt: now }, count));
   }
   if (audits.length) await writeAudit(tx, audits);
   await matchTracking(tx, trackingId, actor);

@@ -81,7 +81,15 @@ async function taskForEdit(tx: Tx, actor: SessionUser, taskId: number): Promise<
   return editRefusal(actor, task) ?? task!;
 }
 
-function auditEntry(actor: SessionUser, action: string, task: TaskRow, before: PurchasedRow | null, after: PurchasedRow | null): AuditEntry {
+/** The audit entry of a change of a purchased record (`count`: the units the entry names, the record's own by default). */
+export function purchasedAuditEntry(
+  actor: SessionUser,
+  action: string,
+  task: TaskRow,
+  before: PurchasedRow | null,
+  after: PurchasedRow | null,
+  count = after?.productCount ?? before?.productCount ?? null,
+): AuditEntry {
   const row = (after ?? before)!;
   return {
     entity: 'purchased',
@@ -93,7 +101,7 @@ function auditEntry(actor: SessionUser, action: string, task: TaskRow, before: P
     subId: task.subId,
     taskId: task.id,
     upc: task.upc,
-    count: after?.productCount ?? before?.productCount ?? null,
+    count,
     itemName: task.itemName,
     // The task's status (the task audit's status column is a task status); the record's own
     // status is in before/after.
@@ -234,7 +242,7 @@ export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: Pur
 
   if (change.write === 'insert') {
     const [created] = await tx.insert(purchasedRecords).values({ taskId: task.id, userId: task.userId, trackingId, typedTrackingId, productCount }).returning();
-    await writeAudit(tx, auditEntry(actor, 'create', task, null, created!));
+    await writeAudit(tx, purchasedAuditEntry(actor, 'create', task, null, created!));
     await refreshTaskTrackingIds(tx, [task.id]);
     await matchTracking(tx, trackingId, actor);
     return { opStatus: 'succ', msg: purchasedMessages.created, record: await reread(tx, created!.id) };
@@ -244,7 +252,7 @@ export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: Pur
     .set({ trackingId, typedTrackingId, productCount, status: 'init', msg: '', updatedAt: new Date() })
     .where(eq(purchasedRecords.id, change.before.id))
     .returning();
-  await writeAudit(tx, auditEntry(actor, 'update', task, change.before, after!));
+  await writeAudit(tx, purchasedAuditEntry(actor, 'update', task, change.before, after!));
   await refreshTaskTrackingIds(tx, [task.id]);
   await matchTrackings(tx, [change.before.trackingId, trackingId], actor);
   return { opStatus: 'succ', msg: purchasedMessages.saved, record: await reread(tx, change.before.id), oldQty: change.before.productCount };
@@ -348,7 +356,7 @@ export async function savePurchasedRecords(
       .values(chunk.map((c) => c.values))
       .returning();
     created.forEach((row, k) => {
-      audits.push(auditEntry(actor, 'create', chunk[k]!.task, null, row));
+      audits.push(purchasedAuditEntry(actor, 'create', chunk[k]!.task, null, row));
       results[chunk[k]!.i] = { opStatus: 'succ', msg: purchasedMessages.created, record: row };
     });
   }
@@ -361,7 +369,7 @@ export async function savePurchasedRecords(
       where p.id = v.id`);
     for (const u of chunk) {
       const after: PurchasedRow = { ...u.before, productCount: u.productCount, status: 'init', msg: '', updatedAt: now };
-      audits.push(auditEntry(actor, 'update', u.task, u.before, after));
+      audits.push(purchasedAuditEntry(actor, 'update', u.task, u.before, after));
       results[u.i] = { opStatus: 'succ', msg: purchasedMessages.saved, record: after, oldQty: u.before.productCount };
     }
   }
@@ -439,7 +447,7 @@ export async function removePurchasedRecord(tx: Tx, actor: SessionUser, id: numb
   if (!before || before.trackingId !== first.trackingId || before.taskId !== task.id) return refuse(purchasedMessages.notFound, Code.notFound);
   if (isRecordFrozen(before)) return refuse(purchasedMessages.matchedNoRemove);
   await tx.delete(purchasedRecords).where(eq(purchasedRecords.id, id));
-  await writeAudit(tx, auditEntry(actor, 'remove', task, before, null));
+  await writeAudit(tx, purchasedAuditEntry(actor, 'remove', task, before, null));
   await refreshTaskTrackingIds(tx, [task.id]);
   // The task too: without a record on the tracking id it is no longer among those matching judges
   // there, and would keep the units the removed record held (decision 095).
