@@ -245,7 +245,11 @@ describe.skipIf(!hasNginx || dbDriver() !== 'pg')(`nginx (deploy/nginx.conf) in 
 
   it('the access log names the login call without its query string, and a download link without its token', async () => {
     await send(ports.nginx, 'GET', '/ext/excel/withdraw/DOWNLOAD-TOKEN-IN-PATH');
-    const log = fs.readFileSync(path.join(dir, 'purchase-hub.access.log'), 'utf8');
+    // nginx writes a request's log line once it has answered: the client may read the file first.
+    const file = path.join(dir, 'purchase-hub.access.log');
+    let log = fs.readFileSync(file, 'utf8');
+    for (const until = Date.now() + 5_000; !log.includes('/ext/excel/withdraw/') && Date.now() < until; log = fs.readFileSync(file, 'utf8'))
+      await new Promise((r) => setTimeout(r, 50));
     expect(log).toContain('"POST /ext/login/login"');
     expect(log).not.toContain('pwd=');
     expect(log).not.toContain(ADMIN.pwd);
