@@ -5,7 +5,7 @@
 // both loaded with the first page, the login page included (docs/decisions/130). The machine file
 // re-exports them; import from there unless that first load matters.
 
-/** SPEC §4 scan record statuses, in the order of their life. The database enum and the contract's ScanStatus are this list (tests/contract/scan-status.test.ts). */
+/** SPEC §4 scan record statuses, in the order of their life. The database enum and the contract's ScanStatus are this list (tests/contract/status-lists.test.ts). */
 export const SCAN_STATUSES = ['init', 'scan', 'match', 'unmatch', 'wait2pay', 'payed'] as const;
 export type ScanStatus = (typeof SCAN_STATUSES)[number];
 

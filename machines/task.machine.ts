@@ -187,6 +187,13 @@ export const MEMBER_RECORDABLE_STATUSES: readonly TaskStatus[] = statesAllowing(
 /** SPEC §3 purchased record status: matching's verdict on the record (the database enum and the contract's PurchasedStatus). */
 export const PURCHASED_STATUSES = ['init', 'match', 'unmatch'] as const;
 export type PurchasedStatus = (typeof PURCHASED_STATUSES)[number];
+/**
+ * A record no unit of whose tracking id has been seen yet (matching's verdict, allocate.ts: nothing
+ * of the tracking id seen -> init). The candidates of "not arrived" (tasks/not-arrived.ts).
+ */
+export const UNSEEN_PURCHASED_STATUS = 'init' satisfies PurchasedStatus;
+/** A record whose tracking id's parcel disagrees with it (matching's verdict, allocate.ts: a problem -> unmatch, its msg says how). */
+export const DISAGREED_PURCHASED_STATUS = 'unmatch' satisfies PurchasedStatus;
 
 /**
  * Where a tracking id of a task stands, at a glance (/user/my-task): its record's status read as

@@ -8,6 +8,7 @@ import { SEEN_SCAN_STATUSES, FROZEN_SCAN_STATUSES } from '../../../machines/scan
 import { decide, statesAllowing } from '../../../machines/stored-state.ts';
 import {
   DELETED_TASK_STATUS,
+  DISAGREED_PURCHASED_STATUS,
   explainTaskRefusal,
   MEMBER_RECORDABLE_STATUSES,
   taskMachine,
@@ -21,7 +22,7 @@ import type { Tx } from '../db/client.ts';
 import { boards } from '../db/schema/boards.ts';
 import { paymentApplies } from '../db/schema/money.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
-import { DISAGREED_PURCHASED_STATUS, purchasedRecords, tasks } from '../db/schema/tasks.ts';
+import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { centsOf, fromCents } from '../money/cents.ts';
 import { balanceCents } from '../money/payment-service.ts';
 

@@ -6,9 +6,9 @@
 // their partial index; the scan rows are still asked, so the rule is the scans', not the mark's.
 import { sql, type SQL } from 'drizzle-orm';
 import { NOT_ARRIVED_AFTER_DAYS, SEEN_SCAN_STATUSES } from '../../../machines/scan-record.machine.ts';
-import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
+import { DELETED_TASK_STATUS, UNSEEN_PURCHASED_STATUS } from '../../../machines/task.machine.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
-import { purchasedRecords, tasks, UNSEEN_PURCHASED_STATUS } from '../db/schema/tasks.ts';
+import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 
 /**
  * The condition on a purchased record aliased `nar`: its tracking id is not arrived. The status is

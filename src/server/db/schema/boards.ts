@@ -11,6 +11,8 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { cents } from './cents';
+import { BOARD_STATUSES } from '../../../../machines/board.machine';
+import { BOARD_TASK_STATUSES } from '../../../../machines/claim.machine';
 import { users } from './accounts';
 import { items } from './catalog';
 import { userGroups } from './groups';
@@ -22,8 +24,8 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 // form, in src/api/constants.ts.
 export { DEFAULT_BOARD_TASK_ADDRESS };
 
-export const boardStatus = pgEnum('board_status', ['unpublish', 'open', 'close']);
-export const boardTaskStatus = pgEnum('board_task_status', ['normal', 'urgent', 'full', 'deleted', 'closed']);
+export const boardStatus = pgEnum('board_status', BOARD_STATUSES);
+export const boardTaskStatus = pgEnum('board_task_status', BOARD_TASK_STATUSES);
 
 export const boards = pgTable(
   'boards',

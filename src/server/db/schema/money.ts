@@ -6,12 +6,14 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { cents } from './cents';
+import { PAYMENT_STATUSES } from '../../../../machines/payment.statuses';
+import { WITHDRAW_STATUSES } from '../../../../machines/withdraw.statuses';
 import { users } from './accounts';
 import { tasks } from './tasks';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export const paymentApplyStatus = pgEnum('payment_apply_status', ['applied', 'agreed', 'withdrawing', 'paid', 'collected']);
+export const paymentApplyStatus = pgEnum('payment_apply_status', PAYMENT_STATUSES);
 
 /**
  * A payment application is the user's claim for a task's income = buyIn x productCount + bonus -
@@ -125,7 +127,7 @@ export const withdrawOrders = pgTable(
   (t) => [index('withdraw_orders_user_created_idx').on(t.userId, t.createdAt)],
 );
 
-export const withdrawStatus = pgEnum('withdraw_status', ['canceled', 'waited', 'paid', 'requestedCancel']);
+export const withdrawStatus = pgEnum('withdraw_status', WITHDRAW_STATUSES);
 
 /**
  * One line of a withdraw order: the amount paid to one card.

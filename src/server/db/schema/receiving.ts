@@ -1,6 +1,6 @@
 // Scan records are the warehouse's side of matching: one row per (tracking id, UPC) seen or imported,
 // moving init -> scan -> match | unmatch -> wait2pay -> payed (machines/scan-record.machine.ts, whose
-// list the enum is: tests/contract/scan-status.test.ts holds them equal). The table is planned for
+// list the enum is: tests/contract/status-lists.test.ts holds them equal). The table is planned for
 // ~1M rows; scanTrackings says which columns are copies and why its indexes are what they are.
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgEnum, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';

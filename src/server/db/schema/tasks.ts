@@ -13,6 +13,8 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, foreignKey, index, integer, pgEnum, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { cents } from './cents';
+import { TASK_STATUSES } from '../../../../machines/task.statuses';
+import { PURCHASED_STATUSES, UNSEEN_PURCHASED_STATUS } from '../../../../machines/task.machine';
 import { users } from './accounts';
 import { boards, boardTasks } from './boards';
 import { items } from './catalog';
@@ -20,7 +22,7 @@ import { CONTESTED_MESSAGE } from '../../matching/allocate';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export const taskStatus = pgEnum('task_status', ['pending', 'open', 'closed', 'locked', 'processing', 'finished', 'deleted', 'unmatch']);
+export const taskStatus = pgEnum('task_status', TASK_STATUSES);
 
 export const tasks = pgTable(
   'tasks',
@@ -90,15 +92,7 @@ export const tasks = pgTable(
   ],
 );
 
-export const purchasedStatus = pgEnum('purchased_status', ['init', 'match', 'unmatch']);
-/**
- * A record no unit of whose tracking id has been seen yet (matching's verdict, allocate.ts: nothing
- * of the tracking id seen -> init). The candidates of "not arrived" (tasks/not-arrived.ts), which
- * the partial index below keeps small however many records have arrived.
- */
-export const UNSEEN_PURCHASED_STATUS = 'init' satisfies (typeof purchasedStatus.enumValues)[number];
-/** A record whose tracking id's parcel disagrees with it (matching's verdict, allocate.ts: a problem -> unmatch, its msg says how). */
-export const DISAGREED_PURCHASED_STATUS = 'unmatch' satisfies (typeof purchasedStatus.enumValues)[number];
+export const purchasedStatus = pgEnum('purchased_status', PURCHASED_STATUSES);
 
 export const purchasedRecords = pgTable(
   'purchased_records',

@@ -1,15 +1,22 @@
-// One status list for scan records (docs/decisions/070-scan-record-rules.md): the
-// machine's SCAN_STATUSES (machines/scan-record.machine.ts) is the list; the database enum (the
-// Drizzle pgEnum AND the enum the migrations' SQL creates and alters), the contract's ScanStatus and
-// the scan half of the audit entry's status enum must name exactly the same values, in the same
-// order where order is kept (the pgEnum and the SQL enum order rows by it). A value added in one
-// place only fails here before it fails a request.
+// One status list per entity (docs/decisions/070-scan-record-rules.md for scan records; issue 34:
+// derived, never copied): each machine's list (machines/*.statuses.ts, *.machine.ts) is the list;
+// the database enum (the Drizzle pgEnum AND the enum the migrations' SQL creates and alters) and the
+// contract's enum must name exactly the same values, in the same order where order is kept (the
+// pgEnum and the SQL enum order rows by it). A value added in one place only fails here before it
+// fails a request; the schema files take the machines' lists, so only the migrations can drift.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { BOARD_STATUSES } from '../../machines/board.machine.ts';
+import { BOARD_TASK_STATUSES } from '../../machines/claim.machine.ts';
+import { PAYMENT_STATUSES } from '../../machines/payment.statuses.ts';
 import { SCAN_STATUSES, UNMATCH_REASONS } from '../../machines/scan-record.machine.ts';
-import { TASK_STATUSES } from '../../machines/task.machine.ts';
+import { PURCHASED_STATUSES, TASK_STATUSES } from '../../machines/task.machine.ts';
+import { WITHDRAW_STATUSES } from '../../machines/withdraw.statuses.ts';
+import { boardStatus, boardTaskStatus } from '../../src/server/db/schema/boards.ts';
+import { paymentApplyStatus, withdrawStatus } from '../../src/server/db/schema/money.ts';
 import { scanStatus } from '../../src/server/db/schema/receiving.ts';
+import { purchasedStatus, taskStatus } from '../../src/server/db/schema/tasks.ts';
 import { specUrl } from '../../scripts/gen-api.ts';
 
 const migrations = new URL('../../src/server/db/migrations/', import.meta.url);
@@ -51,19 +58,32 @@ const migrationSql = () =>
 type Schema = { enum?: string[]; properties?: Record<string, Schema> };
 const spec = parse(readFileSync(specUrl, 'utf8')) as { components: { schemas: Record<string, Schema> } };
 
-describe('scan record statuses: one list', () => {
+/** Every entity's status: the machine's list, the Drizzle enum, the SQL type and the contract's schema of that name. */
+const ENTITIES = [
+  { entity: 'task', machine: TASK_STATUSES, pgEnum: taskStatus, contract: 'TaskStatus' },
+  { entity: 'purchased record', machine: PURCHASED_STATUSES, pgEnum: purchasedStatus, contract: 'PurchasedStatus' },
+  { entity: 'scan record', machine: SCAN_STATUSES, pgEnum: scanStatus, contract: 'ScanStatus' },
+  { entity: 'board', machine: BOARD_STATUSES, pgEnum: boardStatus, contract: 'BoardStatus' },
+  { entity: 'board task', machine: BOARD_TASK_STATUSES, pgEnum: boardTaskStatus, contract: 'BoardTaskStatus' },
+  { entity: 'payment application', machine: PAYMENT_STATUSES, pgEnum: paymentApplyStatus, contract: 'PaymentApplyStatus' },
+  { entity: 'withdrawal line', machine: WITHDRAW_STATUSES, pgEnum: withdrawStatus, contract: 'WithdrawStatus' },
+] as const;
+
+describe.each(ENTITIES)('$entity statuses: one list', ({ machine, pgEnum, contract }) => {
   it('the Drizzle pgEnum is the machine’s list', () => {
-    expect(scanStatus.enumValues).toEqual([...SCAN_STATUSES]);
+    expect(pgEnum.enumValues).toEqual([...machine]);
   });
 
   it('the enum the migrations create is the machine’s list', () => {
-    expect(sqlEnumValues(migrationSql(), 'scan_status')).toEqual([...SCAN_STATUSES]);
+    expect(sqlEnumValues(migrationSql(), pgEnum.enumName)).toEqual([...machine]);
   });
 
-  it('the contract’s ScanStatus is the machine’s list', () => {
-    expect(spec.components.schemas.ScanStatus?.enum).toEqual([...SCAN_STATUSES]);
+  it(`the contract’s ${contract} is the machine’s list`, () => {
+    expect(spec.components.schemas[contract]?.enum).toEqual([...machine]);
   });
+});
 
+describe('scan record reasons and the audit log', () => {
   it('the contract’s unmatchReason is the machine’s list of reasons', () => {
     expect(spec.components.schemas.ScanTracking?.properties?.unmatchReason?.enum).toEqual([...UNMATCH_REASONS]);
   });
