@@ -92,6 +92,9 @@ describe('withdraw line machine', () => {
   it('checks the request dialog as SPEC §5 says, summing in cents', () => {
     expect(withdrawRequestError([], [{ cardId: 1, amount: '1' }])).toBe('请填写需要提现的任务');
     expect(withdrawRequestError([100], [{ cardId: null, amount: '1' }])).toBe('请填写银行卡');
+    // No line at all is refused even when the tasks' income sums to 0 (the sums would agree).
+    expect(withdrawRequestError([0], [])).toBe('请填写银行卡');
+    expect(withdrawRequestError([100], [])).toBe('请填写银行卡');
     expect(withdrawRequestError([100], [{ cardId: 1, amount: 'abc' }])).toBe('请填写金额，金额必须为数字');
     expect(withdrawRequestError([100], [{ cardId: 1, amount: '1.005' }])).toBe('请填写金额，金额必须为数字');
     expect(

@@ -1,13 +1,18 @@
 // The task lifecycle rules (machines/task.machine.ts), asked the way the server and the UI ask them.
 import { describe, expect, it } from 'vitest';
 import {
+  adminStatusEvent,
   canApplyForArrived,
   decideApplyForArrived,
   explainTaskRefusal,
+  isRecordFrozen,
+  matchVerdict,
   MEMBER_RECORDABLE_STATUSES,
   PURCHASED_STATUSES,
   recordsEvent,
   recordArrivalOf,
+  recordsShown,
+  taskDisplayId,
   taskMachine,
   taskMessages,
   TASK_STATUSES,
@@ -124,5 +129,151 @@ describe('where a member may add records (the paste box and the member home ask 
   it('is every status whose task.records by the member the machine accepts: open and unmatch', () => {
     expect(MEMBER_RECORDABLE_STATUSES).toEqual(['open', 'unmatch']);
     for (const status of TASK_STATUSES) expect(run(status, partial, recordsEvent('user')).ok, status).toBe(MEMBER_RECORDABLE_STATUSES.includes(status));
+  });
+});
+
+/**
+ * The whole chart as a table (issue 34: mutation testing found rule changes no test noticed, e.g. an
+ * unmatch task deletable after units arrived, an open task no longer closable). Every status, every
+ * event and three contexts: what is accepted, and where it leads, is listed here; everything else
+ * must be refused with the event's own words. A changed guard, target or transition fails a row.
+ */
+describe('the task chart, every status by every event', () => {
+  const NOTHING: TaskContext = { productCount: 0, canSplit: false };
+  const SOME: TaskContext = { productCount: 2, canSplit: true };
+  const ALL_ARRIVED: TaskContext = { productCount: 5, canSplit: false };
+  const CONTEXTS = { NOTHING, SOME, ALL_ARRIVED } as const;
+  type Ctx = keyof typeof CONTEXTS;
+  const EVENTS: Record<string, TaskEvent> = {
+    accept: { type: 'task.accept' },
+    reject: { type: 'task.reject' },
+    'edit:user': { type: 'task.edit', by: 'user' },
+    'edit:admin': { type: 'task.edit', by: 'admin' },
+    'records:user': { type: 'task.records', by: 'user' },
+    'records:admin': { type: 'task.records', by: 'admin' },
+    'delete:user': { type: 'task.delete', by: 'user' },
+    'delete:admin': { type: 'task.delete', by: 'admin' },
+    'match:locked': { type: 'task.match', outcome: 'locked' },
+    'match:unmatch': { type: 'task.match', outcome: 'unmatch' },
+    'match:open': { type: 'task.match', outcome: 'open' },
+    split: { type: 'task.split' },
+    apply: { type: 'task.apply' },
+    pay: { type: 'task.pay' },
+    close: { type: 'task.close' },
+  };
+  const any: Ctx[] = ['NOTHING', 'SOME', 'ALL_ARRIVED'];
+  /** status -> event -> [next status, the contexts in which it is accepted]; unlisted: refused. */
+  const ACCEPTED: Record<TaskStatus, Record<string, [TaskStatus, Ctx[]]>> = {
+    pending: { accept: ['open', any], reject: ['deleted', any] },
+    open: {
+      'edit:user': ['open', any],
+      'edit:admin': ['open', any],
+      'records:user': ['open', any],
+      'records:admin': ['open', any],
+      'delete:user': ['deleted', ['NOTHING']],
+      'delete:admin': ['deleted', ['NOTHING']],
+      'match:locked': ['locked', any],
+      'match:unmatch': ['unmatch', any],
+      'match:open': ['open', any],
+      split: ['open', ['SOME']],
+      close: ['closed', any],
+    },
+    unmatch: {
+      'edit:admin': ['unmatch', any],
+      'records:user': ['unmatch', any],
+      'records:admin': ['unmatch', any],
+      'delete:user': ['deleted', ['NOTHING']],
+      'delete:admin': ['deleted', ['NOTHING']],
+      'match:locked': ['locked', any],
+      'match:unmatch': ['unmatch', any],
+      'match:open': ['open', any],
+      split: ['open', ['SOME']],
+      close: ['closed', any],
+    },
+    locked: { 'edit:admin': ['locked', any], 'records:admin': ['locked', any], apply: ['processing', any], close: ['closed', any] },
+    processing: { 'edit:admin': ['processing', any], 'records:admin': ['processing', any], pay: ['finished', any] },
+    finished: { 'edit:admin': ['finished', any], 'records:admin': ['finished', any] },
+    closed: { 'edit:admin': ['closed', any], 'records:admin': ['closed', any] },
+    deleted: {},
+  };
+  /** The refusal's words, by event (the member's edit and records have their own). */
+  const REFUSED: Record<string, string> = {
+    accept: taskMessages.notPending,
+    reject: taskMessages.notPending,
+    'edit:user': taskMessages.editOpenOnly,
+    'edit:admin': taskMessages.editNotPending,
+    'records:user': taskMessages.recordsOpenOrUnmatch,
+    'records:admin': taskMessages.editNotPending,
+    'delete:user': taskMessages.deleteRule,
+    'delete:admin': taskMessages.deleteRule,
+    split: taskMessages.splitRule,
+    apply: taskMessages.applyLockedOnly,
+    pay: taskMessages.payProcessingOnly,
+    close: taskMessages.closeRule,
+  };
+
+  for (const status of TASK_STATUSES) {
+    it(`${status}: accepts exactly its listed events, and refuses every other in its words`, () => {
+      for (const [name, event] of Object.entries(EVENTS)) {
+        for (const ctx of any) {
+          const row = ACCEPTED[status][name];
+          const got = run(status, CONTEXTS[ctx], event);
+          const where = `${status} ${name} ${ctx}`;
+          if (row && row[1].includes(ctx)) expect(got, where).toEqual({ ok: true, next: row[0] });
+          else if (name.startsWith('match:'))
+            expect(got, where).toEqual({ ok: false, msg: status === 'locked' ? taskMessages.matchLocked : taskMessages.matchNotAllowed });
+          else expect(got, where).toEqual({ ok: false, msg: REFUSED[name] });
+        }
+      }
+    });
+  }
+
+  it('starts open (a claim on an open board task)', () => {
+    expect(taskMachine.config.initial).toBe('open');
+  });
+});
+
+describe('matching’s verdict on a task (matchVerdict)', () => {
+  it.each([
+    { count: 5, arrived: [], verdict: { outcome: 'open', productCount: 0, canSplit: false } },
+    { count: 5, arrived: [2, 1], verdict: { outcome: 'open', productCount: 3, canSplit: true } },
+    { count: 5, arrived: [3, 2], verdict: { outcome: 'locked', productCount: 5, canSplit: false } },
+    // More than the count: only units frozen by a payment before the count was lowered; never splittable.
+    { count: 5, arrived: [3, 3], verdict: { outcome: 'unmatch', productCount: 6, canSplit: false } },
+    // A task of no units is never locked, hence never payable.
+    { count: 0, arrived: [], verdict: { outcome: 'open', productCount: 0, canSplit: false } },
+    { count: 0, arrived: [1], verdict: { outcome: 'unmatch', productCount: 1, canSplit: false } },
+    { count: 1, arrived: [1], verdict: { outcome: 'locked', productCount: 1, canSplit: false } },
+  ] as const)('count $count, arrived $arrived -> $verdict.outcome', ({ count, arrived, verdict }) => {
+    expect(
+      matchVerdict(
+        count,
+        arrived.map((n) => ({ arrived: n })),
+      ),
+    ).toEqual(verdict);
+  });
+});
+
+describe('the small questions the screens and the server ask', () => {
+  it('adminStatusEvent: the edit form asks only for closed or deleted', () => {
+    expect(adminStatusEvent('closed')).toEqual({ type: 'task.close' });
+    expect(adminStatusEvent('deleted')).toEqual({ type: 'task.delete', by: 'admin' });
+    for (const status of TASK_STATUSES.filter((s) => s !== 'closed' && s !== 'deleted')) expect(adminStatusEvent(status), status).toBeNull();
+  });
+
+  it('recordsShown: never while the claim is pending; a deleted task’s records to the admin only', () => {
+    for (const status of TASK_STATUSES) {
+      expect(recordsShown(status, 'admin'), status).toBe(status !== 'pending');
+      expect(recordsShown(status, 'user'), status).toBe(status !== 'pending' && status !== 'deleted');
+    }
+  });
+
+  it('isRecordFrozen: a matched record is what was received, so it is frozen; init and unmatch records are not', () => {
+    expect(PURCHASED_STATUSES.map((status) => isRecordFrozen({ status }))).toEqual([false, true, false]);
+  });
+
+  it('taskDisplayId: mainId, plus -subId when subId is not 0', () => {
+    expect(taskDisplayId({ mainId: 12, subId: 0 })).toBe('12');
+    expect(taskDisplayId({ mainId: 12, subId: 1 })).toBe('12-1');
   });
 });
