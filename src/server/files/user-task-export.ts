@@ -5,7 +5,8 @@
 // (its tracking id and 数量), so the file goes back in through the member's upload as it is, also after
 // an office program re-saves it (docs/decisions/068-spreadsheets-as-offices-send-them.md); a task
 // without records is one row with both cells empty, which the upload skips.
-import { eq, ilike } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import { containsText } from '../db/contains.ts';
 import type { components } from '../../api/schema';
 import { allOf, hasTrackingId, idOrMainId, pageTasks } from '../boards/task-queries.ts';
 import type { Tx } from '../db/client.ts';
@@ -74,13 +75,12 @@ export function userTaskFilters(p: DownloadParams): UserTaskFilters {
 }
 
 /** `like` pattern for a substring, with the pattern characters of the input taken literally. */
-const contains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export async function userTasksForExport(tx: Tx, userId: number, f: UserTaskFilters): Promise<Task[]> {
   const where = allOf(
     eq(tasks.userId, userId),
     f.taskStatus !== undefined ? eq(tasks.status, f.taskStatus) : undefined,
-    f.itemName ? ilike(tasks.itemName, contains(f.itemName)) : undefined,
+    f.itemName ? containsText(tasks.itemName, f.itemName) : undefined,
     f.taskId !== undefined ? idOrMainId(f.taskId) : undefined,
     f.trackingId ? hasTrackingId(f.trackingId) : undefined,
     f.boardId !== undefined ? eq(tasks.boardId, f.boardId) : undefined,

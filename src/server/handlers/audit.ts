@@ -7,7 +7,8 @@
 // act on a task (user log) about a tracking id (admin log). Its status column holds the task's
 // status, so the user log's status filter (task statuses) applies to it; the record's own status is
 // in before/after.
-import { and, asc, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { containsText } from '../db/contains.ts';
 import type { components } from '../../api/schema';
 import { users } from '../db/schema/accounts.ts';
 import { auditLog } from '../db/schema/audit.ts';
@@ -21,7 +22,6 @@ type AuditEntry = components['schemas']['AuditEntry'];
 type Entity = 'task' | 'purchased' | 'tracking';
 
 /** `like` pattern for a substring, with the pattern characters of the input taken literally. */
-const contains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** Stored amounts in cents: shown on the wire as decimal amounts, like every other response. */
 const MONEY_FIELDS = new Set(['price', 'buyIn', 'bonus', 'punish', 'averageCost', 'amount', 'income']);
 
@@ -95,7 +95,7 @@ export const auditHandlers: Handlers = {
           q.mainId !== undefined ? eq(auditLog.mainId, q.mainId) : undefined,
           q.taskId !== undefined ? eq(auditLog.taskId, q.taskId) : undefined,
           q.userId !== undefined ? eq(auditLog.userId, q.userId) : undefined,
-          q.itemName?.trim() ? ilike(auditLog.itemName, contains(q.itemName.trim())) : undefined,
+          q.itemName?.trim() ? containsText(auditLog.itemName, q.itemName.trim()) : undefined,
           q.status !== undefined ? eq(auditLog.status, q.status) : undefined,
         ],
         q,

@@ -3,7 +3,8 @@
 // new task is open or pending, is machines/claim.machine.ts (claimOutcome, claimFieldErrors): the
 // server refuses exactly what the claim dialog refuses, with its words (A00001). Over-claiming is
 // impossible under concurrent claims (claim locks the board task's row).
-import { and, eq, ilike, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { containsText } from '../db/contains.ts';
 import { claimFieldErrors, claimOutcome, type ClaimTarget } from '../../../machines/claim.machine.ts';
 import { writeAudit } from '../audit.ts';
 import { taskOut, type TaskRow } from '../boards/shapes.ts';
@@ -40,7 +41,6 @@ interface ClaimInput {
 }
 
 /** `like` pattern for a substring, with the pattern characters of the input taken literally. */
-const contains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * One claim, in one transaction: lock the board task, find its board (visible to the member, else
@@ -186,7 +186,7 @@ export const claimsHandlers: Handlers = {
       q.userId !== undefined ? eq(tasks.userId, q.userId) : undefined,
       q.taskStatus !== undefined ? eq(tasks.status, q.taskStatus) : undefined,
       q.itemId !== undefined ? eq(tasks.itemId, q.itemId) : undefined,
-      q.itemName?.trim() ? ilike(tasks.itemName, contains(q.itemName.trim())) : undefined,
+      q.itemName?.trim() ? containsText(tasks.itemName, q.itemName.trim()) : undefined,
       q.boardId !== undefined ? eq(tasks.boardId, q.boardId) : undefined,
       q.boardTaskId !== undefined ? eq(tasks.boardTaskId, q.boardTaskId) : undefined,
       q.taskId !== undefined ? idOrMainId(q.taskId) : undefined,
@@ -203,7 +203,7 @@ export const claimsHandlers: Handlers = {
       eq(tasks.userId, me(req).id),
       // One status or several (a repeated taskStatus; the contract coerces a single one to a list of one).
       q.taskStatus !== undefined ? inArray(tasks.status, q.taskStatus) : undefined,
-      q.itemName?.trim() ? ilike(tasks.itemName, contains(q.itemName.trim())) : undefined,
+      q.itemName?.trim() ? containsText(tasks.itemName, q.itemName.trim()) : undefined,
       q.taskId !== undefined ? idOrMainId(q.taskId) : undefined,
       q.trackingId?.trim() ? hasTrackingId(q.trackingId.trim()) : undefined,
       q.boardId !== undefined ? eq(tasks.boardId, q.boardId) : undefined,

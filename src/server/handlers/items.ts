@@ -8,7 +8,8 @@ import { badRequest, notFound } from '../errors.ts';
 import { fromCents, toCents } from '../money/cents.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { writeAudit } from '../audit.ts';
-import { containsPattern, isDbId } from './users.ts';
+import { isDbId } from './users.ts';
+import { containsPattern } from '../db/contains.ts';
 import { me, ok, type Handlers } from './types.ts';
 import { failsCheckDigit, gtinForms, productCodeMessages } from '../../../machines/product-code.ts';
 

@@ -1,7 +1,8 @@
 // Users (SPEC §2 /admin/user-list, §7 "Users and groups"; DECISIONS "Roles", "Accounts and
 // sessions"). Who may call what comes from x-roles; the data rules of a lowerAdmin (it cannot make
 // anyone an admin nor change an admin) and the guards against locking everybody out are here.
-import { and, asc, count, desc, eq, ilike, inArray, ne, notInArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne, notInArray, type SQL } from 'drizzle-orm';
+import { containsText } from '../db/contains.ts';
 import type { Tx } from '../db/client.ts';
 import { users } from '../db/schema/accounts.ts';
 import { userGroupMembers, userGroups } from '../db/schema/groups.ts';
@@ -13,9 +14,6 @@ import { isDbId } from '../ids.ts';
 import { me, ok, type Handlers } from './types.ts';
 
 export { MAX_ID, isDbId } from '../ids.ts';
-
-/** A case-insensitive "contains" pattern for ilike: %, _ and \ typed by the user match themselves. */
-export const containsPattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The User of the contract (pickers, group members). */
 export const userColumns = {
@@ -72,8 +70,8 @@ export const usersHandlers: Handlers = {
     const nick = req.query.nickName?.trim();
     const where = and(
       roleCondition(req.query.roleType),
-      mail ? ilike(users.mailAddr, containsPattern(mail)) : undefined,
-      nick ? ilike(users.nickName, containsPattern(nick)) : undefined,
+      mail ? containsText(users.mailAddr, mail) : undefined,
+      nick ? containsText(users.nickName, nick) : undefined,
     );
     const order = isDesc ? [desc(users.createdAt), desc(users.id)] : [asc(users.createdAt), asc(users.id)];
     const [totals] = await ctx.db.select({ n: count() }).from(users).where(where);
