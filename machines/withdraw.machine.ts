@@ -5,6 +5,7 @@
  * `allowedEvents` allows, and the server applies every status change through `decide` with this
  * machine, refusing what it refuses with its message.
  */
+import { moneyTextToCents } from './cents';
 import { setup } from 'xstate';
 import { cardMessages } from './bank-card';
 import { AWAITING_PAY_WITHDRAW_STATUS, WITHDRAW_STATUSES, type WithdrawStatus } from './withdraw.statuses';
@@ -113,10 +114,7 @@ export interface WithdrawLineInput {
 
 /** Parses an amount typed in the dialog to cents, or null when it is not a positive number with at most two decimals. */
 export function amountToCents(raw: string | number | null | undefined): number | null {
-  const text = typeof raw === 'number' ? String(raw) : (raw ?? '').trim();
-  if (!/^\d{1,8}(\.\d{1,2})?$/.test(text)) return null;
-  const [whole, frac = ''] = text.split('.');
-  const cents = Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+  const cents = moneyTextToCents(typeof raw === 'number' ? String(raw) : (raw ?? ''));
   return cents > 0 ? cents : null;
 }
 

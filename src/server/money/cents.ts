@@ -5,9 +5,10 @@
 // as a number (a bigint past 2^53) and numeric as text. MAX_TOTAL_CENTS keeps every amount and every
 // sum the server reads below Number.MAX_SAFE_INTEGER, so those numbers are exact.
 import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { fromCents } from '../../../machines/cents.ts';
 
-export const toCents = (amount: number): number => Math.round(amount * 100);
-export const fromCents = (cents: number): number => cents / 100;
+// The two conversions are the machines' (shared with the web); server code takes them from here.
+export { fromCents, toCents } from '../../../machines/cents.ts';
 
 /**
  * The most one income, or the incomes of one member summed, may reach: 90,000,000,000,000.00 in

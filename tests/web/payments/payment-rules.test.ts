@@ -1,16 +1,10 @@
 // The payment screens' rules: which buttons each status offers (the payment machine's own answer,
 // machines/payment.machine.ts) and money typed and reckoned in cents.
 import { describe, expect, it } from 'vitest';
+import { formatCents, moneyTextToCents } from '../../../machines/cents';
 import { PAYMENT_STATUSES } from '../../../machines/payment.machine';
 import { agreeBody } from '../../../src/web/features/payments/agree-payment-dialog';
-import {
-  ADMIN_PAYMENT_ACTIONS,
-  MEMBER_PAYMENT_ACTIONS,
-  formatCents,
-  moneyTextToCents,
-  paymentActions,
-  paymentTaskLabel,
-} from '../../../src/web/features/payments/payment-rules';
+import { ADMIN_PAYMENT_ACTIONS, MEMBER_PAYMENT_ACTIONS, paymentActions, paymentTaskLabel } from '../../../src/web/features/payments/payment-rules';
 
 describe('payment actions by status', () => {
   it('the member may confirm receipt of a paid application only', () => {

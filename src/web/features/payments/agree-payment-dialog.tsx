@@ -12,7 +12,8 @@ import { formatMoney } from '../../components/ui/format';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { PaymentDialogFrame, incomePreview } from './payment-dialog-frame';
-import { bonusText, centsToAmount, moneyTextToCents, paymentTaskLabel, toCents } from './payment-rules';
+import { fromCents, moneyTextToCents, toCents } from '../../../../machines/cents';
+import { bonusText, paymentTaskLabel } from './payment-rules';
 import { agreePayment, type PayAgreeRequest, type PaymentApply } from './payments-api';
 import { reportOutcome } from './use-payment-action';
 
@@ -25,7 +26,7 @@ type AgreeValues = v.InferOutput<typeof agreeSchema>;
 /** The agree call's body: the bonus only when one was typed. */
 export function agreeBody(paymentApplyId: number, bonus: string): PayAgreeRequest {
   const text = bonus.trim();
-  return text === '' ? { paymentApplyId } : { paymentApplyId, bonus: centsToAmount(moneyTextToCents(text)) };
+  return text === '' ? { paymentApplyId } : { paymentApplyId, bonus: fromCents(moneyTextToCents(text)) };
 }
 
 export interface AgreePaymentDialogProps {

@@ -16,7 +16,8 @@ import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { PaymentDialogFrame, incomePreview } from './payment-dialog-frame';
-import { bonusText, centsToAmount, moneyTextToCents, paymentTaskLabel } from './payment-rules';
+import { fromCents, moneyTextToCents } from '../../../../machines/cents';
+import { bonusText, paymentTaskLabel } from './payment-rules';
 import { applyPayment, applyPaymentForArrived, type PayApplyRequest, type Task } from './payments-api';
 import { useApplyState, type ApplyTaskFacts } from './use-apply-state';
 
@@ -34,7 +35,7 @@ type ApplyValues = v.InferOutput<typeof applySchema>;
 
 /** The apply call's body: a blank bonus is 0 (SPEC §5). */
 export function applyBody(taskId: number, values: ApplyValues): PayApplyRequest {
-  const bonus = values.bonus === '' ? 0 : centsToAmount(moneyTextToCents(values.bonus));
+  const bonus = values.bonus === '' ? 0 : fromCents(moneyTextToCents(values.bonus));
   return { taskId, bonus, note: values.note };
 }
 

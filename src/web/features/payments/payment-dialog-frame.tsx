@@ -5,7 +5,7 @@ import type { JSX, ReactNode } from 'react';
 import { incomeCents } from '../../../../machines/payment.machine';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/dialog';
-import { formatCents, toCents } from './payment-rules';
+import { formatCents, toCents } from '../../../../machines/cents';
 
 /** The income for a bonus in cents (NaN when the typed bonus is not a number: shown as ''). */
 export function incomePreview(amounts: { buyIn: number; count: number; punish: number }, bonusCents: number): string {

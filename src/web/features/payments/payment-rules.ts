@@ -8,6 +8,7 @@
 // canApplyForArrived (a partly arrived task), unless the task has an application (use-apply-state.ts).
 //
 // Money is typed and compared in integer cents, never summed as floats.
+import { moneyTextToCents } from '../../../../machines/cents';
 import * as v from 'valibot';
 import { paymentMachine, type PaymentEvent, type PaymentStatus } from '../../../../machines/payment.machine';
 import { allowedEvents } from '../../../../machines/stored-state';
@@ -47,35 +48,6 @@ export function canApplyForPayment(task: { status: TaskStatus; productCount: num
 /** SPEC §2: a task is shown as mainId, plus '-subId' when subId is not 0. */
 export function paymentTaskLabel(row: { mainId: number; subId: number }): string {
   return row.subId === 0 ? String(row.mainId) : `${row.mainId}-${row.subId}`;
-}
-
-// ---------------------------------------------------------------- money
-
-/** An amount as typed: digits, optionally a point and one or two places (no sign: never below 0). */
-const MONEY_TEXT = /^(\d{1,8})(?:\.(\d{1,2}))?$/;
-
-/** Cents of a typed amount ('12.5' -> 1250), without going through a float; NaN when it is not one. */
-export function moneyTextToCents(text: string): number {
-  const match = MONEY_TEXT.exec(text.trim());
-  if (!match) return Number.NaN;
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-}
-
-/** Cents of an amount as it travels (a decimal with at most two places). */
-export function toCents(amount: number): number {
-  return Math.round(amount * 100);
-}
-
-/** Cents shown with two decimals ('12.50'). */
-export function formatCents(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(Math.trunc(cents));
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-/** The amount to send for a typed one ('12.5' -> 12.5), from its cents. */
-export function centsToAmount(cents: number): number {
-  return cents / 100;
 }
 
 /**

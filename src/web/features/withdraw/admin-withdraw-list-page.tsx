@@ -45,7 +45,8 @@ import {
 } from './withdraw-api';
 import { withdrawCol, withdrawColumn } from './withdraw-columns';
 import { WithdrawConfirmUpload } from './withdraw-confirm-upload';
-import { adminMayPay, centsOf, formatCents, WITHDRAW_STATUS_OPTIONS, withdrawActions, type WithdrawAction } from './withdraw-rules';
+import { formatCents, toCents } from '../../../../machines/cents';
+import { adminMayPay, WITHDRAW_STATUS_OPTIONS, withdrawActions, type WithdrawAction } from './withdraw-rules';
 import { adminWithdrawExportFilters, paymentFileFilters, WITHDRAW_SIZE_OPTIONS, type AdminWithdrawSearch } from './withdraw-search';
 
 const W = zh.withdraw;
@@ -97,7 +98,7 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
   const kept = chosenOf.key === filterKey ? chosenOf.rows : NONE_CHOSEN;
   const onPage = useMemo(() => new Map(data.lines.content.map((row) => [row.id, row])), [data.lines.content]);
   const chosen = [...kept.values()].map((row) => onPage.get(row.id) ?? row).filter(adminMayPay);
-  const chosenTotal = formatCents(chosen.reduce((sum, row) => sum + centsOf(row.withdrawAmount), 0));
+  const chosenTotal = formatCents(chosen.reduce((sum, row) => sum + toCents(row.withdrawAmount), 0));
   const rowSelection: RowSelectionState = Object.fromEntries(chosen.map((row) => [String(row.id), true]));
   const waitedFilters = paymentFileFilters(search);
 

@@ -18,7 +18,8 @@ import { zh } from '../../i18n/zh';
 import { useRemote } from '../../lib/use-remote';
 import { useAppContext } from '../../app/app-context';
 import { loadWithdrawableApplies, requestWithdraw, type BankCard, type PaymentApply, type WithdrawSubmitRequest } from './withdraw-api';
-import { cardLabel, centsOf, centsToAmount, formatCents, taskLabel } from './withdraw-rules';
+import { formatCents, fromCents, toCents } from '../../../../machines/cents';
+import { cardLabel, taskLabel } from './withdraw-rules';
 
 const t = zh.withdraw.dialog;
 
@@ -40,7 +41,7 @@ const EMPTY_LINE: RequestLineValues = { cardId: '', amount: '', userNote: '' };
 
 /** The form's schema for these applications: the shape, then the machine's checks on the whole. */
 export function requestSchema(applies: readonly PaymentApply[]) {
-  const incomeOf = new Map(applies.map((apply) => [apply.id, centsOf(apply.income)]));
+  const incomeOf = new Map(applies.map((apply) => [apply.id, toCents(apply.income)]));
   return v.pipe(
     v.object({
       applyIds: v.array(v.number()),
@@ -73,7 +74,7 @@ export function requestBody(values: RequestValues, applies: readonly PaymentAppl
   return {
     requests: values.lines.map((line) => {
       const userNote = line.userNote.trim();
-      return { cardId: Number(line.cardId), withdrawAmount: centsToAmount(amountToCents(line.amount) ?? 0), ...(userNote ? { userNote } : {}) };
+      return { cardId: Number(line.cardId), withdrawAmount: fromCents(amountToCents(line.amount) ?? 0), ...(userNote ? { userNote } : {}) };
     }),
     taskIds: applies.filter((apply) => chosen.has(apply.id)).map((apply) => apply.taskId),
   };
@@ -147,7 +148,7 @@ function RequestForm({
   const lines = useFieldArray({ control: form.control, name: 'lines' });
   const [applyIds, typedLines] = useWatch({ control: form.control, name: ['applyIds', 'lines'] });
 
-  const incomeOf = new Map(applies.map((apply) => [apply.id, centsOf(apply.income)]));
+  const incomeOf = new Map(applies.map((apply) => [apply.id, toCents(apply.income)]));
   const taskCents = (applyIds ?? []).reduce((sum, id) => sum + (incomeOf.get(id) ?? 0), 0);
   // One line: its amount is the selection's total, kept so as the selection changes.
   const oneLine = lines.fields.length === 1;

@@ -18,7 +18,8 @@ import { zh } from '../../i18n/zh';
 import { useRemote } from '../../lib/use-remote';
 import { loadOrderApplies, type WithdrawRequest } from './withdraw-api';
 import { confirmCollect } from '../../lib/task-calls';
-import { canCollect, centsOf, formatCents } from './withdraw-rules';
+import { formatCents, toCents } from '../../../../machines/cents';
+import { canCollect } from './withdraw-rules';
 
 const t = zh.withdraw.receipt;
 
@@ -39,7 +40,7 @@ export function ReceiptDialog({ line, onClose, onDone }: ReceiptDialogProps): JS
   const outcome = remote.data;
   const applies = outcome?.ok ? outcome.data : [];
   const collectable = applies.filter(canCollect);
-  const totalCents = collectable.reduce((sum, apply) => sum + centsOf(apply.income), 0);
+  const totalCents = collectable.reduce((sum, apply) => sum + toCents(apply.income), 0);
 
   async function confirm() {
     setSaving(true);

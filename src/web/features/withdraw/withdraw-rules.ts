@@ -8,7 +8,7 @@
 // - the admin (/admin/withdraw-list): agree cancel and reject cancel (requestedCancel), mark paid
 //   (waited).
 // Money is summed in integer cents only: typed amounts through the machine's amountToCents, amounts
-// that come from the server (two places at most) through centsOf.
+// that come from the server (two places at most) through machines/cents.ts toCents.
 import { paymentMachine, type PaymentStatus } from '../../../../machines/payment.machine';
 import { paymentTypeLabel } from '../../../../machines/bank-card';
 import { allowedEvents } from '../../../../machines/stored-state';
@@ -63,25 +63,6 @@ export function canCollect(apply: { status: PaymentStatus }): boolean {
 /** The admin may mark the line paid (wd.pay): the rows the bulk pay and the payment file may choose. */
 export function adminMayPay(line: { status: WithdrawStatus; cancelFlag: boolean }): boolean {
   return withdrawActions(line, 'admin').includes('pay');
-}
-
-// ---------------------------------------------------------------- money
-
-/** Cents of an amount as it travels (a decimal with at most two places). */
-export function centsOf(amount: number): number {
-  return Math.round(amount * 100);
-}
-
-/** Cents shown with two decimals ('12.50'). */
-export function formatCents(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(Math.trunc(cents));
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-/** The amount to send for cents (1250 -> 12.5). */
-export function centsToAmount(cents: number): number {
-  return cents / 100;
 }
 
 // ---------------------------------------------------------------- labels
