@@ -53,6 +53,13 @@ describe('the decisions index', () => {
     expect(links.filter((l) => !existsSync(path.join(dir, l)))).toEqual([]);
   });
 
+  it('gives every decision its status and date under its title (accepted or superseded by NNN; changed by NNN when a later one changed it)', () => {
+    const dir = path.join(root, 'docs/decisions');
+    const STATUS = /^Status: (accepted|superseded by \d{3})(, changed by \d{3}(, \d{3})*)? · \d{4}-\d{2}-\d{2}$/;
+    const files = readdirSync(dir).filter((f) => /^\d{3}-.*\.md$/.test(f));
+    expect(files.filter((f) => !STATUS.test(readFileSync(path.join(dir, f), 'utf8').split('\n')[2] ?? ''))).toEqual([]);
+  });
+
   it('stays a front door: at most 8 KB, the figures and the decisions in docs/', () => {
     expect(statSync(path.join(root, 'README.md')).size).toBeLessThanOrEqual(8 * 1024);
   });
