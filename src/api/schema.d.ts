@@ -2718,8 +2718,12 @@ export interface components {
         };
         AuditPage: {
             content: components["schemas"]["AuditEntry"][];
+            /** @description Pages of the entries counted (see totalElements). */
             totalPages: number;
+            /** @description Entries counted. The count stops at a bound (the entries up to the current page plus 2,000, see totalCapped), so a log of a million entries answers as fast as a small one; paging further raises it. */
             totalElements: number;
+            /** @description true when more entries match than were counted: totalElements and totalPages are then lower bounds. */
+            totalCapped?: boolean;
         };
         PurchasedItem: {
             id: number;

@@ -4,26 +4,15 @@
 // what the list shows. The table is planned for ~1M rows (schema/receiving.ts): every filter is
 // served by an index that ends in (created_at, id), so a page is an index range read in the list's
 // order (scanWhere), and the total is counted only up to a bound (COUNT_AHEAD).
-import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import { dayRange } from '../dates.ts';
+import { countBoundOf, countUpTo } from '../paging.ts';
 import type { Tx } from '../db/client.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import type { DownloadParams } from '../files/download-tokens.ts';
 import type { ScanRow } from '../matching/match.ts';
 import { SCAN_STATUSES, type ScanStatus } from '../../../machines/scan-record.machine.ts';
 import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
-
-/**
- * Rows counted beyond the current page for totalPages.
- *
- * The total is the expensive part: an exact count(*) over a filter matching hundreds of thousands
- * of rows costs two orders of magnitude more than the page. The count is therefore bounded: it counts
- * at most the rows up to the end of the current page plus COUNT_AHEAD (2,000; 100 pages of 20), and
- * says when it stopped (totalCapped). The pager can show every page up to there and that more follow;
- * paging on raises the bound with the page. The bound grows with the offset, as the page read itself
- * does (OFFSET reads the rows it skips).
- */
-export const COUNT_AHEAD = 2_000;
 
 export interface ScanFilters {
   isDesc: boolean;
@@ -72,30 +61,10 @@ export function scanWhere(f: ScanFilters): SQL | undefined {
 
 const orderOf = (isDesc: boolean) => (isDesc ? [desc(scanTrackings.createdAt), desc(scanTrackings.id)] : [asc(scanTrackings.createdAt), asc(scanTrackings.id)]);
 
-/**
- * How many rows match `where`, counting at most `limit` + 1 (so "more than limit" is known), in the list's order.
- *
- * The count reads the rows in the list's order, so it walks the same index as the page (without the
- * ORDER BY the planner may choose to scan the table, guessing the matching rows are spread evenly)
- * and stays an index-only scan once the table's visibility map is current (autovacuum).
- */
-async function countUpTo(tx: Tx, where: SQL | undefined, limit: number, isDesc: boolean): Promise<number> {
-  const inner = tx
-    .select({ one: sql`1` })
-    .from(scanTrackings)
-    .where(where)
-    .orderBy(...orderOf(isDesc))
-    .limit(limit + 1)
-    .as('c');
-  const [row] = await tx.select({ n: sql<number>`count(*)::int` }).from(inner);
-  return Number(row?.n ?? 0);
-}
-
 /** One page of the list with its bounded total (COUNT_AHEAD). */
 export async function pageScans(tx: Tx, f: ScanFilters, p: { size: number; offset: number }) {
   const where = scanWhere(f);
-  const bound = p.offset + p.size + COUNT_AHEAD;
-  const [rows, counted] = await Promise.all([
+  const [rows, { counted, totalCapped }] = await Promise.all([
     tx
       .select()
       .from(scanTrackings)
@@ -103,10 +72,9 @@ export async function pageScans(tx: Tx, f: ScanFilters, p: { size: number; offse
       .orderBy(...orderOf(f.isDesc))
       .limit(p.size)
       .offset(p.offset),
-    countUpTo(tx, where, bound, f.isDesc),
+    countUpTo(tx, scanTrackings, where, orderOf(f.isDesc), countBoundOf(p)),
   ]);
-  const totalCapped = counted > bound;
-  return { rows, totalPages: Math.ceil(Math.min(counted, bound) / p.size), totalCapped };
+  return { rows, totalPages: Math.ceil(counted / p.size), totalCapped };
 }
 
 /** The rows of an export: the list's filter and order, at most `max`. */
@@ -121,7 +89,7 @@ export function scansForExport(tx: Tx, f: ScanFilters, max: number): Promise<Sca
 
 /** Whether more than `max` rows match (the export's limit, checked when its token is issued). */
 export async function moreThan(tx: Tx, f: ScanFilters, max: number): Promise<boolean> {
-  return (await countUpTo(tx, scanWhere(f), max, f.isDesc)) > max;
+  return (await countUpTo(tx, scanTrackings, scanWhere(f), orderOf(f.isDesc), max)).totalCapped;
 }
 
 /** The filters as stored in a download token (only those given). */

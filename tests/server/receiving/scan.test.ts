@@ -8,7 +8,7 @@ import { auditLog } from '../../../src/server/db/schema/audit.ts';
 import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
 import { purchasedRecords } from '../../../src/server/db/schema/tasks.ts';
 import { MAX_TRACKING_EXPORT_ROWS, TRACKING_EXPORT_HEADER, trackingExportMessages } from '../../../src/server/files/tracking-export.ts';
-import { COUNT_AHEAD } from '../../../src/server/receiving/scan-queries.ts';
+import { COUNT_AHEAD } from '../../../src/server/paging.ts';
 import { scanMessages } from '../../../src/server/receiving/scan-service.ts';
 import { call, useTestApp } from '../support/harness.ts';
 import { signIn, seedItem } from '../support/board-fixtures.ts';

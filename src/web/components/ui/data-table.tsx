@@ -77,6 +77,8 @@ export interface DataTableProps<T extends RowData> {
   size: number;
   totalPages: number;
   totalElements?: number;
+  /** The server stopped counting (a log of millions): totalElements is a lower bound. */
+  totalCapped?: boolean;
   onPageChange: (page: number) => void;
   /** The caller usually resets the page to 0 together with the size. */
   onSizeChange?: (size: number) => void;
@@ -157,6 +159,7 @@ export function DataTable<T extends RowData>({
   size,
   totalPages,
   totalElements,
+  totalCapped,
   onPageChange,
   onSizeChange,
   sizeOptions,
@@ -339,6 +342,7 @@ export function DataTable<T extends RowData>({
           size={size}
           totalPages={totalPages}
           totalElements={totalElements}
+          totalCapped={totalCapped}
           onPageChange={onPageChange}
           onSizeChange={onSizeChange}
           sizeOptions={sizeOptions}
@@ -434,6 +438,7 @@ export function DataTable<T extends RowData>({
         size={size}
         totalPages={totalPages}
         totalElements={totalElements}
+        totalCapped={totalCapped}
         onPageChange={onPageChange}
         onSizeChange={onSizeChange}
         sizeOptions={sizeOptions}
@@ -485,13 +490,17 @@ function ListFooter({
   size,
   totalPages,
   totalElements,
+  totalCapped,
   onPageChange,
   onSizeChange,
   sizeOptions,
-}: Pick<DataTableProps<never>, 'page' | 'size' | 'totalPages' | 'totalElements' | 'onPageChange' | 'onSizeChange' | 'sizeOptions'>): JSX.Element {
+}: Pick<
+  DataTableProps<never>,
+  'page' | 'size' | 'totalPages' | 'totalElements' | 'totalCapped' | 'onPageChange' | 'onSizeChange' | 'sizeOptions'
+>): JSX.Element {
   return (
     <div className="mt-3 flex flex-wrap items-center justify-end gap-4 text-sm text-slate-600">
-      {totalElements !== undefined && <span>{UI_TEXT.total(totalElements)}</span>}
+      {totalElements !== undefined && <span>{totalCapped ? UI_TEXT.totalAtLeast(totalElements) : UI_TEXT.total(totalElements)}</span>}
       <Pager page={page} totalPages={totalPages} onChange={onPageChange} />
       {sizeOptions && onSizeChange && <PageSizeSelect value={size} options={sizeOptions} onChange={onSizeChange} />}
     </div>

@@ -17,11 +17,13 @@ export interface PageResult<T> {
   content: readonly T[];
   totalPages: number;
   totalElements?: number;
+  /** The server counted only up to a bound: the totals are lower bounds. */
+  totalCapped?: boolean;
 }
 
 export interface PagedTableProps<T extends RowData, S extends PageSearch> extends Omit<
   DataTableProps<T>,
-  'data' | 'page' | 'size' | 'totalPages' | 'totalElements' | 'onPageChange' | 'onSizeChange'
+  'data' | 'page' | 'size' | 'totalPages' | 'totalElements' | 'totalCapped' | 'onPageChange' | 'onSizeChange'
 > {
   search: S;
   result: PageResult<T>;
@@ -38,6 +40,7 @@ export function PagedTable<T extends RowData, S extends PageSearch>({ search, re
       size={search.size}
       totalPages={result.totalPages}
       totalElements={result.totalElements}
+      totalCapped={result.totalCapped}
       onPageChange={(page) => onSearch({ ...search, page })}
       onSizeChange={(size) => onSearch({ ...search, page: 0, size })}
     />

@@ -10,6 +10,8 @@ export const UI_TEXT = {
   perPage: '每页',
   rows: '条',
   total: (n: number) => `共 ${n} 条`,
+  /** A total the server stopped counting at: paging on counts further. */
+  totalAtLeast: (n: number) => `${n} 条以上`,
   empty: '暂无数据',
   loading: '加载中…',
   retry: '重试',

@@ -1,0 +1,84 @@
+// The two logs (SPEC §2 /admin/task-audit and /admin/tracking-audit) page a table every scan writes
+// to: each shows two entities merged newest first (or oldest first), the pages cut from that merge,
+// and the total counted only up to the current page plus COUNT_AHEAD (paging.ts), saying when it
+// stopped, so a log of a million entries answers like a small one.
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { COUNT_AHEAD } from '../../../src/server/paging.ts';
+import { call, createUser, login, useTestApp } from '../support/harness.ts';
+
+const t = useTestApp();
+
+interface Entry {
+  id: number;
+  entity: string;
+  action: string;
+  createdAt: number;
+}
+interface Page {
+  content: Entry[];
+  totalPages: number;
+  totalElements: number;
+  totalCapped?: boolean;
+}
+
+async function admin() {
+  await createUser(t().database, { mailAddr: 'audit-admin@x.test', roleType: 'admin' });
+  return login(t().app, 'audit-admin@x.test');
+}
+
+const page = async (token: string, log: 'task' | 'tracking', query: string) => {
+  const res = await call<Page>(t().app, { method: 'GET', url: `/api/audit/${log}/list?${query}`, headers: { 'x-token': token } });
+  expect(res.status).toBe(200);
+  return res.body.data!;
+};
+
+/** n entries of each entity, their times interleaved (the same second for several, so id breaks ties), and some of other entities. */
+async function seed(n: number) {
+  await t().database.db.execute(sql`
+    insert into audit_log (entity, action, created_at)
+    select e::audit_entity, e || '-' || g, timestamptz '2026-01-01' + ((g * 7 + length(e)) / 3) * interval '1 second'
+    from generate_series(1, ${n}) g, unnest(array['task', 'purchased', 'tracking', 'payment']) e`);
+}
+
+describe('the audit logs', () => {
+  it('merge their two entities in time order, page after page, both ways', async () => {
+    const token = await admin();
+    await seed(30);
+    const all = async (log: 'task' | 'tracking', isDesc: boolean) => {
+      const seen: Entry[] = [];
+      for (let p = 0; p < 7; p++) seen.push(...(await page(token, log, `page=${p}&size=9&isDesc=${isDesc}`)).content);
+      return seen;
+    };
+    for (const [log, entities] of [
+      ['task', ['task', 'purchased']],
+      ['tracking', ['tracking', 'purchased']],
+    ] as const) {
+      const newest = await all(log, true);
+      expect(newest).toHaveLength(60);
+      expect(new Set(newest.map((e) => e.entity))).toEqual(new Set(entities));
+      const byTime = [...newest].sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+      expect(newest.map((e) => e.id)).toEqual(byTime.map((e) => e.id));
+      const oldest = await all(log, false);
+      expect(oldest.map((e) => e.id)).toEqual([...byTime].reverse().map((e) => e.id));
+      expect(await page(token, log, 'size=9')).toMatchObject({ totalElements: 60, totalPages: 7 });
+      expect((await page(token, log, 'size=9')).totalCapped).toBeUndefined();
+    }
+  });
+
+  it('counts at most the entries up to the page plus COUNT_AHEAD, says so, and counts further as the admin pages on', async () => {
+    const token = await admin();
+    const n = COUNT_AHEAD + 100; // of each entity: the log shows twice that
+    await seed(n);
+    const first = await page(token, 'task', 'size=20');
+    expect(first).toMatchObject({ totalElements: 20 + COUNT_AHEAD, totalPages: (20 + COUNT_AHEAD) / 20, totalCapped: true });
+    expect(first.content).toHaveLength(20);
+    const last = Math.ceil((2 * n) / 20) - 1;
+    const deep = await page(token, 'task', `size=20&page=${last}`);
+    expect(deep).toMatchObject({ totalElements: 2 * n, totalPages: last + 1 });
+    expect(deep.totalCapped).toBeUndefined();
+    expect(deep.content).toHaveLength(2 * n - 20 * last);
+    // A filter counts what it matches, exactly when that is few.
+    expect(await page(token, 'tracking', `size=20&status=scan`)).toMatchObject({ totalElements: 0, totalPages: 0, content: [] });
+  });
+});
