@@ -7,7 +7,8 @@
  * - A product code is not a tracking id: a valid GTIN that names a catalog item, read where a tracking
  *   id is expected (a scanner that missed the courier label), is refused with notTrackingId.
  * A spreadsheet turns UPC `045496883386` into the number 45496883386: restoreLeadingZeros gives the
- * zero back when the 12-digit form passes the check digit. Pure: imports nothing.
+ * zero back when the 12-digit form passes the check digit. Codes are compared by productCodeKey (one
+ * key per product however its code is written, decision 075). Pure: imports nothing.
  */
 
 export type GtinKind = 'EAN-8' | 'UPC-A' | 'EAN-13' | 'GTIN-14';
@@ -69,6 +70,22 @@ export function gtinForms(code: string): string[] {
   const digits = c.replace(/^0+/, '');
   return [8, 12, 13, 14].filter((n) => digits.length <= n).map((n) => digits.padStart(n, '0'));
 }
+
+/**
+ * The one key a product code is compared by (decision 075): matching, the scan stations' duplicates
+ * and the uploads ask whether two codes name one product by comparing keys. A valid GTIN (after
+ * restoreLeadingZeros) is its GTIN-14 - `045496883386`, `0045496883386`, `00045496883386` and a
+ * spreadsheet's `45496883386` are one key - and any other code is itself, trimmed and in upper case
+ * (no catalog tells `b0abc` from `B0ABC`). Idempotent. Stored codes keep what was typed or scanned;
+ * the key is computed where codes are compared.
+ */
+export function productCodeKey(code: string): string {
+  const c = restoreLeadingZeros(code);
+  return isValidGtin(c) ? c.padStart(14, '0') : c.toUpperCase();
+}
+
+/** Whether two product codes name one product (their productCodeKey is the same). */
+export const sameProductCode = (a: string, b: string) => productCodeKey(a) === productCodeKey(b);
 
 /** Whether two codes are the same valid GTIN, however written. */
 export function sameGtin(a: string, b: string): boolean {

@@ -7,7 +7,7 @@
  * Which tasks' records may change, and what a record's status means, is machines/task.machine.ts.
  */
 import { MAX_SCAN_COUNT, MAX_SCAN_TEXT, scanRecordMessages } from './scan-record.machine';
-import { canonicalTrackingId, trackingIdError } from './tracking-id';
+import { canonicalTrackingId, carrierOf, trackingIdError } from './tracking-id';
 
 /** A tracking id is the code a scanner reads: its canonical key (machines/tracking-id.ts) is 1..64 characters. */
 export const MAX_TRACKING_ID = MAX_SCAN_TEXT;
@@ -86,11 +86,35 @@ export interface PasteTarget {
   recordedUnits?: number;
 }
 
+/** The whole id when these fields are a known carrier's id (its check digit passing), else null. */
+const carrierId = (parts: readonly string[]) => {
+  const id = parts.join(' ');
+  return carrierOf(id)?.checkDigitOk ? id : null;
+};
+
+/**
+ * A line of more than two fields read as one carrier's id written in groups, as couriers print them
+ * (`1Z 999 AA1 01 2345 6784`, USPS's groups of 4, FedEx's 4-4-4), with or without a quantity after it:
+ * [tracking] or [tracking, quantity] when exactly one reading - all the fields, or all but a last
+ * all-digit field - joins to an id carrierOf recognises with its check digit passing; null when none
+ * does or both do (the member then sees the old refusal and removes the doubt). Only a passing check
+ * digit may join fields: a run of numbers that merely looks like a carrier's stays refused.
+ */
+export function spacedTrackingId(fields: readonly string[]): [string] | [string, string] | null {
+  const whole = carrierId(fields);
+  const last = fields[fields.length - 1]!;
+  const withQty = /^\d+$/.test(last) ? carrierId(fields.slice(0, -1)) : null;
+  if (whole && !withQty) return [whole];
+  if (withQty && !whole) return [withQty, last];
+  return null;
+}
+
 /**
  * Parses a pasted block into lines of `tracking [quantity]` (decision 105):
  * - lines end at LF, CRLF or CR; blank lines are skipped but keep the numbering of the paste;
  * - a line's fields are separated by tabs, spaces, commas or semicolons (ASCII or full width);
- *   one field is a tracking id of quantity 1, two are a tracking id and a quantity, more is refused;
+ *   one field is a tracking id of quantity 1, two are a tracking id and a quantity; more are one
+ *   carrier's id written in groups when exactly one reading of them is (spacedTrackingId), else refused;
  * - each line is checked with the record dialog's rules (purchasedInputError); a quantity must be
  *   digits for a whole number from 1 to 1000000;
  * - a tracking id repeated in the paste is refused on its later lines (naming the first), one the
@@ -107,6 +131,8 @@ export function parsePurchasedLines(text: string, target: PasteTarget = {}): Pas
     const fields = raw.split(SEPARATORS).filter(Boolean);
     if (fields.length === 0) return;
     const line = index + 1;
+    const spaced = fields.length > 2 ? spacedTrackingId(fields) : null;
+    if (spaced) fields.splice(0, fields.length, ...spaced);
     const tracking = fields[0]!;
     const qtyText = fields[1];
     const qty = qtyText === undefined ? BULK_DEFAULT_QUANTITY : QUANTITY.test(qtyText) ? Number(qtyText) : null;

@@ -7,6 +7,7 @@
  * "frozen" and "duplicate" mean one thing everywhere.
  */
 import { setup } from 'xstate';
+import { sameProductCode } from './product-code';
 import { allowedEvents, decide, type Decision } from './stored-state';
 import { SCAN_STATUSES, scanStatusLabels, type ScanStatus } from './scan-record.statuses';
 
@@ -166,16 +167,17 @@ export const mayEdit = (row: { status: ScanStatus }) => EDITABLE.includes(row.st
 
 /**
  * A scan of `scan.upc` on `scan.trackingId` repeats a unit already seen: some row of that tracking
- * id and upc is seen. An imported (init) row is not: the scan confirms it (confirmScan).
+ * id and product is seen (upcs compared by productCodeKey, decision 075: `0045496883386` is the row
+ * of `045496883386`). An imported (init) row is not: the scan confirms it (confirmScan).
  */
 export const isDuplicateOfSeen = (rows: readonly { trackingId: string; upc: string; status: ScanStatus }[], scan: { trackingId: string; upc: string }) =>
-  rows.some((r) => r.trackingId === scan.trackingId && r.upc === scan.upc && isSeen(r));
+  rows.some((r) => r.trackingId === scan.trackingId && isSeen(r) && sameProductCode(r.upc, scan.upc));
 
-/** The announced row a scan of `scan.upc` on `scan.trackingId` confirms, if any. */
+/** The announced row a scan of `scan.upc` on `scan.trackingId` confirms (its product, however its upc is written), if any. */
 export const announcedRowOf = <R extends { trackingId: string; upc: string; status: ScanStatus }>(
   rows: readonly R[],
   scan: { trackingId: string; upc: string },
-) => rows.find((r) => r.trackingId === scan.trackingId && r.upc === scan.upc && isAnnounced(r));
+) => rows.find((r) => r.trackingId === scan.trackingId && isAnnounced(r) && sameProductCode(r.upc, scan.upc));
 
 /** What a confirm brings: the units seen (null: an upload row without a count keeps the announced count) and the product scanned, if any. */
 export interface Confirmation {
@@ -210,9 +212,12 @@ export const unmatchReasonMessages: Record<UnmatchReason, string> = {
   moreThanRecorded: '到货数量多于会员记录，多出的件数未匹配',
 };
 
-/** The reason of an unmatch row, given the upcs members recorded on its tracking id (null for any other status). */
+/**
+ * The reason of an unmatch row, given the upcs members recorded on its tracking id (null for any
+ * other status). The row's product is recorded when one of them is its upc however written (decision 075).
+ */
 export function unmatchReasonOf(row: { upc: string; status: ScanStatus }, recordedUpcs: ReadonlySet<string>): UnmatchReason | null {
   if (row.status !== 'unmatch') return null;
   if (recordedUpcs.size === 0) return 'notRecorded';
-  return recordedUpcs.has(row.upc) ? 'moreThanRecorded' : 'otherProduct';
+  return [...recordedUpcs].some((upc) => sameProductCode(upc, row.upc)) ? 'moreThanRecorded' : 'otherProduct';
 }

@@ -22,7 +22,7 @@ import {
   type ScanStatus,
   type UnmatchReason,
 } from './scan-record.machine';
-import { gtinForms, isCatalogProductCode, productCodeMessages } from './product-code';
+import { gtinForms, isCatalogProductCode, productCodeMessages, sameProductCode } from './product-code';
 
 export type { FeedbackKind, ScanItem };
 
@@ -179,7 +179,8 @@ export function upcVerdict(context: Pick<ScanContext, 'trackingId' | 'records' |
   if (code === '' || context.trackingId === null) return { kind: 'ignored' };
   const scan = { trackingId: context.trackingId, upc: code };
   if (isDuplicateOfSeen(context.records, scan)) return { kind: 'duplicate' };
-  const row = context.rows.find((r) => r.upc === code);
+  // A new row of the same product (its upc however written, decision 075) counts one more unit.
+  const row = context.rows.find((r) => sameProductCode(r.upc, code));
   if (row) return { kind: 'count', key: row.key };
   const announced = announcedRowOf(context.records, scan);
   return announced ? { kind: 'confirm', record: announced } : { kind: 'add' };

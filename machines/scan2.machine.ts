@@ -12,7 +12,7 @@ import { isMatched, isSeen, isUnmatched, scanRecordMessages, unmatchReasonMessag
 import { scanCommandOf } from './scan.machine';
 import { canonicalTrackingId } from './tracking-id';
 import { taskDisplayId } from './task.machine';
-import { isCatalogProductCode, productCodeMessages } from './product-code';
+import { isCatalogProductCode, productCodeMessages, sameProductCode } from './product-code';
 
 /** SPEC §4 "Scan2 row client status". */
 export const SCAN2_STATUS = {
@@ -202,7 +202,9 @@ export function scanVerdict(context: Pick<Scan2Context, 'item' | 'rows'>, raw: s
   return { ok: true, code };
 }
 
-const sameProduct = (record: Scan2Record, row: Pick<Scan2Row, 'upc' | 'itemId'>) => (row.upc !== '' ? record.upc === row.upc : record.itemId === row.itemId);
+/** A record of the row's product: its upc however written (decision 075), or its item when the row has no upc. */
+const sameProduct = (record: Scan2Record, row: Pick<Scan2Row, 'upc' | 'itemId'>) =>
+  row.upc !== '' ? sameProductCode(record.upc, row.upc) : record.itemId === row.itemId;
 
 /** Units of the row's product the server holds for its tracking id. */
 export const unitsOf = (records: readonly Scan2Record[], row: Pick<Scan2Row, 'upc' | 'itemId'>) =>

@@ -9,8 +9,10 @@ import {
   gtinForms,
   gtinKind,
   isCatalogProductCode,
+  productCodeKey,
   restoreLeadingZeros,
   sameGtin,
+  sameProductCode,
 } from '../../machines/product-code';
 
 // Codes printed on real products and in GS1's own examples.
@@ -99,5 +101,62 @@ describe('one product however its code is written', () => {
     expect(isCatalogProductCode('4901234567894', upcs)).toBe(false);
     expect(isCatalogProductCode('1Z999AA10123456784', upcs)).toBe(false);
     expect(isCatalogProductCode('SKU-7', upcs)).toBe(false);
+  });
+});
+
+// Decision 075: matching, the stations' duplicates and the uploads compare this one key.
+describe('the one key of a product code', () => {
+  it('gives every written form of one GTIN its GTIN-14, and any other code itself trimmed in upper case', () => {
+    for (const form of ['045496883386', '0045496883386', '00045496883386', '45496883386', ' 045496883386\t'])
+      expect(productCodeKey(form), form).toBe('00045496883386');
+    expect(productCodeKey('96385074')).toBe('00000096385074');
+    expect(productCodeKey('000096385074')).toBe('00000096385074');
+    expect(productCodeKey('4901234567894')).toBe('04901234567894');
+    // A code whose check digit fails, a non-GTIN length, a code with letters: themselves.
+    expect(productCodeKey('045496883387')).toBe('045496883387');
+    expect(productCodeKey('0045496883387')).toBe('0045496883387');
+    expect(productCodeKey('45496883387')).toBe('45496883387');
+    expect(productCodeKey(' sku-7 ')).toBe('SKU-7');
+    expect(sameProductCode('045496883386', '0045496883386')).toBe(true);
+    expect(sameProductCode('sku-7', 'SKU-7')).toBe(true);
+    // A failing code is not its zero-padded form: its digits say nothing certain.
+    expect(sameProductCode('045496883387', '0045496883387')).toBe(false);
+    expect(sameProductCode('045496883386', '4901234567894')).toBe(false);
+  });
+
+  const gtin = fc
+    .tuple(fc.constantFrom(7, 11, 12, 13), fc.stringMatching(/^[0-9]{13}$/))
+    .map(([n, digits]) => digits.slice(0, n))
+    .map((body) => `${body}${gs1CheckDigit(body)}`);
+
+  it('is idempotent over any code (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.stringMatching(/^ ?[0-9]{7,15} ?$/), gtin), (code) => {
+        const key = productCodeKey(code);
+        expect(productCodeKey(key)).toBe(key);
+      }),
+    );
+  });
+
+  it('gives all forms of one GTIN one key, which is no other GTIN’s (property)', () => {
+    fc.assert(
+      fc.property(gtin, gtin, (a, b) => {
+        // Its 8-, 12-, 13- and 14-digit forms, and a UPC-A's 11 digits after a spreadsheet dropped its zero.
+        const dropped = a.length === 12 && a.startsWith('0') ? [a.slice(1)] : [];
+        const keys = new Set([...gtinForms(a), ...dropped].map(productCodeKey));
+        expect([...keys]).toEqual([productCodeKey(a)]);
+        expect(productCodeKey(a)).toHaveLength(14);
+        expect(sameProductCode(a, b)).toBe(a.replace(/^0+/, '') === b.replace(/^0+/, ''));
+      }),
+    );
+  });
+
+  it('is itself for a code that is no valid GTIN, written trimmed in upper case (property)', () => {
+    const other = fc.stringMatching(/^[0-9A-Z][0-9A-Z-]{0,20}[0-9A-Z]$/).filter((c) => gtinForms(c).length === 0);
+    fc.assert(
+      fc.property(other, (code) => {
+        expect(productCodeKey(code)).toBe(code);
+      }),
+    );
   });
 });

@@ -104,4 +104,38 @@ describe('parsing a paste of `tracking [quantity]` lines', () => {
       [3, ']C1TBA123456789000', 1, m.alreadyRecorded],
     ]);
   });
+
+  // Decision 105 as amended: a carrier's id pasted whole, spaced as couriers print it, is one id.
+  it.each([
+    ['UPS as UPS prints it', '1Z 999 AA1 01 2345 6784', ['1Z 999 AA1 01 2345 6784', 1]],
+    ['UPS with a quantity', '1Z 999 AA1 01 2345 6784 3', ['1Z 999 AA1 01 2345 6784', 3]],
+    ['UPS after a tab, quantity in the next column', '1Z 5R8 939 03 5756 7127\t2', ['1Z 5R8 939 03 5756 7127', 2]],
+    ['USPS in groups of 4', '9400 1000 0000 0000 0000 06', ['9400 1000 0000 0000 0000 06', 1]],
+    ['USPS in groups of 4 with a quantity', '9400 1000 0000 0000 0000 06, 2', ['9400 1000 0000 0000 0000 06', 2]],
+    ['FedEx 12 digits 4-4-4', '9865 7878 8855', ['9865 7878 8855', 1]],
+    ['FedEx 12 digits 4-4-4 with a quantity', '9865 7878 8855 2', ['9865 7878 8855', 2]],
+    ['FedEx 15 digits 4-4-4-3', '0414 4176 0228 964', ['0414 4176 0228 964', 1]],
+    ['a dashed group among spaced ones', '1Z 999-AA1 01 2345-6784 2', ['1Z 999-AA1 01 2345-6784', 2]],
+  ])('reads %s as one tracking id', (_, text, [tracking, qty]) => {
+    expect(view(text)).toEqual([[1, tracking, qty, 'ok']]);
+  });
+
+  it('keeps refusing a line of more than two fields that is not exactly one carrier id (two ids, a bad check digit, a doubt)', () => {
+    expect(view('1Z999AA10123456784 1Z5R89390357567127 1')).toEqual([[1, '1Z999AA10123456784', null, bulkMessages.tooManyFields]]);
+    expect(view('9865 7878 8855 9865 7878 8855')).toEqual([[1, '9865', 7878, bulkMessages.tooManyFields]]);
+    // UPS's form with a check digit that fails: not joined (it may be two things), refused as before.
+    expect(view('1Z 999 AA1 01 2345 6785')).toEqual([[1, '1Z', 999, bulkMessages.tooManyFields]]);
+    // Both readings are a carrier's: FedEx's 15-digit 986578788855101, or its 12 digits x 101 units.
+    expect(view('9865 7878 8855 101')).toEqual([[1, '9865', 7878, bulkMessages.tooManyFields]]);
+    // A quantity that is not one is still refused, after the id is joined.
+    expect(view('9865 7878 8855 0')).toEqual([[1, '9865 7878 8855', 0, bulkMessages.quantityInvalid]]);
+  });
+
+  it('takes the spaced id as the key of its parcel: its repeats and an id the task has are found however written', () => {
+    expect(view('1Z999AA10123456784\n1Z 999 AA1 01 2345 6784 2\n9865 7878 8855', { recorded: ['986578788855'] })).toEqual([
+      [1, '1Z999AA10123456784', 1, 'ok'],
+      [2, '1Z 999 AA1 01 2345 6784', 2, bulkMessages.duplicate(1)],
+      [3, '9865 7878 8855', 1, m.alreadyRecorded],
+    ]);
+  });
 });

@@ -18,6 +18,7 @@ import {
   SCAN_STATUSES,
   scanRecordMachine,
   scanRecordMessages,
+  unmatchReasonOf,
   type ScanRecordEvent,
   type ScanStatus,
 } from '../../machines/scan-record.machine';
@@ -154,5 +155,23 @@ describe('what a confirm does', () => {
     for (const status of SCAN_STATUSES.filter((s) => s !== 'init')) {
       expect(() => confirmScan({ ...announced, status }, { count: 1 })).toThrow();
     }
+  });
+});
+
+// Decision 075: the questions compare the product, however its upc is written.
+describe('a upc is its product however written', () => {
+  const row = (upc: string, status: ScanStatus): Row => ({ id: 1, trackingId: '1Z001', upc, count: 1, itemId: null, itemName: '', status });
+
+  it('a scan of the EAN-13 form repeats the seen UPC-A row, and confirms one an old import stored without its zero', () => {
+    const scan = { trackingId: '1Z001', upc: '0045496883386' };
+    expect(isDuplicateOfSeen([row('045496883386', 'match')], scan)).toBe(true);
+    expect(announcedRowOf([row('45496883386', 'init')], scan)?.id).toBe(1);
+    // A code whose check digit fails is only itself.
+    expect(isDuplicateOfSeen([row('045496883387', 'scan')], { trackingId: '1Z001', upc: '0045496883387' })).toBe(false);
+  });
+
+  it('an unmatch row of a product members recorded in another form is more than they recorded, not another product', () => {
+    expect(unmatchReasonOf(row('0045496883386', 'unmatch'), new Set(['045496883386']))).toBe('moreThanRecorded');
+    expect(unmatchReasonOf(row('4901234567894', 'unmatch'), new Set(['045496883386']))).toBe('otherProduct');
   });
 });

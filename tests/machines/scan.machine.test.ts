@@ -112,6 +112,14 @@ describe('scan rules as functions', () => {
     expect(upcVerdict(ctx, '  ')).toEqual({ kind: 'ignored' });
   });
 
+  it('a upc is its product however written (decision 075): the EAN-13 form of a seen UPC-A is a duplicate, of a new row counts it', () => {
+    const ctx = { trackingId: '1Z001', records: [record({ upc: '045496883386' })], rows: [aRow({ key: 3, upc: '4901234567894' })] };
+    expect(upcVerdict(ctx, '0045496883386')).toEqual({ kind: 'duplicate' });
+    expect(upcVerdict(ctx, '04901234567894')).toEqual({ kind: 'count', key: 3 });
+    const announced = record({ upc: '45496883386', status: 'init' });
+    expect(upcVerdict({ ...ctx, records: [announced] }, '0045496883386')).toEqual({ kind: 'confirm', record: announced });
+  });
+
   it("submit needs rows, a product on each ('请填写所有项目对应的商品') and whole counts", () => {
     expect(submitProblem([])).toBe(scanMessages.noRows);
     expect(submitProblem([aRow(), aRow({ key: 2, itemId: null })])).toBe('请填写所有项目对应的商品');

@@ -135,6 +135,8 @@ describe('scan2 rules as functions', () => {
     expect(settledStatus([record({ status: 'scan' })], aRow())).toBe(2);
     // Another product's match says nothing about this row.
     expect(settledStatus([record({ upc: 'other', itemId: 9, status: 'match' }), record()], aRow())).toBe(2);
+    // The row's product however its upc is written (decision 075).
+    expect(settledStatus([record({ upc: '045496883386', status: 'match' })], aRow({ upc: '0045496883386' }))).toBe(4);
   });
 
   it('refuses a command barcode of /admin/scan: it is never a tracking id', () => {

@@ -20,7 +20,7 @@ import { insertScanRows, newScanIds, rowsOfTrackings, type ItemBrief } from '../
 import { CONTROL_CHARS, scanMessages, scanTextError } from '../receiving/scan-service.ts';
 import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 import { ANNOUNCED_SCAN_STATUS, isAnnounced, isFrozen, isSeen, MAX_SCAN_COUNT } from '../../../machines/scan-record.machine.ts';
-import { failsCheckDigit, productCodeMessages, restoreLeadingZeros } from '../../../machines/product-code.ts';
+import { failsCheckDigit, gtinForms, productCodeKey, productCodeMessages, restoreLeadingZeros, sameProductCode } from '../../../machines/product-code.ts';
 import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetPlace, type SheetRow } from './parse-sheet.ts';
 import { forEachPaced, mapPaced, Pacer } from './slices.ts';
 import { oneUploadPerMember } from './upload-gate.ts';
@@ -210,10 +210,14 @@ function chunks<T>(list: T[], size = CHUNK): T[][] {
   return out;
 }
 
-/** The items of these ids, and the catalogue's item of each upc (the open one with the lowest id, else the lowest id). */
+/**
+ * The items of these ids, and the catalogue's item of each upc (the open one with the lowest id, else
+ * the lowest id), found by any written form of its GTIN and keyed by productCodeKey (decision 075).
+ */
 async function loadItems(tx: Tx, ids: number[], upcs: string[]) {
   const byId = new Map<number, ItemBrief>();
   const byUpc = new Map<string, ItemBrief & { open: boolean }>();
+  const forms = upcs.flatMap((u) => [u, ...gtinForms(u)]);
   for (const part of chunks([...new Set(ids)])) {
     for (const r of await tx
       .select({ id: items.id, itemName: items.itemName, upc: items.upc })
@@ -221,16 +225,17 @@ async function loadItems(tx: Tx, ids: number[], upcs: string[]) {
       .where(sql`${items.id} = any(${sql.param(part)}::int[])`))
       byId.set(r.id, r);
   }
-  for (const part of chunks([...new Set(upcs)])) {
+  for (const part of chunks([...new Set(forms)])) {
     const rows = await tx
       .select({ id: items.id, itemName: items.itemName, upc: items.upc, status: items.status })
       .from(items)
       .where(sql`${items.upc} = any(${sql.param(part)}::text[])`)
       .orderBy(items.id);
     for (const r of rows) {
-      const have = byUpc.get(r.upc!);
+      const key = productCodeKey(r.upc!);
+      const have = byUpc.get(key);
       const open = r.status === 'open';
-      if (!have || (open && !have.open)) byUpc.set(r.upc!, { id: r.id, itemName: r.itemName, upc: r.upc, open });
+      if (!have || (open && !have.open) || (open === have.open && r.id < have.id)) byUpc.set(key, { id: r.id, itemName: r.itemName, upc: r.upc, open });
     }
   }
   return { byId, byUpc };
@@ -442,9 +447,10 @@ async function resolveRows(db: Db, checked: CheckedRow[], mode: TrackingUploadMo
         c.out.upc = c.upc;
       }
     } else if (mode === 'import') {
-      item = byUpc.get(c.upc) ?? null;
+      item = byUpc.get(productCodeKey(c.upc)) ?? null;
     }
-    const key = `${c.tracking}\u0000${c.upc}`;
+    // One product per (tracking, upc) however the upc is written (decision 075).
+    const key = `${c.tracking}\u0000${productCodeKey(c.upc)}`;
     const first = seen.get(key);
     if (first !== undefined) return fail(M.duplicate(first));
     seen.set(key, c.out.line);
@@ -485,7 +491,8 @@ function planSlice(todo: Todo[], existing: Map<string, ScanRow[]>, mode: Trackin
   const plan: Plan = { inserts: [], updates: [], deletes: [], match: new Set(), seen: new Map() };
   for (const { c, item } of todo) {
     const ofTracking = existing.get(c.tracking) ?? [];
-    const ofUpc = c.upc ? ofTracking.filter((r) => r.upc === c.upc) : ofTracking;
+    // The rows of the row's product, their upc however written (decision 075).
+    const ofUpc = c.upc ? ofTracking.filter((r) => sameProductCode(r.upc, c.upc)) : ofTracking;
     const out = c.out;
     const result = (opStatus: UploadResultRow['opStatus'], msg: string) => {
       out.opStatus = opStatus;
@@ -533,7 +540,7 @@ function planSlice(todo: Todo[], existing: Map<string, ScanRow[]>, mode: Trackin
         result('skip', M.alreadySeen);
       } else {
         out.oldQty = sum(announced);
-        // (tracking, upc) has at most one init row (import skips a pair that has rows; scanning
+        // (tracking, product) has at most one init row (import skips a pair that has rows; scanning
         // an imported upc sees its row; modify refuses a pair another row has), so a filled
         // 数量 is that row's count.
         announced.forEach((r, k) => plan.seen.set(r.id, k === 0 && c.qty !== null ? c.qty : r.count));

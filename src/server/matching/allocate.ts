@@ -7,14 +7,17 @@
 // how every scan row's units are divided between records (a row feeding two tasks is split into one
 // row per task), which units nobody took, and for each record whether it agrees. The rules of the
 // division are allocate's; a task is judged by the units tied to it only
-// (docs/decisions/090-matching-judges-a-task-by-its-own-units.md).
+// (docs/decisions/090-matching-judges-a-task-by-its-own-units.md). UPCs are compared by their
+// productCodeKey (decision 075): a scan of `0045496883386` is the task's `045496883386`.
 
+import { productCodeKey } from '../../../machines/product-code.ts';
 import { isFrozen, isSeen, type ScanStatus } from '../../../machines/scan-record.machine.ts';
 
 export type { ScanStatus };
 
 export interface ScanIn {
   id: number;
+  /** As scanned or imported; compared by productCodeKey. */
   upc: string;
   count: number;
   status: ScanStatus;
@@ -25,7 +28,7 @@ export interface ScanIn {
 export interface RecordIn {
   id: number;
   taskId: number;
-  /** The task's UPC (null: the item has none, so nothing can arrive for it). */
+  /** The task's UPC (null: the item has none, so nothing can arrive for it); compared by productCodeKey. */
   upc: string | null;
   productCount: number;
   /** At most this many units may be tied to the record: its productCount, within what its task's count leaves it (recordCaps). */
@@ -74,16 +77,17 @@ export interface Allocation {
   records: Map<number, RecordResult>;
   /** How each non-frozen pool row's units are divided (in the order the row should keep them). */
   pieces: Map<number, Piece[]>;
-  /** Units no record took, per UPC. */
+  /** Units no record took, per UPC (its productCodeKey). */
   surplus: Map<string, number>;
-  /** The UPCs this tracking id's records contest (contestedUpcs), waiting for an admin. */
+  /** The UPCs (their productCodeKeys) this tracking id's records contest (contestedUpcs), waiting for an admin. */
   contested: Set<string>;
 }
 
 /**
  * The UPCs of a parcel its records contest (decision 096): records of two or more members want the
  * UPC, some of it arrived, fewer units than they all record (each within its cap), and a record
- * whose task may still match has no admin's assignment. `scanned`: the parcel's seen units per UPC.
+ * whose task may still match has no admin's assignment. `scanned`: the parcel's seen units per UPC;
+ * UPCs are keys (productCodeKey), as allocate passes them.
  */
 export function contestedUpcs(scanned: ReadonlyMap<string, number>, records: readonly RecordIn[]): Set<string> {
   const out = new Set<string>();
@@ -123,7 +127,10 @@ const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k)
  *   before the extra unit was scanned and one scanned after end the same. The records of a
  *   UPC with surplus say so (status unmatch, '扫描到N件，多于记录的M件'), so the member may correct them.
  */
-export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
+export function allocate(scansIn: ScanIn[], recordsIn: RecordIn[]): Allocation {
+  // One key per product however its code is written (decision 075); every map below is keyed by it.
+  const scans = scansIn.map((s) => ({ ...s, upc: productCodeKey(s.upc) }));
+  const records = recordsIn.map((r) => ({ ...r, upc: r.upc === null ? null : productCodeKey(r.upc) }));
   const pool = scans.filter((s) => isSeen(s) && s.count > 0);
   const frozen = pool.filter(isFrozen);
   const live = pool.filter((s) => !isFrozen(s)).sort((a, b) => a.id - b.id);

@@ -7,6 +7,7 @@
 // in the same transaction, so what the members see follows at once.
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
+import { productCodeKey } from '../../../machines/product-code.ts';
 import { isSeen } from '../../../machines/scan-record.machine.ts';
 import { DELETED_TASK_STATUS, taskDisplayId } from '../../../machines/task.machine.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
@@ -58,14 +59,15 @@ async function parcelsOf(tx: Tx, trackingIds: string[], only?: { upc: string }):
   const scans = await tx.select().from(scanTrackings).where(inArray(scanTrackings.trackingId, trackingIds)).orderBy(asc(scanTrackings.id));
   const out: ContestedParcel[] = [];
   for (const trackingId of trackingIds) {
-    const here = recs.filter((r) => r.record.trackingId === trackingId);
-    const upcs = [
-      ...new Set(here.filter((r) => (only ? r.task.upc === only.upc : r.record.msg === CONTESTED_MESSAGE)).flatMap((r) => (r.task.upc ? [r.task.upc] : []))),
-    ];
-    for (const upc of upcs) {
-      const group = here.filter((r) => r.task.upc === upc);
+    // One parcel per product however its UPC is written (productCodeKey, decision 075), as matching groups them.
+    const here = recs.flatMap((r) => (r.record.trackingId === trackingId && r.task.upc ? [{ ...r, key: productCodeKey(r.task.upc) }] : []));
+    const keys = [...new Set(here.filter((r) => (only ? r.key === productCodeKey(only.upc) : r.record.msg === CONTESTED_MESSAGE)).map((r) => r.key))];
+    for (const key of keys) {
+      const group = here.filter((r) => r.key === key);
       if (new Set(group.map((r) => r.task.userId)).size < 2) continue;
-      const seen = scans.filter((s) => s.trackingId === trackingId && s.upc === upc && isSeen(s));
+      // The UPC as the first record's task writes it.
+      const upc = group[0]!.task.upc!;
+      const seen = scans.filter((s) => s.trackingId === trackingId && isSeen(s) && productCodeKey(s.upc) === key);
       const settledTasks = new Set(group.filter((r) => !acceptsMatch(r.task)).map((r) => r.task.id));
       out.push({
         trackingId,

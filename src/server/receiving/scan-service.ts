@@ -31,7 +31,7 @@ import {
   unmatchReasonOf,
 } from '../../../machines/scan-record.machine.ts';
 import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
-import { failsCheckDigit, gtinForms, isCatalogProductCode, productCodeMessages } from '../../../machines/product-code.ts';
+import { failsCheckDigit, gtinForms, isCatalogProductCode, productCodeKey, productCodeMessages, sameProductCode } from '../../../machines/product-code.ts';
 import { canonicalTrackingId, trackingIdError } from '../../../machines/tracking-id.ts';
 import type { ItemBrief } from './scan-rows.ts';
 import { lockAndRead, lockTrackings } from '../db/matching-store.ts';
@@ -275,7 +275,8 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     const rows = state.scans.get(job.trackingId) ?? [];
     const upcs = lines.map((l) => l.upc);
     const seenBefore = upcs.some((upc) => isDuplicateOfSeen(rows, { trackingId: job.trackingId, upc }));
-    if (job.kind === 'create' && (seenBefore || new Set(upcs).size !== upcs.length)) {
+    // One product given twice, however its upc is written (decision 075).
+    if (job.kind === 'create' && (seenBefore || new Set(upcs.map(productCodeKey)).size !== upcs.length)) {
       out[index] = { opStatus: 'failed', msg: scanMessages.upcDuplicate, rows, recordedUpcs: recordedUpcs(job.trackingId) };
       continue;
     }
@@ -371,7 +372,8 @@ export interface ModifyOutcome {
  * modify (/admin/scan's edit, tracking-list edit dialog) changes trackingId, upc, count or itemId
  * of one row. Its status is not set here: an init row stays init, a seen row is matched again. A row
  * whose task is being paid (wait2pay, payed) is frozen ('该记录已进入付款流程，不能修改'). Moving a
- * row onto a (tracking id, upc) that another row already has is 'upc重复，请编辑已添加的商品' (rows
+ * row onto a (tracking id, product) that another row already has (upcs compared by productCodeKey,
+ * decision 075) is 'upc重复，请编辑已添加的商品' (rows
  * that matching split for two tasks share their tracking id and upc; changing one's count is fine).
  * A modify that changes nothing is succ '没有变化' and writes nothing. It takes the tracking locks
  * before reading the row, writes and audits its row, and matching audits what it changes after.
@@ -400,13 +402,14 @@ export async function modifyScan(
 
   const set = { trackingId, upc, count, itemId: item ? item.id : before.itemId, itemName: item ? item.itemName : before.itemName };
   if ((Object.keys(set) as (keyof typeof set)[]).every((k) => before[k] === set[k])) return { opStatus: 'succ', msg: scanMessages.unchanged, row: before };
-  if (trackingId !== before.trackingId || upc !== before.upc) {
-    const [other] = await tx
-      .select({ id: scanTrackings.id })
+  // Another row of the tracking id and product (its upc however written, decision 075); rewriting
+  // the row's own upc in another form of the same product moves it nowhere.
+  if (trackingId !== before.trackingId || !sameProductCode(upc, before.upc)) {
+    const others = await tx
+      .select({ upc: scanTrackings.upc })
       .from(scanTrackings)
-      .where(and(eq(scanTrackings.trackingId, trackingId), eq(scanTrackings.upc, upc)))
-      .limit(1);
-    if (other) return { opStatus: 'failed', msg: scanMessages.upcDuplicate, row: before };
+      .where(and(eq(scanTrackings.trackingId, trackingId), ne(scanTrackings.id, id)));
+    if (others.some((o) => sameProductCode(o.upc, upc))) return { opStatus: 'failed', msg: scanMessages.upcDuplicate, row: before };
   }
   const [after] = await tx
     .update(scanTrackings)

@@ -123,6 +123,21 @@ describe('recording many purchases from a paste', () => {
     expect(await storedTask(t().database, task.id)).toMatchObject({ status: 'locked', productCount: 3 });
   });
 
+  it('records a carrier id pasted whole with its spaces as one parcel, with or without a quantity (decision 105)', async () => {
+    const w = await world();
+    const task = await claim(w.a.api, w.boardTask.id, 5);
+    const res = await w.a.api.post<Bulk>(bulk(task.id), { text: '1Z 999 AA1 01 2345 6784 2\n9865 7878 8855' });
+    expect(res.body.data!.rows.map((r) => [r.line, r.tracking, r.qty, r.ok])).toEqual([
+      [1, '1Z 999 AA1 01 2345 6784', 2, true],
+      [2, '9865 7878 8855', 1, true],
+    ]);
+    // The key is stored; what the member pasted is kept as typed (decision 097).
+    expect((await allRecords()).map((r) => [r.trackingId, r.typedTrackingId, r.productCount])).toEqual([
+      ['1Z999AA10123456784', '1Z 999 AA1 01 2345 6784', 2],
+      ['986578788855', '9865 7878 8855', 1],
+    ]);
+  });
+
   it("answers another member's task and a missing task A00004, changing nothing", async () => {
     const w = await world();
     const task = await claim(w.a.api, w.boardTask.id, 3);

@@ -85,6 +85,17 @@ describe('the paste box of the record dialog', () => {
     await waitFor(() => expect(box.value).toBe(''));
   });
 
+  it('reads a UPS id pasted whole, spaced as UPS prints it, as one line of one id (decision 105)', async () => {
+    const server = createTasksFake({ tasks: [aTask({ id: 100, count: 5 })] });
+    const { user, form, box } = await openPasteBox(server);
+    await user.click(box);
+    await user.paste('1Z 999 AA1 01 2345 6784 2');
+    // The carrier's name under the id says it was read as UPS's one number.
+    expect(preview(form)).toEqual([['1', '1Z 999 AA1 01 2345 6784承运商：UPS', '2', '✓ 可以添加']]);
+    expect(within(form).getByRole('status').textContent).toBe('共1行，均可添加');
+    expect((within(form).getByRole('button', { name: '添加1条记录' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it("shows the server's verdict per line when it refuses the paste (nothing added)", async () => {
     const server = createTasksFake({ tasks: [aTask({ id: 100, count: 5 })] });
     server.answer.bulk = () =>

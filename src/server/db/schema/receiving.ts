@@ -23,7 +23,9 @@ export const scanStatus = pgEnum('scan_status', SCAN_STATUSES);
  * paging and index-ordered "page of 20" reads; exact totals over big filters are expensive and are
  * capped (receiving/scan-queries.ts). item_id is nullable because an imported row may name a
  * product the catalogue does not have yet; it shows the file's item name until an admin assigns
- * the item (matching compares UPCs, so the row matches all the same once seen).
+ * the item (matching compares UPCs, so the row matches all the same once seen). `upc` is what was
+ * scanned or imported; matching and the duplicate checks compare its productCodeKey (decision 075),
+ * computed where compared: no statement looks a row up by upc, so no column or index holds the key.
  */
 export const scanTrackings = pgTable(
   'scan_trackings',
@@ -60,7 +62,9 @@ export const scanTrackings = pgTable(
 
 /**
  * Rows the canonical tracking id's migration re-keyed (decision 097), each with a note when its key
- * collides with another stored id's or its task already had a record of that key: read at start
+ * collides with another stored id's or its task already had a record of that key; and scan rows whose
+ * UPC migration 0013 gave its leading zero back (decision 075, table_name 'scan_trackings.upc', note
+ * 'same product' when the tracking id has another row of the product): read at start
  * (receiving/tracking-rekeys.ts) so an admin hears of them; nothing writes to it afterwards.
  */
 export const trackingIdRekeys = pgTable('tracking_id_rekeys', {
