@@ -9,6 +9,7 @@
 // division are allocate's; a task is judged by the units tied to it only
 // (docs/decisions/090-matching-judges-a-task-by-its-own-units.md).
 
+import { CONTESTED_MESSAGE } from '../../../machines/purchased-record.ts';
 import { isFrozen, isSeen, type ScanStatus } from '../../../machines/scan-record.machine.ts';
 
 export type { ScanStatus };
@@ -235,9 +236,6 @@ export function allocate(scans: ScanIn[], records: RecordIn[]): Allocation {
   }
   return { seen, records: results, pieces, surplus, contested };
 }
-
-/** What a record of a contested parcel says (decision 096): nothing of other members or of the parcel. */
-export const CONTESTED_MESSAGE = '该包裹正在核对中，请等待管理员处理';
 
 /** The record's msg for the task record dialog (SPEC §3 purchased record msg). */
 export function problemMessage(p: Problem | null): string {

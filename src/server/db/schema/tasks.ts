@@ -16,7 +16,7 @@ import { cents } from './cents';
 import { users } from './accounts';
 import { boards, boardTasks } from './boards';
 import { items } from './catalog';
-import { CONTESTED_MESSAGE } from '../../matching/allocate';
+import { CONTESTED_MESSAGE } from '../../../../machines/purchased-record';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
