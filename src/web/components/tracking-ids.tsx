@@ -68,15 +68,16 @@ function carrierShown(id: string): Carrier | null {
 
 /**
  * Beside a tracking id a clerk sees (the scan stations, the tracking list; decision 099): its carrier
- * as a small muted label, and the check-digit warning when the carrier's digit fails - a warning
- * only, the scan is taken. Nothing for an id no known carrier writes so.
+ * as a small muted label (slate-600: AA contrast on the scan2 rows' tinted backgrounds too), and the
+ * check-digit warning when the carrier's digit fails - a warning only, the scan is taken. Nothing for
+ * an id no known carrier writes so.
  */
 export function CarrierLabel({ trackingId }: { trackingId: string }): JSX.Element | null {
   const carrier = carrierShown(trackingId);
   if (!carrier) return null;
   return (
     <span className="inline-flex flex-wrap items-center gap-1 font-sans text-xs">
-      <span data-carrier={carrier.code} className="whitespace-nowrap text-slate-500">
+      <span data-carrier={carrier.code} className="whitespace-nowrap text-slate-600">
         {carrier.name}
       </span>
       {!carrier.checkDigitOk && <span className="rounded bg-amber-100 px-1.5 py-0.5 text-amber-900">{zh.tasks.trackingCheckDigit}</span>}
