@@ -149,9 +149,8 @@ const NO_UPCS: RecordedUpcs = { recorded: new Set(), contested: new Set() };
 /**
  * The lookup's two statements (every row of a tracking id, oldest first; the upcs members recorded
  * on it, live records only, each with whether a record of it waits as contested), prepared once per
- * database handle: drizzle builds their text once
- * instead of on every call, and PostgreSQL parses and plans each once per connection (named
- * statements). The lookup is a clerk's most frequent call (where its time went: docs/performance.md).
+ * database handle: drizzle builds their text once instead of on every call, and PostgreSQL parses
+ * and plans each once per connection (named statements). The lookup is a clerk's most frequent call (where its time went: docs/performance.md).
  */
 function prepareLookup(db: Db) {
   const trackingId = sql.placeholder('trackingId');
