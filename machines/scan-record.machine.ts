@@ -200,24 +200,35 @@ export function confirmScan<R extends { status: ScanStatus; count: number; itemI
  * Why an unmatch row matched nobody's task (decision 090: every unit no record claims is untied):
  * - notRecorded: no member recorded this tracking id;
  * - otherProduct: members recorded it, for other products only;
+ * - contested: members (two or more) recorded this product on it and fewer units arrived than they
+ *   record: the units wait for the admin's assignment on the home page (decision 096);
  * - moreThanRecorded: members recorded this product on it, and their records took no more units.
  */
-export const UNMATCH_REASONS = ['notRecorded', 'otherProduct', 'moreThanRecorded'] as const;
+export const UNMATCH_REASONS = ['notRecorded', 'otherProduct', 'contested', 'moreThanRecorded'] as const;
 export type UnmatchReason = (typeof UNMATCH_REASONS)[number];
 
-/** Each reason in words (/admin/scan2 shows it beside the row). */
+/** Each reason in words for the clerk (the scan stations show it beside the row; members never see these). */
 export const unmatchReasonMessages: Record<UnmatchReason, string> = {
   notRecorded: '没有会员记录此快递单号',
   otherProduct: '会员为此快递单号记录的是其他商品',
+  contested: '多位会员记录了此商品，到货不足，等待管理员在首页分配',
   moreThanRecorded: '到货数量多于会员记录，多出的件数未匹配',
 };
 
+/** What the caller knows of a tracking id's live records: the upcs members recorded on it, and those of them contested (decision 096). */
+export interface RecordedUpcs {
+  recorded: ReadonlySet<string>;
+  contested: ReadonlySet<string>;
+}
+
 /**
- * The reason of an unmatch row, given the upcs members recorded on its tracking id (null for any
- * other status). The row's product is recorded when one of them is its upc however written (decision 075).
+ * The reason of an unmatch row, given what members recorded on its tracking id (null for any other
+ * status). A upc is the row's product however written (decision 075).
  */
-export function unmatchReasonOf(row: { upc: string; status: ScanStatus }, recordedUpcs: ReadonlySet<string>): UnmatchReason | null {
-  if (row.status !== 'unmatch') return null;
-  if (recordedUpcs.size === 0) return 'notRecorded';
-  return [...recordedUpcs].some((upc) => sameProductCode(upc, row.upc)) ? 'moreThanRecorded' : 'otherProduct';
+export function unmatchReasonOf(row: { upc: string; status: ScanStatus }, upcs: RecordedUpcs): UnmatchReason | null {
+  if (!isUnmatched(row)) return null;
+  if (upcs.recorded.size === 0) return 'notRecorded';
+  const names = (set: ReadonlySet<string>) => [...set].some((upc) => sameProductCode(upc, row.upc));
+  if (!names(upcs.recorded)) return 'otherProduct';
+  return names(upcs.contested) ? 'contested' : 'moreThanRecorded';
 }

@@ -213,7 +213,8 @@ export const unitsOf = (records: readonly Scan2Record[], row: Pick<Scan2Row, 'up
 /**
  * What a settled row says beside its status: whose task it matched, or why it did not match (the
  * server's unmatchReason: nobody recorded the tracking id, members recorded other products on it,
- * or more units arrived than they recorded).
+ * several members recorded it and the units wait for the admin's assignment, or more units arrived
+ * than they recorded).
  */
 export function settledMessage(records: readonly Scan2Record[], row: Pick<Scan2Row, 'upc' | 'itemId'>): string {
   const mine = records.filter((r) => sameProduct(r, row));

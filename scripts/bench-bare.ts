@@ -50,7 +50,7 @@ export async function bareDb(target: { url: string } | { pglite: unknown }): Pro
 }
 
 /** A scan row as the app answers it (receiving/scan-service.ts scanOut). */
-const scanOut = (r: Row, recorded?: Set<string>) => ({
+const scanOut = (r: Row, upcs?: { recorded: Set<string>; contested: Set<string> }) => ({
   id: r.id,
   trackingId: r.tracking_id,
   upc: r.upc,
@@ -66,14 +66,16 @@ const scanOut = (r: Row, recorded?: Set<string>) => ({
   mainId: r.main_id,
   subId: r.sub_id,
   taskId: r.task_id,
-  ...(recorded
-    ? { unmatchReason: r.status === 'unmatch' ? (recorded.has(r.upc as string) ? 'moreThanRecorded' : recorded.size ? 'otherProduct' : 'notRecorded') : null }
-    : {}),
+  ...(upcs ? { unmatchReason: r.status === 'unmatch' ? reasonOf(r.upc as string, upcs) : null } : {}),
 });
 
-// The app's lookup statements (receiving/scan-service.ts rowsOfTracking, recordedUpcsOf), as drizzle writes them.
+const reasonOf = (upc: string, { recorded, contested }: { recorded: Set<string>; contested: Set<string> }) =>
+  recorded.has(upc) ? (contested.has(upc) ? 'contested' : 'moreThanRecorded') : recorded.size ? 'otherProduct' : 'notRecorded';
+
+// The app's lookup statements (receiving/scan-service.ts trackingOf), as drizzle writes them.
 const ROWS_OF_TRACKING = `select "id", "tracking_id", "upc", "count", "item_id", "item_name", "status", "matched_user", "user_id", "main_id", "sub_id", "task_id", "op_uid", "created_at", "updated_at" from "scan_trackings" where "scan_trackings"."tracking_id" = $1 order by "scan_trackings"."id" asc`;
-const RECORDED_UPCS = `select distinct "tasks"."upc" from "purchased_records" inner join "tasks" on "tasks"."id" = "purchased_records"."task_id" where ("purchased_records"."tracking_id" = $1 and "tasks"."status" <> $2)`;
+const RECORDED_UPCS = `select distinct "tasks"."upc", "purchased_records"."msg" = $1 from "purchased_records" inner join "tasks" on "tasks"."id" = "purchased_records"."task_id" where ("purchased_records"."tracking_id" = $2 and "tasks"."status" <> $3)`;
+const CONTESTED_MESSAGE = '该包裹正在核对中，请等待管理员处理';
 
 /** An audit entry of a changed row, with its row before and after (the app's audit_log columns). */
 const audit = (entity: string, action: string, opUid: number, before: Row | null, after: Row) => ({
@@ -269,10 +271,13 @@ export async function startBare(db: BareDb, opUid: number, onResponse: (ms: numb
   app.get('/bare/tracking/:id/list', async (req) => {
     const id = (req.params as { id: string }).id;
     const rows = await db.query(ROWS_OF_TRACKING, [id]);
-    const recorded = rows.some((r) => r.status === 'unmatch')
-      ? new Set((await db.query<{ upc: string }>(RECORDED_UPCS, [id, 'deleted'])).map((r) => r.upc))
-      : new Set<string>();
-    return { code: 'A00000', msg: '', data: { isExist: rows.length > 0, scanTrackingList: rows.map((r) => scanOut(r, recorded)) } };
+    const upcs = { recorded: new Set<string>(), contested: new Set<string>() };
+    if (rows.some((r) => r.status === 'unmatch'))
+      for (const r of await db.query<{ upc: string; '?column?': boolean | null }>(RECORDED_UPCS, [CONTESTED_MESSAGE, id, 'deleted'])) {
+        upcs.recorded.add(r.upc);
+        if (r['?column?']) upcs.contested.add(r.upc);
+      }
+    return { code: 'A00000', msg: '', data: { isExist: rows.length > 0, scanTrackingList: rows.map((r) => scanOut(r, upcs)) } };
   });
 
   app.post('/bare/tracking/:id/create', async (req) => {

@@ -2642,10 +2642,10 @@ export interface components {
             subId: number | null;
             taskId: number | null;
             /**
-             * @description Why an unmatch row matched nobody's task: no member recorded the tracking id, members recorded other products on it, or more units arrived than members recorded. Answered by the calls of one tracking id (its list, create, add); null for other statuses.
+             * @description Why an unmatch row matched nobody's task: no member recorded the tracking id, members recorded other products on it, several members recorded this product and fewer units arrived than they record (the units wait for an admin's assignment, decision 096), or more units arrived than members recorded. Answered by the calls of one tracking id (its list, create, add); null for other statuses.
              * @enum {string|null}
              */
-            unmatchReason?: "notRecorded" | "otherProduct" | "moreThanRecorded" | null;
+            unmatchReason?: "notRecorded" | "otherProduct" | "contested" | "moreThanRecorded" | null;
         };
         ScanTrackingPage: {
             /** @description Pages of the rows counted. The count stops at a bound (the rows up to the current page plus 2,000, see totalCapped), so a list over a million rows answers fast; paging further raises it. */

@@ -18,6 +18,7 @@ import {
   SCAN_STATUSES,
   scanRecordMachine,
   scanRecordMessages,
+  unmatchReasonMessages,
   unmatchReasonOf,
   type ScanRecordEvent,
   type ScanStatus,
@@ -171,7 +172,30 @@ describe('a upc is its product however written', () => {
   });
 
   it('an unmatch row of a product members recorded in another form is more than they recorded, not another product', () => {
-    expect(unmatchReasonOf(row('0045496883386', 'unmatch'), new Set(['045496883386']))).toBe('moreThanRecorded');
-    expect(unmatchReasonOf(row('4901234567894', 'unmatch'), new Set(['045496883386']))).toBe('otherProduct');
+    expect(unmatchReasonOf(row('0045496883386', 'unmatch'), { recorded: new Set(['045496883386']), contested: new Set<string>() })).toBe('moreThanRecorded');
+    expect(unmatchReasonOf(row('4901234567894', 'unmatch'), { recorded: new Set(['045496883386']), contested: new Set<string>() })).toBe('otherProduct');
+  });
+});
+
+describe('why an unmatch row matched nobody (decisions 091, 096)', () => {
+  const row = (upc: string, status: ScanStatus = 'unmatch') => ({ upc, status });
+  const upcs = (recorded: string[], contested: string[] = []) => ({ recorded: new Set(recorded), contested: new Set(contested) });
+
+  it('nobody recorded the tracking id; members recorded other products; more arrived than recorded', () => {
+    expect(unmatchReasonOf(row('111'), upcs([]))).toBe('notRecorded');
+    expect(unmatchReasonOf(row('111'), upcs(['222']))).toBe('otherProduct');
+    expect(unmatchReasonOf(row('111'), upcs(['111', '222']))).toBe('moreThanRecorded');
+  });
+
+  it('a upc several members contest: its units wait for the admin, which the clerk is told instead of "more than recorded"', () => {
+    expect(unmatchReasonOf(row('111'), upcs(['111', '222'], ['111']))).toBe('contested');
+    expect(unmatchReasonMessages.contested).toBe('多位会员记录了此商品，到货不足，等待管理员在首页分配');
+    // Another upc of the same parcel keeps its own reason.
+    expect(unmatchReasonOf(row('222'), upcs(['111', '222'], ['111']))).toBe('moreThanRecorded');
+    expect(unmatchReasonOf(row('333'), upcs(['111'], ['111']))).toBe('otherProduct');
+  });
+
+  it('only an unmatch row has a reason', () => {
+    for (const status of SCAN_STATUSES.filter((s) => s !== 'unmatch')) expect(unmatchReasonOf(row('111', status), upcs(['111'], ['111']))).toBeNull();
   });
 });

@@ -155,6 +155,7 @@ describe('scan2 rules as functions', () => {
     expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'moreThanRecorded' })], aRow())).toBe('到货数量多于会员记录，多出的件数未匹配');
     expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'notRecorded' })], aRow())).toBe('没有会员记录此快递单号');
     expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'otherProduct' })], aRow())).toBe('会员为此快递单号记录的是其他商品');
+    expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'contested' })], aRow())).toBe('多位会员记录了此商品，到货不足，等待管理员在首页分配');
     // Another product's reason is not this row's.
     expect(settledMessage([record({ upc: 'other', status: 'unmatch', unmatchReason: 'otherProduct' })], aRow())).toBe('');
     expect(settledMessage([record({ status: 'scan' })], aRow())).toBe('');

@@ -11,7 +11,7 @@ import { pageScans, scanFilters } from '../receiving/scan-queries.ts';
 import { addJob, checkTrackingId, createJob, modifyScan, scanOut, trackingOf, type ScanOutcome } from '../receiving/scan-service.ts';
 import { me, ok, type Handlers } from './types.ts';
 
-const answer = (r: ScanOutcome) => ok({ opStatus: r.opStatus, msg: r.msg, scanTrackingList: r.rows.map((row) => scanOut(row, r.recordedUpcs)) }, r.msg);
+const answer = (r: ScanOutcome) => ok({ opStatus: r.opStatus, msg: r.msg, scanTrackingList: r.rows.map((row) => scanOut(row, r.upcs)) }, r.msg);
 
 export const scanHandlers: Handlers = {
   async listScanTrackings(req, ctx) {
@@ -22,8 +22,8 @@ export const scanHandlers: Handlers = {
   },
 
   async getScanTracking(req, ctx) {
-    const { rows, recordedUpcs } = await trackingOf(ctx.db, checkTrackingId(req.params.id));
-    return ok({ isExist: rows.length > 0, scanTrackingList: rows.map((row) => scanOut(row, recordedUpcs)) });
+    const { rows, upcs } = await trackingOf(ctx.db, checkTrackingId(req.params.id));
+    return ok({ isExist: rows.length > 0, scanTrackingList: rows.map((row) => scanOut(row, upcs)) });
   },
 
   async createScanTrackings(req, ctx) {

@@ -11,6 +11,7 @@
 // productCodeKey (decision 075): a scan of `0045496883386` is the task's `045496883386`.
 
 import { productCodeKey } from '../../../machines/product-code.ts';
+import { CONTESTED_MESSAGE } from '../../../machines/purchased-record.ts';
 import { isFrozen, isSeen, type ScanStatus } from '../../../machines/scan-record.machine.ts';
 
 export type { ScanStatus };
@@ -242,9 +243,6 @@ export function allocate(scansIn: ScanIn[], recordsIn: RecordIn[]): Allocation {
   }
   return { seen, records: results, pieces, surplus, contested };
 }
-
-/** What a record of a contested parcel says (decision 096): nothing of other members or of the parcel. */
-export const CONTESTED_MESSAGE = '该包裹正在核对中，请等待管理员处理';
 
 /** The record's msg for the task record dialog (SPEC §3 purchased record msg). */
 export function problemMessage(p: Problem | null): string {

@@ -8,6 +8,7 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { productCodeKey } from '../../../machines/product-code.ts';
+import { CONTESTED_MESSAGE } from '../../../machines/purchased-record.ts';
 import { isSeen } from '../../../machines/scan-record.machine.ts';
 import { DELETED_TASK_STATUS, taskDisplayId } from '../../../machines/task.machine.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
@@ -19,7 +20,6 @@ import { users } from '../db/schema/accounts.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { badRequest } from '../errors.ts';
-import { CONTESTED_MESSAGE } from './allocate.ts';
 import { matchTracking } from './match.ts';
 import { acceptsMatch } from './plan.ts';
 

@@ -22,6 +22,13 @@ export type { MatchReport, ScanRow };
  */
 export const MATCH_CHUNK = 2000;
 
+/** What a run answers: its report, the scan rows of its tracking ids after it and the UPCs their records contest. */
+export interface MatchRun {
+  report: MatchReport;
+  rows: Map<string, ScanRow[]>;
+  contested: Map<string, ReadonlySet<string>>;
+}
+
 /**
  * One matching run: the locks and one read (unless the caller read `state` under the locks it
  * holds: lockTrackings then asks nothing), the plan, and its writes in one statement. Answers the
@@ -30,12 +37,12 @@ export const MATCH_CHUNK = 2000;
  * A run reads in one statement (readForMatching) and writes every change and audit entry in one
  * (writePlan, db/together.ts; docs/decisions/093-matching-statements.md).
  */
-async function run(tx: Tx, change: MatchChange, state?: MatchingState): Promise<{ report: MatchReport; rows: Map<string, ScanRow[]> }> {
+async function run(tx: Tx, change: MatchChange, state?: MatchingState): Promise<MatchRun> {
   const snapshot = state ? (await lockTrackings(tx, change.trackingIds), state) : await lockAndRead(tx, change.trackingIds, change.extraTaskIds ?? []);
   const plan = planMatching(snapshot, change, new Date());
   // live: the members whose tasks or parcels it changed and their boards' claims, told with the write.
   const { rows } = await writePlan(tx, plan, (done) => liveNotification(matchingChanges(done.audits)));
-  return { report: plan.report, rows };
+  return { report: plan.report, rows, contested: plan.contested };
 }
 
 /**
@@ -63,7 +70,8 @@ export async function matchTracking(tx: Tx, trackingId: string, actor: SessionUs
  * state); `seen` the announced rows the scans saw (written by matching in their final state);
  * `actors` who scanned each tracking id (a batch of scans by several clerks is matched in one run);
  * `trackingIds` those that changed. Every row is written and audited once, as stored. Answers the
- * rows of each tracking id after matching as well, without reading them again.
+ * rows of each tracking id after matching as well, and the UPCs its records contest, without reading
+ * them again.
  */
 export async function matchScannedTrackings(
   tx: Tx,
@@ -72,7 +80,7 @@ export async function matchScannedTrackings(
   actors: ReadonlyMap<string, SessionUser>,
   fresh: readonly FreshScan[],
   seen: ReadonlyMap<number, SeenChange>,
-): Promise<{ report: MatchReport; rows: Map<string, ScanRow[]> }> {
+): Promise<MatchRun> {
   return run(tx, { trackingIds: [...trackingIds].sort(), actor: null, actors, fresh, seen }, state);
 }
 

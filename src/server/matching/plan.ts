@@ -102,6 +102,8 @@ export interface MatchPlan {
   audits: AuditEntry[];
   /** The rows of each matched tracking id after the run, without the split rows (completePlan adds them). */
   rows: Map<string, ScanRow[]>;
+  /** The UPCs each matched tracking id's records contest after the run (allocate.ts contestedUpcs): the scan calls say why those units wait. */
+  contested: Map<string, ReadonlySet<string>>;
 }
 
 /** A plan with the ids of its split rows: every row to insert and every audit entry, in writing order. */
@@ -372,11 +374,14 @@ export function planMatching(state: MatchingState, change: MatchChange, now: Dat
   // The rows after matching, of the run's tracking ids: what was read, with the run's writes applied.
   const written = new Map(scanUpdates.map((u) => [u.after.id, u.after]));
   const rows = new Map<string, ScanRow[]>();
-  for (const t of trackingIds)
+  const contested = new Map<string, ReadonlySet<string>>();
+  for (const t of trackingIds) {
     rows.set(
       t,
       allocations.get(t).scans.map((r) => written.get(r.id) ?? freshAfter.get(r.id) ?? r),
     );
+    contested.set(t, allocations.get(t).allocation.contested);
+  }
 
   return {
     now,
@@ -388,6 +393,7 @@ export function planMatching(state: MatchingState, change: MatchChange, now: Dat
     taskUpdates: tasksAfter.afters,
     audits,
     rows,
+    contested,
   };
 }
 

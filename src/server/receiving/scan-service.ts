@@ -29,7 +29,9 @@ import {
   MAX_SCAN_TEXT,
   scanRecordMessages,
   unmatchReasonOf,
+  type RecordedUpcs,
 } from '../../../machines/scan-record.machine.ts';
+import { CONTESTED_MESSAGE } from '../../../machines/purchased-record.ts';
 import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
 import { failsCheckDigit, gtinForms, isCatalogProductCode, productCodeKey, productCodeMessages, sameProductCode } from '../../../machines/product-code.ts';
 import { canonicalTrackingId, trackingIdError } from '../../../machines/tracking-id.ts';
@@ -65,10 +67,10 @@ export const scanMessages = {
 } as const;
 
 /**
- * A scan row as the contract's ScanTracking. `recordedUpcs` (the upcs members recorded on the row's
- * tracking id) is given by the calls of one tracking id, whose unmatch rows then say why.
+ * A scan row as the contract's ScanTracking. `upcs` (the upcs members recorded on the row's tracking
+ * id, and those contested) is given by the calls of one tracking id, whose unmatch rows then say why.
  */
-export function scanOut(r: ScanRow, recordedUpcs?: ReadonlySet<string>): ScanTracking {
+export function scanOut(r: ScanRow, upcs?: RecordedUpcs): ScanTracking {
   return {
     id: r.id,
     trackingId: r.trackingId,
@@ -85,7 +87,7 @@ export function scanOut(r: ScanRow, recordedUpcs?: ReadonlySet<string>): ScanTra
     mainId: r.mainId,
     subId: r.subId,
     taskId: r.taskId,
-    ...(recordedUpcs ? { unmatchReason: unmatchReasonOf(r, recordedUpcs) } : {}),
+    ...(upcs ? { unmatchReason: unmatchReasonOf(r, upcs) } : {}),
   };
 }
 
@@ -134,17 +136,28 @@ async function requireItem(tx: Tx, id: number): Promise<ItemBrief> {
 const upcSet = (tasks: readonly { upc: string | null }[]) => new Set(tasks.flatMap((t) => (t.upc === null ? [] : [t.upc])));
 
 /**
+ * What a tracking id's live records say of its upcs: every upc recorded, and those a record waits on
+ * as contested (its msg CONTESTED_MESSAGE, which matching writes exactly while the upc is contested:
+ * decision 096; the admin home's list reads the same msg).
+ */
+const recordedUpcsOf = (records: readonly { upc: string | null; contested: boolean | null }[]): RecordedUpcs => ({
+  recorded: upcSet(records),
+  contested: upcSet(records.filter((r) => r.contested)),
+});
+const NO_UPCS: RecordedUpcs = { recorded: new Set(), contested: new Set() };
+
+/**
  * The lookup's two statements (every row of a tracking id, oldest first; the upcs members recorded
- * on it, live records only), prepared once per database handle: drizzle builds their text once
- * instead of on every call, and PostgreSQL parses and plans each once per connection (named
- * statements). The lookup is a clerk's most frequent call (where its time went: docs/performance.md).
+ * on it, live records only, each with whether a record of it waits as contested), prepared once per
+ * database handle: drizzle builds their text once instead of on every call, and PostgreSQL parses
+ * and plans each once per connection (named statements). The lookup is a clerk's most frequent call (where its time went: docs/performance.md).
  */
 function prepareLookup(db: Db) {
   const trackingId = sql.placeholder('trackingId');
   return {
     rows: db.select().from(scanTrackings).where(eq(scanTrackings.trackingId, trackingId)).orderBy(asc(scanTrackings.id)).prepare('scan_lookup_rows'),
     upcs: db
-      .selectDistinct({ upc: tasks.upc })
+      .selectDistinct({ upc: tasks.upc, contested: sql<boolean | null>`${purchasedRecords.msg} = ${CONTESTED_MESSAGE}` })
       .from(purchasedRecords)
       .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
       .where(and(eq(purchasedRecords.trackingId, trackingId), ne(tasks.status, DELETED_TASK_STATUS)))
@@ -154,11 +167,11 @@ function prepareLookup(db: Db) {
 const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
 
 /** A tracking id's rows, with what its unmatch rows need to say why (read only when one is unmatch). */
-export async function trackingOf(db: Db, trackingId: string): Promise<{ rows: ScanRow[]; recordedUpcs: ReadonlySet<string> }> {
+export async function trackingOf(db: Db, trackingId: string): Promise<{ rows: ScanRow[]; upcs: RecordedUpcs }> {
   let lookup = lookups.get(db);
   if (!lookup) lookups.set(db, (lookup = prepareLookup(db)));
   const rows = await lookup.rows.execute({ trackingId });
-  return { rows, recordedUpcs: rows.some(isUnmatched) ? upcSet(await lookup.upcs.execute({ trackingId })) : new Set() };
+  return { rows, upcs: rows.some(isUnmatched) ? recordedUpcsOf(await lookup.upcs.execute({ trackingId })) : NO_UPCS };
 }
 
 export interface ScanOutcome {
@@ -166,8 +179,8 @@ export interface ScanOutcome {
   msg: string;
   /** Every row of the tracking id after the call (after matching when it changed anything). */
   rows: ScanRow[];
-  /** The upcs members recorded on the tracking id (scanOut says why its unmatch rows are). */
-  recordedUpcs: ReadonlySet<string>;
+  /** The upcs members recorded on the tracking id, and those contested (scanOut says why its unmatch rows are). */
+  upcs: RecordedUpcs;
 }
 
 /**
@@ -263,8 +276,11 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     }
   });
   const ids = state.newIds.values();
-  // The snapshot holds the tracking ids' live records with their tasks: what their unmatch rows say.
-  const recordedUpcs = (trackingId: string) => upcSet((state.records.get(trackingId) ?? []).map(({ task }) => task));
+  // The snapshot holds the tracking ids' live records with their tasks: what their unmatch rows say
+  // (a refused scan changes nothing, so their msgs as read say which upcs are contested).
+  const recordsOf = (trackingId: string) =>
+    (state.records.get(trackingId) ?? []).map(({ record, task }) => ({ upc: task.upc, contested: record.msg === CONTESTED_MESSAGE }));
+  const recordedUpcs = (trackingId: string) => recordedUpcsOf(recordsOf(trackingId));
 
   const actors = new Map<string, SessionUser>();
   const fresh: FreshScan[] = [];
@@ -277,11 +293,11 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     const seenBefore = upcs.some((upc) => isDuplicateOfSeen(rows, { trackingId: job.trackingId, upc }));
     // One product given twice, however its upc is written (decision 075).
     if (job.kind === 'create' && (seenBefore || new Set(upcs.map(productCodeKey)).size !== upcs.length)) {
-      out[index] = { opStatus: 'failed', msg: scanMessages.upcDuplicate, rows, recordedUpcs: recordedUpcs(job.trackingId) };
+      out[index] = { opStatus: 'failed', msg: scanMessages.upcDuplicate, rows, upcs: recordedUpcs(job.trackingId) };
       continue;
     }
     if (job.kind === 'add' && seenBefore) {
-      out[index] = { opStatus: 'failed', msg: scanMessages.trackingSubmitted, rows, recordedUpcs: recordedUpcs(job.trackingId) };
+      out[index] = { opStatus: 'failed', msg: scanMessages.trackingSubmitted, rows, upcs: recordedUpcs(job.trackingId) };
       continue;
     }
     const action = job.kind === 'create' ? 'scan' : 'add';
@@ -306,24 +322,23 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
   }
   if (written.length) {
     // Matching writes the new rows (fresh) and the announced ones seen (seenChanges), in their final state.
-    const matched = (
-      await matchScannedTrackings(
-        tx,
-        written.map((w) => w.job.trackingId),
-        state,
-        actors,
-        fresh,
-        seenChanges,
-      )
-    ).rows;
+    const matched = await matchScannedTrackings(
+      tx,
+      written.map((w) => w.job.trackingId),
+      state,
+      actors,
+      fresh,
+      seenChanges,
+    );
     for (const { index, job, upcs } of written) {
       const msg = job.kind === 'create' ? scanMessages.created : scanMessages.added;
       out[index] = {
         opStatus: 'succ',
         // A upc whose check digit fails is taken and flagged (decision 074).
         msg: upcs.some(failsCheckDigit) ? `${msg}；${productCodeMessages.checkDigit}` : msg,
-        rows: matched.get(job.trackingId) ?? [],
-        recordedUpcs: recordedUpcs(job.trackingId),
+        rows: matched.rows.get(job.trackingId) ?? [],
+        // The records are as read (a scan adds none); which upcs they contest is matching's verdict after the scan.
+        upcs: { recorded: recordedUpcs(job.trackingId).recorded, contested: matched.contested.get(job.trackingId) ?? new Set() },
       };
     }
   }

@@ -2,6 +2,9 @@
 // The task rules' refusals ('只有进行中的任务可以修改', ...) are not here: they live with the rules in
 // machines/task.machine.ts (taskMessages); the claim rules' field messages (used by the edit-count
 // dialog) in machines/claim.machine.ts (claimMessages).
+/** A tracking id whose carrier's check digit fails (decision 097): one wording wherever the id is typed or shown. */
+const TRACKING_CHECK_DIGIT = '校验位不符，请核对单号';
+
 export const tasksText = {
   // /user/my-task: filters
   status: '状态',
@@ -94,7 +97,10 @@ export const tasksText = {
   recordTracking: '快递单号',
   /** Under a typed tracking id (decision 097). */
   trackingCarrier: (carrier: string) => `承运商：${carrier}`,
-  trackingCheckDigitFailed: '校验位不符，请核对单号（仍可保存）',
+  /** Beside a tracking id shown (the scan stations, the tracking list: decision 099). */
+  trackingCheckDigit: TRACKING_CHECK_DIGIT,
+  /** Under a typed tracking id: the id is still taken. */
+  trackingCheckDigitFailed: `${TRACKING_CHECK_DIGIT}（仍可保存）`,
   recordCount: '数目',
   trackingRequired: '请填写trackingId', // SPEC §5, verbatim
   countRequired: '请填写数目', // SPEC §5

@@ -36,7 +36,7 @@ interface ScanRowOut {
   mainId: number | null;
   subId: number | null;
   taskId: number | null;
-  unmatchReason?: 'notRecorded' | 'otherProduct' | 'moreThanRecorded' | null;
+  unmatchReason?: 'notRecorded' | 'otherProduct' | 'contested' | 'moreThanRecorded' | null;
 }
 interface ScanResult {
   opStatus: 'succ' | 'failed';
@@ -434,6 +434,35 @@ describe('/admin/scan2: add', () => {
     await record(w.b.api, gone.id, 'R2', 1);
     expect((await w.b.api.del(`/api/task/info/user/${gone.id}`)).body.code).toBe('A00000');
     expect(reasons((await add(w, 'R2', { itemId: w.item.id })).body.data!.scanTrackingList)).toEqual([[UPC, 'unmatch', 'notRecorded']]);
+  });
+
+  it('says a contested parcel’s units wait for the admin, until the admin assigns them (decision 096)', async () => {
+    const w = await world();
+    // Two members record the same tracking id for 1 unit each; the parcel holds 1.
+    const bobs = await claim(w.b.api, w.boardTask.id, 1);
+    const alices = await claim(w.a.api, w.boardTask.id, 1);
+    const [bobRecord] = await record(w.b.api, bobs.id, 'C1', 1);
+    const [aliceRecord] = await record(w.a.api, alices.id, 'C1', 1);
+    const reasons = (rows: ScanRowOut[]) => rows.map((r) => [r.upc, r.status, r.unmatchReason]);
+
+    // The scan's answer (scan2), a repeat of it and the look-up all say why the unit waits.
+    expect(reasons((await add(w, 'C1', { itemId: w.item.id })).body.data!.scanTrackingList)).toEqual([[UPC, 'unmatch', 'contested']]);
+    const again = await add(w, 'C1', { itemId: w.item.id });
+    expect(again.body.data).toMatchObject({ opStatus: 'failed', msg: scanMessages.trackingSubmitted });
+    expect(reasons(again.body.data!.scanTrackingList)).toEqual([[UPC, 'unmatch', 'contested']]);
+    expect(reasons((await lookup(w, 'C1')).body.data!.scanTrackingList)).toEqual([[UPC, 'unmatch', 'contested']]);
+
+    // The admin gives the unit to alice: the row is hers, and nothing waits any more.
+    const assigned = await w.admin.post('/api/match/admin/contested/assign', {
+      trackingId: 'C1',
+      upc: UPC,
+      records: [
+        { recordId: aliceRecord!.id, count: 1 },
+        { recordId: bobRecord!.id, count: 0 },
+      ],
+    });
+    expect(assigned.body.code).toBe('A00000');
+    expect((await lookup(w, 'C1')).body.data!.scanTrackingList).toMatchObject([{ upc: UPC, status: 'match', taskId: alices.id, unmatchReason: null }]);
   });
 
   it('sees an imported row (init) when its parcel is scanned, on both screens, with the scanned count', async () => {

@@ -5,7 +5,7 @@
 // support/fake-api.ts. It routes only the tracking ids, record ids and searches it is told about.
 // `down` makes every scan call fail without an answer (a dropped connection); `answer` replaces one
 // kind of answer. Only the web app is under test here; the real server is proven by tests/server.
-import { isFrozen, isSeen, scanRecordMessages } from '../../../machines/scan-record.machine';
+import { isFrozen, isSeen, isUnmatched, scanRecordMessages, type UnmatchReason } from '../../../machines/scan-record.machine';
 import type { components } from '../../../src/api/schema';
 import { createFakeServer, ok, refuse, type Answer, type FakeServer } from '../support/fake-api';
 
@@ -59,6 +59,8 @@ export interface ReceivingFake extends FakeServer<AnswerKey> {
   loseNextAddAnswer: boolean;
   /** Tracking ids whose records match a task (status match after a scan). */
   matching: Set<string>;
+  /** Why the unmatch records of a tracking id matched nobody, as the server says (none: no reason answered). */
+  unmatchReasons: Map<string, UnmatchReason>;
 }
 
 export interface ReceivingFakeOptions {
@@ -75,6 +77,7 @@ export function createReceivingFake(options: ReceivingFakeOptions = {}): Receivi
     items: options.items ?? [anItem(5), anItem(6)],
     loseNextAddAnswer: false,
     matching: new Set<string>(),
+    unmatchReasons: new Map<string, UnmatchReason>(),
   });
   const trackingIds = options.trackingIds ?? ['1Z001', '1Z002', '1Z003', '1Z004', '1Z005'];
   let nextId = 100;
@@ -83,7 +86,10 @@ export function createReceivingFake(options: ReceivingFakeOptions = {}): Receivi
   const itemOf = (id: number) => server.items.find((i) => i.id === id);
   const seen = (r: ScanTracking) => isSeen(r);
   const matchAll = (trackingId: string) => {
-    for (const r of recordsOf(trackingId)) if (seen(r)) r.status = server.matching.has(trackingId) ? 'match' : 'unmatch';
+    for (const r of recordsOf(trackingId)) {
+      if (seen(r)) r.status = server.matching.has(trackingId) ? 'match' : 'unmatch';
+      if (isUnmatched(r) && server.unmatchReasons.has(trackingId)) r.unmatchReason = server.unmatchReasons.get(trackingId)!;
+    }
   };
 
   for (const trackingId of trackingIds) {

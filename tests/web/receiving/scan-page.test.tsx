@@ -280,3 +280,43 @@ describe('/admin/scan: product codes (decision 074)', () => {
     expect(within(newRow('045496883386')).queryByText('UPC校验位不正确，请核对')).toBeNull();
   });
 });
+
+describe('/admin/scan: why a unit waits, and the parcel’s carrier (decisions 096, 099)', () => {
+  it('a contested parcel’s unit says it waits for the admin’s assignment, not that more arrived than recorded', async () => {
+    await withParcel(
+      createReceivingFake({ records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6', status: 'unmatch', unmatchReason: 'contested' })] }),
+    );
+    const row = within(recordsTable()).getByText('UPC6').closest('tr')!;
+    expect(within(row).getByText('多位会员记录了此商品，到货不足，等待管理员在首页分配')).toBeTruthy();
+    expect(within(row).queryByText('到货数量多于会员记录，多出的件数未匹配')).toBeNull();
+  });
+
+  it('shows the carrier beside the parcel’s tracking id on either tab, and warns when its check digit fails', async () => {
+    const server = createReceivingFake({ trackingIds: ['1Z999AA10123456784', '1Z999AA10123456785'] });
+    await openScan(server);
+    await scanWithScanner('1z999aa10123456784');
+    const parcel = await screen.findByText('当前快递单号：1Z999AA10123456784');
+    const line = parcel.parentElement!;
+    expect(within(line).getByText('UPS')).toBeTruthy();
+    expect(within(line).queryByText('校验位不符，请核对单号')).toBeNull();
+    await userEvent.setup().click(screen.getByRole('tab', { name: '快递单号' }));
+    expect(within(screen.getByText('当前快递单号：1Z999AA10123456784').parentElement!).getByText('UPS')).toBeTruthy();
+
+    // The next parcel's id fails UPS's check digit: taken all the same, with the warning.
+    await userEvent.setup().click(screen.getByRole('button', { name: '下一个包裹' }));
+    await scanWithScanner('1Z999AA10123456785');
+    const failing = (await screen.findByText('当前快递单号：1Z999AA10123456785')).parentElement!;
+    expect(within(failing).getByText('UPS')).toBeTruthy();
+    expect(within(failing).getByText('校验位不符，请核对单号')).toBeTruthy();
+    expect(server.calls.filter((c) => c.path.startsWith('/api/scan')).map((c) => c.path)).toEqual([
+      '/api/scan/admin/tracking/1Z999AA10123456784/list',
+      '/api/scan/admin/tracking/1Z999AA10123456785/list',
+    ]);
+  });
+
+  it('says nothing of a carrier for an id no known carrier writes so', async () => {
+    await withParcel();
+    const line = screen.getByText('当前快递单号：1Z001').parentElement!;
+    expect(line.querySelector('[data-carrier]')).toBeNull();
+  });
+});

@@ -295,3 +295,34 @@ describe('/admin/scan2: a product code is not a tracking id (decision 074)', () 
     expect(stored()!.rows.map((r) => r.trackingId)).toEqual(['1Z999AA10123456784', '1Z999AA10123456785']);
   });
 });
+
+describe('/admin/scan2: why a unit waits, and each parcel’s carrier (decisions 096, 099)', () => {
+  it('a contested parcel’s row says its unit waits for the admin’s assignment', async () => {
+    store({ item: item5 });
+    const server = createReceivingFake();
+    server.unmatchReasons.set('1Z001', 'contested');
+    await openScan2(server);
+    await scanWithScanner('1Z001');
+    await userEvent.setup().click(within(await rowOf('1Z001')).getByRole('button', { name: '提交' }));
+    await waitFor(async () => expect(await statusOf('1Z001')).toBe('匹配失败'));
+    expect(within(await rowOf('1Z001')).getByText('多位会员记录了此商品，到货不足，等待管理员在首页分配')).toBeTruthy();
+  });
+
+  it('shows each row’s carrier beside its tracking id, and warns on the row whose check digit fails', async () => {
+    store({ item: item5 });
+    const server = createReceivingFake({ trackingIds: ['1Z999AA10123456784', '1Z999AA10123456785', '1Z001'] });
+    await openScan2(server);
+    await scanWithScanner('1Z999AA10123456784');
+    await scanWithScanner('1Z999AA10123456785');
+    await scanWithScanner('1Z001');
+    const good = await rowOf('1Z999AA10123456784');
+    expect(within(good).getByText('UPS')).toBeTruthy();
+    expect(within(good).queryByText('校验位不符，请核对单号')).toBeNull();
+    const failing = await rowOf('1Z999AA10123456785');
+    expect(within(failing).getByText('UPS')).toBeTruthy();
+    expect(within(failing).getByText('校验位不符，请核对单号')).toBeTruthy();
+    // Taken all the same: sent like any other row.
+    await waitFor(() => expect(callsTo(server, '/add').map((c) => c.path)).toContain('/api/scan/admin/tracking/1Z999AA10123456785/add'));
+    expect((await rowOf('1Z001')).querySelector('[data-carrier]')).toBeNull();
+  });
+});

@@ -99,6 +99,23 @@ describe('/admin/tracking-list: the table', () => {
     expect(listQueries(fake)).toEqual([{ page: '0', size: '20', isDesc: 'true', timezone: TIMEZONE }]);
   });
 
+  it('labels each tracking id with its carrier, and warns under one whose check digit fails (decision 099)', async () => {
+    renderList('/admin/tracking-list', [
+      aRecord({ id: 21, trackingId: '1Z999AA10123456784', createdAt: NOW + 3 }),
+      aRecord({ id: 22, trackingId: 'RR123456785CN', createdAt: NOW + 2 }),
+      aRecord({ id: 23, trackingId: '1Z999AA10123456785', createdAt: NOW + 1 }),
+      aRecord({ id: 24, trackingId: '1Z100', createdAt: NOW }),
+    ]);
+    await waitFor(() => expect(bodyRows()).toHaveLength(4));
+    const trackingCells = bodyRows().map((row) => within(row).getAllByRole('cell')[1]!);
+    expect(trackingCells.map((cell) => cell.textContent)).toEqual([
+      '1Z999AA10123456784UPS',
+      'RR123456785CN中国邮政/EMS',
+      '1Z999AA10123456785UPS校验位不符，请核对单号',
+      '1Z100',
+    ]);
+  });
+
   it('offers the six scan statuses and links to the two scan screens and the upload', async () => {
     renderList();
     await waitFor(() => expect(bodyRows()).toHaveLength(1));

@@ -18,7 +18,7 @@ import { PURCHASED_STATUSES, UNSEEN_PURCHASED_STATUS } from '../../../../machine
 import { users } from './accounts';
 import { boards, boardTasks } from './boards';
 import { items } from './catalog';
-import { CONTESTED_MESSAGE } from '../../matching/allocate';
+import { CONTESTED_MESSAGE } from '../../../../machines/purchased-record';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 

@@ -2,8 +2,9 @@
 // upc; the USB scanner (hidden input) or the camera feeds both, and manual fields take typed codes.
 // machines/scan.machine.ts owns the flow and every rule (first scan = tracking id, upc duplicates,
 // counts, the product of each row, what submit needs, which records may be edited); the page shows
-// its context: the records already added (each with edit, i.e. modify), the new rows (upc, count, a
-// product select of the upc's products, delete) and a link to /admin/item-list to add a product.
+// its context: the parcel's tracking id with its carrier (decision 099), the records already added
+// (each with edit, i.e. modify; an unmatch one says why), the new rows (upc, count, a product select
+// of the upc's products, delete) and a link to /admin/item-list to add a product.
 // The command barcodes (提交, 下一个包裹, 取消) and +1 / -1 on each row let a clerk receive parcel
 // after parcel with the scanner alone; after a submit the next scan is the next parcel.
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
@@ -16,6 +17,7 @@ import { MAX_SCAN_COUNT, isSaving, scanMessages, type ScanRecord, type ScanRow, 
 import { mayEdit, unmatchReasonMessages } from '../../../../machines/scan-record.machine';
 import { failsCheckDigit, productCodeMessages } from '../../../../machines/product-code';
 import { ItemPicker, ItemPickerField } from '../../components/item-picker';
+import { CarrierLabel } from '../../components/tracking-ids';
 import { ScanStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/dialog';
@@ -103,11 +105,10 @@ export function ScanPage(): JSX.Element {
 
 function TrackingTab({ actor, onCode }: { actor: ScanActor; onCode: (code: string) => void }): JSX.Element {
   const trackingId = useSelector(actor, (snap: ScanSnapshot) => snap.context.trackingId);
-  const isExist = useSelector(actor, (snap: ScanSnapshot) => snap.context.isExist);
   const canReset = useSelector(actor, (snap: ScanSnapshot) => snap.can({ type: 'tracking.reset' }));
   return (
     <div className="flex flex-col gap-3">
-      <p className="text-sm text-slate-700">{trackingId === null ? s.noTracking : `${s.current(trackingId)}（${isExist ? s.exists : s.notExists}）`}</p>
+      {trackingId === null && <p className="text-sm text-slate-700">{s.noTracking}</p>}
       <ManualCode label={s.trackingManual} button={c.confirm} onCode={onCode} />
       {trackingId !== null && (
         <div>
@@ -145,6 +146,20 @@ function ManualCode({ label, button, onCode }: { label: string; button: string; 
   );
 }
 
+/** The parcel being received, above its tables whichever tab is open: its tracking id, carrier (decision 099) and whether it had rows. */
+function CurrentParcel({ actor }: { actor: ScanActor }): JSX.Element | null {
+  const trackingId = useSelector(actor, (snap: ScanSnapshot) => snap.context.trackingId);
+  const isExist = useSelector(actor, (snap: ScanSnapshot) => snap.context.isExist);
+  if (trackingId === null) return null;
+  return (
+    <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700">
+      <span className="break-all">{s.current(trackingId)}</span>
+      <CarrierLabel trackingId={trackingId} />
+      <span>（{isExist ? s.exists : s.notExists}）</span>
+    </p>
+  );
+}
+
 function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
   const records = useSelector(actor, (snap: ScanSnapshot) => snap.context.records);
   const rows = useSelector(actor, (snap: ScanSnapshot) => snap.context.rows);
@@ -154,6 +169,7 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
 
   return (
     <div className="flex flex-col gap-4">
+      <CurrentParcel actor={actor} />
       <section>
         <h2 className="mb-2 text-sm font-semibold text-slate-800">{s.recordsCaption}</h2>
         <ScrollRegion label={s.recordsCaption} className="rounded-lg border border-slate-200">

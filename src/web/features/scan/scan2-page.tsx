@@ -2,11 +2,13 @@
 // ids with the USB scanner (hidden input) or the camera. machines/scan2.machine.ts decides
 // everything: which scans become rows, when a row is sent, what its status is, which rows offer
 // submit and delete (`snapshot.can`), when failed rows are tried again. The page shows it: a banner
-// and a sound for each scan, the counts, and the rows newest first, coloured by status.
+// and a sound for each scan, the counts, and the rows newest first, coloured by status, each tracking
+// id with its carrier (decision 099).
 import { useSelector } from '@xstate/react';
 import { useRef, type JSX } from 'react';
 import { SCAN2_STATUS, type Scan2Row, type Scan2Snapshot, type Scan2Status } from '../../../../machines/scan2.machine';
 import { ItemPicker } from '../../components/item-picker';
+import { CarrierLabel } from '../../components/tracking-ids';
 import { Button } from '../../components/ui/button';
 import { ScrollRegion } from '../../components/ui/scroll-region';
 import { StatusBadge, type BadgeTone } from '../../components/ui/status-badge';
@@ -124,7 +126,13 @@ function Scan2Table({ actor, rows }: { actor: Scan2Actor; rows: Scan2Row[] }): J
             rows.map((row) => (
               <tr key={row.key} data-status={row.status} className={ROW_CLASS[row.status]}>
                 <td className="px-3 py-2 text-slate-500">{row.key}</td>
-                <td className="px-3 py-2 font-mono">{row.trackingId}</td>
+                <td className="px-3 py-2">
+                  {/* The id, then its carrier and a failed check digit's warning (decision 099); they wrap under the id on a phone. */}
+                  <span className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
+                    <span className="font-mono whitespace-nowrap">{row.trackingId}</span>
+                    <CarrierLabel trackingId={row.trackingId} />
+                  </span>
+                </td>
                 <td className="px-3 py-2">{row.itemName}</td>
                 <td className="px-3 py-2 font-mono text-xs">{row.upc}</td>
                 <td className="px-3 py-2">

@@ -11,7 +11,7 @@ import { useCallback, useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { mayEdit, SCAN_STATUSES, type ScanStatus } from '../../../../machines/scan-record.machine';
 import { ScanStatusBadge } from '../../components/task-status-badges';
-import { idTextClass } from '../../components/tracking-ids';
+import { CarrierLabel, idTextClass } from '../../components/tracking-ids';
 import { Button } from '../../components/ui/button';
 import { columnHelper } from '../../components/ui/data-table';
 import { FilterBar } from '../../components/ui/filter-bar';
@@ -66,7 +66,16 @@ export function TrackingListPage({ search, data, onSearch }: TrackingListPagePro
     () =>
       col.columns([
         col.accessor('id', { header: F.id, meta: { className: 'tabular-nums' } }),
-        col.accessor('trackingId', { header: F.trackingId, cell: ({ getValue }) => <span className={idTextClass}>{getValue()}</span> }),
+        col.accessor('trackingId', {
+          header: F.trackingId,
+          // The id, and under it its carrier (decision 099).
+          cell: ({ getValue }) => (
+            <span className="flex flex-col items-start gap-0.5">
+              <span className={idTextClass}>{getValue()}</span>
+              <CarrierLabel trackingId={getValue()} />
+            </span>
+          ),
+        }),
         col.accessor('upc', { header: F.upc, cell: ({ getValue }) => <span className={idTextClass}>{getValue()}</span> }),
         col.accessor('count', { header: F.count, meta: { align: 'right', className: 'tabular-nums' } }),
         col.display({
