@@ -99,10 +99,10 @@ async function seed() {
   adminToken = stage.adminToken;
   const createItem = async (item: typeof CUP) =>
     (await api.post<{ id: number }>(adminToken, '/api/item/info', { ...item, url: `shop.example.com/${item.productId}`, status: 'open' })).id;
+  // The two members' invitations go out together (each waits for its own mail).
+  const [wangId, zhaoId] = await Promise.all([WANG, ZHAO].map((member) => inviteAndRegister(server, sink, adminToken, member)));
   itemIds.cup = await createItem(CUP);
   itemIds.earbuds = await createItem(EARBUDS);
-  const wangId = await inviteAndRegister(server, sink, adminToken, WANG);
-  const zhaoId = await inviteAndRegister(server, sink, adminToken, ZHAO);
   const group = await api.post<{ id: number }>(adminToken, '/api/usergroup/update', { groupName: 'E2E 标签组', remark: '' });
   expect(await api.post<boolean>(adminToken, `/api/usergroup/${group.id}/user?uids=${wangId},${zhaoId}`)).toBe(true);
   const board = await api.post<{ id: number }>(adminToken, '/api/board/info', {
@@ -238,6 +238,16 @@ describe('parcels as the world labels them, in the browser', () => {
     await paste.getByLabel('任务', { exact: true }).selectOption({ label: `${tasks.pasted.mainId} · ${CUP.itemName}（还可记录3件）` });
     await paste.getByLabel('粘贴单号').fill(PASTED.map((p) => p.line).join('\n'));
     await paste.getByText('共3行，均可添加', { exact: true }).waitFor();
+    // The preview shows each id as pasted (full width, lower case), its carrier named under it.
+    const preview = paste.getByRole('table', { name: '粘贴内容预览' });
+    for (const [p, carrier] of [
+      [PASTED[0], 'USPS（美国邮政）'],
+      [PASTED[1], '顺丰速运'],
+      [PASTED[2], '中国邮政/EMS'],
+    ] as const) {
+      const row = preview.getByRole('row').filter({ hasText: p.line.split(/[\t,]/)[0]! });
+      await row.getByText(`承运商：${carrier}`, { exact: true }).waitFor();
+    }
     await shot(m, 'labels-02-paste-preview');
     await paste.getByRole('button', { name: '添加3条记录' }).click();
     await paste.waitFor({ state: 'detached' });
