@@ -319,10 +319,11 @@ describe('parcels as the world labels them, in the browser', () => {
     await expect(cellText(mine.table, pastedRow, '状态')).resolves.toBe('已锁定');
     for (const p of PASTED) await pastedRow.getByRole('button', { name: `${p.key}：已到货` }).waitFor();
     for (const e of TYPED) await typedRow.getByRole('button', { name: `${e.key}：已到货` }).waitFor();
+    await shot(m, 'labels-05-member-tasks');
     const { dialog, records } = await openRecords(m, typedRow);
     await dialog.getByText('认领 5 件，已到货 5 件').waitFor();
     for (const entry of TYPED) expect(await cellText(records, rowWithCell(records, entry.typed), '状态'), entry.how).toBe('已匹配');
-    await shot(m, 'labels-05-member-arrived');
+    await shot(m, 'labels-05-member-records');
     expect(member.errors).toEqual([]);
     await member.close();
   });
@@ -343,6 +344,8 @@ describe('parcels as the world labels them, in the browser', () => {
     const added = a.getByRole('table', { name: '已添加的商品' });
     const scanned = await rowOf(added, EARBUDS.upc);
     await expect.poll(() => cellText(added, scanned, '状态'), SETTLES).toBe('不匹配');
+    // The row names no member (what it says of why the unit waits is the stations' own words,
+    // which another piece of issue 33 changes: not asserted here).
     const stationSays = await cellText(added, scanned, '匹配用户');
     expect(stationSays).not.toContain(WANG.nickName);
     expect(stationSays).not.toContain(ZHAO.nickName);
