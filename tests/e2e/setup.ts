@@ -283,26 +283,40 @@ export async function dismissToasts(page: Page): Promise<void> {
 }
 
 const keyChannels = new WeakMap<Page, Promise<CDPSession>>();
+const GS = '\u001d';
+/** CDP's modifier bit of Ctrl. */
+const CTRL = 2;
 
 /**
  * A code from a USB scanner: its keys reach the page in one burst, as the hardware sends them, then
  * Enter unless `enter` is false. Playwright's keyboard.type sends a key per round trip from the test
  * process; on a busy machine that process paused past the page's 100 ms debounce inside a code, and
  * a fresh station (no Enter suffix learned yet) rightly took the first half as a code of its own.
- * Here every key is sent before any is awaited (the browser keeps their order).
+ * Here every key is sent before any is awaited (the browser keeps their order). A GS in `code`
+ * (GS1's FNC1) is typed as a wedge types it, Ctrl+].
  */
 export async function scanKeys(page: Page, code: string, { enter = true } = {}): Promise<void> {
   let channel = keyChannels.get(page);
   if (!channel) keyChannels.set(page, (channel = page.context().newCDPSession(page)));
   const cdp = await channel;
-  const keys: { key: string; text: string; code?: string; windowsVirtualKeyCode?: number }[] = [...code].map((ch) => ({ key: ch, text: ch }));
-  if (enter) keys.push({ key: 'Enter', text: '\r', code: 'Enter', windowsVirtualKeyCode: 13 });
-  await Promise.all(
-    keys.flatMap((k) => [
-      cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...k, unmodifiedText: k.text }),
-      cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: k.key, code: k.code, windowsVirtualKeyCode: k.windowsVirtualKeyCode }),
-    ]),
+  type Key = { key: string; text?: string; code?: string; windowsVirtualKeyCode?: number; modifiers?: number };
+  type KeyEvent = Key & { type: 'keyDown' | 'keyUp'; unmodifiedText?: string };
+  const press = (k: Key): KeyEvent[] => [
+    { type: 'keyDown', ...k, unmodifiedText: k.text },
+    { type: 'keyUp', ...k, text: undefined },
+  ];
+  const events: KeyEvent[] = [...code].flatMap((ch) =>
+    ch === GS
+      ? // GS1's FNC1 (ASCII GS) is a control character: a keyboard wedge types it as the chord Ctrl+].
+        [
+          { type: 'keyDown' as const, key: 'Control', code: 'ControlLeft', windowsVirtualKeyCode: 17, modifiers: CTRL },
+          ...press({ key: ']', code: 'BracketRight', windowsVirtualKeyCode: 221, modifiers: CTRL }),
+          { type: 'keyUp' as const, key: 'Control', code: 'ControlLeft', windowsVirtualKeyCode: 17 },
+        ]
+      : press({ key: ch, text: ch }),
   );
+  if (enter) events.push(...press({ key: 'Enter', text: '\r', code: 'Enter', windowsVirtualKeyCode: 13 }));
+  await Promise.all(events.map((e) => cdp.send('Input.dispatchKeyEvent', e)));
 }
 
 /** The row of `table` that has a cell reading exactly `text`. */

@@ -5,10 +5,14 @@
 // - a scanner without the suffix is served by SPEC §9's 100 ms debounce, and a timer that fired late
 //   after a stall waits once more; short debounced buffers are stray key presses;
 // - focus returns to the hidden input every 100 ms (SPEC §9) unless the clerk types in a real field
-//   or a dialog is open, and keys typed meanwhile on a button or the page are kept.
+//   or a dialog is open, and keys typed meanwhile on a button or the page are kept;
+// - GS1's FNC1 reaches a keyboard as the control character GS, which a wedge types as Ctrl+] (or as
+//   a key of its own) and the browser never inserts into a field: it is put in the code here, so the
+//   tracking id's key can split the label's fields at it (decision 076, machines/tracking-id.ts).
 //   const scanner = useScannerInput({ onScan: (code) => actor.send({ type: 'scan.code', code }) });
 //   <input {...scanner.inputProps} />
 import { useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
+import { GS1_SEPARATOR } from '../../../machines/tracking-id';
 
 export const SCANNER_DEBOUNCE_MS = 100; // SPEC §9
 export const FOCUS_CHECK_INTERVAL_MS = 100; // SPEC §9
@@ -56,6 +60,12 @@ export function isTypingTarget(element: Element | null): boolean {
   if (element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement) return !element.disabled;
   if (element instanceof HTMLInputElement) return TEXT_INPUT_TYPES.has(element.type) && !element.disabled && !element.readOnly;
   return false;
+}
+
+/** GS as a keyboard wedge sends it: Ctrl+] (its ASCII control chord), or the character itself. */
+export function isGroupSeparatorKey(event: Pick<globalThis.KeyboardEvent, 'key' | 'code' | 'ctrlKey' | 'altKey' | 'metaKey'>): boolean {
+  if (event.key === GS1_SEPARATOR) return true;
+  return event.ctrlKey && !event.altKey && !event.metaKey && (event.code === 'BracketRight' || event.key === ']');
 }
 
 /** The clerk is not typing in a field of their own and no dialog is open: the scanner input may have the keys. */
@@ -131,6 +141,13 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
     const onKeyDown = (event: globalThis.KeyboardEvent) => {
       const input = ref.current;
       if (!input || event.defaultPrevented) return;
+      if (isGroupSeparatorKey(event) && (event.target === input || scannerMayTakeFocus())) {
+        event.preventDefault();
+        input.value += GS1_SEPARATOR;
+        restartDebounce();
+        input.focus({ preventScroll: true });
+        return;
+      }
       if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
       // The input types its own characters (and its onKeyDown takes Enter).
       if (event.target === input) return;

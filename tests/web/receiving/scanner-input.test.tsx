@@ -5,7 +5,15 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import userEvent from '@testing-library/user-event';
 import { useState, type JSX } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ENTER_FALLBACK_MS, ENTER_SUFFIX_STORAGE_KEY, SCANNER_DEBOUNCE_MS, isTypingTarget, useScannerInput } from '../../../src/web/lib/use-scanner-input';
+import {
+  ENTER_FALLBACK_MS,
+  ENTER_SUFFIX_STORAGE_KEY,
+  SCANNER_DEBOUNCE_MS,
+  isGroupSeparatorKey,
+  isTypingTarget,
+  useScannerInput,
+} from '../../../src/web/lib/use-scanner-input';
+import { canonicalTrackingId, GS1_SEPARATOR } from '../../../machines/tracking-id';
 import { setScanSoundPlayer } from '../../../src/web/lib/scan-sounds';
 
 afterEach(() => {
@@ -214,6 +222,33 @@ describe('useScannerInput', () => {
     await user.keyboard('ab');
     expect(note.value).toBe('ab');
     expect(hidden().value).toBe('');
+  });
+
+  it("takes GS1's FNC1 as a wedge types it (Ctrl+], or the GS key itself) into the code, where the browser would drop it; not from a real field", async () => {
+    const onScan = vi.fn();
+    render(<ScannerHost onScan={onScan} />);
+    await waitFor(() => expect(document.activeElement).toBe(hidden()));
+    const gsChord = () => fireEvent.keyDown(hidden(), { key: ']', code: 'BracketRight', ctrlKey: true });
+    // A GS1-128 label: AI 421 (country + ZIP, variable length), FNC1, then the tracking id.
+    typeFast(']C142184090210');
+    gsChord();
+    typeFast('9505511069605048600624');
+    fireEvent.keyDown(hidden(), { key: 'Enter' });
+    expect(onScan).toHaveBeenLastCalledWith(`]C142184090210${GS1_SEPARATOR}9505511069605048600624`);
+    expect(canonicalTrackingId(onScan.mock.lastCall![0] as string)).toBe('9505511069605048600624');
+    // A wedge set to send the control character as a key of its own.
+    typeFast('42090210');
+    fireEvent.keyDown(hidden(), { key: GS1_SEPARATOR });
+    typeFast('9400111899223408000000');
+    fireEvent.keyDown(hidden(), { key: 'Enter' });
+    expect(onScan).toHaveBeenLastCalledWith(`42090210${GS1_SEPARATOR}9400111899223408000000`);
+    // Ctrl+] in the clerk's own field is the clerk's: the scanner takes nothing.
+    const note = screen.getByLabelText('备注');
+    const user = userEvent.setup();
+    await user.click(note);
+    fireEvent.keyDown(note, { key: ']', code: 'BracketRight', ctrlKey: true });
+    expect(hidden().value).toBe('');
+    expect(isGroupSeparatorKey({ key: ']', code: 'BracketRight', ctrlKey: true, altKey: true, metaKey: false })).toBe(false);
   });
 
   it('knows which elements take typing', () => {
