@@ -26,14 +26,6 @@ export const purchasedRecordMessages = {
   alreadyRecorded: '该快递单号已记录',
 } as const;
 
-/**
- * What a record of a contested parcel says (decision 096): several members recorded the product on
- * one tracking id and fewer units arrived than they record, so none is credited until an admin
- * assigns the units. Neutral words: nothing of the other members or of what the parcel holds.
- * Matching writes it as the record's msg; the admin home's conflict list is the records saying it.
- */
-export const CONTESTED_MESSAGE = '该包裹正在核对中，请等待管理员处理';
-
 /** Why one record input is not acceptable (the dialog's checks), or null. The tracking id is judged by its canonical key. */
 export function purchasedInputError(input: { trackingId?: unknown; productCount?: unknown }): string | null {
   const trackingError = trackingIdError(typeof input.trackingId === 'string' ? input.trackingId : '');

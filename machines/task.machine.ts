@@ -196,14 +196,27 @@ export const UNSEEN_PURCHASED_STATUS = 'init' satisfies PurchasedStatus;
 export const DISAGREED_PURCHASED_STATUS = 'unmatch' satisfies PurchasedStatus;
 
 /**
+ * What a record of a contested parcel says (decision 096): several members recorded the product on
+ * one tracking id and fewer units arrived than they record, so none is credited until an admin
+ * assigns the units. Neutral words: nothing of the other members or of what the parcel holds.
+ * Matching writes it as the record's msg; the admin home's conflict list is the records saying it.
+ */
+export const CONTESTED_MESSAGE = '该包裹正在核对中，请等待管理员处理';
+
+/** The record waits for an admin's assignment of a contested parcel (matching wrote CONTESTED_MESSAGE): not the member's mistake. */
+export const isRecordContested = (record: { msg?: string | null }) => record.msg === CONTESTED_MESSAGE;
+
+/**
  * Where a tracking id of a task stands, at a glance (/user/my-task): its record's status read as
  * arrival. init: nothing of the parcel has been seen yet (still expected); match: every unit
  * arrived and agrees (arrived); unmatch: the parcel was seen and disagrees with the record (fewer
- * or other units), the record's msg says how (disagreed).
+ * or other units), the record's msg says how (disagreed) - unless the parcel is contested and waits
+ * for an admin (checking, decision 096): nothing the member did wrong, so not shown as an error.
  */
-export type RecordArrival = 'expected' | 'arrived' | 'disagreed';
+export type RecordArrival = 'expected' | 'arrived' | 'disagreed' | 'checking';
 export const RECORD_ARRIVAL = { init: 'expected', match: 'arrived', unmatch: 'disagreed' } as const satisfies Record<PurchasedStatus, RecordArrival>;
-export const recordArrivalOf = (record: { status: PurchasedStatus }): RecordArrival => RECORD_ARRIVAL[record.status];
+export const recordArrivalOf = (record: { status: PurchasedStatus; msg?: string | null }): RecordArrival =>
+  record.status === DISAGREED_PURCHASED_STATUS && isRecordContested(record) ? 'checking' : RECORD_ARRIVAL[record.status];
 
 /**
  * A purchased record that matching has tied to its parcel (status match) is frozen: it is what was

@@ -11,7 +11,7 @@
 // productCodeKey (decision 075): a scan of `0045496883386` is the task's `045496883386`.
 
 import { productCodeKey } from '../../../machines/product-code.ts';
-import { CONTESTED_MESSAGE } from '../../../machines/purchased-record.ts';
+import { CONTESTED_MESSAGE } from '../../../machines/task.machine.ts';
 import { isFrozen, isSeen, type ScanStatus } from '../../../machines/scan-record.machine.ts';
 
 export type { ScanStatus };

@@ -8,9 +8,8 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { productCodeKey } from '../../../machines/product-code.ts';
-import { CONTESTED_MESSAGE } from '../../../machines/purchased-record.ts';
 import { isSeen } from '../../../machines/scan-record.machine.ts';
-import { DELETED_TASK_STATUS, taskDisplayId } from '../../../machines/task.machine.ts';
+import { CONTESTED_MESSAGE, DELETED_TASK_STATUS, taskDisplayId } from '../../../machines/task.machine.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import { purchasedAuditEntry } from '../tasks/purchased-service.ts';
 import type { SessionUser } from '../auth/session-user.ts';

@@ -31,8 +31,7 @@ import {
   unmatchReasonOf,
   type RecordedUpcs,
 } from '../../../machines/scan-record.machine.ts';
-import { CONTESTED_MESSAGE } from '../../../machines/purchased-record.ts';
-import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
+import { CONTESTED_MESSAGE, DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
 import { failsCheckDigit, gtinForms, isCatalogProductCode, productCodeKey, productCodeMessages, sameProductCode } from '../../../machines/product-code.ts';
 import { canonicalTrackingId, trackingIdError } from '../../../machines/tracking-id.ts';
 import type { ItemBrief } from './scan-rows.ts';

@@ -123,6 +123,7 @@ export const tasksText = {
     arrived: '已到货',
     expected: '待到货',
     disagreed: '不一致',
+    checking: '核对中',
   },
   /** A tracking id's chip, named for a screen reader and on hover: the id, where it stands, and matching's words. */
   arrivalOf: (tracking: string, where: string, reason: string) => (reason ? `${tracking}：${where}（${reason}）` : `${tracking}：${where}`),

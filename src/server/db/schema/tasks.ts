@@ -14,11 +14,10 @@ import { sql } from 'drizzle-orm';
 import { boolean, check, foreignKey, index, integer, pgEnum, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { cents } from './cents';
 import { TASK_STATUSES } from '../../../../machines/task.statuses';
-import { PURCHASED_STATUSES, UNSEEN_PURCHASED_STATUS } from '../../../../machines/task.machine';
+import { CONTESTED_MESSAGE, PURCHASED_STATUSES, UNSEEN_PURCHASED_STATUS } from '../../../../machines/task.machine';
 import { users } from './accounts';
 import { boards, boardTasks } from './boards';
 import { items } from './catalog';
-import { CONTESTED_MESSAGE } from '../../../../machines/purchased-record';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 

@@ -225,12 +225,12 @@ function RecordTable({
           {records.map((record) => (
             <tr key={record.id}>
               {/* What the member typed; the key it is compared by in the title when they differ (decision 097). */}
-              <td className="px-3 py-2 font-mono text-xs break-all" title={record.typedTrackingId ? record.trackingId : undefined}>
+              <td className="px-3 py-2 font-mono text-xs [overflow-wrap:anywhere]" title={record.typedTrackingId ? record.trackingId : undefined}>
                 {record.typedTrackingId ?? record.trackingId}
               </td>
               <td className="px-3 py-2 text-right tabular-nums">{record.productCount}</td>
               <td className="px-3 py-2">
-                <PurchasedStatusBadge status={record.status} />
+                <PurchasedStatusBadge record={record} />
               </td>
               <td className="px-3 py-2 text-slate-600">{record.msg}</td>
               {view === 'user' && (

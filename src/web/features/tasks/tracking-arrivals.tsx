@@ -15,6 +15,7 @@ const LOOK: Record<RecordArrival, string> = {
   arrived: 'bg-green-50 text-green-800 ring-green-600/30',
   expected: 'bg-slate-100 text-slate-700 ring-slate-500/30',
   disagreed: 'bg-red-50 text-red-800 ring-red-600/30',
+  checking: 'bg-amber-50 text-amber-900 ring-amber-600/30',
 };
 
 function ArrivalIcon({ arrival }: { arrival: RecordArrival }): JSX.Element {
@@ -23,6 +24,8 @@ function ArrivalIcon({ arrival }: { arrival: RecordArrival }): JSX.Element {
     arrived: 'M3.5 8.5l3 3 6-7',
     // a clock
     expected: 'M8 4.5V8l2.5 1.5M14 8A6 6 0 112 8a6 6 0 0112 0z',
+    // a clock too: waiting, on the admin this time
+    checking: 'M8 4.5V8l2.5 1.5M14 8A6 6 0 112 8a6 6 0 0112 0z',
     // an exclamation mark in a triangle
     disagreed: 'M8 6v3M8 11.5v.5M7.1 2.6L1.6 12a1 1 0 00.9 1.5h11a1 1 0 00.9-1.5L8.9 2.6a1 1 0 00-1.8 0z',
   }[arrival];
