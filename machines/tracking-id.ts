@@ -102,11 +102,11 @@ export const sameTrackingId = (a: string, b: string): boolean => canonicalTracki
 // ------------------------------------------------------------------ near misses
 
 /**
- * Keys shorter than this have no near misses (decision 098): one edit away from a 6-character key
- * is a different short id far too often to be worth a clerk's second look, and a real carrier's id
- * is 10 characters or more (DHL 10, FedEx 12, SF 14, UPS 18, USPS 22).
+ * Keys shorter than this have no near misses (decision 098): a real carrier's id is 10 characters or
+ * more (DHL 10, FedEx 12, SF 14, UPS 18, USPS 22), and shorter ones - a shop's own numbering, a test
+ * id - run in sequences where every id is one edit from ten others: noise, not a clerk's second look.
  */
-export const NEAR_MIN_LENGTH = 8;
+export const NEAR_MIN_LENGTH = 10;
 /** Keys sharing at least this many last characters are near whatever comes before (a prefix dropped or added). */
 export const NEAR_SHARED_SUFFIX = 10;
 

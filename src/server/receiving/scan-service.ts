@@ -36,6 +36,7 @@ import { canonicalTrackingId, trackingIdError } from '../../../machines/tracking
 import type { ItemBrief } from './scan-rows.ts';
 import { lockAndRead, lockTrackings } from '../db/matching-store.ts';
 import { matchScannedTrackings, matchTrackings, type ScanRow } from '../matching/match.ts';
+import { nearRecords, type NearRecord } from '../matching/near-misses.ts';
 import { freshScanRow, scanAudit, type FreshScan, type SeenChange } from '../matching/plan.ts';
 
 type ScanTracking = components['schemas']['ScanTracking'];
@@ -66,9 +67,11 @@ export const scanMessages = {
 
 /**
  * A scan row as the contract's ScanTracking. `recordedUpcs` (the upcs members recorded on the row's
- * tracking id) is given by the calls of one tracking id, whose unmatch rows then say why.
+ * tracking id) is given by the calls of one tracking id, whose unmatch rows then say why; `near`, the
+ * records near a tracking id no member recorded (scanRowsOut), goes on its notRecorded rows.
  */
-export function scanOut(r: ScanRow, recordedUpcs?: ReadonlySet<string>): ScanTracking {
+export function scanOut(r: ScanRow, recordedUpcs?: ReadonlySet<string>, near?: readonly NearRecord[]): ScanTracking {
+  const unmatchReason = recordedUpcs ? unmatchReasonOf(r, recordedUpcs) : undefined;
   return {
     id: r.id,
     trackingId: r.trackingId,
@@ -85,8 +88,20 @@ export function scanOut(r: ScanRow, recordedUpcs?: ReadonlySet<string>): ScanTra
     mainId: r.mainId,
     subId: r.subId,
     taskId: r.taskId,
-    ...(recordedUpcs ? { unmatchReason: unmatchReasonOf(r, recordedUpcs) } : {}),
+    ...(unmatchReason !== undefined ? { unmatchReason } : {}),
+    ...(unmatchReason === 'notRecorded' && near?.length ? { nearMisses: [...near] } : {}),
   };
+}
+
+/**
+ * The rows of one tracking id as the calls of one tracking id answer them (lookup, create, add):
+ * with why each unmatch row is, and on the rows no member recorded the records near it (decision
+ * 098) - one statement, asked only when such a row is there, so a parcel that matched costs nothing more.
+ */
+export async function scanRowsOut(db: Tx, trackingId: string, rows: readonly ScanRow[], recordedUpcs: ReadonlySet<string>): Promise<ScanTracking[]> {
+  const unrecorded = rows.some((r) => unmatchReasonOf(r, recordedUpcs) === 'notRecorded');
+  const near = unrecorded ? (await nearRecords(db, [trackingId])).get(trackingId) : undefined;
+  return rows.map((r) => scanOut(r, recordedUpcs, near));
 }
 
 // Control characters are never part of a code a scanner reads (the scan record machine's rule).
@@ -163,6 +178,8 @@ export async function trackingOf(db: Db, trackingId: string): Promise<{ rows: Sc
 
 export interface ScanOutcome {
   opStatus: 'succ' | 'failed';
+  /** The job's tracking id (its key). */
+  trackingId: string;
   msg: string;
   /** Every row of the tracking id after the call (after matching when it changed anything). */
   rows: ScanRow[];
@@ -276,11 +293,11 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     const upcs = lines.map((l) => l.upc);
     const seenBefore = upcs.some((upc) => isDuplicateOfSeen(rows, { trackingId: job.trackingId, upc }));
     if (job.kind === 'create' && (seenBefore || new Set(upcs).size !== upcs.length)) {
-      out[index] = { opStatus: 'failed', msg: scanMessages.upcDuplicate, rows, recordedUpcs: recordedUpcs(job.trackingId) };
+      out[index] = { opStatus: 'failed', trackingId: job.trackingId, msg: scanMessages.upcDuplicate, rows, recordedUpcs: recordedUpcs(job.trackingId) };
       continue;
     }
     if (job.kind === 'add' && seenBefore) {
-      out[index] = { opStatus: 'failed', msg: scanMessages.trackingSubmitted, rows, recordedUpcs: recordedUpcs(job.trackingId) };
+      out[index] = { opStatus: 'failed', trackingId: job.trackingId, msg: scanMessages.trackingSubmitted, rows, recordedUpcs: recordedUpcs(job.trackingId) };
       continue;
     }
     const action = job.kind === 'create' ? 'scan' : 'add';
@@ -319,6 +336,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
       const msg = job.kind === 'create' ? scanMessages.created : scanMessages.added;
       out[index] = {
         opStatus: 'succ',
+        trackingId: job.trackingId,
         // A upc whose check digit fails is taken and flagged (decision 074).
         msg: upcs.some(failsCheckDigit) ? `${msg}；${productCodeMessages.checkDigit}` : msg,
         rows: matched.get(job.trackingId) ?? [],
