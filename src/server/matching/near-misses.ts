@@ -42,7 +42,8 @@ export interface NearRecord {
 /** The usable keys (long enough to have near keys, distinct), in statements of NEAR_KEYS_PER_STATEMENT. */
 function* batches(keys: Iterable<string>) {
   const usable = [...new Set(keys)].filter((key) => key.length >= NEAR_MIN_LENGTH);
-  for (let i = 0; i < usable.length; i += NEAR_KEYS_PER_STATEMENT) yield sql`unnest(${sql.param(usable.slice(i, i + NEAR_KEYS_PER_STATEMENT))}::text[]) as q(key)`;
+  for (let i = 0; i < usable.length; i += NEAR_KEYS_PER_STATEMENT)
+    yield sql`unnest(${sql.param(usable.slice(i, i + NEAR_KEYS_PER_STATEMENT))}::text[]) as q(key)`;
 }
 
 /**
@@ -71,7 +72,17 @@ export async function nearRecords(tx: Tx, keys: Iterable<string>, opts: { unreco
     const unrecorded = opts.unrecordedOnly
       ? sql`where not exists (select 1 from purchased_records r join tasks rt on rt.id = r.task_id where r.tracking_id = q.key and rt.status <> ${DELETED_TASK_STATUS})`
       : sql``;
-    const rows = await rowsOf<{ key: string; id: number; trackingId: string; typed: string | null; taskId: number; mainId: number; subId: number; nickName: string; itemName: string }>(
+    const rows = await rowsOf<{
+      key: string;
+      id: number;
+      trackingId: string;
+      typed: string | null;
+      taskId: number;
+      mainId: number;
+      subId: number;
+      nickName: string;
+      itemName: string;
+    }>(
       tx.execute(sql`
         select q.key, p.id, p.tracking_id as "trackingId", p.typed_tracking_id as typed, t.id as "taskId", t.main_id as "mainId", t.sub_id as "subId",
           u.nick_name as "nickName", t.item_name as "itemName"
@@ -96,7 +107,15 @@ export async function nearRecords(tx: Tx, keys: Iterable<string>, opts: { unreco
       found.set(r.key, list);
     }
   }
-  return new Map([...found].map(([key, list]) => [key, list.sort(byCloseness).slice(0, NEAR_PER_KEY).map(({ id: _id, oneEdit: _e, ...near }) => near)]));
+  return new Map(
+    [...found].map(([key, list]) => [
+      key,
+      list
+        .sort(byCloseness)
+        .slice(0, NEAR_PER_KEY)
+        .map(({ id: _id, oneEdit: _e, ...near }) => near),
+    ]),
+  );
 }
 
 /**
