@@ -3,7 +3,16 @@
 // digit) is recognised on real ids and on the barcode forms their labels carry.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalTrackingId, carrierOf, GS1_SEPARATOR, isNearTrackingId, isOneEditApart, nearMissMessages, NEAR_MIN_LENGTH, sameTrackingId } from '../../machines/tracking-id';
+import {
+  canonicalTrackingId,
+  carrierOf,
+  GS1_SEPARATOR,
+  isNearTrackingId,
+  isOneEditApart,
+  nearMissMessages,
+  NEAR_MIN_LENGTH,
+  sameTrackingId,
+} from '../../machines/tracking-id';
 
 const toFullWidth = (s: string) => s.replace(/[!-~]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0));
 
@@ -164,7 +173,11 @@ describe('near tracking ids', () => {
       fc.property(key, edit, (k, e) => {
         const at = e.at % (k.length + (e.kind === 'insert' ? 1 : 0));
         const other =
-          e.kind === 'insert' ? k.slice(0, at) + e.ch + k.slice(at) : e.kind === 'delete' ? k.slice(0, at) + k.slice(at + 1) : k.slice(0, at) + e.ch + k.slice(at + 1);
+          e.kind === 'insert'
+            ? k.slice(0, at) + e.ch + k.slice(at)
+            : e.kind === 'delete'
+              ? k.slice(0, at) + k.slice(at + 1)
+              : k.slice(0, at) + e.ch + k.slice(at + 1);
         if (other === k || other.length < NEAR_MIN_LENGTH) return;
         expect(isNearTrackingId(k, other)).toBe(true);
         expect(isNearTrackingId(other, k)).toBe(true);
@@ -173,7 +186,9 @@ describe('near tracking ids', () => {
   });
 
   it('agrees with the Levenshtein distance and the shared suffix on any two keys', () => {
-    const close = fc.tuple(key, fc.stringMatching(/^[0-9A-Z]{0,3}$/), fc.stringMatching(/^[0-9A-Z]{0,3}$/)).map(([k, p, q]) => [p + k, q + k.slice(1)] as const);
+    const close = fc
+      .tuple(key, fc.stringMatching(/^[0-9A-Z]{0,3}$/), fc.stringMatching(/^[0-9A-Z]{0,3}$/))
+      .map(([k, p, q]) => [p + k, q + k.slice(1)] as const);
     fc.assert(
       fc.property(fc.oneof(fc.tuple(key, key), close), ([a, b]) => {
         expect(isOneEditApart(a, b)).toBe(levenshtein(a, b) === 1);
@@ -185,7 +200,9 @@ describe('near tracking ids', () => {
 
   it('says 可能是… with the task (and, for the clerk, the member)', () => {
     expect(nearMissMessages.clerk([{ trackingId: ups, taskDisplayId: '12-1', nickName: '小陈' }])).toBe('可能是 1Z999AA10123456784（任务 12-1，会员 小陈）');
-    expect(nearMissMessages.upload('导入成功', [{ trackingId: ups, taskDisplayId: '12-1', nickName: '小陈' }])).toBe('导入成功；可能是 1Z999AA10123456784（任务 12-1）');
+    expect(nearMissMessages.upload('导入成功', [{ trackingId: ups, taskDisplayId: '12-1', nickName: '小陈' }])).toBe(
+      '导入成功；可能是 1Z999AA10123456784（任务 12-1）',
+    );
     expect(nearMissMessages.member(ups)).toBe('有快递单号相近的包裹已到货：1Z999AA10123456784，请核对您填写的快递单号');
   });
 });

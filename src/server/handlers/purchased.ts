@@ -49,7 +49,12 @@ export function purchasedOut(r: PurchasedRow, nearArrival?: string): components[
 async function recordsOut(tx: Tx, taskId: number) {
   const rows = await listPurchasedRecords(tx, taskId);
   const unseen = rows.filter((r) => r.status === UNSEEN_PURCHASED_STATUS && r.trackingId.length >= NEAR_MIN_LENGTH);
-  const near = unseen.length ? await nearArrivals(tx, unseen.map((r) => r.trackingId)) : new Map<string, string>();
+  const near = unseen.length
+    ? await nearArrivals(
+        tx,
+        unseen.map((r) => r.trackingId),
+      )
+    : new Map<string, string>();
   return rows.map((r) => purchasedOut(r, r.status === UNSEEN_PURCHASED_STATUS ? near.get(r.trackingId) : undefined));
 }
 
