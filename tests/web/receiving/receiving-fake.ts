@@ -59,6 +59,8 @@ export interface ReceivingFake extends FakeServer<AnswerKey> {
   loseNextAddAnswer: boolean;
   /** Tracking ids whose records match a task (status match after a scan). */
   matching: Set<string>;
+  /** Tracking ids no member recorded, with the records near them (their unmatch rows say so, decision 098). */
+  nearMisses: Map<string, Schemas['NearMiss'][]>;
 }
 
 export interface ReceivingFakeOptions {
@@ -75,6 +77,7 @@ export function createReceivingFake(options: ReceivingFakeOptions = {}): Receivi
     items: options.items ?? [anItem(5), anItem(6)],
     loseNextAddAnswer: false,
     matching: new Set<string>(),
+    nearMisses: new Map<string, Schemas['NearMiss'][]>(),
   });
   const trackingIds = options.trackingIds ?? ['1Z001', '1Z002', '1Z003', '1Z004', '1Z005'];
   let nextId = 100;
@@ -84,6 +87,8 @@ export function createReceivingFake(options: ReceivingFakeOptions = {}): Receivi
   const seen = (r: ScanTracking) => isSeen(r);
   const matchAll = (trackingId: string) => {
     for (const r of recordsOf(trackingId)) if (seen(r)) r.status = server.matching.has(trackingId) ? 'match' : 'unmatch';
+    const near = server.nearMisses.get(trackingId);
+    if (near) for (const r of recordsOf(trackingId)) if (r.status === 'unmatch') Object.assign(r, { unmatchReason: 'notRecorded', nearMisses: near });
   };
 
   for (const trackingId of trackingIds) {
