@@ -17,6 +17,7 @@
 // (*_tracking_tail_idx, *_tracking_head_idx; measured at a million records: a thousand keys in
 // 0.24 s, six in 0.2 ms on PostgreSQL).
 import { sql } from 'drizzle-orm';
+import type { components } from '../../api/schema';
 import { SEEN_SCAN_STATUSES } from '../../../machines/scan-record.machine.ts';
 import { DELETED_TASK_STATUS, taskDisplayId } from '../../../machines/task.machine.ts';
 import { isNearTrackingId, isOneEditApart, NEAR_MIN_LENGTH } from '../../../machines/tracking-id.ts';
@@ -29,15 +30,8 @@ export const NEAR_CANDIDATES = 32;
 /** Keys per statement (one array parameter; at most 2 x NEAR_CANDIDATES rows read for each). */
 export const NEAR_KEYS_PER_STATEMENT = 1000;
 
-/** A record near a tracking id (the contract's NearMiss, with what ordering needs). */
-export interface NearRecord {
-  /** What the member typed, else the record's key. */
-  trackingId: string;
-  taskId: number;
-  taskDisplayId: string;
-  nickName: string;
-  itemName: string;
-}
+/** A record near a tracking id, as the scan calls answer it (the contract's NearMiss). */
+export type NearRecord = components['schemas']['NearMiss'];
 
 /** The usable keys (long enough to have near keys, distinct), in statements of NEAR_KEYS_PER_STATEMENT. */
 function* batches(keys: Iterable<string>) {
