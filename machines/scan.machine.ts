@@ -9,7 +9,7 @@
  */
 import { assign, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import type { FeedbackKind, Scan2Item as ScanItem } from './scan2.machine';
-import { canonicalTrackingId } from './tracking-id';
+import { canonicalTrackingId, type NearMissRef } from './tracking-id';
 import {
   announcedRowOf,
   DEFAULT_SCAN_COUNT,
@@ -72,6 +72,8 @@ export interface ScanRecord {
   matchedUser: string | null;
   /** Why an unmatch row matched nobody (the server says, for the calls of one tracking id). */
   unmatchReason?: UnmatchReason | null;
+  /** Records whose tracking id is near this one, on a row no member recorded (decision 098). */
+  nearMisses?: readonly NearMissRef[];
 }
 
 /** A new product of the parcel, not yet saved. */

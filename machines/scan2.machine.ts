@@ -10,7 +10,7 @@
 import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import { isMatched, isSeen, isUnmatched, scanRecordMessages, unmatchReasonMessages, type ScanStatus, type UnmatchReason } from './scan-record.machine';
 import { scanCommandOf } from './scan.machine';
-import { canonicalTrackingId } from './tracking-id';
+import { canonicalTrackingId, nearMissMessages, type NearMissRef } from './tracking-id';
 import { taskDisplayId } from './task.machine';
 import { isCatalogProductCode, productCodeMessages, sameProductCode } from './product-code';
 
@@ -68,6 +68,8 @@ export interface Scan2Record {
   subId?: number | null;
   /** Why an unmatch row matched nobody (ScanTracking's unmatchReason). */
   unmatchReason?: UnmatchReason | null;
+  /** Records whose tracking id is near this one, on a row no member recorded (ScanTracking's nearMisses, decision 098). */
+  nearMisses?: readonly NearMissRef[];
 }
 
 export interface Scan2Row {
@@ -212,16 +214,19 @@ export const unitsOf = (records: readonly Scan2Record[], row: Pick<Scan2Row, 'up
 
 /**
  * What a settled row says beside its status: whose task it matched, or why it did not match (the
- * server's unmatchReason: nobody recorded the tracking id, members recorded other products on it,
- * several members recorded it and the units wait for the admin's assignment, or more units arrived
- * than they recorded).
+ * server's unmatchReason: nobody recorded the tracking id - with 可能是… when records are near it -
+ * members recorded other products on it, several members recorded it and the units wait for the
+ * admin's assignment, or more units arrived than they recorded).
  */
 export function settledMessage(records: readonly Scan2Record[], row: Pick<Scan2Row, 'upc' | 'itemId'>): string {
   const mine = records.filter((r) => sameProduct(r, row));
   const matched = mine.find((r) => isMatched(r) && r.mainId != null);
   if (matched) return scan2Messages.matchedTo(matched.matchedUser ?? '', taskDisplayId({ mainId: matched.mainId!, subId: matched.subId ?? 0 }));
-  const reason = mine.find(isUnmatched)?.unmatchReason;
-  return reason ? unmatchReasonMessages[reason] : '';
+  const unmatched = mine.find(isUnmatched);
+  const reason = unmatched?.unmatchReason;
+  if (!reason) return '';
+  // A parcel nobody recorded: the records near it, if any (可能是…, decision 098).
+  return unmatched.nearMisses?.length ? `${unmatchReasonMessages[reason]}；${nearMissMessages.clerk(unmatched.nearMisses)}` : unmatchReasonMessages[reason];
 }
 
 /** The status a settled add leaves a row in, from the tracking's records. */

@@ -99,6 +99,60 @@ export function trackingIdError(raw: string): string | null {
 /** Two written forms name the same parcel. */
 export const sameTrackingId = (a: string, b: string): boolean => canonicalTrackingId(a) === canonicalTrackingId(b);
 
+// ------------------------------------------------------------------ near misses
+
+/**
+ * Keys shorter than this have no near misses (decision 098): a real carrier's id is 10 characters or
+ * more (DHL 10, FedEx 12, SF 14, UPS 18, USPS 22), and shorter ones - a shop's own numbering, a test
+ * id - run in sequences where every id is one edit from ten others: noise, not a clerk's second look.
+ */
+export const NEAR_MIN_LENGTH = 10;
+/** Keys sharing at least this many last characters are near whatever comes before (a prefix dropped or added). */
+export const NEAR_SHARED_SUFFIX = 10;
+
+/** Levenshtein distance exactly 1: one character inserted, deleted or substituted (O(length)). */
+export function isOneEditApart(a: string, b: string): boolean {
+  if (a === b) return false;
+  const [s, l] = a.length <= b.length ? [a, b] : [b, a];
+  if (l.length - s.length > 1) return false;
+  let i = 0;
+  while (i < s.length && s[i] === l[i]) i++;
+  // Same length: the rest after one substitution; one longer: the rest after one insertion.
+  return s.length === l.length ? s.slice(i + 1) === l.slice(i + 1) : s.slice(i) === l.slice(i + 1);
+}
+
+/**
+ * Two canonical keys (canonicalTrackingId) that are not equal but probably name one parcel: one
+ * edit apart (a member's typo, a dropped or doubled digit), or both at least NEAR_SHARED_SUFFIX long
+ * and sharing their last NEAR_SHARED_SUFFIX characters (a prefix a courier site or a scanner added
+ * or dropped). Both at least NEAR_MIN_LENGTH long. Symmetric. The clerk's 可能是… and the member's
+ * hint both ask this (decision 098); the server finds the candidates, this decides.
+ */
+export function isNearTrackingId(a: string, b: string): boolean {
+  if (a === b || a.length < NEAR_MIN_LENGTH || b.length < NEAR_MIN_LENGTH) return false;
+  if (a.length >= NEAR_SHARED_SUFFIX && b.length >= NEAR_SHARED_SUFFIX && a.slice(-NEAR_SHARED_SUFFIX) === b.slice(-NEAR_SHARED_SUFFIX)) return true;
+  return isOneEditApart(a, b);
+}
+
+/** A record near a tracking id no member recorded, as the clerk is shown it. */
+export interface NearMissRef {
+  /** What the member typed (else the key). */
+  trackingId: string;
+  taskDisplayId: string;
+  nickName?: string;
+}
+
+/** The words of a near miss (decision 098). */
+export const nearMissMessages = {
+  /** The scan stations, beside 没有会员记录此快递单号: the admin side may see whose record it is. */
+  clerk: (near: readonly NearMissRef[]) =>
+    `可能是 ${near.map((n) => `${n.trackingId}（任务 ${n.taskDisplayId}${n.nickName ? `，会员 ${n.nickName}` : ''}）`).join('、')}`,
+  /** The tracking upload's result row: appended to the row's message. */
+  upload: (msg: string, near: readonly NearMissRef[]) => `${msg}；可能是 ${near.map((n) => `${n.trackingId}（任务 ${n.taskDisplayId}）`).join('、')}`,
+  /** The member's record none of whose parcel arrived, when a parcel nobody recorded arrived with a near id. */
+  member: (arrived: string) => `有快递单号相近的包裹已到货：${arrived}，请核对您填写的快递单号`,
+} as const;
+
 // ------------------------------------------------------------------ carrier
 
 export type CarrierCode = 'ups' | 'fedex' | 'usps' | 'dhl' | 'amazon' | 'ontrac' | 'chinapost' | 'sf' | 's10';

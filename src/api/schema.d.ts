@@ -2646,6 +2646,18 @@ export interface components {
              * @enum {string|null}
              */
             unmatchReason?: "notRecorded" | "otherProduct" | "contested" | "moreThanRecorded" | null;
+            /** @description On an unmatch row no member recorded (unmatchReason notRecorded), answered by the calls of one tracking id: records of live tasks whose tracking id is one edit from this one or shares its last 10 characters (decision 098), closest and newest first; the stations show 可能是…. Absent otherwise. */
+            nearMisses?: components["schemas"]["NearMiss"][];
+        };
+        /** @description A member's record whose tracking id is near a parcel's that no member recorded (decision 098). */
+        NearMiss: {
+            /** @description What the member typed (else the canonical key). */
+            trackingId: string;
+            taskId: number;
+            /** @description mainId-subId as the screens show it. */
+            taskDisplayId: string;
+            nickName: string;
+            itemName: string;
         };
         ScanTrackingPage: {
             /** @description Pages of the rows counted. The count stops at a bound (the rows up to the current page plus 2,000, see totalCapped), so a list over a million rows answers fast; paging further raises it. */
@@ -2736,6 +2748,8 @@ export interface components {
             status: components["schemas"]["PurchasedStatus"];
             /** @description Result of the last matching, e.g. why it did not match. */
             msg: string;
+            /** @description On a record none of whose parcel has been seen: the tracking id of a seen parcel no member recorded whose id is one edit from this record's or shares its last 10 characters (decision 098), so the member can correct a typo. Absent otherwise. */
+            nearArrival?: string;
             /** Format: int64 */
             createdAt?: number;
             /** Format: int64 */

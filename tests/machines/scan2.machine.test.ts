@@ -154,6 +154,11 @@ describe('scan2 rules as functions', () => {
     // Unmatched: the server's reason, in the scan record machine's words.
     expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'moreThanRecorded' })], aRow())).toBe('到货数量多于会员记录，多出的件数未匹配');
     expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'notRecorded' })], aRow())).toBe('没有会员记录此快递单号');
+    // A record one edit away (decision 098): 可能是… with its task and member.
+    const nearMisses = [{ trackingId: '1Z999AA10123456784', taskDisplayId: '12-1', nickName: '小陈' }];
+    expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'notRecorded', nearMisses })], aRow())).toBe(
+      '没有会员记录此快递单号；可能是 1Z999AA10123456784（任务 12-1，会员 小陈）',
+    );
     expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'otherProduct' })], aRow())).toBe('会员为此快递单号记录的是其他商品');
     expect(settledMessage([record({ status: 'unmatch', unmatchReason: 'contested' })], aRow())).toBe('多位会员记录了此商品，到货不足，等待管理员在首页分配');
     // Another product's reason is not this row's.

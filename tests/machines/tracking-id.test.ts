@@ -3,7 +3,16 @@
 // digit) is recognised on real ids and on the barcode forms their labels carry.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalTrackingId, carrierOf, GS1_SEPARATOR, sameTrackingId } from '../../machines/tracking-id';
+import {
+  canonicalTrackingId,
+  carrierOf,
+  GS1_SEPARATOR,
+  isNearTrackingId,
+  isOneEditApart,
+  nearMissMessages,
+  NEAR_MIN_LENGTH,
+  sameTrackingId,
+} from '../../machines/tracking-id';
 
 const toFullWidth = (s: string) => s.replace(/[!-~]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0));
 
@@ -115,5 +124,85 @@ describe('carrier and check digit', () => {
     expect(carrierOf('0012345678901')).toBeNull();
     expect(carrierOf('')).toBeNull();
     expect(carrierOf('HELLO')).toBeNull();
+  });
+});
+
+// Near misses (decision 098): a key one edit from another, or sharing its last 10 characters, is
+// shown as 可能是… to the clerk and as a hint to the member whose record it may be.
+describe('near tracking ids', () => {
+  const ups = '1Z999AA10123456784';
+  const near: [string, string, string][] = [
+    ['a digit mistyped', ups, '1Z999AA10123456785'],
+    ['a digit dropped', ups, '1Z999AA1012345678'],
+    ['a digit doubled', ups, '1Z999AA101234456784'],
+    ['the first character dropped', ups, 'Z999AA10123456784'],
+    ['a character added at the end', ups, '1Z999AA101234567840'],
+    ['the same last 10 after another prefix', '420221539101026837331000039521', '9101026837331000039521'.replace(/^9101/, '9201')],
+    ['shares its last 10, nothing else', 'AB0123456789', 'XYZW0123456789'],
+  ];
+  const far: [string, string, string][] = [
+    ['equal keys', ups, ups],
+    ['two characters apart', ups, '1Z999AA10123456700'],
+    ['two swapped (two edits)', ups, '1Z999AA10123456748'],
+    ['too short to tell', '123456789', '123456788'],
+    ['last 9 shared only', 'AB123456789', 'CD123456789X'.slice(0, 11)],
+  ];
+  it.each(near)('%s: near', (_, a, b) => {
+    expect(isNearTrackingId(a, b)).toBe(true);
+    expect(isNearTrackingId(b, a)).toBe(true);
+  });
+  it.each(far)('%s: not near', (_, a, b) => {
+    expect(isNearTrackingId(a, b)).toBe(false);
+    expect(isNearTrackingId(b, a)).toBe(false);
+  });
+
+  const key = fc.stringMatching(/^[0-9A-Z]{10,30}$/);
+  const levenshtein = (a: string, b: string) => {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const row = [i];
+      for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = row;
+    }
+    return prev[b.length]!;
+  };
+
+  it('one edit of a key (insert, delete or substitute anywhere) is near it, and symmetric', () => {
+    const edit = fc.record({ kind: fc.constantFrom('insert', 'delete', 'substitute'), at: fc.nat(), ch: fc.constantFrom(...'0123456789AZ') });
+    fc.assert(
+      fc.property(key, edit, (k, e) => {
+        const at = e.at % (k.length + (e.kind === 'insert' ? 1 : 0));
+        const other =
+          e.kind === 'insert'
+            ? k.slice(0, at) + e.ch + k.slice(at)
+            : e.kind === 'delete'
+              ? k.slice(0, at) + k.slice(at + 1)
+              : k.slice(0, at) + e.ch + k.slice(at + 1);
+        if (other === k || other.length < NEAR_MIN_LENGTH) return;
+        expect(isNearTrackingId(k, other)).toBe(true);
+        expect(isNearTrackingId(other, k)).toBe(true);
+      }),
+    );
+  });
+
+  it('agrees with the Levenshtein distance and the shared suffix on any two keys', () => {
+    const close = fc
+      .tuple(key, fc.stringMatching(/^[0-9A-Z]{0,3}$/), fc.stringMatching(/^[0-9A-Z]{0,3}$/))
+      .map(([k, p, q]) => [p + k, q + k.slice(1)] as const);
+    fc.assert(
+      fc.property(fc.oneof(fc.tuple(key, key), close), ([a, b]) => {
+        expect(isOneEditApart(a, b)).toBe(levenshtein(a, b) === 1);
+        const expected = a !== b && a.length >= 10 && b.length >= 10 && (levenshtein(a, b) === 1 || a.slice(-10) === b.slice(-10));
+        expect(isNearTrackingId(a, b)).toBe(expected);
+      }),
+    );
+  });
+
+  it('says 可能是… with the task (and, for the clerk, the member)', () => {
+    expect(nearMissMessages.clerk([{ trackingId: ups, taskDisplayId: '12-1', nickName: '小陈' }])).toBe('可能是 1Z999AA10123456784（任务 12-1，会员 小陈）');
+    expect(nearMissMessages.upload('导入成功', [{ trackingId: ups, taskDisplayId: '12-1', nickName: '小陈' }])).toBe(
+      '导入成功；可能是 1Z999AA10123456784（任务 12-1）',
+    );
+    expect(nearMissMessages.member(ups)).toBe('有快递单号相近的包裹已到货：1Z999AA10123456784，请核对您填写的快递单号');
   });
 });

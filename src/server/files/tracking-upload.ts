@@ -18,7 +18,8 @@ import { MATCH_CHUNK, matchTrackings, type ScanRow } from '../matching/match.ts'
 import { scanAudit } from '../matching/plan.ts';
 import { insertScanRows, newScanIds, rowsOfTrackings, type ItemBrief } from '../receiving/scan-rows.ts';
 import { CONTROL_CHARS, scanMessages, scanTextError } from '../receiving/scan-service.ts';
-import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
+import { canonicalTrackingId, nearMissMessages } from '../../../machines/tracking-id.ts';
+import { nearRecords } from '../matching/near-misses.ts';
 import { ANNOUNCED_SCAN_STATUS, isAnnounced, isFrozen, isSeen, MAX_SCAN_COUNT } from '../../../machines/scan-record.machine.ts';
 import { failsCheckDigit, gtinForms, productCodeKey, productCodeMessages, restoreLeadingZeros, sameProductCode } from '../../../machines/product-code.ts';
 import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetPlace, type SheetRow } from './parse-sheet.ts';
@@ -343,6 +344,7 @@ export async function uploadTrackings(
       // they share (matching's lock order) and read once they hold them.
       overlap: true,
     });
+    await noteNearMisses(db, checked);
     nameErrorCells(
       checked.map((c) => c.out),
       place,
@@ -352,6 +354,24 @@ export async function uploadTrackings(
     for (const c of checked) if (c.trackingAsNumber && c.out.msg) c.out.msg = withCellWarning(c.out.msg, place, c.out.line, 'tracking', M.trackingAsNumber);
     return uploadResult(checked.map((c) => c.out));
   });
+}
+
+/** Tracking ids of one upload looked up for near records (decision 098): the first this many of the file, in NEAR_KEYS_PER_STATEMENT statements. */
+export const NEAR_UPLOAD_KEYS = 5000;
+
+/**
+ * A row applied (or skipped) whose tracking id no member recorded says which records are near it
+ * ('…；可能是 …（任务 12-1）', decision 098): one statement per 1,000 tracking ids, after the slices.
+ */
+async function noteNearMisses(db: Db, checked: CheckedRow[]) {
+  const applied = checked.filter((c) => c.out.opStatus !== 'error');
+  const keys = [...new Set(applied.map((c) => c.tracking))].slice(0, NEAR_UPLOAD_KEYS);
+  if (!keys.length) return;
+  const near = await nearRecords(db, keys, { unrecordedOnly: true });
+  for (const c of applied) {
+    const records = near.get(c.tracking);
+    if (records?.length) c.out.msg = nearMissMessages.upload(c.out.msg ?? '', records);
+  }
 }
 
 /**

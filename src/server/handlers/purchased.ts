@@ -10,6 +10,9 @@ import { eq } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { isAdminSide } from '../boards/visibility.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
+import { UNSEEN_PURCHASED_STATUS } from '../../../machines/task.machine.ts';
+import { nearArrivals } from '../matching/near-misses.ts';
+import { NEAR_MIN_LENGTH } from '../../../machines/tracking-id.ts';
 import type { Tx } from '../db/client.ts';
 import { badRequest, Code, notFound } from '../errors.ts';
 import { TASK_NOT_FOUND } from '../tasks/apply-event.ts';
@@ -24,7 +27,7 @@ import {
 } from '../tasks/purchased-service.ts';
 import { me, ok, type Handlers } from './types.ts';
 
-export function purchasedOut(r: PurchasedRow): components['schemas']['PurchasedItem'] {
+export function purchasedOut(r: PurchasedRow, nearArrival?: string): components['schemas']['PurchasedItem'] {
   return {
     id: r.id,
     taskId: r.taskId,
@@ -33,9 +36,27 @@ export function purchasedOut(r: PurchasedRow): components['schemas']['PurchasedI
     productCount: r.productCount,
     status: r.status,
     msg: r.msg,
+    ...(nearArrival ? { nearArrival } : {}),
     createdAt: r.createdAt.getTime(),
     updatedAt: r.updatedAt.getTime(),
   };
+}
+
+/**
+ * A task's records as answered: a record none of whose parcel has been seen carries the id of an
+ * arrived parcel nobody recorded whose id is near its own (decision 098: the member sees it in full
+ * and corrects a typo in one step). One statement, only when such a record is on the list.
+ */
+async function recordsOut(tx: Tx, taskId: number) {
+  const rows = await listPurchasedRecords(tx, taskId);
+  const unseen = rows.filter((r) => r.status === UNSEEN_PURCHASED_STATUS && r.trackingId.length >= NEAR_MIN_LENGTH);
+  const near = unseen.length
+    ? await nearArrivals(
+        tx,
+        unseen.map((r) => r.trackingId),
+      )
+    : new Map<string, string>();
+  return rows.map((r) => purchasedOut(r, r.status === UNSEEN_PURCHASED_STATUS ? near.get(r.trackingId) : undefined));
 }
 
 /** Throws the wire error of a refused change. */
@@ -46,7 +67,7 @@ function raise(r: PurchasedResult): never {
 /** The task's records after a change; `skipIsRefusal`: a skipped insert is the dialog's error. */
 async function answer(tx: Tx, taskId: number, r: PurchasedResult, skipIsRefusal = false) {
   if (r.opStatus === 'error' || (skipIsRefusal && r.opStatus === 'skip')) raise(r);
-  const purchasedItems = (await listPurchasedRecords(tx, taskId)).map(purchasedOut);
+  const purchasedItems = await recordsOut(tx, taskId);
   return ok({ status: 'succ' as const, msg: r.msg, purchasedItems }, r.msg);
 }
 
@@ -77,7 +98,7 @@ export const purchasedHandlers: Handlers = {
     return ctx.db.transaction(async (tx) => {
       const outcome = await savePurchasedLines(tx, user, taskId, req.body.text ?? '');
       if ('error' in outcome) raise(outcome.error);
-      const purchasedItems = (await listPurchasedRecords(tx, taskId)).map(purchasedOut);
+      const purchasedItems = await recordsOut(tx, taskId);
       return ok({ status: outcome.saved ? ('succ' as const) : ('failed' as const), msg: outcome.msg, rows: outcome.rows, purchasedItems }, outcome.msg);
     });
   },
@@ -112,6 +133,6 @@ export const purchasedHandlers: Handlers = {
     const user = me(req);
     const [task] = await ctx.db.select({ userId: tasks.userId }).from(tasks).where(eq(tasks.id, req.params.id));
     if (!task || (!isAdminSide(user) && task.userId !== user.id)) throw notFound(TASK_NOT_FOUND);
-    return ok({ purchasedItems: (await listPurchasedRecords(ctx.db, req.params.id)).map(purchasedOut) });
+    return ok({ purchasedItems: await recordsOut(ctx.db, req.params.id) });
   },
 };

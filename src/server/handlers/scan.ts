@@ -8,10 +8,13 @@
 // (A00000 with opStatus failed and the msg, which the client shows as an error toast, SPEC §8).
 import { pageOf } from '../paging.ts';
 import { pageScans, scanFilters } from '../receiving/scan-queries.ts';
-import { addJob, checkTrackingId, createJob, modifyScan, scanOut, trackingOf, type ScanOutcome } from '../receiving/scan-service.ts';
+import { addJob, checkTrackingId, createJob, modifyScan, scanOut, scanRowsOut, trackingOf, type ScanOutcome } from '../receiving/scan-service.ts';
+import type { Db } from '../db/client.ts';
 import { me, ok, type Handlers } from './types.ts';
 
-const answer = (r: ScanOutcome) => ok({ opStatus: r.opStatus, msg: r.msg, scanTrackingList: r.rows.map((row) => scanOut(row, r.upcs)) }, r.msg);
+// After the scan's transaction: the near misses of a parcel no member recorded are read then (decision 098).
+const answer = async (db: Db, r: ScanOutcome) =>
+  ok({ opStatus: r.opStatus, msg: r.msg, scanTrackingList: await scanRowsOut(db, r.trackingId, r.rows, r.upcs) }, r.msg);
 
 export const scanHandlers: Handlers = {
   async listScanTrackings(req, ctx) {
@@ -22,18 +25,19 @@ export const scanHandlers: Handlers = {
   },
 
   async getScanTracking(req, ctx) {
-    const { rows, upcs } = await trackingOf(ctx.db, checkTrackingId(req.params.id));
-    return ok({ isExist: rows.length > 0, scanTrackingList: rows.map((row) => scanOut(row, upcs)) });
+    const trackingId = checkTrackingId(req.params.id);
+    const { rows, upcs } = await trackingOf(ctx.db, trackingId);
+    return ok({ isExist: rows.length > 0, scanTrackingList: await scanRowsOut(ctx.db, trackingId, rows, upcs) });
   },
 
   async createScanTrackings(req, ctx) {
     const user = me(req);
-    return answer(await ctx.scans.submit(createJob(user, req.params.id, req.body.items)));
+    return answer(ctx.db, await ctx.scans.submit(createJob(user, req.params.id, req.body.items)));
   },
 
   async addScanTracking(req, ctx) {
     const user = me(req);
-    return answer(await ctx.scans.submit(addJob(user, req.params.id, req.body)));
+    return answer(ctx.db, await ctx.scans.submit(addJob(user, req.params.id, req.body)));
   },
 
   async modifyScanTracking(req, ctx) {

@@ -37,6 +37,7 @@ import { canonicalTrackingId, trackingIdError } from '../../../machines/tracking
 import type { ItemBrief } from './scan-rows.ts';
 import { lockAndRead, lockTrackings } from '../db/matching-store.ts';
 import { matchScannedTrackings, matchTrackings, type ScanRow } from '../matching/match.ts';
+import { nearRecords, type NearRecord } from '../matching/near-misses.ts';
 import { freshScanRow, scanAudit, type FreshScan, type SeenChange } from '../matching/plan.ts';
 
 type ScanTracking = components['schemas']['ScanTracking'];
@@ -67,9 +68,11 @@ export const scanMessages = {
 
 /**
  * A scan row as the contract's ScanTracking. `upcs` (the upcs members recorded on the row's tracking
- * id, and those contested) is given by the calls of one tracking id, whose unmatch rows then say why.
+ * id, and those contested) is given by the calls of one tracking id, whose unmatch rows then say why;
+ * `near`, the records near a tracking id no member recorded (scanRowsOut), goes on its notRecorded rows.
  */
-export function scanOut(r: ScanRow, upcs?: RecordedUpcs): ScanTracking {
+export function scanOut(r: ScanRow, upcs?: RecordedUpcs, near?: readonly NearRecord[]): ScanTracking {
+  const unmatchReason = upcs ? unmatchReasonOf(r, upcs) : undefined;
   return {
     id: r.id,
     trackingId: r.trackingId,
@@ -86,8 +89,20 @@ export function scanOut(r: ScanRow, upcs?: RecordedUpcs): ScanTracking {
     mainId: r.mainId,
     subId: r.subId,
     taskId: r.taskId,
-    ...(upcs ? { unmatchReason: unmatchReasonOf(r, upcs) } : {}),
+    ...(unmatchReason !== undefined ? { unmatchReason } : {}),
+    ...(unmatchReason === 'notRecorded' && near?.length ? { nearMisses: [...near] } : {}),
   };
+}
+
+/**
+ * The rows of one tracking id as the calls of one tracking id answer them (lookup, create, add):
+ * with why each unmatch row is, and on the rows no member recorded the records near it (decision
+ * 098) - one statement, asked only when such a row is there, so a parcel that matched costs nothing more.
+ */
+export async function scanRowsOut(db: Tx, trackingId: string, rows: readonly ScanRow[], upcs: RecordedUpcs): Promise<ScanTracking[]> {
+  const unrecorded = rows.some((r) => unmatchReasonOf(r, upcs) === 'notRecorded');
+  const near = unrecorded ? (await nearRecords(db, [trackingId])).get(trackingId) : undefined;
+  return rows.map((r) => scanOut(r, upcs, near));
 }
 
 // Control characters are never part of a code a scanner reads (the scan record machine's rule).
@@ -175,6 +190,8 @@ export async function trackingOf(db: Db, trackingId: string): Promise<{ rows: Sc
 
 export interface ScanOutcome {
   opStatus: 'succ' | 'failed';
+  /** The job's tracking id (its key). */
+  trackingId: string;
   msg: string;
   /** Every row of the tracking id after the call (after matching when it changed anything). */
   rows: ScanRow[];
@@ -292,11 +309,11 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     const seenBefore = upcs.some((upc) => isDuplicateOfSeen(rows, { trackingId: job.trackingId, upc }));
     // One product given twice, however its upc is written (decision 075).
     if (job.kind === 'create' && (seenBefore || new Set(upcs.map(productCodeKey)).size !== upcs.length)) {
-      out[index] = { opStatus: 'failed', msg: scanMessages.upcDuplicate, rows, upcs: recordedUpcs(job.trackingId) };
+      out[index] = { opStatus: 'failed', trackingId: job.trackingId, msg: scanMessages.upcDuplicate, rows, upcs: recordedUpcs(job.trackingId) };
       continue;
     }
     if (job.kind === 'add' && seenBefore) {
-      out[index] = { opStatus: 'failed', msg: scanMessages.trackingSubmitted, rows, upcs: recordedUpcs(job.trackingId) };
+      out[index] = { opStatus: 'failed', trackingId: job.trackingId, msg: scanMessages.trackingSubmitted, rows, upcs: recordedUpcs(job.trackingId) };
       continue;
     }
     const action = job.kind === 'create' ? 'scan' : 'add';
@@ -333,6 +350,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
       const msg = job.kind === 'create' ? scanMessages.created : scanMessages.added;
       out[index] = {
         opStatus: 'succ',
+        trackingId: job.trackingId,
         // A upc whose check digit fails is taken and flagged (decision 074).
         msg: upcs.some(failsCheckDigit) ? `${msg}；${productCodeMessages.checkDigit}` : msg,
         rows: matched.rows.get(job.trackingId) ?? [],

@@ -61,6 +61,8 @@ export interface ReceivingFake extends FakeServer<AnswerKey> {
   matching: Set<string>;
   /** Why the unmatch records of a tracking id matched nobody, as the server says (none: no reason answered). */
   unmatchReasons: Map<string, UnmatchReason>;
+  /** Tracking ids no member recorded, with the records near them (their unmatch rows say so, decision 098). */
+  nearMisses: Map<string, Schemas['NearMiss'][]>;
 }
 
 export interface ReceivingFakeOptions {
@@ -78,6 +80,7 @@ export function createReceivingFake(options: ReceivingFakeOptions = {}): Receivi
     loseNextAddAnswer: false,
     matching: new Set<string>(),
     unmatchReasons: new Map<string, UnmatchReason>(),
+    nearMisses: new Map<string, Schemas['NearMiss'][]>(),
   });
   const trackingIds = options.trackingIds ?? ['1Z001', '1Z002', '1Z003', '1Z004', '1Z005'];
   let nextId = 100;
@@ -90,6 +93,8 @@ export function createReceivingFake(options: ReceivingFakeOptions = {}): Receivi
       if (seen(r)) r.status = server.matching.has(trackingId) ? 'match' : 'unmatch';
       if (isUnmatched(r) && server.unmatchReasons.has(trackingId)) r.unmatchReason = server.unmatchReasons.get(trackingId)!;
     }
+    const near = server.nearMisses.get(trackingId);
+    if (near) for (const r of recordsOf(trackingId)) if (isUnmatched(r)) Object.assign(r, { unmatchReason: 'notRecorded', nearMisses: near });
   };
 
   for (const trackingId of trackingIds) {

@@ -75,6 +75,17 @@ describe('/admin/scan', () => {
     expect(screen.getByRole('link', { name: '商品不存在？到商品列表新增' }).getAttribute('href')).toBe('/admin/item-list');
   });
 
+  it('a parcel no member recorded shows why, and 可能是… the record whose id is one edit away (decision 098)', async () => {
+    const near = { trackingId: '1Z999AA10123456784', taskId: 7, taskDisplayId: '12-1', nickName: '小陈', itemName: '商品6' };
+    const server = createReceivingFake({
+      records: [aScan({ id: 40, upc: 'UPC6', itemId: 6, itemName: '商品6', status: 'unmatch', unmatchReason: 'notRecorded', nearMisses: [near] })],
+    });
+    await openScan(server);
+    await scanWithScanner('1Z001');
+    const row = (await within(await screen.findByRole('table', { name: '已添加的商品' })).findByText('UPC6')).closest('tr')!;
+    expect(within(row).getAllByRole('cell')[5]!.textContent).toBe('没有会员记录此快递单号可能是 1Z999AA10123456784（任务 12-1，会员 小陈）');
+  });
+
   it('scans add a row with count 1 and its product chosen; the same upc again raises the count', async () => {
     await withParcel();
     await scanWithScanner('UPC5');

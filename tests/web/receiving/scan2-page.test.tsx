@@ -122,6 +122,19 @@ describe('/admin/scan2: scanning', () => {
     expect((await rowOf('1Z001')).getAttribute('data-status')).toBe('4');
   });
 
+  it('a parcel no member recorded says so, and 可能是… the record one edit away (decision 098)', async () => {
+    const server = createReceivingFake();
+    server.nearMisses.set('1Z001', [{ trackingId: '1Z999AA10123456784', taskId: 7, taskDisplayId: '12-1', nickName: '小陈', itemName: '商品5' }]);
+    await openScan2(server);
+    const user = userEvent.setup();
+    await user.type(screen.getByRole('combobox', { name: '商品' }), 'UPC5');
+    await user.click(await screen.findByRole('option', { name: /商品5/ }));
+    await scanWithScanner('1Z001');
+    await scanWithScanner('1Z002');
+    await waitFor(async () => expect(await statusOf('1Z001')).toBe('匹配失败'));
+    expect(within(await rowOf('1Z001')).getAllByRole('cell')[5]!.textContent).toBe('没有会员记录此快递单号；可能是 1Z999AA10123456784（任务 12-1，会员 小陈）');
+  });
+
   it("a tracking id already in the list: still waiting, or 'tracking已提交过' once really submitted, with the duplicate sound", async () => {
     store({ item: item5 });
     const server = createReceivingFake();

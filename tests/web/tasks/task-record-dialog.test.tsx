@@ -118,6 +118,15 @@ describe('the task record dialog (member view)', () => {
     expect(cell.getAttribute('title')).toBe('TBA123456789000');
   });
 
+  it('a record whose parcel has not arrived says that a parcel with a near id arrived, naming it (decision 098)', async () => {
+    const server = createTasksFake({
+      records: [aRecord({ id: 7, taskId: 100, trackingId: '1Z999AA10123456785', status: 'init', nearArrival: '1Z999AA10123456784' })],
+    });
+    const { dialog } = await openRecords(server);
+    const table = within(dialog).getByRole('table', { name: '采购记录列表' });
+    expect(within(table).getByText('有快递单号相近的包裹已到货：1Z999AA10123456784，请核对您填写的快递单号')).toBeTruthy();
+  });
+
   it("shows the server's refusal of a new record in the dialog", async () => {
     const server = createTasksFake();
     server.answer.create = () => refuse('该快递单号已记录');

@@ -52,6 +52,10 @@ export const scanTrackings = pgTable(
   },
   (t) => [
     index('scan_trackings_tracking_idx').on(t.trackingId),
+    // Near misses (decision 098): a key one edit or a shared last 10 away keeps its last six characters
+    // (tail) or all but them (head, of its own or one character shorter or longer).
+    index('scan_trackings_tracking_tail_idx').on(sql`right(${t.trackingId}, 6)`),
+    index('scan_trackings_tracking_head_idx').on(sql`left(${t.trackingId}, -6)`),
     index('scan_trackings_created_idx').on(t.createdAt, t.id),
     index('scan_trackings_status_created_idx').on(t.status, t.createdAt, t.id),
     index('scan_trackings_item_created_idx').on(t.itemId, t.createdAt, t.id),

@@ -122,6 +122,10 @@ export const purchasedRecords = pgTable(
   (t) => [
     uniqueIndex('purchased_records_task_tracking_uq').on(t.taskId, t.trackingId),
     index('purchased_records_tracking_idx').on(t.trackingId),
+    // Near misses (decision 098, matching/near-misses.ts): a key one edit or a shared last 10 away
+    // keeps its last six characters (tail) or all but them (head, of its own or one character shorter or longer).
+    index('purchased_records_tracking_tail_idx').on(sql`right(${t.trackingId}, 6)`),
+    index('purchased_records_tracking_head_idx').on(sql`left(${t.trackingId}, -6)`),
     // The records matching says wait for an admin (decision 096): the admin home's contested count and list.
     index('purchased_records_contested_idx')
       .on(t.trackingId)

@@ -16,6 +16,7 @@ import { waitFor } from 'xstate';
 import { MAX_SCAN_COUNT, isSaving, scanMessages, type ScanRecord, type ScanRow, type ScanSnapshot, type ScanTab } from '../../../../machines/scan.machine';
 import { mayEdit, unmatchReasonMessages } from '../../../../machines/scan-record.machine';
 import { failsCheckDigit, productCodeMessages } from '../../../../machines/product-code';
+import { nearMissMessages } from '../../../../machines/tracking-id';
 import { ItemPicker, ItemPickerField } from '../../components/item-picker';
 import { CarrierLabel } from '../../components/tracking-ids';
 import { ScanStatusBadge } from '../../components/task-status-badges';
@@ -204,6 +205,7 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
                     <td className="px-3 py-2">
                       {record.matchedUser ??
                         (record.unmatchReason ? <span className="text-amber-700">{unmatchReasonMessages[record.unmatchReason]}</span> : '')}
+                      {record.nearMisses?.length ? <p className="text-amber-800">{nearMissMessages.clerk(record.nearMisses)}</p> : null}
                     </td>
                     <td className="px-3 py-2">
                       {mayEdit(record) && (

@@ -19,6 +19,7 @@ import { useAppContext } from '../../app/app-context';
 import { useRemote } from '../../lib/use-remote';
 import { isRecordFrozen, taskMessages } from '../../../../machines/task.machine';
 import { MAX_PRODUCT_COUNT, MAX_TRACKING_ID } from '../../../../machines/purchased-record';
+import { nearMissMessages } from '../../../../machines/tracking-id';
 import { trackingCarrierHint } from '../../components/tracking-ids';
 import { BulkRecordsForm } from './bulk-records';
 import { canMatch, memberMayChangeRecords, taskDisplayId } from './task-actions';
@@ -232,7 +233,11 @@ function RecordTable({
               <td className="px-3 py-2">
                 <PurchasedStatusBadge record={record} />
               </td>
-              <td className="px-3 py-2 text-slate-600">{record.msg}</td>
+              <td className="px-3 py-2 text-slate-600">
+                {record.msg}
+                {/* A parcel nobody recorded arrived with an id near this one (decision 098): shown in full, to correct a typo. */}
+                {record.nearArrival && <p className="text-amber-800">{nearMissMessages.member(record.nearArrival)}</p>}
+              </td>
               {view === 'user' && (
                 <td className="px-3 py-2 whitespace-nowrap">
                   {task && canChangeRecord(view, record, task) ? (
