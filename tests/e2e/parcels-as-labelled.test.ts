@@ -298,7 +298,9 @@ describe('parcels as the world labels them, in the browser', () => {
     await a.getByText('待提交 0 · 提交中 0 · 失败 0 · 已完成 3', { exact: true }).waitFor(SETTLES);
     const table = a.getByRole('table', { name: '扫描记录' });
     for (const p of PASTED) {
-      const row = await rowOf(table, p.key);
+      // The id's cell names its carrier beside it (decision 099).
+      const row = table.getByRole('row').filter({ hasText: p.key });
+      await row.waitFor();
       await expect(cellText(table, row, '状态'), p.scanned).resolves.toBe('匹配成功');
     }
     await dismissToasts(a);
