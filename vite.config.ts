@@ -9,6 +9,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { precompress } from './scripts/precompress.ts';
+import { machineUses } from './scripts/machine-uses.ts';
 import { isLoginPage, LOGIN_PAGE_FILE } from './src/server/login-page.ts';
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3000'}`;
@@ -44,6 +45,8 @@ export default defineConfig({
     react(),
     tailwindcss(),
     loginPage(),
+    // virtual:machine-uses for the state charts' "what depends on this state" (decision 132).
+    machineUses(),
     precompress(),
   ],
   server: {

@@ -10,6 +10,7 @@
 //  - e2e:    the built app in Debian's chromium through playwright-core (scripts/test.ts decides).
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { machineUses } from './scripts/machine-uses.ts';
 
 /** Web test files run with a document of their own (project web-own-document). */
 const OWN_DOCUMENT = ['tests/web/ui/toast.test.tsx'];
@@ -50,7 +51,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [react()],
+        plugins: [react(), machineUses()],
         // 20 s, not vitest's 5 s: page tests render the whole app in happy-dom and took over 5 s on a
         // busy 2-core CI machine (timing only; no test waits on purpose).
         test: {

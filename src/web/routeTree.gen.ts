@@ -23,6 +23,7 @@ import { Route as AppAdminAdminGroupListRouteImport } from './routes/_app/_admin
 import { Route as AppAdminAdminHomeRouteImport } from './routes/_app/_admin/admin/home'
 import { Route as AppAdminAdminInviteRouteImport } from './routes/_app/_admin/admin/invite'
 import { Route as AppAdminAdminItemListRouteImport } from './routes/_app/_admin/admin/item-list'
+import { Route as AppAdminAdminMachinesRouteImport } from './routes/_app/_admin/admin/machines'
 import { Route as AppAdminAdminScanRouteImport } from './routes/_app/_admin/admin/scan'
 import { Route as AppAdminAdminScan2RouteImport } from './routes/_app/_admin/admin/scan2'
 import { Route as AppAdminAdminTaskAmountListRouteImport } from './routes/_app/_admin/admin/task-amount-list'
@@ -114,6 +115,11 @@ const AppAdminAdminInviteRoute = AppAdminAdminInviteRouteImport.update({
 const AppAdminAdminItemListRoute = AppAdminAdminItemListRouteImport.update({
   id: '/admin/item-list',
   path: '/admin/item-list',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminAdminMachinesRoute = AppAdminAdminMachinesRouteImport.update({
+  id: '/admin/machines',
+  path: '/admin/machines',
   getParentRoute: () => AppAdminRoute,
 } as any)
 const AppAdminAdminScanRoute = AppAdminAdminScanRouteImport.update({
@@ -262,6 +268,7 @@ export interface FileRoutesByFullPath {
   '/admin/home': typeof AppAdminAdminHomeRoute
   '/admin/invite': typeof AppAdminAdminInviteRoute
   '/admin/item-list': typeof AppAdminAdminItemListRoute
+  '/admin/machines': typeof AppAdminAdminMachinesRoute
   '/admin/scan': typeof AppAdminAdminScanRoute
   '/admin/scan2': typeof AppAdminAdminScan2Route
   '/admin/task-amount-list': typeof AppAdminAdminTaskAmountListRoute
@@ -300,6 +307,7 @@ export interface FileRoutesByTo {
   '/admin/home': typeof AppAdminAdminHomeRoute
   '/admin/invite': typeof AppAdminAdminInviteRoute
   '/admin/item-list': typeof AppAdminAdminItemListRoute
+  '/admin/machines': typeof AppAdminAdminMachinesRoute
   '/admin/scan': typeof AppAdminAdminScanRoute
   '/admin/scan2': typeof AppAdminAdminScan2Route
   '/admin/task-amount-list': typeof AppAdminAdminTaskAmountListRoute
@@ -342,6 +350,7 @@ export interface FileRoutesById {
   '/_app/_admin/admin/home': typeof AppAdminAdminHomeRoute
   '/_app/_admin/admin/invite': typeof AppAdminAdminInviteRoute
   '/_app/_admin/admin/item-list': typeof AppAdminAdminItemListRoute
+  '/_app/_admin/admin/machines': typeof AppAdminAdminMachinesRoute
   '/_app/_admin/admin/scan': typeof AppAdminAdminScanRoute
   '/_app/_admin/admin/scan2': typeof AppAdminAdminScan2Route
   '/_app/_admin/admin/task-amount-list': typeof AppAdminAdminTaskAmountListRoute
@@ -382,6 +391,7 @@ export interface FileRouteTypes {
     | '/admin/home'
     | '/admin/invite'
     | '/admin/item-list'
+    | '/admin/machines'
     | '/admin/scan'
     | '/admin/scan2'
     | '/admin/task-amount-list'
@@ -420,6 +430,7 @@ export interface FileRouteTypes {
     | '/admin/home'
     | '/admin/invite'
     | '/admin/item-list'
+    | '/admin/machines'
     | '/admin/scan'
     | '/admin/scan2'
     | '/admin/task-amount-list'
@@ -461,6 +472,7 @@ export interface FileRouteTypes {
     | '/_app/_admin/admin/home'
     | '/_app/_admin/admin/invite'
     | '/_app/_admin/admin/item-list'
+    | '/_app/_admin/admin/machines'
     | '/_app/_admin/admin/scan'
     | '/_app/_admin/admin/scan2'
     | '/_app/_admin/admin/task-amount-list'
@@ -594,6 +606,13 @@ declare module '@tanstack/react-router' {
       path: '/admin/item-list'
       fullPath: '/admin/item-list'
       preLoaderRoute: typeof AppAdminAdminItemListRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/_admin/admin/machines': {
+      id: '/_app/_admin/admin/machines'
+      path: '/admin/machines'
+      fullPath: '/admin/machines'
+      preLoaderRoute: typeof AppAdminAdminMachinesRouteImport
       parentRoute: typeof AppAdminRoute
     }
     '/_app/_admin/admin/scan': {
@@ -781,6 +800,7 @@ interface AppAdminRouteChildren {
   AppAdminAdminHomeRoute: typeof AppAdminAdminHomeRoute
   AppAdminAdminInviteRoute: typeof AppAdminAdminInviteRoute
   AppAdminAdminItemListRoute: typeof AppAdminAdminItemListRoute
+  AppAdminAdminMachinesRoute: typeof AppAdminAdminMachinesRoute
   AppAdminAdminScanRoute: typeof AppAdminAdminScanRoute
   AppAdminAdminScan2Route: typeof AppAdminAdminScan2Route
   AppAdminAdminTaskAmountListRoute: typeof AppAdminAdminTaskAmountListRoute
@@ -805,6 +825,7 @@ const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminAdminHomeRoute: AppAdminAdminHomeRoute,
   AppAdminAdminInviteRoute: AppAdminAdminInviteRoute,
   AppAdminAdminItemListRoute: AppAdminAdminItemListRoute,
+  AppAdminAdminMachinesRoute: AppAdminAdminMachinesRoute,
   AppAdminAdminScanRoute: AppAdminAdminScanRoute,
   AppAdminAdminScan2Route: AppAdminAdminScan2Route,
   AppAdminAdminTaskAmountListRoute: AppAdminAdminTaskAmountListRoute,

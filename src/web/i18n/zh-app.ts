@@ -114,6 +114,7 @@ export const zhApp = {
     adminTaskAmountList: '订单金额统计',
     adminItemList: '商品列表',
     adminItem: '商品编辑',
+    adminMachines: '状态图',
   },
 
   auth: {

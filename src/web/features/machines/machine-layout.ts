@@ -1,0 +1,166 @@
+// Where each state's box goes (decision 132): a small layered layout of our own rather than a graph
+// library (dagre and its graphlib add ~40 kB gzipped for charts of at most a dozen states per level).
+// Each compound state is laid out inside its box, innermost first: its children are put in ranks top
+// to bottom along the transitions between them (a transition deeper down counts for the children
+// that hold its ends; those back to an earlier state are left out of the ranking), each rank ordered
+// by the mean place of its predecessors to keep arrows short; a parallel state's regions sit side
+// by side. Pure: plain numbers out, tested through the chart it draws.
+import { labelText, type ChartEdge, type ChartState, type MachineChart } from './machine-graph';
+
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface ChartLayout {
+  width: number;
+  height: number;
+  boxes: Map<string, Rect>;
+}
+
+export const LINE = 15;
+export const HEADER = 24;
+const PAD = 12;
+const GAP_X = 36;
+const GAP_Y = 64;
+const CHAR = 6.6;
+
+/** Width of a line of chart text in px (12 px system font, ASCII names). */
+export const textWidth = (text: string) => Math.ceil(text.length * CHAR);
+
+/** The lines written inside a state's box, under its name: what it invokes and what keeps it there. */
+export function innerLines(state: ChartState): string[] {
+  return [...state.invokes.map((src) => `invoke ${src}`), ...state.stays.map((s) => `↻ ${labelText(s)}`)];
+}
+
+/** The child of `parent` that holds `path` (itself or an ancestor of it), if any. */
+function childHolding(parent: ChartState, path: string): ChartState | undefined {
+  return parent.children.find((c) => path === c.path || path.startsWith(`${c.path}.`));
+}
+
+/** Ranks of the children along the transitions between them (back edges skipped), initial first. */
+function ranksOf(parent: ChartState, edges: readonly ChartEdge[]): ChartState[][] {
+  const next = new Map<string, Set<string>>(parent.children.map((c) => [c.path, new Set<string>()]));
+  for (const e of edges) {
+    const a = childHolding(parent, e.from);
+    const b = childHolding(parent, e.to);
+    if (a && b && a !== b) next.get(a.path)?.add(b.path);
+  }
+  const order: string[] = [];
+  const forward = new Map<string, string[]>(parent.children.map((c) => [c.path, []]));
+  const state = new Map<string, 'open' | 'done'>();
+  const dfs = (p: string) => {
+    state.set(p, 'open');
+    order.push(p);
+    for (const q of next.get(p) ?? []) {
+      if (state.get(q) === 'open') continue; // back to an ancestor in the walk: not ranked
+      forward.get(p)?.push(q);
+      if (!state.has(q)) dfs(q);
+    }
+    state.set(p, 'done');
+  };
+  const start = [...parent.children].sort((a, b) => Number(b.initial) - Number(a.initial));
+  for (const c of start) if (!state.has(c.path)) dfs(c.path);
+
+  const rank = new Map<string, number>(order.map((p) => [p, 0]));
+  // Longest path over the forward edges (a DAG): as many passes as there are children suffice.
+  for (let i = 0; i < order.length; i++)
+    for (const p of order) for (const q of forward.get(p) ?? []) rank.set(q, Math.max(rank.get(q) ?? 0, (rank.get(p) ?? 0) + 1));
+
+  const byPath = new Map(parent.children.map((c) => [c.path, c]));
+  const ranks: ChartState[][] = [];
+  for (const p of order) {
+    const r = rank.get(p) ?? 0;
+    (ranks[r] ??= []).push(byPath.get(p)!);
+  }
+  // Order each rank by the mean position of its predecessors in the rank above.
+  for (let r = 1; r < ranks.length; r++) {
+    const above = new Map((ranks[r - 1] ?? []).map((c, i) => [c.path, i]));
+    const mean = (c: ChartState) => {
+      const places = [...above].filter(([p]) => forward.get(p)?.includes(c.path)).map(([, i]) => i);
+      return places.length === 0 ? Number.MAX_SAFE_INTEGER : places.reduce((a, b) => a + b, 0) / places.length;
+    };
+    ranks[r] = (ranks[r] ?? [])
+      .map((c, i) => ({ c, m: mean(c), i }))
+      .sort((a, b) => a.m - b.m || a.i - b.i)
+      .map((x) => x.c);
+  }
+  return ranks.filter((row) => row.length > 0);
+}
+
+/** Lays out a chart: boxes by state path, in the chart's own coordinates (top-left 0, 0). */
+export function layoutChart(chart: MachineChart): ChartLayout {
+  const boxes = new Map<string, Rect>();
+  // Sizes and positions relative to the parent's top-left, then made absolute.
+  const local = new Map<string, Rect>();
+
+  function size(state: ChartState): { w: number; h: number } {
+    const lines = innerLines(state);
+    const head = HEADER + lines.length * LINE;
+    const textW = Math.max(textWidth(state.key) + 2 * PAD, ...lines.map((l) => textWidth(l) + 2 * PAD), 96);
+    if (state.children.length === 0) return { w: textW, h: Math.max(head + 8, 40) };
+
+    const sizes = new Map(state.children.map((c) => [c.path, size(c)]));
+    let contentW = 0;
+    let contentH = 0;
+    if (state.kind === 'parallel') {
+      let x = 0;
+      for (const c of state.children) {
+        const s = sizes.get(c.path)!;
+        local.set(c.path, { x, y: 0, ...s });
+        x += s.w + GAP_X / 2;
+        contentH = Math.max(contentH, s.h);
+      }
+      contentW = x - GAP_X / 2;
+    } else {
+      const ranks = ranksOf(state, chart.edges);
+      const rowW = ranks.map((row) => row.reduce((w, c) => w + sizes.get(c.path)!.w, 0) + GAP_X * (row.length - 1));
+      contentW = Math.max(...rowW);
+      let y = 0;
+      ranks.forEach((row, r) => {
+        const h = Math.max(...row.map((c) => sizes.get(c.path)!.h));
+        let x = (contentW - (rowW[r] ?? 0)) / 2;
+        for (const c of row) {
+          const s = sizes.get(c.path)!;
+          local.set(c.path, { x, y: y + (h - s.h) / 2, ...s });
+          x += s.w + GAP_X;
+        }
+        y += h + GAP_Y;
+      });
+      contentH = y - GAP_Y;
+    }
+    const w = Math.max(textW, contentW + 2 * PAD);
+    // Children start below the header, centred when the header is the wider.
+    const shift = (w - contentW) / 2;
+    for (const c of state.children) {
+      const r = local.get(c.path)!;
+      local.set(c.path, { ...r, x: r.x + shift, y: r.y + head + PAD });
+    }
+    return { w, h: head + PAD + contentH + PAD };
+  }
+
+  function place(state: ChartState, ox: number, oy: number) {
+    const r = local.get(state.path)!;
+    const abs = { ...r, x: ox + r.x, y: oy + r.y };
+    boxes.set(state.path, abs);
+    for (const c of state.children) place(c, abs.x, abs.y);
+  }
+
+  const rootSize = size(chart.root);
+  local.set(chart.root.path, { x: 0, y: 0, ...rootSize });
+  place(chart.root, 0, 0);
+  return { width: rootSize.w, height: rootSize.h, boxes };
+}
+
+/** The point where the segment from the box's centre toward (tx, ty) leaves the box. */
+export function borderPoint(box: Rect, tx: number, ty: number): { x: number; y: number } {
+  const cx = box.x + box.w / 2;
+  const cy = box.y + box.h / 2;
+  const dx = tx - cx;
+  const dy = ty - cy;
+  if (dx === 0 && dy === 0) return { x: cx, y: cy };
+  const scale = Math.min(dx === 0 ? Infinity : box.w / 2 / Math.abs(dx), dy === 0 ? Infinity : box.h / 2 / Math.abs(dy));
+  return { x: cx + dx * scale, y: cy + dy * scale };
+}
