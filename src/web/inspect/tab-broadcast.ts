@@ -130,7 +130,11 @@ export function createTabBroadcast(openChannel: () => BroadcastChannel | null = 
 }
 
 function defaultChannel(): BroadcastChannel | null {
-  return typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(MACHINES_CHANNEL);
+  if (typeof BroadcastChannel === 'undefined') return null;
+  const channel = new BroadcastChannel(MACHINES_CHANNEL);
+  // Under Node (the web tests) an open channel would keep the process alive; browsers have no unref.
+  (channel as { unref?: () => void }).unref?.();
+  return channel;
 }
 
 let tabBroadcast: ReturnType<typeof createTabBroadcast> | undefined;

@@ -28,6 +28,7 @@ export function MachineChartView({ chart, active, selected, onSelect }: MachineC
     s.children.forEach(walk);
   };
   walk(chart.root);
+  const compound = new Set(states.filter((s) => s.children.length > 0).map((s) => s.path));
 
   return (
     <svg
@@ -52,7 +53,17 @@ export function MachineChartView({ chart, active, selected, onSelect }: MachineC
       {chart.edges.map((e) => {
         const a = box(e.from);
         const b = box(e.to);
-        return a && b ? <Arrow key={`${e.from}->${e.to}`} from={a} to={b} labels={e.labels.map(labelText)} marker={`arrow-${chart.id}`} /> : null;
+        return a && b ? (
+          <Arrow
+            key={`${e.from}->${e.to}`}
+            from={a}
+            to={b}
+            fromCompound={compound.has(e.from)}
+            toCompound={compound.has(e.to)}
+            labels={e.labels.map(labelText)}
+            marker={`arrow-${chart.id}`}
+          />
+        ) : null;
       })}
     </svg>
   );
@@ -73,7 +84,8 @@ function StateBox({
 }) {
   const isRoot = state.path === '';
   const compound = state.children.length > 0;
-  const fill = active ? 'fill-amber-100' : isRoot ? 'fill-slate-50' : compound ? 'fill-white' : 'fill-sky-50';
+  // The current leaf is filled; a current compound state only outlined (its children are drawn on it).
+  const fill = active && !compound ? 'fill-amber-100' : isRoot ? 'fill-slate-50' : compound ? 'fill-white' : 'fill-sky-50';
   const stroke = selected ? 'stroke-blue-600' : active ? 'stroke-amber-600' : 'stroke-slate-400';
   const select = () => onSelect(state.path);
   const onKey = (e: KeyboardEvent) => {
@@ -120,7 +132,22 @@ function StateBox({
   );
 }
 
-function Arrow({ from, to, labels, marker }: { from: Rect; to: Rect; labels: string[]; marker: string }) {
+/** Where an arrow meets a box: a compound state's from above, on its top edge (its middle holds its children). */
+function endOf(box: Rect, compound: boolean, toward: { x: number; y: number }) {
+  if (compound && toward.y < box.y) return { x: Math.min(Math.max(toward.x, box.x + 24), box.x + box.w - 24), y: box.y };
+  return borderPoint(box, toward.x, toward.y);
+}
+
+interface ArrowProps {
+  from: Rect;
+  to: Rect;
+  fromCompound: boolean;
+  toCompound: boolean;
+  labels: string[];
+  marker: string;
+}
+
+function Arrow({ from, to, fromCompound, toCompound, labels, marker }: ArrowProps) {
   const fc = { x: from.x + from.w / 2, y: from.y + from.h / 2 };
   const tc = { x: to.x + to.w / 2, y: to.y + to.h / 2 };
   // Bent to the left of its direction, so that a -> b and b -> a do not overlap.
@@ -129,8 +156,8 @@ function Arrow({ from, to, labels, marker }: { from: Rect; to: Rect; labels: str
   const len = Math.hypot(dx, dy) || 1;
   const bend = Math.min(40, len / 4);
   const control = { x: (fc.x + tc.x) / 2 + (dy / len) * bend, y: (fc.y + tc.y) / 2 - (dx / len) * bend };
-  const p0 = borderPoint(from, control.x, control.y);
-  const p2 = borderPoint(to, control.x, control.y);
+  const p0 = endOf(from, fromCompound, control);
+  const p2 = endOf(to, toCompound, control);
   const mid = { x: (p0.x + 2 * control.x + p2.x) / 4, y: (p0.y + 2 * control.y + p2.y) / 4 };
   const width = Math.max(...labels.map((l) => l.length)) * 6.2 + 8;
   const height = labels.length * 14 + 4;

@@ -1,10 +1,10 @@
 // Where each state's box goes (decision 132): a small layered layout of our own rather than a graph
-// library (dagre and its graphlib add ~40 kB gzipped for charts of at most a dozen states per level).
+// library (@dagrejs/dagre 3.1's minified build, graphlib inside, is 49 kB, 17 kB gzipped; this file
+// is under 2 kB gzipped, for charts of at most a dozen states per level).
 // Each compound state is laid out inside its box, innermost first: its children are put in ranks top
-// to bottom along the transitions between them (a transition deeper down counts for the children
-// that hold its ends; those back to an earlier state are left out of the ranking), each rank ordered
-// by the mean place of its predecessors to keep arrows short; a parallel state's regions sit side
-// by side. Pure: plain numbers out, tested through the chart it draws.
+// to bottom by their fewest transitions from the initial state (a transition deeper down counts for
+// the children that hold its ends), each rank ordered by the mean place of its neighbours in the rank
+// above to keep arrows short; a parallel state's regions sit side by side. Pure: plain numbers out, tested through the chart it draws.
 import { labelText, type ChartEdge, type ChartState, type MachineChart } from './machine-graph';
 
 export interface Rect {
@@ -40,7 +40,7 @@ function childHolding(parent: ChartState, path: string): ChartState | undefined 
   return parent.children.find((c) => path === c.path || path.startsWith(`${c.path}.`));
 }
 
-/** Ranks of the children along the transitions between them (back edges skipped), initial first. */
+/** Ranks of the children: each at its fewest transitions from the initial one (unreached ones start their own walk). */
 function ranksOf(parent: ChartState, edges: readonly ChartEdge[]): ChartState[][] {
   const next = new Map<string, Set<string>>(parent.children.map((c) => [c.path, new Set<string>()]));
   for (const e of edges) {
@@ -48,38 +48,33 @@ function ranksOf(parent: ChartState, edges: readonly ChartEdge[]): ChartState[][
     const b = childHolding(parent, e.to);
     if (a && b && a !== b) next.get(a.path)?.add(b.path);
   }
+  const rank = new Map<string, number>();
   const order: string[] = [];
-  const forward = new Map<string, string[]>(parent.children.map((c) => [c.path, []]));
-  const state = new Map<string, 'open' | 'done'>();
-  const dfs = (p: string) => {
-    state.set(p, 'open');
-    order.push(p);
-    for (const q of next.get(p) ?? []) {
-      if (state.get(q) === 'open') continue; // back to an ancestor in the walk: not ranked
-      forward.get(p)?.push(q);
-      if (!state.has(q)) dfs(q);
-    }
-    state.set(p, 'done');
-  };
   const start = [...parent.children].sort((a, b) => Number(b.initial) - Number(a.initial));
-  for (const c of start) if (!state.has(c.path)) dfs(c.path);
-
-  const rank = new Map<string, number>(order.map((p) => [p, 0]));
-  // Longest path over the forward edges (a DAG): as many passes as there are children suffice.
-  for (let i = 0; i < order.length; i++)
-    for (const p of order) for (const q of forward.get(p) ?? []) rank.set(q, Math.max(rank.get(q) ?? 0, (rank.get(p) ?? 0) + 1));
+  for (const first of start) {
+    if (rank.has(first.path)) continue;
+    rank.set(first.path, 0);
+    const queue = [first.path];
+    while (queue.length > 0) {
+      const p = queue.shift()!;
+      order.push(p);
+      for (const q of next.get(p) ?? []) {
+        if (rank.has(q)) continue;
+        rank.set(q, (rank.get(p) ?? 0) + 1);
+        queue.push(q);
+      }
+    }
+  }
 
   const byPath = new Map(parent.children.map((c) => [c.path, c]));
   const ranks: ChartState[][] = [];
-  for (const p of order) {
-    const r = rank.get(p) ?? 0;
-    (ranks[r] ??= []).push(byPath.get(p)!);
-  }
-  // Order each rank by the mean position of its predecessors in the rank above.
+  for (const p of order) (ranks[rank.get(p) ?? 0] ??= []).push(byPath.get(p)!);
+  // Order each rank by the mean position of its neighbours (either way) in the rank above.
+  const linked = (a: string, b: string) => (next.get(a)?.has(b) ?? false) || (next.get(b)?.has(a) ?? false);
   for (let r = 1; r < ranks.length; r++) {
-    const above = new Map((ranks[r - 1] ?? []).map((c, i) => [c.path, i]));
+    const above = (ranks[r - 1] ?? []).map((c, i) => [c.path, i] as const);
     const mean = (c: ChartState) => {
-      const places = [...above].filter(([p]) => forward.get(p)?.includes(c.path)).map(([, i]) => i);
+      const places = above.filter(([p]) => linked(p, c.path)).map(([, i]) => i);
       return places.length === 0 ? Number.MAX_SAFE_INTEGER : places.reduce((a, b) => a + b, 0) / places.length;
     };
     ranks[r] = (ranks[r] ?? [])

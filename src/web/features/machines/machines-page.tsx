@@ -30,7 +30,7 @@ export function MachinesPage({ machine, onMachine }: MachinesPageProps): JSX.Ele
 
   const actorsHere = live.actors.filter((a) => a.machineId === chart.id);
   const shown = actorsHere.find((a) => a.actorId === chosenActor) ?? actorsHere[actorsHere.length - 1];
-  const active = useMemo(() => new Set(shown ? ['', ...shown.states] : []), [shown]);
+  const active = useMemo(() => new Set(shown?.states ?? []), [shown]);
   const selectedPath = selected?.machine === chart.id ? selected.path : null;
 
   const openActor = (actor: LiveActor) => {
