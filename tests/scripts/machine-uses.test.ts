@@ -53,7 +53,13 @@ describe('the uses of this code base', () => {
 
   it('finds the scan station using the scan machine', () => {
     expect(uses['machines/scan.machine.ts']?.scanMachine?.screens).toEqual(['/admin/scan']);
-    // The chart viewer reads every machine to draw it; it is nobody's dependent.
-    expect(Object.values(uses).flatMap((byName) => Object.values(byName).flatMap((u) => u.screens))).not.toContain('/admin/machines');
+    // The chart viewer reads every machine to draw it: no machine's own export counts it as a dependent.
+    const viewerUses = Object.entries(uses).flatMap(([module, byName]) =>
+      Object.entries(byName)
+        .filter(([, u]) => u.screens.includes('/admin/machines'))
+        .map(([name]) => `${module} ${name}`),
+    );
+    // (Only the status labels every page's frame shows, through i18n/zh-app.ts.)
+    expect(viewerUses).toEqual(['machines/scan-record.statuses.ts scanStatusLabels']);
   });
 });
