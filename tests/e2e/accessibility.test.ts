@@ -135,6 +135,7 @@ const adminPages = (): PageToAudit[] => [
   { path: '/admin/tracking-audit', shows: TRACKING.stray },
   { path: '/admin/task-audit', shows: ITEM.itemName },
   { path: '/admin/invite' },
+  { path: '/admin/machines?machine=scan', shows: '本浏览器中运行的状态机' },
   { path: '/me', shows: '本周五仓库盘点' },
 ];
 

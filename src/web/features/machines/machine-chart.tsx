@@ -1,8 +1,8 @@
 // One machine drawn as SVG (decision 132): each state a box (compound and parallel states hold their
 // children; a parallel state's regions are dashed), each transition an arrow labelled `event [guard]`,
 // and the transitions that stay in a state listed inside its box (↻). The active states of the
-// chosen live actor are filled; a state is a button that selects it (its dependents are listed
-// beside the chart).
+// chosen live actor are filled (aria-current); a state is a button, named by what it shows, that
+// selects it (its dependents are listed beside the chart).
 import { useMemo, type JSX, type KeyboardEvent } from 'react';
 import { labelText, type ChartState, type MachineChart } from './machine-graph';
 import { borderPoint, HEADER, innerLines, layoutChart, LINE, type Rect } from './machine-layout';
@@ -32,7 +32,7 @@ export function MachineChartView({ chart, active, selected, onSelect }: MachineC
 
   return (
     <svg
-      role="img"
+      role="group"
       aria-label={t.chartLabel(chart.id)}
       width={layout.width + 2 * MARGIN}
       height={layout.height + 2 * MARGIN}
@@ -99,7 +99,7 @@ function StateBox({
       role="button"
       tabIndex={0}
       aria-pressed={selected}
-      aria-label={`${state.key}${active ? `（${t.legendCurrent}）` : ''}`}
+      aria-current={active ? 'true' : undefined}
       data-state={state.path}
       data-active={active ? 'true' : undefined}
       onClick={(e) => {

@@ -53,7 +53,7 @@ export function MachinesPage({ machine, onMachine }: MachinesPageProps): JSX.Ele
               onClick={() => onMachine(m.id)}
               className={`rounded-full border px-3 py-1 text-sm ${current ? 'border-blue-600 bg-blue-600 text-white' : 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50'}`}
             >
-              {m.id} <span className={current ? 'text-blue-100' : 'text-slate-500'}>{t.machineNames[m.id]}</span>
+              {m.id} <span className={current ? 'text-blue-50' : 'text-slate-500'}>{t.machineNames[m.id]}</span>
               {running && <span aria-hidden="true" className="ml-1 inline-block h-2 w-2 rounded-full bg-amber-500" />}
             </button>
           );
@@ -141,7 +141,7 @@ function UsesPanel({ entry, chart, path }: { entry: CatalogEntry; chart: Machine
           <p className="font-mono text-xs break-all text-slate-500">{uses.whole.map((u) => u.name).join(', ') || t.none}</p>
           <UseLists screens={unionOf(uses.whole, 'screens')} calls={unionOf(uses.whole, 'calls')} via={unionOf(uses.whole, 'callsVia')} />
         </section>
-        <p className="text-xs text-slate-400">{t.source}</p>
+        <p className="text-xs text-slate-500">{t.source}</p>
       </div>
     </Panel>
   );
@@ -151,7 +151,7 @@ function ExportRow({ use }: { use: ExportUse }) {
   return (
     <div className="mt-1 rounded border border-slate-200 p-2">
       <p className="font-mono text-xs font-semibold break-all">
-        {use.name} <span className="font-normal text-slate-400">{use.module}</span>
+        {use.name} <span className="font-normal text-slate-500">{use.module}</span>
       </p>
       <UseLists screens={use.screens} calls={use.calls} via={use.callsVia} />
     </div>
@@ -185,7 +185,7 @@ function EventsPanel({ events }: { events: LoggedEvent[] }) {
         <ol className="max-h-80 space-y-1 overflow-auto font-mono text-xs" aria-label={t.events}>
           {events.map((e) => (
             <li key={e.seq} className="border-b border-slate-100 pb-1 break-all">
-              <span className="text-slate-400">{new Date(e.at).toLocaleTimeString('zh-CN', { hour12: false })}</span>{' '}
+              <span className="text-slate-500">{new Date(e.at).toLocaleTimeString('zh-CN', { hour12: false })}</span>{' '}
               <span className="text-slate-600">{e.machineId}</span> <span className="font-semibold text-blue-800">{e.event}</span>{' '}
               {e.detail && <span className="text-slate-500">{e.detail}</span>}
             </li>
