@@ -4,8 +4,8 @@
 // chosen live actor are filled (aria-current); a state is a button, named by what it shows, that
 // selects it (its dependents are listed beside the chart).
 import { useMemo, type JSX, type KeyboardEvent } from 'react';
-import { labelText, type ChartState, type MachineChart } from './machine-graph';
-import { borderPoint, HEADER, innerLines, layoutChart, LINE, type Rect } from './machine-layout';
+import type { ChartState, MachineChart } from './machine-graph';
+import { arrowsOf, HEADER, innerLines, layoutChart, LINE, type Rect } from './machine-layout';
 import { machinesText as t } from '../../i18n/zh-machines';
 
 export interface MachineChartViewProps {
@@ -20,6 +20,15 @@ const MARGIN = 8;
 
 export function MachineChartView({ chart, active, selected, onSelect }: MachineChartViewProps): JSX.Element {
   const layout = useMemo(() => layoutChart(chart), [chart]);
+  const arrows = useMemo(() => arrowsOf(chart, layout), [chart, layout]);
+  // The drawing's bounds: the machine's box, and any label moved beyond it.
+  const view = useMemo(() => {
+    const x = Math.min(0, ...arrows.map((a) => a.label.x)) - MARGIN;
+    const y = Math.min(0, ...arrows.map((a) => a.label.y)) - MARGIN;
+    const right = Math.max(layout.width, ...arrows.map((a) => a.label.x + a.label.w)) + MARGIN;
+    const bottom = Math.max(layout.height, ...arrows.map((a) => a.label.y + a.label.h)) + MARGIN;
+    return { x, y, w: right - x, h: bottom - y };
+  }, [arrows, layout]);
   const box = (path: string) => layout.boxes.get(path);
 
   const states: ChartState[] = [];
@@ -28,15 +37,14 @@ export function MachineChartView({ chart, active, selected, onSelect }: MachineC
     s.children.forEach(walk);
   };
   walk(chart.root);
-  const compound = new Set(states.filter((s) => s.children.length > 0).map((s) => s.path));
 
   return (
     <svg
       role="group"
       aria-label={t.chartLabel(chart.id)}
-      width={layout.width + 2 * MARGIN}
-      height={layout.height + 2 * MARGIN}
-      viewBox={`${-MARGIN} ${-MARGIN} ${layout.width + 2 * MARGIN} ${layout.height + 2 * MARGIN}`}
+      width={view.w}
+      height={view.h}
+      viewBox={`${view.x} ${view.y} ${view.w} ${view.h}`}
       className="max-w-none font-sans text-[12px]"
     >
       <defs>
@@ -50,21 +58,20 @@ export function MachineChartView({ chart, active, selected, onSelect }: MachineC
           <StateBox key={s.path || '(root)'} state={s} rect={r} active={active.has(s.path)} selected={selected === s.path} onSelect={onSelect} />
         ) : null;
       })}
-      {chart.edges.map((e) => {
-        const a = box(e.from);
-        const b = box(e.to);
-        return a && b ? (
-          <Arrow
-            key={`${e.from}->${e.to}`}
-            from={a}
-            to={b}
-            fromCompound={compound.has(e.from)}
-            toCompound={compound.has(e.to)}
-            labels={e.labels.map(labelText)}
-            marker={`arrow-${chart.id}`}
-          />
-        ) : null;
-      })}
+      {arrows.map((a) => (
+        <path key={a.key} d={a.d} className="pointer-events-none fill-none stroke-slate-500" strokeWidth={1.2} markerEnd={`url(#arrow-${chart.id})`} />
+      ))}
+      {/* Labels over every arrow, so that no line crosses a label. */}
+      {arrows.map((a) => (
+        <g key={a.key} className="pointer-events-none" data-edge={a.lines.join(' | ')}>
+          <rect x={a.label.x} y={a.label.y} width={a.label.w} height={a.label.h} rx={3} className="fill-white/90" />
+          {a.lines.map((line, i) => (
+            <text key={line} x={a.label.x + a.label.w / 2} y={a.label.y + 13 + i * 14} textAnchor="middle" className="fill-blue-900 text-[11px]">
+              {line}
+            </text>
+          ))}
+        </g>
+      ))}
     </svg>
   );
 }
@@ -126,53 +133,6 @@ function StateBox({
       {innerLines(state).map((line, i) => (
         <text key={i} x={rect.x + 12} y={rect.y + HEADER + 11 + i * LINE} className="fill-slate-600 text-[11px]">
           {line}
-        </text>
-      ))}
-    </g>
-  );
-}
-
-/** Where an arrow meets a box: a compound state's from above, on its top edge (its middle holds its children). */
-function endOf(box: Rect, compound: boolean, toward: { x: number; y: number }) {
-  if (compound && toward.y < box.y) return { x: Math.min(Math.max(toward.x, box.x + 24), box.x + box.w - 24), y: box.y };
-  return borderPoint(box, toward.x, toward.y);
-}
-
-interface ArrowProps {
-  from: Rect;
-  to: Rect;
-  fromCompound: boolean;
-  toCompound: boolean;
-  labels: string[];
-  marker: string;
-}
-
-function Arrow({ from, to, fromCompound, toCompound, labels, marker }: ArrowProps) {
-  const fc = { x: from.x + from.w / 2, y: from.y + from.h / 2 };
-  const tc = { x: to.x + to.w / 2, y: to.y + to.h / 2 };
-  // Bent to the left of its direction, so that a -> b and b -> a do not overlap.
-  const dx = tc.x - fc.x;
-  const dy = tc.y - fc.y;
-  const len = Math.hypot(dx, dy) || 1;
-  const bend = Math.min(40, len / 4);
-  const control = { x: (fc.x + tc.x) / 2 + (dy / len) * bend, y: (fc.y + tc.y) / 2 - (dx / len) * bend };
-  const p0 = endOf(from, fromCompound, control);
-  const p2 = endOf(to, toCompound, control);
-  const mid = { x: (p0.x + 2 * control.x + p2.x) / 4, y: (p0.y + 2 * control.y + p2.y) / 4 };
-  const width = Math.max(...labels.map((l) => l.length)) * 6.2 + 8;
-  const height = labels.length * 14 + 4;
-  return (
-    <g className="pointer-events-none" data-edge={labels.join(' | ')}>
-      <path
-        d={`M ${p0.x} ${p0.y} Q ${control.x} ${control.y} ${p2.x} ${p2.y}`}
-        className="fill-none stroke-slate-500"
-        strokeWidth={1.2}
-        markerEnd={`url(#${marker})`}
-      />
-      <rect x={mid.x - width / 2} y={mid.y - height / 2} width={width} height={height} rx={3} className="fill-white/90" />
-      {labels.map((label, i) => (
-        <text key={label} x={mid.x} y={mid.y - height / 2 + 13 + i * 14} textAnchor="middle" className="fill-blue-900 text-[11px]">
-          {label}
         </text>
       ))}
     </g>

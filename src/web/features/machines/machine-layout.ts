@@ -24,7 +24,7 @@ export const LINE = 15;
 export const HEADER = 24;
 const PAD = 12;
 const GAP_X = 36;
-const GAP_Y = 64;
+const GAP_Y = 80;
 const CHAR = 6.6;
 
 /** Width of a line of chart text in px (12 px system font, ASCII names). */
@@ -158,4 +158,69 @@ export function borderPoint(box: Rect, tx: number, ty: number): { x: number; y: 
   if (dx === 0 && dy === 0) return { x: cx, y: cy };
   const scale = Math.min(dx === 0 ? Infinity : box.w / 2 / Math.abs(dx), dy === 0 ? Infinity : box.h / 2 / Math.abs(dy));
   return { x: cx + dx * scale, y: cy + dy * scale };
+}
+
+/** Where an arrow meets a box: a compound state's from above, on its top edge (its middle holds its children). */
+function endOf(box: Rect, compound: boolean, toward: { x: number; y: number }) {
+  if (compound && toward.y < box.y) return { x: Math.min(Math.max(toward.x, box.x + 24), box.x + box.w - 24), y: box.y };
+  return borderPoint(box, toward.x, toward.y);
+}
+
+export interface ArrowShape {
+  key: string;
+  /** SVG path: a quadratic curve from the source's border to the target's. */
+  d: string;
+  lines: string[];
+  /** The label's box (its lines centred in it). */
+  label: Rect;
+}
+
+const LABEL_LINE = 14;
+const overlaps = (a: Rect, b: Rect) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/**
+ * The arrows of a laid-out chart. Each is bent to the left of its direction, so that a -> b and
+ * b -> a do not overlap; its label sits at the curve's middle, moved up or down by its height
+ * when it would cover a state's name or a label placed before it.
+ */
+export function arrowsOf(chart: MachineChart, layout: ChartLayout): ArrowShape[] {
+  const compound = new Set<string>();
+  const walk = (s: ChartState) => {
+    if (s.children.length > 0) compound.add(s.path);
+    s.children.forEach(walk);
+  };
+  walk(chart.root);
+  // Labels keep off the states' names and lines, and off each other.
+  const placed: Rect[] = [];
+  const walkBoxes = (s: ChartState) => {
+    const r = layout.boxes.get(s.path);
+    if (r && s.path !== '') placed.push(s.children.length > 0 ? { ...r, h: HEADER + innerLines(s).length * LINE } : r);
+    s.children.forEach(walkBoxes);
+  };
+  walkBoxes(chart.root);
+  const shapes: ArrowShape[] = [];
+  for (const e of chart.edges) {
+    const from = layout.boxes.get(e.from);
+    const to = layout.boxes.get(e.to);
+    if (!from || !to) continue;
+    const fc = { x: from.x + from.w / 2, y: from.y + from.h / 2 };
+    const tc = { x: to.x + to.w / 2, y: to.y + to.h / 2 };
+    const dx = tc.x - fc.x;
+    const dy = tc.y - fc.y;
+    const len = Math.hypot(dx, dy) || 1;
+    const bend = Math.min(40, len / 4);
+    const control = { x: (fc.x + tc.x) / 2 + (dy / len) * bend, y: (fc.y + tc.y) / 2 - (dx / len) * bend };
+    const p0 = endOf(from, compound.has(e.from), control);
+    const p2 = endOf(to, compound.has(e.to), control);
+    const mid = { x: (p0.x + 2 * control.x + p2.x) / 4, y: (p0.y + 2 * control.y + p2.y) / 4 };
+    const lines = e.labels.map(labelText);
+    const w = Math.max(...lines.map((l) => textWidth(l))) + 8;
+    const h = lines.length * LABEL_LINE + 4;
+    const at = (shift: number): Rect => ({ x: mid.x - w / 2, y: mid.y - h / 2 + shift, w, h });
+    const shifts = [0, 1, -1, 2, -2, 3, -3, 4, -4].map((k) => k * (h + 2));
+    const label = shifts.map(at).find((r) => !placed.some((p) => overlaps(p, r))) ?? at(0);
+    placed.push(label);
+    shapes.push({ key: `${e.from}->${e.to}`, d: `M ${p0.x} ${p0.y} Q ${control.x} ${control.y} ${p2.x} ${p2.y}`, lines, label });
+  }
+  return shapes;
 }
