@@ -77,6 +77,20 @@ describe('the state charts, with no request leaving the machine', () => {
       await chart.locator('[data-state="parcel"]').click({ position: { x: 40, y: 12 } }); // its name: its middle is its children's
       await expect.poll(() => viewer.getByTestId('state-uses').textContent(), SHOWS).toContain('/admin/scan');
       await shot(viewer, 'machines-viewer-1400');
+      // A lifecycle machine the server runs: drawn, never live.
+      await viewer
+        .getByRole('navigation', { name: '状态机' })
+        .getByRole('button', { name: /^task / })
+        .click();
+      await chart.locator('[data-state="processing"]').waitFor(SHOWS);
+      await chart.locator('[data-state="deleted"]').click();
+      await expect.poll(() => viewer.getByTestId('state-uses').textContent(), SHOWS).toContain('DELETED_TASK_STATUS');
+      await shot(viewer, 'machines-viewer-task-1400');
+      await viewer
+        .getByRole('navigation', { name: '状态机' })
+        .getByRole('button', { name: /^scan / })
+        .click();
+      await chart.locator('[data-state="parcel.save.editing"][data-active="true"]').waitFor(SHOWS);
       await viewer.setViewportSize({ width: 390, height: 844 });
       await shot(viewer, 'machines-viewer-390');
 

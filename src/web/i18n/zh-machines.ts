@@ -34,6 +34,7 @@ export const machinesText = {
   calls: '接口',
   callsVia: '经共享模块的接口',
   none: '无',
+  more: (n: number) => `另外 ${n} 个`,
   everyScreen: '每个页面',
   source: '来源：构建时读取 src/ 的 import（scripts/machine-uses.ts）。',
 } as const;

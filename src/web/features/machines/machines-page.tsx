@@ -59,7 +59,7 @@ export function MachinesPage({ machine, onMachine }: MachinesPageProps): JSX.Ele
           );
         })}
       </nav>
-      <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_22rem]">
+      <div className="grid gap-4">
         <Panel className="min-w-0">
           <div className="overflow-auto" data-testid="machine-chart">
             <MachineChartView chart={chart} active={active} selected={selectedPath} onSelect={(path) => setSelected({ machine: chart.id, path })} />
@@ -76,7 +76,7 @@ export function MachinesPage({ machine, onMachine }: MachinesPageProps): JSX.Ele
             <span>{t.stately}</span>
           </p>
         </Panel>
-        <div className="flex min-w-0 flex-col gap-4">
+        <div className="grid min-w-0 items-start gap-4 lg:grid-cols-3">
           <LivePanel actors={live.actors} shown={shown} onOpen={openActor} />
           <UsesPanel entry={entry} chart={chart} path={selectedPath} />
           <EventsPanel events={live.events} />
@@ -158,18 +158,36 @@ function ExportRow({ use }: { use: ExportUse }) {
   );
 }
 
+const SHOWN = 8;
+
+/** A list of names, the first few shown and the rest behind 另外 N 个. */
+function Names({ names, className = '' }: { names: string[]; className?: string }) {
+  if (names.length === 0) return <dd className={className}>{t.none}</dd>;
+  return (
+    <dd className={`font-mono break-words ${className}`}>
+      {names.slice(0, SHOWN).join(', ')}
+      {names.length > SHOWN && (
+        <details>
+          <summary className="cursor-pointer font-sans text-blue-700">{t.more(names.length - SHOWN)}</summary>
+          {names.slice(SHOWN).join(', ')}
+        </details>
+      )}
+    </dd>
+  );
+}
+
 function UseLists({ screens, calls, via }: { screens: string[]; calls: string[]; via: string[] }) {
   const screenName = (s: string) => (s === '/*' ? t.everyScreen : s);
   return (
     <dl className="mt-1 grid grid-cols-[auto_minmax(0,1fr)] gap-x-2 gap-y-0.5 text-xs">
       <dt className="text-slate-500">{t.screens}</dt>
-      <dd className="font-mono break-words">{screens.map(screenName).join(', ') || t.none}</dd>
+      <Names names={screens.map(screenName)} />
       <dt className="text-slate-500">{t.calls}</dt>
-      <dd className="font-mono break-words">{calls.join(', ') || t.none}</dd>
+      <Names names={calls} />
       {via.length > 0 && (
         <>
           <dt className="text-slate-500">{t.callsVia}</dt>
-          <dd className="font-mono break-words text-slate-500">{via.join(', ')}</dd>
+          <Names names={via} className="text-slate-600" />
         </>
       )}
     </dl>
