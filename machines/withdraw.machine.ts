@@ -8,6 +8,7 @@
 import { moneyTextToCents } from './cents';
 import { setup } from 'xstate';
 import { cardMessages } from './bank-card';
+import { decide, type Decision } from './stored-state';
 import { AWAITING_PAY_WITHDRAW_STATUS, WITHDRAW_STATUSES, type WithdrawStatus } from './withdraw.statuses';
 
 export { AWAITING_PAY_WITHDRAW_STATUS, WITHDRAW_STATUSES, type WithdrawStatus };
@@ -27,6 +28,14 @@ export type WithdrawEvent =
   | { type: 'wd.agreeCancel' }
   | { type: 'wd.rejectCancel' }
   | { type: 'wd.changeCard' };
+
+/**
+ * - open: the line may still be paid (waited, or its cancel asked and not yet answered): its card
+ *   cannot be unbound (cards.ts).
+ * - live: the line is part of its order's money (every status but canceled): the order's
+ *   state and "all paid" read these (withdraw-order.machine.ts).
+ */
+export type WithdrawTag = 'open' | 'live';
 
 export const withdrawMessages = {
   // SPEC §5 (the request dialog and change card).
@@ -69,6 +78,7 @@ export const withdrawMachine = setup({
     context: {} as WithdrawContext,
     events: {} as WithdrawEvent,
     input: {} as WithdrawContext,
+    tags: {} as WithdrawTag,
   },
   guards: {
     mayCancel: ({ context }) => context.cancelFlag,
@@ -79,17 +89,34 @@ export const withdrawMachine = setup({
   initial: 'waited',
   states: {
     waited: {
+      tags: ['open', 'live'],
       on: {
         'wd.pay': 'paid',
         'wd.requestCancel': { guard: 'mayCancel', target: 'requestedCancel' },
         'wd.changeCard': 'waited',
       },
     },
-    requestedCancel: { on: { 'wd.agreeCancel': 'canceled', 'wd.rejectCancel': 'waited' } },
-    paid: {},
+    requestedCancel: { tags: ['open', 'live'], on: { 'wd.agreeCancel': 'canceled', 'wd.rejectCancel': 'waited' } },
+    paid: { tags: ['live'] },
     canceled: {},
   },
 });
+
+/** A new line's status (the machine's first state): waiting to be paid. */
+export const NEW_WITHDRAW_STATUS = withdrawMachine.config.initial as WithdrawStatus;
+
+const statusesTagged = (tag: WithdrawTag) =>
+  WITHDRAW_STATUSES.filter((status) => withdrawMachine.resolveState({ value: status, context: { cancelFlag: true } }).hasTag(tag));
+/** Lines that may still be paid (waited, requestedCancel): a card they pay to stays bound. */
+export const OPEN_WITHDRAW_STATUSES: readonly WithdrawStatus[] = statusesTagged('open');
+/** Lines that are part of their order's money (all but canceled). */
+export const LIVE_WITHDRAW_STATUSES: readonly WithdrawStatus[] = statusesTagged('live');
+/** The line counts in its order (not canceled). */
+export const isLiveLine = (line: { status: WithdrawStatus }) => LIVE_WITHDRAW_STATUSES.includes(line.status);
+
+/** The machine's verdict on one line (status and cancelFlag) for `event`. */
+export const decideWithdrawLine = (line: { status: WithdrawStatus; cancelFlag: boolean }, event: WithdrawEvent): Decision<WithdrawStatus> =>
+  decide(withdrawMachine, line.status, { cancelFlag: line.cancelFlag }, event, explainWithdrawRefusal);
 
 /** The message for a refused withdraw event. */
 export function explainWithdrawRefusal(_status: WithdrawStatus, _context: WithdrawContext, event: WithdrawEvent): string {
