@@ -1,7 +1,7 @@
 /**
  * A withdraw line: the amount of one withdraw order paid to one card (SPEC §4 "Withdraw status";
- * DECISIONS "Money"). The one place these rules live (the transitions and order-level decisions at
- * withdrawMachine): /user/withdraw-request and /admin/withdraw-list offer the buttons
+ * DECISIONS "Money"). The one place these rules live (the transitions at withdrawMachine; the
+ * order's at withdraw-order.machine.ts): /user/withdraw-request and /admin/withdraw-list offer the buttons
  * `allowedEvents` allows, and the server applies every status change through `decide` with this
  * machine, refusing what it refuses with its message.
  */
@@ -63,15 +63,9 @@ export const withdrawMessages = {
  *   requestedCancel --wd.rejectCancel (admin)--> waited
  *   waited --wd.changeCard (member)--> waited
  *
- * Order-level decisions (DECISIONS "Money"), applied by the server in one transaction per call:
- * - cancel is asked for and answered per order (cancel/order, agree/cancel and reject/cancel take
- *   an orderId): the order's every live line must accept the event, else nothing changes. When an
- *   order's lines are cancelled its applications go back to agreed (the balance).
- * - cancelFlag ("the admin has not started paying") is cleared on every line of an order as soon
- *   as one of its lines is paid or one of its applications is confirmed paid: from then on the
- *   order cannot be cancelled.
- * - when every line of an order is paid, its applications are paid (their tasks finished, their
- *   parcels payed).
+ * The order-level rules (cancel per order, cancelFlag cleared once payment starts, every live line
+ * paid -> the applications paid, cancelled -> released) are the order's own machine,
+ * withdraw-order.machine.ts, which sends each line these events.
  */
 export const withdrawMachine = setup({
   types: {

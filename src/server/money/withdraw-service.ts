@@ -1,8 +1,10 @@
 // Withdrawals (SPEC §2 /user/withdraw-request, /user/withdraw-orders, /admin/withdraw-list; §3
 // "Withdraw request"; §4 "Withdraw status"; §5 "Withdraw request"; §7 "Withdraw"; DECISIONS
-// "Money"). The rules are machines/withdraw.machine.ts (every line status change goes through
-// `decide` with it) and machines/payment.machine.ts (every application change goes through
-// payment-transitions.ts movePayments); this module loads, locks, writes and audits (every line
+// "Money"). The rules are machines/withdraw.machine.ts (a line's own change: change card),
+// machines/withdraw-order.machine.ts (cancel, agree, reject and pay of an order, its cancelFlag, and
+// "all lines paid -> the applications pay.paid", "cancelled -> pay.release": requireOrder writes
+// what it answers; decision 054) and machines/payment.machine.ts (every application change goes
+// through payment-transitions.ts movePayments); this module loads, locks, writes and audits (every line
 // change, entity 'withdraw', masked card fields only). Every function takes the lines of the orders
 // it touches first, then cards, then calls movePayments: the money lock order of
 // payment-transitions.ts (lockOrderLines). The links (withdraw_order_applies) of an order are
@@ -409,12 +411,13 @@ export async function rejectCancel(tx: Tx, actor: SessionUser, orderId: number):
 /**
  * Marks locked waited lines paid (the caller holds every line of their orders, `orderLines`), clears
  * cancelFlag on every line of those orders and pays the applications of the orders now wholly paid.
- * The machine decides each line first; a refusal throws before anything is written.
+ * The order machine decides each order first (order.pay: each line's wd.pay); a refusal throws
+ * before anything is written.
  *
  * Paid (member's own line, or an admin's, or the admin's Excel confirm): waited -> paid (wd.pay),
- * then cancelFlag = false on every line of that order (payment has started), and once every
- * non-canceled line of the order is paid, the order's live applications still withdrawing get
- * pay.paid (tasks finished, parcels payed). Applications the admin already confirmed paid one by one
+ * then cancelFlag = false on every line of that order (payment has started), and when the order
+ * machine answers that the order is now paid (every live line paid), its live applications still
+ * withdrawing get pay.paid (tasks finished, parcels payed). Applications the admin already confirmed paid one by one
  * (payment-service.ts pay.confirm) are simply already paid.
  */
 export async function payLines(tx: Tx, actor: SessionUser, toPay: LineRow[], orderLines: LineRow[], action: string): Promise<LineRow[]> {
