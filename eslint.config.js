@@ -6,8 +6,8 @@
 // - a folder of src/web/features does not import another: what two features share lives in
 //   src/web/components or src/web/lib, and the routes compose features. The zones are made from the
 //   folder list when the config loads, so a new feature is walled in without an edit here.
-// - no import cycles (import-x/no-cycle, on-demand import() included; it skips `import type`, so a
-//   cycle of types alone is kept out by review): what two modules share lives in a third that both
+// - no import cycles (import-x/no-cycle, on-demand import() included; it skips `import type`, which
+//   tests/contract/import-cycles.test.ts covers): what two modules share lives in a third that both
 //   import (docs/decisions/039-no-import-cycles.md). 'import-x/extensions' lets it read .ts files.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
