@@ -6,6 +6,9 @@
 // - a folder of src/web/features does not import another: what two features share lives in
 //   src/web/components or src/web/lib, and the routes compose features. The zones are made from the
 //   folder list when the config loads, so a new feature is walled in without an edit here.
+// - no import cycles (import-x/no-cycle, on-demand import() included; it skips `import type`, which
+//   tests/contract/import-cycles.test.ts covers): what two modules share lives in a third that both
+//   import (docs/decisions/039-no-import-cycles.md). 'import-x/extensions' lets it read .ts files.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import js from '@eslint/js';
@@ -55,8 +58,11 @@ export default tseslint.config(
   {
     files: ['src/**/*.{ts,tsx}', 'machines/**/*.ts'],
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })] },
-    rules: { 'import-x/no-restricted-paths': ['error', { basePath: root, zones }] },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+    },
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: root, zones }], 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['src/web/**/*.{ts,tsx}'],

@@ -30,6 +30,9 @@ export const boardMessages = {
 /** The status in which members see a board (published to them) and claim from it. */
 export const OPEN_BOARD_STATUS = 'open' satisfies BoardStatus;
 
+/** A closed board: members no longer claim from it (board.close; board.reopen resumes). */
+export const CLOSED_BOARD_STATUS = 'close' satisfies BoardStatus;
+
 /** Expiry is not a state: a board is expired once its expireAt (epoch ms) has passed. */
 export const isBoardExpired = (board: { expireAt: number }, now: number) => board.expireAt < now;
 
@@ -105,3 +108,6 @@ export function explainBoardRefusal(status: BoardStatus, context: BoardContext, 
       return boardMessages.notClosed;
   }
 }
+
+/** A new board's status (the machine's first state): unpublished, seen by admins only. */
+export const NEW_BOARD_STATUS = boardMachine.config.initial as BoardStatus;

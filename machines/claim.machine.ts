@@ -12,6 +12,8 @@ export const BOARD_TASK_STATUSES = ['normal', 'urgent', 'full', 'deleted', 'clos
 export type BoardTaskStatus = (typeof BOARD_TASK_STATUSES)[number];
 /** A deleted board task: members no longer see it, nor find its board by it; nobody claims it. */
 export const DELETED_BOARD_TASK_STATUS = 'deleted' satisfies BoardTaskStatus;
+/** A new board task's status unless the admin chooses another (urgent, full, closed). */
+export const NORMAL_BOARD_TASK_STATUS = 'normal' satisfies BoardTaskStatus;
 
 export interface ClaimTarget {
   boardStatus: 'unpublish' | 'open' | 'close';

@@ -7,6 +7,7 @@
  */
 import { setup } from 'xstate';
 import { PAYMENT_STATUSES, type PaymentStatus } from './payment.statuses';
+import { decide, statesAllowing } from './stored-state';
 
 export { PAYMENT_STATUSES, type PaymentStatus };
 /** An application waiting for the admin's agree (the admin home's count, /admin/apply-list?status=). */
@@ -78,6 +79,12 @@ export const paymentMachine = setup({
     collected: {},
   },
 });
+
+/** Does an application in `status` take `event`? (The machine's answer; the server's moves ask decide through movePayments.) */
+export const paymentAccepts = (status: PaymentStatus, event: PaymentEvent): boolean => decide(paymentMachine, status, {}, event, explainPaymentRefusal).ok;
+
+/** The applications a withdraw request may take (pay.withdraw: agreed); with no live withdraw holding them, the member's balance. */
+export const WITHDRAWABLE_PAYMENT_STATUSES: readonly PaymentStatus[] = statesAllowing(paymentMachine, PAYMENT_STATUSES, {}, { type: 'pay.withdraw' });
 
 /** The message for a refused payment event. */
 export function explainPaymentRefusal(_status: PaymentStatus, _context: PaymentContext, event: PaymentEvent): string {

@@ -232,3 +232,17 @@ export function unmatchReasonOf(row: { upc: string; status: ScanStatus }, upcs: 
   if (!names(upcs.recorded)) return 'otherProduct';
   return names(upcs.contested) ? 'contested' : 'moreThanRecorded';
 }
+
+/** A row seen and not yet judged by matching: what a confirm makes of an announced row, and a new scan row's status. */
+export const SCANNED_SCAN_STATUS: ScanStatus = (() => {
+  const d = decideScanRecord(ANNOUNCED_SCAN_STATUS, { type: 'record.confirm' });
+  if (!d.ok) throw new Error('the scan-record machine has no state for a confirmed row');
+  return d.next;
+})();
+
+/** Matching's verdict on a seen row's units (record.match): match when they are tied to a member's record, unmatch when nobody took them. */
+export function matchedScanStatus(tied: boolean): ScanStatus {
+  const d = decideScanRecord(SCANNED_SCAN_STATUS, { type: 'record.match', outcome: tied ? 'match' : 'unmatch' });
+  if (!d.ok) throw new Error('the scan-record machine refuses a verdict on a seen row');
+  return d.next;
+}

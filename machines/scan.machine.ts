@@ -8,7 +8,7 @@
  * the action `feedback` (the page's sound), all provided by the page.
  */
 import { assign, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
-import type { FeedbackKind, Scan2Item as ScanItem } from './scan2.machine';
+import { SCAN_COMMANDS, scanCommandOf, type FeedbackKind, type ScanCommand, type ScanItem } from './scan-station';
 import { canonicalTrackingId, type NearMissRef } from './tracking-id';
 import {
   announcedRowOf,
@@ -24,7 +24,8 @@ import {
 } from './scan-record.machine';
 import { gtinForms, isCatalogProductCode, productCodeMessages, sameProductCode } from './product-code';
 
-export type { FeedbackKind, ScanItem };
+export { SCAN_COMMANDS, scanCommandOf };
+export type { FeedbackKind, ScanCommand, ScanItem };
 
 export const scanMessages = {
   duplicateUpc: scanRecordMessages.upcDuplicate, // SPEC §5
@@ -37,24 +38,6 @@ export const scanMessages = {
   notEditable: scanRecordMessages.frozen,
   failed: '操作失败',
 } as const;
-
-/**
- * The codes of the command barcodes (Code 128), one per command; the page renders them and a clerk
- * may print them. Prefixed so that no tracking id or upc is mistaken for one.
- */
-export const SCAN_COMMANDS = {
-  submit: 'PH-CMD-SUBMIT',
-  nextParcel: 'PH-CMD-NEXT',
-  cancel: 'PH-CMD-CANCEL',
-} as const;
-export type ScanCommand = keyof typeof SCAN_COMMANDS;
-
-/** The command a scanned code is, or null for a tracking id or a upc. */
-export function scanCommandOf(raw: string): ScanCommand | null {
-  const code = raw.trim().toUpperCase();
-  for (const [command, value] of Object.entries(SCAN_COMMANDS)) if (value === code) return command as ScanCommand;
-  return null;
-}
 
 export { DEFAULT_SCAN_COUNT, MAX_SCAN_COUNT };
 

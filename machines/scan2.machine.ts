@@ -9,10 +9,12 @@
  */
 import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import { isMatched, isSeen, isUnmatched, scanRecordMessages, unmatchReasonMessages, type ScanStatus, type UnmatchReason } from './scan-record.machine';
-import { scanCommandOf } from './scan.machine';
+import { scanCommandOf, type FeedbackKind, type ScanItem as Scan2Item } from './scan-station';
 import { canonicalTrackingId, nearMissMessages, type NearMissRef } from './tracking-id';
 import { taskDisplayId } from './task.machine';
 import { isCatalogProductCode, productCodeMessages, sameProductCode } from './product-code';
+
+export type { FeedbackKind, Scan2Item };
 
 /** SPEC §4 "Scan2 row client status". */
 export const SCAN2_STATUS = {
@@ -46,13 +48,6 @@ export const retryDelayOf = (attempt: number) => Math.min(RETRY_MAX_MS, RETRY_BA
 
 /** Settled rows kept in the list (and in storage) for the clerk to look back at; older ones drop off. */
 export const SETTLED_ROWS_KEPT = 300;
-
-/** The product being scanned (an item of the catalog). */
-export interface Scan2Item {
-  id: number;
-  itemName: string;
-  upc: string;
-}
 
 /** The fields of a scan record (ScanTracking) the screen reads. */
 export interface Scan2Record {
@@ -99,9 +94,6 @@ export type Scan2Notice =
   | { kind: 'refused'; code: string; message: string }
   /** The code was a loaded product's code: that product is now the chosen one. */
   | { kind: 'product'; code: string; message: string };
-
-/** productCode: a product's code read where a tracking id was expected (decision 074). */
-export type FeedbackKind = 'accepted' | 'duplicate' | 'unknown' | 'matched' | 'unmatched' | 'failed' | 'productCode';
 
 export interface Scan2Context {
   item: Scan2Item | null;

@@ -269,3 +269,25 @@ export function matchVerdict(count: number, perRecord: readonly { arrived: numbe
 
 /** SPEC §2: a task is shown as mainId, plus '-subId' when subId is not 0. */
 export const taskDisplayId = (task: { mainId: number; subId: number }): string => (task.subId === 0 ? String(task.mainId) : `${task.mainId}-${task.subId}`);
+
+/** A new task's status (the machine's first state): a claim that needs no approval starts open. */
+export const OPEN_TASK_STATUS = taskMachine.config.initial as TaskStatus;
+
+/**
+ * The question "may matching judge this task now?": task.match is taken in the same states
+ * whatever its outcome, so asking with one outcome answers for all (the match calls, the planner).
+ */
+export const MATCH_QUESTION: TaskEvent = { type: 'task.match', outcome: 'open' };
+
+/** The status each outcome of matching leads a task to (the machine's task.match targets): what the match call's message reads. */
+export const MATCH_OUTCOME_STATUS: Readonly<Record<MatchOutcome, TaskStatus>> = (() => {
+  const outcomes: MatchOutcome[] = ['locked', 'unmatch', 'open'];
+  const context = { productCount: 0, canSplit: false };
+  return Object.fromEntries(
+    outcomes.map((outcome) => {
+      const d = decide(taskMachine, OPEN_TASK_STATUS, context, { type: 'task.match', outcome }, explainTaskRefusal);
+      if (!d.ok) throw new Error(`the task machine has no state for the match outcome ${outcome}`);
+      return [outcome, d.next];
+    }),
+  ) as Record<MatchOutcome, TaskStatus>;
+})();

@@ -1,13 +1,14 @@
 /**
  * A withdraw line: the amount of one withdraw order paid to one card (SPEC §4 "Withdraw status";
- * DECISIONS "Money"). The one place these rules live (the transitions and order-level decisions at
- * withdrawMachine): /user/withdraw-request and /admin/withdraw-list offer the buttons
+ * DECISIONS "Money"). The one place these rules live (the transitions at withdrawMachine; the
+ * order's at withdraw-order.machine.ts): /user/withdraw-request and /admin/withdraw-list offer the buttons
  * `allowedEvents` allows, and the server applies every status change through `decide` with this
  * machine, refusing what it refuses with its message.
  */
 import { moneyTextToCents } from './cents';
 import { setup } from 'xstate';
 import { cardMessages } from './bank-card';
+import { decide, type Decision } from './stored-state';
 import { AWAITING_PAY_WITHDRAW_STATUS, WITHDRAW_STATUSES, type WithdrawStatus } from './withdraw.statuses';
 
 export { AWAITING_PAY_WITHDRAW_STATUS, WITHDRAW_STATUSES, type WithdrawStatus };
@@ -27,6 +28,14 @@ export type WithdrawEvent =
   | { type: 'wd.agreeCancel' }
   | { type: 'wd.rejectCancel' }
   | { type: 'wd.changeCard' };
+
+/**
+ * - open: the line may still be paid (waited, or its cancel asked and not yet answered): its card
+ *   cannot be unbound (cards.ts).
+ * - live: the line is part of its order's money (every status but canceled): the order's
+ *   state and "all paid" read these (withdraw-order.machine.ts).
+ */
+export type WithdrawTag = 'open' | 'live';
 
 export const withdrawMessages = {
   // SPEC §5 (the request dialog and change card).
@@ -54,21 +63,16 @@ export const withdrawMessages = {
  *   requestedCancel --wd.rejectCancel (admin)--> waited
  *   waited --wd.changeCard (member)--> waited
  *
- * Order-level decisions (DECISIONS "Money"), applied by the server in one transaction per call:
- * - cancel is asked for and answered per order (cancel/order, agree/cancel and reject/cancel take
- *   an orderId): the order's every live line must accept the event, else nothing changes. When an
- *   order's lines are cancelled its applications go back to agreed (the balance).
- * - cancelFlag ("the admin has not started paying") is cleared on every line of an order as soon
- *   as one of its lines is paid or one of its applications is confirmed paid: from then on the
- *   order cannot be cancelled.
- * - when every line of an order is paid, its applications are paid (their tasks finished, their
- *   parcels payed).
+ * The order-level rules (cancel per order, cancelFlag cleared once payment starts, every live line
+ * paid -> the applications paid, cancelled -> released) are the order's own machine,
+ * withdraw-order.machine.ts, which sends each line these events.
  */
 export const withdrawMachine = setup({
   types: {
     context: {} as WithdrawContext,
     events: {} as WithdrawEvent,
     input: {} as WithdrawContext,
+    tags: {} as WithdrawTag,
   },
   guards: {
     mayCancel: ({ context }) => context.cancelFlag,
@@ -79,17 +83,34 @@ export const withdrawMachine = setup({
   initial: 'waited',
   states: {
     waited: {
+      tags: ['open', 'live'],
       on: {
         'wd.pay': 'paid',
         'wd.requestCancel': { guard: 'mayCancel', target: 'requestedCancel' },
         'wd.changeCard': 'waited',
       },
     },
-    requestedCancel: { on: { 'wd.agreeCancel': 'canceled', 'wd.rejectCancel': 'waited' } },
-    paid: {},
+    requestedCancel: { tags: ['open', 'live'], on: { 'wd.agreeCancel': 'canceled', 'wd.rejectCancel': 'waited' } },
+    paid: { tags: ['live'] },
     canceled: {},
   },
 });
+
+/** A new line's status (the machine's first state): waiting to be paid. */
+export const NEW_WITHDRAW_STATUS = withdrawMachine.config.initial as WithdrawStatus;
+
+const statusesTagged = (tag: WithdrawTag) =>
+  WITHDRAW_STATUSES.filter((status) => withdrawMachine.resolveState({ value: status, context: { cancelFlag: true } }).hasTag(tag));
+/** Lines that may still be paid (waited, requestedCancel): a card they pay to stays bound. */
+export const OPEN_WITHDRAW_STATUSES: readonly WithdrawStatus[] = statusesTagged('open');
+/** Lines that are part of their order's money (all but canceled). */
+export const LIVE_WITHDRAW_STATUSES: readonly WithdrawStatus[] = statusesTagged('live');
+/** The line counts in its order (not canceled). */
+export const isLiveLine = (line: { status: WithdrawStatus }) => LIVE_WITHDRAW_STATUSES.includes(line.status);
+
+/** The machine's verdict on one line (status and cancelFlag) for `event`. */
+export const decideWithdrawLine = (line: { status: WithdrawStatus; cancelFlag: boolean }, event: WithdrawEvent): Decision<WithdrawStatus> =>
+  decide(withdrawMachine, line.status, { cancelFlag: line.cancelFlag }, event, explainWithdrawRefusal);
 
 /** The message for a refused withdraw event. */
 export function explainWithdrawRefusal(_status: WithdrawStatus, _context: WithdrawContext, event: WithdrawEvent): string {

@@ -258,6 +258,7 @@ export async function seedGrowthBase(db: Db, opts: { adminId: number; passwordHa
  * Spread over the last 365 days.
  */
 export async function growScans(db: Db, world: GrowthWorld, to: number): Promise<void> {
+  // (and the audit log: about 1.6 entries a scan row)
   const from = world.scans;
   const item = (s: SQL) => sql`(${sql.param(world.items.map((i) => i.id))}::int[])[case when ${s} % 10 = 9 then 2 + (${s} / 10) % 199 else 1 end]`;
   const [{ before } = { before: 0 }] = await rowsOf<{ before: number }>(db.execute(sql`select coalesce(max(id), 0)::int as before from tasks`));
@@ -284,5 +285,15 @@ export async function growScans(db: Db, world: GrowthWorld, to: number): Promise
     select 'U' || lpad(s::text, 8, '0'), i.upc, 1 + s % 3, i.id, i.item_name, case when s % 5 = 0 then 'init'::scan_status else 'unmatch'::scan_status end, null,
       now() - (s % 365) * interval '1 day' - (s % 86400) * interval '1 second', now()
     from generate_series(${from}::int, ${to - 1}::int) s join items i on i.id = ${item(sql`s`)} where s % 10 >= 3`);
+  // The audit log grows with them, as receiving writes it: an entry per scan row, task and record.
+  await db.execute(sql`
+    insert into audit_log (entity, action, user_id, main_id, sub_id, upc, count, item_name, status, tracking_id, task_id, created_at)
+    select 'tracking', 'scan', s.user_id, s.main_id, s.sub_id, s.upc, s.count, s.item_name, s.status::text, s.tracking_id, s.task_id, s.created_at
+    from scan_trackings s where s.created_at is not null and (s.tracking_id like 'R%' or s.tracking_id like 'U%')
+      and (substr(s.tracking_id, 2))::int >= ${from} and (substr(s.tracking_id, 2))::int < ${to}`);
+  await db.execute(sql`
+    insert into audit_log (entity, action, user_id, main_id, sub_id, upc, count, item_name, status, tracking_id, task_id, created_at)
+    select e.entity::audit_entity, e.action, t.user_id, t.main_id, t.sub_id, t.upc, t.count, t.item_name, t.status::text, t.tracking_id, t.id, t.created_at
+    from tasks t, (values ('task', 'claim'), ('purchased', 'create')) e(entity, action) where t.id > ${before}`);
   world.scans = to;
 }

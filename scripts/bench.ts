@@ -647,7 +647,8 @@ const GROWTH_TARGET = 1.5;
  * folder that has been in use for years: a matched scan (POST .../create of an announced parcel a
  * member recorded), a tracking id's records (GET .../tracking/{id}/list), the filtered list (GET
  * .../tracking/list, a quarter each by status, tracking id, dates and product, the one product in
- * half of those) and a 50,000-row tracking import of new parcels, at 10,000, 100,000 and 1,000,000
+ * half of those), the two audit logs' pages (a third each unfiltered, by status, by tracking id or
+ * member; the log grows with the scans, ~1.6 entries a scan row) and a 50,000-row tracking import of new parcels, at 10,000, 100,000 and 1,000,000
  * scan rows on PostgreSQL, 10,000, 100,000 and 300,000 on PGlite (BENCH_GROWTH_SIZES: others,
  * comma-separated), 9 in 10 rows of one product. The rows are added in bulk SQL without ANALYZE
  * (bench-seed.ts growScans): keeping the statistics current is the app's part on PGlite (decision
@@ -718,11 +719,24 @@ async function benchGrowth(
       if (i % 4 === 3) q.set('itemId', String(world.items[i % 8 < 4 ? 0 : rnd(world.items.length)]!.id));
       return { url: `${base}/api/scan/admin/tracking/list?${q}`, headers: as(i) };
     });
+    // The two audit logs, newest first: pages 1-5, a third filtered (a status, or a tracking id / a member).
+    const logs = (log: 'tracking' | 'task') =>
+      Array.from({ length: requests + warm }, (_, i) => {
+        const q = new URLSearchParams({ page: String(i % 5), size: '20' });
+        if (i % 3 === 1) q.set('status', log === 'tracking' ? 'match' : 'locked');
+        if (i % 3 === 2) {
+          if (log === 'tracking') q.set('trackingId', tracking());
+          else q.set('userId', String(world.memberIds[rnd(world.memberIds.length)]));
+        }
+        return { url: `${base}/api/audit/${log}/list?${q}`, headers: as(i) };
+      });
     const line: string[] = [];
     for (const [name, specs] of [
       ['matched scan', scans],
       ["a tracking id's records", lookups],
       ['filtered list', lists],
+      ['admin log page', logs('tracking')],
+      ['user log page', logs('task')],
     ] as const) {
       if (specs.length < warm + 8) {
         console.log(`  ${name}: not measured (${specs.length - warm} announced parcels left)`);

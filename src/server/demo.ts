@@ -10,6 +10,9 @@ import { boardGroups, boards, boardTasks } from './db/schema/boards.ts';
 import { tasks } from './db/schema/tasks.ts';
 import type { Tx } from './db/client.ts';
 import { hashPassword } from './auth/secrets.ts';
+import { NEW_BOARD_STATUS, OPEN_BOARD_STATUS } from '../../machines/board.machine.ts';
+import { NORMAL_BOARD_TASK_STATUS, type BoardTaskStatus } from '../../machines/claim.machine.ts';
+import { CLAIM_PENDING_STATUS, OPEN_TASK_STATUS, type TaskStatus } from '../../machines/task.machine.ts';
 
 export const DEMO_PASSWORD = 'demo1234';
 export const DEMO_ACCOUNTS = [
@@ -64,26 +67,26 @@ async function seedBoards(tx: Tx, groupId: number, aliceId: number, bobId: numbe
         remark: '黑五折扣商品，请在周日前下单并填写快递单号',
         publishAt: new Date(now - 2 * DAY),
         expireAt: new Date(now + 7 * DAY),
-        status: 'open' as const,
+        status: OPEN_BOARD_STATUS,
       },
       {
         boardName: '12月圣诞预售（草稿）',
         remark: '尚未发布，管理员整理中',
         publishAt: new Date(now + 5 * DAY),
         expireAt: new Date(now + 20 * DAY),
-        status: 'unpublish' as const,
+        status: NEW_BOARD_STATUS,
       },
       {
         boardName: '10月第2周 返校季',
         remark: '已过期：认领需管理员审核',
         publishAt: new Date(now - 40 * DAY),
         expireAt: new Date(now - 30 * DAY),
-        status: 'open' as const,
+        status: OPEN_BOARD_STATUS,
       },
     ])
     .returning();
   await tx.insert(boardGroups).values([open!, expired!].map((b) => ({ boardId: b.id, groupId })));
-  const bt = (boardId: number, n: number, buyIn: number, show: number, status: 'normal' | 'urgent' | 'closed' = 'normal', note = '') => ({
+  const bt = (boardId: number, n: number, buyIn: number, show: number, status: BoardTaskStatus = NORMAL_BOARD_TASK_STATUS, note = '') => ({
     boardId,
     itemId: item(n).id,
     itemName: item(n).itemName,
@@ -104,7 +107,7 @@ async function seedBoards(tx: Tx, groupId: number, aliceId: number, bobId: numbe
       bt(expired!.id, 5, 3800, 30),
     ])
     .returning();
-  const claim = async (userId: number, t: typeof airpods, count: number, status: 'open' | 'pending') => {
+  const claim = async (userId: number, t: typeof airpods, count: number, status: TaskStatus) => {
     const res = (await tx.execute(sql`select nextval(pg_get_serial_sequence('tasks', 'id'))::int as id`)) as unknown as { rows: { id: number }[] };
     const id = res.rows[0]!.id;
     await tx.insert(tasks).values({
@@ -124,8 +127,8 @@ async function seedBoards(tx: Tx, groupId: number, aliceId: number, bobId: numbe
       upc: itemRows.find((i) => i.id === t!.itemId)?.upc ?? null,
     });
   };
-  await claim(aliceId, airpods, 8, 'open');
-  await claim(bobId, airpods, 6, 'open');
-  await claim(aliceId, sw, 2, 'open');
-  await claim(bobId, yeti, 3, 'pending');
+  await claim(aliceId, airpods, 8, OPEN_TASK_STATUS);
+  await claim(bobId, airpods, 6, OPEN_TASK_STATUS);
+  await claim(aliceId, sw, 2, OPEN_TASK_STATUS);
+  await claim(bobId, yeti, 3, CLAIM_PENDING_STATUS);
 }

@@ -165,9 +165,9 @@ async function settle(page: Page, target: PageToAudit) {
   await page.locator('main h1').first().waitFor();
   if (target.shows) await page.getByText(target.shows).filter({ visible: true }).first().waitFor();
   await page.waitForFunction(() => {
-    const main = document.querySelector('main');
-    if (!main || main.querySelector('[aria-busy="true"]')) return false;
-    if ([...main.querySelectorAll('[role="status"]')].some((el) => (el.textContent ?? '').includes('加载中'))) return false;
+    // The page and any dialog open on it: a dialog loads its own data (its button turns enabled then).
+    if (!document.querySelector('main') || document.querySelector('[aria-busy="true"]')) return false;
+    if ([...document.querySelectorAll('[role="status"]')].some((el) => (el.textContent ?? '').includes('加载中'))) return false;
     // A colour still changing (a button leaving its busy look) is measured at its end, as a user reads it.
     return document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity);
   });

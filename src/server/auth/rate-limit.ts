@@ -5,6 +5,8 @@
 // (docs/decisions/021-account-rate-limits.md: what an attacker can and cannot do). Counted in the
 // database, a row per attempt (rate_limit_hits: limit name, key, time) in sliding windows, so the
 // limits hold across every server process on it (docs/decisions/151-rate-limits-in-the-database.md).
+// Not @fastify/rate-limit: it cannot forgive a success nor count several keys at once
+// (docs/decisions/037-rate-limits-stay-our-own.md).
 import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import { executePrepared, isPipelined, pipelinedTransaction, rowsOf, type Db } from '../db/client.ts';
 import { rateLimitHits } from '../db/schema/accounts.ts';

@@ -42,11 +42,16 @@ export async function rowsOf<T>(result: Promise<unknown>): Promise<T[]> {
  */
 export function executePrepared(tx: Tx, query: SQL): Promise<unknown> {
   // drizzle has no public call for a named raw statement: its session's prepareQuery (what
-  // tx.execute itself uses, without a name) takes one.
+  // tx.execute itself uses, without a name) takes one. The one use of drizzle's internals left, so
+  // drizzle-orm is pinned to an exact version (decision 038) and tests/server/db/pipelined.test.ts
+  // checks the statement is named; a changed internal fails here, loudly, not as a slower query.
   const { session, dialect } = tx as unknown as {
-    session: { prepareQuery(q: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } };
-    dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } };
+    session?: { prepareQuery?(q: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } };
+    dialect?: { sqlToQuery?(q: SQL): { sql: string; params: unknown[] } };
   };
+  if (typeof session?.prepareQuery !== 'function' || typeof dialect?.sqlToQuery !== 'function') {
+    throw new Error('drizzle-orm changed: executePrepared needs its session.prepareQuery and dialect.sqlToQuery (decision 038)');
+  }
   const built = dialect.sqlToQuery(query);
   let name = statementNames.get(built.sql);
   if (!name) {
@@ -67,8 +72,9 @@ const statementNames = new Map<string, string>();
  * and the commit as another, instead of five round trips, each of which waits for the other process
  * to be scheduled on a busy 2-core machine. `work` must not read the answer of a statement it hands
  * to awaitAtCommit; a failed statement fails the transaction (it rolls back and the call rejects).
- * The transaction objects are drizzle's own (NodePgSession/NodePgTransaction over a pooled client
- * of a pipelined pool), built here because drizzle's transaction awaits its BEGIN and its COMMIT.
+ * The transaction is drizzle's own, by its public API (drizzle({ client }).transaction() over a
+ * connection of a pipelined pool, pipelinedClient): the connection sends drizzle's BEGIN and answers
+ * at once, and answers its COMMIT once every statement sent is answered (decision 038).
  */
 export function pipelinedTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   const run = (db as { [pipelinedRunner]?: PipelineRunner })[pipelinedRunner];
@@ -101,44 +107,80 @@ export const pipelinedRunner = Symbol('pipelinedTransaction');
 /** The statements of each open pipelined transaction whose answers its COMMIT awaits. */
 const atCommit = new WeakMap<Tx, Promise<unknown>[]>();
 
-/** `db`: the main handle, whose SQL dialect the pipelined transactions share. */
-async function pipelineRunner(pool: import('pg').Pool, db: Db): Promise<PipelineRunner> {
-  const { NodePgSession, NodePgTransaction } = await import('drizzle-orm/node-postgres');
-  const { dialect } = db as unknown as { dialect: ConstructorParameters<typeof NodePgSession>[1] };
+/**
+ * The connection a pipelined transaction hands drizzle: `client` (a connection of a pipelined pool),
+ * whose drizzle's BEGIN is sent and answered at once (its answer awaited with the COMMIT), and whose
+ * COMMIT is sent at once and answers when every statement before it has (the `pending` of
+ * awaitAtCommit, and the BEGIN). So BEGIN travels with the first statements of the work and COMMIT
+ * with the last, and drizzle's transaction (savepoints for tx.transaction, its rollback) is used as is.
+ * Everything else is the connection's own (its prototype).
+ */
+function pipelinedClient(client: import('pg').PoolClient, pending: Promise<unknown>[]) {
+  let begun: Promise<unknown> = Promise.resolve();
+  const query = (config: string | { text: string }, ...rest: unknown[]): Promise<unknown> => {
+    // drizzle's own words (tx.execute(sql`begin`), …`commit`, …`rollback`; savepoints are other words).
+    const text = (typeof config === 'string' ? config : config.text).trim().toLowerCase();
+    if (text === 'begin') {
+      begun = client.query('begin');
+      // Its failure is heard with the COMMIT, or by the runner (beginFailed).
+      begun.catch(() => undefined);
+      return Promise.resolve({ command: 'BEGIN', rowCount: null, rows: [], fields: [] });
+    }
+    if (text === 'commit') {
+      const committed = client.query('commit');
+      return Promise.all([begun, ...pending, committed]).then(() => committed);
+    }
+    // Everything sent is answered before the rollback (a failed statement aborted the transaction).
+    if (text === 'rollback') return Promise.allSettled(pending).then(() => client.query('rollback'));
+    return (client.query as (...args: unknown[]) => Promise<unknown>)(config, ...rest);
+  };
+  const beginFailed = () =>
+    begun.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+  return { client: Object.assign(Object.create(client) as import('pg').PoolClient, { query }), beginFailed };
+}
+
+async function pipelineRunner(pool: import('pg').Pool): Promise<PipelineRunner> {
+  const { drizzle } = await import('drizzle-orm/node-postgres');
   const attempt = async (work: (tx: Tx) => Promise<unknown>): Promise<{ out: unknown } | { retry: unknown }> => {
-    const client = await pool.connect();
-    const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, undefined, {}), undefined) as unknown as Tx;
+    const connection = await pool.connect();
     const pending: Promise<unknown>[] = [];
-    atCommit.set(tx, pending);
+    const { client, beginFailed } = pipelinedClient(connection, pending);
     let broken: Error | undefined;
-    const begun = client.query('begin');
-    // Its failure is heard below (the first failure of Promise.all, or awaited before a retry).
-    const worked = work(tx);
-    worked.catch(() => undefined);
+    let workFailed: { error: unknown } | undefined;
     try {
-      const [, out] = await Promise.all([begun, worked]);
-      await Promise.all([...pending, client.query('commit')]);
+      const out = await drizzle({ client }).transaction(async (tx) => {
+        atCommit.set(tx, pending);
+        try {
+          return await work(tx);
+        } catch (error) {
+          workFailed = { error };
+          throw error;
+        } finally {
+          atCommit.delete(tx);
+        }
+      });
       return { out };
-    } catch (err) {
-      // Everything sent is answered before the rollback. A statement that failed aborted the
-      // transaction, and those sent after it failed only for that: the first is the cause.
-      const failed = (await Promise.allSettled(pending)).flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
-      const beginFailed = await begun.then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      if (beginFailed !== undefined && databaseUnavailable(beginFailed)) {
+    } catch (thrown) {
+      const began = await beginFailed();
+      if (began !== undefined && databaseUnavailable(began)) {
         // BEGIN went first and failed on a lost connection: nothing after it was answered, so
-        // nothing of the work took effect; the caller may run it again on a fresh connection.
-        broken = beginFailed as Error;
-        await worked.catch(() => undefined);
-        return { retry: beginFailed };
+        // nothing of the work took effect (drizzle ran the work to its end before its rollback);
+        // the caller may run it again on a fresh connection.
+        broken = began as Error;
+        return { retry: began };
       }
-      await client.query('rollback').catch((e: Error) => (broken = e));
+      // Not the work's error: the ROLLBACK failed (drizzle answers its error then), or the COMMIT did.
+      if (thrown !== workFailed?.error && (workFailed || databaseUnavailable(thrown))) broken = thrown as Error;
+      const err = workFailed ? workFailed.error : thrown;
+      // Those sent after a failed statement failed only because it aborted the transaction: the
+      // first is the cause.
+      const failed = (await Promise.allSettled(pending)).flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
       throw [err, ...failed].find((e) => !isAbortedTransaction(e)) ?? err;
     } finally {
-      atCommit.delete(tx);
-      client.release(broken);
+      connection.release(broken);
     }
   };
   return async (work) => {
@@ -197,47 +239,55 @@ function hearLostConnections(pool: import('pg').Pool): void {
 }
 
 /**
- * Drizzle's transactions on `db`'s pool, with two changes to drizzle's own (NodePgSession.transaction):
- * a BEGIN that fails because its pooled connection was lost (PostgreSQL ended it while it sat idle,
- * and the pool had not heard yet) is sent once more on a fresh connection, as nothing was done yet;
- * and a connection that failed is released as broken, so the pool discards it (drizzle released a
- * connection whose BEGIN failed never, and one whose ROLLBACK failed as sound).
+ * db.transaction() of the main handle, drizzle's own by its public API (drizzle({ client })
+ * .transaction() on a connection taken from `pool` here), with what this code adds around it: a BEGIN
+ * that fails because its pooled connection was lost (PostgreSQL ended it while it sat idle, and the
+ * pool had not heard yet) runs the whole transaction once more on a fresh connection, as nothing was
+ * done yet; and a connection that failed goes back to the pool as broken, so the pool discards it
+ * (drizzle's pooled transaction released a connection whose BEGIN failed never, and one whose ROLLBACK
+ * failed as sound). The work's error stays the answer (drizzle answers the ROLLBACK's when that fails
+ * too). Decisions 038 and 162.
  */
-async function retryingBegin(pool: import('pg').Pool, db: Db): Promise<void> {
-  const { NodePgSession, NodePgTransaction } = await import('drizzle-orm/node-postgres');
-  type Session = InstanceType<typeof NodePgSession>;
-  const session = (db as unknown as { session: Session }).session;
-  const { dialect, schema, options } = session as unknown as { dialect: ConstructorParameters<typeof NodePgSession>[1]; schema: undefined; options: object };
-  type Work = Parameters<Session['transaction']>[0];
-  type Config = Parameters<Session['transaction']>[1];
-  const transaction = async (work: Work, config?: Config): Promise<unknown> => {
-    for (let attempt = 1; ; attempt++) {
-      const client = await pool.connect();
-      const tx = new NodePgTransaction(dialect, new NodePgSession(client, dialect, schema, options), schema);
-      try {
-        // drizzle's own text of the options (internal to drizzle, as its transaction uses it).
-        const mode = config && (tx as unknown as { getTransactionConfigSQL(c: NonNullable<Config>): SQL }).getTransactionConfigSQL(config);
-        await tx.execute(sql`begin${mode ? sql` ${mode}` : undefined}`);
-      } catch (err) {
-        client.release(err as Error);
-        if (attempt === 1 && databaseUnavailable(err)) continue;
+async function retryingTransactions(pool: import('pg').Pool): Promise<Db['transaction']> {
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  type Work = Parameters<Db['transaction']>[0];
+  type Config = Parameters<Db['transaction']>[1];
+  const once = async (work: Work, config: Config): Promise<{ out: unknown } | { retry: unknown }> => {
+    const client = await pool.connect();
+    let began = false;
+    let workFailed: { error: unknown } | undefined;
+    let broken: Error | undefined;
+    try {
+      const out = await drizzle({ client }).transaction(async (tx) => {
+        began = true;
+        try {
+          return await work(tx as Parameters<Work>[0]);
+        } catch (error) {
+          workFailed = { error };
+          throw error;
+        }
+      }, config);
+      return { out };
+    } catch (err) {
+      if (!began) {
+        broken = err as Error;
+        if (databaseUnavailable(err)) return { retry: err };
         throw err;
       }
-      let broken: Error | undefined;
-      try {
-        const out = await work(tx as Parameters<Work>[0]);
-        await tx.execute(sql`commit`);
-        return out;
-      } catch (err) {
-        // The work's error is the answer; a ROLLBACK that fails too means the connection is gone.
-        await tx.execute(sql`rollback`).catch((e: Error) => (broken = e));
-        throw err;
-      } finally {
-        client.release(broken);
-      }
+      // Not the work's error: its ROLLBACK failed (the connection is gone), or its COMMIT did.
+      if (err !== workFailed?.error && (workFailed || databaseUnavailable(err))) broken = err as Error;
+      throw workFailed ? workFailed.error : err;
+    } finally {
+      client.release(broken);
     }
   };
-  Object.assign(session, { transaction });
+  return (async (work: Work, config?: Config) => {
+    const first = await once(work, config);
+    if ('out' in first) return first.out;
+    const second = await once(work, config);
+    if ('out' in second) return second.out;
+    throw second.retry;
+  }) as Db['transaction'];
 }
 
 /**
@@ -488,14 +538,15 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     const pool = new pg.Pool(poolOptions(pg, opts.url));
     hearLostConnections(pool);
     const db = drizzle(pool);
-    await retryingBegin(pool, db as unknown as Db);
+    // The instance's own transaction() replaced by one with the same contract (retryingTransactions).
+    Object.assign(db, { transaction: await retryingTransactions(pool) });
     // `migrated`: a second handle of this process (the upload worker's), opened after the first migrated.
     if (!opts.migrated) await migrateAlone(pg, opts.url, () => migrate(db, { migrationsFolder }));
     // Scan batches and uploads take their connections here: as many as the main pool, so a few long
     // uploads at once never leave a scan batch waiting for a connection.
     const pipelinePool = new pg.Pool({ ...poolOptions(pg, opts.url), pipeline: true } as import('pg').PoolConfig);
     hearLostConnections(pipelinePool);
-    Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool, db as unknown as Db) });
+    Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool) });
     Object.assign(db, { [listener]: pgListener(pg, opts.url) });
     Object.assign(db, { [poolUse]: () => [useOf('main', pool), useOf('pipelined', pipelinePool)] });
     Object.assign(db, { [databaseUrl]: opts.url });

@@ -11,7 +11,7 @@ import { boards, boardTasks } from '../db/schema/boards.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { formatTime } from '../dates.ts';
 import { fromCents } from '../money/cents.ts';
-import { taskDisplayId } from './labels-pdf.ts';
+import { taskDisplayId } from '../../../machines/task.machine.ts';
 import { TASK_STATUS_TEXT } from './user-task-export.ts';
 import { writeWorkbook, type OutCell } from './xlsx-write.ts';
 import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';

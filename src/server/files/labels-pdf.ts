@@ -9,6 +9,7 @@
 // without one the labels fall back to Helvetica with English captions, and characters of names
 // it cannot show print as '?'.
 // pdfkit and bwip-js (~0.25 s to load) are loaded with the first label, not when the server starts.
+import { taskDisplayId } from '../../../machines/task.machine.ts';
 import fs from 'node:fs';
 
 export interface LabelTask {
@@ -33,7 +34,6 @@ export interface LabelUser {
 export const MAX_LABEL_PAGES = 500;
 
 /** Task id as people see it: mainId, or mainId-subId for a split sibling (SPEC §2). */
-export const taskDisplayId = (t: { mainId: number; subId: number }) => (t.subId === 0 ? String(t.mainId) : `${t.mainId}-${t.subId}`);
 
 export const labelPageCount = (t: Pick<LabelTask, 'labelCount'>) => Math.min(MAX_LABEL_PAGES, Math.max(1, t.labelCount ?? 1));
 

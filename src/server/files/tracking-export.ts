@@ -8,7 +8,7 @@
 import { scanStatusLabels } from '../../../machines/scan-record.machine.ts';
 import { formatTime } from '../dates.ts';
 import type { ScanRow } from '../matching/match.ts';
-import { taskDisplayId } from './labels-pdf.ts';
+import { taskDisplayId } from '../../../machines/task.machine.ts';
 import { writeWorkbook, type OutCell } from './xlsx-write.ts';
 
 export const MAX_TRACKING_EXPORT_ROWS = 50_000;

@@ -13,7 +13,7 @@ import type { Tx } from '../db/client.ts';
 import { formatTime } from '../dates.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import type { DownloadParams } from './download-tokens.ts';
-import { taskDisplayId } from './labels-pdf.ts';
+import { taskDisplayId } from '../../../machines/task.machine.ts';
 import { writeWorkbook, type OutCell } from './xlsx-write.ts';
 import { withMemberDetails } from '../tasks/member-task-list.ts';
 import { TASK_STATUSES } from '../../../machines/task.machine.ts';

@@ -8,8 +8,7 @@
 import { sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { paymentTypeLabel } from '../../../machines/bank-card.ts';
-import { decide } from '../../../machines/stored-state.ts';
-import { amountToCents, explainWithdrawRefusal, withdrawMachine } from '../../../machines/withdraw.machine.ts';
+import { amountToCents, decideWithdrawLine, PAID_WITHDRAW_STATUS } from '../../../machines/withdraw.machine.ts';
 import type { Db } from '../db/client.ts';
 import { withdrawRequests } from '../db/schema/money.ts';
 import type { SessionUser } from '../auth/session-user.ts';
@@ -162,9 +161,9 @@ export async function confirmWithdrawUpload(
       out.name = summary(line);
       if (c.orderId !== null && publicOrderId(line.orderId) !== c.orderId) result('error', M.orderMismatch);
       else if (c.cents !== null && line.withdrawAmount !== c.cents) result('error', M.amountMismatch);
-      else if (line.status === 'paid') result('skip', M.alreadyPaid);
+      else if (line.status === PAID_WITHDRAW_STATUS) result('skip', M.alreadyPaid);
       else {
-        const d = decide(withdrawMachine, line.status, { cancelFlag: line.cancelFlag }, { type: 'wd.pay', by: 'admin' }, explainWithdrawRefusal);
+        const d = decideWithdrawLine(line, { type: 'wd.pay', by: 'admin' });
         if (!d.ok) result('error', d.msg);
         else {
           toPay.push(line);

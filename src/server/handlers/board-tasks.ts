@@ -5,7 +5,7 @@
 // the board for them. A claim on a deleted board task that is still open in someone's dialog is
 // answered by the claim rules ('该任务已删除，无法认领'), not as a missing task.
 import { and, eq, min, ne, sql, type SQL } from 'drizzle-orm';
-import { DELETED_BOARD_TASK_STATUS } from '../../../machines/claim.machine.ts';
+import { DELETED_BOARD_TASK_STATUS, NORMAL_BOARD_TASK_STATUS } from '../../../machines/claim.machine.ts';
 import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
 import { writeAudit } from '../audit.ts';
 import { boardTaskOut } from '../boards/shapes.ts';
@@ -90,7 +90,7 @@ export const boardTasksHandlers: Handlers = {
         need: b.need ?? before?.need ?? b.show,
         averageCost: b.averageCost === undefined ? (before?.averageCost ?? null) : b.averageCost === null ? null : toCents(b.averageCost),
         address: b.address?.trim() || before?.address || DEFAULT_BOARD_TASK_ADDRESS,
-        status: b.status ?? before?.status ?? 'normal',
+        status: b.status ?? before?.status ?? NORMAL_BOARD_TASK_STATUS,
         note: b.note ?? before?.note ?? '',
         itemSource: b.itemSource ?? before?.itemSource ?? '',
       };

@@ -4,7 +4,16 @@
 // decide(): the server refuses exactly what the machine refuses, with its message (A00001). Who may
 // see a board is src/server/boards/visibility.ts.
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
-import { boardMachine, explainBoardRefusal, type BoardContext, type BoardEvent, type BoardStatus, type PublishMode } from '../../../machines/board.machine.ts';
+import {
+  boardMachine,
+  CLOSED_BOARD_STATUS,
+  explainBoardRefusal,
+  NEW_BOARD_STATUS,
+  type BoardContext,
+  type BoardEvent,
+  type BoardStatus,
+  type PublishMode,
+} from '../../../machines/board.machine.ts';
 import { DELETED_BOARD_TASK_STATUS } from '../../../machines/claim.machine.ts';
 import { decide } from '../../../machines/stored-state.ts';
 import { writeAudit } from '../audit.ts';
@@ -73,7 +82,7 @@ function boardDecision(status: BoardStatus, context: BoardContext, event: BoardE
   return decision.next;
 }
 
-const statusEvent = (status: 'open' | 'close'): BoardEvent => (status === 'close' ? { type: 'board.close' } : { type: 'board.reopen' });
+const statusEvent = (status: BoardStatus): BoardEvent => (status === CLOSED_BOARD_STATUS ? { type: 'board.close' } : { type: 'board.reopen' });
 
 /** Board list filters: boardId, boardTaskId (its board), itemId (boards with a task of that item). */
 function boardFilters(q: { boardId?: number; boardTaskId?: number; itemId?: number }, memberView: boolean): SQL[] {
@@ -189,8 +198,8 @@ export const boardsHandlers: Handlers = {
       if (b.id === undefined) {
         // A new board is unpublish; asking for open/close at creation is the machine's refusal
         // (open happens by publishing).
-        if (b.status && b.status !== 'unpublish') boardDecision('unpublish', { taskCount: 0, groupCount: 0 }, statusEvent(b.status));
-        const [row] = await tx.insert(boards).values({ boardName, remark, publishAt, expireAt, status: 'unpublish', createdBy: user.id }).returning();
+        if (b.status && b.status !== NEW_BOARD_STATUS) boardDecision(NEW_BOARD_STATUS, { taskCount: 0, groupCount: 0 }, statusEvent(b.status));
+        const [row] = await tx.insert(boards).values({ boardName, remark, publishAt, expireAt, status: NEW_BOARD_STATUS, createdBy: user.id }).returning();
         await writeAudit(tx, { entity: 'board', entityId: row!.id, action: 'create', opUid: user.id, status: row!.status, before: null, after: row });
         return ok(boardOut(row!), boardSaveMessages.created);
       }
@@ -199,7 +208,7 @@ export const boardsHandlers: Handlers = {
       // current one (a board posted back as read) is no event.
       let status = before.status;
       if (b.status && b.status !== before.status) {
-        if (b.status === 'unpublish') throw badRequest(boardSaveMessages.notUnpublish);
+        if (b.status === NEW_BOARD_STATUS) throw badRequest(boardSaveMessages.notUnpublish);
         status = boardDecision(before.status, await boardContext(tx, before.id), statusEvent(b.status));
       }
       const [row] = await tx
@@ -207,7 +216,7 @@ export const boardsHandlers: Handlers = {
         .set({ boardName, remark, publishAt, expireAt, status, updatedAt: new Date() })
         .where(eq(boards.id, before.id))
         .returning();
-      const action = status === before.status ? 'edit' : status === 'close' ? 'close' : 'reopen';
+      const action = status === before.status ? 'edit' : status === CLOSED_BOARD_STATUS ? 'close' : 'reopen';
       await writeAudit(tx, { entity: 'board', entityId: before.id, action, opUid: user.id, status, before, after: row });
       return ok(boardOut(row!), boardSaveMessages.saved);
     });

@@ -6,6 +6,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { containsText } from '../db/contains.ts';
 import { claimFieldErrors, claimOutcome, type ClaimTarget } from '../../../machines/claim.machine.ts';
+import { CLAIM_PENDING_STATUS } from '../../../machines/task.machine.ts';
 import { writeAudit } from '../audit.ts';
 import { taskOut, type TaskRow } from '../boards/shapes.ts';
 import { allOf, findTask, hasTrackingId, idOrMainId, listTasksWhere, pageTasks } from '../boards/task-queries.ts';
@@ -130,7 +131,7 @@ async function claim(ctx: Ctx, user: SessionUser, boardTaskId: number, input: Cl
       after: row,
     });
     await publishLive(tx, taskChanged(row)); // live: the member's new task, the board's claims
-    const msg = row.status === 'pending' ? taskMessages.claimedPending : taskMessages.claimed;
+    const msg = row.status === CLAIM_PENDING_STATUS ? taskMessages.claimedPending : taskMessages.claimed;
     return ok({ status: 'succ' as const, msg, task: taskOut(row, { boardUuid: board.uuid, boardName: board.boardName, nickName: user.nickName }) }, msg);
   });
 }

@@ -17,7 +17,7 @@ import { requireTransition } from '../tasks/apply-event.ts';
 import { lockTaskForChange } from '../tasks/task-changes.ts';
 import { me, ok, type Ctx, type Handlers } from './types.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
+import { DELETED_TASK_STATUS, MATCH_OUTCOME_STATUS, MATCH_QUESTION } from '../../../machines/task.machine.ts';
 
 export const matchMessages = {
   done: '匹配完成',
@@ -34,8 +34,8 @@ async function tasksOf(tx: Tx, user: SessionUser, report: MatchReport) {
 }
 
 function taskMessage(t: { status: string; productCount: number; count: number }) {
-  if (t.status === 'locked') return matchMessages.locked;
-  if (t.status === 'unmatch') return matchMessages.unmatch;
+  if (t.status === MATCH_OUTCOME_STATUS.locked) return matchMessages.locked;
+  if (t.status === MATCH_OUTCOME_STATUS.unmatch) return matchMessages.unmatch;
   if (t.productCount > 0) return matchMessages.partial(t.productCount, t.count);
   return matchMessages.nothing;
 }
@@ -48,7 +48,7 @@ function taskMessage(t: { status: string; productCount: number; count: number })
 async function matchTask(ctx: Ctx, user: SessionUser, taskId: number) {
   return ctx.db.transaction(async (tx) => {
     const { task } = await lockTaskForChange(tx, user, taskId);
-    requireTransition(task, { type: 'task.match', outcome: 'open' });
+    requireTransition(task, MATCH_QUESTION);
     const report = await matchTasks(tx, [task.id], user);
     const list = await tasksOf(tx, user, report);
     const mine = list.find((t) => t.id === task.id)!;

@@ -5,11 +5,11 @@
 // its machine names: recordable and payable are what the task machine allows, never a literal.
 import { and, asc, desc, eq, gt, gte, ne, sql, type SQLWrapper } from 'drizzle-orm';
 import { SEEN_SCAN_STATUSES, FROZEN_SCAN_STATUSES } from '../../../machines/scan-record.machine.ts';
-import { decide, statesAllowing } from '../../../machines/stored-state.ts';
+import { statesAllowing } from '../../../machines/stored-state.ts';
 import {
   DELETED_TASK_STATUS,
   DISAGREED_PURCHASED_STATUS,
-  explainTaskRefusal,
+  MATCH_OUTCOME_STATUS,
   MEMBER_RECORDABLE_STATUSES,
   taskMachine,
   TASK_STATUSES,
@@ -46,17 +46,7 @@ const APPLICABLE = statusesAllowing({ type: 'task.apply' });
 /** Where the arrived units of a partly arrived task may be separated and paid (task.split with canSplit). */
 const SPLITTABLE = statusesAllowing({ type: 'task.split' }, { productCount: 1, canSplit: true });
 /** Where matching leaves a task whose parcels disagree with it (task.match with outcome unmatch). */
-const DISAGREED_TASK_STATUS = (() => {
-  const d = decide(
-    taskMachine,
-    taskMachine.config.initial as TaskStatus,
-    { productCount: 0, canSplit: false },
-    { type: 'task.match', outcome: 'unmatch' },
-    explainTaskRefusal,
-  );
-  if (!d.ok) throw new Error('the task machine has no state for a match that disagrees');
-  return d.next;
-})();
+const DISAGREED_TASK_STATUS = MATCH_OUTCOME_STATUS.unmatch;
 /** Scan rows the warehouse has seen and not yet paid for: an arrival, not a payment. */
 const ARRIVED_SCAN_STATUSES = SEEN_SCAN_STATUSES.filter((s) => !FROZEN_SCAN_STATUSES.includes(s));
 

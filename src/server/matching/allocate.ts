@@ -11,8 +11,9 @@
 // productCodeKey (decision 075): a scan of `0045496883386` is the task's `045496883386`.
 
 import { productCodeKey } from '../../../machines/product-code.ts';
-import { CONTESTED_MESSAGE } from '../../../machines/task.machine.ts';
-import { isFrozen, isSeen, type ScanStatus } from '../../../machines/scan-record.machine.ts';
+import { CONTESTED_MESSAGE, type PurchasedStatus } from '../../../machines/task.machine.ts';
+import { recordVerdict } from '../../../machines/purchased-record.machine.ts';
+import { isFrozen, isSeen, matchedScanStatus, type ScanStatus } from '../../../machines/scan-record.machine.ts';
 
 export type { ScanStatus };
 
@@ -68,7 +69,7 @@ export type Problem =
 export interface RecordResult {
   arrived: number;
   /** The record's result: init (nothing seen for this tracking id), match, or unmatch with why. */
-  status: 'init' | 'match' | 'unmatch';
+  status: PurchasedStatus;
   problem: Problem | null;
 }
 
@@ -238,7 +239,7 @@ export function allocate(scansIn: ScanIn[], recordsIn: RecordIn[]): Allocation {
       const inParcel = scanned.get(r.upc) ?? 0;
       problem = inParcel > got ? { kind: 'shortShared', scanned: inParcel } : { kind: 'partial', arrived: got, recorded: r.productCount };
     }
-    const status: RecordResult['status'] = !seen ? 'init' : problem ? 'unmatch' : 'match';
+    const status = recordVerdict(seen, problem !== null);
     results.set(r.id, { arrived: got, status, problem });
   }
   return { seen, records: results, pieces, surplus, contested };
@@ -266,8 +267,8 @@ export function problemMessage(p: Problem | null): string {
 }
 
 /** The status of the units of a piece (decision 090): match when tied to a record, unmatch (tied to no task) when nobody took them. */
-export function pieceStatus(piece: Piece): 'match' | 'unmatch' {
-  return piece.recordId === null ? 'unmatch' : 'match';
+export function pieceStatus(piece: Piece): ScanStatus {
+  return matchedScanStatus(piece.recordId !== null);
 }
 
 /**

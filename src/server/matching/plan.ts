@@ -6,8 +6,9 @@
 // each tracking id's units among its records (decision 090), the task machine judges each task
 // (matchVerdict) and moves it (planMatchEvents), the scan record machine says which rows are seen and
 // what a confirm does to an announced row (isAnnounced, confirmScan). What a plan writes: planMatching.
-import { matchVerdict } from '../../../machines/task.machine.ts';
-import { confirmScan, isAnnounced, isSeen } from '../../../machines/scan-record.machine.ts';
+import { MATCH_QUESTION, matchVerdict } from '../../../machines/task.machine.ts';
+import { NEW_PURCHASED_STATUS } from '../../../machines/purchased-record.machine.ts';
+import { confirmScan, isAnnounced, isSeen, SCANNED_SCAN_STATUS } from '../../../machines/scan-record.machine.ts';
 import type { AuditEntry } from '../audit.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import type { purchasedRecords } from '../db/schema/tasks.ts';
@@ -114,7 +115,7 @@ export interface CompletedPlan {
 }
 
 /** Does the machine let a task in this state be matched? (open, unmatch) */
-export const acceptsMatch = (row: TaskRow) => decideTask(row, { type: 'task.match', outcome: 'open' }).ok;
+export const acceptsMatch = (row: TaskRow) => decideTask(row, MATCH_QUESTION).ok;
 
 /** The audit entry of a scan row change (entity 'tracking'): the row's columns after, and before/after whole. */
 export const scanAudit = (actor: SessionUser | null, action: string, before: ScanRow | null, after: ScanRow): AuditEntry => ({
@@ -140,7 +141,18 @@ export const freshScanRow = (
   id: number,
   values: Omit<ScanRow, 'id' | 'createdAt' | 'updatedAt' | 'status' | 'matchedUser' | 'userId' | 'mainId' | 'subId' | 'taskId'>,
   now: Date,
-): ScanRow => ({ ...values, id, status: 'scan', matchedUser: null, userId: null, mainId: null, subId: null, taskId: null, createdAt: now, updatedAt: now });
+): ScanRow => ({
+  ...values,
+  id,
+  status: SCANNED_SCAN_STATUS,
+  matchedUser: null,
+  userId: null,
+  mainId: null,
+  subId: null,
+  taskId: null,
+  createdAt: now,
+  updatedAt: now,
+});
 
 /** An announced row as the change sees it (confirmScan), or the row itself. */
 const asSeen = (row: ScanRow, seen: ReadonlyMap<number, SeenChange> | undefined): ScanRow => {
@@ -260,7 +272,7 @@ export function planMatching(state: MatchingState, change: MatchChange, now: Dat
     const { scans, records: recs, allocation } = allocations.get(t);
     const recordById = new Map(recs.map((r) => [r.record.id, r]));
     const desired = (p: Piece): ScanTie => {
-      if (p.recordId === null) return { status: 'unmatch', userId: null, mainId: null, subId: null, taskId: null, matchedUser: null };
+      if (p.recordId === null) return { status: pieceStatus(p), userId: null, mainId: null, subId: null, taskId: null, matchedUser: null };
       const r = recordById.get(p.recordId)!;
       const task = taskRows.get(r.task.id) ?? r.task;
       return {
@@ -433,6 +445,6 @@ export function arrivalsOf(state: MatchingState, taskId: number) {
   const allocations = new Allocations(state);
   return own.map((record) => {
     const r = allocations.get(record.trackingId).allocation.records.get(record.id);
-    return { record, arrived: r?.arrived ?? 0, status: r?.status ?? ('init' as const), msg: r ? problemMessage(r.problem) : '' };
+    return { record, arrived: r?.arrived ?? 0, status: r?.status ?? NEW_PURCHASED_STATUS, msg: r ? problemMessage(r.problem) : '' };
   });
 }

@@ -10,6 +10,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { CARD_RULES, cardMessages, checkCard, MAX_CARDS } from '../../../machines/bank-card.ts';
+import { OPEN_WITHDRAW_STATUSES } from '../../../machines/withdraw.machine.ts';
 import { writeAudit } from '../audit.ts';
 import type { Tx } from '../db/client.ts';
 import { bankCards, withdrawRequests } from '../db/schema/money.ts';
@@ -141,7 +142,7 @@ export async function unbindCard(tx: Tx, user: SessionUser, cardId: number): Pro
   const [open] = await tx
     .select({ id: withdrawRequests.id })
     .from(withdrawRequests)
-    .where(and(eq(withdrawRequests.cardId, cardId), inArray(withdrawRequests.status, ['waited', 'requestedCancel'])))
+    .where(and(eq(withdrawRequests.cardId, cardId), inArray(withdrawRequests.status, [...OPEN_WITHDRAW_STATUSES])))
     .limit(1);
   if (open) throw badRequest(M.inUse);
   const [after] = await tx.update(bankCards).set({ deletedAt: new Date() }).where(eq(bankCards.id, cardId)).returning();

@@ -7,10 +7,10 @@
 // wire in yuan with two places (fromCents). The task's own bonus column (set by an admin's task edit)
 // is not part of the income: the application's bonus is what the member asked for and the admin
 // agreed to. Paying for what arrived (applyForArrived) is the split and the apply in one transaction.
-import { inMoneyTransaction, lineAudit, storedOrderId } from './withdraw-service.ts';
+import { inMoneyTransaction, requireOrder, storedOrderId, writeLines } from './withdraw-service.ts';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
-import { incomeCents, NEW_PAYMENT_STATUS, paymentMessages } from '../../../machines/payment.machine.ts';
+import { incomeCents, NEW_PAYMENT_STATUS, paymentMessages, WITHDRAWABLE_PAYMENT_STATUSES } from '../../../machines/payment.machine.ts';
 import { decideApplyForArrived } from '../../../machines/task.machine.ts';
 import { writeAudit } from '../audit.ts';
 import { isAdminSide } from '../boards/visibility.ts';
@@ -25,9 +25,9 @@ import { applyTaskEvent, requireTransition, type TaskRow } from '../tasks/apply-
 import { lockTaskForChange, splitTask } from '../tasks/task-changes.ts';
 import { findTask } from '../boards/task-queries.ts';
 import { tasks } from '../db/schema/tasks.ts';
-import { anyInt, movePayments, moveTaskScans, paymentAudit, type PaymentRow } from './payment-transitions.ts';
+import { movePayments, moveTaskScans, paymentAudit, type PaymentRow } from './payment-transitions.ts';
 import { COUNTED_STATUSES } from './statistics.ts';
-import { applicationChanged, publishLive, withdrawLineChanged } from '../live/publish.ts';
+import { applicationChanged, publishLive } from '../live/publish.ts';
 
 type PaymentApply = components['schemas']['PaymentApply'];
 type PaymentApplyResult = components['schemas']['PaymentApplyResult'];
@@ -156,7 +156,7 @@ async function applyForTask(tx: Tx, user: SessionUser, task: TaskRow, body: Appl
     })
     .returning();
   await applyTaskEvent(tx, user, task, { type: 'task.apply' });
-  await moveTaskScans(tx, user, [task.id], 'match', 'wait2pay', 'apply');
+  await moveTaskScans(tx, user, [task.id], { type: 'record.apply' }, 'apply');
   await writeAudit(tx, paymentAudit(user, 'apply', null, row!));
   await publishLive(tx, [applicationChanged(row!)]); // live: the member's new application
   return succ(row!, paymentMessages.applied);
@@ -249,24 +249,15 @@ export async function confirmPaid(db: Db, actor: SessionUser, id: number): Promi
   return inMoneyTransaction(db, async (tx) => {
     const lines = await lockLiveOrderLines(tx, id);
     const [row] = await movePayments(tx, actor, [id], { type: 'pay.confirm' });
-    const flagged = lines.filter((l) => l.cancelFlag);
-    if (flagged.length) {
-      const after = await tx
-        .update(withdrawRequests)
-        .set({ cancelFlag: false, updatedAt: new Date() })
-        .where(
-          anyInt(
-            withdrawRequests.id,
-            flagged.map((l) => l.id),
-          ),
-        )
-        .returning();
-      const byId = new Map(after.map((l) => [l.id, l]));
-      await writeAudit(
+    if (lines.length) {
+      // Payment of the order has started: the order machine clears every line's cancelFlag.
+      const { changed } = requireOrder(lines, { type: 'order.confirmApplication' });
+      await writeLines(
         tx,
-        flagged.map((before) => lineAudit(actor, 'confirm', before, byId.get(before.id)!)),
+        actor,
+        changed.map(({ line, after }) => ({ line, set: { cancelFlag: after.cancelFlag } })),
+        'confirm',
       );
-      await publishLive(tx, after.map(withdrawLineChanged)); // live: the member's lines, no longer cancellable
     }
     return succ(row!, paymentServiceMessages.done);
   });
@@ -340,7 +331,7 @@ export async function listApplications(db: Db, user: SessionUser, q: PaymentList
 const withdrawable = (userId: number) =>
   and(
     eq(paymentApplies.userId, userId),
-    eq(paymentApplies.status, 'agreed'),
+    inArray(paymentApplies.status, [...WITHDRAWABLE_PAYMENT_STATUSES]),
     sql`not exists (select 1 from ${withdrawOrderApplies} where ${withdrawOrderApplies.paymentApplyId} = ${paymentApplies.id} and ${withdrawOrderApplies.live})`,
   );
 

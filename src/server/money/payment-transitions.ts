@@ -1,7 +1,8 @@
 // The one way a payment application changes status (machines/payment.machine.ts; DECISIONS "Money"):
 // every caller - the payment calls (payment-service.ts) and the withdraw code - moves applications
 // through movePayments, which locks, lets the payment machine decide every row, writes the new
-// statuses with their time stamps, moves the tasks and parcels that follow a payment, and audits it
+// statuses with their time stamps, sends the events that follow a payment to its task (task.pay) and
+// parcels (record.pay, moveTaskScans: the scan-record machine answers their status), and audits it
 // all in the caller's transaction. A refusal of any row throws (A00001 with the machine's message)
 // before anything is written, so the caller's transaction changes all the rows or none. All money
 // code follows one GLOBAL LOCK ORDER (listed at movePayments), so two money calls, or a money call
@@ -11,6 +12,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { explainPaymentRefusal, paymentMachine, paymentMessages, type PaymentEvent, type PaymentStatus } from '../../../machines/payment.machine.ts';
 import { decide } from '../../../machines/stored-state.ts';
 import type { TaskEvent } from '../../../machines/task.machine.ts';
+import { decideScanRecord, isFrozen, type ScanRecordEvent } from '../../../machines/scan-record.machine.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import type { Tx } from '../db/client.ts';
 import { paymentApplies } from '../db/schema/money.ts';
@@ -36,6 +38,12 @@ const sortedIds = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a 
 const TASK_EVENT: Partial<Record<PaymentEvent['type'], TaskEvent>> = {
   'pay.paid': { type: 'task.pay' },
   'pay.confirm': { type: 'task.pay' },
+};
+
+/** The event a payment event sends to its task's parcels (the scan-record machine's record.pay). */
+const SCAN_EVENT: Partial<Record<PaymentEvent['type'], { type: 'record.pay' }>> = {
+  'pay.paid': { type: 'record.pay' },
+  'pay.confirm': { type: 'record.pay' },
 };
 
 /** The time stamp a payment event sets. */
@@ -72,35 +80,46 @@ export const paymentAudit = (actor: SessionUser | null, action: string, before: 
 });
 
 /**
- * Moves the parcels (scan rows) tied to `taskIds` from status `from` to `to`, audited with
- * `action` (entity 'tracking'). The caller holds the tracking locks of those tasks (lockForMatching).
+ * Which of a task's parcels (scan rows tied to it) an event concerns: record.apply the ones not yet
+ * frozen (matching ties only matched rows to a task), record.pay the ones its apply froze. A row
+ * matched to the task after its apply (an admin raised a record of the processing task) is not part
+ * of the payment: it stays as it is, as the application's count does.
+ */
+const CONCERNS: Record<'record.apply' | 'record.pay', (row: ScanRow) => boolean> = {
+  'record.apply': (row) => !isFrozen(row),
+  'record.pay': isFrozen,
+};
+
+/**
+ * Sends `event` (record.apply, record.pay) to the parcels of `taskIds` it concerns and writes the
+ * status the scan-record machine answers, audited with `action` (entity 'tracking'). The caller
+ * holds the tracking locks of those tasks (lockForMatching). A row the machine refuses is a bug (a
+ * locked task's tied rows are all matched, its applied ones all wait2pay), so it throws (answered
+ * 500 and logged by the app's error handler) and the transaction changes nothing.
  */
 export async function moveTaskScans(
   tx: Tx,
   actor: SessionUser | null,
   taskIds: number[],
-  from: ScanRow['status'],
-  to: ScanRow['status'],
+  event: Extract<ScanRecordEvent, { type: 'record.apply' | 'record.pay' }>,
   action: string,
 ): Promise<ScanRow[]> {
   if (!taskIds.length) return [];
-  const before = await tx
-    .select()
-    .from(scanTrackings)
-    .where(sql`${anyInt(scanTrackings.taskId, taskIds)} and ${scanTrackings.status} = ${from}`)
-    .orderBy(asc(scanTrackings.id))
-    .for('update');
+  const tied = await tx.select().from(scanTrackings).where(anyInt(scanTrackings.taskId, taskIds)).orderBy(asc(scanTrackings.id)).for('update');
+  const before = tied.filter(CONCERNS[event.type]);
   if (!before.length) return [];
-  const after = await tx
-    .update(scanTrackings)
-    .set({ status: to, updatedAt: new Date() })
-    .where(
-      anyInt(
-        scanTrackings.id,
-        before.map((r) => r.id),
-      ),
-    )
-    .returning();
+  const next = before.map((row) => {
+    const d = decideScanRecord(row.status, event);
+    if (!d.ok) throw new Error(`moveTaskScans: scan row ${row.id} (${row.status}) refuses ${event.type}: ${d.msg}`);
+    return d.next;
+  });
+  const now = new Date();
+  const after: ScanRow[] = [];
+  // One update per status the machine answered (one, for these events).
+  for (const status of new Set(next)) {
+    const ids = before.filter((_, i) => next[i] === status).map((r) => r.id);
+    after.push(...(await tx.update(scanTrackings).set({ status, updatedAt: now }).where(anyInt(scanTrackings.id, ids)).returning()));
+  }
   const byId = new Map(after.map((r) => [r.id, r]));
   await writeAudit(
     tx,
@@ -177,7 +196,7 @@ export async function movePayments(tx: Tx, actor: SessionUser | null, ids: numbe
   if (taskEvent) {
     const taskRows: TaskRow[] = await tx.select().from(tasks).where(anyInt(tasks.id, taskIds)).orderBy(asc(tasks.id)).for('update');
     for (const task of taskRows) await applyTaskEvent(tx, actor, task, taskEvent);
-    await moveTaskScans(tx, actor, taskIds, 'wait2pay', 'payed', action);
+    await moveTaskScans(tx, actor, taskIds, SCAN_EVENT[event.type]!, action);
   }
   await writeAudit(
     tx,

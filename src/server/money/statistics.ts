@@ -16,17 +16,18 @@ import { paymentApplies } from '../db/schema/money.ts';
 import type { DownloadParams } from '../files/download-tokens.ts';
 import { writeWorkbook } from '../files/xlsx-write.ts';
 import { fromCents, sumCents } from './cents.ts';
+import { AGREED_PAYMENT_STATUSES } from '../../../machines/payment.machine.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 
 type TaskAmount = components['schemas']['TaskAmount'];
 
 /**
- * The statuses whose income counts (agreed or later).
+ * The statuses whose income counts (agreed or later): the payment machine's AGREED_PAYMENT_STATUSES.
  *
  * Status agreed, withdrawing, paid or collected: money the platform owes or has paid. Applications
  * still waiting (applied) are not counted.
  */
-export const COUNTED_STATUSES = ['agreed', 'withdrawing', 'paid', 'collected'] as const;
+export const COUNTED_STATUSES = AGREED_PAYMENT_STATUSES;
 
 export interface TaskAmountFilters {
   isAsc?: boolean;

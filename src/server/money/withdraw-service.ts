@@ -1,24 +1,26 @@
 // Withdrawals (SPEC §2 /user/withdraw-request, /user/withdraw-orders, /admin/withdraw-list; §3
 // "Withdraw request"; §4 "Withdraw status"; §5 "Withdraw request"; §7 "Withdraw"; DECISIONS
-// "Money"). The rules are machines/withdraw.machine.ts (every line status change goes through
-// `decide` with it) and machines/payment.machine.ts (every application change goes through
-// payment-transitions.ts movePayments); this module loads, locks, writes and audits (every line
+// "Money"). The rules are machines/withdraw.machine.ts (a line's own change: change card),
+// machines/withdraw-order.machine.ts (cancel, agree, reject and pay of an order, its cancelFlag, and
+// "all lines paid -> the applications pay.paid", "cancelled -> pay.release": requireOrder writes
+// what it answers; decision 054) and machines/payment.machine.ts (every application change goes
+// through payment-transitions.ts movePayments); this module loads, locks, writes and audits (every line
 // change, entity 'withdraw', masked card fields only). Every function takes the lines of the orders
 // it touches first, then cards, then calls movePayments: the money lock order of
 // payment-transitions.ts (lockOrderLines). The links (withdraw_order_applies) of an order are
 // written only by a holder of its lines' locks.
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
-import { decide } from '../../../machines/stored-state.ts';
 import {
   amountToCents,
-  explainWithdrawRefusal,
-  withdrawMachine,
+  decideWithdrawLine,
   withdrawMessages,
   withdrawRequestError,
   type WithdrawEvent,
   type WithdrawStatus,
 } from '../../../machines/withdraw.machine.ts';
+import { decideWithdrawOrder, type WithdrawOrderEvent } from '../../../machines/withdraw-order.machine.ts';
+import { paymentAccepts, WITHDRAWABLE_PAYMENT_STATUSES, type PaymentEvent, type PaymentStatus } from '../../../machines/payment.machine.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import { postgresError, rowsOf, type Db, type Tx } from '../db/client.ts';
 import { isLockConflict, uploadRowMessages } from '../files/upload-rows.ts';
@@ -167,8 +169,7 @@ async function lockLine(tx: Tx, actor: SessionUser, lineId: number): Promise<{ l
 }
 
 /** The machine's verdict for a line: its next status, or its message. */
-export const lineDecision = (line: LineRow, event: WithdrawEvent) =>
-  decide(withdrawMachine, line.status, { cancelFlag: line.cancelFlag }, event, explainWithdrawRefusal);
+export const lineDecision = (line: LineRow, event: WithdrawEvent) => decideWithdrawLine(line, event);
 
 /** The machine's verdict for a line, or A00001 with its message. */
 function requireLine(line: LineRow, event: WithdrawEvent): WithdrawStatus {
@@ -177,16 +178,44 @@ function requireLine(line: LineRow, event: WithdrawEvent): WithdrawStatus {
   return d.next;
 }
 
+/** Who pays: the member or the admin side. */
+const payer = (actor: SessionUser) => (actor.roleType === 'user' ? 'user' : 'admin');
 /** Pay, by the member or by the admin side. */
-const payEvent = (actor: SessionUser): WithdrawEvent => ({ type: 'wd.pay', by: actor.roleType === 'user' ? 'user' : 'admin' });
+const payEvent = (actor: SessionUser): WithdrawEvent => ({ type: 'wd.pay', by: payer(actor) });
+
+/** The order machine's answer for one order's locked lines (withdraw-order.machine.ts), or A00001 with its message. */
+export function requireOrder(lines: LineRow[], event: WithdrawOrderEvent) {
+  const answer = decideWithdrawOrder(lines, event);
+  if (!answer.ok) throw badRequest(answer.msg);
+  const byId = new Map(lines.map((l) => [l.id, l]));
+  // Each changed line with the row it was: what the caller writes and audits.
+  return { ...answer, changed: answer.changed.map((after) => ({ line: byId.get(after.id)!, after })) };
+}
+
+/**
+ * Sends `event` to the live applications of these orders that the payment machine takes it from
+ * (movePayments decides and writes them). Read under the orders' line locks: every change of a live
+ * order's applications holds them. pay.paid skips applications an admin already confirmed paid one
+ * by one (payment-service.ts pay.confirm): they are simply paid.
+ */
+async function moveOrderApplications(tx: Tx, actor: SessionUser, orderIds: string[], event: PaymentEvent): Promise<void> {
+  const apps = (await liveApplications(tx, orderIds)).filter((a) => event.type !== 'pay.paid' || paymentAccepts(a.status, event));
+  await movePayments(
+    tx,
+    actor,
+    apps.map((a) => a.id),
+    event,
+  );
+}
 
 /** Writes new statuses (and other columns) of lines, audited; returns them after. */
-async function writeLines(
+export async function writeLines(
   tx: Tx,
   actor: SessionUser | null,
   changes: { line: LineRow; set: Partial<typeof withdrawRequests.$inferInsert> }[],
   action: string,
 ): Promise<LineRow[]> {
+  if (!changes.length) return [];
   const now = new Date();
   const out: LineRow[] = [];
   for (const c of changes) {
@@ -206,7 +235,7 @@ async function writeLines(
 }
 
 /** Ids of the applications an order's live links pay, with their status. */
-async function liveApplications(tx: Tx, orderIds: string[]): Promise<{ id: number; status: string; orderId: string }[]> {
+async function liveApplications(tx: Tx, orderIds: string[]): Promise<{ id: number; status: PaymentStatus; orderId: string }[]> {
   if (!orderIds.length) return [];
   return tx
     .select({ id: paymentApplies.id, status: paymentApplies.status, orderId: withdrawOrderApplies.orderId })
@@ -256,7 +285,7 @@ export async function requestWithdraw(tx: Tx, actor: SessionUser, body: Withdraw
   );
   const byTask = new Map([...applications.values()].map((a) => [a.taskId, a]));
   const chosen = taskIds.map((t) => byTask.get(t));
-  if (chosen.some((a) => !a || a.userId !== actor.id || a.status !== 'agreed')) throw badRequest(M.taskNotWithdrawable);
+  if (chosen.some((a) => !a || a.userId !== actor.id || !WITHDRAWABLE_PAYMENT_STATUSES.includes(a.status))) throw badRequest(M.taskNotWithdrawable);
   const picked = chosen as NonNullable<(typeof chosen)[number]>[];
   const error = withdrawRequestError(
     picked.map((a) => a.income),
@@ -329,52 +358,49 @@ export async function inMoneyTransaction<T>(db: Db, run: (tx: Tx) => Promise<T>)
  */
 export async function requestCancel(tx: Tx, actor: SessionUser, orderId: number): Promise<void> {
   const lines = await lockOrder(tx, actor, orderId);
-  const next = lines.map((l) => requireLine(l, { type: 'wd.requestCancel' }));
+  const { changed } = requireOrder(lines, { type: 'order.requestCancel' });
   await writeLines(
     tx,
     actor,
-    lines.map((line, i) => ({ line, set: { status: next[i]! } })),
+    changed.map(({ line, after }) => ({ line, set: { status: after.status } })),
     'requestCancel',
   );
 }
 
-/** Admin: requestedCancel -> canceled for the whole order, links dropped, applications back to agreed. */
+/** Admin: requestedCancel -> canceled for the whole order, links dropped, applications back to agreed (the order machine's pay.release). */
 export async function agreeCancel(tx: Tx, actor: SessionUser, orderId: number): Promise<void> {
   const lines = await lockOrder(tx, actor, orderId);
-  const live = lines.filter((l) => l.status !== 'canceled');
-  // An order already cancelled has no line left to agree on: the machine's refusal of a canceled line.
-  const targets = live.length ? live : lines;
-  const next = targets.map((l) => requireLine(l, { type: 'wd.agreeCancel' }));
+  const { changed, applicationEvent } = requireOrder(lines, { type: 'order.agreeCancel' });
   const order = storedOrderId(orderId);
-  const apps = await liveApplications(tx, [order]);
+  const apps = applicationEvent ? await liveApplications(tx, [order]) : [];
   await writeLines(
     tx,
     actor,
-    targets.map((line, i) => ({ line, set: { status: next[i]!, cancelFlag: false } })),
+    changed.map(({ line, after }) => ({ line, set: { status: after.status, cancelFlag: after.cancelFlag } })),
     'agreeCancel',
   );
   await tx
     .update(withdrawOrderApplies)
     .set({ live: false })
     .where(and(eq(withdrawOrderApplies.orderId, order), eq(withdrawOrderApplies.live, true)));
-  await movePayments(
-    tx,
-    actor,
-    apps.map((a) => a.id),
-    { type: 'pay.release' },
-  );
+  if (applicationEvent) {
+    await movePayments(
+      tx,
+      actor,
+      apps.map((a) => a.id),
+      applicationEvent,
+    );
+  }
 }
 
 /** Admin: requestedCancel -> waited for the whole order. */
 export async function rejectCancel(tx: Tx, actor: SessionUser, orderId: number): Promise<void> {
   const lines = await lockOrder(tx, actor, orderId);
-  const live = lines.filter((l) => l.status !== 'canceled');
-  const targets = live.length ? live : lines;
-  const next = targets.map((l) => requireLine(l, { type: 'wd.rejectCancel' }));
+  const { changed } = requireOrder(lines, { type: 'order.rejectCancel' });
   await writeLines(
     tx,
     actor,
-    targets.map((line, i) => ({ line, set: { status: next[i]! } })),
+    changed.map(({ line, after }) => ({ line, set: { status: after.status } })),
     'rejectCancel',
   );
 }
@@ -385,27 +411,39 @@ export async function rejectCancel(tx: Tx, actor: SessionUser, orderId: number):
 /**
  * Marks locked waited lines paid (the caller holds every line of their orders, `orderLines`), clears
  * cancelFlag on every line of those orders and pays the applications of the orders now wholly paid.
- * The machine decides each line first; a refusal throws before anything is written.
+ * The order machine decides each order first (order.pay: each line's wd.pay); a refusal throws
+ * before anything is written.
  *
  * Paid (member's own line, or an admin's, or the admin's Excel confirm): waited -> paid (wd.pay),
- * then cancelFlag = false on every line of that order (payment has started), and once every
- * non-canceled line of the order is paid, the order's live applications still withdrawing get
- * pay.paid (tasks finished, parcels payed). Applications the admin already confirmed paid one by one
+ * then cancelFlag = false on every line of that order (payment has started), and when the order
+ * machine answers that the order is now paid (every live line paid), its live applications still
+ * withdrawing get pay.paid (tasks finished, parcels payed). Applications the admin already confirmed paid one by one
  * (payment-service.ts pay.confirm) are simply already paid.
  */
 export async function payLines(tx: Tx, actor: SessionUser, toPay: LineRow[], orderLines: LineRow[], action: string): Promise<LineRow[]> {
-  const next = toPay.map((l) => requireLine(l, payEvent(actor)));
+  const orders = [...new Set(toPay.map((l) => l.orderId))];
+  // The order machine decides each order (a refusal throws before anything is written).
+  const answers = orders.map((orderId) => ({
+    orderId,
+    answer: requireOrder(
+      orderLines.filter((l) => l.orderId === orderId),
+      { type: 'order.pay', lineIds: toPay.filter((l) => l.orderId === orderId).map((l) => l.id), by: payer(actor) },
+    ),
+  }));
+  const changed = answers.flatMap((a) => a.answer.changed);
   const now = new Date();
+  // In the order asked for: each line paid is written and audited in that order.
+  const changeOf = new Map(changed.map((c) => [c.line.id, c]));
+  const moved = toPay.map((l) => changeOf.get(l.id)!);
   const paid = await writeLines(
     tx,
     actor,
-    toPay.map((line, i) => ({ line, set: { status: next[i]!, paidAt: now, cancelFlag: false } })),
+    moved.map(({ line, after }) => ({ line, set: { status: after.status, paidAt: now, cancelFlag: after.cancelFlag } })),
     action,
   );
-  const paidIds = new Set(toPay.map((l) => l.id));
-  const orders = [...new Set(toPay.map((l) => l.orderId))];
   // Payment has started: nobody may cancel these orders any more.
-  const others = orderLines.filter((l) => orders.includes(l.orderId) && !paidIds.has(l.id) && l.cancelFlag);
+  const paying = new Set(toPay.map((l) => l.id));
+  const others = changed.filter((c) => !paying.has(c.line.id)).map((c) => c.line);
   if (others.length) {
     await tx
       .update(withdrawRequests)
@@ -418,17 +456,9 @@ export async function payLines(tx: Tx, actor: SessionUser, toPay: LineRow[], ord
       );
     await publishLive(tx, others.map(withdrawLineChanged)); // live: the member's lines, no longer cancellable
   }
-  const done = orders.filter((o) =>
-    orderLines.filter((l) => l.orderId === o && l.status !== 'canceled').every((l) => paidIds.has(l.id) || l.status === 'paid'),
-  );
-  // Read under the order's line locks: every change of a live order's applications holds them.
-  const apps = (await liveApplications(tx, done)).filter((a) => a.status === 'withdrawing');
-  await movePayments(
-    tx,
-    actor,
-    apps.map((a) => a.id),
-    { type: 'pay.paid' },
-  );
+  // The order machine's rule: an order whose every live line is paid pays its applications.
+  const done = answers.filter((a) => a.answer.applicationEvent?.type === 'pay.paid').map((a) => a.orderId);
+  await moveOrderApplications(tx, actor, done, { type: 'pay.paid' });
   return paid;
 }
 

@@ -14,7 +14,8 @@ import { Code } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { lockForMatching } from '../db/matching-store.ts';
 import { matchTracking, matchTrackings } from '../matching/match.ts';
-import { isRecordFrozen, recordsEvent } from '../../../machines/task.machine.ts';
+import { isRecordFrozen, recordsEvent, type PurchasedStatus } from '../../../machines/task.machine.ts';
+import { nextPurchasedStatus } from '../../../machines/purchased-record.machine.ts';
 import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 import {
   MAX_PRODUCT_COUNT,
@@ -249,7 +250,14 @@ export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: Pur
   }
   const [after] = await tx
     .update(purchasedRecords)
-    .set({ trackingId, typedTrackingId, productCount, status: 'init', msg: '', updatedAt: new Date() })
+    .set({
+      trackingId,
+      typedTrackingId,
+      productCount,
+      status: nextPurchasedStatus(change.before.status, { type: 'record.change' }),
+      msg: '',
+      updatedAt: new Date(),
+    })
     .where(eq(purchasedRecords.id, change.before.id))
     .returning();
   await writeAudit(tx, purchasedAuditEntry(actor, 'update', task, change.before, after!));
@@ -317,7 +325,7 @@ export async function savePurchasedRecords(
   }
 
   const inserts: { i: number; task: TaskRow; values: typeof purchasedRecords.$inferInsert }[] = [];
-  const updates: { i: number; task: TaskRow; before: PurchasedRow; productCount: number }[] = [];
+  const updates: { i: number; task: TaskRow; before: PurchasedRow; productCount: number; status: PurchasedStatus }[] = [];
   // The units each task's records hold, as the rows before in the file leave them.
   const units = new Map<number, number>(taskIds.map((id) => [id, 0]));
   for (const r of existing.values()) units.set(r.taskId, (units.get(r.taskId) ?? 0) + r.productCount);
@@ -343,7 +351,14 @@ export async function savePurchasedRecords(
         task: task!,
         values: { taskId: task!.id, userId: task!.userId, trackingId: v.trackingId, typedTrackingId: v.typedTrackingId, productCount: v.productCount },
       });
-    else updates.push({ i: v.i, task: task!, before: change.before, productCount: v.productCount });
+    else
+      updates.push({
+        i: v.i,
+        task: task!,
+        before: change.before,
+        productCount: v.productCount,
+        status: nextPurchasedStatus(change.before.status, { type: 'record.change' }),
+      });
   }
   if (opts.dryRun || (opts.allOrNothing && results.some((r) => r.opStatus !== 'succ'))) return results;
 
@@ -364,11 +379,11 @@ export async function savePurchasedRecords(
   for (let i = 0; i < updates.length; i += CHUNK) {
     const chunk = updates.slice(i, i + CHUNK);
     await tx.execute(sql`
-      update purchased_records p set product_count = v.n, status = 'init', msg = '', updated_at = ${now}
-      from unnest(${sql.param(chunk.map((u) => u.before.id))}::int[], ${sql.param(chunk.map((u) => u.productCount))}::int[]) as v(id, n)
+      update purchased_records p set product_count = v.n, status = v.s::purchased_status, msg = '', updated_at = ${now}
+      from unnest(${sql.param(chunk.map((u) => u.before.id))}::int[], ${sql.param(chunk.map((u) => u.productCount))}::int[], ${sql.param(chunk.map((u) => u.status))}::text[]) as v(id, n, s)
       where p.id = v.id`);
     for (const u of chunk) {
-      const after: PurchasedRow = { ...u.before, productCount: u.productCount, status: 'init', msg: '', updatedAt: now };
+      const after: PurchasedRow = { ...u.before, productCount: u.productCount, status: u.status, msg: '', updatedAt: now };
       audits.push(purchasedAuditEntry(actor, 'update', u.task, u.before, after));
       results[u.i] = { opStatus: 'succ', msg: purchasedMessages.saved, record: after, oldQty: u.before.productCount };
     }

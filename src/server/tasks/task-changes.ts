@@ -14,6 +14,7 @@ import { arrivalsOfTask, matchTasks } from '../matching/match.ts';
 import { applyTaskEvent, lockTask, requireTransition, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
 import { publishLive, taskChanged } from '../live/publish.ts';
 import { SPLIT_OFF_STATUS } from '../../../machines/task.machine.ts';
+import { nextPurchasedStatus } from '../../../machines/purchased-record.machine.ts';
 
 export type BoardTaskRow = typeof boardTasks.$inferSelect;
 
@@ -147,17 +148,24 @@ export async function splitTask(tx: Tx, actor: SessionUser, row: TaskRow): Promi
     left -= n;
     const rec = a.record;
     if (n === rec.productCount) {
-      const [moved] = await tx.update(purchasedRecords).set({ taskId: sib.id, status: 'match', msg: '' }).where(eq(purchasedRecords.id, rec.id)).returning();
+      const status = nextPurchasedStatus(rec.status, { type: 'record.split', part: 'arrived' });
+      const [moved] = await tx.update(purchasedRecords).set({ taskId: sib.id, status, msg: '' }).where(eq(purchasedRecords.id, rec.id)).returning();
       audits.push(recordAudit(rec, moved!, sib));
     } else {
       const [kept] = await tx
         .update(purchasedRecords)
-        .set({ productCount: rec.productCount - n, status: 'init', msg: '' })
+        .set({ productCount: rec.productCount - n, status: nextPurchasedStatus(rec.status, { type: 'record.split', part: 'rest' }), msg: '' })
         .where(eq(purchasedRecords.id, rec.id))
         .returning();
       const [part] = await tx
         .insert(purchasedRecords)
-        .values({ taskId: sib.id, userId: rec.userId, trackingId: rec.trackingId, productCount: n, status: 'match' })
+        .values({
+          taskId: sib.id,
+          userId: rec.userId,
+          trackingId: rec.trackingId,
+          productCount: n,
+          status: nextPurchasedStatus(rec.status, { type: 'record.split', part: 'arrived' }),
+        })
         .returning();
       audits.push(recordAudit(rec, kept!, row), recordAudit({ splitFrom: rec.id }, part!, sib));
     }

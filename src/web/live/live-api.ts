@@ -7,7 +7,9 @@ import type { components } from '../../api/schema';
 
 export type LiveEvent = components['schemas']['LiveEvent'];
 export type LiveKind = LiveEvent['kind'];
-export const LIVE_KINDS: readonly LiveKind[] = ['task', 'apply', 'withdraw', 'claim'];
+/** Every kind the contract names (LiveEvent.kind): a Record, so the compiler fails here when the contract gains one. */
+const KNOWN_KINDS: Record<LiveKind, true> = { task: true, apply: true, withdraw: true, claim: true };
+export const LIVE_KINDS = Object.keys(KNOWN_KINDS) as readonly LiveKind[];
 
 /** The stream's body, or the HTTP status it was refused with (0: no answer). */
 export type LiveOpening = { ok: true; body: ReadableStream<Uint8Array> } | { ok: false; status: number };

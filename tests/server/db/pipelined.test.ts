@@ -7,7 +7,7 @@
 // run as an ordinary transaction, and the same expectations hold.
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { awaitAtCommit, isPipelined, pipelinedTransaction, rowsOf } from '../../../src/server/db/client.ts';
+import { awaitAtCommit, executePrepared, isPipelined, pipelinedTransaction, rowsOf } from '../../../src/server/db/client.ts';
 import { dbDriver, useTestApp } from '../support/harness.ts';
 
 const t = useTestApp();
@@ -59,5 +59,17 @@ describe('pipelined transactions', () => {
     // The connection went back to the pool usable: the next transaction works.
     await pipelinedTransaction(db, (tx) => awaitAtCommit(tx, tx.execute(sql`insert into items (item_name, product_id) values ('next', 'PIPE')`)));
     expect(await names()).toEqual(['next']);
+  });
+
+  it("names the statements executePrepared sends (drizzle's one internal the server uses, decision 038: a changed drizzle fails here)", async () => {
+    const { db } = t().database;
+    const named = await db.transaction(async (tx) => {
+      const [row] = await rowsOf<{ one: number }>(executePrepared(tx, sql`select 1::int as one, 'executePrepared check' as why`));
+      expect(row?.one).toBe(1);
+      // PGlite keeps no named statements of the driver's; PostgreSQL lists them per connection.
+      if (dbDriver() !== 'pg') return null;
+      return rowsOf<{ name: string }>(tx.execute(sql`select name from pg_prepared_statements where statement like '%executePrepared check%'`));
+    });
+    if (named) expect(named).toEqual([{ name: expect.stringMatching(/^s[0-9a-f]{20}$/) }]);
   });
 });

@@ -9,7 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { purchasedRecords } from '../../../src/server/db/schema/tasks.ts';
 import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
-import { taskDisplayId } from '../../../src/server/files/labels-pdf.ts';
+import { taskDisplayId } from '../../../machines/task.machine.ts';
 import { parseSheet, SHEET_MESSAGES } from '../../../src/server/files/parse-sheet.ts';
 import { uploadMessages } from '../../../src/server/files/purchased-upload.ts';
 import { TRACKING_COLUMNS, trackingUploadMessages as M } from '../../../src/server/files/tracking-upload.ts';

@@ -9,6 +9,7 @@ import { paymentMessages } from '../../../machines/payment.machine.ts';
 import { taskMessages } from '../../../machines/task.machine.ts';
 import { auditLog } from '../../../src/server/db/schema/audit.ts';
 import { bankCards, paymentApplies, withdrawOrderApplies, withdrawOrders, withdrawRequests } from '../../../src/server/db/schema/money.ts';
+import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
 import { tasks } from '../../../src/server/db/schema/tasks.ts';
 import { movePayments } from '../../../src/server/money/payment-transitions.ts';
 import { useTestApp } from '../support/harness.ts';
@@ -186,6 +187,23 @@ describe('the path of an application: apply, agree, withdraw, confirm, collect',
     expect(await storedTask(db(), one.task.id)).toMatchObject({ status: 'finished' });
     expect(await scansOfTask(db(), one.task.id)).toMatchObject([{ status: 'payed' }]);
     expect(await storedTask(db(), two.task.id)).toMatchObject({ status: 'processing' });
+  });
+
+  it('pays the parcels its apply froze (record.pay); a parcel matched to the task after its apply is not part of the payment', async () => {
+    const w = await world();
+    const { task, trackingId, apply } = await agreedApplication(db(), w, w.a, { count: 1 });
+    // What matching leaves when an admin raised the processing task's record and one more unit arrived.
+    const late = await scan(db(), trackingId, UPC, 1);
+    await db()
+      .db.update(scanTrackings)
+      .set({ status: 'match', taskId: task.id, userId: task.userId, mainId: task.mainId, subId: task.subId })
+      .where(eq(scanTrackings.id, late.id));
+    await markWithdrawing(db(), w.a.actor, [apply.id]);
+    expect((await confirm(w.admin, apply.id)).body).toMatchObject({ code: 'A00000', data: { paymentApply: { status: 'paid' } } });
+    expect((await scansOfTask(db(), task.id)).map((s) => [s.id === late.id, s.status])).toEqual([
+      [false, 'payed'],
+      [true, 'match'],
+    ]);
   });
 });
 

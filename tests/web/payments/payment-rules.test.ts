@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { formatCents, moneyTextToCents } from '../../../machines/cents';
 import { PAYMENT_STATUSES } from '../../../machines/payment.machine';
 import { agreeBody } from '../../../src/web/features/payments/agree-payment-dialog';
-import { ADMIN_PAYMENT_ACTIONS, MEMBER_PAYMENT_ACTIONS, paymentActions, paymentTaskLabel } from '../../../src/web/features/payments/payment-rules';
+import { ADMIN_PAYMENT_ACTIONS, MEMBER_PAYMENT_ACTIONS, paymentActions } from '../../../src/web/features/payments/payment-rules';
 
 describe('payment actions by status', () => {
   it('the member may confirm receipt of a paid application only', () => {
@@ -25,11 +25,6 @@ describe('payment actions by status', () => {
       paid: [],
       collected: [],
     });
-  });
-
-  it('labels the task as mainId, plus -subId when subId is not 0', () => {
-    expect(paymentTaskLabel({ mainId: 12, subId: 0 })).toBe('12');
-    expect(paymentTaskLabel({ mainId: 12, subId: 3 })).toBe('12-3');
   });
 });
 

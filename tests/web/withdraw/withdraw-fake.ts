@@ -1,21 +1,16 @@
 // A fake of the HTTP boundary of the withdraw screens (/user/withdraw-request, /user/withdraw-orders,
 // /admin/withdraw-list) for app-harness's renderApp: routes (support/fake-api.ts) answering the contract's
 // calls (envelopes, field names, status codes) on a small in-memory state, and a log of every call
-// with its query and body. Status changes go through machines/withdraw.machine.ts as the server's do
-// (decide), so a refused event answers the machine's words; bulk pay is all or nothing. The member's
+// with its query and body. Status changes go through the machines as the server's do: a line's own
+// change through machines/withdraw.machine.ts, an order's cancel and pay (cancelFlag cleared once
+// payment starts) through machines/withdraw-order.machine.ts, so a refused event answers the
+// machine's words; bulk pay is all or nothing. The member's
 // cards come from the bank card fake, their full details (the admin's reveal) from FULL_CARDS. Tests
 // replace single answers through `answer`. Only the web app is under test; the real server is proven
 // by tests/server.
 import type { components } from '../../../src/api/schema';
-import { decide } from '../../../machines/stored-state';
-import {
-  amountToCents,
-  AWAITING_PAY_WITHDRAW_STATUS,
-  explainWithdrawRefusal,
-  withdrawMachine,
-  withdrawRequestError,
-  type WithdrawEvent,
-} from '../../../machines/withdraw.machine';
+import { amountToCents, AWAITING_PAY_WITHDRAW_STATUS, decideWithdrawLine, withdrawRequestError, type WithdrawEvent } from '../../../machines/withdraw.machine';
+import { decideWithdrawOrder, type OrderLine, type WithdrawOrderEvent } from '../../../machines/withdraw-order.machine';
 import { aCard, createBankCardsFake, NOW, type BankCard } from '../bank-cards/bank-cards-fake';
 import { createFakeServer, notFound, ok, pageOf, refuse, type Call, type FakeServer, type Routes } from '../support/fake-api';
 
@@ -164,36 +159,35 @@ export function createWithdrawFake(seed: { lines?: WithdrawRequest[]; applies?: 
     return { content, totalPages };
   }
 
-  /** Applies `event` to every line of `lines` through the machine, all or nothing. */
-  function move(lines: WithdrawRequest[], event: WithdrawEvent): Response {
-    if (lines.length === 0) return notFound('提现记录不存在');
-    const next: string[] = [];
-    for (const line of lines) {
-      const d = decide(withdrawMachine, line.status, { cancelFlag: line.cancelFlag }, event, explainWithdrawRefusal);
-      if (!d.ok) return refuse(d.msg);
-      next.push(d.next);
-    }
-    lines.forEach((line, i) => {
-      line.status = next[i] as WithdrawRequest['status'];
-      if (event.type === 'wd.pay') for (const l of fake.lines) if (l.orderId === line.orderId) l.cancelFlag = false;
-    });
-    return ok({
-      status: 'succ',
-      msg: OK_MSG[
-        event.type === 'wd.pay'
-          ? 'paid'
-          : event.type === 'wd.requestCancel'
-            ? 'cancel'
-            : event.type === 'wd.agreeCancel'
-              ? 'agree'
-              : event.type === 'wd.rejectCancel'
-                ? 'reject'
-                : 'change'
-      ],
-    });
+  /** Applies a line's own `event` (change card) through the line machine. */
+  function move(line: WithdrawRequest, event: WithdrawEvent): Response {
+    const d = decideWithdrawLine(line, event);
+    if (!d.ok) return refuse(d.msg);
+    line.status = d.next;
+    return ok({ status: 'succ', msg: OK_MSG.change });
   }
 
-  const ofOrder = (orderId: number) => fake.lines.filter((l) => l.orderId === orderId && l.status !== 'canceled' && l.status !== 'paid');
+  /** Writes what the order machine answered for its lines. */
+  const write = (lines: readonly OrderLine[]) => {
+    for (const after of lines)
+      Object.assign(
+        fake.lines.find((l) => l.id === after.id)!,
+        { status: after.status, cancelFlag: after.cancelFlag },
+      );
+  };
+
+  /** Applies `event` to order `orderId` through the order machine, all its lines or none. */
+  function moveOrder(orderId: number | undefined, event: WithdrawOrderEvent, msg: string): Response {
+    const lines = fake.lines.filter((l) => l.orderId === orderId);
+    if (lines.length === 0) return notFound('提现记录不存在');
+    const answer = decideWithdrawOrder(lines, event);
+    if (!answer.ok) return refuse(answer.msg);
+    write(answer.lines);
+    return ok({ status: 'succ', msg });
+  }
+
+  const payOne = (id: number, by: 'user' | 'admin') =>
+    moveOrder(fake.lines.find((l) => l.id === id)?.orderId, { type: 'order.pay', lineIds: [id], by }, OK_MSG.paid);
 
   server.on('GET', '/api/withdraw/user/requests', ({ query }) => ok({ requestPage: list(query, 21) }));
   server.on('GET', '/api/withdraw/user/request/orders', ({ query }) => ok({ requestOrders: list(query, 21) }));
@@ -247,19 +241,10 @@ export function createWithdrawFake(seed: { lines?: WithdrawRequest[]; applies?: 
   server.on(
     'POST',
     '/api/withdraw/user/cancel/order',
-    ({ body }) => move(ofOrder((body as { orderId: number }).orderId), { type: 'wd.requestCancel' }),
+    ({ body }) => moveOrder((body as { orderId: number }).orderId, { type: 'order.requestCancel' }, OK_MSG.cancel),
     'cancel',
   );
-  server.on(
-    'POST',
-    '/api/withdraw/user/paid/request',
-    ({ body }) =>
-      move(
-        fake.lines.filter((l) => l.id === (body as { id: number }).id),
-        { type: 'wd.pay', by: 'user' },
-      ),
-    'userPaid',
-  );
+  server.on('POST', '/api/withdraw/user/paid/request', ({ body }) => payOne((body as { id: number }).id, 'user'), 'userPaid');
   server.on(
     'POST',
     '/api/withdraw/user/change/card',
@@ -268,7 +253,7 @@ export function createWithdrawFake(seed: { lines?: WithdrawRequest[]; applies?: 
       const line = fake.lines.find((l) => l.id === requestId);
       const card = fake.cards.find((c) => c.id === cardId);
       if (!line || !card) return notFound('提现记录不存在');
-      const answer = move([line], { type: 'wd.changeCard' });
+      const answer = move(line, { type: 'wd.changeCard' });
       if (answer.ok)
         Object.assign(line, {
           cardId,
@@ -286,25 +271,16 @@ export function createWithdrawFake(seed: { lines?: WithdrawRequest[]; applies?: 
   server.on(
     'POST',
     '/api/withdraw/admin/agree/cancel',
-    ({ body }) => move(ofOrder((body as { orderId: number }).orderId), { type: 'wd.agreeCancel' }),
+    ({ body }) => moveOrder((body as { orderId: number }).orderId, { type: 'order.agreeCancel' }, OK_MSG.agree),
     'agree',
   );
   server.on(
     'POST',
     '/api/withdraw/admin/reject/cancel',
-    ({ body }) => move(ofOrder((body as { orderId: number }).orderId), { type: 'wd.rejectCancel' }),
+    ({ body }) => moveOrder((body as { orderId: number }).orderId, { type: 'order.rejectCancel' }, OK_MSG.reject),
     'reject',
   );
-  server.on(
-    'POST',
-    '/api/withdraw/admin/paid',
-    ({ body }) =>
-      move(
-        fake.lines.filter((l) => l.id === (body as { id: number }).id),
-        { type: 'wd.pay', by: 'admin' },
-      ),
-    'adminPaid',
-  );
+  server.on('POST', '/api/withdraw/admin/paid', ({ body }) => payOne((body as { id: number }).id, 'admin'), 'adminPaid');
   server.on(
     'POST',
     '/api/withdraw/admin/paid/batch',
@@ -313,14 +289,16 @@ export function createWithdrawFake(seed: { lines?: WithdrawRequest[]; applies?: 
       const verdicts = ids.map((id) => {
         const line = fake.lines.find((l) => l.id === id);
         if (!line) return { id, line, ok: false, msg: '提现记录不存在', next: undefined };
-        const d = decide(withdrawMachine, line.status, { cancelFlag: line.cancelFlag }, { type: 'wd.pay', by: 'admin' }, explainWithdrawRefusal);
+        const d = decideWithdrawLine(line, { type: 'wd.pay', by: 'admin' });
         return d.ok ? { id, line, ok: true, msg: '', next: d.next } : { id, line, ok: false, msg: d.msg, next: undefined };
       });
       const rows = verdicts.map(({ id, ok: paid, msg }) => ({ id, ok: paid, msg }));
       if (verdicts.some((v) => !v.ok)) return ok({ status: 'failed', msg: '有不能付款的提现，未做任何修改', rows });
-      for (const { line, next } of verdicts) {
-        line!.status = next as WithdrawRequest['status'];
-        for (const l of fake.lines) if (l.orderId === line!.orderId) l.cancelFlag = false;
+      // Each order's lines through the order machine (the lines it pays, every cancelFlag cleared).
+      for (const orderId of new Set(verdicts.map((v) => v.line!.orderId))) {
+        const lines = fake.lines.filter((l) => l.orderId === orderId);
+        const answer = decideWithdrawOrder(lines, { type: 'order.pay', lineIds: ids.filter((id) => lines.some((l) => l.id === id)), by: 'admin' });
+        if (answer.ok) write(answer.lines);
       }
       return ok({ status: 'succ', msg: `已将${ids.length}笔提现标记为已付款`, rows });
     },

@@ -11,8 +11,8 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { cents } from './cents';
-import { BOARD_STATUSES } from '../../../../machines/board.machine';
-import { BOARD_TASK_STATUSES } from '../../../../machines/claim.machine';
+import { BOARD_STATUSES, NEW_BOARD_STATUS } from '../../../../machines/board.machine';
+import { BOARD_TASK_STATUSES, NORMAL_BOARD_TASK_STATUS } from '../../../../machines/claim.machine';
 import { users } from './accounts';
 import { items } from './catalog';
 import { userGroups } from './groups';
@@ -39,7 +39,7 @@ export const boards = pgTable(
     remark: text('remark').notNull().default(''),
     publishAt: ts('publish_at').notNull(),
     expireAt: ts('expire_at').notNull(),
-    status: boardStatus('status').notNull().default('unpublish'),
+    status: boardStatus('status').notNull().default(NEW_BOARD_STATUS),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at')
@@ -111,7 +111,7 @@ export const boardTasks = pgTable(
     /** Units arrived. */
     allCount: integer('all_count').notNull().default(0),
     address: text('address').notNull().default(DEFAULT_BOARD_TASK_ADDRESS),
-    status: boardTaskStatus('status').notNull().default('normal'),
+    status: boardTaskStatus('status').notNull().default(NORMAL_BOARD_TASK_STATUS),
     note: text('note').notNull().default(''),
     itemSource: text('item_source').notNull().default(''),
     createdAt: ts('created_at').notNull().defaultNow(),

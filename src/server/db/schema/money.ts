@@ -6,8 +6,8 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { cents } from './cents';
-import { PAYMENT_STATUSES } from '../../../../machines/payment.statuses';
-import { WITHDRAW_STATUSES } from '../../../../machines/withdraw.statuses';
+import { NEW_PAYMENT_STATUS, PAYMENT_STATUSES } from '../../../../machines/payment.machine';
+import { NEW_WITHDRAW_STATUS, WITHDRAW_STATUSES } from '../../../../machines/withdraw.machine';
 import { users } from './accounts';
 import { tasks } from './tasks';
 
@@ -45,7 +45,7 @@ export const paymentApplies = pgTable(
     punish: cents('punish').notNull().default(0),
     income: cents('income').notNull(),
     note: text('note').notNull().default(''),
-    status: paymentApplyStatus('status').notNull().default('applied'),
+    status: paymentApplyStatus('status').notNull().default(NEW_PAYMENT_STATUS),
     /** The bonus the member asked for when applying, in cents (the contract's existBonus); `bonus` is the agreed one. */
     askedBonus: cents('asked_bonus').notNull().default(0),
     agreedAt: ts('agreed_at'),
@@ -158,7 +158,7 @@ export const withdrawRequests = pgTable(
     /** Cents. */
     withdrawAmount: cents('withdraw_amount').notNull(),
     userNote: text('user_note').notNull().default(''),
-    status: withdrawStatus('status').notNull().default('waited'),
+    status: withdrawStatus('status').notNull().default(NEW_WITHDRAW_STATUS),
     /** True while the user may still request cancel, i.e. the admin has not started paying. */
     cancelFlag: boolean('cancel_flag').notNull().default(true),
     /** Account note. */

@@ -108,7 +108,7 @@ export const purchasedRecords = pgTable(
     /** What the member typed (trimmed), shown beside the key; null for records made before it was kept. */
     typedTrackingId: text('typed_tracking_id'),
     productCount: integer('product_count').notNull(),
-    status: purchasedStatus('status').notNull().default('init'),
+    status: purchasedStatus('status').notNull().default(UNSEEN_PURCHASED_STATUS),
     /** Why matching said unmatch (shown in the task record dialog). */
     msg: text('msg').notNull().default(''),
     /** Units an admin assigned to this record on a contested parcel (decision 096); null: none assigned. */

@@ -2,6 +2,7 @@
 // about, who did it, what it is about and what happened.
 import type { components } from '../../../api/schema';
 import { zh } from '../../i18n/zh';
+import { taskDisplayId } from '../../../../machines/task.machine';
 
 type AuditEntry = components['schemas']['AuditEntry'];
 
@@ -10,7 +11,7 @@ const t = zh.audit;
 /** mainId, plus '-subId' when subId is not 0 (SPEC §2); '' for an entry about no task. */
 export function auditTaskLabel(entry: Pick<AuditEntry, 'mainId' | 'subId'>): string {
   if (entry.mainId === null || entry.mainId === undefined) return '';
-  return entry.subId ? `${entry.mainId}-${entry.subId}` : String(entry.mainId);
+  return taskDisplayId({ mainId: entry.mainId, subId: entry.subId ?? 0 });
 }
 
 /** Who did it: nickName and id; '系统' when nobody did (matching run by the system). */

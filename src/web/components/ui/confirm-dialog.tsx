@@ -1,7 +1,7 @@
 // The dialog of confirmDialog() (confirm.tsx), loaded on demand: it brings Headless UI's dialog.
 import type { JSX } from 'react';
 import { Button } from './button';
-import type { ConfirmRequest } from './confirm';
+import type { ConfirmRequest } from './confirm-request';
 import { Modal } from './dialog';
 import { UI_TEXT } from './ui-text';
 

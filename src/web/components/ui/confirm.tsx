@@ -3,20 +3,8 @@
 // The dialog itself (confirm-dialog.tsx, with Headless UI) loads when the first request comes, or
 // earlier by preloadConfirmDialog() (the logged-in layout does): the login page never loads it.
 import { useSyncExternalStore, type JSX } from 'react';
+import type { ConfirmOptions, ConfirmRequest } from './confirm-request';
 import { onDemand, useOnDemand } from './on-demand';
-
-export interface ConfirmOptions {
-  title?: string;
-  okText?: string;
-  cancelText?: string;
-  /** Paints the OK button red for destructive actions. */
-  danger?: boolean;
-}
-
-export interface ConfirmRequest extends ConfirmOptions {
-  message: string;
-  resolve: (ok: boolean) => void;
-}
 
 let queue: readonly ConfirmRequest[] = [];
 const listeners = new Set<() => void>();

@@ -41,8 +41,3 @@ export const canAdminEdit = (task: TaskFacts): boolean => adminTaskActions(task)
 
 /** May the admin read the task's records (the task machine's recordsShown)? */
 export const canViewRecords = (task: Pick<Task, 'status'>): boolean => recordsShown(task.status, 'admin');
-
-/** SPEC §2: a task is shown as mainId, plus '-subId' when subId is not 0. */
-export function taskLabel(task: Pick<Task, 'mainId' | 'subId'>): string {
-  return task.subId ? `${task.mainId}-${task.subId}` : String(task.mainId);
-}

@@ -13,11 +13,11 @@ import { formatDateTime } from '../../components/ui/format';
 import { textLinkClass } from '../../components/ui/link-classes';
 import { PageHeader, Panel } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
-import { explainTaskRefusal } from '../../../../machines/task.machine';
+import { explainTaskRefusal, taskDisplayId } from '../../../../machines/task.machine';
 import { useAppContext } from '../../app/app-context';
 import { isAppPath, toLocalPath } from '../../navigation/navigate-to';
 import { saveTask, type Task } from './admin-tasks-api';
-import { canAdminEdit, taskLabel } from './task-actions';
+import { canAdminEdit } from './task-actions';
 import { taskEditBody, taskEditFields, taskEditSchema, type TaskEditFields, type TaskEditValues } from './task-edit-form';
 
 const t = zh.adminTasks;
@@ -52,7 +52,7 @@ export function TaskEditPage({ task, back }: TaskEditPageProps): JSX.Element {
   return (
     <div className="flex max-w-4xl min-w-0 flex-col gap-4">
       <PageHeader
-        title={E.title(taskLabel(task))}
+        title={E.title(taskDisplayId(task))}
         actions={
           <Button variant="secondary" onClick={() => void router.navigate({ href: target })}>
             {E.back}
@@ -86,7 +86,7 @@ export function TaskEditPage({ task, back }: TaskEditPageProps): JSX.Element {
 
 function TaskInfo({ task }: { task: Task }): JSX.Element {
   const rows: Array<[string, ReactNode]> = [
-    [F.id, <span className="tabular-nums">{taskLabel(task)}</span>],
+    [F.id, <span className="tabular-nums">{taskDisplayId(task)}</span>],
     [F.status, <TaskStatusBadge status={task.status} />],
     [F.user, task.nickName ? `${task.nickName}（#${task.userId}）` : `#${task.userId}`],
     [

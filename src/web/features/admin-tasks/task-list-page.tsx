@@ -19,11 +19,10 @@ import { textLinkClass } from '../../components/ui/link-classes';
 import { PageHeader } from '../../components/ui/page';
 import { PagedTable } from '../../components/ui/paged-table';
 import { zh } from '../../i18n/zh';
-import { TASK_STATUSES, type TaskStatus } from '../../../../machines/task.machine';
+import { TASK_STATUSES, taskDisplayId, type TaskStatus } from '../../../../machines/task.machine';
 import { NOT_ARRIVED_AFTER_DAYS } from '../../../../machines/scan-record.machine';
 import { ItemPickerField } from '../../components/item-picker';
 import type { AppUser, Task, TaskPage } from './admin-tasks-api';
-import { taskLabel } from './task-actions';
 import { ADMIN_TASK_SIZE_OPTIONS, type TaskListSearch } from './admin-tasks-search';
 import { TaskRowActions } from './task-row-actions';
 import { idText, toId, userLabel, userOptions } from '../../lib/filter-fields';
@@ -67,7 +66,7 @@ export function TaskListPage({ search, data, onSearch, renderRecords }: TaskList
   const columns = useMemo(
     () =>
       col.columns([
-        col.display({ id: 'id', header: F.id, cell: ({ row }) => <span className="tabular-nums">{taskLabel(row.original)}</span> }),
+        col.display({ id: 'id', header: F.id, cell: ({ row }) => <span className="tabular-nums">{taskDisplayId(row.original)}</span> }),
         col.display({
           id: 'user',
           header: F.user,

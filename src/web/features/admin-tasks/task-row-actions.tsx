@@ -13,8 +13,8 @@ import type { ApiClient } from '../../../api/client';
 import { useAppContext } from '../../app/app-context';
 import { matchTask, setTaskStatus, showOutcome, type Outcome, type Task } from './admin-tasks-api';
 import { decideClaim } from '../../lib/task-calls';
-import { DELETED_TASK_STATUS } from '../../../../machines/task.machine';
-import { adminTaskActions, canViewRecords, taskLabel, type AdminTaskAction } from './task-actions';
+import { DELETED_TASK_STATUS, taskDisplayId } from '../../../../machines/task.machine';
+import { adminTaskActions, canViewRecords, type AdminTaskAction } from './task-actions';
 
 const t = zh.adminTasks.actions;
 
@@ -61,7 +61,7 @@ export interface TaskRowActionsProps {
 export function TaskRowActions({ task, back, onChanged, onRecords }: TaskRowActionsProps): JSX.Element {
   const { api } = useAppContext();
   const [busy, setBusy] = useState<CallAction | null>(null);
-  const label = taskLabel(task);
+  const label = taskDisplayId(task);
   const actions = adminTaskActions(task);
 
   async function perform(action: CallAction) {

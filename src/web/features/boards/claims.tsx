@@ -4,6 +4,7 @@
 // a closed board task or an expired board, SPEC §4) can be accepted (-> open) or rejected
 // (-> deleted) by an admin, after a confirmation; the answer is '操作成功' or the server's msg /
 // '操作失败'.
+import { taskDisplayId } from '../../../../machines/task.machine';
 import { useMemo, useState, type JSX } from 'react';
 import { TaskStatusBadge } from '../../components/task-status-badges';
 import { Button } from '../../components/ui/button';
@@ -19,11 +20,6 @@ import { useRemote } from '../../lib/use-remote';
 
 const t = zh.boards;
 
-/** SPEC: a task is shown by its mainId, plus '-subId' when subId is not 0. */
-export function taskLabel(task: Pick<UserTask, 'mainId' | 'subId'>): string {
-  return task.subId ? `${task.mainId}-${task.subId}` : String(task.mainId);
-}
-
 const userOf = (task: UserTask) => task.nickName ?? `#${task.userId}`;
 const yesNo = (value: boolean) => (value ? t.task.yes : t.task.no);
 
@@ -33,7 +29,7 @@ export function ClaimDecisionButtons({ task, onDecided }: { task: UserTask; onDe
   if (task.status !== 'pending') return null;
 
   async function decide(decision: ClaimDecision) {
-    const label = taskLabel(task);
+    const label = taskDisplayId(task);
     const ok = await confirmDialog(decision === 'accept' ? t.task.confirmAccept(label) : t.task.confirmReject(label), { danger: decision === 'reject' });
     if (!ok) return;
     setBusy(decision);
@@ -98,7 +94,7 @@ export function BoardTaskClaims({ boardTaskId, revision, onDecided }: BoardTaskC
       <tbody className="divide-y divide-slate-200">
         {tasks.map((task) => (
           <tr key={task.id}>
-            <td className="px-2 py-1.5 tabular-nums">{taskLabel(task)}</td>
+            <td className="px-2 py-1.5 tabular-nums">{taskDisplayId(task)}</td>
             <td className="px-2 py-1.5">{userOf(task)}</td>
             <td className="px-2 py-1.5 tabular-nums">{task.count}</td>
             <td className="px-2 py-1.5">
@@ -124,7 +120,7 @@ const NO_TASKS: UserTask[] = [];
 
 function pendingColumns(onDecided: () => void) {
   return col.columns([
-    col.display({ id: 'id', header: t.task.id, cell: ({ row }) => taskLabel(row.original) }),
+    col.display({ id: 'id', header: t.task.id, cell: ({ row }) => taskDisplayId(row.original) }),
     col.accessor('boardTaskId', { header: t.task.boardTask }),
     col.accessor('itemName', { header: t.task.itemName }),
     col.display({ id: 'user', header: t.task.user, cell: ({ row }) => userOf(row.original) }),

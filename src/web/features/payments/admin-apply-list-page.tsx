@@ -7,6 +7,7 @@
 // Each outcome is a toast (SPEC §8: '操作成功' or the server's msg) and the list reloads.
 // Filters, sort, page and size live in the URL: this page reads them from `search` and changes
 // them through `onSearch`; the route's loader fetches the page they describe.
+import { taskDisplayId } from '../../../../machines/task.machine';
 import { useRouter, useRouterState } from '@tanstack/react-router';
 import { useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
@@ -24,7 +25,7 @@ import { useAppContext } from '../../app/app-context';
 import { AgreePaymentDialog } from './agree-payment-dialog';
 import { applyCol, applyColumns } from './apply-columns';
 import { APPLY_LIST_SIZE_OPTIONS, type AdminApplyListSearch } from './apply-list-search';
-import { ADMIN_PAYMENT_ACTIONS, paymentActions, paymentTaskLabel, type PaymentAction } from './payment-rules';
+import { ADMIN_PAYMENT_ACTIONS, paymentActions, type PaymentAction } from './payment-rules';
 import { confirmPayment, type AppUser, type PaymentApply, type PaymentApplyPage } from './payments-api';
 import { usePaymentAction } from './use-payment-action';
 
@@ -57,8 +58,8 @@ export function AdminApplyListPage({ search, data, onSearch }: AdminApplyListPag
 
   const columns = useMemo(() => {
     const label: Record<PaymentAction, (row: PaymentApply) => string> = {
-      agree: (row) => A.agreeNamed(paymentTaskLabel(row)),
-      confirm: (row) => A.confirmNamed(paymentTaskLabel(row)),
+      agree: (row) => A.agreeNamed(taskDisplayId(row)),
+      confirm: (row) => A.confirmNamed(taskDisplayId(row)),
       collect: () => '',
     };
     const text: Record<PaymentAction, string> = { agree: A.agree, confirm: A.confirm, collect: '' };
@@ -68,7 +69,7 @@ export function AdminApplyListPage({ search, data, onSearch }: AdminApplyListPag
         return;
       }
       void run(row.id, action, async () => {
-        const question = A.confirmPay(paymentTaskLabel(row), applicantOf(row, data.users), formatMoney(row.income));
+        const question = A.confirmPay(taskDisplayId(row), applicantOf(row, data.users), formatMoney(row.income));
         if (!(await confirmDialog(question))) return null;
         return confirmPayment(api, row.id);
       });

@@ -4,6 +4,7 @@
 // bonus only when one was typed (absent keeps the bonus the member asked for). The income the
 // bonus leads to is shown as it is typed, reckoned in cents (incomeCents, the server's own rule).
 // '操作成功' (or the server's msg) closes the dialog; a refusal toasts the server's msg and keeps it.
+import { taskDisplayId } from '../../../../machines/task.machine';
 import { useId, useState, type JSX } from 'react';
 import { useWatch } from 'react-hook-form';
 import * as v from 'valibot';
@@ -13,7 +14,7 @@ import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { PaymentDialogFrame, incomePreview } from './payment-dialog-frame';
 import { fromCents, moneyTextToCents, toCents } from '../../../../machines/cents';
-import { bonusText, paymentTaskLabel } from './payment-rules';
+import { bonusText } from './payment-rules';
 import { agreePayment, type PayAgreeRequest, type PaymentApply } from './payments-api';
 import { reportOutcome } from './use-payment-action';
 
@@ -60,7 +61,7 @@ export function AgreePaymentDialog({ apply, applicant, onClose, onAgreed }: Agre
   return (
     <PaymentDialogFrame
       title={t.title}
-      subject={t.subject(paymentTaskLabel(apply), apply.itemName)}
+      subject={t.subject(taskDisplayId(apply), apply.itemName)}
       formId={formId}
       saving={saving}
       cancelLabel={t.cancel}

@@ -2,11 +2,11 @@
 // count, bonus, punish labelled discount, income, note, status). Money shows with two decimals. As
 // cards (a phone, where a list asks for them) the item heads the card with its status beside it,
 // the income and the task first among the values, and the actions at the foot.
+import { taskDisplayId } from '../../../../machines/task.machine';
 import type { ReactNode } from 'react';
 import { columnHelper, type DataTableColumn } from '../../components/ui/data-table';
 import { formatMoney } from '../../components/ui/format';
 import { zh } from '../../i18n/zh';
-import { paymentTaskLabel } from './payment-rules';
 import { PaymentStatusBadge } from './payment-status-badge';
 import type { PaymentApply } from './payments-api';
 
@@ -32,7 +32,7 @@ export function applyColumns({ afterTaskId = [], bonusCell, afterStatus = [], ac
     applyCol.display({
       id: 'taskId',
       header: C.taskId,
-      cell: ({ row }) => paymentTaskLabel(row.original),
+      cell: ({ row }) => taskDisplayId(row.original),
       meta: { className: 'whitespace-nowrap tabular-nums' },
     }),
     ...afterTaskId,

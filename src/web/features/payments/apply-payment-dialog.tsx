@@ -6,6 +6,7 @@
 // step. '申请成功' closes it; a refusal toasts the server's msg and keeps it open.
 // <ApplyPaymentScope> holds one table's apply state (useApplyState) and its dialog; <ApplyPaymentCell>
 // shows '申请付款' (task.apply, or canApplyForArrived with a hint), a disabled '已申请付款', or nothing.
+import { taskDisplayId } from '../../../../machines/task.machine';
 import { createContext, useCallback, useContext, useId, useMemo, useState, type JSX, type ReactNode } from 'react';
 import { useWatch } from 'react-hook-form';
 import * as v from 'valibot';
@@ -17,7 +18,7 @@ import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { PaymentDialogFrame, incomePreview } from './payment-dialog-frame';
 import { fromCents, moneyTextToCents } from '../../../../machines/cents';
-import { bonusText, paymentTaskLabel } from './payment-rules';
+import { bonusText } from './payment-rules';
 import { applyPayment, applyPaymentForArrived, type PayApplyRequest, type Task } from './payments-api';
 import { useApplyState, type ApplyTaskFacts } from './use-apply-state';
 
@@ -80,7 +81,7 @@ function OpenApplyDialog({
       const outcome = await applyPaymentForArrived(api, body);
       // The answer names the original task, then the sub-task applied for.
       const sub = outcome.ok ? outcome.data.tasks?.[1] : undefined;
-      if (outcome.ok) return sub ? ta.success(paymentTaskLabel(sub)) : zh.payments.applySuccess;
+      if (outcome.ok) return sub ? ta.success(taskDisplayId(sub)) : zh.payments.applySuccess;
       toast.error(outcome.msg || zh.payments.failed);
       return null;
     }
@@ -114,7 +115,7 @@ function OpenApplyDialog({
   return (
     <PaymentDialogFrame
       title={mode === 'arrived' ? ta.title : t.title}
-      subject={t.subject(paymentTaskLabel(task), task.itemName)}
+      subject={t.subject(taskDisplayId(task), task.itemName)}
       formId={formId}
       saving={saving}
       cancelLabel={t.cancel}
@@ -198,7 +199,7 @@ export function ApplyPaymentCell({ task }: { task: ScopeTask }): JSX.Element | n
     return (
       <Button
         variant="link"
-        aria-label={ta.buttonNamed(paymentTaskLabel(task))}
+        aria-label={ta.buttonNamed(taskDisplayId(task))}
         title={ta.hint(task.productCount, task.count)}
         onClick={() => controller.open(task, 'arrived')}
       >
@@ -207,7 +208,7 @@ export function ApplyPaymentCell({ task }: { task: ScopeTask }): JSX.Element | n
     );
   }
   return (
-    <Button variant="link" aria-label={t.buttonNamed(paymentTaskLabel(task))} onClick={() => controller.open(task, 'all')}>
+    <Button variant="link" aria-label={t.buttonNamed(taskDisplayId(task))} onClick={() => controller.open(task, 'all')}>
       {t.button}
     </Button>
   );

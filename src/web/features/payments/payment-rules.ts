@@ -45,11 +45,6 @@ export function canApplyForPayment(task: { status: TaskStatus; productCount: num
   return allowedEvents(taskMachine, task.status, { productCount: task.productCount, canSplit: task.canSplit }, [{ type: 'task.apply' }]).length > 0;
 }
 
-/** SPEC §2: a task is shown as mainId, plus '-subId' when subId is not 0. */
-export function paymentTaskLabel(row: { mainId: number; subId: number }): string {
-  return row.subId === 0 ? String(row.mainId) : `${row.mainId}-${row.subId}`;
-}
-
 /**
  * A bonus field (SPEC §5): blank, or a number of at least 0 with at most two places. What blank
  * means is the caller's: 0 when applying, "keep the original" when the admin agrees.

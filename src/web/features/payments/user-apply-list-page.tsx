@@ -5,6 +5,7 @@
 // does, or when it fails, the route shows this page with skeletons or the failure in the table). On
 // a phone each application is a card: item, status, amounts and the button.
 // Receipt can be confirmed from /user/withdraw-request too, for a paid withdrawal's applications.
+import { taskDisplayId } from '../../../../machines/task.machine';
 import { useRouter } from '@tanstack/react-router';
 import { useMemo, type JSX } from 'react';
 import { Button } from '../../components/ui/button';
@@ -15,7 +16,7 @@ import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { applyColumns } from './apply-columns';
 import type { UserApplyListSearch } from './apply-list-search';
-import { MEMBER_PAYMENT_ACTIONS, paymentActions, paymentTaskLabel } from './payment-rules';
+import { MEMBER_PAYMENT_ACTIONS, paymentActions } from './payment-rules';
 import type { PaymentApplyPage } from './payments-api';
 import { confirmCollect } from '../../lib/task-calls';
 import { usePaymentAction } from './use-payment-action';
@@ -44,7 +45,7 @@ export function UserApplyListPage({ search, result, loading = false, failure = n
             <Button
               key={action}
               variant="link"
-              aria-label={t.user.collectNamed(paymentTaskLabel(row))}
+              aria-label={t.user.collectNamed(taskDisplayId(row))}
               loading={running?.id === row.id && running.action === action}
               disabled={running?.id === row.id}
               onClick={() => void run(row.id, action, () => confirmCollect(api, row.id))}

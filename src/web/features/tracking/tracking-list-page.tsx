@@ -10,6 +10,7 @@ import { Link, useRouter, useRouterState } from '@tanstack/react-router';
 import { useCallback, useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { mayEdit, SCAN_STATUSES, type ScanStatus } from '../../../../machines/scan-record.machine';
+import { taskDisplayId } from '../../../../machines/task.machine';
 import { ScanStatusBadge } from '../../components/task-status-badges';
 import { CarrierLabel, idTextClass } from '../../components/tracking-ids';
 import { Button } from '../../components/ui/button';
@@ -49,7 +50,7 @@ export interface TrackingListPageProps {
 /** The task a record matched: mainId, plus '-subId' when subId is not 0 (SPEC §2); '' for none. */
 export function scanTaskLabel(record: Pick<ScanTracking, 'mainId' | 'subId'>): string {
   if (record.mainId === null) return '';
-  return record.subId ? `${record.mainId}-${record.subId}` : String(record.mainId);
+  return taskDisplayId({ mainId: record.mainId, subId: record.subId ?? 0 });
 }
 
 const col = columnHelper<ScanTracking>();

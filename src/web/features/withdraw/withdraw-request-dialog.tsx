@@ -5,6 +5,7 @@
 // The checks are the machine's (withdrawRequestError, which the server runs too) inside the form's
 // valibot schema, in the order a member fixes them. Submit sends requestWithdraw once at a time;
 // '申请成功' (or the server's msg) closes the dialog, a refusal toasts it and keeps the dialog open.
+import { taskDisplayId } from '../../../../machines/task.machine';
 import { useEffect, useId, useMemo, useRef, useState, type JSX } from 'react';
 import { useController, useFieldArray, useWatch, type Control } from 'react-hook-form';
 import * as v from 'valibot';
@@ -19,7 +20,7 @@ import { useRemote } from '../../lib/use-remote';
 import { useAppContext } from '../../app/app-context';
 import { loadWithdrawableApplies, requestWithdraw, type BankCard, type PaymentApply, type WithdrawSubmitRequest } from './withdraw-api';
 import { formatCents, fromCents, toCents } from '../../../../machines/cents';
-import { cardLabel, taskLabel } from './withdraw-rules';
+import { cardLabel } from './withdraw-rules';
 
 const t = zh.withdraw.dialog;
 
@@ -263,13 +264,13 @@ function TaskPicker({ control, applies }: { control: Control<RequestValues>; app
               <td className="px-3 py-2 text-center">
                 <input
                   type="checkbox"
-                  aria-label={t.selectTask(taskLabel(apply))}
+                  aria-label={t.selectTask(taskDisplayId(apply))}
                   checked={chosen.has(apply.id)}
                   onChange={(e) => set(e.target.checked ? [...chosen, apply.id] : [...chosen].filter((id) => id !== apply.id))}
                   className="size-4 rounded border-slate-300 align-middle"
                 />
               </td>
-              <td className="px-3 py-2 tabular-nums">{taskLabel(apply)}</td>
+              <td className="px-3 py-2 tabular-nums">{taskDisplayId(apply)}</td>
               <td className="px-3 py-2">{apply.itemName}</td>
               <td className="px-3 py-2 text-right tabular-nums">{formatMoney(apply.income)}</td>
             </tr>

@@ -67,11 +67,6 @@ export function adminMayPay(line: { status: WithdrawStatus; cancelFlag: boolean 
 
 // ---------------------------------------------------------------- labels
 
-/** SPEC §2: a task is shown as mainId, plus '-subId' when subId is not 0. */
-export function taskLabel(row: { mainId: number; subId: number }): string {
-  return row.subId === 0 ? String(row.mainId) : `${row.mainId}-${row.subId}`;
-}
-
 /** How a card reads in a select: id, type, masked number and holder. */
 export function cardLabel(card: { id: number; paymentType: string; cardNo: string; accountName: string }): string {
   return zh.withdraw.cardLabel(card.id, paymentTypeLabel(card.paymentType), card.cardNo, card.accountName);

@@ -1,0 +1,195 @@
+/**
+ * A withdraw order: the lines one request made, one per card (SPEC §3 "Withdraw request"; DECISIONS
+ * "Money"; docs/decisions/054-money-through-its-machines.md). Its lines are its context; its state
+ * is derived from them (withdrawOrderStateOf), never stored. The one place the order-level rules
+ * live: the server (withdraw-service.ts, payment-service.ts confirmPaid) asks `decideWithdrawOrder`
+ * and writes what it answers, and the web test fake of the withdraw pages asks the same.
+ *
+ * Each line's own move is the line machine's (withdraw.machine.ts): an order event is accepted only
+ * when every line it names accepts the line event, so a refusal carries that line's message.
+ *   waited | paying --order.pay (lines named; member, admin or the Excel confirm)--> paying | paid
+ *   waited --order.requestCancel (every line, member, while cancelFlag is set)--> requestedCancel
+ *   requestedCancel --order.agreeCancel (admin)--> canceled
+ *   requestedCancel --order.rejectCancel (admin)--> waited
+ *   any live state --order.confirmApplication (an admin confirmed one of its applications paid)--> the same
+ *
+ * Rules (decided in DECISIONS "Money"):
+ * - payment has started as soon as one line is paid or one of the order's applications is
+ *   confirmed paid: cancelFlag is then cleared on every line, and the order cannot be cancelled.
+ * - an order whose every live (not canceled) line is paid is paid, and ITS APPLICATIONS ARE PAID
+ *   (applicationEvent pay.paid: their tasks finished, their parcels payed).
+ * - an order cancelled (agreeCancel) releases its applications (applicationEvent pay.release: back
+ *   to agreed, the balance).
+ */
+import { assign, setup, transition } from 'xstate';
+import type { PaymentEvent } from './payment.machine';
+import {
+  decideWithdrawLine,
+  explainWithdrawRefusal,
+  isLiveLine,
+  PAID_WITHDRAW_STATUS,
+  withdrawMessages,
+  type WithdrawEvent,
+  type WithdrawStatus,
+} from './withdraw.machine';
+
+/** What the order machine knows of a line. */
+export interface OrderLine {
+  id: number;
+  status: WithdrawStatus;
+  cancelFlag: boolean;
+}
+
+export interface WithdrawOrderContext {
+  lines: readonly OrderLine[];
+}
+
+export type WithdrawOrderEvent =
+  | { type: 'order.pay'; lineIds: readonly number[]; by: 'user' | 'admin' }
+  | { type: 'order.requestCancel' }
+  | { type: 'order.agreeCancel' }
+  | { type: 'order.rejectCancel' }
+  | { type: 'order.confirmApplication' };
+
+/** The derived states of an order, in the order of its life. */
+export const WITHDRAW_ORDER_STATES = ['waited', 'paying', 'paid', 'requestedCancel', 'canceled'] as const;
+export type WithdrawOrderState = (typeof WITHDRAW_ORDER_STATES)[number];
+
+/**
+ * An order's state from its lines: canceled when no line is live; requestedCancel when a live line
+ * asks to cancel; paid when every live line is paid; paying when some are; waited otherwise.
+ */
+export function withdrawOrderStateOf(lines: readonly Pick<OrderLine, 'status'>[]): WithdrawOrderState {
+  const live = lines.filter(isLiveLine);
+  if (!live.length) return 'canceled';
+  if (live.some((l) => decideWithdrawLine({ ...l, cancelFlag: false }, { type: 'wd.agreeCancel' }).ok)) return 'requestedCancel';
+  const paid = live.filter((l) => l.status === PAID_WITHDRAW_STATUS).length;
+  return paid === live.length ? 'paid' : paid > 0 ? 'paying' : 'waited';
+}
+
+/** The line event an order event sends, and to which of its lines. */
+function lineEventOf(event: WithdrawOrderEvent, lines: readonly OrderLine[]): { event: WithdrawEvent; targets: OrderLine[] } | null {
+  switch (event.type) {
+    case 'order.pay':
+      return {
+        event: { type: 'wd.pay', by: event.by },
+        targets: event.lineIds.map((id) => lines.find((l) => l.id === id) ?? { id, status: 'canceled', cancelFlag: false }),
+      };
+    case 'order.requestCancel':
+      return { event: { type: 'wd.requestCancel' }, targets: [...lines] };
+    case 'order.agreeCancel':
+    case 'order.rejectCancel': {
+      // An order already cancelled has no line left to answer: its canceled lines refuse.
+      const live = lines.filter(isLiveLine);
+      return { event: { type: event.type === 'order.agreeCancel' ? 'wd.agreeCancel' : 'wd.rejectCancel' }, targets: live.length ? live : [...lines] };
+    }
+    case 'order.confirmApplication':
+      return null;
+  }
+}
+
+/** The first line refusing `event`'s line event, with the line machine's message; null when all accept. */
+function lineRefusal(context: WithdrawOrderContext, event: WithdrawOrderEvent): string | null {
+  const sent = lineEventOf(event, context.lines);
+  if (!sent) return null;
+  if (!sent.targets.length) return withdrawMessages.notFound;
+  for (const line of sent.targets) {
+    if (!context.lines.some((l) => l.id === line.id)) return withdrawMessages.notFound;
+    const d = decideWithdrawLine(line, sent.event);
+    if (!d.ok) return d.msg;
+  }
+  return null;
+}
+
+/** The lines after `event`: each target moved by the line machine; cancelFlag cleared once payment has started. */
+function linesAfter(context: WithdrawOrderContext, event: WithdrawOrderEvent): OrderLine[] {
+  const sent = lineEventOf(event, context.lines);
+  const moved = new Map<number, WithdrawStatus>();
+  for (const line of sent?.targets ?? []) {
+    const d = decideWithdrawLine(line, sent!.event);
+    if (d.ok) moved.set(line.id, d.next);
+  }
+  const paymentStarted = event.type === 'order.pay' || event.type === 'order.confirmApplication';
+  const canceled = event.type === 'order.agreeCancel';
+  return context.lines.map((l) => ({
+    ...l,
+    status: moved.get(l.id) ?? l.status,
+    cancelFlag: paymentStarted || (canceled && moved.has(l.id)) ? false : l.cancelFlag,
+  }));
+}
+
+const derived = [
+  { guard: 'noLiveLine', target: '#withdrawOrder.canceled' },
+  { guard: 'cancelAsked', target: '#withdrawOrder.requestedCancel' },
+  { guard: 'allLivePaid', target: '#withdrawOrder.paid' },
+  { guard: 'somePaid', target: '#withdrawOrder.paying' },
+  { target: '#withdrawOrder.waited' },
+] as const;
+
+const move = (type: WithdrawOrderEvent['type']) => ({ [type]: { guard: 'linesAccept', target: '#withdrawOrder.deriving', actions: 'moveLines' } });
+
+export const withdrawOrderMachine = setup({
+  types: {
+    context: {} as WithdrawOrderContext,
+    events: {} as WithdrawOrderEvent,
+    input: {} as WithdrawOrderContext,
+  },
+  guards: {
+    linesAccept: ({ context, event }) => lineRefusal(context, event) === null,
+    noLiveLine: ({ context }) => withdrawOrderStateOf(context.lines) === 'canceled',
+    cancelAsked: ({ context }) => withdrawOrderStateOf(context.lines) === 'requestedCancel',
+    allLivePaid: ({ context }) => withdrawOrderStateOf(context.lines) === 'paid',
+    somePaid: ({ context }) => withdrawOrderStateOf(context.lines) === 'paying',
+  },
+  actions: {
+    moveLines: assign({ lines: ({ context, event }) => linesAfter(context, event) }),
+  },
+}).createMachine({
+  id: 'withdrawOrder',
+  context: ({ input }) => input,
+  initial: 'deriving',
+  states: {
+    /** Not a state an order rests in: the order's state is read from its lines. */
+    deriving: { always: [...derived] },
+    waited: { on: { ...move('order.pay'), ...move('order.requestCancel'), ...move('order.confirmApplication') } },
+    paying: { on: { ...move('order.pay'), ...move('order.confirmApplication') } },
+    requestedCancel: { on: { ...move('order.agreeCancel'), ...move('order.rejectCancel'), ...move('order.confirmApplication') } },
+    paid: { on: { ...move('order.confirmApplication') } },
+    canceled: {},
+  },
+});
+
+/** What an accepted order event does: the lines after it, the order's state after, and the event its live applications get. */
+export interface OrderAnswer {
+  ok: true;
+  state: WithdrawOrderState;
+  lines: OrderLine[];
+  /** The lines whose status or cancelFlag the event changes (the server writes and audits these). */
+  changed: OrderLine[];
+  /** The payment event the order's live applications get: pay.paid when it becomes paid, pay.release when cancelled. */
+  applicationEvent: PaymentEvent | null;
+}
+
+/**
+ * Asks the order machine about `event` for an order with these `lines` (every line of the order).
+ * A refusal carries the message of the first line refusing its line event (or of the order's state).
+ */
+export function decideWithdrawOrder(lines: readonly OrderLine[], event: WithdrawOrderEvent): OrderAnswer | { ok: false; msg: string } {
+  const before = withdrawOrderStateOf(lines);
+  const snapshot = withdrawOrderMachine.resolveState({ value: before, context: { lines } });
+  if (!snapshot.can(event)) {
+    const sent = lineEventOf(event, lines);
+    const msg =
+      lineRefusal({ lines }, event) ??
+      (sent ? explainWithdrawRefusal(sent.targets[0]?.status ?? 'canceled', { cancelFlag: false }, sent.event) : withdrawMessages.notFound);
+    return { ok: false, msg };
+  }
+  const [next] = transition(withdrawOrderMachine, snapshot, event);
+  // The lines moved (moveLines), then the state read from them (deriving's eventless transitions).
+  const after = next.context.lines as OrderLine[];
+  const state = next.value as WithdrawOrderState;
+  const changed = after.filter((l, i) => l.status !== lines[i]!.status || l.cancelFlag !== lines[i]!.cancelFlag);
+  const applicationEvent: PaymentEvent | null =
+    state === 'paid' && before !== 'paid' ? { type: 'pay.paid' } : state === 'canceled' && before !== 'canceled' ? { type: 'pay.release' } : null;
+  return { ok: true, state, lines: after, changed, applicationEvent };
+}

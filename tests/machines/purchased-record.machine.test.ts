@@ -1,0 +1,45 @@
+// How a purchased record's status moves (machines/purchased-record.machine.ts), and the money-side
+// status groups the server reads from the machines instead of spelling them.
+import { describe, expect, it } from 'vitest';
+import { CHANGEABLE_PURCHASED_STATUSES, decidePurchasedRecord, NEW_PURCHASED_STATUS, recordVerdict } from '../../machines/purchased-record.machine';
+import { AGREED_PAYMENT_STATUSES, paymentAccepts, WITHDRAWABLE_PAYMENT_STATUSES } from '../../machines/payment.machine';
+import { matchedScanStatus, SCANNED_SCAN_STATUS } from '../../machines/scan-record.machine';
+import { isRecordFrozen, MATCH_OUTCOME_STATUS, PURCHASED_STATUSES } from '../../machines/task.machine';
+
+describe('purchased record machine', () => {
+  it('starts unseen and takes matching verdicts', () => {
+    expect(NEW_PURCHASED_STATUS).toBe('init');
+    expect(recordVerdict(false, false)).toBe('init');
+    expect(recordVerdict(true, true)).toBe('unmatch');
+    expect(recordVerdict(true, false)).toBe('match');
+  });
+
+  it('sends a changed record back to init, and never changes a matched (frozen) one', () => {
+    expect(decidePurchasedRecord('unmatch', { type: 'record.change' })).toEqual({ ok: true, next: 'init' });
+    expect(decidePurchasedRecord('match', { type: 'record.change' }).ok).toBe(false);
+    expect(CHANGEABLE_PURCHASED_STATUSES).toEqual(PURCHASED_STATUSES.filter((s) => !isRecordFrozen({ status: s })));
+  });
+
+  it('splits a record into the arrived part (match) and the part still expected (init)', () => {
+    for (const status of PURCHASED_STATUSES) {
+      expect(decidePurchasedRecord(status, { type: 'record.split', part: 'arrived' })).toEqual({ ok: true, next: 'match' });
+      expect(decidePurchasedRecord(status, { type: 'record.split', part: 'rest' })).toEqual({ ok: true, next: 'init' });
+    }
+  });
+});
+
+describe('status groups read from the machines', () => {
+  it('withdrawable applications are the agreed ones; counted ones are agreed or later', () => {
+    expect(WITHDRAWABLE_PAYMENT_STATUSES).toEqual(['agreed']);
+    expect(AGREED_PAYMENT_STATUSES).toEqual(['agreed', 'withdrawing', 'paid', 'collected']);
+    // An application an admin already confirmed paid takes no pay.paid from its order.
+    expect(paymentAccepts('withdrawing', { type: 'pay.paid' })).toBe(true);
+    expect(paymentAccepts('paid', { type: 'pay.paid' })).toBe(false);
+  });
+
+  it("matching's outcomes and a scan row's verdicts", () => {
+    expect(MATCH_OUTCOME_STATUS).toEqual({ locked: 'locked', unmatch: 'unmatch', open: 'open' });
+    expect(SCANNED_SCAN_STATUS).toBe('scan');
+    expect([matchedScanStatus(true), matchedScanStatus(false)]).toEqual(['match', 'unmatch']);
+  });
+});

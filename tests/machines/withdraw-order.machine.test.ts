@@ -1,0 +1,66 @@
+// The withdraw order's rules as the server and the web fake ask them (machines/withdraw-order.machine.ts):
+// its state read from its lines, cancel per order, payment started clears every cancelFlag, and an
+// order wholly paid pays its applications while a cancelled one releases them.
+import { describe, expect, it } from 'vitest';
+import { decideWithdrawOrder, withdrawOrderStateOf, type OrderLine } from '../../machines/withdraw-order.machine';
+import { LIVE_WITHDRAW_STATUSES, OPEN_WITHDRAW_STATUSES, withdrawMessages } from '../../machines/withdraw.machine';
+
+const line = (id: number, status: OrderLine['status'], cancelFlag = true): OrderLine => ({ id, status, cancelFlag });
+const pay = (...lineIds: number[]) => ({ type: 'order.pay' as const, lineIds, by: 'admin' as const });
+
+describe('withdraw order machine', () => {
+  it('reads the order state from its lines', () => {
+    expect(withdrawOrderStateOf([line(1, 'waited'), line(2, 'waited')])).toBe('waited');
+    expect(withdrawOrderStateOf([line(1, 'paid'), line(2, 'waited')])).toBe('paying');
+    expect(withdrawOrderStateOf([line(1, 'paid'), line(2, 'paid')])).toBe('paid');
+    expect(withdrawOrderStateOf([line(1, 'requestedCancel'), line(2, 'requestedCancel')])).toBe('requestedCancel');
+    expect(withdrawOrderStateOf([line(1, 'canceled'), line(2, 'canceled')])).toBe('canceled');
+  });
+
+  it('pays the applications only when the last live line is paid', () => {
+    const lines = [line(1, 'waited'), line(2, 'waited')];
+    const first = decideWithdrawOrder(lines, pay(1));
+    expect(first).toMatchObject({ ok: true, state: 'paying', applicationEvent: null });
+    // Payment has started: the other line can no longer be cancelled either.
+    expect(first.ok && first.lines).toEqual([line(1, 'paid', false), line(2, 'waited', false)]);
+    const rest = decideWithdrawOrder(first.ok ? first.lines : [], pay(2));
+    expect(rest).toMatchObject({ ok: true, state: 'paid', applicationEvent: { type: 'pay.paid' } });
+    expect(decideWithdrawOrder(lines, pay(1, 2))).toMatchObject({ ok: true, state: 'paid', applicationEvent: { type: 'pay.paid' } });
+  });
+
+  it('refuses to pay a line that is not waited, or not of the order, with the line machine words', () => {
+    expect(decideWithdrawOrder([line(1, 'paid', false), line(2, 'waited', false)], pay(1))).toEqual({ ok: false, msg: withdrawMessages.payWaitedOnly });
+    expect(decideWithdrawOrder([line(1, 'requestedCancel')], pay(1))).toEqual({ ok: false, msg: withdrawMessages.payWaitedOnly });
+    expect(decideWithdrawOrder([line(1, 'waited')], pay(9))).toEqual({ ok: false, msg: withdrawMessages.notFound });
+  });
+
+  it('cancels per order: every line must accept, and agreeing releases the applications', () => {
+    const asked = decideWithdrawOrder([line(1, 'waited'), line(2, 'waited')], { type: 'order.requestCancel' });
+    expect(asked).toMatchObject({ ok: true, state: 'requestedCancel', applicationEvent: null });
+    const lines = asked.ok ? asked.lines : [];
+    expect(decideWithdrawOrder(lines, { type: 'order.agreeCancel' })).toMatchObject({
+      ok: true,
+      state: 'canceled',
+      lines: [line(1, 'canceled', false), line(2, 'canceled', false)],
+      applicationEvent: { type: 'pay.release' },
+    });
+    expect(decideWithdrawOrder(lines, { type: 'order.rejectCancel' })).toMatchObject({ ok: true, state: 'waited', applicationEvent: null });
+    // Once a line is paid (cancelFlag cleared) the order cannot be cancelled.
+    expect(decideWithdrawOrder([line(1, 'paid', false), line(2, 'waited', false)], { type: 'order.requestCancel' })).toEqual({
+      ok: false,
+      msg: withdrawMessages.cancelNotAllowed,
+    });
+    expect(decideWithdrawOrder([line(1, 'canceled', false)], { type: 'order.agreeCancel' })).toEqual({ ok: false, msg: withdrawMessages.agreeCancelOnly });
+  });
+
+  it("clears every line's cancelFlag when one of its applications is confirmed paid", () => {
+    const answer = decideWithdrawOrder([line(1, 'waited'), line(2, 'waited')], { type: 'order.confirmApplication' });
+    expect(answer).toMatchObject({ ok: true, state: 'waited', lines: [line(1, 'waited', false), line(2, 'waited', false)], applicationEvent: null });
+    expect(answer.ok && answer.changed.map((l) => l.id)).toEqual([1, 2]);
+  });
+
+  it("names the line statuses an open card holds and an order's money counts", () => {
+    expect(OPEN_WITHDRAW_STATUSES).toEqual(['waited', 'requestedCancel']);
+    expect(LIVE_WITHDRAW_STATUSES).toEqual(['waited', 'paid', 'requestedCancel']);
+  });
+});
