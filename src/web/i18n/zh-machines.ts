@@ -13,6 +13,8 @@ export const machinesText = {
     scanRecord: '扫描记录',
     payment: '付款申请',
     withdraw: '提现',
+    withdrawOrder: '提现订单',
+    purchasedRecord: '采购记录',
     session: '登录会话',
   } as Record<string, string>,
   machineList: '状态机',

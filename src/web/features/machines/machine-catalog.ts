@@ -5,6 +5,7 @@
 import * as board from '../../../../machines/board.machine';
 import * as claim from '../../../../machines/claim.machine';
 import * as payment from '../../../../machines/payment.machine';
+import * as purchasedRecord from '../../../../machines/purchased-record.machine';
 import * as paymentStatuses from '../../../../machines/payment.statuses';
 import * as scan from '../../../../machines/scan.machine';
 import * as scan2 from '../../../../machines/scan2.machine';
@@ -14,6 +15,7 @@ import * as session from '../../../../machines/session.machine';
 import * as task from '../../../../machines/task.machine';
 import * as taskStatuses from '../../../../machines/task.statuses';
 import * as withdraw from '../../../../machines/withdraw.machine';
+import * as withdrawOrder from '../../../../machines/withdraw-order.machine';
 import * as withdrawStatuses from '../../../../machines/withdraw.statuses';
 import type { AnyStateMachine } from 'xstate';
 
@@ -32,5 +34,7 @@ export const MACHINE_CATALOG: CatalogEntry[] = [
   { machine: scanRecord.scanRecordMachine, modules: { 'machines/scan-record.machine.ts': scanRecord, 'machines/scan-record.statuses.ts': scanRecordStatuses } },
   { machine: payment.paymentMachine, modules: { 'machines/payment.machine.ts': payment, 'machines/payment.statuses.ts': paymentStatuses } },
   { machine: withdraw.withdrawMachine, modules: { 'machines/withdraw.machine.ts': withdraw, 'machines/withdraw.statuses.ts': withdrawStatuses } },
+  { machine: withdrawOrder.withdrawOrderMachine, modules: { 'machines/withdraw-order.machine.ts': withdrawOrder } },
+  { machine: purchasedRecord.purchasedRecordMachine, modules: { 'machines/purchased-record.machine.ts': purchasedRecord } },
   { machine: session.sessionMachine, modules: { 'machines/session.machine.ts': session } },
 ];
