@@ -100,7 +100,9 @@ export function createTabBroadcast(openChannel: () => BroadcastChannel | null = 
   function inspect(event: InspectionEvent): void {
     open();
     const ref = event.actorRef as AnyActorRef;
-    if (event.type === '@xstate.actor') {
+    // An actor counts from its first snapshot, sent when it starts: one created and never started
+    // (React's development double render) is never listed. It leaves when it stops.
+    if (event.type === '@xstate.snapshot' && !actors.has(ref.sessionId)) {
       const machineId = machineIdOf(ref);
       if (machineId === null) return;
       actors.set(ref.sessionId, { ref, machineId });
@@ -108,7 +110,6 @@ export function createTabBroadcast(openChannel: () => BroadcastChannel | null = 
         if (actors.delete(ref.sessionId)) post({ kind: 'actor.gone', tabId, actorId: ref.sessionId });
       };
       ref.subscribe({ complete: gone, error: gone });
-      return;
     }
     const watched = actors.get(ref.sessionId);
     if (!watched || !viewed) return;

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MachinesPage } from '../../../src/web/features/machines/machines-page';
 import { MACHINE_CATALOG } from '../../../src/web/features/machines/machine-catalog';
 import { clearToasts } from '../../../src/web/components/ui/toast';
+import { eventDetail, statePaths } from '../../../src/web/inspect/tab-broadcast';
 import { renderApp, userOf } from '../app-harness';
 
 afterEach(() => {
@@ -82,5 +83,25 @@ describe('the running actors', () => {
     renderApp('/admin/machines', { loggedInAs: userOf('user') });
     await screen.findByRole('main', {}, { timeout: 15_000 });
     expect(screen.queryByTestId('machine-chart')).toBeNull();
+  });
+});
+
+describe('what a tab reports', () => {
+  it('reports the active states of a nested value, parents first', () => {
+    expect(statePaths('noTracking')).toEqual(['noTracking']);
+    expect(statePaths({ parcel: { save: 'editing', catalog: 'idle' } })).toEqual([
+      'parcel',
+      'parcel.save',
+      'parcel.save.editing',
+      'parcel.catalog',
+      'parcel.catalog.idle',
+    ]);
+  });
+
+  it("logs an event's payload with nothing that looks like a secret", () => {
+    const detail = eventDetail({ type: 'session.login', token: 'tok-123', user: { mailAddr: 'a@b.c', pwd: 'hunter2' }, code: '9400' });
+    expect(detail).toContain('"code":"9400"');
+    expect(detail).not.toContain('tok-123');
+    expect(detail).not.toContain('hunter2');
   });
 });
