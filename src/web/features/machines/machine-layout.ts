@@ -1,6 +1,6 @@
 // Where each state's box goes (decision 132): a small layered layout of our own rather than a graph
 // library (@dagrejs/dagre 3.1's minified build, graphlib inside, is 49 kB, 17 kB gzipped; this file
-// is under 2 kB gzipped, for charts of at most a dozen states per level).
+// is 1.9 kB minified and gzipped, for charts of at most a dozen states per level).
 // Each compound state is laid out inside its box, innermost first: its children are put in ranks top
 // to bottom by their fewest transitions from the initial state (a transition deeper down counts for
 // the children that hold its ends), each rank ordered by the mean place of its neighbours in the rank
