@@ -86,12 +86,17 @@ describe('the state charts, with no request leaving the machine', () => {
       await chart.locator('[data-state="deleted"]').click();
       await expect.poll(() => viewer.getByTestId('state-uses').textContent(), SHOWS).toContain('DELETED_TASK_STATUS');
       await shot(viewer, 'machines-viewer-task-1400');
+      // On a phone the chart scrolls sideways to the current state.
+      await viewer.setViewportSize({ width: 390, height: 844 });
       await viewer
         .getByRole('navigation', { name: '状态机' })
         .getByRole('button', { name: /^scan / })
         .click();
-      await chart.locator('[data-state="parcel.save.editing"][data-active="true"]').waitFor(SHOWS);
-      await viewer.setViewportSize({ width: 390, height: 844 });
+      const editing = chart.locator('[data-state="parcel.save.editing"][data-active="true"]');
+      await editing.waitFor(SHOWS);
+      await expect
+        .poll(() => editing.evaluate((el) => el.getBoundingClientRect().left >= 0 && el.getBoundingClientRect().right <= window.innerWidth), SHOWS)
+        .toBe(true);
       await shot(viewer, 'machines-viewer-390');
 
       expect(stationScripts.filter((s) => s === viewerChunk)).toEqual([]);

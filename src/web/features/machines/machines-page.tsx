@@ -3,7 +3,7 @@
 // browser's tabs of the app (inspect/tab-broadcast.ts) with the chosen one's states filled; the
 // events as they arrive; and, for a clicked state, the screens and server calls that depend on it
 // (state-uses.ts). Loaded only by its route: nothing of it is in the entry or the login page.
-import { useMemo, useState, type JSX } from 'react';
+import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { PageHeader, Panel } from '../../components/ui/page';
 import { zhApp } from '../../i18n/zh-app';
 import { machinesText as t } from '../../i18n/zh-machines';
@@ -32,6 +32,21 @@ export function MachinesPage({ machine, onMachine }: MachinesPageProps): JSX.Ele
   const shown = actorsHere.find((a) => a.actorId === chosenActor) ?? actorsHere[actorsHere.length - 1];
   const active = useMemo(() => new Set(shown?.states ?? []), [shown]);
   const selectedPath = selected?.machine === chart.id ? selected.path : null;
+  const scroller = useRef<HTMLDivElement>(null);
+  const activeKey = shown ? `${chart.id}:${shown.states.join(',')}` : '';
+
+  // A chart wider than the screen (a phone) scrolls sideways to keep the current state in view.
+  useEffect(() => {
+    const box = scroller.current;
+    const actives = box ? [...box.querySelectorAll('[data-active="true"]')] : [];
+    const paths = actives.map((el) => el.getAttribute('data-state') ?? '');
+    // The first current leaf (a parallel state has one a region: the first region's).
+    const leaf = actives.find((_, i) => !paths.some((p) => p.startsWith(`${paths[i]}.`)));
+    if (!box || !leaf) return;
+    const outer = box.getBoundingClientRect();
+    const inner = leaf.getBoundingClientRect();
+    if (inner.left < outer.left || inner.right > outer.right) box.scrollLeft += inner.left - outer.left - (outer.width - inner.width) / 2;
+  }, [activeKey]);
 
   const openActor = (actor: LiveActor) => {
     setChosenActor(actor.actorId);
@@ -61,7 +76,7 @@ export function MachinesPage({ machine, onMachine }: MachinesPageProps): JSX.Ele
       </nav>
       <div className="grid gap-4">
         <Panel className="min-w-0">
-          <div className="overflow-auto" data-testid="machine-chart">
+          <div ref={scroller} className="overflow-auto" data-testid="machine-chart">
             <MachineChartView chart={chart} active={active} selected={selectedPath} onSelect={(path) => setSelected({ machine: chart.id, path })} />
           </div>
           <p className="mt-2 flex flex-wrap gap-4 text-xs text-slate-500">
