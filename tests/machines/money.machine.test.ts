@@ -5,6 +5,7 @@ import { getShortestPaths } from 'xstate/graph';
 import { allowedEvents, decide } from '../../machines/stored-state';
 import {
   applicationBonuses,
+  AWAITING_RECEIPT_PAYMENT_STATUS,
   explainPaymentRefusal,
   incomeCents,
   PAYMENT_STATUSES,
@@ -15,7 +16,9 @@ import {
 } from '../../machines/payment.machine';
 import {
   amountToCents,
+  CANCEL_REQUESTED_WITHDRAW_STATUS,
   explainWithdrawRefusal,
+  PAID_WITHDRAW_STATUS,
   withdrawMachine,
   withdrawMessages,
   withdrawRequestError,
@@ -43,6 +46,22 @@ describe('payment application machine', () => {
     expect(pay('agreed', 'pay.confirm')).toEqual({ ok: false, msg: paymentMessages.confirmWithdrawingOnly });
     expect(pay('withdrawing', 'pay.collect')).toEqual({ ok: false, msg: paymentMessages.collectPaidOnly });
     expect(pay('withdrawing', 'pay.release')).toEqual({ ok: true, next: 'agreed' });
+  });
+
+  it('refuses every step out of its status with that step’s own words (never an empty or missing message)', () => {
+    const words: Record<PaymentEvent['type'], string> = {
+      'pay.agree': paymentMessages.agreeAppliedOnly,
+      'pay.withdraw': paymentMessages.withdrawAgreedOnly,
+      'pay.release': paymentMessages.releaseWithdrawingOnly,
+      'pay.paid': paymentMessages.confirmWithdrawingOnly,
+      'pay.confirm': paymentMessages.confirmWithdrawingOnly,
+      'pay.collect': paymentMessages.collectPaidOnly,
+    };
+    for (const { type } of PAY_EVENTS) expect(pay('collected', type), type).toEqual({ ok: false, msg: words[type] });
+  });
+
+  it('asks the member to confirm receipt (pay.collect) exactly in the status the withdrawal page lists as awaiting it', () => {
+    expect(PAYMENT_STATUSES.filter((s) => payOffers(s).includes('pay.collect'))).toEqual([AWAITING_RECEIPT_PAYMENT_STATUS]);
   });
 
   it('reaches collected only through agreed, withdrawing and paid', () => {
@@ -82,6 +101,13 @@ describe('withdraw line machine', () => {
     expect(wd('paid', false, { type: 'wd.pay', by: 'admin' })).toEqual({ ok: false, msg: withdrawMessages.payWaitedOnly });
     expect(wd('paid', false, { type: 'wd.changeCard' })).toEqual({ ok: false, msg: withdrawMessages.changeCardWaitedOnly });
     expect(wd('requestedCancel', false, { type: 'wd.rejectCancel' })).toEqual({ ok: true, next: 'waited' });
+    expect(wd('paid', false, { type: 'wd.agreeCancel' })).toEqual({ ok: false, msg: withdrawMessages.agreeCancelOnly });
+    expect(wd('waited', true, { type: 'wd.rejectCancel' })).toEqual({ ok: false, msg: withdrawMessages.agreeCancelOnly });
+  });
+
+  it('names the statuses the admin home and the receipt question read: a paid line, a cancel asked for', () => {
+    expect(wd('waited', false, { type: 'wd.pay', by: 'admin' })).toEqual({ ok: true, next: PAID_WITHDRAW_STATUS });
+    expect(wd('waited', true, { type: 'wd.requestCancel' })).toEqual({ ok: true, next: CANCEL_REQUESTED_WITHDRAW_STATUS });
   });
 
   it('reaches every status from waited', () => {
@@ -119,6 +145,8 @@ describe('withdraw line machine', () => {
     ).toBeNull();
     expect(amountToCents('12.5')).toBe(1250);
     expect(amountToCents(0)).toBeNull();
+    expect(amountToCents(12.5)).toBe(1250);
+    expect([amountToCents(null), amountToCents(undefined), amountToCents('')]).toEqual([null, null, null]);
   });
 });
 
