@@ -3,9 +3,7 @@
 import { defineConfig } from 'vitest/config';
 import config from './vitest.config';
 
-const unit = config.test?.projects?.find(
-  (p): p is { test: { name: string } } => typeof p === 'object' && 'test' in p && p.test?.name === 'unit',
-);
+const unit = config.test?.projects?.find((p): p is { test: { name: string } } => typeof p === 'object' && 'test' in p && p.test?.name === 'unit');
 if (!unit) throw new Error('vitest.config.ts has no unit project');
 
 export default defineConfig({ test: { ...unit.test, name: undefined } });

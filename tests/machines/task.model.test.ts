@@ -109,7 +109,10 @@ describe('task machine: model', () => {
           expect(applied, values.join(' -> ')).toBeGreaterThan(0);
           expect(path.steps[applied - 1]!.state.value).toBe('locked');
           // Locked is reached only by matching's verdict that every unit arrived.
-          expect(path.steps.some((s) => s.event.type === 'task.match' && s.event.outcome === 'locked'), values.join(' -> ')).toBe(true);
+          expect(
+            path.steps.some((s) => s.event.type === 'task.match' && s.event.outcome === 'locked'),
+            values.join(' -> '),
+          ).toBe(true);
         }
       });
 

@@ -313,6 +313,28 @@ describe('the matching planner', () => {
     ]);
   });
 
+  it('an unmatch task (more units than its count) locks once its count is raised to what arrived, though its counts stay the same', () => {
+    // Units frozen to the task by a payment before its count was lowered: 3 arrived, count 2 -> unmatch (matchVerdict).
+    const s = world(2);
+    s.addRecord(1, 'T1', 3);
+    s.addScan('T1', 'X', 3, { status: 'wait2pay', taskId: 1, userId: 1, mainId: 1, subId: 0, matchedUser: 'alice' });
+    // The admin raises its count to 3 (the task keeps its stored status and counts until matching runs).
+    s.tasks.set(1, { ...s.tasks.get(1)!, status: 'unmatch', productCount: 3, canSplit: false, count: 3 });
+    const { plan } = s.match({ trackingIds: ['T1'], extraTaskIds: [1], actor: null });
+    expect(task(s, 1)).toEqual({ status: 'locked', productCount: 3, canSplit: false });
+    expect(plan.report.changedTaskIds).toEqual([1]);
+  });
+
+  it('leaves a settled task exactly as it is, even when the units tied to it changed', () => {
+    const s = world(2);
+    s.addRecord(1, 'T1', 2);
+    s.addScan('T1', 'X', 1);
+    s.tasks.set(1, { ...s.tasks.get(1)!, status: 'closed', productCount: 0 });
+    const { plan } = s.match({ trackingIds: ['T1'], actor: null });
+    expect(task(s, 1)).toEqual({ status: 'closed', productCount: 0, canSplit: false });
+    expect(plan.taskUpdates).toEqual([]);
+  });
+
   it('reads its snapshot only: planning twice gives the same plan and leaves the snapshot as it was', () => {
     const s = world(1, 2);
     s.addRecord(1, 'T1', 1);
