@@ -28,6 +28,7 @@ describe('who is served first from a short parcel', () => {
     ]) {
       const a = allocate(rows, records);
       expect(arrived(a)).toEqual({ 10: 2, 11: 0 });
+      expect(a.pieces.get(1)).toEqual([{ count: 2, recordId: 10, taskId: 1 }]);
       expect(a.records.get(11)).toEqual({ arrived: 0, status: 'unmatch', problem: { kind: 'shortShared', scanned: 2 } });
     }
   });
@@ -54,6 +55,51 @@ describe('who is served first from a short parcel', () => {
     const a = allocate([scan(1, 'X', 2, { status: 'init' })], [rec(10, 1, 2)]);
     expect(a.seen).toBe(false);
     expect(a.records.get(10)).toEqual({ arrived: 0, status: 'init', problem: null });
+  });
+});
+
+describe('what a row holds and whose it stays', () => {
+  it('a row divided between two tasks keeps the share of the task it was tied to; the other share becomes a new row', () => {
+    const a = allocate([scan(1, 'X', 3, { status: 'match', taskId: 2 })], [rec(10, 1, 2, { settled: true }), rec(11, 2, 1)]);
+    expect(a.pieces.get(1)).toEqual([
+      { count: 1, recordId: 11, taskId: 2 },
+      { count: 2, recordId: 10, taskId: 1 },
+    ]);
+  });
+
+  it('frozen units go to their own task’s record of the same product, at most what it records', () => {
+    const a = allocate([scan(1, 'X', 3, { status: 'payed', taskId: 1 }), scan(2, 'Y', 1, { status: 'payed', taskId: 2 })], [rec(10, 1, 2), rec(11, 2, 1)]);
+    expect(arrived(a)).toEqual({ 10: 2, 11: 0 });
+  });
+
+  it('a row of no units is no sighting: its records still wait', () => {
+    const a = allocate([scan(1, 'X', 0)], [rec(10, 1, 1)]);
+    expect(a.seen).toBe(false);
+    expect(a.records.get(10)).toEqual({ arrived: 0, status: 'init', problem: null });
+  });
+
+  it('judges each record by its own units: all arrived, fewer, another product, none of an item without a UPC', () => {
+    const rows = [scan(1, 'X', 3), scan(2, 'Z', 1)];
+    const a = allocate(rows, [rec(10, 1, 2), rec(11, 2, 2, { upc: 'Y' }), rec(12, 3, 1, { upc: null })]);
+    expect(a.records.get(10)).toEqual({ arrived: 2, status: 'unmatch', problem: { kind: 'surplus', upc: 'X', scanned: 3, recorded: 2 } });
+    expect(a.records.get(11)).toEqual({ arrived: 0, status: 'unmatch', problem: { kind: 'partial', arrived: 0, recorded: 2 } });
+    expect(a.records.get(12)).toEqual({ arrived: 0, status: 'unmatch', problem: { kind: 'noUpc' } });
+    expect(a.surplus).toEqual(
+      new Map([
+        ['X', 1],
+        ['Z', 1],
+      ]),
+    );
+    const exact = allocate([scan(1, 'X', 2)], [rec(10, 1, 2), rec(12, 3, 1, { upc: null })]);
+    expect(exact.records.get(10)).toEqual({ arrived: 2, status: 'match', problem: null });
+    // Nothing of the parcel seen: an item without a UPC waits like the others.
+    expect(allocate([], [rec(12, 3, 1, { upc: null })]).records.get(12)).toEqual({ arrived: 0, status: 'init', problem: null });
+  });
+
+  it('more units than the records of several members hold: each record is told so without numbers', () => {
+    const a = allocate([scan(1, 'X', 5)], [rec(10, 1, 2, { memberId: 1 }), rec(11, 2, 2, { memberId: 2 })]);
+    expect(arrived(a)).toEqual({ 10: 2, 11: 2 });
+    expect([a.records.get(10)!.problem, a.records.get(11)!.problem]).toEqual([{ kind: 'sharedSurplus' }, { kind: 'sharedSurplus' }]);
   });
 });
 

@@ -6,7 +6,7 @@
 // the planner together to the same outcomes on a real database.
 import { describe, expect, it } from 'vitest';
 import type { SessionUser } from '../../../src/server/auth/session-user.ts';
-import { planMatching } from '../../../src/server/matching/plan.ts';
+import { arrivalsOf, planMatching } from '../../../src/server/matching/plan.ts';
 import { MemoryStore, NOW } from '../support/matching-memory.ts';
 
 const clerk = (id: number): SessionUser => ({ id, mailAddr: `c${id}@x`, nickName: `clerk${id}`, roleType: 'admin', sessionId: id });
@@ -345,5 +345,22 @@ describe('the matching planner', () => {
     const change = { trackingIds: ['T1'], actor: null };
     expect(planMatching(state, change, NOW)).toEqual(planMatching(state, change, NOW));
     expect(state).toEqual(copy);
+  });
+});
+
+describe("a task's arrivals (arrivalsOf: the task's match dialog, /api/task/part/match)", () => {
+  it('says per record, in record order, what arrived, its verdict and its words; a parcel not yet seen says nothing', () => {
+    const s = world(5);
+    const seen = s.addRecord(1, 'T1', 2);
+    const unseen = s.addRecord(1, 'T2', 3);
+    s.addScan('T1', 'X', 1);
+    const state = s.read([], [1]);
+    expect(arrivalsOf(state, 1).map(({ record, ...rest }) => ({ id: record.id, ...rest }))).toEqual([
+      { id: seen.id, arrived: 1, status: 'unmatch', msg: '已到货1件，记录2件' },
+      { id: unseen.id, arrived: 0, status: 'init', msg: '' },
+    ]);
+    // Read only: nothing is written.
+    expect(record(s, seen.id)).toEqual({ status: 'init', msg: '' });
+    expect(arrivalsOf(state, 2)).toEqual([]);
   });
 });
