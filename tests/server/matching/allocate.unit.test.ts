@@ -103,6 +103,44 @@ describe('what a row holds and whose it stays', () => {
   });
 });
 
+describe('more of the same rules, asked where a mutation test found them unasked', () => {
+  it('serves the oldest row first whatever order the rows come in', () => {
+    const a = allocate([scan(2, 'X', 1), scan(1, 'X', 1)], [rec(10, 1, 1)]);
+    expect(a.pieces.get(1)).toEqual([{ count: 1, recordId: 10, taskId: 1 }]);
+    expect(a.pieces.get(2)).toEqual([{ count: 1, recordId: null, taskId: null }]);
+  });
+
+  it('a settled task takes its units even from a row tied to an open task', () => {
+    const a = allocate([scan(1, 'X', 2, { status: 'match', taskId: 1 })], [rec(10, 1, 2), rec(11, 2, 2, { settled: true })]);
+    expect(arrived(a)).toEqual({ 10: 0, 11: 2 });
+  });
+
+  it('a row tied to a task but of another product is not that task’s', () => {
+    const a = allocate([scan(1, 'Y', 1, { status: 'match', taskId: 1 })], [rec(10, 1, 1)]);
+    expect(arrived(a)).toEqual({ 10: 0 });
+    expect(a.pieces.get(1)).toEqual([{ count: 1, recordId: null, taskId: null }]);
+  });
+
+  it('a settled record of a contested parcel keeps its units and its plain verdict; the open one waits', () => {
+    const a = allocate([scan(1, 'X', 2)], [rec(10, 1, 2, { memberId: 1 }), rec(11, 2, 2, { memberId: 2, settled: true })]);
+    expect(a.contested).toEqual(new Set(['X']));
+    expect(arrived(a)).toEqual({ 10: 0, 11: 2 });
+    expect(a.records.get(11)).toEqual({ arrived: 2, status: 'match', problem: null });
+    expect(a.records.get(10)!.problem).toEqual({ kind: 'contested' });
+  });
+
+  it('records of two members on one parcel but of different products share nothing: each surplus is said with its numbers', () => {
+    const a = allocate([scan(1, 'X', 2), scan(2, 'Y', 1)], [rec(10, 1, 1, { memberId: 1 }), rec(11, 2, 1, { memberId: 2, upc: 'Y' })]);
+    expect(a.records.get(10)!.problem).toEqual({ kind: 'surplus', upc: 'X', scanned: 2, recorded: 1 });
+    expect(a.records.get(11)).toEqual({ arrived: 1, status: 'match', problem: null });
+  });
+
+  it('the surplus message counts what the records may take (their caps), not what they record', () => {
+    const a = allocate([scan(1, 'X', 3)], [rec(10, 1, 3, { cap: 1 })]);
+    expect(a.records.get(10)!.problem).toEqual({ kind: 'surplus', upc: 'X', scanned: 3, recorded: 1 });
+  });
+});
+
 describe('each record’s cap (recordCaps): never more units on a task than its count', () => {
   it('gives the task’s records their units in record order while its count lasts', () => {
     const records = [

@@ -6,7 +6,7 @@
 // the planner together to the same outcomes on a real database.
 import { describe, expect, it } from 'vitest';
 import type { SessionUser } from '../../../src/server/auth/session-user.ts';
-import { arrivalsOf, planMatching } from '../../../src/server/matching/plan.ts';
+import { arrivalsOf, completePlan, planMatching } from '../../../src/server/matching/plan.ts';
 import { MemoryStore, NOW } from '../support/matching-memory.ts';
 
 const clerk = (id: number): SessionUser => ({ id, mailAddr: `c${id}@x`, nickName: `clerk${id}`, roleType: 'admin', sessionId: id });
@@ -333,6 +333,35 @@ describe('the matching planner', () => {
     const { plan } = s.match({ trackingIds: ['T1'], actor: null });
     expect(task(s, 1)).toEqual({ status: 'closed', productCount: 0, canSplit: false });
     expect(plan.taskUpdates).toEqual([]);
+  });
+
+  it('a task whose only stale fact is canSplit gets it right (the member’s pay-for-arrived button reads it)', () => {
+    const s = world(5);
+    s.addRecord(1, 'T1', 5);
+    s.addScan('T1', 'X', 2, { status: 'match', taskId: 1, userId: 1, mainId: 1, subId: 0, matchedUser: 'alice' });
+    s.tasks.set(1, { ...s.tasks.get(1)!, productCount: 2, canSplit: false });
+    s.match({ trackingIds: ['T1'], actor: null });
+    expect(task(s, 1)).toEqual({ status: 'open', productCount: 2, canSplit: true });
+  });
+
+  it('names every task it judged once, in id order, those asked for included', () => {
+    const s = world(1, 1);
+    s.addRecord(2, 'T1', 1);
+    s.addRecord(1, 'T1', 1);
+    const { plan } = s.match({ trackingIds: ['T1'], extraTaskIds: [2, 1, 2], actor: null });
+    expect(plan.report.taskIds).toEqual([1, 2]);
+  });
+
+  it('a divided row’s new row is listed with its parcel’s rows, in id order', () => {
+    const s = world(1);
+    s.addRecord(1, 'T1', 1);
+    const row = s.addScan('T1', 'X', 3);
+    const plan = planMatching(s.read(['T1']), { trackingIds: ['T1'], actor: null }, NOW);
+    const done = completePlan(plan, [1000]);
+    expect(done.rows.get('T1')!.map((r) => [r.id, r.count, r.status])).toEqual([
+      [row.id, 1, 'match'],
+      [1000, 2, 'unmatch'],
+    ]);
   });
 
   it('reads its snapshot only: planning twice gives the same plan and leaves the snapshot as it was', () => {
