@@ -129,6 +129,11 @@ describe('more of the same rules, asked where a mutation test found them unasked
     expect(a.records.get(10)!.problem).toEqual({ kind: 'contested' });
   });
 
+  it('a settled record short of units says how many arrived, not that an admin assigned them', () => {
+    const a = allocate([scan(1, 'X', 1)], [rec(10, 1, 2, { memberId: 1, settled: true }), rec(11, 2, 2, { memberId: 2, assigned: 1 })]);
+    expect(a.records.get(10)).toEqual({ arrived: 1, status: 'unmatch', problem: { kind: 'partial', arrived: 1, recorded: 2 } });
+  });
+
   it('records of two members on one parcel but of different products share nothing: each surplus is said with its numbers', () => {
     const a = allocate([scan(1, 'X', 2), scan(2, 'Y', 1)], [rec(10, 1, 1, { memberId: 1 }), rec(11, 2, 1, { memberId: 2, upc: 'Y' })]);
     expect(a.records.get(10)!.problem).toEqual({ kind: 'surplus', upc: 'X', scanned: 2, recorded: 1 });
