@@ -34,6 +34,12 @@ describe('board machine', () => {
     expect(run('unpublish', ready, { type: 'board.publish', mode: 'users', userIds: [] })).toEqual({ ok: false, msg: boardMessages.noUsers });
   });
 
+  it('refuses a publish with the reason the page shows, in every status', () => {
+    expect(run('open', { taskCount: 0, groupCount: 1 }, all)).toEqual({ ok: false, msg: boardMessages.noTasks });
+    expect(run('close', { taskCount: 0, groupCount: 0 }, toUsers)).toEqual({ ok: false, msg: boardMessages.closed });
+    expect(run('unpublish', ready, { type: 'board.publish', mode: 'users' } as BoardEvent)).toEqual({ ok: false, msg: boardMessages.noUsers });
+  });
+
   it('lets an open board be published again and closed; a closed one only reopened', () => {
     expect(run('open', ready, toUsers)).toEqual({ ok: true, next: 'open' });
     expect(run('open', ready, close)).toEqual({ ok: true, next: 'close' });
