@@ -46,6 +46,9 @@ export default tseslint.config(
       'src/web/routeTree.gen.ts',
       'src/server/db/migrations/**',
       'test-results/**',
+      // Mutation testing's reports and sandbox (npm run test:mutation, decision 042).
+      'reports/**',
+      '.stryker-tmp/**',
     ],
   },
   js.configs.recommended,

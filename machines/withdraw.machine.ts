@@ -135,7 +135,7 @@ export interface WithdrawLineInput {
 
 /** Parses an amount typed in the dialog to cents, or null when it is not a positive number with at most two decimals. */
 export function amountToCents(raw: string | number | null | undefined): number | null {
-  const cents = moneyTextToCents(typeof raw === 'number' ? String(raw) : (raw ?? ''));
+  const cents = moneyTextToCents(String(raw ?? ''));
   return cents > 0 ? cents : null;
 }
 

@@ -1,6 +1,6 @@
 // The board lifecycle rules (machines/board.machine.ts), asked the way the server and UI ask them.
 import { describe, expect, it } from 'vitest';
-import { getShortestPaths } from 'xstate/graph';
+import { getShortestPaths, getSimplePaths } from 'xstate/graph';
 import {
   boardMachine,
   boardMessages,
@@ -32,6 +32,12 @@ describe('board machine', () => {
     expect(run('unpublish', { taskCount: 1, groupCount: 0 }, backup)).toEqual({ ok: false, msg: boardMessages.noGroups });
     expect(run('unpublish', { taskCount: 1, groupCount: 0 }, toUsers)).toEqual({ ok: true, next: 'open' });
     expect(run('unpublish', ready, { type: 'board.publish', mode: 'users', userIds: [] })).toEqual({ ok: false, msg: boardMessages.noUsers });
+  });
+
+  it('refuses a publish with the reason the page shows, in every status', () => {
+    expect(run('open', { taskCount: 0, groupCount: 1 }, all)).toEqual({ ok: false, msg: boardMessages.noTasks });
+    expect(run('close', { taskCount: 0, groupCount: 0 }, toUsers)).toEqual({ ok: false, msg: boardMessages.closed });
+    expect(run('unpublish', ready, { type: 'board.publish', mode: 'users' } as BoardEvent)).toEqual({ ok: false, msg: boardMessages.noUsers });
   });
 
   it('lets an open board be published again and closed; a closed one only reopened', () => {
@@ -70,5 +76,29 @@ describe('the one state a board is shown in (member and admin screens, decision 
     expect(at('close', NOW - 1)).toBe('close');
     for (const status of ['unpublish', 'open', 'close'] as const)
       for (const expireAt of [NOW - 1, NOW + 1]) expect(showsOpen({ status, expireAt }, NOW)).toBe(at(status, expireAt) === 'open');
+  });
+});
+
+describe('board machine: model', () => {
+  it('every simple path from a new board, replayed through decide, ends offering exactly that status’s buttons', () => {
+    const events = [all, toUsers, backup, close, reopen];
+    const name = (e: BoardEvent) => (e.type === 'board.publish' ? e.mode : e.type);
+    const OFFERS: Record<BoardStatus, string[]> = {
+      unpublish: ['all', 'users', 'backup'],
+      open: ['all', 'users', 'backup', 'board.close'],
+      close: ['board.reopen'],
+    };
+    const paths = getSimplePaths(boardMachine, { input: ready, events });
+    expect(new Set(paths.map((p) => p.state.value))).toEqual(new Set(['unpublish', 'open', 'close']));
+    for (const path of paths) {
+      const steps = path.steps.map((s) => s.event).filter((e) => !e.type.startsWith('xstate.')) as BoardEvent[];
+      const end = steps.reduce<BoardStatus>((status, e) => {
+        const d = run(status, ready, e);
+        if (!d.ok) throw new Error(`${status} refused ${name(e)}`);
+        return d.next;
+      }, 'unpublish');
+      expect(end, steps.map(name).join(' -> ')).toBe(path.state.value);
+      expect(allowedEvents(boardMachine, end, ready, events).map(name)).toEqual(OFFERS[end]);
+    }
   });
 });

@@ -1,10 +1,11 @@
 // The money rules (machines/payment.machine.ts, machines/withdraw.machine.ts), asked the way the
 // server and the UI ask them. The API tests replay the same paths against the server.
 import { describe, expect, it } from 'vitest';
-import { getShortestPaths } from 'xstate/graph';
+import { getShortestPaths, getSimplePaths } from 'xstate/graph';
 import { allowedEvents, decide } from '../../machines/stored-state';
 import {
   applicationBonuses,
+  AWAITING_RECEIPT_PAYMENT_STATUS,
   explainPaymentRefusal,
   incomeCents,
   PAYMENT_STATUSES,
@@ -15,7 +16,9 @@ import {
 } from '../../machines/payment.machine';
 import {
   amountToCents,
+  CANCEL_REQUESTED_WITHDRAW_STATUS,
   explainWithdrawRefusal,
+  PAID_WITHDRAW_STATUS,
   withdrawMachine,
   withdrawMessages,
   withdrawRequestError,
@@ -43,6 +46,22 @@ describe('payment application machine', () => {
     expect(pay('agreed', 'pay.confirm')).toEqual({ ok: false, msg: paymentMessages.confirmWithdrawingOnly });
     expect(pay('withdrawing', 'pay.collect')).toEqual({ ok: false, msg: paymentMessages.collectPaidOnly });
     expect(pay('withdrawing', 'pay.release')).toEqual({ ok: true, next: 'agreed' });
+  });
+
+  it('refuses every step out of its status with that step’s own words (never an empty or missing message)', () => {
+    const words: Record<PaymentEvent['type'], string> = {
+      'pay.agree': paymentMessages.agreeAppliedOnly,
+      'pay.withdraw': paymentMessages.withdrawAgreedOnly,
+      'pay.release': paymentMessages.releaseWithdrawingOnly,
+      'pay.paid': paymentMessages.confirmWithdrawingOnly,
+      'pay.confirm': paymentMessages.confirmWithdrawingOnly,
+      'pay.collect': paymentMessages.collectPaidOnly,
+    };
+    for (const { type } of PAY_EVENTS) expect(pay('collected', type), type).toEqual({ ok: false, msg: words[type] });
+  });
+
+  it('asks the member to confirm receipt (pay.collect) exactly in the status the withdrawal page lists as awaiting it', () => {
+    expect(PAYMENT_STATUSES.filter((s) => payOffers(s).includes('pay.collect'))).toEqual([AWAITING_RECEIPT_PAYMENT_STATUS]);
   });
 
   it('reaches collected only through agreed, withdrawing and paid', () => {
@@ -82,6 +101,13 @@ describe('withdraw line machine', () => {
     expect(wd('paid', false, { type: 'wd.pay', by: 'admin' })).toEqual({ ok: false, msg: withdrawMessages.payWaitedOnly });
     expect(wd('paid', false, { type: 'wd.changeCard' })).toEqual({ ok: false, msg: withdrawMessages.changeCardWaitedOnly });
     expect(wd('requestedCancel', false, { type: 'wd.rejectCancel' })).toEqual({ ok: true, next: 'waited' });
+    expect(wd('paid', false, { type: 'wd.agreeCancel' })).toEqual({ ok: false, msg: withdrawMessages.agreeCancelOnly });
+    expect(wd('waited', true, { type: 'wd.rejectCancel' })).toEqual({ ok: false, msg: withdrawMessages.agreeCancelOnly });
+  });
+
+  it('names the statuses the admin home and the receipt question read: a paid line, a cancel asked for', () => {
+    expect(wd('waited', false, { type: 'wd.pay', by: 'admin' })).toEqual({ ok: true, next: PAID_WITHDRAW_STATUS });
+    expect(wd('waited', true, { type: 'wd.requestCancel' })).toEqual({ ok: true, next: CANCEL_REQUESTED_WITHDRAW_STATUS });
   });
 
   it('reaches every status from waited', () => {
@@ -119,6 +145,8 @@ describe('withdraw line machine', () => {
     ).toBeNull();
     expect(amountToCents('12.5')).toBe(1250);
     expect(amountToCents(0)).toBeNull();
+    expect(amountToCents(12.5)).toBe(1250);
+    expect([amountToCents(null), amountToCents(undefined), amountToCents('')]).toEqual([null, null, null]);
   });
 });
 
@@ -132,4 +160,57 @@ describe("an application's bonuses as a member's task row shows them", () => {
       { askedBonus: 500, agreedBonus: 350 },
     ]);
   });
+});
+
+/**
+ * Model tests (xstate/graph): every simple path of each money chart, replayed one event at a time
+ * through decide as the server applies them, ends in the state the path says, which offers exactly
+ * the buttons DECISIONS "Money" gives that status.
+ */
+describe('the money machines: model', () => {
+  const replay = <S extends string, E extends { type: string }>(step: (s: S, e: E) => { ok: boolean; next?: S; msg?: string }, from: S, events: E[]) =>
+    events.reduce((status, e) => {
+      const d = step(status, e);
+      if (!d.ok) throw new Error(`${status} refused ${e.type}: ${d.msg}`);
+      return d.next!;
+    }, from);
+
+  it('payment: every path from a new application ends where decide leads, offering that status’s steps', () => {
+    const OFFERS: Record<PaymentStatus, string[]> = {
+      applied: ['pay.agree'],
+      agreed: ['pay.withdraw'],
+      withdrawing: ['pay.release', 'pay.paid', 'pay.confirm'],
+      paid: ['pay.collect'],
+      collected: [],
+    };
+    const paths = getSimplePaths(paymentMachine, { events: PAY_EVENTS });
+    expect(new Set(paths.map((p) => p.state.value))).toEqual(new Set(PAYMENT_STATUSES));
+    for (const path of paths) {
+      const events = path.steps.map((s) => s.event).filter((e) => !e.type.startsWith('xstate.')) as PaymentEvent[];
+      const end = replay((s: PaymentStatus, e: PaymentEvent) => pay(s, e.type), 'applied', events);
+      expect(end, events.map((e) => e.type).join(' -> ')).toBe(path.state.value);
+      expect(payOffers(end)).toEqual(OFFERS[end]);
+      // Paid (a member may confirm receipt) only after the application was in a withdrawal.
+      if (end === 'paid' || end === 'collected') expect(events.map((e) => e.type)).toContain('pay.withdraw');
+    }
+  });
+
+  for (const cancelFlag of [true, false]) {
+    it(`withdraw line (cancelFlag ${cancelFlag}): every path ends where decide leads, offering that status’s steps`, () => {
+      const OFFERS: Record<WithdrawStatus, string[]> = {
+        waited: cancelFlag ? ['wd.pay', 'wd.requestCancel', 'wd.changeCard'] : ['wd.pay', 'wd.changeCard'],
+        requestedCancel: ['wd.agreeCancel', 'wd.rejectCancel'],
+        paid: [],
+        canceled: [],
+      };
+      const paths = getSimplePaths(withdrawMachine, { input: { cancelFlag }, events: WD_EVENTS });
+      expect(new Set(paths.map((p) => p.state.value))).toEqual(new Set(cancelFlag ? ['waited', 'paid', 'requestedCancel', 'canceled'] : ['waited', 'paid']));
+      for (const path of paths) {
+        const events = path.steps.map((s) => s.event).filter((e) => !e.type.startsWith('xstate.')) as WithdrawEvent[];
+        const end = replay((s: WithdrawStatus, e: WithdrawEvent) => wd(s, cancelFlag, e), 'waited', events);
+        expect(end, events.map((e) => e.type).join(' -> ')).toBe(path.state.value);
+        expect(wdOffers(end, cancelFlag)).toEqual(OFFERS[end]);
+      }
+    });
+  }
 });

@@ -14,6 +14,8 @@ import {
   isDuplicateOfSeen,
   isFrozen,
   isSeen,
+  isValidScanCount,
+  MAX_SCAN_COUNT,
   mayEdit,
   SCAN_STATUSES,
   scanRecordMachine,
@@ -197,5 +199,12 @@ describe('why an unmatch row matched nobody (decisions 091, 096)', () => {
 
   it('only an unmatch row has a reason', () => {
     for (const status of SCAN_STATUSES.filter((s) => s !== 'unmatch')) expect(unmatchReasonOf(row('111', status), upcs(['111'], ['111']))).toBeNull();
+  });
+});
+
+describe('how many units one scan may say', () => {
+  it('from 1 to MAX_SCAN_COUNT whole units, both bounds included', () => {
+    expect([1, MAX_SCAN_COUNT].map(isValidScanCount)).toEqual([true, true]);
+    expect([0, -1, 1.5, MAX_SCAN_COUNT + 1, Number.NaN].map(isValidScanCount)).toEqual([false, false, false, false, false]);
   });
 });

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   adminStatusEvent,
   canApplyForArrived,
+  CONTESTED_MESSAGE,
   decideApplyForArrived,
   explainTaskRefusal,
+  isRecordContested,
   isRecordFrozen,
   matchVerdict,
   MEMBER_RECORDABLE_STATUSES,
@@ -16,6 +18,7 @@ import {
   taskMachine,
   taskMessages,
   TASK_STATUSES,
+  UNSEEN_PURCHASED_STATUS,
   type TaskContext,
   type TaskEvent,
   type TaskStatus,
@@ -106,6 +109,17 @@ describe('task machine', () => {
 describe('the questions of /user/my-task', () => {
   it('reads a purchased record as arrived, still expected or disagreed', () => {
     expect(PURCHASED_STATUSES.map((status) => recordArrivalOf({ status }))).toEqual(['expected', 'arrived', 'disagreed']);
+    // The not-arrived list and the near misses look at the records the member reads as still expected.
+    expect(recordArrivalOf({ status: UNSEEN_PURCHASED_STATUS })).toBe('expected');
+  });
+
+  it('reads a record of a contested parcel as being checked, not as the member’s mistake (decision 096)', () => {
+    expect(recordArrivalOf({ status: 'unmatch', msg: CONTESTED_MESSAGE })).toBe('checking');
+    expect(recordArrivalOf({ status: 'unmatch', msg: '已到货0件，记录1件' })).toBe('disagreed');
+    // Only a disagreeing record waits on an admin; a matched or unseen one reads as it is.
+    expect(recordArrivalOf({ status: 'match', msg: CONTESTED_MESSAGE })).toBe('arrived');
+    expect(recordArrivalOf({ status: 'init', msg: CONTESTED_MESSAGE })).toBe('expected');
+    expect([isRecordContested({ msg: CONTESTED_MESSAGE }), isRecordContested({ msg: '' }), isRecordContested({})]).toEqual([true, false, false]);
   });
 
   it('lets a member pay for the arrived units in one step only when some but not all arrived', () => {
@@ -113,6 +127,8 @@ describe('the questions of /user/my-task', () => {
     expect(decideApplyForArrived(facts('open', 5, 2, true))).toEqual({ ok: true, next: 'processing' });
     expect(decideApplyForArrived(facts('unmatch', 5, 2, true))).toEqual({ ok: true, next: 'processing' });
     expect(canApplyForArrived(facts('open', 5, 2, true))).toBe(true);
+    // One unit of five arrived: that one unit may be paid for.
+    expect(decideApplyForArrived(facts('open', 5, 1, true))).toEqual({ ok: true, next: 'processing' });
     // Nothing arrived, or the stored numbers say nothing (or everything) would split off.
     expect(decideApplyForArrived(facts('open', 5, 0, false))).toEqual({ ok: false, msg: taskMessages.applyArrivedPartialOnly });
     expect(decideApplyForArrived(facts('open', 5, 0, true))).toEqual({ ok: false, msg: taskMessages.applyArrivedPartialOnly });

@@ -6,7 +6,7 @@
 // the planner together to the same outcomes on a real database.
 import { describe, expect, it } from 'vitest';
 import type { SessionUser } from '../../../src/server/auth/session-user.ts';
-import { planMatching } from '../../../src/server/matching/plan.ts';
+import { arrivalsOf, completePlan, planMatching } from '../../../src/server/matching/plan.ts';
 import { MemoryStore, NOW } from '../support/matching-memory.ts';
 
 const clerk = (id: number): SessionUser => ({ id, mailAddr: `c${id}@x`, nickName: `clerk${id}`, roleType: 'admin', sessionId: id });
@@ -313,6 +313,95 @@ describe('the matching planner', () => {
     ]);
   });
 
+  it('an unmatch task (more units than its count) locks once its count is raised to what arrived, though its counts stay the same', () => {
+    // Units frozen to the task by a payment before its count was lowered: 3 arrived, count 2 -> unmatch (matchVerdict).
+    const s = world(2);
+    s.addRecord(1, 'T1', 3);
+    s.addScan('T1', 'X', 3, { status: 'wait2pay', taskId: 1, userId: 1, mainId: 1, subId: 0, matchedUser: 'alice' });
+    // The admin raises its count to 3 (the task keeps its stored status and counts until matching runs).
+    s.tasks.set(1, { ...s.tasks.get(1)!, status: 'unmatch', productCount: 3, canSplit: false, count: 3 });
+    const { plan } = s.match({ trackingIds: ['T1'], extraTaskIds: [1], actor: null });
+    expect(task(s, 1)).toEqual({ status: 'locked', productCount: 3, canSplit: false });
+    expect(plan.report.changedTaskIds).toEqual([1]);
+  });
+
+  it('leaves a settled task exactly as it is, even when the units tied to it changed', () => {
+    const s = world(2);
+    s.addRecord(1, 'T1', 2);
+    s.addScan('T1', 'X', 1);
+    s.tasks.set(1, { ...s.tasks.get(1)!, status: 'closed', productCount: 0 });
+    const { plan } = s.match({ trackingIds: ['T1'], actor: null });
+    expect(task(s, 1)).toEqual({ status: 'closed', productCount: 0, canSplit: false });
+    expect(plan.taskUpdates).toEqual([]);
+  });
+
+  it('a task whose only stale fact is canSplit gets it right (the member’s pay-for-arrived button reads it)', () => {
+    const s = world(5);
+    s.addRecord(1, 'T1', 5);
+    s.addScan('T1', 'X', 2, { status: 'match', taskId: 1, userId: 1, mainId: 1, subId: 0, matchedUser: 'alice' });
+    s.tasks.set(1, { ...s.tasks.get(1)!, productCount: 2, canSplit: false });
+    s.match({ trackingIds: ['T1'], actor: null });
+    expect(task(s, 1)).toEqual({ status: 'open', productCount: 2, canSplit: true });
+  });
+
+  it('names every task it judged once, in id order, those asked for included', () => {
+    const s = world(1, 1);
+    s.addRecord(2, 'T1', 1);
+    s.addRecord(1, 'T1', 1);
+    // 99: a task the snapshot does not hold (deleted since) is not judged.
+    const { plan } = s.match({ trackingIds: ['T1'], extraTaskIds: [2, 1, 2, 99], actor: null });
+    expect(plan.report.taskIds).toEqual([1, 2]);
+  });
+
+  it('a divided row’s new row is listed with its parcel’s rows, in id order', () => {
+    const s = world(1);
+    s.addRecord(1, 'T1', 1);
+    const row = s.addScan('T1', 'X', 3);
+    const plan = planMatching(s.read(['T1']), { trackingIds: ['T1'], actor: null }, NOW);
+    const done = completePlan(plan, [1000]);
+    expect(done.rows.get('T1')!.map((r) => [r.id, r.count, r.status])).toEqual([
+      [row.id, 1, 'match'],
+      [1000, 2, 'unmatch'],
+    ]);
+  });
+
+  it('an announced row seen with no units is written once as the change made it, audited with the change’s action', () => {
+    const s = world(1);
+    s.addRecord(1, 'T1', 1);
+    const announced = s.addScan('T1', 'X', 3, { status: 'init' });
+    const other = s.addScan('T1', 'X', 1, { status: 'init' });
+    const { plan } = s.match({ trackingIds: ['T1'], actor: clerk(9), seen: new Map([[announced.id, { count: 0, action: 'upload.confirm', opUid: 9 }]]) });
+    expect(plan.scanUpdates).toMatchObject([{ id: announced.id, status: 'scan', count: 0, opUid: 9, updatedAt: NOW }]);
+    expect(s.scans.find((r) => r.id === other.id)).toMatchObject({ status: 'init', count: 1 });
+    expect(s.audits.filter((a) => a.entity === 'tracking')).toMatchObject([
+      { action: 'upload.confirm', entityId: announced.id, before: { status: 'init', count: 3 }, after: { status: 'scan', count: 0 } },
+    ]);
+    expect(task(s, 1)).toEqual({ status: 'open', productCount: 0, canSplit: false });
+  });
+
+  it('a row the change does not name stays announced even when the change names its neighbour', () => {
+    const s = world(1);
+    s.addRecord(1, 'T1', 1);
+    const named = s.addScan('T1', 'X', 1, { status: 'init' });
+    const seenElsewhere = s.addScan('T1', 'X', 1);
+    const { plan } = s.match({ trackingIds: ['T1'], actor: null, seen: new Map([[seenElsewhere.id, { count: 1, action: 'scan', opUid: 9 }]]) });
+    expect(plan.scanUpdates.map((r) => r.id)).toEqual([seenElsewhere.id]);
+    expect(s.scans.find((r) => r.id === named.id)).toMatchObject({ status: 'init' });
+    expect(s.audits.filter((a) => a.entity === 'tracking').map((a) => a.action)).toEqual(['match']);
+  });
+
+  it('a divided row’s new rows are listed with their own parcel only, in id order whatever ids they take', () => {
+    const s = world(1, 1);
+    s.addRecord(1, 'T1', 1);
+    s.addRecord(2, 'T2', 1);
+    const r1 = s.addScan('T1', 'X', 2);
+    const r2 = s.addScan('T2', 'X', 2);
+    const plan = planMatching(s.read(['T1', 'T2']), { trackingIds: ['T1', 'T2'], actor: null }, NOW);
+    const done = completePlan(plan, [1, 2]);
+    expect(done.rows.get('T1')!.map((r) => r.id)).toEqual([1, r1.id]);
+    expect(done.rows.get('T2')!.map((r) => r.id)).toEqual([2, r2.id]);
+  });
+
   it('reads its snapshot only: planning twice gives the same plan and leaves the snapshot as it was', () => {
     const s = world(1, 2);
     s.addRecord(1, 'T1', 1);
@@ -323,5 +412,25 @@ describe('the matching planner', () => {
     const change = { trackingIds: ['T1'], actor: null };
     expect(planMatching(state, change, NOW)).toEqual(planMatching(state, change, NOW));
     expect(state).toEqual(copy);
+  });
+});
+
+describe("a task's arrivals (arrivalsOf: the task's match dialog, /api/task/part/match)", () => {
+  it('says per record, in record order, what arrived, its verdict and its words; a parcel not yet seen says nothing', () => {
+    const s = world(5, 1);
+    const seen = s.addRecord(1, 'T1', 2);
+    const unseen = s.addRecord(1, 'T2', 2);
+    const bobs = s.addRecord(2, 'T3', 1);
+    const third = s.addRecord(1, 'T1', 1, { id: 50 });
+    s.addScan('T1', 'X', 1);
+    const state = s.read(['T1', 'T3'], [1]);
+    expect(arrivalsOf(state, 1).map(({ record, ...rest }) => ({ id: record.id, ...rest }))).toEqual([
+      { id: seen.id, arrived: 1, status: 'unmatch', msg: '已到货1件，记录2件' },
+      { id: unseen.id, arrived: 0, status: 'init', msg: '' },
+      { id: third.id, arrived: 0, status: 'unmatch', msg: '包裹中该商品只到货1件，已分配给更早的记录' },
+    ]);
+    expect(arrivalsOf(state, 2).map((a) => a.record.id)).toEqual([bobs.id]);
+    // Read only: nothing is written.
+    expect(record(s, seen.id)).toEqual({ status: 'init', msg: '' });
   });
 });
