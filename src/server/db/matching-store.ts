@@ -53,6 +53,15 @@ export const BULK_LOCK_THRESHOLD = 2000;
  */
 const KEY_LOOKUPS_ONLY = sql`set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`;
 
+/**
+ * Runs a read-only `read` in a transaction (a savepoint inside one) whose statements keep to key
+ * lookups (KEY_LOOKUPS_ONLY): for reads by key that hold no tracking lock (a read-only matching
+ * snapshot, the near-miss candidates), whose plans statistics must not turn into whole-table scans.
+ */
+export function withKeyLookupsOnly<T>(tx: Tx, read: (t: Tx) => Promise<T>): Promise<T> {
+  return tx.transaction(async (t) => (await executePrepared(t, sql`select ${KEY_LOOKUPS_ONLY}`), read(t)));
+}
+
 /** The key of the all-trackings lock; per-id keys are `tracking:<id>`, so no tracking id yields it. */
 const ALL_TRACKINGS = 'trackings:all';
 
@@ -200,7 +209,7 @@ export async function readForMatching(tx: Tx, trackingIds: string[], taskIds: nu
   // keeps the plan on its indexes as matching's do (KEY_LOOKUPS_ONLY): the statement is one and its cached plan too.
   const [row] =
     opts.lock === false
-      ? await tx.transaction(async (t) => (await executePrepared(t, sql`select ${KEY_LOOKUPS_ONLY}`), read(t)))
+      ? await withKeyLookupsOnly(tx, read)
       : await readAfter(tx, executePrepared(tx, sql`select count(*) from (${lockTasksSql(trackingIds, taskIds)}) l`), () => read(tx));
   const state: MatchingState = {
     scans: new Map(),

@@ -7,7 +7,10 @@
 // - nearArrivals: seen scan rows of tracking ids no member recorded, near a member's records whose
 //   parcel has not arrived - the member's hint (which tells nothing of another member's records).
 // One statement per NEAR_KEYS_PER_STATEMENT keys (an unnest of the keys, a lateral pair of index
-// reads per key, each at most NEAR_CANDIDATES rows), never asked on the matched path.
+// reads per key, each at most NEAR_CANDIDATES rows), never asked on the matched path. Each runs with
+// key lookups only (withKeyLookupsOnly, decision 094): a head shared by many stored ids (R00 for
+// R00012345) made the planner expect its LIMIT met at once and scan the table, for every key that
+// then matched nothing - the growth bench's 50,000-row import went 14 s -> 190 s from 10k to 300k rows.
 //
 // The candidates: one edit before a key's last 6 characters leaves them intact, and one among them
 // leaves all before them intact (the head: the key but its last 6 characters, of the near key's own
@@ -22,6 +25,7 @@ import { SEEN_SCAN_STATUSES } from '../../../machines/scan-record.machine.ts';
 import { DELETED_TASK_STATUS, taskDisplayId } from '../../../machines/task.machine.ts';
 import { isNearTrackingId, isOneEditApart, NEAR_MIN_LENGTH } from '../../../machines/tracking-id.ts';
 import { rowsOf, type Tx } from '../db/client.ts';
+import { withKeyLookupsOnly } from '../db/matching-store.ts';
 
 /** Suggestions per tracking id: the clerk reads a few, not a list. */
 export const NEAR_PER_KEY = 3;
@@ -77,7 +81,8 @@ export async function nearRecords(tx: Tx, keys: Iterable<string>, opts: { unreco
       nickName: string;
       itemName: string;
     }>(
-      tx.execute(sql`
+      withKeyLookupsOnly(tx, (k) =>
+        k.execute(sql`
         select q.key, p.id, p.tracking_id as "trackingId", p.typed_tracking_id as typed, t.id as "taskId", t.main_id as "mainId", t.sub_id as "subId",
           u.nick_name as "nickName", t.item_name as "itemName"
         from ${q} ${candidates('purchased_records')}
@@ -85,6 +90,7 @@ export async function nearRecords(tx: Tx, keys: Iterable<string>, opts: { unreco
         join tasks t on t.id = p.task_id and t.status <> ${DELETED_TASK_STATUS}
         join users u on u.id = t.user_id
         ${unrecorded}`),
+      ),
     );
     for (const r of rows) {
       if (!isNearTrackingId(r.key, r.trackingId)) continue;
@@ -122,11 +128,13 @@ export async function nearArrivals(tx: Tx, keys: Iterable<string>): Promise<Map<
   const seen = sql`and c.status = any(${sql.param([...SEEN_SCAN_STATUSES])}::text[]::scan_status[])`;
   for (const q of batches(keys)) {
     const rows = await rowsOf<{ key: string; id: number; trackingId: string }>(
-      tx.execute(sql`
+      withKeyLookupsOnly(tx, (k) =>
+        k.execute(sql`
         select q.key, s.id, s.tracking_id as "trackingId"
         from ${q} ${candidates('scan_trackings', seen)}
         join scan_trackings s on s.id = cand.id
         where not exists (select 1 from purchased_records r join tasks rt on rt.id = r.task_id where r.tracking_id = s.tracking_id and rt.status <> ${DELETED_TASK_STATUS})`),
+      ),
     );
     for (const r of rows) {
       if (!isNearTrackingId(r.key, r.trackingId)) continue;
