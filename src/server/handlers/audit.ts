@@ -16,6 +16,7 @@ import type { Db } from '../db/client.ts';
 import { fromCents } from '../money/cents.ts';
 import { countBoundOf, countUpTo, pageOf, totalPagesOf } from '../paging.ts';
 import { ok, type Handlers } from './types.ts';
+import { TASK_STATUSES } from '../../../machines/task.machine.ts';
 import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 
 type AuditEntry = components['schemas']['AuditEntry'];
@@ -120,7 +121,9 @@ export const auditHandlers: Handlers = {
     return ok(
       await pageAudits(
         ctx.db,
-        ['tracking', 'purchased'],
+        // A purchased entry's status is its task's: a scan status no task has (match, payed...) finds
+        // none of them, so that entity is not read at all (its bounded count would walk all of it).
+        q.status !== undefined && !(TASK_STATUSES as readonly string[]).includes(q.status) ? ['tracking'] : ['tracking', 'purchased'],
         [
           // Entries are written with the canonical key; older ones hold the id as it was written.
           q.trackingId?.trim() ? inArray(auditLog.trackingId, [...new Set([canonicalTrackingId(q.trackingId), q.trackingId.trim()])]) : undefined,

@@ -81,4 +81,17 @@ describe('the audit logs', () => {
     // A filter counts what it matches, exactly when that is few.
     expect(await page(token, 'tracking', `size=20&status=scan`)).toMatchObject({ totalElements: 0, totalPages: 0, content: [] });
   });
+
+  it('the admin log filtered by a scan status finds the scan entries, and the records’ entries only when a task can have that status', async () => {
+    const token = await admin();
+    await t().database.db.execute(sql`
+      insert into audit_log (entity, action, status, created_at) values
+        ('tracking', 'scan', 'match', now()), ('tracking', 'scan', 'unmatch', now()),
+        ('purchased', 'create', 'locked', now()), ('purchased', 'create', 'unmatch', now())`);
+    const entities = async (status: string) => (await page(token, 'tracking', `status=${status}`)).content.map((e) => `${e.entity}:${e.action}`).sort();
+    expect(await entities('match')).toEqual(['tracking:scan']);
+    // unmatch is a task status too: a record's entry of an unmatch task is listed beside the scan's.
+    expect(await entities('unmatch')).toEqual(['purchased:create', 'tracking:scan']);
+    expect(await page(token, 'tracking', 'status=match')).toMatchObject({ totalElements: 1, totalPages: 1 });
+  });
 });
