@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import * as XLSX from 'xlsx';
-import { dismissToasts, inviteAndRegister, logIn, newPage, openLoggedIn, rowWithCell, shot, type BrowserPage, useStage } from './setup.ts';
+import { cellText, dismissToasts, inviteAndRegister, logIn, newPage, openLoggedIn, rowWithCell, shot, type BrowserPage, useStage } from './setup.ts';
 
 /*
  *   b) the member applies for payment of the task (bonus and note) at /user/my-task;
@@ -120,14 +120,6 @@ function whatWasOnScreen(page: Page, step: string) {
       .catch(() => []);
     console.error(`money ${step}: ${page.url()}\nalerts: ${alerts.join(' | ')}\n${tables.join('\n\n')}\nserver:\n${server.output().slice(-3000)}`);
   };
-}
-
-/** The text of `row`'s cell under the column `header` of `table`. */
-async function cellText(table: Locator, row: Locator, header: string): Promise<string> {
-  const headers = (await table.getByRole('columnheader').allTextContents()).map((h) => h.trim());
-  const index = headers.indexOf(header);
-  expect(index, `column ${header} in ${headers.join(', ')}`).toBeGreaterThanOrEqual(0);
-  return ((await row.getByRole('cell').nth(index).textContent()) ?? '').trim();
 }
 
 /** How long a wait for a reloaded list may take on a busy machine (a ceiling, not a timing claim). */

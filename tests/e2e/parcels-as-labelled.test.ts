@@ -5,7 +5,7 @@
 // server, in order (listed below the imports).
 import { beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowWithCell, scanKeys, shot, useStage } from './setup.ts';
+import { cellText, dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowOf, rowWithCell, says, scanKeys, shot, useStage } from './setup.ts';
 import { SCAN_COMMANDS } from '../../machines/scan.machine.ts';
 import { unmatchReasonMessages } from '../../machines/scan-record.machine.ts';
 import { GS1_SEPARATOR } from '../../machines/tracking-id.ts';
@@ -137,28 +137,6 @@ const SETTLES = { timeout: 15_000, interval: 50 };
 /** Resolves once the page's hidden scanner input has the focus (the page takes it back every 100 ms). */
 async function scannerReady(page: Page) {
   await page.waitForFunction(() => document.activeElement?.hasAttribute('data-scanner-input') === true);
-}
-
-/** Waits until the scanning banner (the page's live region) reads exactly `text`; its tone. */
-async function says(page: Page, text: string): Promise<string | null> {
-  const banner = page.locator('[role="status"][data-tone]').filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
-  await banner.waitFor();
-  return banner.getAttribute('data-tone');
-}
-
-/** The text of `row`'s cell under the column `header` of `table`. */
-async function cellText(table: Locator, row: Locator, header: string): Promise<string> {
-  const headers = (await table.getByRole('columnheader').allTextContents()).map((h) => h.trim());
-  const index = headers.indexOf(header);
-  expect(index, `column ${header} in ${headers.join(', ')}`).toBeGreaterThanOrEqual(0);
-  return ((await row.getByRole('cell').nth(index).textContent()) ?? '').trim();
-}
-
-/** A row of `table` by the text of one of its cells, waiting until it is there. */
-async function rowOf(table: Locator, text: string): Promise<Locator> {
-  const row = rowWithCell(table, text);
-  await row.waitFor();
-  return row;
 }
 
 /** On a failure: the page as it was (a screenshot) and its tables, for the report. */

@@ -4,8 +4,8 @@
 // on the scanning screens is the hidden scanner input the page keeps focused (no visible field is
 // filled). Four stories, on one server, in order (listed below the imports).
 import { beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowWithCell, scanKeys, shot, useStage } from './setup.ts';
+import type { Page } from 'playwright-core';
+import { cellText, dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowOf, rowWithCell, says, scanKeys, shot, useStage } from './setup.ts';
 import { multipart, xlsxOf } from '../server/support/sheets.ts';
 import { SCAN_COMMANDS } from '../../machines/scan.machine.ts';
 
@@ -199,31 +199,6 @@ async function scanWithStall(page: Page, code: string, ms: number) {
 
 /** How long a wait for the page to settle may take on a busy machine (a ceiling, not a timing claim). */
 const SETTLES = { timeout: 15_000, interval: 50 };
-
-/**
- * Waits until the scanning banner (the page's live region) reads exactly `text`; its tone (ok, warn,
- * error, info, idle: the colour the clerk sees).
- */
-async function says(page: Page, text: string): Promise<string | null> {
-  const banner = page.locator('[role="status"][data-tone]').filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
-  await banner.waitFor();
-  return banner.getAttribute('data-tone');
-}
-
-/** The text of `row`'s cell under the column `header` of `table`. */
-async function cellText(table: Locator, row: Locator, header: string): Promise<string> {
-  const headers = (await table.getByRole('columnheader').allTextContents()).map((h) => h.trim());
-  const index = headers.indexOf(header);
-  expect(index, `column ${header} in ${headers.join(', ')}`).toBeGreaterThanOrEqual(0);
-  return ((await row.getByRole('cell').nth(index).textContent()) ?? '').trim();
-}
-
-/** A row of `table` by the text of one of its cells, waiting until it is there. */
-async function rowOf(table: Locator, text: string): Promise<Locator> {
-  const row = rowWithCell(table, text);
-  await row.waitFor();
-  return row;
-}
 
 describe('receiving with a USB scanner in the browser', () => {
   it('a) /admin/scan2: 20 parcels scanned back to back, the page stalled in the middle of codes, are all recorded exactly once, and the page shows them settled', async () => {

@@ -322,3 +322,25 @@ export async function scanKeys(page: Page, code: string, { enter = true } = {}):
 /** The row of `table` that has a cell reading exactly `text`. */
 export const rowWithCell = (table: Locator, text: string): Locator =>
   table.getByRole('row').filter({ has: table.page().getByRole('cell', { name: text, exact: true }) });
+
+/** A row of `table` by the text of one of its cells, waiting until it is there. */
+export async function rowOf(table: Locator, text: string): Promise<Locator> {
+  const row = rowWithCell(table, text);
+  await row.waitFor();
+  return row;
+}
+
+/** The text of `row`'s cell under the column `header` of `table`. */
+export async function cellText(table: Locator, row: Locator, header: string): Promise<string> {
+  const headers = (await table.getByRole('columnheader').allTextContents()).map((h) => h.trim());
+  const index = headers.indexOf(header);
+  expect(index, `column ${header} in ${headers.join(', ')}`).toBeGreaterThanOrEqual(0);
+  return ((await row.getByRole('cell').nth(index).textContent()) ?? '').trim();
+}
+
+/** Waits until the scanning banner (the page's live region) reads exactly `text`; answers its tone (the colour the clerk sees). */
+export async function says(page: Page, text: string): Promise<string | null> {
+  const banner = page.locator('[role="status"][data-tone]').filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+  await banner.waitFor();
+  return banner.getAttribute('data-tone');
+}
