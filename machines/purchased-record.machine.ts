@@ -3,7 +3,7 @@
  * docs/decisions/054-money-through-its-machines.md). The statuses are task.machine.ts's
  * PURCHASED_STATUSES (the database enum and the contract's PurchasedStatus); this machine says how
  * a record moves between them, so the server writes what it answers and never a status of its own:
- *   (new) -> init: a record starts unseen (the database default; matching then judges it)
+ *   (new) -> init (UNSEEN_PURCHASED_STATUS): a record starts unseen (the database default; matching then judges it)
  *   init | unmatch --record.change (tracking id or count changed)--> init: matching judges it again
  *   match: frozen (isRecordFrozen): no change; what was received is not edited
  *   any --record.split (its task's arrived units split off, task-changes.ts splitTask)-->
@@ -13,7 +13,7 @@
  */
 import { setup } from 'xstate';
 import { decide, type Decision } from './stored-state';
-import { PURCHASED_STATUSES, type PurchasedStatus } from './task.machine';
+import { PURCHASED_STATUSES, UNSEEN_PURCHASED_STATUS, type PurchasedStatus } from './task.machine';
 
 export type PurchasedRecordEvent =
   { type: 'record.change' } | { type: 'record.split'; part: 'arrived' | 'rest' } | { type: 'record.verdict'; seen: boolean; problem: boolean };
@@ -32,7 +32,7 @@ export const purchasedRecordMachine = setup({
   },
 }).createMachine({
   id: 'purchasedRecord',
-  initial: 'init',
+  initial: UNSEEN_PURCHASED_STATUS,
   states: {
     init: { on: { ...verdict, 'record.change': 'init' } },
     unmatch: { on: { ...verdict, 'record.change': 'init' } },
@@ -54,14 +54,18 @@ export function nextPurchasedStatus(status: PurchasedStatus, event: PurchasedRec
   return d.next;
 }
 
-/** A new record's status: the machine's first state (unseen). */
-export const NEW_PURCHASED_STATUS = purchasedRecordMachine.config.initial as PurchasedStatus;
-
 /** Matching's verdict on a record (allocate.ts): nothing of its tracking id seen -> init; a problem -> unmatch; else match. */
 export const recordVerdict = (seen: boolean, problem: boolean): PurchasedStatus =>
-  nextPurchasedStatus(NEW_PURCHASED_STATUS, { type: 'record.verdict', seen, problem });
+  nextPurchasedStatus(UNSEEN_PURCHASED_STATUS, { type: 'record.verdict', seen, problem });
 
-/** The statuses in which a record may be changed: every one but the frozen match (task.machine.ts isRecordFrozen says the same). */
+/** The statuses in which a record may be changed: every one but the frozen match. */
 export const CHANGEABLE_PURCHASED_STATUSES: readonly PurchasedStatus[] = PURCHASED_STATUSES.filter(
   (s) => decidePurchasedRecord(s, { type: 'record.change' }).ok,
 );
+
+/**
+ * A purchased record that matching has tied to its parcel (status match) is frozen: it is what was
+ * received, so it is neither edited nor removed, whatever the task's state (SPEC §5). The machine's
+ * answer to record.change, asked by the record dialog and the server alike.
+ */
+export const isRecordFrozen = (record: { status: PurchasedStatus }) => !CHANGEABLE_PURCHASED_STATUSES.includes(record.status);

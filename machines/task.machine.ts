@@ -218,12 +218,6 @@ export const RECORD_ARRIVAL = { init: 'expected', match: 'arrived', unmatch: 'di
 export const recordArrivalOf = (record: { status: PurchasedStatus; msg?: string | null }): RecordArrival =>
   record.status === DISAGREED_PURCHASED_STATUS && isRecordContested(record) ? 'checking' : RECORD_ARRIVAL[record.status];
 
-/**
- * A purchased record that matching has tied to its parcel (status match) is frozen: it is what was
- * received, so it is neither edited nor removed, whatever the task's state (SPEC §5).
- */
-export const isRecordFrozen = (record: { status: string }) => record.status === 'match';
-
 /** The state a split puts the arrived units in: a sibling task holding exactly them, locked (task.split). */
 export const SPLIT_OFF_STATUS = 'locked' satisfies TaskStatus;
 

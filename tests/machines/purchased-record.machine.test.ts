@@ -1,14 +1,14 @@
 // How a purchased record's status moves (machines/purchased-record.machine.ts), and the money-side
 // status groups the server reads from the machines instead of spelling them.
 import { describe, expect, it } from 'vitest';
-import { CHANGEABLE_PURCHASED_STATUSES, decidePurchasedRecord, NEW_PURCHASED_STATUS, recordVerdict } from '../../machines/purchased-record.machine';
+import { CHANGEABLE_PURCHASED_STATUSES, decidePurchasedRecord, isRecordFrozen, recordVerdict } from '../../machines/purchased-record.machine';
 import { AGREED_PAYMENT_STATUSES, paymentAccepts, WITHDRAWABLE_PAYMENT_STATUSES } from '../../machines/payment.machine';
 import { matchedScanStatus, SCANNED_SCAN_STATUS } from '../../machines/scan-record.machine';
-import { isRecordFrozen, MATCH_OUTCOME_STATUS, PURCHASED_STATUSES } from '../../machines/task.machine';
+import { MATCH_OUTCOME_STATUS, PURCHASED_STATUSES, UNSEEN_PURCHASED_STATUS } from '../../machines/task.machine';
 
 describe('purchased record machine', () => {
   it('starts unseen and takes matching verdicts', () => {
-    expect(NEW_PURCHASED_STATUS).toBe('init');
+    expect(UNSEEN_PURCHASED_STATUS).toBe('init');
     expect(recordVerdict(false, false)).toBe('init');
     expect(recordVerdict(true, true)).toBe('unmatch');
     expect(recordVerdict(true, false)).toBe('match');

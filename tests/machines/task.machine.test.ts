@@ -1,4 +1,5 @@
 // The task lifecycle rules (machines/task.machine.ts), asked the way the server and the UI ask them.
+import { isRecordFrozen } from '../../machines/purchased-record.machine';
 import { describe, expect, it } from 'vitest';
 import {
   adminStatusEvent,
@@ -7,7 +8,6 @@ import {
   decideApplyForArrived,
   explainTaskRefusal,
   isRecordContested,
-  isRecordFrozen,
   matchVerdict,
   MEMBER_RECORDABLE_STATUSES,
   PURCHASED_STATUSES,

@@ -6,8 +6,7 @@
 // each tracking id's units among its records (decision 090), the task machine judges each task
 // (matchVerdict) and moves it (planMatchEvents), the scan record machine says which rows are seen and
 // what a confirm does to an announced row (isAnnounced, confirmScan). What a plan writes: planMatching.
-import { MATCH_QUESTION, matchVerdict } from '../../../machines/task.machine.ts';
-import { NEW_PURCHASED_STATUS } from '../../../machines/purchased-record.machine.ts';
+import { MATCH_QUESTION, matchVerdict, UNSEEN_PURCHASED_STATUS } from '../../../machines/task.machine.ts';
 import { confirmScan, isAnnounced, isSeen, SCANNED_SCAN_STATUS } from '../../../machines/scan-record.machine.ts';
 import type { AuditEntry } from '../audit.ts';
 import type { SessionUser } from '../auth/session-user.ts';
@@ -445,6 +444,6 @@ export function arrivalsOf(state: MatchingState, taskId: number) {
   const allocations = new Allocations(state);
   return own.map((record) => {
     const r = allocations.get(record.trackingId).allocation.records.get(record.id);
-    return { record, arrived: r?.arrived ?? 0, status: r?.status ?? NEW_PURCHASED_STATUS, msg: r ? problemMessage(r.problem) : '' };
+    return { record, arrived: r?.arrived ?? 0, status: r?.status ?? UNSEEN_PURCHASED_STATUS, msg: r ? problemMessage(r.problem) : '' };
   });
 }

@@ -14,7 +14,8 @@ import { Code } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { lockForMatching } from '../db/matching-store.ts';
 import { matchTracking, matchTrackings } from '../matching/match.ts';
-import { isRecordFrozen, recordsEvent, type PurchasedStatus } from '../../../machines/task.machine.ts';
+import { recordsEvent, type PurchasedStatus } from '../../../machines/task.machine.ts';
+import { isRecordFrozen } from '../../../machines/purchased-record.machine.ts';
 import { nextPurchasedStatus } from '../../../machines/purchased-record.machine.ts';
 import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 import {
