@@ -3,6 +3,8 @@
 // each choice showing name and UPC. `value` is only an id, so an item not seen yet (an edit form's
 // current item) is fetched once by id to show its name. Shared (components/) because several
 // features pick items; it reads the API client from the router context, as every page does.
+// The list is not modal: the page stays usable while it is open (the next field takes the first
+// click or tap, no scroll lock on a phone), and a list that opens late never blocks the form.
 //   <ItemPicker value={itemId} onChange={(item) => setItemId(item?.id ?? null)} />
 //   <ItemPickerField<Values, 'itemId'> name="itemId" label="商品" onItemChange={(item) => ...} />
 import { useRouter } from '@tanstack/react-router';
@@ -156,6 +158,7 @@ export function ItemPicker({
           )}
         </div>
         <ComboboxOptions
+          modal={false}
           anchor={{ to: 'bottom start', gap: 4 }}
           className="z-[60] max-h-72 w-(--input-width) min-w-64 overflow-y-auto rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg empty:invisible"
         >
