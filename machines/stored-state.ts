@@ -9,7 +9,19 @@
  */
 import { transition, type AnyStateMachine, type EventFrom, type ContextFrom } from 'xstate';
 
-export type Decision<S extends string> = { ok: true; next: S } | { ok: false; msg: string };
+/**
+ * A machine's answer. `emits`: the events the transition emits (XState `emit` actions) - what
+ * follows from it for other entities, e.g. an application paid sends its task `task.pay`. The
+ * server's lifecycle store (src/server/entities/store.ts) delivers them; the UI ignores them.
+ */
+export type Decision<S extends string> = { ok: true; next: S; emits?: readonly { type: string }[] } | { ok: false; msg: string };
+
+/** The events emitted by the actions of a transition (XState's `emit`, in the order declared). */
+function emittedBy(actions: readonly { type: string; params?: unknown }[]): { type: string }[] {
+  const out: { type: string }[] = [];
+  for (const a of actions) if (a.type === 'xstate.emit') out.push((a.params as { event: { type: string } }).event);
+  return out;
+}
 
 export function decide<M extends AnyStateMachine, S extends string>(
   machine: M,
@@ -20,8 +32,9 @@ export function decide<M extends AnyStateMachine, S extends string>(
 ): Decision<S> {
   const snapshot = machine.resolveState({ value: status, context });
   if (!snapshot.can(event)) return { ok: false, msg: explain(status, context, event) };
-  const [next] = transition(machine, snapshot as never, event);
-  return { ok: true, next: (next as { value: unknown }).value as S };
+  const [next, actions] = transition(machine, snapshot as never, event);
+  const emits = emittedBy(actions as { type: string; params?: unknown }[]);
+  return emits.length ? { ok: true, next: (next as { value: unknown }).value as S, emits } : { ok: true, next: (next as { value: unknown }).value as S };
 }
 
 /** The events of `candidates` a row in `status` accepts: what the UI offers as buttons. */
