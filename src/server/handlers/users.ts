@@ -1,187 +1,27 @@
 // Users (SPEC §2 /admin/user-list, §7 "Users and groups"; DECISIONS "Roles", "Accounts and
-// sessions"). Who may call what comes from x-roles; the data rules of a lowerAdmin (it cannot make
-// anyone an admin nor change an admin) and the guards against locking everybody out are here.
-import { and, asc, count, desc, eq, inArray, ne, notInArray, type SQL } from 'drizzle-orm';
-import { containsText } from '../db/contains.ts';
-import type { Tx } from '../db/client.ts';
-import { users } from '../db/schema/accounts.ts';
-import { userGroupMembers, userGroups } from '../db/schema/groups.ts';
-import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
-import { pageOf, totalPagesOf } from '../paging.ts';
-import { writeAudit } from '../audit.ts';
-import { sessionsChanged } from '../auth/sessions.ts';
-import { isDbId } from '../ids.ts';
+// sessions"). Who may call what comes from x-roles; the data rules of a lowerAdmin and the guards
+// against locking everybody out live with the writes in people/users.ts (decision 164: a handler
+// checks, delegates and answers).
+import { pageOf } from '../paging.ts';
+import { listUsers, pageAdminUsers, updateAdminUser } from '../people/users.ts';
 import { me, ok, type Handlers } from './types.ts';
-
-export { MAX_ID, isDbId } from '../ids.ts';
-
-/** The User of the contract (pickers, group members). */
-export const userColumns = {
-  id: users.id,
-  nickName: users.nickName,
-  mailAddr: users.mailAddr,
-  phoneNo: users.phoneNo,
-  qq: users.qq,
-  roleType: users.roleType,
-};
-
-/** Each user's group ids, ascending. */
-async function groupIdsOf(tx: Tx, userIds: number[]): Promise<Map<number, number[]>> {
-  const map = new Map<number, number[]>(userIds.map((id) => [id, []]));
-  if (userIds.length === 0) return map;
-  const rows = await tx
-    .select({ userId: userGroupMembers.userId, groupId: userGroupMembers.groupId })
-    .from(userGroupMembers)
-    .where(inArray(userGroupMembers.userId, userIds))
-    .orderBy(asc(userGroupMembers.groupId));
-  for (const r of rows) map.get(r.userId)?.push(r.groupId);
-  return map;
-}
-
-/**
- * The role filter of /admin/user-list offers all, admin and user (SPEC §2). Decision: the screen
- * splits accounts into the admin side and members, so 'admin' means everyone with admin-side access
- * (admin and lowerAdmin) and 'user' means plain members only; all = admin + user. 'lowerAdmin' (the
- * contract's third role) narrows to lowerAdmins alone; 'all' or no value filters nothing.
- */
-function roleCondition(roleType: 'all' | 'admin' | 'lowerAdmin' | 'user' | undefined): SQL | undefined {
-  switch (roleType) {
-    case 'admin':
-      return inArray(users.roleType, ['admin', 'lowerAdmin']);
-    case 'lowerAdmin':
-      return eq(users.roleType, 'lowerAdmin');
-    case 'user':
-      return eq(users.roleType, 'user');
-    default:
-      return undefined;
-  }
-}
 
 export const usersHandlers: Handlers = {
   // Pickers (publish to users, group members, task-amount filter): every account, newest first.
   async listUsers(_req, ctx) {
-    const rows = await ctx.db.select(userColumns).from(users).orderBy(desc(users.createdAt), desc(users.id));
-    return ok(rows);
+    return ok(await listUsers(ctx.db));
   },
 
   async listAdminUsers(req, ctx) {
-    const { size, offset, isDesc } = pageOf(req.query, 20);
-    const mail = req.query.mailAddr?.trim();
-    const nick = req.query.nickName?.trim();
-    const where = and(
-      roleCondition(req.query.roleType),
-      mail ? containsText(users.mailAddr, mail) : undefined,
-      nick ? containsText(users.nickName, nick) : undefined,
-    );
-    const order = isDesc ? [desc(users.createdAt), desc(users.id)] : [asc(users.createdAt), asc(users.id)];
-    const [totals] = await ctx.db.select({ n: count() }).from(users).where(where);
-    const rows = await ctx.db
-      .select({ ...userColumns, createdAt: users.createdAt })
-      .from(users)
-      .where(where)
-      .orderBy(...order)
-      .limit(size)
-      .offset(offset);
-    const groups = await groupIdsOf(
-      ctx.db,
-      rows.map((r) => r.id),
-    );
-    const total = totals?.n ?? 0;
-    return ok({
-      content: rows.map((r) => ({ ...r, groupIds: groups.get(r.id) ?? [], createdAt: r.createdAt.getTime() })),
-      totalPages: totalPagesOf(total, size),
-      totalElements: total,
-    });
+    const page = pageOf(req.query, 20);
+    const filters = { roleType: req.query.roleType, mailAddr: req.query.mailAddr?.trim(), nickName: req.query.nickName?.trim() };
+    return ok(await pageAdminUsers(ctx.db, filters, page));
   },
 
-  /**
-   * Changes a user's role and/or groups (groupIds replaces the membership). Rules:
-   * - a lowerAdmin cannot make anyone an admin and cannot change an admin at all (role or groups)
-   *   (DECISIONS "Roles"); it may move users between user and lowerAdmin;
-   * - nobody changes their own role (sending one's current role is not a change), so an admin
-   *   cannot demote themselves by accident;
-   * - the last admin is never demoted. With the rule above only another admin can demote an admin,
-   *   but two admins demoting each other at the same moment could leave none: every role change
-   *   therefore locks the admin rows first (always in id order, so two changes never deadlock) and
-   *   counts the admins that remain after the lock is granted;
-   * - the caller's role is read again inside that transaction, so a caller demoted a moment ago no
-   *   longer acts as an admin.
-   * Everything (role, membership, audit entry) is written in one transaction.
-   */
+  /** Changes a user's role and/or groups (groupIds replaces the membership): the rules are updateAdminUser's. */
   async updateAdminUser(req, ctx) {
-    const actor = me(req);
-    const { id, roleType: newRole, groupIds } = req.body;
-    if (!isDbId(id)) throw notFound('用户不存在');
-    const wantedGroups = groupIds ? [...new Set(groupIds)] : undefined;
-
-    const updated = await ctx.db.transaction(async (tx) => {
-      if (newRole !== undefined) {
-        await tx.select({ id: users.id }).from(users).where(eq(users.roleType, 'admin')).orderBy(asc(users.id)).for('no key update');
-      }
-      const [target] = await tx
-        .select({ ...userColumns, createdAt: users.createdAt })
-        .from(users)
-        .where(eq(users.id, id))
-        .for('no key update');
-      if (!target) throw notFound('用户不存在');
-      const [caller] = await tx.select({ roleType: users.roleType }).from(users).where(eq(users.id, actor.id));
-      const callerRole = caller?.roleType;
-      if (callerRole !== 'admin' && callerRole !== 'lowerAdmin') throw forbidden();
-
-      if (callerRole === 'lowerAdmin') {
-        if (target.roleType === 'admin') throw forbidden('下级管理员不能修改管理员');
-        if (newRole === 'admin') throw forbidden('下级管理员不能将用户设为管理员');
-      }
-      const roleChanges = newRole !== undefined && newRole !== target.roleType;
-      if (roleChanges && target.id === actor.id) throw forbidden('不能修改自己的角色');
-      if (roleChanges && target.roleType === 'admin') {
-        const [others] = await tx
-          .select({ n: count() })
-          .from(users)
-          .where(and(eq(users.roleType, 'admin'), ne(users.id, target.id)));
-        if ((others?.n ?? 0) === 0) throw conflict('不能移除最后一个管理员');
-      }
-
-      const beforeGroups = (await groupIdsOf(tx, [id])).get(id) ?? [];
-      if (wantedGroups) {
-        const valid = wantedGroups.filter(isDbId);
-        const known = valid.length ? await tx.select({ id: userGroups.id }).from(userGroups).where(inArray(userGroups.id, valid)) : [];
-        const knownIds = new Set(known.map((g) => g.id));
-        const missing = wantedGroups.filter((g) => !knownIds.has(g));
-        if (missing.length) throw badRequest(`用户组不存在：${missing.join(',')}`);
-        await tx
-          .delete(userGroupMembers)
-          .where(and(eq(userGroupMembers.userId, id), wantedGroups.length ? notInArray(userGroupMembers.groupId, wantedGroups) : undefined));
-        if (wantedGroups.length) {
-          await tx
-            .insert(userGroupMembers)
-            .values(wantedGroups.map((groupId) => ({ groupId, userId: id })))
-            .onConflictDoNothing();
-        }
-      }
-      if (roleChanges) {
-        await tx.update(users).set({ roleType: newRole, updatedAt: new Date() }).where(eq(users.id, id));
-        // The user's sessions carry the role: every process reads them again once this commits.
-        await sessionsChanged(tx, id);
-      }
-
-      const afterGroups = wantedGroups ? [...wantedGroups].sort((a, b) => a - b) : beforeGroups;
-      const roleType = roleChanges ? newRole : target.roleType;
-      const groupsChange = afterGroups.join(',') !== beforeGroups.join(',');
-      if (roleChanges || groupsChange) {
-        await writeAudit(tx, {
-          entity: 'user',
-          entityId: id,
-          action: 'edit',
-          opUid: actor.id,
-          userId: id,
-          status: roleType,
-          before: { roleType: target.roleType, groupIds: beforeGroups },
-          after: { roleType, groupIds: afterGroups },
-        });
-      }
-      return { ...target, roleType, groupIds: afterGroups, createdAt: target.createdAt.getTime() };
-    });
+    const { id, roleType, groupIds } = req.body;
+    const updated = await updateAdminUser(ctx.db, me(req), { id, roleType, groupIds });
     // And this process at once (the others when they hear the NOTIFY).
     ctx.sessions.forgetUser(updated.id);
     return ok(updated, '保存成功');
