@@ -2,15 +2,15 @@
 // Business outcomes travel as data.status inside an A00000 answer, as the login and register
 // screens expect; malformed input is A00001. The anonymous calls are rate-limited
 // (auth/rate-limit.ts), and a password is hashed only for a request that can succeed: its token is
-// checked first, so a flood of bogus resets costs a lookup each, not a scrypt.
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { users, oneTimeTokens } from '../db/schema/accounts.ts';
-import { userGroupMembers } from '../db/schema/groups.ts';
-import type { Tx } from '../db/client.ts';
+// checked first, so a flood of bogus resets costs a lookup each, not a scrypt. The rows (users,
+// one-time tokens) are read and written by auth/accounts.ts (decision 164).
+import { deleteToken, findToken, insertToken, issueResetToken, mailTaken, registerMember, resetPassword, userByMail } from '../auth/accounts.ts';
 import { badRequest } from '../errors.ts';
 import { LOGIN_PAIR_MAX_UNDER_ATTACK, pairKey, RATE_LIMITS, type Attempt, type RateLimiter } from '../auth/rate-limit.ts';
-import { hashPassword, hashToken, newToken, verifyPassword } from '../auth/secrets.ts';
-import { createSession, revokeSession, revokeUserSessions } from '../auth/sessions.ts';
+import { hashPassword, verifyPassword } from '../auth/secrets.ts';
+import { createSession, revokeSession } from '../auth/sessions.ts';
+import { hasGroup } from '../people/groups.ts';
+import { userById } from '../people/users.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { invitationMail, resetMail } from '../mail/templates.ts';
 import { me, ok, type Handlers } from './types.ts';
@@ -37,40 +37,6 @@ function requireFilled<T extends Record<string, unknown>>(body: T, labels: Parti
 function checkPassword(pwd: string) {
   if (pwd.length < PASSWORD_MIN) throw badRequest(`密码至少${PASSWORD_MIN}位`);
   if (pwd.length > 128) throw badRequest('密码最多128位');
-}
-
-/** A usable one-time token of this kind, or undefined. */
-async function findToken(tx: Tx, token: string, kind: 'register' | 'change') {
-  const [row] = await tx
-    .select()
-    .from(oneTimeTokens)
-    .where(
-      and(eq(oneTimeTokens.tokenHash, hashToken(token)), eq(oneTimeTokens.kind, kind), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, new Date())),
-    )
-    .limit(1);
-  return row;
-}
-
-/** Marks the token used; false when another request used it (or it expired) first: single use under races. */
-async function consumeToken(tx: Tx, id: number): Promise<boolean> {
-  const now = new Date();
-  const rows = await tx
-    .update(oneTimeTokens)
-    .set({ usedAt: now })
-    .where(and(eq(oneTimeTokens.id, id), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
-    .returning({ id: oneTimeTokens.id });
-  return rows.length === 1;
-}
-
-/**
- * Ends every live reset link of the address, before a new one is mailed and after a reset: at most
- * one link works, the newest. Marked used, not deleted: the hourly mail limit counts these rows.
- */
-async function endResetTokens(tx: Tx, mailAddr: string) {
-  await tx
-    .update(oneTimeTokens)
-    .set({ usedAt: new Date() })
-    .where(and(eq(oneTimeTokens.mailAddr, mailAddr), eq(oneTimeTokens.kind, 'change'), isNull(oneTimeTokens.usedAt)));
 }
 
 /**
@@ -100,17 +66,6 @@ async function unlessThrows<T>(attempt: Attempt, step: () => Promise<T>): Promis
   }
 }
 
-async function insertToken(tx: Tx, kind: 'register' | 'change', mailAddr: string, ttlMs: number, createdBy: number | null) {
-  const token = newToken();
-  await tx.insert(oneTimeTokens).values({ kind, mailAddr, tokenHash: hashToken(token), createdBy, expiresAt: new Date(Date.now() + ttlMs) });
-  return token;
-}
-
-const isUniqueViolation = (err: unknown) => {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
-};
-
 export const authHandlers: Handlers = {
   async login(req, ctx) {
     const mailAddr = normalizeMail(String(req.query.mailAddr ?? ''));
@@ -118,14 +73,13 @@ export const authHandlers: Handlers = {
     if (!mailAddr || !pwd) throw badRequest('用户名或密码错误');
     // Counted as a failure from the start (a burst sent at once is bounded), forgiven on success.
     const attempt = await takeLogin(ctx.rateLimits, mailAddr, req.ip);
-    const [user] = await unlessThrows(attempt, () => ctx.db.select().from(users).where(eq(users.mailAddr, mailAddr)).limit(1));
+    const user = await unlessThrows(attempt, () => userByMail(ctx.db, mailAddr));
     if (!user) return ok({ status: 'user_not_exist' }, '用户不存在');
     if (!(await unlessThrows(attempt, () => verifyPassword(pwd, user.passwordHash)))) return ok({ status: 'failed' }, '密码错误');
     await attempt.forgive();
     await ctx.rateLimits.reset('loginPair', pairKey(mailAddr, req.ip));
     if (user.roleType === 'user') {
-      const [member] = await ctx.db.select({ g: userGroupMembers.groupId }).from(userGroupMembers).where(eq(userGroupMembers.userId, user.id)).limit(1);
-      if (!member) return ok({ status: 'no_group' }, '您不属于任何用户组，无法登录，请联系管理员');
+      if (!(await hasGroup(ctx.db, user.id))) return ok({ status: 'no_group' }, '您不属于任何用户组，无法登录，请联系管理员');
     }
     const token = await createSession(ctx.db, user.id, req.query.keepflag === true);
     return ok({ status: 'succ', userName: user.nickName, roleType: user.roleType, token }, '登录成功');
@@ -143,10 +97,7 @@ export const authHandlers: Handlers = {
   },
 
   async getUserInfo(req, ctx) {
-    const [u] = await ctx.db
-      .select({ id: users.id, nickName: users.nickName, mailAddr: users.mailAddr, phoneNo: users.phoneNo, qq: users.qq, roleType: users.roleType })
-      .from(users)
-      .where(eq(users.id, me(req).id));
+    const u = await userById(ctx.db, me(req).id);
     if (!u) throw badRequest('用户不存在');
     return ok(u);
   },
@@ -156,8 +107,7 @@ export const authHandlers: Handlers = {
     if (!mailAddr) throw badRequest('邮箱为必填项');
     // Each answer tells whether an address has an account: counted per IP, never forgiven.
     await ctx.rateLimits.take([{ name: 'mailCheckIp', key: req.ip }], '邮箱查询');
-    const [u] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.mailAddr, mailAddr)).limit(1);
-    return u ? ok({ status: 'already_exist' }, `用户名${mailAddr}已被占用`) : ok({ status: 'succ' }, '');
+    return (await mailTaken(ctx.db, mailAddr)) ? ok({ status: 'already_exist' }, `用户名${mailAddr}已被占用`) : ok({ status: 'succ' }, '');
   },
 
   async checkToken(req, ctx) {
@@ -186,21 +136,13 @@ export const authHandlers: Handlers = {
     const tokenRow = await unlessThrows(attempt, () => findToken(ctx.db, body.token.trim(), 'register'));
     if (!tokenRow || tokenRow.mailAddr !== mailAddr) return failed;
     await attempt.forgive(); // a real invitation: whatever follows, this was no guess
-    const [exists] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.mailAddr, mailAddr)).limit(1);
-    if (exists) return taken;
+    if (await mailTaken(ctx.db, mailAddr)) return taken;
     const passwordHash = await hashPassword(body.pwd);
-    return ctx.db.transaction(async (tx) => {
-      if (!(await consumeToken(tx, tokenRow.id))) return failed;
-      try {
-        await tx
-          .insert(users)
-          .values({ mailAddr, nickName: body.nickName.trim(), phoneNo: body.phoneNo.trim(), qq: body.qq.trim(), roleType: 'user', passwordHash });
-      } catch (err) {
-        if (isUniqueViolation(err)) return taken;
-        throw err;
-      }
-      return ok({ status: 'succ' as const }, '注册成功，请使用注册的账户登录');
-    });
+    const member = { mailAddr, nickName: body.nickName.trim(), phoneNo: body.phoneNo.trim(), qq: body.qq.trim(), passwordHash };
+    const outcome = await registerMember(ctx.db, tokenRow.id, member);
+    if (outcome === 'failed') return failed;
+    if (outcome === 'taken') return taken;
+    return ok({ status: 'succ' as const }, '注册成功，请使用注册的账户登录');
   },
 
   async forgotPassword(req, ctx) {
@@ -210,17 +152,9 @@ export const authHandlers: Handlers = {
     // Same answer whether or not the address exists (DECISIONS), so the form cannot probe accounts.
     const answer = ok({ sendStatus: 'succ' as const, msg: '如果该邮箱已注册，重置密码邮件已发送，请查收邮箱' }, '提交成功，请查收邮箱');
     await ctx.db.transaction(async (tx) => {
-      // The user row locked: two requests at once cannot both pass the hourly limit or leave two live links.
-      const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.mailAddr, mail)).limit(1).for('update');
-      if (!user) return;
-      const [recent] = await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(oneTimeTokens)
-        .where(and(eq(oneTimeTokens.mailAddr, mail), eq(oneTimeTokens.kind, 'change'), gt(oneTimeTokens.createdAt, new Date(Date.now() - 3_600_000))));
-      if ((recent?.n ?? 0) >= RESET_MAILS_PER_HOUR) return;
-      await endResetTokens(tx, mail);
-      const token = await insertToken(tx, 'change', mail, RESET_HOURS * 3_600_000, user.id);
-      await enqueueMail(tx, 'reset', [resetMail(ctx.config.appUrl, mail, token)]);
+      // At most one live link and RESET_MAILS_PER_HOUR mails an hour, under concurrent requests too.
+      const token = await issueResetToken(tx, mail, RESET_HOURS * 3_600_000, RESET_MAILS_PER_HOUR);
+      if (token) await enqueueMail(tx, 'reset', [resetMail(ctx.config.appUrl, mail, token)]);
     });
     ctx.outbox.kick();
     return answer;
@@ -245,15 +179,8 @@ export const authHandlers: Handlers = {
     if (!row || row.mailAddr !== mailAddr) return failed;
     await attempt.forgive();
     const hash = await hashPassword(body.pwd);
-    const userId = await ctx.db.transaction(async (tx) => {
-      if (!(await consumeToken(tx, row.id))) return null;
-      const updated = await tx.update(users).set({ passwordHash: hash, updatedAt: new Date() }).where(eq(users.mailAddr, mailAddr)).returning({ id: users.id });
-      const user = updated[0];
-      if (!user) return null;
-      await endResetTokens(tx, mailAddr);
-      await revokeUserSessions(tx, user.id);
-      return user.id;
-    });
+    // The token consumed, the address's other links and the user's sessions ended, in one transaction.
+    const userId = await resetPassword(ctx.db, row.id, mailAddr, hash);
     if (userId === null) return failed;
     ctx.sessions.forgetUser(userId);
     // The owner proved the mailbox: failures counted on the address's logins no longer apply.
@@ -280,8 +207,7 @@ export const authHandlers: Handlers = {
         rows.push({ mail, sendStatus: 'failed', msg: '邮箱格式错误' });
         continue;
       }
-      const [exists] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.mailAddr, mail)).limit(1);
-      if (exists) {
+      if (await mailTaken(ctx.db, mail)) {
         rows.push({ mail, sendStatus: 'failed', msg: '该邮箱已注册' });
         continue;
       }
@@ -291,7 +217,7 @@ export const authHandlers: Handlers = {
         rows.push({ mail, sendStatus: 'succ', msg: '邀请已发送' });
       } catch (err) {
         ctx.log.warn({ err, mail }, 'invitation mail failed');
-        await ctx.db.delete(oneTimeTokens).where(eq(oneTimeTokens.tokenHash, hashToken(token)));
+        await deleteToken(ctx.db, token);
         rows.push({ mail, sendStatus: 'failed', msg: '邮件发送失败' });
       }
     }
