@@ -63,7 +63,7 @@ const ALLOWED: Allowed[] = [
   { file: 'src/server/db/data-dir-lock.ts', line: "type LockState = 'starting' | 'open' | 'stopping'", reason: "the data directory lock's own states" },
   { file: 'src/server/db/data-dir-lock.ts', line: "h.state !== 'open'", reason: "the data directory lock's own states" },
   {
-    file: 'src/server/handlers/board-tasks.ts',
+    file: 'src/server/boards/board-tasks.ts',
     line: "item.status === 'close'",
     reason: "an item's availability (SPEC §3 item), not a lifecycle with a machine",
   },

@@ -3,145 +3,37 @@
 // board visible to them (boards/visibility.ts); their answers leave out the admin's numbers (need,
 // averageCost, allCount) and they do not see deleted board tasks: deleting takes a board task off
 // the board for them. A claim on a deleted board task that is still open in someone's dialog is
-// answered by the claim rules ('该任务已删除，无法认领'), not as a missing task.
-import { and, eq, min, ne, sql, type SQL } from 'drizzle-orm';
-import { DELETED_BOARD_TASK_STATUS, NORMAL_BOARD_TASK_STATUS } from '../../../machines/claim.machine.ts';
-import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
-import { writeAudit } from '../audit.ts';
+// answered by the claim rules ('该任务已删除，无法认领'), not as a missing task. The queries and the
+// save: boards/board-tasks.ts (decision 164).
+import { boardTaskClaimers, boardTaskMessages, boardTasksOf, saveBoardTask, visibleBoardTask } from '../boards/board-tasks.ts';
 import { boardTaskOut } from '../boards/shapes.ts';
-import { BOARD_TASK_NOT_FOUND, boardById, boardByUuid, isAdminSide, selectBoardTasks, visibleToMember, type BoardTaskRow } from '../boards/visibility.ts';
-import type { Tx } from '../db/client.ts';
-import { users } from '../db/schema/accounts.ts';
-import { boards, boardTasks, DEFAULT_BOARD_TASK_ADDRESS } from '../db/schema/boards.ts';
-import { items } from '../db/schema/catalog.ts';
-import { tasks } from '../db/schema/tasks.ts';
-import { badRequest, notFound } from '../errors.ts';
-import { toCents } from '../money/cents.ts';
+import { boardById, boardByUuid, isAdminSide } from '../boards/visibility.ts';
 import { me, ok, type Handlers } from './types.ts';
-import type { SessionUser } from '../auth/session-user.ts';
-
-export const boardTaskMessages = {
-  itemMissing: '商品不存在',
-  itemClosed: '商品已关闭，不能添加到看板',
-  created: '创建成功',
-  saved: '保存成功',
-} as const;
-
-/** SPEC §5: "url gets 'http://' prefixed if it does not start with http". */
-export const withScheme = (url: string) => {
-  const u = url.trim();
-  return u === '' || /^http/i.test(u) ? u : `http://${u}`;
-};
-
-/** Members do not see deleted board tasks. */
-const memberFilter = (user: SessionUser): SQL | undefined => (isAdminSide(user) ? undefined : ne(boardTasks.status, DELETED_BOARD_TASK_STATUS));
-
-/** One board task with its UPC and claim count, if `user` may see it (through its board), else A00004. */
-async function visibleBoardTask(tx: Tx, user: SessionUser, where: SQL) {
-  const scope = isAdminSide(user)
-    ? undefined
-    : and(memberFilter(user), sql`exists (select 1 from ${boards} where ${boards.id} = ${boardTasks.boardId} and ${visibleToMember(user.id)})`);
-  const [row] = await selectBoardTasks(tx, and(where, scope)).limit(1);
-  if (!row) throw notFound(BOARD_TASK_NOT_FOUND);
-  return row;
-}
 
 export const boardTasksHandlers: Handlers = {
   async getBoardTask(req, ctx) {
     const user = me(req);
     const board = await boardById(ctx.db, user, req.params.boardId);
-    const row = await visibleBoardTask(ctx.db, user, and(eq(boardTasks.id, req.params.taskId), eq(boardTasks.boardId, board.id))!);
+    const row = await visibleBoardTask(ctx.db, user, req.params.taskId, board.id);
     return ok(boardTaskOut(row, isAdminSide(user)));
   },
 
-  /**
-   * Create (no id) or update a board task (SPEC §5, both form variants). Item name, url and price come
-   * from the item: itemName always; url and price when the form leaves them empty (the simpler form).
-   * url gets 'http://' when it lacks a scheme. On create, need defaults to show, address to
-   * DEFAULT_BOARD_TASK_ADDRESS and status to normal; on update a field the form leaves out keeps its
-   * stored value (a form that does not show status cannot reopen a full board task by omission).
-   * A closed item cannot be put on a board (it may stay on one it is already on).
-   */
+  /** Create (no id) or update a board task of a board the caller sees: the rules are saveBoardTask's. */
   async saveBoardTask(req, ctx) {
-    const user = me(req);
-    const b = req.body;
-    return ctx.db.transaction(async (tx) => {
-      const board = await boardById(tx, user, req.params.boardId);
-      let before: BoardTaskRow | undefined;
-      if (b.id !== undefined) {
-        [before] = await tx
-          .select()
-          .from(boardTasks)
-          .where(and(eq(boardTasks.id, b.id), eq(boardTasks.boardId, board.id)))
-          .for('update');
-        if (!before) throw notFound(BOARD_TASK_NOT_FOUND);
-      }
-      const [item] = await tx.select().from(items).where(eq(items.id, b.itemId)).limit(1);
-      if (!item) throw badRequest(boardTaskMessages.itemMissing);
-      if (item.status === 'close' && before?.itemId !== item.id) throw badRequest(boardTaskMessages.itemClosed);
-
-      const values = {
-        itemId: item.id,
-        itemName: item.itemName,
-        url: withScheme(b.url?.trim() ? b.url : item.url),
-        price: b.price === undefined ? item.price : b.price === null ? null : toCents(b.price),
-        buyIn: toCents(b.buyIn),
-        show: b.show,
-        need: b.need ?? before?.need ?? b.show,
-        averageCost: b.averageCost === undefined ? (before?.averageCost ?? null) : b.averageCost === null ? null : toCents(b.averageCost),
-        address: b.address?.trim() || before?.address || DEFAULT_BOARD_TASK_ADDRESS,
-        status: b.status ?? before?.status ?? NORMAL_BOARD_TASK_STATUS,
-        note: b.note ?? before?.note ?? '',
-        itemSource: b.itemSource ?? before?.itemSource ?? '',
-      };
-      let saved: BoardTaskRow;
-      if (before) {
-        [saved] = (await tx
-          .update(boardTasks)
-          .set({ ...values, updatedAt: new Date() })
-          .where(eq(boardTasks.id, before.id))
-          .returning()) as [BoardTaskRow];
-      } else {
-        [saved] = (await tx
-          .insert(boardTasks)
-          .values({ ...values, boardId: board.id, userId: user.id })
-          .returning()) as [BoardTaskRow];
-      }
-      await writeAudit(tx, {
-        entity: 'boardTask',
-        entityId: saved.id,
-        action: before ? 'edit' : 'create',
-        opUid: user.id,
-        itemName: saved.itemName,
-        upc: item.upc,
-        count: saved.show,
-        status: saved.status,
-        before: before ?? null,
-        after: saved,
-      });
-      const [row] = await selectBoardTasks(tx, eq(boardTasks.id, saved.id));
-      const msg = before ? boardTaskMessages.saved : boardTaskMessages.created;
-      return ok({ status: 'succ' as const, msg, boardTask: boardTaskOut(row!, true) }, msg);
-    });
+    const { row, created } = await saveBoardTask(ctx.db, me(req), req.params.boardId, req.body);
+    const msg = created ? boardTaskMessages.created : boardTaskMessages.saved;
+    return ok({ status: 'succ' as const, msg, boardTask: boardTaskOut(row, true) }, msg);
   },
 
   async listBoardTaskUsers(req, ctx) {
-    const user = me(req);
-    const bt = await visibleBoardTask(ctx.db, user, eq(boardTasks.id, req.params.id));
-    const rows = await ctx.db
-      .select({ userId: users.id, nickName: users.nickName, mailAddr: users.mailAddr, count: sql<number>`sum(${tasks.count})::int` })
-      .from(tasks)
-      .innerJoin(users, eq(users.id, tasks.userId))
-      .where(and(eq(tasks.boardTaskId, bt.row.id), ne(tasks.status, DELETED_TASK_STATUS)))
-      .groupBy(users.id, users.nickName, users.mailAddr)
-      .orderBy(min(tasks.id));
-    return ok(rows.map((r) => ({ ...r, count: Number(r.count) })));
+    const bt = await visibleBoardTask(ctx.db, me(req), req.params.id);
+    return ok(await boardTaskClaimers(ctx.db, bt.row.id));
   },
 
   async listBoardTasks(req, ctx) {
     const user = me(req);
     const board = await boardById(ctx.db, user, req.params.id);
-    const rows = await selectBoardTasks(ctx.db, and(eq(boardTasks.boardId, board.id), memberFilter(user)));
+    const rows = await boardTasksOf(ctx.db, user, board.id);
     return ok(rows.map((r) => boardTaskOut(r, isAdminSide(user))));
   },
 
@@ -151,15 +43,14 @@ export const boardTasksHandlers: Handlers = {
    * see (the actual demand `need` of the board task is the admin's number and never leaves to them).
    */
   async getBoardTaskProgress(req, ctx) {
-    const user = me(req);
-    const row = await visibleBoardTask(ctx.db, user, eq(boardTasks.id, req.params.id));
+    const row = await visibleBoardTask(ctx.db, me(req), req.params.id);
     return ok({ count: Number(row.claimCount), need: row.row.show });
   },
 
   async listBoardTasksByUuid(req, ctx) {
     const user = me(req);
     const board = await boardByUuid(ctx.db, user, req.params.uuid);
-    const rows = await selectBoardTasks(ctx.db, and(eq(boardTasks.boardId, board.id), memberFilter(user)));
+    const rows = await boardTasksOf(ctx.db, user, board.id);
     return ok(rows.map((r) => boardTaskOut(r, isAdminSide(user))));
   },
 };
