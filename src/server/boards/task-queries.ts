@@ -1,6 +1,6 @@
 // Task lists shared by the admin and member task screens: each task with its board, its claimer and
 // the tracking ids of its purchased records (the contract's Task.trackingId, comma-joined).
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { users } from '../db/schema/accounts.ts';
 import { boards } from '../db/schema/boards.ts';
@@ -8,6 +8,7 @@ import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { totalPagesOf } from '../paging.ts';
 import { taskOut } from './shapes.ts';
 import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
+import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
 
 const trackingIdsSql = sql<string>`coalesce((select string_agg(p.tracking_id, ',' order by p.id) from ${purchasedRecords} p where p.task_id = ${tasks.id}), '')`;
 
@@ -33,6 +34,39 @@ const out = (r: Selected) => taskOut(r.row, r);
 export async function listTasksWhere(tx: Tx, where: SQL | undefined) {
   const rows = await baseSelect(tx).where(where).orderBy(asc(tasks.mainId), asc(tasks.subId));
   return rows.map(out);
+}
+
+/** The tasks of these ids (only those of `ownerId` when given: a member's view), as listTasksWhere. */
+export async function listTasksByIds(tx: Tx, ids: number[], ownerId?: number) {
+  if (!ids.length) return [];
+  return listTasksWhere(tx, and(inArray(tasks.id, ids), ownerId === undefined ? undefined : eq(tasks.userId, ownerId)));
+}
+
+/** Whether the member recorded this tracking id (canonical) on a purchased record of one of their live tasks. */
+export async function recordedByMember(tx: Tx, userId: number, trackingId: string): Promise<boolean> {
+  const [own] = await tx
+    .select({ id: purchasedRecords.id })
+    .from(purchasedRecords)
+    .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
+    .where(and(eq(purchasedRecords.trackingId, trackingId), eq(tasks.userId, userId), ne(tasks.status, DELETED_TASK_STATUS)))
+    .limit(1);
+  return own !== undefined;
+}
+
+/** A task's id and claimer, or undefined (who may ask for its labels). */
+export async function taskOwnerOf(tx: Tx, id: number) {
+  const [task] = await tx.select({ id: tasks.id, userId: tasks.userId }).from(tasks).where(eq(tasks.id, id));
+  return task;
+}
+
+/** A task's row with its claimer's name and address (its labels), or undefined. */
+export async function taskWithOwner(tx: Tx, id: number) {
+  const [row] = await tx
+    .select({ task: tasks, owner: { nickName: users.nickName, mailAddr: users.mailAddr } })
+    .from(tasks)
+    .innerJoin(users, eq(users.id, tasks.userId))
+    .where(eq(tasks.id, id));
+  return row;
 }
 
 /** One task as the contract's Task, or undefined. */

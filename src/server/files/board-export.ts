@@ -43,6 +43,12 @@ export const BOARD_USER_TASK_HEADER = ['任务ID', '看板任务ID', '用户ID',
 
 const money = (cents: number | null) => (cents === null ? '' : fromCents(cents));
 
+/** Whether the board exists (checked before a token for its export is issued). */
+export async function boardExists(db: Db, boardId: number): Promise<boolean> {
+  const [board] = await db.select({ id: boards.id }).from(boards).where(eq(boards.id, boardId));
+  return board !== undefined;
+}
+
 /** The board, or null when it does not exist. */
 export async function boardForExport(db: Db, boardId: number) {
   const [board] = await db.select().from(boards).where(eq(boards.id, boardId));

@@ -3,22 +3,20 @@
 // member's task export, the admin's tracking export and the task-amount export (rows and filters:
 // money/statistics.ts), each download behind a short-lived token of
 // its own (files/download-tokens.ts); the withdraw export's handler is in withdraw.ts (its rows:
-// files/withdraw-export.ts), and the board export (files/board-export.ts).
-import { eq } from 'drizzle-orm';
+// files/withdraw-export.ts), and the board export (files/board-export.ts). The rows these read come
+// from those modules and boards/task-queries.ts (decision 164).
 import type { FastifyReply } from 'fastify';
 import type { Db } from '../db/client.ts';
 import type { components } from '../../api/schema';
 import { BOARD_NOT_FOUND, isAdminSide } from '../boards/visibility.ts';
 import { loadSpec, type UserRole } from '../contract.ts';
-import { users } from '../db/schema/accounts.ts';
-import { tasks } from '../db/schema/tasks.ts';
 import { formatTime } from '../dates.ts';
 import { badRequest, forbidden, notFound } from '../errors.ts';
 import { DOWNLOAD_MESSAGES, issueDownloadToken, redeemDownloadToken, type DownloadKind, type DownloadParams } from '../files/download-tokens.ts';
 import { renderLabelsPdf } from '../files/labels-pdf.ts';
 import { taskDisplayId } from '../../../machines/task.machine.ts';
-import { boardForExport, boardWorkbook } from '../files/board-export.ts';
-import { boards } from '../db/schema/boards.ts';
+import { boardExists, boardForExport, boardWorkbook } from '../files/board-export.ts';
+import { taskOwnerOf, taskWithOwner } from '../boards/task-queries.ts';
 import { purchasedTemplate } from '../files/purchased-upload.ts';
 import { userTaskFilters, userTaskParams, userTasksForExport, userTaskWorkbook } from '../files/user-task-export.ts';
 import { MAX_TRACKING_EXPORT_ROWS, trackingExportMessages, trackingWorkbook } from '../files/tracking-export.ts';
@@ -66,11 +64,7 @@ const BUILT_EXPORTS: Partial<
       return { boardId: q.boardId, timezone: q.timezone ?? 0 };
     },
     async check(db, params) {
-      const [board] = await db
-        .select({ id: boards.id })
-        .from(boards)
-        .where(eq(boards.id, Number(params.boardId)));
-      if (!board) throw notFound(BOARD_NOT_FOUND);
+      if (!(await boardExists(db, Number(params.boardId)))) throw notFound(BOARD_NOT_FOUND);
     },
   },
   // The timezone given here; the filters of the admin list come with the link (files/withdraw-export.ts).
@@ -169,18 +163,14 @@ export const filesHandlers: Handlers = {
   /** A member: own tasks only (another's reads as not existing); the admin side: any task. */
   async getPdfDownloadToken(req, ctx) {
     const user = me(req);
-    const [task] = await ctx.db.select({ id: tasks.id, userId: tasks.userId }).from(tasks).where(eq(tasks.id, req.params.id));
+    const task = await taskOwnerOf(ctx.db, req.params.id);
     if (!task || (!isAdminSide(user) && task.userId !== user.id)) throw notFound(TASK_NOT_FOUND);
     return ok(await issueDownloadToken(ctx.db, { actor: user, kind: 'pdf.labels', resourceId: task.id }));
   },
 
   async downloadTaskPdf(req, ctx, reply) {
     const { user } = await redeemDownloadToken(ctx.db, req.params.token, 'pdf.labels', req.params.id);
-    const [row] = await ctx.db
-      .select({ task: tasks, owner: { nickName: users.nickName, mailAddr: users.mailAddr } })
-      .from(tasks)
-      .innerJoin(users, eq(users.id, tasks.userId))
-      .where(eq(tasks.id, req.params.id));
+    const row = await taskWithOwner(ctx.db, req.params.id);
     // Checked again at download: a token outlives nothing, but the task's owner could have changed.
     if (!row || (user.roleType === 'user' && row.task.userId !== user.id)) throw notFound(DOWNLOAD_MESSAGES.invalid);
     const pdf = await renderLabelsPdf(row.task, row.owner);

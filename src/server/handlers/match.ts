@@ -3,12 +3,10 @@
 // /api/match/..."; DECISIONS "Receiving and matching"). Matching itself is
 // src/server/matching/match.ts; these handlers choose what to match and who may ask. The answer lists
 // the tasks concerned after matching - for a member only their own - and a msg saying where a single
-// task stands.
-import { and, eq, inArray, ne } from 'drizzle-orm';
-import { listTasksWhere } from '../boards/task-queries.ts';
+// task stands. Its queries: boards/task-queries.ts (decision 164).
+import { listTasksByIds, recordedByMember } from '../boards/task-queries.ts';
 import { isAdminSide } from '../boards/visibility.ts';
 import type { Tx } from '../db/client.ts';
-import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { notFound } from '../errors.ts';
 import { assignContested, contestedMessages, listContested } from '../matching/contested.ts';
 import { matchTasks, matchTracking, type MatchReport } from '../matching/match.ts';
@@ -17,7 +15,7 @@ import { requireTransition } from '../tasks/apply-event.ts';
 import { lockTaskForChange } from '../tasks/task-changes.ts';
 import { me, ok, type Ctx, type Handlers } from './types.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { DELETED_TASK_STATUS, MATCH_OUTCOME_STATUS, MATCH_QUESTION } from '../../../machines/task.machine.ts';
+import { MATCH_OUTCOME_STATUS, MATCH_QUESTION } from '../../../machines/task.machine.ts';
 
 export const matchMessages = {
   done: '匹配完成',
@@ -28,10 +26,8 @@ export const matchMessages = {
   noTracking: '没有该快递单号的记录',
 } as const;
 
-async function tasksOf(tx: Tx, user: SessionUser, report: MatchReport) {
-  if (!report.taskIds.length) return [];
-  return listTasksWhere(tx, and(inArray(tasks.id, report.taskIds), isAdminSide(user) ? undefined : eq(tasks.userId, user.id)));
-}
+/** The tasks the matching concerned, for a member only their own. */
+const tasksOf = (tx: Tx, user: SessionUser, report: MatchReport) => listTasksByIds(tx, report.taskIds, isAdminSide(user) ? undefined : user.id);
 
 function taskMessage(t: { status: string; productCount: number; count: number }) {
   if (t.status === MATCH_OUTCOME_STATUS.locked) return matchMessages.locked;
@@ -65,15 +61,7 @@ async function matchTask(ctx: Ctx, user: SessionUser, taskId: number) {
 async function matchTrackingId(ctx: Ctx, user: SessionUser, raw: string) {
   const trackingId = checkTrackingId(raw);
   return ctx.db.transaction(async (tx) => {
-    if (!isAdminSide(user)) {
-      const [own] = await tx
-        .select({ id: purchasedRecords.id })
-        .from(purchasedRecords)
-        .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
-        .where(and(eq(purchasedRecords.trackingId, trackingId), eq(tasks.userId, user.id), ne(tasks.status, DELETED_TASK_STATUS)))
-        .limit(1);
-      if (!own) throw notFound(matchMessages.noTracking);
-    }
+    if (!isAdminSide(user) && !(await recordedByMember(tx, user.id, trackingId))) throw notFound(matchMessages.noTracking);
     const report = await matchTracking(tx, trackingId, user);
     return ok({ opStatus: 'succ' as const, msg: matchMessages.done, tasks: await tasksOf(tx, user, report) }, matchMessages.done);
   });
