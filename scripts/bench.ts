@@ -32,6 +32,7 @@ import { PURCHASED_COLUMNS, PURCHASED_LIMITS } from '../src/server/files/purchas
 import { TRACKING_COLUMNS, TRACKING_LIMITS } from '../src/server/files/tracking-upload.ts';
 import { growScans, seedGrowthBase, seedOpenTasks, seedReceiving, seedResponsive, seedScans } from './bench-seed.ts';
 import { bareDb, startBare } from './bench-bare.ts';
+import { benchOutbox, ourOutbox } from './bench-outbox.ts';
 
 /**
  * BENCH_CONCURRENCY: clients at once (16).
@@ -47,7 +48,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 10000);
  * BENCH_ONLY: comma-separated scenario groups: base, upload, receiving, responsive, start (start
  * and memory of the server as `npm start` runs it: benchStartAndMemory); `ratios` is the part of
  * receiving that measures the app beside its bare routes (the ratio targets) alone; `growth`
- * (benchGrowth, minutes: not in the default set) the hot paths as the tables grow.
+ * (benchGrowth, minutes: not in the default set) the hot paths as the tables grow; `outbox`
+ * (bench-outbox.ts, not in the default set) mail enqueued in transactions and drained to SMTP.
  */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'base,upload,receiving,responsive,start').split(','));
 
@@ -479,6 +481,11 @@ async function main() {
   if (ONLY.has('start')) await benchStartAndMemory();
   if (ONLY.has('receiving') || ONLY.has('ratios')) await benchReceiving(base, database, admins[0]!.id, hash, as, many, ONLY.has('receiving'));
   if (ONLY.has('growth')) await benchGrowth(base, database, admins[0]!.id, hash, as);
+  if (ONLY.has('outbox')) {
+    // The app's worker (file mailer, 5 s poll) would take rows from the measured one.
+    await outbox.stop();
+    await benchOutbox(database, [ourOutbox(database)]);
+  }
 
   await app.close();
   await outbox.stop();

@@ -34,114 +34,145 @@ export interface OutboxWorker {
   instanceId(): Promise<number>;
 }
 
-export function startOutboxWorker(db: Db, mailer: Mailer, log: FastifyBaseLogger, opts: { pollMs?: number } = {}): OutboxWorker {
-  let running: Promise<number> | undefined;
-  let again = false;
-  let stopped = false;
+type OutboxRow = typeof outbox.$inferSelect;
+
+/**
+ * The worker's lock, taken on first use and again if its session was lost. Taking it frees the rows
+ * an earlier holder of the same id (a worker now gone) had claimed.
+ */
+function lockKeeper(db: Db) {
   let lock: Promise<SessionLock> | undefined;
-
-  /** The worker's lock, taken on first use and again if its session was lost. */
-  async function ownLock(): Promise<SessionLock> {
-    const pending = (lock ??= takeLock().catch((err: unknown) => {
-      lock = undefined;
-      throw err;
-    }));
-    const taken = await pending;
-    if (taken.held()) return taken;
-    if (lock === pending) lock = undefined;
-    return ownLock();
-  }
-
-  async function takeLock(): Promise<SessionLock> {
+  async function take(): Promise<SessionLock> {
     const taken = await holdSessionLock(db, OUTBOX_LOCK_NAMESPACE);
-    // Rows claimed under this id by an earlier holder of it (a worker now gone) are free again.
     await db
       .update(outbox)
       .set({ claimedBy: null })
       .where(and(eq(outbox.status, 'pending'), eq(outbox.claimedBy, taken.key)));
     return taken;
   }
+  async function own(): Promise<SessionLock> {
+    const pending = (lock ??= take().catch((err: unknown) => {
+      lock = undefined;
+      throw err;
+    }));
+    const taken = await pending;
+    if (taken.held()) return taken;
+    if (lock === pending) lock = undefined;
+    return own();
+  }
+  async function release() {
+    const held = lock && (await lock.catch(() => undefined));
+    lock = undefined;
+    await held?.release();
+  }
+  return { own, release };
+}
 
-  async function runOnce(): Promise<number> {
-    if (stopped) return 0;
-    const own = await ownLock();
-    const me = own.key;
-    // Claims of workers that are gone: due again now (their send may or may not have happened; a
-    // crash between the SMTP answer and the row's update is the one case that mails twice).
+/**
+ * Claims of workers that are gone: due again now (their send may or may not have happened; a crash
+ * between the SMTP answer and the row's update is the one case that mails twice).
+ */
+const freeLostClaims = (db: Db, me: number) =>
+  db
+    .update(outbox)
+    .set({ claimedBy: null })
+    .where(
+      and(eq(outbox.status, 'pending'), isNotNull(outbox.claimedBy), ne(outbox.claimedBy, me), not(sessionLockHeld(OUTBOX_LOCK_NAMESPACE, outbox.claimedBy))),
+    );
+
+/** Claims up to BATCH due rows for `me` (rows another worker is claiming are skipped, not waited for). */
+const claimDue = (db: Db, me: number): Promise<OutboxRow[]> =>
+  db.transaction(async (tx) => {
+    const rows = await tx
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.status, 'pending'), isNull(outbox.claimedBy), lte(outbox.nextAttemptAt, new Date())))
+      .orderBy(outbox.id)
+      .limit(BATCH)
+      .for('update', { skipLocked: true });
+    if (rows.length)
+      await tx
+        .update(outbox)
+        .set({ claimedBy: me })
+        .where(
+          inArray(
+            outbox.id,
+            rows.map((r) => r.id),
+          ),
+        );
+    return rows;
+  });
+
+/** Hands back claimed rows unsent. */
+const release = (db: Db, me: number, ids: number[]) =>
+  db
+    .update(outbox)
+    .set({ claimedBy: null })
+    .where(and(inArray(outbox.id, ids), eq(outbox.claimedBy, me)));
+
+/**
+ * Sends one claimed row and records the outcome (only while `me` still claims it): sent, or due
+ * again after an exponential backoff, or failed after MAX_ATTEMPTS. Answers whether it was sent.
+ */
+async function sendRow(db: Db, mailer: Mailer, log: FastifyBaseLogger, row: OutboxRow, me: number): Promise<boolean> {
+  const mine = and(eq(outbox.id, row.id), eq(outbox.claimedBy, me));
+  try {
+    await mailer.send({ to: row.toAddr, subject: row.subject, text: row.text, html: row.html ?? undefined }, row.transport);
     await db
       .update(outbox)
-      .set({ claimedBy: null })
-      .where(
-        and(eq(outbox.status, 'pending'), isNotNull(outbox.claimedBy), ne(outbox.claimedBy, me), not(sessionLockHeld(OUTBOX_LOCK_NAMESPACE, outbox.claimedBy))),
-      );
+      .set({ status: 'sent', sentAt: new Date(), attempts: row.attempts + 1, lastError: null, claimedBy: null })
+      .where(mine);
+    return true;
+  } catch (err) {
+    const attempts = row.attempts + 1;
+    const delayS = Math.min(3600, 15 * 2 ** (attempts - 1));
+    log.warn({ err, outboxId: row.id, attempts }, 'outbox send failed');
+    await db
+      .update(outbox)
+      .set({
+        attempts,
+        status: attempts >= MAX_ATTEMPTS ? 'failed' : 'pending',
+        lastError: String((err as Error).message ?? err).slice(0, 500),
+        nextAttemptAt: sql`now() + make_interval(secs => ${delayS})`,
+        claimedBy: null,
+      })
+      .where(mine);
+    return false;
+  }
+}
+
+export function startOutboxWorker(db: Db, mailer: Mailer, log: FastifyBaseLogger, opts: { pollMs?: number } = {}): OutboxWorker {
+  let running: Promise<number> | undefined;
+  let again = false;
+  let stopped = false;
+  const lock = lockKeeper(db);
+
+  /** Batch after batch until none is due; no more sends once stopping or once the lock is lost. */
+  async function runOnce(): Promise<number> {
+    if (stopped) return 0;
+    const own = await lock.own();
+    await freeLostClaims(db, own.key);
     let sent = 0;
     while (!stopped) {
-      const due = await db.transaction(async (tx) => {
-        const rows = await tx
-          .select()
-          .from(outbox)
-          .where(and(eq(outbox.status, 'pending'), isNull(outbox.claimedBy), lte(outbox.nextAttemptAt, new Date())))
-          .orderBy(outbox.id)
-          .limit(BATCH)
-          .for('update', { skipLocked: true });
-        if (rows.length)
-          await tx
-            .update(outbox)
-            .set({ claimedBy: me })
-            .where(
-              inArray(
-                outbox.id,
-                rows.map((r) => r.id),
-              ),
-            );
-        return rows;
-      });
+      const due = await claimDue(db, own.key);
       if (due.length === 0) return sent;
       for (const [i, row] of due.entries()) {
-        // Stopping, or the lock's session is lost (others may now take these rows): no more sends.
+        // (When the lock's session is lost others may take these rows at once.)
         if (stopped || !own.held()) {
           await release(
-            me,
+            db,
+            own.key,
             due.slice(i).map((r) => r.id),
           );
           return sent;
         }
-        // Only the claim's owner records the outcome.
-        const mine = and(eq(outbox.id, row.id), eq(outbox.claimedBy, me));
-        try {
-          await mailer.send({ to: row.toAddr, subject: row.subject, text: row.text, html: row.html ?? undefined }, row.transport);
-          await db
-            .update(outbox)
-            .set({ status: 'sent', sentAt: new Date(), attempts: row.attempts + 1, lastError: null, claimedBy: null })
-            .where(mine);
-          sent++;
-        } catch (err) {
-          const attempts = row.attempts + 1;
-          const failed = attempts >= MAX_ATTEMPTS;
-          const delayS = Math.min(3600, 15 * 2 ** (attempts - 1));
-          log.warn({ err, outboxId: row.id, attempts }, 'outbox send failed');
-          await db
-            .update(outbox)
-            .set({
-              attempts,
-              status: failed ? 'failed' : 'pending',
-              lastError: String((err as Error).message ?? err).slice(0, 500),
-              nextAttemptAt: sql`now() + make_interval(secs => ${delayS})`,
-              claimedBy: null,
-            })
-            .where(mine);
-        }
+        if (await sendRow(db, mailer, log, row, own.key)) sent++;
       }
     }
     return sent;
   }
 
-  const release = (me: number, ids: number[]) =>
-    db
-      .update(outbox)
-      .set({ claimedBy: null })
-      .where(and(inArray(outbox.id, ids), eq(outbox.claimedBy, me)));
-
+  /** One run at a time; a run asked for while one goes starts after it. */
   function run(): Promise<number> {
     if (running) {
       again = true;
@@ -162,17 +193,15 @@ export function startOutboxWorker(db: Db, mailer: Mailer, log: FastifyBaseLogger
     return running;
   }
 
-  const timer = setInterval(() => void run(), opts.pollMs ?? POLL_MS);
-  timer.unref();
+  const timer = setInterval(() => void run(), opts.pollMs ?? POLL_MS).unref();
 
   return {
     kick() {
       if (!stopped) setImmediate(() => void run());
     },
     async drain() {
-      // Through run()'s single flight, pass after pass, until a pass finds nothing due and no run
-      // is in flight: a kick that arrives while a run is going starts another run after it (again),
-      // which would claim the new rows while a pass of drain's own, beside it, found none due.
+      // Through run()'s single flight until a pass finds nothing due and no run is in flight: a kick
+      // during a run starts another after it (again), which may claim rows a pass of drain's missed.
       let sent = 0;
       for (;;) {
         while (running) await running;
@@ -185,12 +214,10 @@ export function startOutboxWorker(db: Db, mailer: Mailer, log: FastifyBaseLogger
       stopped = true;
       clearInterval(timer);
       if (running) await running;
-      const held = lock && (await lock.catch(() => undefined));
-      lock = undefined;
-      await held?.release();
+      await lock.release();
     },
     async instanceId() {
-      return (await ownLock()).key;
+      return (await lock.own()).key;
     },
   };
 }

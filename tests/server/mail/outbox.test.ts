@@ -7,9 +7,10 @@
 import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { rowsOf } from '../../../src/server/db/client.ts';
 import { outbox } from '../../../src/server/db/schema/accounts.ts';
 import { createMailer, type Mailer } from '../../../src/server/mail/mailer.ts';
-import { enqueueMail, OUTBOX_LOCK_NAMESPACE, startOutboxWorker, type OutboxWorker } from '../../../src/server/mail/outbox.ts';
+import { enqueueMail, MAX_ATTEMPTS, OUTBOX_LOCK_NAMESPACE, startOutboxWorker, type OutboxWorker } from '../../../src/server/mail/outbox.ts';
 import { dbDriver, useTestApp } from '../support/harness.ts';
 import { useSmtpSink } from '../support/smtp-sink.ts';
 
@@ -139,5 +140,39 @@ describe('outbox workers', () => {
     expect(sink.mails).toHaveLength(6);
     expect(sink.connections() - before).toBe(1);
     expect(await database.db.select().from(outbox).where(eq(outbox.status, 'sent'))).toHaveLength(6);
+  });
+
+  it('sends a mail iff the transaction that enqueued it commits', async () => {
+    const { database, outbox: worker } = t();
+    await expect(
+      database.db.transaction(async (tx) => {
+        await enqueueMail(tx, 'test', [mail(1)]);
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    await database.db.transaction((tx) => enqueueMail(tx, 'test', [mail(2)]));
+    expect(await worker.drain()).toBe(1);
+    expect(sink.mails.map((m) => m.to)).toEqual(['m2@x.test']);
+  });
+
+  it('retries a failed send later, and gives up after MAX_ATTEMPTS keeping the row', async () => {
+    const { database } = t();
+    await enqueueMail(database.db, 'test', [mail(1)]);
+    const failing: Mailer = { send: () => Promise.reject(new Error('421 try later')), close: () => undefined };
+    const worker = startOutboxWorker(database.db, failing, silent, { pollMs: 3_600_000 });
+    expect(await worker.drain()).toBe(0);
+    const [first] = await rows();
+    expect([first!.status, first!.attempts, first!.lastError, first!.claimedBy]).toEqual(['pending', 1, '421 try later', null]);
+    // Not due again at once: the first retry waits 15 s.
+    const [due] = await rowsOf<{ wait: number }>(database.db.execute(sql`select extract(epoch from next_attempt_at - now())::float8 as wait from outbox`));
+    expect(due!.wait).toBeGreaterThan(10);
+    expect(await worker.drain()).toBe(0);
+    expect((await rows())[0]!.attempts).toBe(1);
+
+    // The last attempt, once due, fails the row for good.
+    await database.db.update(outbox).set({ attempts: MAX_ATTEMPTS - 1, nextAttemptAt: new Date(0) });
+    expect(await worker.drain()).toBe(0);
+    await worker.stop();
+    expect((await rows()).map((r) => [r.status, r.attempts])).toEqual([['failed', MAX_ATTEMPTS]]);
   });
 });
