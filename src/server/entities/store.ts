@@ -52,8 +52,13 @@ export interface Entity<Row extends LifecycleRow<S>, S extends string, E extends
   notFound: string;
   /** The member a row belongs to: a member (role user) acts on their own rows only. */
   ownerOf?(row: Row): number;
-  /** Its machine's answer to `event` for the row (the row's status, and the context built from the row). */
-  decide(row: Row, event: E): Decision<S>;
+  /**
+   * What its machine's guards read beyond the row (counts of other tables: a board's tasks and
+   * groups), one per row, read under the rows' locks just before deciding. Without it the row is all.
+   */
+  contextOf?(tx: Tx, rows: readonly Row[]): Promise<readonly unknown[]>;
+  /** Its machine's answer to `event` for the row (the row's status, and the context built from the row, or `contextOf`'s). */
+  decide(row: Row, event: E, context?: unknown): Decision<S>;
   /** The audit action of an event; the event type without its prefix ("pay.agree" -> "agree") by default. */
   actionOf?(event: E): string;
   /** Columns an event stamps with the time of the change (e.g. paidAt on pay.paid). */
@@ -81,6 +86,8 @@ export interface ApplyOptions<Row> {
   set?: SetOf<Row>;
   /** The audit action; entity.actionOf(event) by default. */
   action?: string;
+  /** What a change's audit entry says beyond the entity's `describe` (what a publication mailed, a record's task); its fields win. */
+  audit?: (moved: Moved<Row>) => Partial<AuditEntry>;
   now?: Date;
 }
 
@@ -108,10 +115,18 @@ export interface Planned<Row, S extends string> {
   emits: readonly { type: string }[];
 }
 
-/** The machine's answer for every row, all or nothing: the first refusal throws A00001 with its message. Pure. */
-export function planEvent<X extends AnyEntity>(entity: X, rows: readonly RowOf<X>[], event: EventOf<X>): Planned<RowOf<X>, StatusOf<X>>[] {
-  return rows.map((row) => {
-    const d = entity.decide(row, event);
+/**
+ * The machine's answer for every row, all or nothing: the first refusal throws A00001 with its
+ * message. Pure: an entity with `contextOf` is given its contexts (one per row).
+ */
+export function planEvent<X extends AnyEntity>(
+  entity: X,
+  rows: readonly RowOf<X>[],
+  event: EventOf<X>,
+  contexts?: readonly unknown[],
+): Planned<RowOf<X>, StatusOf<X>>[] {
+  return rows.map((row, i) => {
+    const d = entity.decide(row, event, contexts?.[i]);
     if (!d.ok) throw badRequest(d.msg);
     return { row, next: d.next as StatusOf<X>, emits: d.emits ?? [] };
   });
@@ -152,7 +167,7 @@ export async function applyToLocked<X extends AnyEntity>(
   opts: ApplyOptions<RowOf<X>> = {},
 ): Promise<RowOf<X>[]> {
   if (!rows.length) return [];
-  const planned = planEvent(entity, rows, event);
+  const planned = planEvent(entity, rows, event, await entity.contextOf?.(tx, rows));
   const now = opts.now ?? new Date();
   const stamped = Object.fromEntries((entity.stamps?.(event) ?? []).map((column) => [column, now]));
   const moved: Moved<RowOf<X>>[] = [];
@@ -169,7 +184,7 @@ export async function applyToLocked<X extends AnyEntity>(
   const action = opts.action ?? entity.actionOf?.(event) ?? defaultAction(event);
   await writeAudit(
     tx,
-    moved.map((m) => auditOf(entity, actor, action, m.before, m.after)),
+    moved.map((m) => ({ ...auditOf(entity, actor, action, m.before, m.after), ...opts.audit?.(m) })),
   );
   await publishLive(
     tx,

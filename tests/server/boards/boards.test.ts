@@ -1,7 +1,7 @@
 // Boards and board tasks through the real API on a real database (SPEC §2, §3, §4, §5 "Board" and
 // "Admin board task form", §7 "Boards" and "Board tasks"; DECISIONS "Boards, claims and tasks",
 // "Roles", "Mail"). Publishing rules are machines/board.machine.ts's, with its messages.
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { boardMessages } from '../../../machines/board.machine.ts';
 import { outbox } from '../../../src/server/db/schema/accounts.ts';
@@ -121,6 +121,21 @@ describe('saving a board', () => {
     expect((await admin.post(`/api/boardtask/publish/${board.id}`)).body).toEqual({ code: 'A00001', msg: boardMessages.closed });
     expect((await edit({ status: 'open' })).body.data).toMatchObject({ status: 'open' });
     expect(await admin.post('/api/board/info', boardForm({ id: 999 }))).toMatchObject({ status: 404, body: { code: 'A00004' } });
+    // The board's trail: each save as what it did (a refused one left nothing), with the status it left.
+    const trail = await database.db
+      .select({ action: auditLog.action, status: auditLog.status })
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'board'), eq(auditLog.entityId, board.id)))
+      .orderBy(asc(auditLog.id));
+    expect(trail).toEqual([
+      { action: 'create', status: 'unpublish' },
+      { action: 'edit', status: 'unpublish' },
+      { action: 'groups.add', status: null },
+      { action: 'publish.all', status: 'open' },
+      { action: 'edit', status: 'open' },
+      { action: 'close', status: 'close' },
+      { action: 'reopen', status: 'open' },
+    ]);
   });
 
   it('is admin-side: a member gets 403', async () => {
@@ -243,7 +258,7 @@ describe('publishing', () => {
     const g2 = await seedGroup(database, 'g2');
     const unbound = await seedGroup(database, 'unbound');
     const a = await memberApi('a@x.test', g1.id);
-    await memberApi('b@x.test', g2.id);
+    const b = await memberApi('b@x.test', g2.id);
     await database.db.insert(userGroupMembers).values({ groupId: g2.id, userId: a.user.id });
     await memberApi('c@x.test', unbound.id);
     const board = await boardWithTask(admin);
@@ -270,6 +285,8 @@ describe('publishing', () => {
       .from(auditLog)
       .where(and(eq(auditLog.entity, 'board'), eq(auditLog.action, 'publish.all')));
     expect(audit).toMatchObject({ entityId: board.id, status: 'open', count: 2 });
+    // The trail says who was mailed (each member once, though a is in both groups).
+    expect(audit!.after).toMatchObject({ status: 'open', audience: [a.user.id, b.user.id].sort((x, y) => x - y) });
 
     // The members now see it; an open board may be published again (and mails again).
     expect((await a.api.get<BoardOut>(`/api/board/infouuid/${board.uuid}`)).body.data).toMatchObject({ id: board.id, status: 'open' });
