@@ -11,7 +11,7 @@ import { productCodeKey } from '../../../machines/product-code.ts';
 import { isSeen } from '../../../machines/scan-record.machine.ts';
 import { CONTESTED_MESSAGE, DELETED_TASK_STATUS, taskDisplayId } from '../../../machines/task.machine.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
-import { purchasedAuditEntry } from '../tasks/purchased-service.ts';
+import { purchasedAuditEntry } from '../entities/purchased-record.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { rowsOf, type Tx } from '../db/client.ts';
 import { lockTrackings } from '../db/matching-store.ts';

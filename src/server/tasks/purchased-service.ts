@@ -5,18 +5,21 @@
 // the same rules with the same words (savePurchasedRecord), inside the caller's transaction. Which
 // task's records a member may change is the task machine's task.records (decision 090). Every change
 // is audited and followed by matching of its tracking id(s) (matching/match.ts), taking matching's
-// locks first so a record change and a scan of the same parcel never deadlock.
+// locks first so a record change and a scan of the same parcel never deadlock. A record's status
+// moves through the lifecycle store (the record declared in entities/purchased-record.ts): the
+// record dialog's change through applyToLocked, the upload's set-based writes asking planEvent.
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { writeAudit, type AuditEntry } from '../audit.ts';
+import { purchasedAuditEntry, purchasedEntity, taskAudit, type PurchasedRow } from '../entities/purchased-record.ts';
+import { applyToLocked, planEvent } from '../entities/store.ts';
 import { rowsOf, type Tx } from '../db/client.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { Code } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import { lockForMatching } from '../db/matching-store.ts';
 import { matchTracking, matchTrackings } from '../matching/match.ts';
-import { recordsEvent, type PurchasedStatus } from '../../../machines/task.machine.ts';
+import { recordsEvent } from '../../../machines/task.machine.ts';
 import { isRecordFrozen } from '../../../machines/purchased-record.machine.ts';
-import { nextPurchasedStatus } from '../../../machines/purchased-record.machine.ts';
 import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 import {
   MAX_PRODUCT_COUNT,
@@ -30,7 +33,7 @@ import { decideTask, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
 import { isAdminSide } from '../boards/visibility.ts';
 import { memberTaskChanged, publishLive } from '../live/publish.ts';
 
-export type PurchasedRow = typeof purchasedRecords.$inferSelect;
+export type { PurchasedRow };
 
 export const purchasedMessages = {
   // The input rules' words are the purchased record's own (machines/purchased-record.ts).
@@ -83,37 +86,6 @@ async function taskForEdit(tx: Tx, actor: SessionUser, taskId: number): Promise<
   return editRefusal(actor, task) ?? task!;
 }
 
-/** The audit entry of a change of a purchased record (`count`: the units the entry names, the record's own by default). */
-export function purchasedAuditEntry(
-  actor: SessionUser,
-  action: string,
-  task: TaskRow,
-  before: PurchasedRow | null,
-  after: PurchasedRow | null,
-  count = after?.productCount ?? before?.productCount ?? null,
-): AuditEntry {
-  const row = (after ?? before)!;
-  return {
-    entity: 'purchased',
-    entityId: row.id,
-    action,
-    opUid: actor.id,
-    userId: task.userId,
-    mainId: task.mainId,
-    subId: task.subId,
-    taskId: task.id,
-    upc: task.upc,
-    count,
-    itemName: task.itemName,
-    // The task's status (the task audit's status column is a task status); the record's own
-    // status is in before/after.
-    status: task.status,
-    trackingId: row.trackingId,
-    before,
-    after,
-  };
-}
-
 /** Keeps tasks.tracking_id ("latest tracking id recorded") in step with the records of the given tasks. */
 async function refreshTaskTrackingIds(tx: Tx, taskIds: number[]) {
   if (!taskIds.length) return;
@@ -143,6 +115,9 @@ async function recordedUnits(tx: Tx, taskIds: number[], except: number[] = []): 
   for (const r of rows) out.set(r.taskId, Number(r.n));
   return out;
 }
+
+/** A record's tracking id or count changed: matching judges it again. */
+const recordChange = { type: 'record.change' } as const;
 
 const reread = async (tx: Tx, id: number) => (await tx.select().from(purchasedRecords).where(eq(purchasedRecords.id, id)))[0];
 
@@ -249,19 +224,11 @@ export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: Pur
     await matchTracking(tx, trackingId, actor);
     return { opStatus: 'succ', msg: purchasedMessages.created, record: await reread(tx, created!.id) };
   }
-  const [after] = await tx
-    .update(purchasedRecords)
-    .set({
-      trackingId,
-      typedTrackingId,
-      productCount,
-      status: nextPurchasedStatus(change.before.status, { type: 'record.change' }),
-      msg: '',
-      updatedAt: new Date(),
-    })
-    .where(eq(purchasedRecords.id, change.before.id))
-    .returning();
-  await writeAudit(tx, purchasedAuditEntry(actor, 'update', task, change.before, after!));
+  await applyToLocked(tx, purchasedEntity, actor, [change.before], recordChange, {
+    action: 'update',
+    set: { trackingId, typedTrackingId, productCount, msg: '' },
+    audit: () => taskAudit(task),
+  });
   await refreshTaskTrackingIds(tx, [task.id]);
   await matchTrackings(tx, [change.before.trackingId, trackingId], actor);
   return { opStatus: 'succ', msg: purchasedMessages.saved, record: await reread(tx, change.before.id), oldQty: change.before.productCount };
@@ -294,7 +261,7 @@ export async function savePurchasedRecords(
     const invalid = purchasedInputError(input);
     return invalid ? refuse(invalid) : { opStatus: 'succ', msg: '' };
   });
-  const valid = inputs.flatMap((input, i) =>
+  const valid = inputs.flatMap((input, i): BulkInput[] =>
     results[i]!.opStatus === 'succ'
       ? [
           {
@@ -307,37 +274,79 @@ export async function savePurchasedRecords(
         ]
       : [],
   );
-  const key = (taskId: number, trackingId: string) => `${taskId}\u0000${trackingId}`;
-  if (new Set(valid.map((v) => key(v.taskId, v.trackingId))).size !== valid.length) throw new Error('savePurchasedRecords: repeated (taskId, trackingId)');
+  if (new Set(valid.map((v) => bulkKey(v.taskId, v.trackingId))).size !== valid.length) throw new Error('savePurchasedRecords: repeated (taskId, trackingId)');
   const taskIds = [...new Set(valid.map((v) => v.taskId))].sort((a, b) => a - b);
   await lockForMatching(
     tx,
     valid.map((v) => v.trackingId),
     taskIds,
   );
+  const plan = planBulk(actor, mode, valid, await readBulk(tx, taskIds), results);
+  if (opts.dryRun || (opts.allOrNothing && results.some((r) => r.opStatus !== 'succ'))) return results;
 
+  await writeBulk(tx, actor, plan, results);
+  const changed = [...plan.inserts, ...plan.updates];
+  await refreshTaskTrackingIds(tx, [...new Set(changed.map((c) => c.task.id))]);
+  await matchTrackings(
+    tx,
+    changed.map((c) => canonicalTrackingId(inputs[c.i]!.trackingId)),
+    actor,
+  );
+  return results;
+}
+
+/** A valid input of savePurchasedRecords (index `i` in the inputs), its tracking id canonical. */
+interface BulkInput {
+  i: number;
+  taskId: number;
+  trackingId: string;
+  typedTrackingId: string;
+  productCount: number;
+}
+
+interface BulkPlan {
+  inserts: { i: number; task: TaskRow; values: typeof purchasedRecords.$inferInsert }[];
+  updates: { i: number; task: TaskRow; before: PurchasedRow; productCount: number }[];
+}
+
+const bulkKey = (taskId: number, trackingId: string) => `${taskId}\u0000${trackingId}`;
+
+/** The tasks `taskIds` and their records (locked), by task id and by (task, tracking id). */
+async function readBulk(tx: Tx, taskIds: number[]) {
   const taskById = new Map<number, TaskRow>();
   const existing = new Map<string, PurchasedRow>();
   for (let i = 0; i < taskIds.length; i += CHUNK) {
     const ids = taskIds.slice(i, i + CHUNK);
     for (const t of await tx.select().from(tasks).where(inArray(tasks.id, ids))) taskById.set(t.id, t);
     const recs = await tx.select().from(purchasedRecords).where(inArray(purchasedRecords.taskId, ids)).for('update');
-    for (const r of recs) existing.set(key(r.taskId, r.trackingId), r);
+    for (const r of recs) existing.set(bulkKey(r.taskId, r.trackingId), r);
   }
+  return { taskById, existing };
+}
 
-  const inserts: { i: number; task: TaskRow; values: typeof purchasedRecords.$inferInsert }[] = [];
-  const updates: { i: number; task: TaskRow; before: PurchasedRow; productCount: number; status: PurchasedStatus }[] = [];
+/**
+ * Decides each valid input by savePurchasedRecord's rules, the inputs before it in the file counting
+ * towards its task's units; a refusal or skip goes into `results`, the writes into the plan.
+ */
+function planBulk(
+  actor: SessionUser,
+  mode: 'insert' | 'update',
+  valid: BulkInput[],
+  read: Awaited<ReturnType<typeof readBulk>>,
+  results: PurchasedResult[],
+): BulkPlan {
+  const plan: BulkPlan = { inserts: [], updates: [] };
   // The units each task's records hold, as the rows before in the file leave them.
-  const units = new Map<number, number>(taskIds.map((id) => [id, 0]));
-  for (const r of existing.values()) units.set(r.taskId, (units.get(r.taskId) ?? 0) + r.productCount);
+  const units = new Map<number, number>([...read.taskById.keys()].map((id) => [id, 0]));
+  for (const r of read.existing.values()) units.set(r.taskId, (units.get(r.taskId) ?? 0) + r.productCount);
   for (const v of valid) {
-    const task = taskById.get(v.taskId);
+    const task = read.taskById.get(v.taskId);
     const refusal = editRefusal(actor, task);
     if (refusal) {
       results[v.i] = refusal;
       continue;
     }
-    const found = existing.get(key(v.taskId, v.trackingId));
+    const found = read.existing.get(bulkKey(v.taskId, v.trackingId));
     const change = decideChange(mode, v.trackingId, v.productCount, found, found);
     const held = units.get(task!.id)! - (change.write === 'update' ? change.before.productCount : 0);
     if (change.write && held + v.productCount > task!.count) {
@@ -346,26 +355,24 @@ export async function savePurchasedRecords(
     }
     if (change.write) units.set(task!.id, held + v.productCount);
     if (!change.write) results[v.i] = change.result;
-    else if (change.write === 'insert')
-      inserts.push({
-        i: v.i,
-        task: task!,
-        values: { taskId: task!.id, userId: task!.userId, trackingId: v.trackingId, typedTrackingId: v.typedTrackingId, productCount: v.productCount },
-      });
-    else
-      updates.push({
-        i: v.i,
-        task: task!,
-        before: change.before,
-        productCount: v.productCount,
-        status: nextPurchasedStatus(change.before.status, { type: 'record.change' }),
-      });
+    else if (change.write === 'insert') {
+      const values = { taskId: task!.id, userId: task!.userId, trackingId: v.trackingId, typedTrackingId: v.typedTrackingId, productCount: v.productCount };
+      plan.inserts.push({ i: v.i, task: task!, values });
+    } else plan.updates.push({ i: v.i, task: task!, before: change.before, productCount: v.productCount });
   }
-  if (opts.dryRun || (opts.allOrNothing && results.some((r) => r.opStatus !== 'succ'))) return results;
+  return plan;
+}
 
+/**
+ * Writes the plan set-based (CHUNK rows a statement) with its audit entries, and puts the records
+ * written into `results`. An update is the machine's record.change, asked through the store's
+ * planEvent and written here in one statement per chunk (the store's applyToLocked writes a row a
+ * statement; an upload has tens of thousands).
+ */
+async function writeBulk(tx: Tx, actor: SessionUser, plan: BulkPlan, results: PurchasedResult[]) {
   const audits: AuditEntry[] = [];
-  for (let i = 0; i < inserts.length; i += CHUNK) {
-    const chunk = inserts.slice(i, i + CHUNK);
+  for (let i = 0; i < plan.inserts.length; i += CHUNK) {
+    const chunk = plan.inserts.slice(i, i + CHUNK);
     // A multi-row INSERT ... RETURNING answers in the order of its VALUES.
     const created = await tx
       .insert(purchasedRecords)
@@ -377,27 +384,24 @@ export async function savePurchasedRecords(
     });
   }
   const now = new Date();
-  for (let i = 0; i < updates.length; i += CHUNK) {
-    const chunk = updates.slice(i, i + CHUNK);
+  for (let i = 0; i < plan.updates.length; i += CHUNK) {
+    const chunk = plan.updates.slice(i, i + CHUNK);
+    const statuses = planEvent(
+      purchasedEntity,
+      chunk.map((u) => u.before),
+      recordChange,
+    ).map((p) => p.next);
     await tx.execute(sql`
       update purchased_records p set product_count = v.n, status = v.s::purchased_status, msg = '', updated_at = ${now}
-      from unnest(${sql.param(chunk.map((u) => u.before.id))}::int[], ${sql.param(chunk.map((u) => u.productCount))}::int[], ${sql.param(chunk.map((u) => u.status))}::text[]) as v(id, n, s)
+      from unnest(${sql.param(chunk.map((u) => u.before.id))}::int[], ${sql.param(chunk.map((u) => u.productCount))}::int[], ${sql.param(statuses)}::text[]) as v(id, n, s)
       where p.id = v.id`);
-    for (const u of chunk) {
-      const after: PurchasedRow = { ...u.before, productCount: u.productCount, status: u.status, msg: '', updatedAt: now };
+    chunk.forEach((u, k) => {
+      const after: PurchasedRow = { ...u.before, productCount: u.productCount, status: statuses[k]!, msg: '', updatedAt: now };
       audits.push(purchasedAuditEntry(actor, 'update', u.task, u.before, after));
       results[u.i] = { opStatus: 'succ', msg: purchasedMessages.saved, record: after, oldQty: u.before.productCount };
-    }
+    });
   }
   await writeAudit(tx, audits);
-  const changed = [...inserts, ...updates];
-  await refreshTaskTrackingIds(tx, [...new Set(changed.map((c) => c.task.id))]);
-  await matchTrackings(
-    tx,
-    changed.map((c) => canonicalTrackingId(inputs[c.i]!.trackingId)),
-    actor,
-  );
-  return results;
 }
 
 /** One line of a bulk paste as answered: the parsed line, whether it may be (or was) recorded, and why not. */

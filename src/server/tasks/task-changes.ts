@@ -1,9 +1,10 @@
 // Task changes beyond a single event: locking a task for a change in the order matching uses,
 // and splitting (SPEC §4 "Split is offered for open or unmatch tasks with canSplit", §8 '拆分失败';
 // DECISIONS "Boards, claims and tasks": split creates siblings with the same mainId and subId
-// 1, 2, ...; "Split separates the arrived units (-> locked) from the rest (stays open)").
+// 1, 2, ...; "Split separates the arrived units (-> locked) from the rest (stays open)"). Status
+// changes go through the lifecycle store: the task's (task.split) and its records' (record.split).
 import { eq, sql } from 'drizzle-orm';
-import { writeAudit, type AuditEntry } from '../audit.ts';
+import { writeAudit } from '../audit.ts';
 import type { Tx } from '../db/client.ts';
 import { boardTasks } from '../db/schema/boards.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
@@ -12,9 +13,11 @@ import type { SessionUser } from '../auth/session-user.ts';
 import { lockForMatching, trackingIdsOfTasks } from '../db/matching-store.ts';
 import { arrivalsOfTask, matchTasks } from '../matching/match.ts';
 import { applyTaskEvent, lockTask, requireTransition, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
-import { publishLive, taskChanged } from '../live/publish.ts';
+import { publishLive } from '../live/publish.ts';
 import { SPLIT_OFF_STATUS } from '../../../machines/task.machine.ts';
-import { nextPurchasedStatus } from '../../../machines/purchased-record.machine.ts';
+import { purchasedAuditEntry, purchasedEntity, taskAudit } from '../entities/purchased-record.ts';
+import { applyToLocked, auditOf, planEvent } from '../entities/store.ts';
+import { taskEntity } from '../entities/task.ts';
 
 export type BoardTaskRow = typeof boardTasks.$inferSelect;
 
@@ -73,6 +76,17 @@ export async function splitTask(tx: Tx, actor: SessionUser, row: TaskRow): Promi
   const arrived = row.productCount;
   if (arrived < 1 || arrived >= row.count) throw badRequest(splitMessages.failed);
 
+  const sib = await insertSibling(tx, actor, row, arrived);
+  await moveRecords(tx, actor, row, sib, arrived);
+  const original = await applyTaskEvent(tx, actor, row, { type: 'task.split' }, { set: { count: row.count - arrived, productCount: 0, canSplit: false } });
+  await matchTasks(tx, [original.id, sib.id], actor);
+  const [o] = await tx.select().from(tasks).where(eq(tasks.id, original.id));
+  const [s] = await tx.select().from(tasks).where(eq(tasks.id, sib.id));
+  return { original: o!, sibling: s! };
+}
+
+/** The sibling of a split: the next subId of `row`'s mainId, holding the `arrived` units; announced and audited (split.create). */
+async function insertSibling(tx: Tx, actor: SessionUser, row: TaskRow, arrived: number): Promise<TaskRow> {
   const [last] = await tx
     .select({ n: sql<number>`coalesce(max(${tasks.subId}), 0)::int` })
     .from(tasks)
@@ -102,45 +116,19 @@ export async function splitTask(tx: Tx, actor: SessionUser, row: TaskRow): Promi
     })
     .returning();
   const sib = sibling!;
-  await publishLive(tx, taskChanged(sib)); // live: the member's new sub-task
+  await publishLive(tx, taskEntity.live(sib)); // live: the member's new sub-task
+  await writeAudit(tx, { ...auditOf(taskEntity, actor, 'split.create', null, sib), before: { splitFrom: row.id } });
+  return sib;
+}
 
-  const audits: AuditEntry[] = [
-    {
-      entity: 'task',
-      entityId: sib.id,
-      action: 'split.create',
-      opUid: actor.id,
-      userId: sib.userId,
-      mainId: sib.mainId,
-      subId: sib.subId,
-      taskId: sib.id,
-      upc: sib.upc,
-      count: sib.count,
-      itemName: sib.itemName,
-      status: sib.status,
-      before: { splitFrom: row.id },
-      after: sib,
-    },
-  ];
-  const recordAudit = (before: unknown, after: typeof purchasedRecords.$inferSelect, taskOf: TaskRow): AuditEntry => ({
-    entity: 'purchased',
-    entityId: after.id,
-    action: 'split',
-    opUid: actor.id,
-    userId: taskOf.userId,
-    mainId: taskOf.mainId,
-    subId: taskOf.subId,
-    taskId: taskOf.id,
-    upc: taskOf.upc,
-    count: after.productCount,
-    itemName: taskOf.itemName,
-    status: taskOf.status,
-    trackingId: after.trackingId,
-    before,
-    after,
-  });
-
-  // The records follow their units, at most `arrived` units in all (records in id order).
+/**
+ * The records of `row` follow their units, at most `arrived` units in all (records in id order):
+ * each one moved to the sibling `sib` or divided is the machine's record.split (the arrived part,
+ * the rest), through the lifecycle store (audited as split, with the task it belongs to after). The
+ * records are held by the task's lock (lockTaskForChange), under which every record change runs.
+ */
+async function moveRecords(tx: Tx, actor: SessionUser, row: TaskRow, sib: TaskRow, arrived: number) {
+  const arrivedPart = { type: 'record.split', part: 'arrived' } as const;
   let left = arrived;
   for (const a of await arrivalsOfTask(tx, row.id)) {
     const n = Math.min(a.arrived, left);
@@ -148,33 +136,23 @@ export async function splitTask(tx: Tx, actor: SessionUser, row: TaskRow): Promi
     left -= n;
     const rec = a.record;
     if (n === rec.productCount) {
-      const status = nextPurchasedStatus(rec.status, { type: 'record.split', part: 'arrived' });
-      const [moved] = await tx.update(purchasedRecords).set({ taskId: sib.id, status, msg: '' }).where(eq(purchasedRecords.id, rec.id)).returning();
-      audits.push(recordAudit(rec, moved!, sib));
-    } else {
-      const [kept] = await tx
-        .update(purchasedRecords)
-        .set({ productCount: rec.productCount - n, status: nextPurchasedStatus(rec.status, { type: 'record.split', part: 'rest' }), msg: '' })
-        .where(eq(purchasedRecords.id, rec.id))
-        .returning();
-      const [part] = await tx
-        .insert(purchasedRecords)
-        .values({
-          taskId: sib.id,
-          userId: rec.userId,
-          trackingId: rec.trackingId,
-          productCount: n,
-          status: nextPurchasedStatus(rec.status, { type: 'record.split', part: 'arrived' }),
-        })
-        .returning();
-      audits.push(recordAudit(rec, kept!, row), recordAudit({ splitFrom: rec.id }, part!, sib));
+      await applyToLocked(tx, purchasedEntity, actor, [rec], arrivedPart, { set: { taskId: sib.id, msg: '' }, audit: () => taskAudit(sib) });
+      continue;
     }
+    await applyToLocked(
+      tx,
+      purchasedEntity,
+      actor,
+      [rec],
+      { type: 'record.split', part: 'rest' },
+      { set: { productCount: rec.productCount - n, msg: '' }, audit: () => taskAudit(row) },
+    );
+    // The arrived part is a new record of the sibling, in the state the machine gives that part.
+    const status = planEvent(purchasedEntity, [rec], arrivedPart)[0]!.next;
+    const [part] = await tx
+      .insert(purchasedRecords)
+      .values({ taskId: sib.id, userId: rec.userId, trackingId: rec.trackingId, productCount: n, status })
+      .returning();
+    await writeAudit(tx, purchasedAuditEntry(actor, 'split', sib, { splitFrom: rec.id }, part!));
   }
-  await writeAudit(tx, audits);
-
-  const original = await applyTaskEvent(tx, actor, row, { type: 'task.split' }, { set: { count: row.count - arrived, productCount: 0, canSplit: false } });
-  await matchTasks(tx, [original.id, sib.id], actor);
-  const [o] = await tx.select().from(tasks).where(eq(tasks.id, original.id));
-  const [s] = await tx.select().from(tasks).where(eq(tasks.id, sib.id));
-  return { original: o!, sibling: s! };
 }

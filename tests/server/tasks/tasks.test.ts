@@ -226,6 +226,18 @@ describe('splitting (member)', () => {
       ['split.create', sibling!.id, 'locked'],
       ['split', task.id, 'open'],
     ]);
+    // Each record moved or divided is in the trail once, under the task it belongs to after (with that task's status).
+    const recordAudits = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entity, 'purchased'), eq(auditLog.action, 'split')))
+      .orderBy(auditLog.id);
+    expect(recordAudits.map((x) => [x.entityId, x.taskId, x.trackingId, x.count, x.status])).toEqual([
+      [recs[0]!.id, task.id, 'T1', 1, 'open'],
+      [recs[2]!.id, sibling!.id, 'T1', 2, 'locked'],
+      [recs[1]!.id, sibling!.id, 'T2', 2, 'locked'],
+    ]);
+    expect(recordAudits[1]!.before).toEqual({ splitFrom: recs[0]!.id });
 
     // The last unit arrives: the original locks; nothing is left to split.
     await scan(database, 'T1', UPC, 1);
