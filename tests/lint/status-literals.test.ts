@@ -67,7 +67,6 @@ const ALLOWED: Allowed[] = [
     line: "item.status === 'close'",
     reason: "an item's availability (SPEC §3 item), not a lifecycle with a machine",
   },
-  { file: 'src/server/handlers/boards.ts', line: "? 'close' : 'reopen'", reason: 'the audit action of a board status change (edit, close, reopen)' },
   {
     file: 'src/server/demo.ts',
     line: "'urgent', '限购每单2件'",
