@@ -1,16 +1,17 @@
-// Board writes (SPEC §4 board status and publication; DECISIONS "Boards, claims and tasks", "Mail"):
-// the one place a board is created, edited, published, closed, reopened or bound to groups. Every
-// status change goes through the lifecycle store (entities/store.ts, the board declared in
-// entities/board.ts): the board's machine decides, the server refuses exactly what it refuses, with
-// its message (A00001). handlers/boards.ts validates the request and answers; this module locks,
-// decides and writes, in the caller's transaction.
-import { and, eq, inArray } from 'drizzle-orm';
+// Boards' queries and writes (SPEC §4 board status and publication, §9 the board lists; DECISIONS
+// "Boards, claims and tasks", "Mail"): the lists of boards a user may see, and the one place a
+// board is created, edited, published, closed, reopened or bound to groups. Every status change
+// goes through the lifecycle store (entities/store.ts, the board declared in entities/board.ts):
+// the board's machine decides, the server refuses exactly what it refuses, with its message (A00001). handlers/boards.ts validates the request and answers (decision 164); this
+// module reads, locks, decides and writes, in the caller's transaction.
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { DELETED_BOARD_TASK_STATUS } from '../../../machines/claim.machine.ts';
 import { CLOSED_BOARD_STATUS, NEW_BOARD_STATUS, type BoardEvent, type BoardStatus, type PublishMode } from '../../../machines/board.machine.ts';
 import { writeAudit } from '../audit.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import type { Tx } from '../db/client.ts';
 import { users } from '../db/schema/accounts.ts';
-import { boardGroups, boards, boardUsers } from '../db/schema/boards.ts';
+import { boardGroups, boards, boardTasks, boardUsers } from '../db/schema/boards.ts';
 import { userGroupMembers, userGroups } from '../db/schema/groups.ts';
 import { boardEntity, decideBoard, EMPTY_BOARD_CONTEXT } from '../entities/board.ts';
 import { applyToLocked, auditOf, planEvent } from '../entities/store.ts';
@@ -18,7 +19,8 @@ import { badRequest, notFound } from '../errors.ts';
 import { parseIdList } from '../ids.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import { boardPublishedMail } from '../mail/templates.ts';
-import { BOARD_NOT_FOUND, type BoardRow } from './visibility.ts';
+import { pageOf, totalPagesOf } from '../paging.ts';
+import { BOARD_NOT_FOUND, boardScope, isAdminSide, type BoardRow } from './visibility.ts';
 
 export const boardSaveMessages = {
   expireBeforePublish: '截止时间必须晚于发布时间',
@@ -34,6 +36,58 @@ export interface BoardFields {
   remark: string;
   publishAt: Date;
   expireAt: Date;
+}
+
+/** Board list filters: boardId, boardTaskId (its board), itemId (boards with a task of that item). */
+function boardFilters(q: { boardId?: number; boardTaskId?: number; itemId?: number }, memberView: boolean): SQL[] {
+  // A member does not see deleted board tasks (board-tasks.ts), so they do not find boards either.
+  const live = memberView ? sql` and bt.status <> ${DELETED_BOARD_TASK_STATUS}` : sql``;
+  const out: SQL[] = [];
+  if (q.boardId !== undefined) out.push(eq(boards.id, q.boardId));
+  if (q.boardTaskId !== undefined) out.push(sql`exists (select 1 from ${boardTasks} bt where bt.board_id = ${boards.id} and bt.id = ${q.boardTaskId}${live})`);
+  if (q.itemId !== undefined) out.push(sql`exists (select 1 from ${boardTasks} bt where bt.board_id = ${boards.id} and bt.item_id = ${q.itemId}${live})`);
+  return out;
+}
+
+export interface BoardListQuery {
+  page?: number;
+  size?: number;
+  isDesc?: boolean;
+  boardId?: number;
+  boardTaskId?: number;
+  itemId?: number;
+}
+
+/** A page of the boards `user` may see (boardScope), by creation (SPEC §9: 10 a page), and the number of pages. */
+export async function boardPage(db: Tx, user: SessionUser, q: BoardListQuery): Promise<{ rows: BoardRow[]; pageNumber: number }> {
+  const p = pageOf(q, 10);
+  const scope = boardScope(user);
+  const where = and(...boardFilters(q, !isAdminSide(user)), ...(scope ? [scope] : []));
+  const order = p.isDesc ? [desc(boards.createdAt), desc(boards.id)] : [asc(boards.createdAt), asc(boards.id)];
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(boards)
+      .where(where)
+      .orderBy(...order)
+      .limit(p.size)
+      .offset(p.offset),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(boards)
+      .where(where),
+  ]);
+  return { rows, pageNumber: totalPagesOf(Number(total?.n ?? 0), p.size) };
+}
+
+/** The groups bound to board `boardId`, by id. */
+export function boardGroupsOf(db: Tx, boardId: number) {
+  return db
+    .select({ id: userGroups.id, groupName: userGroups.groupName, remark: userGroups.remark })
+    .from(boardGroups)
+    .innerJoin(userGroups, eq(userGroups.id, boardGroups.groupId))
+    .where(eq(boardGroups.boardId, boardId))
+    .orderBy(userGroups.id);
 }
 
 /**

@@ -1,18 +1,15 @@
 // Boards (SPEC §2 board screens, §3 Board, §4 board status and publication, §5 "Board", §7 "Boards"
 // and the publish calls; DECISIONS "Boards, claims and tasks", "Mail"). The handlers validate and
-// answer; the writes (create, edit, publish in its three variants, close, reopen, group binding)
-// are boards/board-service.ts, every status change through the lifecycle store, so the server
-// refuses exactly what machines/board.machine.ts refuses. Who may see a board is boards/visibility.ts.
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+// answer (decision 164); the queries and writes (the lists, create, edit, publish in its three
+// variants, close, reopen, group binding) are boards/board-service.ts, every status change through
+// the lifecycle store, so the server refuses exactly what machines/board.machine.ts refuses. Who may
+// see a board is boards/visibility.ts.
 import type { PublishMode } from '../../../machines/board.machine.ts';
-import { DELETED_BOARD_TASK_STATUS } from '../../../machines/claim.machine.ts';
 import * as boardService from '../boards/board-service.ts';
+import type { BoardListQuery } from '../boards/board-service.ts';
 import { boardOut } from '../boards/shapes.ts';
-import { boardById, boardByUuid, boardScope, isAdminSide } from '../boards/visibility.ts';
-import { boardGroups, boards, boardTasks } from '../db/schema/boards.ts';
-import { userGroups } from '../db/schema/groups.ts';
+import { boardById, boardByUuid } from '../boards/visibility.ts';
 import { badRequest } from '../errors.ts';
-import { pageOf, totalPagesOf } from '../paging.ts';
 import { me, ok, type Ctx, type Handlers } from './types.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 
@@ -33,42 +30,11 @@ function dateOf(ms: number, label: string): Date {
   return d;
 }
 
-/** Board list filters: boardId, boardTaskId (its board), itemId (boards with a task of that item). */
-function boardFilters(q: { boardId?: number; boardTaskId?: number; itemId?: number }, memberView: boolean): SQL[] {
-  // A member does not see deleted board tasks (board-tasks.ts), so they do not find boards either.
-  const live = memberView ? sql` and bt.status <> ${DELETED_BOARD_TASK_STATUS}` : sql``;
-  const out: SQL[] = [];
-  if (q.boardId !== undefined) out.push(eq(boards.id, q.boardId));
-  if (q.boardTaskId !== undefined) out.push(sql`exists (select 1 from ${boardTasks} bt where bt.board_id = ${boards.id} and bt.id = ${q.boardTaskId}${live})`);
-  if (q.itemId !== undefined) out.push(sql`exists (select 1 from ${boardTasks} bt where bt.board_id = ${boards.id} and bt.item_id = ${q.itemId}${live})`);
-  return out;
-}
-
-async function listBoards(
-  ctx: Ctx,
-  user: SessionUser,
-  q: { page?: number; size?: number; isDesc?: boolean; boardId?: number; boardTaskId?: number; itemId?: number },
-) {
-  // SPEC §9: page size 10 for the board lists.
-  const p = pageOf(q, 10);
-  const scope = boardScope(user);
-  const where = and(...boardFilters(q, !isAdminSide(user)), ...(scope ? [scope] : []));
-  const order = p.isDesc ? [desc(boards.createdAt), desc(boards.id)] : [asc(boards.createdAt), asc(boards.id)];
-  const [rows, [total]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(boards)
-      .where(where)
-      .orderBy(...order)
-      .limit(p.size)
-      .offset(p.offset),
-    ctx.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(boards)
-      .where(where),
-  ]);
+/** A page of the boards `user` may see (board-service boardPage), shaped for the list. */
+async function listBoards(ctx: Ctx, user: SessionUser, q: BoardListQuery) {
+  const { rows, pageNumber } = await boardService.boardPage(ctx.db, user, q);
   const now = new Date();
-  return { data: rows.map((b) => boardOut(b, now)), pageNumber: totalPagesOf(Number(total?.n ?? 0), p.size) };
+  return { data: rows.map((b) => boardOut(b, now)), pageNumber };
 }
 
 /** Publishes board `boardId` (board-service publishBoard) and wakes the outbox when mail was queued. */
@@ -114,13 +80,7 @@ export const boardsHandlers: Handlers = {
 
   async listBoardGroups(req, ctx) {
     const board = await boardById(ctx.db, me(req), req.params.id);
-    const rows = await ctx.db
-      .select({ id: userGroups.id, groupName: userGroups.groupName, remark: userGroups.remark })
-      .from(boardGroups)
-      .innerJoin(userGroups, eq(userGroups.id, boardGroups.groupId))
-      .where(eq(boardGroups.boardId, board.id))
-      .orderBy(userGroups.id);
-    return ok(rows);
+    return ok(await boardService.boardGroupsOf(ctx.db, board.id));
   },
 
   // Binding and unbinding are idempotent: the answer is true once the board is in the asked state

@@ -6,10 +6,9 @@
 // Decision: recording a tracking id the task already has is refused here (A00001 '该快递单号已记录')
 // so the dialog shows why nothing was added; the upload reports the same case as a skipped row, the
 // bulk paste as a refused line (decision 105).
-import { eq } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { isAdminSide } from '../boards/visibility.ts';
-import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
+import { taskOwnerOf } from '../boards/task-queries.ts';
 import { UNSEEN_PURCHASED_STATUS } from '../../../machines/task.machine.ts';
 import { nearArrivals } from '../matching/near-misses.ts';
 import { NEAR_MIN_LENGTH } from '../../../machines/tracking-id.ts';
@@ -19,6 +18,7 @@ import { TASK_NOT_FOUND } from '../tasks/apply-event.ts';
 import {
   listPurchasedRecords,
   purchasedMessages,
+  purchasedRecordById,
   removePurchasedRecord,
   savePurchasedLines,
   savePurchasedRecord,
@@ -107,7 +107,7 @@ export const purchasedHandlers: Handlers = {
     const user = me(req);
     const b = req.body;
     return ctx.db.transaction(async (tx) => {
-      const [rec] = await tx.select({ taskId: purchasedRecords.taskId }).from(purchasedRecords).where(eq(purchasedRecords.id, b.id));
+      const rec = await purchasedRecordById(tx, b.id);
       if (!rec) throw notFound(purchasedMessages.notFound);
       const r = await savePurchasedRecord(
         tx,
@@ -131,7 +131,7 @@ export const purchasedHandlers: Handlers = {
   /** A member reads only their own task's records (another's: A00004); the admin side any. */
   async listTaskPurchasedItems(req, ctx) {
     const user = me(req);
-    const [task] = await ctx.db.select({ userId: tasks.userId }).from(tasks).where(eq(tasks.id, req.params.id));
+    const task = await taskOwnerOf(ctx.db, req.params.id);
     if (!task || (!isAdminSide(user) && task.userId !== user.id)) throw notFound(TASK_NOT_FOUND);
     return ok({ purchasedItems: await recordsOut(ctx.db, req.params.id) });
   },

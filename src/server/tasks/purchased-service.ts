@@ -119,7 +119,9 @@ async function recordedUnits(tx: Tx, taskIds: number[], except: number[] = []): 
 /** A record's tracking id or count changed: matching judges it again. */
 const recordChange = { type: 'record.change' } as const;
 
-const reread = async (tx: Tx, id: number) => (await tx.select().from(purchasedRecords).where(eq(purchasedRecords.id, id)))[0];
+/** Record `id` as stored (unlocked), or undefined. */
+export const purchasedRecordById = async (tx: Tx, id: number): Promise<PurchasedRow | undefined> =>
+  (await tx.select().from(purchasedRecords).where(eq(purchasedRecords.id, id)))[0];
 
 /**
  * What a record change comes to, decided before anything is written (the rules of savePurchasedRecord):
@@ -193,7 +195,7 @@ export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: Pur
   // The record being updated, read first (unlocked) only to know which tracking ids to lock.
   let target: PurchasedRow | undefined;
   if (mode === 'update' && input.id !== undefined) {
-    target = await reread(tx, input.id);
+    target = await purchasedRecordById(tx, input.id);
     if (!target || target.taskId !== input.taskId) return refuse(purchasedMessages.notFound, Code.notFound);
   }
   await lockForMatching(tx, target ? [target.trackingId, trackingId] : [trackingId], [input.taskId]);
@@ -222,7 +224,7 @@ export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: Pur
     await writeAudit(tx, purchasedAuditEntry(actor, 'create', task, null, created!));
     await refreshTaskTrackingIds(tx, [task.id]);
     await matchTracking(tx, trackingId, actor);
-    return { opStatus: 'succ', msg: purchasedMessages.created, record: await reread(tx, created!.id) };
+    return { opStatus: 'succ', msg: purchasedMessages.created, record: await purchasedRecordById(tx, created!.id) };
   }
   await applyToLocked(tx, purchasedEntity, actor, [change.before], recordChange, {
     action: 'update',
@@ -231,7 +233,7 @@ export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: Pur
   });
   await refreshTaskTrackingIds(tx, [task.id]);
   await matchTrackings(tx, [change.before.trackingId, trackingId], actor);
-  return { opStatus: 'succ', msg: purchasedMessages.saved, record: await reread(tx, change.before.id), oldQty: change.before.productCount };
+  return { opStatus: 'succ', msg: purchasedMessages.saved, record: await purchasedRecordById(tx, change.before.id), oldQty: change.before.productCount };
 }
 
 /** Rows per bulk statement of savePurchasedRecords. */
@@ -458,7 +460,7 @@ export async function savePurchasedLines(tx: Tx, actor: SessionUser, taskId: num
  * not in status match), audits it and re-matches its tracking id. Errors as for savePurchasedRecord.
  */
 export async function removePurchasedRecord(tx: Tx, actor: SessionUser, id: number): Promise<PurchasedResult> {
-  const first = await reread(tx, id);
+  const first = await purchasedRecordById(tx, id);
   if (!first) return refuse(purchasedMessages.notFound, Code.notFound);
   await lockForMatching(tx, [first.trackingId], [first.taskId]);
   const task = await taskForEdit(tx, actor, first.taskId);
