@@ -346,9 +346,10 @@ export async function rejectCancel(tx: Tx, actor: SessionUser, orderId: number):
  *
  * Paid (member's own line, or an admin's, or the admin's Excel confirm): waited -> paid (wd.pay),
  * then cancelFlag = false on every line of that order (payment has started), and when the order
- * machine answers that the order is now paid (every live line paid), its live applications still
- * withdrawing get pay.paid (tasks finished, parcels payed). Applications the admin already confirmed paid one by one
- * (payment-service.ts pay.confirm) are simply already paid.
+ * is now paid (every live line paid) the order machine emits pay.paid, which the withdraw-line
+ * entity's follow sends to its live applications still withdrawing (tasks finished, parcels payed).
+ * Applications the admin already confirmed paid one by one (payment-service.ts pay.confirm) are
+ * simply already paid. One moveOrder for every order, so the applications move in one transition.
  */
 export async function payLines(tx: Tx, actor: SessionUser, toPay: LineRow[], orderLines: LineRow[], action: string): Promise<LineRow[]> {
   // In the order asked for: each line paid is written and audited in that order.
