@@ -5,7 +5,8 @@
  * /admin/apply-list come from `allowedEvents`, and the server applies every change through `decide`
  * with this machine, refusing what it refuses with the message the UI would show.
  */
-import { setup } from 'xstate';
+import { emit, setup } from 'xstate';
+import type { TaskEvent } from './task.machine';
 import { PAYMENT_STATUSES, type PaymentStatus } from './payment.statuses';
 import { decide, statesAllowing } from './stored-state';
 
@@ -47,8 +48,11 @@ export const paymentMessages = {
  *   applied --pay.agree (admin, optional new bonus)--> agreed
  *   agreed --pay.withdraw (the member puts it in a withdraw request)--> withdrawing
  *   withdrawing --pay.release (its withdraw order is cancelled)--> agreed
- *   withdrawing --pay.paid (every line of its withdraw order is paid)--> paid
- *   withdrawing --pay.confirm (admin confirms payment, /admin/apply-list)--> paid
+ *   withdrawing --pay.paid (every line of its withdraw order is paid)--> paid, emits task.pay
+ *   withdrawing --pay.confirm (admin confirms payment, /admin/apply-list)--> paid, emits task.pay
+ *
+ * What it emits follows in the server's lifecycle store (src/server/entities/payment.ts delivers
+ * task.pay to the application's task, whose machine sends record.pay on to its parcels).
  *   paid --pay.collect (the member confirms receipt)--> collected
  *
  * Decisions (DECISIONS "Money"):
@@ -66,6 +70,12 @@ export const paymentMachine = setup({
   types: {
     context: {} as PaymentContext,
     events: {} as PaymentEvent,
+    emitted: {} as TaskEvent,
+  },
+  actions: {
+    // Paid (by its withdraw or the admin's confirm): its task is paid too. `cause` names the payment
+    // event, which the task's parcels are audited with (task.machine's record.pay).
+    payTask: emit(({ event }) => ({ type: 'task.pay', cause: event.type }) as TaskEvent),
   },
 }).createMachine({
   id: 'payment',
@@ -74,13 +84,15 @@ export const paymentMachine = setup({
   states: {
     applied: { on: { 'pay.agree': 'agreed' } },
     agreed: { on: { 'pay.withdraw': 'withdrawing' } },
-    withdrawing: { on: { 'pay.release': 'agreed', 'pay.paid': 'paid', 'pay.confirm': 'paid' } },
+    withdrawing: {
+      on: { 'pay.release': 'agreed', 'pay.paid': { target: 'paid', actions: 'payTask' }, 'pay.confirm': { target: 'paid', actions: 'payTask' } },
+    },
     paid: { on: { 'pay.collect': 'collected' } },
     collected: {},
   },
 });
 
-/** Does an application in `status` take `event`? (The machine's answer; the server's moves ask decide through movePayments.) */
+/** Does an application in `status` take `event`? (The machine's answer; the server's moves ask decide through the lifecycle store, entities/payment.ts.) */
 export const paymentAccepts = (status: PaymentStatus, event: PaymentEvent): boolean => decide(paymentMachine, status, {}, event, explainPaymentRefusal).ok;
 
 /** The applications a withdraw request may take (pay.withdraw: agreed); with no live withdraw holding them, the member's balance. */

@@ -66,8 +66,8 @@ export type ScanRecordEvent =
   | { type: 'record.match'; outcome: 'match' | 'unmatch' }
   /** The row's task applied for payment (only its matched rows move). */
   | { type: 'record.apply' }
-  /** The task was paid. */
-  | { type: 'record.pay' }
+  /** The task was paid; cause: the payment event that paid it (the row's audit action). */
+  | { type: 'record.pay'; cause?: string }
   /** A change of count, upc, item or tracking id by an admin. */
   | { type: 'record.edit' };
 

@@ -17,7 +17,7 @@ import { transition, type AnyStateMachine, type EventFrom, type ContextFrom } fr
 export type Decision<S extends string> = { ok: true; next: S; emits?: readonly { type: string }[] } | { ok: false; msg: string };
 
 /** The events emitted by the actions of a transition (XState's `emit`, in the order declared). */
-function emittedBy(actions: readonly { type: string; params?: unknown }[]): { type: string }[] {
+export function emittedBy(actions: readonly { type: string; params?: unknown }[]): { type: string }[] {
   const out: { type: string }[] = [];
   for (const a of actions) if (a.type === 'xstate.emit') out.push((a.params as { event: { type: string } }).event);
   return out;

@@ -4,7 +4,7 @@
  * admin sees come from `allowedEvents`/`can`, and the server applies every task change through
  * `decide` with the same machine, refusing what it refuses with the message the UI would show.
  */
-import { setup } from 'xstate';
+import { emit, setup } from 'xstate';
 import { decide, statesAllowing, type Decision } from './stored-state';
 import { TASK_STATUSES, type TaskStatus } from './task.statuses';
 
@@ -30,7 +30,8 @@ export type TaskEvent =
   | { type: 'task.match'; outcome: MatchOutcome }
   | { type: 'task.split' }
   | { type: 'task.apply' }
-  | { type: 'task.pay' }
+  /** cause: the payment event that paid the task (pay.paid, pay.confirm); its parcels' audit action. */
+  | { type: 'task.pay'; cause?: string }
   | { type: 'task.close' };
 
 export const taskMessages = {
@@ -72,14 +73,24 @@ const matchTargets = {
  *   matching tied to the task's records (decision 090).
  * - split: open or unmatch with canSplit -> the arrived units become a locked sibling (same
  *   mainId, next subId) and this task keeps the rest (stays open).
- * - apply (for payment): locked only -> processing; paid -> finished (payment applications).
+ * - apply (for payment): locked only -> processing, emitting record.apply to the task's parcels;
+ *   paid -> finished (task.pay, emitted by the payment machine), emitting record.pay to them.
  * - close (admin): open, unmatch or locked -> closed.
  */
+/** What a task's change sends its parcels (scan rows tied to it): the scan-record machine's events. */
+export type TaskParcelEvent = { type: 'record.apply' } | { type: 'record.pay'; cause?: string };
+
 export const taskMachine = setup({
   types: {
     context: {} as TaskContext,
     events: {} as TaskEvent,
     input: {} as TaskContext,
+    emitted: {} as TaskParcelEvent,
+  },
+  actions: {
+    // The task's parcels follow it (src/server/entities/task.ts delivers these to the rows they concern).
+    applyParcels: emit({ type: 'record.apply' }),
+    payParcels: emit(({ event }) => (event.type === 'task.pay' && event.cause ? { type: 'record.pay', cause: event.cause } : { type: 'record.pay' }) as TaskParcelEvent),
   },
   guards: {
     byAdmin: ({ event }) => 'by' in event && event.by === 'admin',
@@ -118,12 +129,12 @@ export const taskMachine = setup({
       on: {
         'task.edit': { guard: 'byAdmin', target: 'locked' },
         'task.records': { guard: 'byAdmin', target: 'locked' },
-        'task.apply': 'processing',
+        'task.apply': { target: 'processing', actions: 'applyParcels' },
         'task.close': 'closed',
       },
     },
     processing: {
-      on: { 'task.edit': { guard: 'byAdmin', target: 'processing' }, 'task.records': { guard: 'byAdmin', target: 'processing' }, 'task.pay': 'finished' },
+      on: { 'task.edit': { guard: 'byAdmin', target: 'processing' }, 'task.records': { guard: 'byAdmin', target: 'processing' }, 'task.pay': { target: 'finished', actions: 'payParcels' } },
     },
     finished: { on: { 'task.edit': { guard: 'byAdmin', target: 'finished' }, 'task.records': { guard: 'byAdmin', target: 'finished' } } },
     closed: { on: { 'task.edit': { guard: 'byAdmin', target: 'closed' }, 'task.records': { guard: 'byAdmin', target: 'closed' } } },

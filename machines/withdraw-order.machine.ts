@@ -16,12 +16,15 @@
  * Rules (decided in DECISIONS "Money"):
  * - payment has started as soon as one line is paid or one of the order's applications is
  *   confirmed paid: cancelFlag is then cleared on every line, and the order cannot be cancelled.
- * - an order whose every live (not canceled) line is paid is paid, and ITS APPLICATIONS ARE PAID
- *   (applicationEvent pay.paid: their tasks finished, their parcels payed).
- * - an order cancelled (agreeCancel) releases its applications (applicationEvent pay.release: back
- *   to agreed, the balance).
+ * - an order whose every live (not canceled) line is paid is paid, and ITS APPLICATIONS ARE PAID:
+ *   the order.pay that pays its last line emits pay.paid (applicationEvent; their tasks finished,
+ *   their parcels payed).
+ * - an order cancelled (agreeCancel) emits pay.release for its applications (back to agreed, the
+ *   balance).
+ * The server's lifecycle store delivers what it emits (src/server/entities/withdraw-line.ts).
  */
-import { assign, setup, transition } from 'xstate';
+import { and, assign, emit, setup, transition } from 'xstate';
+import { emittedBy } from './stored-state';
 import type { PaymentEvent } from './payment.machine';
 import {
   decideWithdrawLine,
@@ -127,15 +130,28 @@ const derived = [
 ] as const;
 
 const move = (type: WithdrawOrderEvent['type']) => ({ [type]: { guard: 'linesAccept', target: '#withdrawOrder.deriving', actions: 'moveLines' } });
+/** order.pay: the lines move; the payment that leaves every live line paid pays the order's applications. */
+const pay = {
+  'order.pay': [
+    { guard: and(['linesAccept', 'paysEveryLine']), target: '#withdrawOrder.deriving', actions: ['moveLines', 'payApplications'] },
+    { guard: 'linesAccept', target: '#withdrawOrder.deriving', actions: 'moveLines' },
+  ],
+} as const;
+/** order.agreeCancel: every live line is cancelled and the order's applications are released. */
+const agreeCancel = {
+  'order.agreeCancel': { guard: 'linesAccept', target: '#withdrawOrder.deriving', actions: ['moveLines', 'releaseApplications'] },
+} as const;
 
 export const withdrawOrderMachine = setup({
   types: {
     context: {} as WithdrawOrderContext,
     events: {} as WithdrawOrderEvent,
     input: {} as WithdrawOrderContext,
+    emitted: {} as PaymentEvent,
   },
   guards: {
     linesAccept: ({ context, event }) => lineRefusal(context, event) === null,
+    paysEveryLine: ({ context, event }) => withdrawOrderStateOf(linesAfter(context, event)) === 'paid',
     noLiveLine: ({ context }) => withdrawOrderStateOf(context.lines) === 'canceled',
     cancelAsked: ({ context }) => withdrawOrderStateOf(context.lines) === 'requestedCancel',
     allLivePaid: ({ context }) => withdrawOrderStateOf(context.lines) === 'paid',
@@ -143,6 +159,9 @@ export const withdrawOrderMachine = setup({
   },
   actions: {
     moveLines: assign({ lines: ({ context, event }) => linesAfter(context, event) }),
+    // What follows for the order's live applications (src/server/entities/withdraw-line.ts delivers it).
+    payApplications: emit({ type: 'pay.paid' }),
+    releaseApplications: emit({ type: 'pay.release' }),
   },
 }).createMachine({
   id: 'withdrawOrder',
@@ -151,9 +170,9 @@ export const withdrawOrderMachine = setup({
   states: {
     /** Not a state an order rests in: the order's state is read from its lines. */
     deriving: { always: [...derived] },
-    waited: { on: { ...move('order.pay'), ...move('order.requestCancel'), ...move('order.confirmApplication') } },
-    paying: { on: { ...move('order.pay'), ...move('order.confirmApplication') } },
-    requestedCancel: { on: { ...move('order.agreeCancel'), ...move('order.rejectCancel'), ...move('order.confirmApplication') } },
+    waited: { on: { ...pay, ...move('order.requestCancel'), ...move('order.confirmApplication') } },
+    paying: { on: { ...pay, ...move('order.confirmApplication') } },
+    requestedCancel: { on: { ...agreeCancel, ...move('order.rejectCancel'), ...move('order.confirmApplication') } },
     paid: { on: { ...move('order.confirmApplication') } },
     canceled: {},
   },
@@ -166,7 +185,7 @@ export interface OrderAnswer {
   lines: OrderLine[];
   /** The lines whose status or cancelFlag the event changes (the server writes and audits these). */
   changed: OrderLine[];
-  /** The payment event the order's live applications get: pay.paid when it becomes paid, pay.release when cancelled. */
+  /** The payment event the order's live applications get (what the machine emits): pay.paid when it becomes paid, pay.release when cancelled. */
   applicationEvent: PaymentEvent | null;
 }
 
@@ -184,12 +203,11 @@ export function decideWithdrawOrder(lines: readonly OrderLine[], event: Withdraw
       (sent ? explainWithdrawRefusal(sent.targets[0]?.status ?? 'canceled', { cancelFlag: false }, sent.event) : withdrawMessages.notFound);
     return { ok: false, msg };
   }
-  const [next] = transition(withdrawOrderMachine, snapshot, event);
+  const [next, actions] = transition(withdrawOrderMachine, snapshot, event);
   // The lines moved (moveLines), then the state read from them (deriving's eventless transitions).
   const after = next.context.lines as OrderLine[];
   const state = next.value as WithdrawOrderState;
   const changed = after.filter((l, i) => l.status !== lines[i]!.status || l.cancelFlag !== lines[i]!.cancelFlag);
-  const applicationEvent: PaymentEvent | null =
-    state === 'paid' && before !== 'paid' ? { type: 'pay.paid' } : state === 'canceled' && before !== 'canceled' ? { type: 'pay.release' } : null;
+  const applicationEvent = (emittedBy(actions as { type: string; params?: unknown }[])[0] as PaymentEvent | undefined) ?? null;
   return { ok: true, state, lines: after, changed, applicationEvent };
 }

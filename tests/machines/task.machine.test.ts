@@ -78,9 +78,16 @@ describe('task machine', () => {
     expect(run('open', partial, { type: 'task.split' })).toEqual({ ok: true, next: 'open' });
     expect(run('unmatch', partial, { type: 'task.split' })).toEqual({ ok: true, next: 'open' });
     expect(run('open', none, { type: 'task.split' })).toEqual({ ok: false, msg: taskMessages.splitRule });
-    expect(run('locked', none, { type: 'task.apply' })).toEqual({ ok: true, next: 'processing' });
+    // The task's parcels follow (the server delivers these to them): apply freezes them, pay pays
+    // them, audited as the payment event that paid the task.
+    expect(run('locked', none, { type: 'task.apply' })).toEqual({ ok: true, next: 'processing', emits: [{ type: 'record.apply' }] });
     expect(run('open', none, { type: 'task.apply' })).toEqual({ ok: false, msg: taskMessages.applyLockedOnly });
-    expect(run('processing', none, { type: 'task.pay' })).toEqual({ ok: true, next: 'finished' });
+    expect(run('processing', none, { type: 'task.pay' })).toEqual({ ok: true, next: 'finished', emits: [{ type: 'record.pay' }] });
+    expect(run('processing', none, { type: 'task.pay', cause: 'pay.confirm' })).toEqual({
+      ok: true,
+      next: 'finished',
+      emits: [{ type: 'record.pay', cause: 'pay.confirm' }],
+    });
   });
 
   it('offers nothing on a deleted task', () => {
@@ -124,11 +131,11 @@ describe('the questions of /user/my-task', () => {
 
   it('lets a member pay for the arrived units in one step only when some but not all arrived', () => {
     const facts = (status: TaskStatus, count: number, productCount: number, canSplit: boolean) => ({ status, count, productCount, canSplit });
-    expect(decideApplyForArrived(facts('open', 5, 2, true))).toEqual({ ok: true, next: 'processing' });
-    expect(decideApplyForArrived(facts('unmatch', 5, 2, true))).toEqual({ ok: true, next: 'processing' });
+    expect(decideApplyForArrived(facts('open', 5, 2, true))).toEqual({ ok: true, next: 'processing', emits: [{ type: 'record.apply' }] });
+    expect(decideApplyForArrived(facts('unmatch', 5, 2, true))).toEqual({ ok: true, next: 'processing', emits: [{ type: 'record.apply' }] });
     expect(canApplyForArrived(facts('open', 5, 2, true))).toBe(true);
     // One unit of five arrived: that one unit may be paid for.
-    expect(decideApplyForArrived(facts('open', 5, 1, true))).toEqual({ ok: true, next: 'processing' });
+    expect(decideApplyForArrived(facts('open', 5, 1, true))).toEqual({ ok: true, next: 'processing', emits: [{ type: 'record.apply' }] });
     // Nothing arrived, or the stored numbers say nothing (or everything) would split off.
     expect(decideApplyForArrived(facts('open', 5, 0, false))).toEqual({ ok: false, msg: taskMessages.applyArrivedPartialOnly });
     expect(decideApplyForArrived(facts('open', 5, 0, true))).toEqual({ ok: false, msg: taskMessages.applyArrivedPartialOnly });
@@ -179,7 +186,7 @@ describe('the task chart, every status by every event', () => {
   };
   const any: Ctx[] = ['NOTHING', 'SOME', 'ALL_ARRIVED'];
   /** status -> event -> [next status, the contexts in which it is accepted]; unlisted: refused. */
-  const ACCEPTED: Record<TaskStatus, Record<string, [TaskStatus, Ctx[]]>> = {
+  const ACCEPTED: Record<TaskStatus, Record<string, [TaskStatus, Ctx[], { type: string }[]?]>> = {
     pending: { accept: ['open', any], reject: ['deleted', any] },
     open: {
       'edit:user': ['open', any],
@@ -206,8 +213,8 @@ describe('the task chart, every status by every event', () => {
       split: ['open', ['SOME']],
       close: ['closed', any],
     },
-    locked: { 'edit:admin': ['locked', any], 'records:admin': ['locked', any], apply: ['processing', any], close: ['closed', any] },
-    processing: { 'edit:admin': ['processing', any], 'records:admin': ['processing', any], pay: ['finished', any] },
+    locked: { 'edit:admin': ['locked', any], 'records:admin': ['locked', any], apply: ['processing', any, [{ type: 'record.apply' }]], close: ['closed', any] },
+    processing: { 'edit:admin': ['processing', any], 'records:admin': ['processing', any], pay: ['finished', any, [{ type: 'record.pay' }]] },
     finished: { 'edit:admin': ['finished', any], 'records:admin': ['finished', any] },
     closed: { 'edit:admin': ['closed', any], 'records:admin': ['closed', any] },
     deleted: {},
@@ -235,7 +242,7 @@ describe('the task chart, every status by every event', () => {
           const row = ACCEPTED[status][name];
           const got = run(status, CONTEXTS[ctx], event);
           const where = `${status} ${name} ${ctx}`;
-          if (row && row[1].includes(ctx)) expect(got, where).toEqual({ ok: true, next: row[0] });
+          if (row && row[1].includes(ctx)) expect(got, where).toEqual(row[2] ? { ok: true, next: row[0], emits: row[2] } : { ok: true, next: row[0] });
           else if (name.startsWith('match:'))
             expect(got, where).toEqual({ ok: false, msg: status === 'locked' ? taskMessages.matchLocked : taskMessages.matchNotAllowed });
           else expect(got, where).toEqual({ ok: false, msg: REFUSED[name] });

@@ -65,6 +65,8 @@ export interface Entity<Row extends LifecycleRow<S>, S extends string, E extends
   stamps?(event: E): readonly string[];
   /** What the audit trail shows of a row besides its id (its member, task label, item, status, ...). */
   describe(row: Row): AuditFields;
+  /** What the audit trail keeps of a row as its before and after: the row itself by default (a withdraw line keeps its masked wire form). */
+  auditForm?(row: Row): unknown;
   /** Who hears of a changed row (live updates). */
   live(row: Row): LiveChange[];
   /** Locks taken before the rows themselves, for the rows `ids` and `event` (the lock order); skipped when locking without an event. */
@@ -92,7 +94,7 @@ export interface ApplyOptions<Row> {
 }
 
 const sortedIds = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
-const anyId = (column: PgColumn, ids: number[]): SQL => sql`${column} = any(${sql.param(ids)}::int[])`;
+export const anyId = (column: PgColumn, ids: number[]): SQL => sql`${column} = any(${sql.param(ids)}::int[])`;
 const defaultAction = (event: { type: string }) => event.type.replace(/^[^.]*\./, '');
 
 /**
@@ -133,8 +135,9 @@ export function planEvent<X extends AnyEntity>(
 }
 
 /** The audit entry of one change of a row of `entity`. */
-export function auditOf<X extends AnyEntity>(entity: X, actor: SessionUser | null, action: string, before: RowOf<X> | null, after: RowOf<X>): AuditEntry {
-  return { ...entity.describe(after), entity: entity.name, entityId: after.id, action, opUid: actor?.id ?? null, before, after };
+export function auditOf<X extends AnyEntity>(entity: X, actor: Pick<SessionUser, 'id'> | null, action: string, before: RowOf<X> | null, after: RowOf<X>): AuditEntry {
+  const form = (row: RowOf<X>) => (entity.auditForm ? entity.auditForm(row) : row);
+  return { ...entity.describe(after), entity: entity.name, entityId: after.id, action, opUid: actor?.id ?? null, before: before && form(before), after: form(after) };
 }
 
 /**

@@ -14,6 +14,8 @@ import type { purchasedRecords } from '../db/schema/tasks.ts';
 import type { ItemBrief, ScanRow } from '../receiving/scan-rows.ts';
 import { decideTask, planMatchEvents, type TaskRow } from '../tasks/apply-event.ts';
 import { allocate, pieceStatus, problemMessage, recordCaps, type Allocation, type Piece, type ScanStatus } from './allocate.ts';
+import { auditOf } from '../entities/store.ts';
+import { scanRecordEntity } from '../entities/scan-record.ts';
 
 export type RecordRow = typeof purchasedRecords.$inferSelect;
 
@@ -116,24 +118,9 @@ export interface CompletedPlan {
 /** Does the machine let a task in this state be matched? (open, unmatch) */
 export const acceptsMatch = (row: TaskRow) => decideTask(row, MATCH_QUESTION).ok;
 
-/** The audit entry of a scan row change (entity 'tracking'): the row's columns after, and before/after whole. */
-export const scanAudit = (actor: SessionUser | null, action: string, before: ScanRow | null, after: ScanRow): AuditEntry => ({
-  entity: 'tracking',
-  entityId: after.id,
-  action,
-  opUid: actor?.id ?? null,
-  userId: after.userId,
-  mainId: after.mainId,
-  subId: after.subId,
-  taskId: after.taskId,
-  upc: after.upc,
-  count: after.count,
-  itemName: after.itemName,
-  status: after.status,
-  trackingId: after.trackingId,
-  before,
-  after,
-});
+/** The audit entry of a scan row change (entity 'tracking'): the scan-record entity's (entities/scan-record.ts), before and after whole. */
+export const scanAudit = (actor: SessionUser | null, action: string, before: ScanRow | null, after: ScanRow): AuditEntry =>
+  auditOf(scanRecordEntity, actor, action, before, after);
 
 /** A new row of a scan (status scan, tied to nobody) under `id`, for the snapshot and `fresh`. */
 export const freshScanRow = (

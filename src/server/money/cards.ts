@@ -109,7 +109,7 @@ export async function bindCard(tx: Tx, key: Buffer, user: SessionUser, body: Bin
  *
  * Unbind and the calls that choose a card lock the card row (unbind FOR UPDATE, the others FOR
  * SHARE), so a card cannot be unbound while a request that pays to it is being made. Money lock
- * order (withdraw-service.ts, payment-transitions.ts movePayments): withdraw lines, then cards, then
+ * order (withdraw-service.ts, payment-transitions.ts): withdraw lines, then cards, then
  * tracking ids, tasks, applications.
  */
 export async function lockOwnCards(tx: Tx, userId: number, cardIds: number[]): Promise<Map<number, BankCardRow>> {

@@ -1,13 +1,14 @@
 // Payment applications (SPEC §2 /user/my-task, /user/apply-list, /admin/apply-list; §4 "Payment
 // application status"; §5 "Payment apply bonus"; §7 "Payments"; DECISIONS "Money", "Roles"). Every
-// status change goes through movePayments (payment-transitions.ts: the payment machine decides, the
-// lock order is listed there); applying creates the row, so it follows the same order by hand.
+// status change goes through the lifecycle store with the payment entity (entities/payment.ts: the
+// payment machine decides, its follow-ons are what it emits; the lock order is listed at
+// payment-transitions.ts); applying creates the row, so it follows the same order by hand.
 // Amounts are cents: income = buyIn x count + bonus - punish, never below 0 (incomeCents,
 // payment.machine.ts), bounded by money/cents.ts MAX_TOTAL_CENTS (boundedIncome, checkAgreedTotal), on the
 // wire in yuan with two places (fromCents). The task's own bonus column (set by an admin's task edit)
 // is not part of the income: the application's bonus is what the member asked for and the admin
 // agreed to. Paying for what arrived (applyForArrived) is the split and the apply in one transaction.
-import { inMoneyTransaction, requireOrder, storedOrderId, writeLines } from './withdraw-service.ts';
+import { inMoneyTransaction, moveOrder, storedOrderId } from './withdraw-service.ts';
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { incomeCents, NEW_PAYMENT_STATUS, paymentMessages, WITHDRAWABLE_PAYMENT_STATUSES } from '../../../machines/payment.machine.ts';
@@ -25,9 +26,11 @@ import { applyTaskEvent, requireTransition, type TaskRow } from '../tasks/apply-
 import { lockTaskForChange, splitTask } from '../tasks/task-changes.ts';
 import { findTask } from '../boards/task-queries.ts';
 import { tasks } from '../db/schema/tasks.ts';
-import { movePayments, moveTaskScans, paymentAudit, type PaymentRow } from './payment-transitions.ts';
+import type { PaymentRow } from './payment-transitions.ts';
+import { paymentEntity } from '../entities/payment.ts';
+import { auditOf, transition } from '../entities/store.ts';
 import { COUNTED_STATUSES } from './statistics.ts';
-import { applicationChanged, publishLive } from '../live/publish.ts';
+import { publishLive } from '../live/publish.ts';
 
 type PaymentApply = components['schemas']['PaymentApply'];
 type PaymentApplyResult = components['schemas']['PaymentApplyResult'];
@@ -155,10 +158,10 @@ async function applyForTask(tx: Tx, user: SessionUser, task: TaskRow, body: Appl
       askedBonus: bonus,
     })
     .returning();
+  // The task machine's task.apply sends its parcels record.apply (entities/task.ts follows it).
   await applyTaskEvent(tx, user, task, { type: 'task.apply' });
-  await moveTaskScans(tx, user, [task.id], { type: 'record.apply' }, 'apply');
-  await writeAudit(tx, paymentAudit(user, 'apply', null, row!));
-  await publishLive(tx, [applicationChanged(row!)]); // live: the member's new application
+  await writeAudit(tx, auditOf(paymentEntity, user, 'apply', null, row!));
+  await publishLive(tx, paymentEntity.live(row!)); // live: the member's new application
   return succ(row!, paymentMessages.applied);
 }
 
@@ -200,8 +203,9 @@ export async function applyForArrived(db: Db, user: SessionUser, body: ApplyBody
  */
 export async function agreeToPayment(db: Db, actor: SessionUser, body: { paymentApplyId: number; bonus?: number }): Promise<PaymentApplyResult> {
   return inMoneyTransaction(db, async (tx) => {
-    const [row] = await movePayments(
+    const [row] = await transition(
       tx,
+      paymentEntity,
       actor,
       [body.paymentApplyId],
       { type: 'pay.agree' },
@@ -248,17 +252,9 @@ async function lockLiveOrderLines(tx: Tx, id: number) {
 export async function confirmPaid(db: Db, actor: SessionUser, id: number): Promise<PaymentApplyResult> {
   return inMoneyTransaction(db, async (tx) => {
     const lines = await lockLiveOrderLines(tx, id);
-    const [row] = await movePayments(tx, actor, [id], { type: 'pay.confirm' });
-    if (lines.length) {
-      // Payment of the order has started: the order machine clears every line's cancelFlag.
-      const { changed } = requireOrder(lines, { type: 'order.confirmApplication' });
-      await writeLines(
-        tx,
-        actor,
-        changed.map(({ line, after }) => ({ line, set: { cancelFlag: after.cancelFlag } })),
-        'confirm',
-      );
-    }
+    const [row] = await transition(tx, paymentEntity, actor, [id], { type: 'pay.confirm' });
+    // Payment of the order has started: the order machine clears every line's cancelFlag.
+    if (lines.length) await moveOrder(tx, actor, lines, { type: 'order.confirmApplication' }, { action: 'confirm' });
     return succ(row!, paymentServiceMessages.done);
   });
 }
@@ -270,7 +266,7 @@ export async function confirmPaid(db: Db, actor: SessionUser, id: number): Promi
  */
 export async function collectPayment(db: Db, user: SessionUser, id: number): Promise<PaymentApplyResult> {
   return inMoneyTransaction(db, async (tx) => {
-    const [row] = await movePayments(tx, user, [id], { type: 'pay.collect' });
+    const [row] = await transition(tx, paymentEntity, user, [id], { type: 'pay.collect' });
     return succ(row!, paymentServiceMessages.done);
   });
 }

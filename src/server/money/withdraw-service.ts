@@ -2,13 +2,14 @@
 // "Withdraw request"; §4 "Withdraw status"; §5 "Withdraw request"; §7 "Withdraw"; DECISIONS
 // "Money"). The rules are machines/withdraw.machine.ts (a line's own change: change card),
 // machines/withdraw-order.machine.ts (cancel, agree, reject and pay of an order, its cancelFlag, and
-// "all lines paid -> the applications pay.paid", "cancelled -> pay.release": requireOrder writes
-// what it answers; decision 054) and machines/payment.machine.ts (every application change goes
-// through payment-transitions.ts movePayments); this module loads, locks, writes and audits (every line
-// change, entity 'withdraw', masked card fields only). Every function takes the lines of the orders
-// it touches first, then cards, then calls movePayments: the money lock order of
-// payment-transitions.ts (lockOrderLines). The links (withdraw_order_applies) of an order are
-// written only by a holder of its lines' locks.
+// "all lines paid -> the applications pay.paid", "cancelled -> pay.release", which it emits;
+// decision 054) and machines/payment.machine.ts. Every line and application status change goes
+// through the lifecycle store (entities/store.ts) with entities/withdraw-line.ts (whose follow sends
+// what the order machine emits to the order's applications) and entities/payment.ts; this module
+// loads and locks (every line change is audited, entity 'withdraw', masked card fields only). Every
+// function takes the lines of the orders it touches first, then cards, then the applications'
+// transitions: the money lock order of payment-transitions.ts (lockOrderLines). The links
+// (withdraw_order_applies) of an order are written only by a holder of its lines' locks.
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import {
@@ -19,8 +20,8 @@ import {
   type WithdrawEvent,
   type WithdrawStatus,
 } from '../../../machines/withdraw.machine.ts';
-import { decideWithdrawOrder, type WithdrawOrderEvent } from '../../../machines/withdraw-order.machine.ts';
-import { paymentAccepts, WITHDRAWABLE_PAYMENT_STATUSES, type PaymentEvent, type PaymentStatus } from '../../../machines/payment.machine.ts';
+import type { WithdrawOrderEvent } from '../../../machines/withdraw-order.machine.ts';
+import { WITHDRAWABLE_PAYMENT_STATUSES } from '../../../machines/payment.machine.ts';
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import { postgresError, rowsOf, type Db, type Tx } from '../db/client.ts';
 import { isLockConflict, uploadRowMessages } from '../files/upload-rows.ts';
@@ -28,15 +29,17 @@ import { users } from '../db/schema/accounts.ts';
 import { paymentApplies, withdrawOrderApplies, withdrawOrders, withdrawRequests } from '../db/schema/money.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
-import { fromCents } from './cents.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
-import { masked } from './card-crypto.ts';
 import { lockOwnCards, type BankCardRow } from './cards.ts';
-import { anyInt, lockPayments, movePayments } from './payment-transitions.ts';
-import { publishLive, withdrawLineChanged } from '../live/publish.ts';
+import { anyInt, lockPayments } from './payment-transitions.ts';
+import { publishLive } from '../live/publish.ts';
+import { paymentEntity } from '../entities/payment.ts';
+import { applyToLocked, auditOf, transition } from '../entities/store.ts';
+import { decideOrders, withdrawLineEntity, type LineRow } from '../entities/withdraw-line.ts';
 
-export type LineRow = typeof withdrawRequests.$inferSelect;
-type WithdrawRequestOut = components['schemas']['WithdrawRequest'];
+export { lineOut, publicOrderId } from '../entities/withdraw-line.ts';
+
+export type { LineRow } from '../entities/withdraw-line.ts';
 type WithdrawSubmitRequest = components['schemas']['WithdrawSubmitRequest'];
 
 export const withdrawServiceMessages = {
@@ -56,15 +59,6 @@ export const withdrawServiceMessages = {
 } as const;
 const M = withdrawServiceMessages;
 
-/**
- * The public orderId of a stored order_id.
- *
- * The contract carries orderId as an integer; withdraw_orders.order_id (the text the lines and
- * links reference) is the decimal text of the order's own serial id, taken from the sequence before
- * the insert, so the public orderId is withdraw_orders.id and order_id = String(id). Nothing else
- * ever writes order_id.
- */
-export const publicOrderId = (orderId: string): number => Number(orderId);
 export const storedOrderId = (orderId: number): string => String(orderId);
 
 /** A PostgreSQL unique violation (of `constraint`, if given), possibly wrapped by the driver or Drizzle. */
@@ -76,44 +70,9 @@ function isUniqueViolation(err: unknown, constraint?: string): boolean {
   return name === constraint || (typeof x.message === 'string' && x.message.includes(constraint));
 }
 
-/** A line as every response shows it (card fields masked; the contract keeps SPEC's *Encrypt names for the masks). */
-export function lineOut(r: LineRow, nickName?: string): WithdrawRequestOut {
-  const accountName = masked(r.accountNameLast4);
-  const cardNo = r.cardNoEncrypt ? masked(r.cardNoLast4) : '';
-  return {
-    id: r.id,
-    userId: r.userId,
-    ...(nickName !== undefined ? { nickName } : {}),
-    orderId: publicOrderId(r.orderId),
-    cardId: r.cardId,
-    paymentType: r.paymentType,
-    accountNameEncrypt: accountName,
-    cardNoEncrypt: cardNo,
-    accountName,
-    cardNo,
-    address: r.address,
-    withdrawAmount: fromCents(r.withdrawAmount),
-    userNote: r.userNote,
-    status: r.status,
-    cancelFlag: r.cancelFlag,
-    adminNote: r.adminNote,
-    adminNote2: r.adminNote2,
-    createdAt: r.createdAt.getTime(),
-    updatedAt: r.updatedAt.getTime(),
-  };
-}
-
-/** What an audit entry keeps of a line: the wire form (masked), never cipher text. */
-export const lineAudit = (actor: Pick<SessionUser, 'id'> | null, action: string, before: LineRow | null, after: LineRow): AuditEntry => ({
-  entity: 'withdraw',
-  entityId: after.id,
-  action,
-  opUid: actor?.id ?? null,
-  userId: after.userId,
-  status: after.status,
-  before: before ? lineOut(before) : null,
-  after: lineOut(after),
-});
+/** An audit entry of a line: the withdraw-line entity's, which keeps the wire form (masked), never cipher text. */
+export const lineAudit = (actor: Pick<SessionUser, 'id'> | null, action: string, before: LineRow | null, after: LineRow): AuditEntry =>
+  auditOf(withdrawLineEntity, actor, action, before, after);
 
 /** The card fields a line copies (its snapshot). */
 const snapshotOf = (card: BankCardRow) => ({
@@ -183,66 +142,62 @@ const payer = (actor: SessionUser) => (actor.roleType === 'user' ? 'user' : 'adm
 /** Pay, by the member or by the admin side. */
 const payEvent = (actor: SessionUser): WithdrawEvent => ({ type: 'wd.pay', by: payer(actor) });
 
-/** The order machine's answer for one order's locked lines (withdraw-order.machine.ts), or A00001 with its message. */
-export function requireOrder(lines: LineRow[], event: WithdrawOrderEvent) {
-  const answer = decideWithdrawOrder(lines, event);
-  if (!answer.ok) throw badRequest(answer.msg);
-  const byId = new Map(lines.map((l) => [l.id, l]));
-  // Each changed line with the row it was: what the caller writes and audits.
-  return { ...answer, changed: answer.changed.map((after) => ({ line: byId.get(after.id)!, after })) };
-}
-
 /**
- * Sends `event` to the live applications of these orders that the payment machine takes it from
- * (movePayments decides and writes them). Read under the orders' line locks: every change of a live
- * order's applications holds them. pay.paid skips applications an admin already confirmed paid one
- * by one (payment-service.ts pay.confirm): they are simply paid.
+ * Applies the order event `event` to locked lines through the lifecycle store (withdraw-line
+ * entity): `lines` are every line of the orders it concerns. The order machine decides each order
+ * (a refusal throws A00001 with its message before anything is written); the lines it changes are
+ * written with their new status and cancelFlag, audited with `action` and announced, and what it
+ * emits (pay.paid, pay.release) reaches the orders' live applications. `only`: the lines to write
+ * through the store, in that order (the lines paid); the others whose cancelFlag the answer clears
+ * are written without an audit entry (payment has started; payLines). Returns the written lines after.
  */
-async function moveOrderApplications(tx: Tx, actor: SessionUser, orderIds: string[], event: PaymentEvent): Promise<void> {
-  const apps = (await liveApplications(tx, orderIds)).filter((a) => event.type !== 'pay.paid' || paymentAccepts(a.status, event));
-  await movePayments(
-    tx,
-    actor,
-    apps.map((a) => a.id),
-    event,
-  );
-}
-
-/** Writes new statuses (and other columns) of lines, audited; returns them after. */
-export async function writeLines(
+export async function moveOrder(
   tx: Tx,
-  actor: SessionUser | null,
-  changes: { line: LineRow; set: Partial<typeof withdrawRequests.$inferInsert> }[],
-  action: string,
+  actor: SessionUser,
+  lines: LineRow[],
+  event: WithdrawOrderEvent,
+  opts: { action?: string; only?: LineRow[] } = {},
 ): Promise<LineRow[]> {
-  if (!changes.length) return [];
-  const now = new Date();
-  const out: LineRow[] = [];
-  for (const c of changes) {
-    const [after] = await tx
-      .update(withdrawRequests)
-      .set({ ...c.set, updatedAt: now })
-      .where(eq(withdrawRequests.id, c.line.id))
-      .returning();
-    out.push(after!);
+  const withLines = { ...event, lines };
+  const after = new Map<number, { status: WithdrawStatus; cancelFlag: boolean }>();
+  for (const answer of decideOrders(withLines).values()) {
+    if (!answer.ok) throw badRequest(answer.msg);
+    for (const l of answer.lines) after.set(l.id, l);
   }
-  await writeAudit(
-    tx,
-    changes.map((c, i) => lineAudit(actor, action, c.line, out[i]!)),
-  );
-  await publishLive(tx, out.map(withdrawLineChanged)); // live: the members' lines
+  const changed = lines.filter((l) => after.get(l.id)!.status !== l.status || after.get(l.id)!.cancelFlag !== l.cancelFlag);
+  const written = opts.only ?? changed;
+  const out = await applyToLocked(tx, withdrawLineEntity, actor, written, withLines, {
+    action: opts.action,
+    set: (row) => ({ cancelFlag: after.get(row.id)!.cancelFlag }),
+  });
+  const rest = changed.filter((l) => !written.some((w) => w.id === l.id));
+  if (rest.length) {
+    // Payment has started: nobody may cancel these orders any more.
+    const others = await tx
+      .update(withdrawRequests)
+      .set({ cancelFlag: false, updatedAt: new Date() })
+      .where(
+        inArray(
+          withdrawRequests.id,
+          rest.map((l) => l.id),
+        ),
+      )
+      .returning();
+    await publishLive(tx, others.flatMap(withdrawLineEntity.live)); // live: the member's lines, no longer cancellable
+  }
   return out;
 }
 
-/** Ids of the applications an order's live links pay, with their status. */
-async function liveApplications(tx: Tx, orderIds: string[]): Promise<{ id: number; status: PaymentStatus; orderId: string }[]> {
-  if (!orderIds.length) return [];
-  return tx
-    .select({ id: paymentApplies.id, status: paymentApplies.status, orderId: withdrawOrderApplies.orderId })
-    .from(withdrawOrderApplies)
-    .innerJoin(paymentApplies, eq(paymentApplies.id, withdrawOrderApplies.paymentApplyId))
-    .where(and(sql`${withdrawOrderApplies.orderId} = any(${sql.param(orderIds)}::text[])`, eq(withdrawOrderApplies.live, true)))
-    .orderBy(asc(paymentApplies.id));
+/** A line's columns other than its status (the admin notes), audited with `action` and announced. */
+async function editLine(tx: Tx, actor: SessionUser, line: LineRow, set: Partial<typeof withdrawRequests.$inferInsert>, action: string): Promise<LineRow> {
+  const [after] = await tx
+    .update(withdrawRequests)
+    .set({ ...set, updatedAt: new Date() })
+    .where(eq(withdrawRequests.id, line.id))
+    .returning();
+  await writeAudit(tx, lineAudit(actor, action, line, after!));
+  await publishLive(tx, withdrawLineEntity.live(after!));
+  return after!;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -315,8 +270,9 @@ export async function requestWithdraw(tx: Tx, actor: SessionUser, body: Withdraw
     if (isUniqueViolation(err)) throw conflict(M.raced);
     throw err;
   }
-  await movePayments(
+  await transition(
     tx,
+    paymentEntity,
     actor,
     picked.map((a) => a.id),
     { type: 'pay.withdraw' },
@@ -325,7 +281,7 @@ export async function requestWithdraw(tx: Tx, actor: SessionUser, body: Withdraw
     tx,
     inserted.map((l) => lineAudit(actor, 'request', null, l)),
   );
-  await publishLive(tx, inserted.map(withdrawLineChanged)); // live: the member's new lines
+  await publishLive(tx, inserted.flatMap(withdrawLineEntity.live)); // live: the member's new lines
   return id;
 }
 
@@ -358,51 +314,25 @@ export async function inMoneyTransaction<T>(db: Db, run: (tx: Tx) => Promise<T>)
  */
 export async function requestCancel(tx: Tx, actor: SessionUser, orderId: number): Promise<void> {
   const lines = await lockOrder(tx, actor, orderId);
-  const { changed } = requireOrder(lines, { type: 'order.requestCancel' });
-  await writeLines(
-    tx,
-    actor,
-    changed.map(({ line, after }) => ({ line, set: { status: after.status } })),
-    'requestCancel',
-  );
+  await moveOrder(tx, actor, lines, { type: 'order.requestCancel' });
 }
 
 /** Admin: requestedCancel -> canceled for the whole order, links dropped, applications back to agreed (the order machine's pay.release). */
 export async function agreeCancel(tx: Tx, actor: SessionUser, orderId: number): Promise<void> {
   const lines = await lockOrder(tx, actor, orderId);
-  const { changed, applicationEvent } = requireOrder(lines, { type: 'order.agreeCancel' });
-  const order = storedOrderId(orderId);
-  const apps = applicationEvent ? await liveApplications(tx, [order]) : [];
-  await writeLines(
-    tx,
-    actor,
-    changed.map(({ line, after }) => ({ line, set: { status: after.status, cancelFlag: after.cancelFlag } })),
-    'agreeCancel',
-  );
+  // The order machine emits pay.release: its live applications go back to agreed (the follow reads
+  // the live links, so they are dropped after).
+  await moveOrder(tx, actor, lines, { type: 'order.agreeCancel' });
   await tx
     .update(withdrawOrderApplies)
     .set({ live: false })
-    .where(and(eq(withdrawOrderApplies.orderId, order), eq(withdrawOrderApplies.live, true)));
-  if (applicationEvent) {
-    await movePayments(
-      tx,
-      actor,
-      apps.map((a) => a.id),
-      applicationEvent,
-    );
-  }
+    .where(and(eq(withdrawOrderApplies.orderId, storedOrderId(orderId)), eq(withdrawOrderApplies.live, true)));
 }
 
 /** Admin: requestedCancel -> waited for the whole order. */
 export async function rejectCancel(tx: Tx, actor: SessionUser, orderId: number): Promise<void> {
   const lines = await lockOrder(tx, actor, orderId);
-  const { changed } = requireOrder(lines, { type: 'order.rejectCancel' });
-  await writeLines(
-    tx,
-    actor,
-    changed.map(({ line, after }) => ({ line, set: { status: after.status } })),
-    'rejectCancel',
-  );
+  await moveOrder(tx, actor, lines, { type: 'order.rejectCancel' });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -416,50 +346,14 @@ export async function rejectCancel(tx: Tx, actor: SessionUser, orderId: number):
  *
  * Paid (member's own line, or an admin's, or the admin's Excel confirm): waited -> paid (wd.pay),
  * then cancelFlag = false on every line of that order (payment has started), and when the order
- * machine answers that the order is now paid (every live line paid), its live applications still
- * withdrawing get pay.paid (tasks finished, parcels payed). Applications the admin already confirmed paid one by one
- * (payment-service.ts pay.confirm) are simply already paid.
+ * is now paid (every live line paid) the order machine emits pay.paid, which the withdraw-line
+ * entity's follow sends to its live applications still withdrawing (tasks finished, parcels payed).
+ * Applications the admin already confirmed paid one by one (payment-service.ts pay.confirm) are
+ * simply already paid. One moveOrder for every order, so the applications move in one transition.
  */
 export async function payLines(tx: Tx, actor: SessionUser, toPay: LineRow[], orderLines: LineRow[], action: string): Promise<LineRow[]> {
-  const orders = [...new Set(toPay.map((l) => l.orderId))];
-  // The order machine decides each order (a refusal throws before anything is written).
-  const answers = orders.map((orderId) => ({
-    orderId,
-    answer: requireOrder(
-      orderLines.filter((l) => l.orderId === orderId),
-      { type: 'order.pay', lineIds: toPay.filter((l) => l.orderId === orderId).map((l) => l.id), by: payer(actor) },
-    ),
-  }));
-  const changed = answers.flatMap((a) => a.answer.changed);
-  const now = new Date();
   // In the order asked for: each line paid is written and audited in that order.
-  const changeOf = new Map(changed.map((c) => [c.line.id, c]));
-  const moved = toPay.map((l) => changeOf.get(l.id)!);
-  const paid = await writeLines(
-    tx,
-    actor,
-    moved.map(({ line, after }) => ({ line, set: { status: after.status, paidAt: now, cancelFlag: after.cancelFlag } })),
-    action,
-  );
-  // Payment has started: nobody may cancel these orders any more.
-  const paying = new Set(toPay.map((l) => l.id));
-  const others = changed.filter((c) => !paying.has(c.line.id)).map((c) => c.line);
-  if (others.length) {
-    await tx
-      .update(withdrawRequests)
-      .set({ cancelFlag: false, updatedAt: now })
-      .where(
-        inArray(
-          withdrawRequests.id,
-          others.map((l) => l.id),
-        ),
-      );
-    await publishLive(tx, others.map(withdrawLineChanged)); // live: the member's lines, no longer cancellable
-  }
-  // The order machine's rule: an order whose every live line is paid pays its applications.
-  const done = answers.filter((a) => a.answer.applicationEvent?.type === 'pay.paid').map((a) => a.orderId);
-  await moveOrderApplications(tx, actor, done, { type: 'pay.paid' });
-  return paid;
+  return moveOrder(tx, actor, orderLines, { type: 'order.pay', lineIds: toPay.map((l) => l.id), by: payer(actor) }, { action, only: toPay });
 }
 
 /** A member's own line, or any line for the admin: waited -> paid. */
@@ -526,7 +420,7 @@ export async function changeCard(tx: Tx, actor: SessionUser, lineId: number, car
   requireLine(line, { type: 'wd.changeCard' });
   const cards = await lockOwnCards(tx, line.userId, [cardId]);
   if (lines.some((l) => l.id !== line.id && l.cardId === cardId)) throw badRequest(M.cardOnce);
-  const [after] = await writeLines(tx, actor, [{ line, set: snapshotOf(cards.get(cardId)!) }], 'changeCard');
+  const [after] = await applyToLocked(tx, withdrawLineEntity, actor, [line], { type: 'wd.changeCard' }, { set: snapshotOf(cards.get(cardId)!) });
   return after!;
 }
 
@@ -539,8 +433,7 @@ export async function saveAdminNote(tx: Tx, actor: SessionUser, lineId: number, 
   const set: Partial<typeof withdrawRequests.$inferInsert> = {};
   if (notes.adminNote !== undefined) set.adminNote = notes.adminNote.trim();
   if (notes.adminNote2 !== undefined) set.adminNote2 = notes.adminNote2.trim();
-  const [after] = await writeLines(tx, actor, [{ line, set }], 'adminNote');
-  return after!;
+  return editLine(tx, actor, line, set, 'adminNote');
 }
 
 // ---------------------------------------------------------------------------------------------

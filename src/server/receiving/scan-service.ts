@@ -10,7 +10,6 @@
 // tracking id's rows so the screen can offer the edit); malformed input is A00001; a missing row A00004.
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
-import { writeAudit } from '../audit.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
@@ -20,7 +19,6 @@ import type { SessionUser } from '../auth/session-user.ts';
 import {
   announcedRowOf,
   CONTROL_CHARS,
-  decideScanRecord,
   hasControlChars,
   isDuplicateOfSeen,
   isSeen,
@@ -38,7 +36,9 @@ import type { ItemBrief } from './scan-rows.ts';
 import { lockAndRead, lockTrackings } from '../db/matching-store.ts';
 import { matchScannedTrackings, matchTrackings, type ScanRow } from '../matching/match.ts';
 import { nearRecords, type NearRecord } from '../matching/near-misses.ts';
-import { freshScanRow, scanAudit, type FreshScan, type SeenChange } from '../matching/plan.ts';
+import { freshScanRow, type FreshScan, type SeenChange } from '../matching/plan.ts';
+import { scanRecordEntity, SCAN_RECORD_NOT_FOUND } from '../entities/scan-record.ts';
+import { applyToLocked, planEvent } from '../entities/store.ts';
 
 type ScanTracking = components['schemas']['ScanTracking'];
 
@@ -57,7 +57,7 @@ export const scanMessages = {
   productCodeNotTracking: productCodeMessages.notTrackingId,
   countInvalid: scanRecordMessages.countInvalid,
   itemNotFound: '商品不存在',
-  notFound: '记录不存在',
+  notFound: SCAN_RECORD_NOT_FOUND,
   frozen: scanRecordMessages.frozen,
   moved: '记录已被修改，请刷新后重试',
   unchanged: '没有变化',
@@ -398,6 +398,9 @@ export interface ModifyOutcome {
   row: ScanRow;
 }
 
+/** An admin's edit of a scan row's count, upc, item or tracking id (the scan-record machine's record.edit). */
+const EDIT = { type: 'record.edit' } as const;
+
 /**
  * modifyScanTracking: one row's trackingId, upc, count or item.
  *
@@ -408,7 +411,8 @@ export interface ModifyOutcome {
  * decision 075) is 'upc重复，请编辑已添加的商品' (rows
  * that matching split for two tasks share their tracking id and upc; changing one's count is fine).
  * A modify that changes nothing is succ '没有变化' and writes nothing. It takes the tracking locks
- * before reading the row, writes and audits its row, and matching audits what it changes after.
+ * before reading the row; the row changes through the lifecycle store (record.edit, which keeps its
+ * status; audited 'modify'), and matching audits what it changes after.
  */
 export async function modifyScan(
   tx: Tx,
@@ -429,8 +433,8 @@ export async function modifyScan(
   if (!before) throw notFound(scanMessages.notFound);
   // Moved to another tracking id between the read and the lock: the lock held may not be its own.
   if (before.trackingId !== first.trackingId) throw conflict(scanMessages.moved);
-  const edit = decideScanRecord(before.status, { type: 'record.edit' });
-  if (!edit.ok) throw badRequest(edit.msg);
+  // The machine answers first (a frozen row is refused before anything else is said of the edit).
+  planEvent(scanRecordEntity, [before], EDIT);
 
   const set = { trackingId, upc, count, itemId: item ? item.id : before.itemId, itemName: item ? item.itemName : before.itemName };
   if ((Object.keys(set) as (keyof typeof set)[]).every((k) => before[k] === set[k])) return { opStatus: 'succ', msg: scanMessages.unchanged, row: before };
@@ -443,12 +447,7 @@ export async function modifyScan(
       .where(and(eq(scanTrackings.trackingId, trackingId), ne(scanTrackings.id, id)));
     if (others.some((o) => sameProductCode(o.upc, upc))) return { opStatus: 'failed', msg: scanMessages.upcDuplicate, row: before };
   }
-  const [after] = await tx
-    .update(scanTrackings)
-    .set({ ...set, opUid: actor.id, updatedAt: new Date() })
-    .where(eq(scanTrackings.id, id))
-    .returning();
-  await writeAudit(tx, scanAudit(actor, 'modify', before, after!));
+  const [after] = await applyToLocked(tx, scanRecordEntity, actor, [before], EDIT, { set: { ...set, opUid: actor.id }, action: 'modify' });
   // An init row is not part of matching before or after; a seen one is matched where it was and is.
   if (isSeen(before)) await matchTrackings(tx, [before.trackingId, trackingId], actor);
   const [fresh] = await tx.select().from(scanTrackings).where(eq(scanTrackings.id, id));

@@ -11,7 +11,8 @@ import { auditLog } from '../../../src/server/db/schema/audit.ts';
 import { bankCards, paymentApplies, withdrawOrderApplies, withdrawOrders, withdrawRequests } from '../../../src/server/db/schema/money.ts';
 import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
 import { tasks } from '../../../src/server/db/schema/tasks.ts';
-import { movePayments } from '../../../src/server/money/payment-transitions.ts';
+import { paymentEntity } from '../../../src/server/entities/payment.ts';
+import { transition } from '../../../src/server/entities/store.ts';
 import { useTestApp } from '../support/harness.ts';
 import {
   agreedApplication,
@@ -179,10 +180,10 @@ describe('the path of an application: apply, agree, withdraw, confirm, collect',
     const one = await agreedApplication(db(), w, w.a, { count: 1 });
     const two = await agreedApplication(db(), w, w.a, { count: 2 });
     await markWithdrawing(db(), w.a.actor, [one.apply.id, two.apply.id]);
-    await db().db.transaction((tx) => movePayments(tx, null, [two.apply.id], { type: 'pay.release' }));
+    await db().db.transaction((tx) => transition(tx, paymentEntity, null, [two.apply.id], { type: 'pay.release' }));
     expect(await storedPayment(db(), two.apply.id)).toMatchObject({ status: 'agreed' });
     expect((await w.a.api.get('/api/user/balance')).body.data).toEqual({ balance: 25 });
-    await db().db.transaction((tx) => movePayments(tx, null, [one.apply.id], { type: 'pay.paid' }));
+    await db().db.transaction((tx) => transition(tx, paymentEntity, null, [one.apply.id], { type: 'pay.paid' }));
     expect(await storedPayment(db(), one.apply.id)).toMatchObject({ status: 'paid' });
     expect(await storedTask(db(), one.task.id)).toMatchObject({ status: 'finished' });
     expect(await scansOfTask(db(), one.task.id)).toMatchObject([{ status: 'payed' }]);
@@ -375,7 +376,7 @@ describe('confirming receipt (member)', () => {
   });
 });
 
-describe('movePayments (all or nothing)', () => {
+describe('payment transitions (all or nothing)', () => {
   it('refuses the whole set when one row is refused, and a member moving another member’s application', async () => {
     const w = await world();
     const agreed = await agreedApplication(db(), w, w.a);

@@ -2,14 +2,15 @@
 // A locked task is made the way a member gets one: claim through the API, a parcel scanned (written
 // into scan_trackings) and the purchase recorded through the API, which matches and locks the task.
 // Applications are made and agreed through the API; putting them into a withdraw can be done
-// directly with movePayments (pay.withdraw) when a test is not about the withdraw request itself.
+// directly through the lifecycle store (pay.withdraw) when a test is not about the withdraw request itself.
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../../src/server/db/client.ts';
 import { paymentApplies } from '../../../src/server/db/schema/money.ts';
 import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
 import type { SessionUser } from '../../../src/server/auth/session-user.ts';
 import { toCents } from '../../../src/server/money/cents.ts';
-import { movePayments } from '../../../src/server/money/payment-transitions.ts';
+import { paymentEntity } from '../../../src/server/entities/payment.ts';
+import { transition } from '../../../src/server/entities/store.ts';
 import { claim, record, scan, setTask, storedTask, taskWorld, UPC, type Client, type TaskOut, type TaskWorld } from './task-fixtures.ts';
 
 export { taskWorld as moneyWorld };
@@ -104,7 +105,7 @@ export async function agreedApplication(
 
 /** Puts agreed applications into a withdraw directly (pay.withdraw), without a withdraw request. */
 export function markWithdrawing(database: Database, actor: SessionUser, ids: number[]) {
-  return database.db.transaction((tx) => movePayments(tx, actor, ids, { type: 'pay.withdraw' }));
+  return database.db.transaction((tx) => transition(tx, paymentEntity, actor, ids, { type: 'pay.withdraw' }));
 }
 
 export async function storedPayment(database: Database, id: number) {

@@ -227,7 +227,7 @@ export function createPaymentsFake(seed: { applies?: PaymentApply[]; tasks?: Tas
     'applyArrived',
   );
 
-  /** A payment event as movePayments applies it: the machine decides, a refusal is A00001. */
+  /** A payment event as the server's lifecycle store applies it: the machine decides, a refusal is A00001. */
   function move(id: number, event: PaymentEvent, change?: (row: PaymentApply) => void) {
     const row = fake.applies.find((a) => a.id === id);
     if (!row) return notFound(paymentMessages.notFound);
