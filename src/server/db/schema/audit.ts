@@ -54,7 +54,7 @@ export const auditLog = pgTable(
   // A list filter whose value can match many entries (status, upc, operator, owner) has an index
   // (entity, value, created_at, id): a page and its bounded count read its entries in the list's
   // order and stop, where walking the entity's index and filtering read every entry of a rare
-  // value's entity (decision 164). A tracking id, task or claim has few entries: its own key suffices.
+  // value's entity (decision 166). A tracking id, task or claim has few entries: its own key suffices.
   (t) => [
     index('audit_log_entity_created_idx').on(t.entity, t.createdAt, t.id),
     index('audit_log_entity_user_created_idx').on(t.entity, t.userId, t.createdAt, t.id),
