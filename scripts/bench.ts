@@ -763,7 +763,7 @@ async function benchGrowth(
     });
     // The two audit logs, newest first: pages 1-5; a sixth each by a common status and by a status no
     // entry has (what walked a whole entity before the filters had indexes of their own: decision
-    // 164), a third by one key (half a tracking id / a member, half a product's upc / a claim).
+    // 166), a third by one key (half a tracking id / a member, half a product's upc / a claim).
     const claims = await rowsOf<{ mainId: number }>(
       db.execute(sql`select main_id as "mainId" from tasks where board_id = ${world.boardId} order by random() limit 100`),
     );
