@@ -134,6 +134,16 @@ const connect = (port, host) => new Promise((resolve, reject) => {
 });
 `;
 const LOAD_WORKER = `${CLIENT_LIB}
+// This thread's CPU (ms, 10 ms ticks; NaN off Linux), so the process's CPU less the clients' is the server's.
+const ownCpuMs = () => {
+  try {
+    const f = require('node:fs').readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return NaN;
+  }
+};
+const cpu0 = ownCpuMs();
 (async () => {
   const prepared = specs.map(prepare);
   const clients = await Promise.all(Array.from({ length: concurrency }, () => connect(prepared[0].port, prepared[0].host)));
@@ -152,7 +162,7 @@ const LOAD_WORKER = `${CLIENT_LIB}
   }));
   const seconds = (performance.now() - t) / 1000;
   for (const c of clients) c.close();
-  parentPort.postMessage({ latencies, failures, firstFailure, seconds });
+  parentPort.postMessage({ latencies, failures, firstFailure, seconds, clientCpuMs: ownCpuMs() - cpu0 });
 })();
 `;
 
@@ -233,7 +243,7 @@ const pctOf = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1
 
 /** Runs the requests from the load worker. */
 const drive = (specs: RequestSpec[], concurrency = CONCURRENCY) =>
-  new Promise<{ latencies: number[]; failures: number; firstFailure: string | null; seconds: number }>((resolve, reject) => {
+  new Promise<{ latencies: number[]; failures: number; firstFailure: string | null; seconds: number; clientCpuMs: number }>((resolve, reject) => {
     const w = new Worker(LOAD_WORKER, { eval: true, workerData: { specs, concurrency } });
     w.once('message', resolve);
     w.once('error', reject);
@@ -249,6 +259,11 @@ interface Run {
   firstFailure: string | null;
   /** CPU time of this process's main thread meanwhile (ms), where the in-process servers run. */
   cpuMs: number;
+  /**
+   * CPU time of the whole process meanwhile less the load generator's thread (ms): the main thread
+   * plus what it hands to other threads (the garbage collector's helpers, libuv's pool, an upload's worker).
+   */
+  processCpuMs: number;
   /** Statements sent to PostgreSQL meanwhile. */
   statements: number;
 }
@@ -284,9 +299,12 @@ let statementsSent = 0;
 async function runSpecs(specs: RequestSpec[]): Promise<Run> {
   serverTimes = [];
   const cpu = serverThreadCpuMs();
+  const all0 = process.cpuUsage();
   const sent = statementsSent;
   const out = await drive(specs);
+  const all = process.cpuUsage(all0);
   return {
+    processCpuMs: (all.user + all.system) / 1000 - out.clientCpuMs,
     statements: statementsSent - sent,
     requests: specs.length,
     seconds: out.seconds,
@@ -307,6 +325,7 @@ const joined = (runs: Run[]): Run => ({
   failures: runs.reduce((n, r) => n + r.failures, 0),
   firstFailure: runs.find((r) => r.firstFailure)?.firstFailure ?? null,
   cpuMs: runs.reduce((n, r) => n + r.cpuMs, 0),
+  processCpuMs: runs.reduce((n, r) => n + r.processCpuMs, 0),
   statements: runs.reduce((n, r) => n + r.statements, 0),
 });
 
@@ -654,14 +673,22 @@ const GROWTH_TARGET = 1.5;
  * folder that has been in use for years: a matched scan (POST .../create of an announced parcel a
  * member recorded), a tracking id's records (GET .../tracking/{id}/list), the filtered list (GET
  * .../tracking/list, a quarter each by status, tracking id, dates and product, the one product in
- * half of those), the two audit logs' pages (a third each unfiltered, by status, by tracking id or
- * member; the log grows with the scans, ~1.6 entries a scan row) and a 50,000-row tracking import of new parcels, at 10,000, 100,000 and 1,000,000
+ * half of those), the two audit logs' pages (pages 1-5: a third unfiltered, a sixth by a common
+ * status, a sixth by a status no entry has, and a third by one key: a tracking id or a product's upc
+ * in the admin log, a member or a claim in the user log; the log grows with the scans, 1.6 entries a
+ * scan row) and a 50,000-row tracking import of new parcels, at 10,000, 100,000 and 1,000,000
  * scan rows on PostgreSQL, 10,000, 100,000 and 300,000 on PGlite (BENCH_GROWTH_SIZES: others,
- * comma-separated), 9 in 10 rows of one product. The rows are added in bulk SQL without ANALYZE
+ * comma-separated; 6250,62500,625000 are 10k, 100k and 1M audit entries), 9 in 10 rows of one
+ * product. BENCH_GROWTH_PATHS: the paths measured, comma-separated (default all: scan, lookup, list,
+ * logs, import). The rows are added in bulk SQL without ANALYZE
  * (bench-seed.ts growScans): keeping the statistics current is the app's part on PGlite (decision
- * 066) and autovacuum's on PostgreSQL. Each request path: BENCH_GROWTH_REQUESTS (1,000) measured
- * after 300 of the same kind; its figure is the server's median time (reply.elapsedTime). Printed:
- * each figure per size and its ratio largest/smallest beside the target (decision 094).
+ * 066) and autovacuum's on PostgreSQL; on a server with autovacuum off (a test host's) the bench
+ * does its part, a VACUUM ANALYZE of the grown tables after each growth (else the 1M tables were
+ * planned with no statistics and read without a visibility map). Each request path: BENCH_GROWTH_REQUESTS (1,000) measured
+ * after 300 of the same kind; its figures are the server's median and p95 time (reply.elapsedTime)
+ * and the CPU a request cost: the whole process's less the load generator's thread, plus on
+ * PostgreSQL the backends serving this database. Printed: each figure per size and its ratio
+ * largest/smallest beside the target (decision 094).
  */
 async function benchGrowth(
   base: string,
@@ -673,6 +700,7 @@ async function benchGrowth(
   const pgDriver = database.driver === 'pg';
   const sizes = (process.env.BENCH_GROWTH_SIZES ?? (pgDriver ? '10000,100000,1000000' : '10000,100000,300000')).split(',').map(Number);
   const requests = Number(process.env.BENCH_GROWTH_REQUESTS ?? 1000);
+  const paths = new Set((process.env.BENCH_GROWTH_PATHS ?? 'scan,lookup,list,logs,import').split(','));
   const db = database.db;
   const world = await seedGrowthBase(db, { adminId, passwordHash: hash });
   const rnd = (n: number) => Math.floor(Math.random() * n);
@@ -681,18 +709,25 @@ async function benchGrowth(
   // PostgreSQL the backends serving this database): the latter hardly moves with other work on the machine.
   const figures: Record<string, number[]> = {};
   const figure = (name: string, value: number) => (figures[name] ??= []).push(value);
-  const p50 = (run: Run) =>
+  const pct = (run: Run, p: number) =>
     pctOf(
       [...run.server].sort((a, b) => a - b),
-      50,
+      p,
     );
+  const auditCounts: number[] = [];
   for (const size of sizes) {
     // Requests of each path run first and not counted: many more at the first size, where V8 has
     // still to compile the paths (else the smallest size reads slower than the largest).
     const warm = size === sizes[0] ? 3000 : 300;
     const t0 = performance.now();
     await growScans(db, world, size);
-    console.log(`growth: ${size} scan rows (${database.driver}), grown in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    if (pgDriver && (await rowsOf<{ on: string }>(db.execute(sql`select current_setting('autovacuum') as on`)))[0]?.on === 'off') {
+      await db.execute(sql`vacuum analyze tasks, purchased_records, scan_trackings, audit_log`);
+      console.log('growth: autovacuum is off on this server: vacuum analyze of the grown tables, in its stead');
+    }
+    const [{ audits } = { audits: 0 }] = await rowsOf<{ audits: number }>(db.execute(sql`select count(*)::int as audits from audit_log`));
+    auditCounts.push(audits);
+    console.log(`growth: ${size} scan rows, ${audits} audit entries (${database.driver}), grown in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     // Announced parcels of the whole table not scanned yet, in random order.
     const parcels = await rowsOf<{ trackingId: string; upc: string; itemId: number }>(
       db.execute(sql`
@@ -726,39 +761,56 @@ async function benchGrowth(
       if (i % 4 === 3) q.set('itemId', String(world.items[i % 8 < 4 ? 0 : rnd(world.items.length)]!.id));
       return { url: `${base}/api/scan/admin/tracking/list?${q}`, headers: as(i) };
     });
-    // The two audit logs, newest first: pages 1-5, a third filtered (a status, or a tracking id / a member).
+    // The two audit logs, newest first: pages 1-5; a sixth each by a common status and by a status no
+    // entry has (what walked a whole entity before the filters had indexes of their own: decision
+    // 166), a third by one key (half a tracking id / a member, half a product's upc / a claim).
+    const claims = await rowsOf<{ mainId: number }>(
+      db.execute(sql`select main_id as "mainId" from tasks where board_id = ${world.boardId} order by random() limit 100`),
+    );
     const logs = (log: 'tracking' | 'task') =>
       Array.from({ length: requests + warm }, (_, i) => {
         const q = new URLSearchParams({ page: String(i % 5), size: '20' });
-        if (i % 3 === 1) q.set('status', log === 'tracking' ? 'match' : 'locked');
-        if (i % 3 === 2) {
+        if (i % 6 === 1) q.set('status', log === 'tracking' ? 'match' : 'locked');
+        if (i % 6 === 4) q.set('status', log === 'tracking' ? 'wait2pay' : 'finished');
+        if (i % 6 === 2) {
           if (log === 'tracking') q.set('trackingId', tracking());
           else q.set('userId', String(world.memberIds[rnd(world.memberIds.length)]));
+        }
+        if (i % 6 === 5) {
+          if (log === 'tracking') q.set('upc', world.items[i % 12 < 6 ? 0 : rnd(world.items.length)]!.upc);
+          else q.set('mainId', String(claims[rnd(claims.length)]?.mainId ?? 1));
         }
         return { url: `${base}/api/audit/${log}/list?${q}`, headers: as(i) };
       });
     const line: string[] = [];
-    for (const [name, specs] of [
-      ['matched scan', scans],
-      ["a tracking id's records", lookups],
-      ['filtered list', lists],
-      ['admin log page', logs('tracking')],
-      ['user log page', logs('task')],
+    for (const [name, path, specs] of [
+      ['matched scan', 'scan', scans],
+      ["a tracking id's records", 'lookup', lookups],
+      ['filtered list', 'list', lists],
+      ['admin log page', 'logs', logs('tracking')],
+      ['user log page', 'logs', logs('task')],
     ] as const) {
+      if (!paths.has(path)) continue;
       if (specs.length < warm + 8) {
         console.log(`  ${name}: not measured (${specs.length - warm} announced parcels left)`);
         figure(`${name}: server p50 ms`, NaN);
+        figure(`${name}: server p95 ms`, NaN);
         figure(`${name}: CPU µs/req`, NaN);
         continue;
       }
       await drive(specs.slice(0, warm));
       const backends = await backendsCpu(database);
       const run = await runSpecs(specs.slice(warm));
-      const cpu = ((run.cpuMs + (await backends())) / run.requests) * 1000;
+      const cpu = ((run.processCpuMs + (await backends())) / run.requests) * 1000;
       if (run.failures) console.log(`  ${name}: ${run.failures} failed (${run.firstFailure})`);
-      figure(`${name}: server p50 ms`, run.failures ? NaN : p50(run));
+      figure(`${name}: server p50 ms`, run.failures ? NaN : pct(run, 50));
+      figure(`${name}: server p95 ms`, run.failures ? NaN : pct(run, 95));
       figure(`${name}: CPU µs/req`, run.failures ? NaN : cpu);
-      line.push(`${name} p50 ${p50(run).toFixed(1)} ms, ${cpu.toFixed(0)} µs CPU/req`);
+      line.push(`${name} p50 ${pct(run, 50).toFixed(1)} / p95 ${pct(run, 95).toFixed(1)} ms, ${cpu.toFixed(0)} µs CPU/req`);
+    }
+    if (!paths.has('import')) {
+      console.log(`  ${line.join('; ')}`);
+      continue;
     }
     const file = writeWorkbook([
       {
@@ -792,6 +844,7 @@ async function benchGrowth(
   }
   console.log(`growth (${database.driver}, ${CONCURRENCY} clients, ${requests} requests a path and size):`);
   console.log(`  ${'scan rows'.padEnd(44)} ${sizes.map((n) => String(n).padStart(9)).join(' ')}  ratio largest/smallest`);
+  console.log(`  ${'audit entries'.padEnd(44)} ${auditCounts.map((n) => String(n).padStart(9)).join(' ')}`);
   for (const [name, values] of Object.entries(figures)) {
     const ratio = values.at(-1)! / values[0]!;
     const verdict = Number.isNaN(ratio) ? 'NOT measured' : ratio <= GROWTH_TARGET ? 'met' : 'NOT met';

@@ -49,6 +49,9 @@ export function wireSnapshot(v: unknown): string | null {
  * (entity, created_at, id) is in order for one entity only, so each entity's first offset + size
  * entries are read in order on its own and the page is cut from their merge (an `entity in (...)`
  * filter sorted every matching entry of the table instead). The count is each entity's, bounded.
+ * A filter is read the same way on its own index (entity, value, created_at, id: schema/audit.ts,
+ * decision 166), so a rare value costs no more than a common one; the item name (contains) and two
+ * filters at once have none and still walk an index, filtering.
  */
 async function pageAudits(db: Db, entities: Entity[], filters: (SQL | undefined)[], q: { page?: number; size?: number; isDesc?: boolean }) {
   const p = pageOf(q);
@@ -122,7 +125,7 @@ export const auditHandlers: Handlers = {
       await pageAudits(
         ctx.db,
         // A purchased entry's status is its task's: a scan status no task has (match, payed...) finds
-        // none of them, so that entity is not read at all (its bounded count would walk all of it).
+        // none of them, so that entity is not read at all (two statements fewer).
         q.status !== undefined && !(TASK_STATUSES as readonly string[]).includes(q.status) ? ['tracking'] : ['tracking', 'purchased'],
         [
           // Entries are written with the canonical key; older ones hold the id as it was written.

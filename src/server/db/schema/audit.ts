@@ -6,8 +6,7 @@
 // For the same reason the table has no foreign keys: an audit row must never block, or be removed
 // by, a change to what it records, and inserting it must stay cheap inside every write transaction.
 // status is text because it holds the status of whichever entity the row is about. The indexes
-// serve the two screens' newest-first lists, optionally narrowed to one user, plus lookups by
-// tracking id, task and entity id.
+// serve the two screens' newest-first lists, unfiltered or narrowed by one filter, in list order.
 import { bigserial, index, integer, jsonb, pgEnum, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -52,10 +51,18 @@ export const auditLog = pgTable(
   },
   // Each index is paid for by every entry written (a matched scan writes three): only those the
   // audit lists use (handlers/audit.ts). (entity, entity_id) was dropped in 0003: no call reads by it.
+  // A list filter whose value can match many entries (status, upc, operator, owner) has an index
+  // (entity, value, created_at, id): a page and its bounded count read its entries in the list's
+  // order and stop, where walking the entity's index and filtering read every entry of a rare
+  // value's entity (decision 166). A tracking id, task or claim has few entries: its own key suffices.
   (t) => [
     index('audit_log_entity_created_idx').on(t.entity, t.createdAt, t.id),
-    index('audit_log_entity_user_created_idx').on(t.entity, t.userId, t.createdAt),
+    index('audit_log_entity_user_created_idx').on(t.entity, t.userId, t.createdAt, t.id),
+    index('audit_log_entity_status_created_idx').on(t.entity, t.status, t.createdAt, t.id),
+    index('audit_log_entity_upc_created_idx').on(t.entity, t.upc, t.createdAt, t.id),
+    index('audit_log_entity_op_created_idx').on(t.entity, t.opUid, t.createdAt, t.id),
     index('audit_log_tracking_idx').on(t.trackingId),
     index('audit_log_task_idx').on(t.taskId),
+    index('audit_log_main_idx').on(t.mainId),
   ],
 );
