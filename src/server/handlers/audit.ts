@@ -1,141 +1,14 @@
-// The two audit screens (SPEC §2 /admin/task-audit "user log" and /admin/tracking-audit "admin log";
-// §4 "the admin audit filter offers open, closed, locked, processing, finished, deleted, unmatch";
-// DECISIONS "Receiving and matching": every scan, match, upload and task change writes who, when,
-// what, before and after). Both read the append-only audit_log (src/server/audit.ts), newest first.
-//
-// Decision: a purchased-record entry (entity 'purchased') is listed in both logs - it is a member's
-// act on a task (user log) about a tracking id (admin log). Its status column holds the task's
-// status, so the user log's status filter (task statuses) applies to it; the record's own status is
-// in before/after.
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { containsText } from '../db/contains.ts';
-import type { components } from '../../api/schema';
-import { users } from '../db/schema/accounts.ts';
-import { auditLog } from '../db/schema/audit.ts';
-import type { Db } from '../db/client.ts';
-import { fromCents } from '../money/cents.ts';
-import { countBoundOf, countUpTo, pageOf, totalPagesOf } from '../paging.ts';
+// The two audit screens' calls (SPEC §2 /admin/task-audit "user log", /admin/tracking-audit "admin
+// log"): their pages are read by src/server/audit-pages.ts.
+import { listTaskAudits, listTrackingAudits } from '../audit-pages.ts';
 import { ok, type Handlers } from './types.ts';
-import { TASK_STATUSES } from '../../../machines/task.machine.ts';
-import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
-
-type AuditEntry = components['schemas']['AuditEntry'];
-type Entity = 'task' | 'purchased' | 'tracking';
-
-/** Stored amounts in cents: shown on the wire as decimal amounts, like every other response. */
-const MONEY_FIELDS = new Set(['price', 'buyIn', 'bonus', 'punish', 'averageCost', 'amount', 'income']);
-
-/**
- * before / after as the screens read them: the stored snapshot is a whole database row (amounts in
- * cents, times as ISO text); the wire carries amounts as decimals and times as epoch milliseconds,
- * the same units as the rest of the API, so the diff reads like the task page. Other values and
- * non-object snapshots pass through unchanged.
- */
-export function wireSnapshot(v: unknown): string | null {
-  if (v === null || v === undefined) return null;
-  if (typeof v !== 'object' || Array.isArray(v)) return JSON.stringify(v);
-  const out: Record<string, unknown> = {};
-  for (const [k, value] of Object.entries(v as Record<string, unknown>)) {
-    if (MONEY_FIELDS.has(k) && typeof value === 'number') out[k] = fromCents(value);
-    else if (k.endsWith('At') && typeof value === 'string' && !Number.isNaN(Date.parse(value))) out[k] = Date.parse(value);
-    else out[k] = value;
-  }
-  return JSON.stringify(out);
-}
-
-/**
- * One page of a log, newest first, and its total counted up to a bound (paging.ts countUpTo): the
- * same cost at a million entries as at ten thousand. A log shows two entities; an index range on
- * (entity, created_at, id) is in order for one entity only, so each entity's first offset + size
- * entries are read in order on its own and the page is cut from their merge (an `entity in (...)`
- * filter sorted every matching entry of the table instead). The count is each entity's, bounded.
- * A filter is read the same way on its own index (entity, value, created_at, id: schema/audit.ts,
- * decision 166), so a rare value costs no more than a common one; the item name (contains) and two
- * filters at once have none and still walk an index, filtering.
- */
-async function pageAudits(db: Db, entities: Entity[], filters: (SQL | undefined)[], q: { page?: number; size?: number; isDesc?: boolean }) {
-  const p = pageOf(q);
-  const given = filters.filter((f): f is SQL => f !== undefined);
-  const order = p.isDesc ? [desc(auditLog.createdAt), desc(auditLog.id)] : [asc(auditLog.createdAt), asc(auditLog.id)];
-  const dir = p.isDesc ? sql`desc` : sql`asc`;
-  const whereOf = (entity: Entity) => and(eq(auditLog.entity, entity), ...given);
-  const firsts = entities.map(
-    (entity) =>
-      sql`(select ${auditLog.id} as id, ${auditLog.createdAt} as created_at from ${auditLog} where ${whereOf(entity)}
-        order by ${auditLog.createdAt} ${dir}, ${auditLog.id} ${dir} limit ${p.offset + p.size})`,
-  );
-  const pageIds = sql`select id from (${sql.join(firsts, sql` union all `)}) firsts order by created_at ${dir}, id ${dir} limit ${p.size} offset ${p.offset}`;
-  const bound = countBoundOf(p);
-  const [rows, ...counts] = await Promise.all([
-    db
-      .select({ a: auditLog, opName: users.nickName })
-      .from(auditLog)
-      .leftJoin(users, eq(users.id, auditLog.opUid))
-      .where(sql`${auditLog.id} in (${pageIds})`)
-      .orderBy(...order),
-    ...entities.map((entity) => countUpTo(db, auditLog, whereOf(entity), order, bound)),
-  ]);
-  const all = counts.reduce((n, c) => n + c.counted, 0);
-  const counted = Math.min(all, bound);
-  const totalCapped = all > bound || counts.some((c) => c.totalCapped);
-  const content: AuditEntry[] = rows.map(({ a, opName }) => ({
-    id: a.id,
-    entity: a.entity as Entity,
-    action: a.action,
-    mainId: a.mainId,
-    subId: a.subId,
-    opUid: a.opUid,
-    ...(opName !== null ? { opName } : {}),
-    userId: a.userId,
-    upc: a.upc,
-    count: a.count,
-    itemName: a.itemName,
-    status: a.status as AuditEntry['status'],
-    trackingId: a.trackingId,
-    taskId: a.taskId,
-    before: wireSnapshot(a.before),
-    after: wireSnapshot(a.after),
-    createdAt: a.createdAt.getTime(),
-  }));
-  return { content, totalPages: totalPagesOf(counted, p.size), totalElements: counted, ...(totalCapped ? { totalCapped } : {}) };
-}
 
 export const auditHandlers: Handlers = {
   async listTaskAudits(req, ctx) {
-    const q = req.query;
-    return ok(
-      await pageAudits(
-        ctx.db,
-        ['task', 'purchased'],
-        [
-          q.mainId !== undefined ? eq(auditLog.mainId, q.mainId) : undefined,
-          q.taskId !== undefined ? eq(auditLog.taskId, q.taskId) : undefined,
-          q.userId !== undefined ? eq(auditLog.userId, q.userId) : undefined,
-          q.itemName?.trim() ? containsText(auditLog.itemName, q.itemName.trim()) : undefined,
-          q.status !== undefined ? eq(auditLog.status, q.status) : undefined,
-        ],
-        q,
-      ),
-    );
+    return ok(await listTaskAudits(ctx.db, req.query));
   },
 
   async listTrackingAudits(req, ctx) {
-    const q = req.query;
-    return ok(
-      await pageAudits(
-        ctx.db,
-        // A purchased entry's status is its task's: a scan status no task has (match, payed...) finds
-        // none of them, so that entity is not read at all (two statements fewer).
-        q.status !== undefined && !(TASK_STATUSES as readonly string[]).includes(q.status) ? ['tracking'] : ['tracking', 'purchased'],
-        [
-          // Entries are written with the canonical key; older ones hold the id as it was written.
-          q.trackingId?.trim() ? inArray(auditLog.trackingId, [...new Set([canonicalTrackingId(q.trackingId), q.trackingId.trim()])]) : undefined,
-          q.upc?.trim() ? eq(auditLog.upc, q.upc.trim()) : undefined,
-          q.opUid !== undefined ? eq(auditLog.opUid, q.opUid) : undefined,
-          q.status !== undefined ? eq(auditLog.status, q.status) : undefined,
-        ],
-        q,
-      ),
-    );
+    return ok(await listTrackingAudits(ctx.db, req.query));
   },
 };

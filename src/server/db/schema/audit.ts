@@ -50,7 +50,7 @@ export const auditLog = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   // Each index is paid for by every entry written (a matched scan writes three): only those the
-  // audit lists use (handlers/audit.ts). (entity, entity_id) was dropped in 0003: no call reads by it.
+  // audit lists use (audit-pages.ts). (entity, entity_id) was dropped in 0003: no call reads by it.
   // A list filter whose value can match many entries (status, upc, operator, owner) has an index
   // (entity, value, created_at, id): a page and its bounded count read its entries in the list's
   // order and stop, where walking the entity's index and filtering read every entry of a rare
