@@ -1,7 +1,7 @@
 // The Excel export of /user/my-task (SPEC §2; DECISIONS "Files"): the member's own tasks with the
 // filters the page had when the download token was issued (they are fixed in the token: the link
 // carries nothing but the token), in the page's order and with the page's columns. The filters are
-// those of listUserTasks (handlers/claims.ts), applied the same way. One row per purchased record
+// those of listUserTasks (tasks/task-lists.ts), applied the same way. One row per purchased record
 // (its tracking id and 数量), so the file goes back in through the member's upload as it is, also after
 // an office program re-saves it (docs/decisions/068-spreadsheets-as-offices-send-them.md); a task
 // without records is one row with both cells empty, which the upload skips.
