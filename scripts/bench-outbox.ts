@@ -12,11 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
-import { sql } from 'drizzle-orm';
-import { rowsOf, type Database, type Tx } from '../src/server/db/client.ts';
+import type { Database, Tx } from '../src/server/db/client.ts';
 import { outbox } from '../src/server/db/schema/accounts.ts';
 import { createMailer, type MailMessage, type Mailer } from '../src/server/mail/mailer.ts';
 import { enqueueMail, startOutboxWorker } from '../src/server/mail/outbox.ts';
+import { backendsCpu } from './bench-cpu.ts';
 
 /** BENCH_OUTBOX_MAILS: mails per round (2000). */
 const MAILS = Number(process.env.BENCH_OUTBOX_MAILS ?? 2000);
@@ -64,26 +64,6 @@ let statements = 0;
     statements++;
     return query.apply(this, args);
   };
-}
-
-/** CPU ms of the PostgreSQL backends serving this database since the call (0 on PGlite). */
-async function backendsCpu(database: Database): Promise<() => Promise<number>> {
-  if (database.driver !== 'pg') return async () => 0;
-  const read = async () => {
-    const pids = await rowsOf<{ pid: number }>(database.db.execute(sql`select pid from pg_stat_activity where datname = current_database()`));
-    const cpu = new Map<number, number>();
-    for (const { pid } of pids) {
-      try {
-        const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
-      } catch {
-        // Not on this machine, or ended.
-      }
-    }
-    return cpu;
-  };
-  const before = await read();
-  return async () => [...(await read())].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 }
 
 interface Step {

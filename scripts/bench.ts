@@ -33,6 +33,7 @@ import { TRACKING_COLUMNS, TRACKING_LIMITS } from '../src/server/files/tracking-
 import { growScans, seedGrowthBase, seedOpenTasks, seedReceiving, seedResponsive, seedScans } from './bench-seed.ts';
 import { bareDb, startBare } from './bench-bare.ts';
 import { benchOutbox, ourOutbox } from './bench-outbox.ts';
+import { backendsCpu } from './bench-cpu.ts';
 
 /**
  * BENCH_CONCURRENCY: clients at once (16).
@@ -640,29 +641,6 @@ async function benchReceiving(
     return { url: `${base}/api/scan/admin/tracking/list?${q}`, headers: as(i) };
   });
   await measure('GET /api/scan/admin/tracking/list (filters)', filtered.slice(WARMUP), { p95: 50 }, filtered.slice(0, WARMUP));
-}
-
-/**
- * CPU time (ms) from now of the PostgreSQL backends serving this database (a server on this machine:
- * their /proc entries, 10 ms ticks); the answer reads it. Nothing on PGlite, which runs in the server's thread.
- */
-async function backendsCpu(database: Awaited<ReturnType<typeof openDatabase>>): Promise<() => Promise<number>> {
-  if (database.driver !== 'pg') return async () => 0;
-  const read = async () => {
-    const pids = await rowsOf<{ pid: number }>(database.db.execute(sql`select pid from pg_stat_activity where datname = current_database()`));
-    const cpu = new Map<number, number>();
-    for (const { pid } of pids) {
-      try {
-        const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
-      } catch {
-        // Not on this machine, or ended.
-      }
-    }
-    return cpu;
-  };
-  const before = await read();
-  return async () => [...(await read())].reduce((sum, [pid, ms]) => sum + ms - (before.get(pid) ?? 0), 0);
 }
 
 /** The growth target: each path's figure at the largest size at most this many times its figure at the smallest. */
