@@ -12,6 +12,7 @@ import {
   nearMissMessages,
   NEAR_MIN_LENGTH,
   sameTrackingId,
+  trackingIdError,
 } from '../../machines/tracking-id';
 
 const toFullWidth = (s: string) => s.replace(/[!-~]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0));
@@ -84,6 +85,14 @@ describe('one key per parcel', () => {
     const impbOfA96 = `4209021096${'1234567890'.repeat(2)}`; // IMpb of a 22-digit id beginning 96
     expect(canonicalTrackingId(impbOfA96)).toBe('678901234567890');
     expect(canonicalTrackingId(canonicalTrackingId(impbOfA96))).toBe(canonicalTrackingId(impbOfA96));
+  });
+
+  it('refuses an empty id, one longer than 64 characters and one with a control character, in Chinese', () => {
+    expect(trackingIdError(' ]C1 ')).toBe('请填写trackingId');
+    expect(trackingIdError('1'.repeat(64))).toBeNull();
+    expect(trackingIdError('1'.repeat(65))).toBe('快递单号不能超过64个字符');
+    expect(trackingIdError('1Z999AA1\u00000123456784')).toBe('快递单号包含无效字符');
+    expect(trackingIdError(`42090210${GS1_SEPARATOR}9505511069605048600624`)).toBeNull(); // the scanner's GS is no invalid character
   });
 
   it('nothing but decorations is no id', () => {
