@@ -70,6 +70,7 @@ describe('one key per parcel', () => {
     expect(canonicalTrackingId(`1Z999AA1${GS1_SEPARATOR}0123456784`)).toBe('1Z999AA10123456784');
     // USPS IMpb with a 20-digit id; FedEx's 34-digit barcode of a 15-digit Ground number.
     expect(canonicalTrackingId('4209021012345678901234567890')).toBe('12345678901234567890');
+    expect(canonicalTrackingId('14209021012345678901234567890')).toBe('14209021012345678901234567890'); // 420 only leads
     expect(canonicalTrackingId('9612019000000000000041441760228964')).toBe('041441760228964');
     expect(carrierOf('9612019000000000000041441760228964')?.code).toBe('fedex');
     // Runs of digits one longer than FedEx's barcodes, or not starting with its 96, are no FedEx barcode.
@@ -170,6 +171,11 @@ describe('carrier and check digit', () => {
 
   it('a bare run of digits no carrier validates is no carrier', () => {
     expect(carrierOf('986578788856')).toBeNull(); // FedEx's 12 digits with a wrong check digit: just digits
+    // USPS's own 20 digits (9x...) are its form even with a wrong check digit; one digit more or before is not.
+    expect(carrierOf('91123456789012345678')).toMatchObject({ code: 'usps', checkDigitOk: false });
+    for (const id of ['19505511069605048600625', '95055110696050486006251']) expect(carrierOf(id), id).toBeNull();
+    // SF Express is SF and 12 or 13 digits, nothing around them.
+    for (const id of ['SF12345678901234', 'XSF1234567890123']) expect(carrierOf(id), id).toBeNull();
     expect(carrierOf('0012345678901')).toBeNull();
     expect(carrierOf('')).toBeNull();
     expect(carrierOf('HELLO')).toBeNull();
