@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromPromise, waitFor, type EventObject } from 'xstate';
 import { createTestModel, getShortestPaths } from 'xstate/graph';
 import {
+  BOARD_TASK_STATUSES,
   claimFieldErrors,
   claimMachine,
   claimMessages,
   claimOutcome,
   hasErrors,
   needsApproval,
+  NORMAL_BOARD_TASK_STATUS,
   remainingOf,
   type ClaimRequest,
   type ClaimTarget,
@@ -28,6 +30,11 @@ const values = (over: Partial<ClaimValues> = {}): ClaimValues => ({ count: 1, is
 const home = (over: Partial<ClaimValues> = {}): ClaimValues => values({ isHome: true, state: 'CA', zipCode: '94105', labelCount: 2, ...over });
 
 describe('claimOutcome: what may be claimed', () => {
+  it('a new board task is normal, the first status the admin is offered, and is claimed as an open task', () => {
+    expect(NORMAL_BOARD_TASK_STATUS).toBe(BOARD_TASK_STATUSES[0]);
+    expect(claimOutcome(target({ boardTaskStatus: NORMAL_BOARD_TASK_STATUS }))).toEqual({ ok: true, taskStatus: 'open' });
+  });
+
   it.each(['normal', 'urgent'] as const)('an open board and a %s board task give an open task', (boardTaskStatus) => {
     expect(claimOutcome(target({ boardTaskStatus }))).toEqual({ ok: true, taskStatus: 'open' });
   });
@@ -266,6 +273,29 @@ describe('claim machine', () => {
     h.send({ type: 'claim.submit', values: values({ count: 2 }) } as EventObject);
     expect(h.actor.getSnapshot().value).toBe('submitting');
     expect(h.calls).toHaveLength(1);
+  });
+
+  it('cancel closes the dialog, before a submit and after a claim', async () => {
+    const h = harness();
+    h.send(open());
+    h.send({ type: 'claim.cancel' });
+    expect(h.actor.getSnapshot().value).toBe('closed');
+    h.send(open());
+    h.send({ type: 'claim.submit', values: values() } as EventObject);
+    await h.resolves(5);
+    h.send({ type: 'claim.cancel' });
+    expect(h.actor.getSnapshot().value).toBe('closed');
+  });
+
+  it('after a claim, a board task that is full or deleted does not open the dialog again', async () => {
+    const h = harness();
+    h.send(open());
+    h.send({ type: 'claim.submit', values: values() } as EventObject);
+    await h.resolves(5);
+    h.send(open(target({ boardTaskStatus: 'full' }), 13));
+    h.send(open(target({ boardTaskStatus: 'deleted' }), 14));
+    expect(h.actor.getSnapshot().value).toBe('done');
+    expect(h.actor.getSnapshot().context).toMatchObject({ boardTaskId: 12, claimedTaskId: 5 });
   });
 
   it('reopening after a claim starts clean', async () => {

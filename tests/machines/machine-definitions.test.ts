@@ -42,6 +42,15 @@ const LIFECYCLES: Record<string, Lifecycle> = {
       return { machine: m.boardMachine, statuses: m.BOARD_STATUSES, first: 'unpublish', firstName: 'unpublish' };
     },
   },
+  'purchased record': {
+    id: 'purchasedRecord',
+    load: async () => {
+      const m = await import('../../machines/purchased-record.machine');
+      const { PURCHASED_STATUSES, UNSEEN_PURCHASED_STATUS } = await import('../../machines/task.machine');
+      // A member's new record is unseen until matching judges it.
+      return { machine: m.purchasedRecordMachine, statuses: PURCHASED_STATUSES, first: UNSEEN_PURCHASED_STATUS, firstName: 'UNSEEN_PURCHASED_STATUS' };
+    },
+  },
   'scan record': {
     id: 'scanRecord',
     load: async () => {

@@ -90,6 +90,15 @@ describe('one product however its code is written', () => {
     expect(sameGtin('96385074', '00000096385074')).toBe(true);
     expect(sameGtin('045496883386', '4901234567894')).toBe(false);
     expect(gtinForms('045496883387')).toEqual([]);
+    // From the GTIN-14 a case label carries, back to the UPC-A of the catalog.
+    expect(gtinForms('00045496883386')).toEqual(['045496883386', '0045496883386', '00045496883386']);
+    expect(sameGtin('00045496883386', '045496883386')).toBe(true);
+  });
+
+  it('reads a code pasted with blanks around it as the code', () => {
+    expect(gtinKind(' 045496883386 ')).toBe('UPC-A');
+    expect(checkDigitOk('045496883386 ')).toBe(true);
+    expect(checkDigitOk(' 045496883386')).toBe(true);
   });
 
   it('calls a code a product code of the catalog only when it is a valid GTIN of one of its upcs', () => {

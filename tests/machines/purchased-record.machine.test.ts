@@ -17,7 +17,12 @@ describe('purchased record machine', () => {
   it('sends a changed record back to init, and never changes a matched (frozen) one', () => {
     expect(decidePurchasedRecord('unmatch', { type: 'record.change' })).toEqual({ ok: true, next: 'init' });
     expect(decidePurchasedRecord('match', { type: 'record.change' }).ok).toBe(false);
-    expect(CHANGEABLE_PURCHASED_STATUSES).toEqual(PURCHASED_STATUSES.filter((s) => !isRecordFrozen({ status: s })));
+    // What the member's record dialog and the server act on: an unseen or unmatched record may still
+    // be corrected; a matched one is what was received and is refused its edit and its removal.
+    expect(CHANGEABLE_PURCHASED_STATUSES).toEqual(['init', 'unmatch']);
+    expect(isRecordFrozen({ status: 'match' })).toBe(true);
+    expect(isRecordFrozen({ status: 'init' })).toBe(false);
+    expect(isRecordFrozen({ status: 'unmatch' })).toBe(false);
   });
 
   it('splits a record into the arrived part (match) and the part still expected (init)', () => {

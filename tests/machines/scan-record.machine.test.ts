@@ -11,8 +11,10 @@ import {
   announcedRowOf,
   confirmScan,
   decideScanRecord,
+  hasControlChars,
   isDuplicateOfSeen,
   isFrozen,
+  isMatched,
   isSeen,
   isValidScanCount,
   MAX_SCAN_COUNT,
@@ -173,6 +175,18 @@ describe('a upc is its product however written', () => {
     expect(isDuplicateOfSeen([row('045496883387', 'scan')], { trackingId: '1Z001', upc: '0045496883387' })).toBe(false);
   });
 
+  it('a scan confirms only an announced row of its own parcel, never the same product announced on another', () => {
+    const other = { ...row('045496883386', 'init'), trackingId: '1Z002' };
+    expect(announcedRowOf([other], { trackingId: '1Z001', upc: '045496883386' })).toBeUndefined();
+  });
+
+  it('a row is matched only when matching tied it to a member; a code with a control character is refused', () => {
+    expect(SCAN_STATUSES.filter((status) => isMatched({ status }))).toEqual(['match']);
+    expect(hasControlChars('1Z999\u0000')).toBe(true);
+    expect(hasControlChars('\u007f1Z999')).toBe(true);
+    expect(hasControlChars('1Z 999-AA')).toBe(false);
+  });
+
   it('an unmatch row of a product members recorded in another form is more than they recorded, not another product', () => {
     expect(unmatchReasonOf(row('0045496883386', 'unmatch'), { recorded: new Set(['045496883386']), contested: new Set<string>() })).toBe('moreThanRecorded');
     expect(unmatchReasonOf(row('4901234567894', 'unmatch'), { recorded: new Set(['045496883386']), contested: new Set<string>() })).toBe('otherProduct');
@@ -191,7 +205,12 @@ describe('why an unmatch row matched nobody (decisions 091, 096)', () => {
 
   it('a upc several members contest: its units wait for the admin, which the clerk is told instead of "more than recorded"', () => {
     expect(unmatchReasonOf(row('111'), upcs(['111', '222'], ['111']))).toBe('contested');
-    expect(unmatchReasonMessages.contested).toBe('多位会员记录了此商品，到货不足，等待管理员在首页分配');
+    expect(unmatchReasonMessages).toEqual({
+      notRecorded: '没有会员记录此快递单号',
+      otherProduct: '会员为此快递单号记录的是其他商品',
+      contested: '多位会员记录了此商品，到货不足，等待管理员在首页分配',
+      moreThanRecorded: '到货数量多于会员记录，多出的件数未匹配',
+    });
     // Another upc of the same parcel keeps its own reason.
     expect(unmatchReasonOf(row('222'), upcs(['111', '222'], ['111']))).toBe('moreThanRecorded');
     expect(unmatchReasonOf(row('333'), upcs(['111'], ['111']))).toBe('otherProduct');

@@ -115,6 +115,14 @@ describe('session machine: start', () => {
     expect(selectRole(snapshot)).toBeNull();
   });
 
+  it('without a loader provided, a stored token is no session: it is cleared', async () => {
+    const actor = createActor(sessionMachine, { input: { token: 'tok-1' } });
+    actor.start();
+    await waitFor(actor, (s) => !s.matches('loadingUser'));
+    expect(actor.getSnapshot().value).toBe('noToken');
+    expect(isLoggedIn(actor.getSnapshot())).toBe(false);
+  });
+
   it('ignores token.expired while loading (the load itself fails)', () => {
     const h = harness({ token: 'stale' });
     h.actor.send({ type: 'token.expired' });
@@ -210,6 +218,9 @@ describe('session machine: token.expired', () => {
     h.actor.send({ type: 'session.logout' });
     expect(h.actor.getSnapshot().value).toBe('noToken');
     expect(h.effects.reloadRoot).toHaveBeenCalledTimes(1);
+    // The stored token and the user are gone: the reloaded page asks for a login.
+    expect(h.effects.clearToken).toHaveBeenCalledTimes(1);
+    expect(h.actor.getSnapshot().context).toEqual({ token: null, keep: false, user: null });
     vi.advanceTimersByTime(LOGOUT_DELAY_MS);
     expect(h.effects.reloadRoot).toHaveBeenCalledTimes(1);
   });

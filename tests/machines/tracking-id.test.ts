@@ -12,6 +12,7 @@ import {
   nearMissMessages,
   NEAR_MIN_LENGTH,
   sameTrackingId,
+  trackingIdError,
 } from '../../machines/tracking-id';
 
 const toFullWidth = (s: string) => s.replace(/[!-~]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0));
@@ -59,6 +60,40 @@ describe('one key per parcel', () => {
     expect(sameTrackingId(']C1TBA123456789000', 'TBA123456789000')).toBe(true);
     expect(sameTrackingId('420902109400111899223408000000', '9400 1118 9922 3408 0000 00')).toBe(true);
     expect(sameTrackingId('1Z999AA10123456784', '1Z999AA10123456785')).toBe(false);
+  });
+
+  it('takes only the decorations a scanner adds where it adds them', () => {
+    // GS1 with a 421 routing field (country + postal code) or other fields: the routing goes, the rest is the id.
+    expect(canonicalTrackingId(`42184090210${GS1_SEPARATOR}1Z999AA10123456784`)).toBe('1Z999AA10123456784');
+    expect(canonicalTrackingId(` ]C142184090210${GS1_SEPARATOR}1Z999AA10123456784 `)).toBe('1Z999AA10123456784');
+    expect(canonicalTrackingId(`42090210${GS1_SEPARATOR}1Z999AA14201234567`)).toBe('1Z999AA14201234567'); // 420 inside the id is the id
+    expect(canonicalTrackingId(`1Z999AA1${GS1_SEPARATOR}0123456784`)).toBe('1Z999AA10123456784');
+    // USPS IMpb with a 20-digit id; FedEx's 34-digit barcode of a 15-digit Ground number.
+    expect(canonicalTrackingId('4209021012345678901234567890')).toBe('12345678901234567890');
+    expect(canonicalTrackingId('14209021012345678901234567890')).toBe('14209021012345678901234567890'); // 420 only leads
+    expect(canonicalTrackingId('9612019000000000000041441760228964')).toBe('041441760228964');
+    expect(carrierOf('9612019000000000000041441760228964')?.code).toBe('fedex');
+    // Runs of digits one longer than FedEx's barcodes, or not starting with its 96, are no FedEx barcode.
+    for (const id of ['96' + '1'.repeat(33), '1' + '96' + '2'.repeat(32), '96' + '3'.repeat(21), '1' + '96' + '4'.repeat(20)]) {
+      expect(canonicalTrackingId(id), id).toBe(id);
+    }
+    // An AIM prefix is only a prefix; a control character inside an id is dropped.
+    expect(canonicalTrackingId('TBA]A1234567')).toBe('TBA]A1234567');
+    expect(canonicalTrackingId('1Z999AA1\u00070123456784')).toBe('1Z999AA10123456784');
+  });
+
+  it('the key of a key is itself, also when a first pass exposes another barcode form', () => {
+    const impbOfA96 = `4209021096${'1234567890'.repeat(2)}`; // IMpb of a 22-digit id beginning 96
+    expect(canonicalTrackingId(impbOfA96)).toBe('678901234567890');
+    expect(canonicalTrackingId(canonicalTrackingId(impbOfA96))).toBe(canonicalTrackingId(impbOfA96));
+  });
+
+  it('refuses an empty id, one longer than 64 characters and one with a control character, in Chinese', () => {
+    expect(trackingIdError(' ]C1 ')).toBe('请填写trackingId');
+    expect(trackingIdError('1'.repeat(64))).toBeNull();
+    expect(trackingIdError('1'.repeat(65))).toBe('快递单号不能超过64个字符');
+    expect(trackingIdError('1Z999AA1\u00000123456784')).toBe('快递单号包含无效字符');
+    expect(trackingIdError(`42090210${GS1_SEPARATOR}9505511069605048600624`)).toBeNull(); // the scanner's GS is no invalid character
   });
 
   it('nothing but decorations is no id', () => {
@@ -120,7 +155,27 @@ describe('carrier and check digit', () => {
     expect(carrierOf('RB123456785GB')).toMatchObject({ code: 's10', checkDigitOk: true });
   });
 
+  it('names every carrier as the member and the clerk read it', () => {
+    const names: [string, string, string][] = [
+      ['1Z5R89390357567127', 'UPS', 'UPS'],
+      ['986578788855', 'FedEx', 'FedEx'],
+      ['9101026837331000039521', 'USPS（美国邮政）', 'USPS'],
+      ['3318810025', 'DHL', 'DHL'],
+      ['TBA123456789000', '亚马逊物流', 'Amazon Logistics'],
+      ['C11031500001879', 'OnTrac', 'OnTrac'],
+      ['SF1234567890123', '顺丰速运', 'SF Express'],
+      ['RB123456785GB', '国际邮政', 'International post (UPU S10)'],
+    ];
+    for (const [id, name, nameEn] of names) expect(carrierOf(id), id).toMatchObject({ name, nameEn, checkDigitOk: true });
+  });
+
   it('a bare run of digits no carrier validates is no carrier', () => {
+    expect(carrierOf('986578788856')).toBeNull(); // FedEx's 12 digits with a wrong check digit: just digits
+    // USPS's own 20 digits (9x...) are its form even with a wrong check digit; one digit more or before is not.
+    expect(carrierOf('91123456789012345678')).toMatchObject({ code: 'usps', checkDigitOk: false });
+    for (const id of ['19505511069605048600625', '95055110696050486006251']) expect(carrierOf(id), id).toBeNull();
+    // SF Express is SF and 12 or 13 digits, nothing around them.
+    for (const id of ['SF12345678901234', 'XSF1234567890123']) expect(carrierOf(id), id).toBeNull();
     expect(carrierOf('0012345678901')).toBeNull();
     expect(carrierOf('')).toBeNull();
     expect(carrierOf('HELLO')).toBeNull();
@@ -139,17 +194,22 @@ describe('near tracking ids', () => {
     ['a character added at the end', ups, '1Z999AA101234567840'],
     ['the same last 10 after another prefix', '420221539101026837331000039521', '9101026837331000039521'.replace(/^9101/, '9201')],
     ['shares its last 10, nothing else', 'AB0123456789', 'XYZW0123456789'],
+    ['a 10-character id with a prefix added', '3318810025', 'JD3318810025'],
   ];
   const far: [string, string, string][] = [
     ['equal keys', ups, ups],
     ['two characters apart', ups, '1Z999AA10123456700'],
     ['two swapped (two edits)', ups, '1Z999AA10123456748'],
     ['too short to tell', '123456789', '123456788'],
+    ['one of them too short', '123456789', '1234567890'],
     ['last 9 shared only', 'AB123456789', 'CD123456789X'.slice(0, 11)],
   ];
   it.each(near)('%s: near', (_, a, b) => {
     expect(isNearTrackingId(a, b)).toBe(true);
     expect(isNearTrackingId(b, a)).toBe(true);
+  });
+  it('an id is not one edit from itself (the clerk is not offered the id scanned)', () => {
+    expect(isOneEditApart(ups, ups)).toBe(false);
   });
   it.each(far)('%s: not near', (_, a, b) => {
     expect(isNearTrackingId(a, b)).toBe(false);
