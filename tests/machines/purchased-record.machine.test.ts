@@ -1,10 +1,18 @@
 // How a purchased record's status moves (machines/purchased-record.machine.ts), and the money-side
 // status groups the server reads from the machines instead of spelling them.
 import { describe, expect, it } from 'vitest';
-import { CHANGEABLE_PURCHASED_STATUSES, decidePurchasedRecord, isRecordFrozen, recordVerdict } from '../../machines/purchased-record.machine';
+import { getSimplePaths } from 'xstate/graph';
+import {
+  CHANGEABLE_PURCHASED_STATUSES,
+  decidePurchasedRecord,
+  isRecordFrozen,
+  purchasedRecordMachine,
+  recordVerdict,
+  type PurchasedRecordEvent,
+} from '../../machines/purchased-record.machine';
 import { AGREED_PAYMENT_STATUSES, paymentAccepts, WITHDRAWABLE_PAYMENT_STATUSES } from '../../machines/payment.machine';
 import { matchedScanStatus, SCANNED_SCAN_STATUS } from '../../machines/scan-record.machine';
-import { MATCH_OUTCOME_STATUS, PURCHASED_STATUSES, UNSEEN_PURCHASED_STATUS } from '../../machines/task.machine';
+import { MATCH_OUTCOME_STATUS, PURCHASED_STATUSES, UNSEEN_PURCHASED_STATUS, type PurchasedStatus } from '../../machines/task.machine';
 
 describe('purchased record machine', () => {
   it('starts unseen and takes matching verdicts', () => {
@@ -46,5 +54,38 @@ describe('status groups read from the machines', () => {
     expect(MATCH_OUTCOME_STATUS).toEqual({ locked: 'locked', unmatch: 'unmatch', open: 'open' });
     expect(SCANNED_SCAN_STATUS).toBe('scan');
     expect([matchedScanStatus(true), matchedScanStatus(false)]).toEqual(['match', 'unmatch']);
+  });
+});
+
+// Model: every simple path of the record machine from a new record (xstate/graph), replayed through
+// decidePurchasedRecord as the server asks it, ends in the path's status; and no path changes a
+// record while it is matched (frozen: what was received is not edited).
+describe('purchased record machine: model', () => {
+  const events: PurchasedRecordEvent[] = [
+    { type: 'record.change' },
+    { type: 'record.split', part: 'arrived' },
+    { type: 'record.split', part: 'rest' },
+    { type: 'record.verdict', seen: false, problem: false },
+    { type: 'record.verdict', seen: true, problem: true },
+    { type: 'record.verdict', seen: true, problem: false },
+  ];
+  const paths = getSimplePaths(purchasedRecordMachine, { events });
+
+  it('reaches every status', () => {
+    expect(new Set(paths.map((p) => p.state.value))).toEqual(new Set(PURCHASED_STATUSES));
+  });
+
+  it('every path replays through decidePurchasedRecord to its status, never changing a matched record', () => {
+    for (const path of paths) {
+      let status: PurchasedStatus = UNSEEN_PURCHASED_STATUS;
+      for (const step of path.steps.slice(1)) {
+        const event = step.event as PurchasedRecordEvent;
+        if (event.type === 'record.change') expect(isRecordFrozen({ status }), `a change of a ${status} record`).toBe(false);
+        const d = decidePurchasedRecord(status, event);
+        expect(d.ok).toBe(true);
+        if (d.ok) status = d.next;
+      }
+      expect(status).toBe(path.state.value);
+    }
   });
 });

@@ -2,7 +2,15 @@
 // its state read from its lines, cancel per order, payment started clears every cancelFlag, and an
 // order wholly paid pays its applications while a cancelled one releases them.
 import { describe, expect, it } from 'vitest';
-import { decideWithdrawOrder, withdrawOrderStateOf, type OrderLine } from '../../machines/withdraw-order.machine';
+import { getShortestPaths } from 'xstate/graph';
+import {
+  decideWithdrawOrder,
+  WITHDRAW_ORDER_STATES,
+  withdrawOrderMachine,
+  withdrawOrderStateOf,
+  type OrderLine,
+  type WithdrawOrderEvent,
+} from '../../machines/withdraw-order.machine';
 import { LIVE_WITHDRAW_STATUSES, OPEN_WITHDRAW_STATUSES, withdrawMessages } from '../../machines/withdraw.machine';
 
 const line = (id: number, status: OrderLine['status'], cancelFlag = true): OrderLine => ({ id, status, cancelFlag });
@@ -62,5 +70,47 @@ describe('withdraw order machine', () => {
   it("names the line statuses an open card holds and an order's money counts", () => {
     expect(OPEN_WITHDRAW_STATUSES).toEqual(['waited', 'requestedCancel']);
     expect(LIVE_WITHDRAW_STATUSES).toEqual(['waited', 'paid', 'requestedCancel']);
+  });
+});
+
+// Model: every shortest path of the order machine from a new two-line order (xstate/graph), replayed
+// step by step through decideWithdrawOrder as the server asks it, ends in the state the path reached,
+// and the order's applications are paid exactly on the step that leaves it paid and released exactly
+// on the step that cancels it.
+describe('withdraw order machine: model', () => {
+  const start = [line(1, 'waited'), line(2, 'waited')];
+  const events = [
+    pay(1),
+    pay(2),
+    pay(1, 2),
+    { type: 'order.requestCancel' as const },
+    { type: 'order.agreeCancel' as const },
+    { type: 'order.rejectCancel' as const },
+  ];
+  const paths = getShortestPaths(withdrawOrderMachine, {
+    input: { lines: start },
+    events,
+    serializeState: (s) => JSON.stringify([s.value, s.context.lines]),
+  });
+
+  it('the paths reach every state an order rests in', () => {
+    expect(new Set(paths.map((p) => p.state.value))).toEqual(new Set(WITHDRAW_ORDER_STATES));
+  });
+
+  it('every path replays through decideWithdrawOrder to its state, paying or releasing the applications on the step that says so', () => {
+    for (const path of paths) {
+      let lines: readonly OrderLine[] = start;
+      for (const step of path.steps.slice(1)) {
+        const before = withdrawOrderStateOf(lines);
+        const d = decideWithdrawOrder(lines, step.event as WithdrawOrderEvent);
+        expect(d.ok, `${before} ${step.event.type}`).toBe(true);
+        if (!d.ok) break;
+        const expected =
+          d.state === 'paid' && before !== 'paid' ? { type: 'pay.paid' } : d.state === 'canceled' && before !== 'canceled' ? { type: 'pay.release' } : null;
+        expect(d.applicationEvent, `${before} ${step.event.type} -> ${d.state}`).toEqual(expected);
+        lines = d.lines;
+      }
+      expect(withdrawOrderStateOf(lines)).toBe(path.state.value);
+    }
   });
 });
