@@ -216,6 +216,37 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
 
+  await addBodyParsers(app);
+  app.setErrorHandler(errorAnswer(deps.db));
+
+  const operations = new Map(listOperations().map((op) => [op.operationId, op]));
+  const handlers = deps.handlers ?? allHandlers;
+
+  await app.register(openapiGlue, {
+    // The parsed object, not the path: glue would parse the YAML again (it clones what it is given).
+    specification: loadSpec(),
+    operationResolver: (operationId: string) => {
+      const op = operations.get(operationId);
+      if (!op) throw new Error(`operation ${operationId} missing from the contract`);
+      const handler = handlers[operationId as OpId] as Handler<OpId> | undefined;
+      // glue merges these route options into the route it builds (its types want a full route).
+      // The probes outside the envelope (tag ops) take no session: a token would cost a database
+      // read, and a probe must answer when the database does not.
+      if (!op.enveloped) return { handler: handle(handler, ctx) } as unknown as RouteOptions;
+      // A body the contract requires, not sent: A00001 (after the session's 401/403 and the path and
+      // query's own refusals), never a handler's TypeError.
+      const body = op.bodyRequired ? { preHandler: requireBody } : {};
+      return { onRequest: authorize(op, ctx), ...body, handler: handle(handler, ctx) } as unknown as RouteOptions;
+    },
+  });
+
+  await serveWebApp(app, deps.config.webDir);
+
+  return app;
+}
+
+/** The request bodies the app reads: JSON, form and multipart (one file, kept on the request); the media types it only answers with are refused. */
+async function addBodyParsers(app: FastifyInstance): Promise<void> {
   // Bodies must be UTF-8: invalid bytes are refused, where the default parsers replaced them with
   // U+FFFD. A "__proto__" key stays an own key and is refused by the validation layer, naming it.
   app.removeContentTypeParser('application/json');
@@ -250,8 +281,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       (part as unknown as { value: string }).value = part.filename || part.fieldname;
     },
   });
+}
 
-  app.setErrorHandler((err: Error & { validation?: unknown; validationContext?: string; statusCode?: number; code?: string }, req, reply) => {
+/** Every error's answer in the envelope: the app's own, validation's, a malformed request's, the database's 503, else 500. */
+function errorAnswer(db: AppDeps['db']) {
+  return (err: Error & { validation?: unknown; validationContext?: string; statusCode?: number; code?: string }, req: FastifyRequest, reply: FastifyReply) => {
     // The client closed the connection before its request had arrived (an aborted upload, or one
     // dropped for its time limit): nobody is left to answer, and it is not the server's error.
     if (err.code === 'ECONNRESET' && req.raw.destroyed) {
@@ -270,51 +304,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The database, not the request, failed: 503 (decision 162).
     const down = databaseUnavailable(err);
     if (down) {
-      if (down === 'disk full') markDiskFull(deps.db);
+      if (down === 'disk full') markDiskFull(db);
       req.log.error({ err }, `database unavailable (${down})`);
       const answer = unavailableError(down);
       return reply.status(answer.httpStatus).send({ code: answer.code, msg: answer.message });
     }
     req.log.error({ err }, 'unexpected error');
     return reply.status(500).send({ code: Code.system, msg: '系统错误' });
-  });
+  };
+}
 
-  const operations = new Map(listOperations().map((op) => [op.operationId, op]));
-  const handlers = deps.handlers ?? allHandlers;
-
-  await app.register(openapiGlue, {
-    // The parsed object, not the path: glue would parse the YAML again (it clones what it is given).
-    specification: loadSpec(),
-    operationResolver: (operationId: string) => {
-      const op = operations.get(operationId);
-      if (!op) throw new Error(`operation ${operationId} missing from the contract`);
-      const handler = handlers[operationId as OpId] as Handler<OpId> | undefined;
-      // glue merges these route options into the route it builds (its types want a full route).
-      // The probes outside the envelope (tag ops) take no session: a token would cost a database
-      // read, and a probe must answer when the database does not.
-      if (!op.enveloped) return { handler: handle(handler, ctx) } as unknown as RouteOptions;
-      // A body the contract requires, not sent: A00001 (after the session's 401/403 and the path and
-      // query's own refusals), never a handler's TypeError.
-      const body = op.bodyRequired ? { preHandler: requireBody } : {};
-      return { onRequest: authorize(op, ctx), ...body, handler: handle(handler, ctx) } as unknown as RouteOptions;
-    },
-  });
-
+/** The web app's files, robots.txt, and every other path: 404 in the envelope, the login page or the SPA. */
+async function serveWebApp(app: FastifyInstance, webDir: string): Promise<void> {
   // Unknown API paths and missing files (a path ending in an extension, or under /assets/) answer
   // 404 in the envelope; /login is the login page's own html (login.html, decision 131); every
   // other path is the SPA (history mode). Both pages as the static files are sent: precompressed by
   // Accept-Encoding, revalidated on each use (staticCacheControl).
-  const indexFile = path.join(deps.config.webDir, 'index.html');
+  const indexFile = path.join(webDir, 'index.html');
   const hasWeb = fs.existsSync(indexFile);
-  const hasLoginPage = fs.existsSync(path.join(deps.config.webDir, LOGIN_PAGE_FILE));
+  const hasLoginPage = fs.existsSync(path.join(webDir, LOGIN_PAGE_FILE));
   if (hasWeb) {
     await app.register(fastifyStatic, {
-      root: deps.config.webDir,
+      root: webDir,
       wildcard: false,
       index: false,
       preCompressed: true,
       cacheControl: false,
-      setHeaders: (reply, file) => void reply.header('cache-control', staticCacheControl(deps.config.webDir, file)),
+      setHeaders: (reply, file) => void reply.header('cache-control', staticCacheControl(webDir, file)),
     });
   }
   // Nothing of the app is for search engines (every page is behind a login): a real robots.txt,
@@ -327,8 +343,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (!hasWeb) return reply.status(404).type('text/plain; charset=utf-8').send('The web app is not built: run npm run build.');
     return reply.sendFile(hasLoginPage && isLoginPage(req.url) ? LOGIN_PAGE_FILE : 'index.html');
   });
-
-  return app;
 }
 
 /**

@@ -309,38 +309,49 @@ const listener = Symbol('listen');
 /** How to LISTEN on `db`'s database (openDatabase's handles have one). */
 export const listenerOf = (db: Db): Listen | undefined => (db as { [listener]?: Listen })[listener];
 
+type PgClient = import('pg').Client;
+
+/** A new connection listening on every channel of `channels` (their handlers hear its notifications); ended again when that fails. */
+async function openListenClient(
+  pg: { Client: typeof import('pg').Client },
+  url: string,
+  channels: ReadonlyMap<string, ReadonlySet<ListenHandlers>>,
+): Promise<PgClient> {
+  const client = new pg.Client({ connectionString: url, ...CONNECTION_BOUNDS, application_name: LISTEN_APPLICATION_NAME });
+  client.on('notification', (n) => {
+    if (n.payload === undefined) return;
+    for (const h of channels.get(n.channel) ?? []) h.onPayload(n.payload);
+  });
+  // An error ends the connection ('end' follows); without a listener it would end the process.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    for (const channel of [...channels.keys()]) await client.query(`listen ${escapeIdentifier(channel)}`);
+    if (!channels.size) throw new Error('nobody listens any more');
+  } catch (err) {
+    await client.end().catch(() => undefined);
+    throw err;
+  }
+  return client;
+}
+
 /**
  * Listen for a PostgreSQL server: one connection for every channel of the process (live updates,
  * session revocations), opened on the first listen, opened again after a pause whenever it is lost,
  * and closed when the last listener stops.
  */
 function pgListener(pg: { Client: typeof import('pg').Client }, url: string): Listen {
-  type Client = import('pg').Client;
   const channels = new Map<string, Set<ListenHandlers>>();
-  let current: Client | null = null;
-  let connecting: Promise<Client> | null = null;
+  let current: PgClient | null = null;
+  let connecting: Promise<PgClient> | null = null;
   /** The connection was lost and the listeners told so (onLost): they hear onResumed once it is back. */
   let lost = false;
   let retry: NodeJS.Timeout | undefined;
   let wait = LISTEN_RETRY_MS;
   const everyone = () => [...channels.values()].flatMap((s) => [...s]);
 
-  const connect = async (): Promise<Client> => {
-    const client = new pg.Client({ connectionString: url, ...CONNECTION_BOUNDS, application_name: LISTEN_APPLICATION_NAME });
-    client.on('notification', (n) => {
-      if (n.payload === undefined) return;
-      for (const h of channels.get(n.channel) ?? []) h.onPayload(n.payload);
-    });
-    // An error ends the connection ('end' follows); without a listener it would end the process.
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      for (const channel of [...channels.keys()]) await client.query(`listen ${escapeIdentifier(channel)}`);
-      if (!channels.size) throw new Error('nobody listens any more');
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      throw err;
-    }
+  const connect = async (): Promise<PgClient> => {
+    const client = await openListenClient(pg, url, channels);
     client.on('end', () => {
       if (current !== client) return;
       current = null;
@@ -354,7 +365,7 @@ function pgListener(pg: { Client: typeof import('pg').Client }, url: string): Li
     return client;
   };
   /** The listening connection: the one open, the one being opened, or a new one. */
-  const open = (): Promise<Client> => {
+  const open = (): Promise<PgClient> => {
     if (current) return Promise.resolve(current);
     if (!connecting) {
       clearTimeout(retry);

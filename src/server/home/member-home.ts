@@ -73,6 +73,37 @@ const taskColumns = {
   status: tasks.status,
 };
 
+/** Parcels seen since the last visit on the member's tracking ids: tied to their tasks or to nobody's; latest first. */
+function arrivedParcels(tx: Tx, userId: number, since: Date) {
+  const ownTrackingIds = sql`(select p.tracking_id from ${purchasedRecords} p join ${tasks} pt on pt.id = p.task_id
+    where p.user_id = ${userId} and pt.status <> ${DELETED_TASK_STATUS})`;
+  return tx
+    .select({
+      id: scanTrackings.id,
+      trackingId: scanTrackings.trackingId,
+      upc: scanTrackings.upc,
+      itemName: scanTrackings.itemName,
+      count: scanTrackings.count,
+      status: scanTrackings.status,
+      seenAt: scanTrackings.updatedAt,
+      taskId: scanTrackings.taskId,
+      mainId: scanTrackings.mainId,
+      subId: scanTrackings.subId,
+      total,
+    })
+    .from(scanTrackings)
+    .where(
+      and(
+        sql`${scanTrackings.trackingId} in ${ownTrackingIds}`,
+        sql`(${scanTrackings.userId} = ${userId} or ${scanTrackings.taskId} is null)`,
+        anyOf(scanTrackings.status, ARRIVED_SCAN_STATUSES, 'scan_status'),
+        gt(scanTrackings.updatedAt, since),
+      ),
+    )
+    .orderBy(desc(scanTrackings.updatedAt), desc(scanTrackings.id))
+    .limit(HOME_LIST_LIMIT);
+}
+
 /**
  * The home of member `userId`. `since`: their last visit (epoch ms), else ARRIVED_DEFAULT_DAYS ago.
  * The parts are read one after another in one read-only transaction, so they are one snapshot.
@@ -98,34 +129,7 @@ export async function memberHome(tx: Tx, v: { userId: number; since?: number; no
     .orderBy(asc(tasks.createdAt), asc(tasks.id))
     .limit(HOME_LIST_LIMIT);
 
-  // Parcels seen since the last visit on the member's tracking ids: tied to their tasks or to nobody's.
-  const ownTrackingIds = sql`(select p.tracking_id from ${purchasedRecords} p join ${tasks} pt on pt.id = p.task_id
-    where p.user_id = ${v.userId} and pt.status <> ${DELETED_TASK_STATUS})`;
-  const arrived = await tx
-    .select({
-      id: scanTrackings.id,
-      trackingId: scanTrackings.trackingId,
-      upc: scanTrackings.upc,
-      itemName: scanTrackings.itemName,
-      count: scanTrackings.count,
-      status: scanTrackings.status,
-      seenAt: scanTrackings.updatedAt,
-      taskId: scanTrackings.taskId,
-      mainId: scanTrackings.mainId,
-      subId: scanTrackings.subId,
-      total,
-    })
-    .from(scanTrackings)
-    .where(
-      and(
-        sql`${scanTrackings.trackingId} in ${ownTrackingIds}`,
-        sql`(${scanTrackings.userId} = ${v.userId} or ${scanTrackings.taskId} is null)`,
-        anyOf(scanTrackings.status, ARRIVED_SCAN_STATUSES, 'scan_status'),
-        gt(scanTrackings.updatedAt, since),
-      ),
-    )
-    .orderBy(desc(scanTrackings.updatedAt), desc(scanTrackings.id))
-    .limit(HOME_LIST_LIMIT);
+  const arrived = await arrivedParcels(tx, v.userId, since);
 
   // Tasks that disagree: a record matching found at odds with its parcel (its msg says how), or the
   // task itself left in the machine's disagreeing state. Latest first.

@@ -204,9 +204,62 @@ export function allocate(scansIn: ScanIn[], recordsIn: RecordIn[]): Allocation {
   const recorded = new Map<string, number>();
   for (const r of ordered) if (r.upc !== null) add(recorded, r.upc, Math.max(0, Math.min(r.cap, r.productCount)));
 
+  const { pieces, surplus } = piecesOfRows(live, shares, avail, new Map(ordered.map((r) => [r.id, r.taskId])));
+
+  const seen = pool.length > 0;
+  const results = new Map<number, RecordResult>();
+  for (const r of ordered) {
+    const got = arrived.get(r.id)!;
+    const problem = recordProblem(r, got, { seen, contested, assignedUpcs, shared, surplus, scanned, recorded });
+    const status = recordVerdict(seen, problem !== null);
+    results.set(r.id, { arrived: got, status, problem });
+  }
+  return { seen, records: results, pieces, surplus, contested };
+}
+
+/** What the UPCs of one tracking id came to, as recordProblem reads them. */
+interface UpcTally {
+  seen: boolean;
+  contested: ReadonlySet<string>;
+  assignedUpcs: ReadonlySet<string>;
+  shared: ReadonlySet<string>;
+  surplus: ReadonlyMap<string, number>;
+  scanned: ReadonlyMap<string, number>;
+  recorded: ReadonlyMap<string, number>;
+}
+
+/** Why a record that got `got` units is not matched (null: it is, or nothing was seen yet), first reason first. */
+function recordProblem(r: RecordIn, got: number, { seen, contested, assignedUpcs, shared, surplus, scanned, recorded }: UpcTally): Problem | null {
+  if (!r.settled && r.upc !== null && contested.has(r.upc)) {
+    return { kind: 'contested' };
+  } else if (!r.settled && r.upc !== null && assignedUpcs.has(r.upc)) {
+    // The admin decided the parcel: units left over are the admin's, not the record's concern.
+    return got < r.productCount ? { kind: 'assigned', arrived: got } : null;
+  } else if (r.upc !== null && surplus.has(r.upc) && shared.has(r.upc)) {
+    return { kind: 'sharedSurplus' };
+  } else if (r.upc !== null && surplus.has(r.upc)) {
+    return { kind: 'surplus', upc: r.upc, scanned: scanned.get(r.upc)!, recorded: recorded.get(r.upc)! };
+  } else if (r.upc === null) {
+    return seen ? { kind: 'noUpc' } : null;
+  } else if (got < r.productCount && seen) {
+    const inParcel = scanned.get(r.upc) ?? 0;
+    return inParcel > got ? { kind: 'shortShared', scanned: inParcel } : { kind: 'partial', arrived: got, recorded: r.productCount };
+  }
+  return null;
+}
+
+/**
+ * Each live row's pieces: a share per record it serves and what nobody took (tied to no task, counted
+ * as its UPC's surplus); the share of the task the row was tied to comes first.
+ */
+function piecesOfRows(
+  live: readonly ScanIn[],
+  shares: ReadonlyMap<number, ReadonlyMap<number, number>>,
+  avail: ReadonlyMap<number, number>,
+  taskOfRecord: ReadonlyMap<number, number>,
+) {
   const surplus = new Map<string, number>();
   const pieces = new Map<number, Piece[]>();
-  const taskOfRecord = new Map(ordered.map((r) => [r.id, r.taskId]));
   for (const row of live) {
     const list: Piece[] = [...shares.get(row.id)!].map(([recordId, count]) => ({ count, recordId, taskId: taskOfRecord.get(recordId)! }));
     const left = avail.get(row.id)!;
@@ -218,31 +271,7 @@ export function allocate(scansIn: ScanIn[], recordsIn: RecordIn[]): Allocation {
     list.sort((a, b) => Number(b.taskId === row.taskId && row.taskId !== null) - Number(a.taskId === row.taskId && row.taskId !== null));
     pieces.set(row.id, list);
   }
-
-  const seen = pool.length > 0;
-  const results = new Map<number, RecordResult>();
-  for (const r of ordered) {
-    const got = arrived.get(r.id)!;
-    let problem: Problem | null = null;
-    if (!r.settled && r.upc !== null && contested.has(r.upc)) {
-      problem = { kind: 'contested' };
-    } else if (!r.settled && r.upc !== null && assignedUpcs.has(r.upc)) {
-      // The admin decided the parcel: units left over are the admin's, not the record's concern.
-      problem = got < r.productCount ? { kind: 'assigned', arrived: got } : null;
-    } else if (r.upc !== null && surplus.has(r.upc) && shared.has(r.upc)) {
-      problem = { kind: 'sharedSurplus' };
-    } else if (r.upc !== null && surplus.has(r.upc)) {
-      problem = { kind: 'surplus', upc: r.upc, scanned: scanned.get(r.upc)!, recorded: recorded.get(r.upc)! };
-    } else if (r.upc === null) {
-      problem = seen ? { kind: 'noUpc' } : null;
-    } else if (got < r.productCount && seen) {
-      const inParcel = scanned.get(r.upc) ?? 0;
-      problem = inParcel > got ? { kind: 'shortShared', scanned: inParcel } : { kind: 'partial', arrived: got, recorded: r.productCount };
-    }
-    const status = recordVerdict(seen, problem !== null);
-    results.set(r.id, { arrived: got, status, problem });
-  }
-  return { seen, records: results, pieces, surplus, contested };
+  return { pieces, surplus };
 }
 
 /** The record's msg for the task record dialog (SPEC §3 purchased record msg). */

@@ -238,7 +238,7 @@ const TIE_KEYS = ['count', 'status', 'userId', 'mainId', 'subId', 'taskId', 'mat
  */
 export function planMatching(state: MatchingState, change: MatchChange, now: Date): MatchPlan {
   const { trackingIds, seen } = change;
-  const { taskRows, names } = state;
+  const { taskRows } = state;
   const actorOf = (t: string) => change.actors?.get(t) ?? change.actor;
   const actorOfTask = (ts: string[]) => ts.map((t) => change.actors?.get(t)).find(Boolean) ?? change.actor;
   // The tasks this run judges: those with a live record on its tracking ids, and those asked for
@@ -250,68 +250,12 @@ export function planMatching(state: MatchingState, change: MatchChange, now: Dat
   const freshAction = new Map((change.fresh ?? []).map((f) => [f.row.id, f.action]));
 
   // Scan rows and records of each tracking id, from its allocation.
-  const updates: { before: ScanRow; after: ScanRow }[] = [];
-  const planned = new Map<number, ScanRow>();
-  const splits: SplitRow[] = [];
-  const records: { before: RecordRow; task: TaskRow; status: RecordRow['status']; msg: string; trackingId: string }[] = [];
-  for (const t of trackingIds) {
-    const { scans, records: recs, allocation } = allocations.get(t);
-    const recordById = new Map(recs.map((r) => [r.record.id, r]));
-    const desired = (p: Piece): ScanTie => {
-      if (p.recordId === null) return { status: pieceStatus(p), userId: null, mainId: null, subId: null, taskId: null, matchedUser: null };
-      const r = recordById.get(p.recordId)!;
-      const task = taskRows.get(r.task.id) ?? r.task;
-      return {
-        status: pieceStatus(p),
-        userId: task.userId,
-        mainId: task.mainId,
-        subId: task.subId,
-        taskId: task.id,
-        matchedUser: names.get(task.userId) ?? null,
-      };
-    };
-    for (const row of scans) {
-      if (!isSeen(row)) continue;
-      const pieces = allocation.pieces.get(row.id);
-      if (!pieces?.length) continue;
-      const [first, ...rest] = pieces;
-      const after = { ...row, count: first!.count, ...desired(first!), updatedAt: now };
-      if (!TIE_KEYS.every((k) => row[k] === after[k])) {
-        planned.set(row.id, after);
-        updates.push({ before: row, after });
-      }
-      for (const piece of rest) {
-        const { id: splitFrom, ...columns } = row;
-        splits.push({
-          splitFrom,
-          values: { ...columns, count: piece.count, ...desired(piece), updatedAt: now },
-          freshAction: freshAction.get(row.id) ?? null,
-          actor: actorOf(row.trackingId),
-        });
-      }
-    }
-    for (const { record, task } of recs) {
-      // Every record of the tracking id is judged again, settled tasks' too (their units stay theirs,
-      // allocate.ts serves them first): a verdict a later record made untrue (a surplus it took) is
-      // rewritten, never left standing (issue 33).
-      const locked = taskRows.get(task.id) ?? task;
-      const result = allocation.records.get(record.id)!;
-      const msg = problemMessage(result.problem);
-      if (record.status === result.status && record.msg === msg) continue;
-      records.push({ before: record, task: locked, status: result.status, msg, trackingId: record.trackingId });
-    }
-  }
+  const scanPlan: ScanPlan = { updates: [], planned: new Map(), splits: [], records: [] };
+  for (const t of trackingIds) planTrackingId(t, { state, allocations, freshAction, actorOf, now }, scanPlan);
+  const { planned, splits, records } = scanPlan;
 
-  // Fresh rows are inserted in their final state: what matching planned for them, or as they came.
-  const inserts: MatchPlan['inserts'] = [];
-  const freshAfter = new Map<number, ScanRow>();
-  for (const { row: first, action } of change.fresh ?? []) {
-    const p = planned.get(first.id);
-    const row = p ? { ...first, ...pick(p, TIE_KEYS) } : first;
-    freshAfter.set(row.id, row);
-    inserts.push({ row, audit: scanAudit(actorOf(row.trackingId), action, null, row) });
-  }
-  const scanUpdates = updates.filter((u) => !freshAction.has(u.before.id));
+  const { inserts, freshAfter } = planInserts(change, planned, actorOf);
+  const scanUpdates = scanPlan.updates.filter((u) => !freshAction.has(u.before.id));
   // The announced rows the change sees, as read: written once, audited with the change's action.
   const originals = new Map<number, ScanRow>();
   if (seen) for (const t of trackingIds) for (const r of state.scans.get(t) ?? []) if (seen.has(r.id) && isAnnounced(r)) originals.set(r.id, r);
@@ -328,45 +272,9 @@ export function planMatching(state: MatchingState, change: MatchChange, now: Dat
     const actor = actorOf(after.trackingId);
     audits.push(original ? scanAudit(actor, seen!.get(original.id)!.action, original, after) : scanAudit(actor, 'match', before, after));
   }
-  for (const { before, task, status, msg, trackingId } of records) {
-    audits.push({
-      entity: 'purchased',
-      entityId: before.id,
-      action: 'match',
-      opUid: actorOf(trackingId)?.id ?? null,
-      userId: task.userId,
-      mainId: task.mainId,
-      subId: task.subId,
-      taskId: task.id,
-      upc: task.upc,
-      count: before.productCount,
-      itemName: task.itemName,
-      // Purchased entries carry the task's status: they are listed in the task audit, whose
-      // status column and filter are task statuses (the record's own status is in before/after).
-      status: task.status,
-      trackingId,
-      before,
-      after: { ...before, status, msg, updatedAt: now },
-    });
-  }
+  for (const verdict of records) audits.push(purchasedAudit(verdict, actorOf(verdict.trackingId), now));
 
-  // The tasks: every tracking id of each was allocated on the same snapshot, so each verdict reads
-  // the same state whatever order the tasks are judged in.
-  const moves: Parameters<typeof planMatchEvents>[0] = [];
-  for (const task of taskIds.map((id) => taskRows.get(id)!).filter(acceptsMatch)) {
-    const own = state.recordsOfTask.get(task.id) ?? [];
-    const perRecord: { arrived: number }[] = [];
-    for (const rec of own) {
-      const result = allocations.get(rec.trackingId).allocation.records.get(rec.id);
-      if (result) perRecord.push(result);
-    }
-    const v = matchVerdict(task.count, perRecord);
-    if (task.status === v.outcome && task.productCount === v.productCount && task.canSplit === v.canSplit) continue;
-    // Each change is attributed to whoever caused it (one actor, except in a batch of scans by
-    // several clerks: see MatchChange.actors).
-    moves.push({ row: task, ...v, actor: actorOfTask(own.map((r) => r.trackingId)) });
-  }
-  const tasksAfter = planMatchEvents(moves, now);
+  const tasksAfter = planMatchEvents(planTaskMoves(state, taskIds, allocations, actorOfTask), now);
   audits.push(...tasksAfter.audits);
 
   // The rows after matching, of the run's tracking ids: what was read, with the run's writes applied.
@@ -393,6 +301,142 @@ export function planMatching(state: MatchingState, change: MatchChange, now: Dat
     rows,
     contested,
   };
+}
+
+type ActorOf = (trackingId: string) => SessionUser | null;
+
+/** A record's new verdict (status and msg), with the task it serves as locked. */
+interface RecordVerdict {
+  before: RecordRow;
+  task: TaskRow;
+  status: RecordRow['status'];
+  msg: string;
+  trackingId: string;
+}
+
+/** What the allocations change of the scan rows and records, in tracking id order. */
+interface ScanPlan {
+  updates: { before: ScanRow; after: ScanRow }[];
+  /** Each seen row's state after matching, by id (only rows matching changes). */
+  planned: Map<number, ScanRow>;
+  splits: SplitRow[];
+  records: RecordVerdict[];
+}
+
+/**
+ * Adds to `out` what the allocation of tracking id `t` changes: each seen row takes its first share's
+ * count and tie, its further shares become split rows, and each record whose verdict changes.
+ */
+function planTrackingId(
+  t: string,
+  ctx: { state: MatchingState; allocations: Allocations; freshAction: ReadonlyMap<number, string>; actorOf: ActorOf; now: Date },
+  out: ScanPlan,
+): void {
+  const { state, now } = ctx;
+  const { taskRows, names } = state;
+  const { scans, records: recs, allocation } = ctx.allocations.get(t);
+  const recordById = new Map(recs.map((r) => [r.record.id, r]));
+  const desired = (p: Piece): ScanTie => {
+    if (p.recordId === null) return { status: pieceStatus(p), userId: null, mainId: null, subId: null, taskId: null, matchedUser: null };
+    const r = recordById.get(p.recordId)!;
+    const task = taskRows.get(r.task.id) ?? r.task;
+    return {
+      status: pieceStatus(p),
+      userId: task.userId,
+      mainId: task.mainId,
+      subId: task.subId,
+      taskId: task.id,
+      matchedUser: names.get(task.userId) ?? null,
+    };
+  };
+  for (const row of scans) {
+    if (!isSeen(row)) continue;
+    const pieces = allocation.pieces.get(row.id);
+    if (!pieces?.length) continue;
+    const [first, ...rest] = pieces;
+    const after = { ...row, count: first!.count, ...desired(first!), updatedAt: now };
+    if (!TIE_KEYS.every((k) => row[k] === after[k])) {
+      out.planned.set(row.id, after);
+      out.updates.push({ before: row, after });
+    }
+    for (const piece of rest) {
+      const { id: splitFrom, ...columns } = row;
+      out.splits.push({
+        splitFrom,
+        values: { ...columns, count: piece.count, ...desired(piece), updatedAt: now },
+        freshAction: ctx.freshAction.get(row.id) ?? null,
+        actor: ctx.actorOf(row.trackingId),
+      });
+    }
+  }
+  for (const { record, task } of recs) {
+    // Every record of the tracking id is judged again, settled tasks' too (their units stay theirs,
+    // allocate.ts serves them first): a verdict a later record made untrue (a surplus it took) is
+    // rewritten, never left standing (issue 33).
+    const locked = taskRows.get(task.id) ?? task;
+    const result = allocation.records.get(record.id)!;
+    const msg = problemMessage(result.problem);
+    if (record.status === result.status && record.msg === msg) continue;
+    out.records.push({ before: record, task: locked, status: result.status, msg, trackingId: record.trackingId });
+  }
+}
+
+/** Fresh rows are inserted in their final state: what matching planned for them, or as they came. */
+function planInserts(change: MatchChange, planned: ReadonlyMap<number, ScanRow>, actorOf: ActorOf) {
+  const inserts: MatchPlan['inserts'] = [];
+  const freshAfter = new Map<number, ScanRow>();
+  for (const { row: first, action } of change.fresh ?? []) {
+    const p = planned.get(first.id);
+    const row = p ? { ...first, ...pick(p, TIE_KEYS) } : first;
+    freshAfter.set(row.id, row);
+    inserts.push({ row, audit: scanAudit(actorOf(row.trackingId), action, null, row) });
+  }
+  return { inserts, freshAfter };
+}
+
+/** The audit entry of a record's new verdict. */
+function purchasedAudit({ before, task, status, msg, trackingId }: RecordVerdict, actor: SessionUser | null, now: Date): AuditEntry {
+  return {
+    entity: 'purchased',
+    entityId: before.id,
+    action: 'match',
+    opUid: actor?.id ?? null,
+    userId: task.userId,
+    mainId: task.mainId,
+    subId: task.subId,
+    taskId: task.id,
+    upc: task.upc,
+    count: before.productCount,
+    itemName: task.itemName,
+    // Purchased entries carry the task's status: they are listed in the task audit, whose
+    // status column and filter are task statuses (the record's own status is in before/after).
+    status: task.status,
+    trackingId,
+    before,
+    after: { ...before, status, msg, updatedAt: now },
+  };
+}
+
+/**
+ * The task.match of each task judged whose verdict changes it. Every tracking id of each was allocated
+ * on the same snapshot, so each verdict reads the same state whatever order the tasks are judged in.
+ */
+function planTaskMoves(state: MatchingState, taskIds: readonly number[], allocations: Allocations, actorOfTask: (ts: string[]) => SessionUser | null) {
+  const moves: Parameters<typeof planMatchEvents>[0] = [];
+  for (const task of taskIds.map((id) => state.taskRows.get(id)!).filter(acceptsMatch)) {
+    const own = state.recordsOfTask.get(task.id) ?? [];
+    const perRecord: { arrived: number }[] = [];
+    for (const rec of own) {
+      const result = allocations.get(rec.trackingId).allocation.records.get(rec.id);
+      if (result) perRecord.push(result);
+    }
+    const v = matchVerdict(task.count, perRecord);
+    if (task.status === v.outcome && task.productCount === v.productCount && task.canSplit === v.canSplit) continue;
+    // Each change is attributed to whoever caused it (one actor, except in a batch of scans by
+    // several clerks: see MatchChange.actors).
+    moves.push({ row: task, ...v, actor: actorOfTask(own.map((r) => r.trackingId)) });
+  }
+  return moves;
 }
 
 const pick = <T extends object, K extends keyof T>(o: T, keys: readonly K[]): Pick<T, K> => Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;

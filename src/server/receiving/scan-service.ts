@@ -276,21 +276,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     itemIds: jobs.flatMap((j) => j.lines.map((l) => l.itemId)),
   });
   const out: (ScanOutcome | Error)[] = [];
-  const planned: { index: number; job: ScanJob; lines: ScanLineIn[] }[] = [];
-  const productCodes = await catalogProductCodes(tx, trackingIds);
-  jobs.forEach((job, index) => {
-    try {
-      if (productCodes.has(job.trackingId)) throw badRequest(scanMessages.productCodeNotTracking);
-      const lines = job.lines.map((l) => {
-        const item = state.items.get(l.itemId);
-        if (!item) throw badRequest(scanMessages.itemNotFound);
-        return { upc: l.upc ?? checkUpc(item.upc ?? ''), count: l.count, item };
-      });
-      planned.push({ index, job, lines });
-    } catch (err) {
-      out[index] = err as Error;
-    }
-  });
+  const planned = jobLines(jobs, state.items, await catalogProductCodes(tx, trackingIds), out);
   const ids = state.newIds.values();
   // The snapshot holds the tracking ids' live records with their tasks: what their unmatch rows say
   // (a refused scan changes nothing, so their msgs as read say which upcs are contested).
@@ -317,21 +303,7 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
       continue;
     }
     const action = job.kind === 'create' ? 'scan' : 'add';
-    const added: ScanRow[] = [];
-    for (const line of lines) {
-      const announced = announcedRowOf(rows, { trackingId: job.trackingId, upc: line.upc });
-      if (announced) {
-        seenChanges.set(announced.id, { count: line.count, action, opUid: job.actor.id, item: line.item });
-      } else {
-        const row = freshScanRow(
-          ids.next().value!,
-          { trackingId: job.trackingId, upc: line.upc, count: line.count, itemId: line.item.id, itemName: line.item.itemName, opUid: job.actor.id },
-          now,
-        );
-        fresh.push({ row, action });
-        added.push(row);
-      }
-    }
+    const added = seeLines(job, lines, rows, { action, nextId: () => ids.next().value!, now, seenChanges, fresh });
     state.scans.set(job.trackingId, [...rows, ...added]);
     actors.set(job.trackingId, job.actor);
     written.push({ index, job, upcs });
@@ -360,6 +332,53 @@ export async function runScanJobs(tx: Tx, jobs: ScanJob[]): Promise<(ScanOutcome
     }
   }
   return out;
+}
+
+/** Each job's lines with their items, or (out[index]) why the job is refused: a product code for a tracking id, an unknown item. */
+function jobLines(jobs: readonly ScanJob[], items: ReadonlyMap<number, ItemBrief>, productCodes: ReadonlySet<string>, out: (ScanOutcome | Error)[]) {
+  const planned: { index: number; job: ScanJob; lines: ScanLineIn[] }[] = [];
+  jobs.forEach((job, index) => {
+    try {
+      if (productCodes.has(job.trackingId)) throw badRequest(scanMessages.productCodeNotTracking);
+      const lines = job.lines.map((l) => {
+        const item = items.get(l.itemId);
+        if (!item) throw badRequest(scanMessages.itemNotFound);
+        return { upc: l.upc ?? checkUpc(item.upc ?? ''), count: l.count, item };
+      });
+      planned.push({ index, job, lines });
+    } catch (err) {
+      out[index] = err as Error;
+    }
+  });
+  return planned;
+}
+
+/**
+ * What a job's lines write: a line whose upc an import announced sees that row (seenChanges), the
+ * others are new rows (fresh); answers the new rows.
+ */
+function seeLines(
+  job: ScanJob,
+  lines: readonly ScanLineIn[],
+  rows: readonly ScanRow[],
+  to: { action: string; nextId: () => number; now: Date; seenChanges: Map<number, SeenChange>; fresh: FreshScan[] },
+): ScanRow[] {
+  const added: ScanRow[] = [];
+  for (const line of lines) {
+    const announced = announcedRowOf(rows, { trackingId: job.trackingId, upc: line.upc });
+    if (announced) {
+      to.seenChanges.set(announced.id, { count: line.count, action: to.action, opUid: job.actor.id, item: line.item });
+    } else {
+      const row = freshScanRow(
+        to.nextId(),
+        { trackingId: job.trackingId, upc: line.upc, count: line.count, itemId: line.item.id, itemName: line.item.itemName, opUid: job.actor.id },
+        to.now,
+      );
+      to.fresh.push({ row, action: to.action });
+      added.push(row);
+    }
+  }
+  return added;
 }
 
 /**

@@ -116,6 +116,35 @@ interface LastRead {
 
 const time = (at: number) => new Date(at).toLocaleTimeString('zh-CN', { hour12: false });
 
+/** Beside the video: whether the camera runs (or why not), the last code read and whether it is still in view. */
+function CameraStatus({ state, last }: { state: CameraState; last: LastRead | null }): JSX.Element {
+  return (
+    <div className="flex min-w-0 flex-col gap-1 text-sm">
+      {state === 'unsupported' ? (
+        <p role="alert" className="text-red-600">
+          {t.unsupported}
+        </p>
+      ) : state === 'denied' ? (
+        <p role="alert" className="text-red-600">
+          {t.denied}
+        </p>
+      ) : (
+        <p className="text-slate-500">{state === 'starting' ? t.starting : t.hint}</p>
+      )}
+      {last && (
+        <>
+          <p className="text-slate-800">
+            {t.lastRead} <span className="font-mono font-semibold break-all">{last.code}</span>
+            <span className="ml-2 text-xs text-slate-500">{time(last.at)}</span>
+          </p>
+          {last.held && <p className="text-xs text-amber-700">{t.held}</p>}
+        </>
+      )}
+      <p className="text-xs text-slate-500">{t.resultBelow}</p>
+    </div>
+  );
+}
+
 /** The open camera: the video, and what it read; each code coming into view is passed to onScan. */
 export function CameraPanel({ onScan }: { onScan: (code: string) => void }): JSX.Element {
   const videoRef = useRef<HTMLVideoElement | null>(null);
@@ -177,29 +206,7 @@ export function CameraPanel({ onScan }: { onScan: (code: string) => void }): JSX
         playsInline
         className={`h-36 w-full rounded-md bg-slate-900 object-cover sm:h-48 sm:w-72 ${state === 'running' || state === 'starting' ? '' : 'hidden'}`}
       />
-      <div className="flex min-w-0 flex-col gap-1 text-sm">
-        {state === 'unsupported' ? (
-          <p role="alert" className="text-red-600">
-            {t.unsupported}
-          </p>
-        ) : state === 'denied' ? (
-          <p role="alert" className="text-red-600">
-            {t.denied}
-          </p>
-        ) : (
-          <p className="text-slate-500">{state === 'starting' ? t.starting : t.hint}</p>
-        )}
-        {last && (
-          <>
-            <p className="text-slate-800">
-              {t.lastRead} <span className="font-mono font-semibold break-all">{last.code}</span>
-              <span className="ml-2 text-xs text-slate-500">{time(last.at)}</span>
-            </p>
-            {last.held && <p className="text-xs text-amber-700">{t.held}</p>}
-          </>
-        )}
-        <p className="text-xs text-slate-500">{t.resultBelow}</p>
-      </div>
+      <CameraStatus state={state} last={last} />
     </section>
   );
 }

@@ -52,6 +52,11 @@ export interface ItemPickerProps {
   className?: string;
 }
 
+const INPUT_CLASS =
+  'block w-full rounded-md border border-slate-300 bg-white py-1.5 pr-8 pl-3 text-sm text-slate-900 shadow-sm ' +
+  'placeholder:text-slate-500 focus:border-blue-500 focus:outline-2 focus:outline-blue-500/30 ' +
+  'disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500 data-invalid:border-red-500';
+
 interface SearchResult {
   query: string;
   items: Item[];
@@ -74,41 +79,9 @@ export function ItemPicker({
 }: ItemPickerProps): JSX.Element {
   const { api } = useRouter().options.context as { api: ApiClient };
   const [query, setQuery] = useState('');
-  const [result, setResult] = useState<SearchResult>({ query: '', items: [] });
-  // The last item picked or fetched; it is the selection only while its id is `value`.
-  const [known, setKnown] = useState<Item | null>(null);
+  const { needle, searching, choices } = useItemSearch(api, query, openOnly);
+  const [known, setKnown] = useKnownItem(api, value);
   const selected = value !== null && known?.id === value ? known : null;
-
-  const needle = query.trim();
-  const searching = needle !== '' && result.query !== needle;
-  const choices = result.query === needle ? result.items.filter((item) => !openOnly || item.status === 'open') : [];
-
-  useEffect(() => {
-    if (needle === '') return;
-    let live = true;
-    const timer = setTimeout(() => {
-      void outcomeOf(api.GET('/api/item/info/like/{q}', { params: { path: { q: needle } } })).then((found) => {
-        if (live) setResult({ query: needle, items: (found.ok && found.data) || [] });
-      });
-    }, ITEM_SEARCH_DEBOUNCE_MS);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [api, needle]);
-
-  const knownId = known?.id;
-  useEffect(() => {
-    if (value === null || knownId === value) return;
-    let live = true;
-    // Silent: a stale id simply shows no name; the form that holds it reports its own errors.
-    void outcomeOf(api.GET('/api/item/info/{id}', { params: { path: { id: value } }, silent: true })).then((found) => {
-      if (live && found.ok && found.data) setKnown(found.data);
-    });
-    return () => {
-      live = false;
-    };
-  }, [api, value, knownId]);
 
   function pick(item: Item | null) {
     if (item) setKnown(item);
@@ -139,11 +112,7 @@ export function ItemPicker({
             onChange={(e) => setQuery(e.target.value)}
             onBlur={onBlur}
             autoComplete="off"
-            className={
-              'block w-full rounded-md border border-slate-300 bg-white py-1.5 pr-8 pl-3 text-sm text-slate-900 shadow-sm ' +
-              'placeholder:text-slate-500 focus:border-blue-500 focus:outline-2 focus:outline-blue-500/30 ' +
-              'disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500 data-invalid:border-red-500'
-            }
+            className={INPUT_CLASS}
           />
           {value !== null && !disabled && (
             <button
@@ -162,39 +131,11 @@ export function ItemPicker({
           anchor={{ to: 'bottom start', gap: 4 }}
           className="z-[60] max-h-72 w-(--input-width) min-w-64 overflow-y-auto rounded-md border border-slate-200 bg-white py-1 text-sm shadow-lg empty:invisible"
         >
-          {needle === '' ? (
-            <p className="px-3 py-2 text-slate-500">{t.typeToSearch}</p>
-          ) : searching ? (
-            <p role="status" className="flex items-center gap-2 px-3 py-2 text-slate-500">
-              <Spinner className="size-3.5" />
-              {t.searching}
-            </p>
-          ) : choices.length === 0 ? (
-            <p className="px-3 py-2 text-slate-500">{t.noResult}</p>
-          ) : (
-            choices.map((item) => (
-              <ComboboxOption key={item.id} value={item} className="group cursor-pointer px-3 py-2 data-focus:bg-blue-50 data-selected:bg-blue-50/60">
-                <span className="flex items-center gap-2">
-                  <span className="min-w-0 flex-1 truncate font-medium text-slate-900 group-data-selected:text-blue-700">{item.itemName}</span>
-                  {item.status === 'close' && <StatusBadge>{t.closed}</StatusBadge>}
-                </span>
-                <span className="block truncate text-xs text-slate-500">
-                  {t.upc(item.upc)}
-                  {item.productId && ` · ${item.productId}`}
-                </span>
-              </ComboboxOption>
-            ))
-          )}
+          <ItemChoices needle={needle} searching={searching} choices={choices} />
         </ComboboxOptions>
       </Combobox>
       {name && <input type="hidden" name={name} value={value ?? ''} />}
-      {error ? (
-        <Description role="alert" className="mt-1 text-xs text-red-600">
-          {error}
-        </Description>
-      ) : (
-        hint && <Description className="mt-1 text-xs text-slate-500">{hint}</Description>
-      )}
+      <PickerMessage error={error} hint={hint} />
     </Field>
   );
 }
@@ -233,5 +174,88 @@ export function ItemPickerField<T extends FieldValues, N extends FieldPath<T>>({
         onItemChange?.(item);
       }}
     />
+  );
+}
+
+/** The items matching the typed text (debounced; `searching` until the answer to this very text came). */
+function useItemSearch(api: ApiClient, query: string, openOnly: boolean) {
+  const [result, setResult] = useState<SearchResult>({ query: '', items: [] });
+  const needle = query.trim();
+  const searching = needle !== '' && result.query !== needle;
+  const choices = result.query === needle ? result.items.filter((item) => !openOnly || item.status === 'open') : [];
+
+  useEffect(() => {
+    if (needle === '') return;
+    let live = true;
+    const timer = setTimeout(() => {
+      void outcomeOf(api.GET('/api/item/info/like/{q}', { params: { path: { q: needle } } })).then((found) => {
+        if (live) setResult({ query: needle, items: (found.ok && found.data) || [] });
+      });
+    }, ITEM_SEARCH_DEBOUNCE_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [api, needle]);
+
+  return { needle, searching, choices };
+}
+
+/** The last item picked or fetched (an id not seen yet is fetched once); it is the selection only while its id is `value`. */
+function useKnownItem(api: ApiClient, value: number | null) {
+  const state = useState<Item | null>(null);
+  const [known, setKnown] = state;
+  const knownId = known?.id;
+  useEffect(() => {
+    if (value === null || knownId === value) return;
+    let live = true;
+    // Silent: a stale id simply shows no name; the form that holds it reports its own errors.
+    void outcomeOf(api.GET('/api/item/info/{id}', { params: { path: { id: value } }, silent: true })).then((found) => {
+      if (live && found.ok && found.data) setKnown(found.data);
+    });
+    return () => {
+      live = false;
+    };
+  }, [api, value, knownId, setKnown]);
+  return state;
+}
+
+/** The list's content: a prompt to type, the search under way, no result, or the matching items. */
+function ItemChoices({ needle, searching, choices }: { needle: string; searching: boolean; choices: Item[] }): JSX.Element {
+  return needle === '' ? (
+    <p className="px-3 py-2 text-slate-500">{t.typeToSearch}</p>
+  ) : searching ? (
+    <p role="status" className="flex items-center gap-2 px-3 py-2 text-slate-500">
+      <Spinner className="size-3.5" />
+      {t.searching}
+    </p>
+  ) : choices.length === 0 ? (
+    <p className="px-3 py-2 text-slate-500">{t.noResult}</p>
+  ) : (
+    <>
+      {choices.map((item) => (
+        <ComboboxOption key={item.id} value={item} className="group cursor-pointer px-3 py-2 data-focus:bg-blue-50 data-selected:bg-blue-50/60">
+          <span className="flex items-center gap-2">
+            <span className="min-w-0 flex-1 truncate font-medium text-slate-900 group-data-selected:text-blue-700">{item.itemName}</span>
+            {item.status === 'close' && <StatusBadge>{t.closed}</StatusBadge>}
+          </span>
+          <span className="block truncate text-xs text-slate-500">
+            {t.upc(item.upc)}
+            {item.productId && ` · ${item.productId}`}
+          </span>
+        </ComboboxOption>
+      ))}
+    </>
+  );
+}
+
+/** Under the input: the error (an alert) or else the hint. */
+function PickerMessage({ error, hint }: { error: string | undefined; hint: ReactNode }): ReactNode {
+  return error ? (
+    <Description role="alert" className="mt-1 text-xs text-red-600">
+      {error}
+    </Description>
+  ) : (
+    hint && <Description className="mt-1 text-xs text-slate-500">{hint}</Description>
   );
 }

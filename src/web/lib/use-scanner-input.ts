@@ -11,7 +11,7 @@
 //   tracking id's key can split the label's fields at it (decision 076, machines/tracking-id.ts).
 //   const scanner = useScannerInput({ onScan: (code) => actor.send({ type: 'scan.code', code }) });
 //   <input {...scanner.inputProps} />
-import { useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, type KeyboardEvent, type RefObject } from 'react';
 import { GS1_SEPARATOR } from '../../../machines/tracking-id';
 
 export const SCANNER_DEBOUNCE_MS = 100; // SPEC §9
@@ -81,6 +81,57 @@ export interface ScannerInputOptions {
   label: string;
 }
 
+/** Keys typed on a button or the page while the scanner may have them go into its input (GS included); Enter ends the code. */
+function useKeysTypedElsewhere(ref: RefObject<HTMLInputElement | null>, enabled: boolean, takeAtEnter: () => void, restartDebounce: () => void): void {
+  useEffect(() => {
+    if (!enabled) return;
+    // Capture phase: before the focused button sees the key (Enter or Space would press it).
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      const input = ref.current;
+      if (!input || event.defaultPrevented) return;
+      if (isGroupSeparatorKey(event) && (event.target === input || scannerMayTakeFocus())) {
+        event.preventDefault();
+        input.value += GS1_SEPARATOR;
+        restartDebounce();
+        input.focus({ preventScroll: true });
+        return;
+      }
+      if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+      // The input types its own characters (and its onKeyDown takes Enter).
+      if (event.target === input) return;
+      if (!scannerMayTakeFocus()) return;
+      if (event.key === 'Enter') {
+        // A code's end; a lone Enter (nothing scanned) is the clerk's own and presses the button.
+        if (!input.value) return;
+        event.preventDefault();
+        takeAtEnter();
+      } else if (event.key.length === 1) {
+        event.preventDefault();
+        input.value += event.key;
+        restartDebounce();
+      } else return;
+      input.focus({ preventScroll: true });
+    };
+    document.addEventListener('keydown', onKeyDown, true);
+    return () => document.removeEventListener('keydown', onKeyDown, true);
+  }, [ref, enabled, takeAtEnter, restartDebounce]);
+}
+
+/** Focus returns to the scanner input every FOCUS_CHECK_INTERVAL_MS unless the clerk types in a field or a dialog is open. */
+function useFocusReturn(ref: RefObject<HTMLInputElement | null>, enabled: boolean): void {
+  useEffect(() => {
+    if (!enabled) return;
+    const check = () => {
+      const input = ref.current;
+      if (!input || document.activeElement === input || !scannerMayTakeFocus()) return;
+      input.focus({ preventScroll: true });
+    };
+    check();
+    const id = setInterval(check, FOCUS_CHECK_INTERVAL_MS);
+    return () => clearInterval(id);
+  }, [ref, enabled]);
+}
+
 export function useScannerInput({ onScan, enabled = true, label }: ScannerInputOptions) {
   const ref = useRef<HTMLInputElement | null>(null);
   const onScanRef = useRef(onScan);
@@ -135,50 +186,8 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
     arm(0);
   }, [takeWithoutEnter]);
 
-  useEffect(() => {
-    if (!enabled) return;
-    // Capture phase: before the focused button sees the key (Enter or Space would press it).
-    const onKeyDown = (event: globalThis.KeyboardEvent) => {
-      const input = ref.current;
-      if (!input || event.defaultPrevented) return;
-      if (isGroupSeparatorKey(event) && (event.target === input || scannerMayTakeFocus())) {
-        event.preventDefault();
-        input.value += GS1_SEPARATOR;
-        restartDebounce();
-        input.focus({ preventScroll: true });
-        return;
-      }
-      if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
-      // The input types its own characters (and its onKeyDown takes Enter).
-      if (event.target === input) return;
-      if (!scannerMayTakeFocus()) return;
-      if (event.key === 'Enter') {
-        // A code's end; a lone Enter (nothing scanned) is the clerk's own and presses the button.
-        if (!input.value) return;
-        event.preventDefault();
-        takeAtEnter();
-      } else if (event.key.length === 1) {
-        event.preventDefault();
-        input.value += event.key;
-        restartDebounce();
-      } else return;
-      input.focus({ preventScroll: true });
-    };
-    document.addEventListener('keydown', onKeyDown, true);
-    return () => document.removeEventListener('keydown', onKeyDown, true);
-  }, [enabled, takeAtEnter, restartDebounce]);
-
-  useEffect(() => {
-    if (!enabled) return;
-    const check = () => {
-      const input = ref.current;
-      if (!input || document.activeElement === input || !scannerMayTakeFocus()) return;
-      input.focus({ preventScroll: true });
-    };
-    check();
-    const id = setInterval(check, FOCUS_CHECK_INTERVAL_MS);
-    return () => clearInterval(id);
-  }, [enabled]);
+  useKeysTypedElsewhere(ref, enabled, takeAtEnter, restartDebounce);
+  useFocusReturn(ref, enabled);
 
   const focus = useCallback(() => {
     const active = document.activeElement;

@@ -15,6 +15,8 @@ import {
   useTable,
   type ColumnDef,
   type ColumnHelper,
+  type ReactTable,
+  type Row,
   type RowData,
   type RowSelectionState,
 } from '@tanstack/react-table';
@@ -152,82 +154,74 @@ function SelectCheckbox({
   );
 }
 
-export function DataTable<T extends RowData>({
+type DataTableInstance<T extends RowData> = ReactTable<DataTableFeatures, T>;
+type DataTableRow<T extends RowData> = Row<DataTableFeatures, T>;
+
+/** The checkbox column: the header's box selects every selectable row of the page. */
+function selectColumn<T extends RowData>(helper: ColumnHelper<DataTableFeatures, T>): DataTableColumn<T> {
+  return helper.display({
+    id: '__select',
+    meta: { className: 'w-10', align: 'center' },
+    header: ({ table }) => (
+      <SelectCheckbox
+        label={UI_TEXT.selectAll}
+        checked={table.getIsAllPageRowsSelected()}
+        indeterminate={table.getIsSomePageRowsSelected() && !table.getIsAllPageRowsSelected()}
+        disabled={!table.getRowModel().rows.some((row) => row.getCanSelect())}
+        onClick={table.getToggleAllPageRowsSelectedHandler()}
+      />
+    ),
+    cell: ({ row }) =>
+      row.getCanSelect() ? <SelectCheckbox label={UI_TEXT.selectRow} checked={row.getIsSelected()} onClick={row.getToggleSelectedHandler()} /> : null,
+  });
+}
+
+/** The expander column: opens the row's detail (renderSubRow) under it. */
+function expandColumn<T extends RowData>(helper: ColumnHelper<DataTableFeatures, T>): DataTableColumn<T> {
+  return helper.display({
+    id: '__expand',
+    meta: { className: 'w-10', align: 'center' },
+    header: () => null,
+    cell: ({ row }) => (
+      <button
+        type="button"
+        aria-expanded={row.getIsExpanded()}
+        aria-label={row.getIsExpanded() ? UI_TEXT.collapseRow : UI_TEXT.expandRow}
+        onClick={row.getToggleExpandedHandler()}
+        className="inline-flex size-6 items-center justify-center rounded text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-500"
+      >
+        <span aria-hidden="true" className={`transition-transform ${row.getIsExpanded() ? 'rotate-90' : ''}`}>
+          ▸
+        </span>
+      </button>
+    ),
+  });
+}
+
+/** The caller's columns behind the ones the table adds itself (selection, expansion). */
+function useAllColumns<T extends RowData>(columns: ReadonlyArray<DataTableColumn<T>>, selectable: boolean, expandable: boolean) {
+  return useMemo(() => {
+    const helper = createColumnHelper<DataTableFeatures, T>();
+    const extra: Array<DataTableColumn<T>> = [];
+    if (selectable) extra.push(selectColumn(helper));
+    if (expandable) extra.push(expandColumn(helper));
+    return [...extra, ...columns];
+  }, [columns, selectable, expandable]);
+}
+
+/** The TanStack table of the page: row ids, expansion and (when given) the caller's selection. */
+function useDataTable<T extends RowData>({
   columns,
   data,
-  page,
-  size,
-  totalPages,
-  totalElements,
-  totalCapped,
-  onPageChange,
-  onSizeChange,
-  sizeOptions,
-  loading = false,
   rowId,
   rowSelection,
   onRowSelectionChange,
   canSelectRow,
   renderSubRow,
-  emptyText = UI_TEXT.empty,
-  caption,
-  dense = false,
-  cards = false,
-  failure = null,
-  className = '',
-}: DataTableProps<T>): JSX.Element {
-  const phone = usePhoneWidth();
-  const cellPadding = dense ? 'px-2 py-1.5' : 'px-3 py-2';
+}: Pick<DataTableProps<T>, 'columns' | 'data' | 'rowId' | 'rowSelection' | 'onRowSelectionChange' | 'canSelectRow' | 'renderSubRow'>) {
   const selectable = rowSelection !== undefined && onRowSelectionChange !== undefined;
   const expandable = renderSubRow !== undefined;
-
-  const allColumns = useMemo(() => {
-    const helper = createColumnHelper<DataTableFeatures, T>();
-    const extra: Array<DataTableColumn<T>> = [];
-    if (selectable) {
-      extra.push(
-        helper.display({
-          id: '__select',
-          meta: { className: 'w-10', align: 'center' },
-          header: ({ table }) => (
-            <SelectCheckbox
-              label={UI_TEXT.selectAll}
-              checked={table.getIsAllPageRowsSelected()}
-              indeterminate={table.getIsSomePageRowsSelected() && !table.getIsAllPageRowsSelected()}
-              disabled={!table.getRowModel().rows.some((row) => row.getCanSelect())}
-              onClick={table.getToggleAllPageRowsSelectedHandler()}
-            />
-          ),
-          cell: ({ row }) =>
-            row.getCanSelect() ? <SelectCheckbox label={UI_TEXT.selectRow} checked={row.getIsSelected()} onClick={row.getToggleSelectedHandler()} /> : null,
-        }),
-      );
-    }
-    if (expandable) {
-      extra.push(
-        helper.display({
-          id: '__expand',
-          meta: { className: 'w-10', align: 'center' },
-          header: () => null,
-          cell: ({ row }) => (
-            <button
-              type="button"
-              aria-expanded={row.getIsExpanded()}
-              aria-label={row.getIsExpanded() ? UI_TEXT.collapseRow : UI_TEXT.expandRow}
-              onClick={row.getToggleExpandedHandler()}
-              className="inline-flex size-6 items-center justify-center rounded text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-blue-500"
-            >
-              <span aria-hidden="true" className={`transition-transform ${row.getIsExpanded() ? 'rotate-90' : ''}`}>
-                ▸
-              </span>
-            </button>
-          ),
-        }),
-      );
-    }
-    return [...extra, ...columns];
-  }, [columns, selectable, expandable]);
-
+  const allColumns = useAllColumns(columns, selectable, expandable);
   const table = useTable<DataTableFeatures, T>({
     features: dataTableFeatures,
     columns: allColumns,
@@ -242,208 +236,252 @@ export function DataTable<T extends RowData>({
       onRowSelectionChange: (updater) => onRowSelectionChange(functionalUpdate(updater, rowSelection)),
     }),
   });
+  return { table, selectable };
+}
 
+export function DataTable<T extends RowData>(props: DataTableProps<T>): JSX.Element {
+  const { size, loading = false, renderSubRow, emptyText = UI_TEXT.empty, caption, dense = false, cards = false, failure = null, className = '' } = props;
+  const phone = usePhoneWidth();
+  const { table, selectable } = useDataTable(props);
   const rows = table.getRowModel().rows;
-  const tableColumns = table.getAllLeafColumns().filter((column) => !column.columnDef.meta?.cardOnly);
-  const columnCount = tableColumns.length;
   // A first load (nothing to show yet) shows skeletons; a reload keeps the rows under an overlay.
   const skeleton = loading && rows.length === 0 && !failure;
-  const skeletonRows = Math.max(1, Math.min(size, SKELETON_ROWS));
-  const failed = failure && !loading ? <FailureNotice failure={failure} /> : null;
-
-  if (cards && phone) {
-    return (
-      <div className={className}>
-        <div className="relative" aria-busy={loading || undefined}>
-          {failed ? (
-            <div className="rounded-lg border border-slate-200 bg-white p-4">{failed}</div>
-          ) : skeleton ? (
-            <ul className="flex flex-col gap-3" aria-hidden="true">
-              {Array.from({ length: Math.min(skeletonRows, 3) }, (_, i) => (
-                <li key={i} className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-3">
-                  <SkeletonBar className="h-5 w-2/3" />
-                  <SkeletonBar className="w-1/2" />
-                  <SkeletonBar className="w-1/3" />
-                </li>
-              ))}
-            </ul>
-          ) : rows.length === 0 ? (
-            <p className="rounded-lg border border-slate-200 bg-white px-3 py-8 text-center text-sm text-slate-500">{emptyText}</p>
-          ) : (
-            <ul className="flex flex-col gap-3" aria-label={caption}>
-              {rows.map((row) => {
-                // The checkbox and the expander have places of their own on the card.
-                const placed = (place: CardPlace) =>
-                  row.getAllCells().filter((cell) => !CONTROL_COLUMNS.has(cell.column.id) && (cell.column.columnDef.meta?.card ?? 'field') === place);
-                const control = (id: string) => row.getAllCells().find((cell) => cell.column.id === id);
-                const select = control('__select');
-                const expand = control('__expand');
-                const actions = placed('actions');
-                const selected = selectable && row.getIsSelected();
-                return (
-                  <li
-                    key={row.id}
-                    aria-selected={selectable ? row.getIsSelected() : undefined}
-                    className={`rounded-lg border bg-white p-3 shadow-sm ${selected ? 'border-blue-300 bg-blue-50' : 'border-slate-200'}`}
-                  >
-                    <div className="flex items-start gap-2">
-                      {select && (
-                        <span className="pt-0.5">
-                          <table.FlexRender cell={select} />
-                        </span>
-                      )}
-                      <div className="min-w-0 flex-1 font-medium break-words text-slate-900">
-                        {placed('title').map((cell) => (
-                          <div key={cell.id}>
-                            <table.FlexRender cell={cell} />
-                          </div>
-                        ))}
-                      </div>
-                      {placed('badge').map((cell) => (
-                        <span key={cell.id} className="shrink-0">
-                          <table.FlexRender cell={cell} />
-                        </span>
-                      ))}
-                      {expand && <table.FlexRender cell={expand} />}
-                    </div>
-                    <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-                      {placed('field')
-                        .filter((cell) => !isBlankValue(cell))
-                        .map((cell) => {
-                          const def = cell.column.columnDef;
-                          const label = def.meta?.cardLabel ?? (typeof def.header === 'string' ? def.header : cell.column.id);
-                          return (
-                            <Fragment key={cell.id}>
-                              <dt className="text-slate-500">{label}</dt>
-                              <dd className="min-w-0 break-words text-slate-800 tabular-nums">
-                                <table.FlexRender cell={cell} />
-                              </dd>
-                            </Fragment>
-                          );
-                        })}
-                    </dl>
-                    {actions.length > 0 && (
-                      <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-slate-100 pt-2">
-                        {actions.map((cell) => (
-                          <table.FlexRender key={cell.id} cell={cell} />
-                        ))}
-                      </div>
-                    )}
-                    {expandable && row.getIsExpanded() && <div className="mt-3 border-t border-slate-100 pt-3">{renderSubRow(row.original)}</div>}
-                  </li>
-                );
-              })}
-            </ul>
-          )}
-          {loading && <LoadingNotice overlay={!skeleton} />}
-        </div>
-        <ListFooter
-          page={page}
-          size={size}
-          totalPages={totalPages}
-          totalElements={totalElements}
-          totalCapped={totalCapped}
-          onPageChange={onPageChange}
-          onSizeChange={onSizeChange}
-          sizeOptions={sizeOptions}
-        />
-      </div>
-    );
-  }
-
+  const view: RowsView<T> = {
+    table,
+    rows,
+    selectable,
+    renderSubRow,
+    emptyText,
+    caption,
+    skeleton,
+    skeletonRows: Math.max(1, Math.min(size, SKELETON_ROWS)),
+    failed: failure && !loading ? <FailureNotice failure={failure} /> : null,
+  };
   return (
     <div className={className}>
-      <ScrollRegion label={caption ?? ''} className="relative rounded-lg border border-slate-200 bg-white">
-        <table className="min-w-full divide-y divide-slate-200 text-sm" aria-busy={loading || undefined}>
-          {caption && <caption className="sr-only">{caption}</caption>}
-          <thead className="bg-slate-50">
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers
-                  .filter((header) => !header.column.columnDef.meta?.cardOnly)
-                  .map((header) => {
-                    const meta = header.column.columnDef.meta;
-                    return (
-                      <th
-                        key={header.id}
-                        colSpan={header.colSpan}
-                        scope="col"
-                        className={`${cellPadding} font-medium whitespace-nowrap text-slate-600 ${ALIGN_CLASS[meta?.align ?? 'left']} ${meta?.className ?? ''}`}
-                      >
-                        {header.isPlaceholder ? null : <table.FlexRender header={header} />}
-                      </th>
-                    );
-                  })}
-              </tr>
-            ))}
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {failed ? (
-              <tr>
-                <td colSpan={columnCount} className="px-3 py-6">
-                  {failed}
-                </td>
-              </tr>
-            ) : skeleton ? (
-              Array.from({ length: skeletonRows }, (_, i) => (
-                <tr key={`skeleton-${i}`} aria-hidden="true" data-skeleton="">
-                  {tableColumns.map((column) => (
-                    <td key={column.id} className={cellPadding}>
-                      <SkeletonBar />
-                    </td>
-                  ))}
-                </tr>
-              ))
-            ) : rows.length === 0 ? (
-              <tr>
-                <td colSpan={columnCount} className="h-24 px-3 py-8 text-center text-slate-500">
-                  {emptyText}
-                </td>
-              </tr>
-            ) : (
-              rows.map((row) => (
-                <Fragment key={row.id}>
-                  <tr
-                    aria-selected={selectable ? row.getIsSelected() : undefined}
-                    className={selectable && row.getIsSelected() ? 'bg-blue-50' : 'hover:bg-slate-50'}
-                  >
-                    {row
-                      .getAllCells()
-                      .filter((cell) => !cell.column.columnDef.meta?.cardOnly)
-                      .map((cell) => {
-                        const meta = cell.column.columnDef.meta;
-                        return (
-                          <td key={cell.id} className={`${cellPadding} text-slate-800 ${ALIGN_CLASS[meta?.align ?? 'left']} ${meta?.className ?? ''}`}>
-                            <table.FlexRender cell={cell} />
-                          </td>
-                        );
-                      })}
-                  </tr>
-                  {expandable && row.getIsExpanded() && (
-                    <tr className="bg-slate-50">
-                      <td colSpan={columnCount} className="px-3 py-3">
-                        {renderSubRow(row.original)}
-                      </td>
-                    </tr>
-                  )}
-                </Fragment>
-              ))
-            )}
-          </tbody>
-        </table>
-        {loading && <LoadingNotice overlay={!skeleton} />}
-      </ScrollRegion>
-      <ListFooter
-        page={page}
-        size={size}
-        totalPages={totalPages}
-        totalElements={totalElements}
-        totalCapped={totalCapped}
-        onPageChange={onPageChange}
-        onSizeChange={onSizeChange}
-        sizeOptions={sizeOptions}
-      />
+      {cards && phone ? (
+        <div className="relative" aria-busy={loading || undefined}>
+          <CardRows view={view} />
+          {loading && <LoadingNotice overlay={!skeleton} />}
+        </div>
+      ) : (
+        <ScrollRegion label={caption ?? ''} className="relative rounded-lg border border-slate-200 bg-white">
+          <GridRows view={view} loading={loading} cellPadding={dense ? 'px-2 py-1.5' : 'px-3 py-2'} />
+          {loading && <LoadingNotice overlay={!skeleton} />}
+        </ScrollRegion>
+      )}
+      <ListFooter {...props} />
     </div>
+  );
+}
+
+/** What both views (cards on a phone, the table elsewhere) show of the page's rows. */
+interface RowsView<T extends RowData> {
+  table: DataTableInstance<T>;
+  rows: Array<DataTableRow<T>>;
+  selectable: boolean;
+  renderSubRow: ((row: T) => ReactNode) | undefined;
+  emptyText: ReactNode;
+  caption: string | undefined;
+  skeleton: boolean;
+  skeletonRows: number;
+  failed: ReactNode;
+}
+
+/** The rows as cards (a phone's width): a failure, skeleton cards, the empty text or a card per row. */
+function CardRows<T extends RowData>({ view }: { view: RowsView<T> }): JSX.Element {
+  if (view.failed) return <div className="rounded-lg border border-slate-200 bg-white p-4">{view.failed}</div>;
+  if (view.skeleton) {
+    return (
+      <ul className="flex flex-col gap-3" aria-hidden="true">
+        {Array.from({ length: Math.min(view.skeletonRows, 3) }, (_, i) => (
+          <li key={i} className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-white p-3">
+            <SkeletonBar className="h-5 w-2/3" />
+            <SkeletonBar className="w-1/2" />
+            <SkeletonBar className="w-1/3" />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  if (view.rows.length === 0) {
+    return <p className="rounded-lg border border-slate-200 bg-white px-3 py-8 text-center text-sm text-slate-500">{view.emptyText}</p>;
+  }
+  return (
+    <ul className="flex flex-col gap-3" aria-label={view.caption}>
+      {view.rows.map((row) => (
+        <RowCard key={row.id} row={row} view={view} />
+      ))}
+    </ul>
+  );
+}
+
+/** One row as a card: checkbox, title, badge and expander on top, labelled fields, then the actions. */
+function RowCard<T extends RowData>({ row, view }: { row: DataTableRow<T>; view: RowsView<T> }): JSX.Element {
+  const { table, selectable, renderSubRow } = view;
+  // The checkbox and the expander have places of their own on the card.
+  const placed = (place: CardPlace) =>
+    row.getAllCells().filter((cell) => !CONTROL_COLUMNS.has(cell.column.id) && (cell.column.columnDef.meta?.card ?? 'field') === place);
+  const control = (id: string) => row.getAllCells().find((cell) => cell.column.id === id);
+  const select = control('__select');
+  const expand = control('__expand');
+  const actions = placed('actions');
+  const selected = selectable && row.getIsSelected();
+  return (
+    <li
+      aria-selected={selectable ? row.getIsSelected() : undefined}
+      className={`rounded-lg border bg-white p-3 shadow-sm ${selected ? 'border-blue-300 bg-blue-50' : 'border-slate-200'}`}
+    >
+      <div className="flex items-start gap-2">
+        {select && (
+          <span className="pt-0.5">
+            <table.FlexRender cell={select} />
+          </span>
+        )}
+        <div className="min-w-0 flex-1 font-medium break-words text-slate-900">
+          {placed('title').map((cell) => (
+            <div key={cell.id}>
+              <table.FlexRender cell={cell} />
+            </div>
+          ))}
+        </div>
+        {placed('badge').map((cell) => (
+          <span key={cell.id} className="shrink-0">
+            <table.FlexRender cell={cell} />
+          </span>
+        ))}
+        {expand && <table.FlexRender cell={expand} />}
+      </div>
+      <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+        {placed('field')
+          .filter((cell) => !isBlankValue(cell))
+          .map((cell) => {
+            const def = cell.column.columnDef;
+            const label = def.meta?.cardLabel ?? (typeof def.header === 'string' ? def.header : cell.column.id);
+            return (
+              <Fragment key={cell.id}>
+                <dt className="text-slate-500">{label}</dt>
+                <dd className="min-w-0 break-words text-slate-800 tabular-nums">
+                  <table.FlexRender cell={cell} />
+                </dd>
+              </Fragment>
+            );
+          })}
+      </dl>
+      {actions.length > 0 && (
+        <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-slate-100 pt-2">
+          {actions.map((cell) => (
+            <table.FlexRender key={cell.id} cell={cell} />
+          ))}
+        </div>
+      )}
+      {renderSubRow && row.getIsExpanded() && <div className="mt-3 border-t border-slate-100 pt-3">{renderSubRow(row.original)}</div>}
+    </li>
+  );
+}
+
+/** The rows as a table: its headers, then a failure, skeleton rows, the empty text or the rows. */
+function GridRows<T extends RowData>({ view, loading, cellPadding }: { view: RowsView<T>; loading: boolean; cellPadding: string }): JSX.Element {
+  const { table, caption } = view;
+  const tableColumns = table.getAllLeafColumns().filter((column) => !column.columnDef.meta?.cardOnly);
+  const columnCount = tableColumns.length;
+  return (
+    <table className="min-w-full divide-y divide-slate-200 text-sm" aria-busy={loading || undefined}>
+      {caption && <caption className="sr-only">{caption}</caption>}
+      <GridHead table={table} cellPadding={cellPadding} />
+      <tbody className="divide-y divide-slate-100">
+        {view.failed ? (
+          <tr>
+            <td colSpan={columnCount} className="px-3 py-6">
+              {view.failed}
+            </td>
+          </tr>
+        ) : view.skeleton ? (
+          Array.from({ length: view.skeletonRows }, (_, i) => (
+            <tr key={`skeleton-${i}`} aria-hidden="true" data-skeleton="">
+              {tableColumns.map((column) => (
+                <td key={column.id} className={cellPadding}>
+                  <SkeletonBar />
+                </td>
+              ))}
+            </tr>
+          ))
+        ) : view.rows.length === 0 ? (
+          <tr>
+            <td colSpan={columnCount} className="h-24 px-3 py-8 text-center text-slate-500">
+              {view.emptyText}
+            </td>
+          </tr>
+        ) : (
+          view.rows.map((row) => <GridRow key={row.id} row={row} view={view} columnCount={columnCount} cellPadding={cellPadding} />)
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+function GridHead<T extends RowData>({ table, cellPadding }: { table: DataTableInstance<T>; cellPadding: string }): JSX.Element {
+  return (
+    <thead className="bg-slate-50">
+      {table.getHeaderGroups().map((group) => (
+        <tr key={group.id}>
+          {group.headers
+            .filter((header) => !header.column.columnDef.meta?.cardOnly)
+            .map((header) => {
+              const meta = header.column.columnDef.meta;
+              return (
+                <th
+                  key={header.id}
+                  colSpan={header.colSpan}
+                  scope="col"
+                  className={`${cellPadding} font-medium whitespace-nowrap text-slate-600 ${ALIGN_CLASS[meta?.align ?? 'left']} ${meta?.className ?? ''}`}
+                >
+                  {header.isPlaceholder ? null : <table.FlexRender header={header} />}
+                </th>
+              );
+            })}
+        </tr>
+      ))}
+    </thead>
+  );
+}
+
+/** One row of the table, and its detail row under it when expanded. */
+function GridRow<T extends RowData>({
+  row,
+  view,
+  columnCount,
+  cellPadding,
+}: {
+  row: DataTableRow<T>;
+  view: RowsView<T>;
+  columnCount: number;
+  cellPadding: string;
+}): JSX.Element {
+  const { table, selectable, renderSubRow } = view;
+  return (
+    <>
+      <tr aria-selected={selectable ? row.getIsSelected() : undefined} className={selectable && row.getIsSelected() ? 'bg-blue-50' : 'hover:bg-slate-50'}>
+        {row
+          .getAllCells()
+          .filter((cell) => !cell.column.columnDef.meta?.cardOnly)
+          .map((cell) => {
+            const meta = cell.column.columnDef.meta;
+            return (
+              <td key={cell.id} className={`${cellPadding} text-slate-800 ${ALIGN_CLASS[meta?.align ?? 'left']} ${meta?.className ?? ''}`}>
+                <table.FlexRender cell={cell} />
+              </td>
+            );
+          })}
+      </tr>
+      {renderSubRow && row.getIsExpanded() && (
+        <tr className="bg-slate-50">
+          <td colSpan={columnCount} className="px-3 py-3">
+            {renderSubRow(row.original)}
+          </td>
+        </tr>
+      )}
+    </>
   );
 }
 

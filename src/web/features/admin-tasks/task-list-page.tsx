@@ -55,6 +55,57 @@ const col = columnHelper<Task>();
 
 const yesNo = (value: boolean) => (value ? t.yes : t.no);
 
+/** The tasks' columns; the row's actions come back to `here` from the edit page. */
+function taskColumns(users: readonly AppUser[], here: string, reload: () => Promise<void>, onRecords: (task: Task) => void) {
+  return col.columns([
+    col.display({ id: 'id', header: F.id, cell: ({ row }) => <span className="tabular-nums">{taskDisplayId(row.original)}</span> }),
+    col.display({
+      id: 'user',
+      header: F.user,
+      cell: ({ row }) => row.original.nickName ?? userLabel(users, row.original.userId),
+      meta: { className: 'whitespace-nowrap' },
+    }),
+    col.display({
+      id: 'board',
+      header: F.board,
+      meta: { className: 'min-w-32' },
+      cell: ({ row }) => (
+        <div className="flex flex-col">
+          <Link to="/admin/board/$id" params={{ id: String(row.original.boardId) }} className={textLinkClass}>
+            {row.original.boardName ?? `#${row.original.boardId}`}
+          </Link>
+          <span className="text-xs text-slate-500">
+            {F.boardTask} #{row.original.boardTaskId}
+          </span>
+        </div>
+      ),
+    }),
+    col.accessor('itemName', { header: F.itemName, meta: { className: 'min-w-40' } }),
+    col.accessor('upc', { header: F.upc, meta: { className: 'tabular-nums' } }),
+    col.accessor('count', { header: F.count, meta: { align: 'right', className: 'tabular-nums' } }),
+    col.accessor('productCount', { header: F.productCount, meta: { align: 'right', className: 'tabular-nums' } }),
+    col.accessor('price', { header: F.price, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
+    col.accessor('buyIn', { header: F.buyIn, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
+    col.accessor('bonus', { header: F.bonus, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
+    col.accessor('punish', { header: F.punish, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
+    col.accessor('status', { header: F.status, cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
+    col.accessor('trackingId', { header: F.trackingId, cell: ({ getValue }) => <TrackingIds value={getValue()} /> }),
+    col.display({
+      id: 'delivery',
+      header: F.delivery,
+      meta: { className: 'whitespace-nowrap text-xs' },
+      cell: ({ row }) => <Delivery task={row.original} />,
+    }),
+    col.accessor('createdAt', { header: F.createdAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
+    col.display({
+      id: 'actions',
+      header: F.actions,
+      meta: { className: 'min-w-32' },
+      cell: ({ row }) => <TaskRowActions task={row.original} back={here} onChanged={reload} onRecords={onRecords} />,
+    }),
+  ]);
+}
+
 export function TaskListPage({ search, data, onSearch, renderRecords }: TaskListPageProps): JSX.Element {
   const router = useRouter();
   const loading = useRouterState({ select: (state) => state.isLoading });
@@ -63,57 +114,7 @@ export function TaskListPage({ search, data, onSearch, renderRecords }: TaskList
   const [records, setRecords] = useState<Task | null>(null);
   const reload = useCallback(() => router.invalidate(), [router]);
 
-  const columns = useMemo(
-    () =>
-      col.columns([
-        col.display({ id: 'id', header: F.id, cell: ({ row }) => <span className="tabular-nums">{taskDisplayId(row.original)}</span> }),
-        col.display({
-          id: 'user',
-          header: F.user,
-          cell: ({ row }) => row.original.nickName ?? userLabel(data.users, row.original.userId),
-          meta: { className: 'whitespace-nowrap' },
-        }),
-        col.display({
-          id: 'board',
-          header: F.board,
-          meta: { className: 'min-w-32' },
-          cell: ({ row }) => (
-            <div className="flex flex-col">
-              <Link to="/admin/board/$id" params={{ id: String(row.original.boardId) }} className={textLinkClass}>
-                {row.original.boardName ?? `#${row.original.boardId}`}
-              </Link>
-              <span className="text-xs text-slate-500">
-                {F.boardTask} #{row.original.boardTaskId}
-              </span>
-            </div>
-          ),
-        }),
-        col.accessor('itemName', { header: F.itemName, meta: { className: 'min-w-40' } }),
-        col.accessor('upc', { header: F.upc, meta: { className: 'tabular-nums' } }),
-        col.accessor('count', { header: F.count, meta: { align: 'right', className: 'tabular-nums' } }),
-        col.accessor('productCount', { header: F.productCount, meta: { align: 'right', className: 'tabular-nums' } }),
-        col.accessor('price', { header: F.price, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
-        col.accessor('buyIn', { header: F.buyIn, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
-        col.accessor('bonus', { header: F.bonus, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
-        col.accessor('punish', { header: F.punish, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
-        col.accessor('status', { header: F.status, cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
-        col.accessor('trackingId', { header: F.trackingId, cell: ({ getValue }) => <TrackingIds value={getValue()} /> }),
-        col.display({
-          id: 'delivery',
-          header: F.delivery,
-          meta: { className: 'whitespace-nowrap text-xs' },
-          cell: ({ row }) => <Delivery task={row.original} />,
-        }),
-        col.accessor('createdAt', { header: F.createdAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
-        col.display({
-          id: 'actions',
-          header: F.actions,
-          meta: { className: 'min-w-32' },
-          cell: ({ row }) => <TaskRowActions task={row.original} back={here} onChanged={reload} onRecords={setRecords} />,
-        }),
-      ]),
-    [data.users, here, reload],
-  );
+  const columns = useMemo(() => taskColumns(data.users, here, reload, setRecords), [data.users, here, reload]);
 
   // A new URL (back button, a link) re-seeds the filter form.
   const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });

@@ -122,8 +122,6 @@ export function BankCardDialog({ onClose, onSave }: BankCardDialogProps): JSX.El
   const form = useValibotForm(cardFormSchema, { defaultValues: EMPTY });
   const [typeChoice, customType] = useWatch({ control: form.control, name: ['typeChoice', 'customType'] });
   const paymentType = paymentTypeOf({ typeChoice, customType });
-  const fields = cardFieldsFor(paymentType);
-  const cardTypes = cardTypeOptions(paymentType);
 
   /** A new type: the card's fields start empty (the holder name stays). */
   function switchType() {
@@ -180,30 +178,41 @@ export function BankCardDialog({ onClose, onSave }: BankCardDialogProps): JSX.El
           />
         )}
         <TextField<CardFormInput, 'accountName'> name="accountName" label={CARD_LABELS.accountName} maxLength={MAX_LENGTH.accountName} autoComplete="off" />
-        {paymentType.trim() === '' ? (
-          <p className="text-xs text-slate-500">{t.chooseTypeFirst}</p>
-        ) : (
-          fields.map(({ field, label, required }) =>
-            field === 'cardType' && cardTypes ? (
-              <SelectField<CardFormInput, 'cardType'>
-                key={field}
-                name="cardType"
-                label={label}
-                options={cardTypes.map((option) => ({ value: option, label: cardTypeLabel(option) }))}
-              />
-            ) : (
-              <TextField<CardFormInput, CardTextField>
-                key={field}
-                name={field}
-                label={label}
-                hint={required ? undefined : t.optional}
-                maxLength={MAX_LENGTH[field]}
-                autoComplete="off"
-              />
-            ),
-          )
-        )}
+        <TypeFields paymentType={paymentType} />
       </Form>
     </Modal>
+  );
+}
+
+/** The fields the chosen payment type asks for (a select where its card types are a fixed list), or a word to choose the type first. */
+function TypeFields({ paymentType }: { paymentType: string }): JSX.Element {
+  const fields = cardFieldsFor(paymentType);
+  const cardTypes = cardTypeOptions(paymentType);
+  return (
+    <>
+      {paymentType.trim() === '' ? (
+        <p className="text-xs text-slate-500">{t.chooseTypeFirst}</p>
+      ) : (
+        fields.map(({ field, label, required }) =>
+          field === 'cardType' && cardTypes ? (
+            <SelectField<CardFormInput, 'cardType'>
+              key={field}
+              name="cardType"
+              label={label}
+              options={cardTypes.map((option) => ({ value: option, label: cardTypeLabel(option) }))}
+            />
+          ) : (
+            <TextField<CardFormInput, CardTextField>
+              key={field}
+              name={field}
+              label={label}
+              hint={required ? undefined : t.optional}
+              maxLength={MAX_LENGTH[field]}
+              autoComplete="off"
+            />
+          ),
+        )
+      )}
+    </>
   );
 }

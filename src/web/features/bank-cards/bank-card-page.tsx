@@ -40,6 +40,41 @@ function cardSummary(card: BankCard): string {
   return [`#${card.id}`, paymentTypeLabel(card.paymentType), card.cardNo || card.accountName].filter(Boolean).join(' ');
 }
 
+/** The card's fields, and 删除 (the one being deleted spins, the others wait). */
+function cardColumns(deleting: number | null, onRemove: (card: BankCard) => void) {
+  return col.columns([
+    col.accessor('id', { header: t.colId, meta: { className: 'tabular-nums' } }),
+    col.accessor('paymentType', {
+      header: CARD_LABELS.paymentType,
+      cell: ({ getValue }) => paymentTypeLabel(getValue()),
+      meta: { className: 'whitespace-nowrap', card: 'title' },
+    }),
+    col.accessor('accountName', { header: CARD_LABELS.accountName, cell: mono }),
+    col.accessor('cardNo', { header: CARD_LABELS.cardNo, cell: mono }),
+    col.accessor('routingNumber', { header: CARD_LABELS.routingNumber, cell: mono }),
+    col.accessor('bankInfo', { header: CARD_LABELS.bankInfo }),
+    col.accessor('cardType', { header: CARD_LABELS.cardType, cell: ({ getValue }) => cardTypeLabel(getValue()), meta: { className: 'whitespace-nowrap' } }),
+    col.accessor('address', { header: CARD_LABELS.address, meta: { className: 'min-w-48' } }),
+    col.display({
+      id: 'actions',
+      header: t.colActions,
+      meta: { card: 'actions' },
+      cell: ({ row }) => (
+        <Button
+          variant="link"
+          className="text-red-600"
+          aria-label={t.deleteNamed(row.original.id)}
+          loading={deleting === row.original.id}
+          disabled={deleting !== null}
+          onClick={() => onRemove(row.original)}
+        >
+          {t.delete}
+        </Button>
+      ),
+    }),
+  ]);
+}
+
 export function BankCardPage({ search, cards, loading = false, failure = null, onSearch }: BankCardPageProps): JSX.Element {
   const router = useRouter();
   const { api } = useAppContext();
@@ -61,37 +96,7 @@ export function BankCardPage({ search, cards, loading = false, failure = null, o
         reload();
       }
     }
-    return col.columns([
-      col.accessor('id', { header: t.colId, meta: { className: 'tabular-nums' } }),
-      col.accessor('paymentType', {
-        header: CARD_LABELS.paymentType,
-        cell: ({ getValue }) => paymentTypeLabel(getValue()),
-        meta: { className: 'whitespace-nowrap', card: 'title' },
-      }),
-      col.accessor('accountName', { header: CARD_LABELS.accountName, cell: mono }),
-      col.accessor('cardNo', { header: CARD_LABELS.cardNo, cell: mono }),
-      col.accessor('routingNumber', { header: CARD_LABELS.routingNumber, cell: mono }),
-      col.accessor('bankInfo', { header: CARD_LABELS.bankInfo }),
-      col.accessor('cardType', { header: CARD_LABELS.cardType, cell: ({ getValue }) => cardTypeLabel(getValue()), meta: { className: 'whitespace-nowrap' } }),
-      col.accessor('address', { header: CARD_LABELS.address, meta: { className: 'min-w-48' } }),
-      col.display({
-        id: 'actions',
-        header: t.colActions,
-        meta: { card: 'actions' },
-        cell: ({ row }) => (
-          <Button
-            variant="link"
-            className="text-red-600"
-            aria-label={t.deleteNamed(row.original.id)}
-            loading={deleting === row.original.id}
-            disabled={deleting !== null}
-            onClick={() => void remove(row.original)}
-          >
-            {t.delete}
-          </Button>
-        ),
-      }),
-    ]);
+    return cardColumns(deleting, (card) => void remove(card));
   }, [api, deleting, router]);
 
   async function save(body: BindCardRequest): Promise<boolean> {

@@ -122,6 +122,37 @@ function matches(user: AppUser, query: string): boolean {
   return q === '' || user.nickName.toLowerCase().includes(q) || user.mailAddr.toLowerCase().includes(q) || String(user.id) === q;
 }
 
+/** The users the search leaves, a checkbox each (or that they are loading, or that none match). */
+function UserChoices({
+  loading,
+  visible,
+  chosen,
+  onToggle,
+}: {
+  loading: boolean;
+  visible: AppUser[];
+  chosen: ReadonlySet<number>;
+  onToggle: (id: number) => void;
+}): JSX.Element {
+  return loading ? (
+    <p className="p-3 text-slate-500">{t.publishUsers.loading}</p>
+  ) : visible.length === 0 ? (
+    <p className="p-3 text-slate-500">{t.publishUsers.empty}</p>
+  ) : (
+    <ul className="divide-y divide-slate-100">
+      {visible.map((user) => (
+        <li key={user.id}>
+          <label className="flex cursor-pointer items-center gap-3 px-3 py-2 hover:bg-slate-50">
+            <input type="checkbox" checked={chosen.has(user.id)} onChange={() => onToggle(user.id)} className="size-4 rounded border-slate-300" />
+            <span className="font-medium text-slate-800">{user.nickName}</span>
+            <span className="text-slate-500">{user.mailAddr}</span>
+          </label>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function PublishUsersDialog({
   board,
   context,
@@ -183,23 +214,7 @@ function PublishUsersDialog({
         </label>
         <fieldset className="max-h-72 overflow-y-auto rounded-md border border-slate-200">
           <legend className="sr-only">{t.publishUsers.title}</legend>
-          {users.loading && !users.data ? (
-            <p className="p-3 text-slate-500">{t.publishUsers.loading}</p>
-          ) : visible.length === 0 ? (
-            <p className="p-3 text-slate-500">{t.publishUsers.empty}</p>
-          ) : (
-            <ul className="divide-y divide-slate-100">
-              {visible.map((user) => (
-                <li key={user.id}>
-                  <label className="flex cursor-pointer items-center gap-3 px-3 py-2 hover:bg-slate-50">
-                    <input type="checkbox" checked={chosen.has(user.id)} onChange={() => toggle(user.id)} className="size-4 rounded border-slate-300" />
-                    <span className="font-medium text-slate-800">{user.nickName}</span>
-                    <span className="text-slate-500">{user.mailAddr}</span>
-                  </label>
-                </li>
-              ))}
-            </ul>
-          )}
+          <UserChoices loading={users.loading && !users.data} visible={visible} chosen={chosen} onToggle={toggle} />
         </fieldset>
         <p className="text-xs text-slate-500" aria-live="polite">
           {refusal ?? t.publishUsers.chosen(chosen.size)}

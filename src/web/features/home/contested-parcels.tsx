@@ -95,28 +95,13 @@ function ParcelCard({ parcel, mayAssign, onAssigned }: { parcel: ContestedParcel
         </thead>
         <tbody>
           {parcel.records.map((r) => (
-            <tr key={r.recordId}>
-              <td className="py-1">{r.nickName}</td>
-              <td className="py-1 tabular-nums">{r.taskDisplayId}</td>
-              <td className="py-1 tabular-nums">{r.productCount}</td>
-              <td className="py-1">
-                {r.settled ? (
-                  <span className="text-xs text-slate-500">{C.settled}</span>
-                ) : (
-                  <input
-                    type="number"
-                    min={0}
-                    max={r.productCount}
-                    inputMode="numeric"
-                    aria-label={`${C.assign} ${r.nickName} ${r.taskDisplayId}`}
-                    disabled={!mayAssign}
-                    className="w-20 rounded-md border border-slate-300 px-2 py-1 tabular-nums"
-                    value={counts[r.recordId] ?? ''}
-                    onChange={(e) => setCounts((c) => ({ ...c, [r.recordId]: e.target.value }))}
-                  />
-                )}
-              </td>
-            </tr>
+            <RecordAssignRow
+              key={r.recordId}
+              record={r}
+              mayAssign={mayAssign}
+              value={counts[r.recordId] ?? ''}
+              onChange={(value) => setCounts((c) => ({ ...c, [r.recordId]: value }))}
+            />
           ))}
         </tbody>
       </table>
@@ -133,5 +118,43 @@ function ParcelCard({ parcel, mayAssign, onAssigned }: { parcel: ContestedParcel
         </div>
       ) : null}
     </form>
+  );
+}
+
+/** A member's record of the parcel: who, which task, how many recorded, and the count assigned to it (settled ones are said so). */
+function RecordAssignRow({
+  record: r,
+  mayAssign,
+  value,
+  onChange,
+}: {
+  record: ContestedParcel['records'][number];
+  mayAssign: boolean;
+  value: string;
+  onChange: (value: string) => void;
+}): JSX.Element {
+  return (
+    <tr>
+      <td className="py-1">{r.nickName}</td>
+      <td className="py-1 tabular-nums">{r.taskDisplayId}</td>
+      <td className="py-1 tabular-nums">{r.productCount}</td>
+      <td className="py-1">
+        {r.settled ? (
+          <span className="text-xs text-slate-500">{C.settled}</span>
+        ) : (
+          <input
+            type="number"
+            min={0}
+            max={r.productCount}
+            inputMode="numeric"
+            aria-label={`${C.assign} ${r.nickName} ${r.taskDisplayId}`}
+            disabled={!mayAssign}
+            className="w-20 rounded-md border border-slate-300 px-2 py-1 tabular-nums"
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+          />
+        )}
+      </td>
+    </tr>
   );
 }

@@ -49,6 +49,55 @@ function applicantOf(row: PaymentApply, users: readonly AppUser[]): string {
   return row.nickName ?? userLabel(users, row.userId);
 }
 
+const ACTION_NAME: Record<PaymentAction, (row: PaymentApply) => string> = {
+  agree: (row) => A.agreeNamed(taskDisplayId(row)),
+  confirm: (row) => A.confirmNamed(taskDisplayId(row)),
+  collect: () => '',
+};
+const ACTION_TEXT: Record<PaymentAction, string> = { agree: A.agree, confirm: A.confirm, collect: '' };
+
+/** The admin's columns: the applicant after the task, the creation time after the status, and the actions the machine offers. */
+function adminApplyColumns(
+  users: readonly AppUser[],
+  running: { id: number; action: PaymentAction } | null,
+  perform: (row: PaymentApply, action: PaymentAction) => void,
+) {
+  return applyColumns({
+    afterTaskId: [
+      applyCol.display({
+        id: 'user',
+        header: C.user,
+        meta: { className: 'whitespace-nowrap' },
+        cell: ({ row }) => (
+          <div className="flex flex-col">
+            <span>{applicantOf(row.original, users)}</span>
+            <span className="text-xs text-slate-500 tabular-nums">#{row.original.userId}</span>
+          </div>
+        ),
+      }),
+    ],
+    afterStatus: [
+      applyCol.accessor('createdAt', { header: C.createdAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
+    ],
+    actions: (row) => (
+      <div className="flex gap-3">
+        {paymentActions(row.status, ADMIN_PAYMENT_ACTIONS).map((action) => (
+          <Button
+            key={action}
+            variant="link"
+            aria-label={ACTION_NAME[action](row)}
+            loading={running?.id === row.id && running.action === action}
+            disabled={running?.id === row.id}
+            onClick={() => perform(row, action)}
+          >
+            {ACTION_TEXT[action]}
+          </Button>
+        ))}
+      </div>
+    ),
+  });
+}
+
 export function AdminApplyListPage({ search, data, onSearch }: AdminApplyListPageProps): JSX.Element {
   const router = useRouter();
   const { api } = useAppContext();
@@ -57,12 +106,6 @@ export function AdminApplyListPage({ search, data, onSearch }: AdminApplyListPag
   const { running, run, reload } = usePaymentAction(() => void router.invalidate());
 
   const columns = useMemo(() => {
-    const label: Record<PaymentAction, (row: PaymentApply) => string> = {
-      agree: (row) => A.agreeNamed(taskDisplayId(row)),
-      confirm: (row) => A.confirmNamed(taskDisplayId(row)),
-      collect: () => '',
-    };
-    const text: Record<PaymentAction, string> = { agree: A.agree, confirm: A.confirm, collect: '' };
     const perform = (row: PaymentApply, action: PaymentAction) => {
       if (action === 'agree') {
         setAgreeing(row);
@@ -74,40 +117,7 @@ export function AdminApplyListPage({ search, data, onSearch }: AdminApplyListPag
         return confirmPayment(api, row.id);
       });
     };
-    return applyColumns({
-      afterTaskId: [
-        applyCol.display({
-          id: 'user',
-          header: C.user,
-          meta: { className: 'whitespace-nowrap' },
-          cell: ({ row }) => (
-            <div className="flex flex-col">
-              <span>{applicantOf(row.original, data.users)}</span>
-              <span className="text-xs text-slate-500 tabular-nums">#{row.original.userId}</span>
-            </div>
-          ),
-        }),
-      ],
-      afterStatus: [
-        applyCol.accessor('createdAt', { header: C.createdAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
-      ],
-      actions: (row) => (
-        <div className="flex gap-3">
-          {paymentActions(row.status, ADMIN_PAYMENT_ACTIONS).map((action) => (
-            <Button
-              key={action}
-              variant="link"
-              aria-label={label[action](row)}
-              loading={running?.id === row.id && running.action === action}
-              disabled={running?.id === row.id}
-              onClick={() => perform(row, action)}
-            >
-              {text[action]}
-            </Button>
-          ))}
-        </div>
-      ),
-    });
+    return adminApplyColumns(data.users, running, perform);
   }, [api, data.users, run, running]);
 
   // A new URL (back button, a link) re-seeds the filter form.

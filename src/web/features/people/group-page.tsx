@@ -112,35 +112,61 @@ function GroupForm({ group }: { group: UserGroup | null }): JSX.Element {
   );
 }
 
-function GroupMembers({ group, members }: { group: UserGroup; members: User[] }): JSX.Element {
+/** POST adds, DELETE removes (`busy` meanwhile); true when the server changed something, after `onChanged` and a reload. */
+function useChangeMembers(groupId: number, onChanged: () => void) {
   const { api } = useAppContext();
   const router = useRouter();
-  const [selection, setSelection] = useState<RowSelectionState>({});
-  const [adding, setAdding] = useState(false);
   const [busy, setBusy] = useState(false);
-
-  /** POST adds, DELETE removes; true when the server changed something. */
   const changeMembers = useCallback(
     async (change: MemberChange, uids: readonly number[]): Promise<boolean> => {
       if (uids.length === 0) return false;
       setBusy(true);
       try {
-        const result = await changeGroupMembers(api, group.id, change, uids);
+        const result = await changeGroupMembers(api, groupId, change, uids);
         if (result === 'refused') return false; // the client has already shown the error (SPEC §8)
         if (result === 'unchanged') {
           toast.error(t.common.operationFailed);
           return false;
         }
         toast.success(change === 'add' ? t.common.operationSuccess : t.common.deleteSuccess);
-        setSelection({});
+        onChanged();
         await router.invalidate();
         return true;
       } finally {
         setBusy(false);
       }
     },
-    [api, router, group.id],
+    [api, router, groupId, onChanged],
   );
+  return { busy, changeMembers };
+}
+
+/** The group's members: who they are and a 移除 each. */
+function memberColumns(onRemove: (user: User) => void) {
+  const col = columnHelper<User>();
+  return [
+    col.accessor('id', { header: t.group.colId, meta: { className: 'w-16' } }),
+    col.accessor('nickName', { header: t.group.colNickName }),
+    col.accessor('mailAddr', { header: t.group.colMailAddr, meta: { className: 'break-all' } }),
+    col.accessor('roleType', { header: t.group.colRoleType, cell: ({ getValue }) => <RoleBadge role={getValue()} /> }),
+    col.display({
+      id: 'actions',
+      header: t.common.actions,
+      meta: { align: 'center', className: 'w-20' },
+      cell: ({ row }) => (
+        <Button variant="link" className="text-red-600" aria-label={`${t.group.remove} ${row.original.mailAddr}`} onClick={() => onRemove(row.original)}>
+          {t.group.remove}
+        </Button>
+      ),
+    }),
+  ];
+}
+
+function GroupMembers({ group, members }: { group: UserGroup; members: User[] }): JSX.Element {
+  const [selection, setSelection] = useState<RowSelectionState>({});
+  const [adding, setAdding] = useState(false);
+  const clearSelection = useCallback(() => setSelection({}), []);
+  const { busy, changeMembers } = useChangeMembers(group.id, clearSelection);
 
   const remove = useCallback(
     async (users: readonly User[]) => {
@@ -156,25 +182,7 @@ function GroupMembers({ group, members }: { group: UserGroup; members: User[] })
     [changeMembers],
   );
 
-  const columns = useMemo(() => {
-    const col = columnHelper<User>();
-    return [
-      col.accessor('id', { header: t.group.colId, meta: { className: 'w-16' } }),
-      col.accessor('nickName', { header: t.group.colNickName }),
-      col.accessor('mailAddr', { header: t.group.colMailAddr, meta: { className: 'break-all' } }),
-      col.accessor('roleType', { header: t.group.colRoleType, cell: ({ getValue }) => <RoleBadge role={getValue()} /> }),
-      col.display({
-        id: 'actions',
-        header: t.common.actions,
-        meta: { align: 'center', className: 'w-20' },
-        cell: ({ row }) => (
-          <Button variant="link" className="text-red-600" aria-label={`${t.group.remove} ${row.original.mailAddr}`} onClick={() => void remove([row.original])}>
-            {t.group.remove}
-          </Button>
-        ),
-      }),
-    ];
-  }, [remove]);
+  const columns = useMemo(() => memberColumns((user) => void remove([user])), [remove]);
 
   const selected = members.filter((m) => selection[String(m.id)]);
 

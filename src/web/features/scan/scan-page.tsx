@@ -193,29 +193,7 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
                   </td>
                 </tr>
               ) : (
-                records.map((record) => (
-                  <tr key={record.id}>
-                    <td className="px-3 py-2 text-slate-500">{record.id}</td>
-                    <td className="px-3 py-2 font-mono">{record.upc}</td>
-                    <td className="px-3 py-2">{record.itemName}</td>
-                    <td className="px-3 py-2">{record.count}</td>
-                    <td className="px-3 py-2">
-                      <ScanStatusBadge status={record.status} />
-                    </td>
-                    <td className="px-3 py-2">
-                      {record.matchedUser ??
-                        (record.unmatchReason ? <span className="text-amber-700">{unmatchReasonMessages[record.unmatchReason]}</span> : '')}
-                      {record.nearMisses?.length ? <p className="text-amber-800">{nearMissMessages.clerk(record.nearMisses)}</p> : null}
-                    </td>
-                    <td className="px-3 py-2">
-                      {mayEdit(record) && (
-                        <Button size="sm" variant="secondary" disabled={saving} onClick={() => setEditing(record)}>
-                          {c.edit}
-                        </Button>
-                      )}
-                    </td>
-                  </tr>
-                ))
+                records.map((record) => <RecordRow key={record.id} record={record} saving={saving} onEdit={setEditing} />)
               )}
             </tbody>
           </table>
@@ -260,6 +238,32 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
       </section>
       <EditRecordDialog actor={actor} record={editing} onClose={() => setEditing(null)} />
     </div>
+  );
+}
+
+/** A record the parcel already has: its item, status, match (or why not, and the near misses) and 编辑 where the machine allows it. */
+function RecordRow({ record, saving, onEdit }: { record: ScanRecord; saving: boolean; onEdit: (record: ScanRecord) => void }): JSX.Element {
+  return (
+    <tr>
+      <td className="px-3 py-2 text-slate-500">{record.id}</td>
+      <td className="px-3 py-2 font-mono">{record.upc}</td>
+      <td className="px-3 py-2">{record.itemName}</td>
+      <td className="px-3 py-2">{record.count}</td>
+      <td className="px-3 py-2">
+        <ScanStatusBadge status={record.status} />
+      </td>
+      <td className="px-3 py-2">
+        {record.matchedUser ?? (record.unmatchReason ? <span className="text-amber-700">{unmatchReasonMessages[record.unmatchReason]}</span> : '')}
+        {record.nearMisses?.length ? <p className="text-amber-800">{nearMissMessages.clerk(record.nearMisses)}</p> : null}
+      </td>
+      <td className="px-3 py-2">
+        {mayEdit(record) && (
+          <Button size="sm" variant="secondary" disabled={saving} onClick={() => onEdit(record)}>
+            {c.edit}
+          </Button>
+        )}
+      </td>
+    </tr>
   );
 }
 

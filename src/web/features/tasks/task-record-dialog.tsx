@@ -127,23 +127,7 @@ function OpenTaskRecordDialog({
           {current && <span className="ml-2 text-sm font-normal text-slate-500">{t.taskSubject(taskDisplayId(current), current.itemName)}</span>}
         </>
       }
-      footer={
-        <>
-          {offerMatch && (
-            <>
-              <p id={`match-hint-${taskId}`} className="mr-auto self-center text-xs text-slate-500">
-                {t.actionHint.match}
-              </p>
-              <Button variant="secondary" loading={matching} aria-describedby={`match-hint-${taskId}`} onClick={() => void match()}>
-                {t.match}
-              </Button>
-            </>
-          )}
-          <Button variant="secondary" onClick={onClose}>
-            {t.close}
-          </Button>
-        </>
-      }
+      footer={<DialogFooter taskId={taskId} offerMatch={offerMatch} matching={matching} onMatch={() => void match()} onClose={onClose} />}
     >
       <div className="flex flex-col gap-4">
         {current && <TaskSummary task={current} />}
@@ -151,31 +135,98 @@ function OpenTaskRecordDialog({
         <RecordTable records={records.data} task={current} view={view} onEdit={setEditing} onRemove={(record) => void remove(record)} />
         {view === 'user' && current && !memberMayChangeRecords(current) && <p className="text-sm text-slate-500">{taskMessages.recordsOpenOrUnmatch}</p>}
         {view === 'user' && current && memberMayChangeRecords(current) && (
-          <>
-            <RecordForm
-              key={editing?.id ?? 'new'}
-              taskId={taskId}
-              editing={editing}
-              onCancelEdit={() => setEditing(null)}
-              onSaved={() => {
-                setEditing(null);
-                changed();
-              }}
-            />
-            <div className="rounded-md border border-slate-200 p-3">
-              <Button variant="link" aria-expanded={pasting} onClick={() => setPasting((open) => !open)}>
-                {t.bulk.toggle}
-              </Button>
-              {pasting && records.data && (
-                <div className="mt-3">
-                  <BulkRecordsForm tasks={[{ ...current, trackings: records.data }]} onSaved={changed} />
-                </div>
-              )}
-            </div>
-          </>
+          <MemberRecordForms
+            taskId={taskId}
+            task={current}
+            records={records.data}
+            editing={editing}
+            onEditing={setEditing}
+            pasting={pasting}
+            onPasting={setPasting}
+            onChanged={changed}
+          />
         )}
       </div>
     </Modal>
+  );
+}
+
+/** 匹配 (with its hint) when the member may match the task now, and 关闭. */
+function DialogFooter({
+  taskId,
+  offerMatch,
+  matching,
+  onMatch,
+  onClose,
+}: {
+  taskId: number;
+  offerMatch: boolean;
+  matching: boolean;
+  onMatch: () => void;
+  onClose: () => void;
+}): JSX.Element {
+  return (
+    <>
+      {offerMatch && (
+        <>
+          <p id={`match-hint-${taskId}`} className="mr-auto self-center text-xs text-slate-500">
+            {t.actionHint.match}
+          </p>
+          <Button variant="secondary" loading={matching} aria-describedby={`match-hint-${taskId}`} onClick={onMatch}>
+            {t.match}
+          </Button>
+        </>
+      )}
+      <Button variant="secondary" onClick={onClose}>
+        {t.close}
+      </Button>
+    </>
+  );
+}
+
+/** What a member who may change the task's records gets: the record form (new or the one edited) and the bulk paste. */
+function MemberRecordForms({
+  taskId,
+  task,
+  records,
+  editing,
+  onEditing,
+  pasting,
+  onPasting,
+  onChanged,
+}: {
+  taskId: number;
+  task: Task;
+  records: PurchasedItem[] | undefined;
+  editing: PurchasedItem | null;
+  onEditing: (record: PurchasedItem | null) => void;
+  pasting: boolean;
+  onPasting: (update: (open: boolean) => boolean) => void;
+  onChanged: () => void;
+}): JSX.Element {
+  return (
+    <>
+      <RecordForm
+        key={editing?.id ?? 'new'}
+        taskId={taskId}
+        editing={editing}
+        onCancelEdit={() => onEditing(null)}
+        onSaved={() => {
+          onEditing(null);
+          onChanged();
+        }}
+      />
+      <div className="rounded-md border border-slate-200 p-3">
+        <Button variant="link" aria-expanded={pasting} onClick={() => onPasting((open) => !open)}>
+          {t.bulk.toggle}
+        </Button>
+        {pasting && records && (
+          <div className="mt-3">
+            <BulkRecordsForm tasks={[{ ...task, trackings: records }]} onSaved={onChanged} />
+          </div>
+        )}
+      </div>
+    </>
   );
 }
 

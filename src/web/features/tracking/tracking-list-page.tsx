@@ -55,6 +55,71 @@ export function scanTaskLabel(record: Pick<ScanTracking, 'mainId' | 'subId'>): s
 
 const col = columnHelper<ScanTracking>();
 
+/** The records' columns: the scan, its item, match and operator, and 编辑 where the scan machine allows it. */
+function trackingColumns(users: readonly AppUser[], onEdit: (record: ScanTracking) => void) {
+  return col.columns([
+    col.accessor('id', { header: F.id, meta: { className: 'tabular-nums' } }),
+    col.accessor('trackingId', {
+      header: F.trackingId,
+      // The id, and under it its carrier (decision 099).
+      cell: ({ getValue }) => (
+        <span className="flex flex-col items-start gap-0.5">
+          <span className={idTextClass}>{getValue()}</span>
+          <CarrierLabel trackingId={getValue()} />
+        </span>
+      ),
+    }),
+    col.accessor('upc', { header: F.upc, cell: ({ getValue }) => <span className={idTextClass}>{getValue()}</span> }),
+    col.accessor('count', { header: F.count, meta: { align: 'right', className: 'tabular-nums' } }),
+    col.display({
+      id: 'item',
+      header: F.item,
+      meta: { className: 'min-w-40' },
+      cell: ({ row }) => (
+        <div className="flex flex-col">
+          <span>{row.original.itemName}</span>
+          {row.original.itemId !== null && <span className="text-xs text-slate-500 tabular-nums">#{row.original.itemId}</span>}
+        </div>
+      ),
+    }),
+    col.accessor('status', { header: F.status, cell: ({ getValue }) => <ScanStatusBadge status={getValue()} /> }),
+    col.display({
+      id: 'matchedUser',
+      header: F.matchedUser,
+      meta: { className: 'whitespace-nowrap' },
+      cell: ({ row }) => row.original.matchedUser ?? userLabel(users, row.original.userId),
+    }),
+    col.display({
+      id: 'task',
+      header: F.task,
+      meta: { className: 'whitespace-nowrap tabular-nums' },
+      cell: ({ row }) => {
+        const label = scanTaskLabel(row.original);
+        return label ? <span title={row.original.taskId === null ? undefined : `${F.taskId} ${row.original.taskId}`}>{label}</span> : null;
+      },
+    }),
+    col.display({
+      id: 'operator',
+      header: F.opUid,
+      meta: { className: 'whitespace-nowrap' },
+      cell: ({ row }) => userLabel(users, row.original.opUid),
+    }),
+    col.accessor('createdAt', { header: F.createdAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
+    col.accessor('updatedAt', { header: F.updatedAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
+    col.display({
+      id: 'actions',
+      header: F.actions,
+      // The scan machine's rule (the server's too): a record whose task is being paid is not edited.
+      cell: ({ row }) =>
+        mayEdit(row.original) ? (
+          <Button variant="link" aria-label={L.editNamed(row.original.id, row.original.trackingId)} onClick={() => onEdit(row.original)}>
+            {L.edit}
+          </Button>
+        ) : null,
+    }),
+  ]);
+}
+
 export function TrackingListPage({ search, data, onSearch }: TrackingListPageProps): JSX.Element {
   const router = useRouter();
   const { api } = useAppContext();
@@ -63,71 +128,7 @@ export function TrackingListPage({ search, data, onSearch }: TrackingListPagePro
   const { busy: exporting, download } = useDownload();
   const reload = useCallback(() => router.invalidate(), [router]);
 
-  const columns = useMemo(
-    () =>
-      col.columns([
-        col.accessor('id', { header: F.id, meta: { className: 'tabular-nums' } }),
-        col.accessor('trackingId', {
-          header: F.trackingId,
-          // The id, and under it its carrier (decision 099).
-          cell: ({ getValue }) => (
-            <span className="flex flex-col items-start gap-0.5">
-              <span className={idTextClass}>{getValue()}</span>
-              <CarrierLabel trackingId={getValue()} />
-            </span>
-          ),
-        }),
-        col.accessor('upc', { header: F.upc, cell: ({ getValue }) => <span className={idTextClass}>{getValue()}</span> }),
-        col.accessor('count', { header: F.count, meta: { align: 'right', className: 'tabular-nums' } }),
-        col.display({
-          id: 'item',
-          header: F.item,
-          meta: { className: 'min-w-40' },
-          cell: ({ row }) => (
-            <div className="flex flex-col">
-              <span>{row.original.itemName}</span>
-              {row.original.itemId !== null && <span className="text-xs text-slate-500 tabular-nums">#{row.original.itemId}</span>}
-            </div>
-          ),
-        }),
-        col.accessor('status', { header: F.status, cell: ({ getValue }) => <ScanStatusBadge status={getValue()} /> }),
-        col.display({
-          id: 'matchedUser',
-          header: F.matchedUser,
-          meta: { className: 'whitespace-nowrap' },
-          cell: ({ row }) => row.original.matchedUser ?? userLabel(data.users, row.original.userId),
-        }),
-        col.display({
-          id: 'task',
-          header: F.task,
-          meta: { className: 'whitespace-nowrap tabular-nums' },
-          cell: ({ row }) => {
-            const label = scanTaskLabel(row.original);
-            return label ? <span title={row.original.taskId === null ? undefined : `${F.taskId} ${row.original.taskId}`}>{label}</span> : null;
-          },
-        }),
-        col.display({
-          id: 'operator',
-          header: F.opUid,
-          meta: { className: 'whitespace-nowrap' },
-          cell: ({ row }) => userLabel(data.users, row.original.opUid),
-        }),
-        col.accessor('createdAt', { header: F.createdAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
-        col.accessor('updatedAt', { header: F.updatedAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
-        col.display({
-          id: 'actions',
-          header: F.actions,
-          // The scan machine's rule (the server's too): a record whose task is being paid is not edited.
-          cell: ({ row }) =>
-            mayEdit(row.original) ? (
-              <Button variant="link" aria-label={L.editNamed(row.original.id, row.original.trackingId)} onClick={() => setEditing(row.original)}>
-                {L.edit}
-              </Button>
-            ) : null,
-        }),
-      ]),
-    [data.users],
-  );
+  const columns = useMemo(() => trackingColumns(data.users, setEditing), [data.users]);
 
   const exportExcel = () => download(() => trackingExcelUrl(api, trackingExportFilters(search)));
 

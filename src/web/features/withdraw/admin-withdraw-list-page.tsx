@@ -7,7 +7,7 @@
 // and 导出付款文件; with none chosen, the header's 导出付款文件 takes every waited line the filters
 // select. The header also exports the list to Excel and opens the Excel confirmation of paid lines.
 import { useRouter, useRouterState } from '@tanstack/react-router';
-import { useMemo, useState, type JSX } from 'react';
+import { useCallback, useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { WITHDRAW_STATUSES, type WithdrawStatus } from '../../../../machines/withdraw.machine';
 import { Button } from '../../components/ui/button';
@@ -79,180 +79,33 @@ const NONE_CHOSEN: ReadonlyMap<number, WithdrawRequest> = new Map();
 
 export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawListPageProps): JSX.Element {
   const router = useRouter();
-  const { api } = useAppContext();
   const loading = useRouterState({ select: (state) => state.isLoading });
-  const [running, setRunning] = useState<Running>(null);
   const [noting, setNoting] = useState<WithdrawRequest | null>(null);
-  const exporting = useDownload();
-  const paymentFile = useDownload();
   const [confirming, setConfirming] = useState(false);
   const cardReveal = useCardReveal();
   const openReveal = cardReveal.open;
-  const [paying, setPaying] = useState(false);
-  const [refused, setRefused] = useState<BatchPayRow[]>([]);
-
-  // The chosen lines, kept across pages and dropped when the filters change; a line this page shows
-  // is read fresh, and one the admin may no longer pay (paid meanwhile) drops out.
   const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
-  const [chosenOf, setChosenOf] = useState<{ key: string; rows: ReadonlyMap<number, WithdrawRequest> }>({ key: filterKey, rows: NONE_CHOSEN });
-  const kept = chosenOf.key === filterKey ? chosenOf.rows : NONE_CHOSEN;
-  const onPage = useMemo(() => new Map(data.lines.content.map((row) => [row.id, row])), [data.lines.content]);
-  const chosen = [...kept.values()].map((row) => onPage.get(row.id) ?? row).filter(adminMayPay);
-  const chosenTotal = formatCents(chosen.reduce((sum, row) => sum + toCents(row.withdrawAmount), 0));
-  const rowSelection: RowSelectionState = Object.fromEntries(chosen.map((row) => [String(row.id), true]));
-  const waitedFilters = paymentFileFilters(search);
-
-  function choose(selection: RowSelectionState) {
-    const rows = new Map<number, WithdrawRequest>();
-    for (const [id, on] of Object.entries(selection)) {
-      const row = on ? (onPage.get(Number(id)) ?? kept.get(Number(id))) : undefined;
-      if (row) rows.set(row.id, row);
-    }
-    setChosenOf({ key: filterKey, rows });
-  }
-
-  function exportPaymentFile(selection: { ids: number[] } | PaymentFileFilters) {
-    return paymentFile.download(async () => {
-      const file = await withdrawPaymentFile(api, selection, timezoneOffsetHours());
-      if (file) toast.info(A.paymentFile.ready(file.count));
-      return file?.url ?? null;
-    });
-  }
-
-  async function payChosen() {
-    const ids = chosen.map((row) => row.id);
-    if (!(await confirmDialog(A.batchPay.confirm(ids.length, chosenTotal), { title: A.batchPay.title, okText: A.batchPay.ok }))) return;
-    setPaying(true);
-    try {
-      const outcome = await payWithdrawRequests(api, ids);
-      setRefused(outcome.refused);
-      if (outcome.ok) {
-        toast.success(outcome.msg || A.batchPay.done(ids.length));
-        setChosenOf({ key: filterKey, rows: NONE_CHOSEN });
-      } else {
-        toast.error(outcome.msg || A.batchPay.failed);
-      }
-    } finally {
-      setPaying(false);
-      void router.invalidate();
-    }
-  }
-
-  const columns = useMemo(() => {
-    const reload = () => void router.invalidate();
-    const text: Partial<Record<WithdrawAction, string>> = { agreeCancel: A.agreeCancel, rejectCancel: A.rejectCancel, pay: A.markPaid };
-    const named = (row: WithdrawRequest, action: WithdrawAction) =>
-      action === 'agreeCancel'
-        ? A.agreeCancelNamed(row.id, row.orderId)
-        : action === 'rejectCancel'
-          ? A.rejectCancelNamed(row.id, row.orderId)
-          : A.markPaidNamed(row.id);
-
-    async function perform(row: WithdrawRequest, action: WithdrawAction) {
-      const member = memberOf(row, data.users);
-      const question =
-        action === 'agreeCancel'
-          ? A.agreeCancelConfirm(row.orderId, member)
-          : action === 'rejectCancel'
-            ? A.rejectCancelConfirm(row.orderId, member)
-            : A.markPaidConfirm(row.id, member, formatMoney(row.withdrawAmount));
-      if (!(await confirmDialog(question))) return;
-      setRunning({ id: row.id, action });
-      try {
-        const call =
-          action === 'agreeCancel'
-            ? agreeWithdrawCancel(api, row.orderId)
-            : action === 'rejectCancel'
-              ? rejectWithdrawCancel(api, row.orderId)
-              : payWithdrawRequest(api, row.id);
-        report(await call);
-      } finally {
-        setRunning(null);
-        reload();
-      }
-    }
-
-    return withdrawCol.columns([
-      withdrawColumn.id,
-      withdrawColumn.orderId,
-      withdrawCol.display({
-        id: 'user',
-        header: W.col.user,
-        meta: { className: 'whitespace-nowrap' },
-        cell: ({ row }) => (
-          <div className="flex flex-col">
-            <span>{memberOf(row.original, data.users)}</span>
-            <span className="text-xs text-slate-500 tabular-nums">#{row.original.userId}</span>
-          </div>
-        ),
-      }),
-      withdrawColumn.paymentType,
-      withdrawColumn.accountNameEncrypt,
-      withdrawColumn.cardNoEncrypt,
-      withdrawColumn.address,
-      withdrawColumn.withdrawAmount,
-      withdrawColumn.userNote,
-      withdrawColumn.status,
-      withdrawColumn.adminNote,
-      withdrawColumn.adminNote2,
-      withdrawColumn.createdAt,
-      withdrawCol.display({
-        id: 'actions',
-        header: W.col.actions,
-        cell: ({ row }) => (
-          <div className="flex gap-3">
-            {withdrawActions(row.original, 'admin').map((action) => (
-              <Button
-                key={action}
-                variant="link"
-                aria-label={named(row.original, action)}
-                loading={running?.id === row.original.id && running.action === action}
-                disabled={running !== null}
-                onClick={() => void perform(row.original, action)}
-              >
-                {text[action]}
-              </Button>
-            ))}
-            <Button variant="link" aria-label={A.reveal.named(row.original.id)} onClick={() => openReveal(row.original)}>
-              {A.reveal.button}
-            </Button>
-            <Button variant="link" aria-label={A.editNotesNamed(row.original.id)} onClick={() => setNoting(row.original)}>
-              {A.editNotes}
-            </Button>
-          </div>
-        ),
-      }),
-    ]);
-  }, [api, data.users, openReveal, router, running]);
+  const chosen = useChosenLines(filterKey, data.lines.content);
+  const pay = useBatchPay(chosen);
+  const { running, perform } = useLineAction(data.users);
+  const columns = useMemo(
+    () => adminWithdrawColumns({ users: data.users, running, perform, onReveal: openReveal, onNote: setNoting }),
+    [data.users, running, perform, openReveal],
+  );
 
   return (
     <div className="flex min-w-0 flex-col gap-4">
       <PageHeader
         title={zh.titles.adminWithdrawList}
         actions={
-          <>
-            {chosen.length === 0 && (
-              <Button
-                variant="secondary"
-                loading={paymentFile.busy}
-                disabled={waitedFilters === null}
-                title={waitedFilters === null ? A.paymentFile.onlyWaited : A.paymentFile.hint}
-                onClick={() => waitedFilters && void exportPaymentFile(waitedFilters)}
-              >
-                {A.paymentFile.button}
-              </Button>
-            )}
-            <Button variant="secondary" aria-expanded={confirming} onClick={() => setConfirming((open) => !open)}>
-              {confirming ? A.upload.close : A.upload.open}
-            </Button>
-            <Button
-              variant="secondary"
-              loading={exporting.busy}
-              onClick={() => void exporting.download(() => withdrawExcelUrl(api, adminWithdrawExportFilters(search), timezoneOffsetHours()))}
-            >
-              {A.exportExcel}
-            </Button>
-          </>
+          <HeaderActions
+            search={search}
+            anyChosen={chosen.rows.length > 0}
+            paymentFile={pay.paymentFile}
+            exportPaymentFile={pay.exportPaymentFile}
+            confirming={confirming}
+            onToggleConfirming={() => setConfirming((open) => !open)}
+          />
         }
       />
       {confirming && <WithdrawConfirmUpload onConfirmed={() => void router.invalidate()} />}
@@ -263,16 +116,16 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
         onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
         onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
       />
-      {refused.length > 0 && <RefusedLines rows={refused} onDismiss={() => setRefused([])} />}
-      {chosen.length > 0 && (
+      {pay.refused.length > 0 && <RefusedLines rows={pay.refused} onDismiss={() => pay.setRefused([])} />}
+      {chosen.rows.length > 0 && (
         <PaySelectionBar
-          count={chosen.length}
-          total={chosenTotal}
-          paying={paying}
-          exporting={paymentFile.busy}
-          onPay={() => void payChosen()}
-          onExport={() => void exportPaymentFile({ ids: chosen.map((row) => row.id) })}
-          onClear={() => setChosenOf({ key: filterKey, rows: NONE_CHOSEN })}
+          count={chosen.rows.length}
+          total={chosen.total}
+          paying={pay.paying}
+          exporting={pay.paymentFile.busy}
+          onPay={() => void pay.payChosen()}
+          onExport={() => void pay.exportPaymentFile({ ids: chosen.rows.map((row) => row.id) })}
+          onClear={chosen.clear}
         />
       )}
       <PagedTable
@@ -282,8 +135,8 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
         onSearch={onSearch}
         sizeOptions={WITHDRAW_SIZE_OPTIONS}
         loading={loading}
-        rowSelection={rowSelection}
-        onRowSelectionChange={choose}
+        rowSelection={chosen.rowSelection}
+        onRowSelectionChange={chosen.choose}
         canSelectRow={adminMayPay}
         emptyText={A.empty}
         caption={A.caption}
@@ -302,6 +155,237 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
       )}
     </div>
   );
+}
+
+/** The header's buttons: the payment file of every waited line (none chosen), the Excel confirmation, the Excel export. */
+function HeaderActions({
+  search,
+  anyChosen,
+  paymentFile,
+  exportPaymentFile,
+  confirming,
+  onToggleConfirming,
+}: {
+  search: AdminWithdrawSearch;
+  anyChosen: boolean;
+  paymentFile: { busy: boolean };
+  exportPaymentFile: (selection: PaymentFileFilters) => unknown;
+  confirming: boolean;
+  onToggleConfirming: () => void;
+}): JSX.Element {
+  const { api } = useAppContext();
+  const exporting = useDownload();
+  const waitedFilters = paymentFileFilters(search);
+  return (
+    <>
+      {!anyChosen && (
+        <Button
+          variant="secondary"
+          loading={paymentFile.busy}
+          disabled={waitedFilters === null}
+          title={waitedFilters === null ? A.paymentFile.onlyWaited : A.paymentFile.hint}
+          onClick={() => waitedFilters && void exportPaymentFile(waitedFilters)}
+        >
+          {A.paymentFile.button}
+        </Button>
+      )}
+      <Button variant="secondary" aria-expanded={confirming} onClick={onToggleConfirming}>
+        {confirming ? A.upload.close : A.upload.open}
+      </Button>
+      <Button
+        variant="secondary"
+        loading={exporting.busy}
+        onClick={() => void exporting.download(() => withdrawExcelUrl(api, adminWithdrawExportFilters(search), timezoneOffsetHours()))}
+      >
+        {A.exportExcel}
+      </Button>
+    </>
+  );
+}
+
+interface ChosenLines {
+  rows: WithdrawRequest[];
+  total: string;
+  rowSelection: RowSelectionState;
+  choose: (selection: RowSelectionState) => void;
+  clear: () => void;
+}
+
+/**
+ * The chosen lines, kept across pages and dropped when the filters change (`filterKey`); a line this
+ * page shows is read fresh, and one the admin may no longer pay (paid meanwhile) drops out.
+ */
+function useChosenLines(filterKey: string, content: readonly WithdrawRequest[]): ChosenLines {
+  const [chosenOf, setChosenOf] = useState<{ key: string; rows: ReadonlyMap<number, WithdrawRequest> }>({ key: filterKey, rows: NONE_CHOSEN });
+  const kept = chosenOf.key === filterKey ? chosenOf.rows : NONE_CHOSEN;
+  const onPage = useMemo(() => new Map(content.map((row) => [row.id, row])), [content]);
+  const rows = [...kept.values()].map((row) => onPage.get(row.id) ?? row).filter(adminMayPay);
+
+  function choose(selection: RowSelectionState) {
+    const next = new Map<number, WithdrawRequest>();
+    for (const [id, on] of Object.entries(selection)) {
+      const row = on ? (onPage.get(Number(id)) ?? kept.get(Number(id))) : undefined;
+      if (row) next.set(row.id, row);
+    }
+    setChosenOf({ key: filterKey, rows: next });
+  }
+
+  return {
+    rows,
+    total: formatCents(rows.reduce((sum, row) => sum + toCents(row.withdrawAmount), 0)),
+    rowSelection: Object.fromEntries(rows.map((row) => [String(row.id), true])),
+    choose,
+    clear: () => setChosenOf({ key: filterKey, rows: NONE_CHOSEN }),
+  };
+}
+
+/** 批量标记已付款 of the chosen lines (after a confirmation; the refused ones are kept to list) and the payment file. */
+function useBatchPay(chosen: ChosenLines) {
+  const router = useRouter();
+  const { api } = useAppContext();
+  const paymentFile = useDownload();
+  const [paying, setPaying] = useState(false);
+  const [refused, setRefused] = useState<BatchPayRow[]>([]);
+
+  function exportPaymentFile(selection: { ids: number[] } | PaymentFileFilters) {
+    return paymentFile.download(async () => {
+      const file = await withdrawPaymentFile(api, selection, timezoneOffsetHours());
+      if (file) toast.info(A.paymentFile.ready(file.count));
+      return file?.url ?? null;
+    });
+  }
+
+  async function payChosen() {
+    const ids = chosen.rows.map((row) => row.id);
+    if (!(await confirmDialog(A.batchPay.confirm(ids.length, chosen.total), { title: A.batchPay.title, okText: A.batchPay.ok }))) return;
+    setPaying(true);
+    try {
+      const outcome = await payWithdrawRequests(api, ids);
+      setRefused(outcome.refused);
+      if (outcome.ok) {
+        toast.success(outcome.msg || A.batchPay.done(ids.length));
+        chosen.clear();
+      } else {
+        toast.error(outcome.msg || A.batchPay.failed);
+      }
+    } finally {
+      setPaying(false);
+      void router.invalidate();
+    }
+  }
+
+  return { paymentFile, exportPaymentFile, payChosen, paying, refused, setRefused };
+}
+
+/** A row's action (agree or reject its cancel, mark it paid) after a confirmation naming the member; `running` is the one under way. */
+function useLineAction(users: readonly AppUser[]) {
+  const router = useRouter();
+  const { api } = useAppContext();
+  const [running, setRunning] = useState<Running>(null);
+  const perform = useCallback(
+    async (row: WithdrawRequest, action: WithdrawAction) => {
+      const member = memberOf(row, users);
+      const question =
+        action === 'agreeCancel'
+          ? A.agreeCancelConfirm(row.orderId, member)
+          : action === 'rejectCancel'
+            ? A.rejectCancelConfirm(row.orderId, member)
+            : A.markPaidConfirm(row.id, member, formatMoney(row.withdrawAmount));
+      if (!(await confirmDialog(question))) return;
+      setRunning({ id: row.id, action });
+      try {
+        const call =
+          action === 'agreeCancel'
+            ? agreeWithdrawCancel(api, row.orderId)
+            : action === 'rejectCancel'
+              ? rejectWithdrawCancel(api, row.orderId)
+              : payWithdrawRequest(api, row.id);
+        report(await call);
+      } finally {
+        setRunning(null);
+        void router.invalidate();
+      }
+    },
+    [api, router, users],
+  );
+  return { running, perform };
+}
+
+const ACTION_TEXT: Partial<Record<WithdrawAction, string>> = { agreeCancel: A.agreeCancel, rejectCancel: A.rejectCancel, pay: A.markPaid };
+
+function actionName(row: WithdrawRequest, action: WithdrawAction): string {
+  return action === 'agreeCancel'
+    ? A.agreeCancelNamed(row.id, row.orderId)
+    : action === 'rejectCancel'
+      ? A.rejectCancelNamed(row.id, row.orderId)
+      : A.markPaidNamed(row.id);
+}
+
+/** The admin's columns: the line's fields, its member, and the actions the machine offers on it. */
+function adminWithdrawColumns({
+  users,
+  running,
+  perform,
+  onReveal,
+  onNote,
+}: {
+  users: readonly AppUser[];
+  running: Running;
+  perform: (row: WithdrawRequest, action: WithdrawAction) => Promise<void>;
+  onReveal: (row: WithdrawRequest) => void;
+  onNote: (row: WithdrawRequest) => void;
+}) {
+  return withdrawCol.columns([
+    withdrawColumn.id,
+    withdrawColumn.orderId,
+    withdrawCol.display({
+      id: 'user',
+      header: W.col.user,
+      meta: { className: 'whitespace-nowrap' },
+      cell: ({ row }) => (
+        <div className="flex flex-col">
+          <span>{memberOf(row.original, users)}</span>
+          <span className="text-xs text-slate-500 tabular-nums">#{row.original.userId}</span>
+        </div>
+      ),
+    }),
+    withdrawColumn.paymentType,
+    withdrawColumn.accountNameEncrypt,
+    withdrawColumn.cardNoEncrypt,
+    withdrawColumn.address,
+    withdrawColumn.withdrawAmount,
+    withdrawColumn.userNote,
+    withdrawColumn.status,
+    withdrawColumn.adminNote,
+    withdrawColumn.adminNote2,
+    withdrawColumn.createdAt,
+    withdrawCol.display({
+      id: 'actions',
+      header: W.col.actions,
+      cell: ({ row }) => (
+        <div className="flex gap-3">
+          {withdrawActions(row.original, 'admin').map((action) => (
+            <Button
+              key={action}
+              variant="link"
+              aria-label={actionName(row.original, action)}
+              loading={running?.id === row.original.id && running.action === action}
+              disabled={running !== null}
+              onClick={() => void perform(row.original, action)}
+            >
+              {ACTION_TEXT[action]}
+            </Button>
+          ))}
+          <Button variant="link" aria-label={A.reveal.named(row.original.id)} onClick={() => onReveal(row.original)}>
+            {A.reveal.button}
+          </Button>
+          <Button variant="link" aria-label={A.editNotesNamed(row.original.id)} onClick={() => onNote(row.original)}>
+            {A.editNotes}
+          </Button>
+        </div>
+      ),
+    }),
+  ]);
 }
 
 // ---------------------------------------------------------------- filters

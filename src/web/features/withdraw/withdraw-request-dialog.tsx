@@ -7,7 +7,7 @@
 // '申请成功' (or the server's msg) closes the dialog, a refusal toasts it and keeps the dialog open.
 import { taskDisplayId } from '../../../../machines/task.machine';
 import { useEffect, useId, useMemo, useRef, useState, type JSX } from 'react';
-import { useController, useFieldArray, useWatch, type Control } from 'react-hook-form';
+import { useController, useFieldArray, useWatch, type Control, type UseFieldArrayReturn } from 'react-hook-form';
 import * as v from 'valibot';
 import { amountToCents, withdrawMessages, withdrawRequestError } from '../../../../machines/withdraw.machine';
 import { Button } from '../../components/ui/button';
@@ -160,7 +160,6 @@ function RequestForm({
     if (getValues('lines.0.amount') !== amount) setValue('lines.0.amount', amount, { shouldDirty: true });
   }, [oneLine, taskCents, getValues, setValue]);
   const lineCents = (typedLines ?? []).reduce((sum, line) => sum + (amountToCents(line?.amount) ?? 0), 0);
-  const cardOptions = cards.map((card) => ({ value: card.id, label: cardLabel(card) }));
   const errors = form.formState.errors;
   const problem = errors.applyIds?.message ?? errors.lines?.root?.message ?? errors.lines?.message;
 
@@ -190,38 +189,54 @@ function RequestForm({
         <p className="text-sm font-medium text-slate-800 tabular-nums">{t.taskTotal(formatCents(taskCents))}</p>
       </section>
 
-      <section className="flex flex-col gap-2">
-        <h3 className="text-sm font-medium text-slate-700">{t.lines}</h3>
-        {cards.length === 0 && <p className="text-xs text-orange-700">{t.noCards}</p>}
-        {lines.fields.map((line, index) => (
-          <fieldset
-            key={line.id}
-            aria-label={t.line(index + 1)}
-            className="grid grid-cols-1 items-start gap-2 rounded-md border border-slate-200 p-3 sm:grid-cols-[2fr_1fr_2fr_auto]"
-          >
-            <SelectField<RequestValues, `lines.${number}.cardId`, number> name={`lines.${index}.cardId`} label={t.card} options={cardOptions} />
-            <TextField<RequestValues, `lines.${number}.amount`> name={`lines.${index}.amount`} label={t.amount} inputMode="decimal" autoComplete="off" />
-            <TextField<RequestValues, `lines.${number}.userNote`>
-              name={`lines.${index}.userNote`}
-              label={t.note}
-              maxLength={MAX_NOTE_LENGTH}
-              autoComplete="off"
-            />
-            <Button variant="link" className="text-red-600 sm:pt-7" aria-label={t.removeLineNamed(index + 1)} onClick={() => lines.remove(index)}>
-              {t.removeLine}
-            </Button>
-          </fieldset>
-        ))}
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <Button variant="secondary" size="sm" onClick={() => lines.append({ ...EMPTY_LINE })}>
-            {t.addLine}
-          </Button>
-          <p className="text-sm font-medium text-slate-800 tabular-nums">{t.lineTotal(formatCents(lineCents))}</p>
-        </div>
-      </section>
+      <PayoutLines lines={lines} cards={cards} lineCents={lineCents} />
 
       <FormError message={problem} />
     </Form>
+  );
+}
+
+/** The lines the money is paid out in: a card, an amount and a note each, and their total. */
+function PayoutLines({
+  lines,
+  cards,
+  lineCents,
+}: {
+  lines: UseFieldArrayReturn<RequestValues, 'lines'>;
+  cards: readonly BankCard[];
+  lineCents: number;
+}): JSX.Element {
+  const cardOptions = cards.map((card) => ({ value: card.id, label: cardLabel(card) }));
+  return (
+    <section className="flex flex-col gap-2">
+      <h3 className="text-sm font-medium text-slate-700">{t.lines}</h3>
+      {cards.length === 0 && <p className="text-xs text-orange-700">{t.noCards}</p>}
+      {lines.fields.map((line, index) => (
+        <fieldset
+          key={line.id}
+          aria-label={t.line(index + 1)}
+          className="grid grid-cols-1 items-start gap-2 rounded-md border border-slate-200 p-3 sm:grid-cols-[2fr_1fr_2fr_auto]"
+        >
+          <SelectField<RequestValues, `lines.${number}.cardId`, number> name={`lines.${index}.cardId`} label={t.card} options={cardOptions} />
+          <TextField<RequestValues, `lines.${number}.amount`> name={`lines.${index}.amount`} label={t.amount} inputMode="decimal" autoComplete="off" />
+          <TextField<RequestValues, `lines.${number}.userNote`>
+            name={`lines.${index}.userNote`}
+            label={t.note}
+            maxLength={MAX_NOTE_LENGTH}
+            autoComplete="off"
+          />
+          <Button variant="link" className="text-red-600 sm:pt-7" aria-label={t.removeLineNamed(index + 1)} onClick={() => lines.remove(index)}>
+            {t.removeLine}
+          </Button>
+        </fieldset>
+      ))}
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <Button variant="secondary" size="sm" onClick={() => lines.append({ ...EMPTY_LINE })}>
+          {t.addLine}
+        </Button>
+        <p className="text-sm font-medium text-slate-800 tabular-nums">{t.lineTotal(formatCents(lineCents))}</p>
+      </div>
+    </section>
   );
 }
 

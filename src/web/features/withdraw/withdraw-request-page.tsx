@@ -7,7 +7,7 @@
 // '操作失败' when it gave none; the list and the balance reload after every change.
 // Filters, sort, page and size live in the URL (`search`, `onSearch`); the route's loader fetches them.
 import { Link, useRouter } from '@tanstack/react-router';
-import { useMemo, useState, type JSX } from 'react';
+import { useCallback, useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { WITHDRAW_STATUSES, type WithdrawStatus } from '../../../../machines/withdraw.machine';
 import { Button } from '../../components/ui/button';
@@ -63,79 +63,12 @@ function report(outcome: Outcome): void {
 
 export function WithdrawRequestPage({ search, data, loading = false, failure = null, onSearch }: WithdrawRequestPageProps): JSX.Element {
   const router = useRouter();
-  const { api } = useAppContext();
   const [requesting, setRequesting] = useState(false);
   const [changing, setChanging] = useState<WithdrawRequest | null>(null);
   const [receiving, setReceiving] = useState<WithdrawRequest | null>(null);
   const offerReceipt = data.awaitingReceipt > 0;
-  const [running, setRunning] = useState<Running>(null);
-
-  const columns = useMemo(() => {
-    const reload = () => void router.invalidate();
-    const label: Record<WithdrawAction, string> = {
-      changeCard: R.changeCard,
-      requestCancel: R.requestCancel,
-      pay: R.markPaid,
-      agreeCancel: '',
-      rejectCancel: '',
-    };
-    const named = (row: WithdrawRequest, action: WithdrawAction) =>
-      action === 'changeCard' ? R.changeCardNamed(row.id) : action === 'requestCancel' ? R.requestCancelNamed(row.id, row.orderId) : R.markPaidNamed(row.id);
-
-    async function perform(row: WithdrawRequest, action: WithdrawAction) {
-      if (action === 'changeCard') {
-        setChanging(row);
-        return;
-      }
-      const question = action === 'requestCancel' ? R.cancelConfirm(row.orderId) : R.markPaidConfirm(row.id, formatMoney(row.withdrawAmount));
-      if (!(await confirmDialog(question))) return;
-      setRunning({ id: row.id, action });
-      try {
-        report(action === 'requestCancel' ? await cancelWithdrawOrder(api, row.orderId) : await markWithdrawPaid(api, row.id));
-      } finally {
-        setRunning(null);
-        reload();
-      }
-    }
-
-    return withdrawCol.columns([
-      withdrawColumn.id,
-      withdrawColumn.orderId,
-      withdrawColumn.paymentType,
-      withdrawColumn.accountNameEncrypt,
-      withdrawColumn.cardNoEncrypt,
-      withdrawColumn.address,
-      withdrawColumn.withdrawAmount,
-      withdrawColumn.userNote,
-      withdrawColumn.status,
-      withdrawCol.display({
-        id: 'actions',
-        header: W.col.actions,
-        meta: { card: 'actions' },
-        cell: ({ row }) => (
-          <div className="flex flex-wrap gap-x-3 gap-y-1">
-            {offerReceipt && mayConfirmReceipt(row.original) && (
-              <Button variant="link" aria-label={R.collectNamed(row.original.id, row.original.orderId)} onClick={() => setReceiving(row.original)}>
-                {R.collect}
-              </Button>
-            )}
-            {withdrawActions(row.original, 'member').map((action) => (
-              <Button
-                key={action}
-                variant="link"
-                aria-label={named(row.original, action)}
-                loading={running?.id === row.original.id && running.action === action}
-                disabled={running !== null}
-                onClick={() => void perform(row.original, action)}
-              >
-                {label[action]}
-              </Button>
-            ))}
-          </div>
-        ),
-      }),
-    ]);
-  }, [api, offerReceipt, router, running]);
+  const { running, perform } = useLineAction(setChanging);
+  const columns = useMemo(() => memberWithdrawColumns({ offerReceipt, running, perform, onReceive: setReceiving }), [offerReceipt, running, perform]);
 
   // A new URL (back button, a link) re-seeds the filter form.
   const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
@@ -208,6 +141,95 @@ export function WithdrawRequestPage({ search, data, loading = false, failure = n
       )}
     </div>
   );
+}
+
+/** A row's action: 更换银行卡 opens its dialog (`onChangeCard`); the others after a confirmation, `running` the one under way. */
+function useLineAction(onChangeCard: (row: WithdrawRequest) => void) {
+  const router = useRouter();
+  const { api } = useAppContext();
+  const [running, setRunning] = useState<Running>(null);
+  const perform = useCallback(
+    async (row: WithdrawRequest, action: WithdrawAction) => {
+      if (action === 'changeCard') {
+        onChangeCard(row);
+        return;
+      }
+      const question = action === 'requestCancel' ? R.cancelConfirm(row.orderId) : R.markPaidConfirm(row.id, formatMoney(row.withdrawAmount));
+      if (!(await confirmDialog(question))) return;
+      setRunning({ id: row.id, action });
+      try {
+        report(action === 'requestCancel' ? await cancelWithdrawOrder(api, row.orderId) : await markWithdrawPaid(api, row.id));
+      } finally {
+        setRunning(null);
+        void router.invalidate();
+      }
+    },
+    [api, router, onChangeCard],
+  );
+  return { running, perform };
+}
+
+const ACTION_LABEL: Record<WithdrawAction, string> = {
+  changeCard: R.changeCard,
+  requestCancel: R.requestCancel,
+  pay: R.markPaid,
+  agreeCancel: '',
+  rejectCancel: '',
+};
+
+function actionName(row: WithdrawRequest, action: WithdrawAction): string {
+  return action === 'changeCard' ? R.changeCardNamed(row.id) : action === 'requestCancel' ? R.requestCancelNamed(row.id, row.orderId) : R.markPaidNamed(row.id);
+}
+
+/** The member's columns: the line's fields, then 确认收款 (when a receipt waits) and the actions the machine offers. */
+function memberWithdrawColumns({
+  offerReceipt,
+  running,
+  perform,
+  onReceive,
+}: {
+  offerReceipt: boolean;
+  running: Running;
+  perform: (row: WithdrawRequest, action: WithdrawAction) => Promise<void>;
+  onReceive: (row: WithdrawRequest) => void;
+}) {
+  return withdrawCol.columns([
+    withdrawColumn.id,
+    withdrawColumn.orderId,
+    withdrawColumn.paymentType,
+    withdrawColumn.accountNameEncrypt,
+    withdrawColumn.cardNoEncrypt,
+    withdrawColumn.address,
+    withdrawColumn.withdrawAmount,
+    withdrawColumn.userNote,
+    withdrawColumn.status,
+    withdrawCol.display({
+      id: 'actions',
+      header: W.col.actions,
+      meta: { card: 'actions' },
+      cell: ({ row }) => (
+        <div className="flex flex-wrap gap-x-3 gap-y-1">
+          {offerReceipt && mayConfirmReceipt(row.original) && (
+            <Button variant="link" aria-label={R.collectNamed(row.original.id, row.original.orderId)} onClick={() => onReceive(row.original)}>
+              {R.collect}
+            </Button>
+          )}
+          {withdrawActions(row.original, 'member').map((action) => (
+            <Button
+              key={action}
+              variant="link"
+              aria-label={actionName(row.original, action)}
+              loading={running?.id === row.original.id && running.action === action}
+              disabled={running !== null}
+              onClick={() => void perform(row.original, action)}
+            >
+              {ACTION_LABEL[action]}
+            </Button>
+          ))}
+        </div>
+      ),
+    }),
+  ]);
 }
 
 // ---------------------------------------------------------------- filters

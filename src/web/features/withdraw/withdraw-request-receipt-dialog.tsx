@@ -16,7 +16,7 @@ import { StatusBadge } from '../../components/ui/status-badge';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useRemote } from '../../lib/use-remote';
-import { loadOrderApplies, type WithdrawRequest } from './withdraw-api';
+import { loadOrderApplies, type PaymentApply, type WithdrawRequest } from './withdraw-api';
 import { confirmCollect } from '../../lib/task-calls';
 import { formatCents, toCents } from '../../../../machines/cents';
 import { canCollect } from './withdraw-rules';
@@ -90,48 +90,55 @@ export function ReceiptDialog({ line, onClose, onDone }: ReceiptDialogProps): JS
           {t.loadFailed}：{outcome.code === null && !outcome.msg ? zh.common.networkError : errorText(outcome.code, outcome.msg)}
         </p>
       ) : (
-        <div className="flex flex-col gap-3 text-sm">
-          <p className="text-slate-600">{t.intro}</p>
-          <div className="overflow-x-auto rounded-md border border-slate-200">
-            <table className="min-w-full divide-y divide-slate-200">
-              <caption className="sr-only">{t.caption}</caption>
-              <thead className="bg-slate-50">
-                <tr>
-                  <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">
-                    {t.colTask}
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">
-                    {t.colItem}
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium text-slate-600">
-                    {t.colIncome}
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">
-                    {t.colStatus}
-                  </th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100">
-                {applies.map((apply) => (
-                  <tr key={apply.id}>
-                    <td className="px-3 py-2 tabular-nums">{taskDisplayId(apply)}</td>
-                    <td className="px-3 py-2">{apply.itemName}</td>
-                    <td className="px-3 py-2 text-right tabular-nums">{formatMoney(apply.income)}</td>
-                    <td className="px-3 py-2">
-                      <StatusBadge tone={canCollect(apply) ? 'success' : 'neutral'}>{statusText(apply.status)}</StatusBadge>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {collectable.length > 0 ? (
-            <p className="font-medium text-slate-800 tabular-nums">{t.total(formatCents(totalCents))}</p>
-          ) : (
-            <p className="text-slate-600">{t.nothing}</p>
-          )}
-        </div>
+        <OrderApplies applies={applies} collectable={collectable.length} totalCents={totalCents} />
       )}
     </Modal>
+  );
+}
+
+/** The order's applications with their status, and the income 确认收款 would confirm (or that none can be). */
+function OrderApplies({ applies, collectable, totalCents }: { applies: PaymentApply[]; collectable: number; totalCents: number }): JSX.Element {
+  return (
+    <div className="flex flex-col gap-3 text-sm">
+      <p className="text-slate-600">{t.intro}</p>
+      <div className="overflow-x-auto rounded-md border border-slate-200">
+        <table className="min-w-full divide-y divide-slate-200">
+          <caption className="sr-only">{t.caption}</caption>
+          <thead className="bg-slate-50">
+            <tr>
+              <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">
+                {t.colTask}
+              </th>
+              <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">
+                {t.colItem}
+              </th>
+              <th scope="col" className="px-3 py-2 text-right font-medium text-slate-600">
+                {t.colIncome}
+              </th>
+              <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">
+                {t.colStatus}
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {applies.map((apply) => (
+              <tr key={apply.id}>
+                <td className="px-3 py-2 tabular-nums">{taskDisplayId(apply)}</td>
+                <td className="px-3 py-2">{apply.itemName}</td>
+                <td className="px-3 py-2 text-right tabular-nums">{formatMoney(apply.income)}</td>
+                <td className="px-3 py-2">
+                  <StatusBadge tone={canCollect(apply) ? 'success' : 'neutral'}>{statusText(apply.status)}</StatusBadge>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {collectable > 0 ? (
+        <p className="font-medium text-slate-800 tabular-nums">{t.total(formatCents(totalCents))}</p>
+      ) : (
+        <p className="text-slate-600">{t.nothing}</p>
+      )}
+    </div>
   );
 }
