@@ -90,7 +90,9 @@ export const taskMachine = setup({
   actions: {
     // The task's parcels follow it (src/server/entities/task.ts delivers these to the rows they concern).
     applyParcels: emit({ type: 'record.apply' }),
-    payParcels: emit(({ event }) => (event.type === 'task.pay' && event.cause ? { type: 'record.pay', cause: event.cause } : { type: 'record.pay' }) as TaskParcelEvent),
+    payParcels: emit(
+      ({ event }) => (event.type === 'task.pay' && event.cause ? { type: 'record.pay', cause: event.cause } : { type: 'record.pay' }) as TaskParcelEvent,
+    ),
   },
   guards: {
     byAdmin: ({ event }) => 'by' in event && event.by === 'admin',
@@ -134,7 +136,11 @@ export const taskMachine = setup({
       },
     },
     processing: {
-      on: { 'task.edit': { guard: 'byAdmin', target: 'processing' }, 'task.records': { guard: 'byAdmin', target: 'processing' }, 'task.pay': { target: 'finished', actions: 'payParcels' } },
+      on: {
+        'task.edit': { guard: 'byAdmin', target: 'processing' },
+        'task.records': { guard: 'byAdmin', target: 'processing' },
+        'task.pay': { target: 'finished', actions: 'payParcels' },
+      },
     },
     finished: { on: { 'task.edit': { guard: 'byAdmin', target: 'finished' }, 'task.records': { guard: 'byAdmin', target: 'finished' } } },
     closed: { on: { 'task.edit': { guard: 'byAdmin', target: 'closed' }, 'task.records': { guard: 'byAdmin', target: 'closed' } } },

@@ -135,9 +135,23 @@ export function planEvent<X extends AnyEntity>(
 }
 
 /** The audit entry of one change of a row of `entity`. */
-export function auditOf<X extends AnyEntity>(entity: X, actor: Pick<SessionUser, 'id'> | null, action: string, before: RowOf<X> | null, after: RowOf<X>): AuditEntry {
+export function auditOf<X extends AnyEntity>(
+  entity: X,
+  actor: Pick<SessionUser, 'id'> | null,
+  action: string,
+  before: RowOf<X> | null,
+  after: RowOf<X>,
+): AuditEntry {
   const form = (row: RowOf<X>) => (entity.auditForm ? entity.auditForm(row) : row);
-  return { ...entity.describe(after), entity: entity.name, entityId: after.id, action, opUid: actor?.id ?? null, before: before && form(before), after: form(after) };
+  return {
+    ...entity.describe(after),
+    entity: entity.name,
+    entityId: after.id,
+    action,
+    opUid: actor?.id ?? null,
+    before: before && form(before),
+    after: form(after),
+  };
 }
 
 /**

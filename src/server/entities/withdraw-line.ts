@@ -75,7 +75,9 @@ export function decideOrders(event: OrderLinesEvent): Map<string, OrderDecision>
   for (const orderId of new Set(event.lines.map((l) => l.orderId))) {
     const lines = event.lines.filter((l) => l.orderId === orderId);
     const ofOrder: WithdrawOrderEvent =
-      event.type === 'order.pay' ? { type: event.type, by: event.by, lineIds: event.lineIds.filter((id) => lines.some((l) => l.id === id)) } : { type: event.type };
+      event.type === 'order.pay'
+        ? { type: event.type, by: event.by, lineIds: event.lineIds.filter((id) => lines.some((l) => l.id === id)) }
+        : { type: event.type };
     answers.set(orderId, decideWithdrawOrder(lines, ofOrder));
   }
   answersOf.set(event, answers);
