@@ -1,5 +1,5 @@
-// The lifecycle store (decision 167): the one way a stored row of any entity with a lifecycle (task, payment
-// application, withdrawal line, board, scan record, purchased record) changes status. Each entity is
+// The lifecycle store (decision 167): the one way a stored row of any entity with a lifecycle
+// (task, payment application, withdrawal line, board, scan record, purchased record) changes status. Each entity is
 // declared once (its table, its machine asked through `decide`, its audit and live shapes, where the
 // events its machine emits go: src/server/entities/*.ts); every change goes lock -> decide -> write ->
 // audit -> announce -> follow here. The machine refuses before anything is written (A00001 with its
