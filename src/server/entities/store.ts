@@ -1,10 +1,11 @@
 // The lifecycle store (decision 167): the one way a stored row of any entity with a lifecycle
-// (task, payment application, withdrawal line, board, scan record, purchased record) changes status. Each entity is
-// declared once (its table, its machine asked through `decide`, its audit and live shapes, where the
-// events its machine emits go: src/server/entities/*.ts); every change goes lock -> decide -> write ->
-// audit -> announce -> follow here. The machine refuses before anything is written (A00001 with its
-// own message), so the caller's transaction changes every row or none; a row that is not there, or
-// for a member not theirs, is A00004 as if it did not exist (DECISIONS "Roles").
+// (task, payment application, withdrawal line, board, scan record, purchased record) changes
+// status. Each entity is declared once (its table, its machine asked through `decide`, its audit and
+// live shapes, where the events its machine emits go: src/server/entities/*.ts); every change goes
+// lock -> decide -> write -> audit -> announce -> follow here. The machine refuses before anything
+// is written (A00001 with its own message), so the caller's transaction changes every row or none;
+// a row that is not there, or for a member not theirs, is A00004 as if it did not exist (DECISIONS
+// "Roles").
 //
 // Follow-on changes are the machine's: a transition that `emit`s an event (payment.machine's
 // `task.pay` on paid) has it delivered by the entity's `follow` to the rows it concerns, which
