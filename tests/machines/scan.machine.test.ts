@@ -851,6 +851,15 @@ describe('scan machine: saving, again and again', () => {
     expect(h.modifies).toHaveLength(2);
   });
 
+  it('an edit of the product alone goes (the page sends only what changed); an edit of a record no longer listed calls nothing', async () => {
+    const h = await loaded();
+    h.actor.send({ type: 'record.modify', id: 99, changes: { count: 2 } });
+    expect(h.snap().status).toBe('active');
+    expect(h.modifies).toHaveLength(0);
+    h.actor.send({ type: 'record.modify', id: 40, changes: { itemId: 5 } });
+    expect(h.modifies[0]!.input).toEqual({ id: 40, changes: { itemId: 5 } });
+  });
+
   it('an edit with a count out of range says so, with the failure sound, and calls nothing', async () => {
     const h = await loaded();
     soundsOf(h);
