@@ -88,6 +88,7 @@ function harness() {
     lookupAnswers: (out: LookupOutput = { isExist: false, scanTrackingList: [] }) => settle(() => lastOf(lookups, 'lookup').resolve(out)),
     lookupFails: (message = '网络错误') => settle(() => lastOf(lookups, 'lookup').reject(new Error(message))),
     findAnswers: (items: ScanItem[]) => settle(() => lastOf(finds, 'find').resolve(items)),
+    findFails: (message = '网络错误') => settle(() => lastOf(finds, 'find').reject(new Error(message))),
     createAnswers: (records: ScanRecord[]) => settle(() => lastOf(creates, 'create').resolve(records)),
     createFails: (message: string) => settle(() => lastOf(creates, 'create').reject(new Error(message))),
     modifyAnswers: (r: ScanRecord) => settle(() => lastOf(modifies, 'modify').resolve(r)),
@@ -603,3 +604,353 @@ async function settleFind(h: ReturnType<typeof harness>, done: () => void) {
   await waitFor(h.actor, () => true);
   for (let i = 0; i < 4; i++) await Promise.resolve();
 }
+
+// ------------------------------------------------------------------ what the clerk hears, reads and saves (decision 042)
+
+/** The sounds played since the last call (then forgotten). */
+const soundsOf = (h: ReturnType<typeof harness>) => {
+  const kinds = h.feedback.mock.calls.map((call) => call[0] as string);
+  h.feedback.mockClear();
+  return kinds;
+};
+
+describe('scan machine: what the clerk hears and reads', () => {
+  it('a blank scan (the scanner sends only Enter) starts no parcel and adds no row, on either tab', async () => {
+    const h = harness();
+    h.scan('   ');
+    expect(h.snap().value).toBe('noTracking');
+    expect(h.lookups).toHaveLength(0);
+    const p = await loaded();
+    soundsOf(p);
+    p.scan('  ');
+    expect(p.ctx().rows).toEqual([]);
+    p.actor.send({ type: 'tab.select', tab: 'tracking' });
+    p.scan('');
+    expect(p.lookups).toHaveLength(1);
+    expect(p.ctx()).toMatchObject({ trackingId: '1Z001', rows: [] });
+    expect(soundsOf(p)).toEqual([]);
+    // Without a tracking id no scan is a product.
+    expect(upcVerdict({ trackingId: null, records: [], rows: [] }, '222')).toEqual({ kind: 'ignored' });
+  });
+
+  it('every sound: a row added, a scan or the parcel taken back, a refusal, a submit with no rows', async () => {
+    const h = harness();
+    h.scan(SCAN_COMMANDS.submit);
+    expect(soundsOf(h)).toEqual(['failed']);
+    h.scan('1Z001');
+    await h.lookupAnswers();
+    soundsOf(h);
+    h.scan('111');
+    expect(soundsOf(h)).toEqual(['accepted']);
+    h.scan(SCAN_COMMANDS.cancel);
+    expect(soundsOf(h)).toEqual(['accepted']);
+    h.scan(SCAN_COMMANDS.cancel);
+    expect(soundsOf(h)).toEqual(['accepted']);
+    expect(h.ctx().notice).toEqual({ kind: 'parcelCancelled', code: '1Z001' });
+    const p = await loaded();
+    p.scan('111');
+    p.actor.send({ type: 'tab.select', tab: 'tracking' });
+    soundsOf(p);
+    p.scan('1Z002');
+    expect(soundsOf(p)).toEqual(['failed']);
+  });
+
+  it('取消 takes one unit off the row the last scan counted, and no other row', async () => {
+    const h = await loaded();
+    for (const code of ['111', '111', '111', '222', '222']) h.scan(code);
+    expect(h.ctx().notice).toEqual({ kind: 'added', code: '222', count: 2 });
+    h.scan(SCAN_COMMANDS.cancel);
+    expect(h.ctx().rows).toMatchObject([
+      { upc: '111', count: 3 },
+      { upc: '222', count: 1 },
+    ]);
+    expect(h.ctx().notice).toEqual({ kind: 'undone', code: '222', count: 1 });
+  });
+
+  it('the first scan of an announced product already says it is the announced one', async () => {
+    const h = await loaded([record({ id: 42, upc: '777', itemId: 9, status: 'init' })]);
+    h.scan('777');
+    expect(h.ctx().notice).toEqual({ kind: 'added', code: '777', count: 1, announced: true });
+    h.scan('111');
+    expect(h.ctx().notice).toEqual({ kind: 'added', code: '111', count: 1 });
+  });
+
+  it('submit refuses a count out of range on any row, even when another row is right', () => {
+    expect(submitProblem([aRow(), aRow({ key: 2, count: 0 })])).toBe(scanMessages.countInvalid);
+  });
+
+  it('isSaving is true while a create or a modify is under way, and only then', async () => {
+    const h = await loaded();
+    expect(isSaving(h.snap())).toBe(false);
+    h.actor.send({ type: 'record.modify', id: 40, changes: { count: 2 } });
+    expect(isSaving(h.snap())).toBe(true);
+    await h.modifyAnswers(record({ count: 2 }));
+    expect(isSaving(h.snap())).toBe(false);
+  });
+});
+
+describe('scan machine: each row is changed on its own', () => {
+  /** Rows 111 (key 1, count 1) and 222 (key 2, count 2), both with a product. */
+  async function twoRows() {
+    const h = await loaded();
+    h.scan('111');
+    await h.findAnswers([earbuds]);
+    h.scan('222');
+    h.scan('222');
+    await h.findAnswers([{ id: 8, itemName: '充电器', upc: '222' }]);
+    return h;
+  }
+
+  it('a count typed, +1 and -1 change only their row; -1 stops at 1 by the row’s own count', async () => {
+    const h = await twoRows();
+    h.actor.send({ type: 'row.step', key: 2, by: -1 });
+    expect(h.ctx().rows.map((r) => r.count)).toEqual([1, 1]);
+    h.actor.send({ type: 'row.step', key: 2, by: 1 });
+    h.actor.send({ type: 'row.setCount', key: 2, count: 9 });
+    expect(h.ctx().rows.map((r) => r.count)).toEqual([1, 9]);
+  });
+
+  it('+1 on a row no longer there or being saved changes nothing', async () => {
+    const h = await twoRows();
+    h.actor.send({ type: 'row.step', key: 99, by: 1 });
+    expect(h.snap().status).toBe('active');
+    h.actor.send({ type: 'rows.submit' });
+    h.actor.send({ type: 'row.step', key: 1, by: 1 });
+    expect(h.ctx().rows.map((r) => r.count)).toEqual([1, 2]);
+    expect(h.creates[0]!.input.items.map((i) => i.count)).toEqual([1, 2]);
+  });
+
+  it('a product picked or cleared, and a row deleted, change only their row', async () => {
+    const h = await twoRows();
+    h.actor.send({ type: 'row.setItem', key: 2, item: null });
+    expect(h.snap().status).toBe('active');
+    expect(h.ctx().rows).toMatchObject([
+      { upc: '111', itemId: 5, itemName: '蓝牙耳机' },
+      { upc: '222', itemId: null, itemName: '' },
+    ]);
+    h.actor.send({ type: 'row.remove', key: 1 });
+    expect(h.ctx().rows).toMatchObject([{ upc: '222' }]);
+  });
+
+  it('a product looked up answers for its own row: an unknown one or several leave the others as they were', async () => {
+    const h = await loaded();
+    h.scan('111');
+    await h.findAnswers([earbuds, earbudsPro]);
+    h.scan('222');
+    await h.findAnswers([]);
+    h.scan('333');
+    await h.findAnswers([{ id: 12, itemName: '数据线', upc: '333' }]);
+    expect(h.ctx().rows).toMatchObject([
+      { upc: '111', itemId: null, candidates: [earbuds, earbudsPro] },
+      { upc: '222', itemId: null, candidates: [] },
+      { upc: '333', itemId: 12 },
+    ]);
+  });
+
+  it('an announced row keeps its record’s product, even when the catalog offers one other', async () => {
+    const h = await loaded([record({ id: 42, upc: '777', itemId: 9, itemName: '旧商品', status: 'init' })]);
+    h.scan('777');
+    await h.findAnswers([{ id: 12, itemName: '新商品', upc: '777' }]);
+    expect(h.ctx().rows).toMatchObject([{ upc: '777', itemId: 9, itemName: '旧商品' }]);
+  });
+
+  it('a catalog that does not answer leaves the row to be picked by hand, and the next product is looked up', async () => {
+    const h = await loaded();
+    h.scan('111');
+    await h.findAnswers([earbuds]);
+    h.scan('222');
+    await h.findFails();
+    expect(h.snap().status).toBe('active');
+    expect(h.ctx().rows).toMatchObject([
+      { upc: '111', itemId: 5, candidates: [earbuds] },
+      { upc: '222', itemId: null, candidates: [] },
+    ]);
+    h.scan('333');
+    expect(h.finds.at(-1)!.input).toEqual({ upc: '333' });
+    await h.findAnswers([]);
+    h.scan('444');
+    expect(h.finds.at(-1)!.input).toEqual({ upc: '444' });
+  });
+});
+
+describe('scan machine: saving, again and again', () => {
+  it('after a create the parcel exists, and rows added later are created by the next submit', async () => {
+    const h = await loaded([]);
+    expect(h.ctx().isExist).toBe(false);
+    h.scan('111');
+    await h.findAnswers([earbuds]);
+    h.actor.send({ type: 'rows.submit' });
+    await h.createAnswers([record({ id: 41, upc: '111', itemId: 5 })]);
+    expect(h.ctx().isExist).toBe(true);
+    expect(isSaving(h.snap())).toBe(false);
+    h.actor.send({ type: 'tab.select', tab: 'upc' });
+    h.scan('222');
+    await h.findAnswers([{ id: 8, itemName: '充电器', upc: '222' }]);
+    h.actor.send({ type: 'rows.submit' });
+    expect(h.creates).toHaveLength(2);
+    expect(h.creates[1]!.input.items).toEqual([{ upc: '222', count: 1, itemId: 8 }]);
+  });
+
+  it('a refused create sounds the failure and may be submitted again', async () => {
+    const h = await loaded();
+    h.scan('111');
+    await h.findAnswers([earbuds]);
+    h.actor.send({ type: 'rows.submit' });
+    soundsOf(h);
+    await h.createFails('A00001 商品不存在');
+    expect(soundsOf(h)).toEqual(['failed']);
+    h.actor.send({ type: 'rows.submit' });
+    expect(h.creates).toHaveLength(2);
+  });
+
+  it('取消 after a create takes back what was scanned while it was under way', async () => {
+    const one = await loaded();
+    one.scan('111');
+    await one.findAnswers([earbuds]);
+    one.actor.send({ type: 'rows.submit' });
+    one.scan('333');
+    await one.createAnswers([record({ id: 41, upc: '111', itemId: 5 })]);
+    one.scan(SCAN_COMMANDS.cancel);
+    expect(one.ctx().rows).toEqual([]);
+
+    const two = await loaded();
+    two.scan('111');
+    await two.findAnswers([earbuds]);
+    two.actor.send({ type: 'rows.submit' });
+    two.scan('333');
+    two.scan('444');
+    await two.createAnswers([record({ id: 41, upc: '111', itemId: 5 })]);
+    two.scan(SCAN_COMMANDS.cancel);
+    expect(two.ctx().rows).toMatchObject([{ upc: '333' }]);
+  });
+
+  it('an edit replaces only its record, says saved with a sound, and the next edit goes too', async () => {
+    const h = await loaded([record(), record({ id: 41, upc: '888' })]);
+    soundsOf(h);
+    h.actor.send({ type: 'record.modify', id: 40, changes: { count: 2 } });
+    await h.modifyAnswers(record({ count: 2 }));
+    expect(h.ctx().records).toMatchObject([
+      { id: 40, count: 2 },
+      { id: 41, upc: '888', count: 1 },
+    ]);
+    expect(h.ctx().notice).toEqual({ kind: 'saved' });
+    expect(soundsOf(h)).toEqual(['accepted']);
+    h.actor.send({ type: 'record.modify', id: 41, changes: { count: 3 } });
+    expect(h.modifies).toHaveLength(2);
+  });
+
+  it("a refused edit shows the server's words with the failure sound, and the record may be edited again", async () => {
+    const h = await loaded();
+    h.actor.send({ type: 'record.modify', id: 40, changes: { count: 2 } });
+    soundsOf(h);
+    await h.modifyFails('该记录已进入付款流程，不能修改');
+    expect(h.snap().status).toBe('active');
+    expect(h.ctx().notice).toEqual({ kind: 'error', message: '该记录已进入付款流程，不能修改' });
+    expect(soundsOf(h)).toEqual(['failed']);
+    h.actor.send({ type: 'record.modify', id: 40, changes: { count: 3 } });
+    expect(h.modifies).toHaveLength(2);
+  });
+
+  it('an edit of the product alone goes (the page sends only what changed); an edit of a record no longer listed calls nothing', async () => {
+    const h = await loaded();
+    h.actor.send({ type: 'record.modify', id: 99, changes: { count: 2 } });
+    expect(h.snap().status).toBe('active');
+    expect(h.modifies).toHaveLength(0);
+    h.actor.send({ type: 'record.modify', id: 40, changes: { itemId: 5 } });
+    expect(h.modifies[0]!.input).toEqual({ id: 40, changes: { itemId: 5 } });
+  });
+
+  it('an edit with a count out of range says so, with the failure sound, and calls nothing', async () => {
+    const h = await loaded();
+    soundsOf(h);
+    h.actor.send({ type: 'record.modify', id: 40, changes: { count: 0 } });
+    expect(h.modifies).toHaveLength(0);
+    expect(h.ctx().notice).toEqual({ kind: 'error', message: scanMessages.countInvalid });
+    expect(soundsOf(h)).toEqual(['failed']);
+  });
+});
+
+describe('scan machine: codes scanned while a code is looked up', () => {
+  const nintendo: ScanItem = { id: 11, itemName: 'Nintendo Switch', upc: '045496883386' };
+
+  it('the label scanned right after a refused product code is the tracking id', async () => {
+    const h = harness();
+    h.scan('045496883386');
+    h.scan('1Z999AA10123456784');
+    await h.findAnswers([nintendo]);
+    expect(h.lookups.at(-1)!.input).toEqual({ trackingId: '1Z999AA10123456784' });
+  });
+
+  it('on a parcel’s tracking tab, the next label scanned right after a refused product code starts the next parcel', async () => {
+    const h = await loaded();
+    h.actor.send({ type: 'tab.select', tab: 'tracking' });
+    h.scan('045496883386');
+    h.scan('1Z002');
+    await h.findAnswers([nintendo]);
+    expect(h.lookups.at(-1)!.input).toEqual({ trackingId: '1Z002' });
+  });
+
+  it('a product code scanned twice is refused twice, and the screen then waits for the label', async () => {
+    const h = harness();
+    h.scan('045496883386');
+    h.scan('045496883386');
+    await h.findAnswers([nintendo]);
+    await h.findAnswers([nintendo]);
+    expect(h.snap().value).toBe('noTracking');
+    expect(h.finds).toHaveLength(2);
+    expect(h.lookups).toHaveLength(0);
+    expect(h.ctx().notice).toMatchObject({ kind: 'refused', message: scanMessages.productCode });
+  });
+
+  it('codes held during a load are taken once: a product code refused later brings none of them back', async () => {
+    const h = harness();
+    h.scan('1Z001');
+    h.scan('111');
+    await h.lookupAnswers();
+    h.actor.send({ type: 'row.remove', key: 1 });
+    h.actor.send({ type: 'tab.select', tab: 'tracking' });
+    h.scan('045496883386');
+    await h.findAnswers([nintendo]);
+    expect(h.ctx()).toMatchObject({ trackingId: '1Z001', rows: [] });
+    expect(h.lookups).toHaveLength(1);
+
+    const failed = harness();
+    failed.scan('1Z001');
+    failed.scan('111');
+    await failed.lookupFails();
+    failed.scan('045496883386');
+    await failed.findAnswers([nintendo]);
+    expect(failed.snap().value).toBe('noTracking');
+    expect(failed.lookups).toHaveLength(1);
+  });
+});
+
+describe('scan machine without the page’s calls', () => {
+  const answers = {
+    lookupTracking: fromPromise<LookupOutput, { trackingId: string }>(async () => ({ isExist: true, scanTrackingList: [record()] })),
+    findItems: fromPromise<ScanItem[], { upc: string }>(async () => [earbuds]),
+  };
+  /** Lets the calls answer (each a settled promise). */
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('a call the page did not provide fails with its name, never as an empty answer', async () => {
+    const bare = createActor(scanMachine).start();
+    bare.send({ type: 'scan.code', code: '045496883386' });
+    await settled();
+    expect(bare.getSnapshot().status).toBe('active');
+    expect(bare.getSnapshot().context).toMatchObject({ trackingId: null, notice: { kind: 'error', message: 'lookupTracking not provided' } });
+
+    const noSave = createActor(scanMachine.provide({ actors: answers })).start();
+    noSave.send({ type: 'scan.code', code: '1Z001' });
+    await settled();
+    noSave.send({ type: 'scan.code', code: '111' });
+    await settled();
+    noSave.send({ type: 'rows.submit' });
+    await settled();
+    expect(noSave.getSnapshot().context.notice).toEqual({ kind: 'error', message: 'createScans not provided' });
+    noSave.send({ type: 'record.modify', id: 40, changes: { count: 2 } });
+    await settled();
+    expect(noSave.getSnapshot().status).toBe('active');
+    expect(noSave.getSnapshot().context.notice).toEqual({ kind: 'error', message: 'modifyRecord not provided' });
+  });
+});
