@@ -7,7 +7,7 @@
  * Side effects are named: the actors lookupTracking, findItems, createScans and modifyRecord, and
  * the action `feedback` (the page's sound), all provided by the page.
  */
-import { assign, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
+import { and, assign, enqueueActions, fromPromise, not, raise, setup, type SnapshotFrom } from 'xstate';
 import { SCAN_COMMANDS, scanCommandOf, type FeedbackKind, type ScanCommand, type ScanItem } from './scan-station';
 import { canonicalTrackingId, type NearMissRef } from './tracking-id';
 import {
@@ -445,7 +445,7 @@ export const scanMachine = setup({
         'tab.select': { actions: assign({ tab: ({ event }) => event.tab }) },
         'tracking.reset': [
           {
-            guard: ({ context }) => !hasUnsavedRows(context),
+            guard: not('hasUnsavedRows'),
             target: 'noTracking',
             actions: assign({ trackingId: null, records: [], isExist: false, notice: null, scanLog: [] }),
           },
@@ -461,12 +461,12 @@ export const scanMachine = setup({
             actions: raise({ type: 'tracking.reset' }),
           },
           {
-            guard: ({ context, event }) => isCommand('cancel')({ event }) && lastUndoable(context) !== null,
+            guard: and(['isCancelCommand', 'hasUndoableScan']),
             actions: [assign(({ context }) => undoLastScan(context)), { type: 'feedback', params: { kind: 'accepted' } }],
           },
           {
             // Nothing of this parcel left to take back: the parcel itself, unless rows are being saved.
-            guard: ({ context, event }) => isCommand('cancel')({ event }) && !hasUnsavedRows(context),
+            guard: and(['isCancelCommand', not('hasUnsavedRows')]),
             target: 'noTracking',
             actions: [
               assign(({ context }) => ({
@@ -481,7 +481,7 @@ export const scanMachine = setup({
           },
           { guard: 'isAnyCommand' },
           {
-            guard: ({ context }) => context.tab === 'tracking' && hasUnsavedRows(context),
+            guard: and(['isTrackingTab', 'hasUnsavedRows']),
             actions: [
               assign(({ event }) => ({ notice: { kind: 'refused' as const, code: normalize(event.code), message: scanMessages.unsavedRows } })),
               { type: 'feedback', params: { kind: 'failed' } },
