@@ -50,7 +50,6 @@ const aRow = (over: Partial<Scan2Row> = {}): Scan2Row => ({
   retryable: true,
   attempts: 0,
   sent: false,
-  baseline: null,
   scannedAt: 0,
   ...over,
 });
@@ -167,16 +166,21 @@ describe('scan2 rules as functions', () => {
   });
 
   it('the check before a send: first send, repeat scan, earlier add arrived or not', () => {
-    expect(checkOutcome(aRow(), [])).toEqual({ kind: 'send', baseline: 0 });
+    expect(checkOutcome(aRow(), [])).toEqual({ kind: 'send' });
     // Imported, not yet seen: the add sees it.
-    expect(checkOutcome(aRow(), [record({ status: 'init', count: 2 })])).toEqual({ kind: 'send', baseline: 2 });
+    expect(checkOutcome(aRow(), [record({ status: 'init', count: 2 })])).toEqual({ kind: 'send' });
     // Already scanned with this product: 'tracking已提交过'.
     expect(checkOutcome(aRow(), [record({ status: 'scan' })])).toEqual({ kind: 'duplicate' });
     // Another product on the same tracking does not make it a repeat.
-    expect(checkOutcome(aRow(), [record({ upc: 'other', itemId: 9 })])).toEqual({ kind: 'send', baseline: 0 });
-    // An add may have arrived: more units than before it -> arrived, never sent again.
-    expect(checkOutcome(aRow({ sent: true, baseline: 0 }), [record({ status: 'match' })])).toEqual({ kind: 'arrived', status: 4 });
-    expect(checkOutcome(aRow({ sent: true, baseline: 0 }), [])).toEqual({ kind: 'send', baseline: 0 });
+    expect(checkOutcome(aRow(), [record({ upc: 'other', itemId: 9 })])).toEqual({ kind: 'send' });
+    // An add may have arrived: the product seen now -> arrived, never sent again, whatever the units
+    // (an add sees an imported row with the scanned count: 2 announced, 1 scanned).
+    expect(checkOutcome(aRow({ sent: true }), [record({ status: 'match' })])).toEqual({ kind: 'arrived', status: 4 });
+    expect(checkOutcome(aRow({ sent: true }), [record({ status: 'unmatch', count: 1 })])).toEqual({ kind: 'arrived', status: 5 });
+    expect(checkOutcome(aRow({ sent: true }), [])).toEqual({ kind: 'send' });
+    // Still only imported, or only another product seen: the add did not arrive.
+    expect(checkOutcome(aRow({ sent: true }), [record({ status: 'init', count: 3 })])).toEqual({ kind: 'send' });
+    expect(checkOutcome(aRow({ sent: true }), [record({ upc: 'other', itemId: 9, status: 'scan' })])).toEqual({ kind: 'send' });
   });
 
   it('the retry backoff doubles from 1 s up to 60 s', () => {
@@ -343,23 +347,36 @@ describe('scan2 machine: no scan lost, nothing sent twice', () => {
     const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
     await h.lookupAnswers([]);
     await h.addFails(); // the request went out; no answer came back
-    expect(h.row()).toMatchObject({ status: 3, sent: true, baseline: 0 });
+    expect(h.row()).toMatchObject({ status: 3, sent: true });
     await vi.advanceTimersByTimeAsync(1000);
     await h.lookupAnswers([record({ status: 'match' })]);
     expect(h.row()).toMatchObject({ status: 4, sent: false });
     expect(h.calls.filter((c) => c.kind === 'add')).toHaveLength(1);
   });
 
-  it('an add that did not arrive is sent again (against the first baseline)', async () => {
+  it('an add that did not arrive (the imported parcel still unseen) is sent again', async () => {
     const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
     await h.lookupAnswers([record({ status: 'init', count: 2 })]);
     await h.addFails();
     await vi.advanceTimersByTimeAsync(1000);
     await h.lookupAnswers([record({ status: 'init', count: 2 })]);
     expect(h.calls.filter((c) => c.kind === 'add')).toHaveLength(2);
-    expect(h.row()).toMatchObject({ status: 1, baseline: 2, sent: true });
-    await h.addAnswers([record({ status: 'scan', count: 3 })]);
+    expect(h.row()).toMatchObject({ status: 1, sent: true });
+    await h.addAnswers([record({ status: 'scan', count: 1 })]);
     expect(h.row().status).toBe(2);
+  });
+
+  it('an imported parcel whose add arrived without its answer is settled by the check, not sent again as a repeat', async () => {
+    // 2 units announced; the add sees that row with the 1 unit scanned: the units did not grow.
+    const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+    await h.lookupAnswers([record({ status: 'init', count: 2 })]);
+    await h.addFails();
+    await vi.advanceTimersByTimeAsync(1000);
+    h.feedback.mockClear();
+    await h.lookupAnswers([record({ status: 'match', count: 1, matchedUser: '小王', mainId: 41, subId: 0 })]);
+    expect(h.row()).toMatchObject({ status: 4, message: '已匹配：小王 的任务 41' });
+    expect(h.feedback).toHaveBeenLastCalledWith('matched');
+    expect(h.calls.filter((c) => c.kind === 'add')).toHaveLength(1);
   });
 
   it('a success retries the failed rows at once (the server answers again)', async () => {
@@ -377,7 +394,7 @@ describe('scan2 machine: no scan lost, nothing sent twice', () => {
     const h = harness({
       item: earbuds,
       nextKey: 3,
-      rows: [aRow({ key: 1, trackingId: 'A', status: 1, sent: true, baseline: 0 }), aRow({ key: 2, trackingId: 'B', status: 0 })],
+      rows: [aRow({ key: 1, trackingId: 'A', status: 1, sent: true }), aRow({ key: 2, trackingId: 'B', status: 0 })],
     });
     expect(h.snap().context.item).toEqual(earbuds);
     expect(h.last('lookup').input).toEqual({ trackingId: 'A' });
