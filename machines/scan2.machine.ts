@@ -245,6 +245,13 @@ export function checkOutcome(row: Scan2Row, records: readonly Scan2Record[]): Ch
 
 const queuedRow = (rows: readonly Scan2Row[]) => rows.find((row) => row.status === SCAN2_STATUS.submitting);
 
+/**
+ * The row being checked or sent. It is always there: checking is entered only with a queued row, and
+ * a queued row is never deleted, cleared or trimmed (only pending rows are deleted, only settled ones
+ * cleared or trimmed).
+ */
+const currentRow = (context: Scan2Context): Scan2Row => context.rows.find((r) => r.key === context.currentKey)!;
+
 /** Keeps every unsettled row and the newest SETTLED_ROWS_KEPT settled ones. */
 function trimSettled(rows: Scan2Row[]): Scan2Row[] {
   const settled = rows.filter(isSettled).length;
@@ -455,18 +462,15 @@ export const scan2Machine = setup({
         },
         checking: {
           entry: assign(({ context }) => {
-            const key = queuedRow(context.rows)?.key ?? null;
+            const key = queuedRow(context.rows)!.key;
             return { currentKey: key, rows: patchRow(context.rows, key, (row) => ({ attempts: row.attempts + 1 })) };
           }),
           invoke: {
             src: 'lookupTracking',
-            input: ({ context }) => ({ trackingId: context.rows.find((r) => r.key === context.currentKey)?.trackingId ?? '' }),
+            input: ({ context }) => ({ trackingId: currentRow(context).trackingId }),
             onDone: [
               {
-                guard: ({ context, event }) => {
-                  const row = context.rows.find((r) => r.key === context.currentKey);
-                  return row !== undefined && checkOutcome(row, event.output).kind === 'arrived';
-                },
+                guard: ({ context, event }) => checkOutcome(currentRow(context), event.output).kind === 'arrived',
                 target: 'idle',
                 actions: [
                   assign(({ context, event }) => ({
@@ -482,10 +486,7 @@ export const scan2Machine = setup({
                 ],
               },
               {
-                guard: ({ context, event }) => {
-                  const row = context.rows.find((r) => r.key === context.currentKey);
-                  return row !== undefined && checkOutcome(row, event.output).kind === 'duplicate';
-                },
+                guard: ({ context, event }) => checkOutcome(currentRow(context), event.output).kind === 'duplicate',
                 target: 'idle',
                 actions: [
                   assign({
@@ -522,8 +523,8 @@ export const scan2Machine = setup({
           invoke: {
             src: 'addScan',
             input: ({ context }) => {
-              const row = context.rows.find((r) => r.key === context.currentKey);
-              return { trackingId: row?.trackingId ?? '', itemId: row?.itemId ?? 0, upc: row?.upc ?? '', count: 1 };
+              const row = currentRow(context);
+              return { trackingId: row.trackingId, itemId: row.itemId, upc: row.upc, count: 1 };
             },
             onDone: {
               target: 'idle',
@@ -584,16 +585,15 @@ export const scan2Machine = setup({
 
 /** The sound of a settled row: matched, not matched, or plainly accepted. */
 function settledFeedback(context: Scan2Context): FeedbackKind {
-  const row = context.rows.find((r) => r.key === context.currentKey);
-  if (row?.status === SCAN2_STATUS.matchOk) return 'matched';
-  if (row?.status === SCAN2_STATUS.matchFailed) return 'unmatched';
+  const { status } = currentRow(context);
+  if (status === SCAN2_STATUS.matchOk) return 'matched';
+  if (status === SCAN2_STATUS.matchFailed) return 'unmatched';
   return 'accepted';
 }
 
 /** Only a row's first failure sounds; the retries of a dropped connection stay quiet. */
 function firstFailure(context: Scan2Context): boolean {
-  const row = context.rows.find((r) => r.key === context.currentKey);
-  return row !== undefined && row.attempts <= 1;
+  return currentRow(context).attempts <= 1;
 }
 
 export type Scan2Machine = typeof scan2Machine;

@@ -113,7 +113,7 @@ describe('scan2 rules as functions', () => {
   it('a scan needs a product, is trimmed, and a tracking id already listed is a duplicate (deleted rows do not count)', () => {
     expect(scanVerdict({ item: null, rows: [] }, '1Z1')).toEqual({ ok: false, kind: 'refused', message: '请选择商品' });
     expect(scanVerdict({ item: earbuds, rows: [] }, '  1Z1 ')).toEqual({ ok: true, code: '1Z1' });
-    expect(scanVerdict({ item: earbuds, rows: [] }, '   ')).toMatchObject({ ok: false, kind: 'ignored' });
+    expect(scanVerdict({ item: earbuds, rows: [] }, '   ')).toEqual({ ok: false, kind: 'ignored', message: '' });
     for (const status of [2, 4, 5] as const) {
       expect(scanVerdict({ item: earbuds, rows: [aRow({ status })] }, '1Z001')).toEqual({ ok: false, kind: 'duplicate', message: 'tracking已提交过' });
     }
@@ -720,6 +720,52 @@ describe('scan2 machine: failures and retries the clerk sees', () => {
     await flush();
     expect(actor.getSnapshot().context.rows).toMatchObject([{ status: 3, retryable: true, message: '' }]);
     actor.stop();
+  });
+
+  it('a call rejected with anything else (text, nothing) leaves the row failed and retried, with no words', async () => {
+    for (const error of ['oops', null, undefined]) {
+      const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+      await h.lookupFails(error as unknown as Scan2SendError);
+      expect(h.row()).toMatchObject({ status: 3, retryable: true, message: '' });
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(h.calls).toHaveLength(2);
+    }
+  });
+
+  it('retry.now starts the backoff again: the next wait is a full second', async () => {
+    const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+    await h.lookupFails();
+    await vi.advanceTimersByTimeAsync(500);
+    h.actor.send({ type: 'retry.now' });
+    await flush();
+    await h.lookupFails();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(h.calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(h.calls).toHaveLength(3);
+  });
+
+  it('a row after settled ones is checked, sent and sounded as itself', async () => {
+    const done = aRow({ key: 1, trackingId: 'A', itemId: charger.id, itemName: charger.itemName, upc: charger.upc, status: 2, attempts: 3 });
+    const h = harness({ item: earbuds, rows: [done, aRow({ key: 2, trackingId: 'B', status: 1 })] });
+    await h.lookupAnswers([]);
+    expect(h.last('add').input).toEqual({ trackingId: 'B', itemId: earbuds.id, upc: earbuds.upc, count: 1 });
+    await h.addFails();
+    expect(h.feedback).toHaveBeenLastCalledWith('failed');
+    await vi.advanceTimersByTimeAsync(1000);
+    await h.lookupAnswers([]);
+    await h.addAnswers([record({ trackingId: 'B', status: 'scan' })]);
+    expect(h.row(2).status).toBe(2);
+    expect(h.feedback.mock.calls).toEqual([['failed'], ['accepted']]);
+  });
+
+  it('a repeat found by the check of a row after another product’s row is refused, and the next row is checked', async () => {
+    const other = aRow({ key: 1, trackingId: 'A', itemId: charger.id, itemName: charger.itemName, upc: charger.upc, status: 2 });
+    const h = harness({ item: earbuds, rows: [other, aRow({ key: 2, trackingId: 'B', status: 1 }), aRow({ key: 3, trackingId: 'C', status: 1 })] });
+    await h.lookupAnswers([record({ trackingId: 'B', status: 'scan' })]);
+    expect(h.row(2)).toMatchObject({ status: 3, retryable: false, message: 'tracking已提交过' });
+    expect(h.last('lookup').input).toEqual({ trackingId: 'C' });
+    expect(h.calls.filter((c) => c.kind === 'add')).toHaveLength(0);
   });
 
   it('a dropped check shows the words of its failure and is retried', async () => {
