@@ -82,8 +82,6 @@ export interface Scan2Row {
   attempts: number;
   /** An add may have reached the server without its answer reaching us. */
   sent: boolean;
-  /** Units of this product on the tracking before this row's add (from the check); null until checked. */
-  baseline: number | null;
   scannedAt: number;
 }
 
@@ -200,10 +198,6 @@ export function scanVerdict(context: Pick<Scan2Context, 'item' | 'rows'>, raw: s
 const sameProduct = (record: Scan2Record, row: Pick<Scan2Row, 'upc' | 'itemId'>) =>
   row.upc !== '' ? sameProductCode(record.upc, row.upc) : record.itemId === row.itemId;
 
-/** Units of the row's product the server holds for its tracking id. */
-export const unitsOf = (records: readonly Scan2Record[], row: Pick<Scan2Row, 'upc' | 'itemId'>) =>
-  records.filter((r) => sameProduct(r, row)).reduce((sum, r) => sum + r.count, 0);
-
 /**
  * What a settled row says beside its status: whose task it matched, or why it did not match (the
  * server's unmatchReason: nobody recorded the tracking id - with 可能是… when records are near it -
@@ -234,18 +228,29 @@ export type CheckOutcome =
   | { kind: 'arrived'; status: Scan2Status }
   /** The parcel is already scanned with this product: 'tracking已提交过'. */
   | { kind: 'duplicate' }
-  | { kind: 'send'; baseline: number };
+  | { kind: 'send' };
 
-/** What the check before a send decides. */
+/**
+ * What the check before a send decides: whether the server holds the parcel as seen (scanned, not
+ * merely imported) with the row's product. Before the first send that is a repeat scan. After an add
+ * that may have arrived it is that add: a row is sent only when its first check found the product
+ * unseen, and an add makes it seen. Not by counting units: an add sees an imported row with the
+ * scanned count, so an imported parcel's units need not grow (counting them sent such a row again
+ * and showed the clerk's own scan as 'tracking已提交过').
+ */
 export function checkOutcome(row: Scan2Row, records: readonly Scan2Record[]): CheckOutcome {
-  const units = unitsOf(records, row);
-  if (row.sent && row.baseline !== null && units > row.baseline) return { kind: 'arrived', status: settledStatus(records, row) };
-  // First send: the parcel already scanned (not merely imported) with this product is a repeat scan.
-  if (!row.sent && records.some((r) => sameProduct(r, row) && isSeen(r))) return { kind: 'duplicate' };
-  return { kind: 'send', baseline: row.sent && row.baseline !== null ? row.baseline : units };
+  if (!records.some((r) => sameProduct(r, row) && isSeen(r))) return { kind: 'send' };
+  return row.sent ? { kind: 'arrived', status: settledStatus(records, row) } : { kind: 'duplicate' };
 }
 
 const queuedRow = (rows: readonly Scan2Row[]) => rows.find((row) => row.status === SCAN2_STATUS.submitting);
+
+/**
+ * The row being checked or sent. It is always there: checking is entered only with a queued row, and
+ * a queued row is never deleted, cleared or trimmed (only pending rows are deleted, only settled ones
+ * cleared or trimmed).
+ */
+const currentRow = (context: Scan2Context): Scan2Row => context.rows.find((r) => r.key === context.currentKey)!;
 
 /** Keeps every unsettled row and the newest SETTLED_ROWS_KEPT settled ones. */
 function trimSettled(rows: Scan2Row[]): Scan2Row[] {
@@ -301,10 +306,10 @@ function restoreRows(rows: readonly Scan2Row[] | undefined): Scan2Row[] {
  *   passes it back as input) and a row caught in 1 by the reload is checked and sent again.
  * - NOTHING IS SENT TWICE: an add whose answer was lost may have been applied, and sending it again
  *   would count the parcel twice (or, where the server refuses a upc already seen, report our own scan
- *   as 'tracking已提交过'). So a row remembers `baseline` (that product's units on the tracking before
- *   its first send) and `sent` (an add may have reached the server without its answer reaching us).
- *   Every send starts with the check: when `sent` and the server now holds more than `baseline`, the
- *   earlier add did arrive and the row is settled from the records without sending again.
+ *   as 'tracking已提交过'). So a row remembers `sent` (an add may have reached the server without its
+ *   answer reaching us). Every send starts with the check: when `sent` and the server now holds the
+ *   parcel as seen with the row's product, the earlier add did arrive and the row is settled from the
+ *   records without sending again (see checkOutcome).
  */
 export const scan2Machine = setup({
   types: {
@@ -386,7 +391,6 @@ export const scan2Machine = setup({
               retryable: true,
               attempts: 0,
               sent: false,
-              baseline: null,
               scannedAt: event.at ?? 0,
             };
             // The next scan submits what was pending.
@@ -458,18 +462,15 @@ export const scan2Machine = setup({
         },
         checking: {
           entry: assign(({ context }) => {
-            const key = queuedRow(context.rows)?.key ?? null;
+            const key = queuedRow(context.rows)!.key;
             return { currentKey: key, rows: patchRow(context.rows, key, (row) => ({ attempts: row.attempts + 1 })) };
           }),
           invoke: {
             src: 'lookupTracking',
-            input: ({ context }) => ({ trackingId: context.rows.find((r) => r.key === context.currentKey)?.trackingId ?? '' }),
+            input: ({ context }) => ({ trackingId: currentRow(context).trackingId }),
             onDone: [
               {
-                guard: ({ context, event }) => {
-                  const row = context.rows.find((r) => r.key === context.currentKey);
-                  return row !== undefined && checkOutcome(row, event.output).kind === 'arrived';
-                },
+                guard: ({ context, event }) => checkOutcome(currentRow(context), event.output).kind === 'arrived',
                 target: 'idle',
                 actions: [
                   assign(({ context, event }) => ({
@@ -485,10 +486,7 @@ export const scan2Machine = setup({
                 ],
               },
               {
-                guard: ({ context, event }) => {
-                  const row = context.rows.find((r) => r.key === context.currentKey);
-                  return row !== undefined && checkOutcome(row, event.output).kind === 'duplicate';
-                },
+                guard: ({ context, event }) => checkOutcome(currentRow(context), event.output).kind === 'duplicate',
                 target: 'idle',
                 actions: [
                   assign({
@@ -500,13 +498,7 @@ export const scan2Machine = setup({
               },
               {
                 target: 'sending',
-                actions: assign({
-                  rows: ({ context, event }) =>
-                    patchRow(context.rows, context.currentKey, (row) => {
-                      const outcome = checkOutcome(row, event.output);
-                      return { baseline: outcome.kind === 'send' ? outcome.baseline : row.baseline, sent: true };
-                    }),
-                }),
+                actions: assign({ rows: ({ context }) => patchRow(context.rows, context.currentKey, () => ({ sent: true })) }),
               },
             ],
             onError: {
@@ -531,8 +523,8 @@ export const scan2Machine = setup({
           invoke: {
             src: 'addScan',
             input: ({ context }) => {
-              const row = context.rows.find((r) => r.key === context.currentKey);
-              return { trackingId: row?.trackingId ?? '', itemId: row?.itemId ?? 0, upc: row?.upc ?? '', count: 1 };
+              const row = currentRow(context);
+              return { trackingId: row.trackingId, itemId: row.itemId, upc: row.upc, count: 1 };
             },
             onDone: {
               target: 'idle',
@@ -593,16 +585,15 @@ export const scan2Machine = setup({
 
 /** The sound of a settled row: matched, not matched, or plainly accepted. */
 function settledFeedback(context: Scan2Context): FeedbackKind {
-  const row = context.rows.find((r) => r.key === context.currentKey);
-  if (row?.status === SCAN2_STATUS.matchOk) return 'matched';
-  if (row?.status === SCAN2_STATUS.matchFailed) return 'unmatched';
+  const { status } = currentRow(context);
+  if (status === SCAN2_STATUS.matchOk) return 'matched';
+  if (status === SCAN2_STATUS.matchFailed) return 'unmatched';
   return 'accepted';
 }
 
 /** Only a row's first failure sounds; the retries of a dropped connection stay quiet. */
 function firstFailure(context: Scan2Context): boolean {
-  const row = context.rows.find((r) => r.key === context.currentKey);
-  return row !== undefined && row.attempts <= 1;
+  return currentRow(context).attempts <= 1;
 }
 
 export type Scan2Machine = typeof scan2Machine;

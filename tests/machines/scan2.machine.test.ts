@@ -50,7 +50,6 @@ const aRow = (over: Partial<Scan2Row> = {}): Scan2Row => ({
   retryable: true,
   attempts: 0,
   sent: false,
-  baseline: null,
   scannedAt: 0,
   ...over,
 });
@@ -114,7 +113,7 @@ describe('scan2 rules as functions', () => {
   it('a scan needs a product, is trimmed, and a tracking id already listed is a duplicate (deleted rows do not count)', () => {
     expect(scanVerdict({ item: null, rows: [] }, '1Z1')).toEqual({ ok: false, kind: 'refused', message: '请选择商品' });
     expect(scanVerdict({ item: earbuds, rows: [] }, '  1Z1 ')).toEqual({ ok: true, code: '1Z1' });
-    expect(scanVerdict({ item: earbuds, rows: [] }, '   ')).toMatchObject({ ok: false, kind: 'ignored' });
+    expect(scanVerdict({ item: earbuds, rows: [] }, '   ')).toEqual({ ok: false, kind: 'ignored', message: '' });
     for (const status of [2, 4, 5] as const) {
       expect(scanVerdict({ item: earbuds, rows: [aRow({ status })] }, '1Z001')).toEqual({ ok: false, kind: 'duplicate', message: 'tracking已提交过' });
     }
@@ -167,16 +166,21 @@ describe('scan2 rules as functions', () => {
   });
 
   it('the check before a send: first send, repeat scan, earlier add arrived or not', () => {
-    expect(checkOutcome(aRow(), [])).toEqual({ kind: 'send', baseline: 0 });
+    expect(checkOutcome(aRow(), [])).toEqual({ kind: 'send' });
     // Imported, not yet seen: the add sees it.
-    expect(checkOutcome(aRow(), [record({ status: 'init', count: 2 })])).toEqual({ kind: 'send', baseline: 2 });
+    expect(checkOutcome(aRow(), [record({ status: 'init', count: 2 })])).toEqual({ kind: 'send' });
     // Already scanned with this product: 'tracking已提交过'.
     expect(checkOutcome(aRow(), [record({ status: 'scan' })])).toEqual({ kind: 'duplicate' });
     // Another product on the same tracking does not make it a repeat.
-    expect(checkOutcome(aRow(), [record({ upc: 'other', itemId: 9 })])).toEqual({ kind: 'send', baseline: 0 });
-    // An add may have arrived: more units than before it -> arrived, never sent again.
-    expect(checkOutcome(aRow({ sent: true, baseline: 0 }), [record({ status: 'match' })])).toEqual({ kind: 'arrived', status: 4 });
-    expect(checkOutcome(aRow({ sent: true, baseline: 0 }), [])).toEqual({ kind: 'send', baseline: 0 });
+    expect(checkOutcome(aRow(), [record({ upc: 'other', itemId: 9 })])).toEqual({ kind: 'send' });
+    // An add may have arrived: the product seen now -> arrived, never sent again, whatever the units
+    // (an add sees an imported row with the scanned count: 2 announced, 1 scanned).
+    expect(checkOutcome(aRow({ sent: true }), [record({ status: 'match' })])).toEqual({ kind: 'arrived', status: 4 });
+    expect(checkOutcome(aRow({ sent: true }), [record({ status: 'unmatch', count: 1 })])).toEqual({ kind: 'arrived', status: 5 });
+    expect(checkOutcome(aRow({ sent: true }), [])).toEqual({ kind: 'send' });
+    // Still only imported, or only another product seen: the add did not arrive.
+    expect(checkOutcome(aRow({ sent: true }), [record({ status: 'init', count: 3 })])).toEqual({ kind: 'send' });
+    expect(checkOutcome(aRow({ sent: true }), [record({ upc: 'other', itemId: 9, status: 'scan' })])).toEqual({ kind: 'send' });
   });
 
   it('the retry backoff doubles from 1 s up to 60 s', () => {
@@ -343,23 +347,36 @@ describe('scan2 machine: no scan lost, nothing sent twice', () => {
     const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
     await h.lookupAnswers([]);
     await h.addFails(); // the request went out; no answer came back
-    expect(h.row()).toMatchObject({ status: 3, sent: true, baseline: 0 });
+    expect(h.row()).toMatchObject({ status: 3, sent: true });
     await vi.advanceTimersByTimeAsync(1000);
     await h.lookupAnswers([record({ status: 'match' })]);
     expect(h.row()).toMatchObject({ status: 4, sent: false });
     expect(h.calls.filter((c) => c.kind === 'add')).toHaveLength(1);
   });
 
-  it('an add that did not arrive is sent again (against the first baseline)', async () => {
+  it('an add that did not arrive (the imported parcel still unseen) is sent again', async () => {
     const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
     await h.lookupAnswers([record({ status: 'init', count: 2 })]);
     await h.addFails();
     await vi.advanceTimersByTimeAsync(1000);
     await h.lookupAnswers([record({ status: 'init', count: 2 })]);
     expect(h.calls.filter((c) => c.kind === 'add')).toHaveLength(2);
-    expect(h.row()).toMatchObject({ status: 1, baseline: 2, sent: true });
-    await h.addAnswers([record({ status: 'scan', count: 3 })]);
+    expect(h.row()).toMatchObject({ status: 1, sent: true });
+    await h.addAnswers([record({ status: 'scan', count: 1 })]);
     expect(h.row().status).toBe(2);
+  });
+
+  it('an imported parcel whose add arrived without its answer is settled by the check, not sent again as a repeat', async () => {
+    // 2 units announced; the add sees that row with the 1 unit scanned: the units did not grow.
+    const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+    await h.lookupAnswers([record({ status: 'init', count: 2 })]);
+    await h.addFails();
+    await vi.advanceTimersByTimeAsync(1000);
+    h.feedback.mockClear();
+    await h.lookupAnswers([record({ status: 'match', count: 1, matchedUser: '小王', mainId: 41, subId: 0 })]);
+    expect(h.row()).toMatchObject({ status: 4, message: '已匹配：小王 的任务 41' });
+    expect(h.feedback).toHaveBeenLastCalledWith('matched');
+    expect(h.calls.filter((c) => c.kind === 'add')).toHaveLength(1);
   });
 
   it('a success retries the failed rows at once (the server answers again)', async () => {
@@ -377,7 +394,7 @@ describe('scan2 machine: no scan lost, nothing sent twice', () => {
     const h = harness({
       item: earbuds,
       nextKey: 3,
-      rows: [aRow({ key: 1, trackingId: 'A', status: 1, sent: true, baseline: 0 }), aRow({ key: 2, trackingId: 'B', status: 0 })],
+      rows: [aRow({ key: 1, trackingId: 'A', status: 1, sent: true }), aRow({ key: 2, trackingId: 'B', status: 0 })],
     });
     expect(h.snap().context.item).toEqual(earbuds);
     expect(h.last('lookup').input).toEqual({ trackingId: 'A' });
@@ -553,6 +570,8 @@ describe('a product code scanned on scan2', () => {
     const rows = [aRow({ key: 1 }), aRow({ key: 2, itemId: charger.id, itemName: charger.itemName, upc: charger.upc }), aRow({ key: 3 })];
     expect(loadedItems({ item: nintendo, rows })).toEqual([nintendo, earbuds, charger]);
     expect(loadedItems({ item: null, rows: [] })).toEqual([]);
+    // The oldest row's product too.
+    expect(loadedItems({ item: null, rows: [rows[1]!, rows[0]!] })).toEqual([earbuds, charger]);
   });
 
   it('the chosen product’s own code makes no tracking row: the product stays chosen, with a warning and its own sound', () => {
@@ -584,5 +603,274 @@ describe('a product code scanned on scan2', () => {
     expect(scanVerdict({ item: charger, rows: [] }, charger.upc)).toEqual({ ok: true, code: charger.upc });
     // A valid GTIN of no loaded product is a tracking id here (the server refuses a catalog product's).
     expect(scanVerdict({ item: charger, rows: [] }, '4901234567894')).toEqual({ ok: true, code: '4901234567894' });
+  });
+});
+
+// ------------------------------------------------------------------ what the clerk reads and hears
+//
+// Rules a mutation run (decision 042) showed no test pinned: the banner's code and words, a row's
+// time and message, which rows a retry or the clear button touches, the numbering after a reload.
+
+describe('scan2 machine: the banner and a new row', () => {
+  const notice = (h: ReturnType<typeof harness>) => h.snap().context.notice;
+
+  it('a new row carries the time it was scanned and no words yet; the banner names the accepted code', () => {
+    const h = harness({ item: earbuds });
+    h.actor.send({ type: 'scan.code', code: ' 1Z001 ', at: 1_764_400_000_000 });
+    expect(h.row()).toMatchObject({ status: 0, scannedAt: 1_764_400_000_000, message: '', attempts: 0 });
+    expect(notice(h)).toEqual({ kind: 'accepted', code: '1Z001' });
+  });
+
+  it('the banner shows a repeat, a refused code and a product code as scanned, without the blanks around it', () => {
+    const h = harness({ item: earbuds });
+    h.scan('1Z001');
+    h.scan(' 1Z001 ');
+    expect(notice(h)).toEqual({ kind: 'duplicate', code: '1Z001', message: '该快递单号已在列表中，等待提交' });
+    h.scan(' PH-CMD-SUBMIT ');
+    expect(notice(h)).toEqual({ kind: 'refused', code: 'PH-CMD-SUBMIT', message: '这是扫描入库页面的指令条码，不是快递单号' });
+    h.scan(` ${earbuds.upc} `);
+    expect(notice(h)).toEqual({
+      kind: 'product',
+      code: earbuds.upc,
+      message: '这是商品条码（UPC），不是快递单号：请扫描包裹上的快递面单（已选择商品：蓝牙耳机）',
+    });
+    expect(h.rows()).toHaveLength(1);
+  });
+
+  it('a blank scan (the scanner’s Enter alone) makes no row, no banner and no sound', () => {
+    const h = harness({ item: earbuds });
+    h.scan('   ');
+    expect(h.rows()).toEqual([]);
+    expect(notice(h)).toBeNull();
+    expect(h.feedback).not.toHaveBeenCalled();
+  });
+
+  it('choosing a product clears the last banner', () => {
+    const h = harness();
+    h.scan('1Z001');
+    expect(notice(h)?.kind).toBe('refused');
+    h.select();
+    expect(notice(h)).toBeNull();
+  });
+
+  it('with a UPC the UPC decides: a record of the same item under another code is another product', () => {
+    expect(settledStatus([record({ upc: '4901234567894', status: 'match' })], aRow())).toBe(2);
+    expect(checkOutcome(aRow(), [record({ upc: '4901234567894', status: 'scan' })])).toEqual({ kind: 'send' });
+  });
+
+  it('a product without a UPC is known by its item', () => {
+    const soap = aRow({ itemId: 8, itemName: '手工皂', upc: '' });
+    expect(checkOutcome(soap, [record({ upc: 'SOAP-8', itemId: 8, status: 'scan' })])).toEqual({ kind: 'duplicate' });
+    expect(settledStatus([record({ upc: 'SOAP-8', itemId: 8, status: 'match' })], soap)).toBe(4);
+    expect(settledStatus([record({ upc: 'SOAP-9', itemId: 9, status: 'match' })], soap)).toBe(2);
+  });
+
+  it('a matched record without its task names no task', () => {
+    expect(settledMessage([record({ status: 'match', matchedUser: '小王', mainId: null })], aRow())).toBe('');
+  });
+
+  it('only a pending row offers delete and submit: a settled row beside a pending one keeps its status', () => {
+    const h = harness({ item: earbuds, rows: [aRow({ key: 1, trackingId: 'A', status: 2 }), aRow({ key: 2, trackingId: 'B', status: 0 })] });
+    expect(h.snap().can({ type: 'row.delete', key: 1 })).toBe(false);
+    expect(h.snap().can({ type: 'row.submit', key: 1 })).toBe(false);
+    h.actor.send({ type: 'row.delete', key: 1 });
+    h.actor.send({ type: 'row.submit', key: 1 });
+    expect(h.rows().map((r) => r.status)).toEqual([2, 0]);
+    expect(h.calls).toEqual([]);
+  });
+
+  it('submitting all pending rows, or the next scan, leaves the rows already sent or failed as they are', () => {
+    const rows = [
+      aRow({ key: 1, trackingId: 'A', status: 2 }),
+      aRow({ key: 2, trackingId: 'B', status: 3, retryable: false }),
+      aRow({ key: 3, trackingId: 'C' }),
+    ];
+    let h = harness({ item: earbuds, rows });
+    h.actor.send({ type: 'rows.submitPending' });
+    expect(h.rows().map((r) => r.status)).toEqual([2, 3, 1]);
+    h = harness({ item: earbuds, rows });
+    h.scan('D');
+    expect(h.rows().map((r) => r.status)).toEqual([2, 3, 1, 0]);
+  });
+});
+
+describe('scan2 machine: failures and retries the clerk sees', () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it('a check the server refuses keeps its words and is tried again neither after the backoff nor on retry.now', async () => {
+    const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+    await h.lookupFails({ retryable: false, message: 'A00003 无权限' });
+    expect(h.row()).toMatchObject({ status: 3, retryable: false, message: 'A00003 无权限' });
+    expect(h.feedback).toHaveBeenLastCalledWith('failed');
+    await vi.advanceTimersByTimeAsync(10 * RETRY_MAX_MS);
+    h.actor.send({ type: 'retry.now' });
+    await flush();
+    expect(h.calls).toHaveLength(1);
+  });
+
+  it('a refusal without words shows none (the stored list holds text)', async () => {
+    const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+    await h.lookupFails({ retryable: false } as Scan2SendError);
+    expect(h.row()).toMatchObject({ status: 3, retryable: false, message: '' });
+  });
+
+  it('without the page’s calls (the bare machine) a queued row fails, is kept and will be retried', async () => {
+    const actor = createActor(scan2Machine, { input: { item: earbuds, rows: [aRow({ status: 1 })] } }).start();
+    await flush();
+    expect(actor.getSnapshot().context.rows).toMatchObject([{ status: 3, retryable: true, message: '' }]);
+    actor.stop();
+  });
+
+  it('a call rejected with anything else (text, nothing) leaves the row failed and retried, with no words', async () => {
+    for (const error of ['oops', null, undefined]) {
+      const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+      await h.lookupFails(error as unknown as Scan2SendError);
+      expect(h.row()).toMatchObject({ status: 3, retryable: true, message: '' });
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(h.calls).toHaveLength(2);
+    }
+  });
+
+  it('retry.now starts the backoff again: the next wait is a full second', async () => {
+    const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+    await h.lookupFails();
+    await vi.advanceTimersByTimeAsync(500);
+    h.actor.send({ type: 'retry.now' });
+    await flush();
+    await h.lookupFails();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(h.calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(h.calls).toHaveLength(3);
+  });
+
+  it('a row after settled ones is checked, sent and sounded as itself', async () => {
+    const done = aRow({ key: 1, trackingId: 'A', itemId: charger.id, itemName: charger.itemName, upc: charger.upc, status: 2, attempts: 3 });
+    const h = harness({ item: earbuds, rows: [done, aRow({ key: 2, trackingId: 'B', status: 1 })] });
+    await h.lookupAnswers([]);
+    expect(h.last('add').input).toEqual({ trackingId: 'B', itemId: earbuds.id, upc: earbuds.upc, count: 1 });
+    await h.addFails();
+    expect(h.feedback).toHaveBeenLastCalledWith('failed');
+    await vi.advanceTimersByTimeAsync(1000);
+    await h.lookupAnswers([]);
+    await h.addAnswers([record({ trackingId: 'B', status: 'scan' })]);
+    expect(h.row(2).status).toBe(2);
+    expect(h.feedback.mock.calls).toEqual([['failed'], ['accepted']]);
+  });
+
+  it('a repeat found by the check of a row after another product’s row is refused, and the next row is checked', async () => {
+    const other = aRow({ key: 1, trackingId: 'A', itemId: charger.id, itemName: charger.itemName, upc: charger.upc, status: 2 });
+    const h = harness({ item: earbuds, rows: [other, aRow({ key: 2, trackingId: 'B', status: 1 }), aRow({ key: 3, trackingId: 'C', status: 1 })] });
+    await h.lookupAnswers([record({ trackingId: 'B', status: 'scan' })]);
+    expect(h.row(2)).toMatchObject({ status: 3, retryable: false, message: 'tracking已提交过' });
+    expect(h.last('lookup').input).toEqual({ trackingId: 'C' });
+    expect(h.calls.filter((c) => c.kind === 'add')).toHaveLength(0);
+  });
+
+  it('a dropped check shows the words of its failure and is retried', async () => {
+    const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+    await h.lookupFails({ retryable: true, message: '网络连接失败' });
+    expect(h.row()).toMatchObject({ status: 3, retryable: true, message: '网络连接失败' });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(h.calls).toHaveLength(2);
+  });
+
+  it('a failure without the words of an answer (a thrown TypeError) is retried and shows no words of its own', async () => {
+    const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+    await h.lookupFails(new TypeError('Failed to fetch') as unknown as Scan2SendError);
+    expect(h.row()).toMatchObject({ status: 3, retryable: true, message: '' });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(h.calls).toHaveLength(2);
+  });
+
+  it('only the first failed add of a row sounds; its retries stay quiet', async () => {
+    const h = harness({ item: earbuds, rows: [aRow({ status: 1 })] });
+    await h.lookupAnswers([]);
+    await h.addFails();
+    expect(h.feedback).toHaveBeenLastCalledWith('failed');
+    h.feedback.mockClear();
+    await vi.advanceTimersByTimeAsync(1000);
+    await h.lookupAnswers([]);
+    await h.addFails();
+    expect(h.feedback).not.toHaveBeenCalled();
+    expect(h.row()).toMatchObject({ status: 3, attempts: 2 });
+  });
+
+  it('a refused row stays failed when the others are retried, after the backoff and on retry.now', async () => {
+    const h = harness({
+      item: earbuds,
+      rows: [aRow({ key: 1, trackingId: 'A', status: 3, retryable: false, message: '商品不存在' }), aRow({ key: 2, trackingId: 'B', status: 1 })],
+    });
+    await h.lookupFails();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(h.row(2).status).toBe(1);
+    await h.lookupFails();
+    h.actor.send({ type: 'retry.now' });
+    await flush();
+    expect(h.row(1)).toMatchObject({ status: 3, message: '商品不存在' });
+    expect(h.calls.map((c) => c.input.trackingId)).toEqual(['B', 'B', 'B']);
+  });
+
+  it('an earlier add found arrived sounds as settled and retries the failed rows at once', async () => {
+    const h = harness({
+      item: earbuds,
+      rows: [aRow({ key: 1, trackingId: 'A', status: 3, attempts: 1 }), aRow({ key: 2, trackingId: 'B', status: 1, sent: true })],
+    });
+    await h.lookupAnswers([record({ trackingId: 'B', status: 'unmatch' })]);
+    expect(h.row(2).status).toBe(5);
+    expect(h.feedback).toHaveBeenLastCalledWith('unmatched');
+    expect(h.row(1).status).toBe(1);
+    expect(h.last('lookup').input).toEqual({ trackingId: 'A' });
+  });
+});
+
+describe('scan2 machine: the list', () => {
+  beforeEach(() => void vi.useFakeTimers());
+  afterEach(() => void vi.useRealTimers());
+
+  it('clearing the list drops the rows that are done (2, 4, 5, 9, refused 3) and keeps every row not yet on the server', () => {
+    const rows = (
+      [
+        ['P', 0, true],
+        ['Q', 1, true],
+        ['R', 3, true],
+        ['X', 3, false],
+        ['S', 2, true],
+        ['M', 4, true],
+        ['U', 5, true],
+        ['D', 9, true],
+      ] as const
+    ).map(([trackingId, status, retryable], i) => aRow({ key: i + 1, trackingId, status, retryable }));
+    const h = harness({ item: earbuds, rows });
+    h.actor.send({ type: 'rows.clearSettled' });
+    expect(h.rows().map((r) => r.trackingId)).toEqual(['P', 'Q', 'R']);
+  });
+
+  it(`past ${SETTLED_ROWS_KEPT} rows done, the oldest drop off first`, () => {
+    const done = [2, 4, 5, 9] as const;
+    const rows = Array.from({ length: SETTLED_ROWS_KEPT + 2 }, (_, i) => aRow({ key: i + 10, trackingId: `S${i}`, status: done[i % 4]! }));
+    const h = harness({ item: earbuds, rows });
+    h.scan('NEW');
+    expect(h.rows()).toHaveLength(SETTLED_ROWS_KEPT + 1);
+    expect(h.rows()[0]!.trackingId).toBe('S2');
+    expect(h.rows().at(-2)!.trackingId).toBe(`S${SETTLED_ROWS_KEPT + 1}`);
+  });
+
+  it('a restored list numbers a new row after its last one: deleting the new row leaves the others', () => {
+    const h = harness({ item: earbuds, rows: [aRow({ key: 1, trackingId: 'A' }), aRow({ key: 2, trackingId: 'B' })] });
+    h.scan('C');
+    h.actor.send({ type: 'row.delete', key: 3 });
+    expect(h.rows().map((r) => [r.key, r.trackingId, r.status])).toEqual([
+      [1, 'A', 1],
+      [2, 'B', 1],
+      [3, 'C', 9],
+    ]);
+  });
+
+  it('the stored numbering goes on after rows were cleared', () => {
+    const h = harness({ item: earbuds, nextKey: 40, rows: [aRow({ key: 1, trackingId: 'A', status: 2 })] });
+    h.scan('C');
+    expect(h.rows().map((r) => r.key)).toEqual([1, 40]);
   });
 });

@@ -43,7 +43,6 @@ function store(value: { item?: typeof item5 | null; rows?: Partial<Scan2Row>[]; 
     retryable: true,
     attempts: 0,
     sent: false,
-    baseline: null,
     scannedAt: 0,
     ...row,
   }));
@@ -223,7 +222,7 @@ describe('/admin/scan2: no scan is lost', () => {
   });
 
   it('a row caught mid-send by a reload is checked again and, having arrived, not sent twice', async () => {
-    store({ item: item5, rows: [{ trackingId: '1Z001', status: 1, sent: true, baseline: 0, attempts: 1 }] });
+    store({ item: item5, rows: [{ trackingId: '1Z001', status: 1, sent: true, attempts: 1 }] });
     const server = createReceivingFake({ records: [aScan({ trackingId: '1Z001', status: 'unmatch' })] });
     await openScan2(server);
     await waitFor(async () => expect(await statusOf('1Z001')).toBe('匹配失败'));
@@ -265,6 +264,22 @@ describe('/admin/scan2: no scan is lost', () => {
     expect(callsTo(server, '/add')).toHaveLength(1);
     expect(server.records).toHaveLength(1);
     expect(server.records[0]!.count).toBe(1);
+  });
+
+  it('an imported parcel whose add answer was lost is found seen by the retry: its match, not tracking已提交过', async () => {
+    // 2 units announced; the add sees that row with the 1 unit scanned, so the units do not grow.
+    store({ item: item5, rows: [{ trackingId: '1Z001' }] });
+    const server = createReceivingFake({ records: [aScan({ trackingId: '1Z001', status: 'init', count: 2 })] });
+    server.matching.add('1Z001');
+    await openScan2(server);
+    server.loseNextAddAnswer = true;
+    fireEvent.click(within(await rowOf('1Z001')).getByRole('button', { name: '提交' }));
+    await waitFor(async () => expect(await statusOf('1Z001')).toBe('失败'));
+
+    await userEvent.setup().click(screen.getByRole('button', { name: '立即重试' }));
+    await waitFor(async () => expect(await statusOf('1Z001')).toBe('匹配成功'));
+    expect(callsTo(server, '/add')).toHaveLength(1);
+    expect(server.records).toMatchObject([{ status: 'match', count: 1 }]);
   });
 
   it('a server error (A00005) is retried; a refusal of the row is shown and kept', async () => {

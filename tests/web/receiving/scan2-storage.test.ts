@@ -16,7 +16,6 @@ const row = (trackingId: string) => ({
   retryable: true,
   attempts: 0,
   sent: false,
-  baseline: null,
   scannedAt: 0,
 });
 const rowsOf = (key: string) => (createScan2Store(key).read().rows ?? []).map((r) => r.trackingId);

@@ -79,7 +79,6 @@ const rowSchema = v.object({
   retryable: v.boolean(),
   attempts: v.number(),
   sent: v.boolean(),
-  baseline: v.nullable(v.number()),
   scannedAt: v.number(),
 });
 
