@@ -39,6 +39,12 @@ describe('who is served first from a short parcel', () => {
     expect(a.records.get(11)!.status).toBe('match');
   });
 
+  it('among settled tasks too, the earliest record is served first whatever order the records come in', () => {
+    const a = allocate([scan(1, 'X', 2)], [rec(11, 2, 2, { settled: true }), rec(10, 1, 2, { settled: true })]);
+    expect(arrived(a)).toEqual({ 10: 2, 11: 0 });
+    expect(a.records.get(11)!.problem).toEqual({ kind: 'shortShared', scanned: 2 });
+  });
+
   it('a row stays with the task it was tied to when it still fits, so matching again does not reshuffle ties', () => {
     const a = allocate([scan(1, 'X', 1, { status: 'match', taskId: 2 }), scan(2, 'X', 1)], [rec(10, 1, 1), rec(11, 2, 1)]);
     expect(a.pieces.get(1)).toEqual([{ count: 1, recordId: 11, taskId: 2 }]);
@@ -64,6 +70,20 @@ describe('what a row holds and whose it stays', () => {
     expect(a.pieces.get(1)).toEqual([
       { count: 1, recordId: 11, taskId: 2 },
       { count: 2, recordId: 10, taskId: 1 },
+    ]);
+  });
+
+  it('a row whose task takes none of it stays the earliest record’s; what nobody took is split off to the queue', () => {
+    // Tied to task 3, which no longer records this parcel: the row is not left as the admin's leftovers.
+    const surplus = allocate([scan(1, 'X', 3, { status: 'match', taskId: 3 })], [rec(10, 1, 1)]);
+    expect(surplus.pieces.get(1)).toEqual([
+      { count: 1, recordId: 10, taskId: 1 },
+      { count: 2, recordId: null, taskId: null },
+    ]);
+    const two = allocate([scan(1, 'X', 3, { status: 'match', taskId: 3 })], [rec(10, 1, 1), rec(11, 2, 2)]);
+    expect(two.pieces.get(1)).toEqual([
+      { count: 1, recordId: 10, taskId: 1 },
+      { count: 2, recordId: 11, taskId: 2 },
     ]);
   });
 

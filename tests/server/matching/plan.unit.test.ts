@@ -344,6 +344,18 @@ describe('the matching planner', () => {
     expect(task(s, 1)).toEqual({ status: 'open', productCount: 2, canSplit: true });
   });
 
+  it('an open task counts every unit that arrives, though its status and canSplit stay the same', () => {
+    const s = world(3);
+    s.addRecord(1, 'T1', 3);
+    s.scan('T1', 'X', 1);
+    expect(task(s, 1)).toEqual({ status: 'open', productCount: 1, canSplit: true });
+    s.scan('T1', 'X', 1);
+    expect(task(s, 1)).toEqual({ status: 'open', productCount: 2, canSplit: true });
+    // Matched again with nothing new: the open task gets no event, so its history gains no entry.
+    const again = s.match({ trackingIds: ['T1'], actor: null }).plan;
+    expect([again.report.changedTaskIds, again.taskUpdates, again.audits]).toEqual([[], [], []]);
+  });
+
   it('names every task it judged once, in id order, those asked for included', () => {
     const s = world(1, 1);
     s.addRecord(2, 'T1', 1);
