@@ -38,12 +38,22 @@ export const STAMP: Partial<Record<PaymentEvent['type'], 'agreedAt' | 'paidAt' |
 export const decidePayment = (row: Pick<PaymentRow, 'status'>, event: PaymentEvent): Decision<PaymentStatus> =>
   decide(paymentMachine, row.status, {}, event, explainPaymentRefusal);
 
-/** Does the machine emit anything (to the tasks) on `event` from some state? Then its tasks are locked first. */
-const emitsOnSomeState = (event: PaymentEvent) =>
-  PAYMENT_STATUSES.some((status) => {
-    const d = decidePayment({ status }, event);
-    return d.ok && (d.emits?.length ?? 0) > 0;
-  });
+/**
+ * Does the machine emit anything (to the tasks) on `event` from some state? Then its tasks are
+ * locked first. Asked once per event type (events carry nothing else the machine reads).
+ */
+const emitting = new Map<PaymentEvent['type'], boolean>();
+function emitsOnSomeState(event: PaymentEvent): boolean {
+  let answer = emitting.get(event.type);
+  if (answer === undefined) {
+    answer = PAYMENT_STATUSES.some((status) => {
+      const d = decidePayment({ status }, event);
+      return d.ok && (d.emits?.length ?? 0) > 0;
+    });
+    emitting.set(event.type, answer);
+  }
+  return answer;
+}
 
 export const paymentEntity: Entity<PaymentRow, PaymentStatus, PaymentEvent> = {
   name: 'payment',
