@@ -85,7 +85,11 @@ export const paymentEntity: Entity<PaymentRow, PaymentStatus, PaymentEvent> = {
     await lockForMatching(tx, await trackingIdsOfTasks(tx, taskIds), taskIds);
   },
   follow: {
-    /** The applications' tasks are paid (processing -> finished; refused otherwise, and nothing is written). */
+    /**
+     * The applications' tasks are paid (processing -> finished; refused otherwise, and nothing is
+     * written). The store reads the tasks FOR UPDATE again: lockFirst took those locks, so this
+     * read waits for nothing and is the read the machine needs anyway.
+     */
     'task.pay': async (tx, actor, moved, event) => {
       const taskIds = moved.map((m) => m.after.taskId);
       await transition(tx, taskEntity, actor, taskIds, event as TaskEvent);

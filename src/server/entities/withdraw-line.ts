@@ -16,53 +16,15 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '../db/client.ts';
 import { paymentApplies, withdrawOrderApplies, withdrawRequests } from '../db/schema/money.ts';
 import { withdrawLineChanged } from '../live/publish.ts';
-import type { components } from '../../api/schema';
-import { masked } from '../money/card-crypto.ts';
-import { fromCents } from '../money/cents.ts';
+import { lineOut, type LineRow } from '../money/withdraw-shapes.ts';
 import { paymentEntity } from './payment.ts';
+
+export type { LineRow } from '../money/withdraw-shapes.ts';
 import { transition, type Entity, type Follow } from './store.ts';
 
-export type LineRow = typeof withdrawRequests.$inferSelect;
 /** An order event with every line of the orders it concerns (order.pay's lineIds may name lines of several). */
 export type OrderLinesEvent = WithdrawOrderEvent & { lines: readonly LineRow[] };
-type WithdrawRequestOut = components['schemas']['WithdrawRequest'];
 export type WithdrawLineEvent = { type: 'wd.changeCard' } | OrderLinesEvent;
-
-/**
- * The public orderId of a stored order_id.
- *
- * The contract carries orderId as an integer; withdraw_orders.order_id (the text the lines and
- * links reference) is the decimal text of the order's own serial id, taken from the sequence before
- * the insert, so the public orderId is withdraw_orders.id and order_id = String(id). Nothing else
- * ever writes order_id.
- */
-export const publicOrderId = (orderId: string): number => Number(orderId);
-/** A line as every response shows it (card fields masked; the contract keeps SPEC's *Encrypt names for the masks). */
-export function lineOut(r: LineRow, nickName?: string): WithdrawRequestOut {
-  const accountName = masked(r.accountNameLast4);
-  const cardNo = r.cardNoEncrypt ? masked(r.cardNoLast4) : '';
-  return {
-    id: r.id,
-    userId: r.userId,
-    ...(nickName !== undefined ? { nickName } : {}),
-    orderId: publicOrderId(r.orderId),
-    cardId: r.cardId,
-    paymentType: r.paymentType,
-    accountNameEncrypt: accountName,
-    cardNoEncrypt: cardNo,
-    accountName,
-    cardNo,
-    address: r.address,
-    withdrawAmount: fromCents(r.withdrawAmount),
-    userNote: r.userNote,
-    status: r.status,
-    cancelFlag: r.cancelFlag,
-    adminNote: r.adminNote,
-    adminNote2: r.adminNote2,
-    createdAt: r.createdAt.getTime(),
-    updatedAt: r.updatedAt.getTime(),
-  };
-}
 
 type OrderDecision = OrderAnswer | { ok: false; msg: string };
 const answersOf = new WeakMap<OrderLinesEvent, Map<string, OrderDecision>>();

@@ -7,7 +7,7 @@
 import { CARD_LABELS, cardTypeLabel, paymentTypeLabel } from '../../../machines/bank-card.ts';
 import { fromCents } from '../money/cents.ts';
 import type { PaymentLine } from '../money/payout-details.ts';
-import { publicOrderId } from '../money/withdraw-service.ts';
+import { publicOrderId } from '../money/withdraw-shapes.ts';
 import { CONFIRM_HEADERS } from './withdraw-confirm-upload.ts';
 import { writeWorkbook } from './xlsx-write.ts';
 

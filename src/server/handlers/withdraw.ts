@@ -12,7 +12,6 @@ import {
   agreeCancel,
   changeCard,
   inMoneyTransaction,
-  lineOut,
   listLines,
   markPaid,
   payBatch,
@@ -25,6 +24,7 @@ import {
   type WithdrawFilters,
 } from '../money/withdraw-service.ts';
 import { formatTime } from '../dates.ts';
+import { lineOut } from '../money/withdraw-shapes.ts';
 import { issueDownloadToken, redeemDownloadToken, DOWNLOAD_MESSAGES } from '../files/download-tokens.ts';
 import { confirmWithdrawUpload, withdrawConfirmMessages } from '../files/withdraw-confirm-upload.ts';
 import { withdrawExportFilters, withdrawExportTimezone, withdrawLinesForExport, withdrawWorkbook } from '../files/withdraw-export.ts';

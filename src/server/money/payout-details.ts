@@ -17,7 +17,8 @@ import { AppError, badRequest, Code, notFound } from '../errors.ts';
 import { isDbId, parseIdList } from '../ids.ts';
 import { decryptField, type CardField } from './card-crypto.ts';
 import { anyInt } from './payment-transitions.ts';
-import { lineAudit, withdrawWhere, type LineRow } from './withdraw-service.ts';
+import { lineAudit, withdrawWhere } from './withdraw-service.ts';
+import type { LineRow } from './withdraw-shapes.ts';
 
 type WithdrawCardDetails = components['schemas']['WithdrawCardDetails'];
 type PaymentFileRequest = components['schemas']['PaymentFileRequest'];

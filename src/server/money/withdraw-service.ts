@@ -35,11 +35,9 @@ import { anyInt, lockPayments } from './payment-transitions.ts';
 import { publishLive } from '../live/publish.ts';
 import { paymentEntity } from '../entities/payment.ts';
 import { applyToLocked, auditOf, transition } from '../entities/store.ts';
-import { decideOrders, withdrawLineEntity, type LineRow } from '../entities/withdraw-line.ts';
+import { decideOrders, withdrawLineEntity } from '../entities/withdraw-line.ts';
+import type { LineRow } from './withdraw-shapes.ts';
 
-export { lineOut, publicOrderId } from '../entities/withdraw-line.ts';
-
-export type { LineRow } from '../entities/withdraw-line.ts';
 type WithdrawSubmitRequest = components['schemas']['WithdrawSubmitRequest'];
 
 export const withdrawServiceMessages = {

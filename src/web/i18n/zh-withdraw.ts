@@ -113,6 +113,13 @@ export const withdrawText = {
     collectNamed: (id: number, orderId: number) => `确认收款：提现 #${id}（订单 ${orderId}）`,
   },
 
+  // ------------------------------------------------------------ a withdrawal's applications (request and receipt dialogs)
+  applications: {
+    colTaskId: '任务ID',
+    colItemName: '商品名称',
+    colIncome: '收入',
+  },
+
   // ------------------------------------------------------------ confirming receipt of a paid line's order
   receipt: {
     title: (orderId: number) => `确认收款：订单 ${orderId}`,
@@ -120,9 +127,6 @@ export const withdrawText = {
     caption: '订单的付款申请',
     loading: '加载中…',
     loadFailed: '付款申请加载失败',
-    colTask: '任务ID',
-    colItem: '商品名称',
-    colIncome: '收入',
     colStatus: '状态',
     total: (amount: string) => `待确认合计：${amount}`,
     nothing: '该订单没有待确认收款的付款申请（已全部确认，或订单中还有未付款的提现）。',
@@ -137,9 +141,6 @@ export const withdrawText = {
     tasks: '选择要提现的任务',
     tasksCaption: '可提现的任务',
     noTasks: '没有可提现的任务',
-    colTaskId: '任务ID',
-    colItemName: '商品名称',
-    colIncome: '收入',
     selectTask: (task: string) => `选择任务 ${task}`,
     selectAll: '选择全部任务',
     /** SPEC §5 names the two sums "任务合计" and "提现合计". */

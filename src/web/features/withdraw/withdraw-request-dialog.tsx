@@ -13,7 +13,6 @@ import { amountToCents, withdrawMessages, withdrawRequestError } from '../../../
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/dialog';
 import { Form, FormError, SelectField, TextField, useValibotForm } from '../../components/ui/form';
-import { formatMoney } from '../../components/ui/format';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useRemote } from '../../lib/use-remote';
@@ -21,6 +20,7 @@ import { useAppContext } from '../../app/app-context';
 import { loadWithdrawableApplies, requestWithdraw, type BankCard, type PaymentApply, type WithdrawSubmitRequest } from './withdraw-api';
 import { formatCents, fromCents, toCents } from '../../../../machines/cents';
 import { cardLabel } from './withdraw-rules';
+import { ApplicationsTable } from './applications-table';
 
 const t = zh.withdraw.dialog;
 
@@ -249,49 +249,32 @@ function TaskPicker({ control, applies }: { control: Control<RequestValues>; app
   const set = (ids: Iterable<number>) => field.onChange(applies.map((apply) => apply.id).filter((id) => new Set(ids).has(id)));
   return (
     <div className="max-h-64 overflow-y-auto rounded-md border border-slate-200">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
-        <caption className="sr-only">{t.tasksCaption}</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className="w-10 px-3 py-2 text-center">
-              <input
-                type="checkbox"
-                aria-label={t.selectAll}
-                checked={all}
-                onChange={() => set(all ? [] : applies.map((apply) => apply.id))}
-                className="size-4 rounded border-slate-300 align-middle"
-              />
-            </th>
-            <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">
-              {t.colTaskId}
-            </th>
-            <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">
-              {t.colItemName}
-            </th>
-            <th scope="col" className="px-3 py-2 text-right font-medium text-slate-600">
-              {t.colIncome}
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {applies.map((apply) => (
-            <tr key={apply.id} className={chosen.has(apply.id) ? 'bg-blue-50' : undefined}>
-              <td className="px-3 py-2 text-center">
-                <input
-                  type="checkbox"
-                  aria-label={t.selectTask(taskDisplayId(apply))}
-                  checked={chosen.has(apply.id)}
-                  onChange={(e) => set(e.target.checked ? [...chosen, apply.id] : [...chosen].filter((id) => id !== apply.id))}
-                  className="size-4 rounded border-slate-300 align-middle"
-                />
-              </td>
-              <td className="px-3 py-2 tabular-nums">{taskDisplayId(apply)}</td>
-              <td className="px-3 py-2">{apply.itemName}</td>
-              <td className="px-3 py-2 text-right tabular-nums">{formatMoney(apply.income)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ApplicationsTable
+        applies={applies}
+        caption={t.tasksCaption}
+        rowClassName={(apply) => (chosen.has(apply.id) ? 'bg-blue-50' : undefined)}
+        before={{
+          className: 'w-10 px-3 py-2 text-center',
+          header: (
+            <input
+              type="checkbox"
+              aria-label={t.selectAll}
+              checked={all}
+              onChange={() => set(all ? [] : applies.map((apply) => apply.id))}
+              className="size-4 rounded border-slate-300 align-middle"
+            />
+          ),
+          cell: (apply) => (
+            <input
+              type="checkbox"
+              aria-label={t.selectTask(taskDisplayId(apply))}
+              checked={chosen.has(apply.id)}
+              onChange={(e) => set(e.target.checked ? [...chosen, apply.id] : [...chosen].filter((id) => id !== apply.id))}
+              className="size-4 rounded border-slate-300 align-middle"
+            />
+          ),
+        }}
+      />
     </div>
   );
 }

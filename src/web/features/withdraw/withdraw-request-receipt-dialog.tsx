@@ -6,12 +6,10 @@
 // apply list's button), then says how many went through or the server's words, and the page reloads.
 import { useCallback, useState, type JSX } from 'react';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../../../machines/payment.machine';
-import { taskDisplayId } from '../../../../machines/task.machine';
 import { errorText } from '../../../api/client';
 import { useAppContext } from '../../app/app-context';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/dialog';
-import { formatMoney } from '../../components/ui/format';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
@@ -20,6 +18,7 @@ import { loadOrderApplies, type PaymentApply, type WithdrawRequest } from './wit
 import { confirmCollect } from '../../lib/task-calls';
 import { formatCents, toCents } from '../../../../machines/cents';
 import { canCollect } from './withdraw-rules';
+import { ApplicationsTable } from './applications-table';
 
 const t = zh.withdraw.receipt;
 
@@ -102,37 +101,14 @@ function OrderApplies({ applies, collectable, totalCents }: { applies: PaymentAp
     <div className="flex flex-col gap-3 text-sm">
       <p className="text-slate-600">{t.intro}</p>
       <div className="overflow-x-auto rounded-md border border-slate-200">
-        <table className="min-w-full divide-y divide-slate-200">
-          <caption className="sr-only">{t.caption}</caption>
-          <thead className="bg-slate-50">
-            <tr>
-              <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">
-                {t.colTask}
-              </th>
-              <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">
-                {t.colItem}
-              </th>
-              <th scope="col" className="px-3 py-2 text-right font-medium text-slate-600">
-                {t.colIncome}
-              </th>
-              <th scope="col" className="px-3 py-2 text-left font-medium text-slate-600">
-                {t.colStatus}
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {applies.map((apply) => (
-              <tr key={apply.id}>
-                <td className="px-3 py-2 tabular-nums">{taskDisplayId(apply)}</td>
-                <td className="px-3 py-2">{apply.itemName}</td>
-                <td className="px-3 py-2 text-right tabular-nums">{formatMoney(apply.income)}</td>
-                <td className="px-3 py-2">
-                  <StatusBadge tone={canCollect(apply) ? 'success' : 'neutral'}>{statusText(apply.status)}</StatusBadge>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ApplicationsTable
+          applies={applies}
+          caption={t.caption}
+          after={{
+            header: t.colStatus,
+            cell: (apply) => <StatusBadge tone={canCollect(apply) ? 'success' : 'neutral'}>{statusText(apply.status)}</StatusBadge>,
+          }}
+        />
       </div>
       {collectable > 0 ? (
         <p className="font-medium text-slate-800 tabular-nums">{t.total(formatCents(totalCents))}</p>
