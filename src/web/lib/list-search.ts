@@ -66,3 +66,20 @@ export const flagParam = v.optional(
 export function definedOnly<T extends object>(query: T): T {
   return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as T;
 }
+
+/**
+ * What a list page gives its filter form: `key` (a new URL, from the back button or a link,
+ * re-seeds the form), apply (the filters, from the first page at the same size) and reset (back to
+ * `cleared`, newest first by default).
+ */
+export function filterForm<S extends { page?: number; size?: number }>(
+  search: S,
+  onSearch: (next: S) => void,
+  cleared: Partial<S> = { isDesc: true } as unknown as Partial<S>,
+): { key: string; onApply: (filters: Omit<S, 'page' | 'size'>) => void; onReset: () => void } {
+  return {
+    key: JSON.stringify({ ...search, page: undefined, size: undefined }),
+    onApply: (filters) => onSearch({ ...filters, page: 0, size: search.size } as S),
+    onReset: () => onSearch({ ...cleared, page: 0, size: search.size } as S),
+  };
+}

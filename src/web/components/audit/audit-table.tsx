@@ -14,6 +14,7 @@ import { FilterBar } from '../ui/filter-bar';
 import { SelectField, useValibotForm } from '../ui/form';
 import { PagedTable, type PageSearch } from '../ui/paged-table';
 import { AuditDiff } from './audit-diff';
+import { filterForm } from '../../lib/list-search';
 
 type AuditEntry = components['schemas']['AuditEntry'];
 type AuditPage = components['schemas']['AuditPage'];
@@ -82,18 +83,17 @@ export function AuditTable<S extends AuditSearch, F extends AuditFilterSchema>({
   caption,
   emptyText,
 }: AuditTableProps<S, F>): JSX.Element {
-  // A new URL (back button, a link) re-seeds the filter form.
-  const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
+  const form = filterForm(search, onSearch);
   const renderDiff = (entry: AuditEntry) => <AuditDiff entry={entry} fieldLabels={entry.entity === 'purchased' ? t.purchasedField : fieldLabels} />;
 
   return (
     <>
       <AuditFilters
-        key={filterKey}
+        key={form.key}
         search={search}
         filters={filters}
-        onApply={(next) => onSearch({ ...next, page: 0, size: search.size } as S)}
-        onReset={() => onSearch({ isDesc: true, page: 0, size: search.size } as S)}
+        onApply={form.onApply as (next: Filters<S> & { isDesc: boolean }) => void}
+        onReset={form.onReset}
       />
       <PagedTable
         columns={columns}

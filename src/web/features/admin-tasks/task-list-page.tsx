@@ -26,6 +26,7 @@ import type { AppUser, Task, TaskPage } from './admin-tasks-api';
 import { ADMIN_TASK_SIZE_OPTIONS, type TaskListSearch } from './admin-tasks-search';
 import { TaskRowActions } from './task-row-actions';
 import { idText, toId, userLabel, userOptions } from '../../lib/filter-fields';
+import { filterForm } from '../../lib/list-search';
 
 const t = zh.adminTasks;
 const L = t.list;
@@ -116,19 +117,13 @@ export function TaskListPage({ search, data, onSearch, renderRecords }: TaskList
 
   const columns = useMemo(() => taskColumns(data.users, here, reload, setRecords), [data.users, here, reload]);
 
-  // A new URL (back button, a link) re-seeds the filter form.
-  const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
+  const filters = filterForm(search, onSearch);
+  const filterKey = filters.key;
 
   return (
     <div className="flex min-w-0 flex-col gap-4">
       <PageHeader title={zh.titles.adminTasks} />
-      <TaskFilters
-        key={filterKey}
-        search={search}
-        users={data.users}
-        onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
-        onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
-      />
+      <TaskFilters key={filterKey} search={search} users={data.users} onApply={filters.onApply} onReset={filters.onReset} />
       <PagedTable
         columns={columns}
         search={search}

@@ -28,6 +28,7 @@ import { APPLY_LIST_SIZE_OPTIONS, type AdminApplyListSearch } from './apply-list
 import { ADMIN_PAYMENT_ACTIONS, paymentActions, type PaymentAction } from './payment-rules';
 import { confirmPayment, type AppUser, type PaymentApply, type PaymentApplyPage } from './payments-api';
 import { usePaymentAction } from './use-payment-action';
+import { filterForm } from '../../lib/list-search';
 
 const t = zh.payments;
 const A = t.admin;
@@ -120,19 +121,13 @@ export function AdminApplyListPage({ search, data, onSearch }: AdminApplyListPag
     return adminApplyColumns(data.users, running, perform);
   }, [api, data.users, run, running]);
 
-  // A new URL (back button, a link) re-seeds the filter form.
-  const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
+  const filters = filterForm(search, onSearch);
+  const filterKey = filters.key;
 
   return (
     <div className="flex min-w-0 flex-col gap-4">
       <PageHeader title={zh.titles.adminApplyList} />
-      <ApplyFilters
-        key={filterKey}
-        search={search}
-        users={data.users}
-        onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
-        onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
-      />
+      <ApplyFilters key={filterKey} search={search} users={data.users} onApply={filters.onApply} onReset={filters.onReset} />
       <PagedTable
         columns={columns}
         search={search}

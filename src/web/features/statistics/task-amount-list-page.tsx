@@ -19,7 +19,7 @@ import { PageHeader } from '../../components/ui/page';
 import { PagedTable, type PageResult } from '../../components/ui/paged-table';
 import { zh } from '../../i18n/zh';
 import { userOptions } from '../../lib/filter-fields';
-import { isDay } from '../../lib/list-search';
+import { isDay, filterForm } from '../../lib/list-search';
 import { offsetLabel, timezoneOffsetHours } from '../../lib/timezone';
 import { useAppContext } from '../../app/app-context';
 import { useDownload } from '../../navigation/use-download';
@@ -70,7 +70,8 @@ export function TaskAmountListPage({ search, data, onSearch }: TaskAmountListPag
   const { busy: exporting, download } = useDownload();
 
   // A new URL (back button, a link) re-seeds the filter form; new filters drop the selection.
-  const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
+  const filters = filterForm(search, onSearch, TASK_AMOUNT_SEARCH_DEFAULTS);
+  const filterKey = filters.key;
   const [selectionOf, setSelectionOf] = useState<{ key: string; rows: RowSelectionState }>({ key: filterKey, rows: {} });
   const selection = selectionOf.key === filterKey ? selectionOf.rows : {};
   const selected = selectedUserIds(selection);
@@ -95,13 +96,7 @@ export function TaskAmountListPage({ search, data, onSearch }: TaskAmountListPag
           </>
         }
       />
-      <AmountFilters
-        key={filterKey}
-        search={search}
-        users={data.users}
-        onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
-        onReset={() => onSearch({ ...TASK_AMOUNT_SEARCH_DEFAULTS, size: search.size })}
-      />
+      <AmountFilters key={filterKey} search={search} users={data.users} onApply={filters.onApply} onReset={filters.onReset} />
       <PagedTable
         columns={columns}
         search={search}

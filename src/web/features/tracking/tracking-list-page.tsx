@@ -23,7 +23,7 @@ import { PageHeader } from '../../components/ui/page';
 import { PagedTable } from '../../components/ui/paged-table';
 import { zh } from '../../i18n/zh';
 import { userLabel } from '../../lib/filter-fields';
-import { isDay } from '../../lib/list-search';
+import { isDay, filterForm } from '../../lib/list-search';
 import { offsetLabel, timezoneOffsetHours } from '../../lib/timezone';
 import { useAppContext } from '../../app/app-context';
 import { ItemPickerField } from '../../components/item-picker';
@@ -132,8 +132,8 @@ export function TrackingListPage({ search, data, onSearch }: TrackingListPagePro
 
   const exportExcel = () => download(() => trackingExcelUrl(api, trackingExportFilters(search)));
 
-  // A new URL (back button, a link) re-seeds the filter form.
-  const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
+  const filters = filterForm(search, onSearch);
+  const filterKey = filters.key;
 
   return (
     <div className="flex min-w-0 flex-col gap-4">
@@ -156,12 +156,7 @@ export function TrackingListPage({ search, data, onSearch }: TrackingListPagePro
           </>
         }
       />
-      <TrackingFilterBar
-        key={filterKey}
-        search={search}
-        onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
-        onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
-      />
+      <TrackingFilterBar key={filterKey} search={search} onApply={filters.onApply} onReset={filters.onReset} />
       <PagedTable
         columns={columns}
         search={search}

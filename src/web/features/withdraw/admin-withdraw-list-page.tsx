@@ -48,6 +48,7 @@ import { WithdrawConfirmUpload } from './withdraw-confirm-upload';
 import { formatCents, toCents } from '../../../../machines/cents';
 import { adminMayPay, WITHDRAW_STATUS_OPTIONS, withdrawActions, type WithdrawAction } from './withdraw-rules';
 import { adminWithdrawExportFilters, paymentFileFilters, WITHDRAW_SIZE_OPTIONS, type AdminWithdrawSearch } from './withdraw-search';
+import { filterForm } from '../../lib/list-search';
 
 const W = zh.withdraw;
 const A = W.admin;
@@ -84,7 +85,8 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
   const [confirming, setConfirming] = useState(false);
   const cardReveal = useCardReveal();
   const openReveal = cardReveal.open;
-  const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
+  const filters = filterForm(search, onSearch);
+  const filterKey = filters.key;
   const chosen = useChosenLines(filterKey, data.lines.content);
   const pay = useBatchPay(chosen);
   const { running, perform } = useLineAction(data.users);
@@ -109,13 +111,7 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
         }
       />
       {confirming && <WithdrawConfirmUpload onConfirmed={() => void router.invalidate()} />}
-      <AdminFilters
-        key={filterKey}
-        search={search}
-        users={data.users}
-        onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
-        onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
-      />
+      <AdminFilters key={filterKey} search={search} users={data.users} onApply={filters.onApply} onReset={filters.onReset} />
       {pay.refused.length > 0 && <RefusedLines rows={pay.refused} onDismiss={() => pay.setRefused([])} />}
       {chosen.rows.length > 0 && (
         <PaySelectionBar

@@ -25,6 +25,7 @@ import type { WithdrawRequestPage as LinePage } from './withdraw-api';
 import { withdrawCol, withdrawColumn } from './withdraw-columns';
 import { WITHDRAW_STATUS_OPTIONS } from './withdraw-rules';
 import { WITHDRAW_SIZE_OPTIONS, type WithdrawOrdersSearch } from './withdraw-search';
+import { filterForm } from '../../lib/list-search';
 
 const W = zh.withdraw;
 const O = W.orders;
@@ -56,7 +57,8 @@ export function WithdrawOrdersPage({ search, orders, loading = false, failure = 
     () => (search.status === undefined ? orders : { ...orders, content: orders.content.filter((row) => row.status === search.status) }),
     [orders, search.status],
   );
-  const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
+  const filters = filterForm(search, onSearch);
+  const filterKey = filters.key;
 
   return (
     <div className="flex min-w-0 flex-col gap-4">
@@ -68,12 +70,7 @@ export function WithdrawOrdersPage({ search, orders, loading = false, failure = 
           </Link>
         }
       />
-      <OrdersFilters
-        key={filterKey}
-        search={search}
-        onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
-        onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
-      />
+      <OrdersFilters key={filterKey} search={search} onApply={filters.onApply} onReset={filters.onReset} />
       <PagedTable
         columns={columns}
         search={search}

@@ -31,6 +31,7 @@ import { WithdrawRequestDialog } from './withdraw-request-dialog';
 import { ReceiptDialog } from './withdraw-request-receipt-dialog';
 import { cardLabel, mayConfirmReceipt, WITHDRAW_STATUS_OPTIONS, withdrawActions, type WithdrawAction } from './withdraw-rules';
 import { WITHDRAW_SIZE_OPTIONS, type WithdrawRequestSearch } from './withdraw-search';
+import { filterForm } from '../../lib/list-search';
 
 const W = zh.withdraw;
 const R = W.request;
@@ -70,8 +71,8 @@ export function WithdrawRequestPage({ search, data, loading = false, failure = n
   const { running, perform } = useLineAction(setChanging);
   const columns = useMemo(() => memberWithdrawColumns({ offerReceipt, running, perform, onReceive: setReceiving }), [offerReceipt, running, perform]);
 
-  // A new URL (back button, a link) re-seeds the filter form.
-  const filterKey = JSON.stringify({ ...search, page: undefined, size: undefined });
+  const filters = filterForm(search, onSearch);
+  const filterKey = filters.key;
 
   return (
     <div className="flex min-w-0 flex-col gap-4">
@@ -87,13 +88,7 @@ export function WithdrawRequestPage({ search, data, loading = false, failure = n
         }
       />
       <h2 className="text-lg font-semibold text-slate-800 tabular-nums">{data.balance === null ? R.balanceUnknown : R.balance(formatMoney(data.balance))}</h2>
-      <RequestFilters
-        key={filterKey}
-        search={search}
-        cards={data.cards}
-        onApply={(filters) => onSearch({ ...filters, page: 0, size: search.size })}
-        onReset={() => onSearch({ isDesc: true, page: 0, size: search.size })}
-      />
+      <RequestFilters key={filterKey} search={search} cards={data.cards} onApply={filters.onApply} onReset={filters.onReset} />
       <PagedTable
         columns={columns}
         search={search}
