@@ -11,7 +11,8 @@
  *   waited --order.requestCancel (every line, member, while cancelFlag is set)--> requestedCancel
  *   requestedCancel --order.agreeCancel (admin)--> canceled
  *   requestedCancel --order.rejectCancel (admin)--> waited
- *   any live state --order.confirmApplication (an admin confirmed one of its applications paid)--> the same
+ *   any live state --order.confirmApplication (an admin confirmed one of its applications paid)--> the same,
+ *     but requestedCancel --> waited: payment has started, so the member's cancel is answered as rejected
  *
  * Rules (decided in DECISIONS "Money"):
  * - payment has started as soon as one line is paid or one of the order's applications is
@@ -86,8 +87,13 @@ function lineEventOf(event: WithdrawOrderEvent, lines: readonly OrderLine[]): { 
       const live = lines.filter(isLiveLine);
       return { event: { type: event.type === 'order.agreeCancel' ? 'wd.agreeCancel' : 'wd.rejectCancel' }, targets: live.length ? live : [...lines] };
     }
-    case 'order.confirmApplication':
-      return null;
+    case 'order.confirmApplication': {
+      // Payment has started, so the order can no longer be cancelled: a cancel its member asked for
+      // is answered as rejected (its lines back to waited) instead of waiting for an agree that
+      // would release an application already paid.
+      const asking = lines.filter((l) => decideWithdrawLine(l, { type: 'wd.rejectCancel' }).ok);
+      return asking.length ? { event: { type: 'wd.rejectCancel' }, targets: asking } : null;
+    }
   }
 }
 

@@ -67,6 +67,14 @@ describe('withdraw order machine', () => {
     expect(answer.ok && answer.changed.map((l) => l.id)).toEqual([1, 2]);
   });
 
+  it('answers a pending cancel as rejected when an application is confirmed paid: the order can no longer be cancelled', () => {
+    const asked = decideWithdrawOrder([line(1, 'requestedCancel'), line(2, 'requestedCancel')], { type: 'order.confirmApplication' });
+    expect(asked).toMatchObject({ ok: true, state: 'waited', lines: [line(1, 'waited', false), line(2, 'waited', false)], applicationEvent: null });
+    const lines = asked.ok ? asked.lines : [];
+    expect(decideWithdrawOrder(lines, { type: 'order.agreeCancel' })).toEqual({ ok: false, msg: withdrawMessages.agreeCancelOnly });
+    expect(decideWithdrawOrder(lines, { type: 'order.requestCancel' })).toEqual({ ok: false, msg: withdrawMessages.cancelNotAllowed });
+  });
+
   it("names the line statuses an open card holds and an order's money counts", () => {
     expect(OPEN_WITHDRAW_STATUSES).toEqual(['waited', 'requestedCancel']);
     expect(LIVE_WITHDRAW_STATUSES).toEqual(['waited', 'paid', 'requestedCancel']);

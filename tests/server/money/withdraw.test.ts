@@ -357,6 +357,23 @@ describe('paid (member or admin marks a line; the order wholly paid pays its app
   });
 });
 
+describe('an application confirmed paid while its order waits for a cancel answer', () => {
+  it('answers the cancel as rejected: the order is waited again and pays as usual; agreeing is refused with its reason', async () => {
+    const w = await world();
+    const orderId = await orderOfA(w);
+    expect((await cancelOrder(w.a.api, orderId)).body.code).toBe('A00000');
+    expect((await w.admin.post('/api/trade/admin/pay/confirm', { paymentApplyId: w.x.apply.id })).body.code).toBe('A00000');
+    expect((await linesOfOrder(orderId)).map((l) => [l.status, l.cancelFlag])).toEqual([
+      ['waited', false],
+      ['waited', false],
+    ]);
+    expect(await agree(w.admin, orderId)).toMatchObject(refused(WM.agreeCancelOnly));
+    expect(await statusOf(w.x.apply.id)).toBe('paid');
+    for (const l of await linesOfOrder(orderId)) expect((await adminPaid(w.admin, l.id)).body.code).toBe('A00000');
+    expect(await statusOf(w.y.apply.id)).toBe('paid');
+  });
+});
+
 describe("an order's applications (listPaymentApplies?orderId: confirming receipt from the withdraw page)", () => {
   const appliesOf = async (api: Api, query: string) =>
     (await api.get<{ content: { id: number; status: string }[] }>(`/api/apply/list/page?${query}`)).body.data!.content.map((x) => [x.id, x.status]);
