@@ -654,7 +654,8 @@ const GROWTH_TARGET = 1.5;
  * half of those), the two audit logs' pages (pages 1-5: a third unfiltered, a sixth by a common
  * status, a sixth by a status no entry has, and a third by one key: a tracking id or a product's upc
  * in the admin log, a member or a claim in the user log; the log grows with the scans, 1.6 entries a
- * scan row), the user log by item name (names: a rare product's, every entry's, none's) and a 50,000-row tracking import of new parcels, at 10,000, 100,000 and 1,000,000
+ * scan row), the user log by item name (names: a rare product's, found in scan entries only, every
+ * entry's, none's) and a 50,000-row tracking import of new parcels, at 10,000, 100,000 and 1,000,000
  * scan rows on PostgreSQL, 10,000, 100,000 and 300,000 on PGlite (BENCH_GROWTH_SIZES: others,
  * comma-separated; 6250,62500,625000 are 10k, 100k and 1M audit entries), 9 in 10 rows of one
  * product. BENCH_GROWTH_PATHS: the paths measured, comma-separated (default all: scan, lookup, list,
@@ -760,8 +761,9 @@ async function benchGrowth(
         }
         return { url: `${base}/api/audit/${log}/list?${q}`, headers: as(i) };
       });
-    // The user log by item name (contains): half a rare product's name in another case, a quarter
-    // the name every entry has, a quarter a text no name has (decision 166's trigram index).
+    // The user log by item name (contains), decision 166's trigram index: half a rare product's
+    // name in another case (its scans' ~1/2000 of the log have it; the world's tasks are all of item
+    // 0, so no user-log entry does), a quarter the name every entry has, a quarter a text none has.
     const names = Array.from({ length: requests + warm }, (_, i) => {
       const q = new URLSearchParams({ page: String(i % 5), size: '20' });
       q.set('itemName', i % 4 === 0 ? 'growth item' : i % 4 === 3 ? 'item 999' : `ITEM ${100 + rnd(100)}`);
