@@ -654,11 +654,12 @@ const GROWTH_TARGET = 1.5;
  * half of those), the two audit logs' pages (pages 1-5: a third unfiltered, a sixth by a common
  * status, a sixth by a status no entry has, and a third by one key: a tracking id or a product's upc
  * in the admin log, a member or a claim in the user log; the log grows with the scans, 1.6 entries a
- * scan row) and a 50,000-row tracking import of new parcels, at 10,000, 100,000 and 1,000,000
+ * scan row), the user log by item name (names: a rare product's, found in scan entries only, every
+ * entry's, none's) and a 50,000-row tracking import of new parcels, at 10,000, 100,000 and 1,000,000
  * scan rows on PostgreSQL, 10,000, 100,000 and 300,000 on PGlite (BENCH_GROWTH_SIZES: others,
  * comma-separated; 6250,62500,625000 are 10k, 100k and 1M audit entries), 9 in 10 rows of one
  * product. BENCH_GROWTH_PATHS: the paths measured, comma-separated (default all: scan, lookup, list,
- * logs, import). The rows are added in bulk SQL without ANALYZE
+ * logs, names, import). The rows are added in bulk SQL without ANALYZE
  * (bench-seed.ts growScans): keeping the statistics current is the app's part on PGlite (decision
  * 066) and autovacuum's on PostgreSQL; on a server with autovacuum off (a test host's) the bench
  * does its part, a VACUUM ANALYZE of the grown tables after each growth (else the 1M tables were
@@ -678,7 +679,7 @@ async function benchGrowth(
   const pgDriver = database.driver === 'pg';
   const sizes = (process.env.BENCH_GROWTH_SIZES ?? (pgDriver ? '10000,100000,1000000' : '10000,100000,300000')).split(',').map(Number);
   const requests = Number(process.env.BENCH_GROWTH_REQUESTS ?? 1000);
-  const paths = new Set((process.env.BENCH_GROWTH_PATHS ?? 'scan,lookup,list,logs,import').split(','));
+  const paths = new Set((process.env.BENCH_GROWTH_PATHS ?? 'scan,lookup,list,logs,names,import').split(','));
   const db = database.db;
   const world = await seedGrowthBase(db, { adminId, passwordHash: hash });
   const rnd = (n: number) => Math.floor(Math.random() * n);
@@ -760,6 +761,14 @@ async function benchGrowth(
         }
         return { url: `${base}/api/audit/${log}/list?${q}`, headers: as(i) };
       });
+    // The user log by item name (contains), decision 166's trigram index: half a rare product's
+    // name in another case (its scans' ~1/2000 of the log have it; the world's tasks are all of item
+    // 0, so no user-log entry does), a quarter the name every entry has, a quarter a text none has.
+    const names = Array.from({ length: requests + warm }, (_, i) => {
+      const q = new URLSearchParams({ page: String(i % 5), size: '20' });
+      q.set('itemName', i % 4 === 0 ? 'growth item' : i % 4 === 3 ? 'item 999' : `ITEM ${100 + rnd(100)}`);
+      return { url: `${base}/api/audit/task/list?${q}`, headers: as(i) };
+    });
     const line: string[] = [];
     for (const [name, path, specs] of [
       ['matched scan', 'scan', scans],
@@ -767,6 +776,7 @@ async function benchGrowth(
       ['filtered list', 'list', lists],
       ['admin log page', 'logs', logs('tracking')],
       ['user log page', 'logs', logs('task')],
+      ['user log by item name', 'names', names],
     ] as const) {
       if (!paths.has(path)) continue;
       if (specs.length < warm + 8) {

@@ -50,8 +50,9 @@ export function wireSnapshot(v: unknown): string | null {
  * entries are read in order on its own and the page is cut from their merge (an `entity in (...)`
  * filter sorted every matching entry of the table instead). The count is each entity's, bounded.
  * A filter is read the same way on its own index (entity, value, created_at, id: schema/audit.ts,
- * decision 166), so a rare value costs no more than a common one; the item name (contains) and two
- * filters at once have none and still walk an index, filtering.
+ * decision 166), so a rare value costs no more than a common one. The item name (contains) has a
+ * trigram index: a rare text's entries are found there and sorted, a common one's by walking the
+ * list's index (the planner chooses). Two filters at once still walk one filter's index, filtering.
  */
 async function pageAudits(db: Db, entities: Entity[], filters: (SQL | undefined)[], q: { page?: number; size?: number; isDesc?: boolean }) {
   const p = pageOf(q);

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { lockDataDir, type LockOptions } from './data-dir-lock.ts';
+import { pgliteExtensions } from './pglite-extensions.ts';
 import { databaseUnavailable } from './unavailable.ts';
 
 /**
@@ -569,10 +570,11 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
+  const extensions = await pgliteExtensions();
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   if (opts.memory) {
-    const client = sharingParsers(new PGlite({ parsers: textParsers }));
+    const client = sharingParsers(new PGlite({ parsers: textParsers, extensions }));
     await client.waitReady;
     const db = drizzle(client);
     await migrate(db, { migrationsFolder });
@@ -587,7 +589,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
   let client: InstanceType<typeof PGlite> | undefined;
   try {
     client = sharingParsers(
-      new PGlite(dir, { parsers: textParsers, startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] }),
+      new PGlite(dir, { parsers: textParsers, extensions, startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] }),
     );
     await client.waitReady;
     const db = drizzle(client);

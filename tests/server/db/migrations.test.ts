@@ -19,6 +19,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from '../../../src/server/db/schema/index';
+import { pgliteExtensions } from '../../../src/server/db/pglite-extensions.ts';
 import { MAX_TOTAL_CENTS } from '../../../src/server/money/cents.ts';
 
 const migrationsFolder = fileURLToPath(new URL('../../../src/server/db/migrations', import.meta.url));
@@ -242,7 +243,7 @@ async function upgradeKeepsAmounts(db: Db, migrateTo: (folder: string) => Promis
 
 describe('upgrading a database that holds amounts to bigint money', () => {
   it('on PGlite', async () => {
-    const client = new PGlite();
+    const client = new PGlite({ extensions: await pgliteExtensions() });
     try {
       const db = drizzlePglite(client, { schema });
       await upgradeKeepsAmounts(db, (folder) => migratePglite(db, { migrationsFolder: folder }));
@@ -280,7 +281,7 @@ describe('migrations on PGlite', () => {
   let client: PGlite;
   let db: Db;
   beforeAll(async () => {
-    client = new PGlite();
+    client = new PGlite({ extensions: await pgliteExtensions() });
     const pgliteDb = drizzlePglite(client, { schema });
     await migratePglite(pgliteDb, { migrationsFolder });
     db = pgliteDb;
