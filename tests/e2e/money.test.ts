@@ -14,7 +14,8 @@ import { cellText, dismissToasts, inviteAndRegister, logIn, newPage, openLoggedI
  *   b) the member applies for payment of the task (bonus and note) at /user/my-task;
  *   c) the admin agrees at /admin/apply-list, raising the bonus;
  *   d) the member binds two cards of different payment types at /user/bank-card (a missing field is
- *      named first) and sees their own name in full, the numbers masked;
+ *      named first) and sees their own name in full, the numbers masked; then, on a phone by
+ *      keyboard, a type of their own (其他), which asks for its account;
  *   e) the member requests a withdrawal of the task split over both cards at /user/withdraw-request
  *      (on a phone, by keyboard, the single task comes ticked with both sums equal and the line asks
  *      for a card; a split that does not add up is refused first);
@@ -57,6 +58,9 @@ const PAYPAL = {
   address: '2 Market St, San Francisco, CA',
   masked: { cardNo: '****mple', accountName: '****XM' },
 };
+
+/** A payout type of the member's own (其他（自行填写）): the account is all it needs beyond the name. */
+const OTHER = { accountName: 'Li XM', cardNo: '@li-xm-0301', maskedCardNo: '****0301' };
 
 const stage = useStage({ admin: ADMIN });
 const { server, sink, browser, api } = stage;
@@ -317,6 +321,28 @@ describe('money in the browser: from a locked task to a collected payment', () =
     for (const secret of [WIRE.cardNo, WIRE.routingNumber, PAYPAL.cardNo]) expect(shown).not.toContain(secret);
     await dismissToasts(m);
     await shot(m, 'money-06-bank-cards');
+
+    // On a phone, by keyboard: a type of their own (其他) asks for the account the money goes to, as
+    // soon as 其他 is chosen; saved with Enter, the account listed masked like every number.
+    await m.setViewportSize({ width: 390, height: 844 });
+    await m.getByRole('button', { name: '添加银行卡' }).click();
+    await dialog.getByLabel('付款方式', { exact: true }).selectOption('other');
+    await expect(dialog.getByText('请先选择付款方式，再填写对应的信息').count()).resolves.toBe(0);
+    await dialog.getByLabel('新的付款方式', { exact: true }).fill('Venmo');
+    await dialog.getByLabel('户名', { exact: true }).focus();
+    await m.keyboard.type(OTHER.accountName);
+    await m.keyboard.press('Enter');
+    await dialog.getByText('请填写账户信息', { exact: true }).waitFor();
+    await shot(m, 'money-06a-card-other-390');
+    await dialog.getByLabel('账户信息', { exact: true }).focus();
+    await m.keyboard.type(OTHER.cardNo);
+    await m.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await m.setViewportSize({ width: 1400, height: 900 });
+    const otherRow = rowWithCell(cards, OTHER.maskedCardNo);
+    await otherRow.waitFor();
+    await expect(cellText(cards, otherRow, '付款方式')).resolves.toBe('Venmo');
+    expect(await cards.innerText()).not.toContain(OTHER.cardNo);
   });
 
   it('e) /user/withdraw-request: the balance is the income; the withdrawal is split over both cards (a wrong sum is refused first)', async () => {
