@@ -11,8 +11,9 @@
 
 /**
  * Recognised without regard to case and stored in that spelling (knownPaymentType); any other
- * non-empty text is a typed type (SPEC: "new values can be typed"), which needs the holder name only
- * and keeps whatever else was filled in.
+ * non-empty text is a typed type (SPEC: "new values can be typed"), which needs the holder name and
+ * the account (cardNo, TYPED_TYPE_RULE: without it nobody knows where to send the money; decision
+ * 055) and keeps whatever else was filled in.
  */
 export const KNOWN_PAYMENT_TYPES = ['Billpay', 'Check', 'Wire', 'ACH', 'Paypal', 'Zelle'] as const;
 export type KnownPaymentType = (typeof KNOWN_PAYMENT_TYPES)[number];
@@ -161,6 +162,9 @@ export const CARD_RULES: Record<KnownPaymentType, readonly CardRule[]> = {
   ],
 };
 
+/** The one field a typed payment type needs beyond the holder name: the account the money goes to. */
+export const TYPED_TYPE_RULE: CardRule = { field: 'cardNo', label: '账户信息', message: M.accountInformationRequired };
+
 /** A card as typed (the bind call's body: the contract's BindCardRequest). */
 export interface CardInput {
   paymentType: string;
@@ -200,15 +204,21 @@ export function knownPaymentType(typed: string | undefined | null): KnownPayment
   return KNOWN_PAYMENT_TYPES.find((t) => t.toLowerCase() === text) ?? null;
 }
 
+/** A typed type's fields: the account first (required), then every other field (optional). */
+export const TYPED_TYPE_FIELDS: readonly { field: CardTextField; label: string; required: boolean }[] = [
+  { field: TYPED_TYPE_RULE.field, label: TYPED_TYPE_RULE.label, required: true },
+  ...CARD_TEXT_FIELDS.filter((field) => field !== TYPED_TYPE_RULE.field).map((field) => ({ field, label: CARD_LABELS[field], required: false })),
+];
+
 /**
- * What the dialog shows for a type: a known type's rules (all required), a typed type's every field
- * (none required beyond the holder name, labelled with CARD_LABELS), nothing before a type is given.
+ * What the dialog shows for a type: a known type's rules (all required), a typed type's fields
+ * (TYPED_TYPE_FIELDS), nothing before a type is given.
  */
-export function cardFieldsFor(paymentType: string): { field: CardTextField; label: string; required: boolean }[] {
+export function cardFieldsFor(paymentType: string): readonly { field: CardTextField; label: string; required: boolean }[] {
   if (cleanCardText(paymentType) === '') return [];
   const known = knownPaymentType(paymentType);
   if (known) return CARD_RULES[known].map((r) => ({ field: r.field, label: r.label, required: true }));
-  return CARD_TEXT_FIELDS.map((field) => ({ field, label: CARD_LABELS[field], required: false }));
+  return TYPED_TYPE_FIELDS;
 }
 
 /** The card type choices of a type, or null when its card type is free text (or it has none). */
@@ -247,7 +257,10 @@ export function cardProblems(input: CardInput): CardProblem[] {
   if (!card.paymentType) problems.push({ field: 'paymentType', msg: M.paymentTypeRequired });
   if (!card.accountName) problems.push({ field: 'accountName', msg: M.accountNameRequired });
   for (const field of MASKED_FIELDS) if (card[field].startsWith(MASK)) problems.push({ field, msg: M.maskedValue(CARD_LABELS[field]) });
-  if (!known) return problems;
+  if (!known) {
+    if (card.paymentType && !card.cardNo) problems.push({ field: TYPED_TYPE_RULE.field, msg: TYPED_TYPE_RULE.message });
+    return problems;
+  }
   for (const r of CARD_RULES[known]) if (!card[r.field]) problems.push({ field: r.field, msg: r.message });
   const options = cardTypeOptions(known);
   if (options && card.cardType && !options.some((o) => o.toLowerCase() === card.cardType.toLowerCase())) {

@@ -3404,7 +3404,7 @@ export interface components {
             /** @description Billpay, Check, Wire, ACH, Paypal, Zelle, or a typed value. */
             paymentType: string;
             accountName: string;
-            /** @description Card / account number or account information. */
+            /** @description Card / account number or account information; required for every payment type, a typed one too ('请填写账户信息': where the money goes). */
             cardNo?: string;
             routingNumber?: string;
             /** @description Bank name. */

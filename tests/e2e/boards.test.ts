@@ -68,43 +68,61 @@ describe('boards and claims in the browser', () => {
     await shot(a, '12-group');
 
     // ------------------------------------------------------------ admin: board with two board tasks
+    // A new board is published now (the publish time comes filled in): name, deadline and remark,
+    // then Enter, and it is created at the first try.
     await a.goto(`${server.url}/admin/board/new`);
-    await a.getByLabel('看板名称').fill(BOARD.name);
-    await a.getByLabel('发布时间').fill('2025-01-01T09:00');
+    const publishAt = await a.getByLabel('发布时间').inputValue();
+    expect(Math.abs(new Date(publishAt).getTime() - Date.now())).toBeLessThan(5 * 60_000);
     await a.getByLabel('截止时间').fill('2099-12-31T18:00');
     await a.getByLabel('备注').fill(BOARD.remark);
-    await a.getByRole('button', { name: '创建' }).click();
+    await a.getByLabel('看板名称').fill(BOARD.name);
+    await shot(a, '13a-new-board');
+    await a.getByLabel('看板名称').press('Enter');
     await a.waitForURL(/\/admin\/board\/\d+$/);
     const boardUrl = a.url();
     await a.getByRole('heading', { name: new RegExp(BOARD.name) }).waitFor();
     // Not publishable yet: no board task, no group.
     await expect(a.getByRole('button', { name: '发布', exact: true }).count()).resolves.toBe(0);
 
+    // Two board tasks by keyboard, the second on a phone: a new one opens in the simple form, the
+    // item picked by keyboard fills the price, and Enter saves it at the first try.
     const boardTasks = a.getByRole('table', { name: '看板任务列表' });
-    for (const [show, buyIn] of [
-      ['10', '12.50'],
-      ['4', '8.00'],
+    for (const [show, buyIn, width, height] of [
+      ['10', '12.50', 1400, 900],
+      ['4', '8.00', 390, 844],
     ] as const) {
+      await a.setViewportSize({ width, height });
       await a.getByRole('link', { name: '新建看板任务' }).click();
       await a.waitForURL(/\/admin\/boardtask\/\d+\/new/);
       await a.getByRole('heading', { name: '新建看板任务' }).waitFor();
-      await a.getByLabel('简易表单').check();
+      await expect(a.getByLabel('简易表单').isChecked()).resolves.toBe(true);
       await a.getByLabel('需求数量').waitFor();
       await expect(a.getByLabel('实际需求').count()).resolves.toBe(0);
-      await a.getByLabel('商品', { exact: true }).fill('蓝牙');
-      await a.getByRole('option', { name: new RegExp(ITEM.name) }).click();
-      await expect(a.getByLabel('商品', { exact: true }).inputValue()).resolves.toBe(`${ITEM.name}（${ITEM.upc}）`);
-      await a.getByLabel('回收价').fill(buyIn);
-      await a.getByLabel('需求数量').fill(show);
-      await a.getByRole('button', { name: '保存' }).click();
+      const picker = a.getByLabel('商品', { exact: true });
+      await picker.focus();
+      await a.keyboard.type('蓝牙');
+      await a.getByRole('option', { name: new RegExp(ITEM.name) }).waitFor();
+      await a.keyboard.press('ArrowDown');
+      await a.keyboard.press('Enter');
+      await expect(picker.inputValue()).resolves.toBe(`${ITEM.name}（${ITEM.upc}）`);
+      await expect(a.getByLabel('价格').inputValue()).resolves.toBe(ITEM.price);
+      await a.getByLabel('回收价').focus();
+      await a.keyboard.type(buyIn);
+      await a.keyboard.press('Tab');
+      await a.keyboard.type(show);
+      await shot(a, `13b-new-board-task-${width}`);
+      await a.keyboard.press('Enter');
       await a.waitForURL(boardUrl);
       await boardTasks
         .getByRole('row')
         .filter({ has: a.getByRole('cell', { name: buyIn, exact: true }) })
         .waitFor();
     }
-    // The simple form took the item's price for both.
+    await a.setViewportSize({ width: 1400, height: 900 });
+    // The simple form took the item's price for both; the default address reads 默认地址.
     await expect(boardTasks.getByRole('cell', { name: ITEM.price, exact: true }).count()).resolves.toBe(2);
+    await expect(boardTasks.getByRole('cell', { name: '默认地址', exact: true }).count()).resolves.toBe(2);
+    await expect(boardTasks.textContent()).resolves.not.toContain('DEFAULT');
 
     // Bind the group with the transfer.
     await a.getByRole('group', { name: '可绑定的用户组' }).getByLabel(GROUP).check();

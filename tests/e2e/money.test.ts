@@ -14,9 +14,11 @@ import { cellText, dismissToasts, inviteAndRegister, logIn, newPage, openLoggedI
  *   b) the member applies for payment of the task (bonus and note) at /user/my-task;
  *   c) the admin agrees at /admin/apply-list, raising the bonus;
  *   d) the member binds two cards of different payment types at /user/bank-card (a missing field is
- *      named first) and sees their own name in full, the numbers masked;
+ *      named first) and sees their own name in full, the numbers masked; then, on a phone by
+ *      keyboard, a type of their own (其他), which asks for its account;
  *   e) the member requests a withdrawal of the task split over both cards at /user/withdraw-request
- *      (a split that does not add up is refused first);
+ *      (on a phone, by keyboard, the single task comes ticked with both sums equal and the line asks
+ *      for a card; a split that does not add up is refused first);
  *   f) the admin logs in, lands on the home, follows its withdrawals count to /admin/withdraw-list,
  *      reveals a line's card, exports the payment file of both lines and marks both paid at once;
  *   g) the member confirms receipt at /user/apply-list: collected.
@@ -56,6 +58,9 @@ const PAYPAL = {
   address: '2 Market St, San Francisco, CA',
   masked: { cardNo: '****mple', accountName: '****XM' },
 };
+
+/** A payout type of the member's own (其他（自行填写）): the account is all it needs beyond the name. */
+const OTHER = { accountName: 'Li XM', cardNo: '@li-xm-0301', maskedCardNo: '****0301' };
 
 const stage = useStage({ admin: ADMIN });
 const { server, sink, browser, api } = stage;
@@ -316,6 +321,28 @@ describe('money in the browser: from a locked task to a collected payment', () =
     for (const secret of [WIRE.cardNo, WIRE.routingNumber, PAYPAL.cardNo]) expect(shown).not.toContain(secret);
     await dismissToasts(m);
     await shot(m, 'money-06-bank-cards');
+
+    // On a phone, by keyboard: a type of their own (其他) asks for the account the money goes to, as
+    // soon as 其他 is chosen; saved with Enter, the account listed masked like every number.
+    await m.setViewportSize({ width: 390, height: 844 });
+    await m.getByRole('button', { name: '添加银行卡' }).click();
+    await dialog.getByLabel('付款方式', { exact: true }).selectOption('other');
+    await expect(dialog.getByText('请先选择付款方式，再填写对应的信息').count()).resolves.toBe(0);
+    await dialog.getByLabel('新的付款方式', { exact: true }).fill('Venmo');
+    await dialog.getByLabel('户名', { exact: true }).focus();
+    await m.keyboard.type(OTHER.accountName);
+    await m.keyboard.press('Enter');
+    await dialog.getByText('请填写账户信息', { exact: true }).waitFor();
+    await shot(m, 'money-06a-card-other-390');
+    await dialog.getByLabel('账户信息', { exact: true }).focus();
+    await m.keyboard.type(OTHER.cardNo);
+    await m.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await m.setViewportSize({ width: 1400, height: 900 });
+    const otherRow = rowWithCell(cards, OTHER.maskedCardNo);
+    await otherRow.waitFor();
+    await expect(cellText(cards, otherRow, '付款方式')).resolves.toBe('Venmo');
+    expect(await cards.innerText()).not.toContain(OTHER.cardNo);
   });
 
   it('e) /user/withdraw-request: the balance is the income; the withdrawal is split over both cards (a wrong sum is refused first)', async () => {
@@ -326,15 +353,25 @@ describe('money in the browser: from a locked task to a collected payment', () =
     const lines = m.getByRole('table', { name: '提现记录' });
     await lines.getByText('暂无提现记录').waitFor();
 
-    await m.getByRole('button', { name: '申请提现', exact: true }).click();
+    // On a phone, by keyboard: the single withdrawable task comes ticked, its income is already the
+    // one line's amount, so both sums agree before anything is typed.
+    await m.setViewportSize({ width: 390, height: 844 });
+    await m.getByRole('button', { name: '申请提现', exact: true }).focus();
+    await m.keyboard.press('Enter');
     const dialog = m.getByRole('dialog', { name: '申请提现' });
     const pick = dialog.getByRole('checkbox', { name: `选择任务 ${task.label}` });
     await pick.waitFor();
     const tasks = dialog.getByRole('table', { name: '可提现的任务' });
     await expect(tasks.getByRole('row').count()).resolves.toBe(1 + 1);
     await expect(rowWithCell(tasks, task.label).getByRole('cell', { name: INCOME, exact: true }).count()).resolves.toBe(1);
-    await pick.check();
+    await expect(pick.isChecked()).resolves.toBe(true);
     await dialog.getByText(`任务合计：${INCOME}`, { exact: true }).waitFor();
+    await dialog.getByText(`提现合计：${INCOME}`, { exact: true }).waitFor();
+    // Two cards: the one line asks which (Enter in the amount submits).
+    await dialog.getByRole('group', { name: '第 1 行' }).getByLabel('金额', { exact: true }).press('Enter');
+    await dialog.getByRole('alert').filter({ hasText: '请填写银行卡' }).waitFor();
+    await shot(m, 'money-07a-withdraw-dialog-390');
+    await m.setViewportSize({ width: 1400, height: 900 });
 
     // Two lines, one per card, 0.50 short of the task.
     const cardsNow = (await api.get<{ userCardList: { id: number; cardNo: string }[] }>(memberToken, '/api/withdraw/user/show/cards')).userCardList;
@@ -349,7 +386,7 @@ describe('money in the browser: from a locked task to a collected payment', () =
     await line2.getByLabel('银行卡', { exact: true }).selectOption(String(paypalId));
     await line2.getByLabel('金额', { exact: true }).fill(SHORT.paypal);
     await dialog.getByText('提现合计：30.00', { exact: true }).waitFor();
-    await dialog.getByRole('button', { name: '提交', exact: true }).click();
+    await line2.getByLabel('金额', { exact: true }).press('Enter');
     await dialog.getByRole('alert').filter({ hasText: '"提现合计"必须与"任务合计"金额相同' }).waitFor();
     await shot(m, 'money-07-withdraw-wrong-sum');
     await expect(linesNow()).resolves.toEqual([]);
@@ -357,7 +394,7 @@ describe('money in the browser: from a locked task to a collected payment', () =
     // The right split.
     await line2.getByLabel('金额', { exact: true }).fill(SPLIT.paypal);
     await dialog.getByText(`提现合计：${INCOME}`, { exact: true }).waitFor();
-    await dialog.getByRole('button', { name: '提交', exact: true }).click();
+    await line2.getByLabel('金额', { exact: true }).press('Enter');
     await dialog.waitFor({ state: 'detached' });
     await toast(m, '提交成功').waitFor(); // the server's msg
 

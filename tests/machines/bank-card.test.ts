@@ -114,7 +114,7 @@ describe('bank card rules (SPEC §5)', () => {
       { field: 'cardNo', msg: M.maskedValue('卡号/账号') },
       { field: 'routingNumber', msg: M.maskedValue('路由号') },
     ]);
-    expect(cardProblems({ paymentType: 'MyBank', accountName: '****Wang' })).toEqual([{ field: 'accountName', msg: M.maskedValue('户名') }]);
+    expect(cardProblems({ paymentType: 'MyBank', accountName: '****Wang', cardNo: '12' })).toEqual([{ field: 'accountName', msg: M.maskedValue('户名') }]);
     expect(cardProblems({ ...full('Wire'), cardNo: '12**34' })).toEqual([]);
   });
 
@@ -149,11 +149,13 @@ describe('bank card rules (SPEC §5)', () => {
     expect(wire.ok && wire.card).toMatchObject({ paymentType: 'Wire', routingNumber: '021000021', cardType: '' });
   });
 
-  it('keeps everything of a typed type, which needs the holder name only; texts are trimmed, control characters become spaces', () => {
+  it('keeps everything of a typed type, which needs the holder name and the account; texts are trimmed, control characters become spaces', () => {
     expect(checkCard({ paymentType: '  Venmo ', accountName: 'Ann', cardNo: '@ann-99' })).toEqual({
       ok: true,
       card: { paymentType: 'Venmo', accountName: 'Ann', cardNo: '@ann-99', routingNumber: '', bankInfo: '', cardType: '', address: '' },
     });
+    // Without the account nobody knows where to send the money.
+    expect(checkCard({ paymentType: 'Venmo', accountName: 'Ann', cardNo: '  ', bankInfo: 'x' })).toEqual({ ok: false, field: 'cardNo', msg: M.accountInformationRequired });
     expect(cleanCardText(' Line 1\nLine 2\t ')).toBe('Line 1 Line 2');
   });
 
@@ -164,7 +166,7 @@ describe('bank card rules (SPEC §5)', () => {
       { field: 'address', label: '地址', required: true },
     ]);
     expect(cardFieldsFor('Venmo').map((f) => [f.field, f.required])).toEqual([
-      ['cardNo', false],
+      ['cardNo', true],
       ['routingNumber', false],
       ['bankInfo', false],
       ['cardType', false],

@@ -2,7 +2,7 @@
 // of /admin/upload: the totals succ, skip and error, and every row (line, tracking, name, itemId,
 // express, qty, oldQty, opStatus, msg; the tracking upload adds the row's upc), paged here in the
 // browser (the whole result is in hand) with SPEC §9's upload page sizes: 20, 40, 60, 100, 200 and
-// 100000 (everything on one page).
+// 全部 (everything on one page).
 import { useState, type JSX } from 'react';
 import { idTextClass } from './tracking-ids';
 import { columnHelper, DataTable } from './ui/data-table';

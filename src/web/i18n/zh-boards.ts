@@ -17,6 +17,7 @@ export const boardsText = {
     uuid: '链接ID', // the id in the member's link /user/board/{uuid}
     boardName: '看板名称',
     remark: '备注',
+    remarkHint: '必填：会员在看板上看到的说明',
     publishAt: '发布时间',
     expireAt: '截止时间',
     status: '状态',
@@ -102,6 +103,8 @@ export const boardsText = {
     /** A claim progress bar's name. */
     progressOf: (itemName: string) => `${itemName} 认领进度`,
     address: '地址',
+    defaultAddress: '默认地址',
+    addressHint: '留空即默认地址',
     status: '状态',
     note: '备注',
     itemSource: '商品来源',

@@ -35,6 +35,8 @@ export const bankCardsText = {
     chooseTypeFirst: '请先选择付款方式，再填写对应的信息',
     switchHint: '切换付款方式会清空已填写的卡信息',
     optional: '选填',
+    /** Under the account field of a typed payment type. */
+    accountHint: '收款的账号、邮箱或手机号（保存后只显示末四位）',
     save: '保存',
     cancel: '取消',
   },
@@ -106,9 +108,13 @@ export const withdrawText = {
     requestCancelNamed: (id: number, orderId: number) => `申请取消：提现 #${id}（订单 ${orderId}）`,
     /** Cancel is asked for per order (machines/withdraw.machine.ts). */
     cancelConfirm: (orderId: number) => `确定申请取消订单 ${orderId} 吗？该订单的全部提现都会申请取消。`,
-    markPaid: '标记已付款',
-    markPaidNamed: (id: number) => `标记已付款：提现 #${id}`,
-    markPaidConfirm: (id: number, amount: string) => `确定将提现 #${id}（${amount}）标记为已付款吗？`,
+    /**
+     * The member's wd.pay: the member says the money of this line arrived (the admin's word for the
+     * same event, 标记已付款, would read as if the member paid).
+     */
+    markPaid: '确认到账',
+    markPaidNamed: (id: number) => `确认到账：提现 #${id}`,
+    markPaidConfirm: (id: number, amount: string) => `确定提现 #${id}（${amount}）的款项已到账吗？确认后该提现记为已付款。`,
     collect: '确认收款',
     collectNamed: (id: number, orderId: number) => `确认收款：提现 #${id}（订单 ${orderId}）`,
   },
@@ -143,6 +149,9 @@ export const withdrawText = {
     noTasks: '没有可提现的任务',
     selectTask: (task: string) => `选择任务 ${task}`,
     selectAll: '选择全部任务',
+    /** The task check's message (SPEC §5's words) and what to do about it, under the task table. */
+    taskRequired: (message: string) => `${message}：在上表勾选要提现的任务`,
+    allChosen: '已默认选择全部可提现的任务，取消勾选的任务会留到下次提现。',
     /** SPEC §5 names the two sums "任务合计" and "提现合计". */
     taskTotal: (amount: string) => `任务合计：${amount}`,
     lineTotal: (amount: string) => `提现合计：${amount}`,

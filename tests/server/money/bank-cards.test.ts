@@ -129,13 +129,15 @@ describe('binding a card: the fields of each payment type (SPEC §5)', () => {
     expect(JSON.stringify(list)).not.toMatch(/4111111111111111|021000021|john@example\.com|555 0100/);
   });
 
-  it('a typed payment type needs the holder name only and keeps what was filled in', async () => {
+  it('a typed payment type needs the holder name and the account, and keeps what was filled in', async () => {
     const w = await world();
     const venmo = await bound(w.a.api, { paymentType: '  Venmo ', accountName: 'Ann', cardNo: '@ann-99' });
     expect(venmo).toMatchObject({ paymentType: 'Venmo', accountName: 'Ann', cardNo: '****-99', routingNumber: '', bankInfo: '', address: '' });
     // Texts are trimmed and control characters become spaces.
-    const other = await bound(w.a.api, { paymentType: 'Cash', accountName: 'Bo Li', address: ' Line 1\nLine 2 ' });
+    const other = await bound(w.a.api, { paymentType: 'Cash', accountName: 'Bo Li', cardNo: 'desk 3', address: ' Line 1\nLine 2 ' });
     expect(other.address).toBe('Line 1 Line 2');
+    // Without the account nobody knows where to send the money.
+    expect(await bind(w.a.api, { paymentType: 'Venmo', accountName: 'Ann', address: 'x' })).toMatchObject(refused(M.accountInformationRequired));
   });
 
   it('refuses a missing field of the type with its own message, the holder name first', async () => {
@@ -171,8 +173,8 @@ describe('binding a card: the fields of each payment type (SPEC §5)', () => {
     await db()
       .insert(bankCards)
       .values(Array.from({ length: MAX_CARDS }, () => ({ userId: w.a.user.id, paymentType: 'Cash', accountNameEncrypt: cipher, accountNameLast4: '' })));
-    expect(await bind(w.a.api, { paymentType: 'Cash', accountName: 'Ann' })).toMatchObject(refused(M.tooMany));
-    expect((await bind(w.b.api, { paymentType: 'Cash', accountName: 'Bob' })).body.code).toBe('A00000');
+    expect(await bind(w.a.api, { paymentType: 'Cash', accountName: 'Ann', cardNo: '1' })).toMatchObject(refused(M.tooMany));
+    expect((await bind(w.b.api, { paymentType: 'Cash', accountName: 'Bob', cardNo: '1' })).body.code).toBe('A00000');
   });
 });
 

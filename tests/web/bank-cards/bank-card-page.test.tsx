@@ -125,16 +125,24 @@ describe('/user/bank-card: the add dialog', () => {
     expect(cellsOf(bodyRows()[0]!)).toEqual(['100', '账单支付', '****blic', '****1111', '', 'Chase', 'American Express', '1 Main St', '删除']);
   });
 
-  it('takes a typed payment type, which needs the holder name only', async () => {
+  it('takes a typed payment type, which needs the holder name and the account it is paid to', async () => {
     const { user, fake } = open([]);
     await openDialog(user);
     const d = within(dialog());
+    expect(d.getByText('请先选择付款方式，再填写对应的信息')).toBeTruthy();
     await user.selectOptions(d.getByLabelText('付款方式'), 'other');
+    // The account field shows at once (before the new type is named), and the hint to choose a type goes.
+    expect(d.queryByText('请先选择付款方式，再填写对应的信息')).toBeNull();
+    expect(d.getByLabelText('账户信息')).toBeTruthy();
+    expect(d.getByText('收款的账号、邮箱或手机号（保存后只显示末四位）')).toBeTruthy();
     await user.click(d.getByRole('button', { name: '保存' }));
-    await waitFor(() => expect(alerts()).toEqual(['请填写付款方式', '请填写Account Holder Name']));
+    await waitFor(() => expect(alerts()).toEqual(['请填写付款方式', '请填写Account Holder Name', '请填写账户信息']));
     await user.type(d.getByLabelText('新的付款方式'), 'Venmo');
     await user.type(d.getByLabelText('户名'), 'Ann');
-    await user.type(d.getByLabelText('卡号/账号'), '@ann-99');
+    await user.click(d.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(alerts()).toEqual(['请填写账户信息']));
+    expect(bindCalls(fake)).toEqual([]);
+    await user.type(d.getByLabelText('账户信息'), '@ann-99');
     await user.click(d.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('保存成功')).toBeTruthy();
     expect(bindCalls(fake).map((c) => c.body)).toEqual([{ paymentType: 'Venmo', accountName: 'Ann', cardNo: '@ann-99' }]);

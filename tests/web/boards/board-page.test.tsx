@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { boardMachine, type BoardEvent, type BoardStatus } from '../../../machines/board.machine';
 import { allowedEvents } from '../../../machines/stored-state';
 import { clearToasts } from '../../../src/web/components/ui/toast';
+import { fromDateTimeLocal } from '../../../src/web/components/ui/format';
 import { renderApp, userOf } from '../app-harness';
 import { json, type Handler } from '../support/fake-api';
 import { aBoard, aBoardTask, aTask, createBoardsFake, type BoardsSeed } from './boards-fake';
@@ -239,9 +240,17 @@ describe('group-binding transfer', () => {
 describe('basic information', () => {
   it("requires every field ('{field}必填') and creates with epoch-ms times", async () => {
     const { user, requests, router } = renderBoardPage({ boards: [aBoard()] }, {}, '/admin/board/new');
+    // A new board is published now: its publish time starts at the current minute.
+    const opened = Date.now();
+    const publishAt = fromDateTimeLocal(((await screen.findByLabelText('发布时间')) as HTMLInputElement).value);
+    expect(publishAt).toBeGreaterThan(opened - 60_000);
+    expect(publishAt).toBeLessThanOrEqual(Date.now());
+    expect(publishAt % 60_000).toBe(0);
+    fireEvent.change(screen.getByLabelText('发布时间'), { target: { value: '' } });
     await user.click(await screen.findByRole('button', { name: '创建' }));
     const messages = (await screen.findAllByRole('alert')).map((a) => a.textContent);
     expect(messages).toEqual(['看板名称必填', '发布时间必填', '截止时间必填', '备注必填']);
+    expect(screen.getByLabelText('备注').getAttribute('aria-required')).toBe('true');
 
     await user.type(screen.getByLabelText('看板名称'), '二月采购');
     await user.type(screen.getByLabelText('备注'), '春季');
@@ -316,6 +325,9 @@ describe('board tasks and their user tasks', () => {
       .getAllByRole('columnheader')
       .map((h) => h.textContent);
     expect(headers).toEqual(['', 'ID', '商品名称', 'UPC', '价格', '回收价', '需求数量', '实际需求', '已认领', '地址', '状态', '备注', '操作']);
+    // The default address code reads 默认地址, never the English code.
+    expect(within(rowOf(11)).getAllByRole('cell')[headers.indexOf('地址')]?.textContent).toBe('默认地址');
+    expect(tasksTable().textContent).not.toContain('DEFAULT');
     expect(within(rowOf(11)).getByRole('link', { name: '编辑' }).getAttribute('href')).toBe('/admin/boardtask/1/11?back=%2Fadmin%2Fboard%2F1');
     expect(screen.getByRole('link', { name: '新建看板任务' }).getAttribute('href')).toBe('/admin/boardtask/1/new?back=%2Fadmin%2Fboard%2F1');
   });

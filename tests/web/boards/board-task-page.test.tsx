@@ -34,25 +34,34 @@ async function pickItem(user: ReturnType<typeof userEvent.setup>, productId: str
 
 const alerts = async () => (await screen.findAllByRole('alert')).map((a) => a.textContent);
 
-describe('full form (default)', () => {
-  it("requires every field but price and note: '<label>必填'", async () => {
+describe('full form (an existing task opens in it)', () => {
+  it("requires every field but price, note and address: '<label>必填'; an empty address is the default one", async () => {
     const { user, requests } = renderForm(`/admin/boardtask/1/new?back=${encodeURIComponent(BACK)}`);
-    const full = await screen.findByRole('radio', { name: '完整表单' });
-    expect((full as HTMLInputElement).checked).toBe(true);
-    // Defaults: the fixed address code, status normal.
-    expect((screen.getByLabelText('地址') as HTMLInputElement).value).toBe('DEFAULT');
+    await user.click(await screen.findByRole('radio', { name: '完整表单' }));
+    // Defaults: the address empty, read as 默认地址 (never the English code), status normal.
+    const address = screen.getByLabelText('地址') as HTMLInputElement;
+    expect(address.value).toBe('');
+    expect(address.placeholder).toBe('默认地址');
     expect((screen.getByLabelText('状态') as HTMLSelectElement).value).toBe('normal');
 
-    await user.clear(screen.getByLabelText('地址'));
     await user.click(screen.getByRole('button', { name: '保存' }));
-    expect(await alerts()).toEqual(['商品必填', '链接必填', '回收价必填', '需求数量必填', '实际需求必填', '平均成本必填', '地址必填', '商品来源必填']);
+    expect(await alerts()).toEqual(['商品必填', '链接必填', '回收价必填', '需求数量必填', '实际需求必填', '平均成本必填', '商品来源必填']);
     expect(await sentBodies(requests)).toEqual([]);
+  });
+
+  it('opens an existing task in the full form, its default address shown as 默认地址 and kept', async () => {
+    const { user, requests } = renderForm('/admin/boardtask/1/11');
+    expect(((await screen.findByRole('radio', { name: '完整表单' })) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('地址') as HTMLInputElement).value).toBe('');
+    await user.click(screen.getByRole('button', { name: '保存' }));
+    await screen.findByText('保存成功');
+    expect((await sentBodies(requests))[0]).toMatchObject({ id: 11, address: 'DEFAULT' });
   });
 
   it("prefixes 'http://' to a url without it, leaves out an empty price, then goes back", async () => {
     const { user, requests, router } = renderForm(`/admin/boardtask/1/new?back=${encodeURIComponent(BACK)}`);
-    await screen.findByRole('radio', { name: '完整表单' });
-    await pickItem(user, 'P8', /保温杯/); // its url prefills the empty url field
+    await user.click(await screen.findByRole('radio', { name: '完整表单' }));
+    await pickItem(user, 'P8', /保温杯/); // its url prefills the empty url field; it has no price
     expect((screen.getByLabelText('链接') as HTMLInputElement).value).toBe('shop.example.com/cup');
     await user.type(screen.getByLabelText('回收价'), '12.5');
     await user.type(screen.getByLabelText('需求数量'), '30');
@@ -104,27 +113,42 @@ describe('full form (default)', () => {
   });
 });
 
-describe('simple form', () => {
-  it('asks only for item, buyIn and show; price is optional and taken from the item when empty', async () => {
+describe('simple form (a new task opens in it)', () => {
+  it('asks only for item, buyIn and show; the item fills the price, which saves at the first try', async () => {
     const { user, requests } = renderForm('/admin/boardtask/1/new');
-    await user.click(await screen.findByRole('radio', { name: '简易表单' }));
+    expect(((await screen.findByRole('radio', { name: '简易表单' })) as HTMLInputElement).checked).toBe(true);
     expect(screen.queryByLabelText('链接')).toBeNull();
     expect(screen.queryByLabelText('实际需求')).toBeNull();
     await user.click(screen.getByRole('button', { name: '保存' }));
     expect(await alerts()).toEqual(['商品必填', '回收价必填', '需求数量必填']);
 
     await pickItem(user, 'P7', /蓝牙耳机/);
+    expect((screen.getByLabelText('价格') as HTMLInputElement).value).toBe('99.5');
     await user.type(screen.getByLabelText('回收价'), '80');
     await user.type(screen.getByLabelText('需求数量'), '10');
     await user.click(screen.getByRole('button', { name: '保存' }));
     expect(await screen.findByText('创建成功')).toBeTruthy();
+    expect(await sentBodies(requests)).toEqual([{ itemId: 7, price: 99.5, buyIn: 80, show: 10 }]);
+  });
+
+  it('leaves out a price emptied (the server takes the item\'s) and keeps a price typed before the item', async () => {
+    const { user, requests } = renderForm('/admin/boardtask/1/new');
+    await user.type(await screen.findByLabelText('价格'), '88');
+    await pickItem(user, 'P7', /蓝牙耳机/);
+    expect((screen.getByLabelText('价格') as HTMLInputElement).value).toBe('88');
+    await user.clear(screen.getByLabelText('价格'));
+    await user.type(screen.getByLabelText('回收价'), '80');
+    await user.type(screen.getByLabelText('需求数量'), '10');
+    await user.click(screen.getByRole('button', { name: '保存' }));
+    await screen.findByText('创建成功');
     expect(await sentBodies(requests)).toEqual([{ itemId: 7, buyIn: 80, show: 10 }]);
   });
 
   it('sends a price that is given', async () => {
     const { user, requests } = renderForm('/admin/boardtask/1/new');
-    await user.click(await screen.findByRole('radio', { name: '简易表单' }));
+    await screen.findByRole('radio', { name: '简易表单' });
     await pickItem(user, 'P7', /蓝牙耳机/);
+    await user.clear(screen.getByLabelText('价格'));
     await user.type(screen.getByLabelText('价格'), '59.9');
     await user.type(screen.getByLabelText('回收价'), '50');
     await user.type(screen.getByLabelText('需求数量'), '5');

@@ -39,6 +39,13 @@ describe('/user/boardtask/{boardId}/{taskId}', () => {
     expect(screen.getByRole('link', { name: '返回看板' }).getAttribute('href')).toBe('/user/board/b-1');
   });
 
+  it('reads the default address code as 默认地址', async () => {
+    const server = createMemberBoardsFake({ boardTasks: [aBoardTask({ address: 'DEFAULT' })] });
+    renderApp('/user/boardtask/1/12', { loggedInAs: member, handlers: server.handlers });
+    await screen.findByRole('heading', { name: '看板任务 #12', level: 1 });
+    expect(detail('地址').textContent).toBe('默认地址');
+  });
+
   it('claims through the same dialog and reloads the progress', async () => {
     const server = createMemberBoardsFake({ boardTasks: [aBoardTask({ show: 10, claimCount: 4 })] });
     renderApp('/user/boardtask/1/12', { loggedInAs: member, handlers: server.handlers });

@@ -183,7 +183,7 @@ describe('/user/upload', () => {
     ).toEqual(['3', '1']);
   });
 
-  it('totals succ, skip and error, and pages the rows with the sizes 20, 40, 60, 100, 200 and 100000', async () => {
+  it('totals succ, skip and error, and pages the rows with the sizes 20, 40, 60, 100, 200 and 全部 (100000)', async () => {
     const server = createTasksFake();
     server.uploadResult = resultOf(rowsOf(45));
     openUpload(server);
@@ -196,6 +196,8 @@ describe('/user/upload', () => {
 
     const size = screen.getByLabelText('每页') as HTMLSelectElement;
     expect([...size.options].map((o) => o.value)).toEqual(['20', '40', '60', '100', '200', '100000']);
+    // The everything-on-one-page size reads 全部, not a number nobody asked for.
+    expect([...size.options].map((o) => o.textContent)).toEqual(['20', '40', '60', '100', '200', '全部']);
     expect(size.value).toBe('20');
     expect(bodyRows(table)).toHaveLength(20);
 
@@ -207,7 +209,7 @@ describe('/user/upload', () => {
     await waitFor(() => expect(bodyRows(table)).toHaveLength(40));
     expect(within(bodyRows(table)[0]!).getByText('1Z001')).toBeTruthy();
 
-    await user.selectOptions(size, '100000');
+    await user.selectOptions(size, '全部');
     await waitFor(() => expect(bodyRows(table)).toHaveLength(45));
     expect(screen.queryByRole('button', { name: '第 2 页' })).toBeNull();
   });

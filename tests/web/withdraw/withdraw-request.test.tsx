@@ -68,9 +68,9 @@ describe('/user/withdraw-request: the page', () => {
   it('offers on each row exactly what the withdraw machine allows', async () => {
     open(createWithdrawFake({ lines: LINES }));
     await waitFor(() => expect(bodyRows()).toHaveLength(5));
-    expect(buttonsOf(rowOf(501))).toEqual(['更换银行卡', '申请取消', '标记已付款']);
+    expect(buttonsOf(rowOf(501))).toEqual(['更换银行卡', '申请取消', '确认到账']);
     // cancelFlag cleared (payment has started): no cancel.
-    expect(buttonsOf(rowOf(502))).toEqual(['更换银行卡', '标记已付款']);
+    expect(buttonsOf(rowOf(502))).toEqual(['更换银行卡', '确认到账']);
     expect(buttonsOf(rowOf(503))).toEqual([]);
     expect(buttonsOf(rowOf(504))).toEqual([]);
     expect(buttonsOf(rowOf(505))).toEqual([]);
@@ -136,7 +136,7 @@ describe('/user/withdraw-request: row actions', () => {
     await user.click(within(rowOf(501)).getByRole('button', { name: /^申请取消/ }));
     await confirm(user);
     expect(await screen.findByText('该提现已开始付款，不能取消')).toBeTruthy();
-    await user.click(within(rowOf(502)).getByRole('button', { name: '标记已付款：提现 #502' }));
+    await user.click(within(rowOf(502)).getByRole('button', { name: '确认到账：提现 #502' }));
     await confirm(user);
     expect(await screen.findByText('只有待付款的提现可以标记为已付款')).toBeTruthy();
   });
@@ -144,13 +144,13 @@ describe('/user/withdraw-request: row actions', () => {
   it('marks a line paid after a confirmation, and asks nothing when it is declined', async () => {
     const { fake, user } = open(createWithdrawFake({ lines: LINES }));
     await waitFor(() => expect(bodyRows()).toHaveLength(5));
-    await user.click(within(rowOf(502)).getByRole('button', { name: '标记已付款：提现 #502' }));
-    expect((await screen.findByRole('dialog', { name: '提示' })).textContent).toContain('确定将提现 #502（3.00）标记为已付款吗？');
+    await user.click(within(rowOf(502)).getByRole('button', { name: '确认到账：提现 #502' }));
+    expect((await screen.findByRole('dialog', { name: '提示' })).textContent).toContain('确定提现 #502（3.00）的款项已到账吗？');
     await confirm(user, '取消');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(bodiesTo(fake, '/api/withdraw/user/paid/request')).toEqual([]);
 
-    await user.click(within(rowOf(502)).getByRole('button', { name: '标记已付款：提现 #502' }));
+    await user.click(within(rowOf(502)).getByRole('button', { name: '确认到账：提现 #502' }));
     await confirm(user);
     expect(await screen.findByText('已标记为已付款')).toBeTruthy();
     expect(bodiesTo(fake, '/api/withdraw/user/paid/request')).toEqual([{ id: 502 }]);
@@ -252,7 +252,7 @@ describe('/user/withdraw-request at a phone width', () => {
     expect(first.getByText('12.50')).toBeTruthy();
     expect(first.getByText('待付款')).toBeTruthy();
     expect(first.getByText('订单号').nextElementSibling!.textContent).toBe('9001');
-    expect(first.getAllByRole('button').map((b) => b.textContent)).toEqual(['更换银行卡', '申请取消', '标记已付款']);
+    expect(first.getAllByRole('button').map((b) => b.textContent)).toEqual(['更换银行卡', '申请取消', '确认到账']);
   });
 });
 
@@ -295,7 +295,14 @@ describe('/user/withdraw-request: the request dialog', () => {
       ['', '801-1', '保温杯', '0.20'],
       ['', '803', '台灯', '100.00'],
     ]);
+    // Every withdrawable task starts ticked, and the one line's amount is their total.
+    expect(d.getAllByRole('checkbox').every((box) => (box as HTMLInputElement).checked)).toBe(true);
+    expect(d.getByText('已默认选择全部可提现的任务，取消勾选的任务会留到下次提现。')).toBeTruthy();
+    expect(d.getByText('任务合计：100.30')).toBeTruthy();
+    await waitFor(() => expect(d.getByText('提现合计：100.30')).toBeTruthy());
+    await user.click(d.getByRole('checkbox', { name: '选择全部任务' }));
     expect(d.getByText('任务合计：0.00')).toBeTruthy();
+    expect((line(d, 1).getByLabelText('金额') as HTMLInputElement).value).toBe('');
     await user.click(d.getByRole('checkbox', { name: '选择任务 801' }));
     await user.click(d.getByRole('checkbox', { name: '选择任务 801-1' }));
     // 0.1 + 0.2 in cents is 30, not 0.30000000000000004; the one line's amount is that total.
@@ -310,8 +317,15 @@ describe('/user/withdraw-request: the request dialog', () => {
   it('checks in the order of SPEC §5: a task, a card, a numeric amount, each card once, equal sums', async () => {
     const { dialog: d, user, fake } = await openDialog();
     const submit = () => user.click(screen.getByRole('button', { name: '提交' }));
+    // Nothing ticked and an amount typed (the case): the task check, under the task table.
+    await user.click(d.getByRole('checkbox', { name: '选择全部任务' }));
+    await user.type(line(d, 1).getByLabelText('金额'), '48');
     await submit();
-    await waitFor(() => expect(problem(d)).toBe('请填写需要提现的任务'));
+    await waitFor(() => expect(problem(d)).toBe('请填写需要提现的任务：在上表勾选要提现的任务'));
+    const taskSection = d.getByRole('table', { name: '可提现的任务' }).closest('section')!;
+    expect(within(taskSection).getByRole('alert').textContent).toBe(problem(d));
+    expect(within(taskSection).getByText('任务合计：0.00')).toBeTruthy();
+    expect(d.getByText('提现合计：48.00')).toBeTruthy();
     await user.click(d.getByRole('checkbox', { name: '选择任务 803' }));
     await submit();
     await waitFor(() => expect(problem(d)).toBe('请填写银行卡'));
@@ -342,9 +356,6 @@ describe('/user/withdraw-request: the request dialog', () => {
   it('sends {requests, taskIds}, says the server msg, closes and reloads the list and the balance', async () => {
     const { dialog: d, user, fake } = await openDialog();
     const balanceCalls = fake.server.callsTo('/api/user/balance').length;
-    await user.click(d.getByRole('checkbox', { name: '选择任务 801' }));
-    await user.click(d.getByRole('checkbox', { name: '选择任务 801-1' }));
-    await user.click(d.getByRole('checkbox', { name: '选择任务 803' }));
     await user.selectOptions(line(d, 1).getByLabelText('银行卡'), '31');
     await user.clear(line(d, 1).getByLabelText('金额'));
     await user.type(line(d, 1).getByLabelText('金额'), '100.1');
@@ -376,7 +387,6 @@ describe('/user/withdraw-request: the request dialog', () => {
     let release: (r: Response) => void = () => {};
     fake.answer.request = () => new Promise<Response>((resolve) => (release = resolve));
     const { dialog: d, user } = await openDialog(fake);
-    await user.click(d.getByRole('checkbox', { name: '选择任务 803' }));
     await user.selectOptions(line(d, 1).getByLabelText('银行卡'), '32');
     const submit = screen.getByRole('button', { name: '提交' });
     await user.click(submit);
@@ -389,7 +399,7 @@ describe('/user/withdraw-request: the request dialog', () => {
     expect(screen.getByRole('dialog', { name: '申请提现' })).toBeTruthy();
   });
 
-  it('with one card, one line is made for it with the selected total: picking the tasks is the whole request', async () => {
+  it('with one card, one line is made for it with the selected total: submitting is the whole request', async () => {
     const fake = createWithdrawFake({ lines: [], applies: APPLIES, cards: [] });
     fake.cards.push({
       id: 32,
@@ -405,9 +415,8 @@ describe('/user/withdraw-request: the request dialog', () => {
     const { dialog: d, user } = await openDialog(fake);
     expect(d.getAllByRole('group', { name: /^第 \d+ 行$/ })).toHaveLength(1);
     expect((line(d, 1).getByLabelText('银行卡') as HTMLSelectElement).value).toBe('32');
-    expect((line(d, 1).getByLabelText('金额') as HTMLInputElement).value).toBe('');
-    await user.click(d.getByRole('checkbox', { name: '选择任务 801-1' }));
-    await user.click(d.getByRole('checkbox', { name: '选择任务 803' }));
+    await waitFor(() => expect((line(d, 1).getByLabelText('金额') as HTMLInputElement).value).toBe('100.30'));
+    await user.click(d.getByRole('checkbox', { name: '选择任务 801' }));
     expect((line(d, 1).getByLabelText('金额') as HTMLInputElement).value).toBe('100.20');
     // Unticking follows too.
     await user.click(d.getByRole('checkbox', { name: '选择任务 801-1' }));
@@ -420,6 +429,7 @@ describe('/user/withdraw-request: the request dialog', () => {
 
   it('with two lines, the member divides the total: a change of selection leaves their amounts alone', async () => {
     const { dialog: d, user } = await openDialog();
+    await user.click(d.getByRole('checkbox', { name: '选择全部任务' }));
     await user.click(d.getByRole('checkbox', { name: '选择任务 803' }));
     expect((line(d, 1).getByLabelText('金额') as HTMLInputElement).value).toBe('100.00');
     await user.click(d.getByRole('button', { name: '添加一行' }));
@@ -428,6 +438,28 @@ describe('/user/withdraw-request: the request dialog', () => {
     await user.click(d.getByRole('checkbox', { name: '选择任务 801' }));
     expect((line(d, 1).getByLabelText('金额') as HTMLInputElement).value).toBe('60');
     expect((line(d, 2).getByLabelText('金额') as HTMLInputElement).value).toBe('');
+  });
+
+  it('with a single withdrawable task, it is ticked and the request is one submit', async () => {
+    const single = createWithdrawFake({ lines: [], applies: [anApply({ id: 709, taskId: 809, mainId: 809, subId: 0, itemName: '台灯', income: 48 })], cards: [] });
+    single.cards.push({
+      id: 32,
+      paymentType: 'Paypal',
+      accountName: '****Ann',
+      cardNo: '****.com',
+      routingNumber: '',
+      bankInfo: '',
+      cardType: '',
+      address: 'x',
+      createdAt: NOW,
+    });
+    const { dialog: d, fake, user } = await openDialog(single);
+    expect((d.getByRole('checkbox', { name: '选择任务 809' }) as HTMLInputElement).checked).toBe(true);
+    expect(d.getByText('任务合计：48.00')).toBeTruthy();
+    await waitFor(() => expect(d.getByText('提现合计：48.00')).toBeTruthy());
+    await user.click(screen.getByRole('button', { name: '提交' }));
+    expect(await screen.findByText('提交成功')).toBeTruthy();
+    expect(bodiesTo(fake, '/api/withdraw/user/request')).toEqual([{ requests: [{ cardId: 32, withdrawAmount: 48 }], taskIds: [809] }]);
   });
 
   it('with one card, that card is the line’s already; with none, says where to add one', async () => {

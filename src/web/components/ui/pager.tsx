@@ -10,10 +10,14 @@ export const PAGER_JUMP = PAGER_SLOTS - 2;
 export const DEFAULT_PAGE_SIZE = 20;
 export const SMALL_PAGE_SIZE = 10;
 
+/**
+ * SPEC §9's "very large value", meaning "everything on one page"; the size select names it 全部. It is
+ * above the server's size bound (1..1000), so use it only where the whole list is already in hand.
+ */
+export const ALL_ROWS_PAGE_SIZE = 100000;
+
 export const PAGE_SIZE_OPTIONS = {
-  // SPEC asks for "a very large value" meaning "everything on one page"; 100000 is that value. It is
-  // above the server's size bound (1..1000), so use it only where the whole list is already in hand.
-  uploadResults: [20, 40, 60, 100, 200, 100000],
+  uploadResults: [20, 40, 60, 100, 200, ALL_ROWS_PAGE_SIZE],
   withdraw: [20, 50, 100, 500, 1000],
   boardAndItem: [10, 15, 20, 40, 60, 100, 200, 500],
 } as const satisfies Record<string, readonly number[]>;
@@ -132,11 +136,11 @@ export function PageSizeSelect({ value, options, onChange, className = '' }: Pag
       >
         {all.map((n) => (
           <option key={n} value={n}>
-            {n}
+            {n === ALL_ROWS_PAGE_SIZE ? UI_TEXT.allRows : n}
           </option>
         ))}
       </select>
-      <span aria-hidden="true">{UI_TEXT.rows}</span>
+      {value !== ALL_ROWS_PAGE_SIZE && <span aria-hidden="true">{UI_TEXT.rows}</span>}
     </div>
   );
 }

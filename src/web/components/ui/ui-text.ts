@@ -9,6 +9,8 @@ export const UI_TEXT = {
   pagination: '分页',
   perPage: '每页',
   rows: '条',
+  /** The page size that shows every row on one page. */
+  allRows: '全部',
   total: (n: number) => `共 ${n} 条`,
   /** A total the server stopped counting at: paging on counts further. */
   totalAtLeast: (n: number) => `${n} 条以上`,

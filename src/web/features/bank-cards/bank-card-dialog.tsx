@@ -2,8 +2,9 @@
 // values can be typed"), the holder name and that type's fields and labels (machines/bank-card.ts
 // cardFieldsFor). The checks are the rules' own (cardProblems, the server's too) in the form's
 // valibot schema: each missing field is named under it. Switching the type clears the card's fields
-// (a field means another thing for another type); the holder name stays. A second submit is blocked
-// while saving (SPEC §5). Success closes the dialog; a refusal keeps what was typed (SPEC §8).
+// (a field means another thing for another type); the holder name stays. 其他（自行填写） shows the
+// typed type's fields at once (the account required, machines/bank-card.ts TYPED_TYPE_FIELDS), before
+// its name is typed. A second submit is blocked while saving (SPEC §5). Success closes the dialog; a refusal keeps what was typed (SPEC §8).
 import { useId, useRef, useState, type JSX } from 'react';
 import { useWatch } from 'react-hook-form';
 import * as v from 'valibot';
@@ -16,6 +17,8 @@ import {
   cardTypeOptions,
   KNOWN_PAYMENT_TYPES,
   PAYMENT_TYPE_LABELS,
+  TYPED_TYPE_FIELDS,
+  TYPED_TYPE_RULE,
   type CardInput,
   type CardTextField,
   type KnownPaymentType,
@@ -61,11 +64,15 @@ export function paymentTypeOf(values: Pick<CardFormValues, 'typeChoice' | 'custo
   return values.typeChoice === OTHER_TYPE ? values.customType : values.typeChoice;
 }
 
+/** The fields the form shows: the chosen type's, a typed type's as soon as 其他 is chosen. */
+export function formFieldsOf(values: Pick<CardFormValues, 'typeChoice' | 'customType'>) {
+  return values.typeChoice === OTHER_TYPE ? TYPED_TYPE_FIELDS : cardFieldsFor(paymentTypeOf(values));
+}
+
 /** The card the form describes: its type, holder name and the fields its type shows (others left out). */
 export function cardInputOf(values: CardFormValues): CardInput {
-  const paymentType = paymentTypeOf(values);
-  const card: CardInput = { paymentType, accountName: values.accountName };
-  for (const { field } of cardFieldsFor(paymentType)) card[field] = values[field];
+  const card: CardInput = { paymentType: paymentTypeOf(values), accountName: values.accountName };
+  for (const { field } of formFieldsOf(values)) card[field] = values[field];
   return card;
 }
 
@@ -96,7 +103,12 @@ export const cardFormSchema = v.pipe(
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
     const values = dataset.value;
-    for (const problem of cardProblems(cardInputOf(values))) {
+    const problems = cardProblems(cardInputOf(values));
+    // 其他 with its name still empty: the account is asked for at once too (the rules ask once a name is typed).
+    if (values.typeChoice === OTHER_TYPE && !values.customType.trim() && !values.cardNo.trim()) {
+      problems.push({ field: TYPED_TYPE_RULE.field, msg: TYPED_TYPE_RULE.message });
+    }
+    for (const problem of problems) {
       const key: keyof CardFormValues = problem.field === 'paymentType' ? (values.typeChoice === OTHER_TYPE ? 'customType' : 'typeChoice') : problem.field;
       addIssue({ message: problem.msg, path: [{ type: 'object', origin: 'value', input: values, key, value: values[key] }] });
     }
@@ -121,7 +133,6 @@ export function BankCardDialog({ onClose, onSave }: BankCardDialogProps): JSX.El
   const inFlight = useRef(false);
   const form = useValibotForm(cardFormSchema, { defaultValues: EMPTY });
   const [typeChoice, customType] = useWatch({ control: form.control, name: ['typeChoice', 'customType'] });
-  const paymentType = paymentTypeOf({ typeChoice, customType });
 
   /** A new type: the card's fields start empty (the holder name stays). */
   function switchType() {
@@ -178,19 +189,19 @@ export function BankCardDialog({ onClose, onSave }: BankCardDialogProps): JSX.El
           />
         )}
         <TextField<CardFormInput, 'accountName'> name="accountName" label={CARD_LABELS.accountName} maxLength={MAX_LENGTH.accountName} autoComplete="off" />
-        <TypeFields paymentType={paymentType} />
+        <TypeFields typeChoice={typeChoice} customType={customType} />
       </Form>
     </Modal>
   );
 }
 
 /** The fields the chosen payment type asks for (a select where its card types are a fixed list), or a word to choose the type first. */
-function TypeFields({ paymentType }: { paymentType: string }): JSX.Element {
-  const fields = cardFieldsFor(paymentType);
-  const cardTypes = cardTypeOptions(paymentType);
+function TypeFields({ typeChoice, customType }: { typeChoice: TypeChoice; customType: string }): JSX.Element {
+  const fields = formFieldsOf({ typeChoice, customType });
+  const cardTypes = cardTypeOptions(paymentTypeOf({ typeChoice, customType }));
   return (
     <>
-      {paymentType.trim() === '' ? (
+      {fields.length === 0 ? (
         <p className="text-xs text-slate-500">{t.chooseTypeFirst}</p>
       ) : (
         fields.map(({ field, label, required }) =>
@@ -206,7 +217,7 @@ function TypeFields({ paymentType }: { paymentType: string }): JSX.Element {
               key={field}
               name={field}
               label={label}
-              hint={required ? undefined : t.optional}
+              hint={required ? (field === TYPED_TYPE_RULE.field && typeChoice === OTHER_TYPE ? t.accountHint : undefined) : t.optional}
               maxLength={MAX_LENGTH[field]}
               autoComplete="off"
             />

@@ -1,7 +1,9 @@
 // The board's basic information (SPEC §3 Board, §5 "Board: all fields except id required
 // ('{field}必填')"): boardName, remark, publishAt and expireAt, the times edited as local
 // datetime-local values and sent as epoch milliseconds (SPEC §9). The server refuses an expiry that
-// is not after the publish time with the same words this form uses.
+// is not after the publish time with the same words this form uses. A new board's publish time starts
+// at the current minute (decision 110: publishing is what opens a board, so "now" is what an admin
+// means); the expiry starts empty, a date only the admin can choose.
 import { useNavigate, useRouter } from '@tanstack/react-router';
 import type { JSX } from 'react';
 import * as v from 'valibot';
@@ -41,11 +43,14 @@ export const boardInfoSchema = v.pipe(
 type BoardInfoInput = v.InferInput<typeof boardInfoSchema>;
 type BoardInfoValues = v.InferOutput<typeof boardInfoSchema>;
 
-function formValuesOf(board: Board | null): BoardInfoInput {
+const MINUTE_MS = 60_000;
+
+/** The form's values: the board's, or a new board's (published at `now`'s minute, the rest empty). */
+export function formValuesOf(board: Board | null, now = Date.now()): BoardInfoInput {
   return {
     boardName: board?.boardName ?? '',
     remark: board?.remark ?? '',
-    publishAt: toDateTimeLocal(board?.publishAt),
+    publishAt: toDateTimeLocal(board ? board.publishAt : Math.floor(now / MINUTE_MS) * MINUTE_MS),
     expireAt: toDateTimeLocal(board?.expireAt),
   };
 }
@@ -80,7 +85,15 @@ export function BoardInfoForm({ board }: BoardInfoFormProps): JSX.Element {
       <div className="hidden sm:block" />
       <TextField<BoardInfoInput, 'publishAt'> name="publishAt" label={t.board.publishAt} type="datetime-local" />
       <TextField<BoardInfoInput, 'expireAt'> name="expireAt" label={t.board.expireAt} type="datetime-local" />
-      <TextArea<BoardInfoInput, 'remark'> name="remark" label={t.board.remark} rows={3} maxLength={2000} className="sm:col-span-2" />
+      <TextArea<BoardInfoInput, 'remark'>
+        name="remark"
+        label={t.board.remark}
+        hint={t.board.remarkHint}
+        aria-required
+        rows={3}
+        maxLength={2000}
+        className="sm:col-span-2"
+      />
       <div className="sm:col-span-2">
         <Button type="submit" loading={form.formState.isSubmitting}>
           {board ? t.detail.save : t.detail.create}

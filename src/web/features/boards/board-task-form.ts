@@ -5,6 +5,11 @@
 //   http (the server applies the same rule to whatever reaches it).
 // - simple: item, buyIn, show, and an optional price; the server takes the item's price (when price
 //   is empty) and url.
+// A new board task opens in the simple form, an existing one in the full form; choosing the item fills
+// an empty url and price from it (decision 110: SPEC lets the simple form save with the item's price
+// and url, so the first try saves). The address field left empty is the default address (the fixed
+// code DEFAULT_BOARD_TASK_ADDRESS, shown as 默认地址), so the full form's required address is never
+// an English code to keep or type.
 // The schema's output is the body of saveBoardTask without the id.
 import { valibotResolver } from '@hookform/resolvers/valibot';
 import * as v from 'valibot';
@@ -70,7 +75,10 @@ const fullSchema = v.object({
   show: requiredCount(L.show),
   need: requiredCount(L.need),
   averageCost: requiredMoney(L.averageCost),
-  address: requiredText(L.address),
+  address: v.pipe(
+    text,
+    v.transform((address) => address || DEFAULT_BOARD_TASK_ADDRESS),
+  ),
   status: v.picklist(BOARD_TASK_STATUSES, t.required(L.status)),
   note: text,
   itemSource: requiredText(L.itemSource),
@@ -109,7 +117,7 @@ const numberText = (n: number | null | undefined) => (n === null || n === undefi
 
 export function boardTaskFormFields(task: BoardTask | null): BoardTaskFormFields {
   return {
-    variant: 'full',
+    variant: task ? 'full' : 'simple',
     itemId: task?.itemId ?? null,
     url: task?.url ?? '',
     price: numberText(task?.price),
@@ -117,12 +125,20 @@ export function boardTaskFormFields(task: BoardTask | null): BoardTaskFormFields
     show: numberText(task?.show),
     need: numberText(task?.need),
     averageCost: numberText(task?.averageCost),
-    // Prefilled so the full form's required address starts valid.
-    address: task?.address ?? DEFAULT_BOARD_TASK_ADDRESS,
+    // Empty stands for the default address (the field's placeholder says so).
+    address: !task || task.address === DEFAULT_BOARD_TASK_ADDRESS ? '' : task.address,
     status: task?.status ?? 'normal',
     note: task?.note ?? '',
     itemSource: task?.itemSource ?? '',
   };
+}
+
+/** The item's url and price for the fields still empty (the item picked fills what was not typed). */
+export function itemDefaults(fields: Pick<BoardTaskFormFields, 'url' | 'price'>, item: { url: string; price?: number | null }): Partial<Pick<BoardTaskFormFields, 'url' | 'price'>> {
+  const out: Partial<Pick<BoardTaskFormFields, 'url' | 'price'>> = {};
+  if (fields.url.trim() === '' && item.url) out.url = item.url;
+  if (fields.price.trim() === '' && item.price !== null && item.price !== undefined) out.price = numberText(item.price);
+  return out;
 }
 
 /** The saveBoardTask body (an absent price lets the server take the item's). */

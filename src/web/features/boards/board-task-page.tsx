@@ -1,5 +1,5 @@
 // /admin/boardtask/{boardId}/{taskId|new} (SPEC §2, §5): the board task form in its two variants
-// (完整表单 by default, 简易表单), saved with saveBoardTask. Afterwards, and on 'back', the page
+// (简易表单 for a new one, 完整表单 for an existing one; board-task-form.ts), saved with saveBoardTask. Afterwards, and on 'back', the page
 // returns to the `back` query when it is a path of this app, else to /admin/board/{boardId} (an
 // off-site `back` would make this form an open redirect).
 import { useRouter } from '@tanstack/react-router';
@@ -19,6 +19,7 @@ import {
   boardTaskBody,
   boardTaskFormFields,
   boardTaskResolver,
+  itemDefaults,
   type BoardTaskFormFields,
   type BoardTaskFormValues,
   type BoardTaskFormVariant,
@@ -85,7 +86,10 @@ export function BoardTaskPage({ boardId, task, back }: BoardTaskPageProps): JSX.
             label={L.itemId}
             className="sm:col-span-2"
             onItemChange={(item) => {
-              if (item && form.getValues('url').trim() === '') form.setValue('url', item.url);
+              if (!item) return;
+              for (const [field, value] of Object.entries(itemDefaults(form.getValues(), item)) as Array<['url' | 'price', string]>) {
+                form.setValue(field, value, { shouldDirty: true });
+              }
             }}
           />
           {variant === 'full' && <TextField<BoardTaskFormFields, 'url'> name="url" label={L.url} className="sm:col-span-2" placeholder="https://" />}
@@ -96,7 +100,7 @@ export function BoardTaskPage({ boardId, task, back }: BoardTaskPageProps): JSX.
             <>
               <TextField<BoardTaskFormFields, 'need'> name="need" label={L.need} inputMode="numeric" />
               <TextField<BoardTaskFormFields, 'averageCost'> name="averageCost" label={L.averageCost} inputMode="decimal" />
-              <TextField<BoardTaskFormFields, 'address'> name="address" label={L.address} />
+              <TextField<BoardTaskFormFields, 'address'> name="address" label={L.address} placeholder={L.defaultAddress} hint={L.addressHint} />
               <SelectField<BoardTaskFormFields, 'status', (typeof BOARD_TASK_STATUSES)[number]> name="status" label={L.status} options={STATUS_OPTIONS} />
               <TextField<BoardTaskFormFields, 'itemSource'> name="itemSource" label={L.itemSource} />
               <TextArea<BoardTaskFormFields, 'note'> name="note" label={L.note} rows={3} className="sm:col-span-2" />

@@ -8,6 +8,7 @@ import { columnHelper, DataTable } from '../../components/ui/data-table';
 import { zh } from '../../i18n/zh';
 import type { BoardTask } from './boards-api';
 import { ClaimProgress } from '../../components/claim-progress';
+import { boardTaskAddressText } from '../../components/board-task-address';
 import { BoardTaskClaims } from './claims';
 
 const t = zh.boards;
@@ -38,7 +39,7 @@ function boardTaskColumns(boardId: number) {
         </span>
       ),
     }),
-    col.accessor('address', { header: t.boardTask.address }),
+    col.accessor('address', { header: t.boardTask.address, cell: ({ getValue }) => boardTaskAddressText(getValue()) }),
     col.accessor('status', { header: t.boardTask.status, cell: ({ getValue }) => <BoardTaskStatusBadge status={getValue()} /> }),
     col.accessor('note', { header: t.boardTask.note }),
     col.display({

@@ -20,6 +20,7 @@ import { formatDateTime, formatMoney } from '../../components/ui/format';
 import { Countdown } from '../../components/countdown';
 import type { Board, BoardTask, MemberBoardData } from './member-boards-api';
 import { LiveBoardStateBadge } from '../../components/board-state-badges';
+import { boardTaskAddressText } from '../../components/board-task-address';
 
 const t = zh.memberBoards;
 
@@ -130,7 +131,7 @@ function boardTaskColumns(board: Board, claim: ClaimActor) {
     col.accessor('remaining', { header: t.colRemaining, meta: { align: 'right' } }),
     col.display({ id: 'deadline', header: t.colDeadline, cell: () => <Countdown expireAt={board.expireAt} />, meta: { cardOnly: true } }),
     col.accessor('url', { header: t.colLink, cell: ({ getValue }) => <ExternalLink url={getValue()} /> }),
-    col.accessor('address', { header: t.colAddress, meta: { card: 'hidden' } }),
+    col.accessor('address', { header: t.colAddress, cell: ({ getValue }) => boardTaskAddressText(getValue()), meta: { card: 'hidden' } }),
     col.accessor('status', { header: t.status, cell: ({ getValue }) => <BoardTaskStatusBadge status={getValue()} />, meta: { card: 'badge' } }),
     col.display({
       id: 'progress',

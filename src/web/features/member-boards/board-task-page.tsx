@@ -14,6 +14,7 @@ import { formatMoney } from '../../components/ui/format';
 import type { Board, BoardTask, MemberBoardTaskData } from './member-boards-api';
 import { Countdown } from '../../components/countdown';
 import { ExpiredBadge } from '../../components/board-state-badges';
+import { boardTaskAddressText } from '../../components/board-task-address';
 
 const t = zh.memberBoards;
 
@@ -47,7 +48,7 @@ function BoardTaskView({ board, boardTask }: { board: Board; boardTask: BoardTas
     [t.show, boardTask.show],
     [t.colRemaining, boardTask.remaining],
     [t.progress, <ClaimProgress label={t.progressOf(boardTask.itemName)} count={boardTask.claimCount} need={boardTask.show} />],
-    [t.address, boardTask.address],
+    [t.address, boardTaskAddressText(boardTask.address)],
     [
       t.status,
       <span className="inline-flex gap-2">

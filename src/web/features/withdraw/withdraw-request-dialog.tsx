@@ -1,9 +1,12 @@
 // The request dialog of /user/withdraw-request (SPEC §5 "Withdraw request"; DECISIONS "Money"): the
 // member picks withdrawable applications and says where the money goes, one line per own card
-// (card, amount, note). "任务合计" and "提现合计" follow in cents; while there is one line its amount
-// is the selection's total (card chosen when there is one), so the usual request is: pick, submit.
+// (card, amount, note). Every withdrawable application starts ticked (decision 055: a member withdraws
+// what they earned, usually all of it, and a single task is then ticked without a click; unticking
+// keeps a task for later). "任务合计" and "提现合计" follow in cents; while there is one line its
+// amount is the selection's total (card chosen when there is one), so the usual request is: submit.
 // The checks are the machine's (withdrawRequestError, which the server runs too) inside the form's
-// valibot schema, in the order a member fixes them. Submit sends requestWithdraw once at a time;
+// valibot schema, in the order a member fixes them; the task check shows under the task table (with
+// what to do), the others under the lines. Submit sends requestWithdraw once at a time;
 // '申请成功' (or the server's msg) closes the dialog, a refusal toasts it and keeps the dialog open.
 import { taskDisplayId } from '../../../../machines/task.machine';
 import { useEffect, useId, useMemo, useRef, useState, type JSX } from 'react';
@@ -143,8 +146,8 @@ function RequestForm({
   const schema = useMemo(() => requestSchema(applies), [applies]);
   const inFlight = useRef(false);
   const form = useValibotForm(schema, {
-    // One card: it is the line's card already.
-    defaultValues: { applyIds: [], lines: [{ ...EMPTY_LINE, cardId: cards.length === 1 ? cards[0]!.id : '' }] },
+    // Every withdrawable application ticked; one card: it is the line's card already.
+    defaultValues: { applyIds: applies.map((apply) => apply.id), lines: [{ ...EMPTY_LINE, cardId: cards.length === 1 ? cards[0]!.id : '' }] },
   });
   const lines = useFieldArray({ control: form.control, name: 'lines' });
   const [applyIds, typedLines] = useWatch({ control: form.control, name: ['applyIds', 'lines'] });
@@ -161,7 +164,8 @@ function RequestForm({
   }, [oneLine, taskCents, getValues, setValue]);
   const lineCents = (typedLines ?? []).reduce((sum, line) => sum + (amountToCents(line?.amount) ?? 0), 0);
   const errors = form.formState.errors;
-  const problem = errors.applyIds?.message ?? errors.lines?.root?.message ?? errors.lines?.message;
+  const taskProblem = errors.applyIds?.message;
+  const lineProblem = errors.lines?.root?.message ?? errors.lines?.message;
 
   async function submit(values: RequestValues) {
     if (inFlight.current) return;
@@ -185,13 +189,15 @@ function RequestForm({
     <Form id={formId} form={form} onSubmit={(values) => void submit(values)} className="flex flex-col gap-4">
       <section className="flex flex-col gap-2">
         <h3 className="text-sm font-medium text-slate-700">{t.tasks}</h3>
+        {applies.length > 1 && <p className="text-xs text-slate-500">{t.allChosen}</p>}
         <TaskPicker control={form.control} applies={applies} />
         <p className="text-sm font-medium text-slate-800 tabular-nums">{t.taskTotal(formatCents(taskCents))}</p>
+        <FormError message={taskProblem && t.taskRequired(taskProblem)} />
       </section>
 
       <PayoutLines lines={lines} cards={cards} lineCents={lineCents} />
 
-      <FormError message={problem} />
+      <FormError message={lineProblem} />
     </Form>
   );
 }

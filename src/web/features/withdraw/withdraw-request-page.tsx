@@ -2,7 +2,7 @@
 // member's withdraw lines, the balance, the request dialog (withdraw-request-dialog.tsx), a link to
 // the orders, the filters and the table (20/50/100/500/1000 a page, SPEC §9; a card a line on a phone).
 // Each row offers what machines/withdraw.machine.ts accepts for it (withdraw-rules.ts): 更换银行卡,
-// 申请取消 (the whole order), 标记已付款, 确认收款 (withdraw-request-receipt-dialog.tsx); each after
+// 申请取消 (the whole order), 确认到账 (the member's word for marking the line paid: the money arrived), 确认收款 (withdraw-request-receipt-dialog.tsx); each after
 // a confirmation where it changes money. Toasts say the server's msg (SPEC §8), '操作成功' /
 // '操作失败' when it gave none; the list and the balance reload after every change.
 // Filters, sort, page and size live in the URL (`search`, `onSearch`); the route's loader fetches them.
