@@ -183,10 +183,9 @@ export function lastUndoable(context: Pick<ScanContext, 'scanLog' | 'rows' | 'su
   return null;
 }
 
-/** The rows after taking back the last scan: one unit fewer on its row, the row gone at 0. */
+/** The rows after taking back the last scan: one unit fewer on its row, the row gone at 0. Asked only when there is one (hasUndoableScan). */
 function undoLastScan(context: ScanContext) {
-  const row = lastUndoable(context);
-  if (!row) return {};
+  const row = lastUndoable(context)!;
   const count = row.count - 1;
   const index = context.scanLog.lastIndexOf(row.key);
   const scanLog = count >= 1 ? context.scanLog.filter((_, i) => i !== index) : context.scanLog.filter((key) => key !== row.key);
