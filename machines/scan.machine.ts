@@ -211,7 +211,7 @@ const hasUnsavedRows = (context: Pick<ScanContext, 'rows'>) => context.rows.leng
 
 const errorMessage = (error: unknown) => (error instanceof Error && error.message) || scanMessages.failed;
 
-const freshParcel = (code: string) => ({
+const freshParcel = (code: string | null) => ({
   trackingId: code,
   tab: 'upc' as const,
   records: [],
@@ -332,8 +332,8 @@ export const scanMachine = setup({
   },
 }).createMachine({
   id: 'scan',
-  // No parcel yet: an empty one without its id (noTracking's entry sets the tab).
-  context: { ...freshParcel(''), trackingId: null, nextKey: 1, lookingUpc: null, vettingCode: null },
+  // No parcel yet: an empty one without an id (noTracking's entry sets the tab).
+  context: { ...freshParcel(null), nextKey: 1, lookingUpc: null, vettingCode: null },
   initial: 'noTracking',
   states: {
     /** Waiting for the first scan: the tracking id. */
