@@ -7,7 +7,7 @@
  * Side effects are named: the actors lookupTracking, findItems, createScans and modifyRecord, and
  * the action `feedback` (the page's sound), all provided by the page.
  */
-import { and, assign, enqueueActions, fromPromise, not, raise, setup, type SnapshotFrom } from 'xstate';
+import { and, assertEvent, assign, enqueueActions, fromPromise, not, raise, setup, type SnapshotFrom } from 'xstate';
 import { SCAN_COMMANDS, scanCommandOf, type FeedbackKind, type ScanCommand, type ScanItem } from './scan-station';
 import { canonicalTrackingId, type NearMissRef } from './tracking-id';
 import {
@@ -85,6 +85,9 @@ export type ScanNotice =
   | { kind: 'saved' }
   | { kind: 'error'; message: string };
 
+// trackingId, vettingCode and lookingUpc are null only outside the states that read them: each way
+// into loading or parcel sets the tracking id, into vetting the code, into looking the upc (hence
+// the `!` where they are read, no fallback that would never be taken).
 export interface ScanContext {
   tab: ScanTab;
   trackingId: string | null;
@@ -100,7 +103,7 @@ export interface ScanContext {
   lookingUpc: string | null;
   /** Codes scanned while the tracking id was being looked up: products, taken once it is loaded. */
   heldCodes: string[];
-  /** The rows counted by each product scan of this parcel, in order: what 取消 takes back. */
+  /** The rows counted by each product scan of this parcel, in order: what 取消 takes back (a key whose row was saved is skipped). */
   scanLog: number[];
   /** A submit waits for the products of new rows to be looked up. */
   submitQueued: boolean;
@@ -180,10 +183,9 @@ export function lastUndoable(context: Pick<ScanContext, 'scanLog' | 'rows' | 'su
   return null;
 }
 
-/** The rows after taking back the last scan: one unit fewer on its row, the row gone at 0. */
+/** The rows after taking back the last scan: one unit fewer on its row, the row gone at 0. Asked only when there is one (hasUndoableScan). */
 function undoLastScan(context: ScanContext) {
-  const row = lastUndoable(context);
-  if (!row) return {};
+  const row = lastUndoable(context)!;
   const count = row.count - 1;
   const index = context.scanLog.lastIndexOf(row.key);
   const scanLog = count >= 1 ? context.scanLog.filter((_, i) => i !== index) : context.scanLog.filter((key) => key !== row.key);
@@ -209,7 +211,7 @@ const hasUnsavedRows = (context: Pick<ScanContext, 'rows'>) => context.rows.leng
 
 const errorMessage = (error: unknown) => (error instanceof Error && error.message) || scanMessages.failed;
 
-const freshParcel = (code: string) => ({
+const freshParcel = (code: string | null) => ({
   trackingId: code,
   tab: 'upc' as const,
   records: [],
@@ -222,10 +224,13 @@ const freshParcel = (code: string) => ({
   notice: null,
 });
 
+// The scan guards are asked on scan.code only: assertEvent narrows the event (a wrong one throws).
 const isCommand =
   (command: ScanCommand) =>
-  ({ event }: { event: ScanEvent }) =>
-    event.type === 'scan.code' && scanCommandOf(event.code) === command;
+  ({ event }: { event: ScanEvent }) => {
+    assertEvent(event, 'scan.code');
+    return scanCommandOf(event.code) === command;
+  };
 
 // ---------------------------------------------------------------- the machine
 
@@ -295,12 +300,18 @@ export const scanMachine = setup({
   },
   guards: {
     isTrackingTab: ({ context }) => context.tab === 'tracking',
-    isBlank: ({ event }) => event.type === 'scan.code' && normalize(event.code) === '',
+    isBlank: ({ event }) => {
+      assertEvent(event, 'scan.code');
+      return normalize(event.code) === '';
+    },
     hasUnsavedRows: ({ context }) => hasUnsavedRows(context),
-    isDuplicateUpc: ({ context, event }) => event.type === 'scan.code' && upcVerdict(context, event.code).kind === 'duplicate',
+    isDuplicateUpc: ({ context, event }) => {
+      assertEvent(event, 'scan.code');
+      return upcVerdict(context, event.code).kind === 'duplicate';
+    },
     canSubmit: ({ context }) => submitProblem(context.rows) === null,
     isModifiable: ({ context, event }) => {
-      if (event.type !== 'record.modify') return false;
+      assertEvent(event, 'record.modify');
       const record = context.records.find((r) => r.id === event.id);
       return record !== undefined && mayEdit(record) && (event.changes.count === undefined || isValidCount(event.changes.count));
     },
@@ -308,28 +319,21 @@ export const scanMachine = setup({
     isSubmitCommand: isCommand('submit'),
     isNextParcelCommand: isCommand('nextParcel'),
     isCancelCommand: isCommand('cancel'),
-    isAnyCommand: ({ event }) => event.type === 'scan.code' && scanCommandOf(event.code) !== null,
+    isAnyCommand: ({ event }) => {
+      assertEvent(event, 'scan.code');
+      return scanCommandOf(event.code) !== null;
+    },
     hasUndoableScan: ({ context }) => lastUndoable(context) !== null,
     /** A valid GTIN where a tracking id is expected: the catalog is asked whether it is a product's. */
-    mayBeProductCode: ({ event }) => event.type === 'scan.code' && gtinForms(normalize(event.code)).length > 0,
+    mayBeProductCode: ({ event }) => {
+      assertEvent(event, 'scan.code');
+      return gtinForms(normalize(event.code)).length > 0;
+    },
   },
 }).createMachine({
   id: 'scan',
-  context: {
-    tab: 'tracking',
-    trackingId: null,
-    records: [],
-    isExist: false,
-    rows: [],
-    nextKey: 1,
-    notice: null,
-    submittingKeys: [],
-    lookingUpc: null,
-    heldCodes: [],
-    scanLog: [],
-    submitQueued: false,
-    vettingCode: null,
-  },
+  // No parcel yet: an empty one without an id (noTracking's entry sets the tab).
+  context: { ...freshParcel(null), nextKey: 1, lookingUpc: null, vettingCode: null },
   initial: 'noTracking',
   states: {
     /** Waiting for the first scan: the tracking id. */
@@ -364,12 +368,12 @@ export const scanMachine = setup({
       },
       invoke: {
         src: 'findItems',
-        input: ({ context }) => ({ upc: context.vettingCode ?? '' }),
+        input: ({ context }) => ({ upc: context.vettingCode! }),
         onDone: [
           {
             guard: ({ context, event }) =>
               isCatalogProductCode(
-                context.vettingCode ?? '',
+                context.vettingCode!,
                 event.output.map((item) => item.upc),
               ),
             target: 'refusedProductCode',
@@ -377,7 +381,7 @@ export const scanMachine = setup({
           {
             target: 'loading',
             actions: assign(({ context }) => ({
-              ...freshParcel(canonicalTrackingId(context.vettingCode ?? '')),
+              ...freshParcel(canonicalTrackingId(context.vettingCode!)),
               heldCodes: context.heldCodes,
               vettingCode: null,
             })),
@@ -386,7 +390,7 @@ export const scanMachine = setup({
         onError: {
           target: 'loading',
           actions: assign(({ context }) => ({
-            ...freshParcel(canonicalTrackingId(context.vettingCode ?? '')),
+            ...freshParcel(canonicalTrackingId(context.vettingCode!)),
             heldCodes: context.heldCodes,
             vettingCode: null,
           })),
@@ -397,7 +401,7 @@ export const scanMachine = setup({
     refusedProductCode: {
       entry: [
         assign(({ context }) => ({
-          notice: { kind: 'refused' as const, code: context.vettingCode ?? '', message: scanMessages.productCode },
+          notice: { kind: 'refused' as const, code: context.vettingCode!, message: scanMessages.productCode },
           vettingCode: null,
         })),
         { type: 'feedback', params: { kind: 'productCode' } },
@@ -413,14 +417,14 @@ export const scanMachine = setup({
       },
       invoke: {
         src: 'lookupTracking',
-        input: ({ context }) => ({ trackingId: context.trackingId ?? '' }),
+        input: ({ context }) => ({ trackingId: context.trackingId! }),
         onDone: {
           target: 'parcel',
           actions: [
             assign(({ context, event }) => ({
               records: event.output.scanTrackingList,
               isExist: event.output.isExist,
-              notice: { kind: 'tracking' as const, code: context.trackingId ?? '', isExist: event.output.isExist },
+              notice: { kind: 'tracking' as const, code: context.trackingId!, isExist: event.output.isExist },
             })),
             { type: 'feedback', params: { kind: 'accepted' } },
             enqueueActions(({ context, enqueue }) => {
@@ -470,7 +474,7 @@ export const scanMachine = setup({
             target: 'noTracking',
             actions: [
               assign(({ context }) => ({
-                notice: { kind: 'parcelCancelled' as const, code: context.trackingId ?? '' },
+                notice: { kind: 'parcelCancelled' as const, code: context.trackingId! },
                 trackingId: null,
                 records: [],
                 isExist: false,
@@ -577,7 +581,7 @@ export const scanMachine = setup({
                   },
                   {
                     actions: [
-                      assign({ notice: ({ context }) => ({ kind: 'error' as const, message: submitProblem(context.rows) ?? '' }) }),
+                      assign({ notice: ({ context }) => ({ kind: 'error' as const, message: submitProblem(context.rows)! }) }),
                       { type: 'feedback', params: { kind: 'failed' } },
                     ],
                   },
@@ -601,8 +605,9 @@ export const scanMachine = setup({
               invoke: {
                 src: 'createScans',
                 input: ({ context }) => ({
-                  trackingId: context.trackingId ?? '',
-                  items: context.rows.filter((r) => context.submittingKeys.includes(r.key)).map((r) => ({ upc: r.upc, count: r.count, itemId: r.itemId ?? 0 })),
+                  trackingId: context.trackingId!,
+                  // Entered with submittingKeys = every row's key: the call carries every row.
+                  items: context.rows.map((r) => ({ upc: r.upc, count: r.count, itemId: r.itemId ?? 0 })),
                 }),
                 onDone: {
                   target: 'editing',
@@ -611,10 +616,10 @@ export const scanMachine = setup({
                       const rows = context.rows.filter((r) => !context.submittingKeys.includes(r.key));
                       return {
                         records: event.output,
-                        isExist: event.output.length > 0,
+                        // The answer lists the records just created: the tracking id exists now.
+                        isExist: true,
                         rows,
                         submittingKeys: [],
-                        scanLog: context.scanLog.filter((key) => rows.some((r) => r.key === key)),
                         // The parcel is done: the next scan is the next parcel's tracking id.
                         tab: rows.length === 0 ? ('tracking' as const) : context.tab,
                         notice: { kind: 'created' as const },
@@ -675,10 +680,10 @@ export const scanMachine = setup({
               ],
             },
             looking: {
-              entry: assign({ lookingUpc: ({ context }) => context.rows.find((r) => r.candidates === null)?.upc ?? null }),
+              entry: assign({ lookingUpc: ({ context }) => context.rows.find((r) => r.candidates === null)!.upc }),
               invoke: {
                 src: 'findItems',
-                input: ({ context }) => ({ upc: context.lookingUpc ?? '' }),
+                input: ({ context }) => ({ upc: context.lookingUpc! }),
                 onDone: [
                   {
                     guard: ({ event }) => event.output.length === 0,
@@ -686,7 +691,7 @@ export const scanMachine = setup({
                     actions: [
                       assign(({ context }) => ({
                         rows: context.rows.map((r) => (r.upc === context.lookingUpc ? { ...r, candidates: [] } : r)),
-                        notice: { kind: 'unknown' as const, code: context.lookingUpc ?? '' },
+                        notice: { kind: 'unknown' as const, code: context.lookingUpc! },
                       })),
                       { type: 'feedback', params: { kind: 'unknown' } },
                     ],

@@ -43,11 +43,14 @@ const stripAim = (s: string): string => {
   return t;
 };
 
-/** A GS1 read split at FNC1: the routing fields (AI 420/421) go, the rest is the id. */
+/**
+ * A GS1 read split at FNC1 (spaces already gone): the routing fields (AI 420/421) go, the rest is
+ * the id. Fields that are all routing are kept (an IMpb's 420+ZIP+id in one field; carrierNumber
+ * takes its id), also after a leading FNC1 sent as GS.
+ */
 function gs1Payload(s: string): string {
-  if (!s.includes(GS1_SEPARATOR)) return s;
-  const fields = s.split(GS1_SEPARATOR).filter((f) => f.trim() !== '');
-  const kept = fields.filter((f) => !ROUTING_FIELD.test(f.trim()));
+  const fields = s.split(GS1_SEPARATOR).filter((f) => f !== '');
+  const kept = fields.filter((f) => !ROUTING_FIELD.test(f));
   return (kept.length ? kept : fields).join('');
 }
 
@@ -62,9 +65,8 @@ function carrierNumber(s: string): string {
 
 function once(raw: string): string {
   let s = raw.normalize('NFKC').replace(INVISIBLE, '').toUpperCase().normalize('NFKC').trim();
-  s = stripAim(s);
-  s = gs1Payload(s);
-  s = s.replace(CONTROL, '').replace(SPACES_AND_DASHES, '');
+  s = stripAim(s).replace(SPACES_AND_DASHES, '');
+  s = gs1Payload(s).replace(CONTROL, '');
   s = stripAim(s);
   return carrierNumber(s);
 }
@@ -76,11 +78,10 @@ function once(raw: string): string {
  * 22-digit barcodes). Idempotent: the key of a key is itself. '' when nothing is left.
  */
 export function canonicalTrackingId(raw: string): string {
-  // Upper-casing and NFKC can each expose a case for the other on rare letters; a second pass
-  // settles them, so the key of a key is always the key.
-  const first = once(raw);
-  const second = once(first);
-  return second === first ? first : once(second);
+  // Upper-casing and NFKC can each expose a case for the other on rare letters, and a first pass
+  // can expose another barcode form; the passes after it settle them, so the key of a key is always
+  // the key (a pass over a settled key changes nothing).
+  return once(once(once(raw)));
 }
 
 /**
@@ -92,7 +93,7 @@ export function trackingIdError(raw: string): string | null {
   const key = canonicalTrackingId(raw);
   if (!key) return scanRecordMessages.trackingIdRequired;
   if (key.length > MAX_SCAN_TEXT) return scanRecordMessages.trackingIdTooLong;
-  if (hasControlChars(raw.split(GS1_SEPARATOR).join(''))) return scanRecordMessages.trackingIdInvalid;
+  if (raw.split(GS1_SEPARATOR).some(hasControlChars)) return scanRecordMessages.trackingIdInvalid;
   return null;
 }
 
@@ -107,18 +108,20 @@ export const sameTrackingId = (a: string, b: string): boolean => canonicalTracki
  * id - run in sequences where every id is one edit from ten others: noise, not a clerk's second look.
  */
 export const NEAR_MIN_LENGTH = 10;
-/** Keys sharing at least this many last characters are near whatever comes before (a prefix dropped or added). */
-export const NEAR_SHARED_SUFFIX = 10;
+/**
+ * Keys sharing at least this many last characters are near whatever comes before (a prefix dropped
+ * or added). NEAR_MIN_LENGTH itself: every key compared is at least that long.
+ */
+export const NEAR_SHARED_SUFFIX = NEAR_MIN_LENGTH;
 
 /** Levenshtein distance exactly 1: one character inserted, deleted or substituted (O(length)). */
 export function isOneEditApart(a: string, b: string): boolean {
   if (a === b) return false;
-  const [s, l] = a.length <= b.length ? [a, b] : [b, a];
-  if (l.length - s.length > 1) return false;
   let i = 0;
-  while (i < s.length && s[i] === l[i]) i++;
-  // Same length: the rest after one substitution; one longer: the rest after one insertion.
-  return s.length === l.length ? s.slice(i + 1) === l.slice(i + 1) : s.slice(i) === l.slice(i + 1);
+  while (a[i] === b[i]) i++; // they differ somewhere (at the shorter's end at the latest)
+  // Past the first difference the rest must be equal: after one substitution (one length) or one
+  // insertion into the longer. Keys two or more apart in length never leave equal rests.
+  return a.slice(a.length >= b.length ? i + 1 : i) === b.slice(b.length >= a.length ? i + 1 : i);
 }
 
 /**
@@ -130,7 +133,7 @@ export function isOneEditApart(a: string, b: string): boolean {
  */
 export function isNearTrackingId(a: string, b: string): boolean {
   if (a === b || a.length < NEAR_MIN_LENGTH || b.length < NEAR_MIN_LENGTH) return false;
-  if (a.length >= NEAR_SHARED_SUFFIX && b.length >= NEAR_SHARED_SUFFIX && a.slice(-NEAR_SHARED_SUFFIX) === b.slice(-NEAR_SHARED_SUFFIX)) return true;
+  if (a.slice(-NEAR_SHARED_SUFFIX) === b.slice(-NEAR_SHARED_SUFFIX)) return true;
   return isOneEditApart(a, b);
 }
 
@@ -200,8 +203,8 @@ function codeOf(courier: string, key: string): CarrierCode {
 
 /** The carrier of a tracking id (any written form), or null when no known carrier writes it so. */
 export function carrierOf(raw: string): Carrier | null {
+  // An empty key fits no pattern: null.
   const key = canonicalTrackingId(raw);
-  if (!key) return null;
   if (SF.test(key)) return carrier('sf', true);
   const valid = getTracking(key);
   if (valid) return carrier(codeOf(valid.courier.code, key), true);

@@ -77,6 +77,9 @@ describe('one key per parcel', () => {
     for (const id of ['96' + '1'.repeat(33), '1' + '96' + '2'.repeat(32), '96' + '3'.repeat(21), '1' + '96' + '4'.repeat(20)]) {
       expect(canonicalTrackingId(id), id).toBe(id);
     }
+    // A scanner that sends the symbol's leading FNC1 as GS: an IMpb read in one field is still its id.
+    expect(canonicalTrackingId(`${GS1_SEPARATOR}420902109400111899223408000000`)).toBe('9400111899223408000000');
+    expect(canonicalTrackingId(`${GS1_SEPARATOR}42090210${GS1_SEPARATOR}9505511069605048600624`)).toBe('9505511069605048600624');
     // An AIM prefix is only a prefix; a control character inside an id is dropped.
     expect(canonicalTrackingId('TBA]A1234567')).toBe('TBA]A1234567');
     expect(canonicalTrackingId('1Z999AA1\u00070123456784')).toBe('1Z999AA10123456784');
@@ -94,6 +97,7 @@ describe('one key per parcel', () => {
     expect(trackingIdError('1'.repeat(65))).toBe('快递单号不能超过64个字符');
     expect(trackingIdError('1Z999AA1\u00000123456784')).toBe('快递单号包含无效字符');
     expect(trackingIdError(`42090210${GS1_SEPARATOR}9505511069605048600624`)).toBeNull(); // the scanner's GS is no invalid character
+    expect(trackingIdError(`42090210${GS1_SEPARATOR}95055110696\u000050486006240`)).toBe('快递单号包含无效字符'); // another one beside it is
   });
 
   it('nothing but decorations is no id', () => {
