@@ -23,6 +23,21 @@ describe('withdraw order machine', () => {
     expect(withdrawOrderStateOf([line(1, 'paid'), line(2, 'paid')])).toBe('paid');
     expect(withdrawOrderStateOf([line(1, 'requestedCancel'), line(2, 'requestedCancel')])).toBe('requestedCancel');
     expect(withdrawOrderStateOf([line(1, 'canceled'), line(2, 'canceled')])).toBe('canceled');
+    // One live line asking to cancel is enough; canceled lines are not counted.
+    expect(withdrawOrderStateOf([line(1, 'requestedCancel'), line(2, 'waited')])).toBe('requestedCancel');
+    expect(withdrawOrderStateOf([line(1, 'canceled'), line(2, 'paid')])).toBe('paid');
+  });
+
+  it('names as changed only the lines whose status or cancelFlag moved (the lines the server writes and audits)', () => {
+    const quiet = decideWithdrawOrder([line(1, 'waited', false), line(2, 'waited', false)], pay(1));
+    expect(quiet.ok && quiet.changed).toEqual([line(1, 'paid', false)]);
+    const flagged = decideWithdrawOrder([line(1, 'waited'), line(2, 'waited')], pay(1));
+    expect(flagged.ok && flagged.changed).toEqual([line(1, 'paid', false), line(2, 'waited', false)]);
+  });
+
+  it('refuses an event of an order with no live line, and a payment naming no line, as not found', () => {
+    expect(decideWithdrawOrder([line(1, 'canceled', false)], { type: 'order.confirmApplication' })).toEqual({ ok: false, msg: withdrawMessages.notFound });
+    expect(decideWithdrawOrder([line(1, 'waited')], pay())).toEqual({ ok: false, msg: withdrawMessages.notFound });
   });
 
   it('pays the applications only when the last live line is paid', () => {
