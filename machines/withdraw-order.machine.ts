@@ -83,10 +83,9 @@ function lineEventOf(event: WithdrawOrderEvent, lines: readonly OrderLine[]): { 
       const live = lines.filter(isLiveLine);
       return { event: { type: event.type === 'order.agreeCancel' ? 'wd.agreeCancel' : 'wd.rejectCancel' }, targets: live.length ? live : [...lines] };
     }
-    default:
-      // order.confirmApplication: no line moves (payment has started: cancelFlags are cleared).
-      return null;
   }
+  // order.confirmApplication: no line moves (payment has started: cancelFlags are cleared).
+  return null;
 }
 
 /** The first line refusing `event`'s line event, with the line machine's message; null when all accept. */
@@ -107,10 +106,7 @@ function linesAfter(context: WithdrawOrderContext, event: WithdrawOrderEvent): O
   const sent = lineEventOf(event, context.lines);
   const moved = new Map<number, WithdrawStatus>();
   // Asked only once linesAccept passed: every target is a line of the order and accepts.
-  for (const line of sent?.targets ?? []) {
-    const d = decideWithdrawLine(line!, sent!.event);
-    if (d.ok) moved.set(line!.id, d.next);
-  }
+  for (const line of sent?.targets ?? []) moved.set(line!.id, (decideWithdrawLine(line!, sent!.event) as { next: WithdrawStatus }).next);
   const paymentStarted = event.type === 'order.pay' || event.type === 'order.confirmApplication';
   const canceled = event.type === 'order.agreeCancel';
   return context.lines.map((l) => ({
@@ -142,6 +138,7 @@ const agreeCancel = {
 } as const;
 
 export const withdrawOrderMachine = setup({
+  // Stryker disable next-line ObjectLiteral: types only, erased at run time
   types: {
     context: {} as WithdrawOrderContext,
     events: {} as WithdrawOrderEvent,

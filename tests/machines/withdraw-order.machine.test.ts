@@ -76,6 +76,31 @@ describe('withdraw order machine', () => {
     expect(decideWithdrawOrder([line(1, 'canceled', false)], { type: 'order.agreeCancel' })).toEqual({ ok: false, msg: withdrawMessages.agreeCancelOnly });
   });
 
+  it('a rejected cancel leaves the order as it was: waited, its cancelFlags set, so the member may ask again', () => {
+    const asked = decideWithdrawOrder([line(1, 'waited'), line(2, 'waited')], { type: 'order.requestCancel' });
+    expect(asked.ok && asked.lines).toEqual([line(1, 'requestedCancel'), line(2, 'requestedCancel')]);
+    const rejected = decideWithdrawOrder(asked.ok ? asked.lines : [], { type: 'order.rejectCancel' });
+    expect(rejected.ok && rejected.lines).toEqual([line(1, 'waited'), line(2, 'waited')]);
+    expect(decideWithdrawOrder(rejected.ok ? rejected.lines : [], { type: 'order.requestCancel' })).toMatchObject({ ok: true, state: 'requestedCancel' });
+  });
+
+  it('answers a cancel with its live lines only: a line canceled before is not asked', () => {
+    expect(decideWithdrawOrder([line(1, 'canceled', false), line(2, 'requestedCancel')], { type: 'order.agreeCancel' })).toMatchObject({
+      ok: true,
+      state: 'canceled',
+      lines: [line(1, 'canceled', false), line(2, 'canceled', false)],
+    });
+  });
+
+  it('takes an application confirmed paid in every live state, a paid order included, and changes nothing of a paid one', () => {
+    const paid = [line(1, 'paid', false), line(2, 'paid', false)];
+    expect(decideWithdrawOrder(paid, { type: 'order.confirmApplication' })).toMatchObject({ ok: true, state: 'paid', changed: [], applicationEvent: null });
+    const paying = [line(1, 'paid', false), line(2, 'waited', false)];
+    expect(decideWithdrawOrder(paying, { type: 'order.confirmApplication' })).toMatchObject({ ok: true, state: 'paying', changed: [] });
+    const asked = [line(1, 'requestedCancel'), line(2, 'requestedCancel')];
+    expect(decideWithdrawOrder(asked, { type: 'order.confirmApplication' })).toMatchObject({ ok: true, state: 'requestedCancel' });
+  });
+
   it("clears every line's cancelFlag when one of its applications is confirmed paid", () => {
     const answer = decideWithdrawOrder([line(1, 'waited'), line(2, 'waited')], { type: 'order.confirmApplication' });
     expect(answer).toMatchObject({ ok: true, state: 'waited', lines: [line(1, 'waited', false), line(2, 'waited', false)], applicationEvent: null });
