@@ -157,9 +157,9 @@ export const sessionMachine = setup({
 export type SessionMachine = typeof sessionMachine;
 export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 
-/** The signed-in user's role, or null when nobody is signed in. */
+/** The signed-in user's role, or null when nobody is signed in (no user loaded: isLoggedIn). */
 export function selectRole(snapshot: SessionSnapshot): RoleType | null {
-  return isLoggedIn(snapshot) ? (snapshot.context.user?.roleType ?? null) : null;
+  return snapshot.context.user?.roleType ?? null;
 }
 
 /**
