@@ -105,6 +105,8 @@ describe('withdraw order machine', () => {
     const answer = decideWithdrawOrder([line(1, 'waited'), line(2, 'waited')], { type: 'order.confirmApplication' });
     expect(answer).toMatchObject({ ok: true, state: 'waited', lines: [line(1, 'waited', false), line(2, 'waited', false)], applicationEvent: null });
     expect(answer.ok && answer.changed.map((l) => l.id)).toEqual([1, 2]);
+    // Payment has started: the member can no longer ask to cancel the order.
+    expect(decideWithdrawOrder(answer.ok ? answer.lines : [], { type: 'order.requestCancel' })).toEqual({ ok: false, msg: withdrawMessages.cancelNotAllowed });
   });
 
   it("names the line statuses an open card holds and an order's money counts", () => {
