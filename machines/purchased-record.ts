@@ -31,7 +31,8 @@ export function purchasedInputError(input: { trackingId?: unknown; productCount?
   const trackingError = trackingIdError(typeof input.trackingId === 'string' ? input.trackingId : '');
   if (trackingError) return trackingError;
   const n = input.productCount;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_PRODUCT_COUNT) return purchasedRecordMessages.countRequired;
+  // Number.isInteger is false for anything but a number: text, null and undefined are no count.
+  if (!Number.isInteger(n) || Number(n) < 1 || Number(n) > MAX_PRODUCT_COUNT) return purchasedRecordMessages.countRequired;
   return null;
 }
 
@@ -48,7 +49,7 @@ export const BULK_DEFAULT_QUANTITY = 1;
  * What separates a line's tracking id from its quantity: any run of tabs (a spreadsheet's columns),
  * spaces, commas or semicolons, in ASCII or full width (an order e-mail written in Chinese).
  */
-const SEPARATORS = /[\s,;，；]+/u;
+const SEPARATORS = /[\s,;，；]/u; // a run splits into empty fields, which the parser drops
 /** A quantity as written: digits only (no sign, point or unit). */
 const QUANTITY = /^\d{1,7}$/;
 
@@ -127,6 +128,7 @@ export function parsePurchasedLines(text: string, target: PasteTarget = {}): Pas
   const firstLineOf = new Map<string, number>();
   const recorded = new Set([...(target.recorded ?? [])].map(canonicalTrackingId));
   let units = target.recordedUnits ?? 0;
+  const limit = target.count ?? Infinity; // no count: the server checks it under its locks
   text.split(/\r\n|\r|\n/).forEach((raw, index) => {
     const fields = raw.split(SEPARATORS).filter(Boolean);
     if (fields.length === 0) return;
@@ -145,11 +147,13 @@ export function parsePurchasedLines(text: string, target: PasteTarget = {}): Pas
     const first = firstLineOf.get(key);
     if (first !== undefined) return refuse(bulkMessages.duplicate(first));
     firstLineOf.set(key, line);
-    if (qty === null || purchasedInputError({ trackingId: tracking, productCount: qty })) return refuse(bulkMessages.quantityInvalid);
+    // purchasedInputError refuses a quantity that is not one, null included.
+    if (purchasedInputError({ trackingId: tracking, productCount: qty })) return refuse(bulkMessages.quantityInvalid);
+    const n = qty!;
     if (recorded.has(key)) return refuse(purchasedRecordMessages.alreadyRecorded);
-    if (target.count !== undefined && units + qty > target.count) return refuse(purchasedRecordMessages.overCount(target.count));
-    units += qty;
-    lines.push({ line, tracking, qty, ok: true, msg: '' });
+    if (units + n > limit) return refuse(purchasedRecordMessages.overCount(limit));
+    units += n;
+    lines.push({ line, tracking, qty: n, ok: true, msg: '' });
   });
   const error = lines.length === 0 ? bulkMessages.empty : lines.length > BULK_MAX_LINES ? bulkMessages.tooManyLines(BULK_MAX_LINES) : null;
   return { lines, error };

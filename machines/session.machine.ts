@@ -56,6 +56,7 @@ export const LOGOUT_DELAY_MS = 1000;
  * - `no.access` (A00003) sends the user home (`goHome`) and leaves the session as it is.
  */
 export const sessionMachine = setup({
+  // Stryker disable next-line ObjectLiteral: types only, erased at run time
   types: {
     context: {} as SessionContext,
     events: {} as SessionEvent,
@@ -70,6 +71,7 @@ export const sessionMachine = setup({
   actors: {
     // Provided by the app: fetch the current user with the given token.
     loadUser: fromPromise<SessionUser, { token: string }>(async () => {
+      // Stryker disable next-line StringLiteral: for a reader of the code; onError drops the error (a failed load is no session)
       throw new Error('loadUser not provided');
     }),
   },
@@ -95,8 +97,8 @@ export const sessionMachine = setup({
   initial: 'starting',
   on: {
     'session.login': {
+      // From loadingUser too: XState v5 exits and re-enters a targeted child, so the load restarts.
       target: '.loadingUser',
-      reenter: true,
       actions: [
         { type: 'storeToken', params: ({ event }) => ({ token: event.token, keep: event.keep }) },
         { type: 'rememberToken', params: ({ event }) => ({ token: event.token, keep: event.keep }) },
@@ -113,7 +115,8 @@ export const sessionMachine = setup({
       invoke: {
         id: 'loadUser',
         src: 'loadUser',
-        input: ({ context }) => ({ token: context.token ?? '' }),
+        // Entered only with a token: a stored one (hasStoredToken) or a login's.
+        input: ({ context }) => ({ token: context.token! }),
         onDone: {
           target: 'loggedIn',
           actions: assign({ user: ({ event }) => event.output }),
@@ -154,17 +157,23 @@ export const sessionMachine = setup({
 export type SessionMachine = typeof sessionMachine;
 export type SessionSnapshot = SnapshotFrom<typeof sessionMachine>;
 
-/** The signed-in user's role, or null when nobody is signed in. */
+/** The signed-in user's role, or null when nobody is signed in (no user loaded: isLoggedIn). */
 export function selectRole(snapshot: SessionSnapshot): RoleType | null {
-  return isLoggedIn(snapshot) ? (snapshot.context.user?.roleType ?? null) : null;
+  return snapshot.context.user?.roleType ?? null;
 }
 
-/** True while a user is loaded (including the 1 s between token expiry and logout). */
+/**
+ * True while a user is loaded (including the 1 s between token expiry and logout): the user is set
+ * on entering loggedIn, kept while expiring, and cleared by every way out (login, logout, failure).
+ */
 export function isLoggedIn(snapshot: SessionSnapshot): boolean {
-  return (snapshot.matches('loggedIn') || snapshot.matches('expiring')) && snapshot.context.user !== null;
+  return snapshot.context.user !== null;
 }
 
-/** True while the session is still being established (the router waits for this to end). */
+/**
+ * True while the session is still being established (the router waits for this to end). starting is
+ * never seen: its `always` transitions leave it before any snapshot is read.
+ */
 export function isSettling(snapshot: SessionSnapshot): boolean {
-  return snapshot.matches('starting') || snapshot.matches('loadingUser');
+  return snapshot.matches('loadingUser');
 }

@@ -29,7 +29,6 @@ import { emittedBy } from './stored-state';
 import type { PaymentEvent } from './payment.machine';
 import {
   decideWithdrawLine,
-  explainWithdrawRefusal,
   isLiveLine,
   PAID_WITHDRAW_STATUS,
   withdrawMessages,
@@ -63,22 +62,20 @@ export type WithdrawOrderState = (typeof WITHDRAW_ORDER_STATES)[number];
  * An order's state from its lines: canceled when no line is live; requestedCancel when a live line
  * asks to cancel; paid when every live line is paid; paying when some are; waited otherwise.
  */
-export function withdrawOrderStateOf(lines: readonly Pick<OrderLine, 'status'>[]): WithdrawOrderState {
+export function withdrawOrderStateOf(lines: readonly OrderLine[]): WithdrawOrderState {
   const live = lines.filter(isLiveLine);
   if (!live.length) return 'canceled';
-  if (live.some((l) => decideWithdrawLine({ ...l, cancelFlag: false }, { type: 'wd.agreeCancel' }).ok)) return 'requestedCancel';
+  // A line that an admin may agree to cancel asks to cancel (agreeing does not read cancelFlag).
+  if (live.some((l) => decideWithdrawLine(l, { type: 'wd.agreeCancel' }).ok)) return 'requestedCancel';
   const paid = live.filter((l) => l.status === PAID_WITHDRAW_STATUS).length;
   return paid === live.length ? 'paid' : paid > 0 ? 'paying' : 'waited';
 }
 
-/** The line event an order event sends, and to which of its lines. */
-function lineEventOf(event: WithdrawOrderEvent, lines: readonly OrderLine[]): { event: WithdrawEvent; targets: OrderLine[] } | null {
+/** The line event an order event sends, and to which of its lines (undefined: a line id not of the order). */
+function lineEventOf(event: WithdrawOrderEvent, lines: readonly OrderLine[]): { event: WithdrawEvent; targets: (OrderLine | undefined)[] } | null {
   switch (event.type) {
     case 'order.pay':
-      return {
-        event: { type: 'wd.pay', by: event.by },
-        targets: event.lineIds.map((id) => lines.find((l) => l.id === id) ?? { id, status: 'canceled', cancelFlag: false }),
-      };
+      return { event: { type: 'wd.pay', by: event.by }, targets: event.lineIds.map((id) => lines.find((l) => l.id === id)) };
     case 'order.requestCancel':
       return { event: { type: 'wd.requestCancel' }, targets: [...lines] };
     case 'order.agreeCancel':
@@ -103,7 +100,7 @@ function lineRefusal(context: WithdrawOrderContext, event: WithdrawOrderEvent): 
   if (!sent) return null;
   if (!sent.targets.length) return withdrawMessages.notFound;
   for (const line of sent.targets) {
-    if (!context.lines.some((l) => l.id === line.id)) return withdrawMessages.notFound;
+    if (!line) return withdrawMessages.notFound;
     const d = decideWithdrawLine(line, sent.event);
     if (!d.ok) return d.msg;
   }
@@ -114,10 +111,8 @@ function lineRefusal(context: WithdrawOrderContext, event: WithdrawOrderEvent): 
 function linesAfter(context: WithdrawOrderContext, event: WithdrawOrderEvent): OrderLine[] {
   const sent = lineEventOf(event, context.lines);
   const moved = new Map<number, WithdrawStatus>();
-  for (const line of sent?.targets ?? []) {
-    const d = decideWithdrawLine(line, sent!.event);
-    if (d.ok) moved.set(line.id, d.next);
-  }
+  // Asked only once linesAccept passed: every target is a line of the order and accepts.
+  for (const line of sent?.targets ?? []) moved.set(line!.id, (decideWithdrawLine(line!, sent!.event) as { next: WithdrawStatus }).next);
   const paymentStarted = event.type === 'order.pay' || event.type === 'order.confirmApplication';
   const canceled = event.type === 'order.agreeCancel';
   return context.lines.map((l) => ({
@@ -149,6 +144,7 @@ const agreeCancel = {
 } as const;
 
 export const withdrawOrderMachine = setup({
+  // Stryker disable next-line ObjectLiteral: types only, erased at run time
   types: {
     context: {} as WithdrawOrderContext,
     events: {} as WithdrawOrderEvent,
@@ -203,11 +199,9 @@ export function decideWithdrawOrder(lines: readonly OrderLine[], event: Withdraw
   const before = withdrawOrderStateOf(lines);
   const snapshot = withdrawOrderMachine.resolveState({ value: before, context: { lines } });
   if (!snapshot.can(event)) {
-    const sent = lineEventOf(event, lines);
-    const msg =
-      lineRefusal({ lines }, event) ??
-      (sent ? explainWithdrawRefusal(sent.targets[0]?.status ?? 'canceled', { cancelFlag: false }, sent.event) : withdrawMessages.notFound);
-    return { ok: false, msg };
+    // The order's state is read from its lines, so an event it refuses has a line refusing it; only
+    // order.confirmApplication, which moves no line, is refused with no line to say why.
+    return { ok: false, msg: lineRefusal({ lines }, event) ?? withdrawMessages.notFound };
   }
   const [next, actions] = transition(withdrawOrderMachine, snapshot, event);
   // The lines moved (moveLines), then the state read from them (deriving's eventless transitions).

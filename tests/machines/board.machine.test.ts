@@ -1,8 +1,10 @@
 // The board lifecycle rules (machines/board.machine.ts), asked the way the server and UI ask them.
 import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
 import { getShortestPaths, getSimplePaths } from 'xstate/graph';
 import {
   boardMachine,
+  CLOSED_BOARD_STATUS,
   boardMessages,
   explainBoardRefusal,
   shownBoardState,
@@ -57,6 +59,20 @@ describe('board machine', () => {
     expect(offered('open', ready)).toEqual(['all', 'users', 'backup', 'board.close']);
     expect(offered('close', ready)).toEqual(['board.reopen']);
     expect(offered('unpublish', { taskCount: 0, groupCount: 0 })).toEqual([]);
+  });
+
+  it('closes into the status the server stores for a closed board (its status change to close sends board.close)', () => {
+    expect(run('open', ready, close)).toEqual({ ok: true, next: CLOSED_BOARD_STATUS });
+    expect(run(CLOSED_BOARD_STATUS, ready, reopen)).toEqual({ ok: true, next: 'open' });
+  });
+
+  it('a board started from its context (as the model paths start it) judges publishes by that context', () => {
+    const board = createActor(boardMachine, { input: { taskCount: 0, groupCount: 1 } }).start();
+    for (const e of [toUsers, all, backup]) board.send(e);
+    expect(board.getSnapshot().value).toBe('unpublish');
+    const ok = createActor(boardMachine, { input: ready }).start();
+    ok.send(toUsers);
+    expect(ok.getSnapshot().value).toBe('open');
   });
 
   it('reaches every status from a new board through publish, close and reopen', () => {

@@ -298,6 +298,26 @@ describe('claim machine', () => {
     expect(h.actor.getSnapshot().context).toMatchObject({ boardTaskId: 12, claimedTaskId: 5 });
   });
 
+  it('reopening after a refused claim shows no message from before', async () => {
+    const h = harness();
+    h.send(open());
+    h.send({ type: 'claim.submit', values: values() } as EventObject);
+    await h.rejects(new Error(SERVER_MSG));
+    h.send({ type: 'claim.cancel' });
+    h.send(open(target(), 13));
+    expect(h.actor.getSnapshot().value).toBe('editing');
+    expect(h.actor.getSnapshot().context.serverMessage).toBeNull();
+  });
+
+  it('without the app’s submitClaim, a submit comes back to editing naming the call it lacks', async () => {
+    const actor = createActor(claimMachine).start();
+    actor.send(open());
+    actor.send({ type: 'claim.submit', values: values() });
+    await waitFor(actor, (s) => !s.matches('submitting'));
+    expect(actor.getSnapshot().value).toBe('editing');
+    expect(actor.getSnapshot().context.serverMessage).toBe('submitClaim not provided');
+  });
+
   it('reopening after a claim starts clean', async () => {
     const h = harness();
     h.send(open());

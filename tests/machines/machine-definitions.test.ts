@@ -90,3 +90,16 @@ describe('the screens’ machines', () => {
     });
   }
 });
+
+// The withdraw order's state is read from its lines (deriving), never stored, so it is neither a
+// lifecycle of stored statuses nor a screen.
+describe('the withdraw order machine', () => {
+  it('builds, named withdrawOrder in the inspector, and reads a new order from its lines first', async () => {
+    const m = await import('../../machines/withdraw-order.machine');
+    expect(m.withdrawOrderMachine.id).toBe('withdrawOrder');
+    expect(m.withdrawOrderMachine.config.initial).toBe('deriving');
+    const waited = [{ id: 1, status: 'waited', cancelFlag: true }] as const;
+    expect(m.decideWithdrawOrder(waited, { type: 'order.requestCancel' })).toMatchObject({ ok: true, state: 'requestedCancel' });
+    expect(m.decideWithdrawOrder(waited, { type: 'order.confirmApplication' })).toMatchObject({ ok: true, state: 'waited' });
+  });
+});

@@ -6,6 +6,7 @@ import {
   CHANGEABLE_PURCHASED_STATUSES,
   decidePurchasedRecord,
   isRecordFrozen,
+  nextPurchasedStatus,
   purchasedRecordMachine,
   recordVerdict,
   type PurchasedRecordEvent,
@@ -31,6 +32,13 @@ describe('purchased record machine', () => {
     expect(isRecordFrozen({ status: 'match' })).toBe(true);
     expect(isRecordFrozen({ status: 'init' })).toBe(false);
     expect(isRecordFrozen({ status: 'unmatch' })).toBe(false);
+  });
+
+  it("answers a frozen record's change (a caller's bug) with an error naming the status and the event, never a status", () => {
+    const refusal = 'purchased record: match refuses record.change';
+    expect(decidePurchasedRecord('match', { type: 'record.change' })).toEqual({ ok: false, msg: refusal });
+    expect(() => nextPurchasedStatus('match', { type: 'record.change' })).toThrow(refusal);
+    expect(nextPurchasedStatus('unmatch', { type: 'record.change' })).toBe('init');
   });
 
   it('splits a record into the arrived part (match) and the part still expected (init)', () => {
@@ -69,14 +77,16 @@ describe('purchased record machine: model', () => {
     { type: 'record.verdict', seen: true, problem: true },
     { type: 'record.verdict', seen: true, problem: false },
   ];
-  const paths = getSimplePaths(purchasedRecordMachine, { events });
+  // Walked inside each test: a chart that cannot be walked fails a test, not the file's collection.
+  const walk = () => getSimplePaths(purchasedRecordMachine, { events });
 
   it('reaches every status', () => {
+    const paths = walk();
     expect(new Set(paths.map((p) => p.state.value))).toEqual(new Set(PURCHASED_STATUSES));
   });
 
   it('every path replays through decidePurchasedRecord to its status, never changing a matched record', () => {
-    for (const path of paths) {
+    for (const path of walk()) {
       let status: PurchasedStatus = UNSEEN_PURCHASED_STATUS;
       for (const step of path.steps.slice(1)) {
         const event = step.event as PurchasedRecordEvent;

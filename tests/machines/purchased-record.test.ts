@@ -129,6 +129,18 @@ describe('parsing a paste of `tracking [quantity]` lines', () => {
     expect(view('9865 7878 8855 101')).toEqual([[1, '9865', 7878, bulkMessages.tooManyFields]]);
     // A quantity that is not one is still refused, after the id is joined.
     expect(view('9865 7878 8855 0')).toEqual([[1, '9865 7878 8855', 0, bulkMessages.quantityInvalid]]);
+    // A last field with more than digits is no quantity: the fields before it are not joined.
+    expect(view('9865 7878 8855 x2')).toEqual([[1, '9865', 7878, bulkMessages.tooManyFields]]);
+    expect(view('9865 7878 8855 2x')).toEqual([[1, '9865', 7878, bulkMessages.tooManyFields]]);
+  });
+
+  it('reads two fields as a tracking id and its quantity, even when together they would be a carrier id', () => {
+    expect(view('986578 788855')).toEqual([[1, '986578', 788855, 'ok']]);
+    expect(view('9865 7878 8855')).toEqual([[1, '9865 7878 8855', 1, 'ok']]);
+  });
+
+  it('gives an accepted line no message', () => {
+    expect(parsePurchasedLines('A 2').lines).toEqual([{ line: 1, tracking: 'A', qty: 2, ok: true, msg: '' }]);
   });
 
   it('takes the spaced id as the key of its parcel: its repeats and an id the task has are found however written', () => {

@@ -23,6 +23,21 @@ describe('withdraw order machine', () => {
     expect(withdrawOrderStateOf([line(1, 'paid'), line(2, 'paid')])).toBe('paid');
     expect(withdrawOrderStateOf([line(1, 'requestedCancel'), line(2, 'requestedCancel')])).toBe('requestedCancel');
     expect(withdrawOrderStateOf([line(1, 'canceled'), line(2, 'canceled')])).toBe('canceled');
+    // One live line asking to cancel is enough; canceled lines are not counted.
+    expect(withdrawOrderStateOf([line(1, 'requestedCancel'), line(2, 'waited')])).toBe('requestedCancel');
+    expect(withdrawOrderStateOf([line(1, 'canceled'), line(2, 'paid')])).toBe('paid');
+  });
+
+  it('names as changed only the lines whose status or cancelFlag moved (the lines the server writes and audits)', () => {
+    const quiet = decideWithdrawOrder([line(1, 'waited', false), line(2, 'waited', false)], pay(1));
+    expect(quiet.ok && quiet.changed).toEqual([line(1, 'paid', false)]);
+    const flagged = decideWithdrawOrder([line(1, 'waited'), line(2, 'waited')], pay(1));
+    expect(flagged.ok && flagged.changed).toEqual([line(1, 'paid', false), line(2, 'waited', false)]);
+  });
+
+  it('refuses an event of an order with no live line, and a payment naming no line, as not found', () => {
+    expect(decideWithdrawOrder([line(1, 'canceled', false)], { type: 'order.confirmApplication' })).toEqual({ ok: false, msg: withdrawMessages.notFound });
+    expect(decideWithdrawOrder([line(1, 'waited')], pay())).toEqual({ ok: false, msg: withdrawMessages.notFound });
   });
 
   it('pays the applications only when the last live line is paid', () => {
@@ -61,10 +76,38 @@ describe('withdraw order machine', () => {
     expect(decideWithdrawOrder([line(1, 'canceled', false)], { type: 'order.agreeCancel' })).toEqual({ ok: false, msg: withdrawMessages.agreeCancelOnly });
   });
 
+  it('a rejected cancel leaves the order as it was: waited, its cancelFlags set, so the member may ask again', () => {
+    const asked = decideWithdrawOrder([line(1, 'waited'), line(2, 'waited')], { type: 'order.requestCancel' });
+    expect(asked.ok && asked.lines).toEqual([line(1, 'requestedCancel'), line(2, 'requestedCancel')]);
+    const rejected = decideWithdrawOrder(asked.ok ? asked.lines : [], { type: 'order.rejectCancel' });
+    expect(rejected.ok && rejected.lines).toEqual([line(1, 'waited'), line(2, 'waited')]);
+    expect(decideWithdrawOrder(rejected.ok ? rejected.lines : [], { type: 'order.requestCancel' })).toMatchObject({ ok: true, state: 'requestedCancel' });
+  });
+
+  it('answers a cancel with its live lines only: a line canceled before is not asked', () => {
+    expect(decideWithdrawOrder([line(1, 'canceled', false), line(2, 'requestedCancel')], { type: 'order.agreeCancel' })).toMatchObject({
+      ok: true,
+      state: 'canceled',
+      lines: [line(1, 'canceled', false), line(2, 'canceled', false)],
+    });
+  });
+
+  it('takes an application confirmed paid in every live state, a paid order included, and changes nothing of a paid one', () => {
+    const paid = [line(1, 'paid', false), line(2, 'paid', false)];
+    expect(decideWithdrawOrder(paid, { type: 'order.confirmApplication' })).toMatchObject({ ok: true, state: 'paid', changed: [], applicationEvent: null });
+    const paying = [line(1, 'paid', false), line(2, 'waited', false)];
+    expect(decideWithdrawOrder(paying, { type: 'order.confirmApplication' })).toMatchObject({ ok: true, state: 'paying', changed: [] });
+    // A pending cancel is answered as rejected (the next test).
+    const asked = [line(1, 'requestedCancel'), line(2, 'requestedCancel')];
+    expect(decideWithdrawOrder(asked, { type: 'order.confirmApplication' })).toMatchObject({ ok: true, state: 'waited' });
+  });
+
   it("clears every line's cancelFlag when one of its applications is confirmed paid", () => {
     const answer = decideWithdrawOrder([line(1, 'waited'), line(2, 'waited')], { type: 'order.confirmApplication' });
     expect(answer).toMatchObject({ ok: true, state: 'waited', lines: [line(1, 'waited', false), line(2, 'waited', false)], applicationEvent: null });
     expect(answer.ok && answer.changed.map((l) => l.id)).toEqual([1, 2]);
+    // Payment has started: the member can no longer ask to cancel the order.
+    expect(decideWithdrawOrder(answer.ok ? answer.lines : [], { type: 'order.requestCancel' })).toEqual({ ok: false, msg: withdrawMessages.cancelNotAllowed });
   });
 
   it('answers a pending cancel as rejected when an application is confirmed paid: the order can no longer be cancelled', () => {
@@ -95,18 +138,21 @@ describe('withdraw order machine: model', () => {
     { type: 'order.agreeCancel' as const },
     { type: 'order.rejectCancel' as const },
   ];
-  const paths = getShortestPaths(withdrawOrderMachine, {
-    input: { lines: start },
-    events,
-    serializeState: (s) => JSON.stringify([s.value, s.context.lines]),
-  });
+  // Walked inside each test: a chart that cannot be walked fails a test, not the file's collection.
+  const walk = () =>
+    getShortestPaths(withdrawOrderMachine, {
+      input: { lines: start },
+      events,
+      serializeState: (s) => JSON.stringify([s.value, s.context.lines]),
+    });
 
   it('the paths reach every state an order rests in', () => {
+    const paths = walk();
     expect(new Set(paths.map((p) => p.state.value))).toEqual(new Set(WITHDRAW_ORDER_STATES));
   });
 
   it('every path replays through decideWithdrawOrder to its state, paying or releasing the applications on the step that says so', () => {
-    for (const path of paths) {
+    for (const path of walk()) {
       let lines: readonly OrderLine[] = start;
       for (const step of path.steps.slice(1)) {
         const before = withdrawOrderStateOf(lines);
