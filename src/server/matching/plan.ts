@@ -16,6 +16,7 @@ import { decideTask, planMatchEvents, type TaskRow } from '../tasks/apply-event.
 import { allocate, pieceStatus, problemMessage, recordCaps, type Allocation, type Piece, type ScanStatus } from './allocate.ts';
 import { auditOf } from '../entities/store.ts';
 import { scanRecordEntity } from '../entities/scan-record.ts';
+import { purchasedEntity, taskAudit } from '../entities/purchased-record.ts';
 
 export type RecordRow = typeof purchasedRecords.$inferSelect;
 
@@ -272,7 +273,7 @@ export function planMatching(state: MatchingState, change: MatchChange, now: Dat
     const actor = actorOf(after.trackingId);
     audits.push(original ? scanAudit(actor, seen!.get(original.id)!.action, original, after) : scanAudit(actor, 'match', before, after));
   }
-  for (const verdict of records) audits.push(purchasedAudit(verdict, actorOf(verdict.trackingId), now));
+  for (const verdict of records) audits.push(purchasedAudit(verdict, actorOf(verdict.before.trackingId), now));
 
   const tasksAfter = planMatchEvents(planTaskMoves(state, taskIds, allocations, actorOfTask), now);
   audits.push(...tasksAfter.audits);
@@ -311,7 +312,6 @@ interface RecordVerdict {
   task: TaskRow;
   status: RecordRow['status'];
   msg: string;
-  trackingId: string;
 }
 
 /** What the allocations change of the scan rows and records, in tracking id order. */
@@ -377,7 +377,7 @@ function planTrackingId(
     const result = allocation.records.get(record.id)!;
     const msg = problemMessage(result.problem);
     if (record.status === result.status && record.msg === msg) continue;
-    out.records.push({ before: record, task: locked, status: result.status, msg, trackingId: record.trackingId });
+    out.records.push({ before: record, task: locked, status: result.status, msg });
   }
 }
 
@@ -394,28 +394,14 @@ function planInserts(change: MatchChange, planned: ReadonlyMap<number, ScanRow>,
   return { inserts, freshAfter };
 }
 
-/** The audit entry of a record's new verdict. */
-function purchasedAudit({ before, task, status, msg, trackingId }: RecordVerdict, actor: SessionUser | null, now: Date): AuditEntry {
-  return {
-    entity: 'purchased',
-    entityId: before.id,
-    action: 'match',
-    opUid: actor?.id ?? null,
-    userId: task.userId,
-    mainId: task.mainId,
-    subId: task.subId,
-    taskId: task.id,
-    upc: task.upc,
-    count: before.productCount,
-    itemName: task.itemName,
-    // Purchased entries carry the task's status: they are listed in the task audit, whose
-    // status column and filter are task statuses (the record's own status is in before/after).
-    status: task.status,
-    trackingId,
-    before,
-    after: { ...before, status, msg, updatedAt: now },
-  };
-}
+/**
+ * The audit entry of a record's new verdict: the purchased entity's (entities/purchased-record.ts),
+ * with its task's columns as every record change has them (the store's taskAudit).
+ */
+const purchasedAudit = ({ before, task, status, msg }: RecordVerdict, actor: SessionUser | null, now: Date): AuditEntry => ({
+  ...auditOf(purchasedEntity, actor, 'match', before, { ...before, status, msg, updatedAt: now }),
+  ...taskAudit(task),
+});
 
 /**
  * The task.match of each task judged whose verdict changes it. Every tracking id of each was allocated

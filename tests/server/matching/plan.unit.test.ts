@@ -52,6 +52,33 @@ describe('the matching planner', () => {
     expect([again.scanUpdates, again.splits, again.recordUpdates, again.taskUpdates, again.audits]).toEqual([[], [], [], [], []]);
   });
 
+  it("a record's verdict is audited with its task's columns, as the task audit lists it: the task's member, item and status, the record before and after", () => {
+    const s = world(2);
+    const rec = { ...s.addRecord(1, 'T1', 2) };
+    s.addScan('T1', 'X', 1);
+    s.match({ trackingIds: ['T1'], actor: clerk(9) });
+    expect(s.audits.filter((a) => a.entity === 'purchased')).toEqual([
+      {
+        entity: 'purchased',
+        entityId: rec.id,
+        action: 'match',
+        opUid: 9,
+        userId: 1,
+        mainId: 1,
+        subId: 0,
+        taskId: 1,
+        upc: 'X',
+        itemName: 'item X',
+        // The task's status as matching found it (the task audit's status column), not the record's.
+        status: 'open',
+        count: 2,
+        trackingId: 'T1',
+        before: rec,
+        after: { ...rec, status: 'unmatch', msg: '已到货1件，记录2件', updatedAt: NOW },
+      },
+    ]);
+  });
+
   it("wrong UPC: the unit is nobody's (unmatch, untied) and the record says nothing of its product arrived", () => {
     const s = world(1);
     const rec = s.addRecord(1, 'T1', 1);
