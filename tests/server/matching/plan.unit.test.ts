@@ -454,6 +454,31 @@ describe('the matching planner', () => {
   });
 });
 
+describe('a snapshot that lacks what its contract holds (a caller\'s bug: MatchingState)', () => {
+  // Alice's task 1 has records on T1 and T2; T1 is matched, so T2 is read to judge the task.
+  const snapshot = () => {
+    const s = world(3);
+    s.addRecord(1, 'T1', 1);
+    s.addRecord(1, 'T2', 2);
+    s.addScan('T1', 'X', 1);
+    return s.read(['T1']);
+  };
+  const plan = (state: ReturnType<typeof snapshot>) => () => planMatching(state, { trackingIds: ['T1'], actor: null }, NOW);
+
+  it.each([
+    ['the scan rows of a tracking id matched', (st: ReturnType<typeof snapshot>) => st.scans.delete('T1'), 'scan rows of tracking id T1'],
+    ['the records of a tracking id matched', (st: ReturnType<typeof snapshot>) => st.records.delete('T1'), 'records of tracking id T1'],
+    ["the records of a task's other tracking id", (st: ReturnType<typeof snapshot>) => st.records.delete('T2'), 'records of tracking id T2'],
+    ["a task's list of records", (st: ReturnType<typeof snapshot>) => st.recordsOfTask.delete(1), 'records of task 1'],
+    ['a record its task lists', (st: ReturnType<typeof snapshot>) => st.recordsOfTask.get(1)!.push({ id: 99, trackingId: 'T1' }), 'record 99'],
+  ])('is refused, naming what is missing: %s', (_, damage, missing) => {
+    const state = snapshot();
+    expect(plan(state)).not.toThrow();
+    damage(state);
+    expect(plan(state)).toThrow(`matching: the snapshot holds no ${missing}`);
+  });
+});
+
 describe("a task's arrivals (arrivalsOf: the task's match dialog, /api/task/part/match)", () => {
   it('says per record, in record order, what arrived, its verdict and its words; a parcel not yet seen says nothing', () => {
     const s = world(5, 1);
