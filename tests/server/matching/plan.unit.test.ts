@@ -454,7 +454,7 @@ describe('the matching planner', () => {
   });
 });
 
-describe('a snapshot that lacks what its contract holds (a caller\'s bug: MatchingState)', () => {
+describe("a snapshot that lacks what its contract holds (a caller's bug: MatchingState)", () => {
   // Alice's task 1 has records on T1 and T2; T1 is matched, so T2 is read to judge the task.
   const snapshot = () => {
     const s = world(3);
