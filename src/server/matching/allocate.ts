@@ -176,10 +176,9 @@ export function allocate(scansIn: ScanIn[], recordsIn: RecordIn[]): Allocation {
   const avail = new Map(live.map((s) => [s.id, s.count]));
   const shares = new Map<number, Map<number, number>>(live.map((s) => [s.id, new Map()]));
   const serve = (r: RecordIn, rows: ScanIn[]) => {
+    // A record whose need is met takes 0 of each row left, as a row with nothing left gives 0.
     for (const row of rows) {
-      const want = need.get(r.id)!;
-      if (want === 0) return;
-      const n = Math.min(want, avail.get(row.id)!);
+      const n = Math.min(need.get(r.id)!, avail.get(row.id)!);
       if (n === 0) continue;
       avail.set(row.id, avail.get(row.id)! - n);
       const s = shares.get(row.id)!;
@@ -270,7 +269,8 @@ function piecesOfRows(
       add(surplus, row.upc, left);
     }
     // The row itself keeps the share of the task it was tied to (fewer changes, stable ids).
-    list.sort((a, b) => Number(b.taskId === row.taskId && row.taskId !== null) - Number(a.taskId === row.taskId && row.taskId !== null));
+    const kept = (p: Piece) => row.taskId !== null && p.taskId === row.taskId;
+    list.sort((a, b) => Number(kept(b)) - Number(kept(a)));
     pieces.set(row.id, list);
   }
   return { pieces, surplus };
