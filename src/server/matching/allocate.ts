@@ -104,6 +104,10 @@ export function contestedUpcs(scanned: ReadonlyMap<string, number>, records: rea
 
 const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k) ?? 0) + n);
 
+/** A record of a task whose item has a UPC (its productCodeKey): only those take units. */
+type KeyedRecord = RecordIn & { upc: string };
+const hasUpc = (r: RecordIn): r is KeyedRecord => r.upc !== null;
+
 /**
  * Divides the units of one tracking id's scan rows among its records. The rules:
  * - The pool is every row seen at the warehouse: status scan, match, unmatch, and the rows already
@@ -132,7 +136,8 @@ const add = (m: Map<string, number>, k: string, n: number) => m.set(k, (m.get(k)
 export function allocate(scansIn: ScanIn[], recordsIn: RecordIn[]): Allocation {
   // One key per product however its code is written (decision 075); every map below is keyed by it.
   const scans = scansIn.map((s) => ({ ...s, upc: productCodeKey(s.upc) }));
-  const records = recordsIn.map((r) => ({ ...r, upc: r.upc === null ? null : productCodeKey(r.upc) }));
+  // A record whose task's item has no UPC takes nothing; once anything is seen it says so (noUpc).
+  const records = recordsIn.filter(hasUpc).map((r) => ({ ...r, upc: productCodeKey(r.upc) }));
   const pool = scans.filter((s) => isSeen(s) && s.count > 0);
   const frozen = pool.filter(isFrozen);
   const live = pool.filter((s) => !isFrozen(s)).sort((a, b) => a.id - b.id);
@@ -146,10 +151,9 @@ export function allocate(scansIn: ScanIn[], recordsIn: RecordIn[]): Allocation {
   // Records of a UPC several members recorded: told nothing of the others' records or of what the
   // parcel holds; an admin's assignments hold only while the UPC is still shared.
   const membersOf = (upc: string) => new Set(records.filter((r) => r.upc === upc).map((r) => r.memberId)).size;
-  const shared = new Set(records.flatMap((r) => (r.upc !== null && membersOf(r.upc) > 1 ? [r.upc] : [])));
-  const assignedUpcs = new Set(records.filter((r) => r.assigned !== null && r.upc !== null && shared.has(r.upc)).map((r) => r.upc!));
-  const wants = (r: RecordIn) => {
-    if (r.upc === null) return 0;
+  const shared = new Set(records.filter((r) => membersOf(r.upc) > 1).map((r) => r.upc));
+  const assignedUpcs = new Set(records.filter((r) => r.assigned !== null && shared.has(r.upc)).map((r) => r.upc));
+  const wants = (r: KeyedRecord) => {
     const own = Math.max(0, Math.min(r.cap, r.productCount));
     if (r.settled) return own;
     if (contested.has(r.upc)) return 0;
@@ -172,10 +176,9 @@ export function allocate(scansIn: ScanIn[], recordsIn: RecordIn[]): Allocation {
   const avail = new Map(live.map((s) => [s.id, s.count]));
   const shares = new Map<number, Map<number, number>>(live.map((s) => [s.id, new Map()]));
   const serve = (r: RecordIn, rows: ScanIn[]) => {
+    // A record whose need is met takes 0 of each row left, as a row with nothing left gives 0.
     for (const row of rows) {
-      const want = need.get(r.id)!;
-      if (want === 0) return;
-      const n = Math.min(want, avail.get(row.id)!);
+      const n = Math.min(need.get(r.id)!, avail.get(row.id)!);
       if (n === 0) continue;
       avail.set(row.id, avail.get(row.id)! - n);
       const s = shares.get(row.id)!;
@@ -187,22 +190,20 @@ export function allocate(scansIn: ScanIn[], recordsIn: RecordIn[]): Allocation {
   // already tied to the record's task, then from whatever is left, oldest row first.
   for (const group of [ordered.filter((r) => r.settled), ordered.filter((r) => !r.settled)]) {
     for (const r of group)
-      if (r.upc !== null)
-        serve(
-          r,
-          live.filter((s) => s.taskId === r.taskId && s.upc === r.upc),
-        );
+      serve(
+        r,
+        live.filter((s) => s.taskId === r.taskId && s.upc === r.upc),
+      );
     for (const r of group)
-      if (r.upc !== null)
-        serve(
-          r,
-          live.filter((s) => s.upc === r.upc),
-        );
+      serve(
+        r,
+        live.filter((s) => s.upc === r.upc),
+      );
   }
 
   // What the records may take of each UPC (their caps): the surplus message compares the scan with it.
   const recorded = new Map<string, number>();
-  for (const r of ordered) if (r.upc !== null) add(recorded, r.upc, Math.max(0, Math.min(r.cap, r.productCount)));
+  for (const r of ordered) add(recorded, r.upc, Math.max(0, Math.min(r.cap, r.productCount)));
 
   const { pieces, surplus } = piecesOfRows(live, shares, avail, new Map(ordered.map((r) => [r.id, r.taskId])));
 
@@ -214,6 +215,8 @@ export function allocate(scansIn: ScanIn[], recordsIn: RecordIn[]): Allocation {
     const status = recordVerdict(seen, problem !== null);
     results.set(r.id, { arrived: got, status, problem });
   }
+  for (const r of recordsIn.filter((x) => !hasUpc(x)))
+    results.set(r.id, { arrived: 0, status: recordVerdict(seen, seen), problem: seen ? { kind: 'noUpc' } : null });
   return { seen, records: results, pieces, surplus, contested };
 }
 
@@ -229,18 +232,16 @@ interface UpcTally {
 }
 
 /** Why a record that got `got` units is not matched (null: it is, or nothing was seen yet), first reason first. */
-function recordProblem(r: RecordIn, got: number, { seen, contested, assignedUpcs, shared, surplus, scanned, recorded }: UpcTally): Problem | null {
-  if (!r.settled && r.upc !== null && contested.has(r.upc)) {
+function recordProblem(r: KeyedRecord, got: number, { seen, contested, assignedUpcs, shared, surplus, scanned, recorded }: UpcTally): Problem | null {
+  if (!r.settled && contested.has(r.upc)) {
     return { kind: 'contested' };
-  } else if (!r.settled && r.upc !== null && assignedUpcs.has(r.upc)) {
+  } else if (!r.settled && assignedUpcs.has(r.upc)) {
     // The admin decided the parcel: units left over are the admin's, not the record's concern.
     return got < r.productCount ? { kind: 'assigned', arrived: got } : null;
-  } else if (r.upc !== null && surplus.has(r.upc) && shared.has(r.upc)) {
+  } else if (surplus.has(r.upc) && shared.has(r.upc)) {
     return { kind: 'sharedSurplus' };
-  } else if (r.upc !== null && surplus.has(r.upc)) {
+  } else if (surplus.has(r.upc)) {
     return { kind: 'surplus', upc: r.upc, scanned: scanned.get(r.upc)!, recorded: recorded.get(r.upc)! };
-  } else if (r.upc === null) {
-    return seen ? { kind: 'noUpc' } : null;
   } else if (got < r.productCount && seen) {
     const inParcel = scanned.get(r.upc) ?? 0;
     return inParcel > got ? { kind: 'shortShared', scanned: inParcel } : { kind: 'partial', arrived: got, recorded: r.productCount };
@@ -268,7 +269,8 @@ function piecesOfRows(
       add(surplus, row.upc, left);
     }
     // The row itself keeps the share of the task it was tied to (fewer changes, stable ids).
-    list.sort((a, b) => Number(b.taskId === row.taskId && row.taskId !== null) - Number(a.taskId === row.taskId && row.taskId !== null));
+    const kept = (p: Piece) => row.taskId !== null && p.taskId === row.taskId;
+    list.sort((a, b) => Number(kept(b)) - Number(kept(a)));
     pieces.set(row.id, list);
   }
   return { pieces, surplus };

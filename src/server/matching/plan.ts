@@ -6,8 +6,8 @@
 // each tracking id's units among its records (decision 090), the task machine judges each task
 // (matchVerdict) and moves it (planMatchEvents), the scan record machine says which rows are seen and
 // what a confirm does to an announced row (isAnnounced, confirmScan). What a plan writes: planMatching.
-import { MATCH_QUESTION, matchVerdict, UNSEEN_PURCHASED_STATUS } from '../../../machines/task.machine.ts';
-import { confirmScan, isAnnounced, isSeen, SCANNED_SCAN_STATUS } from '../../../machines/scan-record.machine.ts';
+import { MATCH_QUESTION, matchVerdict } from '../../../machines/task.machine.ts';
+import { confirmScan, isAnnounced, SCANNED_SCAN_STATUS } from '../../../machines/scan-record.machine.ts';
 import type { AuditEntry } from '../audit.ts';
 import type { SessionUser } from '../auth/session-user.ts';
 import type { purchasedRecords } from '../db/schema/tasks.ts';
@@ -16,14 +16,20 @@ import { decideTask, planMatchEvents, type TaskRow } from '../tasks/apply-event.
 import { allocate, pieceStatus, problemMessage, recordCaps, type Allocation, type Piece, type ScanStatus } from './allocate.ts';
 import { auditOf } from '../entities/store.ts';
 import { scanRecordEntity } from '../entities/scan-record.ts';
+import { purchasedEntity, taskAudit } from '../entities/purchased-record.ts';
 
 export type RecordRow = typeof purchasedRecords.$inferSelect;
 
-/** The snapshot a matching run plans on (db/matching-store.ts readForMatching reads it in one statement). */
+/**
+ * The snapshot a matching run plans on (db/matching-store.ts readForMatching reads it in one statement).
+ * It holds an entry of `scans` and `records` for every tracking id matched and every tracking id of a
+ * task concerned, and an entry of `recordsOfTask` for every task concerned: the planner reads them
+ * without fallbacks, and a snapshot without one is refused (`held`).
+ */
 export interface MatchingState {
   /** Scan rows (id order) of the tracking ids read and of the other tracking ids of the tasks concerned (an entry for each). */
   scans: Map<string, ScanRow[]>;
-  /** Live records (record id order) with their tasks, of the same tracking ids. */
+  /** Live records (record id order) with their tasks, of the same tracking ids; a task concerned is its row of `taskRows` (as locked). */
   records: Map<string, { record: RecordRow; task: TaskRow }[]>;
   /** The tasks concerned (locked) by id, and their members' nicknames by user id. */
   taskRows: Map<number, TaskRow>;
@@ -140,6 +146,13 @@ export const freshScanRow = (
   updatedAt: now,
 });
 
+/** The entry of `key` the snapshot holds by its contract (MatchingState); a snapshot without it is a caller's bug, refused. */
+export function held<K, V>(map: ReadonlyMap<K, V>, key: K, what: string): V {
+  const value = map.get(key);
+  if (value === undefined) throw new Error(`matching: the snapshot holds no ${what} ${String(key)}`);
+  return value;
+}
+
 /** An announced row as the change sees it (confirmScan), or the row itself. */
 const asSeen = (row: ScanRow, seen: ReadonlyMap<number, SeenChange> | undefined): ScanRow => {
   const c = seen?.get(row.id);
@@ -156,44 +169,40 @@ interface Loaded {
 /** The allocation of each tracking id of the snapshot, computed once when first asked; `seen` rows count as seen. */
 class Allocations {
   private cache = new Map<string, Loaded>();
-  private caps: Map<number, number> | null = null;
+  /** Each record's cap (recordCaps), over every record read: all the records of every task concerned. */
+  private caps: Map<number, number>;
   constructor(
     private state: MatchingState,
     private seen?: ReadonlyMap<number, SeenChange>,
-  ) {}
-  /** Each record's cap (recordCaps), over every record read: all the records of every task concerned. */
-  private capOf(recordId: number): number {
-    if (!this.caps) {
-      const all = [...this.state.records.values()].flat();
-      const counts = new Map(all.map(({ task }) => [task.id, (this.state.taskRows.get(task.id) ?? task).count]));
-      this.caps = recordCaps(
-        all.map(({ record }) => record),
-        (taskId) => counts.get(taskId)!,
-      );
-    }
-    return this.caps.get(recordId)!;
+  ) {
+    const all = [...state.records.values()].flat();
+    const counts = new Map(all.map(({ task }) => [task.id, task.count]));
+    this.caps = recordCaps(
+      all.map(({ record }) => record),
+      (taskId) => counts.get(taskId)!,
+    );
   }
   get(trackingId: string): Loaded {
-    let loaded = this.cache.get(trackingId);
-    if (!loaded) {
-      const scans = (this.state.scans.get(trackingId) ?? []).map((r) => asSeen(r, this.seen));
-      const records = this.state.records.get(trackingId) ?? [];
-      const allocation = allocate(
-        scans.map((s) => ({ id: s.id, upc: s.upc, count: s.count, status: s.status as ScanStatus, taskId: s.taskId })),
-        records.map(({ record, task }) => ({
-          id: record.id,
-          taskId: task.id,
-          upc: task.upc || null,
-          productCount: record.productCount,
-          cap: this.capOf(record.id),
-          settled: !acceptsMatch(this.state.taskRows.get(task.id) ?? task),
-          memberId: task.userId,
-          assigned: record.assignedCount,
-        })),
-      );
-      loaded = { scans, records, allocation };
-      this.cache.set(trackingId, loaded);
-    }
+    return this.cache.get(trackingId) ?? this.load(trackingId);
+  }
+  private load(trackingId: string): Loaded {
+    const scans = held(this.state.scans, trackingId, 'scan rows of tracking id').map((r) => asSeen(r, this.seen));
+    const records = held(this.state.records, trackingId, 'records of tracking id');
+    const allocation = allocate(
+      scans.map((s) => ({ id: s.id, upc: s.upc, count: s.count, status: s.status as ScanStatus, taskId: s.taskId })),
+      records.map(({ record, task }) => ({
+        id: record.id,
+        taskId: task.id,
+        upc: task.upc || null,
+        productCount: record.productCount,
+        cap: this.caps.get(record.id)!,
+        settled: !acceptsMatch(task),
+        memberId: task.userId,
+        assigned: record.assignedCount,
+      })),
+    );
+    const loaded = { scans, records, allocation };
+    this.cache.set(trackingId, loaded);
     return loaded;
   }
 }
@@ -243,9 +252,9 @@ export function planMatching(state: MatchingState, change: MatchChange, now: Dat
   const actorOfTask = (ts: string[]) => ts.map((t) => change.actors?.get(t)).find(Boolean) ?? change.actor;
   // The tasks this run judges: those with a live record on its tracking ids, and those asked for
   // (a caller's snapshot may hold more: the scan calls read the tracking ids of duplicates too).
-  const taskIds = [...new Set([...(change.extraTaskIds ?? []), ...trackingIds.flatMap((t) => (state.records.get(t) ?? []).map((r) => r.task.id))])]
-    .filter((id) => taskRows.has(id))
-    .sort((a, b) => a - b);
+  const judged = new Set(change.extraTaskIds);
+  for (const t of trackingIds) for (const { task } of held(state.records, t, 'records of tracking id')) judged.add(task.id);
+  const taskIds = [...judged].filter((id) => taskRows.has(id)).sort((a, b) => a - b);
   const allocations = new Allocations(state, seen);
   const freshAction = new Map((change.fresh ?? []).map((f) => [f.row.id, f.action]));
 
@@ -256,9 +265,10 @@ export function planMatching(state: MatchingState, change: MatchChange, now: Dat
 
   const { inserts, freshAfter } = planInserts(change, planned, actorOf);
   const scanUpdates = scanPlan.updates.filter((u) => !freshAction.has(u.before.id));
-  // The announced rows the change sees, as read: written once, audited with the change's action.
+  // The announced rows the change sees, as read: written once, audited with the change's action
+  // (each tracking id's rows were held when it was allocated above).
   const originals = new Map<number, ScanRow>();
-  if (seen) for (const t of trackingIds) for (const r of state.scans.get(t) ?? []) if (seen.has(r.id) && isAnnounced(r)) originals.set(r.id, r);
+  if (seen) for (const t of trackingIds) for (const r of state.scans.get(t)!) if (seen.has(r.id) && isAnnounced(r)) originals.set(r.id, r);
   // A seen row is written even where matching leaves it as the change made it.
   for (const original of originals.values()) {
     if (planned.has(original.id)) continue;
@@ -272,7 +282,7 @@ export function planMatching(state: MatchingState, change: MatchChange, now: Dat
     const actor = actorOf(after.trackingId);
     audits.push(original ? scanAudit(actor, seen!.get(original.id)!.action, original, after) : scanAudit(actor, 'match', before, after));
   }
-  for (const verdict of records) audits.push(purchasedAudit(verdict, actorOf(verdict.trackingId), now));
+  for (const verdict of records) audits.push(purchasedAudit(verdict, actorOf(verdict.before.trackingId), now));
 
   const tasksAfter = planMatchEvents(planTaskMoves(state, taskIds, allocations, actorOfTask), now);
   audits.push(...tasksAfter.audits);
@@ -311,7 +321,6 @@ interface RecordVerdict {
   task: TaskRow;
   status: RecordRow['status'];
   msg: string;
-  trackingId: string;
 }
 
 /** What the allocations change of the scan rows and records, in tracking id order. */
@@ -333,13 +342,12 @@ function planTrackingId(
   out: ScanPlan,
 ): void {
   const { state, now } = ctx;
-  const { taskRows, names } = state;
+  const { names } = state;
   const { scans, records: recs, allocation } = ctx.allocations.get(t);
   const recordById = new Map(recs.map((r) => [r.record.id, r]));
   const desired = (p: Piece): ScanTie => {
     if (p.recordId === null) return { status: pieceStatus(p), userId: null, mainId: null, subId: null, taskId: null, matchedUser: null };
-    const r = recordById.get(p.recordId)!;
-    const task = taskRows.get(r.task.id) ?? r.task;
+    const { task } = recordById.get(p.recordId)!;
     return {
       status: pieceStatus(p),
       userId: task.userId,
@@ -349,8 +357,8 @@ function planTrackingId(
       matchedUser: names.get(task.userId) ?? null,
     };
   };
+  // allocate divides the units of seen rows only: a row without pieces (announced, frozen, empty) stays as it is.
   for (const row of scans) {
-    if (!isSeen(row)) continue;
     const pieces = allocation.pieces.get(row.id);
     if (!pieces?.length) continue;
     const [first, ...rest] = pieces;
@@ -373,11 +381,10 @@ function planTrackingId(
     // Every record of the tracking id is judged again, settled tasks' too (their units stay theirs,
     // allocate.ts serves them first): a verdict a later record made untrue (a surplus it took) is
     // rewritten, never left standing (issue 33).
-    const locked = taskRows.get(task.id) ?? task;
     const result = allocation.records.get(record.id)!;
     const msg = problemMessage(result.problem);
     if (record.status === result.status && record.msg === msg) continue;
-    out.records.push({ before: record, task: locked, status: result.status, msg, trackingId: record.trackingId });
+    out.records.push({ before: record, task, status: result.status, msg });
   }
 }
 
@@ -394,28 +401,14 @@ function planInserts(change: MatchChange, planned: ReadonlyMap<number, ScanRow>,
   return { inserts, freshAfter };
 }
 
-/** The audit entry of a record's new verdict. */
-function purchasedAudit({ before, task, status, msg, trackingId }: RecordVerdict, actor: SessionUser | null, now: Date): AuditEntry {
-  return {
-    entity: 'purchased',
-    entityId: before.id,
-    action: 'match',
-    opUid: actor?.id ?? null,
-    userId: task.userId,
-    mainId: task.mainId,
-    subId: task.subId,
-    taskId: task.id,
-    upc: task.upc,
-    count: before.productCount,
-    itemName: task.itemName,
-    // Purchased entries carry the task's status: they are listed in the task audit, whose
-    // status column and filter are task statuses (the record's own status is in before/after).
-    status: task.status,
-    trackingId,
-    before,
-    after: { ...before, status, msg, updatedAt: now },
-  };
-}
+/**
+ * The audit entry of a record's new verdict: the purchased entity's (entities/purchased-record.ts),
+ * with its task's columns as every record change has them (the store's taskAudit).
+ */
+const purchasedAudit = ({ before, task, status, msg }: RecordVerdict, actor: SessionUser | null, now: Date): AuditEntry => ({
+  ...auditOf(purchasedEntity, actor, 'match', before, { ...before, status, msg, updatedAt: now }),
+  ...taskAudit(task),
+});
 
 /**
  * The task.match of each task judged whose verdict changes it. Every tracking id of each was allocated
@@ -424,12 +417,9 @@ function purchasedAudit({ before, task, status, msg, trackingId }: RecordVerdict
 function planTaskMoves(state: MatchingState, taskIds: readonly number[], allocations: Allocations, actorOfTask: (ts: string[]) => SessionUser | null) {
   const moves: Parameters<typeof planMatchEvents>[0] = [];
   for (const task of taskIds.map((id) => state.taskRows.get(id)!).filter(acceptsMatch)) {
-    const own = state.recordsOfTask.get(task.id) ?? [];
-    const perRecord: { arrived: number }[] = [];
-    for (const rec of own) {
-      const result = allocations.get(rec.trackingId).allocation.records.get(rec.id);
-      if (result) perRecord.push(result);
-    }
+    const own = held(state.recordsOfTask, task.id, 'records of task');
+    // A task that accepts matching is live, so each of its records is on a tracking id of the snapshot.
+    const perRecord = own.map((rec) => held(allocations.get(rec.trackingId).allocation.records, rec.id, 'record'));
     const v = matchVerdict(task.count, perRecord);
     if (task.status === v.outcome && task.productCount === v.productCount && task.canSplit === v.canSplit) continue;
     // Each change is attributed to whoever caused it (one actor, except in a batch of scans by
@@ -474,7 +464,8 @@ export function arrivalsOf(state: MatchingState, taskId: number) {
     .sort((a, b) => a.id - b.id);
   const allocations = new Allocations(state);
   return own.map((record) => {
-    const r = allocations.get(record.trackingId).allocation.records.get(record.id);
-    return { record, arrived: r?.arrived ?? 0, status: r?.status ?? UNSEEN_PURCHASED_STATUS, msg: r ? problemMessage(r.problem) : '' };
+    // Every record of the snapshot is allocated with the records of its tracking id.
+    const r = allocations.get(record.trackingId).allocation.records.get(record.id)!;
+    return { record, arrived: r.arrived, status: r.status, msg: problemMessage(r.problem) };
   });
 }

@@ -52,6 +52,33 @@ describe('the matching planner', () => {
     expect([again.scanUpdates, again.splits, again.recordUpdates, again.taskUpdates, again.audits]).toEqual([[], [], [], [], []]);
   });
 
+  it("a record's verdict is audited with its task's columns, as the task audit lists it: the task's member, item and status, the record before and after", () => {
+    const s = world(2);
+    const rec = { ...s.addRecord(1, 'T1', 2) };
+    s.addScan('T1', 'X', 1);
+    s.match({ trackingIds: ['T1'], actor: clerk(9) });
+    expect(s.audits.filter((a) => a.entity === 'purchased')).toEqual([
+      {
+        entity: 'purchased',
+        entityId: rec.id,
+        action: 'match',
+        opUid: 9,
+        userId: 1,
+        mainId: 1,
+        subId: 0,
+        taskId: 1,
+        upc: 'X',
+        itemName: 'item X',
+        // The task's status as matching found it (the task audit's status column), not the record's.
+        status: 'open',
+        count: 2,
+        trackingId: 'T1',
+        before: rec,
+        after: { ...rec, status: 'unmatch', msg: '已到货1件，记录2件', updatedAt: NOW },
+      },
+    ]);
+  });
+
   it("wrong UPC: the unit is nobody's (unmatch, untied) and the record says nothing of its product arrived", () => {
     const s = world(1);
     const rec = s.addRecord(1, 'T1', 1);
@@ -424,6 +451,31 @@ describe('the matching planner', () => {
     const change = { trackingIds: ['T1'], actor: null };
     expect(planMatching(state, change, NOW)).toEqual(planMatching(state, change, NOW));
     expect(state).toEqual(copy);
+  });
+});
+
+describe("a snapshot that lacks what its contract holds (a caller's bug: MatchingState)", () => {
+  // Alice's task 1 has records on T1 and T2; T1 is matched, so T2 is read to judge the task.
+  const snapshot = () => {
+    const s = world(3);
+    s.addRecord(1, 'T1', 1);
+    s.addRecord(1, 'T2', 2);
+    s.addScan('T1', 'X', 1);
+    return s.read(['T1']);
+  };
+  const plan = (state: ReturnType<typeof snapshot>) => () => planMatching(state, { trackingIds: ['T1'], actor: null }, NOW);
+
+  it.each([
+    ['the scan rows of a tracking id matched', (st: ReturnType<typeof snapshot>) => st.scans.delete('T1'), 'scan rows of tracking id T1'],
+    ['the records of a tracking id matched', (st: ReturnType<typeof snapshot>) => st.records.delete('T1'), 'records of tracking id T1'],
+    ["the records of a task's other tracking id", (st: ReturnType<typeof snapshot>) => st.records.delete('T2'), 'records of tracking id T2'],
+    ["a task's list of records", (st: ReturnType<typeof snapshot>) => st.recordsOfTask.delete(1), 'records of task 1'],
+    ['a record its task lists', (st: ReturnType<typeof snapshot>) => st.recordsOfTask.get(1)!.push({ id: 99, trackingId: 'T1' }), 'record 99'],
+  ])('is refused, naming what is missing: %s', (_, damage, missing) => {
+    const state = snapshot();
+    expect(plan(state)).not.toThrow();
+    damage(state);
+    expect(plan(state)).toThrow(`matching: the snapshot holds no ${missing}`);
   });
 });
 

@@ -331,7 +331,9 @@ describe('matching on random worlds (decision 090)', () => {
 
   it('removing and re-creating a record gives the state of that record recorded last', () => {
     fc.assert(
-      fc.property(worldArb, fc.nat(), (spec, pick) => {
+      // Within one member's tasks (see the header): between members, a task locked before the other
+      // member recorded the parcel stays locked, so moving a record after the scans changes the outcome.
+      fc.property(worldArb.map(oneMember), fc.nat(), (spec, pick) => {
         const events = valid(spec);
         const w = run(spec, events);
         fc.pre(w.records.length > 0);
