@@ -1136,7 +1136,7 @@ export interface paths {
         };
         /**
          * Admin log: payout details read (/admin/tracking-audit?log=payout)
-         * @description Decision 168 (decision 052's audit made readable): every reveal of a withdraw line's payout details (action reveal) and every line of a downloaded payment file (action paymentExport), newest first. Filters combine (and): action, opUid (the admin who read), userId (the member whose details), and created between startTime and endTime (days in the timezone offset). Admin only, like the reads it lists: a lowerAdmin (no withdraw list, SPEC §2) or member gets A00003. Each entry keeps the line as it was read, masked; never a clear value.
+         * @description Beyond SPEC §7: decision 168 (decision 052's audit made readable): every reveal of a withdraw line's payout details (action reveal) and every line of a downloaded payment file (action paymentExport), newest first. Filters combine (and): action, opUid (the admin who read), userId (the member whose details), and created between startTime and endTime (days in the timezone offset). Admin only, like the reads it lists: a lowerAdmin (no withdraw list, SPEC §2) or member gets A00003. Each entry keeps the line as it was read, masked; never a clear value.
          */
         get: operations["listPayoutAudits"];
         put?: never;
