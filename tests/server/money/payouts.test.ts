@@ -98,7 +98,22 @@ async function world() {
   );
   const [b1] = await ordered(w.b.api, [{ cardId: zelle, withdrawAmount: 7 }], [z.task.id]);
   const adminToken = await createSession(database.db, w.adminUser.id, false);
-  return { ...w, lower: client(app, lower.token), lowerUser: lower.user, lowerToken: lower.token, adminToken, x, y, z, wire, billpay, zelle, a1: a1!, a2: a2!, b1: b1! };
+  return {
+    ...w,
+    lower: client(app, lower.token),
+    lowerUser: lower.user,
+    lowerToken: lower.token,
+    adminToken,
+    x,
+    y,
+    z,
+    wire,
+    billpay,
+    zelle,
+    a1: a1!,
+    a2: a2!,
+    b1: b1!,
+  };
 }
 type World = Awaited<ReturnType<typeof world>>;
 
@@ -381,7 +396,7 @@ describe('the payout log: who read whose payout details (admin only, filterable,
   const lineIds = (res: Awaited<ReturnType<typeof log>>) => res.body.data!.content.map((e) => [e.action, e.lineId]);
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-  it("lists each reveal and each exported line, newest first, with the admin, the member and the line masked; the filters narrow it", async () => {
+  it('lists each reveal and each exported line, newest first, with the admin, the member and the line masked; the filters narrow it', async () => {
     const w = await world();
     await reveal(w.admin, w.b1.id);
     expect((await download((await fileToken(w.admin, { ids: [w.a1.id, w.a2.id] })).body.data!.token)).statusCode).toBe(200);

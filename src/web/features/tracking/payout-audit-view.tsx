@@ -143,7 +143,12 @@ function PayoutFilters({
       <SelectField<FilterInput, 'action', PayoutAction> name="action" label={P.action} options={ACTION_OPTIONS} placeholder={P.allActions} />
       <SelectField<FilterInput, 'opUid', number> name="opUid" label={P.admin} options={userOptions(admins)} placeholder={P.allAdmins} />
       <SelectField<FilterInput, 'userId', number> name="userId" label={P.member} options={userOptions(members)} placeholder={P.allMembers} />
-      <TextField<FilterInput, 'startTime'> name="startTime" label={P.startTime} type="date" hint={zh.tracking.list.timezoneHint(offsetLabel(timezoneOffsetHours()))} />
+      <TextField<FilterInput, 'startTime'>
+        name="startTime"
+        label={P.startTime}
+        type="date"
+        hint={zh.tracking.list.timezoneHint(offsetLabel(timezoneOffsetHours()))}
+      />
       <TextField<FilterInput, 'endTime'> name="endTime" label={P.endTime} type="date" />
       <SelectField<FilterInput, 'sort', (typeof SORTS)[number]>
         name="sort"

@@ -106,17 +106,17 @@ function ScanAuditView({ search, data, onSearch }: Omit<TrackingAuditPageProps, 
 
   return (
     <AuditTable
-        search={search}
-        onSearch={onSearch}
-        audits={data.audits}
-        columns={columns}
-        fieldLabels={t.field}
-        filters={filters}
-        sizeOptions={TRACKING_SIZE_OPTIONS}
-        loading={loading}
-        emptyText={A.empty}
-        caption={A.caption}
-      />
+      search={search}
+      onSearch={onSearch}
+      audits={data.audits}
+      columns={columns}
+      fieldLabels={t.field}
+      filters={filters}
+      sizeOptions={TRACKING_SIZE_OPTIONS}
+      loading={loading}
+      emptyText={A.empty}
+      caption={A.caption}
+    />
   );
 }
 
