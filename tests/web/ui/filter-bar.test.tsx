@@ -55,6 +55,6 @@ describe('FilterBar on a phone', () => {
   });
 
   it('counts blank, off, all and empty lists as unset', () => {
-    expect(setFilterCount({ a: '', b: null, c: false, d: 'all', e: [], sort: 'asc', f: 3, g: 'x', h: true })).toBe(3);
+    expect(setFilterCount({ a: '', b: null, c: false, d: 'all', e: [], sort: 'asc', isDesc: false, f: 3, g: 'x', h: true })).toBe(3);
   });
 });

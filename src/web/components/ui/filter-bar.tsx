@@ -21,13 +21,16 @@ export interface FilterBarProps<T extends FieldValues, TOut> {
   /** How fields and buttons are laid out, e.g. 'grid grid-cols-1 sm:grid-cols-2' or 'flex flex-wrap'. */
   layout: string;
   children: ReactNode;
-  /** How many filters are set, for the folded button; by default the form's starting values that are not blank (sort and 'all' left out). */
+  /** How many filters are set, for the folded button; by default the form's starting values that are not blank (the sort and 'all' left out). */
   activeCount?: number;
 }
 
+/** The order of the list, not a filter: a sort select or the 倒序 switch. */
+const SORT_KEYS = new Set(['sort', 'isDesc', 'isAsc', 'orderItem']);
+
 /** Values that set no filter: blank, off, 'all', or the sort (every list has one). */
 const isBlank = (key: string, value: unknown) =>
-  key === 'sort' || value === '' || value === null || value === undefined || value === false || value === 'all' || (Array.isArray(value) && value.length === 0);
+  SORT_KEYS.has(key) || value === '' || value === null || value === undefined || value === false || value === 'all' || (Array.isArray(value) && value.length === 0);
 
 /** How many of the form's starting values (the URL's filters) set a filter. */
 export function setFilterCount(values: Readonly<Record<string, unknown>> | undefined): number {
