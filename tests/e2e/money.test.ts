@@ -512,7 +512,13 @@ describe('money in the browser: from a locked task to a collected payment', () =
       await p.getByLabel('状态').waitFor();
       await visit(phone, '/admin/withdraw-list', '提现管理');
       const lines = p.getByRole('list', { name: '提现列表' });
-      await inReach(lines.getByRole('listitem').first().getByText(/^\d+\.\d{2}$/).first()); // the first line on the first screen
+      await inReach(
+        lines
+          .getByRole('listitem')
+          .first()
+          .getByText(/^\d+\.\d{2}$/)
+          .first(),
+      ); // the first line on the first screen
       await inReach(p.getByRole('button', { name: `收款信息：提现 #${wire.id}` }), true);
       await shot(p, 'money-11d-phone-withdraw-cards');
 

@@ -30,7 +30,13 @@ const SORT_KEYS = new Set(['sort', 'isDesc', 'isAsc', 'orderItem']);
 
 /** Values that set no filter: blank, off, 'all', or the sort (every list has one). */
 const isBlank = (key: string, value: unknown) =>
-  SORT_KEYS.has(key) || value === '' || value === null || value === undefined || value === false || value === 'all' || (Array.isArray(value) && value.length === 0);
+  SORT_KEYS.has(key) ||
+  value === '' ||
+  value === null ||
+  value === undefined ||
+  value === false ||
+  value === 'all' ||
+  (Array.isArray(value) && value.length === 0);
 
 /** How many of the form's starting values (the URL's filters) set a filter. */
 export function setFilterCount(values: Readonly<Record<string, unknown>> | undefined): number {
