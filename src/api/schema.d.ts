@@ -1127,6 +1127,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit/payout/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Admin log: payout details read (/admin/tracking-audit?log=payout)
+         * @description Beyond SPEC §7: decision 168 (decision 052's audit made readable): every reveal of a withdraw line's payout details (action reveal) and every line of a downloaded payment file (action paymentExport), newest first. Filters combine (and): action, opUid (the admin who read), userId (the member whose details), and created between startTime and endTime (days in the timezone offset). Admin only, like the reads it lists: a lowerAdmin (no withdraw list, SPEC §2) or member gets A00003. Each entry keeps the line as it was read, masked; never a clear value.
+         */
+        get: operations["listPayoutAudits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit/task/list": {
         parameters: {
             query?: never;
@@ -2735,6 +2755,46 @@ export interface components {
             /** @description Entries counted. The count stops at a bound (the entries up to the current page plus 2,000, see totalCapped), so a log of a million entries answers as fast as a small one; paging further raises it. */
             totalElements: number;
             /** @description true when more entries match than were counted: totalElements and totalPages are then lower bounds. */
+            totalCapped?: boolean;
+        };
+        /**
+         * @description reveal: one line's payout details shown (收款信息); paymentExport: the line was in a downloaded payment file.
+         * @enum {string}
+         */
+        PayoutAuditAction: "reveal" | "paymentExport";
+        PayoutAuditEntry: {
+            id: number;
+            action: components["schemas"]["PayoutAuditAction"];
+            /** @description The admin who read the details. */
+            opUid: number | null;
+            /** @description nickName of opUid. */
+            opName?: string;
+            /** @description The member whose payout details were read. */
+            userId: number | null;
+            /** @description nickName of userId. */
+            userName?: string;
+            /** @description The withdraw line (requestId). */
+            lineId: number | null;
+            /** @description The line's order as the withdraw list shows it. */
+            orderId: string;
+            paymentType: string;
+            /** @description Holder name, masked as when it was read. */
+            accountName: string;
+            /** @description Account or card number, masked as when it was read. */
+            cardNo: string;
+            /** @description The line's amount. */
+            withdrawAmount: number;
+            /**
+             * Format: int64
+             * @description When the details were read.
+             */
+            createdAt: number;
+        };
+        PayoutAuditPage: {
+            content: components["schemas"]["PayoutAuditEntry"][];
+            totalPages: number;
+            /** @description Entries counted, up to a bound (see AuditPage.totalElements). */
+            totalElements: number;
             totalCapped?: boolean;
         };
         PurchasedItem: {
@@ -5881,6 +5941,53 @@ export interface operations {
                         code: components["schemas"]["ResultCode"];
                         msg?: string;
                         data?: components["schemas"]["AuditPage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPayoutAudits: {
+        parameters: {
+            query?: {
+                /** @description Page number, 0-based. */
+                page?: components["parameters"]["page"];
+                /** @description Page size. */
+                size?: components["parameters"]["size20"];
+                /** @description Newest first (by createdAt). */
+                isDesc?: components["parameters"]["isDesc"];
+                action?: components["schemas"]["PayoutAuditAction"];
+                opUid?: number;
+                userId?: number;
+                /** @description YYYY-MM-DD, first day included, in the timezone offset. */
+                startTime?: string;
+                /** @description YYYY-MM-DD, last day included, in the timezone offset. */
+                endTime?: string;
+                /** @description Offset of the caller from UTC in hours (8 for UTC+8); dates are read in it. */
+                timezone?: components["parameters"]["timezone"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["PayoutAuditPage"];
                     };
                 };
             };

@@ -7,7 +7,8 @@
 // act on a task (user log) about a tracking id (admin log). Its status column holds the task's
 // status, so the user log's status filter (task statuses) applies to it; the record's own status is
 // in before/after.
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { dayRange } from './dates.ts';
 import { containsText } from './db/contains.ts';
 import type { components, operations } from '../api/schema';
 import { users } from './db/schema/accounts.ts';
@@ -133,4 +134,69 @@ export function listTrackingAudits(db: Db, q: Query<'listTrackingAudits'>) {
     ],
     q,
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payout details read (decision 168; decision 052 writes them): reveals and payment-file lines.
+
+type PayoutAuditEntry = components['schemas']['PayoutAuditEntry'];
+type PayoutAction = PayoutAuditEntry['action'];
+const PAYOUT_ACTIONS: readonly PayoutAction[] = ['reveal', 'paymentExport'];
+const member = aliasedTable(users, 'member');
+
+/** A field of the line as the entry kept it (its wire form, masked: withdraw-shapes.ts lineOut). */
+const lineField = (after: unknown, key: string): unknown => (after && typeof after === 'object' ? (after as Record<string, unknown>)[key] : undefined);
+const textOf = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v));
+
+/**
+ * A page of the payout log (/admin/tracking-audit?log=payout): the withdraw entries whose action is
+ * a read of payout details, newest first, filtered by action, admin, member and days. Each filter
+ * has its index (entity, value, created_at, id) or walks the entity's in order; the withdraw
+ * entity's entries are a few per line, so the action is filtered on the way.
+ */
+export async function listPayoutAudits(db: Db, q: Query<'listPayoutAudits'>) {
+  const p = pageOf(q);
+  const { from, to } = dayRange(q);
+  const where = and(
+    eq(auditLog.entity, 'withdraw'),
+    inArray(auditLog.action, q.action ? [q.action] : [...PAYOUT_ACTIONS]),
+    q.opUid !== undefined ? eq(auditLog.opUid, q.opUid) : undefined,
+    q.userId !== undefined ? eq(auditLog.userId, q.userId) : undefined,
+    from ? gte(auditLog.createdAt, from) : undefined,
+    to ? lt(auditLog.createdAt, to) : undefined,
+  );
+  const order = p.isDesc ? [desc(auditLog.createdAt), desc(auditLog.id)] : [asc(auditLog.createdAt), asc(auditLog.id)];
+  const [rows, count] = await Promise.all([
+    db
+      .select({ a: auditLog, opName: users.nickName, userName: member.nickName })
+      .from(auditLog)
+      .leftJoin(users, eq(users.id, auditLog.opUid))
+      .leftJoin(member, eq(member.id, auditLog.userId))
+      .where(where)
+      .orderBy(...order)
+      .limit(p.size)
+      .offset(p.offset),
+    countUpTo(db, auditLog, where, order, countBoundOf(p)),
+  ]);
+  const content: PayoutAuditEntry[] = rows.map(({ a, opName, userName }) => ({
+    id: a.id,
+    action: a.action as PayoutAction,
+    opUid: a.opUid,
+    ...(opName !== null ? { opName } : {}),
+    userId: a.userId,
+    ...(userName !== null ? { userName } : {}),
+    lineId: a.entityId,
+    orderId: textOf(lineField(a.after, 'orderId')),
+    paymentType: textOf(lineField(a.after, 'paymentType')),
+    accountName: textOf(lineField(a.after, 'accountName')),
+    cardNo: textOf(lineField(a.after, 'cardNo')),
+    withdrawAmount: Number(lineField(a.after, 'withdrawAmount') ?? 0),
+    createdAt: a.createdAt.getTime(),
+  }));
+  return {
+    content,
+    totalPages: totalPagesOf(count.counted, p.size),
+    totalElements: count.counted,
+    ...(count.totalCapped ? { totalCapped: true } : {}),
+  };
 }

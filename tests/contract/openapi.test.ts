@@ -217,6 +217,7 @@ const ADDITIONS = [
   'POST /api/withdraw/admin/paid/batch',
   'POST /api/withdraw/admin/payment-file/token',
   'GET /ext/excel/withdraw-payment/{token}',
+  'GET /api/audit/payout/list',
   'GET /api/home/admin',
   'GET /api/events',
   'POST /api/purchased/user/{taskId}/bulk',

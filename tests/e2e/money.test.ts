@@ -21,6 +21,8 @@ import { cellText, dismissToasts, inviteAndRegister, logIn, newPage, openLoggedI
  *      for a card; a split that does not add up is refused first);
  *   f) the admin logs in, lands on the home, follows its withdrawals count to /admin/withdraw-list,
  *      reveals a line's card, exports the payment file of both lines and marks both paid at once;
+ *  f2) the admin log's payout view lists that reveal and the file's lines (keyboard, 1400 px); at
+ *      390 px 提现管理 and 用户任务 fold their filters and keep each row's actions in reach;
  *   g) the member confirms receipt at /user/apply-list: collected.
  * The end state is checked through the API too: the application collected, both lines paid, the
  * task finished, its parcel payed, the balance 0.
@@ -482,6 +484,91 @@ describe('money in the browser: from a locked task to a collected payment', () =
       await desk.close();
     }
     expect((await appliesNow())[0]).toMatchObject({ status: 'paid' });
+  });
+
+  it('f2) the admin log names who read whose payout details; 提现管理 and 用户任务 on a phone: filters folded, actions in reach', async () => {
+    const wire = (await linesNow()).find((l) => l.withdrawAmount === 20)!;
+    const desk = await newPage(browser);
+    const d = desk.page;
+    onTestFailed(whatWasOnScreen(d, 'f2-log'));
+    try {
+      await d.goto(`${server.url}/login`);
+      await logIn(d, ADMIN.mail, ADMIN.password);
+      await d.waitForURL(`${server.url}/admin/home`);
+      await visit(desk, '/admin/tracking-audit', '管理员日志');
+      // By keyboard: the payout view's tab, then its kind filter (查看收款信息) applied with Enter.
+      await d.getByRole('link', { name: '收款信息查看' }).focus();
+      await d.keyboard.press('Enter');
+      const log = d.getByRole('table', { name: '收款信息查看记录' });
+      // Step f: one reveal (the Wire line) and a payment file of both lines.
+      await expect.poll(() => log.getByRole('row').count(), SETTLES).toBe(4);
+      await d.getByLabel('类型', { exact: true }).focus();
+      await d.getByLabel('类型', { exact: true }).selectOption('reveal');
+      await d.getByRole('button', { name: '查询' }).press('Enter');
+      await d.waitForURL(/action=reveal/);
+      await expect.poll(() => log.getByRole('row').count(), SETTLES).toBe(2);
+      const revealed = log.getByRole('row').nth(1);
+      for (const text of ['查看收款信息', MEMBER.nickName, WIRE.masked.cardNo, '20.00']) await revealed.getByText(text, { exact: true }).waitFor();
+      expect(await cellText(log, revealed, '提现ID')).toBe(String(wire.id));
+      expect(await log.innerText()).not.toContain(WIRE.cardNo);
+      await shot(d, 'money-11b-admin-payout-log');
+      expect(desk.errors).toEqual([]);
+    } finally {
+      await desk.close();
+    }
+
+    const phone = await newPage(browser, { width: 390, height: 844 });
+    const p = phone.page;
+    onTestFailed(whatWasOnScreen(p, 'f2-phone'));
+    /**
+     * Nothing scrolls sideways, and `target` lies wholly inside the window: as the page opens (the
+     * first screen), or once scrolled down to (`scroll`), never sideways.
+     */
+    const inReach = async (target: Locator, scroll = false) => {
+      if (scroll) await target.scrollIntoViewIfNeeded();
+      expect(await p.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await p.evaluate(() => window.scrollX)).toBe(0);
+      const box = (await target.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(844);
+    };
+    try {
+      await p.goto(`${server.url}/login`);
+      await logIn(p, ADMIN.mail, ADMIN.password);
+      await p.waitForURL(`${server.url}/admin/home`);
+      await visit(phone, '/admin/withdraw-list?status=waited', '提现管理');
+      // No line waits any more: the empty state is on the first screen, under the folded filters (1 set).
+      const folded = p.getByRole('button', { name: '筛选（已设 1 项）' });
+      await folded.waitFor();
+      expect(await folded.getAttribute('aria-expanded')).toBe('false');
+      await inReach(p.getByText('没有符合条件的提现记录'));
+      await shot(p, 'money-11c-phone-withdraw-empty');
+      await folded.press('Enter');
+      await p.getByLabel('状态').waitFor();
+      await visit(phone, '/admin/withdraw-list', '提现管理');
+      const lines = p.getByRole('list', { name: '提现列表' });
+      await inReach(
+        lines
+          .getByRole('listitem')
+          .first()
+          .getByText(/^\d+\.\d{2}$/)
+          .first(),
+      ); // the first line on the first screen
+      await inReach(p.getByRole('button', { name: `收款信息：提现 #${wire.id}` }), true);
+      await shot(p, 'money-11d-phone-withdraw-cards');
+
+      await visit(phone, '/admin/tasks', '用户任务');
+      const card = p.getByRole('list', { name: '用户任务列表' }).getByRole('listitem').first();
+      await inReach(card.getByText(ITEM.itemName)); // the first task on the first screen
+      await inReach(card.getByRole('button').or(card.getByRole('link')).last(), true);
+      expect(await p.getByLabel('商品名称').isVisible()).toBe(false); // the ~10 filter fields are folded away
+      await shot(p, 'money-11e-phone-admin-tasks');
+      expect(phone.errors).toEqual([]);
+    } finally {
+      await phone.close();
+    }
   });
 
   it('g) /user/apply-list: the member confirms receipt; collected, and the money is settled everywhere', async () => {

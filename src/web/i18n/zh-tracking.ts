@@ -96,5 +96,38 @@ export const trackingText = {
     status: '状态',
     allStatuses: '全部状态',
     empty: '暂无日志',
+    /** The two views (decision 168). */
+    views: '日志类型',
+    scanView: '扫描与匹配',
+    payoutView: '收款信息查看',
+  },
+
+  // ------------------------------------------------------------ /admin/tracking-audit?log=payout
+  payoutAudit: {
+    caption: '收款信息查看记录',
+    intro: '每次查看收款信息、每次下载付款文件中的每一笔提现都记录在此：谁、何时、看了哪位会员的哪一笔（账号只显示后几位）。',
+    action: '类型',
+    allActions: '全部类型',
+    admin: '管理员',
+    allAdmins: '全部管理员',
+    member: '会员',
+    allMembers: '全部会员',
+    startTime: '开始日期',
+    endTime: '结束日期',
+    endBeforeStart: '结束日期不能早于开始日期',
+    dateInvalid: '请输入有效日期',
+    empty: '暂无收款信息查看记录',
+    column: {
+      time: '时间',
+      action: '类型',
+      admin: '管理员',
+      member: '会员',
+      lineId: '提现ID',
+      orderId: '订单号',
+      paymentType: '付款方式',
+      accountName: '户名',
+      cardNo: '账号/卡号',
+      amount: '金额',
+    },
   },
 } as const;

@@ -380,6 +380,7 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     );
     const line2 = lines2.data?.requestOrders.content[0]?.id ?? 0;
     await ok('admin', 'POST', '/api/withdraw/admin/card/reveal', { json: { id: line2 } });
+    await ok('admin', 'GET', '/api/audit/payout/list?page=0&size=20&action=reveal');
     const payFile = await ok<{ token: string }>('admin', 'POST', '/api/withdraw/admin/payment-file/token', { json: { ids: [line2], timezone: 8 } });
     await ok('anonymous', 'GET', `/ext/excel/withdraw-payment/${payFile.data?.token ?? 'none'}`);
     await hit('admin', 'POST', '/api/withdraw/admin/payment-file/token', { json: { userId: w.b.user.id } });

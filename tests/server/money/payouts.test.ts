@@ -98,7 +98,22 @@ async function world() {
   );
   const [b1] = await ordered(w.b.api, [{ cardId: zelle, withdrawAmount: 7 }], [z.task.id]);
   const adminToken = await createSession(database.db, w.adminUser.id, false);
-  return { ...w, lower: client(app, lower.token), lowerToken: lower.token, adminToken, x, y, z, wire, billpay, zelle, a1: a1!, a2: a2!, b1: b1! };
+  return {
+    ...w,
+    lower: client(app, lower.token),
+    lowerUser: lower.user,
+    lowerToken: lower.token,
+    adminToken,
+    x,
+    y,
+    z,
+    wire,
+    billpay,
+    zelle,
+    a1: a1!,
+    a2: a2!,
+    b1: b1!,
+  };
 }
 type World = Awaited<ReturnType<typeof world>>;
 
@@ -358,5 +373,78 @@ describe('pay lines in bulk (all or nothing)', () => {
     for (const api of [w.lower, w.a.api]) expect(await payBatch(api, [w.a1.id])).toMatchObject({ status: 403, body: { code: 'A00003' } });
     expect(await payBatch(w.admin, [])).toMatchObject({ status: 400, body: { code: 'A00001' } });
     expect(await lineStatuses(w.a1.id)).toEqual(['waited']);
+  });
+});
+
+describe('the payout log: who read whose payout details (admin only, filterable, masked; decision 168)', () => {
+  interface PayoutEntry {
+    action: 'reveal' | 'paymentExport';
+    opUid: number;
+    opName?: string;
+    userId: number;
+    userName?: string;
+    lineId: number;
+    orderId: string;
+    paymentType: string;
+    accountName: string;
+    cardNo: string;
+    withdrawAmount: number;
+    createdAt: number;
+  }
+  const log = (api: Api, query = '') =>
+    api.get<{ content: PayoutEntry[]; totalElements: number; totalPages: number }>(`/api/audit/payout/list${query ? `?${query}` : ''}`);
+  const lineIds = (res: Awaited<ReturnType<typeof log>>) => res.body.data!.content.map((e) => [e.action, e.lineId]);
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+  it('lists each reveal and each exported line, newest first, with the admin, the member and the line masked; the filters narrow it', async () => {
+    const w = await world();
+    await reveal(w.admin, w.b1.id);
+    expect((await download((await fileToken(w.admin, { ids: [w.a1.id, w.a2.id] })).body.data!.token)).statusCode).toBe(200);
+    const all = await log(w.admin);
+    expect(all).toMatchObject({ status: 200, body: { code: 'A00000', data: { totalElements: 3, totalPages: 1 } } });
+    expect(lineIds(all)).toEqual([
+      ['paymentExport', w.a2.id],
+      ['paymentExport', w.a1.id],
+      ['reveal', w.b1.id],
+    ]);
+    const revealed = all.body.data!.content[2]!;
+    expect(revealed).toMatchObject({
+      opUid: w.adminUser.id,
+      opName: w.adminUser.nickName,
+      userId: w.b.user.id,
+      userName: '小B',
+      orderId: String(Number(w.b1.orderId)),
+      paymentType: 'Zelle',
+      accountName: '****Li',
+      withdrawAmount: 7,
+    });
+    expect(all.body.data!.content[1]).toMatchObject({ userName: '小A', paymentType: 'Wire', cardNo: '****6789', withdrawAmount: 20 });
+    expect(JSON.stringify(all.body)).not.toMatch(/Ann Lee Holder|000123456789|4111111111111111|Bo Li"|555 0100/);
+
+    expect(lineIds(await log(w.admin, 'action=reveal'))).toEqual([['reveal', w.b1.id]]);
+    expect(lineIds(await log(w.admin, `userId=${w.a.user.id}&isDesc=false`))).toEqual([
+      ['paymentExport', w.a1.id],
+      ['paymentExport', w.a2.id],
+    ]);
+    expect(lineIds(await log(w.admin, `opUid=${w.adminUser.id}&action=paymentExport&size=1`))).toEqual([['paymentExport', w.a2.id]]);
+    expect((await log(w.admin, `opUid=${w.lowerUser.id}`)).body.data!.content).toEqual([]);
+    const today = day(Date.now());
+    expect((await log(w.admin, `startTime=${today}&endTime=${today}&timezone=0`)).body.data!.totalElements).toBe(3);
+    expect((await log(w.admin, `startTime=${day(Date.now() + 86_400_000)}&timezone=0`)).body.data!.content).toEqual([]);
+    expect((await log(w.admin, `endTime=${day(Date.now() - 86_400_000)}&timezone=0`)).body.data!.content).toEqual([]);
+    // Other withdraw changes (the request, a payment) are not reads of payout details.
+    expect((await adminPaid(w.admin, w.b1.id)).body.code).toBe('A00000');
+    expect((await log(w.admin)).body.data!.totalElements).toBe(3);
+  });
+
+  it('refuses a lowerAdmin and a member (A00003): they cannot read the payout details either', async () => {
+    const w = await world();
+    await reveal(w.admin, w.a1.id);
+    for (const api of [w.lower, w.a.api]) {
+      const res = await log(api);
+      expect(res).toMatchObject({ status: 403, body: { code: 'A00003' } });
+      expect(JSON.stringify(res.body)).not.toContain('****6789');
+    }
+    expect(await log(w.admin, 'startTime=2026-02-30')).toMatchObject({ status: 400, body: { code: 'A00001' } });
   });
 });

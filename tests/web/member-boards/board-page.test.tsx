@@ -366,6 +366,24 @@ describe('/user/board/{uuid}: my tasks', () => {
 describe('/user/board/{uuid} at a phone width', () => {
   afterEach(atDesktopWidth);
 
+  it('shows each of my tasks on this board as a card: the whole item name (wrapped, not clipped), its status and its actions', async () => {
+    atPhoneWidth();
+    const long = 'Apple AirPods Pro 第二代 主动降噪无线蓝牙耳机 USB-C 充电盒 MagSafe 国行正品';
+    const server = createMemberBoardsFake({
+      boardTasks: [aBoardTask()],
+      myTasks: [aTask({ id: 2, mainId: 102, subId: 0, status: 'open', productCount: 0, itemName: long })],
+    });
+    openBoard(server);
+    const list = await screen.findByRole('list', { name: '我在此看板的任务' });
+    expect(screen.queryByRole('table', { name: '我在此看板的任务' })).toBeNull();
+    const card = within(within(list).getAllByRole('listitem')[0]!);
+    const title = card.getByText(long);
+    expect(title.closest('.break-words')).not.toBeNull();
+    expect(title.closest('.truncate, .line-clamp-1, .line-clamp-2')).toBeNull();
+    expect(card.getByText('进行中')).toBeTruthy();
+    expect(card.getByRole('button', { name: /编辑/ })).toBeTruthy();
+  });
+
   it('shows each board task as a card: item, state, price, buyIn, what is left, the deadline and the claim button', async () => {
     atPhoneWidth();
     const server = createMemberBoardsFake({ boardTasks: [aBoardTask({ show: 10, claimCount: 4 })] });

@@ -5,7 +5,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
-import { anAudit, createTrackingFake, type AuditEntry } from './tracking-fake';
+import { anAudit, aPayoutAudit, createTrackingFake, type AuditEntry, type PayoutAuditEntry } from './tracking-fake';
+import type { RoleType } from '../../../machines/session.machine';
 
 afterEach(() => {
   cleanup();
@@ -14,9 +15,9 @@ afterEach(() => {
 
 const SLOW = 15_000;
 
-function renderAudit(path = '/admin/tracking-audit', audits: AuditEntry[] = []) {
-  const fake = createTrackingFake({ audits });
-  const app = renderApp(path, { loggedInAs: userOf('admin'), handlers: fake.handlers });
+function renderAudit(path = '/admin/tracking-audit', audits: AuditEntry[] = [], payouts: PayoutAuditEntry[] = [], role: RoleType = 'admin') {
+  const fake = createTrackingFake({ audits, payouts });
+  const app = renderApp(path, { loggedInAs: userOf(role), handlers: fake.handlers });
   return { ...app, fake, user: userEvent.setup() };
 }
 
@@ -143,5 +144,95 @@ describe('/admin/tracking-audit', () => {
       ['状态status', 'match', 'match'],
       ['更新时间updatedAt（已修改）', expect.stringMatching(/^2025-03-1\d \d\d:00$/), expect.stringMatching(/^2025-03-1\d \d\d:30$/)],
     ]);
+  });
+});
+
+describe('/admin/tracking-audit?log=payout: who read whose payout details (decision 168)', () => {
+  const PAYOUTS = [
+    aPayoutAudit({ id: 9001 }),
+    aPayoutAudit({ id: 9002, action: 'paymentExport', lineId: 42, cardNo: '****1111', paymentType: 'Billpay', withdrawAmount: 6 }),
+    aPayoutAudit({
+      id: 9003,
+      action: 'paymentExport',
+      userId: 22,
+      userName: 'bob',
+      lineId: 43,
+      accountName: '****Li',
+      cardNo: '****0100',
+      paymentType: 'Zelle',
+    }),
+  ];
+  const payoutTable = () => screen.getByRole('table', { name: '收款信息查看记录' });
+  const payoutRows = () => within(payoutTable()).getAllByRole('row').slice(1);
+  const payoutQueries = (fake: ReturnType<typeof createTrackingFake>) => fake.calls.filter((c) => c.path === '/api/audit/payout/list').map((c) => c.query);
+
+  it(
+    'an admin switches to the payout view: each read says when, what, which admin, whose line, masked; the kind and member filters narrow it',
+    async () => {
+      const { fake, user, router } = renderAudit('/admin/tracking-audit', AUDITS, PAYOUTS);
+      await waitFor(() => expect(entryRows()).toHaveLength(5));
+      await user.click(screen.getByRole('link', { name: '收款信息查看' }));
+      await waitFor(() => expect(payoutRows()).toHaveLength(3));
+      expect(urlParams(router)).toEqual({ log: 'payout' });
+      expect(
+        within(payoutTable())
+          .getAllByRole('columnheader')
+          .map((h) => h.textContent),
+      ).toEqual(['时间', '类型', '管理员', '会员', '提现ID', '订单号', '付款方式', '户名', '账号/卡号', '金额']);
+      const cells = (row: HTMLElement) =>
+        within(row)
+          .getAllByRole('cell')
+          .map((c) => c.textContent);
+      expect(cells(payoutRows()[2]!)).toEqual([
+        expect.stringMatching(/^2025-03-1\d \d\d:\d\d$/),
+        '查看收款信息',
+        'admin-name',
+        'alice',
+        '41',
+        '17',
+        '电汇',
+        '****Ann',
+        '****6789',
+        '20.00',
+      ]);
+      expect(cells(payoutRows()[0]!).slice(1, 4)).toEqual(['导出付款文件', 'admin-name', 'bob']);
+      expect(payoutQueries(fake)[0]).toMatchObject({ page: '0', size: '20', isDesc: 'true' });
+      // Only members are offered as whose details; only admins as who read them.
+      expect(
+        within(screen.getByLabelText('会员'))
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['全部会员', 'alice（alice@demo.local）']);
+      expect(
+        within(screen.getByLabelText('管理员'))
+          .getAllByRole('option')
+          .map((o) => o.textContent),
+      ).toEqual(['全部管理员', 'admin-name（admin@example.com）']);
+
+      await user.selectOptions(screen.getByLabelText('类型'), 'paymentExport');
+      await user.selectOptions(screen.getByLabelText('会员'), 'alice（alice@demo.local）');
+      await user.type(screen.getByLabelText('开始日期'), '2025-03-01');
+      await user.click(screen.getByRole('button', { name: '查询' }));
+      const expected = { log: 'payout', action: 'paymentExport', userId: '21', startTime: '2025-03-01' };
+      await waitFor(() => expect(urlParams(router)).toEqual(expected));
+      await waitFor(() => expect(payoutRows()).toHaveLength(1));
+      expect(cells(payoutRows()[0]!)[4]).toBe('42');
+      expect(payoutQueries(fake).at(-1)).toMatchObject({ action: 'paymentExport', userId: '21', startTime: '2025-03-01', timezone: expect.any(String) });
+
+      // 重置 keeps the view, clears its filters.
+      await user.click(screen.getByRole('button', { name: '重置' }));
+      await waitFor(() => expect(urlParams(router)).toEqual({ log: 'payout' }));
+      await waitFor(() => expect(payoutRows()).toHaveLength(3));
+      await user.click(screen.getByRole('link', { name: '扫描与匹配' }));
+      await waitFor(() => expect(entryRows()).toHaveLength(5));
+    },
+    SLOW,
+  );
+
+  it('a lowerAdmin has no payout view: no tabs, and ?log=payout shows the scan log without asking for payout reads', async () => {
+    const { fake } = renderAudit('/admin/tracking-audit?log=payout', AUDITS, PAYOUTS, 'lowerAdmin');
+    await waitFor(() => expect(entryRows()).toHaveLength(5));
+    expect(screen.queryByRole('link', { name: '收款信息查看' })).toBeNull();
+    expect(payoutQueries(fake)).toEqual([]);
   });
 });

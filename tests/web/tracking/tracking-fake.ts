@@ -13,6 +13,7 @@ export { refuse, type Call };
 type Schemas = components['schemas'];
 export type ScanTracking = Schemas['ScanTracking'];
 export type AuditEntry = Schemas['AuditEntry'];
+export type PayoutAuditEntry = Schemas['PayoutAuditEntry'];
 export type User = Schemas['User'];
 export type UploadResult = Schemas['UploadResult'];
 export type UploadResultRow = Schemas['UploadResultRow'];
@@ -51,6 +52,26 @@ export function aRecord(over: Partial<ScanTracking> = {}): ScanTracking {
   };
 }
 
+/** A read of a line's payout details by the admin (#3) of alice's (#21) line, masked. */
+export function aPayoutAudit(over: Partial<PayoutAuditEntry> = {}): PayoutAuditEntry {
+  return {
+    id: 9001,
+    action: 'reveal',
+    opUid: 3,
+    opName: 'admin-name',
+    userId: 21,
+    userName: 'alice',
+    lineId: 41,
+    orderId: '17',
+    paymentType: 'Wire',
+    accountName: '****Ann',
+    cardNo: '****6789',
+    withdrawAmount: 20,
+    createdAt: NOW,
+    ...over,
+  };
+}
+
 export function anAudit(over: Partial<AuditEntry> = {}): AuditEntry {
   return {
     id: 7001,
@@ -80,6 +101,8 @@ export interface TrackingFake {
   handlers: Routes;
   records: ScanTracking[];
   audits: AuditEntry[];
+  /** The payout log's entries (listPayoutAudits, decision 168). */
+  payouts: PayoutAuditEntry[];
   calls: Call[];
   /** What every upload answers (unless `answer.upload` says otherwise). */
   uploadResult: UploadResult;
@@ -88,13 +111,14 @@ export interface TrackingFake {
   answer: FakeServer<AnswerKey>['answer'];
 }
 
-export function createTrackingFake(seed: { records?: ScanTracking[]; audits?: AuditEntry[] } = {}): TrackingFake {
+export function createTrackingFake(seed: { records?: ScanTracking[]; audits?: AuditEntry[]; payouts?: PayoutAuditEntry[] } = {}): TrackingFake {
   const catalog = createCatalogFake([...ITEMS]);
   const server = createFakeServer<AnswerKey>();
   const fake: TrackingFake = {
     handlers: server.handlers,
     records: seed.records ?? [aRecord()],
     audits: seed.audits ?? [],
+    payouts: seed.payouts ?? [],
     calls: server.calls,
     uploadResult: { rows: [], succ: 0, skip: 0, error: 0 },
     totalCapped: false,
@@ -134,6 +158,15 @@ export function createTrackingFake(seed: { records?: ScanTracking[]; audits?: Au
     if (q.upc) rows = rows.filter((a) => a.upc === q.upc);
     if (q.opUid) rows = rows.filter((a) => a.opUid === Number(q.opUid));
     if (q.status) rows = rows.filter((a) => a.status === q.status);
+    rows.sort((a, b) => (q.isDesc === 'false' ? a.id - b.id : b.id - a.id));
+    return ok(pageOf(rows, q));
+  });
+
+  server.on('GET', '/api/audit/payout/list', ({ query: q }) => {
+    let rows = [...fake.payouts];
+    if (q.action) rows = rows.filter((a) => a.action === q.action);
+    if (q.opUid) rows = rows.filter((a) => a.opUid === Number(q.opUid));
+    if (q.userId) rows = rows.filter((a) => a.userId === Number(q.userId));
     rows.sort((a, b) => (q.isDesc === 'false' ? a.id - b.id : b.id - a.id));
     return ok(pageOf(rows, q));
   });

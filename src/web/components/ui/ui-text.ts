@@ -29,6 +29,8 @@ export const UI_TEXT = {
   collapseRow: '收起',
   pleaseSelect: '请选择',
   filters: '筛选条件',
+  /** The phone's folded filter bar: 筛选, and how many are set. */
+  filterToggle: (count: number) => (count > 0 ? `筛选（已设 ${count} 项）` : '筛选'),
   search: '查询',
   reset: '重置',
   requiredField: (label: string) => `${label}为必填项`,

@@ -3,7 +3,8 @@
 // id, not arrived: the admin home's link, shown as a checkbox so the filter can be seen and cleared)
 // and the sort; a paged table of the tasks with the per-row actions the task machine allows
 // (task-row-actions.tsx) and the purchased records in the admin form of the record dialog (the
-// tasks feature's dialog, which the route hands in as `renderRecords`).
+// tasks feature's dialog, which the route hands in as `renderRecords`). On a phone each task is a
+// card (item name, status, fields, then its actions: decision 006) and the filters fold (FilterBar).
 // Filters, sort, page and size live in the URL: this page reads them from `search` and changes
 // them through `onSearch`; the route's loader fetches the page they describe.
 import { Link, useRouter, useRouterState } from '@tanstack/react-router';
@@ -81,7 +82,7 @@ function taskColumns(users: readonly AppUser[], here: string, reload: () => Prom
         </div>
       ),
     }),
-    col.accessor('itemName', { header: F.itemName, meta: { className: 'min-w-40' } }),
+    col.accessor('itemName', { header: F.itemName, meta: { className: 'min-w-40', card: 'title' } }),
     col.accessor('upc', { header: F.upc, meta: { className: 'tabular-nums' } }),
     col.accessor('count', { header: F.count, meta: { align: 'right', className: 'tabular-nums' } }),
     col.accessor('productCount', { header: F.productCount, meta: { align: 'right', className: 'tabular-nums' } }),
@@ -89,7 +90,7 @@ function taskColumns(users: readonly AppUser[], here: string, reload: () => Prom
     col.accessor('buyIn', { header: F.buyIn, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
     col.accessor('bonus', { header: F.bonus, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
     col.accessor('punish', { header: F.punish, cell: ({ getValue }) => formatMoney(getValue()), meta: { align: 'right', className: 'tabular-nums' } }),
-    col.accessor('status', { header: F.status, cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
+    col.accessor('status', { header: F.status, cell: ({ getValue }) => <TaskStatusBadge status={getValue()} />, meta: { card: 'badge' } }),
     col.accessor('trackingId', { header: F.trackingId, cell: ({ getValue }) => <TrackingIds value={getValue()} /> }),
     col.display({
       id: 'delivery',
@@ -101,7 +102,7 @@ function taskColumns(users: readonly AppUser[], here: string, reload: () => Prom
     col.display({
       id: 'actions',
       header: F.actions,
-      meta: { className: 'min-w-32' },
+      meta: { className: 'min-w-32', card: 'actions' },
       cell: ({ row }) => <TaskRowActions task={row.original} back={here} onChanged={reload} onRecords={onRecords} />,
     }),
   ]);
@@ -133,6 +134,7 @@ export function TaskListPage({ search, data, onSearch, renderRecords }: TaskList
         loading={loading}
         emptyText={L.empty}
         caption={L.caption}
+        cards
       />
       {renderRecords({ taskId: records?.id ?? null, open: records !== null, onClose: () => setRecords(null), onChanged: () => void reload() })}
     </div>

@@ -2,7 +2,8 @@
 // this table the actions upload, records, edit and delete (split, match and the label PDF are on
 // /user/my-task); the task machine decides which of them a row shows (task-actions.ts) and
 // member-task-actions.tsx runs them, as on /user/my-task. The board page (member-boards) gets this
-// table from its route. After a change the page reloads.
+// table from its route. After a change the page reloads. On a phone each task is a card whose item
+// name wraps in full (the table clipped it at 390 px; decision 006).
 import { useRouter } from '@tanstack/react-router';
 import type { JSX } from 'react';
 import { TaskStatusBadge } from '../../components/task-status-badges';
@@ -31,6 +32,7 @@ export function MyTasksTable({ tasks, loading = false }: { tasks: Task[]; loadin
         onPageChange={() => {}}
         loading={loading}
         caption={t.myTasks}
+        cards
       />
     </MemberTaskActionsScope>
   );
@@ -39,10 +41,10 @@ export function MyTasksTable({ tasks, loading = false }: { tasks: Task[]; loadin
 const col = columnHelper<Task>();
 const columns = col.columns([
   col.display({ id: 'taskId', header: t.colTaskId, cell: ({ row }) => taskDisplayId(row.original) }),
-  col.accessor('itemName', { header: t.colItemName, meta: { className: 'min-w-40' } }),
+  col.accessor('itemName', { header: t.colItemName, meta: { className: 'min-w-40', card: 'title' } }),
   col.accessor('count', { header: t.colCount, meta: { align: 'right' } }),
   col.accessor('productCount', { header: t.colProductCount, meta: { align: 'right' } }),
-  col.accessor('status', { header: t.status, cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
+  col.accessor('status', { header: t.status, cell: ({ getValue }) => <TaskStatusBadge status={getValue()} />, meta: { card: 'badge' } }),
   col.accessor('isHome', { header: t.colIsHome, cell: ({ getValue }) => (getValue() ? t.yes : t.no) }),
   col.accessor('state', { header: t.colState, cell: ({ row, getValue }) => (row.original.isHome ? getValue() : '') }),
   col.accessor('zipCode', { header: t.colZipCode, cell: ({ row, getValue }) => (row.original.isHome ? getValue() : '') }),
@@ -56,6 +58,6 @@ const columns = col.columns([
     id: 'actions',
     header: t.colActions,
     cell: ({ row }) => <MemberTaskActionCell task={row.original} only={BOARD_PAGE_TASK_ACTIONS} />,
-    meta: { className: ACTION_COLUMN_CLASS },
+    meta: { className: ACTION_COLUMN_CLASS, card: 'actions' },
   }),
 ]);

@@ -1,7 +1,7 @@
 // The calls of the admin receiving pages other than the scan screens (SPEC §2 /admin/tracking-list,
 // /admin/upload, /admin/tracking-audit; §7 "Scan, tracking, audit, matching", "Uploads and
 // downloads"):
-// - lists (listScanTrackings, listTrackingAudits, listUsers): the client's usual error toast on
+// - lists (listScanTrackings, listTrackingAudits, listPayoutAudits, listUsers): the client's usual error toast on
 //   failure; the page then shows an empty result rather than failing the route.
 // - the edit (modifyScanTracking) is silent: the dialog shows the refusal itself (an error code, or
 //   opStatus failed with the server's words such as 'upc重复，请编辑已添加的商品').
@@ -20,12 +20,15 @@ export type ScanTrackingPage = Schemas['ScanTrackingPage'];
 export type ScanModifyRequest = Schemas['ScanModifyRequest'];
 export type AuditEntry = Schemas['AuditEntry'];
 export type AuditPage = Schemas['AuditPage'];
+export type PayoutAuditEntry = Schemas['PayoutAuditEntry'];
+export type PayoutAuditPage = Schemas['PayoutAuditPage'];
 export type AppUser = Schemas['User'];
 type ScanModifyResult = Schemas['ScanModifyResult'];
 
 type Paged = { page: number; size: number; isDesc: boolean };
 export type TrackingListQuery = NonNullable<operations['listScanTrackings']['parameters']['query']> & Paged;
 export type TrackingAuditQuery = NonNullable<operations['listTrackingAudits']['parameters']['query']> & Paged;
+export type PayoutAuditQuery = NonNullable<operations['listPayoutAudits']['parameters']['query']> & Paged;
 type ExportQuery = NonNullable<operations['getExcelDownloadToken']['parameters']['query']>;
 
 // ---------------------------------------------------------------- lists
@@ -41,6 +44,13 @@ export async function loadScanTrackings(api: ApiClient, query: TrackingListQuery
 export async function loadTrackingAudits(api: ApiClient, query: TrackingAuditQuery): Promise<AuditPage> {
   const outcome = await outcomeOf(api.GET('/api/audit/tracking/list', { params: { query } }));
   return outcome.ok ? (outcome.data ?? EMPTY_AUDIT_PAGE) : EMPTY_AUDIT_PAGE;
+}
+
+/** The payout view of the admin log (listPayoutAudits, admin only: decision 168). */
+export async function loadPayoutAudits(api: ApiClient, query: PayoutAuditQuery): Promise<PayoutAuditPage> {
+  const outcome = await outcomeOf(api.GET('/api/audit/payout/list', { params: { query } }));
+  const empty: PayoutAuditPage = { content: [], totalPages: 0, totalElements: 0 };
+  return outcome.ok ? (outcome.data ?? empty) : empty;
 }
 
 // ---------------------------------------------------------------- edit

@@ -7,6 +7,8 @@
 // sort. Each row expands to the change itself, before -> after (components/audit/, shared with the
 // user log).
 // Filters, sort, page and size live in the URL; the route's loader fetches the page they describe.
+// An admin also has the payout view (?log=payout, decision 168: payout-audit-view.tsx), chosen by
+// two tabs; a lowerAdmin, who cannot read payout details, sees the scan log alone.
 import { useRouterState } from '@tanstack/react-router';
 import { useMemo, type JSX } from 'react';
 import * as v from 'valibot';
@@ -18,7 +20,9 @@ import { SelectField, TextField } from '../../components/ui/form';
 import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
 import { userOptions } from '../../lib/filter-fields';
-import type { AppUser, AuditEntry, AuditPage } from './tracking-api';
+import { Link } from '@tanstack/react-router';
+import type { AppUser, AuditEntry, AuditPage, PayoutAuditPage } from './tracking-api';
+import { PayoutAuditView } from './payout-audit-view';
 import { TRACKING_SIZE_OPTIONS, type TrackingAuditSearch } from './tracking-search';
 
 const t = zh.tracking;
@@ -27,12 +31,16 @@ const A = t.audit;
 export interface TrackingAuditData {
   audits: AuditPage;
   users: AppUser[];
+  /** The payout view's page (admin, ?log=payout); absent otherwise. */
+  payouts?: PayoutAuditPage;
 }
 
 export interface TrackingAuditPageProps {
   search: TrackingAuditSearch;
   data: TrackingAuditData;
   onSearch: (next: TrackingAuditSearch) => void;
+  /** Whether the payout view is offered (admin only). */
+  payoutView?: boolean;
 }
 
 /** A scan record's status as a scan status; a purchased-record entry's (its task's) as a task status. */
@@ -41,7 +49,38 @@ function EntryStatus({ entry }: { entry: AuditEntry }): JSX.Element | null {
   return entry.entity === 'tracking' ? <ScanStatusBadge status={entry.status} /> : <TaskStatusBadge status={entry.status} />;
 }
 
-export function TrackingAuditPage({ search, data, onSearch }: TrackingAuditPageProps): JSX.Element {
+export function TrackingAuditPage({ search, data, onSearch, payoutView = false }: TrackingAuditPageProps): JSX.Element {
+  const payout = payoutView && search.log === 'payout' && data.payouts !== undefined;
+  return (
+    <div className="flex min-w-0 flex-col gap-4">
+      <PageHeader title={zh.titles.adminTrackingAudit} />
+      {payoutView && <LogTabs payout={payout} />}
+      {payout ? (
+        <PayoutAuditView search={search} audits={data.payouts!} users={data.users} onSearch={onSearch} />
+      ) : (
+        <ScanAuditView search={search} data={data} onSearch={onSearch} />
+      )}
+    </div>
+  );
+}
+
+/** The two views as links (each its own address), the current one marked. */
+function LogTabs({ payout }: { payout: boolean }): JSX.Element {
+  const tab = (current: boolean) =>
+    `rounded-md px-3 py-1.5 text-sm font-medium ${current ? 'bg-white text-slate-900 shadow-sm' : 'text-slate-600 hover:text-slate-900'}`;
+  return (
+    <nav aria-label={A.views} className="flex w-fit gap-1 rounded-lg bg-slate-100 p-1">
+      <Link to="/admin/tracking-audit" search={{}} className={tab(!payout)} aria-current={payout ? undefined : 'page'}>
+        {A.scanView}
+      </Link>
+      <Link to="/admin/tracking-audit" search={{ log: 'payout' }} className={tab(payout)} aria-current={payout ? 'page' : undefined}>
+        {A.payoutView}
+      </Link>
+    </nav>
+  );
+}
+
+function ScanAuditView({ search, data, onSearch }: Omit<TrackingAuditPageProps, 'payoutView'>): JSX.Element {
   const loading = useRouterState({ select: (state) => state.isLoading });
 
   const columns = useMemo(() => {
@@ -66,21 +105,18 @@ export function TrackingAuditPage({ search, data, onSearch }: TrackingAuditPageP
   const filters = useMemo(() => trackingAuditFilters(data.users.filter((user) => user.roleType !== 'user')), [data.users]);
 
   return (
-    <div className="flex min-w-0 flex-col gap-4">
-      <PageHeader title={zh.titles.adminTrackingAudit} />
-      <AuditTable
-        search={search}
-        onSearch={onSearch}
-        audits={data.audits}
-        columns={columns}
-        fieldLabels={t.field}
-        filters={filters}
-        sizeOptions={TRACKING_SIZE_OPTIONS}
-        loading={loading}
-        emptyText={A.empty}
-        caption={A.caption}
-      />
-    </div>
+    <AuditTable
+      search={search}
+      onSearch={onSearch}
+      audits={data.audits}
+      columns={columns}
+      fieldLabels={t.field}
+      filters={filters}
+      sizeOptions={TRACKING_SIZE_OPTIONS}
+      loading={loading}
+      emptyText={A.empty}
+      caption={A.caption}
+    />
   );
 }
 

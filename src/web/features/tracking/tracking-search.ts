@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { SCAN_STATUSES } from '../../../../machines/scan-record.statuses';
 import { dayParam, definedOnly, idParam, isDescParam, oneOf, pageParam, sizeParam, textParam } from '../../lib/list-search';
 import { timezoneOffsetHours } from '../../lib/timezone';
-import type { TrackingAuditQuery, TrackingExportFilters, TrackingListQuery } from './tracking-api';
+import type { PayoutAuditQuery, TrackingAuditQuery, TrackingExportFilters, TrackingListQuery } from './tracking-api';
 
 export { LIST_SEARCH_DEFAULTS as TRACKING_SEARCH_DEFAULTS, LIST_SIZE_OPTIONS as TRACKING_SIZE_OPTIONS } from '../../lib/list-search';
 
@@ -40,20 +40,42 @@ export function trackingExportFilters(search: TrackingFilters, timezone: number 
   return definedOnly({ trackingId, status, startTime, endTime, itemId, isDesc, timezone });
 }
 
+/**
+ * The admin log's two views (decision 168): the scan log (no `log`) and `log=payout`, who read
+ * whose payout details. opUid, the sort and paging are both views'; the others are one view's.
+ */
+export const AUDIT_LOGS = ['payout'] as const;
+export const PAYOUT_ACTIONS = ['reveal', 'paymentExport'] as const;
+export type PayoutAction = (typeof PAYOUT_ACTIONS)[number];
+
 export const trackingAuditSearchSchema = v.object({
+  log: oneOf(AUDIT_LOGS),
   trackingId: textParam,
   upc: textParam,
   opUid: idParam,
   status: oneOf(SCAN_STATUSES),
+  action: oneOf(PAYOUT_ACTIONS),
+  userId: idParam,
+  /** YYYY-MM-DD, first day included (payout view). */
+  startTime: dayParam,
+  /** YYYY-MM-DD, last day included (payout view). */
+  endTime: dayParam,
   isDesc: isDescParam,
   page: pageParam,
   size: sizeParam,
 });
 export type TrackingAuditSearch = v.InferOutput<typeof trackingAuditSearchSchema>;
 
-/** What listTrackingAudits is asked for. */
+/** What listTrackingAudits is asked for (the scan view's filters only). */
 export function trackingAuditQuery(search: TrackingAuditSearch): TrackingAuditQuery {
-  return definedOnly({ ...search });
+  const { trackingId, upc, opUid, status, isDesc, page, size } = search;
+  return definedOnly({ trackingId, upc, opUid, status, isDesc, page, size });
+}
+
+/** What listPayoutAudits is asked for (the payout view's filters) with this browser's offset. */
+export function payoutAuditQuery(search: TrackingAuditSearch, timezone: number = timezoneOffsetHours()): PayoutAuditQuery {
+  const { action, opUid, userId, startTime, endTime, isDesc, page, size } = search;
+  return definedOnly({ action, opUid, userId, startTime, endTime, isDesc, page, size, timezone });
 }
 
 /** /admin/upload: the tracking upload (default) or the user-files upload. */

@@ -136,6 +136,7 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
         canSelectRow={adminMayPay}
         emptyText={A.empty}
         caption={A.caption}
+        cards
       />
       <CardRevealDialog reveal={cardReveal.reveal} member={cardReveal.reveal ? memberOf(cardReveal.reveal.line, data.users) : ''} onClose={cardReveal.close} />
       {noting && (
@@ -358,8 +359,9 @@ function adminWithdrawColumns({
     withdrawCol.display({
       id: 'actions',
       header: W.col.actions,
+      meta: { card: 'actions' },
       cell: ({ row }) => (
-        <div className="flex gap-3">
+        <div className="flex flex-wrap gap-x-3 gap-y-2">
           {withdrawActions(row.original, 'admin').map((action) => (
             <Button
               key={action}
