@@ -5,6 +5,7 @@
 // are audited and only taken on a missing parcel. Time is moved by setting the records' created date.
 import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/server/config.ts';
 import { auditLog } from '../../../src/server/db/schema/audit.ts';
 import { purchasedRecords } from '../../../src/server/db/schema/tasks.ts';
 import { missingMessages } from '../../../src/server/tasks/missing-parcels.ts';
@@ -98,7 +99,10 @@ describe('a member sees their own missing parcels', () => {
       const page = (await w.a.api.get<Page>('/api/purchased/user/missing')).body.data!;
       expect(page.days).toBe(9);
       expect(page.content.map((p) => p.trackingId)).toEqual([UPS]);
-      expect((await w.admin.get<{ notArrived: number; notArrivedDays: number }>('/api/home/admin')).body.data).toMatchObject({ notArrived: 2, notArrivedDays: 9 });
+      expect((await w.admin.get<{ notArrived: number; notArrivedDays: number }>('/api/home/admin')).body.data).toMatchObject({
+        notArrived: 2,
+        notArrivedDays: 9,
+      });
     } finally {
       t().config.missingParcelDays = 7;
     }
@@ -134,7 +138,11 @@ describe('the member notes a missing parcel or reports it lost', () => {
 
   it('refuses a record that is not missing, and another member’s as if it did not exist', async () => {
     const w = await world();
-    const [recent, arrived] = await db().select().from(purchasedRecords).where(inArray(purchasedRecords.trackingId, ['MRECENT', 'MARRIVED'])).orderBy(purchasedRecords.trackingId);
+    const [recent, arrived] = await db()
+      .select()
+      .from(purchasedRecords)
+      .where(inArray(purchasedRecords.trackingId, ['MRECENT', 'MARRIVED']))
+      .orderBy(purchasedRecords.trackingId);
     expect(await w.a.api.post('/api/purchased/user/missing/report', { id: recent!.id, lost: true })).toMatchObject(refused(missingMessages.notMissing));
     expect(await w.a.api.post('/api/purchased/user/missing/report', { id: arrived!.id, note: 'x' })).toMatchObject(refused(missingMessages.notMissing));
     const [bs] = (await w.b.api.get<Page>('/api/purchased/user/missing')).body.data!.content;
@@ -177,5 +185,14 @@ describe('the admins list every missing parcel', () => {
   it('refuses a member', async () => {
     const w = await world();
     expect((await w.a.api.get('/api/admin/purchased/missing')).status).toBe(403);
+  });
+});
+
+describe('the MISSING_PARCEL_DAYS setting', () => {
+  it('is 7 days unless set, takes 0 to 365 whole days, and refuses anything else at start', () => {
+    expect(loadConfig({}).missingParcelDays).toBe(7);
+    expect(loadConfig({ MISSING_PARCEL_DAYS: '14' }).missingParcelDays).toBe(14);
+    expect(loadConfig({ MISSING_PARCEL_DAYS: '0' }).missingParcelDays).toBe(0);
+    for (const bad of ['-1', '1.5', 'seven', '366']) expect(() => loadConfig({ MISSING_PARCEL_DAYS: bad }), bad).toThrow(/MISSING_PARCEL_DAYS/);
   });
 });
