@@ -14,9 +14,10 @@ import { SCAN_STATUSES, scanStatusLabels, type ScanStatus } from './scan-record.
 export { SCAN_STATUSES, scanStatusLabels, type ScanStatus };
 
 /**
- * A tracking id a member recorded this many days ago that no scan has seen is "not arrived": the
- * admin home counts them and /admin/tasks?notArrived=true lists their tasks. Seven days: a parcel
- * inside the US arrives within a week; later than that the member should chase the carrier.
+ * A tracking id a member recorded this many days ago that no scan has seen is "not arrived" (a
+ * missing parcel, decision 077): the default of the server's MISSING_PARCEL_DAYS setting, which the
+ * answers carry (notArrivedDays, days). Seven days: a parcel inside the US arrives within a week;
+ * later than that the member should chase the carrier.
  */
 export const NOT_ARRIVED_AFTER_DAYS = 7;
 

@@ -1255,6 +1255,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/purchased/user/missing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's missing parcels (decision 077)
+         * @description Beyond SPEC §7: the caller's tracking ids recorded more than `days` days ago (the MISSING_PARCEL_DAYS setting) that no scan has seen, on tasks not deleted, oldest first; lost ones too, marked.
+         */
+        get: operations["listMyMissingParcels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/purchased/user/missing/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Note on an own missing parcel, or report it lost (or not lost after all), audited (decision 077)
+         * @description Beyond SPEC §7: only a record that is a missing parcel takes a report; a parcel that arrives in the end is matched as any other.
+         */
+        post: operations["reportMissingParcel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/purchased/missing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Missing parcels of every member, with age and carrier (decision 077)
+         * @description Beyond SPEC §7: tracking ids recorded more than `days` days ago that no scan has seen, on tasks not deleted, oldest first.
+         */
+        get: operations["listMissingParcels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/match/user/tracking/match": {
         parameters: {
             query?: never;
@@ -2577,6 +2637,10 @@ export interface components {
             status: components["schemas"]["PurchasedStatus"];
             /** @description Why it does not (yet) match: matching's words. */
             msg: string;
+            /** @description On a missing parcel (decision 077): whole days since it was recorded. Absent otherwise. */
+            missingDays?: number;
+            /** @description On a missing parcel its member reported lost: true. Absent otherwise. */
+            lost?: boolean;
         };
         TaskPage: {
             content: components["schemas"]["Task"][];
@@ -3348,6 +3412,56 @@ export interface components {
                 count: number;
             }[];
         };
+        /** @description A tracking id a member recorded that has not arrived after the setting's days (decision 077). */
+        MissingParcel: {
+            /** @description The purchased record's id. */
+            id: number;
+            taskId: number;
+            mainId: number;
+            subId: number;
+            itemName: string;
+            userId: number;
+            /** @description The member (admin list only). */
+            nickName?: string;
+            /** @description The member's e-mail (admin list only). */
+            mailAddr?: string;
+            /** @description The canonical key (decision 097). */
+            trackingId: string;
+            /** @description What the member typed, when it differs from the key. */
+            typedTrackingId?: string;
+            productCount: number;
+            /**
+             * Format: int64
+             * @description When the member recorded it.
+             */
+            createdAt: number;
+            /** @description Whole days since it was recorded. */
+            ageDays: number;
+            /** @description The carrier's name (machines/tracking-id.ts carrierOf), null when no known carrier writes the id so. */
+            carrier: string | null;
+            /** @description The member's note ('' when none). */
+            note: string;
+            /**
+             * Format: int64
+             * @description When the member reported it lost; null when not.
+             */
+            lostAt: number | null;
+        };
+        MissingParcelPage: {
+            content: components["schemas"]["MissingParcel"][];
+            totalPages: number;
+            totalElements: number;
+            /** @description The setting: a recorded tracking id is missing after this many days (MISSING_PARCEL_DAYS). */
+            days: number;
+        };
+        MissingReportRequest: {
+            /** @description The purchased record's id. */
+            id: number;
+            /** @description The member's note; absent keeps it, '' clears it. */
+            note?: string;
+            /** @description true: report it lost; false: not lost after all; absent: unchanged. */
+            lost?: boolean;
+        };
         MemberHome: {
             /**
              * Format: int64
@@ -3377,6 +3491,12 @@ export interface components {
             disagreeing: {
                 total: number;
                 items: components["schemas"]["MemberHomeTask"][];
+            };
+            /** @description The member's tracking ids not arrived after `days` days (decision 077): total, and how many of them the member reported lost. */
+            missingParcels: {
+                total: number;
+                lost: number;
+                days: number;
             };
             /** @description Own tasks the member may ask payment for now: every unit arrived (the task machine allows task.apply), or some arrived (partial: task.split allows separating them); amount is what the arrived units earn before any bonus. */
             payable: {
@@ -6213,6 +6333,120 @@ export interface operations {
                         code: components["schemas"]["ResultCode"];
                         msg?: string;
                         data?: components["schemas"]["PurchasedItemList"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMyMissingParcels: {
+        parameters: {
+            query?: {
+                /** @description Page number, 0-based. */
+                page?: components["parameters"]["page"];
+                /** @description Page size. */
+                size?: components["parameters"]["size20"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["MissingParcelPage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reportMissingParcel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MissingReportRequest"];
+            };
+        };
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["MissingParcel"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMissingParcels: {
+        parameters: {
+            query?: {
+                /** @description Page number, 0-based. */
+                page?: components["parameters"]["page"];
+                /** @description Page size. */
+                size?: components["parameters"]["size20"];
+                /** @description Only this member's. */
+                userId?: number;
+                /** @description missing: not reported lost; lost: reported lost by its member; absent: both. */
+                state?: "missing" | "lost";
+                /** @description Tracking ids containing this text (compared in the canonical form). */
+                trackingId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["MissingParcelPage"];
                     };
                 };
             };

@@ -40,6 +40,7 @@ import { boardTasksHandlers } from './handlers/board-tasks.ts';
 import { claimsHandlers } from './handlers/claims.ts';
 import { tasksHandlers } from './handlers/tasks.ts';
 import { purchasedHandlers } from './handlers/purchased.ts';
+import { missingHandlers } from './handlers/missing.ts';
 import { auditHandlers } from './handlers/audit.ts';
 import { matchHandlers } from './handlers/match.ts';
 import { filesHandlers } from './handlers/files.ts';
@@ -82,6 +83,7 @@ export const allHandlers: Handlers = {
   ...claimsHandlers,
   ...tasksHandlers,
   ...purchasedHandlers,
+  ...missingHandlers,
   ...auditHandlers,
   ...matchHandlers,
   ...filesHandlers,

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import { NOT_ARRIVED_AFTER_DAYS } from '../../machines/scan-record.machine.ts';
 
 export interface Config {
   port: number;
@@ -47,6 +48,11 @@ export interface Config {
    * refuses plain http for that long, so it is off unless the operator says so.
    */
   hstsMaxAge: number | undefined;
+  /**
+   * Days after which a recorded tracking id no scan has seen is a missing parcel (MISSING_PARCEL_DAYS,
+   * decision 077): flagged to its member, listed for the admins, counted on the admin home.
+   */
+  missingParcelDays: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -68,6 +74,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const hstsMaxAge = env.HSTS_MAX_AGE ? Number(env.HSTS_MAX_AGE) : undefined;
   if (hstsMaxAge !== undefined && (!/^\d+$/.test(env.HSTS_MAX_AGE!.trim()) || !Number.isSafeInteger(hstsMaxAge)))
     throw new Error(`HSTS_MAX_AGE must be a whole number of seconds (e.g. 31536000), got ${env.HSTS_MAX_AGE}`);
+  const missingParcelDays = Number(env.MISSING_PARCEL_DAYS || NOT_ARRIVED_AFTER_DAYS);
+  // 0: every recorded parcel the warehouse has not seen is listed at once (a group that chases at once; the browser tests).
+  if (!/^\d{1,3}$/.test(String(missingParcelDays)) || missingParcelDays > 365)
+    throw new Error(`MISSING_PARCEL_DAYS must be a whole number of days from 0 to 365, got ${env.MISSING_PARCEL_DAYS}`);
   return {
     port,
     host,
@@ -90,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort,
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     hstsMaxAge,
+    missingParcelDays,
   };
 }
 

@@ -24,6 +24,7 @@ import { Route as AppAdminAdminHomeRouteImport } from './routes/_app/_admin/admi
 import { Route as AppAdminAdminInviteRouteImport } from './routes/_app/_admin/admin/invite'
 import { Route as AppAdminAdminItemListRouteImport } from './routes/_app/_admin/admin/item-list'
 import { Route as AppAdminAdminMachinesRouteImport } from './routes/_app/_admin/admin/machines'
+import { Route as AppAdminAdminMissingParcelsRouteImport } from './routes/_app/_admin/admin/missing-parcels'
 import { Route as AppAdminAdminScanRouteImport } from './routes/_app/_admin/admin/scan'
 import { Route as AppAdminAdminScan2RouteImport } from './routes/_app/_admin/admin/scan2'
 import { Route as AppAdminAdminTaskAmountListRouteImport } from './routes/_app/_admin/admin/task-amount-list'
@@ -38,6 +39,7 @@ import { Route as AppUserUserApplyListRouteImport } from './routes/_app/_user/us
 import { Route as AppUserUserBankCardRouteImport } from './routes/_app/_user/user/bank-card'
 import { Route as AppUserUserBoardListRouteImport } from './routes/_app/_user/user/board-list'
 import { Route as AppUserUserHomeRouteImport } from './routes/_app/_user/user/home'
+import { Route as AppUserUserMissingParcelsRouteImport } from './routes/_app/_user/user/missing-parcels'
 import { Route as AppUserUserMyTaskRouteImport } from './routes/_app/_user/user/my-task'
 import { Route as AppUserUserUploadRouteImport } from './routes/_app/_user/user/upload'
 import { Route as AppUserUserWithdrawOrdersRouteImport } from './routes/_app/_user/user/withdraw-orders'
@@ -122,6 +124,12 @@ const AppAdminAdminMachinesRoute = AppAdminAdminMachinesRouteImport.update({
   path: '/admin/machines',
   getParentRoute: () => AppAdminRoute,
 } as any)
+const AppAdminAdminMissingParcelsRoute =
+  AppAdminAdminMissingParcelsRouteImport.update({
+    id: '/admin/missing-parcels',
+    path: '/admin/missing-parcels',
+    getParentRoute: () => AppAdminRoute,
+  } as any)
 const AppAdminAdminScanRoute = AppAdminAdminScanRouteImport.update({
   id: '/admin/scan',
   path: '/admin/scan',
@@ -196,6 +204,12 @@ const AppUserUserHomeRoute = AppUserUserHomeRouteImport.update({
   path: '/user/home',
   getParentRoute: () => AppUserRoute,
 } as any)
+const AppUserUserMissingParcelsRoute =
+  AppUserUserMissingParcelsRouteImport.update({
+    id: '/user/missing-parcels',
+    path: '/user/missing-parcels',
+    getParentRoute: () => AppUserRoute,
+  } as any)
 const AppUserUserMyTaskRoute = AppUserUserMyTaskRouteImport.update({
   id: '/user/my-task',
   path: '/user/my-task',
@@ -269,6 +283,7 @@ export interface FileRoutesByFullPath {
   '/admin/invite': typeof AppAdminAdminInviteRoute
   '/admin/item-list': typeof AppAdminAdminItemListRoute
   '/admin/machines': typeof AppAdminAdminMachinesRoute
+  '/admin/missing-parcels': typeof AppAdminAdminMissingParcelsRoute
   '/admin/scan': typeof AppAdminAdminScanRoute
   '/admin/scan2': typeof AppAdminAdminScan2Route
   '/admin/task-amount-list': typeof AppAdminAdminTaskAmountListRoute
@@ -283,6 +298,7 @@ export interface FileRoutesByFullPath {
   '/user/bank-card': typeof AppUserUserBankCardRoute
   '/user/board-list': typeof AppUserUserBoardListRoute
   '/user/home': typeof AppUserUserHomeRoute
+  '/user/missing-parcels': typeof AppUserUserMissingParcelsRoute
   '/user/my-task': typeof AppUserUserMyTaskRoute
   '/user/upload': typeof AppUserUserUploadRoute
   '/user/withdraw-orders': typeof AppUserUserWithdrawOrdersRoute
@@ -308,6 +324,7 @@ export interface FileRoutesByTo {
   '/admin/invite': typeof AppAdminAdminInviteRoute
   '/admin/item-list': typeof AppAdminAdminItemListRoute
   '/admin/machines': typeof AppAdminAdminMachinesRoute
+  '/admin/missing-parcels': typeof AppAdminAdminMissingParcelsRoute
   '/admin/scan': typeof AppAdminAdminScanRoute
   '/admin/scan2': typeof AppAdminAdminScan2Route
   '/admin/task-amount-list': typeof AppAdminAdminTaskAmountListRoute
@@ -322,6 +339,7 @@ export interface FileRoutesByTo {
   '/user/bank-card': typeof AppUserUserBankCardRoute
   '/user/board-list': typeof AppUserUserBoardListRoute
   '/user/home': typeof AppUserUserHomeRoute
+  '/user/missing-parcels': typeof AppUserUserMissingParcelsRoute
   '/user/my-task': typeof AppUserUserMyTaskRoute
   '/user/upload': typeof AppUserUserUploadRoute
   '/user/withdraw-orders': typeof AppUserUserWithdrawOrdersRoute
@@ -351,6 +369,7 @@ export interface FileRoutesById {
   '/_app/_admin/admin/invite': typeof AppAdminAdminInviteRoute
   '/_app/_admin/admin/item-list': typeof AppAdminAdminItemListRoute
   '/_app/_admin/admin/machines': typeof AppAdminAdminMachinesRoute
+  '/_app/_admin/admin/missing-parcels': typeof AppAdminAdminMissingParcelsRoute
   '/_app/_admin/admin/scan': typeof AppAdminAdminScanRoute
   '/_app/_admin/admin/scan2': typeof AppAdminAdminScan2Route
   '/_app/_admin/admin/task-amount-list': typeof AppAdminAdminTaskAmountListRoute
@@ -365,6 +384,7 @@ export interface FileRoutesById {
   '/_app/_user/user/bank-card': typeof AppUserUserBankCardRoute
   '/_app/_user/user/board-list': typeof AppUserUserBoardListRoute
   '/_app/_user/user/home': typeof AppUserUserHomeRoute
+  '/_app/_user/user/missing-parcels': typeof AppUserUserMissingParcelsRoute
   '/_app/_user/user/my-task': typeof AppUserUserMyTaskRoute
   '/_app/_user/user/upload': typeof AppUserUserUploadRoute
   '/_app/_user/user/withdraw-orders': typeof AppUserUserWithdrawOrdersRoute
@@ -392,6 +412,7 @@ export interface FileRouteTypes {
     | '/admin/invite'
     | '/admin/item-list'
     | '/admin/machines'
+    | '/admin/missing-parcels'
     | '/admin/scan'
     | '/admin/scan2'
     | '/admin/task-amount-list'
@@ -406,6 +427,7 @@ export interface FileRouteTypes {
     | '/user/bank-card'
     | '/user/board-list'
     | '/user/home'
+    | '/user/missing-parcels'
     | '/user/my-task'
     | '/user/upload'
     | '/user/withdraw-orders'
@@ -431,6 +453,7 @@ export interface FileRouteTypes {
     | '/admin/invite'
     | '/admin/item-list'
     | '/admin/machines'
+    | '/admin/missing-parcels'
     | '/admin/scan'
     | '/admin/scan2'
     | '/admin/task-amount-list'
@@ -445,6 +468,7 @@ export interface FileRouteTypes {
     | '/user/bank-card'
     | '/user/board-list'
     | '/user/home'
+    | '/user/missing-parcels'
     | '/user/my-task'
     | '/user/upload'
     | '/user/withdraw-orders'
@@ -473,6 +497,7 @@ export interface FileRouteTypes {
     | '/_app/_admin/admin/invite'
     | '/_app/_admin/admin/item-list'
     | '/_app/_admin/admin/machines'
+    | '/_app/_admin/admin/missing-parcels'
     | '/_app/_admin/admin/scan'
     | '/_app/_admin/admin/scan2'
     | '/_app/_admin/admin/task-amount-list'
@@ -487,6 +512,7 @@ export interface FileRouteTypes {
     | '/_app/_user/user/bank-card'
     | '/_app/_user/user/board-list'
     | '/_app/_user/user/home'
+    | '/_app/_user/user/missing-parcels'
     | '/_app/_user/user/my-task'
     | '/_app/_user/user/upload'
     | '/_app/_user/user/withdraw-orders'
@@ -615,6 +641,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminAdminMachinesRouteImport
       parentRoute: typeof AppAdminRoute
     }
+    '/_app/_admin/admin/missing-parcels': {
+      id: '/_app/_admin/admin/missing-parcels'
+      path: '/admin/missing-parcels'
+      fullPath: '/admin/missing-parcels'
+      preLoaderRoute: typeof AppAdminAdminMissingParcelsRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
     '/_app/_admin/admin/scan': {
       id: '/_app/_admin/admin/scan'
       path: '/admin/scan'
@@ -713,6 +746,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppUserUserHomeRouteImport
       parentRoute: typeof AppUserRoute
     }
+    '/_app/_user/user/missing-parcels': {
+      id: '/_app/_user/user/missing-parcels'
+      path: '/user/missing-parcels'
+      fullPath: '/user/missing-parcels'
+      preLoaderRoute: typeof AppUserUserMissingParcelsRouteImport
+      parentRoute: typeof AppUserRoute
+    }
     '/_app/_user/user/my-task': {
       id: '/_app/_user/user/my-task'
       path: '/user/my-task'
@@ -801,6 +841,7 @@ interface AppAdminRouteChildren {
   AppAdminAdminInviteRoute: typeof AppAdminAdminInviteRoute
   AppAdminAdminItemListRoute: typeof AppAdminAdminItemListRoute
   AppAdminAdminMachinesRoute: typeof AppAdminAdminMachinesRoute
+  AppAdminAdminMissingParcelsRoute: typeof AppAdminAdminMissingParcelsRoute
   AppAdminAdminScanRoute: typeof AppAdminAdminScanRoute
   AppAdminAdminScan2Route: typeof AppAdminAdminScan2Route
   AppAdminAdminTaskAmountListRoute: typeof AppAdminAdminTaskAmountListRoute
@@ -826,6 +867,7 @@ const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminAdminInviteRoute: AppAdminAdminInviteRoute,
   AppAdminAdminItemListRoute: AppAdminAdminItemListRoute,
   AppAdminAdminMachinesRoute: AppAdminAdminMachinesRoute,
+  AppAdminAdminMissingParcelsRoute: AppAdminAdminMissingParcelsRoute,
   AppAdminAdminScanRoute: AppAdminAdminScanRoute,
   AppAdminAdminScan2Route: AppAdminAdminScan2Route,
   AppAdminAdminTaskAmountListRoute: AppAdminAdminTaskAmountListRoute,
@@ -853,6 +895,7 @@ interface AppUserRouteChildren {
   AppUserUserBankCardRoute: typeof AppUserUserBankCardRoute
   AppUserUserBoardListRoute: typeof AppUserUserBoardListRoute
   AppUserUserHomeRoute: typeof AppUserUserHomeRoute
+  AppUserUserMissingParcelsRoute: typeof AppUserUserMissingParcelsRoute
   AppUserUserMyTaskRoute: typeof AppUserUserMyTaskRoute
   AppUserUserUploadRoute: typeof AppUserUserUploadRoute
   AppUserUserWithdrawOrdersRoute: typeof AppUserUserWithdrawOrdersRoute
@@ -866,6 +909,7 @@ const AppUserRouteChildren: AppUserRouteChildren = {
   AppUserUserBankCardRoute: AppUserUserBankCardRoute,
   AppUserUserBoardListRoute: AppUserUserBoardListRoute,
   AppUserUserHomeRoute: AppUserUserHomeRoute,
+  AppUserUserMissingParcelsRoute: AppUserUserMissingParcelsRoute,
   AppUserUserMyTaskRoute: AppUserUserMyTaskRoute,
   AppUserUserUploadRoute: AppUserUserUploadRoute,
   AppUserUserWithdrawOrdersRoute: AppUserUserWithdrawOrdersRoute,

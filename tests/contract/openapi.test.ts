@@ -208,6 +208,10 @@ POST /api/notice/save
 const ADDITIONS = [
   'GET /api/match/admin/contested',
   'POST /api/match/admin/contested/assign',
+  // Missing parcels (decision 077).
+  'GET /api/purchased/user/missing',
+  'POST /api/purchased/user/missing/report',
+  'GET /api/admin/purchased/missing',
   'POST /ext/login/logout',
   'POST /api/admin/user/update',
   'GET /api/download/excel/{kind}/token',

@@ -8,9 +8,12 @@
 // what may be asked for payment and the balance; each item opens where it is dealt with. The board
 // list says 已过期 of the expired board, never 已发布; the board page shows what is left to claim. At
 // 390 px the lists are cards. Screenshots of each are kept (test-results/e2e/home-*).
+// Missing parcels (decision 077; the server runs with MISSING_PARCEL_DAYS=0, so a recorded parcel not
+// scanned is missing at once): the home flags it, the member opens the list and reports it lost with
+// a note by keyboard, the task's chip turns red, and the admin finds it on /admin/missing-parcels.
 import { beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Page } from 'playwright-core';
-import { inviteAndRegister, logIn, newPage, rowWithCell, shot, type BrowserPage, useStage } from './setup.ts';
+import { dismissToasts, inviteAndRegister, logIn, newPage, openLoggedIn, rowWithCell, shot, type BrowserPage, useStage } from './setup.ts';
 
 const ADMIN = { mail: 'desk@e2e.test', password: 'desk-pass-1' };
 const MEMBER = { mail: 'buyer@e2e.test', password: 'buyer-pass-1', nickName: '采购员小周' };
@@ -22,8 +25,9 @@ const ITEMS = [
 ];
 const WHOLE = '9400E2EHOME000000001';
 const PART = '9400E2EHOME000000002';
+const MISSING = '1Z999AA10123456784';
 
-const stage = useStage({ admin: ADMIN });
+const stage = useStage({ admin: ADMIN, env: { MISSING_PARCEL_DAYS: '0' } });
 const { server, sink, browser, api } = stage;
 const ids = { laterBoard: '', tonightBoard: '', expiredBoard: '', waitingTask: 0, wholeTask: 0, partTask: 0 };
 
@@ -63,6 +67,8 @@ async function seed() {
   const claim = async (boardTask: number, count: number) =>
     (await api.post<{ task: { id: number } }>(member, `/api/task/${boardTask}/user/create/${count}`)).task.id;
   ids.waitingTask = await claim(later.tasks[0]!, 3);
+  // Recorded, never scanned: a missing parcel (MISSING_PARCEL_DAYS=0).
+  await api.post(member, `/api/purchased/user/${ids.waitingTask}/create`, { trackingId: MISSING, productCount: 1 });
   ids.wholeTask = await claim(later.tasks[1]!, 2);
   await api.post(member, `/api/purchased/user/${ids.wholeTask}/create`, { trackingId: WHOLE, productCount: 2 });
   ids.partTask = await claim(later.tasks[0]!, 3);
@@ -94,6 +100,56 @@ async function home(bp: BrowserPage) {
     .waitFor();
 }
 
+/**
+ * The missing parcel, by keyboard: the home's flag leads to the list, whose report dialog takes a
+ * note and the lost mark; the list then says 已报丢件, and the task's chip on /user/my-task turns red.
+ */
+async function reportMissingByKeyboard(m: Page, prefix: string) {
+  const flag = m.getByRole('region', { name: /1个快递单号超过0天未到货/ });
+  await flag.waitFor();
+  await flag.getByRole('link', { name: '查看并处理' }).focus();
+  await m.keyboard.press('Enter');
+  await m.waitForURL(`${server.url}/user/missing-parcels`);
+  const report = m.getByRole('button', { name: `备注或报丢件：${MISSING}` });
+  await report.focus();
+  await m.keyboard.press('Enter');
+  const dialog = m.getByRole('dialog', { name: `未到货包裹 ${MISSING}` });
+  await dialog.getByLabel('备注').waitFor();
+  await expect(dialog.getByLabel('备注').evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+  await m.keyboard.type('卖家说已寄出，快递查不到');
+  await m.keyboard.press('Tab');
+  await m.keyboard.press('Space');
+  await expect(dialog.getByRole('checkbox', { name: /已丢件/ }).isChecked()).resolves.toBe(true);
+  await shot(m, `${prefix}-report-dialog`);
+  await m.keyboard.press('Tab');
+  await m.keyboard.press('Tab');
+  await m.keyboard.press('Enter');
+  await dialog.waitFor({ state: 'detached' });
+  await m.getByText('已标记为丢件').first().waitFor();
+  await m.getByText('卖家说已寄出，快递查不到').first().waitFor();
+  await dismissToasts(m);
+  await shot(m, `${prefix}-member-list`);
+}
+
+/** The admin's list of missing parcels shows the member's parcel with its carrier, state and note. */
+async function adminSeesMissing(viewport: { width: number; height: number }, name: string) {
+  const bp = await newPage(browser, viewport);
+  try {
+    await openLoggedIn(bp.page, server, '/admin/missing-parcels', ADMIN);
+    // The parcel's row (a table row at 1400 px, a card at 390 px).
+    const row = bp.page.getByRole('main').locator('tr, li').filter({ hasText: MISSING });
+    await row.getByText(MEMBER.nickName, { exact: true }).waitFor();
+    await row.getByText('已报丢件').waitFor();
+    await row.getByText('卖家说已寄出，快递查不到').waitFor();
+    await row.getByText('UPS', { exact: true }).waitFor();
+    await expect(bp.page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(viewport.width);
+    await shot(bp.page, name);
+    expect(bp.errors).toEqual([]);
+  } finally {
+    await bp.close();
+  }
+}
+
 describe('the member home and board list in the browser', () => {
   it('at 1400 px: / is the home, each part lists what needs the member and links to where it is dealt with', async () => {
     const bp = await newPage(browser, { width: 1400, height: 900 });
@@ -121,6 +177,15 @@ describe('the member home and board list in the browser', () => {
       await payable.getByText('部分到货').waitFor();
       await m.getByRole('region', { name: '可提现余额' }).getByText('0.00').waitFor();
       await shot(m, 'home-01-member-home-1400');
+
+      // The missing parcel: flagged, reported lost by keyboard, its chip red on the task; the admin lists it.
+      await reportMissingByKeyboard(m, 'home-09-missing-1400');
+      await m.goto(`${server.url}/user/my-task?taskId=${ids.waitingTask}`);
+      await m.locator('[data-missing="lost"]', { hasText: MISSING }).first().waitFor();
+      await shot(m, 'home-10-missing-task-1400');
+      await adminSeesMissing({ width: 1400, height: 900 }, 'home-11-admin-missing-1400');
+      await m.goto(`${server.url}/user/home`);
+      await m.getByRole('region', { name: /待填写快递单号/ }).waitFor();
 
       // A task opens on /user/my-task filtered to it.
       await awaiting.getByRole('link').click();
@@ -183,6 +248,16 @@ describe('the member home and board list in the browser', () => {
       // Nothing wider than the screen.
       await expect(m.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
       await shot(m, 'home-04-member-home-390');
+
+      // The missing parcel (reported lost at 1400 px): the flag says so, the list is cards, the admin's too.
+      const flag = m.getByRole('region', { name: /1个快递单号超过0天未到货/ });
+      await flag.getByText('其中1个已报丢件').waitFor();
+      await flag.getByRole('link', { name: '查看并处理' }).click();
+      const parcel = m.getByRole('list', { name: '未到货的包裹' }).getByRole('listitem').filter({ hasText: MISSING });
+      await parcel.getByText('已报丢件').waitFor();
+      await expect(m.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+      await shot(m, 'home-12-missing-390');
+      await adminSeesMissing({ width: 390, height: 844 }, 'home-13-admin-missing-390');
 
       await m.goto(`${server.url}/user/board-list`);
       const cards = m.getByRole('list', { name: '看板列表' }).getByRole('listitem');

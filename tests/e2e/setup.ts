@@ -65,6 +65,8 @@ export interface StageOptions {
   admin: { mail: string; password: string };
   /** Whether to launch the file's chromium (default true); camera.test.ts launches its own per clip. */
   browser?: boolean;
+  /** More settings of the server (e.g. MISSING_PARCEL_DAYS). */
+  env?: Record<string, string>;
 }
 
 /** What a browser test file runs on; the handles forward to what the file's beforeAll started. */
@@ -99,7 +101,12 @@ export function useStage(options: StageOptions): Stage {
     try {
       fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
       started.sink = await startSmtpSink();
-      started.server = await startServer({ SMTP_URL: started.sink.url, ADMIN_EMAIL: options.admin.mail, ADMIN_PASSWORD: options.admin.password });
+      started.server = await startServer({
+        SMTP_URL: started.sink.url,
+        ADMIN_EMAIL: options.admin.mail,
+        ADMIN_PASSWORD: options.admin.password,
+        ...options.env,
+      });
       if (options.browser !== false) started.browsers.push(await launchChromium());
       started.adminToken = await apiOf(started.server).login(options.admin.mail, options.admin.password);
     } catch (e) {

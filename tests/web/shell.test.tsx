@@ -23,6 +23,7 @@ const ADMIN_SIDEBAR = [
   '/admin/scan',
   '/admin/scan2',
   '/admin/tasks',
+  '/admin/missing-parcels',
   '/admin/apply-list',
   '/admin/withdraw-list',
   '/admin/task-amount-list',
@@ -77,7 +78,9 @@ describe('sidebar by role (SPEC §2)', () => {
   });
 
   it('every sidebar link opens a page with its title', async () => {
-    const { router } = renderApp('/me', { loggedInAs: userOf('admin') });
+    // A list whose failed load is said in its table (the missing parcels) is given an empty page.
+    const handlers = { 'GET /api/admin/purchased/missing': () => ok({ content: [], totalPages: 0, totalElements: 0, days: 7 }) };
+    const { router } = renderApp('/me', { loggedInAs: userOf('admin'), handlers });
     const nav = await screen.findByRole('navigation', { name: '主菜单' });
     const user = userEvent.setup();
     for (const item of sidebarFor('admin')) {

@@ -43,6 +43,49 @@ const ACTIONS = Object.keys(zh.audit.action);
 
 // ---------------------------------------------------------------- representative data
 
+/** A missing parcel of each state (decision 077), as both lists answer them. */
+const MISSING_PAGE = {
+  content: [
+    {
+      id: 61,
+      taskId: 101,
+      mainId: 101,
+      subId: 0,
+      itemName: '蓝牙耳机',
+      userId: 21,
+      nickName: 'alice',
+      mailAddr: 'alice@demo.local',
+      trackingId: '1Z999AA10123456784',
+      productCount: 1,
+      createdAt: 1_700_000_000_000,
+      ageDays: 9,
+      carrier: 'UPS',
+      note: '',
+      lostAt: null,
+    },
+    {
+      id: 62,
+      taskId: 102,
+      mainId: 102,
+      subId: 1,
+      itemName: '保温杯',
+      userId: 21,
+      nickName: 'alice',
+      mailAddr: 'alice@demo.local',
+      trackingId: 'MISS0002',
+      productCount: 2,
+      createdAt: 1_700_000_000_000,
+      ageDays: 12,
+      carrier: null,
+      note: '卖家补发',
+      lostAt: 1_700_100_000_000,
+    },
+  ],
+  totalPages: 1,
+  totalElements: 2,
+  days: 7,
+};
+
 function adminRoutes(): Routes {
   const people = createPeopleFake({
     users: [
@@ -108,6 +151,7 @@ function adminRoutes(): Routes {
         requestedCancels: 1,
       }),
     'GET /api/notice/get': () => ok({ content: '本周五仓库盘点' }),
+    'GET /api/admin/purchased/missing': () => ok(MISSING_PAGE),
   };
 }
 
@@ -148,6 +192,7 @@ function memberRoutes(): Routes {
     ...tasks.handlers,
     ...boards.handlers,
     'GET /api/notice/get': () => ok({ content: '本周五仓库盘点' }),
+    'GET /api/purchased/user/missing': () => ok(MISSING_PAGE),
   };
 }
 
@@ -205,6 +250,7 @@ const ADMIN_PAGES: [string, (string | RegExp)?][] = [
   ['/admin/scan2'],
   ['/admin/upload'],
   ['/admin/tasks', '1Z501'],
+  ['/admin/missing-parcels', '卖家补发'],
   ['/admin/task/501'],
   ['/admin/apply-list', /102/],
   ['/admin/withdraw-list', '9001'],
@@ -221,6 +267,7 @@ const MEMBER_PAGES: [string, (string | RegExp)?][] = [
   ['/user/board/b-1', '限购2件'],
   ['/user/boardtask/1/12', '限购2件'],
   ['/user/my-task', '1Z990'],
+  ['/user/missing-parcels', '卖家补发'],
   ['/user/apply-list', /103/],
   ['/user/upload'],
   ['/user/bank-card', '****1111'],

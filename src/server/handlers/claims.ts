@@ -37,11 +37,11 @@ export const claimsHandlers: Handlers = {
   },
 
   async listTasks(req, ctx) {
-    return ok(await adminTaskPage(ctx.db, req.query));
+    return ok(await adminTaskPage(ctx.db, req.query, ctx.config.missingParcelDays));
   },
 
   async listUserTasks(req, ctx) {
-    return ok(await memberTaskPage(ctx.db, me(req), req.query));
+    return ok(await memberTaskPage(ctx.db, me(req), req.query, ctx.config.missingParcelDays));
   },
 
   async listUserBoardTasks(req, ctx) {

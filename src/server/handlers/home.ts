@@ -13,12 +13,12 @@ export const homeHandlers: Handlers = {
   async getAdminHome(req, ctx) {
     const user = me(req);
     const withWithdrawals = rolesOf('listAdminWithdrawRequests').includes(user.roleType);
-    return ok(await adminHome(ctx.db, { timezone: req.query.timezone ?? 0, withWithdrawals }));
+    return ok(await adminHome(ctx.db, { timezone: req.query.timezone ?? 0, withWithdrawals, missingDays: ctx.config.missingParcelDays }));
   },
 
   async getMemberHome(req, ctx) {
     const userId = me(req).id;
     const since = req.query.since;
-    return ok(await ctx.db.transaction((tx) => memberHome(tx, { userId, since }), { isolationLevel: 'repeatable read', accessMode: 'read only' }));
+    return ok(await ctx.db.transaction((tx) => memberHome(tx, { userId, since, missingDays: ctx.config.missingParcelDays }), { isolationLevel: 'repeatable read', accessMode: 'read only' }));
   },
 };

@@ -5,7 +5,7 @@
 // of them travel as ONE statement, so the page costs one round trip and its numbers one snapshot.
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { AWAITING_AGREE_PAYMENT_STATUS } from '../../../machines/payment.machine.ts';
-import { isUnmatched, NOT_ARRIVED_AFTER_DAYS, SCAN_STATUSES } from '../../../machines/scan-record.machine.ts';
+import { isUnmatched, SCAN_STATUSES } from '../../../machines/scan-record.machine.ts';
 import { CLAIM_PENDING_STATUS } from '../../../machines/task.machine.ts';
 import { AWAITING_PAY_WITHDRAW_STATUS, CANCEL_REQUESTED_WITHDRAW_STATUS } from '../../../machines/withdraw.machine.ts';
 import type { components } from '../../api/schema';
@@ -31,7 +31,7 @@ const part = (alias: string, query: SQL) => sql`(${query}) ${sql.identifier(alia
  * The counts; `withWithdrawals` adds the withdraw lines waiting to be paid (count and total) and
  * the cancels asked, which only who may open the withdraw list is answered.
  */
-export async function adminHome(tx: Tx, v: { timezone: number; withWithdrawals: boolean; now?: number }): Promise<AdminHome> {
+export async function adminHome(tx: Tx, v: { timezone: number; withWithdrawals: boolean; missingDays: number; now?: number }): Promise<AdminHome> {
   const today = todayRange(v.timezone, v.now);
   const parts = [
     part('claims', sql`select count(*)::int as pending_claims from ${tasks} where ${eq(tasks.status, CLAIM_PENDING_STATUS)}`),
@@ -43,7 +43,7 @@ export async function adminHome(tx: Tx, v: { timezone: number; withWithdrawals: 
         lt(scanTrackings.createdAt, today.to),
       )}`,
     ),
-    part('parcels', sql`select ${notArrivedTrackingCount} as not_arrived`),
+    part('parcels', sql`select ${notArrivedTrackingCount(v.missingDays)} as not_arrived`),
     part('contests', sql`select ${contestedTrackingCount} as contested_parcels`),
     part('applies', sql`select count(*)::int as applies_to_agree from ${paymentApplies} where ${eq(paymentApplies.status, AWAITING_AGREE_PAYMENT_STATUS)}`),
   ];
@@ -66,7 +66,7 @@ export async function adminHome(tx: Tx, v: { timezone: number; withWithdrawals: 
     pendingClaims: n('pending_claims'),
     scannedTodayUnmatched: n('scanned_today_unmatched'),
     notArrived: n('not_arrived'),
-    notArrivedDays: NOT_ARRIVED_AFTER_DAYS,
+    notArrivedDays: v.missingDays,
     appliesToAgree: n('applies_to_agree'),
     contestedParcels: n('contested_parcels'),
   };

@@ -25,6 +25,7 @@ import { scanTrackings } from '../db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { centsOf, fromCents } from '../money/cents.ts';
 import { balanceCents } from '../money/payment-service.ts';
+import { missingCounts } from '../tasks/missing-parcels.ts';
 
 type MemberHome = components['schemas']['MemberHome'];
 type HomeTask = components['schemas']['MemberHomeTask'];
@@ -108,7 +109,7 @@ function arrivedParcels(tx: Tx, userId: number, since: Date) {
  * The home of member `userId`. `since`: their last visit (epoch ms), else ARRIVED_DEFAULT_DAYS ago.
  * The parts are read one after another in one read-only transaction, so they are one snapshot.
  */
-export async function memberHome(tx: Tx, v: { userId: number; since?: number; now?: number }): Promise<MemberHome> {
+export async function memberHome(tx: Tx, v: { userId: number; since?: number; now?: number; missingDays: number }): Promise<MemberHome> {
   const now = new Date(v.now ?? Date.now());
   const since = new Date(v.since ?? now.getTime() - ARRIVED_DEFAULT_DAYS * DAY);
   const mine = eq(tasks.userId, v.userId);
@@ -170,6 +171,8 @@ export async function memberHome(tx: Tx, v: { userId: number; since?: number; no
     .limit(HOME_LIST_LIMIT);
 
   const balance = await balanceCents(tx, v.userId);
+  // Missing parcels (decision 077): a count and a link, the list is its own page.
+  const missingParcels = await missingCounts(tx, v.userId, v.missingDays);
 
   const payableItems: HomeTask[] = payable.map(({ total: _t, sum: _s, amount, ...task }) => ({ ...task, amount: fromCents(amount) }));
   return {
@@ -181,5 +184,6 @@ export async function memberHome(tx: Tx, v: { userId: number; since?: number; no
     disagreeing: part(disagreeing),
     payable: { total: payable[0]?.total ?? 0, amount: fromCents(payable[0]?.sum ?? 0), items: payableItems },
     balance: fromCents(balance),
+    missingParcels,
   };
 }

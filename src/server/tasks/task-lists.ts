@@ -26,7 +26,7 @@ export async function boardTaskTasks(db: Db, boardTaskId: number) {
 }
 
 /** A page of /admin/tasks. */
-export function adminTaskPage(db: Db, q: Query<'listTasks'>) {
+export function adminTaskPage(db: Db, q: Query<'listTasks'>, missingDays: number) {
   const where = allOf(
     q.userId !== undefined ? eq(tasks.userId, q.userId) : undefined,
     q.taskStatus !== undefined ? eq(tasks.status, q.taskStatus) : undefined,
@@ -37,13 +37,13 @@ export function adminTaskPage(db: Db, q: Query<'listTasks'>) {
     q.taskId !== undefined ? idOrMainId(q.taskId) : undefined,
     q.trackingId?.trim() ? hasTrackingId(q.trackingId.trim()) : undefined,
     // The admin home's not-arrived count links here; false is no filter (not "arrived only").
-    q.notArrived ? hasNotArrivedRecord : undefined,
+    q.notArrived ? hasNotArrivedRecord(missingDays) : undefined,
   );
   return pageTasks(db, where, pageOf(q));
 }
 
 /** A page of the member's own tasks (/user/my-task), each with its tracking ids' verdicts and its application's bonuses (decision 106). */
-export async function memberTaskPage(db: Db, user: SessionUser, q: Query<'listUserTasks'>) {
+export async function memberTaskPage(db: Db, user: SessionUser, q: Query<'listUserTasks'>, missingDays: number) {
   const where = allOf(
     eq(tasks.userId, user.id),
     // One status or several (a repeated taskStatus; the contract coerces a single one to a list of one).
@@ -53,7 +53,7 @@ export async function memberTaskPage(db: Db, user: SessionUser, q: Query<'listUs
     q.trackingId?.trim() ? hasTrackingId(q.trackingId.trim()) : undefined,
     q.boardId !== undefined ? eq(tasks.boardId, q.boardId) : undefined,
   );
-  return withMemberDetails(db, await pageTasks(db, where, pageOf(q)));
+  return withMemberDetails(db, await pageTasks(db, where, pageOf(q)), missingDays);
 }
 
 /** The member's own tasks on a board they can see (the board page's "my tasks" table). */

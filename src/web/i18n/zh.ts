@@ -16,6 +16,7 @@ import { paymentsText, statisticsText } from './zh-payments';
 import { bankCardsText, withdrawText } from './zh-withdraw';
 import { homeText } from './zh-home';
 import { memberHomeText } from './zh-member-home';
+import { missingText } from './zh-missing';
 
 export const zh = {
   ...zhApp,
@@ -36,4 +37,5 @@ export const zh = {
   withdraw: withdrawText,
   home: homeText,
   memberHome: memberHomeText,
+  missing: missingText,
 } as const;

@@ -1,7 +1,7 @@
 // The sidebar per role: SPEC §2 "Sidebar by role" (order included), plus each side's home first (what
 // waits for the admin side, what needs the member; where `/` leads them) and the two scan stations
 // after the tracking list (a clerk reaches them from the menu, not only through the tracking list's
-// buttons).
+// buttons), and the missing parcels after the tasks (decision 077).
 import type { RoleType } from '../../../machines/session.machine';
 import { zhApp as zh } from '../i18n/zh-app';
 
@@ -22,6 +22,7 @@ const ADMIN_PATHS: readonly SidebarPath[] = [
   '/admin/scan',
   '/admin/scan2',
   '/admin/tasks',
+  '/admin/missing-parcels',
   '/admin/apply-list',
   '/admin/withdraw-list',
   '/admin/task-amount-list',

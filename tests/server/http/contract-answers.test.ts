@@ -18,6 +18,8 @@ import { TEST_PASSWORD, useTestApp } from '../support/harness.ts';
 import { multipart, xlsxOf } from '../support/sheets.ts';
 import { scan, UPC } from '../support/task-fixtures.ts';
 import { markWithdrawing } from '../support/money-fixtures.ts';
+import { purchasedRecords } from '../../../src/server/db/schema/tasks.ts';
+import { eq } from 'drizzle-orm';
 
 const t = useTestApp();
 
@@ -280,6 +282,18 @@ describe('the answers of every operation hold to openapi.yaml', () => {
       json: { trackingId: 'CONTEST1', upc: UPC, records: waiting.map((r, i) => ({ recordId: r.recordId, count: i === 0 ? 1 : 0 })) },
     });
     await hit('admin', 'POST', '/api/match/admin/contested/assign', { json: { trackingId: 'CONTEST1', upc: UPC, records: [] } });
+    // Missing parcels (decision 077): a record set back past the setting's days, listed, reported lost, listed for the admins.
+    const missingTask = await ok<{ task: { id: number } }>('a', 'POST', `/api/task/${bt}/user/create/1`);
+    await ok('a', 'POST', `/api/purchased/user/${missingTask.data?.task.id ?? 0}/create`, { json: { trackingId: 'MISSING1', productCount: 1 } });
+    const [gone] = await database.db
+      .update(purchasedRecords)
+      .set({ createdAt: new Date(Date.now() - 30 * 86_400_000) })
+      .where(eq(purchasedRecords.trackingId, 'MISSING1'))
+      .returning();
+    await ok('a', 'GET', '/api/purchased/user/missing?page=0&size=20');
+    await ok('a', 'POST', '/api/purchased/user/missing/report', { json: { id: gone?.id ?? 0, note: '卖家已补发', lost: true } });
+    await hit('a', 'POST', '/api/purchased/user/missing/report', { json: { id: A.record, lost: true } });
+    await ok('lowerAdmin', 'GET', `/api/admin/purchased/missing?state=lost&userId=${w.a.user.id}&trackingId=missing`);
 
     // Scans, audits, statistics.
     await ok('admin', 'GET', '/api/scan/admin/tracking/list?page=0&size=20&status=scan&startTime=2020-01-01&endTime=2099-12-31&timezone=8');

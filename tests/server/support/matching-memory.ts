@@ -75,6 +75,8 @@ export class MemoryStore {
       status: 'init',
       msg: '',
       assignedCount: null,
+      missingNote: '',
+      lostAt: null,
       createdAt: T0,
       updatedAt: T0,
       ...fields,

@@ -67,7 +67,7 @@ describe('the admin home', () => {
     expect(links).toEqual([
       ['待审核的认领', '/admin/tasks?taskStatus=pending'],
       ['今天扫描未匹配的包裹', `/admin/tracking-list?status=unmatch&startTime=${day}&endTime=${day}`],
-      ['超过', '/admin/tasks?notArrived=true'],
+      ['超过', '/admin/missing-parcels'],
       ['待同意的付款申请', '/admin/apply-list?status=applied'],
       ['待付款的提现', '/admin/withdraw-list?status=waited'],
       ['申请取消的提现', '/admin/withdraw-list?status=requestedCancel'],
@@ -100,7 +100,7 @@ describe('the admin home', () => {
     ).toEqual([
       '/admin/tasks?taskStatus=pending',
       expect.stringMatching(/^\/admin\/tracking-list\?/),
-      '/admin/tasks?notArrived=true',
+      '/admin/missing-parcels',
       '/admin/apply-list?status=applied',
     ]);
     expect(within(waiting()).queryByRole('link', { name: /待付款的提现|申请取消的提现/ })).toBeNull();

@@ -94,6 +94,7 @@ function aHome(over: Partial<MemberHome> = {}): MemberHome {
       ],
     },
     balance: 321.5,
+    missingParcels: { total: 0, lost: 0, days: 7 },
     ...over,
   };
 }

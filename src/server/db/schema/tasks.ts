@@ -113,6 +113,10 @@ export const purchasedRecords = pgTable(
     msg: text('msg').notNull().default(''),
     /** Units an admin assigned to this record on a contested parcel (decision 096); null: none assigned. */
     assignedCount: integer('assigned_count'),
+    /** The member's note on a missing parcel (decision 077): what the carrier or the shop said. */
+    missingNote: text('missing_note').notNull().default(''),
+    /** When the member reported the parcel lost (decision 077); null: not reported. Matching ignores it. */
+    lostAt: ts('lost_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at')
       .notNull()

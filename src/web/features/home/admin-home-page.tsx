@@ -60,7 +60,8 @@ function countCards(home: AdminHome | undefined, today: string, withWithdrawals:
       label: H.card.notArrived(days),
       count: home?.notArrived,
       hint: H.hint.notArrived,
-      link: linkOptions({ to: '/admin/tasks', search: { notArrived: true } }),
+      // The tracking ids themselves, with age, carrier and member (decision 077).
+      link: linkOptions({ to: '/admin/missing-parcels' }),
     },
     {
       key: 'appliesToAgree',

@@ -2,7 +2,10 @@
 // 106): arrived, still expected or disagreed - its purchased record's status read through the task
 // machine's RECORD_ARRIVAL - with an icon and a colour, and the reason (the record's msg, matching's
 // words) on hover, on focus, or on a tap, which shows it under the ids. A list answer without
-// per-record verdicts (Task.trackings absent) falls back to the plain ids.
+// per-record verdicts (Task.trackings absent) falls back to the plain ids. A missing parcel (decision
+// 077: not arrived after the setting's days) is flagged in orange with its age, or in red when its
+// member reported it lost, and its reason links to /user/missing-parcels where it is dealt with.
+import { Link } from '@tanstack/react-router';
 import { useId, useState, type JSX } from 'react';
 import { TrackingIds } from '../../components/tracking-ids';
 import { zh } from '../../i18n/zh';
@@ -17,6 +20,15 @@ const LOOK: Record<RecordArrival, string> = {
   disagreed: 'bg-red-50 text-red-800 ring-red-600/30',
   checking: 'bg-amber-50 text-amber-900 ring-amber-600/30',
 };
+/** A missing parcel's look: its age in orange, reported lost in red (the same icon as disagreed: it needs the member). */
+const MISSING_LOOK = 'bg-orange-50 text-orange-900 ring-orange-600/50';
+const LOST_LOOK = 'bg-red-50 text-red-800 ring-red-600/30';
+
+/** The flag of a missing parcel's record (its age, or reported lost), or null when it is not missing. */
+export function missingFlag(record: Pick<TaskTracking, 'missingDays' | 'lost'>): string | null {
+  if (record.missingDays === undefined) return null;
+  return record.lost ? zh.missing.trackingLost : zh.missing.trackingMissing(record.missingDays);
+}
 
 function ArrivalIcon({ arrival }: { arrival: RecordArrival }): JSX.Element {
   const path = {
@@ -46,8 +58,8 @@ function ArrivalIcon({ arrival }: { arrival: RecordArrival }): JSX.Element {
 }
 
 /** The words of one tracking id: the id, where it stands, and why (matching's msg, when it gave one). */
-export function arrivalText(record: Pick<TaskTracking, 'trackingId' | 'status' | 'msg'>): string {
-  return t.arrivalOf(record.trackingId, t.arrival[recordArrivalOf(record)], record.msg);
+export function arrivalText(record: Pick<TaskTracking, 'trackingId' | 'status' | 'msg' | 'missingDays' | 'lost'>): string {
+  return t.arrivalOf(record.trackingId, missingFlag(record) ?? t.arrival[recordArrivalOf(record)], record.msg);
 }
 
 export function TrackingArrivals({ task }: { task: Pick<Task, 'trackingId' | 'trackings'> }): JSX.Element | null {
@@ -61,19 +73,22 @@ export function TrackingArrivals({ task }: { task: Pick<Task, 'trackingId' | 'tr
       <ul className="flex flex-wrap gap-1">
         {task.trackings.map((record, i) => {
           const arrival = recordArrivalOf(record);
+          const missing = missingFlag(record);
+          const look = missing === null ? LOOK[arrival] : record.lost ? LOST_LOOK : MISSING_LOOK;
           return (
             <li key={`${i}-${record.trackingId}`}>
               <button
                 type="button"
                 data-arrival={arrival}
+                data-missing={missing === null ? undefined : record.lost ? 'lost' : 'missing'}
                 title={arrivalText(record)}
                 aria-label={arrivalText(record)}
                 aria-expanded={shown === i}
                 aria-controls={reasonId}
                 onClick={() => setShown(shown === i ? null : i)}
-                className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 font-mono text-xs whitespace-nowrap ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-blue-500 ${LOOK[arrival]}`}
+                className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 font-mono text-xs whitespace-nowrap ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-blue-500 ${look}`}
               >
-                <ArrivalIcon arrival={arrival} />
+                <ArrivalIcon arrival={missing === null ? arrival : 'disagreed'} />
                 {record.trackingId}
               </button>
             </li>
@@ -82,6 +97,11 @@ export function TrackingArrivals({ task }: { task: Pick<Task, 'trackingId' | 'tr
       </ul>
       <p id={reasonId} aria-live="polite" className={open ? 'text-xs text-slate-700' : 'sr-only'}>
         {open ? arrivalText(open) : ''}
+        {open && missingFlag(open) !== null && (
+          <Link to="/user/missing-parcels" className="ml-2 text-blue-700 underline hover:text-blue-900">
+            {zh.missing.homeFlagLink}
+          </Link>
+        )}
       </p>
     </div>
   );

@@ -1,0 +1,52 @@
+// Chinese text of the missing parcels (decision 077): the member's list (/user/missing-parcels), the
+// admins' (/admin/missing-parcels), the member home's flag and the task list's flag; part of the one
+// catalog (zh.ts re-exports it as zh.missing).
+export const missingText = {
+  intro: (days: number) => `已录入超过${days}天、仓库仍未扫描到的快递单号。请联系快递或卖家，并在此备注；确认丢失的请标记为丢件。`,
+  adminIntro: (days: number) => `会员已录入超过${days}天、仓库仍未扫描到的快递单号，最久的在前。`,
+  caption: '未到货的包裹',
+  empty: '没有未到货的包裹',
+  col: {
+    trackingId: '快递单号',
+    carrier: '承运商',
+    age: '未到天数',
+    task: '任务',
+    itemName: '商品',
+    count: '数量',
+    member: '会员',
+    createdAt: '录入时间',
+    state: '状态',
+    note: '备注',
+    actions: '操作',
+  },
+  ageDays: (days: number) => `${days}天`,
+  unknownCarrier: '未知',
+  state: { missing: '未到货', lost: '已报丢件' },
+  lostAt: (at: string) => `${at} 报丢件`,
+  report: '备注 / 报丢件',
+  reportNamed: (trackingId: string) => `备注或报丢件：${trackingId}`,
+  dialogTitle: (trackingId: string) => `未到货包裹 ${trackingId}`,
+  noteLabel: '备注',
+  noteHint: '例如：快递显示已签收、卖家已补发',
+  noteTooLong: '备注不能超过500个字符',
+  lostLabel: '已丢件（确认不会再到货）',
+  lostHint: '标记后仍会照常匹配：包裹若最终到货，会自动从列表中移除。',
+  save: '保存',
+  cancel: '取消',
+  saveFailed: '保存失败',
+  // The admins' filters.
+  filter: {
+    member: '会员',
+    allMembers: '全部会员',
+    state: '状态',
+    allStates: '全部',
+    trackingId: '快递单号',
+    trackingIdHint: '单号中的任意部分',
+  },
+  // The member home's flag and the task list's.
+  homeFlag: (total: number, days: number) => `${total}个快递单号超过${days}天未到货`,
+  homeFlagLost: (lost: number) => `其中${lost}个已报丢件`,
+  homeFlagLink: '查看并处理',
+  trackingMissing: (days: number) => `已${days}天未到货`,
+  trackingLost: '已报丢件',
+} as const;
