@@ -17,6 +17,7 @@ import {
   isValidScanCount,
   MAX_SCAN_COUNT,
   isMatched,
+  isUnmatched,
   mayEdit,
   scanRecordMessages,
   type ScanStatus,
@@ -80,10 +81,31 @@ export type ScanNotice =
   | { kind: 'parcelCancelled'; code: string }
   | { kind: 'unknown'; code: string }
   | { kind: 'refused'; code: string; message: string }
-  /** created: the new rows were created (create); saved: a record was edited (modify). */
-  | { kind: 'created' }
+  /**
+   * created: the new rows were created (create), with the first record of the parcel that matched
+   * nobody and why, when there is one (the clerk sets the parcel aside); saved: a record was edited.
+   */
+  | { kind: 'created'; unmatched?: { code: string; reason: UnmatchReason | null } }
   | { kind: 'saved' }
   | { kind: 'error'; message: string };
+
+/** The rows a create is sending. */
+const sentRows = (context: ScanContext) => context.rows.filter((r) => context.submittingKeys.includes(r.key));
+
+/** The records a create answered for the rows it sent (the answer lists the whole parcel). */
+const createdOf = (records: readonly ScanRecord[], rows: readonly ScanRow[]) => records.filter((r) => rows.some((row) => sameProductCode(row.upc, r.upc)));
+
+/** The notice of a create: the first record it made that matched nobody is named, with its reason. */
+function createdNotice(created: readonly ScanRecord[]): ScanNotice {
+  const unmatched = created.find(isUnmatched);
+  return unmatched ? { kind: 'created', unmatched: { code: unmatched.upc, reason: unmatched.unmatchReason ?? null } } : { kind: 'created' };
+}
+
+/** The sound of a create: a record matching nobody sounds apart from a matched one, so the clerk sets the parcel aside without reading. */
+function createdFeedback(created: readonly ScanRecord[]): FeedbackKind {
+  if (created.some(isUnmatched)) return 'unmatched';
+  return created.some(isMatched) ? 'matched' : 'accepted';
+}
 
 // trackingId, vettingCode and lookingUpc are null only outside the states that read them: each way
 // into loading or parcel sets the tracking id, into vetting the code, into looking the upc (hence
@@ -612,8 +634,11 @@ export const scanMachine = setup({
                 onDone: {
                   target: 'editing',
                   actions: [
+                    // Before the assign, while the rows sent are still the context's.
+                    { type: 'feedback', params: ({ context, event }) => ({ kind: createdFeedback(createdOf(event.output, sentRows(context))) }) },
                     assign(({ context, event }) => {
                       const rows = context.rows.filter((r) => !context.submittingKeys.includes(r.key));
+                      const created = createdOf(event.output, sentRows(context));
                       return {
                         records: event.output,
                         // The answer lists the records just created: the tracking id exists now.
@@ -622,13 +647,9 @@ export const scanMachine = setup({
                         submittingKeys: [],
                         // The parcel is done: the next scan is the next parcel's tracking id.
                         tab: rows.length === 0 ? ('tracking' as const) : context.tab,
-                        notice: { kind: 'created' as const },
+                        notice: createdNotice(created),
                       };
                     }),
-                    {
-                      type: 'feedback',
-                      params: ({ event }) => ({ kind: event.output.some(isMatched) ? ('matched' as const) : ('accepted' as const) }),
-                    },
                   ],
                 },
                 onError: {

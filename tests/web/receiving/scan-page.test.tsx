@@ -135,6 +135,18 @@ describe('/admin/scan', () => {
     expect(sounds.at(-1)).toBe('matched');
   });
 
+  it('a parcel no member recorded: its own sound and an amber banner naming the product and why, not 创建成功 in green', async () => {
+    const server = await withParcel();
+    server.unmatchReasons.set('1Z001', 'notRecorded');
+    await scanWithScanner('UPC5');
+    await waitFor(() => expect((within(newRow('UPC5')).getByLabelText('商品 UPC5') as HTMLSelectElement).value).toBe('5'));
+    await userEvent.setup().click(screen.getByRole('button', { name: '提交（1项）' }));
+    await within(recordsTable()).findByText('UPC5');
+    expect(bannerText().getAttribute('data-tone')).toBe('warn');
+    expect(bannerText().textContent).toBe('创建成功，但不匹配：没有会员记录此快递单号（UPC5）。请将包裹单独放置');
+    expect(sounds.at(-1)).toBe('unmatched');
+  });
+
   it('a clerk with the scanner alone: products, the 提交 barcode, then the next label is the next parcel', async () => {
     const server = await withParcel();
     // The command barcodes are on the page, drawn as barcodes of the machine's codes.

@@ -5,8 +5,10 @@
 // its context: the parcel's tracking id with its carrier (decision 099), the records already added
 // (each with edit, i.e. modify; an unmatch one says why), the new rows (upc, count, a product select
 // of the upc's products, delete) and a link to /admin/item-list to add a product.
-// The command barcodes (提交, 下一个包裹, 取消) and +1 / -1 on each row let a clerk receive parcel
-// after parcel with the scanner alone; after a submit the next scan is the next parcel.
+// The command barcodes (提交, 下一个包裹, 取消; under the parcel's rows, which come first) and +1 / -1
+// on each row let a clerk receive parcel after parcel with the scanner alone; after a submit the next
+// scan is the next parcel. A parcel with a record matching nobody sounds apart and turns the banner
+// amber with the reason (the clerk sets it aside without reading the rows).
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { Link } from '@tanstack/react-router';
 import { useSelector } from '@xstate/react';
@@ -77,7 +79,6 @@ export function ScanPage(): JSX.Element {
       onScan={scan}
       banner={loading ? { tone: 'info', text: zh.app.loading } : bannerOf(notice, trackingId, tab)}
     >
-      <CommandBarcodes />
       <TabGroup selectedIndex={TABS.indexOf(tab)} onChange={(index) => actor.send({ type: 'tab.select', tab: TABS[index] ?? 'tracking' })}>
         <TabList className="flex gap-1 border-b border-slate-200">
           {TABS.map((key) => (
@@ -100,6 +101,8 @@ export function ScanPage(): JSX.Element {
         </TabPanels>
       </TabGroup>
       {trackingId !== null && !loading && <ParcelTables actor={actor} />}
+      {/* Under the parcel: the rows being scanned come first, above the fold at 1400x900. */}
+      <CommandBarcodes />
     </ScanStation>
   );
 }

@@ -13,6 +13,7 @@ import {
   type ScanRecord,
   type ScanTab,
 } from '../../../../machines/scan.machine';
+import { unmatchReasonMessages } from '../../../../machines/scan-record.machine';
 import { playScanSound } from '../../lib/scan-sounds';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
@@ -58,6 +59,10 @@ export function bannerOf(notice: ScanNotice | null, trackingId: string | null, t
     case 'refused':
       return { tone: 'error', text: `${notice.code}：${notice.message}` };
     case 'created':
+      if (notice.unmatched) {
+        const reason = notice.unmatched.reason ? unmatchReasonMessages[notice.unmatched.reason] : s.unmatchedNoReason;
+        return { tone: 'warn', text: s.createdUnmatched(notice.unmatched.code, reason) };
+      }
       return { tone: 'ok', text: tab === 'tracking' ? s.createdNext : s.created };
     case 'saved':
       return { tone: 'ok', text: s.saved };
