@@ -1,18 +1,22 @@
-// /admin/scan2 (SPEC §2, §4 Scan2 row client status, §5 Scan2): pick a product, then scan tracking
-// ids with the USB scanner (hidden input) or the camera. machines/scan2.machine.ts decides
-// everything: which scans become rows, when a row is sent, what its status is, which rows offer
-// submit and delete (`snapshot.can`), when failed rows are tried again. The page shows it: a banner
-// and a sound for each scan, the counts, and the rows newest first, coloured by status, each tracking
-// id with its carrier (decision 099).
+// /admin/scan2 (SPEC §2, §4 Scan2 row client status, §5 Scan2): pick a product (or scan its UPC),
+// then scan tracking ids with the USB scanner (hidden input) or the camera; the command barcodes
+// beside the rows submit and take back, so a batch needs no mouse (decision 085).
+// machines/scan2.machine.ts decides everything: which scans become rows, when a row is sent, what
+// its status is, which rows offer submit and delete (`snapshot.can`), when failed rows are tried
+// again, which product a code chooses. The page shows it: a banner and a sound for each scan, the
+// choice when several products share a code (numbered: the clerk types the number and Enter), the
+// counts, and the rows newest first, coloured by status, each tracking id with its carrier
+// (decision 099).
 import { useSelector } from '@xstate/react';
 import { useRef, type JSX } from 'react';
-import { SCAN2_STATUS, type Scan2Row, type Scan2Snapshot, type Scan2Status } from '../../../../machines/scan2.machine';
-import { ItemPicker } from '../../components/item-picker';
+import { SCAN2_STATUS, type Scan2Choice, type Scan2Row, type Scan2Snapshot, type Scan2Status } from '../../../../machines/scan2.machine';
+import { ItemPicker, itemPickerLabel } from '../../components/item-picker';
 import { CarrierLabel } from '../../components/tracking-ids';
 import { Button } from '../../components/ui/button';
 import { ScrollRegion } from '../../components/ui/scroll-region';
 import { StatusBadge, type BadgeTone } from '../../components/ui/status-badge';
 import { zh } from '../../i18n/zh';
+import { CommandBarcodes } from './command-barcodes';
 import { ScanStation, type StationLink } from './scan-station';
 import { countsOf, scan2BannerOf, useScan2Actor, useScan2Rows, type Scan2Actor } from './use-scan2';
 
@@ -53,6 +57,8 @@ export function Scan2Page(): JSX.Element {
   const focusScanner = useRef<(() => void) | null>(null);
   const item = useSelector(actor, (s: Scan2Snapshot) => s.context.item);
   const notice = useSelector(actor, (s: Scan2Snapshot) => s.context.notice);
+  const choice = useSelector(actor, (s: Scan2Snapshot) => s.context.choice);
+  const looking = useSelector(actor, (s: Scan2Snapshot) => s.matches({ scanner: 'vetting' }));
   const rows = useScan2Rows(actor);
   const counts = countsOf(rows);
   const scan = (code: string) => actor.send({ type: 'scan.code', code, at: Date.now() });
@@ -63,7 +69,7 @@ export function Scan2Page(): JSX.Element {
       description={t.intro}
       links={LINKS}
       onScan={scan}
-      banner={scan2BannerOf(notice, item !== null)}
+      banner={scan2BannerOf(notice, item !== null, looking)}
       focusRef={focusScanner}
       tools={
         <ItemPicker
@@ -80,6 +86,7 @@ export function Scan2Page(): JSX.Element {
         />
       }
     >
+      {choice && <ChoiceList actor={actor} choice={choice} />}
       {counts.unsettled > 0 && <p className="text-sm font-medium text-amber-700">{t.unsettledWarning(counts.unsettled)}</p>}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-slate-600">{t.summary(counts.pending, counts.sending, counts.failed, counts.done)}</p>
@@ -95,8 +102,40 @@ export function Scan2Page(): JSX.Element {
           </Button>
         </div>
       </div>
-      <Scan2Table actor={actor} rows={rows} />
+      {/* The rows first; the command barcodes beside them on a wide screen, under them otherwise. */}
+      <div className="flex flex-col gap-4 xl:flex-row xl:items-start">
+        <div className="min-w-0 flex-1">
+          <Scan2Table actor={actor} rows={rows} />
+        </div>
+        <CommandBarcodes commands={t.commands} className="xl:w-60 xl:shrink-0" />
+      </div>
     </ScanStation>
+  );
+}
+
+/** The products of one code, numbered as the clerk types them (1-9, then Enter), or picked on the screen. */
+function ChoiceList({ actor, choice }: { actor: Scan2Actor; choice: Scan2Choice }): JSX.Element {
+  return (
+    <section aria-labelledby="scan2-choice" className="rounded-lg border-2 border-amber-300 bg-amber-50 p-3">
+      <h2 id="scan2-choice" className="text-sm font-semibold text-amber-900">
+        {t.choiceCaption(choice.code)}
+      </h2>
+      <p className="mb-2 text-xs text-amber-900">{t.choiceHint}</p>
+      <ol className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+        {choice.items.map((option, index) => (
+          <li key={option.id}>
+            <Button variant="secondary" className="w-full justify-start sm:w-auto" onClick={() => actor.send({ type: 'choice.pick', index })}>
+              {t.choiceOption(index + 1, itemPickerLabel(option))}
+            </Button>
+          </li>
+        ))}
+        <li>
+          <Button variant="secondary" className="w-full sm:w-auto" onClick={() => actor.send({ type: 'choice.cancel' })}>
+            {c.cancel}
+          </Button>
+        </li>
+      </ol>
+    </section>
   );
 }
 
