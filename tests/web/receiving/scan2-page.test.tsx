@@ -397,7 +397,11 @@ describe('/admin/scan2 with the scanner alone (decision 085)', () => {
     await openScan2(server);
     await scanWithScanner(film.upc);
     const choice = await screen.findByRole('region', { name: '选择UPC 690000000300 的商品' });
-    expect(within(choice).getAllByRole('button').map((b) => b.textContent)).toEqual(['1. 钢化膜（690000000300）', '2. 防窥膜（690000000300）', '取消']);
+    expect(
+      within(choice)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['1. 钢化膜（690000000300）', '2. 防窥膜（690000000300）', '取消']);
     const banner = screen.getByText(/^690000000300：此UPC对应 2 个商品/, { selector: '[role=status]' });
     expect(banner.getAttribute('data-tone')).toBe('warn');
     expect(sounds).toEqual(['unknown']);
