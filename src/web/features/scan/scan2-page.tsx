@@ -107,7 +107,7 @@ export function Scan2Page(): JSX.Element {
         <div className="min-w-0 flex-1">
           <Scan2Table actor={actor} rows={rows} />
         </div>
-        <CommandBarcodes commands={t.commands} className="xl:w-60 xl:shrink-0" />
+        <CommandBarcodes commands={t.commands} className="xl:w-64 xl:shrink-0" />
       </div>
     </ScanStation>
   );
@@ -172,7 +172,7 @@ function Scan2Table({ actor, rows }: { actor: Scan2Actor; rows: Scan2Row[] }): J
                     <CarrierLabel trackingId={row.trackingId} />
                   </span>
                 </td>
-                <td className="px-3 py-2">{row.itemName}</td>
+                <td className="min-w-32 px-3 py-2">{row.itemName}</td>
                 <td className="px-3 py-2 font-mono text-xs">{row.upc}</td>
                 <td className="px-3 py-2">
                   <StatusBadge tone={STATUS_TONE[row.status]}>{t.status[row.status]}</StatusBadge>
