@@ -47,8 +47,23 @@ const ROW_CLASS: Record<Scan2Status, string> = {
   9: 'bg-slate-50 text-slate-500 line-through',
 };
 
-/** Headless UI gives the combobox input focus back a frame or two after a pick. */
+/** Headless UI gives the combobox input focus back a frame or two after a pick (later on a busy machine). */
 const REFOCUS_AFTER_PICK_MS = 150;
+const REFOCUS_TRIES = 4;
+
+/**
+ * Gives the scanner the focus back after a pick in the product search, and again while the search
+ * took it back (it refocuses its input after a pick, later than usual on a busy machine): the next
+ * scan must not land in the search.
+ */
+function refocusAfterPick(focusScanner: { current: (() => void) | null }, tries = REFOCUS_TRIES): void {
+  setTimeout(() => {
+    // After the first time, only while the search has the focus again.
+    if (tries < REFOCUS_TRIES && document.activeElement?.getAttribute('role') !== 'combobox') return;
+    focusScanner.current?.();
+    if (tries > 1) refocusAfterPick(focusScanner, tries - 1);
+  }, REFOCUS_AFTER_PICK_MS);
+}
 
 const time = (at: number) => (at ? new Date(at).toLocaleTimeString('zh-CN', { hour12: false }) : '');
 
@@ -79,9 +94,7 @@ export function Scan2Page(): JSX.Element {
           value={item?.id ?? null}
           onChange={(picked) => {
             actor.send({ type: 'item.select', item: picked && { id: picked.id, itemName: picked.itemName, upc: picked.upc } });
-            // Back to the scanner once the combobox has settled (it refocuses its input after a
-            // pick): the next scan must not land in the product search.
-            setTimeout(() => focusScanner.current?.(), REFOCUS_AFTER_PICK_MS);
+            refocusAfterPick(focusScanner);
           }}
         />
       }
