@@ -381,6 +381,11 @@ const commandIs =
   ({ event }: GuardArgs) =>
     event.type === 'scan.code' && scanCommandOf(event.code) === command;
 
+/** The notice of a scan that made no row: what it was, the code as scanned (without blanks), the verdict's words. */
+const scanNotice =
+  (kind: 'product' | 'duplicate' | 'refused') =>
+  ({ context, event }: GuardArgs) => ({ kind, code: normalize((event as { code: string }).code), message: messageOf(verdictOf(context, event)) });
+
 /** A product chosen: by its code, or from the choice. */
 const chosen = (item: Scan2Item) => ({ item, notice: { kind: 'chosen' as const, message: scan2Messages.itemChosen(item.itemName) } });
 
@@ -606,12 +611,7 @@ export const scan2Machine = setup({
               },
               {
                 guard: 'isProductScan',
-                actions: [
-                  assign({
-                    notice: ({ context, event }) => ({ kind: 'product' as const, code: normalize(event.code), message: messageOf(verdictOf(context, event)) }),
-                  }),
-                  { type: 'feedback', params: { kind: 'productCode' } },
-                ],
+                actions: [assign({ notice: scanNotice('product') }), { type: 'feedback', params: { kind: 'productCode' } }],
               },
               {
                 guard: 'isSelectScan',
@@ -627,25 +627,11 @@ export const scan2Machine = setup({
               },
               {
                 guard: 'isDuplicateScan',
-                actions: [
-                  assign({
-                    notice: ({ context, event }) => ({
-                      kind: 'duplicate' as const,
-                      code: normalize(event.code),
-                      message: messageOf(verdictOf(context, event)),
-                    }),
-                  }),
-                  { type: 'feedback', params: { kind: 'duplicate' } },
-                ],
+                actions: [assign({ notice: scanNotice('duplicate') }), { type: 'feedback', params: { kind: 'duplicate' } }],
               },
               {
                 guard: 'isRefusedScan',
-                actions: [
-                  assign({
-                    notice: ({ context, event }) => ({ kind: 'refused' as const, code: normalize(event.code), message: messageOf(verdictOf(context, event)) }),
-                  }),
-                  { type: 'feedback', params: { kind: 'failed' } },
-                ],
+                actions: [assign({ notice: scanNotice('refused') }), { type: 'feedback', params: { kind: 'failed' } }],
               },
             ],
           },
