@@ -360,31 +360,30 @@ function restoreRows(rows: readonly Scan2Row[] | undefined): Scan2Row[] {
   return (rows ?? []).map((row) => ({ ...row }));
 }
 
-/** What a scan event's code is (the catalog already asked for a scan.tracking), or null for other events. */
-function verdictOf(context: Scan2Context, event: Scan2Event): ScanVerdict | null {
-  if (event.type === 'scan.code') return scanVerdict(context, event.code);
-  if (event.type === 'scan.tracking') return scanVerdict(context, event.code, true);
-  return null;
-}
+// The guards and notices of the scan events (scan.code, scan.tracking: the transitions that use them
+// are on those events alone, so their code is read without asking the event's type again).
+type GuardArgs = { context: Scan2Context; event: Scan2Event };
+const codeOf = (event: Scan2Event) => (event as { code: string }).code;
+
+/** What a scan event's code is (scan.tracking: the catalog said it names no product). */
+const verdictOf = (context: Scan2Context, event: Scan2Event): ScanVerdict => scanVerdict(context, codeOf(event), event.type === 'scan.tracking');
 
 type VerdictKind = Exclude<ScanVerdict, { ok: true }>['kind'] | 'row';
-const kindOf = (verdict: ScanVerdict | null): VerdictKind | null => (verdict === null ? null : verdict.ok ? 'row' : verdict.kind);
-const messageOf = (verdict: ScanVerdict | null): string => (verdict && 'message' in verdict ? verdict.message : '');
-
-type GuardArgs = { context: Scan2Context; event: Scan2Event };
 const verdictIs =
   (...kinds: VerdictKind[]) =>
-  ({ context, event }: GuardArgs) =>
-    kinds.includes(kindOf(verdictOf(context, event))!);
+  ({ context, event }: GuardArgs) => {
+    const verdict = verdictOf(context, event);
+    return kinds.includes(verdict.ok ? 'row' : verdict.kind);
+  };
 const commandIs =
   (command: ScanCommand) =>
   ({ event }: GuardArgs) =>
-    event.type === 'scan.code' && scanCommandOf(event.code) === command;
+    scanCommandOf(codeOf(event)) === command;
 
 /** The notice of a scan that made no row: what it was, the code as scanned (without blanks), the verdict's words. */
 const scanNotice =
   (kind: 'product' | 'duplicate' | 'refused') =>
-  ({ context, event }: GuardArgs) => ({ kind, code: normalize((event as { code: string }).code), message: messageOf(verdictOf(context, event)) });
+  ({ context, event }: GuardArgs) => ({ kind, code: normalize(codeOf(event)), message: (verdictOf(context, event) as { message: string }).message });
 
 /** A product chosen: by its code, or from the choice. */
 const chosen = (item: Scan2Item) => ({ item, notice: { kind: 'chosen' as const, message: scan2Messages.itemChosen(item.itemName) } });
@@ -478,7 +477,7 @@ export const scan2Machine = setup({
     retryDelay: ({ context }) => retryDelayOf(context.retryRound),
   },
   guards: {
-    isAccepted: ({ context, event }) => verdictOf(context, event)?.ok === true,
+    isAccepted: verdictIs('row'),
     isDuplicateScan: verdictIs('duplicate'),
     isProductScan: verdictIs('product'),
     isSelectScan: verdictIs('select'),
@@ -491,8 +490,9 @@ export const scan2Machine = setup({
     isSubmitCommand: commandIs('submit'),
     isNextParcelCommand: commandIs('nextParcel'),
     isCancelCommand: commandIs('cancel'),
-    isChoiceDigit: ({ context, event }) => event.type === 'scan.code' && choiceByDigit(context.choice, event.code) !== null,
-    isChoiceIndex: ({ context, event }) => event.type === 'choice.pick' && context.choice?.items[event.index] !== undefined,
+    isChoiceDigit: ({ context, event }) => choiceByDigit(context.choice, codeOf(event)) !== null,
+    /** On choice.pick, only while the choice is open. */
+    isChoiceIndex: ({ context, event }) => context.choice!.items[(event as { index: number }).index] !== undefined,
     isPendingRow: ({ context, event }) =>
       (event.type === 'row.submit' || event.type === 'row.delete') && context.rows.some((row) => row.key === event.key && canSubmitRow(row)),
     hasPendingRows: ({ context }) => context.rows.some((row) => row.status === SCAN2_STATUS.pending),

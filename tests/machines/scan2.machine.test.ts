@@ -924,7 +924,7 @@ describe('scan2 rules as functions: the products of a code, a number of the choi
     // None open: the others (a parcel of a closed item still arrives).
     expect(productChoices('690000000300', [closed, other])).toEqual([{ id: 23, itemName: '旧款膜', upc: '690000000300' }]);
     // An item without a status counts as open.
-    expect(productChoices('690000000317', [other, closed])).toEqual([{ id: 24, itemName: other.itemName, upc: other.upc }]);
+    expect(productChoices('690000000300', [{ ...a, status: undefined }, closed])).toEqual([{ id: 21, itemName: '钢化膜', upc: '690000000300' }]);
     expect(productChoices('690000000300', [other])).toEqual([]);
     const many = Array.from({ length: CHOICES_MAX + 3 }, (_, i) => ({ ...a, id: 100 + i }));
     expect(productChoices('690000000300', many).map((item) => item.id)).toEqual(many.slice(0, CHOICES_MAX).map((item) => item.id));
@@ -934,7 +934,7 @@ describe('scan2 rules as functions: the products of a code, a number of the choi
     const choice = { code: '690000000300', items: [a, b] };
     expect(choiceByDigit(choice, '1')).toBe(a);
     expect(choiceByDigit(choice, ' 2 ')).toBe(b);
-    for (const typed of ['3', '0', '12', '1a', '', '２']) expect(choiceByDigit(choice, typed), typed).toBeNull();
+    for (const typed of ['3', '0', '12', '01', '1.', '1a', '', '２']) expect(choiceByDigit(choice, typed), typed).toBeNull();
     expect(choiceByDigit(null, '1')).toBeNull();
   });
 
