@@ -1097,6 +1097,25 @@ describe('scan2 machine: several products of one code, chosen by number', () => 
     expect(scanner(h)).toBe('choosing');
   });
 
+  it('whatever a label would be - a new row, a repeat, refused for want of a product - it is refused the same while the choice is open', async () => {
+    const chooseFirst = '请先选择商品：按数字键 1–2 后回车，或扫描「取消」';
+    const listed = await choosing({ item: earbuds, rows: [aRow({ key: 1, trackingId: 'A' })] });
+    listed.scan('A');
+    expect(notice(listed)).toEqual({ kind: 'refused', code: 'A', message: chooseFirst });
+    const bare = await choosing();
+    bare.scan('1Z001');
+    expect(notice(bare)).toEqual({ kind: 'refused', code: '1Z001', message: chooseFirst });
+    expect(bare.feedback).toHaveBeenLastCalledWith('failed');
+  });
+
+  it('the product chosen before, scanned while the choice is open, stays chosen and closes the choice', async () => {
+    const h = await choosing({ item: earbuds });
+    h.scan(earbuds.upc);
+    expect(scanner(h)).toBe('ready');
+    expect(notice(h)).toMatchObject({ kind: 'product', code: earbuds.upc });
+    expect(h.snap().context).toMatchObject({ item: earbuds, choice: null });
+  });
+
   it('取消 closes the choice and keeps the product chosen before', async () => {
     const h = await choosing({ item: earbuds });
     h.scan('PH-CMD-CANCEL');
