@@ -645,7 +645,7 @@ describe('scan2 machine: the banner and a new row', () => {
   it('a new row carries the time it was scanned and no words yet; the banner names the accepted code', () => {
     const h = harness({ item: earbuds });
     h.actor.send({ type: 'scan.code', code: ' 1Z001 ', at: 1_764_400_000_000 });
-    expect(h.row()).toMatchObject({ status: 0, scannedAt: 1_764_400_000_000, message: '', attempts: 0 });
+    expect(h.row()).toMatchObject({ status: 0, scannedAt: 1_764_400_000_000, message: '', attempts: 0, retryable: true, sent: false });
     expect(notice(h)).toEqual({ kind: 'accepted', code: '1Z001' });
   });
 
