@@ -2,17 +2,19 @@
  * /admin/scan2: one product, many tracking ids (SPEC §2 /admin/scan2, §4 "Scan2 row client status",
  * §5 Scan2, §7 add; DECISIONS "Receiving and matching"). Every rule of the screen lives here (listed
  * at scan2Machine), around two: NO SCAN IS LOST (a failed send is retried, rows not yet settled
- * survive a reload) and NOTHING IS SENT TWICE (every send starts with a check of the server).
+ * survive a reload) and NOTHING IS SENT TWICE (every send starts with a check of the server). A clerk
+ * works with the scanner alone (decision 085): a product's code chooses it, and the command barcodes
+ * of /admin/scan submit and take back.
  *
- * Side effects are named: the actors `lookupTracking` and `addScan`, and the action `feedback` (the
- * page's sound and banner), all provided by the page.
+ * Side effects are named: the actors `lookupTracking`, `addScan` and `findItems`, and the action
+ * `feedback` (the page's sound and banner), all provided by the page.
  */
-import { assign, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
+import { and, assign, enqueueActions, fromPromise, raise, setup, type SnapshotFrom } from 'xstate';
 import { isMatched, isSeen, isUnmatched, scanRecordMessages, unmatchReasonMessages, type ScanStatus, type UnmatchReason } from './scan-record.machine';
-import { scanCommandOf, type FeedbackKind, type ScanItem as Scan2Item } from './scan-station';
+import { scanCommandOf, type FeedbackKind, type ScanCommand, type ScanItem as Scan2Item } from './scan-station';
 import { canonicalTrackingId, nearMissMessages, type NearMissRef } from './tracking-id';
 import { taskDisplayId } from './task.machine';
-import { isCatalogProductCode, productCodeMessages, sameProductCode } from './product-code';
+import { gtinForms, isCatalogProductCode, productCodeMessages, sameProductCode } from './product-code';
 
 export type { FeedbackKind, Scan2Item };
 
@@ -33,13 +35,29 @@ export const scan2Messages = {
   duplicate: scanRecordMessages.trackingSubmitted, // SPEC §5
   /** The tracking id is already a row that has not reached the server yet (pending, being sent, failed). */
   waiting: '该快递单号已在列表中，等待提交',
-  /** A command barcode of /admin/scan scanned here. */
-  commandElsewhere: '这是扫描入库页面的指令条码，不是快递单号',
-  /** A product's code scanned as a tracking id: that product is chosen instead (decision 074). */
+  /** The chosen product's own code scanned again: no row (decision 074), the product stays chosen. */
   productChosen: (itemName: string) => `${productCodeMessages.notTrackingId}（已选择商品：${itemName}）`,
+  /** A product chosen by its code, or from the choice (decision 085). */
+  itemChosen: (itemName: string) => `已选择商品：${itemName}，请扫描包裹的快递单号`,
+  /** Several products have the scanned code: the clerk types the number of one, then Enter. */
+  chooseAmong: (n: number) => `此UPC对应 ${n} 个商品：按数字键 1–${n} 后回车选择，或扫描「取消」`,
+  /** A scan while the choice is open that is neither a number of it nor a product code. */
+  chooseFirst: (n: number) => `请先选择商品：按数字键 1–${n} 后回车，或扫描「取消」`,
+  choiceCancelled: '已取消选择商品',
+  /** The 提交 command barcode. */
+  submitted: (n: number) => `已提交 ${n} 条待提交记录`,
+  nothingToSubmit: '没有待提交的记录',
+  /** The 下一个包裹 command barcode: each tracking id is a parcel here; what waited is submitted. */
+  nextParcel: (n: number) => (n > 0 ? `已提交 ${n} 条待提交记录，请扫描下一个包裹的快递单号` : '请扫描下一个包裹的快递单号'),
+  /** The 取消 command barcode: the newest pending row (the last scan) is deleted. */
+  undone: (trackingId: string) => `已撤销扫描：${trackingId} 已删除`,
+  nothingToUndo: '没有可撤销的扫描：已提交的记录不能撤销',
   /** A matched row: whose task it matched. */
   matchedTo: (member: string, taskId: string) => `已匹配：${member} 的任务 ${taskId}`,
 } as const;
+
+/** At most this many products are offered for one code (the digit keys 1-9); more are found with the search. */
+export const CHOICES_MAX = 9;
 
 /** The retry backoff: 1 s doubling to at most 60 s. */
 export const RETRY_BASE_MS = 1000;
@@ -90,8 +108,23 @@ export type Scan2Notice =
   | { kind: 'accepted'; code: string }
   | { kind: 'duplicate'; code: string; message: string }
   | { kind: 'refused'; code: string; message: string }
-  /** The code was a loaded product's code: that product is now the chosen one. */
-  | { kind: 'product'; code: string; message: string };
+  /** The chosen product's own code: it stays chosen, no row (a warning). */
+  | { kind: 'product'; code: string; message: string }
+  /** A product is now the chosen one (by its code or from the choice). */
+  | { kind: 'chosen'; message: string }
+  /** Several products have the code: the choice is open. */
+  | { kind: 'choose'; code: string; message: string }
+  /** What a command barcode did. */
+  | { kind: 'command'; message: string };
+
+/** A catalog item the product search found for a code (its status: open items are offered first). */
+export type Scan2Candidate = Scan2Item & { status?: string };
+
+/** The products of a scanned code, offered with the digit keys 1-9. */
+export interface Scan2Choice {
+  code: string;
+  items: Scan2Item[];
+}
 
 export interface Scan2Context {
   item: Scan2Item | null;
@@ -102,6 +135,12 @@ export interface Scan2Context {
   retryRound: number;
   /** The row being checked or sent. */
   currentKey: number | null;
+  /** The code the catalog is being asked about (a valid GTIN of no loaded product), with its time. */
+  vetting: { code: string; at?: number } | null;
+  /** Scans that came while the catalog was asked: taken in order once it answered. */
+  held: { code: string; at?: number }[];
+  /** The open choice between products of one code. */
+  choice: Scan2Choice | null;
 }
 
 /** What the page restores from storage. */
@@ -114,6 +153,11 @@ export interface Scan2Input {
 export type Scan2Event =
   | { type: 'item.select'; item: Scan2Item | null }
   | { type: 'scan.code'; code: string; at?: number }
+  /** A code the catalog said is no product: taken as a tracking id (raised by the machine). */
+  | { type: 'scan.tracking'; code: string; at?: number }
+  /** One of the open choice's products, by its place (0-based). */
+  | { type: 'choice.pick'; index: number }
+  | { type: 'choice.cancel' }
   | { type: 'row.submit'; key: number }
   | { type: 'row.delete'; key: number }
   | { type: 'rows.submitPending' }
@@ -165,8 +209,12 @@ const normalize = (code: string) => code.trim();
 export type ScanVerdict =
   | { ok: true; code: string }
   | { ok: false; kind: 'refused' | 'duplicate' | 'ignored'; message: string }
-  /** A loaded product's code: that product is chosen, no row is made. */
-  | { ok: false; kind: 'product'; message: string; item: Scan2Item };
+  /** A command barcode of the stations (SCAN_COMMANDS): never a tracking id. */
+  | { ok: false; kind: 'command'; command: ScanCommand }
+  /** A loaded product's code: that product is chosen ('product': it already was), no row is made. */
+  | { ok: false; kind: 'product' | 'select'; message: string; item: Scan2Item }
+  /** A valid GTIN of no loaded product: the catalog is asked whether it is a product's code. */
+  | { ok: false; kind: 'catalog' };
 
 /** The products the station has loaded: the chosen one, then those of its rows, newest first. */
 export function loadedItems(context: Pick<Scan2Context, 'item' | 'rows'>): Scan2Item[] {
@@ -178,21 +226,56 @@ export function loadedItems(context: Pick<Scan2Context, 'item' | 'rows'>): Scan2
   return out;
 }
 
-/** Whether a scanned code becomes a row. */
-export function scanVerdict(context: Pick<Scan2Context, 'item' | 'rows'>, raw: string): ScanVerdict {
+/**
+ * What a scanned code is: a command, a product's code, a code to ask the catalog about, or a tracking
+ * id that becomes a row (or is refused). `catalogAsked`: the catalog said the code names no product.
+ */
+export function scanVerdict(context: Pick<Scan2Context, 'item' | 'rows'>, raw: string, catalogAsked = false): ScanVerdict {
+  // A command barcode (printed sheets lie beside both stations) is never a tracking id.
+  const command = scanCommandOf(raw);
+  if (command) return { ok: false, kind: 'command', command };
   // The tracking id's canonical key (decision 097), as the server stores it: a repeat compares keys.
   const code = canonicalTrackingId(raw);
   if (code === '') return { ok: false, kind: 'ignored', message: '' };
-  // A command barcode of /admin/scan (printed sheets lie beside both stations) is never a tracking id.
-  if (scanCommandOf(raw)) return { ok: false, kind: 'refused', message: scan2Messages.commandElsewhere };
-  // A product's own code (a camera held on the box, not its label) chooses that product (decision 074).
+  // A product's own code chooses that product (decisions 074, 085).
   const product = loadedItems(context).find((item) => isCatalogProductCode(code, [item.upc]));
-  if (product) return { ok: false, kind: 'product', message: scan2Messages.productChosen(product.itemName), item: product };
-  if (!context.item) return { ok: false, kind: 'refused', message: scan2Messages.itemRequired };
+  if (product) {
+    const again = product.id === context.item?.id;
+    const message = again ? scan2Messages.productChosen(product.itemName) : scan2Messages.itemChosen(product.itemName);
+    return { ok: false, kind: again ? 'product' : 'select', message, item: product };
+  }
   const listed = context.rows.find((row) => isLive(row) && row.trackingId === code);
+  // A valid GTIN may be a product of the catalog not loaded yet (a tracking id already listed is not).
+  if (!catalogAsked && !listed && gtinForms(code).length > 0) return { ok: false, kind: 'catalog' };
+  if (!context.item) return { ok: false, kind: 'refused', message: scan2Messages.itemRequired };
   if (listed) return { ok: false, kind: 'duplicate', message: isSubmitted(listed) ? scan2Messages.duplicate : scan2Messages.waiting };
   return { ok: true, code };
 }
+
+/**
+ * The products offered for a scanned code: the catalog items whose upc is that code (however written),
+ * the open ones when there are any, at most CHOICES_MAX. One is chosen without asking.
+ */
+export function productChoices(code: string, candidates: readonly Scan2Candidate[]): Scan2Item[] {
+  const mine = candidates.filter((item) => isCatalogProductCode(code, [item.upc]));
+  const open = mine.filter((item) => item.status === undefined || item.status === 'open');
+  return (open.length > 0 ? open : mine).slice(0, CHOICES_MAX).map(({ id, itemName, upc }) => ({ id, itemName, upc }));
+}
+
+/** The product a scan picks from the open choice: its number 1-9 typed then Enter, or null. */
+export function choiceByDigit(choice: Scan2Choice | null, raw: string): Scan2Item | null {
+  const typed = raw.trim();
+  if (!choice || !/^[1-9]$/.test(typed)) return null;
+  return choice.items[Number(typed) - 1] ?? null;
+}
+
+/** The rows with every pending one queued for sending (the next scan, 提交, or the button). */
+const submitAllPending = (rows: Scan2Row[]) => rows.map((r) => (r.status === SCAN2_STATUS.pending ? { ...r, status: SCAN2_STATUS.submitting } : r));
+
+const pendingCount = (rows: readonly Scan2Row[]) => rows.filter((r) => r.status === SCAN2_STATUS.pending).length;
+
+/** The newest pending row: the last scan, still to be taken back by 取消. */
+export const lastPendingRow = (rows: readonly Scan2Row[]) => rows.findLast((r) => r.status === SCAN2_STATUS.pending) ?? null;
 
 /** A record of the row's product: its upc however written (decision 075), or its item when the row has no upc. */
 const sameProduct = (record: Scan2Record, row: Pick<Scan2Row, 'upc' | 'itemId'>) =>
@@ -277,15 +360,58 @@ function restoreRows(rows: readonly Scan2Row[] | undefined): Scan2Row[] {
   return (rows ?? []).map((row) => ({ ...row }));
 }
 
+// The guards and notices of the scan events (scan.code, scan.tracking: the transitions that use them
+// are on those events alone, so their code is read without asking the event's type again).
+type GuardArgs = { context: Scan2Context; event: Scan2Event };
+const codeOf = (event: Scan2Event) => (event as { code: string }).code;
+
+/** What a scan event's code is (scan.tracking: the catalog said it names no product). */
+const verdictOf = (context: Scan2Context, event: Scan2Event): ScanVerdict => scanVerdict(context, codeOf(event), event.type === 'scan.tracking');
+
+type VerdictKind = Exclude<ScanVerdict, { ok: true }>['kind'] | 'row';
+const verdictIs =
+  (...kinds: VerdictKind[]) =>
+  ({ context, event }: GuardArgs) => {
+    const verdict = verdictOf(context, event);
+    return kinds.includes(verdict.ok ? 'row' : verdict.kind);
+  };
+const commandIs =
+  (command: ScanCommand) =>
+  ({ event }: GuardArgs) =>
+    scanCommandOf(codeOf(event)) === command;
+
+/** The notice of a scan that made no row: what it was, the code as scanned (without blanks), the verdict's words. */
+const scanNotice =
+  (kind: 'product' | 'duplicate' | 'refused') =>
+  ({ context, event }: GuardArgs) => ({ kind, code: normalize(codeOf(event)), message: (verdictOf(context, event) as { message: string }).message });
+
+/** A product chosen: by its code, or from the choice. */
+const chosen = (item: Scan2Item) => ({ item, notice: { kind: 'chosen' as const, message: scan2Messages.itemChosen(item.itemName) } });
+
+const command = (message: string) => ({ kind: 'command' as const, message });
+
 // ---------------------------------------------------------------- the machine
 
 /**
  * The rules of the screen:
  * - A product must be chosen before a scan is taken ('请选择商品'). Each row keeps the product it was
  *   scanned with, so changing the product never changes rows already scanned.
- * - A product code is not a tracking id (decision 074): a scanned code that is a valid GTIN of a
- *   loaded product (the chosen one, or one of the rows') makes no row: that product is chosen, with
- *   productChosen and the productCode sound. The server refuses a catalog product code on add too.
+ * - A product's code chooses it (decision 085), with the scanner alone: a valid GTIN that is a loaded
+ *   product's code (the chosen one, or one of the rows') is decided at once; any other valid GTIN is
+ *   first asked of the catalog (`findItems`; scans meanwhile wait and are taken in order after). One
+ *   product (the only open one) is chosen: itemChosen and the accepted sound. Several: the choice
+ *   opens (chooseAmong, the `unknown` sound, the sound of a product to be named by the clerk); the
+ *   clerk types its number 1-9 and Enter (or picks it on the screen); 取消 closes it; another product
+ *   code is taken as such; anything else is refused (chooseFirst) so that no parcel goes in under a
+ *   product nobody chose. No product, or a catalog that does not answer: the code is a tracking id
+ *   (the server refuses a catalog product code on add, decision 074).
+ * - The chosen product's own code again makes no row (decision 074: a scanner that missed the
+ *   courier label): productChosen and the productCode sound.
+ * - Command barcodes (SCAN_COMMANDS, the same as /admin/scan's): 提交 submits every pending row
+ *   (nothingToSubmit when none); 下一个包裹 does the same and asks for the next parcel (each tracking
+ *   id is a parcel here); 取消 closes an open choice, else deletes the newest pending row (the last
+ *   scan: only pending rows may be deleted), else says there is nothing to take back. A command is
+ *   never a tracking id.
  * - Each scanned tracking id becomes a row in status 0 (pending). A tracking id already in the list
  *   (in any status but 9 deleted) is refused: 'tracking已提交过' when that row really reached the
  *   server (2, 4, 5), '该Tracking已在列表中，等待提交' while it has not (0, 1, 3): nothing was
@@ -326,6 +452,10 @@ export const scan2Machine = setup({
     addScan: fromPromise<Scan2Record[], AddInput>(async () => {
       throw new Error('addScan not provided');
     }),
+    /** The catalog items whose upc is the code (GET /api/item/info/like/{q}, exact upc). */
+    findItems: fromPromise<Scan2Candidate[], { upc: string }>(async () => {
+      throw new Error('findItems not provided');
+    }),
   },
   actions: {
     /** The page's sound (null: none); the banner reads `notice`. */
@@ -333,27 +463,36 @@ export const scan2Machine = setup({
     requeueFailed: assign({
       rows: ({ context }) => context.rows.map((r) => (r.status === SCAN2_STATUS.failed && r.retryable ? { ...r, status: SCAN2_STATUS.submitting } : r)),
     }),
+    /**
+     * The scans held while the catalog was asked, in order; first the asked code itself as a tracking
+     * id when the catalog named no product of it (`asTracking`).
+     */
+    replayHeld: enqueueActions(({ context, enqueue }, params: { asTracking: boolean }) => {
+      if (params.asTracking) enqueue.raise({ type: 'scan.tracking', code: context.vetting!.code, at: context.vetting!.at });
+      for (const scan of context.held) enqueue.raise({ type: 'scan.code', code: scan.code, at: scan.at });
+      enqueue.assign({ held: [], vetting: null });
+    }),
   },
   delays: {
     retryDelay: ({ context }) => retryDelayOf(context.retryRound),
   },
   guards: {
-    isAccepted: ({ context, event }) => event.type === 'scan.code' && scanVerdict(context, event.code).ok,
-    isDuplicateScan: ({ context, event }) => {
-      if (event.type !== 'scan.code') return false;
-      const verdict = scanVerdict(context, event.code);
-      return !verdict.ok && verdict.kind === 'duplicate';
-    },
-    isProductScan: ({ context, event }) => {
-      if (event.type !== 'scan.code') return false;
-      const verdict = scanVerdict(context, event.code);
-      return !verdict.ok && verdict.kind === 'product';
-    },
-    isRefusedScan: ({ context, event }) => {
-      if (event.type !== 'scan.code') return false;
-      const verdict = scanVerdict(context, event.code);
-      return !verdict.ok && verdict.kind === 'refused';
-    },
+    isAccepted: verdictIs('row'),
+    isDuplicateScan: verdictIs('duplicate'),
+    isProductScan: verdictIs('product'),
+    isSelectScan: verdictIs('select'),
+    isCatalogScan: verdictIs('catalog'),
+    isRefusedScan: verdictIs('refused'),
+    /** While the choice is open, a code that is a product's (or may be): it replaces the choice. */
+    isProductLikeScan: verdictIs('product', 'select', 'catalog'),
+    /** While the choice is open, a code that would be a tracking id. */
+    isTrackingLikeScan: verdictIs('row', 'duplicate', 'refused'),
+    isSubmitCommand: commandIs('submit'),
+    isNextParcelCommand: commandIs('nextParcel'),
+    isCancelCommand: commandIs('cancel'),
+    isChoiceDigit: ({ context, event }) => choiceByDigit(context.choice, codeOf(event)) !== null,
+    /** On choice.pick, only while the choice is open. */
+    isChoiceIndex: ({ context, event }) => context.choice!.items[(event as { index: number }).index] !== undefined,
     isPendingRow: ({ context, event }) =>
       (event.type === 'row.submit' || event.type === 'row.delete') && context.rows.some((row) => row.key === event.key && canSubmitRow(row)),
     hasPendingRows: ({ context }) => context.rows.some((row) => row.status === SCAN2_STATUS.pending),
@@ -370,72 +509,12 @@ export const scan2Machine = setup({
     notice: null,
     retryRound: 0,
     currentKey: null,
+    vetting: null,
+    held: [],
+    choice: null,
   }),
   on: {
     'item.select': { actions: assign({ item: ({ event }) => event.item, notice: null }) },
-    'scan.code': [
-      {
-        guard: 'isAccepted',
-        actions: [
-          assign(({ context, event }) => {
-            const code = canonicalTrackingId(event.code);
-            const item = context.item!;
-            const row: Scan2Row = {
-              key: context.nextKey,
-              trackingId: code,
-              itemId: item.id,
-              itemName: item.itemName,
-              upc: item.upc,
-              status: SCAN2_STATUS.pending,
-              message: '',
-              retryable: true,
-              attempts: 0,
-              sent: false,
-              scannedAt: event.at ?? 0,
-            };
-            // The next scan submits what was pending.
-            const earlier = context.rows.map((r) => (r.status === SCAN2_STATUS.pending ? { ...r, status: SCAN2_STATUS.submitting } : r));
-            return { rows: trimSettled([...earlier, row]), nextKey: context.nextKey + 1, notice: { kind: 'accepted' as const, code } };
-          }),
-          { type: 'feedback', params: { kind: 'accepted' } },
-        ],
-      },
-      {
-        guard: 'isProductScan',
-        actions: [
-          assign(({ context, event }) => {
-            const verdict = scanVerdict(context, event.code);
-            if (verdict.ok || verdict.kind !== 'product') return {};
-            return { item: verdict.item, notice: { kind: 'product' as const, code: normalize(event.code), message: verdict.message } };
-          }),
-          { type: 'feedback', params: { kind: 'productCode' } },
-        ],
-      },
-      {
-        guard: 'isDuplicateScan',
-        actions: [
-          assign({
-            notice: ({ context, event }) => {
-              const verdict = scanVerdict(context, event.code);
-              return { kind: 'duplicate' as const, code: normalize(event.code), message: verdict.ok ? '' : verdict.message };
-            },
-          }),
-          { type: 'feedback', params: { kind: 'duplicate' } },
-        ],
-      },
-      {
-        guard: 'isRefusedScan',
-        actions: [
-          assign({
-            notice: ({ context, event }) => {
-              const verdict = scanVerdict(context, event.code);
-              return { kind: 'refused' as const, code: normalize(event.code), message: verdict.ok ? '' : verdict.message };
-            },
-          }),
-          { type: 'feedback', params: { kind: 'failed' } },
-        ],
-      },
-    ],
     'row.submit': {
       guard: 'isPendingRow',
       actions: assign({ rows: ({ context, event }) => patchRow(context.rows, event.key, () => ({ status: SCAN2_STATUS.submitting })) }),
@@ -446,13 +525,199 @@ export const scan2Machine = setup({
     },
     'rows.submitPending': {
       guard: 'hasPendingRows',
-      actions: assign({
-        rows: ({ context }) => context.rows.map((r) => (r.status === SCAN2_STATUS.pending ? { ...r, status: SCAN2_STATUS.submitting } : r)),
-      }),
+      actions: assign({ rows: ({ context }) => submitAllPending(context.rows) }),
     },
     'rows.clearSettled': { actions: assign({ rows: ({ context }) => context.rows.filter(isUnsettled) }) },
   },
   states: {
+    /** What a scan is: a command, a product's code (asked of the catalog, a choice), or a tracking id. */
+    scanner: {
+      initial: 'ready',
+      on: {
+        // The command barcodes, wherever the scanner is (a child state may take them first).
+        'scan.code': [
+          {
+            guard: and(['isSubmitCommand', 'hasPendingRows']),
+            actions: [
+              assign(({ context }) => ({ rows: submitAllPending(context.rows), notice: command(scan2Messages.submitted(pendingCount(context.rows))) })),
+              { type: 'feedback', params: { kind: 'accepted' } },
+            ],
+          },
+          {
+            guard: 'isSubmitCommand',
+            actions: [assign({ notice: command(scan2Messages.nothingToSubmit) }), { type: 'feedback', params: { kind: 'duplicate' } }],
+          },
+          {
+            guard: 'isNextParcelCommand',
+            actions: [
+              assign(({ context }) => ({ rows: submitAllPending(context.rows), notice: command(scan2Messages.nextParcel(pendingCount(context.rows))) })),
+              { type: 'feedback', params: { kind: 'accepted' } },
+            ],
+          },
+          {
+            guard: and(['isCancelCommand', 'hasPendingRows']),
+            actions: [
+              assign(({ context }) => {
+                const row = lastPendingRow(context.rows)!;
+                return {
+                  rows: patchRow(context.rows, row.key, () => ({ status: SCAN2_STATUS.deleted })),
+                  notice: command(scan2Messages.undone(row.trackingId)),
+                };
+              }),
+              { type: 'feedback', params: { kind: 'accepted' } },
+            ],
+          },
+          {
+            guard: 'isCancelCommand',
+            actions: [assign({ notice: command(scan2Messages.nothingToUndo) }), { type: 'feedback', params: { kind: 'duplicate' } }],
+          },
+        ],
+      },
+      states: {
+        ready: {
+          // Whatever closed the choice (its exit would clear it before the pick's actions read it).
+          entry: assign({ choice: null }),
+          on: {
+            // A scanned code (scan.code) or one the catalog named no product of (scan.tracking).
+            'scan.*': [
+              {
+                guard: 'isAccepted',
+                actions: [
+                  assign(({ context, event }) => {
+                    const code = canonicalTrackingId(event.code);
+                    const item = context.item!;
+                    const row: Scan2Row = {
+                      key: context.nextKey,
+                      trackingId: code,
+                      itemId: item.id,
+                      itemName: item.itemName,
+                      upc: item.upc,
+                      status: SCAN2_STATUS.pending,
+                      message: '',
+                      retryable: true,
+                      attempts: 0,
+                      sent: false,
+                      scannedAt: event.at ?? 0,
+                    };
+                    // The next scan submits what was pending.
+                    return {
+                      rows: trimSettled([...submitAllPending(context.rows), row]),
+                      nextKey: context.nextKey + 1,
+                      notice: { kind: 'accepted' as const, code },
+                    };
+                  }),
+                  { type: 'feedback', params: { kind: 'accepted' } },
+                ],
+              },
+              {
+                guard: 'isProductScan',
+                actions: [assign({ notice: scanNotice('product') }), { type: 'feedback', params: { kind: 'productCode' } }],
+              },
+              {
+                guard: 'isSelectScan',
+                actions: [
+                  assign(({ context, event }) => chosen((verdictOf(context, event) as { item: Scan2Item }).item)),
+                  { type: 'feedback', params: { kind: 'accepted' } },
+                ],
+              },
+              {
+                guard: 'isCatalogScan',
+                target: 'vetting',
+                actions: assign({ vetting: ({ event }) => ({ code: canonicalTrackingId(event.code), at: event.at }) }),
+              },
+              {
+                guard: 'isDuplicateScan',
+                actions: [assign({ notice: scanNotice('duplicate') }), { type: 'feedback', params: { kind: 'duplicate' } }],
+              },
+              {
+                guard: 'isRefusedScan',
+                actions: [assign({ notice: scanNotice('refused') }), { type: 'feedback', params: { kind: 'failed' } }],
+              },
+            ],
+          },
+        },
+        /** The catalog is asked whether a valid GTIN is a product's code; scans meanwhile wait. */
+        vetting: {
+          on: {
+            'scan.code': { actions: assign({ held: ({ context, event }) => [...context.held, { code: event.code, at: event.at }] }) },
+          },
+          invoke: {
+            src: 'findItems',
+            input: ({ context }) => ({ upc: context.vetting!.code }),
+            onDone: [
+              {
+                guard: ({ context, event }) => productChoices(context.vetting!.code, event.output).length === 1,
+                target: 'ready',
+                actions: [
+                  assign(({ context, event }) => chosen(productChoices(context.vetting!.code, event.output)[0]!)),
+                  { type: 'feedback', params: { kind: 'accepted' } },
+                  { type: 'replayHeld', params: { asTracking: false } },
+                ],
+              },
+              {
+                guard: ({ context, event }) => productChoices(context.vetting!.code, event.output).length > 1,
+                target: 'choosing',
+                actions: [
+                  assign(({ context, event }) => {
+                    const code = context.vetting!.code;
+                    const items = productChoices(code, event.output);
+                    return { choice: { code, items }, notice: { kind: 'choose' as const, code, message: scan2Messages.chooseAmong(items.length) } };
+                  }),
+                  // The sound of a product the clerk must name (/admin/scan's unknown product).
+                  { type: 'feedback', params: { kind: 'unknown' } },
+                  { type: 'replayHeld', params: { asTracking: false } },
+                ],
+              },
+              { target: 'ready', actions: { type: 'replayHeld', params: { asTracking: true } } },
+            ],
+            // Not found out: a tracking id (the server refuses a catalog product code on add).
+            onError: { target: 'ready', actions: { type: 'replayHeld', params: { asTracking: true } } },
+          },
+        },
+        /** Several products have the scanned code: the clerk names one by its number (1-9, Enter). */
+        choosing: {
+          on: {
+            'scan.code': [
+              {
+                guard: 'isChoiceDigit',
+                target: 'ready',
+                actions: [
+                  assign(({ context, event }) => chosen(choiceByDigit(context.choice, event.code)!)),
+                  { type: 'feedback', params: { kind: 'accepted' } },
+                ],
+              },
+              {
+                guard: 'isCancelCommand',
+                target: 'ready',
+                actions: [assign({ notice: command(scan2Messages.choiceCancelled) }), { type: 'feedback', params: { kind: 'accepted' } }],
+              },
+              // Another product's code replaces the choice.
+              { guard: 'isProductLikeScan', target: 'ready', actions: raise(({ event }) => event) },
+              {
+                guard: 'isTrackingLikeScan',
+                actions: [
+                  assign({
+                    notice: ({ context, event }) => ({
+                      kind: 'refused' as const,
+                      code: normalize(event.code),
+                      message: scan2Messages.chooseFirst(context.choice!.items.length),
+                    }),
+                  }),
+                  { type: 'feedback', params: { kind: 'failed' } },
+                ],
+              },
+            ],
+            'choice.pick': {
+              guard: 'isChoiceIndex',
+              target: 'ready',
+              actions: [assign(({ context, event }) => chosen(context.choice!.items[event.index]!)), { type: 'feedback', params: { kind: 'accepted' } }],
+            },
+            'choice.cancel': { target: 'ready', actions: assign({ notice: command(scan2Messages.choiceCancelled) }) },
+            'item.select': { target: 'ready', actions: assign({ item: ({ event }) => event.item, notice: null }) },
+          },
+        },
+      },
+    },
     /** Sends the queued rows one at a time: check, then add. */
     sender: {
       initial: 'idle',

@@ -10,10 +10,14 @@ import { multipart, xlsxOf } from '../server/support/sheets.ts';
 import { SCAN_COMMANDS } from '../../machines/scan.machine.ts';
 
 /*
- *   a) /admin/scan2: the admin picks a product and scans 20 parcels back to back, the page's main
- *      thread stalled for 300 ms in the middle of two codes (the first, before the page knows the
- *      scanner's Enter, and the eleventh); the server holds each of the 20 exactly once, none split
- *      or doubled, and the page shows every row settled (the one a member recorded as matched).
+ *   a) /admin/scan2 with the scanner alone: the admin scans the product's UPC (which chooses it) and
+ *      20 parcels back to back, the page's main thread stalled for 300 ms in the middle of two codes
+ *      (the first, before the page knows the scanner's Enter, and the eleventh), then the 提交
+ *      command barcode; the server holds each of the 20 exactly once, none split or doubled, and the
+ *      page shows every row settled (the one a member recorded as matched).
+ *   a2) /admin/scan2 on a phone (390 px), scanner alone: a UPC two products share offers both by
+ *      number (the clerk types its number and Enter), a misread label is taken back with 取消, 提交 sends the
+ *      last parcel and 下一个包裹 asks for the next.
  *   b) /admin/scan: one parcel with five products, some scanned several times to raise the count,
  *      one UPC shared by two products so the admin must pick; the server holds the 5 rows with the
  *      scanned counts.
@@ -28,8 +32,15 @@ import { SCAN_COMMANDS } from '../../machines/scan.machine.ts';
 const ADMIN = { mail: 'keeper@e2e.test', password: 'keeper-pass-1' };
 const MEMBER = { mail: 'receiver@e2e.test', password: 'receiver-pass-1', nickName: '采购员小陈' };
 
-/** The product of the scan2 burst. */
-const SINGLE = { itemName: 'E2E 移动电源', productId: 'E2E-PB-100', upc: '690000000100' };
+/** The product of the scan2 burst (its UPC a valid GTIN: the scanner chooses it by that). */
+const SINGLE = { itemName: 'E2E 移动电源', productId: 'E2E-PB-100', upc: '690000000102' };
+/** Two products of one UPC, received on a phone in a2). */
+const SHARED = [
+  { itemName: 'E2E 耳机（黑）', productId: 'E2E-EP-301', upc: '690000000300' },
+  { itemName: 'E2E 耳机（白）', productId: 'E2E-EP-302', upc: '690000000300' },
+] as const;
+/** The parcels of a2); the third is a misread label, taken back. */
+const PHONE = ['1ZE2E0000000930001', '1ZE2E0000000930002', '1ZE2E0000000930099', '1ZE2E0000000930003'] as const;
 /** The products of the /admin/scan parcel; the third UPC belongs to two products (TWIN too). */
 const PARCEL = [
   { itemName: 'E2E 数据线', productId: 'E2E-CB-201', upc: '690000000201' },
@@ -57,7 +68,7 @@ const LOOP = Array.from({ length: 5 }, (_, i) => `9400E2E00000000001${String(i +
 const stage = useStage({ admin: ADMIN });
 const { server, sink, browser, api } = stage;
 let adminToken: string;
-const itemIds = { single: 0, parcel: [] as number[], twin: 0 };
+const itemIds = { single: 0, parcel: [] as number[], twin: 0, shared: [] as number[] };
 
 interface ClaimedTask {
   id: number;
@@ -82,6 +93,7 @@ async function seed() {
   itemIds.single = await createItem(SINGLE);
   for (const item of PARCEL) itemIds.parcel.push(await createItem(item));
   itemIds.twin = await createItem(TWIN);
+  for (const item of SHARED) itemIds.shared.push(await createItem(item));
 
   const memberId = await inviteAndRegister(server, sink, adminToken, MEMBER);
   const group = await api.post<{ id: number }>(adminToken, '/api/usergroup/update', { groupName: 'E2E 收货组', remark: '' });
@@ -201,7 +213,7 @@ async function scanWithStall(page: Page, code: string, ms: number) {
 const SETTLES = { timeout: 15_000, interval: 50 };
 
 describe('receiving with a USB scanner in the browser', () => {
-  it('a) /admin/scan2: 20 parcels scanned back to back, the page stalled in the middle of codes, are all recorded exactly once, and the page shows them settled', async () => {
+  it('a) /admin/scan2 with the scanner alone: the product by its UPC, 20 parcels back to back with the page stalled in the middle of codes, 提交 by its command barcode; all recorded exactly once and shown settled', async () => {
     const admin = await scanningPage();
     const a = admin.page;
     onTestFailed(() => whatWasOnScreen(a, 'a'));
@@ -211,9 +223,9 @@ describe('receiving with a USB scanner in the browser', () => {
     });
     await openLoggedIn(a, server, '/admin/scan2', ADMIN);
     await a.getByRole('heading', { name: '单品扫描' }).waitFor();
-    await says(a, '请选择商品后扫描快递单号');
+    await says(a, '请扫描商品的UPC或选择商品，然后扫描快递单号');
 
-    // A scan before a product is picked is refused, and nothing is listed.
+    // A scan before a product is chosen is refused, and nothing is listed.
     await scannerReady(a);
     await scanKeys(a, BURST[0]!);
     await expect(says(a, '请选择商品')).resolves.toBe('error');
@@ -221,11 +233,10 @@ describe('receiving with a USB scanner in the browser', () => {
     await expect(table.getByRole('row').count()).resolves.toBe(2); // header + "empty"
     await shot(a, 'receiving-01-scan2-no-product');
 
-    // Pick the product in the search, then the scanner has the focus back.
-    await a.getByLabel('商品', { exact: true }).fill('移动电源');
-    await a.getByRole('option', { name: new RegExp(SINGLE.itemName) }).click();
-    await expect(a.getByLabel('商品', { exact: true }).inputValue()).resolves.toBe(`${SINGLE.itemName}（${SINGLE.upc}）`);
-    await says(a, '请扫描包裹的快递单号');
+    // The product's UPC, scanned from its box, chooses it; the scanner keeps the focus.
+    await scanKeys(a, SINGLE.upc);
+    await expect(says(a, `已选择商品：${SINGLE.itemName}，请扫描包裹的快递单号`)).resolves.toBe('ok');
+    await expect.poll(() => a.getByLabel('商品', { exact: true }).inputValue(), SETTLES).toBe(`${SINGLE.itemName}（${SINGLE.upc}）`);
     await scannerReady(a);
 
     // The burst: twenty parcels, one after the other, no pause beyond the scanner's own key delay;
@@ -236,12 +247,12 @@ describe('receiving with a USB scanner in the browser', () => {
       else await scanKeys(a, code);
     }
 
-    // Each scan sent the one before it; the last waits for the next scan or the button.
+    // Each scan sent the one before it; the last waits for the next scan or the 提交 command barcode.
     await says(a, `已扫描 ${BURST.at(-1)!}`);
-    const submitPending = a.getByRole('button', { name: '提交待提交（1）' });
-    await submitPending.waitFor();
+    await a.getByRole('button', { name: '提交待提交（1）' }).waitFor();
     await shot(a, 'receiving-02-scan2-burst');
-    await submitPending.click();
+    await scanKeys(a, SCAN_COMMANDS.submit);
+    await says(a, '已提交 1 条待提交记录');
     const summary = a.getByText(/^待提交 \d+ · 提交中 \d+ · 失败 \d+ · 已完成 \d+$/);
     await a.getByText('待提交 0 · 提交中 0 · 失败 0 · 已完成 20', { exact: true }).waitFor();
     await expect(summary.count()).resolves.toBe(1);
@@ -274,6 +285,63 @@ describe('receiving with a USB scanner in the browser', () => {
     await expect(list.getByRole('row').count()).resolves.toBe(1 + 20);
     await shot(a, 'receiving-04-tracking-list');
 
+    expect(admin.errors).toEqual([]);
+    await admin.close();
+  });
+
+  it('a2) /admin/scan2 on a phone with the scanner alone: a UPC two products share chosen by its number, a misread label taken back, 提交 and 下一个包裹 by their command barcodes', async () => {
+    const admin = await newPage(browser, { width: 390, height: 844 });
+    const a = admin.page;
+    onTestFailed(() => whatWasOnScreen(a, 'a2'));
+    await openLoggedIn(a, server, '/admin/scan2', ADMIN);
+    await a.getByRole('heading', { name: '单品扫描' }).waitFor();
+    await scannerReady(a);
+
+    // The shared UPC: both products offered by number; the clerk types 2 and Enter.
+    await scanKeys(a, SHARED[0].upc);
+    await expect(says(a, `${SHARED[0].upc}：此UPC对应 2 个商品：按数字键 1–2 后回车选择，或扫描「取消」`)).resolves.toBe('warn');
+    const choice = a.getByRole('region', { name: `选择UPC ${SHARED[0].upc} 的商品` });
+    // Listed as the product search orders them, each with its number.
+    const options = await choice.getByRole('button').allTextContents();
+    expect(options.at(-1)).toBe('取消');
+    expect(options.slice(0, -1).map((text) => text.slice(0, 3))).toEqual(['1. ', '2. ']);
+    expect(
+      options
+        .slice(0, -1)
+        .map((text) => text.slice(3))
+        .sort(),
+    ).toEqual(SHARED.map((item) => `${item.itemName}（${item.upc}）`).sort());
+    const number = options.findIndex((text) => text.includes(SHARED[1].itemName)) + 1;
+    await shot(a, 'receiving-02a-scan2-phone-choice');
+    await scanKeys(a, String(number));
+    await expect(says(a, `已选择商品：${SHARED[1].itemName}，请扫描包裹的快递单号`)).resolves.toBe('ok');
+    await choice.waitFor({ state: 'detached' });
+
+    // Three parcels and a misread label, taken back with 取消 before it was sent.
+    const [first, second, misread, last] = PHONE;
+    await scanKeys(a, first);
+    await scanKeys(a, second);
+    await scanKeys(a, misread);
+    await says(a, `已扫描 ${misread}`);
+    await scanKeys(a, SCAN_COMMANDS.cancel);
+    await expect(says(a, `已撤销扫描：${misread} 已删除`)).resolves.toBe('info');
+    await scanKeys(a, last);
+    await says(a, `已扫描 ${last}`);
+    await scanKeys(a, SCAN_COMMANDS.submit);
+    await says(a, '已提交 1 条待提交记录');
+    await a.getByText('待提交 0 · 提交中 0 · 失败 0 · 已完成 3', { exact: true }).waitFor();
+    await scanKeys(a, SCAN_COMMANDS.nextParcel);
+    await says(a, '请扫描下一个包裹的快递单号');
+    // The page fits the phone: only the table scrolls sideways, inside its own region.
+    await expect(a.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+    await dismissToasts(a);
+    await shot(a, 'receiving-02b-scan2-phone-done');
+
+    // The server holds the three parcels, one unit each of the product chosen; the misread label nothing.
+    for (const code of [first, second, last]) {
+      expect((await recordsOf(code)).map((r) => [r.upc, r.count, r.itemId])).toEqual([[SHARED[1].upc, 1, itemIds.shared[1]]]);
+    }
+    expect(await recordsOf(misread)).toEqual([]);
     expect(admin.errors).toEqual([]);
     await admin.close();
   });

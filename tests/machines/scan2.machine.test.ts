@@ -7,10 +7,14 @@ import {
   RETRY_MAX_MS,
   SCAN2_STATUS,
   SETTLED_ROWS_KEPT,
+  CHOICES_MAX,
   canDeleteRow,
+  choiceByDigit,
   checkOutcome,
+  lastPendingRow,
   loadedItems,
   persistedOf,
+  productChoices,
   retryDelayOf,
   scan2Machine,
   scan2Messages,
@@ -22,6 +26,7 @@ import {
   type Scan2Input,
   type Scan2Item,
   type Scan2Record,
+  type Scan2Candidate,
   type Scan2Row,
   type Scan2SendError,
 } from '../../machines/scan2.machine';
@@ -61,6 +66,8 @@ type Call =
 /** The real machine with its two calls settled by hand. */
 function harness(input: Scan2Input = {}) {
   const calls: Call[] = [];
+  /** The catalog searches (findItems), settled by hand too. */
+  const finds: { upc: string; resolve: (items: Scan2Candidate[]) => void; reject: (e: unknown) => void }[] = [];
   const feedback = vi.fn();
   const logic = scan2Machine.provide({
     actors: {
@@ -68,6 +75,9 @@ function harness(input: Scan2Input = {}) {
         ({ input }) => new Promise((resolve, reject) => calls.push({ kind: 'lookup', input, resolve, reject })),
       ),
       addScan: fromPromise<Scan2Record[], AddInput>(({ input }) => new Promise((resolve, reject) => calls.push({ kind: 'add', input, resolve, reject }))),
+      findItems: fromPromise<Scan2Candidate[], { upc: string }>(
+        ({ input }) => new Promise((resolve, reject) => finds.push({ upc: input.upc, resolve, reject })),
+      ),
     },
     actions: { feedback: (_, params) => void (params.kind && feedback(params.kind)) },
   });
@@ -101,6 +111,10 @@ function harness(input: Scan2Input = {}) {
     lookupFails: (error: Scan2SendError = { retryable: true, message: '' }) => settled(() => last('lookup').reject(error)),
     addAnswers: (records: Scan2Record[] = [record()]) => settled(() => last('add').resolve(records)),
     addFails: (error: Scan2SendError = { retryable: true, message: '' }) => settled(() => last('add').reject(error)),
+    finds,
+    /** The catalog's answer to the last search. */
+    catalogAnswers: (items: Scan2Candidate[]) => settled(() => finds.at(-1)!.resolve(items)),
+    catalogFails: () => settled(() => finds.at(-1)!.reject(new Error('offline'))),
     last,
   };
 }
@@ -138,9 +152,10 @@ describe('scan2 rules as functions', () => {
     expect(settledStatus([record({ upc: '045496883386', status: 'match' })], aRow({ upc: '0045496883386' }))).toBe(4);
   });
 
-  it('refuses a command barcode of /admin/scan: it is never a tracking id', () => {
+  it('a command barcode of /admin/scan is a command here too, in any case, never a tracking id', () => {
     const item = { id: 1, itemName: '耳机', upc: '999' };
-    expect(scanVerdict({ item, rows: [] }, 'PH-CMD-SUBMIT')).toEqual({ ok: false, kind: 'refused', message: '这是扫描入库页面的指令条码，不是快递单号' });
+    expect(scanVerdict({ item, rows: [] }, 'PH-CMD-SUBMIT')).toEqual({ ok: false, kind: 'command', command: 'submit' });
+    expect(scanVerdict({ item: null, rows: [] }, ' ph-cmd-cancel ')).toEqual({ ok: false, kind: 'command', command: 'cancel' });
     expect(scanVerdict({ item, rows: [] }, '1ZNEXT')).toEqual({ ok: true, code: '1ZNEXT' });
   });
 
@@ -477,9 +492,9 @@ describe('scan2 machine: model', () => {
       serializeState,
     });
     const reached = new Set(paths.map((p) => serializeState(p.state)));
-    expect(reached).toContain(JSON.stringify({ sender: 'checking', retry: 'idle' }));
-    expect(reached).toContain(JSON.stringify({ sender: 'sending', retry: 'idle' }));
-    expect(reached).toContain(JSON.stringify({ sender: 'idle', retry: 'waiting' }));
+    expect(reached).toContain(JSON.stringify({ scanner: 'ready', sender: 'checking', retry: 'idle' }));
+    expect(reached).toContain(JSON.stringify({ scanner: 'ready', sender: 'sending', retry: 'idle' }));
+    expect(reached).toContain(JSON.stringify({ scanner: 'ready', sender: 'idle', retry: 'waiting' }));
   });
 
   const model = createTestModel(rowSpec, { serializeState });
@@ -598,11 +613,24 @@ describe('a product code scanned on scan2', () => {
 
   it('with no product chosen, a loaded product’s code chooses it; a code that is no valid GTIN stays a tracking id', () => {
     const h = harness({ rows: [aRow({ status: SCAN2_STATUS.submitted })] });
-    expect(scanVerdict(h.snap().context, earbuds.upc)).toMatchObject({ ok: false, kind: 'product', item: earbuds });
+    expect(scanVerdict(h.snap().context, earbuds.upc)).toEqual({
+      ok: false,
+      kind: 'select',
+      message: '已选择商品：蓝牙耳机，请扫描包裹的快递单号',
+      item: earbuds,
+    });
     // charger's upc (999000111) is no GTIN: a parcel may carry that number.
     expect(scanVerdict({ item: charger, rows: [] }, charger.upc)).toEqual({ ok: true, code: charger.upc });
-    // A valid GTIN of no loaded product is a tracking id here (the server refuses a catalog product's).
-    expect(scanVerdict({ item: charger, rows: [] }, '4901234567894')).toEqual({ ok: true, code: '4901234567894' });
+    // A valid GTIN of no loaded product is asked of the catalog first; told it is no product's, it is a tracking id.
+    expect(scanVerdict({ item: charger, rows: [] }, '4901234567894')).toEqual({ ok: false, kind: 'catalog' });
+    expect(scanVerdict({ item: charger, rows: [] }, '4901234567894', true)).toEqual({ ok: true, code: '4901234567894' });
+    // Already listed (the catalog said so before): a repeat, not asked again.
+    const listed = aRow({ trackingId: '4901234567894', status: SCAN2_STATUS.pending });
+    expect(scanVerdict({ item: charger, rows: [listed] }, '4901234567894')).toEqual({ ok: false, kind: 'duplicate', message: scan2Messages.waiting });
+    expect(scanVerdict({ item: charger, rows: [{ ...listed, status: SCAN2_STATUS.deleted }] }, '4901234567894')).toEqual({ ok: false, kind: 'catalog' });
+    // No product chosen: asked all the same (that is how a product is chosen by the scanner alone).
+    expect(scanVerdict({ item: null, rows: [] }, '4901234567894')).toEqual({ ok: false, kind: 'catalog' });
+    expect(scanVerdict({ item: null, rows: [] }, '4901234567894', true)).toEqual({ ok: false, kind: 'refused', message: '请选择商品' });
   });
 });
 
@@ -617,7 +645,7 @@ describe('scan2 machine: the banner and a new row', () => {
   it('a new row carries the time it was scanned and no words yet; the banner names the accepted code', () => {
     const h = harness({ item: earbuds });
     h.actor.send({ type: 'scan.code', code: ' 1Z001 ', at: 1_764_400_000_000 });
-    expect(h.row()).toMatchObject({ status: 0, scannedAt: 1_764_400_000_000, message: '', attempts: 0 });
+    expect(h.row()).toMatchObject({ status: 0, scannedAt: 1_764_400_000_000, message: '', attempts: 0, retryable: true, sent: false });
     expect(notice(h)).toEqual({ kind: 'accepted', code: '1Z001' });
   });
 
@@ -626,8 +654,10 @@ describe('scan2 machine: the banner and a new row', () => {
     h.scan('1Z001');
     h.scan(' 1Z001 ');
     expect(notice(h)).toEqual({ kind: 'duplicate', code: '1Z001', message: '该快递单号已在列表中，等待提交' });
-    h.scan(' PH-CMD-SUBMIT ');
-    expect(notice(h)).toEqual({ kind: 'refused', code: 'PH-CMD-SUBMIT', message: '这是扫描入库页面的指令条码，不是快递单号' });
+    h.select(null);
+    h.scan(' 1Z002 ');
+    expect(notice(h)).toEqual({ kind: 'refused', code: '1Z002', message: '请选择商品' });
+    h.select(earbuds);
     h.scan(` ${earbuds.upc} `);
     expect(notice(h)).toEqual({
       kind: 'product',
@@ -872,5 +902,346 @@ describe('scan2 machine: the list', () => {
     const h = harness({ item: earbuds, nextKey: 40, rows: [aRow({ key: 1, trackingId: 'A', status: 2 })] });
     h.scan('C');
     expect(h.rows().map((r) => r.key)).toEqual([1, 40]);
+  });
+});
+
+// ------------------------------------------------------------------ by the scanner alone (decision 085)
+//
+// A product chosen by scanning its code (the catalog asked for a code no loaded product has), several
+// products of one code chosen by their number, and the command barcodes of /admin/scan.
+
+describe('scan2 rules as functions: the products of a code, a number of the choice', () => {
+  const a: Scan2Candidate = { id: 21, itemName: '钢化膜', upc: '690000000300', status: 'open' };
+  const b: Scan2Candidate = { id: 22, itemName: '防窥膜', upc: '0690000000300', status: 'open' };
+  const closed: Scan2Candidate = { id: 23, itemName: '旧款膜', upc: '690000000300', status: 'close' };
+  const other: Scan2Candidate = { id: 24, itemName: '名字里有690000000300', upc: '690000000317' };
+
+  it('offers the items of the code (however written), the open ones when there are any, at most nine', () => {
+    expect(productChoices('690000000300', [a, other, b, closed])).toEqual([
+      { id: 21, itemName: '钢化膜', upc: '690000000300' },
+      { id: 22, itemName: '防窥膜', upc: '0690000000300' },
+    ]);
+    // None open: the others (a parcel of a closed item still arrives).
+    expect(productChoices('690000000300', [closed, other])).toEqual([{ id: 23, itemName: '旧款膜', upc: '690000000300' }]);
+    // An item without a status counts as open.
+    expect(productChoices('690000000300', [{ ...a, status: undefined }, closed])).toEqual([{ id: 21, itemName: '钢化膜', upc: '690000000300' }]);
+    expect(productChoices('690000000300', [other])).toEqual([]);
+    const many = Array.from({ length: CHOICES_MAX + 3 }, (_, i) => ({ ...a, id: 100 + i }));
+    expect(productChoices('690000000300', many).map((item) => item.id)).toEqual(many.slice(0, CHOICES_MAX).map((item) => item.id));
+  });
+
+  it('a number of the choice is 1-9 as typed (blanks around it), within the products offered', () => {
+    const choice = { code: '690000000300', items: [a, b] };
+    expect(choiceByDigit(choice, '1')).toBe(a);
+    expect(choiceByDigit(choice, ' 2 ')).toBe(b);
+    for (const typed of ['3', '0', '12', '01', '1.', '1a', '', '２']) expect(choiceByDigit(choice, typed), typed).toBeNull();
+    expect(choiceByDigit(null, '1')).toBeNull();
+  });
+
+  it('the newest pending row is the one 取消 takes back', () => {
+    expect(lastPendingRow([aRow({ key: 1 }), aRow({ key: 2 }), aRow({ key: 3, status: 1 })])?.key).toBe(2);
+    expect(lastPendingRow([aRow({ key: 1, status: 2 })])).toBeNull();
+  });
+});
+
+describe('scan2 machine: a product chosen by its code', () => {
+  const film: Scan2Item = { id: 21, itemName: '钢化膜', upc: '690000000300' };
+  const privacy: Scan2Item = { id: 22, itemName: '防窥膜', upc: '690000000300' };
+  const notice = (h: ReturnType<typeof harness>) => h.snap().context.notice;
+  const scanner = (h: ReturnType<typeof harness>) => (h.snap().value as { scanner: string }).scanner;
+
+  it('with no product chosen, a product’s code is asked of the catalog and the one product is chosen, with the accepted sound; the labels then go in', async () => {
+    const h = harness();
+    h.scan(' 690000000317 ');
+    expect(scanner(h)).toBe('vetting');
+    expect(h.finds.map((f) => f.upc)).toEqual(['690000000317']);
+    await h.catalogAnswers([{ id: 24, itemName: '支架', upc: '690000000317', status: 'open' }]);
+    expect(h.snap().context.item).toEqual({ id: 24, itemName: '支架', upc: '690000000317' });
+    expect(notice(h)).toEqual({ kind: 'chosen', message: '已选择商品：支架，请扫描包裹的快递单号' });
+    expect(h.feedback.mock.calls).toEqual([['accepted']]);
+    expect(scanner(h)).toBe('ready');
+    h.scan('1Z001');
+    expect(h.rows()).toMatchObject([{ trackingId: '1Z001', itemId: 24, upc: '690000000317', status: 0 }]);
+    // Known now: its code again is the chosen product's, not asked again.
+    h.scan('690000000317');
+    expect(h.finds).toHaveLength(1);
+    expect(notice(h)?.kind).toBe('product');
+  });
+
+  it('the only open product of a code is chosen without asking the clerk', async () => {
+    const h = harness();
+    h.scan(film.upc);
+    await h.catalogAnswers([
+      { ...film, status: 'open' },
+      { ...privacy, status: 'close' },
+    ]);
+    expect(h.snap().context.item).toEqual(film);
+    expect(scanner(h)).toBe('ready');
+  });
+
+  it('a valid GTIN the catalog names no product of is a tracking id, with the time it was scanned; so is one the catalog could not be asked about', async () => {
+    const h = harness({ item: earbuds });
+    h.actor.send({ type: 'scan.code', code: '4901234567894', at: 1_764_400_000_000 });
+    expect(h.rows()).toEqual([]);
+    await h.catalogAnswers([{ id: 30, itemName: '别的', upc: '4901234567900', status: 'open' }]);
+    expect(h.rows()).toMatchObject([{ trackingId: '4901234567894', itemId: earbuds.id, scannedAt: 1_764_400_000_000, status: 0 }]);
+    expect(notice(h)).toEqual({ kind: 'accepted', code: '4901234567894' });
+    h.scan('690000000324');
+    await h.catalogFails();
+    expect(h.rows().map((r) => [r.trackingId, r.status])).toEqual([
+      ['4901234567894', 1],
+      ['690000000324', 0],
+    ]);
+    expect(h.snap().context.vetting).toBeNull();
+    // No product chosen: the catalog's no makes it a tracking id that needs one.
+    const bare = harness();
+    bare.scan('4901234567894');
+    await bare.catalogAnswers([]);
+    expect(notice(bare)).toEqual({ kind: 'refused', code: '4901234567894', message: '请选择商品' });
+    expect(bare.feedback).toHaveBeenLastCalledWith('failed');
+  });
+
+  it('scans that come while the catalog is asked wait and are taken in order after it, with their times', async () => {
+    const h = harness();
+    h.scan(film.upc);
+    h.actor.send({ type: 'scan.code', code: '1Z001', at: 11 });
+    h.actor.send({ type: 'scan.code', code: '1Z002', at: 12 });
+    expect(h.rows()).toEqual([]);
+    expect(h.snap().context.held).toEqual([
+      { code: '1Z001', at: 11 },
+      { code: '1Z002', at: 12 },
+    ]);
+    await h.catalogAnswers([film]);
+    expect(h.rows().map((r) => [r.trackingId, r.itemId, r.scannedAt, r.status])).toEqual([
+      ['1Z001', film.id, 11, 1],
+      ['1Z002', film.id, 12, 0],
+    ]);
+    expect(h.snap().context.held).toEqual([]);
+    expect(notice(h)).toEqual({ kind: 'accepted', code: '1Z002' });
+  });
+
+  it('a code the catalog names no product of goes in before the scans that waited behind it', async () => {
+    const h = harness({ item: earbuds });
+    h.scan('4901234567894');
+    h.scan('1Z001');
+    await h.catalogAnswers([]);
+    expect(h.rows().map((r) => r.trackingId)).toEqual(['4901234567894', '1Z001']);
+  });
+
+  it('a command barcode scanned while the catalog is asked waits its turn too', async () => {
+    const h = harness({ item: earbuds });
+    h.scan('4901234567894');
+    h.scan('PH-CMD-SUBMIT');
+    await h.catalogAnswers([]);
+    expect(h.rows().map((r) => [r.trackingId, r.status])).toEqual([['4901234567894', 1]]);
+    expect(notice(h)).toEqual({ kind: 'command', message: '已提交 1 条待提交记录' });
+  });
+
+  it('another loaded product’s code chooses it at once, with the accepted sound (no catalog)', () => {
+    const h = harness({ item: earbuds, rows: [aRow({ itemId: film.id, itemName: film.itemName, upc: film.upc, status: 2 })] });
+    h.scan(film.upc);
+    expect(h.snap().context.item).toEqual(film);
+    expect(notice(h)).toEqual({ kind: 'chosen', message: '已选择商品：钢化膜，请扫描包裹的快递单号' });
+    expect(h.feedback).toHaveBeenLastCalledWith('accepted');
+    expect(h.finds).toEqual([]);
+  });
+});
+
+describe('scan2 machine: several products of one code, chosen by number', () => {
+  const film: Scan2Item = { id: 21, itemName: '钢化膜', upc: '690000000300' };
+  const privacy: Scan2Item = { id: 22, itemName: '防窥膜', upc: '690000000300' };
+  const notice = (h: ReturnType<typeof harness>) => h.snap().context.notice;
+  const scanner = (h: ReturnType<typeof harness>) => (h.snap().value as { scanner: string }).scanner;
+
+  async function choosing(input: Scan2Input = {}) {
+    const h = harness(input);
+    h.scan(film.upc);
+    await h.catalogAnswers([film, privacy]);
+    return h;
+  }
+
+  it('opens the choice: the products listed, what to type, and the sound of a product to be named', async () => {
+    const h = await choosing();
+    expect(scanner(h)).toBe('choosing');
+    expect(h.snap().context.choice).toEqual({ code: film.upc, items: [film, privacy] });
+    expect(notice(h)).toEqual({ kind: 'choose', code: film.upc, message: '此UPC对应 2 个商品：按数字键 1–2 后回车选择，或扫描「取消」' });
+    expect(h.feedback.mock.calls).toEqual([['unknown']]);
+    expect(h.snap().context.item).toBeNull();
+  });
+
+  it('the number typed (then Enter) chooses that product and closes the choice; the labels then go in', async () => {
+    const h = await choosing();
+    h.scan('2');
+    expect(h.snap().context.item).toEqual(privacy);
+    expect(h.snap().context.choice).toBeNull();
+    expect(notice(h)).toEqual({ kind: 'chosen', message: '已选择商品：防窥膜，请扫描包裹的快递单号' });
+    expect(h.feedback).toHaveBeenLastCalledWith('accepted');
+    expect(scanner(h)).toBe('ready');
+    h.scan('2');
+    expect(h.rows()).toMatchObject([{ trackingId: '2', itemId: privacy.id }]);
+  });
+
+  it('a number beyond the list or a parcel’s label is refused while the choice is open: no parcel goes in under a product nobody chose', async () => {
+    const h = await choosing({ item: earbuds });
+    for (const code of ['3', ' 1Z001 ']) {
+      h.scan(code);
+      expect(notice(h)).toEqual({ kind: 'refused', code: code.trim(), message: '请先选择商品：按数字键 1–2 后回车，或扫描「取消」' });
+      expect(h.feedback).toHaveBeenLastCalledWith('failed');
+    }
+    expect(h.rows()).toEqual([]);
+    expect(h.snap().context.item).toEqual(earbuds);
+    // A blank scan says nothing.
+    h.feedback.mockClear();
+    h.scan('  ');
+    expect(h.feedback).not.toHaveBeenCalled();
+    expect(scanner(h)).toBe('choosing');
+  });
+
+  it('whatever a label would be - a new row, a repeat, refused for want of a product - it is refused the same while the choice is open', async () => {
+    const chooseFirst = '请先选择商品：按数字键 1–2 后回车，或扫描「取消」';
+    const listed = await choosing({ item: earbuds, rows: [aRow({ key: 1, trackingId: 'A' })] });
+    listed.scan('A');
+    expect(notice(listed)).toEqual({ kind: 'refused', code: 'A', message: chooseFirst });
+    const bare = await choosing();
+    bare.scan('1Z001');
+    expect(notice(bare)).toEqual({ kind: 'refused', code: '1Z001', message: chooseFirst });
+    expect(bare.feedback).toHaveBeenLastCalledWith('failed');
+  });
+
+  it('the product chosen before, scanned while the choice is open, stays chosen and closes the choice', async () => {
+    const h = await choosing({ item: earbuds });
+    h.scan(earbuds.upc);
+    expect(scanner(h)).toBe('ready');
+    expect(notice(h)).toMatchObject({ kind: 'product', code: earbuds.upc });
+    expect(h.snap().context).toMatchObject({ item: earbuds, choice: null });
+  });
+
+  it('取消 closes the choice and keeps the product chosen before', async () => {
+    const h = await choosing({ item: earbuds });
+    h.scan('PH-CMD-CANCEL');
+    expect(scanner(h)).toBe('ready');
+    expect(h.snap().context.choice).toBeNull();
+    expect(h.snap().context.item).toEqual(earbuds);
+    expect(notice(h)).toEqual({ kind: 'command', message: '已取消选择商品' });
+    expect(h.feedback).toHaveBeenLastCalledWith('accepted');
+    h.scan('1Z001');
+    expect(h.rows()).toMatchObject([{ trackingId: '1Z001', itemId: earbuds.id }]);
+  });
+
+  it('another product’s code replaces the choice', async () => {
+    const h = await choosing({ rows: [aRow({ status: 2 })] });
+    h.scan(earbuds.upc);
+    expect(h.snap().context.item).toEqual(earbuds);
+    expect(h.snap().context.choice).toBeNull();
+    expect(scanner(h)).toBe('ready');
+    const again = await choosing();
+    again.scan('690000000317');
+    expect(scanner(again)).toBe('vetting');
+    expect(again.finds.map((f) => f.upc)).toEqual([film.upc, '690000000317']);
+  });
+
+  it('提交 and 下一个包裹 work while the choice is open, and it stays open', async () => {
+    const h = await choosing({ item: earbuds, rows: [aRow({ key: 1, trackingId: 'A' })] });
+    h.scan('PH-CMD-SUBMIT');
+    expect(h.row(1).status).toBe(1);
+    expect(scanner(h)).toBe('choosing');
+    h.scan('PH-CMD-NEXT');
+    expect(notice(h)).toEqual({ kind: 'command', message: '请扫描下一个包裹的快递单号' });
+    expect(scanner(h)).toBe('choosing');
+  });
+
+  it('on the screen: a product picked by its place, the choice cancelled, or a product picked in the search', async () => {
+    let h = await choosing();
+    h.actor.send({ type: 'choice.pick', index: 2 });
+    expect(scanner(h)).toBe('choosing');
+    h.actor.send({ type: 'choice.pick', index: 1 });
+    expect(h.snap().context.item).toEqual(privacy);
+    expect(h.feedback).toHaveBeenLastCalledWith('accepted');
+    expect(notice(h)?.kind).toBe('chosen');
+    h = await choosing();
+    h.actor.send({ type: 'choice.cancel' });
+    expect(scanner(h)).toBe('ready');
+    expect(notice(h)).toEqual({ kind: 'command', message: '已取消选择商品' });
+    h = await choosing();
+    h.select(charger);
+    expect(scanner(h)).toBe('ready');
+    expect(h.snap().context).toMatchObject({ item: charger, notice: null, choice: null });
+  });
+
+  it('a label scanned before the catalog answered waits, and is refused once the choice is open', async () => {
+    const h = harness({ item: earbuds });
+    h.scan(film.upc);
+    h.scan('1Z001');
+    await h.catalogAnswers([film, privacy]);
+    expect(h.rows()).toEqual([]);
+    expect(notice(h)).toMatchObject({ kind: 'refused', code: '1Z001' });
+    expect(h.snap().context.held).toEqual([]);
+  });
+
+  it('picking a place outside the list, and the choice events without a choice, change nothing', () => {
+    const h = harness({ item: earbuds });
+    h.actor.send({ type: 'choice.pick', index: 0 });
+    h.actor.send({ type: 'choice.cancel' });
+    expect(h.snap().context).toMatchObject({ item: earbuds, notice: null });
+  });
+});
+
+describe('scan2 machine: the command barcodes', () => {
+  const notice = (h: ReturnType<typeof harness>) => h.snap().context.notice;
+
+  it('提交 submits every pending row, oldest first; with none pending it says so with the duplicate sound', async () => {
+    const h = harness({
+      item: earbuds,
+      rows: [aRow({ key: 1, trackingId: 'A', status: 2 }), aRow({ key: 2, trackingId: 'B' }), aRow({ key: 3, trackingId: 'C' })],
+    });
+    h.scan('ph-cmd-submit');
+    expect(h.rows().map((r) => r.status)).toEqual([2, 1, 1]);
+    expect(notice(h)).toEqual({ kind: 'command', message: '已提交 2 条待提交记录' });
+    expect(h.feedback).toHaveBeenLastCalledWith('accepted');
+    expect(h.last('lookup').input).toEqual({ trackingId: 'B' });
+    h.scan('PH-CMD-SUBMIT');
+    expect(notice(h)).toEqual({ kind: 'command', message: '没有待提交的记录' });
+    expect(h.feedback).toHaveBeenLastCalledWith('duplicate');
+    expect(h.rows()).toHaveLength(3);
+  });
+
+  it('下一个包裹 submits what waits and asks for the next parcel', () => {
+    const h = harness({ item: earbuds });
+    h.scan('1Z001');
+    h.scan('PH-CMD-NEXT');
+    expect(h.row().status).toBe(1);
+    expect(notice(h)).toEqual({ kind: 'command', message: '已提交 1 条待提交记录，请扫描下一个包裹的快递单号' });
+    expect(h.feedback).toHaveBeenLastCalledWith('accepted');
+    h.scan('PH-CMD-NEXT');
+    expect(notice(h)).toEqual({ kind: 'command', message: '请扫描下一个包裹的快递单号' });
+    expect(h.rows()).toHaveLength(1);
+  });
+
+  it('取消 deletes the last scan (the newest pending row), one per scan; a row already queued is never taken back', () => {
+    const h = harness({
+      item: earbuds,
+      rows: [aRow({ key: 1, trackingId: 'A' }), aRow({ key: 2, trackingId: 'B' }), aRow({ key: 3, trackingId: 'Q', status: 1 })],
+    });
+    h.scan('PH-CMD-CANCEL');
+    expect(h.rows().map((r) => r.status)).toEqual([0, 9, 1]);
+    expect(notice(h)).toEqual({ kind: 'command', message: '已撤销扫描：B 已删除' });
+    expect(h.feedback).toHaveBeenLastCalledWith('accepted');
+    h.scan('PH-CMD-CANCEL');
+    expect(h.rows().map((r) => r.status)).toEqual([9, 9, 1]);
+    h.scan('PH-CMD-CANCEL');
+    expect(h.rows().map((r) => r.status)).toEqual([9, 9, 1]);
+    expect(notice(h)).toEqual({ kind: 'command', message: '没有可撤销的扫描：已提交的记录不能撤销' });
+    expect(h.feedback).toHaveBeenLastCalledWith('duplicate');
+    // The deleted label may be scanned again.
+    h.scan('B');
+    expect(h.rows().at(-1)).toMatchObject({ trackingId: 'B', status: 0 });
+  });
+
+  it('a command works before a product is chosen, and is never a row', () => {
+    const h = harness();
+    for (const code of ['PH-CMD-SUBMIT', 'PH-CMD-NEXT', 'PH-CMD-CANCEL']) h.scan(code);
+    expect(h.rows()).toEqual([]);
+    expect(notice(h)).toEqual({ kind: 'command', message: '没有可撤销的扫描：已提交的记录不能撤销' });
+    expect(h.feedback.mock.calls).toEqual([['duplicate'], ['accepted'], ['duplicate']]);
   });
 });

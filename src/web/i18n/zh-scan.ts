@@ -94,11 +94,12 @@ export const scanText = {
   },
 
   scan2: {
-    intro: '先选择商品，再逐个扫描包裹的快递单号；扫描下一个时上一条自动提交。未提交的记录保存在本机，断网后自动重试。',
+    intro:
+      '先扫描商品的UPC（或在下面选择商品），再逐个扫描包裹的快递单号；扫描下一个时上一条自动提交，最后一条扫描「提交」。未提交的记录保存在本机，断网后自动重试。',
     item: '商品',
     itemPlaceholder: '搜索商品名称、UPC或商品ID',
     caption: '扫描记录',
-    empty: '请选择商品后扫描快递单号',
+    empty: '请扫描商品的UPC或选择商品，然后扫描快递单号',
     colNo: '#',
     colScannedAt: '扫描时间',
     submitPending: (n: number) => `提交待提交（${n}）`,
@@ -109,6 +110,17 @@ export const scanText = {
     retrying: (attempts: number) => `等待自动重试（已尝试${attempts}次）`,
     noAnswer: '无法连接服务器',
     accepted: (code: string) => `已扫描 ${code}`,
+    looking: '正在查找商品…',
+    /** The open choice between products of one code (machines/scan2.machine.ts, decision 085). */
+    choiceCaption: (code: string) => `选择UPC ${code} 的商品`,
+    choiceHint: '按数字键后回车，或点选；扫描「取消」放弃',
+    choiceOption: (n: number, label: string) => `${n}. ${label}`,
+    /** The command barcodes as they mean here (the codes are /admin/scan's). */
+    commands: {
+      submit: { label: '提交', hint: '提交所有待提交的记录' },
+      nextParcel: { label: '下一个包裹', hint: '提交待提交的记录，然后扫描下一个包裹' },
+      cancel: { label: '取消', hint: '删除上一次扫描的待提交记录；选择商品时放弃选择' },
+    },
     status: {
       0: '待提交',
       1: '提交中',

@@ -354,3 +354,92 @@ describe('/admin/scan2: why a unit waits, and each parcel’s carrier (decisions
     expect((await rowOf('1Z001')).querySelector('[data-carrier]')).toBeNull();
   });
 });
+
+describe('/admin/scan2 with the scanner alone (decision 085)', () => {
+  const stand = anItem(31, { itemName: '桌面支架', upc: '690000000317' });
+  const film = anItem(32, { itemName: '钢化膜', upc: '690000000300' });
+  const privacy = anItem(33, { itemName: '防窥膜', upc: '690000000300' });
+
+  it("the product's UPC chooses it, the labels go in, 提交 sends the last one and 取消 takes back a misread label: no mouse", async () => {
+    const server = createReceivingFake({ items: [stand, film, privacy] });
+    server.matching.add('1Z001');
+    await openScan2(server);
+    await scanWithScanner(stand.upc);
+    const chosen = await screen.findByText('已选择商品：桌面支架，请扫描包裹的快递单号', { selector: '[role=status]' });
+    expect(chosen.getAttribute('data-tone')).toBe('ok');
+    await waitFor(() => expect((screen.getByRole('combobox', { name: '商品' }) as HTMLInputElement).value).toBe('桌面支架（690000000317）'));
+    expect(sounds).toEqual(['accepted']);
+
+    await scanWithScanner('1Z001');
+    // A misread label: taken back by 取消 (the newest pending row is deleted, never sent).
+    await scanWithScanner('1Z002');
+    expect(await statusOf('1Z002')).toBe('待提交');
+    await scanWithScanner('PH-CMD-CANCEL');
+    await waitFor(async () => expect(await statusOf('1Z002')).toBe('已删除'));
+    expect(screen.getByText('已撤销扫描：1Z002 已删除', { selector: '[role=status]' }).getAttribute('data-tone')).toBe('info');
+    await scanWithScanner('1Z003');
+    await scanWithScanner('PH-CMD-SUBMIT');
+    await screen.findByText('已提交 1 条待提交记录', { selector: '[role=status]' });
+    await waitFor(async () => expect(await statusOf('1Z003')).toBe('匹配失败'));
+    expect(await statusOf('1Z001')).toBe('匹配成功');
+    expect(callsTo(server, '/add').map((c) => [c.path, c.body])).toEqual([
+      ['/api/scan/admin/tracking/1Z001/add', { itemId: 31, upc: '690000000317', count: 1 }],
+      ['/api/scan/admin/tracking/1Z003/add', { itemId: 31, upc: '690000000317', count: 1 }],
+    ]);
+    // Nothing left to submit: said, with the duplicate sound.
+    await scanWithScanner('PH-CMD-SUBMIT');
+    await screen.findByText('没有待提交的记录', { selector: '[role=status]' });
+    expect(sounds.at(-1)).toBe('duplicate');
+  });
+
+  it('several products with one UPC: numbered; the number typed and Enter chooses, and the page shows the choice while it is open', async () => {
+    const server = createReceivingFake({ items: [stand, film, privacy] });
+    await openScan2(server);
+    await scanWithScanner(film.upc);
+    const choice = await screen.findByRole('region', { name: '选择UPC 690000000300 的商品' });
+    expect(
+      within(choice)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['1. 钢化膜（690000000300）', '2. 防窥膜（690000000300）', '取消']);
+    const banner = screen.getByText(/^690000000300：此UPC对应 2 个商品/, { selector: '[role=status]' });
+    expect(banner.getAttribute('data-tone')).toBe('warn');
+    expect(sounds).toEqual(['unknown']);
+    // A label now is refused: no parcel goes in under a product nobody chose.
+    await scanWithScanner('1Z001');
+    await screen.findByText('请先选择商品：按数字键 1–2 后回车，或扫描「取消」', { selector: '[role=status]' });
+    await scanWithScanner('2');
+    await screen.findByText('已选择商品：防窥膜，请扫描包裹的快递单号', { selector: '[role=status]' });
+    expect(screen.queryByRole('region', { name: /选择UPC/ })).toBeNull();
+    await scanWithScanner('1Z001');
+    expect(await statusOf('1Z001')).toBe('待提交');
+    expect(within(await rowOf('1Z001')).getAllByRole('cell')[2]!.textContent).toBe('防窥膜');
+  });
+
+  it('the choice can be picked on the screen too, or cancelled', async () => {
+    const server = createReceivingFake({ items: [stand, film, privacy] });
+    await openScan2(server);
+    const user = userEvent.setup();
+    await scanWithScanner(film.upc);
+    await user.click(await screen.findByRole('button', { name: '1. 钢化膜（690000000300）' }));
+    await screen.findByText('已选择商品：钢化膜，请扫描包裹的快递单号', { selector: '[role=status]' });
+    await scanWithScanner(stand.upc);
+    await screen.findByText('已选择商品：桌面支架，请扫描包裹的快递单号', { selector: '[role=status]' });
+    await scanWithScanner(film.upc);
+    await user.click(within(await screen.findByRole('region', { name: /选择UPC/ })).getByRole('button', { name: '取消' }));
+    await screen.findByText('已取消选择商品', { selector: '[role=status]' });
+    await waitFor(() => expect((screen.getByRole('combobox', { name: '商品' }) as HTMLInputElement).value).toBe('桌面支架（690000000317）'));
+  });
+
+  it('shows the command barcodes with what they do here', async () => {
+    await openScan2(createReceivingFake());
+    const commands = screen.getByRole('region', { name: '命令条码' });
+    for (const [code, hint] of [
+      ['PH-CMD-SUBMIT', '提交所有待提交的记录'],
+      ['PH-CMD-NEXT', '提交待提交的记录，然后扫描下一个包裹'],
+      ['PH-CMD-CANCEL', '删除上一次扫描的待提交记录；选择商品时放弃选择'],
+    ] as const) {
+      expect(within(commands).getByText(hint).closest('figure')!.getAttribute('data-command')).toBe(code);
+    }
+  });
+});

@@ -1,9 +1,11 @@
-// The command barcodes of /admin/scan (machines/scan.machine.ts SCAN_COMMANDS; docs/decisions/081):
-// 提交, 下一个包裹, 取消 as Code 128 barcodes the clerk's scanner reads from the screen or from a
+// The command barcodes of the scanning stations (machines/scan-station.ts SCAN_COMMANDS; docs/decisions/081,
+// 085): 提交, 下一个包裹, 取消 as Code 128 barcodes the clerk's scanner reads from the screen or from a
 // printed sheet, as warehouse apps such as Odoo Barcode do, so a parcel is received without the
-// mouse. Drawn by bwip-js (the labels' barcode library), loaded only when the page shows them.
+// mouse. One set of codes for both stations (one printed sheet); each station says what they do
+// there (`commands`, /admin/scan's by default). Drawn by bwip-js (the labels' barcode library),
+// loaded only when the page shows them.
 import { useEffect, useState, type JSX } from 'react';
-import { SCAN_COMMANDS, type ScanCommand } from '../../../../machines/scan.machine';
+import { SCAN_COMMANDS, type ScanCommand } from '../../../../machines/scan-station';
 import { zh } from '../../i18n/zh';
 
 const s = zh.scan.scan;
@@ -15,9 +17,11 @@ async function code128Svg(text: string): Promise<string> {
   return code128({ bcid: 'code128', text, scale: 2, height: 10, includetext: true, textxalign: 'center' }, drawingSVG());
 }
 
-export function CommandBarcodes(): JSX.Element {
+type CommandTexts = Record<ScanCommand, { label: string; hint: string }>;
+
+export function CommandBarcodes({ commands = s.commands, className = '' }: { commands?: CommandTexts; className?: string }): JSX.Element {
   return (
-    <section aria-labelledby="scan-commands" className="hidden rounded-lg border border-slate-200 p-3 sm:block">
+    <section aria-labelledby="scan-commands" className={`hidden rounded-lg border border-slate-200 p-3 sm:block ${className}`}>
       <h2 id="scan-commands" className="text-sm font-semibold text-slate-800">
         {s.commandsCaption}
       </h2>
@@ -25,7 +29,7 @@ export function CommandBarcodes(): JSX.Element {
       <ul className="flex flex-wrap gap-4">
         {ORDER.map((command) => (
           <li key={command}>
-            <CommandBarcode code={SCAN_COMMANDS[command]} label={s.commands[command].label} hint={s.commands[command].hint} />
+            <CommandBarcode code={SCAN_COMMANDS[command]} label={commands[command].label} hint={commands[command].hint} />
           </li>
         ))}
       </ul>

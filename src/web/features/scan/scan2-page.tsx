@@ -1,18 +1,22 @@
-// /admin/scan2 (SPEC §2, §4 Scan2 row client status, §5 Scan2): pick a product, then scan tracking
-// ids with the USB scanner (hidden input) or the camera. machines/scan2.machine.ts decides
-// everything: which scans become rows, when a row is sent, what its status is, which rows offer
-// submit and delete (`snapshot.can`), when failed rows are tried again. The page shows it: a banner
-// and a sound for each scan, the counts, and the rows newest first, coloured by status, each tracking
-// id with its carrier (decision 099).
+// /admin/scan2 (SPEC §2, §4 Scan2 row client status, §5 Scan2): pick a product (or scan its UPC),
+// then scan tracking ids with the USB scanner (hidden input) or the camera; the command barcodes
+// beside the rows submit and take back, so a batch needs no mouse (decision 085).
+// machines/scan2.machine.ts decides everything: which scans become rows, when a row is sent, what
+// its status is, which rows offer submit and delete (`snapshot.can`), when failed rows are tried
+// again, which product a code chooses. The page shows it: a banner and a sound for each scan, the
+// choice when several products share a code (numbered: the clerk types the number and Enter), the
+// counts, and the rows newest first, coloured by status, each tracking id with its carrier
+// (decision 099).
 import { useSelector } from '@xstate/react';
 import { useRef, type JSX } from 'react';
-import { SCAN2_STATUS, type Scan2Row, type Scan2Snapshot, type Scan2Status } from '../../../../machines/scan2.machine';
-import { ItemPicker } from '../../components/item-picker';
+import { SCAN2_STATUS, type Scan2Choice, type Scan2Row, type Scan2Snapshot, type Scan2Status } from '../../../../machines/scan2.machine';
+import { ItemPicker, itemPickerLabel } from '../../components/item-picker';
 import { CarrierLabel } from '../../components/tracking-ids';
 import { Button } from '../../components/ui/button';
 import { ScrollRegion } from '../../components/ui/scroll-region';
 import { StatusBadge, type BadgeTone } from '../../components/ui/status-badge';
 import { zh } from '../../i18n/zh';
+import { CommandBarcodes } from './command-barcodes';
 import { ScanStation, type StationLink } from './scan-station';
 import { countsOf, scan2BannerOf, useScan2Actor, useScan2Rows, type Scan2Actor } from './use-scan2';
 
@@ -43,8 +47,23 @@ const ROW_CLASS: Record<Scan2Status, string> = {
   9: 'bg-slate-50 text-slate-500 line-through',
 };
 
-/** Headless UI gives the combobox input focus back a frame or two after a pick. */
+/** Headless UI gives the combobox input focus back a frame or two after a pick (later on a busy machine). */
 const REFOCUS_AFTER_PICK_MS = 150;
+const REFOCUS_TRIES = 4;
+
+/**
+ * Gives the scanner the focus back after a pick in the product search, and again while the search
+ * took it back (it refocuses its input after a pick, later than usual on a busy machine): the next
+ * scan must not land in the search.
+ */
+function refocusAfterPick(focusScanner: { current: (() => void) | null }, tries = REFOCUS_TRIES): void {
+  setTimeout(() => {
+    // After the first time, only while the search has the focus again.
+    if (tries < REFOCUS_TRIES && document.activeElement?.getAttribute('role') !== 'combobox') return;
+    focusScanner.current?.();
+    if (tries > 1) refocusAfterPick(focusScanner, tries - 1);
+  }, REFOCUS_AFTER_PICK_MS);
+}
 
 const time = (at: number) => (at ? new Date(at).toLocaleTimeString('zh-CN', { hour12: false }) : '');
 
@@ -53,6 +72,8 @@ export function Scan2Page(): JSX.Element {
   const focusScanner = useRef<(() => void) | null>(null);
   const item = useSelector(actor, (s: Scan2Snapshot) => s.context.item);
   const notice = useSelector(actor, (s: Scan2Snapshot) => s.context.notice);
+  const choice = useSelector(actor, (s: Scan2Snapshot) => s.context.choice);
+  const looking = useSelector(actor, (s: Scan2Snapshot) => s.matches({ scanner: 'vetting' }));
   const rows = useScan2Rows(actor);
   const counts = countsOf(rows);
   const scan = (code: string) => actor.send({ type: 'scan.code', code, at: Date.now() });
@@ -63,7 +84,7 @@ export function Scan2Page(): JSX.Element {
       description={t.intro}
       links={LINKS}
       onScan={scan}
-      banner={scan2BannerOf(notice, item !== null)}
+      banner={scan2BannerOf(notice, item !== null, looking)}
       focusRef={focusScanner}
       tools={
         <ItemPicker
@@ -73,13 +94,12 @@ export function Scan2Page(): JSX.Element {
           value={item?.id ?? null}
           onChange={(picked) => {
             actor.send({ type: 'item.select', item: picked && { id: picked.id, itemName: picked.itemName, upc: picked.upc } });
-            // Back to the scanner once the combobox has settled (it refocuses its input after a
-            // pick): the next scan must not land in the product search.
-            setTimeout(() => focusScanner.current?.(), REFOCUS_AFTER_PICK_MS);
+            refocusAfterPick(focusScanner);
           }}
         />
       }
     >
+      {choice && <ChoiceList actor={actor} choice={choice} />}
       {counts.unsettled > 0 && <p className="text-sm font-medium text-amber-700">{t.unsettledWarning(counts.unsettled)}</p>}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-slate-600">{t.summary(counts.pending, counts.sending, counts.failed, counts.done)}</p>
@@ -95,8 +115,40 @@ export function Scan2Page(): JSX.Element {
           </Button>
         </div>
       </div>
-      <Scan2Table actor={actor} rows={rows} />
+      {/* The rows first; the command barcodes beside them on a wide screen, under them otherwise. */}
+      <div className="flex flex-col gap-4 xl:flex-row xl:items-start">
+        <div className="min-w-0 flex-1">
+          <Scan2Table actor={actor} rows={rows} />
+        </div>
+        <CommandBarcodes commands={t.commands} className="xl:w-64 xl:shrink-0" />
+      </div>
     </ScanStation>
+  );
+}
+
+/** The products of one code, numbered as the clerk types them (1-9, then Enter), or picked on the screen. */
+function ChoiceList({ actor, choice }: { actor: Scan2Actor; choice: Scan2Choice }): JSX.Element {
+  return (
+    <section aria-labelledby="scan2-choice" className="rounded-lg border-2 border-amber-300 bg-amber-50 p-3">
+      <h2 id="scan2-choice" className="text-sm font-semibold text-amber-900">
+        {t.choiceCaption(choice.code)}
+      </h2>
+      <p className="mb-2 text-xs text-amber-900">{t.choiceHint}</p>
+      <ol className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+        {choice.items.map((option, index) => (
+          <li key={option.id}>
+            <Button variant="secondary" className="w-full justify-start sm:w-auto" onClick={() => actor.send({ type: 'choice.pick', index })}>
+              {t.choiceOption(index + 1, itemPickerLabel(option))}
+            </Button>
+          </li>
+        ))}
+        <li>
+          <Button variant="secondary" className="w-full sm:w-auto" onClick={() => actor.send({ type: 'choice.cancel' })}>
+            {c.cancel}
+          </Button>
+        </li>
+      </ol>
+    </section>
   );
 }
 
@@ -133,7 +185,7 @@ function Scan2Table({ actor, rows }: { actor: Scan2Actor; rows: Scan2Row[] }): J
                     <CarrierLabel trackingId={row.trackingId} />
                   </span>
                 </td>
-                <td className="px-3 py-2">{row.itemName}</td>
+                <td className="min-w-32 px-3 py-2">{row.itemName}</td>
                 <td className="px-3 py-2 font-mono text-xs">{row.upc}</td>
                 <td className="px-3 py-2">
                   <StatusBadge tone={STATUS_TONE[row.status]}>{t.status[row.status]}</StatusBadge>

@@ -1,5 +1,5 @@
 // The facade of /admin/scan2: one scan2 actor (machines/scan2.machine.ts) with its side effects
-// provided — the two calls, the sound of each outcome — its context stored on every change of the
+// provided — the three calls, the sound of each outcome — its context stored on every change of the
 // rows or the product (scan2-storage.ts) and restored when the page opens, and the browser's 'online'
 // event turned into `retry.now`. The page reads the view model below; every rule comes from the
 // machine (`snapshot.can` decides the row buttons).
@@ -13,6 +13,7 @@ import {
   scan2Machine,
   type AddInput,
   type LookupInput,
+  type Scan2Candidate,
   type Scan2Record,
   type Scan2Input,
   type Scan2Machine,
@@ -25,7 +26,7 @@ import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { withAppInspect } from '../../inspect/create-app-actor';
 import { useSessionUser } from '../../session/use-session';
-import { addScan, lookupForScan2 } from './scan-api';
+import { addScan, findItemsByUpc, lookupForScan2 } from './scan-api';
 import type { BannerTone } from './scan-feedback';
 import { claimScan2Slot, createScan2Store, SLOT_BEAT_MS } from './scan2-storage';
 
@@ -60,6 +61,7 @@ export function useScan2Actor() {
       actors: {
         lookupTracking: fromPromise<Scan2Record[], LookupInput>(({ input }) => lookupForScan2(api, input.trackingId)),
         addScan: fromPromise<Scan2Record[], AddInput>(({ input }) => addScan(api, input)),
+        findItems: fromPromise<Scan2Candidate[], { upc: string }>(({ input }) => findItemsByUpc(api, input.upc)),
       },
       actions: {
         feedback: (_, params) => {
@@ -119,17 +121,25 @@ export function useScan2Rows(actor: Scan2Actor): Scan2Row[] {
   return useMemo(() => [...rows].reverse(), [rows]);
 }
 
-/** The banner for the machine's notice; without one, what to do next (pick a product, or scan). */
-export function scan2BannerOf(notice: Scan2Notice | null, hasItem: boolean): { tone: BannerTone; text: string } {
+/**
+ * The banner for the machine's notice; while the catalog is asked about a code, that; without a
+ * notice, what to do next (pick a product, or scan).
+ */
+export function scan2BannerOf(notice: Scan2Notice | null, hasItem: boolean, looking = false): { tone: BannerTone; text: string } {
+  if (looking) return { tone: 'info', text: zh.scan.scan2.looking };
   switch (notice?.kind) {
     case 'accepted':
       return { tone: 'ok', text: zh.scan.scan2.accepted(notice.code) };
+    case 'chosen':
+      return { tone: 'ok', text: notice.message };
     case 'duplicate':
+    case 'product':
+    case 'choose':
       return { tone: 'warn', text: `${notice.code}：${notice.message}` };
     case 'refused':
       return { tone: 'error', text: notice.message };
-    case 'product':
-      return { tone: 'warn', text: `${notice.code}：${notice.message}` };
+    case 'command':
+      return { tone: 'info', text: notice.message };
     default:
       return { tone: 'idle', text: hasItem ? zh.scan.scan.trackingPrompt : zh.scan.scan2.empty };
   }
