@@ -25,6 +25,7 @@ import { scanTrackings } from '../db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { centsOf, fromCents } from '../money/cents.ts';
 import { balanceCents } from '../money/payment-service.ts';
+import { memberTotals } from './member-totals.ts';
 
 type MemberHome = components['schemas']['MemberHome'];
 type HomeTask = components['schemas']['MemberHomeTask'];
@@ -170,6 +171,7 @@ export async function memberHome(tx: Tx, v: { userId: number; since?: number; no
     .limit(HOME_LIST_LIMIT);
 
   const balance = await balanceCents(tx, v.userId);
+  const totals = await memberTotals(tx, v.userId);
 
   const payableItems: HomeTask[] = payable.map(({ total: _t, sum: _s, amount, ...task }) => ({ ...task, amount: fromCents(amount) }));
   return {
@@ -181,5 +183,6 @@ export async function memberHome(tx: Tx, v: { userId: number; since?: number; no
     disagreeing: part(disagreeing),
     payable: { total: payable[0]?.total ?? 0, amount: fromCents(payable[0]?.sum ?? 0), items: payableItems },
     balance: fromCents(balance),
+    totals,
   };
 }
