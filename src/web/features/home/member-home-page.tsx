@@ -2,8 +2,8 @@
 // published to them with the time left (live; a board leaves the list the moment it expires, it is
 // never shown as open), the tasks waiting for tracking numbers, the parcels arrived since the last
 // visit (kept in this browser, member-home-api.ts), the tasks whose records disagree with what
-// arrived, what may be asked for payment now, and the balance. Every item links to where it is dealt
-// with: a board to its page, a task or parcel to /user/my-task filtered to it, the balance to the
+// arrived, what may be asked for payment now, the balance, and the totals (member-totals.tsx).
+// Every item links to where it is dealt with: a board to its page, a task or parcel to /user/my-task filtered to it, the balance to the
 // withdrawal page. The page loads its parts itself, so the title and sections stay while they load
 // (skeletons), and a failed load is said in place of the sections with a retry.
 import { Link, type LinkProps } from '@tanstack/react-router';
@@ -31,6 +31,7 @@ import {
   type MemberHomeParcel,
   type MemberHomeTask,
 } from './member-home-api';
+import { MemberTotals } from './member-totals';
 
 const H = zh.memberHome;
 
@@ -89,6 +90,7 @@ export function MemberHomePage(): JSX.Element {
         </div>
       ) : (
         <div className="flex flex-col gap-5" aria-busy={remote.loading || undefined}>
+          <MemberTotals totals={home?.totals} />
           <Summary home={home} />
           <div className="grid grid-cols-1 gap-5 lg:grid-cols-2">
             <OpenBoards home={home} offsetMs={offsetMs} />
