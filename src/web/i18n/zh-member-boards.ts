@@ -101,7 +101,6 @@ export const memberBoardsText = {
   dealEarn: '每件回收',
   dealLeft: '剩余',
   dealUnits: (n: number) => `${n} 件`,
-  dealCloses: '截止还有',
   dealClaimOf: (itemName: string) => `认领 ${itemName}`,
   dealUnavailable: '不可认领',
 } as const;

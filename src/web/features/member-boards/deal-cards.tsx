@@ -102,10 +102,7 @@ function DealCard({ board, task, claim }: { board: Board; task: BoardTask; claim
       </dl>
       <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
         <ClaimProgress label={t.progressOf(task.itemName)} count={task.claimCount} need={task.show} />
-        <span className="flex items-center gap-1 text-slate-600">
-          {t.dealCloses}
-          <Countdown expireAt={board.expireAt} />
-        </span>
+        <Countdown expireAt={board.expireAt} />
       </div>
       <div className="mt-auto">
         {canClaim(target) ? (
