@@ -96,7 +96,10 @@ async function home(bp: BrowserPage) {
 
 /** On the board list's cards: claims one unit of `item` on `board` by keyboard; its units left go from `before` to `after`. */
 async function claimFromCard(m: Page, board: string, item: string, before: string, after: string, screenshot: string) {
-  const card = m.getByRole('list', { name: `${board} 的任务` }).getByRole('listitem').filter({ hasText: item });
+  const card = m
+    .getByRole('list', { name: `${board} 的任务` })
+    .getByRole('listitem')
+    .filter({ hasText: item });
   await card.getByText(before).waitFor();
   await shot(m, screenshot);
   await card.getByRole('button', { name: `认领 ${item}` }).focus();
@@ -240,7 +243,11 @@ describe('the member home and board list in the browser', () => {
 
       // The totals fit the phone; the deal cards are one column and claimable by keyboard.
       await m.goto(`${server.url}/user/home`);
-      await m.getByRole('region', { name: '我的数据' }).getByRole('link', { name: /已认领/ }).getByText(/\d+ 件/).waitFor();
+      await m
+        .getByRole('region', { name: '我的数据' })
+        .getByRole('link', { name: /已认领/ })
+        .getByText(/\d+ 件/)
+        .waitFor();
       await expect(m.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
       await shot(m, 'home-10-totals-390');
       await m.goto(`${server.url}/user/board-list`);
