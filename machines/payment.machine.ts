@@ -27,6 +27,9 @@ export function applicationBonuses<T>(a: { status: PaymentStatus; askedBonus: T;
 /** An application paid, waiting for its member to confirm receipt (pay.collect; the withdrawal page asks for these). */
 export const AWAITING_RECEIPT_PAYMENT_STATUS = 'paid' satisfies PaymentStatus;
 
+/** Applications the admin side has paid out (paid, and paid then confirmed by the member): the member home's 已付款 total. */
+export const PAID_PAYMENT_STATUSES: readonly PaymentStatus[] = [AWAITING_RECEIPT_PAYMENT_STATUS, 'collected'];
+
 /** Nothing beyond the status decides a payment event; the machine keeps no context. */
 export type PaymentContext = Record<string, never>;
 

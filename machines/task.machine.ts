@@ -13,6 +13,8 @@ export { TASK_STATUSES, type TaskStatus };
 export const DELETED_TASK_STATUS = 'deleted' satisfies TaskStatus;
 /** A claim waiting for the admin's accept or reject (the admin home's first count, /admin/tasks?taskStatus=). */
 export const CLAIM_PENDING_STATUS = 'pending' satisfies TaskStatus;
+/** The member's claims that count in their totals (the member home's 已认领): every task but a deleted one. */
+export const CLAIMED_TASK_STATUSES: readonly TaskStatus[] = TASK_STATUSES.filter((s) => s !== DELETED_TASK_STATUS);
 export type Actor = 'user' | 'admin';
 export type MatchOutcome = 'locked' | 'unmatch' | 'open';
 

@@ -1821,7 +1821,7 @@ export interface paths {
         };
         /**
          * What needs the member (the member home, one call)
-         * @description Beyond SPEC §7: the member's home in one call: the boards open to them and not expired (soonest to close first), their tasks waiting for tracking numbers, the parcels of their tracking ids seen since `since`, their tasks whose records disagree with what arrived, what they may ask payment for now, and their balance. Each list holds at most 10 items and says its total. A member sees only their own.
+         * @description Beyond SPEC §7: the member's home in one call: the boards open to them and not expired (soonest to close first), their tasks waiting for tracking numbers, the parcels of their tracking ids seen since `since`, their tasks whose records disagree with what arrived, what they may ask payment for now, their balance, and their totals (claimed, recorded, arrived, paid, withdrawable; decision 111). Each list holds at most 10 items and says its total. A member sees only their own.
          */
         get: operations["getMemberHome"];
         put?: never;
@@ -3463,6 +3463,7 @@ export interface components {
             lost?: boolean;
         };
         MemberHome: {
+            totals: components["schemas"]["MemberTotals"];
             /**
              * Format: int64
              * @description The server's clock (epoch ms): countdowns and the next visit's since are read from it.
@@ -3507,6 +3508,19 @@ export interface components {
             };
             /** @description Yuan, two decimals: agreed applications not in a live withdraw (what may be withdrawn). */
             balance: number;
+        };
+        /** @description Decision 111: the member's money at a glance over all their live tasks and applications. claimed/recorded/arrived: units and buyIn x units (before bonus and discount); paid: applications paid out (paid or collected), withdrawable: agreed applications in no live withdraw (the balance), both their income. */
+        MemberTotals: {
+            claimed: components["schemas"]["MemberTotal"];
+            recorded: components["schemas"]["MemberTotal"];
+            arrived: components["schemas"]["MemberTotal"];
+            paid: components["schemas"]["MemberTotal"];
+            withdrawable: components["schemas"]["MemberTotal"];
+        };
+        MemberTotal: {
+            units: number;
+            /** @description Yuan, two decimals. */
+            amount: number;
         };
         MemberHomeBoard: {
             id: number;

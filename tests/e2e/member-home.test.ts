@@ -150,6 +150,23 @@ async function adminSeesMissing(viewport: { width: number; height: number }, nam
   }
 }
 
+/** On the board list's cards: claims one unit of `item` on `board` by keyboard; its units left go from `before` to `after`. */
+async function claimFromCard(m: Page, board: string, item: string, before: string, after: string, screenshot: string) {
+  const card = m
+    .getByRole('list', { name: `${board} 的任务` })
+    .getByRole('listitem')
+    .filter({ hasText: item });
+  await card.getByText(before).waitFor();
+  await shot(m, screenshot);
+  await card.getByRole('button', { name: `认领 ${item}` }).focus();
+  await m.keyboard.press('Enter');
+  const dialog = m.getByRole('dialog');
+  await dialog.getByLabel('认领数量').fill('1');
+  await m.keyboard.press('Enter');
+  await m.getByText('认领成功').first().waitFor();
+  await card.getByText(after).waitFor();
+}
+
 describe('the member home and board list in the browser', () => {
   it('at 1400 px: / is the home, each part lists what needs the member and links to where it is dealt with', async () => {
     const bp = await newPage(browser, { width: 1400, height: 900 });
@@ -186,13 +203,30 @@ describe('the member home and board list in the browser', () => {
       await adminSeesMissing({ width: 1400, height: 900 }, 'home-11-admin-missing-1400');
       await m.goto(`${server.url}/user/home`);
       await m.getByRole('region', { name: /待填写快递单号/ }).waitFor();
+      // Money at a glance (decision 111): claimed 3 + 2 + 3 units (12.50, 22.50, 12.50 a unit),
+      // recorded 2 + 3, arrived 2 + 1; nothing paid or withdrawable yet.
+      const totals = m.getByRole('region', { name: '我的数据' });
+      await expect(totals.getByRole('link').allInnerTexts()).resolves.toEqual([
+        expect.stringMatching(/已认领\s*8 件\s*¥120\.00/),
+        expect.stringMatching(/已购买（已填单号）\s*5 件\s*¥82\.50/),
+        expect.stringMatching(/已到货\s*3 件\s*¥57\.50/),
+        expect.stringMatching(/已付款\s*0 件\s*¥0\.00/),
+        expect.stringMatching(/可提现\s*0 件\s*¥0\.00/),
+      ]);
+      // Followed by keyboard, 已到货 opens my tasks filtered to the arrived (locked) ones.
+      await totals.getByRole('link', { name: /已到货/ }).focus();
+      await m.keyboard.press('Enter');
+      await m.waitForURL(`${server.url}/user/my-task?status=locked`);
+      await m.getByRole('table', { name: '我的任务' }).getByText('E2E 保温杯').waitFor();
+      await m.goBack();
+      await m.waitForURL(`${server.url}/user/home`);
 
       // A task opens on /user/my-task filtered to it.
       await awaiting.getByRole('link').click();
       await m.waitForURL(`${server.url}/user/my-task?taskId=${ids.waitingTask}`);
 
       // The board list: the expired board says 已过期, never a green 已发布.
-      await m.goto(`${server.url}/user/board-list`);
+      await m.goto(`${server.url}/user/board-list?view=table`);
       const list = m.getByRole('table', { name: '看板列表' });
       const expiredRow = rowWithCell(list, 'E2E 已过期看板');
       await expiredRow.waitFor();
@@ -207,7 +241,7 @@ describe('the member home and board list in the browser', () => {
         await held;
         await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ code: 'A00005', msg: '系统繁忙' }) });
       });
-      await m.goto(`${server.url}/user/board-list?size=20`);
+      await m.goto(`${server.url}/user/board-list?size=20&view=table`);
       await m.getByRole('heading', { name: '任务看板', level: 1 }).waitFor();
       await m.getByLabel('看板ID').waitFor();
       await m.locator('tr[data-skeleton]').first().waitFor();
@@ -233,6 +267,10 @@ describe('the member home and board list in the browser', () => {
       expect(cells[headers.indexOf('需求数量')]).toBe('10');
       expect(cells[headers.indexOf('剩余数量')]).toBe('4');
       await shot(m, 'home-03-board-page-1400');
+
+      // The deal cards (the board list's default): claimed from a card by keyboard, its 剩余 falls.
+      await m.goto(`${server.url}/user/board-list`);
+      await claimFromCard(m, 'E2E 十二月采购', ITEMS[1]!.itemName, '8 件', '7 件', 'home-09-deal-cards-1400');
       expect(bp.errors).toEqual([]);
     } finally {
       await bp.close();
@@ -259,7 +297,7 @@ describe('the member home and board list in the browser', () => {
       await shot(m, 'home-12-missing-390');
       await adminSeesMissing({ width: 390, height: 844 }, 'home-13-admin-missing-390');
 
-      await m.goto(`${server.url}/user/board-list`);
+      await m.goto(`${server.url}/user/board-list?view=table`);
       const cards = m.getByRole('list', { name: '看板列表' }).getByRole('listitem');
       await cards.first().waitFor();
       await expect(m.getByRole('table', { name: '看板列表' }).count()).resolves.toBe(0);
@@ -276,6 +314,19 @@ describe('the member home and board list in the browser', () => {
       await expect(card.locator('dt', { hasText: '剩余数量' }).locator('xpath=following-sibling::dd[1]').innerText()).resolves.toBe('4');
       await card.getByRole('button', { name: '认领' }).waitFor();
       await shot(m, 'home-06-board-page-390');
+
+      // The totals fit the phone; the deal cards are one column and claimable by keyboard.
+      await m.goto(`${server.url}/user/home`);
+      await m
+        .getByRole('region', { name: '我的数据' })
+        .getByRole('link', { name: /已认领/ })
+        .getByText(/\d+ 件/)
+        .waitFor();
+      await expect(m.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+      await shot(m, 'home-10-totals-390');
+      await m.goto(`${server.url}/user/board-list`);
+      await claimFromCard(m, 'E2E 今晚截止', ITEMS[1]!.itemName, '10 件', '9 件', 'home-11-deal-cards-390');
+      await expect(m.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
       expect(bp.errors).toEqual([]);
     } finally {
       await bp.close();

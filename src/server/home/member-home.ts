@@ -26,6 +26,7 @@ import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { centsOf, fromCents } from '../money/cents.ts';
 import { balanceCents } from '../money/payment-service.ts';
 import { missingCounts } from '../tasks/missing-parcels.ts';
+import { memberTotals } from './member-totals.ts';
 
 type MemberHome = components['schemas']['MemberHome'];
 type HomeTask = components['schemas']['MemberHomeTask'];
@@ -173,6 +174,7 @@ export async function memberHome(tx: Tx, v: { userId: number; since?: number; no
   const balance = await balanceCents(tx, v.userId);
   // Missing parcels (decision 077): a count and a link, the list is its own page.
   const missingParcels = await missingCounts(tx, v.userId, v.missingDays);
+  const totals = await memberTotals(tx, v.userId);
 
   const payableItems: HomeTask[] = payable.map(({ total: _t, sum: _s, amount, ...task }) => ({ ...task, amount: fromCents(amount) }));
   return {
@@ -185,5 +187,6 @@ export async function memberHome(tx: Tx, v: { userId: number; since?: number; no
     payable: { total: payable[0]?.total ?? 0, amount: fromCents(payable[0]?.sum ?? 0), items: payableItems },
     balance: fromCents(balance),
     missingParcels,
+    totals,
   };
 }

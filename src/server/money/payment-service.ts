@@ -323,8 +323,8 @@ export async function listApplications(db: Db, user: SessionUser, q: PaymentList
   };
 }
 
-/** Agreed applications of a member that no live withdraw holds: what a withdraw request may take. */
-const withdrawable = (userId: number) =>
+/** Agreed applications of a member that no live withdraw holds: what a withdraw request may take (also the member home's totals). */
+export const withdrawable = (userId: number) =>
   and(
     eq(paymentApplies.userId, userId),
     inArray(paymentApplies.status, [...WITHDRAWABLE_PAYMENT_STATUSES]),

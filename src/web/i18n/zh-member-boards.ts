@@ -89,4 +89,18 @@ export const memberBoardsText = {
   submitClaim: '确认认领',
   cancel: '取消',
   claimSuccess: '认领成功',
+
+  // the deal cards (decision 111)
+  viewAs: '显示方式',
+  viewCards: '卡片',
+  viewTable: '表格',
+  dealsOf: (boardName: string) => `${boardName} 的任务`,
+  dealsEmpty: '该看板暂无任务',
+  dealsFailed: '任务加载失败',
+  dealPrice: '价格',
+  dealEarn: '每件回收',
+  dealLeft: '剩余',
+  dealUnits: (n: number) => `${n} 件`,
+  dealClaimOf: (itemName: string) => `认领 ${itemName}`,
+  dealUnavailable: '不可认领',
 } as const;

@@ -36,6 +36,16 @@ export const memberHomeText = {
   all: '查看全部',
   open: '处理',
 
+  totals: '我的数据',
+  totalsHint: '认领、购买、到货与收款的合计（金额按采购价计，付款与可提现含奖励与扣款）',
+  totalClaimed: '已认领',
+  totalRecorded: '已购买（已填单号）',
+  totalArrived: '已到货',
+  totalPaid: '已付款',
+  totalWithdrawable: '可提现',
+  units: (n: number) => `${n} 件`,
+  amount: (yuan: string) => `¥${yuan}`,
+
   loadFailed: '首页加载失败',
   retry: '重试',
 } as const;

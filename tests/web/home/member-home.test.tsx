@@ -95,6 +95,13 @@ function aHome(over: Partial<MemberHome> = {}): MemberHome {
     },
     balance: 321.5,
     missingParcels: { total: 0, lost: 0, days: 7 },
+    totals: {
+      claimed: { units: 16, amount: 207.5 },
+      recorded: { units: 8, amount: 100 },
+      arrived: { units: 7, amount: 87.5 },
+      paid: { units: 1, amount: 12.5 },
+      withdrawable: { units: 3, amount: 321.5 },
+    },
     ...over,
   };
 }
@@ -165,6 +172,21 @@ describe('the member home', () => {
     const balance = part('可提现余额');
     expect(within(balance).getByText('321.50')).toBeTruthy();
     expect(within(balance).getByRole('link', { name: '去提现' }).getAttribute('href')).toBe('/user/withdraw-request');
+  });
+
+  it('shows the totals in units and yuan, each linking to its list with the filter in the URL', async () => {
+    const { user, router } = openHome(() => ok(aHome()));
+    await screen.findByText('今晚截止');
+    const totals = part('我的数据');
+    expect(linksOf(totals)).toEqual([
+      ['已认领16 件¥207.50', '/user/my-task'],
+      ['已购买（已填单号）8 件¥100.00', '/user/my-task?status=open'],
+      ['已到货7 件¥87.50', '/user/my-task?status=locked'],
+      ['已付款1 件¥12.50', '/user/apply-list'],
+      ['可提现3 件¥321.50', '/user/withdraw-request'],
+    ]);
+    await user.click(within(totals).getByRole('link', { name: /已到货/ }));
+    await waitFor(() => expect(router.state.location.href).toBe('/user/my-task?status=locked'));
   });
 
   it('counts the boards down, and drops a board the moment its deadline passes: it is never shown as open', async () => {

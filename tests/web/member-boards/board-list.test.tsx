@@ -33,7 +33,7 @@ function listCalls(requests: Request[]) {
 
 describe('/user/board-list', () => {
   it('lists the first 10 boards with id, boardName, remark, status and a view link', async () => {
-    const { requests } = renderApp('/user/board-list', {
+    const { requests } = renderApp('/user/board-list?view=table', {
       loggedInAs: member,
       handlers: { 'GET /api/board/list/user': boardList(manyBoards) },
     });
@@ -56,7 +56,7 @@ describe('/user/board-list', () => {
   });
 
   it('offers the page sizes of SPEC §9 and keeps page and size in the URL', async () => {
-    const { requests, router } = renderApp('/user/board-list', {
+    const { requests, router } = renderApp('/user/board-list?view=table', {
       loggedInAs: member,
       handlers: { 'GET /api/board/list/user': boardList(manyBoards) },
     });
@@ -66,11 +66,11 @@ describe('/user/board-list', () => {
     expect([...select.options].map((o) => o.value)).toEqual(['10', '15', '20', '40', '60', '100', '200', '500']);
 
     await user.click(screen.getByRole('button', { name: '第 2 页' }));
-    await waitFor(() => expect(router.state.location.search).toEqual({ page: 1 }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ view: 'table', page: 1 }));
     expect(await screen.findByText('看板11')).toBeTruthy();
 
     await user.selectOptions(select, '20');
-    await waitFor(() => expect(router.state.location.search).toEqual({ size: 20 }));
+    await waitFor(() => expect(router.state.location.search).toEqual({ view: 'table', size: 20 }));
     expect(await screen.findByText('看板20')).toBeTruthy();
     expect(listCalls(requests).map((q) => [q.page, q.size])).toEqual([
       ['0', '10'],
@@ -170,7 +170,7 @@ describe('/user/board-list', () => {
 
 describe('/user/board-list: expired boards', () => {
   it('shows an open board past its deadline as 已过期, never as a green 已发布', async () => {
-    renderApp('/user/board-list', {
+    renderApp('/user/board-list?view=table', {
       loggedInAs: member,
       handlers: {
         'GET /api/board/list/user': boardList([aBoard({ id: 1, boardName: '过期看板', expire: true }), aBoard({ id: 2, uuid: 'b-2', boardName: '开放看板' })]),
@@ -194,7 +194,7 @@ describe('/user/board-list at a phone width', () => {
 
   it('shows each board as a card: name, state, remark, deadline with the time left, and the view link', async () => {
     atPhoneWidth();
-    renderApp('/user/board-list', { loggedInAs: member, handlers: { 'GET /api/board/list/user': boardList(manyBoards.slice(0, 3)) } });
+    renderApp('/user/board-list?view=table', { loggedInAs: member, handlers: { 'GET /api/board/list/user': boardList(manyBoards.slice(0, 3)) } });
     const list = await screen.findByRole('list', { name: '看板列表' });
     expect(screen.queryByRole('table')).toBeNull();
     const cards = within(list).getAllByRole('listitem');
@@ -213,7 +213,7 @@ describe('/user/board-list at a phone width', () => {
 describe('/user/board-list while it loads, and when it fails', () => {
   it('keeps the title, the filters and the headers, with skeleton rows, until the page comes', async () => {
     let answer: (r: Response) => void = () => {};
-    renderApp('/user/board-list', {
+    renderApp('/user/board-list?view=table', {
       loggedInAs: member,
       handlers: { 'GET /api/board/list/user': () => new Promise<Response>((resolve) => (answer = resolve)) },
     });
@@ -233,7 +233,7 @@ describe('/user/board-list while it loads, and when it fails', () => {
 
   it('says a failed load in place of the rows, keeping the title and filters, and loads again on retry', async () => {
     let fail = true;
-    const { requests } = renderApp('/user/board-list', {
+    const { requests } = renderApp('/user/board-list?view=table', {
       loggedInAs: member,
       handlers: { 'GET /api/board/list/user': (request) => (fail ? json({ code: 'A00005', msg: '系统繁忙' }, 500) : boardList(manyBoards)(request)) },
     });
@@ -250,7 +250,7 @@ describe('/user/board-list while it loads, and when it fails', () => {
     expect(listCalls(requests)).toHaveLength(2);
   });
 
-  it('says a network failure in place too', async () => {
+  it('says a network failure in place too (the cards view)', async () => {
     renderApp('/user/board-list', {
       loggedInAs: member,
       handlers: { 'GET /api/board/list/user': () => Promise.reject(new TypeError('Failed to fetch')) },

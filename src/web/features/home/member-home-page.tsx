@@ -2,8 +2,9 @@
 // published to them with the time left (live; a board leaves the list the moment it expires, it is
 // never shown as open), the tasks waiting for tracking numbers, the parcels arrived since the last
 // visit (kept in this browser, member-home-api.ts), the tasks whose records disagree with what
-// arrived, what may be asked for payment now, the balance, and a flag of the missing parcels (decision 077). Every item links to where it is dealt
-// with: a board to its page, a task or parcel to /user/my-task filtered to it, the balance to the
+// arrived, what may be asked for payment now, the balance, the totals (member-totals.tsx) and a flag of
+// the missing parcels (decision 077). Every item links to where it is dealt with: a board to its page,
+// a task or parcel to /user/my-task filtered to it, the balance to the
 // withdrawal page. The page loads its parts itself, so the title and sections stay while they load
 // (skeletons), and a failed load is said in place of the sections with a retry.
 import { Link, type LinkProps } from '@tanstack/react-router';
@@ -32,6 +33,7 @@ import {
   type MemberHomeTask,
 } from './member-home-api';
 import { MissingFlag } from './missing-flag';
+import { MemberTotals } from './member-totals';
 
 const H = zh.memberHome;
 
@@ -91,6 +93,7 @@ export function MemberHomePage(): JSX.Element {
       ) : (
         <div className="flex flex-col gap-5" aria-busy={remote.loading || undefined}>
           <MissingFlag home={home} />
+          <MemberTotals totals={home?.totals} />
           <Summary home={home} />
           <div className="grid grid-cols-1 gap-5 lg:grid-cols-2">
             <OpenBoards home={home} offsetMs={offsetMs} />

@@ -25,6 +25,8 @@ export interface BoardListQuery {
 export interface BoardListPage {
   boards: Board[];
   totalPages: number;
+  /** The deal cards' board tasks by board id (cards view only); null: that board's tasks did not load. */
+  boardTasks?: Record<number, BoardTask[] | null>;
 }
 
 export const EMPTY_BOARD_LIST: BoardListPage = { boards: [], totalPages: 0 };
@@ -49,6 +51,24 @@ export async function loadUserBoards(api: ApiClient, query: BoardListQuery): Pro
   );
   const page = loadedOrThrow(outcome);
   return { boards: page?.data ?? [], totalPages: page?.pageNumber ?? 0 };
+}
+
+/**
+ * The board tasks of each listed board, for the deal cards (decision 111): one call per board of the
+ * page (at most the page size, 10 by default), in parallel and silent; a board whose call fails
+ * says so on its own card group, the others still show.
+ */
+export async function loadBoardDeals(api: ApiClient, boards: readonly Board[]): Promise<Record<number, BoardTask[] | null>> {
+  const answers = await Promise.all(
+    boards.map((b) => outcomeOf(api.GET('/api/boardtask/uuid/{uuid}/list', { params: { path: { uuid: b.uuid } }, silent: true }), { noAnswer: 'fail' })),
+  );
+  return Object.fromEntries(boards.map((b, i) => [b.id, answers[i]!.ok ? (answers[i]!.data ?? []) : null]));
+}
+
+/** The board list's page, and in the cards view each board's tasks. */
+export async function loadUserBoardsView(api: ApiClient, query: BoardListQuery & { view: 'cards' | 'table' }): Promise<BoardListPage> {
+  const page = await loadUserBoards(api, query);
+  return query.view === 'cards' ? { ...page, boardTasks: await loadBoardDeals(api, page.boards) } : page;
 }
 
 export interface MemberBoardData {

@@ -1,7 +1,7 @@
 import { createFileRoute, stripSearchParams } from '@tanstack/react-router';
 import { MemberBoardListPage } from '../../../../features/member-boards/board-list-page';
 import { BOARD_LIST_SEARCH_DEFAULTS, boardListSearchSchema } from '../../../../features/member-boards/board-list-search';
-import { EMPTY_BOARD_LIST, loadUserBoards, type BoardListPage } from '../../../../features/member-boards/member-boards-api';
+import { EMPTY_BOARD_LIST, loadUserBoardsView, type BoardListPage } from '../../../../features/member-boards/member-boards-api';
 import { zhApp as zh } from '../../../../i18n/zh-app';
 import { LIST_ROUTE_TIMING, useListFailure, type ListViewState } from '../../../../lib/list-route';
 
@@ -11,7 +11,7 @@ export const Route = createFileRoute('/_app/_user/user/board-list')({
   validateSearch: boardListSearchSchema,
   search: { middlewares: [stripSearchParams(BOARD_LIST_SEARCH_DEFAULTS)] },
   loaderDeps: ({ search }) => search,
-  loader: ({ context, deps }) => loadUserBoards(context.api, deps),
+  loader: ({ context, deps }) => loadUserBoardsView(context.api, deps),
   ...LIST_ROUTE_TIMING,
   // The loader and the three views are the page: one chunk, loaded with the route, not in the main bundle.
   codeSplitGroupings: [['loader', 'component', 'pendingComponent', 'errorComponent']],
