@@ -24,6 +24,7 @@ type MemberHome = components['schemas']['MemberHome'];
 
 const DAY = 86_400_000;
 const empty = { total: 0, items: [] };
+const nothing = { units: 0, amount: 0 };
 const home = (missingParcels: MemberHome['missingParcels']): MemberHome => ({
   now: Date.now(),
   since: Date.now() - DAY,
@@ -34,6 +35,7 @@ const home = (missingParcels: MemberHome['missingParcels']): MemberHome => ({
   payable: { ...empty, amount: 0 },
   balance: 0,
   missingParcels,
+  totals: { claimed: nothing, recorded: nothing, arrived: nothing, paid: nothing, withdrawable: nothing },
 });
 
 const parcel = (over: Partial<Parcel>): Parcel => ({
