@@ -204,11 +204,11 @@ describe('the member home and board list in the browser', () => {
       await m.goto(`${server.url}/user/home`);
       await m.getByRole('region', { name: /待填写快递单号/ }).waitFor();
       // Money at a glance (decision 111): claimed 3 + 2 + 3 units (12.50, 22.50, 12.50 a unit),
-      // recorded 2 + 3, arrived 2 + 1; nothing paid or withdrawable yet.
+      // recorded 2 + 3 and the missing parcel's 1, arrived 2 + 1; nothing paid or withdrawable yet.
       const totals = m.getByRole('region', { name: '我的数据' });
       await expect(totals.getByRole('link').allInnerTexts()).resolves.toEqual([
         expect.stringMatching(/已认领\s*8 件\s*¥120\.00/),
-        expect.stringMatching(/已购买（已填单号）\s*5 件\s*¥82\.50/),
+        expect.stringMatching(/已购买（已填单号）\s*6 件\s*¥95\.00/),
         expect.stringMatching(/已到货\s*3 件\s*¥57\.50/),
         expect.stringMatching(/已付款\s*0 件\s*¥0\.00/),
         expect.stringMatching(/可提现\s*0 件\s*¥0\.00/),
