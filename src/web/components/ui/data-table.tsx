@@ -329,7 +329,8 @@ function RowCard<T extends RowData>({ row, view }: { row: DataTableRow<T>; view:
   const selected = selectable && row.getIsSelected();
   return (
     <li
-      aria-selected={selectable ? row.getIsSelected() : undefined}
+      // A list item takes no aria-selected (axe: aria-allowed-attr): its checkbox says it is chosen.
+      data-selected={selectable ? row.getIsSelected() : undefined}
       className={`rounded-lg border bg-white p-3 shadow-sm ${selected ? 'border-blue-300 bg-blue-50' : 'border-slate-200'}`}
     >
       <div className="flex items-start gap-2">
