@@ -211,6 +211,7 @@ export function CameraPanel({ onScan, field }: { onScan: (code: string) => void;
   const [state, setState] = useState<CameraState>(() => (supported() ? 'starting' : 'unsupported'));
   const [last, setLast] = useState<LastRead | null>(null);
   const [frames, setFrames] = useState(0);
+  const [reads, setReads] = useState(0);
   const onScanRef = useRef(onScan);
   const fieldRef = useRef(field);
   useEffect(() => {
@@ -233,6 +234,7 @@ export function CameraPanel({ onScan, field }: { onScan: (code: string) => void;
       for (const code of read.fresh) onScanRef.current(code);
       const newest = read.fresh.at(-1);
       setFrames((n) => n + 1);
+      if (read.fresh.length > 0) setReads((n) => n + read.fresh.length);
       setLast((before) => {
         if (newest !== undefined) return { code: newest, at: now, held: false };
         if (!before) return before;
@@ -261,6 +263,7 @@ export function CameraPanel({ onScan, field }: { onScan: (code: string) => void;
     <section
       aria-label={t.title}
       data-frames={frames}
+      data-reads={reads}
       data-field={field}
       className="flex w-full flex-col gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3 sm:flex-row sm:items-start sm:gap-4"
     >

@@ -2,11 +2,11 @@
 // first use (its own chunk, with ZXing). Two things a plain MultiFormatReader does not do:
 // - It is told the symbologies of the field being filled (lib/camera-reads FIELD_SYMBOLOGIES), so it
 //   tries only those: faster, and a product's UPC is never found where a tracking label is expected.
-// - Linear codes (UPC/EAN, Code 128, Code 39, ITF) are decoded on the frame averaged over
-//   ROW_AVERAGE rows. ZXing reads them a row at a time, and one row of a small label under sensor
-//   noise has pixels flipped between bar and space: a noisy Code 128 was missed in 3 of 7
-//   presentations. A bar runs up and down, so averaging neighbouring rows keeps the bars and drops
-//   the noise. 2D codes (PDF417, Data Matrix, QR) are decoded on the frame as it is.
+// - Linear codes (UPC/EAN, Code 128, Code 39, ITF) not found in the frame are looked for again in
+//   the frame averaged over ROW_AVERAGE rows. ZXing reads them a row at a time, and one row of a
+//   small label under sensor noise has pixels flipped between bar and space: a noisy Code 128 was
+//   missed in 3 of 7 presentations. A bar runs up and down, so averaging neighbouring rows keeps the
+//   bars and drops the noise. 2D codes (PDF417, Data Matrix, QR) are decoded on the frame as it is.
 import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
 import type { CameraRead, Symbology } from './camera-reads';
 
@@ -87,16 +87,21 @@ function decodeWith(frame: GreyFrame, symbologies: readonly Symbology[]): Camera
   }
 }
 
-/** The codes of `symbologies` in one frame: a linear code on the row-averaged frame, else a 2D code on the frame itself. */
+/**
+ * The codes of `symbologies` in one frame: a linear code on the frame itself, else on the
+ * row-averaged frame, else a 2D code on the frame itself. Both linear passes: the averaged frame
+ * reads a noisy label the frame itself misses, and the frame itself a soft, nearly clean UPC the
+ * averaged frame misses more often (noise spreads a soft bar's edge over both sides of the threshold
+ * from row to row, and some row reads; averaged, every row is on the same wrong side).
+ */
 export function decodeFrame(frame: GreyFrame, symbologies: readonly Symbology[]): CameraRead[] {
-  const linear = decodeWith(
-    averageRows(frame, ROW_AVERAGE),
-    symbologies.filter((s) => !TWO_D.has(s)),
-  );
-  if (linear) return [linear];
-  const square = decodeWith(
-    frame,
-    symbologies.filter((s) => TWO_D.has(s)),
-  );
-  return square ? [square] : [];
+  const linear = symbologies.filter((s) => !TWO_D.has(s));
+  const read =
+    decodeWith(frame, linear) ??
+    decodeWith(averageRows(frame, ROW_AVERAGE), linear) ??
+    decodeWith(
+      frame,
+      symbologies.filter((s) => TWO_D.has(s)),
+    );
+  return read ? [read] : [];
 }
