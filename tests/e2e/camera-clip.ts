@@ -10,8 +10,8 @@ export interface Scene {
   /** The code shown, or null for an empty view. */
   code: string | null;
   seconds: number;
-  /** Its symbology: a Code 128 label (the default) or a product's UPC-A (12 digits). */
-  symbology?: 'code128' | 'upca';
+  /** Its symbology: a Code 128 label (the default) or a product's UPC-A (12 digits) or EAN-8. */
+  symbology?: 'code128' | 'upca' | 'ean8';
   /** Pixels per module (may be fractional; MODULE_PX by default) and the bars' height. */
   modulePx?: number;
   barHeight?: number;
@@ -33,8 +33,8 @@ function frameGrey(scene: Scene): Float32Array {
   if (scene.code === null) return grey;
   const modulePx = scene.modulePx ?? MODULE_PX;
   const barHeight = scene.barHeight ?? BAR_HEIGHT;
-  // bwip-js takes UPC-A's 11 digits and adds the check digit itself.
-  const text = scene.symbology === 'upca' ? scene.code.slice(0, 11) : scene.code;
+  // bwip-js takes UPC-A's 11 digits (EAN-8's 7) and adds the check digit itself.
+  const text = scene.symbology === 'upca' ? scene.code.slice(0, 11) : scene.symbology === 'ean8' ? scene.code.slice(0, 7) : scene.code;
   const [symbol] = bwipjs.raw({ bcid: scene.symbology ?? 'code128', text }) as { sbs: number[] }[];
   const widths = symbol!.sbs;
   const total = widths.reduce((sum, w) => sum + w, 0) * modulePx;

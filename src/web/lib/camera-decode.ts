@@ -73,13 +73,55 @@ function readerFor(symbologies: readonly Symbology[]): MultiFormatReader {
   return reader;
 }
 
-/** The code ZXing finds in `frame` among `symbologies`, or null (nothing, or a failed checksum). */
+/**
+ * The short UPC/EAN symbols, with the modules between their guards' centres as ZXing reports them
+ * (EAN-8: 67 modules, guards' centres 1.5 and 65.5; UPC-E: 51, 1.5 and 48). Either can be found
+ * inside a longer symbol: a soft UPC-A read as the EAN-8 19426471 was its start guard and four
+ * digits, a middle guard further on, and an "end guard" inside its eleventh digit.
+ */
+const SHORT_SPAN: Partial<Record<Symbology, number>> = { ean_8: 64, upc_e: 46.5 };
+/** Modules of quiet zone a short symbol must have beside each guard (GS1 asks 7; ZXing checks 3). */
+export const QUIET_MODULES = 5;
+
+/**
+ * Whether the row `y` is light for QUIET_MODULES modules beyond each end of the symbol found between
+ * x `left` and `right` (guards' centres, `span` modules apart). No UPC/EAN has a space wider than 4
+ * modules, so a short symbol found inside a longer one has a bar there.
+ */
+export function quietBeside(frame: GreyFrame, y: number, left: number, right: number, span: number): boolean {
+  const module = (right - left) / span;
+  const row = frame.data.subarray(y * frame.width, (y + 1) * frame.width);
+  let dark = 255;
+  let light = 0;
+  for (let x = Math.round(left); x <= Math.round(right); x++) {
+    dark = Math.min(dark, row[x]!);
+    light = Math.max(light, row[x]!);
+  }
+  const threshold = (dark + light) / 2;
+  // From half a module off each guard's outer edge (a soft edge spills into its neighbour pixel).
+  const zones = [
+    [left - (1.5 + QUIET_MODULES) * module, left - 2 * module],
+    [right + 2 * module, right + (1.5 + QUIET_MODULES) * module],
+  ];
+  return zones.every(([from, to]) => {
+    if (from! < 0 || to! > frame.width - 1) return false;
+    for (let x = Math.ceil(from!); x <= Math.floor(to!); x++) if (row[x]! < threshold) return false;
+    return true;
+  });
+}
+
+/** The code ZXing finds in `frame` among `symbologies`, or null (nothing, a failed checksum, a short symbol without its quiet zone). */
 function decodeWith(frame: GreyFrame, symbologies: readonly Symbology[]): CameraRead | null {
   if (symbologies.length === 0) return null;
   try {
     const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(frame.data, frame.width, frame.height)));
     const result = readerFor(symbologies).decodeWithState(bitmap);
     const format = SYMBOLOGY_OF.get(result.getBarcodeFormat());
+    const span = format && SHORT_SPAN[format];
+    if (span) {
+      const [start, end] = result.getResultPoints();
+      if (!start || !end || !quietBeside(frame, Math.round(start.getY()), start.getX(), end.getX(), span)) return null;
+    }
     return format ? { text: result.getText(), format } : null;
   } catch {
     // NotFound, Checksum or Format: no code in this frame.

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { BinaryBitmap, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeBarcodeClip, type Scene } from '../../e2e/camera-clip';
-import { decodeFrame, type GreyFrame } from '../../../src/web/lib/camera-decode';
+import { QUIET_MODULES, decodeFrame, quietBeside, type GreyFrame } from '../../../src/web/lib/camera-decode';
 import { symbologiesToTry } from '../../../src/web/lib/camera-reads';
 
 const WIDTH = 640;
@@ -57,5 +57,22 @@ describe('decodeFrame', () => {
     const formats = framesOf(NOISY_LABEL).flatMap((frame) => decodeFrame(frame, symbologiesToTry('product')).map((read) => read.format));
     expect(formats.length).toBeGreaterThan(0);
     expect(formats.every((format) => format === 'code_128')).toBe(true);
+  });
+
+  it('takes an EAN-8 with its quiet zone, and not a short symbol with a bar right beyond its guard (one found inside a UPC-A)', () => {
+    const ean8 = framesOf({ code: '96385074', symbology: 'ean8', seconds: 1, modulePx: 2, barHeight: 70, blur: 0.6, noise: 6 });
+    expect(ean8.map((frame) => decodeFrame(frame, symbologiesToTry('product'))[0]?.text)).toContain('96385074');
+    // One row, 2 px a module: an EAN-8's guards' centres 64 modules apart, light around them...
+    const row = (barAt: number | null): GreyFrame => {
+      const data = new Uint8ClampedArray(400).fill(230);
+      for (let x = 100; x < 100 + 67 * 2; x += 4) data.fill(20, x, x + 2);
+      if (barAt !== null) data.fill(20, barAt, barAt + 2);
+      return { data, width: 400, height: 1 };
+    };
+    const [left, right] = [100 + 1.5 * 2, 100 + 65.5 * 2];
+    expect(quietBeside(row(null), 0, left, right, 64)).toBe(true);
+    // ...and with a bar 4 modules beyond the end guard (the widest space inside a UPC/EAN), or before the start guard.
+    expect(quietBeside(row(100 + 67 * 2 + 4 * 2), 0, left, right, 64)).toBe(false);
+    expect(quietBeside(row(100 - (QUIET_MODULES - 1) * 2), 0, left, right, 64)).toBe(false);
   });
 });
