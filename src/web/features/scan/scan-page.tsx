@@ -75,6 +75,7 @@ export function ScanPage(): JSX.Element {
     <ScanStation
       title={zh.titles.adminScan}
       description={s.intro}
+      cameraField={tab === 'tracking' ? 'tracking' : 'product'}
       links={LINKS}
       onScan={scan}
       banner={loading ? { tone: 'info', text: zh.app.loading } : bannerOf(notice, trackingId, tab)}

@@ -82,6 +82,7 @@ export function Scan2Page(): JSX.Element {
     <ScanStation
       title={zh.titles.adminScan2}
       description={t.intro}
+      cameraField={item ? 'tracking' : 'product'}
       links={LINKS}
       onScan={scan}
       banner={scan2BannerOf(notice, item !== null, looking)}
