@@ -27,14 +27,7 @@
 import { and, assign, emit, setup, transition } from 'xstate';
 import { emittedBy } from './stored-state';
 import type { PaymentEvent } from './payment.machine';
-import {
-  decideWithdrawLine,
-  isLiveLine,
-  PAID_WITHDRAW_STATUS,
-  withdrawMessages,
-  type WithdrawEvent,
-  type WithdrawStatus,
-} from './withdraw.machine';
+import { decideWithdrawLine, isLiveLine, PAID_WITHDRAW_STATUS, withdrawMessages, type WithdrawEvent, type WithdrawStatus } from './withdraw.machine';
 
 /** What the order machine knows of a line. */
 export interface OrderLine {

@@ -155,7 +155,11 @@ describe('bank card rules (SPEC §5)', () => {
       card: { paymentType: 'Venmo', accountName: 'Ann', cardNo: '@ann-99', routingNumber: '', bankInfo: '', cardType: '', address: '' },
     });
     // Without the account nobody knows where to send the money.
-    expect(checkCard({ paymentType: 'Venmo', accountName: 'Ann', cardNo: '  ', bankInfo: 'x' })).toEqual({ ok: false, field: 'cardNo', msg: M.accountInformationRequired });
+    expect(checkCard({ paymentType: 'Venmo', accountName: 'Ann', cardNo: '  ', bankInfo: 'x' })).toEqual({
+      ok: false,
+      field: 'cardNo',
+      msg: M.accountInformationRequired,
+    });
     expect(cleanCardText(' Line 1\nLine 2\t ')).toBe('Line 1 Line 2');
   });
 

@@ -19,6 +19,11 @@ export const homeHandlers: Handlers = {
   async getMemberHome(req, ctx) {
     const userId = me(req).id;
     const since = req.query.since;
-    return ok(await ctx.db.transaction((tx) => memberHome(tx, { userId, since, missingDays: ctx.config.missingParcelDays }), { isolationLevel: 'repeatable read', accessMode: 'read only' }));
+    return ok(
+      await ctx.db.transaction((tx) => memberHome(tx, { userId, since, missingDays: ctx.config.missingParcelDays }), {
+        isolationLevel: 'repeatable read',
+        accessMode: 'read only',
+      }),
+    );
   },
 };

@@ -62,7 +62,6 @@ const columns = {
 const nar = sql`${purchasedRecords} nar`;
 const byAge = [sql`nar.created_at`, sql`nar.id`];
 
-
 /** One row as answered: the carrier read from the id (carrierOf), the typed id only when it differs. */
 function parcelOut(r: Record<string, unknown>): MissingParcel {
   const trackingId = r.trackingId as string;
@@ -164,7 +163,10 @@ export async function reportMissingParcel(tx: Tx, actor: SessionUser, days: numb
     .where(and(eq(purchasedRecords.id, report.id), eq(purchasedRecords.userId, actor.id)))
     .for('update');
   if (!before) throw notFound(PURCHASED_NOT_FOUND);
-  const [missing] = await tx.select({ id: sql`nar.id` }).from(nar).where(and(sql`nar.id = ${before.id}`, notArrivedRecord(days)));
+  const [missing] = await tx
+    .select({ id: sql`nar.id` })
+    .from(nar)
+    .where(and(sql`nar.id = ${before.id}`, notArrivedRecord(days)));
   if (!missing) throw badRequest(missingMessages.notMissing);
   const note = report.note === undefined ? before.missingNote : report.note.trim();
   const lostAt = report.lost === undefined ? before.lostAt : report.lost ? (before.lostAt ?? new Date()) : null;
@@ -177,6 +179,11 @@ export async function reportMissingParcel(tx: Tx, actor: SessionUser, days: numb
     .from(nar)
     .innerJoin(tasks, sql`${tasks.id} = nar.task_id`)
     .where(sql`nar.id = ${before.id}`);
-  const msg = report.lost === undefined || (report.lost === (before.lostAt !== null)) ? missingMessages.noted : report.lost ? missingMessages.lost : missingMessages.notLost;
+  const msg =
+    report.lost === undefined || report.lost === (before.lostAt !== null)
+      ? missingMessages.noted
+      : report.lost
+        ? missingMessages.lost
+        : missingMessages.notLost;
   return { parcel: parcelOut(row!), msg };
 }

@@ -131,7 +131,7 @@ describe('simple form (a new task opens in it)', () => {
     expect(await sentBodies(requests)).toEqual([{ itemId: 7, price: 99.5, buyIn: 80, show: 10 }]);
   });
 
-  it('leaves out a price emptied (the server takes the item\'s) and keeps a price typed before the item', async () => {
+  it("leaves out a price emptied (the server takes the item's) and keeps a price typed before the item", async () => {
     const { user, requests } = renderForm('/admin/boardtask/1/new');
     await user.type(await screen.findByLabelText('价格'), '88');
     await pickItem(user, 'P7', /蓝牙耳机/);

@@ -441,7 +441,11 @@ describe('/user/withdraw-request: the request dialog', () => {
   });
 
   it('with a single withdrawable task, it is ticked and the request is one submit', async () => {
-    const single = createWithdrawFake({ lines: [], applies: [anApply({ id: 709, taskId: 809, mainId: 809, subId: 0, itemName: '台灯', income: 48 })], cards: [] });
+    const single = createWithdrawFake({
+      lines: [],
+      applies: [anApply({ id: 709, taskId: 809, mainId: 809, subId: 0, itemName: '台灯', income: 48 })],
+      cards: [],
+    });
     single.cards.push({
       id: 32,
       paymentType: 'Paypal',

@@ -134,7 +134,10 @@ export function boardTaskFormFields(task: BoardTask | null): BoardTaskFormFields
 }
 
 /** The item's url and price for the fields still empty (the item picked fills what was not typed). */
-export function itemDefaults(fields: Pick<BoardTaskFormFields, 'url' | 'price'>, item: { url: string; price?: number | null }): Partial<Pick<BoardTaskFormFields, 'url' | 'price'>> {
+export function itemDefaults(
+  fields: Pick<BoardTaskFormFields, 'url' | 'price'>,
+  item: { url: string; price?: number | null },
+): Partial<Pick<BoardTaskFormFields, 'url' | 'price'>> {
   const out: Partial<Pick<BoardTaskFormFields, 'url' | 'price'>> = {};
   if (fields.url.trim() === '' && item.url) out.url = item.url;
   if (fields.price.trim() === '' && item.price !== null && item.price !== undefined) out.price = numberText(item.price);
