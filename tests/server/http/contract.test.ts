@@ -41,8 +41,10 @@ describe('roles from x-roles', () => {
       if (res.status !== 403 || res.body.code !== 'A00003') failures.push(`user: ${op.method} ${op.path} -> ${res.status}`);
     }
     const adminOnly = operations.filter((o) => o.roles.includes('admin') && !o.roles.includes('lowerAdmin') && !o.roles.includes('anonymous'));
-    // Admin-only: the withdraw side and the contested parcels' assignment (decision 096).
-    expect(adminOnly.map((o) => o.path).every((p) => p.startsWith('/api/withdraw/admin/') || p === '/api/match/admin/contested/assign')).toBe(true);
+    // Admin-only: the withdraw side, the contested parcels' assignment (decision 096) and the log of
+    // who read payout details (decision 168: SPEC §2 gives a lowerAdmin no withdraw list).
+    const ADMIN_ONLY_ELSEWHERE = ['/api/match/admin/contested/assign', '/api/audit/payout/list'];
+    expect(adminOnly.map((o) => o.path).filter((p) => !p.startsWith('/api/withdraw/admin/') && !ADMIN_ONLY_ELSEWHERE.includes(p))).toEqual([]);
     for (const op of adminOnly) {
       const res = await call(app, { method: op.method as 'GET', url: urlOf(op.path), headers: { 'x-token': lower } });
       if (res.status !== 403) failures.push(`lowerAdmin: ${op.method} ${op.path} -> ${res.status}`);
