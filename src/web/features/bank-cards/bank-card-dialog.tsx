@@ -5,7 +5,7 @@
 // (a field means another thing for another type); the holder name stays. 其他（自行填写） shows the
 // typed type's fields at once (the account required, machines/bank-card.ts TYPED_TYPE_FIELDS), before
 // its name is typed. A second submit is blocked while saving (SPEC §5). Success closes the dialog; a refusal keeps what was typed (SPEC §8).
-import { useId, useRef, useState, type JSX } from 'react';
+import { useId, type JSX } from 'react';
 import { useWatch } from 'react-hook-form';
 import * as v from 'valibot';
 import {
@@ -28,6 +28,7 @@ import { Modal } from '../../components/ui/dialog';
 import { Form, SelectField, TextField, useValibotForm } from '../../components/ui/form';
 import { zh } from '../../i18n/zh';
 import type { BindCardRequest } from './bank-cards-api';
+import { useSaveOnce } from '../../lib/use-save-once';
 
 const t = zh.bankCards.dialog;
 
@@ -129,8 +130,7 @@ export interface BankCardDialogProps {
 
 export function BankCardDialog({ onClose, onSave }: BankCardDialogProps): JSX.Element {
   const formId = useId();
-  const [saving, setSaving] = useState(false);
-  const inFlight = useRef(false);
+  const { saving, saveOnce } = useSaveOnce();
   const form = useValibotForm(cardFormSchema, { defaultValues: EMPTY });
   const [typeChoice, customType] = useWatch({ control: form.control, name: ['typeChoice', 'customType'] });
 
@@ -141,17 +141,10 @@ export function BankCardDialog({ onClose, onSave }: BankCardDialogProps): JSX.El
     form.clearErrors();
   }
 
-  async function submit(values: CardFormValues) {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setSaving(true);
-    try {
+  const submit = (values: CardFormValues) =>
+    saveOnce(async () => {
       if (await onSave(bindBody(values))) onClose();
-    } finally {
-      inFlight.current = false;
-      setSaving(false);
-    }
-  }
+    });
 
   return (
     <Modal

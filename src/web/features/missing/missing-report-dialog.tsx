@@ -3,7 +3,7 @@
 // (the parcel arrived meanwhile) toasts its words and keeps the dialog. A second save is blocked
 // while one is under way. Lost is a report, not a verdict: the hint says a parcel that turns up is
 // still matched.
-import { useId, useRef, useState, type JSX } from 'react';
+import { useId, type JSX } from 'react';
 import * as v from 'valibot';
 import { useAppContext } from '../../app/app-context';
 import { Button } from '../../components/ui/button';
@@ -12,6 +12,7 @@ import { Checkbox, Form, TextArea, useValibotForm } from '../../components/ui/fo
 import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { reportMissingParcel, type MissingParcel } from './missing-api';
+import { useSaveOnce } from '../../lib/use-save-once';
 
 const M = zh.missing;
 
@@ -30,16 +31,12 @@ export interface MissingReportDialogProps {
 export function MissingReportDialog({ parcel, onClose, onSaved }: MissingReportDialogProps): JSX.Element {
   const { api } = useAppContext();
   const formId = useId();
-  const [saving, setSaving] = useState(false);
-  const inFlight = useRef(false);
+  const { saving, saveOnce } = useSaveOnce();
   const form = useValibotForm(reportSchema, { defaultValues: { note: parcel.note, lost: parcel.lostAt !== null } });
   const shown = parcel.typedTrackingId ?? parcel.trackingId;
 
-  async function submit(values: ReportInput) {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setSaving(true);
-    try {
+  const submit = (values: ReportInput) =>
+    saveOnce(async () => {
       const outcome = await reportMissingParcel(api, { id: parcel.id, note: values.note, lost: values.lost });
       if (outcome.ok) {
         toast.success(outcome.msg || zh.common.saveSuccess);
@@ -47,11 +44,7 @@ export function MissingReportDialog({ parcel, onClose, onSaved }: MissingReportD
       } else {
         toast.error(outcome.msg || M.saveFailed);
       }
-    } finally {
-      inFlight.current = false;
-      setSaving(false);
-    }
-  }
+    });
 
   return (
     <Modal

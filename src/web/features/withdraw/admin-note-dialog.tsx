@@ -2,7 +2,7 @@
 // adminNote2 "date note"; §7 adminnote/save {requestId, adminNote, adminNote2}): both notes of one
 // line, editable in any status. '保存成功' (or the server's msg) closes the dialog; a refusal toasts
 // the server's msg (or '保存失败') and keeps it open. A second save is blocked while one is under way.
-import { useId, useRef, useState, type JSX } from 'react';
+import { useId, type JSX } from 'react';
 import * as v from 'valibot';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/dialog';
@@ -11,6 +11,7 @@ import { toast } from '../../components/ui/toast';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { saveWithdrawAdminNote, type WithdrawRequest } from './withdraw-api';
+import { useSaveOnce } from '../../lib/use-save-once';
 
 const A = zh.withdraw.admin;
 const C = zh.withdraw.col;
@@ -31,15 +32,11 @@ export interface AdminNoteDialogProps {
 export function AdminNoteDialog({ line, onClose, onSaved }: AdminNoteDialogProps): JSX.Element {
   const { api } = useAppContext();
   const formId = useId();
-  const [saving, setSaving] = useState(false);
-  const inFlight = useRef(false);
+  const { saving, saveOnce } = useSaveOnce();
   const form = useValibotForm(notesSchema, { defaultValues: { adminNote: line.adminNote, adminNote2: line.adminNote2 } });
 
-  async function submit(values: NotesInput) {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setSaving(true);
-    try {
+  const submit = (values: NotesInput) =>
+    saveOnce(async () => {
       const outcome = await saveWithdrawAdminNote(api, line.id, values);
       if (outcome.ok) {
         toast.success(outcome.msg || zh.withdraw.saved);
@@ -47,11 +44,7 @@ export function AdminNoteDialog({ line, onClose, onSaved }: AdminNoteDialogProps
       } else {
         toast.error(outcome.msg || zh.withdraw.saveFailed);
       }
-    } finally {
-      inFlight.current = false;
-      setSaving(false);
-    }
-  }
+    });
 
   return (
     <Modal

@@ -4,7 +4,7 @@
 // machine's message (withdrawMessages.changeCardRequired). changeWithdrawCard {requestId, cardId};
 // success toasts the server's msg (or '操作成功'); a failure is only logged. Either way the dialog
 // closes and the list reloads, so the row shows the card it really has.
-import { useId, useRef, useState, type JSX } from 'react';
+import { useId, type JSX } from 'react';
 import * as v from 'valibot';
 import { paymentTypeLabel } from '../../../../machines/bank-card';
 import { withdrawMessages } from '../../../../machines/withdraw.machine';
@@ -16,6 +16,7 @@ import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
 import { changeWithdrawCard, type BankCard, type WithdrawRequest } from './withdraw-api';
 import { cardLabel } from './withdraw-rules';
+import { useSaveOnce } from '../../lib/use-save-once';
 
 const t = zh.withdraw.changeCard;
 
@@ -39,27 +40,22 @@ export interface ChangeCardDialogProps {
 export function ChangeCardDialog({ line, cards, onClose, onDone }: ChangeCardDialogProps): JSX.Element {
   const { api } = useAppContext();
   const formId = useId();
-  const [saving, setSaving] = useState(false);
-  const inFlight = useRef(false);
+  const { saving, saveOnce } = useSaveOnce();
   const form = useValibotForm(changeCardSchema, { defaultValues: { cardId: '' } });
   const options = cards.filter((card) => card.id !== line.cardId).map((card) => ({ value: card.id, label: cardLabel(card) }));
   const current = [paymentTypeLabel(line.paymentType), line.cardNoEncrypt, line.accountNameEncrypt].filter(Boolean).join(' · ');
 
-  async function submit(cardId: number) {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setSaving(true);
-    try {
-      const outcome = await changeWithdrawCard(api, line.id, cardId);
-      if (outcome.ok) toast.success(outcome.msg || zh.withdraw.done);
-      // SPEC §8: no toast for this one.
-      else console.warn('change card failed', { requestId: line.id, cardId, msg: outcome.msg });
-    } finally {
-      inFlight.current = false;
-      setSaving(false);
-      onDone();
-    }
-  }
+  const submit = (cardId: number) =>
+    saveOnce(async () => {
+      try {
+        const outcome = await changeWithdrawCard(api, line.id, cardId);
+        if (outcome.ok) toast.success(outcome.msg || zh.withdraw.done);
+        // SPEC §8: no toast for this one.
+        else console.warn('change card failed', { requestId: line.id, cardId, msg: outcome.msg });
+      } finally {
+        onDone();
+      }
+    });
 
   return (
     <Modal

@@ -9,7 +9,7 @@
 // what to do), the others under the lines. Submit sends requestWithdraw once at a time;
 // '申请成功' (or the server's msg) closes the dialog, a refusal toasts it and keeps the dialog open.
 import { taskDisplayId } from '../../../../machines/task.machine';
-import { useEffect, useId, useMemo, useRef, useState, type JSX } from 'react';
+import { useEffect, useId, useMemo, useState, type JSX } from 'react';
 import { useController, useFieldArray, useWatch, type Control, type UseFieldArrayReturn } from 'react-hook-form';
 import * as v from 'valibot';
 import { amountToCents, withdrawMessages, withdrawRequestError } from '../../../../machines/withdraw.machine';
@@ -24,6 +24,7 @@ import { loadWithdrawableApplies, requestWithdraw, type BankCard, type PaymentAp
 import { formatCents, fromCents, toCents } from '../../../../machines/cents';
 import { cardLabel } from './withdraw-rules';
 import { ApplicationsTable } from './applications-table';
+import { useSaveOnce } from '../../lib/use-save-once';
 
 const t = zh.withdraw.dialog;
 
@@ -144,7 +145,7 @@ function RequestForm({
 }): JSX.Element {
   const { api } = useAppContext();
   const schema = useMemo(() => requestSchema(applies), [applies]);
-  const inFlight = useRef(false);
+  const { saveOnce } = useSaveOnce(onSaving);
   const form = useValibotForm(schema, {
     // Every withdrawable application ticked; one card: it is the line's card already.
     defaultValues: { applyIds: applies.map((apply) => apply.id), lines: [{ ...EMPTY_LINE, cardId: cards.length === 1 ? cards[0]!.id : '' }] },
@@ -167,11 +168,8 @@ function RequestForm({
   const taskProblem = errors.applyIds?.message;
   const lineProblem = errors.lines?.root?.message ?? errors.lines?.message;
 
-  async function submit(values: RequestValues) {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    onSaving(true);
-    try {
+  const submit = (values: RequestValues) =>
+    saveOnce(async () => {
       const outcome = await requestWithdraw(api, requestBody(values, applies));
       if (outcome.ok) {
         toast.success(outcome.msg || zh.withdraw.requested);
@@ -179,11 +177,7 @@ function RequestForm({
       } else {
         toast.error(outcome.msg || zh.withdraw.failed);
       }
-    } finally {
-      inFlight.current = false;
-      onSaving(false);
-    }
-  }
+    });
 
   return (
     <Form id={formId} form={form} onSubmit={(values) => void submit(values)} className="flex flex-col gap-4">
