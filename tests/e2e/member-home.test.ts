@@ -206,13 +206,16 @@ describe('the member home and board list in the browser', () => {
       // Money at a glance (decision 111): claimed 3 + 2 + 3 units (12.50, 22.50, 12.50 a unit),
       // recorded 2 + 3 and the missing parcel's 1, arrived 2 + 1; nothing paid or withdrawable yet.
       const totals = m.getByRole('region', { name: '我的数据' });
-      await expect(totals.getByRole('link').allInnerTexts()).resolves.toEqual([
-        expect.stringMatching(/已认领\s*8 件\s*¥120\.00/),
-        expect.stringMatching(/已购买（已填单号）\s*6 件\s*¥95\.00/),
-        expect.stringMatching(/已到货\s*3 件\s*¥57\.50/),
-        expect.stringMatching(/已付款\s*0 件\s*¥0\.00/),
-        expect.stringMatching(/可提现\s*0 件\s*¥0\.00/),
-      ]);
+      // The tiles show their labels while the figures load: wait for the figures, however slow the host.
+      await expect
+        .poll(() => totals.getByRole('link').allInnerTexts(), { timeout: 15_000, interval: 50 })
+        .toEqual([
+          expect.stringMatching(/已认领\s*8 件\s*¥120\.00/),
+          expect.stringMatching(/已购买（已填单号）\s*6 件\s*¥95\.00/),
+          expect.stringMatching(/已到货\s*3 件\s*¥57\.50/),
+          expect.stringMatching(/已付款\s*0 件\s*¥0\.00/),
+          expect.stringMatching(/可提现\s*0 件\s*¥0\.00/),
+        ]);
       // Followed by keyboard, 已到货 opens my tasks filtered to the arrived (locked) ones.
       await totals.getByRole('link', { name: /已到货/ }).focus();
       await m.keyboard.press('Enter');
