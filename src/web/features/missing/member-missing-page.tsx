@@ -4,8 +4,7 @@
 // list loads again. Reached from the home's flag and the task list's flagged ids. Page and size live
 // in the URL; the route's loader reads the page (skeletons while it does, the failure in the
 // table's place). On a phone each parcel is a card with its button at the foot.
-import { useRouter } from '@tanstack/react-router';
-import { useMemo, useState, type JSX } from 'react';
+import { useMemo, type JSX } from 'react';
 import { Button } from '../../components/ui/button';
 import type { TableFailure } from '../../components/ui/data-table';
 import { PageHeader } from '../../components/ui/page';
@@ -16,6 +15,7 @@ import { missingColumns } from './missing-columns';
 import { MissingReportDialog } from './missing-report-dialog';
 import type { MemberMissingSearch } from './missing-search';
 import type { MissingParcel } from './missing-api';
+import { useRowDialog } from '../../lib/use-row-dialog';
 
 const M = zh.missing;
 
@@ -28,8 +28,8 @@ export interface MemberMissingPageProps {
 }
 
 export function MemberMissingPage({ search, result, loading = false, failure = null, onSearch }: MemberMissingPageProps): JSX.Element {
-  const router = useRouter();
-  const [reporting, setReporting] = useState<MissingParcel | null>(null);
+  const reportingDialog = useRowDialog<MissingParcel>();
+  const { row: reporting, open: setReporting } = reportingDialog;
   const columns = useMemo(
     () =>
       missingColumns({
@@ -39,7 +39,7 @@ export function MemberMissingPage({ search, result, loading = false, failure = n
           </Button>
         ),
       }),
-    [],
+    [setReporting],
   );
   return (
     <div className="flex min-w-0 flex-col gap-4">
@@ -55,17 +55,7 @@ export function MemberMissingPage({ search, result, loading = false, failure = n
         emptyText={M.empty}
         caption={M.caption}
       />
-      {reporting && (
-        <MissingReportDialog
-          key={reporting.id}
-          parcel={reporting}
-          onClose={() => setReporting(null)}
-          onSaved={() => {
-            setReporting(null);
-            void router.invalidate();
-          }}
-        />
-      )}
+      {reporting && <MissingReportDialog key={reporting.id} parcel={reporting} onClose={reportingDialog.close} onSaved={reportingDialog.done} />}
     </div>
   );
 }

@@ -1,8 +1,8 @@
 // /admin/user-list (SPEC §2, §7): filters role (all / admin / user), mailAddr and nickName; a paged
 // table of users with their role and groups; per row an edit dialog for role and groups. Filters,
 // page and size live in the URL; the route loader fetches GET /api/admin/user/list for them.
-import { useNavigate, useRouter, useRouterState } from '@tanstack/react-router';
-import { useMemo, useState, type JSX } from 'react';
+import { useNavigate, useRouterState } from '@tanstack/react-router';
+import { useMemo, type JSX } from 'react';
 import * as v from 'valibot';
 import { Button } from '../../components/ui/button';
 import { columnHelper } from '../../components/ui/data-table';
@@ -19,6 +19,7 @@ import { UserEditDialog } from './user-edit-dialog';
 import { USER_ROLE_FILTERS, toUserListUrlSearch, type UserListSearch, type UserRoleFilter } from './user-list-search';
 import { canEditUser } from './user-roles';
 import type { AdminUser, UserListData } from './users';
+import { useRowDialog } from '../../lib/use-row-dialog';
 
 const t = zh.people;
 
@@ -35,11 +36,11 @@ export interface UserListPageProps {
 
 export function UserListPage({ search, data }: UserListPageProps): JSX.Element {
   const navigate = useNavigate();
-  const router = useRouter();
   const viewerRole = useSessionRole();
   const viewerId = useSessionUser()?.id ?? null;
   const loading = useRouterState({ select: (state) => state.isLoading });
-  const [editing, setEditing] = useState<AdminUser | null>(null);
+  const editingDialog = useRowDialog<AdminUser>();
+  const { row: editing, open: setEditing } = editingDialog;
 
   const go = (next: UserListSearch) => navigate({ to: '/admin/user-list', search: toUserListUrlSearch(next) });
 
@@ -89,7 +90,7 @@ export function UserListPage({ search, data }: UserListPageProps): JSX.Element {
           ) : null,
       }),
     ];
-  }, [data.groups, viewerRole]);
+  }, [data.groups, viewerRole, setEditing]);
 
   return (
     <div className="flex flex-col gap-4">
@@ -103,11 +104,8 @@ export function UserListPage({ search, data }: UserListPageProps): JSX.Element {
           groups={data.groups}
           viewerRole={viewerRole}
           viewerId={viewerId}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            void router.invalidate();
-          }}
+          onClose={editingDialog.close}
+          onSaved={editingDialog.done}
         />
       )}
     </div>

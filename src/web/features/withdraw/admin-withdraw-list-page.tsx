@@ -49,6 +49,7 @@ import { formatCents, toCents } from '../../../../machines/cents';
 import { adminMayPay, WITHDRAW_STATUS_OPTIONS, withdrawActions, type WithdrawAction } from './withdraw-rules';
 import { adminWithdrawExportFilters, paymentFileFilters, WITHDRAW_SIZE_OPTIONS, type AdminWithdrawSearch } from './withdraw-search';
 import { filterForm } from '../../lib/list-search';
+import { useRowDialog } from '../../lib/use-row-dialog';
 
 const W = zh.withdraw;
 const A = W.admin;
@@ -81,7 +82,8 @@ const NONE_CHOSEN: ReadonlyMap<number, WithdrawRequest> = new Map();
 export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawListPageProps): JSX.Element {
   const router = useRouter();
   const loading = useRouterState({ select: (state) => state.isLoading });
-  const [noting, setNoting] = useState<WithdrawRequest | null>(null);
+  const notingDialog = useRowDialog<WithdrawRequest>();
+  const { row: noting, open: setNoting } = notingDialog;
   const [confirming, setConfirming] = useState(false);
   const cardReveal = useCardReveal();
   const openReveal = cardReveal.open;
@@ -92,7 +94,7 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
   const { running, perform } = useLineAction(data.users);
   const columns = useMemo(
     () => adminWithdrawColumns({ users: data.users, running, perform, onReveal: openReveal, onNote: setNoting }),
-    [data.users, running, perform, openReveal],
+    [data.users, running, perform, openReveal, setNoting],
   );
 
   return (
@@ -139,17 +141,7 @@ export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawL
         cards
       />
       <CardRevealDialog reveal={cardReveal.reveal} member={cardReveal.reveal ? memberOf(cardReveal.reveal.line, data.users) : ''} onClose={cardReveal.close} />
-      {noting && (
-        <AdminNoteDialog
-          key={noting.id}
-          line={noting}
-          onClose={() => setNoting(null)}
-          onSaved={() => {
-            setNoting(null);
-            void router.invalidate();
-          }}
-        />
-      )}
+      {noting && <AdminNoteDialog key={noting.id} line={noting} onClose={notingDialog.close} onSaved={notingDialog.done} />}
     </div>
   );
 }

@@ -32,6 +32,7 @@ import { ReceiptDialog } from './withdraw-request-receipt-dialog';
 import { cardLabel, mayConfirmReceipt, WITHDRAW_STATUS_OPTIONS, withdrawActions, type WithdrawAction } from './withdraw-rules';
 import { WITHDRAW_SIZE_OPTIONS, type WithdrawRequestSearch } from './withdraw-search';
 import { filterForm } from '../../lib/list-search';
+import { useRowDialog } from '../../lib/use-row-dialog';
 
 const W = zh.withdraw;
 const R = W.request;
@@ -65,11 +66,16 @@ function report(outcome: Outcome): void {
 export function WithdrawRequestPage({ search, data, loading = false, failure = null, onSearch }: WithdrawRequestPageProps): JSX.Element {
   const router = useRouter();
   const [requesting, setRequesting] = useState(false);
-  const [changing, setChanging] = useState<WithdrawRequest | null>(null);
-  const [receiving, setReceiving] = useState<WithdrawRequest | null>(null);
+  const changingDialog = useRowDialog<WithdrawRequest>();
+  const { row: changing, open: setChanging } = changingDialog;
+  const receivingDialog = useRowDialog<WithdrawRequest>();
+  const { row: receiving, open: setReceiving } = receivingDialog;
   const offerReceipt = data.awaitingReceipt > 0;
   const { running, perform } = useLineAction(setChanging);
-  const columns = useMemo(() => memberWithdrawColumns({ offerReceipt, running, perform, onReceive: setReceiving }), [offerReceipt, running, perform]);
+  const columns = useMemo(
+    () => memberWithdrawColumns({ offerReceipt, running, perform, onReceive: setReceiving }),
+    [offerReceipt, running, perform, setReceiving],
+  );
 
   const filters = filterForm(search, onSearch);
   const filterKey = filters.key;
@@ -111,29 +117,8 @@ export function WithdrawRequestPage({ search, data, loading = false, failure = n
           }}
         />
       )}
-      {receiving && (
-        <ReceiptDialog
-          key={receiving.id}
-          line={receiving}
-          onClose={() => setReceiving(null)}
-          onDone={() => {
-            setReceiving(null);
-            void router.invalidate();
-          }}
-        />
-      )}
-      {changing && (
-        <ChangeCardDialog
-          key={changing.id}
-          line={changing}
-          cards={data.cards}
-          onClose={() => setChanging(null)}
-          onDone={() => {
-            setChanging(null);
-            void router.invalidate();
-          }}
-        />
-      )}
+      {receiving && <ReceiptDialog key={receiving.id} line={receiving} onClose={receivingDialog.close} onDone={receivingDialog.done} />}
+      {changing && <ChangeCardDialog key={changing.id} line={changing} cards={data.cards} onClose={changingDialog.close} onDone={changingDialog.done} />}
     </div>
   );
 }
