@@ -24,7 +24,6 @@ import { paymentApplies } from '../db/schema/money.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { centsOf, fromCents } from '../money/cents.ts';
-import { balanceCents } from '../money/payment-service.ts';
 import { missingCounts } from '../tasks/missing-parcels.ts';
 import { memberTotals } from './member-totals.ts';
 
@@ -171,9 +170,9 @@ export async function memberHome(tx: Tx, v: { userId: number; since?: number; no
     .orderBy(asc(tasks.createdAt), asc(tasks.id))
     .limit(HOME_LIST_LIMIT);
 
-  const balance = await balanceCents(tx, v.userId);
   // Missing parcels (decision 077): a count and a link, the list is its own page.
   const missingParcels = await missingCounts(tx, v.userId, v.missingDays);
+  // The balance is the totals' withdrawable amount: one query for both (the same applications).
   const totals = await memberTotals(tx, v.userId);
 
   const payableItems: HomeTask[] = payable.map(({ total: _t, sum: _s, amount, ...task }) => ({ ...task, amount: fromCents(amount) }));
@@ -185,7 +184,7 @@ export async function memberHome(tx: Tx, v: { userId: number; since?: number; no
     arrived: part(arrived.map((p) => ({ ...p, seenAt: p.seenAt.getTime() }))),
     disagreeing: part(disagreeing),
     payable: { total: payable[0]?.total ?? 0, amount: fromCents(payable[0]?.sum ?? 0), items: payableItems },
-    balance: fromCents(balance),
+    balance: totals.withdrawable.amount,
     missingParcels,
     totals,
   };
