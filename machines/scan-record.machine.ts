@@ -21,6 +21,9 @@ export { SCAN_STATUSES, scanStatusLabels, type ScanStatus };
  */
 export const NOT_ARRIVED_AFTER_DAYS = 7;
 
+/** The admin home counts the claims of unknown parcels made in this many days (decision 169): a week's claims are the shelf to clear. */
+export const RECENT_CLAIM_DAYS = 7;
+
 /**
  * The words of the scan rules, one wording each, shown by the screens and answered by the server
  * (SPEC §5 where it gives them). machines/scan.machine.ts and scan2.machine.ts read these too.
@@ -247,3 +250,6 @@ export function matchedScanStatus(tied: boolean): ScanStatus {
   if (!d.ok) throw new Error('the scan-record machine refuses a verdict on a seen row');
   return d.next;
 }
+
+/** A seen row matching tied to no task (the admin home's unmatched counts; with no live record on its tracking id, an unknown parcel: decision 169). */
+export const UNMATCHED_SCAN_STATUS: ScanStatus = matchedScanStatus(false);

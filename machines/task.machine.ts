@@ -34,7 +34,9 @@ export type TaskEvent =
   | { type: 'task.apply' }
   /** cause: the payment event that paid the task (pay.paid, pay.confirm); its parcels' audit action. */
   | { type: 'task.pay'; cause?: string }
-  | { type: 'task.close' };
+  | { type: 'task.close' }
+  /** An admin undoes a member's claim of an unknown parcel (decision 169): matching judges the task again. */
+  | { type: 'task.unclaim' };
 
 export const taskMessages = {
   notPending: '只有待审核的任务可以审核',
@@ -50,6 +52,7 @@ export const taskMessages = {
   closeRule: '该任务不能关闭',
   applyArrivedPartialOnly: '只有部分到货的任务可以申请已到货部分的付款',
   applyArrivedUseApply: '该任务已全部到货，请直接申请付款',
+  unclaimRule: '已申请付款、已完成或已关闭的任务不能撤销认领',
 } as const;
 
 const matchTargets = {
@@ -78,6 +81,9 @@ const matchTargets = {
  * - apply (for payment): locked only -> processing, emitting record.apply to the task's parcels;
  *   paid -> finished (task.pay, emitted by the payment machine), emitting record.pay to them.
  * - close (admin): open, unmatch or locked -> closed.
+ * - unclaim (admin, decision 169): a member's claim of an unknown parcel undone while its units are
+ *   not in a payment: open, unmatch or locked -> open, and matching judges the task again without
+ *   the claimed record (a locked task had every unit only because of it). Not once applied for.
  */
 /** What a task's change sends its parcels (scan rows tied to it): the scan-record machine's events. */
 export type TaskParcelEvent = { type: 'record.apply' } | { type: 'record.pay'; cause?: string };
@@ -117,6 +123,7 @@ export const taskMachine = setup({
         ...matchTargets,
         'task.split': { guard: 'canSplit', target: 'open', reenter: true },
         'task.close': 'closed',
+        'task.unclaim': 'open',
       },
     },
     unmatch: {
@@ -127,6 +134,7 @@ export const taskMachine = setup({
         ...matchTargets,
         'task.split': { guard: 'canSplit', target: 'open' },
         'task.close': 'closed',
+        'task.unclaim': 'open',
       },
     },
     locked: {
@@ -135,6 +143,7 @@ export const taskMachine = setup({
         'task.records': { guard: 'byAdmin', target: 'locked' },
         'task.apply': { target: 'processing', actions: 'applyParcels' },
         'task.close': 'closed',
+        'task.unclaim': 'open',
       },
     },
     processing: {
@@ -172,6 +181,8 @@ export function explainTaskRefusal(status: TaskStatus, _context: TaskContext, ev
       return taskMessages.payProcessingOnly;
     case 'task.close':
       return taskMessages.closeRule;
+    case 'task.unclaim':
+      return taskMessages.unclaimRule;
   }
 }
 
@@ -202,6 +213,13 @@ export const MEMBER_RECORDABLE_STATUSES: readonly TaskStatus[] = statesAllowing(
   { productCount: 0, canSplit: false },
   recordsEvent('user'),
 );
+
+/** The event of an admin's undo of a claimed unknown parcel (decision 169): a claim is undone where the machine takes it. */
+export const UNCLAIM_EVENT: TaskEvent = { type: 'task.unclaim' };
+
+/** Can an admin undo a claim on a task in `status` (the 撤销认领 button; the server asks decide)? Not once its units are in a payment or it is closed. */
+export const canUndoClaim = (status: TaskStatus): boolean =>
+  decide(taskMachine, status, { productCount: 0, canSplit: false }, UNCLAIM_EVENT, explainTaskRefusal).ok;
 
 /** SPEC §3 purchased record status: matching's verdict on the record (the database enum and the contract's PurchasedStatus). */
 export const PURCHASED_STATUSES = ['init', 'match', 'unmatch'] as const;

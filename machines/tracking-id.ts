@@ -97,6 +97,14 @@ export function trackingIdError(raw: string): string | null {
   return null;
 }
 
+/**
+ * An unknown parcel as members see it (decision 169, DECISIONS "Receiving and matching"): its
+ * canonical key masked but for its last UNKNOWN_PARCEL_VISIBLE characters, enough for the owner to
+ * recognise it, too few to claim it without the full id from the shop or the carrier.
+ */
+export const UNKNOWN_PARCEL_VISIBLE = 6;
+export const maskTrackingId = (key: string): string => `****${key.slice(-UNKNOWN_PARCEL_VISIBLE)}`;
+
 /** Two written forms name the same parcel. */
 export const sameTrackingId = (a: string, b: string): boolean => canonicalTrackingId(a) === canonicalTrackingId(b);
 

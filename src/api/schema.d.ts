@@ -1315,6 +1315,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/purchased/user/unknown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Unknown parcels, masked, for members to claim (decision 169)
+         * @description Beyond SPEC §7: tracking ids seen at the warehouse that no member recorded (rows unmatch, no record of a live task), newest first, each masked to its last 6 characters with its products; and the caller's tasks that could take it (same product, records allowed, units left). Never the full id.
+         */
+        get: operations["listUnknownParcels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/purchased/user/unknown/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim an unknown parcel on an own task by its full tracking id (decision 169)
+         * @description Beyond SPEC §7: records the full tracking id on the task (the task's units of the parcel's product, at most what the task has left) and matches it at once, as if recorded before the parcel arrived; audited as record.claim.
+         */
+        post: operations["claimUnknownParcel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/purchased/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Records that claimed an unknown parcel, newest first (decision 169)
+         * @description Beyond SPEC §7: every record made on a tracking id seen at the warehouse with no live record (the claim call, the record dialog or an upload), with its member, task and status.
+         */
+        get: operations["listParcelClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/purchased/claims/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a claim of an unknown parcel, audited (decision 169)
+         * @description Beyond SPEC §7: removes the claiming record (matched or not) while its task's units are not in a payment (the task machine's task.unclaim) and matches the tracking id again: the parcel is unknown once more.
+         */
+        post: operations["undoParcelClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/match/user/tracking/match": {
         parameters: {
             query?: never;
@@ -2878,6 +2958,11 @@ export interface components {
             createdAt?: number;
             /** Format: int64 */
             updatedAt?: number;
+            /**
+             * Format: int64
+             * @description When the record claimed an unknown parcel (decision 169); absent for a record made before its parcel arrived.
+             */
+            claimedAt?: number;
         };
         PurchasedItemList: {
             purchasedItems: components["schemas"]["PurchasedItem"][];
@@ -3362,6 +3447,12 @@ export interface components {
             ids?: number[];
         };
         AdminHome: {
+            /** @description Unknown parcels (decision 169): how many wait for their owner, and how many were claimed in the last `days` days (to take off the unknown shelf, or undo). */
+            parcelClaims: {
+                unknown: number;
+                claimed: number;
+                days: number;
+            };
             /** @description Claims waiting for accept or reject (tasks pending). */
             pendingClaims: number;
             /** @description Scan rows created today (in the timezone) that did not match. */
@@ -3461,6 +3552,73 @@ export interface components {
             note?: string;
             /** @description true: report it lost; false: not lost after all; absent: unchanged. */
             lost?: boolean;
+        };
+        /** @description A tracking id seen at the warehouse that no member recorded (decision 169), as members see it: masked. */
+        UnknownParcel: {
+            /** @description '****' and the canonical key's last 6 characters. */
+            maskedTrackingId: string;
+            /** @description The carrier's name, null when no known carrier writes the id so. */
+            carrier: string | null;
+            /**
+             * Format: int64
+             * @description When the parcel was last scanned.
+             */
+            seenAt: number;
+            products: {
+                itemName: string;
+                upc: string;
+                /** @description Units of it seen. */
+                count: number;
+            }[];
+            /** @description The caller's tasks that could take it: the parcel holds their product, records are allowed, units are left. */
+            myTasks: {
+                id: number;
+                taskDisplayId: string;
+                itemName: string;
+                /** @description Units the task has not recorded yet. */
+                room: number;
+            }[];
+        };
+        UnknownParcelPage: {
+            content: components["schemas"]["UnknownParcel"][];
+            totalPages: number;
+            totalElements: number;
+        };
+        UnknownParcelClaimRequest: {
+            taskId: number;
+            /** @description The full tracking id, in any written form (decision 097). */
+            trackingId: string;
+        };
+        /** @description A record that claimed an unknown parcel (decision 169). */
+        ParcelClaim: {
+            /** @description The purchased record's id. */
+            id: number;
+            taskId: number;
+            taskDisplayId: string;
+            taskStatus: components["schemas"]["TaskStatus"];
+            itemName: string;
+            userId: number;
+            nickName: string;
+            mailAddr: string;
+            /** @description The canonical key (decision 097). */
+            trackingId: string;
+            /** @description What the member typed, when it differs from the key. */
+            typedTrackingId?: string;
+            productCount: number;
+            status: components["schemas"]["PurchasedStatus"];
+            /** Format: int64 */
+            claimedAt: number;
+            /** @description The task machine takes task.unclaim in the task's status (not once applied for payment or closed). */
+            undoable: boolean;
+        };
+        ParcelClaimPage: {
+            content: components["schemas"]["ParcelClaim"][];
+            totalPages: number;
+            totalElements: number;
+        };
+        ParcelClaimUndoRequest: {
+            /** @description The claiming record's id. */
+            id: number;
         };
         MemberHome: {
             totals: components["schemas"]["MemberTotals"];
@@ -6469,6 +6627,154 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listUnknownParcels: {
+        parameters: {
+            query?: {
+                /** @description Page number, 0-based. */
+                page?: components["parameters"]["page"];
+                /** @description Page size. */
+                size?: components["parameters"]["size20"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["UnknownParcelPage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    claimUnknownParcel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnknownParcelClaimRequest"];
+            };
+        };
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["PurchasedChangeResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listParcelClaims: {
+        parameters: {
+            query?: {
+                /** @description Page number, 0-based. */
+                page?: components["parameters"]["page"];
+                /** @description Page size. */
+                size?: components["parameters"]["size20"];
+                /** @description Only this member's. */
+                userId?: number;
+                /** @description Tracking ids containing this text (compared in the canonical form). */
+                trackingId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["ParcelClaimPage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    undoParcelClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParcelClaimUndoRequest"];
+            };
+        };
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["ParcelClaim"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };

@@ -25,6 +25,7 @@ import { Route as AppAdminAdminInviteRouteImport } from './routes/_app/_admin/ad
 import { Route as AppAdminAdminItemListRouteImport } from './routes/_app/_admin/admin/item-list'
 import { Route as AppAdminAdminMachinesRouteImport } from './routes/_app/_admin/admin/machines'
 import { Route as AppAdminAdminMissingParcelsRouteImport } from './routes/_app/_admin/admin/missing-parcels'
+import { Route as AppAdminAdminParcelClaimsRouteImport } from './routes/_app/_admin/admin/parcel-claims'
 import { Route as AppAdminAdminScanRouteImport } from './routes/_app/_admin/admin/scan'
 import { Route as AppAdminAdminScan2RouteImport } from './routes/_app/_admin/admin/scan2'
 import { Route as AppAdminAdminTaskAmountListRouteImport } from './routes/_app/_admin/admin/task-amount-list'
@@ -41,6 +42,7 @@ import { Route as AppUserUserBoardListRouteImport } from './routes/_app/_user/us
 import { Route as AppUserUserHomeRouteImport } from './routes/_app/_user/user/home'
 import { Route as AppUserUserMissingParcelsRouteImport } from './routes/_app/_user/user/missing-parcels'
 import { Route as AppUserUserMyTaskRouteImport } from './routes/_app/_user/user/my-task'
+import { Route as AppUserUserUnknownParcelsRouteImport } from './routes/_app/_user/user/unknown-parcels'
 import { Route as AppUserUserUploadRouteImport } from './routes/_app/_user/user/upload'
 import { Route as AppUserUserWithdrawOrdersRouteImport } from './routes/_app/_user/user/withdraw-orders'
 import { Route as AppUserUserWithdrawRequestRouteImport } from './routes/_app/_user/user/withdraw-request'
@@ -130,6 +132,12 @@ const AppAdminAdminMissingParcelsRoute =
     path: '/admin/missing-parcels',
     getParentRoute: () => AppAdminRoute,
   } as any)
+const AppAdminAdminParcelClaimsRoute =
+  AppAdminAdminParcelClaimsRouteImport.update({
+    id: '/admin/parcel-claims',
+    path: '/admin/parcel-claims',
+    getParentRoute: () => AppAdminRoute,
+  } as any)
 const AppAdminAdminScanRoute = AppAdminAdminScanRouteImport.update({
   id: '/admin/scan',
   path: '/admin/scan',
@@ -215,6 +223,12 @@ const AppUserUserMyTaskRoute = AppUserUserMyTaskRouteImport.update({
   path: '/user/my-task',
   getParentRoute: () => AppUserRoute,
 } as any)
+const AppUserUserUnknownParcelsRoute =
+  AppUserUserUnknownParcelsRouteImport.update({
+    id: '/user/unknown-parcels',
+    path: '/user/unknown-parcels',
+    getParentRoute: () => AppUserRoute,
+  } as any)
 const AppUserUserUploadRoute = AppUserUserUploadRouteImport.update({
   id: '/user/upload',
   path: '/user/upload',
@@ -284,6 +298,7 @@ export interface FileRoutesByFullPath {
   '/admin/item-list': typeof AppAdminAdminItemListRoute
   '/admin/machines': typeof AppAdminAdminMachinesRoute
   '/admin/missing-parcels': typeof AppAdminAdminMissingParcelsRoute
+  '/admin/parcel-claims': typeof AppAdminAdminParcelClaimsRoute
   '/admin/scan': typeof AppAdminAdminScanRoute
   '/admin/scan2': typeof AppAdminAdminScan2Route
   '/admin/task-amount-list': typeof AppAdminAdminTaskAmountListRoute
@@ -300,6 +315,7 @@ export interface FileRoutesByFullPath {
   '/user/home': typeof AppUserUserHomeRoute
   '/user/missing-parcels': typeof AppUserUserMissingParcelsRoute
   '/user/my-task': typeof AppUserUserMyTaskRoute
+  '/user/unknown-parcels': typeof AppUserUserUnknownParcelsRoute
   '/user/upload': typeof AppUserUserUploadRoute
   '/user/withdraw-orders': typeof AppUserUserWithdrawOrdersRoute
   '/user/withdraw-request': typeof AppUserUserWithdrawRequestRoute
@@ -325,6 +341,7 @@ export interface FileRoutesByTo {
   '/admin/item-list': typeof AppAdminAdminItemListRoute
   '/admin/machines': typeof AppAdminAdminMachinesRoute
   '/admin/missing-parcels': typeof AppAdminAdminMissingParcelsRoute
+  '/admin/parcel-claims': typeof AppAdminAdminParcelClaimsRoute
   '/admin/scan': typeof AppAdminAdminScanRoute
   '/admin/scan2': typeof AppAdminAdminScan2Route
   '/admin/task-amount-list': typeof AppAdminAdminTaskAmountListRoute
@@ -341,6 +358,7 @@ export interface FileRoutesByTo {
   '/user/home': typeof AppUserUserHomeRoute
   '/user/missing-parcels': typeof AppUserUserMissingParcelsRoute
   '/user/my-task': typeof AppUserUserMyTaskRoute
+  '/user/unknown-parcels': typeof AppUserUserUnknownParcelsRoute
   '/user/upload': typeof AppUserUserUploadRoute
   '/user/withdraw-orders': typeof AppUserUserWithdrawOrdersRoute
   '/user/withdraw-request': typeof AppUserUserWithdrawRequestRoute
@@ -370,6 +388,7 @@ export interface FileRoutesById {
   '/_app/_admin/admin/item-list': typeof AppAdminAdminItemListRoute
   '/_app/_admin/admin/machines': typeof AppAdminAdminMachinesRoute
   '/_app/_admin/admin/missing-parcels': typeof AppAdminAdminMissingParcelsRoute
+  '/_app/_admin/admin/parcel-claims': typeof AppAdminAdminParcelClaimsRoute
   '/_app/_admin/admin/scan': typeof AppAdminAdminScanRoute
   '/_app/_admin/admin/scan2': typeof AppAdminAdminScan2Route
   '/_app/_admin/admin/task-amount-list': typeof AppAdminAdminTaskAmountListRoute
@@ -386,6 +405,7 @@ export interface FileRoutesById {
   '/_app/_user/user/home': typeof AppUserUserHomeRoute
   '/_app/_user/user/missing-parcels': typeof AppUserUserMissingParcelsRoute
   '/_app/_user/user/my-task': typeof AppUserUserMyTaskRoute
+  '/_app/_user/user/unknown-parcels': typeof AppUserUserUnknownParcelsRoute
   '/_app/_user/user/upload': typeof AppUserUserUploadRoute
   '/_app/_user/user/withdraw-orders': typeof AppUserUserWithdrawOrdersRoute
   '/_app/_user/user/withdraw-request': typeof AppUserUserWithdrawRequestRoute
@@ -413,6 +433,7 @@ export interface FileRouteTypes {
     | '/admin/item-list'
     | '/admin/machines'
     | '/admin/missing-parcels'
+    | '/admin/parcel-claims'
     | '/admin/scan'
     | '/admin/scan2'
     | '/admin/task-amount-list'
@@ -429,6 +450,7 @@ export interface FileRouteTypes {
     | '/user/home'
     | '/user/missing-parcels'
     | '/user/my-task'
+    | '/user/unknown-parcels'
     | '/user/upload'
     | '/user/withdraw-orders'
     | '/user/withdraw-request'
@@ -454,6 +476,7 @@ export interface FileRouteTypes {
     | '/admin/item-list'
     | '/admin/machines'
     | '/admin/missing-parcels'
+    | '/admin/parcel-claims'
     | '/admin/scan'
     | '/admin/scan2'
     | '/admin/task-amount-list'
@@ -470,6 +493,7 @@ export interface FileRouteTypes {
     | '/user/home'
     | '/user/missing-parcels'
     | '/user/my-task'
+    | '/user/unknown-parcels'
     | '/user/upload'
     | '/user/withdraw-orders'
     | '/user/withdraw-request'
@@ -498,6 +522,7 @@ export interface FileRouteTypes {
     | '/_app/_admin/admin/item-list'
     | '/_app/_admin/admin/machines'
     | '/_app/_admin/admin/missing-parcels'
+    | '/_app/_admin/admin/parcel-claims'
     | '/_app/_admin/admin/scan'
     | '/_app/_admin/admin/scan2'
     | '/_app/_admin/admin/task-amount-list'
@@ -514,6 +539,7 @@ export interface FileRouteTypes {
     | '/_app/_user/user/home'
     | '/_app/_user/user/missing-parcels'
     | '/_app/_user/user/my-task'
+    | '/_app/_user/user/unknown-parcels'
     | '/_app/_user/user/upload'
     | '/_app/_user/user/withdraw-orders'
     | '/_app/_user/user/withdraw-request'
@@ -648,6 +674,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminAdminMissingParcelsRouteImport
       parentRoute: typeof AppAdminRoute
     }
+    '/_app/_admin/admin/parcel-claims': {
+      id: '/_app/_admin/admin/parcel-claims'
+      path: '/admin/parcel-claims'
+      fullPath: '/admin/parcel-claims'
+      preLoaderRoute: typeof AppAdminAdminParcelClaimsRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
     '/_app/_admin/admin/scan': {
       id: '/_app/_admin/admin/scan'
       path: '/admin/scan'
@@ -760,6 +793,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppUserUserMyTaskRouteImport
       parentRoute: typeof AppUserRoute
     }
+    '/_app/_user/user/unknown-parcels': {
+      id: '/_app/_user/user/unknown-parcels'
+      path: '/user/unknown-parcels'
+      fullPath: '/user/unknown-parcels'
+      preLoaderRoute: typeof AppUserUserUnknownParcelsRouteImport
+      parentRoute: typeof AppUserRoute
+    }
     '/_app/_user/user/upload': {
       id: '/_app/_user/user/upload'
       path: '/user/upload'
@@ -842,6 +882,7 @@ interface AppAdminRouteChildren {
   AppAdminAdminItemListRoute: typeof AppAdminAdminItemListRoute
   AppAdminAdminMachinesRoute: typeof AppAdminAdminMachinesRoute
   AppAdminAdminMissingParcelsRoute: typeof AppAdminAdminMissingParcelsRoute
+  AppAdminAdminParcelClaimsRoute: typeof AppAdminAdminParcelClaimsRoute
   AppAdminAdminScanRoute: typeof AppAdminAdminScanRoute
   AppAdminAdminScan2Route: typeof AppAdminAdminScan2Route
   AppAdminAdminTaskAmountListRoute: typeof AppAdminAdminTaskAmountListRoute
@@ -868,6 +909,7 @@ const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminAdminItemListRoute: AppAdminAdminItemListRoute,
   AppAdminAdminMachinesRoute: AppAdminAdminMachinesRoute,
   AppAdminAdminMissingParcelsRoute: AppAdminAdminMissingParcelsRoute,
+  AppAdminAdminParcelClaimsRoute: AppAdminAdminParcelClaimsRoute,
   AppAdminAdminScanRoute: AppAdminAdminScanRoute,
   AppAdminAdminScan2Route: AppAdminAdminScan2Route,
   AppAdminAdminTaskAmountListRoute: AppAdminAdminTaskAmountListRoute,
@@ -897,6 +939,7 @@ interface AppUserRouteChildren {
   AppUserUserHomeRoute: typeof AppUserUserHomeRoute
   AppUserUserMissingParcelsRoute: typeof AppUserUserMissingParcelsRoute
   AppUserUserMyTaskRoute: typeof AppUserUserMyTaskRoute
+  AppUserUserUnknownParcelsRoute: typeof AppUserUserUnknownParcelsRoute
   AppUserUserUploadRoute: typeof AppUserUserUploadRoute
   AppUserUserWithdrawOrdersRoute: typeof AppUserUserWithdrawOrdersRoute
   AppUserUserWithdrawRequestRoute: typeof AppUserUserWithdrawRequestRoute
@@ -911,6 +954,7 @@ const AppUserRouteChildren: AppUserRouteChildren = {
   AppUserUserHomeRoute: AppUserUserHomeRoute,
   AppUserUserMissingParcelsRoute: AppUserUserMissingParcelsRoute,
   AppUserUserMyTaskRoute: AppUserUserMyTaskRoute,
+  AppUserUserUnknownParcelsRoute: AppUserUserUnknownParcelsRoute,
   AppUserUserUploadRoute: AppUserUserUploadRoute,
   AppUserUserWithdrawOrdersRoute: AppUserUserWithdrawOrdersRoute,
   AppUserUserWithdrawRequestRoute: AppUserUserWithdrawRequestRoute,

@@ -212,6 +212,11 @@ const ADDITIONS = [
   'GET /api/purchased/user/missing',
   'POST /api/purchased/user/missing/report',
   'GET /api/admin/purchased/missing',
+  // Unknown parcels claimed by their owners (decision 169).
+  'GET /api/purchased/user/unknown',
+  'POST /api/purchased/user/unknown/claim',
+  'GET /api/admin/purchased/claims',
+  'POST /api/admin/purchased/claims/undo',
   'POST /ext/login/logout',
   'POST /api/admin/user/update',
   'GET /api/download/excel/{kind}/token',

@@ -25,6 +25,7 @@ const EVENTS: TaskEvent[] = [
   { type: 'task.apply' },
   { type: 'task.pay' },
   { type: 'task.close' },
+  { type: 'task.unclaim' },
 ];
 const name = (e: TaskEvent) => ('by' in e ? `${e.type}:${e.by}` : 'outcome' in e ? `${e.type}:${e.outcome}` : e.type);
 
@@ -48,9 +49,10 @@ const MEMBER_MAY: Record<TaskStatus, string[]> = {
 /** The lifecycle steps each status accepts (admin or matching), whatever the context allows. */
 const STEPS: Record<TaskStatus, string[]> = {
   pending: ['task.accept', 'task.reject'],
-  open: ['task.match:locked', 'task.match:unmatch', 'task.match:open', 'task.split', 'task.close'],
-  unmatch: ['task.match:locked', 'task.match:unmatch', 'task.match:open', 'task.split', 'task.close'],
-  locked: ['task.apply', 'task.close'],
+  open: ['task.match:locked', 'task.match:unmatch', 'task.match:open', 'task.split', 'task.close', 'task.unclaim'],
+  unmatch: ['task.match:locked', 'task.match:unmatch', 'task.match:open', 'task.split', 'task.close', 'task.unclaim'],
+  // An admin's undo of a claimed unknown parcel (decision 169) reopens a task until it is applied for.
+  locked: ['task.apply', 'task.close', 'task.unclaim'],
   processing: ['task.pay'],
   finished: [],
   closed: [],
@@ -113,6 +115,17 @@ describe('task machine: model', () => {
             path.steps.some((s) => s.event.type === 'task.match' && s.event.outcome === 'locked'),
             values.join(' -> '),
           ).toBe(true);
+        }
+      });
+
+      it('undoes a claimed parcel only before payment: task.unclaim always lands in open, never from processing, finished or closed', () => {
+        for (const path of paths) {
+          path.steps.forEach((s, i) => {
+            if (s.event.type !== 'task.unclaim') return;
+            const from = path.steps[i - 1]?.state.value ?? path.steps[0]!.state.value;
+            expect(['open', 'unmatch', 'locked']).toContain(from);
+            expect(s.state.value).toBe('open');
+          });
         }
       });
 

@@ -147,11 +147,13 @@ function adminRoutes(): Routes {
         notArrivedDays: 7,
         appliesToAgree: 2,
         contestedParcels: 0,
+        parcelClaims: { unknown: 1, claimed: 1, days: 7 },
         withdrawalsWaiting: { count: 4, total: 1234.5 },
         requestedCancels: 1,
       }),
     'GET /api/notice/get': () => ok({ content: '本周五仓库盘点' }),
     'GET /api/admin/purchased/missing': () => ok(MISSING_PAGE),
+    'GET /api/admin/purchased/claims': () => ok(CLAIM_PAGE),
   };
 }
 
@@ -193,8 +195,45 @@ function memberRoutes(): Routes {
     ...boards.handlers,
     'GET /api/notice/get': () => ok({ content: '本周五仓库盘点' }),
     'GET /api/purchased/user/missing': () => ok(MISSING_PAGE),
+    'GET /api/purchased/user/unknown': () => ok(UNKNOWN_PAGE),
   };
 }
+
+/** An unknown parcel a member could claim (decision 169), and the claim an admin sees. */
+const UNKNOWN_PAGE = {
+  content: [
+    {
+      maskedTrackingId: '****456784',
+      carrier: 'UPS',
+      seenAt: 1_700_000_000_000,
+      products: [{ itemName: '蓝牙耳机', upc: '194253397168', count: 2 }],
+      myTasks: [{ id: 101, taskDisplayId: '101-0', itemName: '蓝牙耳机', room: 2 }],
+    },
+  ],
+  totalPages: 1,
+  totalElements: 1,
+};
+const CLAIM_PAGE = {
+  content: [
+    {
+      id: 71,
+      taskId: 101,
+      taskDisplayId: '101-0',
+      taskStatus: 'locked',
+      itemName: '蓝牙耳机',
+      userId: 21,
+      nickName: 'alice',
+      mailAddr: 'alice@demo.local',
+      trackingId: '1Z999AA10123456784',
+      productCount: 2,
+      status: 'match',
+      claimedAt: 1_700_000_000_000,
+      undoable: true,
+    },
+  ],
+  totalPages: 1,
+  totalElements: 1,
+};
 
 // ---------------------------------------------------------------- rendering and reading
 
@@ -251,6 +290,7 @@ const ADMIN_PAGES: [string, (string | RegExp)?][] = [
   ['/admin/upload'],
   ['/admin/tasks', '1Z501'],
   ['/admin/missing-parcels', '卖家补发'],
+  ['/admin/parcel-claims', '1Z999AA10123456784'],
   ['/admin/task/501'],
   ['/admin/apply-list', /102/],
   ['/admin/withdraw-list', '9001'],
@@ -268,6 +308,7 @@ const MEMBER_PAGES: [string, (string | RegExp)?][] = [
   ['/user/boardtask/1/12', '限购2件'],
   ['/user/my-task', '1Z990'],
   ['/user/missing-parcels', '卖家补发'],
+  ['/user/unknown-parcels', '****456784'],
   ['/user/apply-list', /103/],
   ['/user/upload'],
   ['/user/bank-card', '****1111'],

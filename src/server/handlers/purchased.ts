@@ -25,6 +25,8 @@ import {
   type PurchasedResult,
   type PurchasedRow,
 } from '../tasks/purchased-service.ts';
+import { claimUnknownParcel, listParcelClaims, undoParcelClaim, claimMessages } from '../tasks/parcel-claims.ts';
+import { memberUnknownParcels } from '../receiving/unknown-parcels.ts';
 import { me, ok, type Handlers } from './types.ts';
 
 export function purchasedOut(r: PurchasedRow, nearArrival?: string): components['schemas']['PurchasedItem'] {
@@ -39,6 +41,7 @@ export function purchasedOut(r: PurchasedRow, nearArrival?: string): components[
     ...(nearArrival ? { nearArrival } : {}),
     createdAt: r.createdAt.getTime(),
     updatedAt: r.updatedAt.getTime(),
+    ...(r.claimedAt ? { claimedAt: r.claimedAt.getTime() } : {}),
   };
 }
 
@@ -134,5 +137,26 @@ export const purchasedHandlers: Handlers = {
     const task = await taskOwnerOf(ctx.db, req.params.id);
     if (!task || (!isAdminSide(user) && task.userId !== user.id)) throw notFound(TASK_NOT_FOUND);
     return ok({ purchasedItems: await recordsOut(ctx.db, req.params.id) });
+  },
+
+  /** Unknown parcels, masked, with the caller's tasks that could claim each (decision 169). */
+  async listUnknownParcels(req, ctx) {
+    const user = me(req);
+    return ok(await ctx.db.transaction((tx) => memberUnknownParcels(tx, user.id, req.query)));
+  },
+
+  /** A claim is a record made on an unknown parcel: answered as the record dialog's create is. */
+  async claimUnknownParcel(req, ctx) {
+    const user = me(req);
+    return ctx.db.transaction(async (tx) => answer(tx, req.body.taskId, await claimUnknownParcel(tx, user, req.body)));
+  },
+
+  async listParcelClaims(req, ctx) {
+    return ok(await listParcelClaims(ctx.db, req.query));
+  },
+
+  async undoParcelClaim(req, ctx) {
+    const user = me(req);
+    return ok(await ctx.db.transaction((tx) => undoParcelClaim(tx, user, req.body.id)), claimMessages.undone);
   },
 };

@@ -5,7 +5,7 @@
 // of them travel as ONE statement, so the page costs one round trip and its numbers one snapshot.
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { AWAITING_AGREE_PAYMENT_STATUS } from '../../../machines/payment.machine.ts';
-import { isUnmatched, SCAN_STATUSES } from '../../../machines/scan-record.machine.ts';
+import { isUnmatched, RECENT_CLAIM_DAYS, SCAN_STATUSES } from '../../../machines/scan-record.machine.ts';
 import { CLAIM_PENDING_STATUS } from '../../../machines/task.machine.ts';
 import { AWAITING_PAY_WITHDRAW_STATUS, CANCEL_REQUESTED_WITHDRAW_STATUS } from '../../../machines/withdraw.machine.ts';
 import type { components } from '../../api/schema';
@@ -17,6 +17,8 @@ import { tasks } from '../db/schema/tasks.ts';
 import { centsOf, fromCents } from '../money/cents.ts';
 import { contestedTrackingCount } from '../matching/contested.ts';
 import { notArrivedTrackingCount } from '../tasks/not-arrived.ts';
+import { recentClaimCount } from '../tasks/parcel-claims.ts';
+import { unknownParcelCount } from '../receiving/unknown-parcels.ts';
 
 type AdminHome = components['schemas']['AdminHome'];
 
@@ -45,6 +47,7 @@ export async function adminHome(tx: Tx, v: { timezone: number; withWithdrawals: 
     ),
     part('parcels', sql`select ${notArrivedTrackingCount(v.missingDays)} as not_arrived`),
     part('contests', sql`select ${contestedTrackingCount} as contested_parcels`),
+    part('unknown', sql`select ${unknownParcelCount} as unknown_parcels, ${recentClaimCount} as recent_claims`),
     part('applies', sql`select count(*)::int as applies_to_agree from ${paymentApplies} where ${eq(paymentApplies.status, AWAITING_AGREE_PAYMENT_STATUS)}`),
   ];
   if (v.withWithdrawals) {
@@ -69,6 +72,7 @@ export async function adminHome(tx: Tx, v: { timezone: number; withWithdrawals: 
     notArrivedDays: v.missingDays,
     appliesToAgree: n('applies_to_agree'),
     contestedParcels: n('contested_parcels'),
+    parcelClaims: { unknown: n('unknown_parcels'), claimed: n('recent_claims'), days: RECENT_CLAIM_DAYS },
   };
   if (v.withWithdrawals) {
     home.withdrawalsWaiting = { count: n('withdrawals_waiting'), total: fromCents(centsOf(row?.withdrawals_total ?? 0)) };

@@ -32,6 +32,7 @@ import {
 import { decideTask, TASK_NOT_FOUND, type TaskRow } from './apply-event.ts';
 import { isAdminSide } from '../boards/visibility.ts';
 import { memberTaskChanged, publishLive } from '../live/publish.ts';
+import { unknownParcelKeys } from '../receiving/unknown-parcels.ts';
 
 export type { PurchasedRow };
 
@@ -115,6 +116,15 @@ async function recordedUnits(tx: Tx, taskIds: number[], except: number[] = []): 
   for (const r of rows) out.set(r.taskId, Number(r.n));
   return out;
 }
+
+/**
+ * The audit action of a record created on an unknown parcel (decision 169): whatever path made it
+ * (the claim call, the record dialog, an upload), it claims a parcel the warehouse set aside.
+ */
+export const CLAIM_ACTION = 'record.claim';
+
+/** When (now) a record written on tracking id `key` claims it, given the unknown parcels' keys; else null. */
+const claimedAtOf = (unknown: ReadonlySet<string>, key: string, now: Date) => (unknown.has(key) ? now : null);
 
 /** A record's tracking id or count changed: matching judges it again. */
 const recordChange = { type: 'record.change' } as const;
@@ -219,16 +229,22 @@ export async function savePurchasedRecord(tx: Tx, actor: SessionUser, input: Pur
   const others = (await recordedUnits(tx, [task.id], change.write === 'update' ? [change.before.id] : [])).get(task.id)!;
   if (others + productCount > task.count) return refuse(purchasedMessages.overCount(task.count));
 
+  // A new key on an unknown parcel claims it (decision 169); a count change keeps what the record was.
+  const keyChanged = change.write === 'insert' || change.before.trackingId !== trackingId;
+  const claimedAt = keyChanged ? claimedAtOf(await unknownParcelKeys(tx, [trackingId]), trackingId, new Date()) : change.before.claimedAt;
   if (change.write === 'insert') {
-    const [created] = await tx.insert(purchasedRecords).values({ taskId: task.id, userId: task.userId, trackingId, typedTrackingId, productCount }).returning();
-    await writeAudit(tx, purchasedAuditEntry(actor, 'create', task, null, created!));
+    const [created] = await tx
+      .insert(purchasedRecords)
+      .values({ taskId: task.id, userId: task.userId, trackingId, typedTrackingId, productCount, claimedAt })
+      .returning();
+    await writeAudit(tx, purchasedAuditEntry(actor, claimedAt ? CLAIM_ACTION : 'create', task, null, created!));
     await refreshTaskTrackingIds(tx, [task.id]);
     await matchTracking(tx, trackingId, actor);
     return { opStatus: 'succ', msg: purchasedMessages.created, record: await purchasedRecordById(tx, created!.id) };
   }
   await applyToLocked(tx, purchasedEntity, actor, [change.before], recordChange, {
-    action: 'update',
-    set: { trackingId, typedTrackingId, productCount, msg: '' },
+    action: claimedAt && keyChanged ? CLAIM_ACTION : 'update',
+    set: { trackingId, typedTrackingId, productCount, msg: '', claimedAt },
     audit: () => taskAudit(task),
   });
   await refreshTaskTrackingIds(tx, [task.id]);
@@ -373,19 +389,23 @@ function planBulk(
  */
 async function writeBulk(tx: Tx, actor: SessionUser, plan: BulkPlan, results: PurchasedResult[]) {
   const audits: AuditEntry[] = [];
+  const now = new Date();
+  const unknown = await unknownParcelKeys(
+    tx,
+    plan.inserts.map((c) => c.values.trackingId),
+  );
   for (let i = 0; i < plan.inserts.length; i += CHUNK) {
     const chunk = plan.inserts.slice(i, i + CHUNK);
     // A multi-row INSERT ... RETURNING answers in the order of its VALUES.
     const created = await tx
       .insert(purchasedRecords)
-      .values(chunk.map((c) => c.values))
+      .values(chunk.map((c) => ({ ...c.values, claimedAt: claimedAtOf(unknown, c.values.trackingId, now) })))
       .returning();
     created.forEach((row, k) => {
-      audits.push(purchasedAuditEntry(actor, 'create', chunk[k]!.task, null, row));
+      audits.push(purchasedAuditEntry(actor, row.claimedAt ? CLAIM_ACTION : 'create', chunk[k]!.task, null, row));
       results[chunk[k]!.i] = { opStatus: 'succ', msg: purchasedMessages.created, record: row };
     });
   }
-  const now = new Date();
   for (let i = 0; i < plan.updates.length; i += CHUNK) {
     const chunk = plan.updates.slice(i, i + CHUNK);
     const statuses = planEvent(

@@ -1,8 +1,8 @@
-// The task, board-task and scan-record status badges every feature shows (SPEC §4). Shared, not part
+// The task, board-task, scan-record and purchased-record status badges every feature shows (SPEC §4). Shared, not part
 // of the UI kit in components/ui/: they know the domain's status values and read their labels from
 // the i18n catalog (zh.status), while the kit stays free of both.
 import type { JSX } from 'react';
-import type { TaskStatus } from '../../../machines/task.machine';
+import { recordArrivalOf, type PurchasedStatus, type TaskStatus } from '../../../machines/task.machine';
 import type { BoardTaskStatus } from '../../../machines/claim.machine';
 import type { ScanStatus } from '../../../machines/scan-record.machine';
 import { StatusBadge, type BadgeTone } from './ui/status-badge';
@@ -59,4 +59,16 @@ export function ScanStatusBadge({ status }: { status: ScanStatus | (string & {})
   ) : (
     <StatusBadge>{status}</StatusBadge>
   );
+}
+
+const RECORD_TONE: Record<PurchasedStatus, BadgeTone> = { init: 'neutral', match: 'success', unmatch: 'danger' };
+
+/**
+ * A purchased record's status (SPEC §3): the task record dialog's and the claim list's. A record
+ * waiting on a contested parcel (decision 096) reads 核对中 in amber, not a red 不匹配: the member
+ * did nothing wrong.
+ */
+export function PurchasedStatusBadge({ record }: { record: { status: PurchasedStatus; msg?: string | null } }): JSX.Element {
+  if (recordArrivalOf(record) === 'checking') return <StatusBadge tone="warning">{zh.tasks.arrival.checking}</StatusBadge>;
+  return <StatusBadge tone={RECORD_TONE[record.status]}>{zh.tasks.recordStatus[record.status] ?? record.status}</StatusBadge>;
 }

@@ -92,6 +92,10 @@ export const auditText = {
     update: '修改',
     remove: '删除',
     'contest.assign': '核对包裹后分配',
+    'record.missing': '未到货备注或报丢件',
+    'record.claim': '认领无主包裹',
+    'record.unclaim': '撤销认领',
+    unclaim: '撤销认领后重新开启',
     // scan rows
     scan: '扫描入库',
     add: '单品扫描',

@@ -17,6 +17,7 @@ import { bankCardsText, withdrawText } from './zh-withdraw';
 import { homeText } from './zh-home';
 import { memberHomeText } from './zh-member-home';
 import { missingText } from './zh-missing';
+import { unknownText } from './zh-unknown';
 
 export const zh = {
   ...zhApp,
@@ -38,4 +39,5 @@ export const zh = {
   home: homeText,
   memberHome: memberHomeText,
   missing: missingText,
+  unknown: unknownText,
 } as const;

@@ -1,7 +1,8 @@
 // The sidebar per role: SPEC §2 "Sidebar by role" (order included), plus each side's home first (what
 // waits for the admin side, what needs the member; where `/` leads them) and the two scan stations
 // after the tracking list (a clerk reaches them from the menu, not only through the tracking list's
-// buttons), and the missing parcels after the tasks (decision 077).
+// buttons), the missing parcels after the tasks (decision 077), and the unknown parcels: the admins'
+// claim list after them, the members' list to claim from after their tasks (decision 169).
 import type { RoleType } from '../../../machines/session.machine';
 import { zhApp as zh } from '../i18n/zh-app';
 
@@ -23,6 +24,7 @@ const ADMIN_PATHS: readonly SidebarPath[] = [
   '/admin/scan2',
   '/admin/tasks',
   '/admin/missing-parcels',
+  '/admin/parcel-claims',
   '/admin/apply-list',
   '/admin/withdraw-list',
   '/admin/task-amount-list',
@@ -39,6 +41,7 @@ const USER_PATHS: readonly SidebarPath[] = [
   '/user/home',
   '/user/board-list',
   '/user/my-task',
+  '/user/unknown-parcels',
   '/user/apply-list',
   '/user/upload',
   '/user/bank-card',

@@ -77,6 +77,7 @@ export class MemoryStore {
       assignedCount: null,
       missingNote: '',
       lostAt: null,
+      claimedAt: null,
       createdAt: T0,
       updatedAt: T0,
       ...fields,

@@ -25,6 +25,7 @@ const ADMIN_COUNTS: AdminHome = {
   notArrivedDays: 7,
   appliesToAgree: 2,
   contestedParcels: 0,
+  parcelClaims: { unknown: 3, claimed: 2, days: 7 },
   withdrawalsWaiting: { count: 4, total: 1234.5 },
   requestedCancels: 1,
 };
@@ -68,11 +69,15 @@ describe('the admin home', () => {
       ['待审核的认领', '/admin/tasks?taskStatus=pending'],
       ['今天扫描未匹配的包裹', `/admin/tracking-list?status=unmatch&startTime=${day}&endTime=${day}`],
       ['超过', '/admin/missing-parcels'],
+      ['近', '/admin/parcel-claims'],
       ['待同意的付款申请', '/admin/apply-list?status=applied'],
       ['待付款的提现', '/admin/withdraw-list?status=waited'],
       ['申请取消的提现', '/admin/withdraw-list?status=requestedCancel'],
     ]);
     expect(cardLink(/超过7天未到货的快递单号/).textContent).toContain('5');
+    // Unknown parcels (decision 169): the week's claims to take off the shelf, and those still waiting.
+    expect(cardLink(/近7天会员认领的包裹/).textContent).toContain('2');
+    expect(cardLink(/近7天会员认领的包裹/).textContent).toContain('另有 3 个无主包裹等待认领');
     expect(cardLink(/待付款的提现/).textContent).toContain('金额合计 1234.50');
     expect(cardLink(/申请取消的提现/).textContent).toContain('1');
 
@@ -101,6 +106,7 @@ describe('the admin home', () => {
       '/admin/tasks?taskStatus=pending',
       expect.stringMatching(/^\/admin\/tracking-list\?/),
       '/admin/missing-parcels',
+      '/admin/parcel-claims',
       '/admin/apply-list?status=applied',
     ]);
     expect(within(waiting()).queryByRole('link', { name: /待付款的提现|申请取消的提现/ })).toBeNull();

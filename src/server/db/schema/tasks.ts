@@ -117,6 +117,11 @@ export const purchasedRecords = pgTable(
     missingNote: text('missing_note').notNull().default(''),
     /** When the member reported the parcel lost (decision 077); null: not reported. Matching ignores it. */
     lostAt: ts('lost_at'),
+    /**
+     * When the record claimed an unknown parcel (decision 169): its tracking id had been seen at the
+     * warehouse with no live record. Null: recorded before its parcel arrived. The admins' claim list.
+     */
+    claimedAt: ts('claimed_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at')
       .notNull()
@@ -140,6 +145,10 @@ export const purchasedRecords = pgTable(
     index('purchased_records_unseen_created_idx')
       .on(t.createdAt)
       .where(sql.raw(`status = '${UNSEEN_PURCHASED_STATUS}'`)),
+    // The claims, newest first (decision 169): the admins' list and the home's count read these few.
+    index('purchased_records_claimed_idx')
+      .on(t.claimedAt)
+      .where(sql`claimed_at is not null`),
     check('purchased_records_count_nonneg', sql`${t.productCount} >= 0`),
   ],
 );

@@ -9,7 +9,7 @@ import { useCallback, type JSX } from 'react';
 import { errorText } from '../../../api/client';
 import type { ApiOutcome } from '../../../api/outcome';
 import { AWAITING_AGREE_PAYMENT_STATUS } from '../../../../machines/payment.machine';
-import { isUnmatched, NOT_ARRIVED_AFTER_DAYS, SCAN_STATUSES } from '../../../../machines/scan-record.machine';
+import { isUnmatched, NOT_ARRIVED_AFTER_DAYS, RECENT_CLAIM_DAYS, SCAN_STATUSES } from '../../../../machines/scan-record.machine';
 import { CLAIM_PENDING_STATUS } from '../../../../machines/task.machine';
 import { AWAITING_PAY_WITHDRAW_STATUS, CANCEL_REQUESTED_WITHDRAW_STATUS } from '../../../../machines/withdraw.machine';
 import { useAppContext } from '../../app/app-context';
@@ -62,6 +62,14 @@ function countCards(home: AdminHome | undefined, today: string, withWithdrawals:
       hint: H.hint.notArrived,
       // The tracking ids themselves, with age, carrier and member (decision 077).
       link: linkOptions({ to: '/admin/missing-parcels' }),
+    },
+    {
+      // Unknown parcels (decision 169): the claims to take off the shelf, and how many still wait.
+      key: 'parcelClaims',
+      label: zh.unknown.homeCard(home?.parcelClaims.days ?? RECENT_CLAIM_DAYS),
+      count: home?.parcelClaims.claimed,
+      hint: zh.unknown.homeHint(home?.parcelClaims.unknown ?? 0),
+      link: linkOptions({ to: '/admin/parcel-claims' }),
     },
     {
       key: 'appliesToAgree',

@@ -24,7 +24,7 @@ import { nearMissMessages } from '../../../../machines/tracking-id';
 import { trackingCarrierHint } from '../../components/tracking-ids';
 import { BulkRecordsForm } from './bulk-records';
 import { canMatch, memberMayChangeRecords, taskDisplayId } from './task-actions';
-import { PurchasedStatusBadge } from './task-badges';
+import { PurchasedStatusBadge } from '../../components/task-status-badges';
 import { failureText, matchAndReport, reportFailure } from './task-outcomes';
 import {
   createPurchased,

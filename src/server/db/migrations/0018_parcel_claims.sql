@@ -1,0 +1,2 @@
+ALTER TABLE "purchased_records" ADD COLUMN "claimed_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "purchased_records_claimed_idx" ON "purchased_records" USING btree ("claimed_at") WHERE claimed_at is not null;
