@@ -11,6 +11,10 @@
 // Missing parcels (decision 077; the server runs with MISSING_PARCEL_DAYS=0, so a recorded parcel not
 // scanned is missing at once): the home flags it, the member opens the list and reports it lost with
 // a note by keyboard, the task's chip turns red, and the admin finds it on /admin/missing-parcels.
+// Unknown parcels (decision 169): a parcel nobody recorded is listed for the member masked to its
+// last 6 characters; the member claims it by keyboard with its full id (a wrong id is refused in the
+// dialog), the admin home counts the claim, and the admin undoes it on /admin/parcel-claims; at
+// 390 px the lists are cards and the member claims it again.
 import { beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Page } from 'playwright-core';
 import { dismissToasts, inviteAndRegister, logIn, newPage, openLoggedIn, rowWithCell, shot, type BrowserPage, useStage } from './setup.ts';
@@ -26,6 +30,8 @@ const ITEMS = [
 const WHOLE = '9400E2EHOME000000001';
 const PART = '9400E2EHOME000000002';
 const MISSING = '1Z999AA10123456784';
+const UNKNOWN = '9400E2EHOME000000099';
+const UNKNOWN_MASKED = `****${UNKNOWN.slice(-6)}`;
 
 const stage = useStage({ admin: ADMIN, env: { MISSING_PARCEL_DAYS: '0' } });
 const { server, sink, browser, api } = stage;
@@ -75,6 +81,8 @@ async function seed() {
   await api.post(member, `/api/purchased/user/${ids.partTask}/create`, { trackingId: PART, productCount: 3 });
   await api.post(admin, `/api/scan/admin/tracking/${WHOLE}/create`, { items: [{ upc: ITEMS[1]!.upc, count: 2, itemId: items[1]!.id }] });
   await api.post(admin, `/api/scan/admin/tracking/${PART}/create`, { items: [{ upc: ITEMS[0]!.upc, count: 1, itemId: items[0]!.id }] });
+  // Nobody recorded it: an unknown parcel, one unit of the first item (the waiting task's product).
+  await api.post(admin, `/api/scan/admin/tracking/${UNKNOWN}/create`, { items: [{ upc: ITEMS[0]!.upc, count: 1, itemId: items[0]!.id }] });
 }
 
 function whatWasOnScreen(page: Page, step: string) {
@@ -144,6 +152,65 @@ async function adminSeesMissing(viewport: { width: number; height: number }, nam
     await row.getByText('UPS', { exact: true }).waitFor();
     await expect(bp.page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(viewport.width);
     await shot(bp.page, name);
+    expect(bp.errors).toEqual([]);
+  } finally {
+    await bp.close();
+  }
+}
+
+/**
+ * The member claims the unknown parcel by keyboard on /user/unknown-parcels: its 认领 button, the
+ * dialog's only task already chosen and the id field focused; a wrong id is refused in the dialog,
+ * the full id (as a scanner sends it, Enter last) claims it and the parcel leaves the list.
+ */
+async function claimUnknownByKeyboard(m: Page, prefix: string) {
+  await m.goto(`${server.url}/user/unknown-parcels`);
+  const button = m.getByRole('button', { name: `认领包裹 ${UNKNOWN_MASKED}` });
+  await button.waitFor();
+  await expect(m.locator('main').innerText()).resolves.not.toContain(UNKNOWN);
+  await shot(m, `${prefix}-list`);
+  await button.focus();
+  await m.keyboard.press('Enter');
+  const dialog = m.getByRole('dialog', { name: `认领包裹 ${UNKNOWN_MASKED}` });
+  const field = dialog.getByLabel('完整快递单号');
+  await field.waitFor();
+  await expect(field.evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+  await expect(dialog.getByLabel('认领到任务').inputValue()).resolves.toBe(String(ids.waitingTask));
+  await m.keyboard.type('9400E2EHOME000000123');
+  await m.keyboard.press('Enter');
+  await dialog.getByText(`快递单号须以 ${UNKNOWN.slice(-6)} 结尾`).waitFor();
+  await field.fill('');
+  await m.keyboard.type(UNKNOWN);
+  await shot(m, `${prefix}-dialog`);
+  await m.keyboard.press('Enter');
+  await dialog.waitFor({ state: 'detached' });
+  await m.getByText('认领成功，已记录1件').first().waitFor();
+  await m.getByText('没有无主包裹').first().waitFor();
+  await dismissToasts(m);
+}
+
+/** The admin sees the claim counted on the home and listed; undoes it (confirmed); the list empties. */
+async function adminUndoesClaim(viewport: { width: number; height: number }, prefix: string) {
+  const bp = await newPage(browser, viewport);
+  try {
+    const a = bp.page;
+    await openLoggedIn(a, server, '/admin/home', ADMIN);
+    const card = a.getByRole('link', { name: /近7天会员认领的包裹/ });
+    await expect.poll(() => card.innerText(), { timeout: 15_000, interval: 50 }).toMatch(/近7天会员认领的包裹\s*1\s/);
+    await card.click();
+    await a.waitForURL(`${server.url}/admin/parcel-claims`);
+    const undo = a.getByRole('button', { name: `撤销认领：${UNKNOWN}` });
+    await undo.waitFor();
+    // The claim's row (a card at 390 px) names the member and the full id.
+    const claimRow = a.locator('tr, li').filter({ has: undo });
+    await expect(claimRow.innerText()).resolves.toContain(MEMBER.nickName);
+    await expect(claimRow.innerText()).resolves.toContain(UNKNOWN);
+    await expect(a.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(viewport.width);
+    await shot(a, `${prefix}-claims`);
+    await undo.click();
+    await a.getByRole('dialog').getByRole('button', { name: '撤销认领' }).click();
+    await a.getByText('已撤销认领，包裹重新成为无主包裹').first().waitFor();
+    await a.getByText('没有认领记录').first().waitFor();
     expect(bp.errors).toEqual([]);
   } finally {
     await bp.close();
@@ -334,5 +401,32 @@ describe('the member home and board list in the browser', () => {
     } finally {
       await bp.close();
     }
+  });
+
+  it('unknown parcels: the member claims one by keyboard, the admin undoes it; at 390 px as cards', async () => {
+    const wide = await newPage(browser);
+    try {
+      await home(wide);
+      await claimUnknownByKeyboard(wide.page, 'home-14-unknown-1400');
+      // Claimed: it is the waiting task's now, arrived.
+      await wide.page.goto(`${server.url}/user/my-task?taskId=${ids.waitingTask}`);
+      await wide.page.getByText(UNKNOWN).first().waitFor();
+      expect(wide.errors).toEqual([]);
+    } finally {
+      await wide.close();
+    }
+    await adminUndoesClaim({ width: 1400, height: 900 }, 'home-15-undo-1400');
+
+    const phone = await newPage(browser, { width: 390, height: 844 });
+    try {
+      await home(phone);
+      // Unknown again after the undo: a card, claimed again by keyboard.
+      await claimUnknownByKeyboard(phone.page, 'home-16-unknown-390');
+      await expect(phone.page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+      expect(phone.errors).toEqual([]);
+    } finally {
+      await phone.close();
+    }
+    await adminUndoesClaim({ width: 390, height: 844 }, 'home-17-undo-390');
   });
 });
