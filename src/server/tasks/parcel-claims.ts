@@ -24,7 +24,7 @@ import { matchTracking } from '../matching/match.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { unknownParcelProducts } from '../receiving/unknown-parcels.ts';
 import { applyTaskEvent, lockTask, requireTransition } from './apply-event.ts';
-import { purchasedInputError, purchasedMessages, savePurchasedRecord, type PurchasedResult } from './purchased-service.ts';
+import { purchasedInputError, refreshTaskTrackingIds, savePurchasedRecord, type PurchasedResult } from './purchased-service.ts';
 
 type ParcelClaim = components['schemas']['ParcelClaim'];
 type ParcelClaimPage = components['schemas']['ParcelClaimPage'];
@@ -171,12 +171,8 @@ export async function undoParcelClaim(tx: Tx, actor: SessionUser, id: number): P
   await tx.delete(purchasedRecords).where(eq(purchasedRecords.id, id));
   await writeAudit(tx, purchasedAuditEntry(actor, 'record.unclaim', task, before, null));
   await applyTaskEvent(tx, actor, task, UNCLAIM_EVENT, { action: 'unclaim' });
-  await tx.execute(sql`update tasks t set tracking_id = (
-      select p.tracking_id from purchased_records p where p.task_id = t.id order by p.updated_at desc, p.id desc limit 1)
-    where t.id = ${task.id}`);
+  await refreshTaskTrackingIds(tx, [task.id]);
   // The task too: it has no record on the tracking id any more (decision 095).
   await matchTracking(tx, before.trackingId, actor, [task.id]);
   return claimOut(shown!);
 }
-
-export { purchasedMessages };

@@ -88,7 +88,7 @@ async function taskForEdit(tx: Tx, actor: SessionUser, taskId: number): Promise<
 }
 
 /** Keeps tasks.tracking_id ("latest tracking id recorded") in step with the records of the given tasks. */
-async function refreshTaskTrackingIds(tx: Tx, taskIds: number[]) {
+export async function refreshTaskTrackingIds(tx: Tx, taskIds: number[]) {
   if (!taskIds.length) return;
   const changed = await rowsOf<{ id: number; user_id: number }>(
     tx.execute(sql`
