@@ -25,6 +25,14 @@ export const NOT_ARRIVED_AFTER_DAYS = 7;
 export const RECENT_CLAIM_DAYS = 7;
 
 /**
+ * Unknown parcels scanned in this many days are listed for members and counted on the admin home
+ * (decision 169): a warehouse returns or disposes of an unclaimed parcel within about three months,
+ * and the list then costs the unmatch rows of those days, not of every year kept. An older one is
+ * still claimed by its full id.
+ */
+export const UNKNOWN_PARCEL_DAYS = 90;
+
+/**
  * The words of the scan rules, one wording each, shown by the screens and answered by the server
  * (SPEC §5 where it gives them). machines/scan.machine.ts and scan2.machine.ts read these too.
  */

@@ -3,11 +3,13 @@
 // (the scan stations' 没有会员记录此快递单号). Members see them masked to the last 6 characters with
 // their products, and claim one by typing its full id on a task of theirs (tasks/parcel-claims.ts):
 // a record made on an unknown parcel, by any path, is a claim (purchased_records.claimed_at).
-// The list walks the unmatch rows through scan_trackings_status_created_idx, each asked for a live
-// record through purchased_records_tracking_idx; unmatch rows are the few the clerk set aside.
+// The list and the admin home's count read the unmatch rows of the last UNKNOWN_PARCEL_DAYS through
+// scan_trackings_status_created_idx (status, created_at), each asked for a live record through
+// purchased_records_tracking_idx: the cost of the parcels set aside lately, not of every year kept.
+// A claim asks by its key alone, whatever the parcel's age.
 import { sql, type SQL } from 'drizzle-orm';
 import { sameProductCode } from '../../../machines/product-code.ts';
-import { UNMATCHED_SCAN_STATUS } from '../../../machines/scan-record.machine.ts';
+import { UNKNOWN_PARCEL_DAYS, UNMATCHED_SCAN_STATUS } from '../../../machines/scan-record.machine.ts';
 import { DELETED_TASK_STATUS, MEMBER_RECORDABLE_STATUSES, taskDisplayId } from '../../../machines/task.machine.ts';
 import { carrierOf, maskTrackingId } from '../../../machines/tracking-id.ts';
 import type { components } from '../../api/schema';
@@ -19,6 +21,9 @@ type UnknownParcelPage = components['schemas']['UnknownParcelPage'];
 /** The statuses as SQL literals: the partial and status indexes keep one plan. */
 const UNMATCHED = sql.raw(`'${UNMATCHED_SCAN_STATUS}'`);
 const DELETED = sql.raw(`'${DELETED_TASK_STATUS}'`);
+
+/** The unmatch rows (aliased us) scanned within UNKNOWN_PARCEL_DAYS: the listed and counted ones. */
+const recentUnmatched = sql`us.status = ${UNMATCHED} and us.created_at > now() - make_interval(days => ${sql.raw(String(UNKNOWN_PARCEL_DAYS))})`;
 
 /** No record of a live task names the tracking id `key` (an SQL expression). */
 export const noLiveRecord = (key: SQL) =>
@@ -54,9 +59,9 @@ export async function unknownParcelProducts(tx: Tx, key: string): Promise<Unknow
   );
 }
 
-/** How many unknown parcels wait for their owner (the admin home), as a scalar subquery. */
+/** How many unknown parcels scanned lately wait for their owner (the admin home), as a scalar subquery. */
 export const unknownParcelCount = sql<number>`(select count(distinct us.tracking_id)::int from scan_trackings us
-  where us.status = ${UNMATCHED} and ${noLiveRecord(sql`us.tracking_id`)})`;
+  where ${recentUnmatched} and ${noLiveRecord(sql`us.tracking_id`)})`;
 
 /** A member's task that could take a parcel's units: its product, and the units it has not recorded. */
 interface OpenTask {
@@ -69,7 +74,7 @@ interface OpenTask {
 }
 
 /**
- * A page of unknown parcels, newest scan first, masked; each with member `userId`'s tasks that could
+ * A page of the unknown parcels scanned in the last UNKNOWN_PARCEL_DAYS, newest scan first, masked; each with member `userId`'s tasks that could
  * claim it (records allowed by the task machine, units left, the parcel holds their product).
  */
 export async function memberUnknownParcels(tx: Tx, userId: number, q: { page?: number; size?: number }): Promise<UnknownParcelPage> {
@@ -80,7 +85,7 @@ export async function memberUnknownParcels(tx: Tx, userId: number, q: { page?: n
         json_agg(json_build_object('itemName', us.item_name, 'upc', us.upc, 'count', us.count) order by us.id) as products,
         count(*) over () as total
       from scan_trackings us
-      where us.status = ${UNMATCHED} and ${noLiveRecord(sql`us.tracking_id`)}
+      where ${recentUnmatched} and ${noLiveRecord(sql`us.tracking_id`)}
       group by us.tracking_id
       order by max(us.created_at) desc, us.tracking_id
       limit ${p.size} offset ${p.offset}`),

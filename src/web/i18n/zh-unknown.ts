@@ -2,7 +2,8 @@
 // (/user/unknown-parcels), the admins' claim list (/admin/parcel-claims) and the admin home's card;
 // part of the one catalog (zh.ts re-exports it as zh.unknown).
 export const unknownText = {
-  intro: '仓库已收到、但没有会员记录快递单号的包裹。单号只显示后6位；如果是你的包裹，请输入完整快递单号认领到你的任务上，认领后立即匹配。',
+  intro: (days: number) =>
+    `近${days}天仓库已收到、但没有会员记录快递单号的包裹。单号只显示后6位；如果是你的包裹，请输入完整快递单号认领到你的任务上，认领后立即匹配。`,
   caption: '无主包裹',
   empty: '没有无主包裹',
   col: {

@@ -8,6 +8,8 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog } from '../../../src/server/db/schema/audit.ts';
+import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
+import { UNKNOWN_PARCEL_DAYS } from '../../../machines/scan-record.machine.ts';
 import { purchasedRecords } from '../../../src/server/db/schema/tasks.ts';
 import { claimMessages } from '../../../src/server/tasks/parcel-claims.ts';
 import { taskMessages } from '../../../machines/task.machine.ts';
@@ -74,6 +76,17 @@ describe('members see unknown parcels masked', () => {
     // Member b has no task of the product: the parcel is listed, with nothing to claim it on.
     expect((await unknownOf(w, 'b')).content[0]!.myTasks).toEqual([]);
     expect(await homeOf(w)).toEqual({ unknown: 1, claimed: 0, days: 7 });
+  });
+
+  it('lists and counts the parcels of the last 90 days; an older one is still claimed by its full id', async () => {
+    const w = await world();
+    await t()
+      .database.db.update(scanTrackings)
+      .set({ createdAt: new Date(Date.now() - (UNKNOWN_PARCEL_DAYS + 1) * 86_400_000) })
+      .where(eq(scanTrackings.trackingId, UPS));
+    expect((await unknownOf(w)).totalElements).toBe(0);
+    expect((await homeOf(w)).unknown).toBe(0);
+    expect((await claimIt(w, 'a', w.ta.id, UPS)).body).toMatchObject({ code: 'A00000', msg: claimMessages.claimed(2) });
   });
 });
 

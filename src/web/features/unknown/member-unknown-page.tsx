@@ -4,6 +4,7 @@
 // parcel none of their tasks could take says so instead of the button. The list loads again after a
 // claim (the parcel leaves it) and when a parcel is scanned. On a phone each parcel is a card.
 import { useMemo, type JSX } from 'react';
+import { UNKNOWN_PARCEL_DAYS } from '../../../../machines/scan-record.machine';
 import { Button } from '../../components/ui/button';
 import { columnHelper, type TableFailure } from '../../components/ui/data-table';
 import { formatDateTime } from '../../components/ui/format';
@@ -80,7 +81,7 @@ export function MemberUnknownPage({ search, result, loading = false, failure = n
   );
   return (
     <div className="flex min-w-0 flex-col gap-4">
-      <PageHeader title={zh.titles.userUnknownParcels} description={U.intro} />
+      <PageHeader title={zh.titles.userUnknownParcels} description={U.intro(UNKNOWN_PARCEL_DAYS)} />
       <PagedTable
         columns={columns}
         search={search}
