@@ -2646,6 +2646,8 @@ export interface components {
             content: components["schemas"]["Task"][];
             totalPages: number;
             totalElements: number;
+            /** @description On /admin/tasks' answer (listTasks): the MISSING_PARCEL_DAYS setting, the days its notArrived filter waits (decision 077). Absent on the member's lists. */
+            notArrivedDays?: number;
         };
         TaskChangeResult: {
             status: components["schemas"]["OpStatus"];
@@ -5084,7 +5086,7 @@ export interface operations {
                 taskId?: number;
                 /** @description Tasks with a purchased record of this tracking id. */
                 trackingId?: string;
-                /** @description Beyond SPEC §7: tasks with a tracking id recorded more than NOT_ARRIVED_AFTER_DAYS days ago that no scan has seen (the admin home's count). */
+                /** @description Beyond SPEC §7: tasks with a tracking id recorded more than the MISSING_PARCEL_DAYS setting's days ago (the answer's notArrivedDays) that no scan has seen (decision 077). */
                 notArrived?: boolean;
             };
             header?: never;

@@ -25,8 +25,8 @@ export async function boardTaskTasks(db: Db, boardTaskId: number) {
   return listTasksWhere(db, eq(tasks.boardTaskId, bt.id));
 }
 
-/** A page of /admin/tasks. */
-export function adminTaskPage(db: Db, q: Query<'listTasks'>, missingDays: number) {
+/** A page of /admin/tasks, saying the setting's days its not-arrived filter waits (the checkbox's label). */
+export async function adminTaskPage(db: Db, q: Query<'listTasks'>, missingDays: number) {
   const where = allOf(
     q.userId !== undefined ? eq(tasks.userId, q.userId) : undefined,
     q.taskStatus !== undefined ? eq(tasks.status, q.taskStatus) : undefined,
@@ -39,7 +39,7 @@ export function adminTaskPage(db: Db, q: Query<'listTasks'>, missingDays: number
     // The admin home's not-arrived count links here; false is no filter (not "arrived only").
     q.notArrived ? hasNotArrivedRecord(missingDays) : undefined,
   );
-  return pageTasks(db, where, pageOf(q));
+  return { ...(await pageTasks(db, where, pageOf(q))), notArrivedDays: missingDays };
 }
 
 /** A page of the member's own tasks (/user/my-task), each with its tracking ids' verdicts and its application's bonuses (decision 106). */
