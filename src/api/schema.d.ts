@@ -3368,8 +3368,10 @@ export interface components {
             pendingClaims: number;
             /** @description Scan rows created today (in the timezone) that did not match. */
             scannedTodayUnmatched: number;
-            /** @description Tracking ids recorded more than notArrivedDays days ago that no scan has seen. */
+            /** @description Tracking ids recorded more than notArrivedDays days ago that no scan has seen (distinct; a parcel several members recorded counts once). */
             notArrived: number;
+            /** @description The purchased records of those tracking ids: the rows /admin/missing-parcels lists (its totalElements), one per member who recorded the parcel (decision 077). At least notArrived. */
+            notArrivedRecords: number;
             notArrivedDays: number;
             /** @description Payment applications applied and not yet agreed. */
             appliesToAgree: number;
