@@ -5136,6 +5136,8 @@ export interface operations {
                 taskId?: number;
                 trackingId?: string;
                 boardId?: number;
+                /** @description true: only the tasks, not deleted, with at least one purchased record: the tasks of the member home's 已购买（已填单号） figure (decision 111). false is no filter. */
+                recorded?: boolean;
             };
             header?: never;
             path?: never;
@@ -7934,6 +7936,8 @@ export interface operations {
                 trackingId?: string;
                 /** @description user-task: as listUserTasks. */
                 boardId?: number;
+                /** @description user-task: as listUserTasks (only tasks with a purchased record). */
+                recorded?: boolean;
                 /** @description tracking: as listScanTrackings. */
                 status?: components["schemas"]["ScanStatus"];
                 /** @description tracking: YYYY-MM-DD, first day included, in the timezone offset (as listScanTrackings). */
