@@ -618,6 +618,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/boardtask/list/boards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Board tasks of several boards in one answer (the deal cards of /user/board-list)
+         * @description Beyond SPEC §7 (decision 111): the board tasks of each board asked, as listBoardTasksByUuid answers them one board at a time and under the same rules: a user gets only the boards visible to them, without deleted board tasks and without need, averageCost and allCount; a board the caller may not see (or that does not exist) is left out of the answer, as if it did not exist (one board at a time it answers A00004). Boards in the order asked, each once.
+         */
+        get: operations["listBoardTasksOfBoards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/task/info/admin/list/{id}": {
         parameters: {
             query?: never;
@@ -2520,6 +2540,11 @@ export interface components {
             data: components["schemas"]["Board"][];
             /** @description Total number of pages. */
             pageNumber: number;
+        };
+        BoardTasksOfBoard: {
+            boardId: number;
+            /** @description As listBoardTasksByUuid answers them for this board and caller. */
+            boardTasks: components["schemas"]["BoardTask"][];
         };
         BoardTask: {
             id: number;
@@ -5022,6 +5047,40 @@ export interface operations {
                         code: components["schemas"]["ResultCode"];
                         msg?: string;
                         data?: components["schemas"]["BoardTask"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listBoardTasksOfBoards: {
+        parameters: {
+            query: {
+                /** @description Board ids, by repeating the parameter (boardId=1&boardId=2): at most 100, a page of the board list. */
+                boardId: number[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["BoardTasksOfBoard"][];
                     };
                 };
             };
