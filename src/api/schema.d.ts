@@ -618,6 +618,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/boardtask/list/boards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Board tasks of several boards in one answer (the deal cards of /user/board-list)
+         * @description Beyond SPEC §7 (decision 111): the board tasks of each board asked, as listBoardTasksByUuid answers them one board at a time and under the same rules: a user gets only the boards visible to them, without deleted board tasks and without need, averageCost and allCount; a board the caller may not see (or that does not exist) is left out of the answer, as if it did not exist (one board at a time it answers A00004). Boards in the order asked, each once.
+         */
+        get: operations["listBoardTasksOfBoards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/task/info/admin/list/{id}": {
         parameters: {
             query?: never;
@@ -2601,6 +2621,11 @@ export interface components {
             /** @description Total number of pages. */
             pageNumber: number;
         };
+        BoardTasksOfBoard: {
+            boardId: number;
+            /** @description As listBoardTasksByUuid answers them for this board and caller. */
+            boardTasks: components["schemas"]["BoardTask"][];
+        };
         BoardTask: {
             id: number;
             boardId: number;
@@ -2726,6 +2751,8 @@ export interface components {
             content: components["schemas"]["Task"][];
             totalPages: number;
             totalElements: number;
+            /** @description On /admin/tasks' answer (listTasks): the MISSING_PARCEL_DAYS setting, the days its notArrived filter waits (decision 077). Absent on the member's lists. */
+            notArrivedDays?: number;
         };
         TaskChangeResult: {
             status: components["schemas"]["OpStatus"];
@@ -3457,8 +3484,10 @@ export interface components {
             pendingClaims: number;
             /** @description Scan rows created today (in the timezone) that did not match. */
             scannedTodayUnmatched: number;
-            /** @description Tracking ids recorded more than notArrivedDays days ago that no scan has seen. */
+            /** @description Tracking ids recorded more than notArrivedDays days ago that no scan has seen (distinct; a parcel several members recorded counts once). */
             notArrived: number;
+            /** @description The purchased records of those tracking ids: the rows /admin/missing-parcels lists (its totalElements), one per member who recorded the parcel (decision 077). At least notArrived. */
+            notArrivedRecords: number;
             notArrivedDays: number;
             /** @description Payment applications applied and not yet agreed. */
             appliesToAgree: number;
@@ -5188,6 +5217,40 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listBoardTasksOfBoards: {
+        parameters: {
+            query: {
+                /** @description Board ids, by repeating the parameter (boardId=1&boardId=2): at most 100, a page of the board list. */
+                boardId: number[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["BoardTasksOfBoard"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listBoardTaskTasks: {
         parameters: {
             query?: never;
@@ -5242,7 +5305,7 @@ export interface operations {
                 taskId?: number;
                 /** @description Tasks with a purchased record of this tracking id. */
                 trackingId?: string;
-                /** @description Beyond SPEC §7: tasks with a tracking id recorded more than NOT_ARRIVED_AFTER_DAYS days ago that no scan has seen (the admin home's count). */
+                /** @description Beyond SPEC §7: tasks with a tracking id recorded more than the MISSING_PARCEL_DAYS setting's days ago (the answer's notArrivedDays) that no scan has seen (decision 077). */
                 notArrived?: boolean;
             };
             header?: never;
@@ -5290,6 +5353,8 @@ export interface operations {
                 taskId?: number;
                 trackingId?: string;
                 boardId?: number;
+                /** @description true: only the tasks, not deleted, with at least one purchased record: the tasks of the member home's 已购买（已填单号） figure (decision 111). false is no filter. */
+                recorded?: boolean;
             };
             header?: never;
             path?: never;
@@ -8236,6 +8301,8 @@ export interface operations {
                 trackingId?: string;
                 /** @description user-task: as listUserTasks. */
                 boardId?: number;
+                /** @description user-task: as listUserTasks (only tasks with a purchased record). */
+                recorded?: boolean;
                 /** @description tracking: as listScanTrackings. */
                 status?: components["schemas"]["ScanStatus"];
                 /** @description tracking: YYYY-MM-DD, first day included, in the timezone offset (as listScanTrackings). */

@@ -232,6 +232,8 @@ const ADDITIONS = [
   'POST /api/purchased/user/{taskId}/bulk',
   'POST /api/trade/user/pay/apply-arrived',
   'GET /api/home/user',
+  // The deal cards' board tasks in one call (decision 170).
+  'GET /api/boardtask/list/boards',
   'GET /healthz',
   'GET /readyz',
 ];

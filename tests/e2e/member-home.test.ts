@@ -290,6 +290,14 @@ describe('the member home and board list in the browser', () => {
       await m.getByRole('table', { name: '我的任务' }).getByText('E2E 保温杯').waitFor();
       await m.goBack();
       await m.waitForURL(`${server.url}/user/home`);
+      // 已购买（已填单号） opens the tasks whose records it sums: all three, the arrived (locked) one too.
+      await totals.getByRole('link', { name: /已购买/ }).click();
+      await m.waitForURL(`${server.url}/user/my-task?recorded=true`);
+      const recorded = m.getByRole('table', { name: '我的任务' });
+      await recorded.getByText('E2E 保温杯').waitFor();
+      await expect.poll(() => recorded.locator('tbody tr').count(), { timeout: 15_000 }).toBe(3);
+      await m.goBack();
+      await m.waitForURL(`${server.url}/user/home`);
 
       // A task opens on /user/my-task filtered to it.
       await awaiting.getByRole('link').click();

@@ -144,6 +144,7 @@ function adminRoutes(): Routes {
         pendingClaims: 3,
         scannedTodayUnmatched: 1,
         notArrived: 5,
+        notArrivedRecords: 5,
         notArrivedDays: 7,
         appliesToAgree: 2,
         contestedParcels: 0,

@@ -3,7 +3,7 @@
 // through a board visible to them (visibility.ts) and do not see deleted board tasks: deleting
 // takes a board task off the board for them. The handler (handlers/board-tasks.ts) shapes the
 // answers for the caller's side (boards/shapes.ts).
-import { and, eq, min, ne, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, min, ne, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../api/schema';
 import { DELETED_BOARD_TASK_STATUS, NORMAL_BOARD_TASK_STATUS } from '../../../machines/claim.machine.ts';
 import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
@@ -16,7 +16,7 @@ import { items } from '../db/schema/catalog.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { toCents } from '../money/cents.ts';
-import { BOARD_TASK_NOT_FOUND, boardById, isAdminSide, selectBoardTasks, visibleToMember, type BoardTaskRow } from './visibility.ts';
+import { BOARD_TASK_NOT_FOUND, boardById, boardScope, isAdminSide, selectBoardTasks, visibleToMember, type BoardTaskRow } from './visibility.ts';
 
 export const boardTaskMessages = {
   itemMissing: '商品不存在',
@@ -51,6 +51,27 @@ export async function visibleBoardTask(tx: Tx, user: SessionUser, id: number, bo
 /** The board tasks of a board the caller already sees (the member's view leaves out deleted ones). */
 export function boardTasksOf(tx: Tx, user: SessionUser, boardId: number) {
   return selectBoardTasks(tx, and(eq(boardTasks.boardId, boardId), memberFilter(user)));
+}
+
+/**
+ * The board tasks of several boards at once (the deal cards of a page of /user/board-list), each
+ * board as boardTasksOf answers it and only the boards `user` sees (boardScope: every board for the
+ * admin side); the others are left out, as if they did not exist. Boards in the order asked, each
+ * once. Two statements whatever the count: the visible boards, then their board tasks.
+ */
+export async function boardTasksOfBoards(tx: Tx, user: SessionUser, boardIds: readonly number[]) {
+  const asked = [...new Set(boardIds)];
+  const seen = await tx
+    .select({ id: boards.id })
+    .from(boards)
+    .where(and(inArray(boards.id, asked), boardScope(user)));
+  const visible = new Set(seen.map((b) => b.id));
+  const ids = asked.filter((id) => visible.has(id));
+  if (!ids.length) return [];
+  const rows = await selectBoardTasks(tx, and(inArray(boardTasks.boardId, ids), memberFilter(user)));
+  const byBoard = new Map(ids.map((id) => [id, [] as typeof rows]));
+  for (const row of rows) byBoard.get(row.row.boardId)!.push(row);
+  return ids.map((boardId) => ({ boardId, rows: byBoard.get(boardId)! }));
 }
 
 /** Who claimed a board task: each member with the units of their live tasks, in order of first claim. */

@@ -8,13 +8,21 @@ import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { totalPagesOf } from '../paging.ts';
 import { taskOut } from './shapes.ts';
 import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
-import { DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
+import { CLAIMED_TASK_STATUSES, DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
 
 const trackingIdsSql = sql<string>`coalesce((select string_agg(p.tracking_id, ',' order by p.id) from ${purchasedRecords} p where p.task_id = ${tasks.id}), '')`;
 
 /** "Has a purchased record with this tracking id" (the trackingId filter of the task lists). */
 export const hasTrackingId = (trackingId: string) =>
   sql`exists (select 1 from ${purchasedRecords} p where p.task_id = ${tasks.id} and p.tracking_id = ${canonicalTrackingId(trackingId)})`;
+
+/**
+ * "Has records" (the member's task list's `recorded` filter): a task not deleted (CLAIMED_TASK_STATUSES)
+ * with at least one purchased record, the tasks whose units the member home's 已购买（已填单号）
+ * figure sums (home/member-totals.ts), so the tile and the list it opens agree.
+ */
+export const hasPurchasedRecord = (): SQL =>
+  and(inArray(tasks.status, [...CLAIMED_TASK_STATUSES]), sql`exists (select 1 from ${purchasedRecords} p where p.task_id = ${tasks.id})`)!;
 
 /** Matches a task's id or its mainId (the taskId filter: a claim and its split siblings). */
 export const idOrMainId = (id: number) => sql`(${tasks.id} = ${id} or ${tasks.mainId} = ${id})`;

@@ -8,7 +8,7 @@
 import { eq } from 'drizzle-orm';
 import { containsText } from '../db/contains.ts';
 import type { components } from '../../api/schema';
-import { allOf, hasTrackingId, idOrMainId, pageTasks } from '../boards/task-queries.ts';
+import { allOf, hasPurchasedRecord, hasTrackingId, idOrMainId, pageTasks } from '../boards/task-queries.ts';
 import type { Tx } from '../db/client.ts';
 import { formatTime } from '../dates.ts';
 import { tasks } from '../db/schema/tasks.ts';
@@ -31,6 +31,8 @@ export interface UserTaskFilters {
   taskId?: number;
   trackingId?: string;
   boardId?: number;
+  /** Only tasks with a purchased record (listUserTasks' `recorded`). */
+  recorded?: boolean;
   /** Offset from UTC in hours; times in the file are written in it. */
   timezone: number;
 }
@@ -55,6 +57,7 @@ export function userTaskParams(q: Partial<UserTaskFilters>): DownloadParams {
   if (q.taskId !== undefined) p.taskId = q.taskId;
   if (q.trackingId?.trim()) p.trackingId = q.trackingId.trim();
   if (q.boardId !== undefined) p.boardId = q.boardId;
+  if (q.recorded) p.recorded = true;
   return p;
 }
 
@@ -70,6 +73,7 @@ export function userTaskFilters(p: DownloadParams): UserTaskFilters {
     taskId: int(p.taskId),
     trackingId: str(p.trackingId),
     boardId: int(p.boardId),
+    recorded: p.recorded === true || undefined,
     timezone: typeof tz === 'number' && tz >= -12 && tz <= 14 ? tz : 0,
   };
 }
@@ -84,6 +88,7 @@ export async function userTasksForExport(tx: Tx, userId: number, f: UserTaskFilt
     f.taskId !== undefined ? idOrMainId(f.taskId) : undefined,
     f.trackingId ? hasTrackingId(f.trackingId) : undefined,
     f.boardId !== undefined ? eq(tasks.boardId, f.boardId) : undefined,
+    f.recorded ? hasPurchasedRecord() : undefined,
   );
   const page = await pageTasks(tx, where, { size: MAX_EXPORT_ROWS, offset: 0, isDesc: f.isDesc });
   return (await withMemberDetails(tx, page)).content;

@@ -5,7 +5,7 @@
 // the board for them. A claim on a deleted board task that is still open in someone's dialog is
 // answered by the claim rules ('该任务已删除，无法认领'), not as a missing task. The queries and the
 // save: boards/board-tasks.ts (decision 164).
-import { boardTaskClaimers, boardTaskMessages, boardTasksOf, saveBoardTask, visibleBoardTask } from '../boards/board-tasks.ts';
+import { boardTaskClaimers, boardTaskMessages, boardTasksOf, boardTasksOfBoards, saveBoardTask, visibleBoardTask } from '../boards/board-tasks.ts';
 import { boardTaskOut } from '../boards/shapes.ts';
 import { boardById, boardByUuid, isAdminSide } from '../boards/visibility.ts';
 import { me, ok, type Handlers } from './types.ts';
@@ -45,6 +45,13 @@ export const boardTasksHandlers: Handlers = {
   async getBoardTaskProgress(req, ctx) {
     const row = await visibleBoardTask(ctx.db, me(req), req.params.id);
     return ok({ count: Number(row.claimCount), need: row.row.show });
+  },
+
+  /** Several boards' board tasks in one answer (the deal cards), under listBoardTasksByUuid's rules; boards not visible are left out. */
+  async listBoardTasksOfBoards(req, ctx) {
+    const user = me(req);
+    const groups = await boardTasksOfBoards(ctx.db, user, req.query.boardId);
+    return ok(groups.map((g) => ({ boardId: g.boardId, boardTasks: g.rows.map((r) => boardTaskOut(r, isAdminSide(user))) })));
   },
 
   async listBoardTasksByUuid(req, ctx) {

@@ -1,8 +1,10 @@
 // The admin home's counts (getAdminHome; decision 052): what waits for the admin side, each count
-// the status its machine names (claims pending, scans unmatched today, parcels not arrived,
-// parcels contested (decision 096), applications to agree; for who may open the withdraw list, lines to pay and cancels asked). Each
-// count is one aggregate over an index (not-arrived: a partial one, tasks/not-arrived.ts), and all
-// of them travel as ONE statement, so the page costs one round trip and its numbers one snapshot.
+// the status its machine names (claims pending, scans unmatched today, parcels not arrived: the
+// records /admin/missing-parcels lists and their distinct tracking ids, decision 077; parcels
+// contested, decision 096; applications to agree; for who may open the withdraw list, lines to pay
+// and cancels asked). Each count is one aggregate over an index (not-arrived: a partial one,
+// tasks/not-arrived.ts), and all of them travel as ONE statement, so the page costs one round trip
+// and its numbers one snapshot.
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import { AWAITING_AGREE_PAYMENT_STATUS } from '../../../machines/payment.machine.ts';
 import { isUnmatched, RECENT_CLAIM_DAYS, SCAN_STATUSES } from '../../../machines/scan-record.machine.ts';
@@ -16,7 +18,7 @@ import { scanTrackings } from '../db/schema/receiving.ts';
 import { tasks } from '../db/schema/tasks.ts';
 import { centsOf, fromCents } from '../money/cents.ts';
 import { contestedTrackingCount } from '../matching/contested.ts';
-import { notArrivedTrackingCount } from '../tasks/not-arrived.ts';
+import { notArrivedCounts } from '../tasks/not-arrived.ts';
 import { recentClaimCount } from '../tasks/parcel-claims.ts';
 import { unknownParcelCount } from '../receiving/unknown-parcels.ts';
 
@@ -45,7 +47,7 @@ export async function adminHome(tx: Tx, v: { timezone: number; withWithdrawals: 
         lt(scanTrackings.createdAt, today.to),
       )}`,
     ),
-    part('parcels', sql`select ${notArrivedTrackingCount(v.missingDays)} as not_arrived`),
+    part('parcels', notArrivedCounts(v.missingDays)),
     part('contests', sql`select ${contestedTrackingCount} as contested_parcels`),
     part('unknown', sql`select ${unknownParcelCount} as unknown_parcels, ${recentClaimCount} as recent_claims`),
     part('applies', sql`select count(*)::int as applies_to_agree from ${paymentApplies} where ${eq(paymentApplies.status, AWAITING_AGREE_PAYMENT_STATUS)}`),
@@ -69,6 +71,7 @@ export async function adminHome(tx: Tx, v: { timezone: number; withWithdrawals: 
     pendingClaims: n('pending_claims'),
     scannedTodayUnmatched: n('scanned_today_unmatched'),
     notArrived: n('not_arrived'),
+    notArrivedRecords: n('not_arrived_records'),
     notArrivedDays: v.missingDays,
     appliesToAgree: n('applies_to_agree'),
     contestedParcels: n('contested_parcels'),

@@ -25,7 +25,8 @@ const figure = (u: number, c: number) => ({ units: u, amount: fromCents(c) });
 
 /**
  * Claimed: units claimed on live tasks and what they would earn (buyIn x count). Recorded: units of
- * their purchase records (buyIn x units). Arrived: units arrived and matched (buyIn x productCount).
+ * their purchase records (buyIn x units), so of the tasks /user/my-task?recorded=true lists
+ * (boards/task-queries.ts hasPurchasedRecord: live tasks with a record). Arrived: units arrived and matched (buyIn x productCount).
  * Bonus and discount are left out here: they are known only once the admin side agrees (paid and
  * withdrawable carry the applications' income, which includes them).
  */

@@ -1,7 +1,7 @@
 // "Not arrived" (decision 052; a missing parcel, decision 077): a tracking id a member recorded more
 // than `days` days ago (the MISSING_PARCEL_DAYS setting, config.ts; default NOT_ARRIVED_AFTER_DAYS),
 // on a task not deleted, of which no scan row is seen (SEEN_SCAN_STATUSES). The admin home counts such
-// tracking ids, /admin/tasks?notArrived lists their tasks, the missing-parcel lists
+// records (and their tracking ids), /admin/tasks?notArrived lists their tasks, the missing-parcel lists
 // (tasks/missing-parcels.ts) list the records and the member's task list flags them: all read the
 // one predicate below, so each count and the list it links to agree.
 // Records matching has seen nothing of (UNSEEN_PURCHASED_STATUS) are the candidates, read through
@@ -32,9 +32,14 @@ export function notArrivedRecord(days: number, alias = 'nar'): SQL {
     and nas.status = any(${sql.param([...SEEN_SCAN_STATUSES])}::text[]::scan_status[]))`;
 }
 
-/** How many distinct tracking ids are not arrived (the admin home's count), as a scalar subquery. */
-export const notArrivedTrackingCount = (days: number): SQL<number> =>
-  sql<number>`(select count(distinct nar.tracking_id)::int from ${purchasedRecords} nar where ${notArrivedRecord(days)})`;
+/**
+ * The admin home's counts, one row: `not_arrived_records`, the records not arrived (the rows of
+ * /admin/missing-parcels, one per member who recorded a parcel), and `not_arrived`, their distinct
+ * tracking ids (a parcel several members recorded once).
+ */
+export const notArrivedCounts = (days: number): SQL =>
+  sql`select count(*)::int as not_arrived_records, count(distinct nar.tracking_id)::int as not_arrived
+    from ${purchasedRecords} nar where ${notArrivedRecord(days)}`;
 
 /** The task (the list's `tasks` row) has a tracking id that is not arrived (/admin/tasks?notArrived=true). */
 export const hasNotArrivedRecord = (days: number): SQL =>

@@ -4,7 +4,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { operations } from '../../api/schema';
 import type { SessionUser } from '../auth/session-user.ts';
-import { allOf, findTask, hasTrackingId, idOrMainId, listTasksWhere, pageTasks } from '../boards/task-queries.ts';
+import { allOf, findTask, hasPurchasedRecord, hasTrackingId, idOrMainId, listTasksWhere, pageTasks } from '../boards/task-queries.ts';
 import { BOARD_TASK_NOT_FOUND, boardByUuid, isAdminSide } from '../boards/visibility.ts';
 import { containsText } from '../db/contains.ts';
 import type { Db } from '../db/client.ts';
@@ -25,8 +25,8 @@ export async function boardTaskTasks(db: Db, boardTaskId: number) {
   return listTasksWhere(db, eq(tasks.boardTaskId, bt.id));
 }
 
-/** A page of /admin/tasks. */
-export function adminTaskPage(db: Db, q: Query<'listTasks'>, missingDays: number) {
+/** A page of /admin/tasks, saying the setting's days its not-arrived filter waits (the checkbox's label). */
+export async function adminTaskPage(db: Db, q: Query<'listTasks'>, missingDays: number) {
   const where = allOf(
     q.userId !== undefined ? eq(tasks.userId, q.userId) : undefined,
     q.taskStatus !== undefined ? eq(tasks.status, q.taskStatus) : undefined,
@@ -39,7 +39,7 @@ export function adminTaskPage(db: Db, q: Query<'listTasks'>, missingDays: number
     // The admin home's not-arrived count links here; false is no filter (not "arrived only").
     q.notArrived ? hasNotArrivedRecord(missingDays) : undefined,
   );
-  return pageTasks(db, where, pageOf(q));
+  return { ...(await pageTasks(db, where, pageOf(q))), notArrivedDays: missingDays };
 }
 
 /** A page of the member's own tasks (/user/my-task), each with its tracking ids' verdicts and its application's bonuses (decision 106). */
@@ -52,6 +52,8 @@ export async function memberTaskPage(db: Db, user: SessionUser, q: Query<'listUs
     q.taskId !== undefined ? idOrMainId(q.taskId) : undefined,
     q.trackingId?.trim() ? hasTrackingId(q.trackingId.trim()) : undefined,
     q.boardId !== undefined ? eq(tasks.boardId, q.boardId) : undefined,
+    // The home's 已购买（已填单号） tile links here; false is no filter (not "without records").
+    q.recorded ? hasPurchasedRecord() : undefined,
   );
   return withMemberDetails(db, await pageTasks(db, where, pageOf(q)), missingDays);
 }

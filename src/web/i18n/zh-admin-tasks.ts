@@ -52,8 +52,10 @@ export const adminTasksText = {
     sort: '排序',
     sortDesc: '创建时间（新→旧）',
     sortAsc: '创建时间（旧→新）',
-    /** The admin home's 超过N天未到货 (machines/scan-record.machine.ts NOT_ARRIVED_AFTER_DAYS). */
+    /** The admin home's 超过N天未到货: N is the server's MISSING_PARCEL_DAYS, which the list's answer carries. */
     notArrived: (days: number) => `只看超过${days}天未到货`,
+    /** The same filter while the setting is unknown (the list did not load). */
+    notArrivedAny: '只看未到货',
     idInvalid: '请输入正整数',
     empty: '没有符合条件的任务',
   },

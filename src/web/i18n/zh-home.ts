@@ -15,7 +15,8 @@ export const homeText = {
   card: {
     pendingClaims: '待审核的认领',
     scannedTodayUnmatched: '今天扫描未匹配的包裹',
-    notArrived: (days: number) => `超过${days}天未到货的快递单号`,
+    /** Counts the records /admin/missing-parcels lists (one row per member who recorded a parcel). */
+    notArrived: (days: number) => `超过${days}天未到货的包裹`,
     appliesToAgree: '待同意的付款申请',
     withdrawalsWaiting: '待付款的提现',
     requestedCancels: '申请取消的提现',
@@ -24,6 +25,8 @@ export const homeText = {
     pendingClaims: '通过或拒绝用户的认领',
     scannedTodayUnmatched: '今天入库、没有对上用户任务的扫描记录',
     notArrived: '用户已录入、仓库还没有扫描到',
+    /** When several members recorded one parcel: the list has a row for each, so more rows than tracking ids. */
+    notArrivedShared: (trackingIds: number) => `共${trackingIds}个快递单号：同一单号有多位会员录入，每位一行`,
     appliesToAgree: '同意后用户即可申请提现',
     withdrawalsWaiting: (total: string) => `金额合计 ${total}`,
     requestedCancels: '同意或拒绝用户的取消申请',

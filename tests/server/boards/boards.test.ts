@@ -525,6 +525,48 @@ describe('board tasks', () => {
     expect(await member.api.get(`/api/boardtask/${board.id}/list`)).toMatchObject({ status: 403 });
   });
 
+  it("answers several boards' tasks in one call (the deal cards), each as one board at a time; boards a member may not see are left out", async () => {
+    const { database } = t();
+    const admin = await adminApi();
+    const g = await seedGroup(database, 'g');
+    const member = await memberApi('m@x.test', g.id);
+    const outsider = await memberApi('o@x.test');
+    const first = await openBoard(admin, database, g.id, { taskOver: { need: 7 } });
+    const gone = await createBoardTask(admin, first.board.id, { itemId: first.item.id, buyIn: 1, show: 1, status: 'deleted' });
+    const second = await openBoard(admin, database, g.id, { boardOver: { boardName: '第二个看板' } });
+    const draft = await createBoard(admin, { boardName: 'draft' });
+    await admin.post(`/api/board/${draft.id}/add?groupIds=${g.id}`);
+    type Group = { boardId: number; boardTasks: BT[] };
+    const many = async (api: Api, ids: number[]) => api.get<Group[]>(`/api/boardtask/list/boards?${ids.map((id) => `boardId=${id}`).join('&')}`);
+    const single = async (api: Api, uuid: string) => (await api.get<BT[]>(`/api/boardtask/uuid/${uuid}/list`)).body.data!;
+
+    // In the order asked, each once; the unpublished board and one that does not exist left out.
+    const asked = [second.board.id, draft.id, first.board.id, 999_999, second.board.id];
+    const groups = (await many(member.api, asked)).body.data!;
+    expect(groups.map((x) => x.boardId)).toEqual([second.board.id, first.board.id]);
+    // Each board's tasks as its own call answers them: no deleted board task, no admin numbers.
+    expect(groups[0]!.boardTasks).toEqual(await single(member.api, second.board.uuid));
+    expect(groups[1]!.boardTasks).toEqual(await single(member.api, first.board.uuid));
+    expect(groups[1]!.boardTasks.map((b) => b.id)).toEqual([first.boardTask.id]);
+    expect(groups[1]!.boardTasks[0]).not.toHaveProperty('need');
+    // A member of no group sees none of them; a single board is a list of one.
+    expect((await many(outsider.api, asked)).body).toMatchObject({ code: 'A00000', data: [] });
+    expect((await many(member.api, [first.board.id])).body.data!.map((x) => x.boardId)).toEqual([first.board.id]);
+    // The admin side sees every board, deleted board tasks and its numbers included.
+    const adminGroups = (await many(admin, asked)).body.data!;
+    expect(adminGroups.map((x) => [x.boardId, x.boardTasks.map((b) => b.id)])).toEqual([
+      [second.board.id, [second.boardTask.id]],
+      [draft.id, []],
+      [first.board.id, [first.boardTask.id, gone.id]],
+    ]);
+    expect(adminGroups[2]!.boardTasks[0]).toMatchObject({ need: 7 });
+    // No board, or more than a page of them, is a bad request.
+    expect(await member.api.get('/api/boardtask/list/boards')).toMatchObject({ status: 400, body: { code: 'A00001' } });
+    const tooMany = Array.from({ length: 101 }, (_, i) => i + 1);
+    expect(await many(member.api, tooMany)).toMatchObject({ status: 400, body: { code: 'A00001' } });
+    expect(await many(member.api, [0])).toMatchObject({ status: 400, body: { code: 'A00001' } });
+  });
+
   it('reports claim progress {count, need} against the shown quantity, and who claimed how much', async () => {
     const { database } = t();
     const admin = await adminApi();

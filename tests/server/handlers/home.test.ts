@@ -23,6 +23,7 @@ interface Home {
   pendingClaims: number;
   scannedTodayUnmatched: number;
   notArrived: number;
+  notArrivedRecords: number;
   notArrivedDays: number;
   appliesToAgree: number;
   contestedParcels: number;
@@ -55,7 +56,7 @@ function timezones() {
 
 /**
  * A world where every count differs: 1 claim pending, 2 applications to agree, 3 withdraw lines to
- * pay (15.84 in all), 4 tracking ids not arrived (of a's and b's open tasks), 5 unmatched scans
+ * pay (15.84 in all), 4 tracking ids not arrived in 5 records (of a's and b's open tasks), 5 unmatched scans
  * made now and 1 an hour ago, 7 cancels asked; with what must not count beside each.
  */
 async function world() {
@@ -142,14 +143,19 @@ describe('the admin home (one call, every count of what waits)', () => {
       pendingClaims: 1,
       scannedTodayUnmatched: 6,
       notArrived: 4,
+      notArrivedRecords: 5,
       notArrivedDays: NOT_ARRIVED_AFTER_DAYS,
       appliesToAgree: 2,
       contestedParcels: 0,
       withdrawalsWaiting: { count: 3, total: 15.84 },
       requestedCancels: 7,
     });
-    // The lists the counts link to show as many.
+    // The lists the counts link to show as many: the not-arrived card's list a row per member who
+    // recorded the parcel (NA-1 by a and by b: 5 rows of 4 tracking ids).
     expect(await taskIds(w.admin, `taskStatus=${CLAIM_PENDING_STATUS}`)).toEqual([w.pending.id]);
+    const missing = (await w.admin.get<{ content: { trackingId: string }[]; totalElements: number }>('/api/admin/purchased/missing?size=100')).body.data!;
+    expect(missing.totalElements).toBe(5);
+    expect(new Set(missing.content.map((p) => p.trackingId)).size).toBe(4);
     const applies = await w.admin.get<{ content: unknown[] }>('/api/apply/list/page?status=applied&size=100');
     expect(applies.body.data!.content).toHaveLength(2);
     const waiting = await w.admin.get<{ requestPage: { content: unknown[] } }>('/api/withdraw/admin/requests?status=waited&size=100');
@@ -165,6 +171,7 @@ describe('the admin home (one call, every count of what waits)', () => {
       pendingClaims: 1,
       scannedTodayUnmatched: 6,
       notArrived: 4,
+      notArrivedRecords: 5,
       notArrivedDays: NOT_ARRIVED_AFTER_DAYS,
       appliesToAgree: 2,
       contestedParcels: 0,

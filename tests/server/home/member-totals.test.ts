@@ -68,6 +68,18 @@ describe("the member home's totals", () => {
     expect(h.totals.withdrawable).toEqual({ units: 3, amount: 42.5 });
     expect(h.balance).toBe(42.5);
 
+    // The recorded tile opens /user/my-task?recorded=true: the tasks whose records it sums (not the
+    // deleted one, nor those without records), their recorded units the tile's 8.
+    type Listed = { id: number; trackings: { productCount: number }[] };
+    const listed = (await a.api.get<{ content: Listed[]; totalElements: number }>('/api/task/info/user/list?recorded=true&size=100')).body.data!;
+    expect(listed.totalElements).toBe(5);
+    expect(listed.content.map((x) => x.id)).toContain(oneOfFour.id);
+    expect(listed.content.map((x) => x.id)).not.toContain(deleted.id);
+    expect(listed.content.flatMap((x) => x.trackings).reduce((n, r) => n + r.productCount, 0)).toBe(h.totals.recorded.units);
+    // false is no filter (all 9 of a's tasks, the deleted one too); b's recorded list holds none of a's.
+    expect((await a.api.get<{ totalElements: number }>('/api/task/info/user/list?recorded=false&size=100')).body.data!.totalElements).toBe(9);
+    expect((await w.b.api.get<{ totalElements: number }>('/api/task/info/user/list?recorded=true')).body.data!.totalElements).toBe(1);
+
     const b = await totalsOf(w.b.api);
     expect(b.totals.claimed).toEqual({ units: 7, amount: 87.5 });
     expect(b.totals.withdrawable).toEqual({ units: 2, amount: 25 });

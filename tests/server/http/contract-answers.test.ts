@@ -197,6 +197,8 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     await ok('a', 'GET', `/api/boardtask/${bt}/status`);
     await ok('a', 'GET', `/api/boardtask/uuid/${w.board.uuid}/list`);
     await ok('admin', 'GET', `/api/boardtask/uuid/${w.board.uuid}/list`);
+    await ok('a', 'GET', `/api/boardtask/list/boards?boardId=${w.board.id}&boardId=${b2}`);
+    await ok('admin', 'GET', `/api/boardtask/list/boards?boardId=${w.board.id}&boardId=${b2}`);
 
     // Items.
     await ok('a', 'GET', '/api/item/list');
@@ -213,6 +215,7 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     await ok('admin', 'GET', '/api/task/list/page?taskStatus=open&page=0&size=20');
     await ok('admin', 'GET', `/api/task/list/page?userId=${w.a.user.id}&itemName=Air&trackingId=PAY`);
     await ok('a', 'GET', '/api/task/info/user/list?page=0&size=20');
+    await ok('a', 'GET', '/api/task/info/user/list?recorded=true');
     await ok('a', 'GET', `/api/task/info/user/board/list?boardUuid=${w.board.uuid}`);
     await ok('a', 'GET', `/api/task/apply/exist?taskIds=${A.lockedTask},${A.appliedTask}`);
     await ok('a', 'GET', `/api/task/part/match?taskIds=${A.openTask}`);

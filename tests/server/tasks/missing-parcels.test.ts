@@ -103,6 +103,10 @@ describe('a member sees their own missing parcels', () => {
         notArrived: 2,
         notArrivedDays: 9,
       });
+      // /admin/tasks' not-arrived filter says the same days (its checkbox's label) and selects by them.
+      const tasks = (await w.admin.get<{ content: { id: number }[]; notArrivedDays: number }>('/api/task/list/page?notArrived=true')).body.data!;
+      expect(tasks.notArrivedDays).toBe(9);
+      expect(tasks.content.map((x) => x.id).sort((x, y) => x - y)).toEqual([w.ta.id, w.tb.id]);
     } finally {
       t().config.missingParcelDays = 7;
     }

@@ -88,6 +88,8 @@ export interface AdminTasksSeed {
   audits?: AuditEntry[];
   /** The tasks whose tracking id no scan has seen in time (what ?notArrived=true selects on the server). */
   notArrivedIds?: number[];
+  /** The server's MISSING_PARCEL_DAYS, which the list's answer carries (7 unless given). */
+  notArrivedDays?: number;
 }
 
 type AnswerKey = 'save' | 'match';
@@ -98,6 +100,7 @@ export function createAdminTasksFake(given: AdminTasksSeed = {}) {
     tasks: [...(seed.tasks ?? [aTask()])],
     audits: [...(seed.audits ?? [])],
     notArrivedIds: [...(seed.notArrivedIds ?? [])],
+    notArrivedDays: seed.notArrivedDays ?? 7,
   };
   const server = createFakeServer<AnswerKey>();
 
@@ -130,7 +133,7 @@ export function createAdminTasksFake(given: AdminTasksSeed = {}) {
     if (q.trackingId) rows = rows.filter((t) => t.trackingId.split(',').includes(q.trackingId!));
     if (q.notArrived === 'true') rows = rows.filter((t) => state.notArrivedIds.includes(t.id));
     rows.sort((a, b) => (q.isDesc === 'false' ? a.createdAt - b.createdAt || a.id - b.id : b.createdAt - a.createdAt || b.id - a.id));
-    return ok(pageOf(rows, q));
+    return ok({ ...pageOf(rows, q), notArrivedDays: state.notArrivedDays });
   });
 
   server.on('GET', '/api/user/list', () => ok(USERS));

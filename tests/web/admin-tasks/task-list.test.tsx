@@ -4,7 +4,6 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allowedEvents } from '../../../machines/stored-state';
-import { NOT_ARRIVED_AFTER_DAYS } from '../../../machines/scan-record.machine';
 import { TASK_STATUSES, taskMachine, type TaskEvent, type TaskStatus } from '../../../machines/task.machine';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
@@ -213,11 +212,12 @@ describe('filters (SPEC §7: every listTasks filter)', () => {
     expect(listQueries(fake)).toHaveLength(1);
   });
 
-  it("shows the home page's not-arrived filter as a checked box, and clears it", async () => {
-    const { user, router, fake } = renderList('/admin/tasks?notArrived=true', { tasks, notArrivedIds: [502] });
+  it("shows the home page's not-arrived filter as a checked box naming the server's days, and clears it", async () => {
+    const { user, router, fake } = renderList('/admin/tasks?notArrived=true', { tasks, notArrivedIds: [502], notArrivedDays: 9 });
     await waitFor(() => expect(bodyRows()).toHaveLength(1));
     expect(listQueries(fake)[0]).toEqual({ page: '0', size: '20', isDesc: 'true', notArrived: 'true' });
-    const notArrived = screen.getByRole('checkbox', { name: `只看超过${NOT_ARRIVED_AFTER_DAYS}天未到货` }) as HTMLInputElement;
+    // MISSING_PARCEL_DAYS=9 on the server: the box says 9, not the default 7.
+    const notArrived = screen.getByRole('checkbox', { name: '只看超过9天未到货' }) as HTMLInputElement;
     expect(notArrived.checked).toBe(true);
 
     await user.click(notArrived);

@@ -22,6 +22,7 @@ const ADMIN_COUNTS: AdminHome = {
   pendingClaims: 3,
   scannedTodayUnmatched: 0,
   notArrived: 5,
+  notArrivedRecords: 5,
   notArrivedDays: 7,
   appliesToAgree: 2,
   contestedParcels: 0,
@@ -74,7 +75,8 @@ describe('the admin home', () => {
       ['待付款的提现', '/admin/withdraw-list?status=waited'],
       ['申请取消的提现', '/admin/withdraw-list?status=requestedCancel'],
     ]);
-    expect(cardLink(/超过7天未到货的快递单号/).textContent).toContain('5');
+    expect(cardLink(/超过7天未到货的包裹/).textContent).toContain('5');
+    expect(cardLink(/超过7天未到货的包裹/).textContent).toContain('用户已录入、仓库还没有扫描到');
     // Unknown parcels (decision 169): the week's claims to take off the shelf, and those still waiting.
     expect(cardLink(/近7天会员认领的包裹/).textContent).toContain('2');
     expect(cardLink(/近7天会员认领的包裹/).textContent).toContain('另有 3 个无主包裹等待认领');
@@ -83,6 +85,15 @@ describe('the admin home', () => {
 
     expect(calls).toHaveLength(1);
     expect(Object.fromEntries(calls[0]!.searchParams)).toEqual({ timezone: String(-new Date().getTimezoneOffset() / 60) });
+  });
+
+  it('counts the parcels as /admin/missing-parcels lists them, a row per member, and says how many tracking ids they are', async () => {
+    // NA-1 recorded by two members: 3 tracking ids, 4 rows on the list the card opens.
+    openHome('lowerAdmin', () => ok({ ...LOWER_ADMIN_COUNTS, notArrived: 3, notArrivedRecords: 4, notArrivedDays: 9 }));
+    await waitFor(() => expect(within(cardLink(/超过9天未到货的包裹/)).getByText(/^\d+$/).textContent).toBe('4'));
+    const card = cardLink(/超过9天未到货的包裹/);
+    expect(card.textContent).toContain('共3个快递单号：同一单号有多位会员录入，每位一行');
+    expect(card.getAttribute('href')).toBe('/admin/missing-parcels');
   });
 
   it('shows a zero count muted (still readable: WCAG AA contrast), so what waits stands out', async () => {

@@ -120,6 +120,12 @@ function openHome(answer: Handler, path = '/') {
   return { ...app, calls, user: userEvent.setup() };
 }
 
+/** The home, and /user/my-task's list call answered by `list`. */
+function renderAppWithList(list: Handler) {
+  const app = renderApp('/', { loggedInAs: member, handlers: { 'GET /api/home/user': () => ok(aHome()), 'GET /api/task/info/user/list': list } });
+  return { ...app, user: userEvent.setup() };
+}
+
 const part = (name: RegExp | string) => screen.getByRole('region', { name });
 const linksOf = (region: HTMLElement) =>
   within(region)
@@ -180,13 +186,26 @@ describe('the member home', () => {
     const totals = part('我的数据');
     expect(linksOf(totals)).toEqual([
       ['已认领16 件¥207.50', '/user/my-task'],
-      ['已购买（已填单号）8 件¥100.00', '/user/my-task?status=open'],
+      ['已购买（已填单号）8 件¥100.00', '/user/my-task?recorded=true'],
       ['已到货7 件¥87.50', '/user/my-task?status=locked'],
       ['已付款1 件¥12.50', '/user/apply-list'],
       ['可提现3 件¥321.50', '/user/withdraw-request'],
     ]);
     await user.click(within(totals).getByRole('link', { name: /已到货/ }));
     await waitFor(() => expect(router.state.location.href).toBe('/user/my-task?status=locked'));
+  });
+
+  it('opens, from 已购买（已填单号）, my tasks that have records: the tasks the figure sums', async () => {
+    const lists: URL[] = [];
+    const { user, router } = renderAppWithList((request) => {
+      lists.push(new URL(request.url));
+      return ok({ content: [], totalPages: 0, totalElements: 0 });
+    });
+    await screen.findByText('今晚截止');
+    await user.click(within(part('我的数据')).getByRole('link', { name: /已购买（已填单号）/ }));
+    await waitFor(() => expect(router.state.location.href).toBe('/user/my-task?recorded=true'));
+    await waitFor(() => expect(lists.at(-1)?.searchParams.get('recorded')).toBe('true'));
+    expect(lists.at(-1)?.searchParams.getAll('taskStatus')).toEqual([]);
   });
 
   it('counts the boards down, and drops a board the moment its deadline passes: it is never shown as open', async () => {

@@ -8,6 +8,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../../../src/web/components/ui/toast';
 import { renderApp, userOf } from '../app-harness';
+import { BOARDS_PER_DEALS_CALL, loadBoardDeals } from '../../../src/web/features/member-boards/member-boards-api';
+import { fakeApiClient, ok } from '../support/fake-api';
 import { aBoard, aBoardTask, createMemberBoardsFake, type MemberBoardsFake } from './member-boards-fake';
 
 afterEach(() => {
@@ -65,6 +67,39 @@ describe('/user/board-list as deal cards', () => {
     const expiredBoard = (await screen.findByRole('heading', { name: '已过期的', level: 2 })).closest('section')!;
     expect(within(expiredBoard).getAllByText('已过期').length).toBeGreaterThan(0);
     expect(within(await cardOf('已过期的', '过期商品')).getByRole('button', { name: '认领 过期商品' })).toBeTruthy();
+  });
+
+  it("loads the page's boards' tasks in one call, not one per board", async () => {
+    const server = twoBoards();
+    open(server);
+    await cardOf('已过期的', '过期商品');
+    expect(server.calls.filter((c) => c.path === '/api/boardtask/list/boards')).toHaveLength(1);
+    expect(server.calls.filter((c) => c.path.startsWith('/api/boardtask/uuid/'))).toHaveLength(0);
+  });
+
+  it('asks for a page of more than a hundred boards in calls of at most a hundred (the contract’s limit)', async () => {
+    const boards = Array.from({ length: 150 }, (_, i) => aBoard({ id: i + 1, uuid: `b-${i + 1}` }));
+    const server = createMemberBoardsFake({ boards, boardTasks: [aBoardTask({ id: 12, boardId: 150 })] });
+    const { api, requests } = fakeApiClient(server.handlers);
+    const deals = await loadBoardDeals(api, boards);
+    expect(requests.map((r) => new URL(r.url).searchParams.getAll('boardId').length)).toEqual([BOARDS_PER_DEALS_CALL, 50]);
+    expect(deals[150]!.map((bt) => bt.id)).toEqual([12]);
+    expect(deals[1]).toEqual([]);
+  });
+
+  it('says so in its own group when a board’s tasks are not in the answer; the other boards still show', async () => {
+    const server = twoBoards();
+    // Closed after the list was read: the board's tasks are no longer the member's to see.
+    server.handlers['GET /api/boardtask/list/boards'] = () =>
+      ok([
+        { boardId: 1, boardTasks: server.boardTasks.filter((bt) => bt.boardId === 1) },
+        { boardId: 3, boardTasks: server.boardTasks.filter((bt) => bt.boardId === 3) },
+      ]);
+    open(server);
+    await cardOf('十一月采购', '蓝牙耳机');
+    const second = (await screen.findByRole('heading', { name: '十二月采购', level: 2 })).closest('section')!;
+    expect(within(second).getByRole('alert').textContent).toBe('任务加载失败');
+    await cardOf('已过期的', '过期商品');
   });
 
   it('claims from a card by keyboard, and the card shows the claim', async () => {

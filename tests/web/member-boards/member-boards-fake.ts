@@ -134,6 +134,12 @@ export function createMemberBoardsFake(seed: { boards?: Board[]; boardTasks?: Bo
     const board = visibleBoard(params.uuid);
     return board ? ok(server.boardTasks.filter((bt) => bt.boardId === board.id)) : noBoard();
   });
+  // The deal cards' one call: each board asked that the member sees, in the order asked; the others left out.
+  http.on('GET', '/api/boardtask/list/boards', (_call, request) => {
+    const ids = [...new Set(new URL(request.url).searchParams.getAll('boardId').map(Number))];
+    const seen = ids.map((id) => server.boards.find((b) => b.id === id && b.status === 'open')).filter((b) => b !== undefined);
+    return ok(seen.map((board) => ({ boardId: board.id, boardTasks: server.boardTasks.filter((bt) => bt.boardId === board.id) })));
+  });
   http.on('GET', '/api/task/info/user/board/list', ({ query }) => {
     const board = server.boards.find((b) => b.uuid === query.boardUuid);
     return board ? ok(server.myTasks.filter((t) => t.boardId === board.id)) : noBoard();

@@ -32,7 +32,7 @@ export const taskListSearchSchema = v.object({
   boardTaskId: idParam,
   taskId: idParam,
   trackingId: textParam,
-  /** Tasks whose tracking id no scan has seen NOT_ARRIVED_AFTER_DAYS days after it was recorded (the admin home's link). */
+  /** Tasks whose tracking id no scan has seen the MISSING_PARCEL_DAYS setting's days after it was recorded (the admin home's link). */
   notArrived: flagParam,
   isDesc: isDescParam,
   page: pageParam,

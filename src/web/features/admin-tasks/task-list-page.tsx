@@ -21,7 +21,6 @@ import { PageHeader } from '../../components/ui/page';
 import { PagedTable } from '../../components/ui/paged-table';
 import { zh } from '../../i18n/zh';
 import { TASK_STATUSES, taskDisplayId, type TaskStatus } from '../../../../machines/task.machine';
-import { NOT_ARRIVED_AFTER_DAYS } from '../../../../machines/scan-record.machine';
 import { ItemPickerField } from '../../components/item-picker';
 import type { AppUser, Task, TaskPage } from './admin-tasks-api';
 import { ADMIN_TASK_SIZE_OPTIONS, type TaskListSearch } from './admin-tasks-search';
@@ -124,7 +123,14 @@ export function TaskListPage({ search, data, onSearch, renderRecords }: TaskList
   return (
     <div className="flex min-w-0 flex-col gap-4">
       <PageHeader title={zh.titles.adminTasks} />
-      <TaskFilters key={filterKey} search={search} users={data.users} onApply={filters.onApply} onReset={filters.onReset} />
+      <TaskFilters
+        key={filterKey}
+        search={search}
+        users={data.users}
+        notArrivedDays={data.tasks.notArrivedDays}
+        onApply={filters.onApply}
+        onReset={filters.onReset}
+      />
       <PagedTable
         columns={columns}
         search={search}
@@ -185,11 +191,14 @@ const STATUS_OPTIONS = TASK_STATUSES.map((status) => ({ value: status, label: zh
 function TaskFilters({
   search,
   users,
+  notArrivedDays,
   onApply,
   onReset,
 }: {
   search: TaskListSearch;
   users: AppUser[];
+  /** The server's MISSING_PARCEL_DAYS (the answer's notArrivedDays); unknown when the list failed. */
+  notArrivedDays: number | undefined;
   onApply: (filters: Filters) => void;
   onReset: () => void;
 }): JSX.Element {
@@ -242,7 +251,11 @@ function TaskFilters({
           { value: 'asc', label: L.sortAsc },
         ]}
       />
-      <Checkbox<FilterInput, 'notArrived'> name="notArrived" label={L.notArrived(NOT_ARRIVED_AFTER_DAYS)} className="sm:pt-7" />
+      <Checkbox<FilterInput, 'notArrived'>
+        name="notArrived"
+        label={notArrivedDays === undefined ? L.notArrivedAny : L.notArrived(notArrivedDays)}
+        className="sm:pt-7"
+      />
     </FilterBar>
   );
 }

@@ -58,9 +58,11 @@ function countCards(home: AdminHome | undefined, today: string, withWithdrawals:
     {
       key: 'notArrived',
       label: H.card.notArrived(days),
-      count: home?.notArrived,
-      hint: H.hint.notArrived,
-      // The tracking ids themselves, with age, carrier and member (decision 077).
+      // What the list it opens lists: a row per member who recorded the parcel (decision 077); when
+      // several recorded one, the hint says how many tracking ids those rows are.
+      count: home?.notArrivedRecords,
+      hint: home && home.notArrived < home.notArrivedRecords ? H.hint.notArrivedShared(home.notArrived) : H.hint.notArrived,
+      // The parcels themselves, with age, carrier and member (decision 077).
       link: linkOptions({ to: '/admin/missing-parcels' }),
     },
     {

@@ -53,16 +53,25 @@ export async function loadUserBoards(api: ApiClient, query: BoardListQuery): Pro
   return { boards: page?.data ?? [], totalPages: page?.pageNumber ?? 0 };
 }
 
+/** The most boards one listBoardTasksOfBoards call takes (its boardId's maxItems in openapi.yaml). */
+export const BOARDS_PER_DEALS_CALL = 100;
+
 /**
- * The board tasks of each listed board, for the deal cards (decision 111): one call per board of the
- * page (at most the page size, 10 by default), in parallel and silent; a board whose call fails
- * says so on its own card group, the others still show.
+ * The board tasks of each listed board, for the deal cards (decision 111): one silent call for the
+ * page's boards (listBoardTasksOfBoards; a page of more than BOARDS_PER_DEALS_CALL boards takes one
+ * call per hundred, in parallel). A board the answer leaves out (no longer open to the member since
+ * the list was read) or whose call failed says so on its own card group; the others still show.
  */
 export async function loadBoardDeals(api: ApiClient, boards: readonly Board[]): Promise<Record<number, BoardTask[] | null>> {
+  const chunks: Board[][] = [];
+  for (let i = 0; i < boards.length; i += BOARDS_PER_DEALS_CALL) chunks.push(boards.slice(i, i + BOARDS_PER_DEALS_CALL));
   const answers = await Promise.all(
-    boards.map((b) => outcomeOf(api.GET('/api/boardtask/uuid/{uuid}/list', { params: { path: { uuid: b.uuid } }, silent: true }), { noAnswer: 'fail' })),
+    chunks.map((chunk) =>
+      outcomeOf(api.GET('/api/boardtask/list/boards', { params: { query: { boardId: chunk.map((b) => b.id) } }, silent: true }), { noAnswer: 'fail' }),
+    ),
   );
-  return Object.fromEntries(boards.map((b, i) => [b.id, answers[i]!.ok ? (answers[i]!.data ?? []) : null]));
+  const found = new Map(answers.flatMap((answer) => (answer.ok ? (answer.data ?? []) : [])).map((group) => [group.boardId, group.boardTasks]));
+  return Object.fromEntries(boards.map((b) => [b.id, found.get(b.id) ?? null]));
 }
 
 /** The board list's page, and in the cards view each board's tasks. */

@@ -3,6 +3,7 @@
 // defaults; the defaults stay out of the URL.
 import * as v from 'valibot';
 import { DEFAULT_PAGE_SIZE } from '../../components/ui/pager';
+import { flagParam } from '../../lib/list-search';
 import { optionalSearchText } from '../../navigation/search';
 
 /** SPEC §4: the member's status filter offers all, open, locked, unmatch. */
@@ -18,6 +19,8 @@ export const myTaskSearchSchema = v.object({
   trackingId: v.fallback(optionalSearchText, undefined),
   /** Matches a task's id or mainId (listUserTasks). */
   taskId: v.fallback(v.optional(intParam(1)), undefined),
+  /** Only tasks with a purchased record (listUserTasks' `recorded`): where the home's 已购买（已填单号） tile leads. */
+  recorded: flagParam,
   page: v.fallback(v.optional(intParam(0), 0), 0),
   size: v.fallback(v.optional(intParam(1, 1000), DEFAULT_PAGE_SIZE), DEFAULT_PAGE_SIZE),
 });

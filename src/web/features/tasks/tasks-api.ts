@@ -35,13 +35,14 @@ export type Outcome<T> = ApiOutcome<T>;
 // ---------------------------------------------------------------- reads
 
 /** The filters of /user/my-task as listUserTasks (and the Excel export) take them. */
-export function myTaskQuery(search: Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId'>) {
+export function myTaskQuery(search: Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId' | 'recorded'>) {
   return {
     isDesc: true,
     ...(search.status !== 'all' && { taskStatus: search.status }),
     ...(search.itemName && { itemName: search.itemName }),
     ...(search.trackingId && { trackingId: search.trackingId }),
     ...(search.taskId !== undefined && { taskId: search.taskId }),
+    ...(search.recorded && { recorded: true }),
   };
 }
 
