@@ -6,7 +6,7 @@
 import { inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { CLAIM_PENDING_STATUS } from '../../../machines/task.machine.ts';
-import { NOT_ARRIVED_AFTER_DAYS } from '../../../machines/scan-record.machine.ts';
+import { NOT_ARRIVED_AFTER_DAYS, RECENT_CLAIM_DAYS } from '../../../machines/scan-record.machine.ts';
 import { bankCards, withdrawOrders, withdrawRequests } from '../../../src/server/db/schema/money.ts';
 import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
 import { purchasedRecords } from '../../../src/server/db/schema/tasks.ts';
@@ -147,9 +147,12 @@ describe('the admin home (one call, every count of what waits)', () => {
       notArrivedDays: NOT_ARRIVED_AFTER_DAYS,
       appliesToAgree: 2,
       contestedParcels: 0,
+      // The seven unmatched parcels nobody recorded are unknown (decision 169); none claimed yet.
+      parcelClaims: { unknown: 7, claimed: 0, days: RECENT_CLAIM_DAYS },
       withdrawalsWaiting: { count: 3, total: 15.84 },
       requestedCancels: 7,
     });
+    expect((await w.a.api.get<{ totalElements: number }>('/api/purchased/user/unknown?size=100')).body.data!.totalElements).toBe(7);
     // The lists the counts link to show as many: the not-arrived card's list a row per member who
     // recorded the parcel (NA-1 by a and by b: 5 rows of 4 tracking ids).
     expect(await taskIds(w.admin, `taskStatus=${CLAIM_PENDING_STATUS}`)).toEqual([w.pending.id]);
@@ -175,6 +178,7 @@ describe('the admin home (one call, every count of what waits)', () => {
       notArrivedDays: NOT_ARRIVED_AFTER_DAYS,
       appliesToAgree: 2,
       contestedParcels: 0,
+      parcelClaims: { unknown: 7, claimed: 0, days: RECENT_CLAIM_DAYS },
     });
     expect(await home(w.a.api)).toMatchObject({ status: 403, body: { code: 'A00003' } });
     expect((await t().app.inject({ method: 'GET', url: '/api/home/admin' })).statusCode).toBe(401);

@@ -297,6 +297,15 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     await ok('a', 'POST', '/api/purchased/user/missing/report', { json: { id: gone?.id ?? 0, note: '卖家已补发', lost: true } });
     await hit('a', 'POST', '/api/purchased/user/missing/report', { json: { id: A.record, lost: true } });
     await ok('lowerAdmin', 'GET', `/api/admin/purchased/missing?state=lost&userId=${w.a.user.id}&trackingId=missing`);
+    // Unknown parcels (decision 169): one scanned that nobody recorded, listed masked, claimed, listed for the admins, undone.
+    await ok('admin', 'POST', '/api/scan/admin/tracking/UNKNOWN-PARCEL-1/create', { json: { items: [{ upc: UPC, count: 1, itemId: w.item.id }] } });
+    const claimTask = await ok<{ task: { id: number } }>('a', 'POST', `/api/task/${bt}/user/create/1`);
+    await ok('a', 'GET', '/api/purchased/user/unknown?page=0&size=20');
+    await hit('a', 'POST', '/api/purchased/user/unknown/claim', { json: { taskId: claimTask.data?.task.id ?? 0, trackingId: 'NOT-A-PARCEL' } });
+    await ok('a', 'POST', '/api/purchased/user/unknown/claim', { json: { taskId: claimTask.data?.task.id ?? 0, trackingId: 'unknown-parcel-1' } });
+    const claims = await ok<{ content: { id: number }[] }>('lowerAdmin', 'GET', `/api/admin/purchased/claims?userId=${w.a.user.id}&trackingId=unknown`);
+    await ok('admin', 'POST', '/api/admin/purchased/claims/undo', { json: { id: claims.data?.content[0]?.id ?? 0 } });
+    await hit('admin', 'POST', '/api/admin/purchased/claims/undo', { json: { id: A.record } });
 
     // Scans, audits, statistics.
     await ok('admin', 'GET', '/api/scan/admin/tracking/list?page=0&size=20&status=scan&startTime=2020-01-01&endTime=2099-12-31&timezone=8');
