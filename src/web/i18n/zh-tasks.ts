@@ -14,6 +14,7 @@ export const tasksText = {
   taskId: '任务ID',
   taskIdHint: '如 102 或 102-1',
   taskIdInvalid: '任务ID格式不正确',
+  recordedOnly: '只看已填单号',
   exportExcel: '导出Excel',
 
   // /user/my-task: table

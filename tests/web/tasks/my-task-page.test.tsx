@@ -108,6 +108,23 @@ describe('/user/my-task: the list', () => {
     await waitFor(() => expect(router.state.location.search).toEqual({ size: 40 }));
   });
 
+  it('shows the home tile’s 只看已填单号 as a filter, keeps it with another filter, and reset clears it', async () => {
+    const server = createTasksFake({ tasks: [aTask({ id: 7, mainId: 7, itemName: '已填单号' })] });
+    const { router } = openMyTasks(server, '/user/my-task?recorded=true');
+    await taskRow('已填单号');
+    expect(listCalls(server)[0]!.query).toMatchObject({ recorded: 'true' });
+    const box = screen.getByRole('checkbox', { name: '只看已填单号' }) as HTMLInputElement;
+    expect(box.checked).toBe(true);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('商品名称'), '已填');
+    await user.click(screen.getByRole('button', { name: '查询' }));
+    await waitFor(() => expect(router.state.location.search).toMatchObject({ recorded: true, itemName: '已填' }));
+    await waitFor(() => expect(listCalls(server).at(-1)!.query).toMatchObject({ recorded: 'true', itemName: '已填' }));
+    await user.click(screen.getByRole('button', { name: '重置' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({}));
+    expect(box.checked).toBe(false);
+  });
+
   it("refuses a task id that is neither mainId nor mainId-subId ('任务ID格式不正确')", async () => {
     const server = createTasksFake();
     openMyTasks(server);

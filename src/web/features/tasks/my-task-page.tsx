@@ -15,7 +15,7 @@ import { PagedTable } from '../../components/ui/paged-table';
 import { Pager } from '../../components/ui/pager';
 import { formatDateTime, formatMoney } from '../../components/ui/format';
 import { FilterBar } from '../../components/ui/filter-bar';
-import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
+import { Checkbox, SelectField, TextField, useValibotForm } from '../../components/ui/form';
 import { textLinkClass } from '../../components/ui/link-classes';
 import { PageHeader } from '../../components/ui/page';
 import { UI_TEXT } from '../../components/ui/ui-text';
@@ -235,12 +235,14 @@ const filterSchema = v.object({
     v.string(),
     v.check((text) => !Number.isNaN(parseTaskIdSearch(text) ?? 0), t.taskIdInvalid),
   ),
+  // The home's 已购买（已填单号） tile leads here with it on: shown, and kept with the other filters.
+  recorded: v.boolean(),
 });
 type FilterValues = v.InferOutput<typeof filterSchema>;
 
-const EMPTY_FILTERS: FilterValues = { status: 'all', itemName: '', trackingId: '', taskId: '' };
+const EMPTY_FILTERS: FilterValues = { status: 'all', itemName: '', trackingId: '', taskId: '', recorded: false };
 
-type Filters = Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId'>;
+type Filters = Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId' | 'recorded'>;
 
 function toFilters(values: FilterValues): Filters {
   return {
@@ -248,6 +250,7 @@ function toFilters(values: FilterValues): Filters {
     itemName: values.itemName || undefined,
     trackingId: values.trackingId || undefined,
     taskId: parseTaskIdSearch(values.taskId),
+    recorded: values.recorded || undefined,
   };
 }
 
@@ -259,6 +262,7 @@ function TaskFilters({ search, onApply }: { search: MyTaskSearch; onApply: (filt
       itemName: search.itemName ?? '',
       trackingId: search.trackingId ?? '',
       taskId: search.taskId === undefined ? '' : String(search.taskId),
+      recorded: search.recorded ?? false,
     },
   });
   return (
@@ -269,7 +273,7 @@ function TaskFilters({ search, onApply }: { search: MyTaskSearch; onApply: (filt
         form.reset(EMPTY_FILTERS);
         onApply(toFilters(EMPTY_FILTERS));
       }}
-      layout="grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-[9rem_minmax(10rem,1fr)_minmax(10rem,1fr)_10rem_auto]"
+      layout="grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-[9rem_minmax(10rem,1fr)_minmax(10rem,1fr)_10rem_auto_auto]"
     >
       <SelectField<FilterValues, 'status', MyTaskStatusFilter>
         name="status"
@@ -280,6 +284,7 @@ function TaskFilters({ search, onApply }: { search: MyTaskSearch; onApply: (filt
       <TextField<FilterValues, 'itemName'> name="itemName" label={t.itemName} type="search" maxLength={256} autoComplete="off" />
       <TextField<FilterValues, 'trackingId'> name="trackingId" label={t.trackingId} type="search" maxLength={64} autoComplete="off" />
       <TextField<FilterValues, 'taskId'> name="taskId" label={t.taskId} placeholder={t.taskIdHint} autoComplete="off" />
+      <Checkbox<FilterValues, 'recorded'> name="recorded" label={t.recordedOnly} className="sm:pt-7" />
     </FilterBar>
   );
 }
