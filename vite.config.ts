@@ -10,6 +10,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { precompress } from './scripts/precompress.ts';
 import { machineUses } from './scripts/machine-uses.ts';
+import { loginPrefetch } from './scripts/login-prefetch.ts';
 import { isLoginPage, LOGIN_PAGE_FILE } from './src/server/login-page.ts';
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3000'}`;
@@ -29,6 +30,31 @@ function loginPage(): Plugin {
   };
 }
 
+/**
+ * The login build only (decision 171): React's packages resolve to Preact's compat layer, so the
+ * login page draws the app's own components (the page frame, the form kit with react-hook-form) with
+ * ~10 kB gzipped of Preact instead of react-dom's ~60 kB. The app's build keeps React.
+ */
+const PREACT_FOR_REACT: Record<string, string> = {
+  react: 'preact/compat',
+  'react-dom': 'preact/compat',
+  'react-dom/client': 'preact/compat/client',
+  'react/jsx-runtime': 'preact/jsx-runtime',
+  'react/jsx-dev-runtime': 'preact/jsx-dev-runtime',
+};
+function preactForLogin(): Plugin {
+  return {
+    name: 'purchase-hub:preact-for-login',
+    apply: 'build',
+    enforce: 'pre',
+    applyToEnvironment: (environment) => environment.name === 'login',
+    async resolveId(source, importer, options) {
+      const target = PREACT_FOR_REACT[source];
+      return target ? this.resolve(target, importer, { ...options, skipSelf: true }) : null;
+    },
+  };
+}
+
 export default defineConfig({
   plugins: [
     // Must come before react(): it generates src/web/routeTree.gen.ts (committed) and splits
@@ -42,11 +68,14 @@ export default defineConfig({
       codeSplittingOptions: { defaultBehavior: [['loader', 'component'], ['errorComponent'], ['notFoundComponent']] },
       quoteStyle: 'single',
     }),
+    preactForLogin(),
     react(),
     tailwindcss(),
     loginPage(),
     // virtual:machine-uses for the state charts' "what depends on this state" (decision 132).
     machineUses(),
+    // login.html: the app's files a login lands on, prefetched after the page's load (decision 171).
+    loginPrefetch(),
     precompress(),
   ],
   server: {

@@ -1,18 +1,21 @@
-// The login page's JavaScript, as a cold load of /login fetches it, beside its target (<= 100 kB
-// gzipped). The login page is its own html entry (login.html, decision 131), built apart from the
-// app: read from the last `vite build` (its manifest, dist/.vite/login-manifest.json), its entry
-// chunk and its static imports, checked against
-// dist/login.html (its script and modulepreload links). Sizes are gzip -9 (as the build's
-// precompressed .gz files), kB = 1,000 bytes. `tsx scripts/bundle-size.ts` (npm test runs it after
-// its one build) exits 1 past the budget, set just above what the page weighs so a regression fails.
+// The login page's JavaScript, as a cold load of /login fetches it, beside its target (<= 60 kB on
+// the wire, brotli and gzip alike: decision 171). The login page is its own html entry (login.html,
+// decision 131), built apart from the app: read from the last `vite build` (its manifest,
+// dist/.vite/login-manifest.json), its entry chunk and its static imports, checked against
+// dist/login.html (its script and modulepreload links; the app's files it prefetches after its load
+// are not counted: scripts/login-prefetch.ts). Sizes are what the server sends: the build's
+// precompressed copies (scripts/precompress.ts: brotli quality 11, gzip -9), computed the same way
+// here; kB = 1,000 bytes. `tsx scripts/bundle-size.ts` (npm test runs it after its one build) exits
+// 1 past the budget, set just above what the page weighs so a regression fails.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 
-export const LOGIN_JS_TARGET_BYTES = 100_000;
-/** A regression past this fails npm test; the target above is printed, met or not (decisions 130, 131). */
-export const LOGIN_JS_BUDGET_BYTES = 95_000;
+/** The product's target, brotli and gzip each (decisions 131, 171). */
+export const LOGIN_JS_TARGET_BYTES = 60_000;
+/** A regression past this (brotli or gzip) fails npm test; the target above is printed, met or not (decisions 130, 131, 171). */
+export const LOGIN_JS_BUDGET_BYTES = 40_000;
 /** The login page's html entry and its build's manifest (vite.config.ts builds it after the app). */
 export const LOGIN_HTML = 'login.html';
 export const LOGIN_MANIFEST = '.vite/login-manifest.json';
@@ -26,6 +29,7 @@ export interface ManifestChunk {
   isDynamicEntry?: boolean;
   imports?: string[];
   dynamicImports?: string[];
+  css?: string[];
 }
 export type Manifest = Record<string, ManifestChunk>;
 
@@ -70,16 +74,23 @@ export function htmlScripts(html: string): string[] {
 export interface SizedChunk extends LoadedChunk {
   bytes: number;
   gzipBytes: number;
+  brotliBytes: number;
 }
 
 export interface LoginPageJs {
   chunks: SizedChunk[];
   gzipBytes: number;
+  brotliBytes: number;
   bytes: number;
-  /** Within the target. */
+  /** Within the target, brotli and gzip. */
   ok: boolean;
-  /** Within the budget (npm test fails past it). */
+  /** Within the budget, brotli and gzip (npm test fails past it). */
   withinBudget: boolean;
+}
+
+/** The brotli copy the build writes (scripts/precompress.ts), which the server sends to a browser accepting br. */
+export function brotliSize(body: Buffer): number {
+  return zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }).length;
 }
 
 /** Measures the login page's JS in a built dist folder. */
@@ -95,18 +106,20 @@ export function measureLoginPageJs(distDir = 'dist'): LoginPageJs {
   }
   const chunks = loaded.map((chunk) => {
     const body = fs.readFileSync(path.join(distDir, chunk.file));
-    return { ...chunk, bytes: body.length, gzipBytes: zlib.gzipSync(body, { level: 9 }).length };
+    return { ...chunk, bytes: body.length, gzipBytes: zlib.gzipSync(body, { level: 9 }).length, brotliBytes: brotliSize(body) };
   });
   const gzipBytes = chunks.reduce((sum, c) => sum + c.gzipBytes, 0);
+  const brotliBytes = chunks.reduce((sum, c) => sum + c.brotliBytes, 0);
   const bytes = chunks.reduce((sum, c) => sum + c.bytes, 0);
-  return { chunks, gzipBytes, bytes, ok: gzipBytes <= LOGIN_JS_TARGET_BYTES, withinBudget: gzipBytes <= LOGIN_JS_BUDGET_BYTES };
+  const largest = Math.max(gzipBytes, brotliBytes);
+  return { chunks, gzipBytes, brotliBytes, bytes, ok: largest <= LOGIN_JS_TARGET_BYTES, withinBudget: largest <= LOGIN_JS_BUDGET_BYTES };
 }
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
 /** One line: the total beside the target (npm run bench prints this). */
 export function loginPageJsLine(js: LoginPageJs): string {
-  return `login page JS (cold load of /login): ${js.chunks.length} ${js.chunks.length === 1 ? 'file' : 'files'}, ${kB(js.gzipBytes)} gzipped (${kB(js.bytes)} raw)  target <= ${kB(LOGIN_JS_TARGET_BYTES)} gz: ${js.ok ? 'met' : 'NOT met'}; budget ${kB(LOGIN_JS_BUDGET_BYTES)}: ${js.withinBudget ? 'kept' : 'EXCEEDED'}`;
+  return `login page JS (cold load of /login): ${js.chunks.length} ${js.chunks.length === 1 ? 'file' : 'files'}, ${kB(js.brotliBytes)} brotli, ${kB(js.gzipBytes)} gzipped (${kB(js.bytes)} raw)  target <= ${kB(LOGIN_JS_TARGET_BYTES)} br and gz: ${js.ok ? 'met' : 'NOT met'}; budget ${kB(LOGIN_JS_BUDGET_BYTES)}: ${js.withinBudget ? 'kept' : 'EXCEEDED'}`;
 }
 
 /** For npm run bench: the line, from the last build (its time said), or why there is none. */
@@ -121,7 +134,9 @@ export function loginPageJsSummary(distDir = 'dist'): string {
 
 /** The chunk by chunk table and the total line. */
 export function loginPageJsReport(js: LoginPageJs): string {
-  const rows = js.chunks.map((c) => `  ${c.file.padEnd(52)} ${kB(c.bytes).padStart(10)} ${kB(c.gzipBytes).padStart(10)} gz`);
+  const rows = js.chunks.map(
+    (c) => `  ${c.file.padEnd(52)} ${kB(c.bytes).padStart(10)} ${kB(c.brotliBytes).padStart(10)} br ${kB(c.gzipBytes).padStart(10)} gz`,
+  );
   return [...rows, loginPageJsLine(js)].join('\n');
 }
 
