@@ -426,10 +426,11 @@ const command = (message: string) => ({ kind: 'command' as const, message });
 const scanAt = (event: Scan2Event) => (event as { at?: number }).at;
 
 /** A label kept while the choice is open, as it will be taken after it. */
-const keptScan = (event: Scan2Event): Scan2Held => {
-  const at = scanAt(event);
-  return { code: codeOf(event), ...(at === undefined ? {} : { at }), ...(event.type === 'scan.tracking' ? { tracking: true as const } : {}) };
-};
+const keptScan = (event: Scan2Event): Scan2Held => ({
+  code: codeOf(event),
+  at: scanAt(event),
+  ...(event.type === 'scan.tracking' ? { tracking: true as const } : {}),
+});
 
 /** What the open choice asks, with the labels kept. */
 const chooseFirstOf = (context: Pick<Scan2Context, 'choice' | 'held'>) => scan2Messages.chooseFirst(context.choice!.items.length, context.held.length);
@@ -523,9 +524,9 @@ export const scan2Machine = setup({
      * the catalog named no product of it (`asTracking`). A held scan the catalog already answered for
      * is a tracking id again (scan.tracking), not asked twice.
      */
-    replayHeld: enqueueActions(({ context, enqueue }, params: { asTracking: boolean }) => {
+    replayHeld: enqueueActions(({ context, enqueue }, params?: { asTracking: true }) => {
       const scans: Scan2Held[] = [...context.held];
-      if (params.asTracking) {
+      if (params?.asTracking) {
         const { code, at, heldBefore = 0 } = context.vetting!;
         scans.splice(heldBefore, 0, { code, at, tracking: true });
       }
@@ -723,7 +724,7 @@ export const scan2Machine = setup({
                 actions: [
                   assign(({ context, event }) => chosen(productChoices(context.vetting!.code, event.output)[0]!)),
                   { type: 'feedback', params: { kind: 'accepted' } },
-                  { type: 'replayHeld', params: { asTracking: false } },
+                  'replayHeld',
                 ],
               },
               {
@@ -738,7 +739,7 @@ export const scan2Machine = setup({
                   // The sound of a product the clerk must name (/admin/scan's unknown product).
                   { type: 'feedback', params: { kind: 'unknown' } },
                   // Kept again, in order, for the new choice.
-                  { type: 'replayHeld', params: { asTracking: false } },
+                  'replayHeld',
                 ],
               },
               // No product: a tracking id, kept with the others while a choice is open.
@@ -767,7 +768,7 @@ export const scan2Machine = setup({
                 actions: [
                   assign(({ context, event }) => chosen(choiceByDigit(context.choice, codeOf(event))!)),
                   { type: 'feedback', params: { kind: 'accepted' } },
-                  { type: 'replayHeld', params: { asTracking: false } },
+                  'replayHeld',
                 ],
               },
               {
@@ -799,7 +800,7 @@ export const scan2Machine = setup({
               {
                 guard: 'isLoadedProductScan',
                 target: 'ready',
-                actions: [raise(({ event }) => event), { type: 'replayHeld', params: { asTracking: false } }],
+                actions: [raise(({ event }) => event), 'replayHeld'],
               },
               {
                 guard: 'isTrackingLikeScan',
@@ -819,7 +820,7 @@ export const scan2Machine = setup({
               actions: [
                 assign(({ context, event }) => chosen(context.choice!.items[event.index]!)),
                 { type: 'feedback', params: { kind: 'accepted' } },
-                { type: 'replayHeld', params: { asTracking: false } },
+                'replayHeld',
               ],
             },
             'choice.cancel': {
@@ -834,7 +835,7 @@ export const scan2Machine = setup({
             'item.select': {
               guard: 'isItemPicked',
               target: 'ready',
-              actions: [assign({ item: ({ event }) => event.item, notice: null }), { type: 'replayHeld', params: { asTracking: false } }],
+              actions: [assign({ item: ({ event }) => event.item, notice: null }), 'replayHeld'],
             },
           },
         },

@@ -1108,9 +1108,10 @@ describe('scan2 machine: several products of one code, chosen by number', () => 
 
   it('a parcel’s label scanned while the choice is open is kept, in order, with the sound of the choice and the count in the banner; no row yet', async () => {
     const h = await choosing({ item: earbuds });
+    h.feedback.mockClear();
     h.actor.send({ type: 'scan.code', code: ' 1Z001 ', at: 11 });
     expect(notice(h)).toEqual({ kind: 'kept', code: '1Z001', message: '请先选择商品：按数字键 1–2 后回车，或扫描「取消」（已暂存 1 个快递单号）' });
-    expect(h.feedback).toHaveBeenLastCalledWith('unknown');
+    expect(h.feedback.mock.calls).toEqual([['unknown']]);
     h.actor.send({ type: 'scan.code', code: '1Z002', at: 12 });
     expect(notice(h)).toMatchObject({ kind: 'kept', code: '1Z002', message: expect.stringContaining('（已暂存 2 个快递单号）') });
     expect(h.snap().context.held).toEqual([
@@ -1329,7 +1330,10 @@ describe('scan2 machine: several products of one code, chosen by number', () => 
     expect(h.feedback).toHaveBeenLastCalledWith('accepted');
     expect(notice(h)?.kind).toBe('chosen');
     h = await choosing();
+    h.feedback.mockClear();
     h.actor.send({ type: 'choice.cancel' });
+    // The tap is its own answer: no sound (none was kept).
+    expect(h.feedback).not.toHaveBeenCalled();
     expect(scanner(h)).toBe('ready');
     expect(notice(h)).toEqual({ kind: 'command', message: '已取消选择商品' });
     h = await choosing();
