@@ -41,9 +41,14 @@ export const scan2Messages = {
   itemChosen: (itemName: string) => `已选择商品：${itemName}，请扫描包裹的快递单号`,
   /** Several products have the scanned code: the clerk types the number of one, then Enter. */
   chooseAmong: (n: number) => `此UPC对应 ${n} 个商品：按数字键 1–${n} 后回车选择，或扫描「取消」`,
-  /** A scan while the choice is open that is neither a number of it nor a product code. */
-  chooseFirst: (n: number) => `请先选择商品：按数字键 1–${n} 后回车，或扫描「取消」`,
+  /**
+   * While the choice is open: a number not in it (refused), or a parcel's label kept until a product
+   * is chosen (decision 085); `kept` says how many labels wait.
+   */
+  chooseFirst: (n: number, kept = 0) => `请先选择商品：按数字键 1–${n} 后回车，或扫描「取消」${kept > 0 ? `（已暂存 ${kept} 个快递单号）` : ''}`,
   choiceCancelled: '已取消选择商品',
+  /** 取消 while labels were kept: they have no product and are dropped; the clerk scans them again. */
+  choiceCancelledDropped: (n: number) => `已取消选择商品：${n} 个暂存的快递单号未加入，请选择商品后重新扫描`,
   /** The 提交 command barcode. */
   submitted: (n: number) => `已提交 ${n} 条待提交记录`,
   nothingToSubmit: '没有待提交的记录',
@@ -114,6 +119,8 @@ export type Scan2Notice =
   | { kind: 'chosen'; message: string }
   /** Several products have the code: the choice is open. */
   | { kind: 'choose'; code: string; message: string }
+  /** A parcel's label scanned while the choice is open: kept, to go in under the product chosen. */
+  | { kind: 'kept'; code: string; message: string }
   /** What a command barcode did. */
   | { kind: 'command'; message: string };
 
@@ -135,19 +142,44 @@ export interface Scan2Context {
   retryRound: number;
   /** The row being checked or sent. */
   currentKey: number | null;
-  /** The code the catalog is being asked about (a valid GTIN of no loaded product), with its time. */
-  vetting: { code: string; at?: number } | null;
-  /** Scans that came while the catalog was asked: taken in order once it answered. */
-  held: { code: string; at?: number }[];
+  /**
+   * The code the catalog is being asked about (a valid GTIN of no loaded product), with its time;
+   * `heldBefore`: how many held scans came before it (asked while a choice was open).
+   */
+  vetting: Scan2Vetting | null;
+  /**
+   * Scans waiting their turn, in order: those that came while the catalog was asked, and the labels
+   * kept while the choice is open (decision 085). Taken once the catalog answered or a product is chosen.
+   */
+  held: Scan2Held[];
   /** The open choice between products of one code. */
   choice: Scan2Choice | null;
 }
 
-/** What the page restores from storage. */
+export interface Scan2Vetting {
+  code: string;
+  at?: number;
+  heldBefore?: number;
+}
+
+/** A scan that waits; `tracking`: the catalog already said it names no product (it is not asked again). */
+export interface Scan2Held {
+  code: string;
+  at?: number;
+  tracking?: true;
+}
+
+/**
+ * What the page restores from storage: the rows and the product, and the scans that wait with the
+ * choice or the catalog's answer they wait for (no scan is lost on a reload, decision 085).
+ */
 export interface Scan2Input {
   item?: Scan2Item | null;
   rows?: Scan2Row[];
   nextKey?: number;
+  choice?: Scan2Choice | null;
+  held?: Scan2Held[];
+  vetting?: Scan2Vetting | null;
 }
 
 export type Scan2Event =
@@ -390,6 +422,24 @@ const chosen = (item: Scan2Item) => ({ item, notice: { kind: 'chosen' as const, 
 
 const command = (message: string) => ({ kind: 'command' as const, message });
 
+/** The time a scan event carries (scan.code, scan.tracking). */
+const scanAt = (event: Scan2Event) => (event as { at?: number }).at;
+
+/** A label kept while the choice is open, as it will be taken after it. */
+const keptScan = (event: Scan2Event): Scan2Held => ({
+  code: codeOf(event),
+  at: scanAt(event),
+  ...(event.type === 'scan.tracking' ? { tracking: true as const } : {}),
+});
+
+/** What the open choice asks, with the labels kept. */
+const chooseFirstOf = (context: Pick<Scan2Context, 'choice' | 'held'>) => scan2Messages.chooseFirst(context.choice!.items.length, context.held.length);
+
+/** 取消 of the choice: closed; the labels kept have no product and are dropped (held is emptied after the sound). */
+const cancelChoice = (context: Scan2Context) => ({
+  notice: command(context.held.length > 0 ? scan2Messages.choiceCancelledDropped(context.held.length) : scan2Messages.choiceCancelled),
+});
+
 // ---------------------------------------------------------------- the machine
 
 /**
@@ -401,10 +451,14 @@ const command = (message: string) => ({ kind: 'command' as const, message });
  *   first asked of the catalog (`findItems`; scans meanwhile wait and are taken in order after). One
  *   product (the only open one) is chosen: itemChosen and the accepted sound. Several: the choice
  *   opens (chooseAmong, the `unknown` sound, the sound of a product to be named by the clerk); the
- *   clerk types its number 1-9 and Enter (or picks it on the screen); 取消 closes it; another product
- *   code is taken as such; anything else is refused (chooseFirst) so that no parcel goes in under a
- *   product nobody chose. No product, or a catalog that does not answer: the code is a tracking id
- *   (the server refuses a catalog product code on add, decision 074).
+ *   clerk types its number 1-9 and Enter (or picks it on the screen, or in the search); another
+ *   product code is taken as such (its choice, or its one product). A parcel's label scanned while
+ *   the choice is open is KEPT (chooseFirst with the count kept, the `unknown` sound), in order, and
+ *   goes in under the product chosen as if scanned after it: no parcel goes in under a product
+ *   nobody chose, and none is lost. 取消 closes the choice and drops the kept labels, saying how many
+ *   (they have no product; the clerk scans them again). A number not in the list is refused. No
+ *   product, or a catalog that does not answer: the code is a tracking id (the server refuses a
+ *   catalog product code on add, decision 074); while a choice is open, it is kept with the others.
  * - The chosen product's own code again makes no row (decision 074: a scanner that missed the
  *   courier label): productChosen and the productCode sound.
  * - Command barcodes (SCAN_COMMANDS, the same as /admin/scan's): 提交 submits every pending row
@@ -429,7 +483,9 @@ const command = (message: string) => ({ kind: 'command' as const, message });
  *   ... at most 60 s; reset by any success), at once when another row goes through (the server answers
  *   again) or on `retry.now` (the browser's 'online' event, the retry button). The context is the
  *   page's persisted state: rows not yet settled survive a reload (the page stores the context and
- *   passes it back as input) and a row caught in 1 by the reload is checked and sent again.
+ *   passes it back as input) and a row caught in 1 by the reload is checked and sent again. So do
+ *   the scans that wait: the open choice with its kept labels, and a catalog question under way
+ *   (asked again), restored by `restoring`.
  * - NOTHING IS SENT TWICE: an add whose answer was lost may have been applied, and sending it again
  *   would count the parcel twice (or, where the server refuses a upc already seen, report our own scan
  *   as 'tracking已提交过'). So a row remembers `sent` (an add may have reached the server without its
@@ -464,12 +520,17 @@ export const scan2Machine = setup({
       rows: ({ context }) => context.rows.map((r) => (r.status === SCAN2_STATUS.failed && r.retryable ? { ...r, status: SCAN2_STATUS.submitting } : r)),
     }),
     /**
-     * The scans held while the catalog was asked, in order; first the asked code itself as a tracking
-     * id when the catalog named no product of it (`asTracking`).
+     * The held scans, in order; with them, in its place, the asked code itself as a tracking id when
+     * the catalog named no product of it (`asTracking`). A held scan the catalog already answered for
+     * is a tracking id again (scan.tracking), not asked twice.
      */
-    replayHeld: enqueueActions(({ context, enqueue }, params: { asTracking: boolean }) => {
-      if (params.asTracking) enqueue.raise({ type: 'scan.tracking', code: context.vetting!.code, at: context.vetting!.at });
-      for (const scan of context.held) enqueue.raise({ type: 'scan.code', code: scan.code, at: scan.at });
+    replayHeld: enqueueActions(({ context, enqueue }, params?: { asTracking: true }) => {
+      const scans: Scan2Held[] = [...context.held];
+      if (params?.asTracking) {
+        const { code, at, heldBefore = 0 } = context.vetting!;
+        scans.splice(heldBefore, 0, { code, at, tracking: true });
+      }
+      for (const scan of scans) enqueue.raise({ type: scan.tracking ? 'scan.tracking' : 'scan.code', code: scan.code, at: scan.at });
       enqueue.assign({ held: [], vetting: null });
     }),
   },
@@ -483,14 +544,19 @@ export const scan2Machine = setup({
     isSelectScan: verdictIs('select'),
     isCatalogScan: verdictIs('catalog'),
     isRefusedScan: verdictIs('refused'),
-    /** While the choice is open, a code that is a product's (or may be): it replaces the choice. */
-    isProductLikeScan: verdictIs('product', 'select', 'catalog'),
+    /** While the choice is open, a loaded product's code: it is chosen instead. */
+    isLoadedProductScan: verdictIs('product', 'select'),
     /** While the choice is open, a code that would be a tracking id. */
     isTrackingLikeScan: verdictIs('row', 'duplicate', 'refused'),
     isSubmitCommand: commandIs('submit'),
     isNextParcelCommand: commandIs('nextParcel'),
     isCancelCommand: commandIs('cancel'),
     isChoiceDigit: ({ context, event }) => choiceByDigit(context.choice, codeOf(event)) !== null,
+    /** A number 1-9 that is not in the open choice (checked after isChoiceDigit). */
+    isOtherDigit: ({ event }) => /^[1-9]$/.test(codeOf(event).trim()),
+    hasChoice: ({ context }) => context.choice !== null,
+    /** item.select with a product (not the search cleared). */
+    isItemPicked: ({ event }) => (event as { item: Scan2Item | null }).item !== null,
     /** On choice.pick, only while the choice is open. */
     isChoiceIndex: ({ context, event }) => context.choice!.items[(event as { index: number }).index] !== undefined,
     isPendingRow: ({ context, event }) =>
@@ -509,9 +575,9 @@ export const scan2Machine = setup({
     notice: null,
     retryRound: 0,
     currentKey: null,
-    vetting: null,
-    held: [],
-    choice: null,
+    vetting: input.vetting ?? null,
+    held: [...(input.held ?? [])],
+    choice: input.choice ?? null,
   }),
   on: {
     'item.select': { actions: assign({ item: ({ event }) => event.item, notice: null }) },
@@ -532,7 +598,7 @@ export const scan2Machine = setup({
   states: {
     /** What a scan is: a command, a product's code (asked of the catalog, a choice), or a tracking id. */
     scanner: {
-      initial: 'ready',
+      initial: 'restoring',
       on: {
         // The command barcodes, wherever the scanner is (a child state may take them first).
         'scan.code': [
@@ -574,6 +640,10 @@ export const scan2Machine = setup({
         ],
       },
       states: {
+        /** A reload finds the scans where they waited: for the catalog's answer (asked again), or with the choice. */
+        restoring: {
+          always: [{ guard: ({ context }) => context.vetting !== null, target: 'vetting' }, { guard: 'hasChoice', target: 'choosing' }, { target: 'ready' }],
+        },
         ready: {
           // Whatever closed the choice (its exit would clear it before the pick's actions read it).
           entry: assign({ choice: null }),
@@ -636,7 +706,10 @@ export const scan2Machine = setup({
             ],
           },
         },
-        /** The catalog is asked whether a valid GTIN is a product's code; scans meanwhile wait. */
+        /**
+         * The catalog is asked whether a valid GTIN is a product's code; scans meanwhile wait. Asked
+         * while a choice was open, the choice stays open unless the code names a product.
+         */
         vetting: {
           on: {
             'scan.code': { actions: assign({ held: ({ context, event }) => [...context.held, { code: event.code, at: event.at }] }) },
@@ -651,7 +724,7 @@ export const scan2Machine = setup({
                 actions: [
                   assign(({ context, event }) => chosen(productChoices(context.vetting!.code, event.output)[0]!)),
                   { type: 'feedback', params: { kind: 'accepted' } },
-                  { type: 'replayHeld', params: { asTracking: false } },
+                  'replayHeld',
                 ],
               },
               {
@@ -665,55 +738,105 @@ export const scan2Machine = setup({
                   }),
                   // The sound of a product the clerk must name (/admin/scan's unknown product).
                   { type: 'feedback', params: { kind: 'unknown' } },
-                  { type: 'replayHeld', params: { asTracking: false } },
+                  // Kept again, in order, for the new choice.
+                  'replayHeld',
                 ],
               },
+              // No product: a tracking id, kept with the others while a choice is open.
+              { guard: 'hasChoice', target: 'choosing', actions: { type: 'replayHeld', params: { asTracking: true } } },
               { target: 'ready', actions: { type: 'replayHeld', params: { asTracking: true } } },
             ],
             // Not found out: a tracking id (the server refuses a catalog product code on add).
-            onError: { target: 'ready', actions: { type: 'replayHeld', params: { asTracking: true } } },
+            onError: [
+              { guard: 'hasChoice', target: 'choosing', actions: { type: 'replayHeld', params: { asTracking: true } } },
+              { target: 'ready', actions: { type: 'replayHeld', params: { asTracking: true } } },
+            ],
           },
         },
-        /** Several products have the scanned code: the clerk names one by its number (1-9, Enter). */
+        /**
+         * Several products have the scanned code: the clerk names one by its number (1-9, Enter).
+         * Parcels' labels scanned meanwhile are kept (`held`, in order) and go in under the product
+         * chosen, as if scanned after it; 取消 drops them (they have no product).
+         */
         choosing: {
           on: {
-            'scan.code': [
+            // scan.tracking: a GTIN-shaped label the catalog named no product of, asked while the choice was open.
+            'scan.*': [
               {
                 guard: 'isChoiceDigit',
                 target: 'ready',
                 actions: [
-                  assign(({ context, event }) => chosen(choiceByDigit(context.choice, event.code)!)),
+                  assign(({ context, event }) => chosen(choiceByDigit(context.choice, codeOf(event))!)),
                   { type: 'feedback', params: { kind: 'accepted' } },
+                  'replayHeld',
                 ],
               },
               {
                 guard: 'isCancelCommand',
                 target: 'ready',
-                actions: [assign({ notice: command(scan2Messages.choiceCancelled) }), { type: 'feedback', params: { kind: 'accepted' } }],
+                actions: [
+                  assign(({ context }) => cancelChoice(context)),
+                  { type: 'feedback', params: ({ context }) => ({ kind: context.held.length > 0 ? ('failed' as const) : ('accepted' as const) }) },
+                  assign({ held: [] }),
+                ],
               },
-              // Another product's code replaces the choice.
-              { guard: 'isProductLikeScan', target: 'ready', actions: raise(({ event }) => event) },
+              // A number not in the list is a mistyped choice, not a parcel.
+              {
+                guard: 'isOtherDigit',
+                actions: [
+                  assign({ notice: ({ context, event }) => ({ kind: 'refused' as const, code: normalize(codeOf(event)), message: chooseFirstOf(context) }) }),
+                  { type: 'feedback', params: { kind: 'failed' } },
+                ],
+              },
+              // A code that may be a product's: the catalog is asked, the choice and the kept labels wait.
+              {
+                guard: 'isCatalogScan',
+                target: 'vetting',
+                actions: assign({
+                  vetting: ({ context, event }) => ({ code: canonicalTrackingId(codeOf(event)), at: scanAt(event), heldBefore: context.held.length }),
+                }),
+              },
+              // A loaded product's code: that product is chosen, the kept labels go in under it.
+              {
+                guard: 'isLoadedProductScan',
+                target: 'ready',
+                actions: [raise(({ event }) => event), 'replayHeld'],
+              },
               {
                 guard: 'isTrackingLikeScan',
                 actions: [
-                  assign({
-                    notice: ({ context, event }) => ({
-                      kind: 'refused' as const,
-                      code: normalize(event.code),
-                      message: scan2Messages.chooseFirst(context.choice!.items.length),
-                    }),
+                  assign(({ context, event }) => {
+                    const held: Scan2Held[] = [...context.held, keptScan(event)];
+                    return { held, notice: { kind: 'kept' as const, code: normalize(codeOf(event)), message: chooseFirstOf({ ...context, held }) } };
                   }),
-                  { type: 'feedback', params: { kind: 'failed' } },
+                  // The sound of the open choice: a product to be named before the labels go in.
+                  { type: 'feedback', params: { kind: 'unknown' } },
                 ],
               },
             ],
             'choice.pick': {
               guard: 'isChoiceIndex',
               target: 'ready',
-              actions: [assign(({ context, event }) => chosen(context.choice!.items[event.index]!)), { type: 'feedback', params: { kind: 'accepted' } }],
+              actions: [
+                assign(({ context, event }) => chosen(context.choice!.items[event.index]!)),
+                { type: 'feedback', params: { kind: 'accepted' } },
+                'replayHeld',
+              ],
             },
-            'choice.cancel': { target: 'ready', actions: assign({ notice: command(scan2Messages.choiceCancelled) }) },
-            'item.select': { target: 'ready', actions: assign({ item: ({ event }) => event.item, notice: null }) },
+            'choice.cancel': {
+              target: 'ready',
+              actions: [
+                assign(({ context }) => cancelChoice(context)),
+                { type: 'feedback', params: ({ context }) => ({ kind: context.held.length > 0 ? ('failed' as const) : null }) },
+                assign({ held: [] }),
+              ],
+            },
+            // A product picked in the search (clearing the search leaves the choice open).
+            'item.select': {
+              guard: 'isItemPicked',
+              target: 'ready',
+              actions: [assign({ item: ({ event }) => event.item, notice: null }), 'replayHeld'],
+            },
           },
         },
       },
@@ -864,7 +987,7 @@ function firstFailure(context: Scan2Context): boolean {
 export type Scan2Machine = typeof scan2Machine;
 export type Scan2Snapshot = SnapshotFrom<typeof scan2Machine>;
 
-/** What the page stores: the rows (settled ones too, for the list) and the chosen product. */
+/** What the page stores: the rows (settled ones too, for the list), the chosen product, and the scans that wait with what they wait for. */
 export function persistedOf(context: Scan2Context): Required<Scan2Input> {
-  return { item: context.item, rows: context.rows, nextKey: context.nextKey };
+  return { item: context.item, rows: context.rows, nextKey: context.nextKey, choice: context.choice, held: context.held, vetting: context.vetting };
 }

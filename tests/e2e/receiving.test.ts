@@ -18,6 +18,9 @@ import { SCAN_COMMANDS } from '../../machines/scan.machine.ts';
  *   a2) /admin/scan2 on a phone (390 px), scanner alone: a UPC two products share offers both by
  *      number (the clerk types its number and Enter), a misread label is taken back with 取消, 提交 sends the
  *      last parcel and 下一个包裹 asks for the next.
+ *   a3) /admin/scan2 (1400 px), scanner alone: the shared UPC, then two parcels at once, before the
+ *      clerk chose: both are kept while the choice is open (decision 085), and once the clerk types
+ *      the number they are the rows of that product, sent and recorded under it.
  *   b) /admin/scan: one parcel with five products, some scanned several times to raise the count,
  *      one UPC shared by two products so the admin must pick; the server holds the 5 rows with the
  *      scanned counts.
@@ -41,6 +44,8 @@ const SHARED = [
 ] as const;
 /** The parcels of a2); the third is a misread label, taken back. */
 const PHONE = ['1ZE2E0000000930001', '1ZE2E0000000930002', '1ZE2E0000000930099', '1ZE2E0000000930003'] as const;
+/** The parcels of a3), scanned right behind the shared UPC, before its product is chosen. */
+const KEPT = ['1ZE2E00000950001', '1ZE2E00000950002'] as const;
 /** The products of the /admin/scan parcel; the third UPC belongs to two products (TWIN too). */
 const PARCEL = [
   { itemName: 'E2E 数据线', productId: 'E2E-CB-201', upc: '690000000201' },
@@ -342,6 +347,48 @@ describe('receiving with a USB scanner in the browser', () => {
       expect((await recordsOf(code)).map((r) => [r.upc, r.count, r.itemId])).toEqual([[SHARED[1].upc, 1, itemIds.shared[1]]]);
     }
     expect(await recordsOf(misread)).toEqual([]);
+    expect(admin.errors).toEqual([]);
+    await admin.close();
+  });
+
+  it('a3) /admin/scan2 with the scanner alone: two parcels scanned while a shared UPC waits for its product are kept, and go in under the product then chosen by its number', async () => {
+    const admin = await scanningPage();
+    const a = admin.page;
+    onTestFailed(() => whatWasOnScreen(a, 'a3'));
+    await openLoggedIn(a, server, '/admin/scan2', ADMIN);
+    await a.getByRole('heading', { name: '单品扫描' }).waitFor();
+    await scannerReady(a);
+
+    // The shared UPC and, right behind it, two parcels: the choice waits and keeps them.
+    await scanKeys(a, SHARED[0].upc);
+    await scanKeys(a, KEPT[0]);
+    await scanKeys(a, KEPT[1]);
+    await expect(says(a, '请先选择商品：按数字键 1–2 后回车，或扫描「取消」（已暂存 2 个快递单号）')).resolves.toBe('warn');
+    const choice = a.getByRole('region', { name: `选择UPC ${SHARED[0].upc} 的商品` });
+    await choice.getByText(/^已暂存 2 个快递单号/).waitFor();
+    const table = a.getByRole('table', { name: '扫描记录' });
+    for (const code of KEPT) await expect(rowWithCell(table, code).count(), code).resolves.toBe(0);
+    await shot(a, 'receiving-02c-scan2-kept');
+
+    // The number of the first product, then Enter: both parcels are its rows, in order.
+    const options = await choice.getByRole('button').allTextContents();
+    const number = options.findIndex((text) => text.includes(SHARED[0].itemName)) + 1;
+    await scanKeys(a, String(number));
+    await says(a, `已扫描 ${KEPT[1]}`);
+    await choice.waitFor({ state: 'detached' });
+    for (const code of KEPT) {
+      const row = rowWithCell(table, code);
+      await expect.poll(() => row.count(), SETTLES).toBe(1);
+      await expect(cellText(table, row, '商品')).resolves.toBe(SHARED[0].itemName);
+    }
+    await scanKeys(a, SCAN_COMMANDS.submit);
+    await says(a, '已提交 1 条待提交记录');
+    await a.getByText('待提交 0 · 提交中 0 · 失败 0 · 已完成 2', { exact: true }).waitFor();
+
+    // The server holds both, one unit each of the product chosen.
+    for (const code of KEPT) {
+      expect((await recordsOf(code)).map((r) => [r.upc, r.count, r.itemId])).toEqual([[SHARED[0].upc, 1, itemIds.shared[0]]]);
+    }
     expect(admin.errors).toEqual([]);
     await admin.close();
   });

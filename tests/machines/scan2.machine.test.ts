@@ -420,10 +420,17 @@ describe('scan2 machine: no scan lost, nothing sent twice', () => {
     expect(h.row(3).trackingId).toBe('C');
   });
 
-  it('what the page stores is the rows, the product and the next key', () => {
+  it('what the page stores is the rows, the product, the next key and the scans that wait (none here)', () => {
     const h = harness({ item: earbuds });
     h.scan('1Z001');
-    expect(persistedOf(h.snap().context)).toEqual({ item: earbuds, rows: [expect.objectContaining({ trackingId: '1Z001', status: 0 })], nextKey: 2 });
+    expect(persistedOf(h.snap().context)).toEqual({
+      item: earbuds,
+      rows: [expect.objectContaining({ trackingId: '1Z001', status: 0 })],
+      nextKey: 2,
+      choice: null,
+      held: [],
+      vetting: null,
+    });
   });
 
   it(`keeps every unsettled row and at most ${SETTLED_ROWS_KEPT} settled ones`, () => {
@@ -1081,31 +1088,77 @@ describe('scan2 machine: several products of one code, chosen by number', () => 
     expect(h.rows()).toMatchObject([{ trackingId: '2', itemId: privacy.id }]);
   });
 
-  it('a number beyond the list or a parcel’s label is refused while the choice is open: no parcel goes in under a product nobody chose', async () => {
+  it('a number beyond the list is refused while the choice is open (a mistyped choice, not a parcel); a blank scan says nothing', async () => {
     const h = await choosing({ item: earbuds });
-    for (const code of ['3', ' 1Z001 ']) {
-      h.scan(code);
-      expect(notice(h)).toEqual({ kind: 'refused', code: code.trim(), message: '请先选择商品：按数字键 1–2 后回车，或扫描「取消」' });
-      expect(h.feedback).toHaveBeenLastCalledWith('failed');
-    }
+    h.scan(' 3 ');
+    expect(notice(h)).toEqual({ kind: 'refused', code: '3', message: '请先选择商品：按数字键 1–2 后回车，或扫描「取消」' });
+    expect(h.feedback).toHaveBeenLastCalledWith('failed');
+    expect(h.snap().context.held).toEqual([]);
+    h.scan('1Z001');
+    h.scan('9');
+    expect(notice(h)).toEqual({ kind: 'refused', code: '9', message: '请先选择商品：按数字键 1–2 后回车，或扫描「取消」（已暂存 1 个快递单号）' });
     expect(h.rows()).toEqual([]);
     expect(h.snap().context.item).toEqual(earbuds);
-    // A blank scan says nothing.
     h.feedback.mockClear();
     h.scan('  ');
     expect(h.feedback).not.toHaveBeenCalled();
+    expect(h.snap().context.held).toHaveLength(1);
     expect(scanner(h)).toBe('choosing');
   });
 
-  it('whatever a label would be - a new row, a repeat, refused for want of a product - it is refused the same while the choice is open', async () => {
-    const chooseFirst = '请先选择商品：按数字键 1–2 后回车，或扫描「取消」';
-    const listed = await choosing({ item: earbuds, rows: [aRow({ key: 1, trackingId: 'A' })] });
-    listed.scan('A');
-    expect(notice(listed)).toEqual({ kind: 'refused', code: 'A', message: chooseFirst });
+  it('a parcel’s label scanned while the choice is open is kept, in order, with the sound of the choice and the count in the banner; no row yet', async () => {
+    const h = await choosing({ item: earbuds });
+    h.feedback.mockClear();
+    h.actor.send({ type: 'scan.code', code: ' 1Z001 ', at: 11 });
+    expect(notice(h)).toEqual({ kind: 'kept', code: '1Z001', message: '请先选择商品：按数字键 1–2 后回车，或扫描「取消」（已暂存 1 个快递单号）' });
+    expect(h.feedback.mock.calls).toEqual([['unknown']]);
+    h.actor.send({ type: 'scan.code', code: '1Z002', at: 12 });
+    expect(notice(h)).toMatchObject({ kind: 'kept', code: '1Z002', message: expect.stringContaining('（已暂存 2 个快递单号）') });
+    expect(h.snap().context.held).toEqual([
+      { code: ' 1Z001 ', at: 11 },
+      { code: '1Z002', at: 12 },
+    ]);
+    expect(h.rows()).toEqual([]);
+    // The product chosen before does not take them: nobody chose it for these parcels.
+    expect(h.snap().context.item).toEqual(earbuds);
+    expect(scanner(h)).toBe('choosing');
+  });
+
+  it('the number then Enter: the kept labels become rows under the chosen product, in order, with their times, as if scanned after it', async () => {
+    const h = await choosing();
+    h.actor.send({ type: 'scan.code', code: '1Z001', at: 11 });
+    h.actor.send({ type: 'scan.code', code: '1Z002', at: 12 });
+    h.scan('2');
+    expect(scanner(h)).toBe('ready');
+    expect(h.snap().context).toMatchObject({ item: privacy, choice: null, held: [] });
+    expect(h.rows().map((r) => [r.key, r.trackingId, r.itemId, r.upc, r.scannedAt, r.status])).toEqual([
+      [1, '1Z001', privacy.id, privacy.upc, 11, 1],
+      [2, '1Z002', privacy.id, privacy.upc, 12, 0],
+    ]);
+    expect(notice(h)).toEqual({ kind: 'accepted', code: '1Z002' });
+    expect(h.feedback.mock.calls.slice(-3)).toEqual([['accepted'], ['accepted'], ['accepted']]);
+    expect(h.last('lookup').input).toEqual({ trackingId: '1Z001' });
+  });
+
+  it('a kept label is taken as it would be after the choice: a repeat of a listed or kept label is refused as a repeat, not added twice', async () => {
+    const h = await choosing({ item: earbuds, rows: [aRow({ key: 1, trackingId: 'A', status: 2 })] });
+    for (const code of ['A', 'B', 'B']) h.scan(code);
+    expect(notice(h)).toMatchObject({ kind: 'kept', message: expect.stringContaining('已暂存 3 个') });
+    h.actor.send({ type: 'choice.pick', index: 0 });
+    expect(h.rows().map((r) => [r.trackingId, r.itemId])).toEqual([
+      ['A', earbuds.id],
+      ['B', film.id],
+    ]);
+    expect(notice(h)).toEqual({ kind: 'duplicate', code: 'B', message: scan2Messages.waiting });
+    expect(h.feedback.mock.calls.slice(-4)).toEqual([['accepted'], ['duplicate'], ['accepted'], ['duplicate']]);
+  });
+
+  it('without a product chosen before, a label is kept all the same (not refused for want of a product)', async () => {
     const bare = await choosing();
     bare.scan('1Z001');
-    expect(notice(bare)).toEqual({ kind: 'refused', code: '1Z001', message: chooseFirst });
-    expect(bare.feedback).toHaveBeenLastCalledWith('failed');
+    expect(notice(bare)).toMatchObject({ kind: 'kept', code: '1Z001' });
+    bare.actor.send({ type: 'choice.pick', index: 1 });
+    expect(bare.rows()).toMatchObject([{ trackingId: '1Z001', itemId: privacy.id, status: 0 }]);
   });
 
   it('the product chosen before, scanned while the choice is open, stays chosen and closes the choice', async () => {
@@ -1114,6 +1167,29 @@ describe('scan2 machine: several products of one code, chosen by number', () => 
     expect(scanner(h)).toBe('ready');
     expect(notice(h)).toMatchObject({ kind: 'product', code: earbuds.upc });
     expect(h.snap().context).toMatchObject({ item: earbuds, choice: null });
+  });
+
+  it('取消 with labels kept closes the choice and drops them, saying how many, with the failure sound: they have no product', async () => {
+    const h = await choosing({ item: earbuds });
+    h.scan('1Z001');
+    h.scan('1Z002');
+    h.scan('PH-CMD-CANCEL');
+    expect(scanner(h)).toBe('ready');
+    expect(h.snap().context).toMatchObject({ item: earbuds, choice: null, held: [] });
+    expect(notice(h)).toEqual({ kind: 'command', message: '已取消选择商品：2 个暂存的快递单号未加入，请选择商品后重新扫描' });
+    expect(h.feedback).toHaveBeenLastCalledWith('failed');
+    expect(h.rows()).toEqual([]);
+    // Scanned again, they go in under the product chosen before.
+    h.scan('1Z001');
+    expect(h.rows()).toMatchObject([{ trackingId: '1Z001', itemId: earbuds.id }]);
+    // The cancel on the screen does the same.
+    const tapped = await choosing();
+    tapped.scan('1Z003');
+    tapped.feedback.mockClear();
+    tapped.actor.send({ type: 'choice.cancel' });
+    expect(tapped.snap().context).toMatchObject({ choice: null, held: [] });
+    expect(notice(tapped)).toEqual({ kind: 'command', message: '已取消选择商品：1 个暂存的快递单号未加入，请选择商品后重新扫描' });
+    expect(tapped.feedback.mock.calls).toEqual([['failed']]);
   });
 
   it('取消 closes the choice and keeps the product chosen before', async () => {
@@ -1140,14 +1216,109 @@ describe('scan2 machine: several products of one code, chosen by number', () => 
     expect(again.finds.map((f) => f.upc)).toEqual([film.upc, '690000000317']);
   });
 
-  it('提交 and 下一个包裹 work while the choice is open, and it stays open', async () => {
+  it('提交 and 下一个包裹 work while the choice is open, and it stays open with its kept labels', async () => {
     const h = await choosing({ item: earbuds, rows: [aRow({ key: 1, trackingId: 'A' })] });
+    h.scan('1Z001');
     h.scan('PH-CMD-SUBMIT');
     expect(h.row(1).status).toBe(1);
     expect(scanner(h)).toBe('choosing');
     h.scan('PH-CMD-NEXT');
     expect(notice(h)).toEqual({ kind: 'command', message: '请扫描下一个包裹的快递单号' });
     expect(scanner(h)).toBe('choosing');
+    expect(h.snap().context.held).toEqual([{ code: '1Z001' }]);
+    expect(h.rows()).toHaveLength(1);
+  });
+
+  it('another product’s code: the one product it names, or a loaded product, takes the kept labels; a new choice keeps them', async () => {
+    // A code the catalog names one product of.
+    const one = await choosing();
+    one.scan('1Z001');
+    one.scan('690000000317');
+    expect(scanner(one)).toBe('vetting');
+    one.scan('1Z002');
+    await one.catalogAnswers([{ id: 24, itemName: '支架', upc: '690000000317', status: 'open' }]);
+    expect(one.rows().map((r) => [r.trackingId, r.itemId])).toEqual([
+      ['1Z001', 24],
+      ['1Z002', 24],
+    ]);
+    expect(one.snap().context).toMatchObject({ choice: null, held: [], vetting: null });
+    // A loaded product's code (the one chosen before): chosen at once, the labels go in under it.
+    const loaded = await choosing({ item: earbuds });
+    loaded.scan('1Z001');
+    loaded.scan(earbuds.upc);
+    expect(scanner(loaded)).toBe('ready');
+    expect(loaded.rows()).toMatchObject([{ trackingId: '1Z001', itemId: earbuds.id }]);
+    expect(loaded.snap().context.held).toEqual([]);
+    // A code of several other products: a new choice, the labels kept for it, in order.
+    const again = await choosing();
+    again.scan('1Z001');
+    again.scan('690000000324');
+    again.scan('1Z002');
+    const cable: Scan2Item = { id: 31, itemName: '数据线', upc: '690000000324' };
+    const cable2: Scan2Item = { id: 32, itemName: '数据线 2米', upc: '690000000324' };
+    await again.catalogAnswers([cable, cable2]);
+    expect(scanner(again)).toBe('choosing');
+    expect(again.snap().context.choice).toEqual({ code: cable.upc, items: [cable, cable2] });
+    expect(again.snap().context.held.map((x) => x.code)).toEqual(['1Z001', '1Z002']);
+    expect(notice(again)).toMatchObject({ kind: 'kept', message: expect.stringContaining('已暂存 2 个') });
+    again.scan('2');
+    expect(again.rows().map((r) => [r.trackingId, r.itemId])).toEqual([
+      ['1Z001', cable2.id],
+      ['1Z002', cable2.id],
+    ]);
+  });
+
+  it('a label shaped like a product code, named no product by the catalog (or not answered), is kept in its place and the choice stays open', async () => {
+    const h = await choosing({ item: earbuds });
+    h.actor.send({ type: 'scan.code', code: '1Z001', at: 1 });
+    h.actor.send({ type: 'scan.code', code: '4901234567894', at: 2 });
+    expect(scanner(h)).toBe('vetting');
+    h.actor.send({ type: 'scan.code', code: '1Z002', at: 3 });
+    await h.catalogAnswers([]);
+    expect(scanner(h)).toBe('choosing');
+    expect(h.snap().context.choice?.code).toBe(film.upc);
+    expect(h.snap().context.held).toEqual([
+      { code: '1Z001', at: 1 },
+      { code: '4901234567894', at: 2, tracking: true },
+      { code: '1Z002', at: 3 },
+    ]);
+    expect(notice(h)).toMatchObject({ kind: 'kept', code: '1Z002', message: expect.stringContaining('已暂存 3 个') });
+    h.scan('690000000324');
+    await h.catalogFails();
+    expect(scanner(h)).toBe('choosing');
+    expect(h.snap().context.held.map((x) => x.code)).toEqual(['1Z001', '4901234567894', '1Z002', '690000000324']);
+    h.scan('1');
+    // Not asked of the catalog again: the labels go in, in order.
+    expect(h.finds).toHaveLength(3);
+    expect(h.rows().map((r) => [r.trackingId, r.itemId, r.scannedAt])).toEqual([
+      ['1Z001', film.id, 1],
+      ['4901234567894', film.id, 2],
+      ['1Z002', film.id, 3],
+      ['690000000324', film.id, 0],
+    ]);
+  });
+
+  it('a reload keeps the choice and its kept labels (the page stores them with the rows); a reload while the catalog is asked asks it again', async () => {
+    const h = await choosing({ item: earbuds });
+    h.actor.send({ type: 'scan.code', code: '1Z001', at: 5 });
+    const stored = JSON.parse(JSON.stringify(persistedOf(h.snap().context))) as Scan2Input;
+    expect(stored).toMatchObject({ choice: { code: film.upc }, held: [{ code: '1Z001', at: 5 }], vetting: null });
+    const reloaded = harness(stored);
+    expect(scanner(reloaded)).toBe('choosing');
+    reloaded.scan('1');
+    expect(reloaded.rows()).toMatchObject([{ trackingId: '1Z001', itemId: film.id, scannedAt: 5 }]);
+    // Reloaded while the catalog was asked: asked again, the held scans still wait.
+    const asking = harness();
+    asking.scan(film.upc);
+    asking.actor.send({ type: 'scan.code', code: '1Z009', at: 7 });
+    const mid = JSON.parse(JSON.stringify(persistedOf(asking.snap().context))) as Scan2Input;
+    const back = harness(mid);
+    expect(scanner(back)).toBe('vetting');
+    expect(back.finds.map((f) => f.upc)).toEqual([film.upc]);
+    await back.catalogAnswers([film]);
+    expect(back.rows()).toMatchObject([{ trackingId: '1Z009', itemId: film.id, scannedAt: 7 }]);
+    // Nothing waited: the page opens ready, as before.
+    expect(scanner(harness({ item: earbuds }))).toBe('ready');
   });
 
   it('on the screen: a product picked by its place, the choice cancelled, or a product picked in the search', async () => {
@@ -1159,23 +1330,47 @@ describe('scan2 machine: several products of one code, chosen by number', () => 
     expect(h.feedback).toHaveBeenLastCalledWith('accepted');
     expect(notice(h)?.kind).toBe('chosen');
     h = await choosing();
+    h.feedback.mockClear();
     h.actor.send({ type: 'choice.cancel' });
+    // The tap is its own answer: no sound (none was kept).
+    expect(h.feedback).not.toHaveBeenCalled();
     expect(scanner(h)).toBe('ready');
     expect(notice(h)).toEqual({ kind: 'command', message: '已取消选择商品' });
     h = await choosing();
+    h.scan('1Z001');
+    h.select(null);
+    expect(scanner(h)).toBe('choosing');
+    expect(h.snap().context.held).toHaveLength(1);
     h.select(charger);
     expect(scanner(h)).toBe('ready');
+    expect(h.snap().context).toMatchObject({ item: charger, choice: null, held: [] });
+    expect(h.rows()).toMatchObject([{ trackingId: '1Z001', itemId: charger.id }]);
+    h = await choosing();
+    h.scan('1Z001');
+    h.actor.send({ type: 'choice.pick', index: 0 });
+    expect(h.rows()).toMatchObject([{ trackingId: '1Z001', itemId: film.id }]);
+    h = await choosing();
+    h.select(charger);
     expect(h.snap().context).toMatchObject({ item: charger, notice: null, choice: null });
   });
 
-  it('a label scanned before the catalog answered waits, and is refused once the choice is open', async () => {
+  it('labels scanned before the catalog answered wait, are kept once the choice is open, and go in under the product chosen', async () => {
     const h = harness({ item: earbuds });
     h.scan(film.upc);
-    h.scan('1Z001');
+    h.actor.send({ type: 'scan.code', code: '1Z001', at: 21 });
+    h.actor.send({ type: 'scan.code', code: '1Z002', at: 22 });
     await h.catalogAnswers([film, privacy]);
     expect(h.rows()).toEqual([]);
-    expect(notice(h)).toMatchObject({ kind: 'refused', code: '1Z001' });
-    expect(h.snap().context.held).toEqual([]);
+    expect(notice(h)).toEqual({ kind: 'kept', code: '1Z002', message: '请先选择商品：按数字键 1–2 后回车，或扫描「取消」（已暂存 2 个快递单号）' });
+    expect(h.snap().context.held).toEqual([
+      { code: '1Z001', at: 21 },
+      { code: '1Z002', at: 22 },
+    ]);
+    h.scan('1');
+    expect(h.rows().map((r) => [r.trackingId, r.itemId, r.scannedAt])).toEqual([
+      ['1Z001', film.id, 21],
+      ['1Z002', film.id, 22],
+    ]);
   });
 
   it('picking a place outside the list, and the choice events without a choice, change nothing', () => {

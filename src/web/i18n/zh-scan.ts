@@ -115,6 +115,8 @@ export const scanText = {
     choiceCaption: (code: string) => `选择UPC ${code} 的商品`,
     choiceHint: '按数字键后回车，或点选；扫描「取消」放弃',
     choiceOption: (n: number, label: string) => `${n}. ${label}`,
+    /** Parcels' labels scanned while the choice is open (decision 085). */
+    choiceKept: (n: number) => `已暂存 ${n} 个快递单号（选择商品后加入该商品；扫描「取消」则不加入）：`,
     /** The command barcodes as they mean here (the codes are /admin/scan's). */
     commands: {
       submit: { label: '提交', hint: '提交所有待提交的记录' },

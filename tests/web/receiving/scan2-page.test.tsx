@@ -405,15 +405,47 @@ describe('/admin/scan2 with the scanner alone (decision 085)', () => {
     const banner = screen.getByText(/^690000000300：此UPC对应 2 个商品/, { selector: '[role=status]' });
     expect(banner.getAttribute('data-tone')).toBe('warn');
     expect(sounds).toEqual(['unknown']);
-    // A label now is refused: no parcel goes in under a product nobody chose.
+    // Labels now are kept until a product is chosen: no row yet, the choice waits and says how many.
     await scanWithScanner('1Z001');
-    await screen.findByText('请先选择商品：按数字键 1–2 后回车，或扫描「取消」', { selector: '[role=status]' });
+    await scanWithScanner('1Z002');
+    const kept = await screen.findByText('请先选择商品：按数字键 1–2 后回车，或扫描「取消」（已暂存 2 个快递单号）', { selector: '[role=status]' });
+    expect(kept.getAttribute('data-tone')).toBe('warn');
+    expect(within(choice).getByText(/^已暂存 2 个快递单号（选择商品后加入该商品；扫描「取消」则不加入）：/).textContent).toMatch(/：1Z001、1Z002$/);
+    expect(sounds).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(within(table()).queryByText('1Z001')).toBeNull();
     await scanWithScanner('2');
-    await screen.findByText('已选择商品：防窥膜，请扫描包裹的快递单号', { selector: '[role=status]' });
+    // The kept labels are the rows of the chosen product, in order (the first already sent by the second).
+    await rowOf('1Z002');
     expect(screen.queryByRole('region', { name: /选择UPC/ })).toBeNull();
+    for (const code of ['1Z001', '1Z002']) expect(within(await rowOf(code)).getAllByRole('cell')[2]!.textContent).toBe('防窥膜');
+    expect(await statusOf('1Z002')).toBe('待提交');
+    await waitFor(() =>
+      expect(callsTo(server, '/add').map((c) => [c.path, c.body])).toEqual([
+        ['/api/scan/admin/tracking/1Z001/add', { itemId: 33, upc: '690000000300', count: 1 }],
+      ]),
+    );
+    await scanWithScanner('1Z003');
+    expect(await statusOf('1Z003')).toBe('待提交');
+  });
+
+  it('the open choice and its kept labels survive a reload; 取消 then drops the labels and says how many', async () => {
+    const server = createReceivingFake({ items: [stand, film, privacy] });
+    const first = await openScan2(server);
+    await scanWithScanner(film.upc);
+    await screen.findByRole('region', { name: '选择UPC 690000000300 的商品' });
     await scanWithScanner('1Z001');
-    expect(await statusOf('1Z001')).toBe('待提交');
-    expect(within(await rowOf('1Z001')).getAllByRole('cell')[2]!.textContent).toBe('防窥膜');
+    await screen.findByText(/（已暂存 1 个快递单号）$/, { selector: '[role=status]' });
+    await waitFor(() => expect((stored() as { held?: unknown[] } | null)?.held).toEqual([expect.objectContaining({ code: '1Z001' })]));
+    first.unmount();
+
+    await openScan2(server);
+    const choice = await screen.findByRole('region', { name: '选择UPC 690000000300 的商品' });
+    expect(within(choice).getByText(/^已暂存 1 个快递单号/)).toBeTruthy();
+    await scanWithScanner('PH-CMD-CANCEL');
+    await screen.findByText('已取消选择商品：1 个暂存的快递单号未加入，请选择商品后重新扫描', { selector: '[role=status]' });
+    expect(sounds.at(-1)).toBe('failed');
+    expect(screen.queryByRole('region', { name: /选择UPC/ })).toBeNull();
+    expect(within(table()).queryByText('1Z001')).toBeNull();
   });
 
   it('the choice can be picked on the screen too, or cancelled', async () => {

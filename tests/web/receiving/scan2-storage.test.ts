@@ -64,3 +64,35 @@ describe('scan2 storage slots', () => {
     expect(claimScan2Slot(ADMIN + 1, 'tab-b').key).toBe(scan2StorageKey(ADMIN + 1));
   });
 });
+
+describe('scan2 storage: the scans that wait (decision 085)', () => {
+  const item = { id: 21, itemName: '钢化膜', upc: '690000000300' };
+  const choice = { code: '690000000300', items: [item, { ...item, id: 22, itemName: '防窥膜' }] };
+
+  it('keeps the open choice and its kept labels with the rows, and reads them back', () => {
+    const key = scan2StorageKey(ADMIN);
+    const held = [
+      { code: '1Z001', at: 5 },
+      { code: '4901234567894', tracking: true as const },
+    ];
+    createScan2Store(key).write({ item: null, rows: [row('A')], nextKey: 2, choice, held, vetting: null });
+    expect(createScan2Store(key).read()).toEqual({ item: null, rows: [row('A')], nextKey: 2, choice, held, vetting: null });
+    createScan2Store(key).write({
+      item: null,
+      rows: [],
+      nextKey: 1,
+      choice: null,
+      held: [{ code: '1Z002' }],
+      vetting: { code: '690000000317', heldBefore: 0 },
+    });
+    expect(createScan2Store(key).read()).toMatchObject({ held: [{ code: '1Z002' }], vetting: { code: '690000000317', heldBefore: 0 } });
+  });
+
+  it('reads a store written before the waiting scans were stored; a malformed waiting part is left out, the rows still read', () => {
+    const key = scan2StorageKey(ADMIN);
+    localStorage.setItem(key, JSON.stringify({ item: null, rows: [row('A')], nextKey: 2 }));
+    expect(rowsOf(key)).toEqual(['A']);
+    localStorage.setItem(key, JSON.stringify({ item: null, rows: [row('A')], nextKey: 2, held: [{ at: 1 }] }));
+    expect(createScan2Store(key).read()).toEqual({ item: null, rows: [row('A')], nextKey: 2 });
+  });
+});

@@ -9,7 +9,7 @@
 // (decision 099).
 import { useSelector } from '@xstate/react';
 import { useRef, type JSX } from 'react';
-import { SCAN2_STATUS, type Scan2Choice, type Scan2Row, type Scan2Snapshot, type Scan2Status } from '../../../../machines/scan2.machine';
+import { SCAN2_STATUS, type Scan2Choice, type Scan2Held, type Scan2Row, type Scan2Snapshot, type Scan2Status } from '../../../../machines/scan2.machine';
 import { ItemPicker, itemPickerLabel } from '../../components/item-picker';
 import { CarrierLabel } from '../../components/tracking-ids';
 import { Button } from '../../components/ui/button';
@@ -65,6 +65,9 @@ function refocusAfterPick(focusScanner: { current: (() => void) | null }, tries 
   }, REFOCUS_AFTER_PICK_MS);
 }
 
+/** No labels kept (one array, so the selector's answer stays the same between renders). */
+const NONE_KEPT: readonly Scan2Held[] = [];
+
 const time = (at: number) => (at ? new Date(at).toLocaleTimeString('zh-CN', { hour12: false }) : '');
 
 export function Scan2Page(): JSX.Element {
@@ -73,6 +76,7 @@ export function Scan2Page(): JSX.Element {
   const item = useSelector(actor, (s: Scan2Snapshot) => s.context.item);
   const notice = useSelector(actor, (s: Scan2Snapshot) => s.context.notice);
   const choice = useSelector(actor, (s: Scan2Snapshot) => s.context.choice);
+  const kept = useSelector(actor, (s: Scan2Snapshot) => (s.context.choice ? s.context.held : NONE_KEPT));
   const looking = useSelector(actor, (s: Scan2Snapshot) => s.matches({ scanner: 'vetting' }));
   const rows = useScan2Rows(actor);
   const counts = countsOf(rows);
@@ -100,7 +104,7 @@ export function Scan2Page(): JSX.Element {
         />
       }
     >
-      {choice && <ChoiceList actor={actor} choice={choice} />}
+      {choice && <ChoiceList actor={actor} choice={choice} kept={kept} />}
       {counts.unsettled > 0 && <p className="text-sm font-medium text-amber-700">{t.unsettledWarning(counts.unsettled)}</p>}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-slate-600">{t.summary(counts.pending, counts.sending, counts.failed, counts.done)}</p>
@@ -127,14 +131,23 @@ export function Scan2Page(): JSX.Element {
   );
 }
 
-/** The products of one code, numbered as the clerk types them (1-9, then Enter), or picked on the screen. */
-function ChoiceList({ actor, choice }: { actor: Scan2Actor; choice: Scan2Choice }): JSX.Element {
+/**
+ * The products of one code, numbered as the clerk types them (1-9, then Enter), or picked on the
+ * screen; with the parcels' labels kept until then (they go in under the product chosen).
+ */
+function ChoiceList({ actor, choice, kept }: { actor: Scan2Actor; choice: Scan2Choice; kept: readonly Scan2Held[] }): JSX.Element {
   return (
     <section aria-labelledby="scan2-choice" className="rounded-lg border-2 border-amber-300 bg-amber-50 p-3">
       <h2 id="scan2-choice" className="text-sm font-semibold text-amber-900">
         {t.choiceCaption(choice.code)}
       </h2>
       <p className="mb-2 text-xs text-amber-900">{t.choiceHint}</p>
+      {kept.length > 0 && (
+        <p className="mb-2 text-sm font-medium text-amber-900">
+          {t.choiceKept(kept.length)}
+          <span className="font-mono break-all">{kept.map((scan) => scan.code.trim()).join('、')}</span>
+        </p>
+      )}
       <ol className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
         {choice.items.map((option, index) => (
           <li key={option.id}>

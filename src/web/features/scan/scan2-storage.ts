@@ -82,10 +82,18 @@ const rowSchema = v.object({
   scannedAt: v.number(),
 });
 
+/** A scan that waits (machines/scan2.machine.ts Scan2Held): a label kept while the choice is open, or one waiting for the catalog. */
+const heldSchema = v.object({ code: v.string(), at: v.optional(v.number()), tracking: v.optional(v.literal(true)) });
+
 const storedSchema = v.object({
   item: v.nullable(itemSchema),
   rows: v.array(rowSchema),
   nextKey: v.number(),
+  // Stored since decision 085's kept labels; older stores have none. Never written malformed, but if
+  // so, read as none: the rows are what must come back.
+  choice: v.fallback(v.optional(v.nullable(v.object({ code: v.string(), items: v.array(itemSchema) }))), undefined),
+  held: v.fallback(v.optional(v.array(heldSchema)), undefined),
+  vetting: v.fallback(v.optional(v.nullable(v.object({ code: v.string(), at: v.optional(v.number()), heldBefore: v.optional(v.number()) }))), undefined),
 });
 
 export type StoredScan2 = v.InferOutput<typeof storedSchema>;

@@ -1,6 +1,7 @@
 // The facade of /admin/scan2: one scan2 actor (machines/scan2.machine.ts) with its side effects
 // provided — the three calls, the sound of each outcome — its context stored on every change of the
-// rows or the product (scan2-storage.ts) and restored when the page opens, and the browser's 'online'
+// rows, the product or the scans that wait (the open choice's kept labels, decision 085;
+// scan2-storage.ts) and restored when the page opens, and the browser's 'online'
 // event turned into `retry.now`. The page reads the view model below; every rule comes from the
 // machine (`snapshot.can` decides the row buttons).
 import { useActorRef, useSelector } from '@xstate/react';
@@ -76,7 +77,8 @@ export function useScan2Actor() {
     let last = actor.getSnapshot().context;
     const subscription = actor.subscribe((snapshot) => {
       const context = snapshot.context;
-      if (context.rows === last.rows && context.item === last.item && context.nextKey === last.nextKey) return;
+      const same = (['rows', 'item', 'nextKey', 'choice', 'held', 'vetting'] as const).every((key) => context[key] === last[key]);
+      if (same) return;
       last = context;
       store.write(persistedOf(context));
     });
@@ -136,6 +138,9 @@ export function scan2BannerOf(notice: Scan2Notice | null, hasItem: boolean, look
     case 'product':
     case 'choose':
       return { tone: 'warn', text: `${notice.code}：${notice.message}` };
+    // A label kept while the choice is open: the choice waits, and how many labels wait with it.
+    case 'kept':
+      return { tone: 'warn', text: notice.message };
     case 'refused':
       return { tone: 'error', text: notice.message };
     case 'command':
