@@ -1,18 +1,21 @@
 // `npm run demo` (DEMO=1): fills an empty database with believable data so every sidebar and screen
 // can be seen. Later issues extend it with boards, tasks, parcels and money. Demo accounts share the
 // password DEMO_PASSWORD; it never runs on a database that has more than the bootstrap admin.
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from './db/client.ts';
 import { notices, users } from './db/schema/accounts.ts';
 import { userGroupMembers, userGroups } from './db/schema/groups.ts';
 import { items } from './db/schema/catalog.ts';
 import { boardGroups, boards, boardTasks } from './db/schema/boards.ts';
 import { tasks } from './db/schema/tasks.ts';
+import { scanTrackings } from './db/schema/receiving.ts';
 import type { Tx } from './db/client.ts';
 import { hashPassword } from './auth/secrets.ts';
 import { NEW_BOARD_STATUS, OPEN_BOARD_STATUS } from '../../machines/board.machine.ts';
 import { NORMAL_BOARD_TASK_STATUS, type BoardTaskStatus } from '../../machines/claim.machine.ts';
 import { CLAIM_PENDING_STATUS, OPEN_TASK_STATUS, type TaskStatus } from '../../machines/task.machine.ts';
+import { UNMATCHED_SCAN_STATUS } from '../../machines/scan-record.machine.ts';
+import { canonicalTrackingId } from '../../machines/tracking-id.ts';
 
 export const DEMO_PASSWORD = 'demo1234';
 export const DEMO_ACCOUNTS = [
@@ -35,6 +38,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     await tx.insert(userGroupMembers).values(created.filter((u) => u.roleType === 'user').map((u) => ({ groupId: group.id, userId: u.id })));
     const [alice, bob] = created.filter((u) => u.roleType === 'user');
     await seedBoards(tx, group.id, alice!.id, bob!.id);
+    await seedUnknownParcel(tx);
     await tx.insert(notices).values({ id: 1, content: '欢迎使用采购任务平台！\n本周重点：请在认领后 3 天内填写购买记录和快递单号。' }).onConflictDoNothing();
     return true;
   });
@@ -131,4 +135,20 @@ async function seedBoards(tx: Tx, groupId: number, aliceId: number, bobId: numbe
   await claim(bobId, airpods, 6, OPEN_TASK_STATUS);
   await claim(aliceId, sw, 2, OPEN_TASK_STATUS);
   await claim(bobId, yeti, 3, CLAIM_PENDING_STATUS);
+}
+
+/**
+ * A parcel the warehouse received that nobody recorded (decision 169): an unknown parcel Alice can
+ * claim on her AirPods task by its full id, 1Z999AA10123456784 (a UPS id).
+ */
+async function seedUnknownParcel(tx: Tx) {
+  const [item] = await tx.select().from(items).where(eq(items.upc, DEMO_ITEMS[0]!.upc));
+  await tx.insert(scanTrackings).values({
+    trackingId: canonicalTrackingId('1Z999AA10123456784'),
+    upc: DEMO_ITEMS[0]!.upc,
+    count: 2,
+    itemId: item!.id,
+    itemName: item!.itemName,
+    status: UNMATCHED_SCAN_STATUS,
+  });
 }
