@@ -1,13 +1,21 @@
 // ZXing on one camera frame, for browsers without BarcodeDetector (docs/decisions/082). Imported on
-// first use (its own chunk, with ZXing). Two things a plain MultiFormatReader does not do:
-// - It is told the symbologies of the field being filled (lib/camera-reads FIELD_SYMBOLOGIES), so it
-//   tries only those: faster, and a product's UPC is never found where a tracking label is expected.
-// - Linear codes (UPC/EAN, Code 128, Code 39, ITF) not found in the frame are looked for again in
-//   the frame averaged over ROW_AVERAGE rows. ZXing reads them a row at a time, and one row of a
-//   small label under sensor noise has pixels flipped between bar and space: a noisy Code 128 was
-//   missed in 3 of 7 presentations. A bar runs up and down, so averaging neighbouring rows keeps the
-//   bars and drops the noise. 2D codes (PDF417, Data Matrix, QR) are decoded on the frame as it is.
-import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiFormatReader, RGBLuminanceSource } from '@zxing/library';
+// first use (its own chunk, with ZXing). What a plain MultiFormatReader does not do:
+// - It is told the symbologies of the field being filled (lib/camera-reads FIELD_SYMBOLOGIES).
+// - Linear codes not found in the frame are looked for again in the frame averaged over ROW_AVERAGE
+//   rows: one row of a small label under sensor noise has pixels flipped between bar and space (a
+//   noisy Code 128 was missed in 3 of 7 presentations); a bar runs up and down, the noise does not.
+// - A UPC/EAN is read on many rows of the frame, which must agree (decodeRows): its one check digit
+//   lets a soft UPC-A through with two digits misread. 2D codes are decoded on the frame as it is.
+import {
+  BarcodeFormat,
+  BinaryBitmap,
+  BitArray,
+  DecodeHintType,
+  HybridBinarizer,
+  MultiFormatOneDReader,
+  MultiFormatReader,
+  RGBLuminanceSource,
+} from '@zxing/library';
 import type { CameraRead, Symbology } from './camera-reads';
 
 /** Rows averaged (the row and this many above and below it) before the linear codes are decoded. */
@@ -110,21 +118,110 @@ export function quietBeside(frame: GreyFrame, y: number, left: number, right: nu
   });
 }
 
-/** The code ZXing finds in `frame` among `symbologies`, or null (nothing, a failed checksum, a short symbol without its quiet zone). */
+/** The code ZXing finds in `frame` among `symbologies`, or null (nothing, a failed checksum, rows that disagree). */
 function decodeWith(frame: GreyFrame, symbologies: readonly Symbology[]): CameraRead | null {
   if (symbologies.length === 0) return null;
+  if (symbologies.some((s) => UPC_EAN.has(s))) return decodeRows(frame, symbologies);
   try {
     const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(frame.data, frame.width, frame.height)));
     const result = readerFor(symbologies).decodeWithState(bitmap);
     const format = SYMBOLOGY_OF.get(result.getBarcodeFormat());
-    const span = format && SHORT_SPAN[format];
-    if (span) {
-      const [start, end] = result.getResultPoints();
-      if (!start || !end || !quietBeside(frame, Math.round(start.getY()), start.getX(), end.getX(), span)) return null;
-    }
     return format ? { text: result.getText(), format } : null;
   } catch {
     // NotFound, Checksum or Format: no code in this frame.
+    return null;
+  }
+}
+
+/** UPC/EAN: their one check digit is satisfied by some pairs of misread digits (a soft edge reads 2 as 8). */
+const UPC_EAN: ReadonlySet<Symbology> = new Set(['upc_a', 'upc_e', 'ean_13', 'ean_8']);
+/** Rows of one frame that must read a UPC/EAN alike (and no row another UPC/EAN) for the frame to have it. */
+export const AGREE_ROWS = 2;
+/** Rows looked at, 1/64 of the frame's height apart from its middle out: ZXing's middle half, twice as dense. */
+const ROW_LINES = 30;
+
+/** One row's read, where it was found. */
+interface RowRead extends CameraRead {
+  y: number;
+}
+
+/**
+ * UPC/EAN in a frame, read row by row: ZXing's own scan (rows from the middle out, each both ways)
+ * stops at the first row that decodes. Here every row is read (ROW_LINES of them, twice ZXing's 15
+ * over the same middle half), and a UPC/EAN counts only when AGREE_ROWS rows read it and no row reads
+ * another. Generated soft UPC-A frames (1.3-1.4 px a module) had rows reading 194853397162 or
+ * 104243391168 (two misread digits whose errors cancel in the check digit) beside rows reading it
+ * right, and ZXing's first row gave the same misread in two frames running: counted. A misread every
+ * row makes alike (a still frame at one sub-pixel phase) is not caught (decision 082). A short
+ * symbol (EAN-8, UPC-E) must also have its quiet zone (quietBeside). Other codes (the command
+ * barcodes, Code 128): the first row that reads one, as ZXing.
+ */
+function decodeRows(frame: GreyFrame, symbologies: readonly Symbology[]): CameraRead | null {
+  const { width, height } = frame;
+  const bitmap = new BinaryBitmap(new HybridBinarizer(new RGBLuminanceSource(frame.data, width, height)));
+  const reader = rowReaderFor(symbologies);
+  const step = Math.max(1, height >> 6);
+  const middle = Math.trunc(height / 2);
+  const reads: RowRead[] = [];
+  let row = new BitArray(width);
+  for (let line = 0; line < ROW_LINES; line++) {
+    const away = Math.trunc((line + 1) / 2);
+    const y = middle + step * (line % 2 === 0 ? away : -away);
+    if (y < 0 || y >= height) break;
+    try {
+      row = bitmap.getBlackRow(y, row);
+    } catch {
+      continue;
+    }
+    for (const reversed of [false, true]) {
+      if (reversed) row.reverse();
+      const read = readRow(frame, reader, row, y, reversed);
+      if (read && !UPC_EAN.has(read.format)) return { text: read.text, format: read.format };
+      if (read) reads.push(read);
+    }
+  }
+  const texts = new Set(reads.map((read) => read.text));
+  if (texts.size !== 1) return null;
+  const rows = new Set(reads.map((read) => read.y));
+  return rows.size >= AGREE_ROWS ? { text: reads[0]!.text, format: reads[0]!.format } : null;
+}
+
+interface RowReader {
+  reader: MultiFormatOneDReader;
+  hints: Map<DecodeHintType, unknown>;
+}
+const rowReaders = new Map<string, RowReader>();
+
+/** ZXing's reader of one row for exactly `symbologies` (kept, like readerFor). */
+function rowReaderFor(symbologies: readonly Symbology[]): RowReader {
+  const key = [...symbologies].sort().join(',');
+  let found = rowReaders.get(key);
+  if (!found) {
+    const hints = new Map<DecodeHintType, unknown>([[DecodeHintType.POSSIBLE_FORMATS, symbologies.map((s) => ZXING[s])]]);
+    found = { reader: new MultiFormatOneDReader(hints), hints };
+    rowReaders.set(key, found);
+  }
+  return found;
+}
+
+/** What ZXing reads in one row (read right to left when `reversed`), or null; a short symbol without its quiet zone is null. */
+function readRow(frame: GreyFrame, { reader, hints }: RowReader, row: BitArray, y: number, reversed: boolean): RowRead | null {
+  try {
+    const result = reader.decodeRow(y, row, hints);
+    const format = SYMBOLOGY_OF.get(result.getBarcodeFormat());
+    if (!format) return null;
+    const span = SHORT_SPAN[format];
+    if (span) {
+      const [start, end] = result.getResultPoints();
+      if (!start || !end) return null;
+      // A reversed row's points count from its right end (taken as they were, the end guard was left
+      // of the start guard and the quiet zones checked no pixel).
+      const [a, b] = reversed ? [frame.width - 1 - end.getX(), frame.width - 1 - start.getX()] : [start.getX(), end.getX()];
+      if (!quietBeside(frame, y, a, b, span)) return null;
+    }
+    return { text: result.getText(), format, y };
+  } catch {
+    // NotFound, Checksum or Format: nothing in this row.
     return null;
   }
 }
