@@ -3,12 +3,14 @@
 // - over the cap: a 100,000-row tracking file (twice TRACKING_LIMITS.maxRows) parsed in a fresh
 //   process (the file written by this one first): its refusal, the wall time and the process's peak
 //   RSS (VmHWM: the sheet worker is a thread of it), with the sheet rows the worker read.
-// - at the cap: the same for a 50,000-row file (accepted), the parse's GC share from --cpu-prof when
-//   UPLOAD_BOUNDS_PROFILE=dir is set.
+// - at the cap: the same for a 50,000-row file (accepted). Each parse also gives the share of the
+//   parsing thread's busy time its garbage collector took (a CPU profile of the parse alone).
+// `parse-only`: the two files, not the answer.
 // - the answer: a member's 10,000-row purchase import (bench's upload group) on PGlite in a
 //   temporary folder: the bytes of its answer's body.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +44,11 @@ async function parseOne(file: string) {
   const { TRACKING_COLUMNS, TRACKING_LIMITS } = await import('../src/server/files/tracking-upload.ts');
   const bytes = fs.readFileSync(file);
   const before = peakMb();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
   const t0 = performance.now();
   let outcome: string;
   try {
@@ -51,10 +58,27 @@ async function parseOne(file: string) {
     outcome = `refused: ${(err as Error).message}`;
   }
   const ms = performance.now() - t0;
+  const { profile } = await session.post('Profiler.stop');
+  session.disconnect();
   const read = sheetReadStats ? `, sheet rows read ${sheetReadStats.rowsRead}` : '';
   console.log(
-    `${path.basename(file)} (${(bytes.length / 1024 / 1024).toFixed(1)} MB): ${outcome}; ${(ms / 1000).toFixed(2)} s, peak RSS ${peakMb()} MB (${before} MB before)${read}`,
+    `${path.basename(file)} (${(bytes.length / 1024 / 1024).toFixed(1)} MB): ${outcome}; ${(ms / 1000).toFixed(2)} s, peak RSS ${peakMb()} MB (${before} MB before)${read}; ${gcShare(profile)}`,
   );
+}
+
+/** The thread's busy time in a CPU profile and the garbage collector's share of it. */
+function gcShare(profile: { nodes: { id: number; callFrame: { functionName: string } }[]; samples?: number[]; timeDeltas?: number[] }) {
+  const names = new Map(profile.nodes.map((n) => [n.id, n.callFrame.functionName]));
+  let busy = 0;
+  let gc = 0;
+  (profile.samples ?? []).forEach((id, i) => {
+    const name = names.get(id);
+    const dt = profile.timeDeltas?.[i] ?? 0;
+    if (name === '(idle)' || name === '(program)') return;
+    busy += dt;
+    if (name === '(garbage collector)') gc += dt;
+  });
+  return `thread busy ${(busy / 1000).toFixed(0)} ms, GC ${((100 * gc) / Math.max(1, busy)).toFixed(0)}%`;
 }
 
 async function answerBytes() {
@@ -108,14 +132,11 @@ else {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  const profile = process.env.UPLOAD_BOUNDS_PROFILE;
   for (const rows of [100_000, 50_000]) {
     const file = await trackingFile(rows);
-    const flags = ['--max-old-space-size=384', '--import', 'tsx'];
-    if (profile && rows === 50_000) flags.push('--cpu-prof', `--cpu-prof-dir=${profile}`);
-    spawnSync(process.execPath, [...flags, here, 'parse', file], { stdio: 'inherit' });
+    spawnSync(process.execPath, ['--max-old-space-size=384', '--import', 'tsx', here, 'parse', file], { stdio: 'inherit' });
   }
-  spawnSync(process.execPath, ['--max-old-space-size=384', '--import', 'tsx', here, 'answer'], { stdio: 'inherit' });
+  if (mode !== 'parse-only') spawnSync(process.execPath, ['--max-old-space-size=384', '--import', 'tsx', here, 'answer'], { stdio: 'inherit' });
   console.log(
     `load average ${os
       .loadavg()

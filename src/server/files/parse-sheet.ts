@@ -124,7 +124,7 @@ export const SHEET_MESSAGES = {
 type WorkerReason = 'not-xlsx' | 'too-big' | 'unreadable' | 'no-sheet' | 'too-many-rows' | 'timeout';
 
 /** The worker's answer, checked: rows of [0-based row index, primitive cells, indexes of date cells]. */
-type RawRows = [number, Cell[], number[]][];
+type RawRows = [number, Cell[], readonly number[]][];
 
 const reasonMessage = (reason: WorkerReason, limits: SheetLimits, count?: number): string => {
   switch (reason) {
@@ -210,26 +210,27 @@ export const parseQueueState = () => parses.state;
 
 const isCell = (v: unknown): v is Cell => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
-/** Accepts only the shape the worker promises; anything else counts as an unreadable file. */
+/**
+ * Accepts only the shape the worker promises; anything else counts as an unreadable file. Checked in
+ * place, not copied (the rows are the server's own, fresh from JSON.parse): a row without date
+ * columns gets a shared empty list. Fewer objects per row: the copies were most of the parse's
+ * garbage on this thread (decision 172).
+ */
 export function acceptWorkerRows(rows: unknown, limits: SheetLimits = SHEET_LIMITS): RawRows | null {
   if (!Array.isArray(rows) || rows.length > limits.maxRows + 1) return null;
-  const out: RawRows = [];
   for (const entry of rows as unknown[]) {
     if (!Array.isArray(entry) || entry.length < 2 || entry.length > 3) return null;
-    const [r, cells, dates = []] = entry as [unknown, unknown, unknown];
-    if (!Array.isArray(dates) || !dates.every((d) => typeof d === 'number' && Number.isSafeInteger(d) && d >= 0 && d < limits.maxColumns)) return null;
+    const [r, cells, dates] = entry as [unknown, unknown, unknown];
+    if (dates === undefined) entry.push(NO_DATE_COLUMNS);
+    else if (!Array.isArray(dates) || !dates.every((d) => typeof d === 'number' && Number.isSafeInteger(d) && d >= 0 && d < limits.maxColumns)) return null;
     if (typeof r !== 'number' || !Number.isSafeInteger(r) || r < 0) return null;
     if (!Array.isArray(cells) || cells.length > limits.maxColumns) return null;
-    const copy: Cell[] = [];
-    for (let i = 0; i < cells.length; i++) {
-      const v: unknown = cells[i];
-      if (!isCell(v)) return null;
-      copy.push(v);
-    }
-    out.push([r, copy, dates as number[]]);
+    for (let i = 0; i < cells.length; i++) if (!isCell(cells[i])) return null;
   }
-  return out;
+  return rows as RawRows;
 }
+
+const NO_DATE_COLUMNS: readonly number[] = Object.freeze([]);
 
 /**
  * Reads the worker's rows (JSON lines, one [rowIndex, cells] per line) a piece at a time, between

@@ -50,6 +50,89 @@ function lastRowNumber(xml) {
 }
 
 /**
+ * A worksheet's XML without its rows numbered above `limit` (rows come in ascending order): the text
+ * up to the first such <row>, then from </sheetData> on (merged cells and the rest). Unchanged when
+ * it has none, or rows this does not read (namespace-prefixed).
+ * @param {Buffer} xml
+ * @param {number} limit
+ */
+function cutRows(xml, limit) {
+  if (xml.includes(':row ') || xml.includes(':row>')) return xml;
+  let count = 0;
+  const rows = rowStarts(xml);
+  for (let at = rows.next(); at >= 0; at = rows.next()) {
+    count++;
+    const end = xml.indexOf('>', at);
+    const r = /\sr\s*=\s*["'](\d{1,9})["']/.exec(xml.subarray(at, end < 0 ? xml.length : end).toString('latin1'));
+    if ((r ? Number(r[1]) : count) <= limit) continue;
+    const tail = xml.lastIndexOf('</sheetData>');
+    return tail < at ? xml : Buffer.concat([xml.subarray(0, at), xml.subarray(tail)]);
+  }
+  return xml;
+}
+
+/** The starts of the <row> elements of `xml` in order (not <rowBreaks>), each search going on from the last. */
+function rowStarts(xml) {
+  let spaced = xml.indexOf('<row ');
+  let bare = xml.indexOf('<row>');
+  return {
+    next() {
+      if (spaced < 0 && bare < 0) return -1;
+      if (bare < 0 || (spaced >= 0 && spaced < bare)) {
+        const at = spaced;
+        spaced = xml.indexOf('<row ', at + 5);
+        return at;
+      }
+      const at = bare;
+      bare = xml.indexOf('<row>', at + 5);
+      return at;
+    },
+  };
+}
+
+/**
+ * A ZIP of `parts` stored (not compressed) - what xlsx reads in place of the upload once its
+ * worksheets are cut short (readWorkbook): nothing here is inflated again, and xlsx never holds the
+ * rows past the cut as text.
+ * @param {{ rawName: Buffer, data: Buffer }[]} parts
+ */
+function storedZip(parts) {
+  const local = [];
+  const central = [];
+  let offset = 0;
+  for (const { rawName, data } of parts) {
+    const crc = zlib.crc32(data);
+    const head = Buffer.alloc(30);
+    head.writeUInt32LE(0x04034b50, 0);
+    head.writeUInt16LE(20, 4);
+    head.writeUInt32LE(crc, 14);
+    head.writeUInt32LE(data.length, 18);
+    head.writeUInt32LE(data.length, 22);
+    head.writeUInt16LE(rawName.length, 26);
+    local.push(head, rawName, data);
+    const entry = Buffer.alloc(46);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(20, 4);
+    entry.writeUInt16LE(20, 6);
+    entry.writeUInt32LE(crc, 16);
+    entry.writeUInt32LE(data.length, 20);
+    entry.writeUInt32LE(data.length, 24);
+    entry.writeUInt16LE(rawName.length, 28);
+    entry.writeUInt32LE(offset, 42);
+    central.push(entry, rawName);
+    offset += 30 + rawName.length + data.length;
+  }
+  const size = central.reduce((n, x) => n + x.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(parts.length, 8);
+  end.writeUInt16LE(parts.length, 10);
+  end.writeUInt32LE(size, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...local, ...central, end]);
+}
+
+/**
  * Walks the ZIP container exactly the way xlsx's reader does (end-of-central-directory found by
  * scanning back for its signature, entry count and offset from it, each entry's data from its
  * local header, deflate streams read to their end) and inflates every entry with a hard output
@@ -73,8 +156,10 @@ function checkZip(b, limits) {
   if (count > limits.maxZipEntries) throw new Refusal('too-big');
   const names = new Set();
   let total = 0;
-  // The last row number of any worksheet (the row cap reads no further than it needs: parse()).
+  // The last row number of any worksheet (the row cap reads no further than it needs: parse()), and
+  // every part inflated (kept until readWorkbook knows whether a worksheet is cut short).
   let lastRow = 0;
+  const parts = [];
   for (let i = 0; i < count; i++) {
     if (cd + 46 > b.length) throw new Refusal('unreadable');
     const nameLen = u16(b, cd + 28);
@@ -114,7 +199,9 @@ function checkZip(b, limits) {
       throw new Refusal('unreadable');
     }
     const size = part.length;
-    if (/^xl\/worksheets\/[^/]+\.xml$/.test(name)) lastRow = Math.max(lastRow, lastRowNumber(part));
+    const worksheet = /^xl\/worksheets\/[^/]+\.xml$/.test(name);
+    if (worksheet) lastRow = Math.max(lastRow, lastRowNumber(part));
+    parts.push({ rawName: b.subarray(local + 30, local + 30 + lNameLen), worksheet, data: part });
     total += Math.max(size, usz);
     if (total > limits.maxUnzippedBytes) throw new Refusal('too-big');
   }
@@ -122,8 +209,8 @@ function checkZip(b, limits) {
   for (const marker of ['objectdata.xml', 'index/document.iwa', 'index.xml', 'index.xml.gz']) {
     if (names.has(marker)) throw new Refusal('not-xlsx');
   }
-  if (names.has('[content_types].xml') && names.has('xl/workbook.xml') && !names.has('meta-inf/manifest.xml')) return { kind: 'xlsx', lastRow };
-  if (names.has('content.xml') && names.has('meta-inf/manifest.xml') && !names.has('xl/workbook.xml')) return { kind: 'ods', lastRow: Infinity };
+  if (names.has('[content_types].xml') && names.has('xl/workbook.xml') && !names.has('meta-inf/manifest.xml')) return { kind: 'xlsx', lastRow, parts };
+  if (names.has('content.xml') && names.has('meta-inf/manifest.xml') && !names.has('xl/workbook.xml')) return { kind: 'ods', lastRow: Infinity, parts };
   throw new Refusal('not-xlsx');
 }
 
@@ -262,11 +349,15 @@ async function readWorkbook(buf, limits, rowLimit) {
   const isZip = buf.length >= 4 && buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04;
   const isCfb = buf.length >= 8 && buf.readUInt32BE(0) === 0xd0cf11e0 && buf.readUInt32BE(4) === 0xa1b11ae1;
   if (!isZip && !isCfb) return readCsv(buf, limits.maxColumns, rowLimit);
-  const { kind, lastRow } = isZip ? checkZip(buf, limits) : { kind: 'xls', lastRow: Infinity };
+  const { kind, lastRow, parts } = isZip ? checkZip(buf, limits) : { kind: 'xls', lastRow: Infinity, parts: [] };
   const reader = kind === 'xlsx' ? XLSX : (await import('xlsx/dist/xlsx.full.min.js')).default;
   const cut = kind === 'xlsx' && lastRow > rowLimit;
+  // Cut short, the worksheets lose their rows past rowLimit before xlsx sees them (sheetRows alone
+  // still had xlsx hold the whole sheet as text and look at every row's tag).
+  const bytes = cut ? storedZip(parts.map((p) => (p.worksheet ? { ...p, data: cutRows(p.data, rowLimit) } : p))) : buf;
+  parts.length = 0;
   try {
-    const wb = reader.read(buf, {
+    const wb = reader.read(bytes, {
       type: 'buffer',
       sheetRows: cut ? rowLimit : 0,
       dense: true,
