@@ -2144,7 +2144,7 @@ export interface paths {
         };
         /**
          * A page of an upload's fine rows
-         * @description Beyond SPEC §7 (decision 172): the fine rows (succ without a warning) of a purchased or tracking upload whose answer left them out (UploadResult fine > 0), in sheet order, for the result table's pages (SPEC §9's upload page sizes; size 100000 is every row at once). Only the member who uploaded reads them, for an hour after the upload, from the server process that ran it; else 404 A00004 '上传结果已过期，请重新上传文件查看（已保存的行会跳过）'.
+         * @description Beyond SPEC §7 (decision 172): the fine rows (succ without a warning) of a purchased or tracking upload whose answer left them out (UploadResult fine > 0), in sheet order, for the result table's pages (SPEC §9's upload page sizes; its very large one is read as pages of 1,000, one after another). Only the member who uploaded reads them, for an hour after the upload, from the server process that ran it; else 404 A00004 '上传结果已过期，请重新上传文件查看（已保存的行会跳过）'.
          */
         get: operations["listUploadResultRows"];
         put?: never;
@@ -8287,8 +8287,8 @@ export interface operations {
             query?: {
                 /** @description Page number, 0-based. */
                 page?: components["parameters"]["page"];
-                /** @description Page size (100000 is SPEC §9's very large upload page size). */
-                size?: number;
+                /** @description Page size. */
+                size?: components["parameters"]["size20"];
             };
             header?: never;
             path: {
@@ -8315,7 +8315,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getPdfDownloadToken: {

@@ -48,11 +48,28 @@ export function uploadExcel(api: ApiClient, path: ExcelUploadPath, file: File, o
   return outcomeOf(api.upload(path, multipartBody({ file }), { silent: true, ...options }), { succeeded: anyResult });
 }
 
+/** The largest page a list call answers (docs/CONVENTIONS.md: size 1..1000). */
+const LARGEST_PAGE = 1000;
+
 /**
  * A page of the fine rows of a large upload (its answer's `fine` and `resultId`): the server keeps
- * them an hour; past it the call's toast says so and this answers null.
+ * them an hour; past it the call's toast says so and this answers null. A page larger than a list
+ * call answers (SPEC §9's 全部) is read as pages of LARGEST_PAGE, one after another.
  */
 export async function uploadResultPage(api: ApiClient, resultId: string, page: number, size: number): Promise<UploadResultPage | null> {
-  const outcome = await outcomeOf(api.GET('/api/upload/result/{resultId}', { params: { path: { resultId }, query: { page, size } } }));
-  return outcome.ok ? (outcome.data ?? null) : null;
+  const one = async (p: number, s: number) => {
+    const outcome = await outcomeOf(api.GET('/api/upload/result/{resultId}', { params: { path: { resultId }, query: { page: p, size: s } } }));
+    return outcome.ok ? (outcome.data ?? null) : null;
+  };
+  if (size <= LARGEST_PAGE) return one(page, size);
+  const content: UploadResultRow[] = [];
+  let total = 0;
+  for (let p = Math.floor((page * size) / LARGEST_PAGE); content.length < size; p++) {
+    const part = await one(p, LARGEST_PAGE);
+    if (!part) return null;
+    total = part.totalElements;
+    content.push(...part.content);
+    if (part.content.length < LARGEST_PAGE) break;
+  }
+  return { content: content.slice(0, size), totalElements: total, totalPages: Math.ceil(total / size) };
 }

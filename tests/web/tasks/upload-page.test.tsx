@@ -267,6 +267,15 @@ describe('/user/upload', () => {
     );
     await waitFor(() => expect(within(bodyRows(fine)[0]!).queryByText('1Z024')).toBeTruthy());
     expect(server.calls.filter((c) => c.path.startsWith('/api/upload/result/')).at(-1)!.query).toEqual({ page: '1', size: '20' });
+
+    // 全部: every fine row, read as the largest pages a list call answers.
+    const calls = server.calls.length;
+    await user.selectOptions(screen.getAllByLabelText('每页').at(-1)!, '全部');
+    await waitFor(() => expect(bodyRows(fine)).toHaveLength(server.fineRows.length));
+    expect(server.calls.slice(calls).map((c) => c.query)).toEqual([
+      { page: '0', size: '1000' },
+      { page: '1', size: '1000' },
+    ]);
   });
 
   it('says when the fine rows of a large file are no longer on the server', async () => {
