@@ -18,8 +18,8 @@ export type UploadResultPage = components['schemas']['UploadResultPage'];
 export const RESULT_TTL_MS = 60 * 60 * 1000;
 /** Results kept at once per process (each up to a 50,000-row file's fine rows, ~8 MB). */
 export const MAX_RESULTS = 16;
-/** Bytes kept at once: the oldest results go first past it. */
-export const MAX_BYTES = 64 * 1024 * 1024;
+/** Bytes kept at once (outside the heap; on PGlite in the server's own process): the oldest results go first past it. */
+export const MAX_BYTES = 32 * 1024 * 1024;
 
 export const uploadResultMessages = {
   gone: '上传结果已过期，请重新上传文件查看（已保存的行会跳过）',
