@@ -16,7 +16,8 @@ import zlib from 'node:zlib';
 //   full build, loaded only for them (~1 s more of the worker's start on this machine).
 // - .csv: never given to xlsx; read here (UTF-8 by BOM or validity, else GB18030, which Chinese Excel
 //   and WPS write), every cell text, so an id keeps its leading zeros.
-// Whatever the format, the worker's heap, the wall clock and the row and column caps hold.
+// Whatever the format, the worker's heap, the wall clock and the row and column caps hold; the row
+// cap also ends the reading of an .xlsx or CSV file once its rows are past it (parse(), decision 172).
 import XLSX from 'xlsx/dist/xlsx.mini.min.js';
 
 class Refusal extends Error {
