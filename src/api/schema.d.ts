@@ -2046,7 +2046,7 @@ export interface paths {
         put?: never;
         /**
          * Tracking upload: insert
-         * @description Imports parcels announced before they arrive: each row (tracking, upc or 商品ID, 数量) becomes a scan record in status init (imported, not yet seen; matching ignores it until it is seen). A tracking id and upc that already have a record are skip. File: an .xlsx, .xls, .ods or .csv (UTF-8 or GBK) of the template, its header found among the first rows of the first sheet that has it (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not a spreadsheet, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
+         * @description Imports parcels announced before they arrive: each row (tracking, upc or 商品ID, 数量) becomes a scan record in status init (imported, not yet seen; matching ignores it until it is seen). A tracking id and upc that already have a record are skip. File: an .xlsx, .xls, .ods or .csv (UTF-8 or GBK) of the template, its header found among the first rows of the first sheet that has it (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not a spreadsheet, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included; above 1,000 rows the fine ones are paged by listUploadResultRows, see UploadResult) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
          */
         post: operations["importTrackingExcel"];
         delete?: never;
@@ -2066,7 +2066,7 @@ export interface paths {
         put?: never;
         /**
          * Tracking upload: update
-         * @description Changes the count of the records of each row's tracking id and upc (oldQty = the count before; the records matching divided among tasks are merged into one first). No such record is an error row, the same count is skip, a record whose task is being paid (wait2pay, payed) is an error row. Seen records are matched again. File: an .xlsx, .xls, .ods or .csv (UTF-8 or GBK) of the template, its header found among the first rows of the first sheet that has it (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not a spreadsheet, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
+         * @description Changes the count of the records of each row's tracking id and upc (oldQty = the count before; the records matching divided among tasks are merged into one first). No such record is an error row, the same count is skip, a record whose task is being paid (wait2pay, payed) is an error row. Seen records are matched again. File: an .xlsx, .xls, .ods or .csv (UTF-8 or GBK) of the template, its header found among the first rows of the first sheet that has it (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not a spreadsheet, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included; above 1,000 rows the fine ones are paged by listUploadResultRows, see UploadResult) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
          */
         post: operations["updateTrackingExcel"];
         delete?: never;
@@ -2086,7 +2086,7 @@ export interface paths {
         put?: never;
         /**
          * Tracking upload: confirm
-         * @description Marks imported parcels as arrived: the init records of each row's tracking id and upc (or, with the upc cell empty, of the whole tracking id) become scan; a filled 数量 replaces the imported count (oldQty = the imported count). Records already seen are skip; a tracking id and upc never imported are an error row. The confirmed tracking ids are matched once at the end. File: an .xlsx, .xls, .ods or .csv (UTF-8 or GBK) of the template, its header found among the first rows of the first sheet that has it (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not a spreadsheet, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
+         * @description Marks imported parcels as arrived: the init records of each row's tracking id and upc (or, with the upc cell empty, of the whole tracking id) become scan; a filled 数量 replaces the imported count (oldQty = the imported count). Records already seen are skip; a tracking id and upc never imported are an error row. The confirmed tracking ids are matched once at the end. File: an .xlsx, .xls, .ods or .csv (UTF-8 or GBK) of the template, its header found among the first rows of the first sheet that has it (downloadTrackingTemplate), at most 10 MB and 50,000 data rows; an unusable file (not a spreadsheet, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise every row is reported (upc included; above 1,000 rows the fine ones are paged by listUploadResultRows, see UploadResult) and the valid rows are applied in slices of whole tracking ids, each its own transaction, other requests being served between them: an interrupted upload keeps the slices it applied, and the same file uploaded again finishes it; a slice whose records another upload or scan holds is tried again, then answers 409 A00004.
          */
         post: operations["confirmTrackingExcel"];
         delete?: never;
@@ -2106,7 +2106,7 @@ export interface paths {
         put?: never;
         /**
          * Purchased-records upload: insert
-         * @description A user may only touch own tasks (another member's task id is reported as '任务不存在'); admins use it from the second admin upload page (user files) for any task. File: an .xlsx, .xls, .ods or .csv (UTF-8 or GBK) of the template, its header found among the first rows of the first sheet that has it (downloadPurchasedTemplate), at most 10 MB and 10,000 data rows (PURCHASED_LIMITS); an unusable file (not a spreadsheet, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise each row is reported; valid rows are recorded (a tracking id the task already has is skip) in slices of whole tracking ids, each its own transaction, other requests being served between them (the same file uploaded again finishes an interrupted upload). A member whose previous upload is still being processed is answered 429 A00001 '已有上传正在处理，请稍后再试'.
+         * @description A user may only touch own tasks (another member's task id is reported as '任务不存在'); admins use it from the second admin upload page (user files) for any task. File: an .xlsx, .xls, .ods or .csv (UTF-8 or GBK) of the template, its header found among the first rows of the first sheet that has it (downloadPurchasedTemplate), at most 10 MB and 10,000 data rows (PURCHASED_LIMITS); an unusable file (not a spreadsheet, empty, missing columns, too many rows, too large to parse) is refused with A00001 and nothing changes. Otherwise each row is reported (above 1,000 rows the fine ones are paged by listUploadResultRows, see UploadResult); valid rows are recorded (a tracking id the task already has is skip) in slices of whole tracking ids, each its own transaction, other requests being served between them (the same file uploaded again finishes an interrupted upload). A member whose previous upload is still being processed is answered 429 A00001 '已有上传正在处理，请稍后再试'.
          */
         post: operations["importPurchasedExcel"];
         delete?: never;
@@ -2129,6 +2129,26 @@ export interface paths {
          * @description As importPurchasedExcel, but each row changes the count of the task's existing record with that tracking id (oldQty = the count before; no such record is an error row, the same count is skip).
          */
         post: operations["updatePurchasedExcel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/upload/result/{resultId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of an upload's fine rows
+         * @description Beyond SPEC §7 (decision 172): the fine rows (succ without a warning) of a purchased or tracking upload whose answer left them out (UploadResult fine > 0), in sheet order, for the result table's pages (SPEC §9's upload page sizes; its very large one is read as pages of 1,000, one after another). Only the member who uploaded reads them, for an hour after the upload, from the server process that ran it; else 404 A00004 '上传结果已过期，请重新上传文件查看（已保存的行会跳过）'.
+         */
+        get: operations["listUploadResultRows"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3162,11 +3182,21 @@ export interface components {
             opStatus: components["schemas"]["UploadRowStatus"];
             msg?: string;
         };
+        /** @description SPEC §3's upload result, bounded (decision 172): the totals of the whole file and its rows. A file of at most 1,000 rows: every row, in sheet order, and fine 0. A larger one (purchased and tracking uploads): the rows that need attention (error, skip, and succ whose msg carries a warning after '；'), in sheet order; its other rows (fine) are kept for an hour and paged by listUploadResultRows with resultId. */
         UploadResult: {
             rows: components["schemas"]["UploadResultRow"][];
             succ: number;
             skip: number;
             error: number;
+            /** @description Fine rows (succ without a warning) left out of rows; 0 (or absent) when rows holds every row. */
+            fine?: number;
+            /** @description Present when fine > 0: the id that pages the fine rows (listUploadResultRows). */
+            resultId?: string;
+        };
+        UploadResultPage: {
+            content: components["schemas"]["UploadResultRow"][];
+            totalPages: number;
+            totalElements: number;
         };
         DownloadToken: {
             /** @description Short-lived download token for the /ext link (not the session token); it ends with the session that asked for it (logout, password reset, role change). */
@@ -8248,6 +8278,44 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listUploadResultRows: {
+        parameters: {
+            query?: {
+                /** @description Page number, 0-based. */
+                page?: components["parameters"]["page"];
+                /** @description Page size. */
+                size?: components["parameters"]["size20"];
+            };
+            header?: never;
+            path: {
+                resultId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A00000 envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: components["schemas"]["ResultCode"];
+                        msg?: string;
+                        data?: components["schemas"]["UploadResultPage"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
         };

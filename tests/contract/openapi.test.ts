@@ -214,6 +214,7 @@ const ADDITIONS = [
   'GET /api/admin/purchased/missing',
   // Unknown parcels claimed by their owners (decision 169).
   'GET /api/purchased/user/unknown',
+  'GET /api/upload/result/{resultId}',
   'POST /api/purchased/user/unknown/claim',
   'GET /api/admin/purchased/claims',
   'POST /api/admin/purchased/claims/undo',

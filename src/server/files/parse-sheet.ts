@@ -124,7 +124,7 @@ export const SHEET_MESSAGES = {
 type WorkerReason = 'not-xlsx' | 'too-big' | 'unreadable' | 'no-sheet' | 'too-many-rows' | 'timeout';
 
 /** The worker's answer, checked: rows of [0-based row index, primitive cells, indexes of date cells]. */
-type RawRows = [number, Cell[], number[]][];
+type RawRows = [number, Cell[], readonly number[]][];
 
 const reasonMessage = (reason: WorkerReason, limits: SheetLimits, count?: number): string => {
   switch (reason) {
@@ -199,31 +199,38 @@ const parses = new ParseSlots(
   () => process.memoryUsage.rss() + 2 * SHEET_LIMITS.heapMb * 1024 * 1024 <= MEMORY_BUDGET_BYTES,
 );
 
+/**
+ * What the last parse of this thread read: the row slots of its sheet (a refused file over the row
+ * cap stops at about the cap, decision 172). For the tests and scripts/upload-bounds.ts.
+ */
+export const sheetReadStats = { rowsRead: 0 };
+
 /** The files being parsed and waiting, per side. */
 export const parseQueueState = () => parses.state;
 
 const isCell = (v: unknown): v is Cell => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
-/** Accepts only the shape the worker promises; anything else counts as an unreadable file. */
+/**
+ * Accepts only the shape the worker promises; anything else counts as an unreadable file. Checked in
+ * place, not copied (the rows are the server's own, fresh from JSON.parse): a row without date
+ * columns gets a shared empty list. Fewer objects per row: the copies were most of the parse's
+ * garbage on this thread (decision 172).
+ */
 export function acceptWorkerRows(rows: unknown, limits: SheetLimits = SHEET_LIMITS): RawRows | null {
   if (!Array.isArray(rows) || rows.length > limits.maxRows + 1) return null;
-  const out: RawRows = [];
   for (const entry of rows as unknown[]) {
     if (!Array.isArray(entry) || entry.length < 2 || entry.length > 3) return null;
-    const [r, cells, dates = []] = entry as [unknown, unknown, unknown];
-    if (!Array.isArray(dates) || !dates.every((d) => typeof d === 'number' && Number.isSafeInteger(d) && d >= 0 && d < limits.maxColumns)) return null;
+    const [r, cells, dates] = entry as [unknown, unknown, unknown];
+    if (dates === undefined) entry.push(NO_DATE_COLUMNS);
+    else if (!Array.isArray(dates) || !dates.every((d) => typeof d === 'number' && Number.isSafeInteger(d) && d >= 0 && d < limits.maxColumns)) return null;
     if (typeof r !== 'number' || !Number.isSafeInteger(r) || r < 0) return null;
     if (!Array.isArray(cells) || cells.length > limits.maxColumns) return null;
-    const copy: Cell[] = [];
-    for (let i = 0; i < cells.length; i++) {
-      const v: unknown = cells[i];
-      if (!isCell(v)) return null;
-      copy.push(v);
-    }
-    out.push([r, copy, dates as number[]]);
+    for (let i = 0; i < cells.length; i++) if (!isCell(cells[i])) return null;
   }
-  return out;
+  return rows as RawRows;
 }
+
+const NO_DATE_COLUMNS: readonly number[] = Object.freeze([]);
 
 /**
  * Reads the worker's rows (JSON lines, one [rowIndex, cells] per line) a piece at a time, between
@@ -265,7 +272,7 @@ function runWorker(
   bytes: Buffer,
   limits: SheetLimits,
   columns: readonly SheetColumn<string>[],
-): Promise<{ ok: true; sheet: string; text: Uint8Array } | { ok: false; reason: WorkerReason; count?: number }> {
+): Promise<{ ok: true; sheet: string; text: Uint8Array; rowsRead?: number } | { ok: false; reason: WorkerReason; count?: number; rowsRead?: number }> {
   return new Promise((resolve) => {
     // The worker gets its own copy, transferred (not cloned again); the request keeps its buffer.
     const copy = new Uint8Array(bytes);
@@ -300,16 +307,17 @@ function runWorker(
     const timer = setTimeout(() => finish({ ok: false, reason: 'timeout' }), limits.timeoutMs);
     worker.on('message', (msg: unknown) => {
       if (typeof msg !== 'object' || msg === null) return finish({ ok: false, reason: 'unreadable' });
-      const m = msg as { ok?: unknown; sheet?: unknown; text?: unknown; reason?: unknown; count?: unknown };
+      const m = msg as { ok?: unknown; sheet?: unknown; text?: unknown; reason?: unknown; count?: unknown; rowsRead?: unknown };
+      const whole = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined);
       if (m.ok === true)
         return finish(
           m.text instanceof Uint8Array && typeof m.sheet === 'string'
-            ? { ok: true, sheet: m.sheet.slice(0, 100), text: m.text }
+            ? { ok: true, sheet: m.sheet.slice(0, 100), text: m.text, rowsRead: whole(m.rowsRead) }
             : { ok: false, reason: 'unreadable' },
         );
       const known: WorkerReason[] = ['not-xlsx', 'too-big', 'unreadable', 'no-sheet', 'too-many-rows'];
       const reason = known.find((k) => k === m.reason) ?? 'unreadable';
-      finish({ ok: false, reason, count: typeof m.count === 'number' && Number.isSafeInteger(m.count) ? m.count : undefined });
+      finish({ ok: false, reason, count: whole(m.count), rowsRead: whole(m.rowsRead) });
     });
     worker.on('error', (err: Error & { code?: string }) => {
       // ERR_WORKER_OUT_OF_MEMORY: the sheet needs more than the worker's heap.
@@ -349,6 +357,7 @@ export async function parseSheet<K extends string>(
   if (bytes.length > limits.maxBytes) throw new AppError(Code.badParam, 413, SHEET_MESSAGES.tooLarge(Math.floor(limits.maxBytes / 1024 / 1024)));
 
   const result = await parses.run(opts.adminSide ?? false, () => runWorker(bytes, limits, columns));
+  sheetReadStats.rowsRead = result.rowsRead ?? 0;
   if (!result.ok) throw badRequest(reasonMessage(result.reason, limits, result.count));
   const raw = await rowsOfText(result.text, limits);
   if (!raw) throw badRequest(SHEET_MESSAGES.unreadable);

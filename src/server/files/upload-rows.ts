@@ -11,7 +11,9 @@ import type { components } from '../../api/schema';
 import { pipelinedRunner, pipelinedTransaction, postgresError, type Db, type Tx } from '../db/client.ts';
 import { Code, conflict } from '../errors.ts';
 import { cellPlace, rowPlace, type Cell, type SheetPlace } from './parse-sheet.ts';
+import { needsAttention, WARNING_JOIN } from '../../../machines/upload-result.ts';
 import { jsonArrayPaced } from './slices.ts';
+import { uploadResults, type UploadResults } from './upload-results.ts';
 
 type UploadResult = components['schemas']['UploadResult'];
 type UploadResultRow = components['schemas']['UploadResultRow'];
@@ -67,7 +69,7 @@ export function nameErrorCells<K extends string>(outs: UploadResultRow[], place:
 
 /** A row's answer with a warning about one of its cells added (the row itself is applied). */
 export const withCellWarning = <K extends string>(msg: string, place: SheetPlace<K>, line: number, key: K, warning: string) =>
-  `${msg}；${cellMessage(place, line, key, warning)}`;
+  `${msg}${WARNING_JOIN}${cellMessage(place, line, key, warning)}`;
 
 /** A PostgreSQL deadlock or serialization failure, possibly wrapped by the driver or Drizzle. */
 export function isLockConflict(err: unknown): boolean {
@@ -89,10 +91,10 @@ export async function applyInOneTransaction(db: Db, apply: (tx: Tx) => Promise<v
   }
 }
 
-/** The answer: every row in sheet order and the totals. */
+/** The result: every row in sheet order and the totals (uploadAnswer bounds what of it is answered). */
 export function uploadResult(rows: UploadResultRow[]): UploadResult {
   const total = (s: UploadResultRow['opStatus']) => rows.filter((r) => r.opStatus === s).length;
-  return { rows, succ: total('succ'), skip: total('skip'), error: total('error') };
+  return { rows, succ: total('succ'), skip: total('skip'), error: total('error'), fine: 0 };
 }
 
 /** How an upload's rows are cut into transactions (applyInSlices). */
@@ -241,14 +243,31 @@ export async function applyInSlices<G>(
 let applying = 0;
 
 /**
- * An upload's answer as the bytes of its body, `{code: A00000, msg, data: {rows, succ, skip, error}}`
- * as the contract declares it, serialized between turns of the event loop (slices.ts jsonArrayPaced)
- * rather than by Fastify's serializer in one piece (~1 s for 50,000 rows on this machine). Built
- * where the upload ran (files/upload-jobs.ts): the thread that answers only sends the bytes.
+ * Rows a file may have for its answer to hold every one of them (~200 KB); a larger file's answer
+ * holds the rows that need attention and leaves its fine rows to be paged (decision 172).
  */
-export async function uploadAnswer(result: UploadResult): Promise<Buffer> {
-  const { rows, ...totals } = result;
+export const ANSWER_ALL_ROWS = 1000;
+
+/**
+ * An upload's answer as the bytes of its body, `{code: A00000, msg, data: {rows, succ, skip, error,
+ * fine, resultId?}}` as the contract declares it. A file of at most `allRows` rows: every row, in
+ * sheet order, fine 0. A larger one: the rows that need attention (needsAttention) in sheet order,
+ * and `fine`, the count of the others, kept for `owner` (upload-results.ts) under `resultId` for
+ * GET /api/upload/result/{resultId} to page: a 10,000-row file's answer was 1.46 MB, every row
+ * echoed. Serialized between turns of the event loop (slices.ts jsonArrayPaced) rather than by
+ * Fastify's serializer in one piece (~1 s for 50,000 rows on this machine). Built where the upload
+ * ran (files/upload-jobs.ts): the thread that answers only sends the bytes.
+ */
+export async function uploadAnswer(result: UploadResult, owner: number, opts: { allRows?: number; results?: UploadResults } = {}): Promise<Buffer> {
+  const { rows: all, ...totals } = result;
+  let rows = all;
+  let tail = '';
+  if (all.length > (opts.allRows ?? ANSWER_ALL_ROWS)) {
+    rows = all.filter(needsAttention);
+    const fine = all.filter((r) => !needsAttention(r));
+    if (fine.length) tail = `,"fine":${fine.length},"resultId":${JSON.stringify(await (opts.results ?? uploadResults).keep(owner, fine))}`;
+  }
   const head = Buffer.from(`{"code":${JSON.stringify(Code.ok)},"msg":${JSON.stringify(uploadRowMessages.uploaded(totals))},"data":{"rows":`);
-  const tail = Buffer.from(`,"succ":${totals.succ},"skip":${totals.skip},"error":${totals.error}}}`);
-  return Buffer.concat([head, ...(await jsonArrayPaced(rows)), tail]);
+  const end = Buffer.from(`,"succ":${totals.succ},"skip":${totals.skip},"error":${totals.error}${tail || ',"fine":0'}}}`);
+  return Buffer.concat([head, ...(await jsonArrayPaced(rows)), end]);
 }

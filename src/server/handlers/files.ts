@@ -4,7 +4,8 @@
 // money/statistics.ts), each download behind a short-lived token of
 // its own (files/download-tokens.ts); the withdraw export's handler is in withdraw.ts (its rows:
 // files/withdraw-export.ts), and the board export (files/board-export.ts). The rows these read come
-// from those modules and boards/task-queries.ts (decision 164).
+// from those modules and boards/task-queries.ts (decision 164). A large upload's fine rows are paged
+// from where the upload ran (files/upload-results.ts, decision 172).
 import type { FastifyReply } from 'fastify';
 import type { Db } from '../db/client.ts';
 import type { components } from '../../api/schema';
@@ -22,6 +23,7 @@ import { userTaskFilters, userTaskParams, userTasksForExport, userTaskWorkbook }
 import { MAX_TRACKING_EXPORT_ROWS, trackingExportMessages, trackingWorkbook } from '../files/tracking-export.ts';
 import { trackingTemplate } from '../files/tracking-upload.ts';
 import type { UploadAction } from '../files/upload-jobs.ts';
+import { uploadResultMessages } from '../files/upload-results.ts';
 import { XLSX_TYPE } from '../files/xlsx-write.ts';
 import { withdrawExportParams } from '../files/withdraw-export.ts';
 import { taskAmountExportFilters, taskAmountsForExport, taskAmountTokenParams, taskAmountWorkbook } from '../money/statistics.ts';
@@ -161,6 +163,13 @@ export const filesHandlers: Handlers = {
   },
 
   /** A member: own tasks only (another's reads as not existing); the admin side: any task. */
+  /** The fine rows an upload's answer left out (decision 172), from where the upload ran; only the uploader's. */
+  async listUploadResultRows(req, ctx) {
+    const page = await ctx.uploads.resultPage(me(req).id, req.params.resultId, req.query.page ?? 0, req.query.size ?? 20);
+    if (!page) throw notFound(uploadResultMessages.gone);
+    return ok(page);
+  },
+
   async getPdfDownloadToken(req, ctx) {
     const user = me(req);
     const task = await taskOwnerOf(ctx.db, req.params.id);

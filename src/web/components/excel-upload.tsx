@@ -5,16 +5,18 @@
 //   and asks before leaving while `active`.
 // - ExcelUploadForm: file input, a button per action, the progress bar (indeterminate once the file
 //   is sent, until the server has processed it), a refusal beside the input.
-// - ExcelUploadResult: the totals and every row, paged in the browser; 'clear' drops it.
+// - ExcelUploadResult: the totals and every row, the ones that need attention first, paged in the
+//   browser; a large file's fine rows (left out of its answer, decision 172) in a second table paged
+//   by the server; 'clear' drops it.
 import { useEffect, useId, useRef, useState, type JSX, type ReactNode } from 'react';
 import { zh } from '../i18n/zh';
 import { formatFileSize, isSheetFile, SHEET_ACCEPT } from '../lib/excel-file';
-import type { UploadExcelOptions, UploadOutcome, UploadResult } from '../lib/excel-upload';
+import type { LoadFineRows, UploadExcelOptions, UploadOutcome, UploadResult } from '../lib/excel-upload';
 import { Button } from './ui/button';
 import { FormError } from './ui/form';
 import { Panel } from './ui/page';
 import { ProgressBar } from './ui/progress-bar';
-import { UploadResultTable, UploadTotals } from './upload-result-table';
+import { attentionFirst, UploadFineRowsTable, UploadResultTable, UploadTotals } from './upload-result-table';
 
 const u = zh.uploads;
 
@@ -51,6 +53,8 @@ export interface ExcelUpload<M extends string> {
   choose: (file: File | null) => void;
   start: (mode: M) => Promise<void>;
   clear: () => void;
+  /** Pages a large upload's fine rows (lib/excel-upload.ts uploadResultPage). */
+  loadFine?: LoadFineRows;
 }
 
 /** Sends `file` for `mode` (lib/excel-upload.ts uploadExcel with the page's path). */
@@ -61,7 +65,7 @@ function failedText(msg: string): string {
   return msg && msg !== u.uploadFailed ? u.uploadFailedWith(msg) : u.uploadFailed;
 }
 
-export function useExcelUpload<M extends string>(send: SendExcel<M>): ExcelUpload<M> {
+export function useExcelUpload<M extends string>(send: SendExcel<M>, loadFine?: LoadFineRows): ExcelUpload<M> {
   const serial = useRef(0);
   const running = useRef<AbortController | null>(null);
   const [file, setFile] = useState<File | null>(null);
@@ -119,6 +123,7 @@ export function useExcelUpload<M extends string>(send: SendExcel<M>): ExcelUploa
     choose,
     start,
     clear: () => setShown(null),
+    loadFine,
   };
 }
 
@@ -200,6 +205,7 @@ export function ExcelUploadResult<M extends string>({ upload, actions, showUpc =
   const { shown } = upload;
   if (!shown) return null;
   const label = actions.find((action) => action.mode === shown.mode)?.label ?? shown.mode;
+  const { fine = 0, resultId } = shown.result;
   return (
     <Panel
       title={u.resultTitle(label, shown.fileName)}
@@ -211,7 +217,21 @@ export function ExcelUploadResult<M extends string>({ upload, actions, showUpc =
     >
       <div className="flex flex-col gap-3">
         <UploadTotals result={shown.result} />
-        <UploadResultTable key={shown.serial} rows={shown.result.rows} showUpc={showUpc} />
+        {fine > 0 && <h3 className="text-sm font-medium text-slate-700">{u.attentionHeading(shown.result.rows.length)}</h3>}
+        {(fine === 0 || shown.result.rows.length > 0) && (
+          <UploadResultTable
+            key={shown.serial}
+            rows={attentionFirst(shown.result.rows)}
+            caption={fine > 0 ? u.attentionCaption : u.caption}
+            showUpc={showUpc}
+          />
+        )}
+        {fine > 0 && resultId && upload.loadFine && (
+          <>
+            <h3 className="text-sm font-medium text-slate-700">{u.fineCaption(fine)}</h3>
+            <UploadFineRowsTable key={shown.serial} resultId={resultId} fine={fine} load={upload.loadFine} showUpc={showUpc} />
+          </>
+        )}
       </div>
     </Panel>
   );

@@ -1,15 +1,19 @@
 // The result of an Excel upload (SPEC §3 "Upload result row"), shared by /user/upload and both tabs
 // of /admin/upload: the totals succ, skip and error, and every row (line, tracking, name, itemId,
-// express, qty, oldQty, opStatus, msg; the tracking upload adds the row's upc), paged here in the
-// browser (the whole result is in hand) with SPEC §9's upload page sizes: 20, 40, 60, 100, 200 and
-// 全部 (everything on one page).
+// express, qty, oldQty, opStatus, msg; the tracking upload adds the row's upc) with SPEC §9's upload
+// page sizes: 20, 40, 60, 100, 200 and 全部 (everything on one page). The rows that need attention
+// (machines/upload-result.ts: errors, skips, warnings) come first, paged here in the browser (they
+// are in hand); a large file's fine rows, which its answer leaves out (decision 172), follow in a
+// table of their own, paged by the server (UploadFineRowsTable).
 import { useState, type JSX } from 'react';
+import { needsAttention } from '../../../machines/upload-result';
 import { idTextClass } from './tracking-ids';
 import { columnHelper, DataTable } from './ui/data-table';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS } from './ui/pager';
 import { StatusBadge, type BadgeTone } from './ui/status-badge';
 import { zh } from '../i18n/zh';
-import type { UploadResult, UploadResultRow } from '../lib/excel-upload';
+import type { LoadFineRows, UploadResult, UploadResultRow } from '../lib/excel-upload';
+import { useRemote } from '../lib/use-remote';
 
 const u = zh.uploads;
 
@@ -38,6 +42,11 @@ const columns = [lineColumn, trackingColumn, ...restColumns];
 const columnsWithUpc = [lineColumn, trackingColumn, upcColumn, ...restColumns];
 
 export const UPLOAD_RESULT_SIZE_OPTIONS = PAGE_SIZE_OPTIONS.uploadResults;
+
+/** The rows that need attention first, each part in sheet order. */
+export function attentionFirst(rows: readonly UploadResultRow[]): UploadResultRow[] {
+  return [...rows.filter(needsAttention), ...rows.filter((row) => !needsAttention(row))];
+}
 
 /** One page of `rows` (0-based `page`). */
 export function pageOf<T>(rows: readonly T[], page: number, size: number): T[] {
@@ -87,6 +96,38 @@ export function UploadResultTable({ rows, caption = u.caption, showUpc = false }
       sizeOptions={UPLOAD_RESULT_SIZE_OPTIONS}
       rowId={(row) => row.line}
       caption={caption}
+    />
+  );
+}
+
+export interface UploadFineRowsTableProps {
+  /** The answer's resultId and fine: the server pages these rows. */
+  resultId: string;
+  fine: number;
+  load: LoadFineRows;
+  showUpc?: boolean;
+}
+
+/** A large upload's fine rows, a page at a time from the server (SPEC §9's upload page sizes). */
+export function UploadFineRowsTable({ resultId, fine, load, showUpc = false }: UploadFineRowsTableProps): JSX.Element {
+  const [paging, setPaging] = useState({ page: 0, size: DEFAULT_PAGE_SIZE });
+  const remote = useRemote(`${resultId}:${paging.page}:${paging.size}`, () => load(resultId, paging.page, paging.size));
+  const data = remote.data;
+  return (
+    <DataTable
+      columns={showUpc ? columnsWithUpc : columns}
+      data={data?.content ?? []}
+      page={paging.page}
+      size={paging.size}
+      totalPages={data ? data.totalPages : Math.ceil(fine / paging.size)}
+      totalElements={data ? data.totalElements : fine}
+      loading={remote.loading}
+      onPageChange={(next) => setPaging((p) => ({ ...p, page: next }))}
+      onSizeChange={(size) => setPaging({ page: 0, size })}
+      sizeOptions={UPLOAD_RESULT_SIZE_OPTIONS}
+      rowId={(row) => row.line}
+      caption={u.fineCaption(fine)}
+      emptyText={data === null ? u.fineGone : undefined}
     />
   );
 }

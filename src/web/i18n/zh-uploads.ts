@@ -36,6 +36,11 @@ export const uploadsText = {
   colOpStatus: '结果',
   colMsg: '信息',
   opStatus: { succ: '成功', skip: '跳过', error: '失败' },
+  // a large file's result: the rows that need attention, then its fine rows paged by the server
+  attentionHeading: (n: number) => (n > 0 ? `需要处理的行（失败、跳过和有提醒的行）：${n} 条` : '没有需要处理的行'),
+  attentionCaption: '需要处理的行',
+  fineCaption: (n: number) => `其余成功的行：${n} 条`,
+  fineGone: '这些行的结果已过期（保留1小时），请以上方统计为准',
 
   // leaving with results on screen
   leaveTitle: '离开此页面',

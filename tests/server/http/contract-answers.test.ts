@@ -16,6 +16,7 @@ import { checkAnswer, checkResponse, operationOf, operations, parametersOf } fro
 import { contractWorld, type ContractWorld } from '../support/contract-world.ts';
 import { TEST_PASSWORD, useTestApp } from '../support/harness.ts';
 import { multipart, xlsxOf } from '../support/sheets.ts';
+import { ANSWER_ALL_ROWS } from '../../../src/server/files/upload-rows.ts';
 import { scan, UPC } from '../support/task-fixtures.ts';
 import { markWithdrawing } from '../support/money-fixtures.ts';
 import { purchasedRecords } from '../../../src/server/db/schema/tasks.ts';
@@ -437,6 +438,17 @@ describe('the answers of every operation hold to openapi.yaml', () => {
     await ok('a', 'POST', '/api/purchased/user/excel/upload/import', { multipart: multipart(purchased) });
     await ok('a', 'POST', '/api/purchased/user/excel/upload/update', { multipart: multipart(purchased) });
     await hit('a', 'POST', '/api/purchased/user/excel/upload/import', { multipart: multipart(Buffer.from('not a workbook')) });
+    // A file over ANSWER_ALL_ROWS answers the rows that need attention; its fine rows are paged (decision 172).
+    const large = xlsxOf(
+      [
+        ['快递单号', 'UPC', '商品ID', '商品名称', '快递公司', '数量'],
+        ...Array.from({ length: ANSWER_ALL_ROWS + 1 }, (_, i) => [`UP-L${i}`, UPC, null, null, 'UPS', 1]),
+      ],
+      '扫描记录',
+    );
+    const bounded = await ok<{ resultId?: string }>('admin', 'POST', '/api/scan/admin/excel/upload/import', { multipart: multipart(large) });
+    await ok('admin', 'GET', `/api/upload/result/${bounded.data?.resultId ?? 'none'}?page=1&size=20`);
+    await hit('lowerAdmin', 'GET', `/api/upload/result/${bounded.data?.resultId ?? 'none'}?page=0`);
 
     // Downloads: a token, then the file it opens.
     const pdf = await ok<{ token: string }>('a', 'GET', `/api/download/pdf/${A.openTask}/token`);

@@ -94,6 +94,8 @@ export interface TasksFake {
   matchOutcome: MatchOutcome;
   /** The answer of an upload. */
   uploadResult: UploadResult;
+  /** The fine rows the server keeps for a large upload's answer (resultId 'r-1'; any other id has expired). */
+  fineRows: UploadResultRow[];
   /** Replace one kind of answer (a refusal, say). */
   answer: FakeServer<AnswerKey>['answer'];
   /** Tasks that have a payment application (checkTaskApplyExists). */
@@ -113,6 +115,7 @@ export function createTasksFake(seed: { tasks?: Task[]; records?: PurchasedItem[
     calls: http.calls,
     matchOutcome: 'open',
     uploadResult: { rows: [], succ: 0, skip: 0, error: 0 },
+    fineRows: [],
     answer: http.answer,
     appliedTaskIds: new Set(),
   };
@@ -267,6 +270,9 @@ export function createTasksFake(seed: { tasks?: Task[]; records?: PurchasedItem[
   http.on('GET', '/api/download/excel/user-task/token', () => ok({ token: 'xls-token', expireAt: NOW + 300_000 }), 'excelToken');
   http.on('POST', '/api/purchased/user/excel/upload/import', () => ok(server.uploadResult), 'import');
   http.on('POST', '/api/purchased/user/excel/upload/update', () => ok(server.uploadResult), 'updateExcel');
+  http.on('GET', '/api/upload/result/{resultId}', ({ params, query }) =>
+    params.resultId === 'r-1' ? ok(pageOf(server.fineRows, query)) : notFound('上传结果已过期，请重新上传文件查看（已保存的行会跳过）'),
+  );
 
   http.on('GET', '/api/boardtask/{boardId}/info/{taskId}', ({ params }) => {
     const boardTask = server.boardTasks.find((x) => x.id === Number(params.taskId) && x.boardId === Number(params.boardId));

@@ -183,7 +183,7 @@ describe('/user/upload', () => {
     ).toEqual(['3', '1']);
   });
 
-  it('totals succ, skip and error, and pages the rows with the sizes 20, 40, 60, 100, 200 and 全部 (100000)', async () => {
+  it('totals succ, skip and error, shows the rows that need attention first, and pages the rows with the sizes 20, 40, 60, 100, 200 and 全部 (100000)', async () => {
     const server = createTasksFake();
     server.uploadResult = resultOf(rowsOf(45));
     openUpload(server);
@@ -191,8 +191,31 @@ describe('/user/upload', () => {
     const table = await resultTable();
     expect(screen.getByLabelText('统计').textContent).toBe('成功39 条跳过3 条失败3 条');
     expect(screen.getByText('共 45 条')).toBeTruthy();
-    expect(within(bodyRows(table)[14]!).getByText('失败')).toBeTruthy();
-    expect(within(bodyRows(table)[14]!).getByText('任务不存在')).toBeTruthy();
+    // The skips and errors first, in sheet order (lines 11, 16, 21, 31, 41, 46), then the successes.
+    expect(bodyRows(table).map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toEqual([
+      '11',
+      '16',
+      '21',
+      '31',
+      '41',
+      '46',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+      '10',
+      '12',
+      '13',
+      '14',
+      '15',
+      '17',
+    ]);
+    expect(within(bodyRows(table)[1]!).getByText('失败')).toBeTruthy();
+    expect(within(bodyRows(table)[1]!).getByText('任务不存在')).toBeTruthy();
 
     const size = screen.getByLabelText('每页') as HTMLSelectElement;
     expect([...size.options].map((o) => o.value)).toEqual(['20', '40', '60', '100', '200', '100000']);
@@ -203,15 +226,65 @@ describe('/user/upload', () => {
 
     await user.click(screen.getByRole('button', { name: '第 3 页' }));
     await waitFor(() => expect(bodyRows(table)).toHaveLength(5));
-    expect(within(bodyRows(table)[0]!).getByText('1Z041')).toBeTruthy();
+    expect(within(bodyRows(table)[0]!).getByText('1Z039')).toBeTruthy();
 
     await user.selectOptions(size, '40');
     await waitFor(() => expect(bodyRows(table)).toHaveLength(40));
-    expect(within(bodyRows(table)[0]!).getByText('1Z001')).toBeTruthy();
+    expect(within(bodyRows(table)[0]!).getByText('1Z010')).toBeTruthy();
 
     await user.selectOptions(size, '全部');
     await waitFor(() => expect(bodyRows(table)).toHaveLength(45));
     expect(screen.queryByRole('button', { name: '第 2 页' })).toBeNull();
+  });
+
+  it('shows a large file the server answered in part: the rows that need attention, then its fine rows a page at a time from the server', async () => {
+    const server = createTasksFake();
+    const all = rowsOf(1500);
+    const attention = all.filter((r) => r.opStatus !== 'succ');
+    server.fineRows = all.filter((r) => r.opStatus === 'succ');
+    server.uploadResult = { ...resultOf(all), rows: attention, fine: server.fineRows.length, resultId: 'r-1' };
+    openUpload(server);
+    const user = await chooseAndUpload('导入');
+
+    const needs = await screen.findByRole('table', { name: '需要处理的行' });
+    expect(screen.getByText(`需要处理的行（失败、跳过和有提醒的行）：${attention.length} 条`)).toBeTruthy();
+    expect(bodyRows(needs)).toHaveLength(20);
+    expect(within(bodyRows(needs)[0]!).getByText('1Z010')).toBeTruthy();
+    expect(screen.getByLabelText('统计').textContent).toBe(
+      `成功${server.fineRows.length} 条跳过${all.length / 10 - all.length / 30} 条失败${all.length / 15} 条`,
+    );
+
+    const fine = await screen.findByRole('table', { name: `其余成功的行：${server.fineRows.length} 条` });
+    await waitFor(() => expect(bodyRows(fine)).toHaveLength(20));
+    expect(server.calls.filter((c) => c.path.startsWith('/api/upload/result/')).map((c) => c.query)).toEqual([{ page: '0', size: '20' }]);
+    expect(within(bodyRows(fine)[0]!).getByText('1Z001')).toBeTruthy();
+
+    // Its own pager: the next page comes from the server.
+    await user.click(
+      within(fine.closest('section') ?? document.body)
+        .getAllByRole('button', { name: '第 2 页' })
+        .at(-1)!,
+    );
+    await waitFor(() => expect(within(bodyRows(fine)[0]!).queryByText('1Z024')).toBeTruthy());
+    expect(server.calls.filter((c) => c.path.startsWith('/api/upload/result/')).at(-1)!.query).toEqual({ page: '1', size: '20' });
+
+    // 全部: every fine row, read as the largest pages a list call answers.
+    const calls = server.calls.length;
+    await user.selectOptions(screen.getAllByLabelText('每页').at(-1)!, '全部');
+    await waitFor(() => expect(bodyRows(fine)).toHaveLength(server.fineRows.length));
+    expect(server.calls.slice(calls).map((c) => c.query)).toEqual([
+      { page: '0', size: '1000' },
+      { page: '1', size: '1000' },
+    ]);
+  });
+
+  it('says when the fine rows of a large file are no longer on the server', async () => {
+    const server = createTasksFake();
+    const all = rowsOf(1500);
+    server.uploadResult = { ...resultOf(all), rows: all.filter((r) => r.opStatus !== 'succ'), fine: 1, resultId: 'gone' };
+    openUpload(server);
+    await chooseAndUpload('导入');
+    expect(await screen.findByText('这些行的结果已过期（保留1小时），请以上方统计为准')).toBeTruthy();
   });
 
   it("shows the server's refusal of the file next to it, without a toast", async () => {

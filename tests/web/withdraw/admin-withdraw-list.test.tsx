@@ -249,7 +249,7 @@ describe('/admin/withdraw-list: files', () => {
         .getAllByRole('row')
         .slice(1)
         .map((row) => within(row).getAllByRole('cell').at(-1)!.textContent),
-    ).toEqual(['确认成功', '已付款']);
+    ).toEqual(['已付款', '确认成功']); // the rows that need a look first
     expect(fake.server.callsTo('/api/withdraw/admin/confirm').map((c) => c.body)).toEqual([{ file: { name: 'paid.xlsx', size: 2048 } }]);
     await waitFor(() => expect(listQueries(fake).length).toBe(before + 1));
   });

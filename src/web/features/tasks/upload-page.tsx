@@ -11,7 +11,7 @@ import { ExcelUploadForm, ExcelUploadResult, useExcelUpload, type UploadAction }
 import { secondaryLinkClass } from '../../components/ui/link-classes';
 import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
-import { PURCHASED_TEMPLATE_URL, PURCHASED_UPLOAD_PATHS, uploadExcel, type PurchasedUploadMode } from '../../lib/excel-upload';
+import { PURCHASED_TEMPLATE_URL, PURCHASED_UPLOAD_PATHS, uploadExcel, uploadResultPage, type PurchasedUploadMode } from '../../lib/excel-upload';
 import { useLeaveConfirmation } from '../../lib/use-leave-confirmation';
 import { useAppContext } from '../../app/app-context';
 
@@ -24,7 +24,10 @@ const ACTIONS: ReadonlyArray<UploadAction<PurchasedUploadMode>> = [
 
 export function UploadPage(): JSX.Element {
   const { api } = useAppContext();
-  const upload = useExcelUpload<PurchasedUploadMode>((mode, file, options) => uploadExcel(api, PURCHASED_UPLOAD_PATHS[mode], file, options));
+  const upload = useExcelUpload<PurchasedUploadMode>(
+    (mode, file, options) => uploadExcel(api, PURCHASED_UPLOAD_PATHS[mode], file, options),
+    (resultId, page, size) => uploadResultPage(api, resultId, page, size),
+  );
   useLeaveConfirmation(upload.active);
 
   return (

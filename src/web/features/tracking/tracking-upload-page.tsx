@@ -12,7 +12,7 @@ import { ExcelUploadForm, ExcelUploadResult, useExcelUpload, type ExcelUpload, t
 import { secondaryLinkClass } from '../../components/ui/link-classes';
 import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
-import { PURCHASED_TEMPLATE_URL, PURCHASED_UPLOAD_PATHS, uploadExcel, type PurchasedUploadMode } from '../../lib/excel-upload';
+import { PURCHASED_TEMPLATE_URL, PURCHASED_UPLOAD_PATHS, uploadExcel, uploadResultPage, type PurchasedUploadMode } from '../../lib/excel-upload';
 import { useLeaveConfirmation } from '../../lib/use-leave-confirmation';
 import { useAppContext } from '../../app/app-context';
 import { TRACKING_TEMPLATE_URL, TRACKING_UPLOAD_PATHS, type TrackingUploadMode } from './tracking-api';
@@ -40,8 +40,14 @@ export interface TrackingUploadPageProps {
 
 export function TrackingUploadPage({ tab, onTab }: TrackingUploadPageProps): JSX.Element {
   const { api } = useAppContext();
-  const tracking = useExcelUpload<TrackingUploadMode>((mode, file, options) => uploadExcel(api, TRACKING_UPLOAD_PATHS[mode], file, options));
-  const userFiles = useExcelUpload<PurchasedUploadMode>((mode, file, options) => uploadExcel(api, PURCHASED_UPLOAD_PATHS[mode], file, options));
+  const tracking = useExcelUpload<TrackingUploadMode>(
+    (mode, file, options) => uploadExcel(api, TRACKING_UPLOAD_PATHS[mode], file, options),
+    (resultId, page, size) => uploadResultPage(api, resultId, page, size),
+  );
+  const userFiles = useExcelUpload<PurchasedUploadMode>(
+    (mode, file, options) => uploadExcel(api, PURCHASED_UPLOAD_PATHS[mode], file, options),
+    (resultId, page, size) => uploadResultPage(api, resultId, page, size),
+  );
   useLeaveConfirmation(tracking.active || userFiles.active);
 
   return (
