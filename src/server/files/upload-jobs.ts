@@ -16,7 +16,6 @@ import { parseQueueState, SHEET_MESSAGES } from './parse-sheet.ts';
 import { uploadPurchased, type PurchasedUploadMode } from './purchased-upload.ts';
 import { uploadTrackings, type TrackingUploadMode } from './tracking-upload.ts';
 import { uploadAnswer } from './upload-rows.ts';
-import { uploadResults, type UploadResultPage } from './upload-results.ts';
 import { runFile } from '../run-files.ts';
 
 /** Which upload: the purchased records' (SPEC §7 purchased/user/excel) or the tracking upload's. */
@@ -28,11 +27,6 @@ export type ParseQueueState = ReturnType<typeof parseQueueState>;
 export interface UploadRunner {
   /** Runs the upload; answers the bytes of its answer's body (upload-rows.ts uploadAnswer). */
   run(job: UploadJob): Promise<Buffer>;
-  /**
-   * A page of the fine rows an upload's answer left out (upload-results.ts), kept where the upload
-   * ran; null when `owner` has no result `resultId` there (expired, another's, or never kept).
-   */
-  resultPage(owner: number, resultId: string, page: number, size: number): Promise<UploadResultPage | null>;
   /** The parse queue where the uploads run (the tests of the queue read it). */
   queueState(): Promise<ParseQueueState>;
   /** Ends the worker, once the requests in flight have been answered. */
@@ -43,7 +37,7 @@ export interface UploadRunner {
 export async function runUploadJob(db: Db, job: UploadJob): Promise<Buffer> {
   const result =
     job.kind === 'purchased' ? await uploadPurchased(db, job.actor, job.bytes, job.mode) : await uploadTrackings(db, job.actor, job.bytes, job.mode);
-  return uploadAnswer(result, job.actor.id);
+  return uploadAnswer(db, result, job.actor.id);
 }
 
 /** The uploads of `db`'s app: in a worker on PostgreSQL, in this thread on PGlite. `heapMb`: the worker's heap. */
@@ -52,7 +46,6 @@ export function uploadRunner(db: Db, opts: { heapMb?: number } = {}): UploadRunn
   if (url) return new WorkerRunner(url, opts.heapMb ?? WORKER_HEAP_MB);
   return {
     run: (job) => runUploadJob(db, job),
-    resultPage: async (owner, resultId, page, size) => uploadResults.page(owner, resultId, page, size),
     queueState: async () => parseQueueState(),
     close: async () => undefined,
   };
@@ -76,17 +69,10 @@ function fromWire(w: WireError): Error {
 
 /** What the worker answers: one message per request, by its id. */
 export type WorkerAnswer =
-  | { id: number; body: Uint8Array }
-  | { id: number; state: ParseQueueState }
-  | { id: number; page: UploadResultPage | null }
-  | { id: number; error: WireError }
-  | { id: number; closed: true };
+  { id: number; body: Uint8Array } | { id: number; state: ParseQueueState } | { id: number; error: WireError } | { id: number; closed: true };
 /** What the worker is asked. */
 export type WorkerRequest =
-  | { id: number; run: UploadAction & { actor: SessionUser; bytes: Uint8Array | null } }
-  | { id: number; state: true }
-  | { id: number; page: { owner: number; resultId: string; page: number; size: number } }
-  | { id: number; close: true };
+  { id: number; run: UploadAction & { actor: SessionUser; bytes: Uint8Array | null } } | { id: number; state: true } | { id: number; close: true };
 
 // Built (scripts/build.mjs), the worker is JavaScript of its own in dist-server/; from the sources it
 // is TypeScript, loaded through worker-boot.mjs, which registers tsx first.
@@ -153,14 +139,6 @@ class WorkerRunner implements UploadRunner {
     const answer = await this.ask({ run: { ...job, bytes } }, bytes ? [bytes.buffer as ArrayBuffer] : []);
     if (!('body' in answer)) throw new Error('the upload worker answered without a body');
     return Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength);
-  }
-
-  async resultPage(owner: number, resultId: string, page: number, size: number): Promise<UploadResultPage | null> {
-    // No worker: none has run an upload since it (re)started, so it keeps no result.
-    if (!this.worker) return null;
-    const answer = await this.ask({ page: { owner, resultId, page, size } });
-    if (!('page' in answer)) throw new Error('the upload worker answered without a page');
-    return answer.page;
   }
 
   async queueState(): Promise<ParseQueueState> {

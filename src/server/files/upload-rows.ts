@@ -13,7 +13,7 @@ import { Code, conflict } from '../errors.ts';
 import { cellPlace, rowPlace, type Cell, type SheetPlace } from './parse-sheet.ts';
 import { needsAttention, WARNING_JOIN } from '../../../machines/upload-result.ts';
 import { jsonArrayPaced } from './slices.ts';
-import { uploadResults, type UploadResults } from './upload-results.ts';
+import { keepUploadResult } from './upload-results.ts';
 
 type UploadResult = components['schemas']['UploadResult'];
 type UploadResultRow = components['schemas']['UploadResultRow'];
@@ -258,14 +258,14 @@ export const ANSWER_ALL_ROWS = 1000;
  * Fastify's serializer in one piece (~1 s for 50,000 rows on this machine). Built where the upload
  * ran (files/upload-jobs.ts): the thread that answers only sends the bytes.
  */
-export async function uploadAnswer(result: UploadResult, owner: number, opts: { allRows?: number; results?: UploadResults } = {}): Promise<Buffer> {
+export async function uploadAnswer(db: Db, result: UploadResult, owner: number, opts: { allRows?: number } = {}): Promise<Buffer> {
   const { rows: all, ...totals } = result;
   let rows = all;
   let tail = '';
   if (all.length > (opts.allRows ?? ANSWER_ALL_ROWS)) {
     rows = all.filter(needsAttention);
     const fine = all.filter((r) => !needsAttention(r));
-    if (fine.length) tail = `,"fine":${fine.length},"resultId":${JSON.stringify(await (opts.results ?? uploadResults).keep(owner, fine))}`;
+    if (fine.length) tail = `,"fine":${fine.length},"resultId":${JSON.stringify(await keepUploadResult(db, owner, fine))}`;
   }
   const head = Buffer.from(`{"code":${JSON.stringify(Code.ok)},"msg":${JSON.stringify(uploadRowMessages.uploaded(totals))},"data":{"rows":`);
   const end = Buffer.from(`,"succ":${totals.succ},"skip":${totals.skip},"error":${totals.error}${tail || ',"fine":0'}}}`);

@@ -1,12 +1,10 @@
 // The upload worker (files/upload-jobs.ts): runs the purchased and tracking uploads of this process
 // on database connections of its own, so their work never holds the thread that answers requests.
-// It answers each request by its id (an upload, a page of an upload's kept result rows, the parse
-// queue's state); `close` ends its connections.
+// It answers each request by its id (an upload, the parse queue's state); `close` ends its connections.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db/client.ts';
 import { parseQueueState } from './parse-sheet.ts';
 import { runUploadJob, toWire, type WorkerAnswer, type WorkerRequest } from './upload-jobs.ts';
-import { uploadResults } from './upload-results.ts';
 
 const port = parentPort!;
 const { url } = workerData as { url: string };
@@ -33,9 +31,6 @@ port.on('message', (request: WorkerRequest) => {
         answer({ id, body: out }, [out.buffer as ArrayBuffer]);
       } else if ('state' in request) {
         answer({ id, state: parseQueueState() });
-      } else if ('page' in request) {
-        const { owner, resultId, page, size } = request.page;
-        answer({ id, page: uploadResults.page(owner, resultId, page, size) });
       } else {
         await (await database()).close();
         answer({ id, closed: true });

@@ -23,7 +23,7 @@ import { userTaskFilters, userTaskParams, userTasksForExport, userTaskWorkbook }
 import { MAX_TRACKING_EXPORT_ROWS, trackingExportMessages, trackingWorkbook } from '../files/tracking-export.ts';
 import { trackingTemplate } from '../files/tracking-upload.ts';
 import type { UploadAction } from '../files/upload-jobs.ts';
-import { uploadResultMessages } from '../files/upload-results.ts';
+import { uploadResultMessages, uploadResultPage } from '../files/upload-results.ts';
 import { XLSX_TYPE } from '../files/xlsx-write.ts';
 import { withdrawExportParams } from '../files/withdraw-export.ts';
 import { taskAmountExportFilters, taskAmountsForExport, taskAmountTokenParams, taskAmountWorkbook } from '../money/statistics.ts';
@@ -162,14 +162,14 @@ export const filesHandlers: Handlers = {
     return sendFile(reply, trackingTemplateCache, XLSX_TYPE, attachment('tracking-template.xlsx', '扫描记录上传模板.xlsx'));
   },
 
-  /** A member: own tasks only (another's reads as not existing); the admin side: any task. */
-  /** The fine rows an upload's answer left out (decision 172), from where the upload ran; only the uploader's. */
+  /** The fine rows an upload's answer left out (decision 172), kept in the database; only the uploader's. */
   async listUploadResultRows(req, ctx) {
-    const page = await ctx.uploads.resultPage(me(req).id, req.params.resultId, req.query.page ?? 0, req.query.size ?? 20);
+    const page = await uploadResultPage(ctx.db, me(req).id, req.params.resultId, req.query.page ?? 0, req.query.size ?? 20);
     if (!page) throw notFound(uploadResultMessages.gone);
     return ok(page);
   },
 
+  /** A member: own tasks only (another's reads as not existing); the admin side: any task. */
   async getPdfDownloadToken(req, ctx) {
     const user = me(req);
     const task = await taskOwnerOf(ctx.db, req.params.id);

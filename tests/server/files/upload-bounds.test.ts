@@ -1,6 +1,6 @@
 // Uploads bounded by their caps (issue 36, docs/decisions/172-uploads-bounded-by-their-caps.md), through
-// the real API on both databases (on PostgreSQL the upload and its kept rows live in the upload
-// worker): a file over the row cap is refused with the same words after the sheet worker read about
+// the real API on both databases (on PostgreSQL the upload runs in the upload worker; its kept rows
+// live in the database): a file over the row cap is refused with the same words after the sheet worker read about
 // the cap's rows, not the whole sheet; a large file's answer holds the totals and the rows that need
 // attention, and its fine rows are paged by GET /api/upload/result/{resultId}, for the uploader only.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,7 +8,8 @@ import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
 import { parseSheet, SHEET_MESSAGES, sheetReadStats } from '../../../src/server/files/parse-sheet.ts';
 import { TRACKING_COLUMNS, TRACKING_LIMITS, trackingUploadMessages as M } from '../../../src/server/files/tracking-upload.ts';
 import { ANSWER_ALL_ROWS, uploadRowMessages } from '../../../src/server/files/upload-rows.ts';
-import { uploadResultMessages } from '../../../src/server/files/upload-results.ts';
+import { RESULT_TTL_MS, uploadResultMessages } from '../../../src/server/files/upload-results.ts';
+import { uploadResults } from '../../../src/server/db/schema/files.ts';
 import { as, signIn } from '../support/board-fixtures.ts';
 import { call, useTestApp } from '../support/harness.ts';
 import { multipart, xlsxOf } from '../support/sheets.ts';
@@ -147,6 +148,17 @@ describe('the answer of a large upload', () => {
       expect(res404.body).toMatchObject({ code: 'A00004', msg: uploadResultMessages.gone });
     }
     expect((await page(admin.token, 'page=0&size=0')).body.code).toBe('A00001');
+
+    // Kept in the database (any server process pages it) for an hour: past it, gone, and the next
+    // large upload deletes it.
+    const kept = await t().database.db.select({ id: uploadResults.id, userId: uploadResults.userId }).from(uploadResults);
+    expect(kept).toEqual([{ id: data.resultId, userId: admin.user.id }]);
+    await t()
+      .database.db.update(uploadResults)
+      .set({ createdAt: new Date(Date.now() - RESULT_TTL_MS - 60_000) });
+    expect((await page(admin.token, 'page=0&size=20')).status).toBe(404);
+    const again = await upload(admin.token, xlsxOf([HEADER, ...trackingRows(n, n)]));
+    expect((await t().database.db.select({ id: uploadResults.id }).from(uploadResults)).map((r) => r.id)).toEqual([again.body.data!.resultId]);
   });
 
   it('answers every row of a file at the answer limit, in sheet order', async () => {

@@ -6,7 +6,7 @@
 // it (logout, password reset: ON DELETE CASCADE; a role change deletes the user's tokens). Tokens
 // are not single use (a browser may retry a download), except the payment file's; they expire, and
 // the expires_at index lets a sweeper delete old ones (docs/decisions/067-download-tokens-die-with-their-session.md).
-import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { customType, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sessions, users } from './accounts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -37,4 +37,31 @@ export const downloadTokens = pgTable(
     index('download_tokens_expires_idx').on(t.expiresAt),
     index('download_tokens_session_idx').on(t.sessionId),
   ],
+);
+
+/** bytea as a Buffer (node-postgres and PGlite both answer bytea as bytes). */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+/**
+ * The fine rows a large upload's answer leaves out, kept for paging (files/upload-results.ts,
+ * decision 172): in the database, so any server process (and the upload worker, which has its own
+ * connections) keeps and pages them alike. `rows` is their JSON lines gzipped, `ends` the lines' end
+ * offsets (uint32 each); kept for an hour, deleted by the next upload after that (created_at index).
+ */
+export const uploadResults = pgTable(
+  'upload_results',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rowCount: integer('row_count').notNull(),
+    rows: bytea('rows').notNull(),
+    ends: bytea('ends').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('upload_results_created_idx').on(t.createdAt)],
 );
