@@ -76,7 +76,7 @@ async function answer(r: ThreadRequest): Promise<unknown> {
       await unlisteners.get(r.channel)?.();
       unlisteners.delete(r.channel);
       return null;
-    case 'close':
+    case 'shutdown':
       await db.close();
       return null;
   }

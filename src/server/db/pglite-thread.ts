@@ -18,7 +18,7 @@ export type ThreadRequest =
   | { id: number; kind: 'begin' }
   | { id: number; kind: 'end'; tx: number; commit: boolean }
   | { id: number; kind: 'listen' | 'unlisten'; channel: string }
-  | { id: number; kind: 'close' };
+  | { id: number; kind: 'shutdown' };
 
 /** What the worker answers: one message per request, by its id; a notification has no id. */
 export type ThreadAnswer = { id: number; result: unknown } | { id: number; error: ThreadError } | { notify: string; payload: string } | { ready: true };
@@ -180,7 +180,7 @@ export async function openPgliteThread(options: ThreadOptions): Promise<PgliteTh
       };
     },
     async close() {
-      if (!port.failed) await port.ask({ kind: 'close' }).catch(() => undefined);
+      if (!port.failed) await port.ask({ kind: 'shutdown' }).catch(() => undefined);
       await port.worker.terminate();
     },
   };
