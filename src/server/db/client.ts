@@ -556,6 +556,35 @@ async function openPgliteClient(inWorker: boolean, dir?: string, startParams?: s
   return client;
 }
 
+/** openDatabase on a PostgreSQL server of dataDir's own (embedded-postgres.ts), stopped when the database is closed; the folder is locked as PGlite's is. */
+async function openEmbeddedPostgres(opts: Parameters<typeof openDatabase>[0]): Promise<Database> {
+  if (!opts.dataDir) throw new Error('dataDir is required for an embedded PostgreSQL server');
+  const { startEmbeddedPostgres } = await import('./embedded-postgres.ts');
+  const lock = await lockDataDir(opts.dataDir, opts.lock);
+  let server: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
+  try {
+    server = await startEmbeddedPostgres(opts.dataDir);
+    const database = await openDatabase({ ...opts, url: server.url });
+    const running = server;
+    return {
+      ...database,
+      markStopping: () => lock.markStopping(),
+      close: async () => {
+        try {
+          await database.close();
+          await running.stop();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (err) {
+    await server?.stop().catch(() => undefined);
+    lock.release();
+    throw err;
+  }
+}
+
 /**
  * `lock`: for an on-disk PGlite, how to wait for a process that is stopping on the same folder (the
  * folder is always locked; see data-dir-lock.ts). PostgreSQL is shared by design and takes no lock.
@@ -568,7 +597,10 @@ export async function openDatabase(opts: {
   migrated?: boolean;
   /** PGlite only: 'worker' runs its engine in a worker thread (decision 173, a prototype); default PGLITE_THREAD, else this thread. */
   thread?: string;
+  /** Without a url: 'postgres' starts a PostgreSQL server in dataDir (decision 173, a prototype); default EMBEDDED_DB, else PGlite. */
+  embedded?: string;
 }): Promise<Database> {
+  if (!opts.url && !opts.memory && (opts.embedded ?? process.env.EMBEDDED_DB) === 'postgres') return openEmbeddedPostgres({ ...opts, embedded: 'no' });
   if (opts.url) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
