@@ -78,7 +78,11 @@ export async function buildServer(why = 'build') {
   fs.rmSync(out, { recursive: true, force: true });
   await build({
     absWorkingDir: ROOT,
-    entryPoints: { main: 'src/server/main.ts', 'upload-worker': 'src/server/files/upload-worker.ts' },
+    entryPoints: {
+      main: 'src/server/main.ts',
+      'upload-worker': 'src/server/files/upload-worker.ts',
+      'pglite-thread-worker': 'src/server/db/pglite-thread-worker.ts',
+    },
     outdir: out,
     bundle: true,
     packages: 'external',

@@ -538,11 +538,69 @@ async function migrateAlone(pg: { Client: typeof import('pg').Client }, url: str
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
+type PgliteClient = import('@electric-sql/pglite').PGlite;
+/**
+ * A PGlite client in `dir` (in memory without one). `inWorker` (PGLITE_THREAD=worker): the engine in a
+ * worker thread behind a message port (decision 173, a prototype); its client answers what drizzle
+ * and pgliteListener call (query, transaction, listen, close).
+ */
+async function openPgliteClient(inWorker: boolean, dir?: string, startParams?: string[]): Promise<PgliteClient> {
+  if (inWorker) {
+    const { openPgliteThread } = await import('./pglite-thread.ts');
+    return (await openPgliteThread({ dataDir: dir, startParams, textTypes: DRIZZLE_TEXT_TYPES })) as unknown as PgliteClient;
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const options = { parsers: textParsers, extensions: await pgliteExtensions(), ...(startParams ? { startParams } : {}) };
+  const client = sharingParsers(dir ? new PGlite(dir, options) : new PGlite(options));
+  await client.waitReady;
+  return client;
+}
+
+/** openDatabase on a PostgreSQL server of dataDir's own (embedded-postgres.ts), stopped when the database is closed; the folder is locked as PGlite's is. */
+async function openEmbeddedPostgres(opts: Parameters<typeof openDatabase>[0]): Promise<Database> {
+  if (!opts.dataDir) throw new Error('dataDir is required for an embedded PostgreSQL server');
+  const { startEmbeddedPostgres } = await import('./embedded-postgres.ts');
+  const lock = await lockDataDir(opts.dataDir, opts.lock);
+  let server: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
+  try {
+    server = await startEmbeddedPostgres(opts.dataDir);
+    const database = await openDatabase({ ...opts, url: server.url });
+    const running = server;
+    return {
+      ...database,
+      markStopping: () => lock.markStopping(),
+      close: async () => {
+        try {
+          await database.close();
+          await running.stop();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (err) {
+    await server?.stop().catch(() => undefined);
+    lock.release();
+    throw err;
+  }
+}
+
 /**
  * `lock`: for an on-disk PGlite, how to wait for a process that is stopping on the same folder (the
  * folder is always locked; see data-dir-lock.ts). PostgreSQL is shared by design and takes no lock.
  */
-export async function openDatabase(opts: { url?: string; dataDir?: string; memory?: boolean; lock?: LockOptions; migrated?: boolean }): Promise<Database> {
+export async function openDatabase(opts: {
+  url?: string;
+  dataDir?: string;
+  memory?: boolean;
+  lock?: LockOptions;
+  migrated?: boolean;
+  /** PGlite only: 'worker' runs its engine in a worker thread (decision 173, a prototype); default PGLITE_THREAD, else this thread. */
+  thread?: string;
+  /** Without a url: 'postgres' starts a PostgreSQL server in dataDir (decision 173, a prototype); default EMBEDDED_DB, else PGlite. */
+  embedded?: string;
+}): Promise<Database> {
+  if (!opts.url && !opts.memory && (opts.embedded ?? process.env.EMBEDDED_DB) === 'postgres') return openEmbeddedPostgres({ ...opts, embedded: 'no' });
   if (opts.url) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -570,12 +628,11 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const extensions = await pgliteExtensions();
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
+  const openClient = (dir?: string, startParams?: string[]) => openPgliteClient((opts.thread ?? process.env.PGLITE_THREAD) === 'worker', dir, startParams);
   if (opts.memory) {
-    const client = sharingParsers(new PGlite({ parsers: textParsers, extensions }));
-    await client.waitReady;
+    const client = await openClient();
     const db = drizzle(client);
     await migrate(db, { migrationsFolder });
     Object.assign(db, { [listener]: pgliteListener(client) });
@@ -586,12 +643,9 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; memor
   fs.mkdirSync(dir, { recursive: true });
   const lock = await lockDataDir(opts.dataDir, opts.lock);
   // The folder is released only once PGlite has closed it (or when the process is gone).
-  let client: InstanceType<typeof PGlite> | undefined;
+  let client: PgliteClient | undefined;
   try {
-    client = sharingParsers(
-      new PGlite(dir, { parsers: textParsers, extensions, startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] }),
-    );
-    await client.waitReady;
+    client = await openClient(dir, [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`]);
     const db = drizzle(client);
     await migrate(db, { migrationsFolder });
     Object.assign(db, { [listener]: pgliteListener(client) });
