@@ -497,6 +497,8 @@ function groupBy<T>(list: T[], key: (t: T) => string): Map<string, T[]> {
 // BARE_OP_UID set): the bench's tracking uploads on PostgreSQL, whose app server is a process of its
 // own too, so neither works in the bench's heap. Prints its address.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // SIGTERM ends it by exit, so a CPU profile (--cpu-prof) is written.
+  process.on('SIGTERM', () => process.exit(0));
   const db = await bareDb({ url: process.env.BARE_DATABASE_URL! });
   const { base } = await startBare(db, Number(process.env.BARE_OP_UID), () => undefined);
   console.log(`bare routes: ${base}`);

@@ -1216,9 +1216,13 @@ async function benchTrackingImport(
   fs.rmSync(uploadLog, { force: true });
 }
 
-/** bench-bare.ts as a process of its own on `databaseUrl` (V8 heap capped as the app server's). */
+/**
+ * bench-bare.ts as a process of its own on `databaseUrl` (V8 heap capped as the app server's); with
+ * BENCH_CPU_PROFILE, its profiles are written there when it exits, as the app server's.
+ */
 async function startBareProcess(databaseUrl: string, opUid: number): Promise<{ base: string; pid: number; stop(): void }> {
-  const child = spawn(process.execPath, ['--max-old-space-size=384', '--import', 'tsx', 'scripts/bench-bare.ts'], {
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
+  const child = spawn(process.execPath, ['--max-old-space-size=384', ...profile, '--import', 'tsx', 'scripts/bench-bare.ts'], {
     env: { ...process.env, BARE_DATABASE_URL: databaseUrl, BARE_OP_UID: String(opUid) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
