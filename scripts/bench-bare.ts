@@ -13,6 +13,8 @@ type Query = <T = Row>(text: string, params?: unknown[]) => Promise<T[]>;
 /** The database as the bare routes use it: plain queries and a transaction. */
 export interface BareDb {
   query: Query;
+  /** A named statement (node-postgres's `{ name, text, values }`): parsed and planned once per connection, as the app's lookup (decision 142). */
+  prepared: <T = Row>(name: string, text: string, params: unknown[]) => Promise<T[]>;
   transaction<T>(work: (q: Query) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
@@ -26,6 +28,7 @@ export async function bareDb(target: { url: string } | { pglite: unknown }): Pro
     const query: Query = async (text, params) => (await pool.query(text, params)).rows;
     return {
       query,
+      prepared: async <T = Row>(name: string, text: string, values: unknown[]) => (await pool.query({ name, text, values })).rows as T[],
       async transaction(work) {
         const client = await pool.connect();
         try {
@@ -46,7 +49,12 @@ export async function bareDb(target: { url: string } | { pglite: unknown }): Pro
   type Q = { query(text: string, params?: unknown[]): Promise<{ rows: Row[] }> };
   const client = target.pglite as Q & { transaction<T>(f: (tx: Q) => Promise<T>): Promise<T> };
   const on = (c: Q): Query => (async (text: string, params?: unknown[]) => (await c.query(text, params)).rows) as Query;
-  return { query: on(client), transaction: (work) => client.transaction((tx) => work(on(tx))), close: async () => undefined };
+  return {
+    query: on(client),
+    prepared: <T = Row>(_name: string, text: string, params: unknown[]) => on(client)<T>(text, params),
+    transaction: (work) => client.transaction((tx) => work(on(tx))),
+    close: async () => undefined,
+  };
 }
 
 /** A scan row as the app answers it (receiving/scan-service.ts scanOut). */
@@ -270,37 +278,22 @@ export async function startBare(db: BareDb, opUid: number, onResponse: (ms: numb
 
   app.get('/bare/tracking/:id/list', async (req) => {
     const id = (req.params as { id: string }).id;
-    const rows = await db.query(ROWS_OF_TRACKING, [id]);
+    const rows = await db.prepared('bare_rows_of_tracking', ROWS_OF_TRACKING, [id]);
     const upcs = { recorded: new Set<string>(), contested: new Set<string>() };
     if (rows.some((r) => r.status === 'unmatch'))
-      for (const r of await db.query<{ upc: string; '?column?': boolean | null }>(RECORDED_UPCS, [CONTESTED_MESSAGE, id, 'deleted'])) {
+      for (const r of await db.prepared<{ upc: string; '?column?': boolean | null }>('bare_recorded_upcs', RECORDED_UPCS, [CONTESTED_MESSAGE, id, 'deleted'])) {
         upcs.recorded.add(r.upc);
         if (r['?column?']) upcs.contested.add(r.upc);
       }
     return { code: 'A00000', msg: '', data: { isExist: rows.length > 0, scanTrackingList: rows.map((r) => scanOut(r, upcs)) } };
   });
 
+  const scans = new BareScanBatcher(db, opUid);
   app.post('/bare/tracking/:id/create', async (req) => {
     const id = (req.params as { id: string }).id;
     const notify = (req.query as { notify?: string }).notify === '1';
     const lines = (req.body as { items: { upc: string; count: number; itemId: number }[] }).items;
-    const rows = await db.transaction(async (q) => {
-      await q(`select pg_advisory_xact_lock(hashtextextended($1, 0))`, [`tracking:${id}`]);
-      const { rows, records } = await readTrackings(q, [id]);
-      const items = await q<{ id: number; item_name: string }>(`select id, item_name from items where id = any($1::int[])`, [lines.map((l) => l.itemId)]);
-      const name = new Map(items.map((i) => [i.id, i.item_name]));
-      const now = new Date().toISOString();
-      const plan = planScan(
-        rows,
-        records,
-        lines.map((l) => ({ upc: l.upc, count: l.count, itemId: l.itemId, itemName: name.get(l.itemId) ?? '' })),
-        opUid,
-        now,
-      );
-      await writePlan(q, plan, opUid, 'scan', notify);
-      const changed = new Map(plan.scans.map((s) => [s.after.id, s.after]));
-      return [...rows.map((r) => changed.get(r.id) ?? r), ...plan.scans.filter((s) => !s.before).map((s) => s.after)];
-    });
+    const rows = await scans.submit({ trackingId: id, lines, notify });
     return { code: 'A00000', msg: '创建成功', data: { opStatus: 'succ', msg: '创建成功', scanTrackingList: rows.map((r) => scanOut(r)) } };
   });
 
@@ -383,6 +376,106 @@ export async function startBare(db: BareDb, opUid: number, onResponse: (ms: numb
   return { app, base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}` };
 }
 
+interface BareScan {
+  trackingId: string;
+  lines: { upc: string; count: number; itemId: number }[];
+  notify: boolean;
+}
+
+/**
+ * The bare matched scan's batching, as the app's ScanBatcher (receiving/scan-batcher.ts) batches
+ * scans: at most 32 scans of distinct tracking ids a transaction, 2 transactions at once; a scan
+ * arriving while both are being written waits for the next batch. A batch is one transaction of the
+ * bare scan's statements for all its scans: begin, the tracking locks (one statement), the reads
+ * (rows, records with their tasks locked, the items), the writes (scan rows, records, tasks, audit
+ * entries: one statement each kind), commit. Without its retry of a failed batch scan by scan.
+ */
+class BareScanBatcher {
+  private queue: { scan: BareScan; resolve(rows: Row[]): void; reject(err: unknown): void }[] = [];
+  private busy = new Set<string>();
+  private running = 0;
+
+  constructor(
+    private db: BareDb,
+    private opUid: number,
+    private maxBatch = 32,
+    private parallel = 2,
+  ) {}
+
+  submit(scan: BareScan): Promise<Row[]> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ scan, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump() {
+    while (this.running < this.parallel && this.queue.length) {
+      const batch: typeof this.queue = [];
+      const rest: typeof this.queue = [];
+      const ids = new Set<string>();
+      for (const w of this.queue) {
+        const t = w.scan.trackingId;
+        if (batch.length < this.maxBatch && !ids.has(t) && !this.busy.has(t)) batch.push(w);
+        else rest.push(w);
+        ids.add(t);
+      }
+      this.queue = rest;
+      if (!batch.length) return;
+      this.running++;
+      for (const w of batch) this.busy.add(w.scan.trackingId);
+      void this.write(batch.map((w) => w.scan))
+        .then(
+          (rows) => batch.forEach((w, i) => w.resolve(rows[i]!)),
+          (err: unknown) => batch.forEach((w) => w.reject(err)),
+        )
+        .finally(() => {
+          for (const w of batch) this.busy.delete(w.scan.trackingId);
+          this.running--;
+          this.pump();
+        });
+    }
+  }
+
+  /** One transaction for the batch; answers each scan's tracking rows after it. */
+  private write(batch: BareScan[]): Promise<Row[][]> {
+    const opUid = this.opUid;
+    return this.db.transaction(async (q) => {
+      const ids = batch.map((s) => s.trackingId);
+      await q(`select pg_advisory_xact_lock(hashtextextended('tracking:' || t, 0)) from unnest($1::text[]) as t order by t`, [ids]);
+      const { rows, records } = await readTrackings(q, ids);
+      const items = await q<{ id: number; item_name: string }>(`select id, item_name from items where id = any($1::int[])`, [
+        [...new Set(batch.flatMap((s) => s.lines.map((l) => l.itemId)))],
+      ]);
+      const name = new Map(items.map((i) => [i.id, i.item_name]));
+      const rowsOf = groupBy(rows, (r) => r.tracking_id as string);
+      const recordsOf = groupBy(records, (r) => r.tracking_id as string);
+      const now = new Date().toISOString();
+      const plans = batch.map((s) =>
+        planScan(
+          rowsOf.get(s.trackingId) ?? [],
+          recordsOf.get(s.trackingId) ?? [],
+          s.lines.map((l) => ({ upc: l.upc, count: l.count, itemId: l.itemId, itemName: name.get(l.itemId) ?? '' })),
+          opUid,
+          now,
+        ),
+      );
+      await writePlan(
+        q,
+        { scans: plans.flatMap((p) => p.scans), recordChanges: plans.flatMap((p) => p.recordChanges), taskChanges: plans.flatMap((p) => p.taskChanges) },
+        opUid,
+        'scan',
+        batch.some((s) => s.notify),
+      );
+      return batch.map((s, i) => {
+        const changed = new Map(plans[i]!.scans.map((x) => [x.after.id, x.after]));
+        const before = rowsOf.get(s.trackingId) ?? [];
+        return [...before.map((r) => changed.get(r.id) ?? r), ...plans[i]!.scans.filter((x) => !x.before).map((x) => x.after)];
+      });
+    });
+  }
+}
+
 /** Where an upload's time went, for the bench's line. */
 const phases = (ms: Record<string, number>) =>
   Object.entries(ms)
@@ -404,6 +497,8 @@ function groupBy<T>(list: T[], key: (t: T) => string): Map<string, T[]> {
 // BARE_OP_UID set): the bench's tracking uploads on PostgreSQL, whose app server is a process of its
 // own too, so neither works in the bench's heap. Prints its address.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // SIGTERM ends it by exit, so a CPU profile (--cpu-prof) is written.
+  process.on('SIGTERM', () => process.exit(0));
   const db = await bareDb({ url: process.env.BARE_DATABASE_URL! });
   const { base } = await startBare(db, Number(process.env.BARE_OP_UID), () => undefined);
   console.log(`bare routes: ${base}`);

@@ -283,6 +283,19 @@ function serverThreadCpuMs(): number {
 }
 
 /**
+ * CPU time (ms, 10 ms ticks) of process `pid` so far, all its threads (/proc/<pid>/stat utime +
+ * stime): the server's event loop, its garbage collector's helpers, libuv's pool, pino's writes.
+ */
+function processCpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
  * Statements sent to PostgreSQL by this process so far (node-postgres's Client#query, which the app's
  * pools and the bare routes' share): a round trip per statement, the cost that dominates on 2 cores.
  */
@@ -296,8 +309,28 @@ let statementsSent = 0;
   };
 }
 
-/** Drives `specs` once and collects what the servers' hooks recorded meanwhile. */
-async function runSpecs(specs: RequestSpec[]): Promise<Run> {
+/**
+ * Drives `specs` once and collects what the servers' hooks recorded meanwhile. `pid`: the server is
+ * that process (a process of its own): its CPU is the whole process's (processCpuMs), and no server
+ * times are recorded.
+ */
+async function runSpecs(specs: RequestSpec[], pid?: number): Promise<Run> {
+  if (pid !== undefined) {
+    const cpu0 = processCpuMs(pid);
+    const out = await drive(specs);
+    const cpuMs = processCpuMs(pid) - cpu0;
+    return {
+      processCpuMs: cpuMs,
+      statements: 0,
+      requests: specs.length,
+      seconds: out.seconds,
+      client: out.latencies,
+      server: [],
+      failures: out.failures,
+      firstFailure: out.firstFailure,
+      cpuMs,
+    };
+  }
   serverTimes = [];
   const cpu = serverThreadCpuMs();
   const all0 = process.cpuUsage();
@@ -339,11 +372,15 @@ function report(name: string, run: Run, target?: { p95: number }) {
   const serverP95 = pctOf(server, 95);
   const inServer = (server.reduce((a, b) => a + b, 0) / server.length / 1000) * rate(run);
   // A scenario whose requests failed measured something else: it never meets its target.
-  const verdict = target
-    ? `  target p95 <= ${target.p95} ms: ${run.failures ? 'NOT measured (requests failed)' : serverP95 <= target.p95 ? 'met' : 'NOT met'}`
-    : '';
+  const verdict =
+    target && run.server.length
+      ? `  target p95 <= ${target.p95} ms: ${run.failures ? 'NOT measured (requests failed)' : serverP95 <= target.p95 ? 'met' : 'NOT met'}`
+      : '';
+  const own = run.server.length
+    ? `server p95 ${serverP95.toFixed(1)} ms (${inServer.toFixed(1)} in the server; its thread ${((run.cpuMs / run.requests) * 1000).toFixed(0)} µs CPU/req`
+    : `(a process of its own: ${((run.cpuMs / run.requests) * 1000).toFixed(0)} µs CPU/req, all its threads`;
   console.log(
-    `${name.padEnd(40)} ${String(run.requests).padStart(6)} req ${rate(run).toFixed(0).padStart(6)} req/s  client p50 ${pctOf(client, 50).toFixed(1)} / p99 ${pctOf(client, 99).toFixed(1)} ms  server p95 ${serverP95.toFixed(1)} ms (${inServer.toFixed(1)} in the server; its thread ${((run.cpuMs / run.requests) * 1000).toFixed(0)} µs CPU/req${run.statements ? `, ${(run.statements / run.requests).toFixed(2)} statements/req` : ''})${verdict}${run.failures ? `  (${run.failures} failed: ${run.firstFailure})` : ''}`,
+    `${name.padEnd(40)} ${String(run.requests).padStart(6)} req ${rate(run).toFixed(0).padStart(6)} req/s  client p50 ${pctOf(client, 50).toFixed(1)} / p99 ${pctOf(client, 99).toFixed(1)} ms  ${own}${run.statements ? `, ${(run.statements / run.requests).toFixed(2)} statements/req` : ''})${verdict}${run.failures ? `  (${run.failures} failed: ${run.firstFailure})` : ''}`,
   );
 }
 
@@ -395,7 +432,16 @@ async function compare(
   name: string,
   app: RequestSpec[],
   bare: RequestSpec[],
-  opts: { target?: { p95: number }; warmApp?: RequestSpec[]; warmBare?: RequestSpec[]; limit?: string; ratio?: [string, string]; ratioTarget?: boolean } = {},
+  opts: {
+    target?: { p95: number };
+    warmApp?: RequestSpec[];
+    warmBare?: RequestSpec[];
+    limit?: string;
+    ratio?: [string, string];
+    ratioTarget?: boolean;
+    /** The servers' processes, where each is one of its own: its whole process's CPU is counted. */
+    pids?: { app: number; bare: number };
+  } = {},
 ) {
   if (opts.warmApp?.length) await drive(opts.warmApp);
   if (opts.warmBare?.length) await drive(opts.warmBare);
@@ -404,7 +450,7 @@ async function compare(
   for (let r = 0; r < ROUNDS; r++) {
     for (const side of r % 2 === 0 ? (['app', 'bare'] as const) : (['bare', 'app'] as const)) {
       const profile = PROFILE_DIR && r === 0 ? await startProfile() : null;
-      runs[side].push(await runSpecs(part(side === 'app' ? app : bare, r)));
+      runs[side].push(await runSpecs(part(side === 'app' ? app : bare, r), opts.pids?.[side]));
       await profile?.(side === 'app' ? name : `${name} bare`);
     }
   }
@@ -553,14 +599,30 @@ async function benchReceiving(
     database.driver === 'pg' ? { url: process.env.BENCH_DATABASE_URL! } : { pglite: (database.db as unknown as { $client: unknown }).$client },
   );
   const bare = await startBare(bareDatabase, adminId, (ms) => serverTimes.push(ms));
+  // On PostgreSQL the ratios' app and bare routes are processes of their own, the app as `npm start`
+  // runs it (built; its log at BENCH_LOG_LEVEL, info, written to a file as `npm start > file` does),
+  // so each one's CPU is its whole process's (all threads, /proc/<pid>/stat), the log's writing
+  // included. On PGlite (one process per database) both run in this process: the server thread's CPU.
+  const logFile = path.join(os.tmpdir(), `ph-bench-log-${process.pid}.ndjson`);
+  const own =
+    database.driver === 'pg'
+      ? {
+          app: await startServerProcess(process.env.BENCH_DATABASE_URL!, { profile: true, logFile }),
+          bare: await startBareProcess(process.env.BENCH_DATABASE_URL!, adminId),
+        }
+      : null;
+  const pids = own ? { app: own.app.pid, bare: own.bare.pid } : undefined;
+  const appBase = own?.app.base ?? base;
+  const bareBase = own?.bare.base ?? bare.base;
   const trackingIds = Array.from({ length: REQUESTS + WARMUP }, tracking);
   const lookup = (at: string, path: string) => (t: string, i: number) => ({ url: `${at}${path.replace('{id}', t)}`, headers: as(i) });
-  const lookups = trackingIds.map(lookup(base, '/api/scan/admin/tracking/{id}/list'));
-  const bareLookups = trackingIds.map(lookup(bare.base, '/bare/tracking/{id}/list'));
+  const lookups = trackingIds.map(lookup(appBase, '/api/scan/admin/tracking/{id}/list'));
+  const bareLookups = trackingIds.map(lookup(bareBase, '/bare/tracking/{id}/list'));
   await compare('GET /api/scan/admin/tracking/{id}/list', lookups.slice(WARMUP), bareLookups.slice(WARMUP), {
     target: { p95: 15 },
     warmApp: lookups.slice(0, WARMUP),
     warmBare: bareLookups.slice(0, WARMUP),
+    pids,
   });
   // A scan create, measured for two kinds of parcel, each scanned once:
   // - new parcels (nobody recorded them: the row is stored unmatch, no task concerned);
@@ -582,7 +644,7 @@ async function benchReceiving(
       headers: { ...as(i), 'content-type': 'application/json' },
       body: JSON.stringify({ items: [{ ...line, count: 1 }] }),
     });
-  const appCreate = createSpec(base, '/api/scan/admin/tracking/{id}/create');
+  const appCreate = createSpec(appBase, '/api/scan/admin/tracking/{id}/create');
   if (all) {
     const fresh = many(REQUESTS + WARMUP, (i) => {
       const item = world.items[rnd(world.items.length)]!;
@@ -592,7 +654,7 @@ async function benchReceiving(
   }
   const half = (k: 0 | 1) => announced.filter((_, i) => i % 2 === k);
   const recorded = half(0).map((a, i) => appCreate(i, a.trackingId, { upc: a.upc, itemId: a.itemId }));
-  const bareCreate = createSpec(bare.base, '/bare/tracking/{id}/create');
+  const bareCreate = createSpec(bareBase, '/bare/tracking/{id}/create');
   const bareRecorded = half(1).map((a, i) => bareCreate(i, a.trackingId, { upc: a.upc, itemId: a.itemId }));
   // A small world (PGlite's default scale) announces fewer parcels than a full warm-up takes: the measured requests keep their number, the warm-up gets the rest.
   const recordedWarmup = Math.max(0, Math.min(WARMUP, recorded.length - REQUESTS, bareRecorded.length - REQUESTS));
@@ -600,19 +662,29 @@ async function benchReceiving(
     target: { p95: 15 },
     warmApp: recorded.slice(0, recordedWarmup),
     warmBare: bareRecorded.slice(0, recordedWarmup),
+    pids,
   });
   // The live announcement's cost (live/publish.ts: a NOTIFY with each write, heard by the app's
   // LISTEN in this process): the bare matched scan with it and without it, on parcels not scanned yet.
   const more = await announcedParcels(2 * REQUESTS);
-  const bareWith = createSpec(bare.base, '/bare/tracking/{id}/create?notify=1');
+  const bareWith = createSpec(bareBase, '/bare/tracking/{id}/create?notify=1');
   if (more.length >= 200) {
     await compare(
       'bare matched scan, live announcement',
       more.filter((_, i) => i % 2 === 0).map((a, i) => bareWith(i, a.trackingId, { upc: a.upc, itemId: a.itemId })),
       more.filter((_, i) => i % 2 === 1).map((a, i) => bareCreate(i, a.trackingId, { upc: a.upc, itemId: a.itemId })),
-      { limit: 'the same without it', ratio: ['with', 'without'], ratioTarget: false },
+      { limit: 'the same without it', ratio: ['with', 'without'], ratioTarget: false, pids: pids && { app: pids.bare, bare: pids.bare } },
     );
   } else console.log(`${'bare matched scan, live announcement'.padEnd(40)} not measured: ${more.length} announced parcels left (BENCH_SCALE)`);
+  if (own) {
+    await own.app.stop();
+    own.bare.stop();
+    const log = fs.readFileSync(logFile, 'utf8');
+    console.log(
+      `${"  the app process's log".padEnd(40)} ${log.split('\n').filter((l) => l.includes('"request completed"')).length} request lines, ${(log.length / 1024).toFixed(0)} KB`,
+    );
+    fs.rmSync(logFile, { force: true });
+  }
   // What each upload wrote (audit entries by entity since the last call): the app's and the bare route's writes compared.
   let mark = 0;
   const audited = async () => {
@@ -971,7 +1043,7 @@ function startCommand(): { env: Record<string, string>; flags: string[]; script:
  */
 async function startServerProcess(
   databaseUrl: string | undefined,
-  opts: { dataDir?: string; profile?: boolean; env?: Record<string, string> } = {},
+  opts: { dataDir?: string; profile?: boolean; env?: Record<string, string>; logFile?: string } = {},
 ): Promise<{ base: string; pid: number; stop(): Promise<void> }> {
   // PGlite (no databaseUrl): the database is the folder given, which the bench has closed.
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'ph-bench-server-'));
@@ -989,26 +1061,44 @@ async function startServerProcess(
     DATA_DIR: dataDir,
     SKIP_WEB_BUILD: '1',
     LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? 'warn',
+    ...(opts.logFile ? { LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info' } : {}),
   };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
+  // `logFile`: its output (the log included) written to that file, as `npm start > file` writes it;
+  // else a pipe this process reads.
+  const logFd = opts.logFile ? fs.openSync(opts.logFile, 'a') : undefined;
   const child = spawn(
     process.execPath,
     [...start.flags, ...profile, ...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []), start.script],
     {
       env,
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', logFd ?? 'pipe', 'inherit'],
     },
   );
+  if (logFd !== undefined) fs.closeSync(logFd);
+  const running = (out: string) => /running: http:\/\/localhost:(\d+)/.exec(out)?.[1];
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (process.env.BENCH_SERVER_STDOUT) fs.appendFileSync(process.env.BENCH_SERVER_STDOUT, d);
-      const m = /running: http:\/\/localhost:(\d+)/.exec(out);
-      if (m) resolve(`http://127.0.0.1:${m[1]}`);
-    });
     child.once('exit', (code) => reject(new Error(`the server process ended (${code}): ${out}`)));
+    if (opts.logFile) {
+      const poll = setInterval(() => {
+        out = fs.readFileSync(opts.logFile!, 'utf8');
+        const port = running(out);
+        if (port) {
+          clearInterval(poll);
+          resolve(`http://127.0.0.1:${port}`);
+        }
+      }, 50);
+      child.once('exit', () => clearInterval(poll));
+      return;
+    }
+    child.stdout!.on('data', (d: Buffer) => {
+      if (process.env.BENCH_SERVER_STDOUT) fs.appendFileSync(process.env.BENCH_SERVER_STDOUT, d);
+      out += d.toString();
+      const port = running(out);
+      if (port) resolve(`http://127.0.0.1:${port}`);
+    });
   });
   return {
     base,
@@ -1064,7 +1154,8 @@ async function benchTrackingImport(
     ]);
   const file = workbook(TRACKING_LIMITS.maxRows, 'I', 0);
   globalThis.gc?.();
-  const server = databaseUrl ? await startServerProcess(databaseUrl, { profile: true }) : null;
+  const uploadLog = path.join(os.tmpdir(), `ph-bench-upload-log-${process.pid}.ndjson`);
+  const server = databaseUrl ? await startServerProcess(databaseUrl, { profile: true, logFile: uploadLog }) : null;
   // A server that has been running has compiled its upload and matching code (see measure): a
   // 10,000-row file of other parcels is imported and confirmed first, not counted (a fresh process
   // runs the first slices in V8's interpreter).
@@ -1087,8 +1178,12 @@ async function benchTrackingImport(
   for (const mode of ['import', 'confirm'] as const) await postRaw(`${uploadBase}/bare/upload/${mode}`, bareWarm);
   await audited();
   const seconds = { app: {} as Record<string, number>, bare: {} as Record<string, number> };
+  // The whole server process's CPU (ms) during each upload, where it is a process of its own.
+  const cpu = { app: {} as Record<string, number>, bare: {} as Record<string, number> };
   const appUpload = async (mode: 'import' | 'confirm') => {
+    const cpu0 = server ? processCpuMs(server.pid) : NaN;
     const r = await postWorkbook(`${server?.base ?? base}/api/scan/admin/excel/upload/${mode}`, auth, file, server?.pid);
+    cpu.app[mode] = server ? processCpuMs(server.pid) - cpu0 : NaN;
     seconds.app[mode] = r.ok ? r.seconds : NaN;
     const verdict = `target <= 15 s and < 500 MB: ${r.seconds <= 15 && r.peakMb < 500 ? 'met' : 'NOT met'}`;
     console.log(
@@ -1096,7 +1191,9 @@ async function benchTrackingImport(
     );
   };
   const bareUpload = async (mode: 'import' | 'confirm') => {
+    const cpu0 = bareServer ? processCpuMs(bareServer.pid) : NaN;
     const r = await postRaw(`${uploadBase}/bare/upload/${mode}`, bareFile);
+    cpu.bare[mode] = bareServer ? processCpuMs(bareServer.pid) - cpu0 : NaN;
     seconds.bare[mode] = r.ok ? r.seconds : NaN;
     console.log(
       `${`  limit: the bare route (${mode})`.padEnd(40)} ${String(TRACKING_LIMITS.maxRows).padStart(6)} rows ${r.seconds.toFixed(1).padStart(6)} s  (${r.totals}; ${await audited()})`,
@@ -1105,7 +1202,7 @@ async function benchTrackingImport(
   const ratio = (mode: 'import' | 'confirm') => {
     const r = seconds.bare[mode]! / seconds.app[mode]!;
     console.log(
-      `${''.padEnd(40)} ratio ${mode} bare/app time ${ratioText(r)}  target >= ${RATIO_TARGET}: ${Number.isNaN(r) ? 'NOT measured' : r >= RATIO_TARGET ? 'met' : 'NOT met'}`,
+      `${''.padEnd(40)} ratio ${mode} bare/app time ${ratioText(r)}  target >= ${RATIO_TARGET}: ${Number.isNaN(r) ? 'NOT measured' : r >= RATIO_TARGET ? 'met' : 'NOT met'}${Number.isNaN(cpu.app[mode]!) ? '' : `; process CPU bare/app ${(cpu.bare[mode]! / cpu.app[mode]!).toFixed(2)} (${(cpu.bare[mode]! / 1000).toFixed(1)} s / ${(cpu.app[mode]! / 1000).toFixed(1)} s)`}`,
     );
   };
   await appUpload('import');
@@ -1116,11 +1213,16 @@ async function benchTrackingImport(
   ratio('confirm');
   await server?.stop();
   bareServer?.stop();
+  fs.rmSync(uploadLog, { force: true });
 }
 
-/** bench-bare.ts as a process of its own on `databaseUrl` (V8 heap capped as the app server's). */
-async function startBareProcess(databaseUrl: string, opUid: number): Promise<{ base: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--max-old-space-size=384', '--import', 'tsx', 'scripts/bench-bare.ts'], {
+/**
+ * bench-bare.ts as a process of its own on `databaseUrl` (V8 heap capped as the app server's); with
+ * BENCH_CPU_PROFILE, its profiles are written there when it exits, as the app server's.
+ */
+async function startBareProcess(databaseUrl: string, opUid: number): Promise<{ base: string; pid: number; stop(): void }> {
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
+  const child = spawn(process.execPath, ['--max-old-space-size=384', ...profile, '--import', 'tsx', 'scripts/bench-bare.ts'], {
     env: { ...process.env, BARE_DATABASE_URL: databaseUrl, BARE_OP_UID: String(opUid) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -1133,7 +1235,7 @@ async function startBareProcess(databaseUrl: string, opUid: number): Promise<{ b
     });
     child.once('exit', (code) => reject(new Error(`the bare routes' process ended (${code}): ${out}`)));
   });
-  return { base, stop: () => void child.kill('SIGTERM') };
+  return { base, pid: child.pid!, stop: () => void child.kill('SIGTERM') };
 }
 
 /** Posts a workbook's bytes as the body (the bare upload routes); answers the wall time and the totals. */

@@ -54,15 +54,82 @@ export function responseForLog(reply: { statusCode: number; request?: RequestLik
   return { statusCode: reply.statusCode, op: reply.request ? operationOf(reply.request) : undefined };
 }
 
+/** Bytes of log lines kept before they are written (decision 141): a write per ~13 request lines, not per line. */
+export const LOG_BUFFER_BYTES = 4096;
+/** A quiet server's buffered lines are written within this many ms. */
+export const LOG_FLUSH_MS = 1000;
+/** Lines at this level and above (error, fatal) start their write at once, with what was buffered before them. */
+const WRITTEN_AT_ONCE = 50;
+
+/** The destinations logDestination made: buffered, so the logger writes them out on a timer and on an error line. */
+const bufferedDestinations = new WeakSet<object>();
+
+/**
+ * The log's own destination (`dest`: a file descriptor, stdout by default, or a path): asynchronous
+ * and buffered (pino.destination, sync false), so a request's line costs the request a string
+ * append, not a write (decision 141). Written when LOG_BUFFER_BYTES are buffered, within LOG_FLUSH_MS
+ * ms when there is something to write, at once (asynchronously) after an error line, on stop
+ * (flushLog) and when the process exits, a crash included (pino writes the buffer synchronously on
+ * the process's `exit`). What is lost: the buffer, at most the last second's lines (~LOG_BUFFER_BYTES
+ * under load), when the process is killed (SIGKILL, the stop's watchdog, the OOM killer) or V8 aborts.
+ */
+export function logDestination(dest: number | string = 1) {
+  const stream = pino.destination({ dest, sync: false, minLength: LOG_BUFFER_BYTES });
+  bufferedDestinations.add(stream);
+  return stream;
+}
+
 export function createLogger(level: string, destination?: Writable): Logger {
-  return pino(
+  const stream = destination ?? (logDestination() as unknown as Writable);
+  const buffered = bufferedDestinations.has(stream) ? (stream as unknown as { flush(): void }) : null;
+  let pending = false;
+  const write = () => {
+    pending = false;
+    try {
+      buffered!.flush();
+    } catch {
+      // Closed (the process is ending): its exit wrote what was left.
+    }
+  };
+  const logger = pino(
     {
       level,
       redact: { paths: ['req.headers["x-token"]', 'req.headers.cookie', 'req.headers.authorization'], remove: true },
       serializers: { req: requestForLog, res: responseForLog },
+      ...(buffered
+        ? {
+            hooks: {
+              logMethod(args, method, levelValue) {
+                method.apply(this, args);
+                if (levelValue >= WRITTEN_AT_ONCE) write();
+                else pending = true;
+              },
+            },
+          }
+        : {}),
     },
-    destination,
+    stream,
   );
+  if (buffered) setInterval(() => pending && write(), LOG_FLUSH_MS).unref();
+  return logger;
+}
+
+/** Writes the buffered lines; resolves once written (or after `ms` whatever happens), for a stop. */
+export function flushLog(log: object, ms = 1000): Promise<void> {
+  const { flush } = log as { flush?: (cb: () => void) => void };
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    try {
+      if (typeof flush === 'function') flush.call(log, done);
+      else done();
+    } catch {
+      done();
+    }
+  });
 }
 
 /**
