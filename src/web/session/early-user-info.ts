@@ -4,6 +4,7 @@
 // instead of calling again, once and only for the same token. An answer that is not a user (an
 // expired token, an error) or a failed fetch is not used: the call is made again through the API
 // client, so its session signals and messages are exactly those of a call made the ordinary way.
+import { SUCCESS_CODE } from '../../api/client';
 
 interface EarlyUserInfo {
   token: string;
@@ -27,7 +28,7 @@ export async function takeEarlyUserInfo(
   if (early.token !== token) return null;
   try {
     const body = (await early.answer) as { code?: unknown; data?: unknown } | null;
-    return body && body.code === 'A00000' && body.data ? body.data : null;
+    return body && body.code === SUCCESS_CODE && body.data ? body.data : null;
   } catch {
     return null;
   }
