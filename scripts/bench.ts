@@ -34,6 +34,7 @@ import { growScans, seedGrowthBase, seedOpenTasks, seedReceiving, seedResponsive
 import { bareDb, startBare } from './bench-bare.ts';
 import { benchOutbox, ourOutbox } from './bench-outbox.ts';
 import { backendsCpu } from './bench-cpu.ts';
+import { benchFirstRow } from './bench-firstrow.ts';
 
 /**
  * BENCH_CONCURRENCY: clients at once (16).
@@ -50,7 +51,9 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 10000);
  * and memory of the server as `npm start` runs it: benchStartAndMemory); `ratios` is the part of
  * receiving that measures the app beside its bare routes (the ratio targets) alone; `growth`
  * (benchGrowth, minutes: not in the default set) the hot paths as the tables grow; `outbox`
- * (bench-outbox.ts, not in the default set) mail enqueued in transactions and drained to SMTP.
+ * (bench-outbox.ts, not in the default set) mail enqueued in transactions and drained to SMTP;
+ * `firstrow` (bench-firstrow.ts, not in the default set: needs dist/ and chromium) a cold hard load
+ * of /admin/tracking-list to its first row.
  */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'base,upload,receiving,responsive,start').split(','));
 
@@ -545,6 +548,7 @@ async function main() {
   if (ONLY.has('upload')) await benchPurchasedUpload(base, database.db, hash);
   if (ONLY.has('responsive')) await benchResponsive(database, hash);
   if (ONLY.has('start')) await benchStartAndMemory();
+  if (ONLY.has('firstrow')) await benchFirstRow(startServerProcess);
   if (ONLY.has('receiving') || ONLY.has('ratios')) await benchReceiving(base, database, admins[0]!.id, hash, as, many, ONLY.has('receiving'));
   if (ONLY.has('growth')) await benchGrowth(base, database, admins[0]!.id, hash, as);
   if (ONLY.has('outbox')) {

@@ -15,6 +15,7 @@ import addFormats from 'ajv-formats';
 import type { Config } from './config.ts';
 import { listOperations, loadSpec, type Operation } from './contract.ts';
 import { isLoginPage, LOGIN_PAGE_FILE } from './login-page.ts';
+import { loadWebPage, pickEncoding, type PageVariant, type WebPage } from './web-page.ts';
 import { databaseUrlOf, type Db } from './db/client.ts';
 import { startMaintenance } from './db/maintenance.ts';
 import { databaseUnavailable, markDiskFull, unavailableError } from './db/unavailable.ts';
@@ -210,7 +211,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', () => sessions.start());
   app.addHook('onClose', () => Promise.all([ctx.live.stop(), sessions.stop(), ctx.uploads.close(), maintenance?.stop()]).then(() => undefined));
 
-  const headers = securityHeaders({ hstsMaxAge: deps.config.hstsMaxAge });
+  // index.html with each route's preloads; its inline scripts' hashes go in the CSP (decision 174).
+  const webPage = loadWebPage(deps.config.webDir);
+  const headers = securityHeaders({ hstsMaxAge: deps.config.hstsMaxAge, scriptHashes: webPage?.scriptHashes });
   app.addHook('onRequest', (req, reply, done) => {
     reply.headers(headers);
     // API answers carry personal data (user info, cards, withdrawals): no cache may keep them.
@@ -242,7 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  await serveWebApp(app, deps.config.webDir);
+  await serveWebApp(app, deps.config.webDir, webPage);
 
   return app;
 }
@@ -317,13 +320,13 @@ function errorAnswer(db: AppDeps['db']) {
 }
 
 /** The web app's files, robots.txt, and every other path: 404 in the envelope, the login page or the SPA. */
-async function serveWebApp(app: FastifyInstance, webDir: string): Promise<void> {
+async function serveWebApp(app: FastifyInstance, webDir: string, webPage: WebPage | null): Promise<void> {
   // Unknown API paths and missing files (a path ending in an extension, or under /assets/) answer
   // 404 in the envelope; /login is the login page's own html (login.html, decision 131); every
-  // other path is the SPA (history mode). Both pages as the static files are sent: precompressed by
-  // Accept-Encoding, revalidated on each use (staticCacheControl).
-  const indexFile = path.join(webDir, 'index.html');
-  const hasWeb = fs.existsSync(indexFile);
+  // other path is the SPA (history mode): index.html with the preloads of the path's route
+  // (web-page.ts, decision 174). Both pages compressed by Accept-Encoding, revalidated on each use
+  // (staticCacheControl).
+  const hasWeb = webPage !== null;
   const hasLoginPage = fs.existsSync(path.join(webDir, LOGIN_PAGE_FILE));
   if (hasWeb) {
     await app.register(fastifyStatic, {
@@ -342,9 +345,19 @@ async function serveWebApp(app: FastifyInstance, webDir: string): Promise<void> 
     if (!servesWebApp(req.method, req.url)) {
       return reply.status(404).send({ code: Code.notFound, msg: isApiPath(req.url) ? '接口不存在' : '文件不存在' });
     }
-    if (!hasWeb) return reply.status(404).type('text/plain; charset=utf-8').send('The web app is not built: run npm run build.');
-    return reply.sendFile(hasLoginPage && isLoginPage(req.url) ? LOGIN_PAGE_FILE : 'index.html');
+    if (!webPage) return reply.status(404).type('text/plain; charset=utf-8').send('The web app is not built: run npm run build.');
+    if (hasLoginPage && isLoginPage(req.url)) return reply.sendFile(LOGIN_PAGE_FILE);
+    return sendPage(req, reply, webPage.forUrl(req.url));
   });
+}
+
+/** index.html for a path of the app: by Accept-Encoding, revalidated by its ETag (304 when unchanged). */
+function sendPage(req: FastifyRequest, reply: FastifyReply, page: PageVariant) {
+  reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').header('etag', page.etag).type('text/html; charset=utf-8');
+  if (req.headers['if-none-match'] === page.etag) return reply.status(304).send();
+  const encoding = pickEncoding(req.headers['accept-encoding']);
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.send(encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : page.raw);
 }
 
 /**
@@ -407,7 +420,7 @@ function handle(handler: Handler<OpId> | undefined, ctx: Ctx) {
  * on a response that only records them: they are the same for every response (no nonces), and
  * @fastify/helmet rebuilds helmet's middleware on each request (~8 µs CPU a request, decision 036).
  */
-export function securityHeaders(opts: { hstsMaxAge?: number } = {}): Record<string, string> {
+export function securityHeaders(opts: { hstsMaxAge?: number; scriptHashes?: readonly string[] } = {}): Record<string, string> {
   const headers: Record<string, string> = {};
   const res = {
     setHeader: (name: string, value: string) => void (headers[name.toLowerCase()] = String(value)),
@@ -417,7 +430,8 @@ export function securityHeaders(opts: { hstsMaxAge?: number } = {}): Record<stri
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The hashes: index.html's inline scripts (web-page.ts), and no other inline script.
+        scriptSrc: ["'self'", ...(opts.scriptHashes ?? [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         connectSrc: ["'self'"],

@@ -17,6 +17,7 @@ import type { ApiClient } from '../../api/client';
 import { createAppActor } from '../inspect/create-app-actor';
 import { createSessionRef, NO_SESSION, type RunningSession, type SessionRef, type SessionView } from './session-ref';
 import type { TokenStore } from './token-store';
+import { takeEarlyUserInfo } from './early-user-info';
 import { zhApp as zh } from '../i18n/zh-app';
 
 export type SessionLogic = ReturnType<typeof provideSession>;
@@ -37,8 +38,13 @@ const NOTICE_TEXT: Record<SessionNotice, string> = {
   tokenExpired: zh.session.tokenExpired,
 };
 
-/** GET /api/user/info with the token being tried; throws when there is no user to load. */
+/**
+ * GET /api/user/info with the token being tried; throws when there is no user to load. The first
+ * time, the answer of index.html's early call for the same token when it is a user (decision 174).
+ */
 export async function fetchSessionUser(api: ApiClient, token: string): Promise<SessionUser> {
+  const early = await takeEarlyUserInfo(token);
+  if (early) return early as SessionUser;
   const { data } = await api.GET('/api/user/info', { headers: { 'x-token': token }, silent: true });
   const user = data?.data;
   if (!user) throw new Error('user info unavailable');
