@@ -323,7 +323,10 @@ export async function scanKeys(page: Page, code: string, { enter = true } = {}):
       : press({ key: ch, text: ch }),
   );
   if (enter) events.push(...press({ key: 'Enter', text: '\r', code: 'Enter', windowsVirtualKeyCode: 13 }));
-  await Promise.all(events.map((e) => cdp.send('Input.dispatchKeyEvent', e)));
+  // Stamped as a wedge types them, 2 ms apart, whenever the browser gets to them: the page joins a
+  // code's keys by these times, so a busy host delivering them late does not cut the code.
+  const typedAt = Date.now() / 1000;
+  await Promise.all(events.map((e, i) => cdp.send('Input.dispatchKeyEvent', { ...e, timestamp: typedAt + i * 0.002 })));
 }
 
 /** The row of `table` that has a cell reading exactly `text`. */

@@ -4,6 +4,9 @@
 // - once a scanner has ended a code with Enter, only Enter ends a code (a busy page cannot cut it);
 // - a scanner without the suffix is served by SPEC §9's 100 ms debounce, and a timer that fired late
 //   after a stall waits once more; short debounced buffers are stray key presses;
+// - a few characters the silence ended are given back when the scanner's next key was typed within
+//   the debounce of them, by the keys' own timestamps (when they were typed, not when the page got
+//   them): a browser that hands a wedge's keys over late, in two bursts, does not cut a code's head;
 // - focus returns to the hidden input every 100 ms (SPEC §9) unless the clerk types in a real field
 //   or a dialog is open, and keys typed meanwhile on a button or the page are kept;
 // - GS1's FNC1 reaches a keyboard as the control character GS, which a wedge types as Ctrl+] (or as
@@ -82,7 +85,13 @@ export interface ScannerInputOptions {
 }
 
 /** Keys typed on a button or the page while the scanner may have them go into its input (GS included); Enter ends the code. */
-function useKeysTypedElsewhere(ref: RefObject<HTMLInputElement | null>, enabled: boolean, takeAtEnter: () => void, restartDebounce: () => void): void {
+function useKeysTypedElsewhere(
+  ref: RefObject<HTMLInputElement | null>,
+  enabled: boolean,
+  takeAtEnter: () => void,
+  restartDebounce: () => void,
+  keyTyped: (at: number) => void,
+): void {
   useEffect(() => {
     if (!enabled) return;
     // Capture phase: before the focused button sees the key (Enter or Space would press it).
@@ -107,6 +116,7 @@ function useKeysTypedElsewhere(ref: RefObject<HTMLInputElement | null>, enabled:
         takeAtEnter();
       } else if (event.key.length === 1) {
         event.preventDefault();
+        keyTyped(event.timeStamp);
         input.value += event.key;
         restartDebounce();
       } else return;
@@ -114,7 +124,7 @@ function useKeysTypedElsewhere(ref: RefObject<HTMLInputElement | null>, enabled:
     };
     document.addEventListener('keydown', onKeyDown, true);
     return () => document.removeEventListener('keydown', onKeyDown, true);
-  }, [ref, enabled, takeAtEnter, restartDebounce]);
+  }, [ref, enabled, takeAtEnter, restartDebounce, keyTyped]);
 }
 
 /** Focus returns to the scanner input every FOCUS_CHECK_INTERVAL_MS unless the clerk types in a field or a dialog is open. */
@@ -132,6 +142,31 @@ function useFocusReturn(ref: RefObject<HTMLInputElement | null>, enabled: boolea
   }, [ref, enabled]);
 }
 
+/**
+ * The keys' own times: `keyTyped(at)` for a key typed at `at` (its event's timeStamp), before it goes
+ * into the buffer; `drop(text)` for a buffer too short to be a code that the silence ended. An empty
+ * buffer takes the dropped keys back when the next key followed them within the debounce (a stall
+ * between the keys' delivery, not their typing); a later key starts afresh (they were stray).
+ */
+function useDroppedKeys(ref: RefObject<HTMLInputElement | null>) {
+  const lastKeyAt = useRef(Number.NEGATIVE_INFINITY);
+  const dropped = useRef<{ text: string; at: number } | null>(null);
+  const keyTyped = useCallback(
+    (at: number) => {
+      const input = ref.current;
+      const held = dropped.current;
+      dropped.current = null;
+      if (input && held && !input.value && at - held.at <= SCANNER_DEBOUNCE_MS) input.value = held.text;
+      lastKeyAt.current = at;
+    },
+    [ref],
+  );
+  const drop = useCallback((text: string) => {
+    dropped.current = { text, at: lastKeyAt.current };
+  }, []);
+  return { keyTyped, drop };
+}
+
 export function useScannerInput({ onScan, enabled = true, label }: ScannerInputOptions) {
   const ref = useRef<HTMLInputElement | null>(null);
   const onScanRef = useRef(onScan);
@@ -139,18 +174,23 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
     onScanRef.current = onScan;
   });
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const { keyTyped, drop } = useDroppedKeys(ref);
   /** This station's scanner ends its codes with Enter: only Enter ends a code. */
   const enterSuffix = useRef<boolean | null>(null);
   const waitsForEnter = () => (enterSuffix.current ??= rememberedEnterSuffix());
 
-  const take = useCallback((minLength: number) => {
-    clearTimeout(timer.current);
-    const input = ref.current;
-    if (!input) return;
-    const code = input.value.trim();
-    input.value = '';
-    if (code.length >= minLength) onScanRef.current(code);
-  }, []);
+  const take = useCallback(
+    (minLength: number) => {
+      clearTimeout(timer.current);
+      const input = ref.current;
+      if (!input) return;
+      const code = input.value.trim();
+      input.value = '';
+      if (code.length >= minLength) onScanRef.current(code);
+      else if (code) drop(code);
+    },
+    [drop],
+  );
 
   /** A code ended by Enter; a real one (not a stray key) teaches the station that its scanner sends Enter. */
   const takeAtEnter = useCallback(() => {
@@ -186,7 +226,7 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
     arm(0);
   }, [takeWithoutEnter]);
 
-  useKeysTypedElsewhere(ref, enabled, takeAtEnter, restartDebounce);
+  useKeysTypedElsewhere(ref, enabled, takeAtEnter, restartDebounce, keyTyped);
   useFocusReturn(ref, enabled);
 
   const focus = useCallback(() => {
@@ -207,6 +247,7 @@ export function useScannerInput({ onScan, enabled = true, label }: ScannerInputO
     className: 'fixed top-0 -left-[9999px] h-px w-px opacity-0',
     'data-scanner-input': '',
     onKeyDown: (event: KeyboardEvent<HTMLInputElement>) => {
+      if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) keyTyped(event.timeStamp);
       if (event.key !== 'Enter') return;
       event.preventDefault();
       takeAtEnter();

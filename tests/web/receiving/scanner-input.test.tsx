@@ -141,6 +141,33 @@ describe('useScannerInput', () => {
     expect(onScan.mock.calls.slice(1)).toEqual([['1ZA01'], ['1ZA02']]);
   });
 
+  it("a code whose first key the browser hands over alone, the rest 150 ms later, keeps its head: the keys' own times join them", () => {
+    vi.useFakeTimers();
+    const clock = withClock(1000);
+    const onScan = vi.fn();
+    render(<ScannerHost onScan={onScan} />);
+    // A fresh station (no Enter remembered): the silence ends the lone first key, too short for a code.
+    wedge('9', clock.now);
+    clock.tick(150);
+    expect(hidden().value).toBe('');
+    // The rest was typed 10 ms after it and reaches the page now.
+    wedge('400E2E0000000000002', 1010);
+    fireEvent.keyDown(hidden(), { key: 'Enter' });
+    expect(onScan).toHaveBeenCalledExactlyOnceWith('9400E2E0000000000002');
+  });
+
+  it('a stray key the silence dropped stays out of a code typed half a second later', () => {
+    vi.useFakeTimers();
+    const clock = withClock(1000);
+    const onScan = vi.fn();
+    render(<ScannerHost onScan={onScan} />);
+    wedge('7', clock.now);
+    clock.tick(150);
+    wedge('1Z999AA1', clock.now + 350);
+    fireEvent.keyDown(hidden(), { key: 'Enter' });
+    expect(onScan).toHaveBeenCalledExactlyOnceWith('1Z999AA1');
+  });
+
   it('once the scanner has ended a code with Enter, the station waits for Enter: a slow code is not cut, and a new page remembers it', () => {
     vi.useFakeTimers();
     const clock = withClock(1000);
