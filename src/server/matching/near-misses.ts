@@ -26,6 +26,7 @@ import { DELETED_TASK_STATUS, taskDisplayId } from '../../../machines/task.machi
 import { isNearTrackingId, isOneEditApart, NEAR_MIN_LENGTH } from '../../../machines/tracking-id.ts';
 import { rowsOf, type Tx } from '../db/client.ts';
 import { withKeyLookupsOnly } from '../db/matching-store.ts';
+import { noLiveRecord } from '../receiving/unknown-parcels.ts';
 
 /** Suggestions per tracking id: the clerk reads a few, not a list. */
 export const NEAR_PER_KEY = 3;
@@ -67,9 +68,7 @@ const byCloseness = <T extends { oneEdit: boolean; id: number }>(a: T, b: T) => 
 export async function nearRecords(tx: Tx, keys: Iterable<string>, opts: { unrecordedOnly?: boolean } = {}): Promise<Map<string, NearRecord[]>> {
   const found = new Map<string, (NearRecord & { id: number; oneEdit: boolean })[]>();
   for (const q of batches(keys)) {
-    const unrecorded = opts.unrecordedOnly
-      ? sql`where not exists (select 1 from purchased_records r join tasks rt on rt.id = r.task_id where r.tracking_id = q.key and rt.status <> ${DELETED_TASK_STATUS})`
-      : sql``;
+    const unrecorded = opts.unrecordedOnly ? sql`where ${noLiveRecord(sql`q.key`)}` : sql``;
     const rows = await rowsOf<{
       key: string;
       id: number;
@@ -133,7 +132,7 @@ export async function nearArrivals(tx: Tx, keys: Iterable<string>): Promise<Map<
         select q.key, s.id, s.tracking_id as "trackingId"
         from ${q} ${candidates('scan_trackings', seen)}
         join scan_trackings s on s.id = cand.id
-        where not exists (select 1 from purchased_records r join tasks rt on rt.id = r.task_id where r.tracking_id = s.tracking_id and rt.status <> ${DELETED_TASK_STATUS})`),
+        where ${noLiveRecord(sql`s.tracking_id`)}`),
       ),
     );
     for (const r of rows) {

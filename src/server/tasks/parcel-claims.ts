@@ -24,7 +24,7 @@ import { matchTracking } from '../matching/match.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 import { unknownParcelProducts } from '../receiving/unknown-parcels.ts';
 import { applyTaskEvent, lockTask, requireTransition } from './apply-event.ts';
-import { purchasedInputError, refreshTaskTrackingIds, savePurchasedRecord, type PurchasedResult } from './purchased-service.ts';
+import { purchasedInputError, recordedUnits, refreshTaskTrackingIds, savePurchasedRecord, type PurchasedResult } from './purchased-service.ts';
 
 type ParcelClaim = components['schemas']['ParcelClaim'];
 type ParcelClaimPage = components['schemas']['ParcelClaimPage'];
@@ -61,11 +61,7 @@ export async function claimUnknownParcel(tx: Tx, actor: SessionUser, input: Clai
   if (!products.length) throw badRequest(claimMessages.notUnknown);
   const units = products.filter((p) => task.upc !== null && sameProductCode(p.upc, task.upc)).reduce((n, p) => n + p.count, 0);
   if (!units) throw badRequest(claimMessages.otherProduct);
-  const [held] = await tx
-    .select({ n: sql<number>`coalesce(sum(${purchasedRecords.productCount}), 0)::int`.mapWith(Number) })
-    .from(purchasedRecords)
-    .where(eq(purchasedRecords.taskId, task.id));
-  const room = task.count - (held?.n ?? 0);
+  const room = task.count - (await recordedUnits(tx, [task.id])).get(task.id)!;
   const result = await savePurchasedRecord(
     tx,
     actor,

@@ -105,7 +105,7 @@ export async function refreshTaskTrackingIds(tx: Tx, taskIds: number[]) {
 }
 
 /** The units the task's records hold, per task, leaving out the records in `except` (being rewritten). */
-async function recordedUnits(tx: Tx, taskIds: number[], except: number[] = []): Promise<Map<number, number>> {
+export async function recordedUnits(tx: Tx, taskIds: number[], except: number[] = []): Promise<Map<number, number>> {
   const out = new Map(taskIds.map((id) => [id, 0]));
   if (!taskIds.length) return out;
   const rows = await tx
