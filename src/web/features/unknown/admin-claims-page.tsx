@@ -2,11 +2,10 @@
 // record (the claim dialog, the record dialog or an upload), newest first, with the member, task,
 // full tracking id, units and where matching and the task stand. The clerk takes these parcels off
 // the unknown shelf; an admin undoes a wrong claim (confirmed, audited), which the task machine
-// allows until the task is applied for payment (canUndoClaim; the server asks the same). Filters by
+// allows until the task is applied for payment (the answer's `undoable`, the machine's canUndoClaim). Filters by
 // member and tracking id, page and size live in the URL; on a phone each claim is a card.
 import { useMemo, type JSX } from 'react';
 import * as v from 'valibot';
-import { canUndoClaim } from '../../../../machines/task.machine';
 import { PurchasedStatusBadge, TaskStatusBadge } from '../../components/task-status-badges';
 import { idTextClass } from '../../components/tracking-ids';
 import { Button } from '../../components/ui/button';
@@ -114,7 +113,7 @@ function claimColumns(undo: ((claim: ParcelClaim) => Promise<void>) | null) {
             id: 'actions',
             header: C.actions,
             cell: ({ row }) =>
-              canUndoClaim(row.original.taskStatus) ? (
+              row.original.undoable ? (
                 <Button
                   variant="link"
                   aria-label={U.undoNamed(row.original.typedTrackingId ?? row.original.trackingId)}
