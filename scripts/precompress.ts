@@ -18,7 +18,10 @@ export function precompress(): Plugin {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
+    // Also called when the build failed: with no dist/ there is nothing to compress, and reading it
+    // would throw an ENOENT that hides the build's own error.
     closeBundle() {
+      if (!fs.existsSync(outDir)) return;
       for (const file of fs.readdirSync(outDir, { recursive: true, encoding: 'utf8' })) {
         const full = path.join(outDir, file);
         if (!TEXT.test(file) || !fs.statSync(full).isFile()) continue;
