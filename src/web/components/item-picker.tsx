@@ -11,6 +11,7 @@ import { useRouter } from '@tanstack/react-router';
 import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions, Description, Field, Label } from '@headlessui/react';
 import { useEffect, useState, type JSX, type ReactNode } from 'react';
 import { useController, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
+import { ITEM_PICKER_INPUT_CLASS, ITEM_PICKER_LABEL_CLASS } from './item-picker-look';
 import { Spinner } from './ui/button';
 import { StatusBadge } from './ui/status-badge';
 import type { ApiClient } from '../../api/client';
@@ -52,11 +53,6 @@ export interface ItemPickerProps {
   className?: string;
 }
 
-const INPUT_CLASS =
-  'block w-full rounded-md border border-slate-300 bg-white py-1.5 pr-8 pl-3 text-sm text-slate-900 shadow-sm ' +
-  'placeholder:text-slate-500 focus:border-blue-500 focus:outline-2 focus:outline-blue-500/30 ' +
-  'disabled:cursor-not-allowed disabled:bg-slate-100 disabled:text-slate-500 data-invalid:border-red-500';
-
 interface SearchResult {
   query: string;
   items: Item[];
@@ -93,7 +89,7 @@ export function ItemPicker({
 
   return (
     <Field disabled={disabled} className={className}>
-      {label !== null && <Label className="mb-1 block text-sm font-medium text-slate-700">{label}</Label>}
+      {label !== null && <Label className={ITEM_PICKER_LABEL_CLASS}>{label}</Label>}
       <Combobox<Item | null>
         value={selected}
         onChange={pick}
@@ -112,7 +108,7 @@ export function ItemPicker({
             onChange={(e) => setQuery(e.target.value)}
             onBlur={onBlur}
             autoComplete="off"
-            className={INPUT_CLASS}
+            className={ITEM_PICKER_INPUT_CLASS}
           />
           {value !== null && !disabled && (
             <button

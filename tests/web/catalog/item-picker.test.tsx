@@ -11,6 +11,7 @@ import type { ApiClient } from '../../../src/api/client';
 import { Button } from '../../../src/web/components/ui/button';
 import { Form, useValibotForm } from '../../../src/web/components/ui/form';
 import { ItemPicker, ItemPickerField } from '../../../src/web/components/item-picker';
+import { ItemFilterField } from '../../../src/web/components/item-filter-field';
 import type { Item } from '../../../src/web/features/catalog/items';
 import { fakeApiClient, type Routes } from '../support/fake-api';
 import { createCatalogFake, item } from './catalog-fake';
@@ -125,5 +126,29 @@ describe('<ItemPicker>', () => {
     await user.click(screen.getByRole('button', { name: '提交' }));
     await waitFor(() => expect(submitted).toHaveBeenCalled());
     expect(submitted.mock.calls[0]![0]).toEqual({ itemId: 5 });
+  });
+
+  it("a list's product filter: labelled from its first paint, then the picker, bound to the form like ItemPickerField", async () => {
+    const fake = catalog();
+    const schema = v.object({ itemId: v.optional(v.number()) });
+    const submitted = vi.fn();
+    function Harness() {
+      const form = useValibotForm(schema, { defaultValues: { itemId: undefined } });
+      return (
+        <Form form={form} onSubmit={submitted}>
+          <ItemFilterField<v.InferInput<typeof schema>, 'itemId'> name="itemId" label="商品筛选" />
+          <Button type="submit">查询</Button>
+        </Form>
+      );
+    }
+    renderWithApi(Harness, fake.handlers);
+    // Before the picker's code is there, the stand-in already carries the label (the bar does not move).
+    expect(await screen.findByLabelText('商品筛选')).toBeTruthy();
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole('combobox', { name: '商品筛选' }), 'Sony');
+    await user.click(await screen.findByRole('option', { name: /Sony 耳机/ }));
+    await user.click(screen.getByRole('button', { name: '查询' }));
+    await waitFor(() => expect(submitted).toHaveBeenCalled());
+    expect(submitted.mock.calls[0]![0]).toEqual({ itemId: 1 });
   });
 });

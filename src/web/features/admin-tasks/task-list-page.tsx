@@ -21,7 +21,7 @@ import { PageHeader } from '../../components/ui/page';
 import { PagedTable } from '../../components/ui/paged-table';
 import { zh } from '../../i18n/zh';
 import { TASK_STATUSES, taskDisplayId, type TaskStatus } from '../../../../machines/task.machine';
-import { ItemPickerField } from '../../components/item-picker';
+import { ItemFilterField } from '../../components/item-filter-field';
 import type { AppUser, Task, TaskPage } from './admin-tasks-api';
 import { ADMIN_TASK_SIZE_OPTIONS, type TaskListSearch } from './admin-tasks-search';
 import { TaskRowActions } from './task-row-actions';
@@ -236,7 +236,7 @@ function TaskFilters({
     <FilterBar form={form} onSubmit={apply} onReset={onReset} layout="grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-6">
       <SelectField<FilterInput, 'userId', number> name="userId" label={L.userId} options={userOptions(users)} placeholder={L.allUsers} />
       <SelectField<FilterInput, 'taskStatus', TaskStatus> name="taskStatus" label={L.taskStatus} options={STATUS_OPTIONS} placeholder={L.allStatuses} />
-      <ItemPickerField<FilterInput, 'itemId'> name="itemId" label={L.itemId} className="sm:col-span-2" />
+      <ItemFilterField<FilterInput, 'itemId'> name="itemId" label={L.itemId} className="sm:col-span-2" />
       <TextField<FilterInput, 'itemName'> name="itemName" label={L.itemName} type="search" className="sm:col-span-2" />
       <TextField<FilterInput, 'boardId'> name="boardId" label={L.boardId} inputMode="numeric" />
       <TextField<FilterInput, 'boardTaskId'> name="boardTaskId" label={L.boardTaskId} inputMode="numeric" />

@@ -14,7 +14,7 @@ import { FilterBar } from '../../components/ui/filter-bar';
 import { SelectField, TextField, useValibotForm } from '../../components/ui/form';
 import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
-import { ItemPickerField } from '../../components/item-picker';
+import { ItemFilterField } from '../../components/item-filter-field';
 import { LiveBoardStateBadge } from '../../components/board-state-badges';
 import { BOARD_LIST_SIZE_OPTIONS, type BoardListSearch } from './board-list-search';
 import { formatDateTime } from '../../components/ui/format';
@@ -128,7 +128,7 @@ function BoardFilters({ search, onApply, onReset }: { search: BoardListSearch; o
     <FilterBar form={form} onSubmit={apply} onReset={onReset} layout="flex flex-wrap">
       <TextField<FilterInput, 'boardId'> name="boardId" label={t.list.filterBoardId} inputMode="numeric" className="w-32" />
       <TextField<FilterInput, 'boardTaskId'> name="boardTaskId" label={t.list.filterBoardTaskId} inputMode="numeric" className="w-32" />
-      <ItemPickerField<FilterInput, 'itemId'> name="itemId" label={t.list.filterItem} className="w-64" />
+      <ItemFilterField<FilterInput, 'itemId'> name="itemId" label={t.list.filterItem} className="w-64" />
       <SelectField<FilterInput, 'sort', (typeof SORTS)[number]>
         name="sort"
         label={t.list.sort}

@@ -18,7 +18,7 @@ import { TextField, useValibotForm } from '../../components/ui/form';
 import { formatDateTime } from '../../components/ui/format';
 import { PageHeader } from '../../components/ui/page';
 import { zh } from '../../i18n/zh';
-import { ItemPickerField } from '../../components/item-picker';
+import { ItemFilterField } from '../../components/item-filter-field';
 import { Pager } from '../../components/ui/pager';
 import { BOARD_LIST_SIZE_OPTIONS, BOARD_LIST_VIEWS, type BoardListSearch, type BoardListView } from './board-list-search';
 import { ClaimDialog, useClaimActor } from './claim-dialog';
@@ -180,7 +180,7 @@ function BoardFilters({
     >
       <TextField<FilterValues, 'boardId'> name="boardId" label={t.filterBoardId} inputMode="numeric" autoComplete="off" className="w-36" />
       <TextField<FilterValues, 'boardTaskId'> name="boardTaskId" label={t.filterBoardTaskId} inputMode="numeric" autoComplete="off" className="w-36" />
-      <ItemPickerField<FilterValues, 'itemId'> name="itemId" label={t.filterItem} className="w-72" />
+      <ItemFilterField<FilterValues, 'itemId'> name="itemId" label={t.filterItem} className="w-72" />
     </FilterBar>
   );
 }

@@ -26,11 +26,13 @@ import { userLabel } from '../../lib/filter-fields';
 import { isDay, filterForm } from '../../lib/list-search';
 import { offsetLabel, timezoneOffsetHours } from '../../lib/timezone';
 import { useAppContext } from '../../app/app-context';
-import { ItemPickerField } from '../../components/item-picker';
+import { ItemFilterField } from '../../components/item-filter-field';
 import { useDownload } from '../../navigation/use-download';
-import { ScanEditDialog } from './scan-edit-dialog';
+import { onDemand, useOnDemand } from '../../components/ui/on-demand';
 import { trackingExcelUrl, type AppUser, type ScanTracking, type ScanTrackingPage } from './tracking-api';
 import { trackingExportFilters, TRACKING_SIZE_OPTIONS, type TrackingFilters, type TrackingListSearch } from './tracking-search';
+
+const scanEditDialog = onDemand(() => import('./scan-edit-dialog'));
 
 const t = zh.tracking;
 const L = t.list;
@@ -125,6 +127,8 @@ export function TrackingListPage({ search, data, onSearch }: TrackingListPagePro
   const { api } = useAppContext();
   const loading = useRouterState({ select: (state) => state.isLoading });
   const [editing, setEditing] = useState<ScanTracking | null>(null);
+  // The edit dialog (Headless UI's dialog and the item picker) loads after the first rows (decision 179).
+  const edit = useOnDemand(scanEditDialog, true);
   const { busy: exporting, download } = useDownload();
   const reload = useCallback(() => router.invalidate(), [router]);
 
@@ -168,8 +172,8 @@ export function TrackingListPage({ search, data, onSearch }: TrackingListPagePro
         caption={L.caption}
       />
       {data.records.totalCapped && <p className="text-xs text-slate-500">{L.moreRows}</p>}
-      {editing && (
-        <ScanEditDialog
+      {editing && edit && (
+        <edit.ScanEditDialog
           key={editing.id}
           record={editing}
           onClose={() => setEditing(null)}
@@ -250,7 +254,7 @@ function TrackingFilterBar({
       <SelectField<FilterInput, 'status', ScanStatus> name="status" label={L.status} options={STATUS_OPTIONS} placeholder={L.allStatuses} />
       <TextField<FilterInput, 'startTime'> name="startTime" label={L.startTime} type="date" hint={zone} />
       <TextField<FilterInput, 'endTime'> name="endTime" label={L.endTime} type="date" />
-      <ItemPickerField<FilterInput, 'itemId'> name="itemId" label={L.itemId} className="sm:col-span-2" />
+      <ItemFilterField<FilterInput, 'itemId'> name="itemId" label={L.itemId} className="sm:col-span-2" />
       <SelectField<FilterInput, 'sort', (typeof SORTS)[number]>
         name="sort"
         label={L.sort}
