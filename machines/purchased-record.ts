@@ -7,7 +7,8 @@
  * Which tasks' records may change, and what a record's status means, is machines/task.machine.ts.
  */
 import { MAX_SCAN_COUNT, MAX_SCAN_TEXT, scanRecordMessages } from './scan-record.machine';
-import { canonicalTrackingId, carrierOf, trackingIdError } from './tracking-id';
+import { carrierOf } from './carrier';
+import { canonicalTrackingId, trackingIdError } from './tracking-id';
 
 /** A tracking id is the code a scanner reads: its canonical key (machines/tracking-id.ts) is 1..64 characters. */
 export const MAX_TRACKING_ID = MAX_SCAN_TEXT;

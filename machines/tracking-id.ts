@@ -5,10 +5,9 @@
  * a web page, or read by a scanner with its AIM symbology prefix, GS1 separators, USPS IMpb routing
  * or FedEx's 34-digit barcode - and every way must give one key, or the parcel never matches.
  * Pure (web and server both import it); what the member typed is kept beside the key for display.
- * The carrier is recognised with ts-tracking-number (the public tracking_number_data patterns and
- * check digits); a failed check digit is a warning where the id is typed, never a refusal.
+ * The carrier of an id is machines/carrier.ts (apart: its patterns are most of the bytes, and a page
+ * that only compares ids does not load them).
  */
-import { allCouriers, getTracking, type TrackingCourier } from 'ts-tracking-number';
 import { hasControlChars, MAX_SCAN_TEXT, scanRecordMessages } from './scan-record.machine';
 
 /** GS1's FNC1 as a scanner sends it (ASCII group separator): a field separator, never part of the id. */
@@ -163,60 +162,3 @@ export const nearMissMessages = {
   /** The member's record none of whose parcel arrived, when a parcel nobody recorded arrived with a near id. */
   member: (arrived: string) => `有快递单号相近的包裹已到货：${arrived}，请核对您填写的快递单号`,
 } as const;
-
-// ------------------------------------------------------------------ carrier
-
-export type CarrierCode = 'ups' | 'fedex' | 'usps' | 'dhl' | 'amazon' | 'ontrac' | 'chinapost' | 'sf' | 's10';
-
-export interface Carrier {
-  code: CarrierCode;
-  /** The name shown to a Chinese-speaking member or clerk. */
-  name: string;
-  nameEn: string;
-  /** False when the id has the carrier's form but its check digit fails: a warning, never a refusal. */
-  checkDigitOk: boolean;
-}
-
-const NAMES: Record<CarrierCode, [string, string]> = {
-  ups: ['UPS', 'UPS'],
-  fedex: ['FedEx', 'FedEx'],
-  usps: ['USPS（美国邮政）', 'USPS'],
-  dhl: ['DHL', 'DHL'],
-  amazon: ['亚马逊物流', 'Amazon Logistics'],
-  ontrac: ['OnTrac', 'OnTrac'],
-  chinapost: ['中国邮政/EMS', 'China Post/EMS'],
-  sf: ['顺丰速运', 'SF Express'],
-  s10: ['国际邮政', 'International post (UPU S10)'],
-};
-
-const carrier = (code: CarrierCode, checkDigitOk: boolean): Carrier => ({ code, name: NAMES[code][0], nameEn: NAMES[code][1], checkDigitOk });
-
-// The same patterns without their check digits: an id of a carrier's form whose digit fails.
-const WITHOUT_CHECK_DIGITS: readonly TrackingCourier[] = allCouriers.map((c) => ({
-  ...c,
-  tracking_numbers: c.tracking_numbers.map((t) => ({ ...t, validation: { ...t.validation, checksum: undefined } })),
-}));
-
-// Only forms that say their carrier by themselves get the check-digit warning (letters such as 1Z,
-// TBA or an S10 country; USPS's 9x 20/22 digits): a bare run of digits that fails every check is
-// no carrier's, not a carrier's with a typo.
-const DISTINCTIVE = /[A-Z]|^9[1-5]\d{18}(\d{2})?$/;
-// SF Express: "SF" + 12 or 13 digits (no public check digit).
-const SF = /^SF\d{12,13}$/;
-
-function codeOf(courier: string, key: string): CarrierCode {
-  if (courier === 's10') return key.endsWith('CN') ? 'chinapost' : 's10';
-  return courier as CarrierCode;
-}
-
-/** The carrier of a tracking id (any written form), or null when no known carrier writes it so. */
-export function carrierOf(raw: string): Carrier | null {
-  // An empty key fits no pattern: null.
-  const key = canonicalTrackingId(raw);
-  if (SF.test(key)) return carrier('sf', true);
-  const valid = getTracking(key);
-  if (valid) return carrier(codeOf(valid.courier.code, key), true);
-  if (!DISTINCTIVE.test(key)) return null;
-  const shaped = getTracking(key, WITHOUT_CHECK_DIGITS);
-  return shaped ? carrier(codeOf(shaped.courier.code, key), false) : null;
-}

@@ -3587,7 +3587,7 @@ export interface components {
             createdAt: number;
             /** @description Whole days since it was recorded. */
             ageDays: number;
-            /** @description The carrier's name (machines/tracking-id.ts carrierOf), null when no known carrier writes the id so. */
+            /** @description The carrier's name (machines/carrier.ts carrierOf), null when no known carrier writes the id so. */
             carrier: string | null;
             /** @description The member's note ('' when none). */
             note: string;

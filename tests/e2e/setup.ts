@@ -340,8 +340,9 @@ export async function rowOf(table: Locator, text: string): Promise<Locator> {
   return row;
 }
 
-/** The text of `row`'s cell under the column `header` of `table`. */
+/** The text of `row`'s cell under the column `header` of `table`, once the row is there (a table drawn after its call answers has no headers before). */
 export async function cellText(table: Locator, row: Locator, header: string): Promise<string> {
+  await row.waitFor();
   const headers = (await table.getByRole('columnheader').allTextContents()).map((h) => h.trim());
   const index = headers.indexOf(header);
   expect(index, `column ${header} in ${headers.join(', ')}`).toBeGreaterThanOrEqual(0);

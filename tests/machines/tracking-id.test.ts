@@ -1,11 +1,11 @@
-// The canonical form of a tracking id (machines/tracking-id.ts, decision 097): every way the issue
+// The canonical form of a tracking id (machines/tracking-id.ts, decision 097) and its carrier (machines/carrier.ts): every way the issue
 // saw one parcel written gives one key, the key of a key is itself, and the carrier (with its check
 // digit) is recognised on real ids and on the barcode forms their labels carry.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { carrierOf } from '../../machines/carrier';
 import {
   canonicalTrackingId,
-  carrierOf,
   GS1_SEPARATOR,
   isNearTrackingId,
   isOneEditApart,

@@ -8,7 +8,8 @@
 // both walking created_at up to now - days in the list's order; the total is count(*) over () of the
 // same rows, which at a million records are the few unseen ones.
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import { canonicalTrackingId, carrierOf } from '../../../machines/tracking-id.ts';
+import { carrierOf } from '../../../machines/carrier.ts';
+import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 import type { components } from '../../api/schema';
 import type { SessionUser } from '../auth/session-user.ts';
 import { writeAudit } from '../audit.ts';

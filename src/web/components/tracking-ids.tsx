@@ -3,7 +3,8 @@
 // whole with the comma that follows it, so a narrow column stacks them instead of cutting one. A few
 // ids share a line up to 16rem; the longest id alone sets the least width.
 import type { JSX } from 'react';
-import { carrierOf, type Carrier } from '../../../machines/tracking-id';
+import type { Carrier } from '../../../machines/carrier';
+import { onDemand, useOnDemand } from './ui/on-demand';
 import { zh } from '../i18n/zh';
 
 /**
@@ -37,20 +38,10 @@ export function TrackingIds({ value }: { value: string }): JSX.Element | null {
 }
 
 /**
- * Where a member types a tracking id: the carrier its canonical key belongs to (decision 097), and a
- * warning when the carrier's check digit fails - a warning only, the id is still taken. Nothing for
- * an id no known carrier writes so.
+ * The carriers' patterns (machines/carrier.ts, ~25 kB brotli) load once a label is drawn, not before a
+ * list's first rows (decision 179): the labels appear when they are in, tens of ms later.
  */
-export function trackingCarrierHint(value: string): JSX.Element | null {
-  const carrier = carrierOf(value);
-  if (!carrier) return null;
-  return (
-    <span data-testid="tracking-carrier">
-      {zh.tasks.trackingCarrier(carrier.name)}
-      {!carrier.checkDigitOk && <span className="ml-2 text-amber-700">{zh.tasks.trackingCheckDigitFailed}</span>}
-    </span>
-  );
-}
+const carrierModule = onDemand(() => import('../../../machines/carrier'));
 
 /**
  * carrierOf, remembered per id: it tries every carrier's patterns (0.1-0.3 ms an id), and a scan
@@ -58,7 +49,7 @@ export function trackingCarrierHint(value: string): JSX.Element | null {
  */
 const carriers = new Map<string, Carrier | null>();
 const CARRIERS_REMEMBERED = 2000;
-function carrierShown(id: string): Carrier | null {
+function carrierShown(carrierOf: (id: string) => Carrier | null, id: string): Carrier | null {
   if (carriers.has(id)) return carriers.get(id)!;
   if (carriers.size >= CARRIERS_REMEMBERED) carriers.clear();
   const carrier = carrierOf(id);
@@ -73,7 +64,8 @@ function carrierShown(id: string): Carrier | null {
  * an id no known carrier writes so.
  */
 export function CarrierLabel({ trackingId }: { trackingId: string }): JSX.Element | null {
-  const carrier = carrierShown(trackingId);
+  const loaded = useOnDemand(carrierModule, true);
+  const carrier = loaded && carrierShown(loaded.carrierOf, trackingId);
   if (!carrier) return null;
   return (
     <span className="inline-flex flex-wrap items-center gap-1 font-sans text-xs">

@@ -9,7 +9,7 @@
 import { useState, type JSX } from 'react';
 import { useWatch } from 'react-hook-form';
 import * as v from 'valibot';
-import { trackingCarrierHint } from '../../components/tracking-ids';
+import { trackingCarrierHint } from '../../components/carrier-hint';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/dialog';
 import { Form, FormError, SelectField, TextArea, useValibotForm } from '../../components/ui/form';

@@ -21,7 +21,7 @@ import { taskMessages } from '../../../../machines/task.machine';
 import { isRecordFrozen } from '../../../../machines/purchased-record.machine';
 import { MAX_PRODUCT_COUNT, MAX_TRACKING_ID } from '../../../../machines/purchased-record';
 import { nearMissMessages } from '../../../../machines/tracking-id';
-import { trackingCarrierHint } from '../../components/tracking-ids';
+import { trackingCarrierHint } from '../../components/carrier-hint';
 import { BulkRecordsForm } from './bulk-records';
 import { canMatch, memberMayChangeRecords, taskDisplayId } from './task-actions';
 import { PurchasedStatusBadge } from '../../components/task-status-badges';
