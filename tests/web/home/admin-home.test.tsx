@@ -105,6 +105,13 @@ describe('the admin home', () => {
     expect(count(/待审核的认领/).className).not.toContain('text-slate-500');
   });
 
+  it('says 暂无 on a zero card only when nothing waits behind it: no claims this week but unknown parcels waiting reads 查看', async () => {
+    openHome('admin', () => ok({ ...ADMIN_COUNTS, parcelClaims: { unknown: 2, claimed: 0, days: 7 } }), '/admin/home');
+    await waitFor(() => expect(cardLink(/近7天会员认领的包裹/).textContent).toContain('另有 2 个无主包裹等待认领'));
+    expect(cardLink(/近7天会员认领的包裹/).textContent).not.toContain('暂无');
+    expect(cardLink(/今天扫描未匹配的包裹/).textContent).toContain('暂无');
+  });
+
   it('has no withdrawal cards for a lowerAdmin (no withdraw list)', async () => {
     const { router } = openHome('lowerAdmin', () => ok(LOWER_ADMIN_COUNTS));
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/home'));

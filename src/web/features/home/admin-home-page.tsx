@@ -35,6 +35,8 @@ interface CountCard {
   /** Undefined while loading. */
   count: number | undefined;
   hint: string;
+  /** Something waits behind the card though its count is 0 (its hint says what): opened, not 暂无. */
+  waiting?: boolean;
   link: LinkOptions;
 }
 
@@ -71,6 +73,7 @@ function countCards(home: AdminHome | undefined, today: string, withWithdrawals:
       label: zh.unknown.homeCard(home?.parcelClaims.days ?? RECENT_CLAIM_DAYS),
       count: home?.parcelClaims.claimed,
       hint: zh.unknown.homeHint(home?.parcelClaims.unknown ?? 0),
+      waiting: (home?.parcelClaims.unknown ?? 0) > 0,
       link: linkOptions({ to: '/admin/parcel-claims' }),
     },
     {
@@ -185,7 +188,7 @@ function CountLink({ card }: { card: CountCard }): JSX.Element {
       <span className="mt-auto flex items-end justify-between gap-2 text-xs">
         <span className="text-slate-500">{card.hint}</span>
         <span aria-hidden="true" className="shrink-0 font-medium text-blue-700 group-hover:underline">
-          {zero ? H.nothing : H.open} →
+          {zero && !card.waiting ? H.nothing : H.open} →
         </span>
       </span>
     </Link>
