@@ -48,7 +48,8 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10000);
 /**
  * BENCH_ONLY: comma-separated scenario groups: base, upload, receiving, responsive, start (start
- * and memory of the server as `npm start` runs it: benchStartAndMemory); `ratios` is the part of
+ * and memory of the server as `npm start` runs it: benchStartAndMemory, and the uploads' peak RSS
+ * in it: benchUploadPeaks); `ratios` is the part of
  * receiving that measures the app beside its bare routes (the ratio targets) alone; `growth`
  * (benchGrowth, minutes: not in the default set) the hot paths as the tables grow; `outbox`
  * (bench-outbox.ts, not in the default set) mail enqueued in transactions and drained to SMTP;
