@@ -48,7 +48,8 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10000);
 /**
  * BENCH_ONLY: comma-separated scenario groups: base, upload, receiving, responsive, start (start
- * and memory of the server as `npm start` runs it: benchStartAndMemory); `ratios` is the part of
+ * and memory of the server as `npm start` runs it: benchStartAndMemory, and the uploads' peak RSS
+ * in it: benchUploadPeaks); `ratios` is the part of
  * receiving that measures the app beside its bare routes (the ratio targets) alone; `growth`
  * (benchGrowth, minutes: not in the default set) the hot paths as the tables grow; `outbox`
  * (bench-outbox.ts, not in the default set) mail enqueued in transactions and drained to SMTP;
@@ -547,7 +548,10 @@ async function main() {
   }
   if (ONLY.has('upload')) await benchPurchasedUpload(base, database.db, hash);
   if (ONLY.has('responsive')) await benchResponsive(database, hash);
-  if (ONLY.has('start')) await benchStartAndMemory();
+  if (ONLY.has('start')) {
+    await benchStartAndMemory();
+    await benchUploadPeaks(hash);
+  }
   if (ONLY.has('firstrow')) await benchFirstRow(startServerProcess);
   if (ONLY.has('receiving') || ONLY.has('ratios')) await benchReceiving(base, database, admins[0]!.id, hash, as, many, ONLY.has('receiving'));
   if (ONLY.has('growth')) await benchGrowth(base, database, admins[0]!.id, hash, as);
@@ -1304,26 +1308,23 @@ async function startProbe(spec: RequestSpec, intervalMs: number) {
     });
 }
 
+/** The uploads of the responsive world (uploadWorld): a tracking file at the row cap, a member's purchase file at its cap. */
+const UPLOAD_WORLD = { trackingRows: TRACKING_LIMITS.maxRows, purchaseRows: PURCHASED_LIMITS.maxRows, taskCount: 50 };
+
 /**
- * Responsiveness during uploads (the event loop stays free, and on PGlite no request waits more than
- * 1 s behind an upload): while a 50,000-row tracking import runs alone, and then while a 50,000-row
- * tracking confirm (half of it parcels members recorded: 25,000 tasks matched and locked) and a
- * member's 10,000-row purchase upload (50 tasks, 200 rows each, half of the parcels scanned) run at
- * once, a probe reads GET /api/notice/get every BENCH_PROBE_MS (10) ms on a fixed schedule. Target:
- * its p99 <= 100 ms; on PGlite also its maximum <= 1,000 ms. The server is a process of its own as
- * `npm start` runs it (startServerProcess), on its own world (seedResponsive): on PGlite a folder
- * seeded here and closed before the server opens it. Its peak RSS is printed beside the 500 MB
- * budget, and the uploads' wall times (alone, the import's target is <= 15 s).
+ * The world of the upload scenarios (seedResponsive) and the server as `npm start` runs it on it
+ * (startServerProcess), warmed up: a 2,000-row tracking file of other parcels imported and confirmed,
+ * not counted (a server that has been running has compiled its upload and matching code, see
+ * benchTrackingImport). `database`: PostgreSQL, seeded in place; null: a PGlite folder seeded here
+ * and closed before the server opens it. Answers the files: the tracking file (even rows new parcels
+ * nobody recorded, odd rows the recorded parcels RT<k>) and the member's purchase file (50 tasks,
+ * 200 rows each, half of the parcels already scanned).
  */
-async function benchResponsive(database: Awaited<ReturnType<typeof openDatabase>>, hash: string) {
-  const pg = database.driver === 'pg';
-  const interval = Number(process.env.BENCH_PROBE_MS ?? 10);
-  const dir = pg ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'ph-bench-responsive-'));
+async function uploadWorld(database: Awaited<ReturnType<typeof openDatabase>> | null, hash: string, opts: { profile?: boolean } = {}) {
+  const dir = database ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'ph-bench-uploads-'));
   const own = dir ? await openDatabase({ dataDir: dir }) : null;
-  const db = own?.db ?? database.db;
-  const purchaseRows = PURCHASED_LIMITS.maxRows;
-  const trackingRows = TRACKING_LIMITS.maxRows;
-  const taskCount = 50;
+  const db = own?.db ?? database!.db;
+  const { purchaseRows, trackingRows, taskCount } = UPLOAD_WORLD;
   const perTask = Math.ceil(purchaseRows / taskCount);
   const t0 = performance.now();
   const world = await seedResponsive(db, { passwordHash: hash, memberTaskCount: taskCount, memberUnits: perTask * 2, recorded: trackingRows / 2 });
@@ -1340,9 +1341,9 @@ async function benchResponsive(database: Awaited<ReturnType<typeof openDatabase>
     purchaseLines.filter((_, i) => i % 2 === 0).map((l) => ({ trackingId: String(l[3]), upc: world.memberTasks.upc, count: Number(l[5]) })),
   );
   await own?.close();
-  console.log(`responsive world: ${world.recorded} recorded parcels, ${taskCount} member tasks, seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(`upload world: ${world.recorded} recorded parcels, ${taskCount} member tasks, seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-  const server = await startServerProcess(pg ? process.env.BENCH_DATABASE_URL : undefined, { dataDir: dir, profile: true });
+  const server = await startServerProcess(database ? process.env.BENCH_DATABASE_URL : undefined, { dataDir: dir, profile: opts.profile });
   const login = async (mail: string) => {
     const r = await fetch(`${server.base}/ext/login/login?mailAddr=${mail}&pwd=bench-pass-1&keepflag=false`, { method: 'POST' });
     const body = (await r.json()) as { data?: { token: string }; msg: string };
@@ -1351,7 +1352,6 @@ async function benchResponsive(database: Awaited<ReturnType<typeof openDatabase>
   };
   const admin = await login(world.adminMail);
   const member = await login(world.memberMail);
-  // Even rows: new parcels nobody recorded; odd rows: the recorded parcels RT<k>.
   const trackingFile = (rows: number, prefix: string) =>
     writeWorkbook([
       {
@@ -1371,11 +1371,28 @@ async function benchResponsive(database: Awaited<ReturnType<typeof openDatabase>
   const purchaseFile = writeWorkbook([{ name: '采购记录', header: PURCHASED_COLUMNS.map((c) => c.headers[0]), rows: purchaseLines, textColumns: [0, 3] }]);
   const file = trackingFile(trackingRows, 'RN');
   const upload = (mode: string) => `${server.base}/api/scan/admin/excel/upload/${mode}`;
-  const notice: RequestSpec = { url: `${server.base}/api/notice/get`, headers: admin };
-
-  // Not counted: a server that has been running has compiled its upload and matching code (see benchTrackingImport).
   const warm = trackingFile(2000, 'RW');
   for (const mode of ['import', 'confirm']) await sendWorkbook(upload(mode), admin, warm);
+  return { server, dir, admin, member, file, purchaseFile, upload, purchaseUrl: `${server.base}/api/purchased/user/excel/upload/import` };
+}
+
+/**
+ * Responsiveness during uploads (the event loop stays free, and on PGlite no request waits more than
+ * 1 s behind an upload): while a 50,000-row tracking import runs alone, and then while a 50,000-row
+ * tracking confirm (half of it parcels members recorded: 25,000 tasks matched and locked) and a
+ * member's 10,000-row purchase upload (50 tasks, 200 rows each, half of the parcels scanned) run at
+ * once, a probe reads GET /api/notice/get every BENCH_PROBE_MS (10) ms on a fixed schedule. Target:
+ * its p99 <= 100 ms; on PGlite also its maximum <= 1,000 ms. The server is a process of its own as
+ * `npm start` runs it, on its own world (uploadWorld). Its peak RSS is printed beside the 500 MB
+ * budget, and the uploads' wall times (alone, the import's target is <= 15 s).
+ */
+async function benchResponsive(database: Awaited<ReturnType<typeof openDatabase>>, hash: string) {
+  const pg = database.driver === 'pg';
+  const interval = Number(process.env.BENCH_PROBE_MS ?? 10);
+  const { server, dir, admin, member, file, purchaseFile, upload, purchaseUrl } = await uploadWorld(pg ? database : null, hash, { profile: true });
+  const { trackingRows, purchaseRows } = UPLOAD_WORLD;
+  const notice: RequestSpec = { url: `${server.base}/api/notice/get`, headers: admin };
+
   await (
     await startProbe(notice, interval)
   )();
@@ -1409,7 +1426,7 @@ async function benchResponsive(database: Awaited<ReturnType<typeof openDatabase>
   });
   await phase('responsive: confirm + purchase at once', [
     { name: `confirm ${trackingRows}`, run: () => sendWorkbook(upload('confirm'), admin, file) },
-    { name: `purchase ${purchaseRows}`, run: () => sendWorkbook(`${server.base}/api/purchased/user/excel/upload/import`, member, purchaseFile) },
+    { name: `purchase ${purchaseRows}`, run: () => sendWorkbook(purchaseUrl, member, purchaseFile) },
   ]);
   await server.stop();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -1474,6 +1491,40 @@ async function benchStartAndMemory() {
   );
   await server.stop();
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * The peak RSS (VmHWM, reset before each upload) of the server as `npm start` runs it on PGlite,
+ * where the database engine lives in the server's own process, during each upload alone on the
+ * upload world (uploadWorld, warmed up): the 50,000-row tracking import, then its confirm (25,000
+ * recorded parcels matched), then a member's 10,000-row purchase upload. Target: < 500 MB each (the
+ * uploads' budget), and the import <= PARSE_PEAK_TARGET_MB as in benchStartAndMemory. The receiving
+ * and upload groups' PGlite figures are the bench's own process, which also holds the bench's world
+ * and files: an upper bound.
+ */
+async function benchUploadPeaks(hash: string) {
+  const { server, dir, admin, member, file, purchaseFile, upload, purchaseUrl } = await uploadWorld(null, hash);
+  const rssMb = () => Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+  const uploads = [
+    { name: `${UPLOAD_WORLD.trackingRows}-row tracking import`, url: upload('import'), auth: admin, file, limitMb: PARSE_PEAK_TARGET_MB },
+    { name: `${UPLOAD_WORLD.trackingRows}-row tracking confirm`, url: upload('confirm'), auth: admin, file },
+    { name: `${UPLOAD_WORLD.purchaseRows}-row purchase upload`, url: purchaseUrl, auth: member, file: purchaseFile },
+  ];
+  for (const u of uploads) {
+    const before = rssMb();
+    const cpu0 = processCpuMs(server.pid);
+    const peak = peakRssOf(server.pid);
+    const r = await sendWorkbook(u.url, u.auth, u.file);
+    const peakMb = peak();
+    const cpuS = (processCpuMs(server.pid) - cpu0) / 1000;
+    const verdicts = [`< 500 MB: ${r.ok && peakMb < 500 ? 'met' : 'NOT met'}`];
+    if (u.limitMb) verdicts.push(`<= ${u.limitMb} MB: ${r.ok && peakMb <= u.limitMb ? 'met' : 'NOT met'}`);
+    console.log(
+      `${`peak RSS, ${u.name} (PGlite, npm start)`.padEnd(40)} ${peakMb} MB (before ${before}, after ${rssMb()} MB; ${r.seconds.toFixed(1)} s, process CPU ${cpuS.toFixed(1)} s; ${r.totals}; load ${os.loadavg()[0]!.toFixed(1)})  target ${verdicts.join(', ')}`,
+    );
+  }
+  await server.stop();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** Spawns package.json's start command on `dataDir` (built, migrated) and answers the seconds to its first answer. */

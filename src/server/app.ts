@@ -17,7 +17,7 @@ import { listOperations, loadSpec, type Operation } from './contract.ts';
 import { isLoginPage, LOGIN_PAGE_FILE } from './login-page.ts';
 import { loadWebPage, pickEncoding, type PageVariant, type WebPage } from './web-page.ts';
 import { databaseUrlOf, type Db } from './db/client.ts';
-import { startMaintenance } from './db/maintenance.ts';
+import { startMaintenance, type Maintenance } from './db/maintenance.ts';
 import { databaseUnavailable, markDiskFull, unavailableError } from './db/unavailable.ts';
 import { AppError, badRequest, Code, forbidden, notImplemented, unauthorized } from './errors.ts';
 import { SessionCache } from './auth/sessions.ts';
@@ -56,7 +56,7 @@ import { LiveHub } from './live/hub.ts';
 import { isApiPath, operationOf, servesWebApp } from './logger.ts';
 import { Metrics } from './ops/metrics.ts';
 import { READY_TIMEOUT_MS, ReadinessCheck } from './ops/readiness.ts';
-import { uploadRunner } from './files/upload-jobs.ts';
+import { uploadRunner, type UploadRunner } from './files/upload-jobs.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -120,6 +120,27 @@ const ajvFor = (coerceTypes: boolean | 'array') =>
 const ajvText = ajvFor('array');
 const ajvBody = ajvFor(false);
 const compiled = new Map<string, ReturnType<Ajv['compile']>>();
+
+/**
+ * The uploads' runner and, on PGlite (no autovacuum), the app's maintenance (decision 066): checked
+ * after each upload, and put off while any upload is in flight (decision 176: one ANALYZE held
+ * PGlite's one session ~1 s beside a confirm).
+ */
+function uploadsAndMaintenance(db: Db, log: FastifyBaseLogger): { maintenance: Maintenance | null; uploads: UploadRunner } {
+  const uploads = uploadRunner(db);
+  if (databaseUrlOf(db)) return { maintenance: null, uploads };
+  let inFlight = 0;
+  const maintenance = startMaintenance(db, log, { busy: () => inFlight > 0 });
+  const run: UploadRunner['run'] = (job) => {
+    inFlight++;
+    return uploads.run(job).finally(() => {
+      inFlight--;
+      maintenance.kick();
+    });
+  };
+  return { maintenance, uploads: { ...uploads, run } };
+}
+
 /**
  * The contract's validator of one part of one operation, compiled once per process and only when
  * first used: the schemas are the same in every app a process builds (the API tests build one per
@@ -175,9 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(({ schema, httpPart }) => withInputRules(compiledValidator(schema, httpPart), schema, httpPart));
 
   const sessions = new SessionCache(deps.db);
-  // PGlite runs no autovacuum: the app analyses and vacuums its tables, and checks them after each upload (decision 066).
-  const maintenance = databaseUrlOf(deps.db) ? null : startMaintenance(deps.db, app.log);
-  const uploads = uploadRunner(deps.db);
+  const { maintenance, uploads } = uploadsAndMaintenance(deps.db, app.log);
   const ctx: Ctx = {
     db: deps.db,
     config: deps.config,
@@ -189,7 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scans: new ScanBatcher(deps.db, { onBatch: metrics ? (size) => metrics.observeScanBatch(size) : undefined }),
     live: new LiveHub({ db: deps.db, sessions, log: app.log }),
     readiness: new ReadinessCheck(deps.db, READY_TIMEOUT_MS, deps.config.databaseUrl ? undefined : deps.config.dataDir),
-    uploads: maintenance ? { ...uploads, run: (job) => uploads.run(job).finally(() => maintenance.kick()) } : uploads,
+    uploads,
   };
   app.decorate('appCtx', ctx);
   app.decorate('metrics', metrics);

@@ -6,6 +6,9 @@
 // more than 50 rows + 10% of it changed since its last ANALYZE, and vacuumed (and analysed) once more
 // than 50 + 20% of it is dead rows. One table per statement: PGlite has one connection, so requests
 // queued meanwhile run between two tables (ANALYZE or VACUUM of a 300,000-row table takes ~0.3 s).
+// Not while an upload is in flight (`busy`, decision 176): one ANALYZE of the audit log held PGlite
+// 0.8-1.2 s beside a confirm, the probe's worst waits; the check waits for the uploads to end (at
+// most MAX_DEFER_MS), and matching's plans do not depend on statistics (decision 094).
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { rowsOf, type Db } from './client.ts';
@@ -14,6 +17,9 @@ import { rowsOf, type Db } from './client.ts';
 export const MAINTENANCE_INTERVAL_MS = 60_000;
 /** After a bulk write (kick), the check waits this long for the writes that follow it (an upload's next slice). */
 export const KICK_DELAY_MS = 1_000;
+
+/** While uploads are in flight, a check is put off at most this long (a day of uploads one after another still gets its statistics). */
+export const MAX_DEFER_MS = 5 * 60_000;
 
 /** autovacuum's defaults (autovacuum_analyze_threshold and _scale_factor, autovacuum_vacuum_*). */
 const ANALYZE_BASE = 50;
@@ -44,11 +50,16 @@ export function dueWork(t: TableStats): 'vacuum analyze' | 'analyze' | null {
   return null;
 }
 
-/** Starts the maintenance of a PGlite database: a check every `intervalMs`, and `delayMs` after a kick. */
-export function startMaintenance(db: Db, log: FastifyBaseLogger, opts: { intervalMs?: number; delayMs?: number } = {}): Maintenance {
+/**
+ * Starts the maintenance of a PGlite database: a check every `intervalMs`, and `delayMs` after a kick.
+ * `busy`: uploads are in flight; a scheduled check is then put off (tried again `delayMs` later) for
+ * at most MAX_DEFER_MS.
+ */
+export function startMaintenance(db: Db, log: FastifyBaseLogger, opts: { intervalMs?: number; delayMs?: number; busy?: () => boolean } = {}): Maintenance {
   let stopped = false;
   let running: Promise<string[]> | null = null;
   let kicked: ReturnType<typeof setTimeout> | null = null;
+  let deferredSince: number | null = null;
 
   async function check(): Promise<string[]> {
     // A backend publishes its table counters at most once a second (when idle): this statement has
@@ -86,18 +97,27 @@ export function startMaintenance(db: Db, log: FastifyBaseLogger, opts: { interva
     return running;
   }
 
-  const timer = setInterval(() => void runOnce(), opts.intervalMs ?? MAINTENANCE_INTERVAL_MS);
+  /** A scheduled check (the interval's, a kick's): put off while uploads are in flight. */
+  function scheduled() {
+    if (opts.busy?.() && Date.now() - (deferredSince ??= Date.now()) < MAX_DEFER_MS) return kick();
+    deferredSince = null;
+    void runOnce();
+  }
+
+  function kick() {
+    if (stopped || kicked) return;
+    kicked = setTimeout(() => {
+      kicked = null;
+      scheduled();
+    }, opts.delayMs ?? KICK_DELAY_MS);
+    kicked.unref();
+  }
+
+  const timer = setInterval(scheduled, opts.intervalMs ?? MAINTENANCE_INTERVAL_MS);
   timer.unref();
 
   return {
-    kick() {
-      if (stopped || kicked) return;
-      kicked = setTimeout(() => {
-        kicked = null;
-        void runOnce();
-      }, opts.delayMs ?? KICK_DELAY_MS);
-      kicked.unref();
-    },
+    kick,
     runOnce: () => (stopped ? Promise.resolve([]) : runOnce()),
     async stop() {
       stopped = true;

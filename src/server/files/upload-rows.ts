@@ -6,6 +6,7 @@
 // for an all-or-nothing upload (applyInOneTransaction); a lock conflict becomes a 409 "try again".
 // The purchased upload (purchased-upload.ts) and the tracking upload (tracking-upload.ts) slice; the
 // withdraw confirm upload is all or nothing.
+import { readFileSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { components } from '../../api/schema';
 import { pipelinedRunner, pipelinedTransaction, postgresError, type Db, type Tx } from '../db/client.ts';
@@ -119,6 +120,8 @@ export interface Slicing {
  * uploads still ran on the request thread (400 rows: as fast; decision 065 then moved them to a
  * worker on PostgreSQL). Its tracking ids stay
  * within matching's per-id locks (BULK_LOCK_THRESHOLD), so scans of other parcels go on beside it.
+ * PGlite's 150 ms was measured against 80 and 50 ms (decision 176): a slice costs ~25 ms of CPU
+ * whatever its rows, and at 50 ms a loaded host applied 31% of a 50,000-row confirm in its budget.
  */
 export const SLICING: Record<'pglite' | 'pg', Slicing> = {
   pglite: { targetMs: 150, firstRows: 200, maxRows: 1000 },
@@ -147,6 +150,19 @@ const throughPoll = async () => {
   await nextTurn();
 };
 const pgliteSlices = new SliceTurns();
+
+/**
+ * UPLOAD_SLICE_LOG=1: each slice is written to stderr as `SLICE <rows> <ms> cpu <ms> runq <ms>`, the
+ * thread's CPU during the slice and its time waiting for a core (measuring, not for production).
+ */
+const SLICE_LOG = Boolean(process.env.UPLOAD_SLICE_LOG);
+const threadSchedstat = (): number[] => {
+  try {
+    return readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').slice(0, 2).map(Number);
+  } catch {
+    return [NaN, NaN];
+  }
+};
 
 /** Rows of a slice that (rarely) meets a lock conflict: tried again this many times, then 409. */
 const SLICE_ATTEMPTS = 3;
@@ -194,6 +210,7 @@ export async function applyInSlices<G>(
     const outs = slice.flatMap(opts.outsOf);
     const saved = outs.map((o) => ({ ...o }));
     const started = performance.now();
+    const sched0 = SLICE_LOG ? threadSchedstat() : null;
     for (let attempt = 1; ; attempt++) {
       try {
         if (pg) await pipelinedTransaction(db, (tx) => opts.apply(tx, slice));
@@ -207,7 +224,11 @@ export async function applyInSlices<G>(
     }
     // The next slice's size: halfway (geometrically) between this one and what would have taken targetMs.
     const ms = Math.max(1, performance.now() - started);
-    if (process.env.UPLOAD_SLICE_LOG) process.stderr.write(`SLICE ${rows} ${ms.toFixed(0)}\n`);
+    if (sched0) {
+      // Rows, wall ms, and of it this thread's CPU and its wait for a core (Linux schedstat).
+      const [cpu, wait] = threadSchedstat().map((v, k) => (v - sched0[k]!) / 1e6);
+      process.stderr.write(`SLICE ${rows} ${ms.toFixed(0)} cpu ${cpu!.toFixed(0)} runq ${wait!.toFixed(0)}\n`);
+    }
     size = Math.max(1, Math.min(maxRows, Math.round(Math.sqrt(size * ((rows * targetMs) / ms)))));
   };
 

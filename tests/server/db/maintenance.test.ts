@@ -1,6 +1,6 @@
 // PGlite maintenance by the app (src/server/db/maintenance.ts, decision 066): a database grown by bulk
 // writes gets analysed (the planner's estimates follow the data) and a churned table vacuumed, with
-// autovacuum's thresholds; the app checks its tables after an upload on PGlite. The rows are seeded
+// autovacuum's thresholds; the app checks its tables after an upload on PGlite, not during one. The rows are seeded
 // in bulk SQL (tens of thousands: the API would take minutes); what is checked is what the planner
 // and pg_stat_user_tables say, on the real database.
 import { sql, type SQL } from 'drizzle-orm';
@@ -84,6 +84,31 @@ describe('PGlite maintenance', () => {
     await growScans(db, 5_000, 100);
     maintenance.kick();
     expect(await maintenance.runOnce()).toEqual([]);
+  });
+
+  pgliteOnly('puts a check off while uploads are in flight (decision 176) and runs it once they end', { timeout: 30_000 }, async () => {
+    const { db } = t().database;
+    let uploading = true;
+    let asked = 0;
+    const maintenance = startMaintenance(db, t().app.log, {
+      intervalMs: 3_600_000,
+      delayMs: 0,
+      busy: () => (asked++, uploading),
+    });
+    try {
+      const before = (await tableStats(db, 'scan_trackings')).analyzed;
+      await growScans(db, 20_000, 1_000);
+      maintenance.kick();
+      // The check came due several times while the upload was in flight, and each time was put off.
+      while (asked < 5) await new Promise((r) => setTimeout(r, 10));
+      expect((await tableStats(db, 'scan_trackings')).analyzed).toBe(before);
+      uploading = false;
+      const deadline = Date.now() + 20_000;
+      while ((await tableStats(db, 'scan_trackings')).analyzed === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect((await tableStats(db, 'scan_trackings')).analyzed).not.toBe(before);
+    } finally {
+      await maintenance.stop();
+    }
   });
 
   pgliteOnly('the app analyses a database grown by bulk writes after an upload, unasked', { timeout: 30_000 }, async () => {
