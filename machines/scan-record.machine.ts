@@ -7,7 +7,7 @@
  * "frozen" and "duplicate" mean one thing everywhere.
  */
 import { setup } from 'xstate';
-import { sameProductCode } from './product-code';
+import { productCodeKey, sameProductCode } from './product-code';
 import { allowedEvents, decide, type Decision } from './stored-state';
 import { SCAN_STATUSES, scanStatusLabels, type ScanStatus } from './scan-record.statuses';
 
@@ -240,9 +240,17 @@ export interface RecordedUpcs {
 export function unmatchReasonOf(row: { upc: string; status: ScanStatus }, upcs: RecordedUpcs): UnmatchReason | null {
   if (!isUnmatched(row)) return null;
   if (upcs.recorded.size === 0) return 'notRecorded';
-  const names = (set: ReadonlySet<string>) => [...set].some((upc) => sameProductCode(upc, row.upc));
-  if (!names(upcs.recorded)) return 'otherProduct';
-  return names(upcs.contested) ? 'contested' : 'moreThanRecorded';
+  if (!namesProduct(upcs.recorded, row.upc)) return 'otherProduct';
+  return namesProduct(upcs.contested, row.upc) ? 'contested' : 'moreThanRecorded';
+}
+
+/** Some upc of `set` is the product `upc` (the same text, or the same productCodeKey). */
+function namesProduct(set: ReadonlySet<string>, upc: string): boolean {
+  if (set.size === 0) return false;
+  if (set.has(upc)) return true;
+  const key = productCodeKey(upc);
+  for (const u of set) if (productCodeKey(u) === key) return true;
+  return false;
 }
 
 /** A row seen and not yet judged by matching: what a confirm makes of an announced row, and a new scan row's status. */

@@ -405,7 +405,8 @@ function authorize(op: Operation, ctx: Ctx) {
     }
     // A body is only read in a media type the contract declares for this operation; otherwise
     // its schema (keyed by media type) would not apply to it.
-    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const contentType = req.headers['content-type'];
+    const type = contentType ? contentType.split(';')[0]!.trim().toLowerCase() : '';
     if (type && op.requestTypes.length && !op.requestTypes.includes(type)) {
       throw badRequest(`参数错误：不支持的Content-Type ${type}，应为 ${op.requestTypes.join(' 或 ')}`);
     }

@@ -3,7 +3,7 @@
 // scrypt runs on libuv's thread pool, which file reads (static files) and zlib share: at most half
 // of the pool hashes at once and the other hashes wait their turn here, so a burst of logins never
 // makes a static file wait (docs/decisions/020-password-hashing-gate.md).
-import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { hash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { tooMany } from '../errors.ts';
 
 const SCRYPT = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } satisfies ScryptOptions;
@@ -77,7 +77,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** A fresh random token (base64url, 43 chars = 256 bits). */
 export const newToken = () => randomBytes(32).toString('base64url');
 
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+// One-shot (every API call hashes its token): the same digest as createHash's, a third of its CPU and no Hash object.
+export const hashToken = (token: string) => hash('sha256', token, 'hex');
 
 /** A readable random password for the bootstrap admin. */
 export const newPassword = () => randomBytes(12).toString('base64url');

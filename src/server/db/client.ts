@@ -450,6 +450,42 @@ export interface PoolUse {
 }
 /** The PostgreSQL server a handle connects to (undefined for PGlite, which lives in this thread): another thread opens its own handle on it (files/upload-jobs.ts). */
 export const databaseUrlOf = (db: Db): string | undefined => (db as { [databaseUrl]?: string })[databaseUrl];
+
+/** The property of a PostgreSQL database's handle that runs a named statement on its main pool (namedRows). */
+const namedRunner = Symbol('namedRows');
+type NamedRunner = (name: string, text: string, values: unknown[]) => Promise<unknown[][]>;
+
+/**
+ * A read's statement run by node-postgres itself, named (parsed and planned once per connection), its
+ * rows as arrays that `decode` turns into the caller's objects; undefined on PGlite (the caller runs
+ * drizzle's prepared query instead). For the hottest read (the tracking id lookup, decision 177):
+ * what drizzle's prepared query does, without its per-call layers (tracing spans, the cache wrapper,
+ * three async closures, each row mapped through column paths), which cost a lookup ~8 KB of garbage
+ * and their CPU. Timestamps arrive as text, as drizzle's own statements receive them, so a
+ * column's mapFromDriverValue decodes them as drizzle does. The text is drizzle's (getQuery()).
+ */
+export function namedRows<T>(db: Db, name: string, text: string, decode: (row: unknown[]) => T): ((values: unknown[]) => Promise<T[]>) | undefined {
+  const run = (db as { [namedRunner]?: NamedRunner })[namedRunner];
+  if (!run) return undefined;
+  return async (values) => (await run(name, text, values)).map(decode);
+}
+
+/** node-postgres's parsers, but the date and time types kept as text (the types drizzle's prepared queries keep so). */
+function textTimestamps(pg: { types: typeof import('pg').types }): { getTypeParser: (oid: number, format?: string) => unknown } {
+  const kept = new Set<number>([
+    pg.types.builtins.TIMESTAMPTZ,
+    pg.types.builtins.TIMESTAMP,
+    pg.types.builtins.DATE,
+    pg.types.builtins.INTERVAL,
+    1231,
+    1115,
+    1185,
+    1187,
+    1182,
+  ]);
+  const asText = (value: string) => value;
+  return { getTypeParser: (oid, format) => (kept.has(oid) ? asText : pg.types.getTypeParser(oid, format as 'text')) };
+}
 const databaseUrl = Symbol('databaseUrl');
 /** The property of a PostgreSQL database's handle that reports its pools (like pipelinedRunner). */
 const poolUse = Symbol('poolUse');
@@ -620,6 +656,10 @@ export async function openDatabase(opts: {
     Object.assign(db, { [listener]: pgListener(pg, opts.url) });
     Object.assign(db, { [poolUse]: () => [useOf('main', pool), useOf('pipelined', pipelinePool)] });
     Object.assign(db, { [databaseUrl]: opts.url });
+    const types = textTimestamps(pg);
+    const named: NamedRunner = async (name, text, values) =>
+      (await pool.query({ name, text, values, rowMode: 'array', types } as import('pg').QueryConfig)).rows as unknown[][];
+    Object.assign(db, { [namedRunner]: named });
     return {
       db: db as unknown as Db,
       driver: 'pg',

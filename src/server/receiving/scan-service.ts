@@ -8,9 +8,9 @@
 // Everything runs inside the caller's transaction, tracking locks first (db/matching-store.ts
 // lockTrackings). Duplicates are business outcomes (opStatus 'failed' in an A00000 answer, with the
 // tracking id's rows so the screen can offer the edit); malformed input is A00001; a missing row A00004.
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
-import type { Db, Tx } from '../db/client.ts';
+import { namedRows, type Db, type Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
@@ -28,6 +28,7 @@ import {
   scanRecordMessages,
   unmatchReasonOf,
   type RecordedUpcs,
+  type UnmatchReason,
 } from '../../../machines/scan-record.machine.ts';
 import { CONTESTED_MESSAGE, DELETED_TASK_STATUS } from '../../../machines/task.machine.ts';
 import { failsCheckDigit, gtinForms, isCatalogProductCode, productCodeKey, productCodeMessages, sameProductCode } from '../../../machines/product-code.ts';
@@ -72,8 +73,12 @@ export const scanMessages = {
  * `near`, the records near a tracking id no member recorded (scanRowsOut), goes on its notRecorded rows.
  */
 export function scanOut(r: ScanRow, upcs?: RecordedUpcs, near?: readonly NearRecord[]): ScanTracking {
-  const unmatchReason = upcs ? unmatchReasonOf(r, upcs) : undefined;
-  return {
+  return rowOut(r, upcs ? unmatchReasonOf(r, upcs) : undefined, near);
+}
+
+/** scanOut with the row's unmatch reason already judged (undefined: not asked, so not answered). */
+function rowOut(r: ScanRow, unmatchReason: UnmatchReason | null | undefined, near?: readonly NearRecord[]): ScanTracking {
+  const out: ScanTracking = {
     id: r.id,
     trackingId: r.trackingId,
     upc: r.upc,
@@ -89,20 +94,22 @@ export function scanOut(r: ScanRow, upcs?: RecordedUpcs, near?: readonly NearRec
     mainId: r.mainId,
     subId: r.subId,
     taskId: r.taskId,
-    ...(unmatchReason !== undefined ? { unmatchReason } : {}),
-    ...(unmatchReason === 'notRecorded' && near?.length ? { nearMisses: [...near] } : {}),
   };
+  if (unmatchReason !== undefined) out.unmatchReason = unmatchReason;
+  if (unmatchReason === 'notRecorded' && near?.length) out.nearMisses = [...near];
+  return out;
 }
 
 /**
  * The rows of one tracking id as the calls of one tracking id answer them (lookup, create, add):
  * with why each unmatch row is, and on the rows no member recorded the records near it (decision
- * 098) - one statement, asked only when such a row is there, so a parcel that matched costs nothing more.
+ * 098) - one statement, asked only when such a row is there, so a parcel that matched costs nothing
+ * more. Each row's reason is judged once.
  */
 export async function scanRowsOut(db: Tx, trackingId: string, rows: readonly ScanRow[], upcs: RecordedUpcs): Promise<ScanTracking[]> {
-  const unrecorded = rows.some((r) => unmatchReasonOf(r, upcs) === 'notRecorded');
-  const near = unrecorded ? (await nearRecords(db, [trackingId])).get(trackingId) : undefined;
-  return rows.map((r) => scanOut(r, upcs, near));
+  const reasons = rows.map((r) => unmatchReasonOf(r, upcs));
+  const near = reasons.includes('notRecorded') ? (await nearRecords(db, [trackingId])).get(trackingId) : undefined;
+  return rows.map((r, i) => rowOut(r, reasons[i], near));
 }
 
 // Control characters are never part of a code a scanner reads (the scan record machine's rule).
@@ -164,28 +171,57 @@ const NO_UPCS: RecordedUpcs = { recorded: new Set(), contested: new Set() };
  * The lookup's two statements (every row of a tracking id, oldest first; the upcs members recorded
  * on it, live records only, each with whether a record of it waits as contested), prepared once per
  * database handle: drizzle builds their text once instead of on every call, and PostgreSQL parses
- * and plans each once per connection (named statements). The lookup is a clerk's most frequent call (where its time went: docs/performance.md).
+ * and plans each once per connection (named statements). On PostgreSQL node-postgres runs them itself
+ * (db/client.ts namedRows: none of drizzle's per-call layers, decision 177), the rows decoded by the
+ * columns' own mapFromDriverValue as drizzle decodes them; on PGlite drizzle runs them. The lookup is
+ * a clerk's most frequent call (where its time went: docs/performance.md).
  */
 function prepareLookup(db: Db) {
   const trackingId = sql.placeholder('trackingId');
+  const rows = db
+    .select(ROW_COLUMNS)
+    .from(scanTrackings)
+    .where(eq(scanTrackings.trackingId, trackingId))
+    .orderBy(asc(scanTrackings.id))
+    .prepare('scan_lookup_rows');
+  const upcs = db
+    .selectDistinct({ upc: tasks.upc, contested: sql<boolean | null>`${purchasedRecords.msg} = ${CONTESTED_MESSAGE}` })
+    .from(purchasedRecords)
+    .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
+    .where(and(eq(purchasedRecords.trackingId, trackingId), ne(tasks.status, DELETED_TASK_STATUS)))
+    .prepare('scan_lookup_upcs');
+  // The upcs statement's parameters: the contested message and the deleted status are constants of its text.
+  const upcsQuery = upcs.getQuery();
+  const upcsValues = (id: string) => upcsQuery.params.map((p) => (p === trackingId ? id : p));
+  const namedRowsOf = namedRows(db, 'scan_lookup_rows', rows.getQuery().sql, decodeScanRow);
+  const namedUpcsOf = namedRows(db, 'scan_lookup_upcs', upcsQuery.sql, (r) => ({ upc: r[0] as string | null, contested: r[1] as boolean | null }));
   return {
-    rows: db.select().from(scanTrackings).where(eq(scanTrackings.trackingId, trackingId)).orderBy(asc(scanTrackings.id)).prepare('scan_lookup_rows'),
-    upcs: db
-      .selectDistinct({ upc: tasks.upc, contested: sql<boolean | null>`${purchasedRecords.msg} = ${CONTESTED_MESSAGE}` })
-      .from(purchasedRecords)
-      .innerJoin(tasks, eq(tasks.id, purchasedRecords.taskId))
-      .where(and(eq(purchasedRecords.trackingId, trackingId), ne(tasks.status, DELETED_TASK_STATUS)))
-      .prepare('scan_lookup_upcs'),
+    rows: namedRowsOf ? (id: string) => namedRowsOf([id]) : (id: string) => rows.execute({ trackingId: id }),
+    upcs: namedUpcsOf ? (id: string) => namedUpcsOf(upcsValues(id)) : (id: string) => upcs.execute({ trackingId: id }),
   };
 }
 const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
+
+/** A scan row's columns, in the order of the lookup's select (a row of it, as an array, is in this order). */
+const ROW_COLUMNS = getTableColumns(scanTrackings);
+const ROW_KEYS = Object.keys(ROW_COLUMNS) as (keyof typeof ROW_COLUMNS)[];
+const ROW_DECODERS = ROW_KEYS.map((k) => ROW_COLUMNS[k]);
+/** An array row of the lookup's select as drizzle maps it: null stays null, else the column's mapFromDriverValue. */
+function decodeScanRow(row: unknown[]): ScanRow {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < ROW_KEYS.length; i++) {
+    const value = row[i];
+    out[ROW_KEYS[i]!] = value === null ? null : ROW_DECODERS[i]!.mapFromDriverValue(value);
+  }
+  return out as ScanRow;
+}
 
 /** A tracking id's rows, with what its unmatch rows need to say why (read only when one is unmatch). */
 export async function trackingOf(db: Db, trackingId: string): Promise<{ rows: ScanRow[]; upcs: RecordedUpcs }> {
   let lookup = lookups.get(db);
   if (!lookup) lookups.set(db, (lookup = prepareLookup(db)));
-  const rows = await lookup.rows.execute({ trackingId });
-  return { rows, upcs: rows.some(isUnmatched) ? recordedUpcsOf(await lookup.upcs.execute({ trackingId })) : NO_UPCS };
+  const rows = await lookup.rows(trackingId);
+  return { rows, upcs: rows.some(isUnmatched) ? recordedUpcsOf(await lookup.upcs(trackingId)) : NO_UPCS };
 }
 
 export interface ScanOutcome {
