@@ -93,7 +93,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: ['tests/server/support/data-template.ts'],
+          // The migrated database the servers copy, and the server built as `npm start` runs it.
+          globalSetup: ['tests/e2e/global-setup.ts'],
           // Two browser files at once (the root's maxWorkers). A simulated scanner sends a code's keys
           // in one burst (setup.ts scanKeys): typed key by key, a busy test process paused inside a code.
           environment: 'node',
