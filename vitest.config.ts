@@ -57,8 +57,9 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
-          // Servers in processes of their own start on a copy of one migrated database (support/data-template.ts).
-          globalSetup: ['tests/server/support/data-template.ts'],
+          // Servers in processes of their own start on a copy of one migrated database (support/data-template.ts),
+          // from the server built to JavaScript (support/global-setup.ts builds it when needed).
+          globalSetup: ['tests/server/support/global-setup.ts'],
           exclude: [...configDefaults.exclude, 'tests/server/**/*.unit.test.ts', ...(process.env.TEST_DB === 'pg' ? PGLITE_PASS_ONLY : [])],
           environment: 'node',
           pool: 'forks',
@@ -93,8 +94,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          // The migrated database the servers copy, and the server built as `npm start` runs it.
-          globalSetup: ['tests/e2e/global-setup.ts'],
+          globalSetup: ['tests/server/support/global-setup.ts'],
           // Two browser files at once (the root's maxWorkers). A simulated scanner sends a code's keys
           // in one burst (setup.ts scanKeys): typed key by key, a busy test process paused inside a code.
           environment: 'node',

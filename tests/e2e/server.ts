@@ -1,9 +1,8 @@
 // Starts the real server for a browser test file through the tests' one server starter
-// (tests/server/support/server-process.ts spawnServer) as `npm start` runs it: scripts/start.mjs, the
-// server built to JavaScript (global-setup.ts built it; ~1.2 s of CPU a start less than from the
-// sources through tsx). It adds what the browser needs: a known port (the mailed links carry
-// APP_URL), a fresh embedded database copied from the migrated template
-// (tests/server/support/data-template.ts) and the built web app in dist/.
+// (tests/server/support/server-process.ts spawnServer: npm start's launcher and build in a process of
+// its own), adding what the browser needs: a known port (the mailed links carry APP_URL), a fresh
+// embedded database copied from the migrated template (tests/server/support/data-template.ts) and
+// the built web app in dist/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -26,10 +25,7 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   const port = await freePort();
   const dataDir = await migratedDataDir('ph-e2e-');
   const url = `http://127.0.0.1:${port}`;
-  const server = spawnServer(
-    { PORT: String(port), DATA_DIR: dataDir, APP_URL: url, WEB_DIR: path.resolve('dist'), LOG_LEVEL: 'warn', ...env },
-    { args: ['scripts/start.mjs'] },
-  );
+  const server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, APP_URL: url, WEB_DIR: path.resolve('dist'), LOG_LEVEL: 'warn', ...env });
   const stop = async (signal: NodeJS.Signals) => {
     if (server.proc.exitCode === null && server.proc.signalCode === null) server.proc.kill(signal);
     await server.exited;

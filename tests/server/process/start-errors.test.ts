@@ -1,7 +1,7 @@
 // What stops a start, as an operator reads it (decision 017): a setting that is wrong, a database
 // that does not answer (waited for, one line per attempt) or does not exist, a DATA_DIR this user
 // cannot write, a port in use. Each is one plain line that says what is wrong and what to set, exit
-// code 1, no stack (the stack only at LOG_LEVEL=debug). Real server processes from the sources.
+// code 1, no stack (the stack only at LOG_LEVEL=debug). Real server processes, as `npm start` runs them.
 // Only the port's test opens the pass's database: the others stop before any and run in the PGlite
 // pass only (pgliteOnly; the missing PostgreSQL database is TEST_DATABASE_URL's, whatever TEST_DB says).
 import fs from 'node:fs';

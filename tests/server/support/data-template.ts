@@ -80,8 +80,3 @@ export async function migratedDataDir(prefix: string): Promise<string> {
   fs.cpSync(template, dir, { recursive: true });
   return dir;
 }
-
-/** vitest's globalSetup (projects server and e2e): the template and its dump made once, before the test processes start. */
-export default async function setup(): Promise<void> {
-  await migratedDump();
-}
