@@ -4,13 +4,30 @@
 //            (tests/server/matching/: the planner), so it runs here, in seconds, and not in `server`.
 //  - server: the API through app.inject on a real database. One database per worker, reused across
 //            files (isolate: false) and emptied before each test; PGlite by default, PostgreSQL
-//            when TEST_DB=pg (scripts/test.ts runs the suite once more that way with TEST_DATABASE_URL).
+//            when TEST_DB=pg (scripts/test.ts runs the suite once more that way with TEST_DATABASE_URL,
+//            less the files and tests whose subject is not that database: PGLITE_PASS_ONLY, pgliteOnly).
 //            tests/server/<area>/ mirrors src/server/<area>/; shared fixtures are in tests/server/support/.
 //  - web:    components and pages in happy-dom.
 //  - e2e:    the built app in Debian's chromium through playwright-core (scripts/test.ts decides).
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { machineUses } from './scripts/machine-uses.ts';
+
+/**
+ * Server test files whose subject does not go through the database TEST_DB chooses: the PostgreSQL
+ * pass (TEST_DB=pg) would run them again unchanged, so it leaves them to the PGlite pass.
+ */
+const PGLITE_PASS_ONLY = [
+  // Migrates PGlite and, with TEST_DATABASE_URL, a PostgreSQL database of its own, whatever TEST_DB says.
+  'tests/server/db/migrations.test.ts',
+  // The HTTP layer: the request log and its buffer, the files and headers served beside the API, and
+  // sockets that stall or leave (the database only logs an admin in).
+  'tests/server/http/log-destination.test.ts',
+  'tests/server/http/request-log.test.ts',
+  'tests/server/http/stalled-requests.test.ts',
+  'tests/server/http/web-files-and-headers.test.ts',
+  'tests/server/http/web-page.test.ts',
+];
 
 /** Web test files run with a document of their own (project web-own-document). */
 const OWN_DOCUMENT = ['tests/web/ui/toast.test.tsx'];
@@ -40,9 +57,10 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
-          // Servers in processes of their own start on a copy of one migrated database (support/data-template.ts).
-          globalSetup: ['tests/server/support/data-template.ts'],
-          exclude: [...configDefaults.exclude, 'tests/server/**/*.unit.test.ts'],
+          // Servers in processes of their own start on a copy of one migrated database (support/data-template.ts),
+          // from the server built to JavaScript (support/global-setup.ts builds it when needed).
+          globalSetup: ['tests/server/support/global-setup.ts'],
+          exclude: [...configDefaults.exclude, 'tests/server/**/*.unit.test.ts', ...(process.env.TEST_DB === 'pg' ? PGLITE_PASS_ONLY : [])],
           environment: 'node',
           pool: 'forks',
           isolate: false,
@@ -76,7 +94,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          globalSetup: ['tests/server/support/data-template.ts'],
+          globalSetup: ['tests/server/support/global-setup.ts'],
           // Two browser files at once (the root's maxWorkers). A simulated scanner sends a code's keys
           // in one burst (setup.ts scanKeys): typed key by key, a busy test process paused inside a code.
           environment: 'node',

@@ -1,7 +1,8 @@
 // Starts the real server for a browser test file through the tests' one server starter
-// (tests/server/support/server-process.ts spawnServer: npm start's entry in a process of its own),
-// adding what the browser needs: a known port (the mailed links carry APP_URL), a fresh embedded
-// database copied from the migrated template (tests/server/support/data-template.ts) and the built web app in dist/.
+// (tests/server/support/server-process.ts spawnServer: npm start's launcher and build in a process of
+// its own), adding what the browser needs: a known port (the mailed links carry APP_URL), a fresh
+// embedded database copied from the migrated template (tests/server/support/data-template.ts) and
+// the built web app in dist/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';

@@ -580,13 +580,19 @@ type PgliteClient = import('@electric-sql/pglite').PGlite;
  * worker thread behind a message port (decision 173, a prototype); its client answers what drizzle
  * and pgliteListener call (query, transaction, listen, close).
  */
-async function openPgliteClient(inWorker: boolean, dir?: string, startParams?: string[]): Promise<PgliteClient> {
+async function openPgliteClient(inWorker: boolean, dir?: string, startParams?: string[], loadDataDir?: Blob): Promise<PgliteClient> {
   if (inWorker) {
+    if (loadDataDir) throw new Error('loadDataDir is not supported with PGLITE_THREAD=worker');
     const { openPgliteThread } = await import('./pglite-thread.ts');
     return (await openPgliteThread({ dataDir: dir, startParams, textTypes: DRIZZLE_TEXT_TYPES })) as unknown as PgliteClient;
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const options = { parsers: textParsers, extensions: await pgliteExtensions(), ...(startParams ? { startParams } : {}) };
+  const options = {
+    parsers: textParsers,
+    extensions: await pgliteExtensions(),
+    ...(startParams ? { startParams } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+  };
   const client = sharingParsers(dir ? new PGlite(dir, options) : new PGlite(options));
   await client.waitReady;
   return client;
@@ -631,6 +637,11 @@ export async function openDatabase(opts: {
   memory?: boolean;
   lock?: LockOptions;
   migrated?: boolean;
+  /**
+   * With `memory`: start from this dump of a PGlite folder (PGlite's dumpDataDir) instead of an empty
+   * cluster; the tests' migrated template, which spares each test worker PGlite's initdb and the migrations.
+   */
+  loadDataDir?: Blob;
   /** PGlite only: 'worker' runs its engine in a worker thread (decision 173, a prototype); default PGLITE_THREAD, else this thread. */
   thread?: string;
   /** Without a url: 'postgres' starts a PostgreSQL server in dataDir (decision 173, a prototype); default EMBEDDED_DB, else PGlite. */
@@ -670,9 +681,10 @@ export async function openDatabase(opts: {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  const openClient = (dir?: string, startParams?: string[]) => openPgliteClient((opts.thread ?? process.env.PGLITE_THREAD) === 'worker', dir, startParams);
+  const openClient = (dir?: string, startParams?: string[], loadDataDir?: Blob) =>
+    openPgliteClient((opts.thread ?? process.env.PGLITE_THREAD) === 'worker', dir, startParams, loadDataDir);
   if (opts.memory) {
-    const client = await openClient();
+    const client = await openClient(undefined, undefined, opts.loadDataDir);
     const db = drizzle(client);
     await migrate(db, { migrationsFolder });
     Object.assign(db, { [listener]: pgliteListener(client) });

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/server/app.ts';
 import { openDatabase, rowsOf, type Database } from '../../../src/server/db/client.ts';
-import { dbDriver, useTestApp } from '../support/harness.ts';
+import { dbDriver, openMigratedMemory, useTestApp } from '../support/harness.ts';
 
 const t = useTestApp();
 /** No session, and a token that is none (a probe must not read it). */
@@ -29,7 +29,7 @@ async function closedDatabase(): Promise<Database> {
     url.pathname = `/${row!.name}`;
     database = await openDatabase({ url: url.toString() });
   } else {
-    database = await openDatabase({ memory: true });
+    database = await openMigratedMemory();
   }
   await database.close();
   return database;

@@ -3,7 +3,9 @@
 // answers, its upload and sheet workers included, and logs no warning of its own at start. Then,
 // where the test runs as root and nobody can reach the tree, the same start as user nobody, for whom
 // the install is read-only: a built server writes nothing outside DATA_DIR. The web app is not
-// built here (SKIP_WEB_BUILD=1): the browser tests build and serve it.
+// built here (SKIP_WEB_BUILD=1): the browser tests build and serve it. Every spawned server of the
+// tests now starts this way (support/server-process.ts), and their globalSetup builds the server
+// first with the same scripts/build.mjs: here a start mostly finds the build fresh.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

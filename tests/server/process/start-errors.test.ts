@@ -1,14 +1,16 @@
 // What stops a start, as an operator reads it (decision 017): a setting that is wrong, a database
 // that does not answer (waited for, one line per attempt) or does not exist, a DATA_DIR this user
 // cannot write, a port in use. Each is one plain line that says what is wrong and what to set, exit
-// code 1, no stack (the stack only at LOG_LEVEL=debug). Real server processes from the sources.
+// code 1, no stack (the stack only at LOG_LEVEL=debug). Real server processes, as `npm start` runs them.
+// Only the port's test opens the pass's database: the others stop before any and run in the PGlite
+// pass only (pgliteOnly; the missing PostgreSQL database is TEST_DATABASE_URL's, whatever TEST_DB says).
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migratedDataDir } from '../support/data-template.ts';
-import { dbDriver } from '../support/harness.ts';
+import { dbDriver, pgliteOnly } from '../support/harness.ts';
 import { killServers, ownPgDatabase, spawnServer, STARTUP_MS } from '../support/server-process.ts';
 
 afterAll(killServers);
@@ -35,7 +37,7 @@ function cannotStart(output: string): string[] {
 const STACK_FRAME = /^\s+at .+\(.*:\d+:\d+\)$|^\s+at file:/m;
 
 describe('a start that cannot go on says why in one line and exits 1', () => {
-  it(
+  it.skipIf(pgliteOnly)(
     'a bad setting names it and what it takes',
     async () => {
       const { code, output } = await failedStart({ PORT: 'abc' });
@@ -46,7 +48,7 @@ describe('a start that cannot go on says why in one line and exits 1', () => {
     TEST_MS,
   );
 
-  it(
+  it.skipIf(pgliteOnly)(
     'a DATABASE_URL nobody answers is tried again with backoff for DATABASE_WAIT seconds, one line per attempt, then given up',
     async () => {
       const closed = await freePort();
@@ -63,7 +65,7 @@ describe('a start that cannot go on says why in one line and exits 1', () => {
     TEST_MS,
   );
 
-  it(
+  it.skipIf(pgliteOnly)(
     'at LOG_LEVEL=debug the same failure also shows where it happened',
     async () => {
       const { code, output } = await failedStart({ DATABASE_URL: `postgres://127.0.0.1:${await freePort()}/app`, DATABASE_WAIT: '0', LOG_LEVEL: 'debug' });
@@ -74,7 +76,7 @@ describe('a start that cannot go on says why in one line and exits 1', () => {
     TEST_MS,
   );
 
-  it.skipIf(!process.env.TEST_DATABASE_URL)(
+  it.skipIf(pgliteOnly || !process.env.TEST_DATABASE_URL)(
     'a PostgreSQL without the database named says to create it, at once',
     async () => {
       const u = new URL(process.env.TEST_DATABASE_URL!);
@@ -89,7 +91,7 @@ describe('a start that cannot go on says why in one line and exits 1', () => {
     TEST_MS,
   );
 
-  it(
+  it.skipIf(pgliteOnly)(
     'a DATA_DIR that is not a folder this user can write: a file in its path, and a read-only folder',
     async () => {
       const file = path.join(tmpDir(), 'a-file');

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pino from 'pino';
 import { openDatabase, type Database } from '../../../src/server/db/client.ts';
+import { migratedDump } from './data-template.ts';
 import { buildApp } from '../../../src/server/app.ts';
 import { loadConfig, type Config } from '../../../src/server/config.ts';
 import { createMailer, type Mailer } from '../../../src/server/mail/mailer.ts';
@@ -51,13 +52,25 @@ async function openPgDatabase(): Promise<Database> {
   return openDatabase({ url: url.toString() });
 }
 
+/** A PGlite database in memory, loaded from the migrated template's dump (support/data-template.ts). */
+export async function openMigratedMemory(): Promise<Database> {
+  const dump = await migratedDump();
+  return openDatabase({ memory: true, loadDataDir: new Blob([fs.readFileSync(dump)]) });
+}
+
 /** The worker's database, opened and migrated once. */
 export function testDatabase(): Promise<Database> {
-  shared ??= process.env.TEST_DB === 'pg' ? openPgDatabase() : openDatabase({ memory: true });
+  shared ??= process.env.TEST_DB === 'pg' ? openPgDatabase() : openMigratedMemory();
   return shared;
 }
 
 export const dbDriver = () => (process.env.TEST_DB === 'pg' ? 'pg' : 'pglite');
+
+/**
+ * `it.skipIf(pgliteOnly)` for a test that opens no database of the pass's (TEST_DB): the PostgreSQL
+ * pass would run it again unchanged, so only the PGlite pass runs it (whole files: PGLITE_PASS_ONLY in vitest.config.ts).
+ */
+export const pgliteOnly = dbDriver() === 'pg';
 
 /**
  * Empties every table and restarts every sequence, as TRUNCATE ... RESTART IDENTITY would. DELETE,
