@@ -33,10 +33,22 @@ function vitest(title: string, projects: string[], env: NodeJS.ProcessEnv = {}, 
     env,
   );
   if (fs.existsSync(out)) {
-    const r = JSON.parse(fs.readFileSync(out, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+    const r = JSON.parse(fs.readFileSync(out, 'utf8')) as {
+      numTotalTests: number;
+      numPassedTests: number;
+      numFailedTests: number;
+      numPendingTests: number;
+      numTodoTests: number;
+    };
     totals.passed += r.numPassedTests;
     totals.failed += r.numFailedTests;
     totals.skipped += r.numPendingTests + r.numTodoTests;
+    // A step that ran no test (a global setup that hung, then gave up) exits 0: it is not a pass.
+    if (r.numTotalTests === 0) {
+      console.error(`✖ ${title}: no test ran`);
+      failures.push(`${title} (no test ran)`);
+      return false;
+    }
   } else if (!ok) totals.failed += 1;
   return ok;
 }
