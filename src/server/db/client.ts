@@ -598,33 +598,55 @@ async function openPgliteClient(inWorker: boolean, dir?: string, startParams?: s
   return client;
 }
 
-/** openDatabase on a PostgreSQL server of dataDir's own (embedded-postgres.ts), stopped when the database is closed; the folder is locked as PGlite's is. */
-async function openEmbeddedPostgres(opts: Parameters<typeof openDatabase>[0]): Promise<Database> {
-  if (!opts.dataDir) throw new Error('dataDir is required for an embedded PostgreSQL server');
-  const { startEmbeddedPostgres } = await import('./embedded-postgres.ts');
-  const lock = await lockDataDir(opts.dataDir, opts.lock);
-  let server: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
+/**
+ * A database in dataDir, the folder locked while it is open (data-dir-lock.ts: one process a
+ * folder). `open` makes it, registering with `undo` what to stop should a later step fail; the lock
+ * is released once the database has closed, or at once when opening failed.
+ */
+async function lockedDatabase(
+  dataDir: string,
+  lockOptions: LockOptions | undefined,
+  open: (undo: (stop: () => Promise<unknown>) => void) => Promise<Omit<Database, 'markStopping'>>,
+): Promise<Database> {
+  const lock = await lockDataDir(dataDir, lockOptions);
+  const undos: (() => Promise<unknown>)[] = [];
   try {
-    server = await startEmbeddedPostgres(opts.dataDir);
-    const database = await openDatabase({ ...opts, url: server.url });
-    const running = server;
+    const database = await open((stop) => undos.unshift(stop));
     return {
       ...database,
       markStopping: () => lock.markStopping(),
       close: async () => {
         try {
           await database.close();
-          await running.stop();
         } finally {
           lock.release();
         }
       },
     };
   } catch (err) {
-    await server?.stop().catch(() => undefined);
+    for (const stop of undos) await stop().catch(() => undefined);
     lock.release();
     throw err;
   }
+}
+
+/** openDatabase on a PostgreSQL server of dataDir's own (embedded-postgres.ts), stopped when the database is closed; the folder is locked as PGlite's is. */
+async function openEmbeddedPostgres(opts: Parameters<typeof openDatabase>[0]): Promise<Database> {
+  if (!opts.dataDir) throw new Error('dataDir is required for an embedded PostgreSQL server');
+  const { startEmbeddedPostgres } = await import('./embedded-postgres.ts');
+  const dataDir = opts.dataDir;
+  return lockedDatabase(dataDir, opts.lock, async (undo) => {
+    const server = await startEmbeddedPostgres(dataDir);
+    undo(() => server.stop());
+    const database = await openDatabase({ ...opts, url: server.url });
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        await server.stop();
+      },
+    };
+  });
 }
 
 /**
@@ -693,30 +715,13 @@ export async function openDatabase(opts: {
   if (!opts.dataDir) throw new Error('dataDir is required for an on-disk PGlite database');
   const dir = path.join(opts.dataDir, 'pglite');
   fs.mkdirSync(dir, { recursive: true });
-  const lock = await lockDataDir(opts.dataDir, opts.lock);
   // The folder is released only once PGlite has closed it (or when the process is gone).
-  let client: PgliteClient | undefined;
-  try {
-    client = await openClient(dir, [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`]);
+  return lockedDatabase(opts.dataDir, opts.lock, async (undo) => {
+    const client = await openClient(dir, [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`]);
+    undo(() => client.close());
     const db = drizzle(client);
     await migrate(db, { migrationsFolder });
     Object.assign(db, { [listener]: pgliteListener(client) });
-    const opened = client;
-    return {
-      db: db as unknown as Db,
-      driver: 'pglite',
-      markStopping: () => lock.markStopping(),
-      close: async () => {
-        try {
-          await opened.close();
-        } finally {
-          lock.release();
-        }
-      },
-    };
-  } catch (err) {
-    await client?.close().catch(() => undefined);
-    lock.release();
-    throw err;
-  }
+    return { db: db as unknown as Db, driver: 'pglite', close: () => client.close() };
+  });
 }
