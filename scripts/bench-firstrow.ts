@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.ts';
 import { openDatabase } from '../src/server/db/client.ts';
 import { seedScans } from './bench-seed.ts';
 
@@ -53,18 +53,7 @@ export async function benchFirstRow(startServerProcess: StartServer): Promise<vo
   const base = server.base.replace('127.0.0.1', 'localhost');
   const login = await fetch(`${server.base}/ext/login/login?mailAddr=${ADMIN.ADMIN_EMAIL}&pwd=${ADMIN.ADMIN_PASSWORD}&keepflag=false`, { method: 'POST' });
   const token = ((await login.json()) as { data: { token: string } }).data.token;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   const loads: Load[] = [];
   try {
     for (let i = 0; i < LOADS + 2; i++) {

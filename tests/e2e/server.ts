@@ -5,7 +5,6 @@
 // the built web app in dist/.
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
 import { migratedDataDir } from '../server/support/data-template.ts';
 import { freePort, spawnServer } from '../server/support/server-process.ts';
 
@@ -40,21 +39,7 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   return { url, dataDir, output: server.output, stop: () => stop('SIGTERM') };
 }
 
-/** Debian's chromium; `extraArgs` for a test's own needs (e.g. a fake camera). */
-export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      ...extraArgs,
-    ],
-  });
-}
+/** Debian's chromium (scripts/chromium.ts, shared with the bench). */
+export { launchChromium } from '../../scripts/chromium.ts';
 
 export const SCREENSHOT_DIR = path.resolve('test-results/e2e');
