@@ -74,8 +74,8 @@ function blurred(grey: Float32Array, sigma: number): Float32Array {
   );
 }
 
-/** A seeded generator of normal deviates (mulberry32, Box-Muller). */
-function normals(seed: number): () => number {
+/** A seeded generator of normal deviates (mulberry32, Box-Muller): the same frames every run. */
+export function normals(seed: number): () => number {
   let state = seed >>> 0;
   const uniform = () => {
     state = (state + 0x6d2b79f5) >>> 0;

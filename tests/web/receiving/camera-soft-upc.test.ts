@@ -9,6 +9,7 @@ import { BarcodeFormat, BinaryBitmap, DecodeHintType, HybridBinarizer, MultiForm
 import { describe, expect, it } from 'vitest';
 import { decodeFrame, type GreyFrame } from '../../../src/web/lib/camera-decode';
 import { EMPTY_VIEW, readFrame, symbologiesToTry, type CameraView } from '../../../src/web/lib/camera-reads';
+import { normals } from '../../e2e/camera-clip';
 
 const UPC = '194253397168';
 const WIDTH = 240;
@@ -55,19 +56,6 @@ function sceneRow({ modulePx, shift, blur }: Scene): Float64Array {
     for (let k = -r; k <= r; k++) covered += Math.min(1, ink[Math.max(0, Math.min(WIDTH - 1, px + k))]!) * kernel[k + r]!;
     return PAPER - ((PAPER - INK) * covered) / norm;
   });
-}
-
-/** Seeded normal deviates (mulberry32, Box-Muller): the same frames every run. */
-function normals(seed: number): () => number {
-  let state = seed >>> 0;
-  const uniform = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
 }
 
 /** The presentations: each scene's frames, the bars running the frame's height (a close-up of the symbol's middle). */
