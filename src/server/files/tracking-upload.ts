@@ -34,6 +34,7 @@ import {
   isRoundedNumber,
   nameErrorCells,
   SLICING,
+  throughPoll,
   uploadResult,
   uploadRowMessages,
   wholeNumber,
@@ -333,7 +334,7 @@ export async function uploadTrackings(
     });
     // Update and confirm match: the tracking ids a task links go in one piece (decision 161).
     const cap = opts.slicing?.maxRows ?? SLICING.pg.maxRows;
-    const pieces = mode === 'import' ? [...groups.values()] : await piecesAlongTasks([...groups.values()], await taskLinks(db, [...groups.keys()]), cap);
+    const pieces = mode === 'import' ? [...groups.values()] : await piecesAlongTasks([...groups.values()], await linksOf(db, [...groups.keys()]), cap);
     await applyInSlices(db, pieces, {
       rowsOf: (piece) => piece.length,
       outsOf: (piece) => piece.map((t) => t.c.out),
@@ -354,6 +355,22 @@ export async function uploadTrackings(
     for (const c of checked) if (c.trackingAsNumber && c.out.msg) c.out.msg = withCellWarning(c.out.msg, place, c.out.line, 'tracking', M.trackingAsNumber);
     return uploadResult(checked.map((c) => c.out));
   });
+}
+
+/**
+ * Tracking ids a read of their task links takes (linksOf): on PGlite one read of a 50,000-row file's
+ * held the one connection 100-150 ms, a wait for every request (decision 180).
+ */
+const LINKS_PER_READ = 5000;
+
+/** taskLinks of a file's tracking ids, LINKS_PER_READ at a time, other requests served between two reads. */
+async function linksOf(db: Db, trackingIds: string[]) {
+  const links: Awaited<ReturnType<typeof taskLinks>> = [];
+  for (let i = 0; i < trackingIds.length; i += LINKS_PER_READ) {
+    if (i) await throughPoll();
+    links.push(...(await taskLinks(db, trackingIds.slice(i, i + LINKS_PER_READ))));
+  }
+  return links;
 }
 
 /** Tracking ids of one upload looked up for near records (decision 098): the first this many of the file, in NEAR_KEYS_PER_STATEMENT statements. */

@@ -109,9 +109,11 @@ export interface Slicing {
 }
 
 /**
- * How slices are cut on each database. PGlite: 150 ms a slice, because every other request waits
- * for the slice in progress (one connection, held by the transaction), so with two uploads at once a
- * request waits about two slices, far under the 1 s promised. PostgreSQL serves other requests beside
+ * How slices are cut on each database. PGlite: 40 ms a slice (40 rows to start with, at most 400:
+ * a first slice of 200 took 130-220 ms, its code not yet optimised), because every other
+ * request waits for the slice in progress (one connection, held by the transaction): a request's
+ * p99 beside uploads is about the p99 of a slice's duration, and at 150 ms (1,000 rows) it was
+ * 150-220 ms, at 40 ms 67-112 ms (decision 180). PostgreSQL serves other requests beside
  * a transaction, and a slice costs a few round trips whatever its size (each one a wait for the other
  * process on a busy machine): 400 ms a slice, during which it holds the row locks of its parcels and
  * tasks. At most 1,000 rows on PGlite and 400 on PostgreSQL: a slice's matching is planned and its
@@ -120,11 +122,12 @@ export interface Slicing {
  * uploads still ran on the request thread (400 rows: as fast; decision 065 then moved them to a
  * worker on PostgreSQL). Its tracking ids stay
  * within matching's per-id locks (BULK_LOCK_THRESHOLD), so scans of other parcels go on beside it.
- * PGlite's 150 ms was measured against 80 and 50 ms (decision 176): a slice costs ~25 ms of CPU
- * whatever its rows, and at 50 ms a loaded host applied 31% of a 50,000-row confirm in its budget.
+ * A slice's time is counted from its turn (SliceTurns), not from when it asked for it: counted with
+ * the other upload's slice it waited for, two uploads at once shrank each other's slices to a few
+ * rows (decision 176 saw 31% of a 50,000-row confirm applied in its budget at 50 ms).
  */
 export const SLICING: Record<'pglite' | 'pg', Slicing> = {
-  pglite: { targetMs: 150, firstRows: 200, maxRows: 1000 },
+  pglite: { targetMs: 40, firstRows: 40, maxRows: 400 },
   pg: { targetMs: 400, firstRows: 200, maxRows: 400 },
 };
 
@@ -145,7 +148,8 @@ export class SliceTurns {
     return result;
   }
 }
-const throughPoll = async () => {
+/** Two turns of the event loop: the first ends this loop's check phase, the second runs after the next poll (SliceTurns). */
+export const throughPoll = async () => {
   await nextTurn();
   await nextTurn();
 };
@@ -209,12 +213,17 @@ export async function applyInSlices<G>(
   const runSlice = async (slice: G[], rows: number) => {
     const outs = slice.flatMap(opts.outsOf);
     const saved = outs.map((o) => ({ ...o }));
-    const started = performance.now();
-    const sched0 = SLICE_LOG ? threadSchedstat() : null;
+    // On PGlite the clock starts when the slice's turn comes (SLICING).
+    let started = performance.now();
+    let sched0 = SLICE_LOG ? threadSchedstat() : null;
+    const start = () => {
+      started = performance.now();
+      sched0 = SLICE_LOG ? threadSchedstat() : null;
+    };
     for (let attempt = 1; ; attempt++) {
       try {
         if (pg) await pipelinedTransaction(db, (tx) => opts.apply(tx, slice));
-        else await pgliteSlices.run(() => db.transaction((tx) => opts.apply(tx, slice)));
+        else await pgliteSlices.run(() => (start(), db.transaction((tx) => opts.apply(tx, slice))));
         break;
       } catch (err) {
         outs.forEach((o, k) => Object.assign(o, saved[k]));
@@ -224,9 +233,10 @@ export async function applyInSlices<G>(
     }
     // The next slice's size: halfway (geometrically) between this one and what would have taken targetMs.
     const ms = Math.max(1, performance.now() - started);
-    if (sched0) {
+    const s0 = sched0;
+    if (s0) {
       // Rows, wall ms, and of it this thread's CPU and its wait for a core (Linux schedstat).
-      const [cpu, wait] = threadSchedstat().map((v, k) => (v - sched0[k]!) / 1e6);
+      const [cpu, wait] = threadSchedstat().map((v, k) => (v - s0[k]!) / 1e6);
       process.stderr.write(`SLICE ${rows} ${ms.toFixed(0)} cpu ${cpu!.toFixed(0)} runq ${wait!.toFixed(0)}\n`);
     }
     size = Math.max(1, Math.min(maxRows, Math.round(Math.sqrt(size * ((rows * targetMs) / ms)))));
