@@ -1,7 +1,8 @@
 // A small loader for the parts of a page that load, page or reload on their own, outside the route
 // loader (a board task's claims, the pending claims, a task's records in a dialog): `key` says what
 // to load (a change reloads), `load` how. A failed load leaves the last data (the API client has
-// already shown why).
+// already shown why). `shown`: what to show while the first load runs (what the page showed when it
+// was left), so a page returned to does not shrink to its skeletons and grow back under the pointer.
 import { useCallback, useEffect, useRef, useState } from 'react';
 
 export interface Remote<T> {
@@ -10,13 +11,13 @@ export interface Remote<T> {
   reload: () => void;
 }
 
-export function useRemote<T>(key: string, load: () => Promise<T>): Remote<T> {
+export function useRemote<T>(key: string, load: () => Promise<T>, shown?: T): Remote<T> {
   const loadRef = useRef(load);
   useEffect(() => {
     loadRef.current = load;
   });
   const [version, setVersion] = useState(0);
-  const [state, setState] = useState<{ data: T | undefined; loading: boolean }>({ data: undefined, loading: true });
+  const [state, setState] = useState<{ data: T | undefined; loading: boolean }>({ data: shown, loading: true });
 
   useEffect(() => {
     let live = true;

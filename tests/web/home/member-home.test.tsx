@@ -260,6 +260,31 @@ describe('the member home', () => {
     expect(screen.getByText('暂无可申请付款的任务')).toBeTruthy();
   });
 
+  it('keeps what it shows while it reloads, and shows it at once when the member comes back: nothing moves under the pointer', async () => {
+    let answered = 0;
+    let release = () => {};
+    const { user, router, calls } = openHome(async () => {
+      // The first load answers at once; each later one waits until released.
+      if (answered++ > 0) await new Promise<void>((resolve) => (release = resolve));
+      return ok(aHome());
+    });
+    await screen.findByText('今晚截止');
+    const recorded = () => within(part('我的数据')).getByRole('link', { name: /已购买/ }).textContent;
+    expect(recorded()).toBe('已购买（已填单号）8 件¥100.00');
+
+    await user.click(screen.getByRole('button', { name: '刷新' }));
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(recorded()).toBe('已购买（已填单号）8 件¥100.00');
+    expect(screen.getByText('今晚截止')).toBeTruthy();
+    release();
+
+    await router.navigate({ to: '/user/upload' });
+    await router.navigate({ to: '/user/home' });
+    await waitFor(() => expect(calls).toHaveLength(3));
+    expect(recorded()).toBe('已购买（已填单号）8 件¥100.00');
+    release();
+  });
+
   it('says a failed load in place, keeping the title, and loads again on retry', async () => {
     let fail = true;
     const { user, calls } = openHome(() => (fail ? json({ code: 'A00005', msg: '系统繁忙' }, 500) : ok(aHome())));

@@ -37,16 +37,23 @@ import { MemberTotals } from './member-totals';
 
 const H = zh.memberHome;
 
+/** The home each member was last shown in this tab: shown again at once when the page is returned to, while it reloads. */
+const lastShown = new Map<number, Loaded>();
+
 interface Loaded {
   outcome: ApiOutcome<MemberHome>;
   /** The server's clock less this browser's, so countdowns read the server's time. */
   offsetMs: number;
 }
 
-export function MemberHomePage(): JSX.Element {
+/**
+ * The home's one call, reloaded on the member's live events once a burst settles. What was shown
+ * stays while a reload runs (a live event, 刷新, a return to the page: `lastShown`): the parts would
+ * otherwise fall back to their skeletons and grow again, moving what the member was about to click
+ * (the missing-parcel flag, above the totals, pushed a tile from under a click).
+ */
+function useMemberHome(userId: number) {
   const { api } = useAppContext();
-  const user = useSessionUser();
-  const userId = user?.id ?? 0;
   // The last visit is read once: a refresh of this page still shows what arrived since then.
   const [since] = useState(() => readLastVisit(userId));
   const load = useCallback(async (): Promise<Loaded> => {
@@ -54,16 +61,24 @@ export function MemberHomePage(): JSX.Element {
     if (outcome.ok) writeLastVisit(userId, outcome.data.now);
     return { outcome, offsetMs: outcome.ok ? outcome.data.now - Date.now() : 0 };
   }, [api, since, userId]);
-  const remote = useRemote<Loaded>(`member-home-${userId}`, load);
-  // Live: a scan of the member's parcel, an agree or a pay reloads the home once the burst settles.
+  const remote = useRemote<Loaded>(`member-home-${userId}`, load, lastShown.get(userId));
+  useEffect(() => {
+    if (remote.data?.outcome.ok) lastShown.set(userId, remote.data);
+  }, [remote.data, userId]);
   const pending = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(pending.current), []);
   useLiveEvents(['task', 'apply', 'withdraw'], () => {
     clearTimeout(pending.current);
     pending.current = setTimeout(remote.reload, LIVE_REFRESH_DELAY_MS);
   });
+  return remote;
+}
+
+export function MemberHomePage(): JSX.Element {
+  const user = useSessionUser();
+  const remote = useMemberHome(user?.id ?? 0);
   const outcome = remote.data?.outcome;
-  const home = outcome?.ok && !remote.loading ? outcome.data : undefined;
+  const home = outcome?.ok ? outcome.data : undefined;
   const offsetMs = remote.data?.offsetMs ?? 0;
 
   return (
