@@ -113,7 +113,7 @@ export interface Slicing {
  * a first slice of 200 took 130-220 ms, its code not yet optimised), because every other
  * request waits for the slice in progress (one connection, held by the transaction): a request's
  * p99 beside uploads is about the p99 of a slice's duration, and at 150 ms (1,000 rows) it was
- * 150-220 ms, at 40 ms 67-112 ms (decision 180). PostgreSQL serves other requests beside
+ * 150-220 ms, at 40 ms 74-85 ms (decision 180). PostgreSQL serves other requests beside
  * a transaction, and a slice costs a few round trips whatever its size (each one a wait for the other
  * process on a busy machine): 400 ms a slice, during which it holds the row locks of its parcels and
  * tasks. At most 1,000 rows on PGlite and 400 on PostgreSQL: a slice's matching is planned and its
