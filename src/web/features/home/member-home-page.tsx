@@ -37,8 +37,16 @@ import { MemberTotals } from './member-totals';
 
 const H = zh.memberHome;
 
-/** The home each member was last shown in this tab: shown again at once when the page is returned to, while it reloads. */
-const lastShown = new Map<number, Loaded>();
+/**
+ * The home each member was last shown, by app (its API client: one a tab, one a test's app): shown
+ * again at once when the page is returned to, while it reloads.
+ */
+const lastShownByApp = new WeakMap<object, Map<number, Loaded>>();
+const lastShownOf = (app: object) => {
+  let shown = lastShownByApp.get(app);
+  if (!shown) lastShownByApp.set(app, (shown = new Map()));
+  return shown;
+};
 
 interface Loaded {
   outcome: ApiOutcome<MemberHome>;
@@ -48,7 +56,7 @@ interface Loaded {
 
 /**
  * The home's one call, reloaded on the member's live events once a burst settles. What was shown
- * stays while a reload runs (a live event, 刷新, a return to the page: `lastShown`): the parts would
+ * stays while a reload runs (a live event, 刷新, a return to the page: lastShownOf): the parts would
  * otherwise fall back to their skeletons and grow again, moving what the member was about to click
  * (the missing-parcel flag, above the totals, pushed a tile from under a click).
  */
@@ -61,10 +69,11 @@ function useMemberHome(userId: number) {
     if (outcome.ok) writeLastVisit(userId, outcome.data.now);
     return { outcome, offsetMs: outcome.ok ? outcome.data.now - Date.now() : 0 };
   }, [api, since, userId]);
+  const lastShown = lastShownOf(api);
   const remote = useRemote<Loaded>(`member-home-${userId}`, load, lastShown.get(userId));
   useEffect(() => {
     if (remote.data?.outcome.ok) lastShown.set(userId, remote.data);
-  }, [remote.data, userId]);
+  }, [lastShown, remote.data, userId]);
   const pending = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(pending.current), []);
   useLiveEvents(['task', 'apply', 'withdraw'], () => {
