@@ -470,19 +470,9 @@ export function namedRows<T>(db: Db, name: string, text: string, decode: (row: u
   return async (values) => (await run(name, text, values)).map(decode);
 }
 
-/** node-postgres's parsers, but the date and time types kept as text (the types drizzle's prepared queries keep so). */
+/** node-postgres's parsers, but the types drizzle's prepared queries keep as text (DRIZZLE_TEXT_TYPES) kept so. */
 function textTimestamps(pg: { types: typeof import('pg').types }): { getTypeParser: (oid: number, format?: string) => unknown } {
-  const kept = new Set<number>([
-    pg.types.builtins.TIMESTAMPTZ,
-    pg.types.builtins.TIMESTAMP,
-    pg.types.builtins.DATE,
-    pg.types.builtins.INTERVAL,
-    1231,
-    1115,
-    1185,
-    1187,
-    1182,
-  ]);
+  const kept = new Set(DRIZZLE_TEXT_TYPES);
   const asText = (value: string) => value;
   return { getTypeParser: (oid, format) => (kept.has(oid) ? asText : pg.types.getTypeParser(oid, format as 'text')) };
 }
