@@ -408,8 +408,10 @@ async function measure(name: string, specs: RequestSpec[], target?: { p95: numbe
  */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 8));
 
-/** The ratio target of every receiving figure: the app does at least this much of its bare route (decision 140). */
+/** The ratio target of a receiving figure: the app does at least this much of its bare route (decision 140). */
 const RATIO_TARGET = 0.7;
+/** The tracking id lookup's, higher: issue 36 holds it to 0.8 of a bare route that prepares its statements too. */
+const LOOKUP_RATIO_TARGET = 0.8;
 /** A ratio as printed beside its target: cut, not rounded, to two places (0.696 reads 0.69, not a 0.70 that is not met). */
 const ratioText = (r: number) => (Number.isNaN(r) ? 'NaN' : (Math.floor(r * 100) / 100).toFixed(2));
 
@@ -418,12 +420,19 @@ const ratioText = (r: number) => (Number.isNaN(r) ? 'NaN' : (Math.floor(r * 100)
  * range of the turns' ratios, and beside them the ratio of the server thread's CPU per request
  * (bare / app), which other work on the machine moves less than throughput.
  */
-function ratioLine(what: string, ratio: number, rounds: number[], failed: boolean, cpu?: { what: string; ratio: number }, target = true) {
+function ratioLine(
+  what: string,
+  ratio: number,
+  rounds: number[],
+  failed: boolean,
+  cpu?: { what: string; ratio: number },
+  target: number | false = RATIO_TARGET,
+) {
   const sorted = [...rounds].sort((a, b) => a - b);
   const spread = rounds.length > 1 ? ` (turns: median ${pctOf(sorted, 50).toFixed(2)}, ${sorted[0]!.toFixed(2)}-${sorted[sorted.length - 1]!.toFixed(2)})` : '';
-  const verdict = failed ? 'NOT measured (requests failed)' : ratio >= RATIO_TARGET ? 'met' : 'NOT met';
+  const verdict = failed ? 'NOT measured (requests failed)' : target !== false && ratio >= target ? 'met' : 'NOT met';
   const cpuText = !cpu || Number.isNaN(cpu.ratio) ? '' : `; CPU per request ${cpu.what} ${cpu.ratio.toFixed(2)}`;
-  console.log(`${''.padEnd(40)} ratio ${what} ${ratioText(ratio)}${spread}${target ? `  target >= ${RATIO_TARGET}: ${verdict}` : ''}${cpuText}`);
+  console.log(`${''.padEnd(40)} ratio ${what} ${ratioText(ratio)}${spread}${target !== false ? `  target >= ${target}: ${verdict}` : ''}${cpuText}`);
 }
 
 /**
@@ -442,7 +451,8 @@ async function compare(
     warmBare?: RequestSpec[];
     limit?: string;
     ratio?: [string, string];
-    ratioTarget?: boolean;
+    /** The ratio's target (RATIO_TARGET unless given), or false: printed without one. */
+    ratioTarget?: number | false;
     /** The servers' processes, where each is one of its own: its whole process's CPU is counted. */
     pids?: { app: number; bare: number };
   } = {},
@@ -469,7 +479,7 @@ async function compare(
     runs.app.map((x, r) => rate(x) / rate(runs.bare[r]!)),
     Boolean(a.failures || b.failures),
     { what: `${other}/${one}`, ratio: b.cpuMs / b.requests / (a.cpuMs / a.requests) },
-    opts.ratioTarget ?? true,
+    opts.ratioTarget ?? RATIO_TARGET,
   );
 }
 
@@ -631,6 +641,7 @@ async function benchReceiving(
     warmApp: lookups.slice(0, WARMUP),
     warmBare: bareLookups.slice(0, WARMUP),
     pids,
+    ratioTarget: LOOKUP_RATIO_TARGET,
   });
   // A scan create, measured for two kinds of parcel, each scanned once:
   // - new parcels (nobody recorded them: the row is stored unmatch, no task concerned);
