@@ -130,20 +130,9 @@ export function explainScanRecordRefusal(status: ScanStatus, _context: unknown, 
   return scanRecordMessages.notAllowed;
 }
 
-/** Asks the machine about a row in `status` (see stored-state.ts). */
-export function decideScanRecord(status: ScanStatus, event: ScanRecordEvent): Decision<ScanStatus> {
-  // Remembered: the machine has no context, so status and event are all a decision reads, and a
-  // 50,000-row confirm asks the same question of every row (resolving an XState snapshot per row
-  // showed in a confirm's CPU profile: docs/performance.md).
-  const key = `${status}|${JSON.stringify(event)}`;
-  let d = scanDecisions.get(key);
-  if (!d) {
-    d = decide(scanRecordMachine, status, {}, event, explainScanRecordRefusal);
-    scanDecisions.set(key, d);
-  }
-  return d;
-}
-const scanDecisions = new Map<string, Decision<ScanStatus>>();
+/** Asks the machine about a row in `status` (see stored-state.ts; a 50,000-row confirm asks the same question of every row, answered once). */
+export const decideScanRecord = (status: ScanStatus, event: ScanRecordEvent): Decision<ScanStatus> =>
+  decide(scanRecordMachine, status, {}, event, explainScanRecordRefusal);
 
 // ---------------------------------------------------------------- the questions every caller asks
 // Read from the machine once, at load: matching asks them of every row of a 50,000-row upload.

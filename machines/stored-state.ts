@@ -23,7 +23,47 @@ export function emittedBy(actions: readonly { type: string; params?: unknown }[]
   return out;
 }
 
+/**
+ * The machine's answer for a row in `status` with `context` to `event`. A lifecycle machine's guards
+ * read only the context and the event, so the answer is a function of (status, context, event) and
+ * `explain`: it is computed once and remembered (frozen, shared by every caller), DECISIONS_KEPT
+ * a machine at most, the oldest forgotten first. Matching and the uploads ask the same few questions
+ * of every row, and resolving an XState snapshot and its transition twice per question was a
+ * matched scan's largest piece of our own code in its CPU profile (decision 182).
+ */
 export function decide<M extends AnyStateMachine, S extends string>(
+  machine: M,
+  status: S,
+  context: ContextFrom<M>,
+  event: EventFrom<M>,
+  explain: (status: S, context: ContextFrom<M>, event: EventFrom<M>) => string,
+): Decision<S> {
+  let byExplain = remembered.get(machine);
+  if (!byExplain) remembered.set(machine, (byExplain = new WeakMap()));
+  let answers = byExplain.get(explain);
+  if (!answers) byExplain.set(explain, (answers = new Map()));
+  const key = JSON.stringify([status, context, event]);
+  const known = answers.get(key);
+  if (known) return known as Decision<S>;
+  const answer = deepFrozen(decideNow(machine, status, context, event, explain));
+  if (answers.size >= DECISIONS_KEPT) answers.delete(answers.keys().next().value!);
+  answers.set(key, answer);
+  return answer;
+}
+
+/** Answers remembered per machine (decide): enough for every status, event and context a store meets in practice. */
+export const DECISIONS_KEPT = 10_000;
+const remembered = new WeakMap<AnyStateMachine, WeakMap<object, Map<string, Decision<string>>>>();
+
+function deepFrozen<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFrozen(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function decideNow<M extends AnyStateMachine, S extends string>(
   machine: M,
   status: S,
   context: ContextFrom<M>,

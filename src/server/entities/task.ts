@@ -28,18 +28,9 @@ export const TASK_NOT_FOUND = '任务不存在';
 /** The machine's context of a stored task. */
 export const taskContext = (row: Pick<TaskRow, 'productCount' | 'canSplit'>) => ({ productCount: row.productCount, canSplit: row.canSplit });
 
-const decisions = new Map<string, Decision<TaskStatus>>();
-
-/** The task machine's decision on `event` for the task in `row` (stored-state decide), remembered. */
-export function decideTask(row: Pick<TaskRow, 'status' | 'productCount' | 'canSplit'>, event: TaskEvent): Decision<TaskStatus> {
-  const key = `${row.status}|${row.productCount}|${row.canSplit}|${JSON.stringify(event)}`;
-  let d = decisions.get(key);
-  if (!d) {
-    d = decide(taskMachine, row.status, taskContext(row), event, explainTaskRefusal);
-    if (decisions.size < 10_000) decisions.set(key, d);
-  }
-  return d;
-}
+/** The task machine's decision on `event` for the task in `row` (stored-state decide). */
+export const decideTask = (row: Pick<TaskRow, 'status' | 'productCount' | 'canSplit'>, event: TaskEvent): Decision<TaskStatus> =>
+  decide(taskMachine, row.status, taskContext(row), event, explainTaskRefusal);
 
 /**
  * Which of a task's parcels an event concerns: record.apply the ones not yet frozen (matching ties
