@@ -12,8 +12,8 @@ import { dayRange } from './dates.ts';
 import { containsText } from './db/contains.ts';
 import type { components, operations } from '../api/schema';
 import { users } from './db/schema/accounts.ts';
-import { auditLog } from './db/schema/audit.ts';
-import type { Db } from './db/client.ts';
+import { auditItemNames, auditLog } from './db/schema/audit.ts';
+import { rowsOf, type Db } from './db/client.ts';
 import { fromCents } from './money/cents.ts';
 import { countBoundOf, countUpTo, pageOf, totalPagesOf } from './paging.ts';
 import { TASK_STATUSES } from '../../machines/task.machine.ts';
@@ -44,6 +44,95 @@ export function wireSnapshot(v: unknown): string | null {
   return JSON.stringify(out);
 }
 
+/** Names read for a contains filter: more than this many, and the text is common enough to walk the list. */
+const NAMES_READ = 5_000;
+/** At most this many names are each read in order on their own and merged; more are one filter. */
+const NAMES_MERGED = 64;
+
+/**
+ * How an entity's entries with an item name containing the text are read (decision 183): the names
+ * are found in audit_item_names (a table of the products' names, with its trigram index), then
+ * - none: the entity has no such entry and is not read;
+ * - up to NAMES_MERGED: each name's first entries are read in order on (entity, item_name,
+ *   created_at, id) and merged, the same cost at a million entries as at ten thousand;
+ * - up to NAMES_READ: `item_name = any(names)`, and the planner walks the list or reads the names';
+ * - more: the text is in most names, so in most entries: the list's index is walked, filtering.
+ */
+type NameFilter = { names: string[] } | { where: SQL } | undefined;
+
+async function nameFilters(db: Db, entities: Entity[], text: string | undefined): Promise<Map<Entity, NameFilter>> {
+  const byEntity = new Map<Entity, NameFilter>(entities.map((e) => [e, undefined]));
+  if (!text) return byEntity;
+  const rows = await db
+    .select({ entity: auditItemNames.entity, itemName: auditItemNames.itemName })
+    .from(auditItemNames)
+    .where(and(inArray(auditItemNames.entity, entities), containsText(auditItemNames.itemName, text)))
+    .limit(NAMES_READ + 1);
+  if (rows.length > NAMES_READ) return new Map(entities.map((e) => [e, { where: containsText(auditLog.itemName, text) }]));
+  for (const e of entities) byEntity.set(e, { names: rows.filter((r) => r.entity === e).map((r) => r.itemName) });
+  return byEntity;
+}
+
+type Paging = ReturnType<typeof pageOf>;
+
+/** The logs' order: by time, the id breaking ties. */
+const listOrder = (p: Paging) => (p.isDesc ? [desc(auditLog.createdAt), desc(auditLog.id)] : [asc(auditLog.createdAt), asc(auditLog.id)]);
+
+/**
+ * One entity's part of a page: its first offset + size entries in the list's order (`first`), and
+ * its count up to `bound`. With up to NAMES_MERGED names, each name's entries are read in order on
+ * (entity, item_name, created_at, id) through a lateral join of the names, and merged.
+ */
+function entityRead(db: Db, entity: Entity, byName: NameFilter, given: SQL[], p: Paging, bound: number) {
+  const dir = p.isDesc ? sql`desc` : sql`asc`;
+  const order = listOrder(p);
+  const limit = p.offset + p.size;
+  const names = byName && 'names' in byName && byName.names.length <= NAMES_MERGED ? sql`unnest(${sql.param(byName.names)}::text[]) n(name)` : null;
+  const named = names
+    ? eq(auditLog.itemName, sql`n.name`)
+    : byName && 'where' in byName
+      ? byName.where
+      : byName
+        ? sql`${auditLog.itemName} = any(${sql.param(byName.names)}::text[])`
+        : undefined;
+  const where = and(eq(auditLog.entity, entity), named, ...given);
+  const first = sql`select ${auditLog.id} as id, ${auditLog.createdAt} as created_at from ${auditLog} where ${where}
+    order by ${auditLog.createdAt} ${dir}, ${auditLog.id} ${dir} limit ${limit}`;
+  if (!names) return { first: sql`(${first})`, count: () => countUpTo(db, auditLog, where, order, bound) };
+  return {
+    first: sql`(select f.id, f.created_at from ${names} cross join lateral (${first}) f order by f.created_at ${dir}, f.id ${dir} limit ${limit})`,
+    count: async () => {
+      const [row] = await rowsOf<{ n: number }>(
+        db.execute(sql`select count(*)::int as n from (select 1 from ${names}
+          cross join lateral (select 1 from ${auditLog} where ${where} limit ${bound + 1}) e limit ${bound + 1}) c`),
+      );
+      const n = Number(row?.n ?? 0);
+      return { counted: Math.min(n, bound), totalCapped: n > bound };
+    },
+  };
+}
+
+/** An entry as the logs answer it: the operator's name beside the id, before / after in wire units. */
+const entryOf = (a: typeof auditLog.$inferSelect, opName: string | null): AuditEntry => ({
+  id: a.id,
+  entity: a.entity as Entity,
+  action: a.action,
+  mainId: a.mainId,
+  subId: a.subId,
+  opUid: a.opUid,
+  ...(opName !== null ? { opName } : {}),
+  userId: a.userId,
+  upc: a.upc,
+  count: a.count,
+  itemName: a.itemName,
+  status: a.status as AuditEntry['status'],
+  trackingId: a.trackingId,
+  taskId: a.taskId,
+  before: wireSnapshot(a.before),
+  after: wireSnapshot(a.after),
+  createdAt: a.createdAt.getTime(),
+});
+
 /**
  * One page of a log, newest first, and its total counted up to a bound (paging.ts countUpTo): the
  * same cost at a million entries as at ten thousand. A log shows two entities; an index range on
@@ -51,54 +140,39 @@ export function wireSnapshot(v: unknown): string | null {
  * entries are read in order on its own and the page is cut from their merge (an `entity in (...)`
  * filter sorted every matching entry of the table instead). The count is each entity's, bounded.
  * A filter is read the same way on its own index (entity, value, created_at, id: schema/audit.ts,
- * decision 166), so a rare value costs no more than a common one. The item name (contains) has a
- * trigram index: a rare text's entries are found there and sorted, a common one's by walking the
- * list's index (the planner chooses). Two filters at once still walk one filter's index, filtering.
+ * decision 166), so a rare value costs no more than a common one; the item name (contains) through
+ * its names (nameFilters, decision 183). Two filters at once still walk one filter's index, filtering.
  */
-async function pageAudits(db: Db, entities: Entity[], filters: (SQL | undefined)[], q: { page?: number; size?: number; isDesc?: boolean }) {
+async function pageAudits(db: Db, entities: Entity[], filters: (SQL | undefined)[], q: { page?: number; size?: number; isDesc?: boolean }, itemName?: string) {
   const p = pageOf(q);
   const given = filters.filter((f): f is SQL => f !== undefined);
-  const order = p.isDesc ? [desc(auditLog.createdAt), desc(auditLog.id)] : [asc(auditLog.createdAt), asc(auditLog.id)];
-  const dir = p.isDesc ? sql`desc` : sql`asc`;
-  const whereOf = (entity: Entity) => and(eq(auditLog.entity, entity), ...given);
-  const firsts = entities.map(
-    (entity) =>
-      sql`(select ${auditLog.id} as id, ${auditLog.createdAt} as created_at from ${auditLog} where ${whereOf(entity)}
-        order by ${auditLog.createdAt} ${dir}, ${auditLog.id} ${dir} limit ${p.offset + p.size})`,
-  );
-  const pageIds = sql`select id from (${sql.join(firsts, sql` union all `)}) firsts order by created_at ${dir}, id ${dir} limit ${p.size} offset ${p.offset}`;
+  const byName = await nameFilters(db, entities, itemName);
+  // An entity none of whose names contains the text has no entry to read.
+  const read = entities.filter((e) => {
+    const f = byName.get(e);
+    return !(f && 'names' in f && f.names.length === 0);
+  });
+  if (read.length === 0) return { content: [], totalPages: 0, totalElements: 0 };
   const bound = countBoundOf(p);
+  const reads = read.map((entity) => entityRead(db, entity, byName.get(entity), given, p, bound));
+  const dir = p.isDesc ? sql`desc` : sql`asc`;
+  const pageIds = sql`select id from (${sql.join(
+    reads.map((r) => r.first),
+    sql` union all `,
+  )}) firsts order by created_at ${dir}, id ${dir} limit ${p.size} offset ${p.offset}`;
   const [rows, ...counts] = await Promise.all([
     db
       .select({ a: auditLog, opName: users.nickName })
       .from(auditLog)
       .leftJoin(users, eq(users.id, auditLog.opUid))
       .where(sql`${auditLog.id} in (${pageIds})`)
-      .orderBy(...order),
-    ...entities.map((entity) => countUpTo(db, auditLog, whereOf(entity), order, bound)),
+      .orderBy(...listOrder(p)),
+    ...reads.map((r) => r.count()),
   ]);
   const all = counts.reduce((n, c) => n + c.counted, 0);
   const counted = Math.min(all, bound);
   const totalCapped = all > bound || counts.some((c) => c.totalCapped);
-  const content: AuditEntry[] = rows.map(({ a, opName }) => ({
-    id: a.id,
-    entity: a.entity as Entity,
-    action: a.action,
-    mainId: a.mainId,
-    subId: a.subId,
-    opUid: a.opUid,
-    ...(opName !== null ? { opName } : {}),
-    userId: a.userId,
-    upc: a.upc,
-    count: a.count,
-    itemName: a.itemName,
-    status: a.status as AuditEntry['status'],
-    trackingId: a.trackingId,
-    taskId: a.taskId,
-    before: wireSnapshot(a.before),
-    after: wireSnapshot(a.after),
-    createdAt: a.createdAt.getTime(),
-  }));
+  const content = rows.map(({ a, opName }) => entryOf(a, opName));
   return { content, totalPages: totalPagesOf(counted, p.size), totalElements: counted, ...(totalCapped ? { totalCapped } : {}) };
 }
 
@@ -111,10 +185,10 @@ export function listTaskAudits(db: Db, q: Query<'listTaskAudits'>) {
       q.mainId !== undefined ? eq(auditLog.mainId, q.mainId) : undefined,
       q.taskId !== undefined ? eq(auditLog.taskId, q.taskId) : undefined,
       q.userId !== undefined ? eq(auditLog.userId, q.userId) : undefined,
-      q.itemName?.trim() ? containsText(auditLog.itemName, q.itemName.trim()) : undefined,
       q.status !== undefined ? eq(auditLog.status, q.status) : undefined,
     ],
     q,
+    q.itemName?.trim() || undefined,
   );
 }
 
@@ -165,7 +239,7 @@ export async function listPayoutAudits(db: Db, q: Query<'listPayoutAudits'>) {
     from ? gte(auditLog.createdAt, from) : undefined,
     to ? lt(auditLog.createdAt, to) : undefined,
   );
-  const order = p.isDesc ? [desc(auditLog.createdAt), desc(auditLog.id)] : [asc(auditLog.createdAt), asc(auditLog.id)];
+  const order = listOrder(p);
   const [rows, count] = await Promise.all([
     db
       .select({ a: auditLog, opName: users.nickName, userName: member.nickName })

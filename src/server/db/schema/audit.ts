@@ -6,9 +6,9 @@
 // For the same reason the table has no foreign keys: an audit row must never block, or be removed
 // by, a change to what it records, and inserting it must stay cheap inside every write transaction.
 // status is text because it holds the status of whichever entity the row is about. The indexes
-// serve the two screens' newest-first lists, unfiltered or narrowed by one filter, in list order,
-// and the item name's contains filter a trigram index (pg_trgm, migration 0016).
-import { bigserial, index, integer, jsonb, pgEnum, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+// serve the two screens' newest-first lists, unfiltered or narrowed by one filter, in list order;
+// the item name's contains filter finds the names first (audit_item_names, decision 183).
+import { bigserial, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -65,8 +65,24 @@ export const auditLog = pgTable(
     index('audit_log_tracking_idx').on(t.trackingId),
     index('audit_log_task_idx').on(t.taskId),
     index('audit_log_main_idx').on(t.mainId),
-    // The user log's item name is a contains filter (ILIKE '%text%', db/contains.ts): a trigram
-    // index finds a rare text's entries at once, where the list's index was walked to the end.
-    index('audit_log_item_name_trgm_idx').using('gin', t.itemName.op('gin_trgm_ops')),
+    // The user log's item name is a contains filter: the names containing the text are found in
+    // audit_item_names, and each name's entries here in the list's order (decision 183).
+    index('audit_log_entity_item_name_created_idx').on(t.entity, t.itemName, t.createdAt, t.id),
   ],
+);
+
+/**
+ * Each item name an entity's entries have, once: the user log's contains filter (ILIKE '%text%',
+ * db/contains.ts) is answered here, a table of products' names, and not by a trigram index of every
+ * entry, whose common trigrams ("ite", "tem") list the whole log (decision 183). Filled by a trigger
+ * on audit_log (migration 0021), so every writer of the log, the app's or a bulk SQL insert, adds
+ * its names; a name is never removed (the log is append-only).
+ */
+export const auditItemNames = pgTable(
+  'audit_item_names',
+  {
+    entity: auditEntity('entity').notNull(),
+    itemName: text('item_name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entity, t.itemName] }), index('audit_item_names_trgm_idx').using('gin', t.itemName.op('gin_trgm_ops'))],
 );
