@@ -4,8 +4,10 @@
 // batching. The bench runs it beside the app in one run; the app's figure over this one is the
 // ratio held to >= 0.7, which compares across hosts where absolute figures do not. Bench only.
 import Fastify, { type FastifyInstance } from 'fastify';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { nextSliceSize, SliceTurns, SLICING } from '../src/server/files/slices.ts';
 
 type Row = Record<string, unknown>;
 type Query = <T = Row>(text: string, params?: unknown[]) => Promise<T[]>;
@@ -17,6 +19,8 @@ export interface BareDb {
   prepared: <T = Row>(name: string, text: string, params: unknown[]) => Promise<T[]>;
   transaction<T>(work: (q: Query) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PGlite: an upload is written in slices, as the app's (inSlices). */
+  sliced: boolean;
 }
 
 /** A pool of its own on PostgreSQL (as large as the app's), or the app's PGlite client (one connection either way). */
@@ -44,6 +48,7 @@ export async function bareDb(target: { url: string } | { pglite: unknown }): Pro
         }
       },
       close: () => pool.end(),
+      sliced: false,
     };
   }
   type Q = { query(text: string, params?: unknown[]): Promise<{ rows: Row[] }> };
@@ -54,6 +59,7 @@ export async function bareDb(target: { url: string } | { pglite: unknown }): Pro
     prepared: <T = Row>(_name: string, text: string, params: unknown[]) => on(client)<T>(text, params),
     transaction: (work) => client.transaction((tx) => work(on(tx))),
     close: async () => undefined,
+    sliced: true,
   };
 }
 
@@ -265,10 +271,38 @@ function parseWorkbook(bytes: Buffer): Promise<{ tracking: string; upc: string; 
 }
 
 /**
+ * An upload's groups (the rows of one tracking id) written as the app writes them (upload-rows.ts
+ * applyInSlices), so that the ratio compares the same batching: on PGlite in slices of whole groups,
+ * each its own transaction timed from its turn and sized by the app's rule (SLICING.pglite,
+ * nextSliceSize), a turn of the event loop between two; on PostgreSQL in one transaction (the app
+ * writes 400-row slices there, two at once: this reference does less work per row than the app).
+ */
+async function inSlices<G extends unknown[], T>(db: BareDb, groups: G[], work: (q: Query, slice: G[]) => Promise<T>): Promise<T[]> {
+  if (!db.sliced) return [await db.transaction((q) => work(q, groups))];
+  const { targetMs, firstRows, maxRows } = SLICING.pglite;
+  const out: T[] = [];
+  let size = firstRows;
+  for (let i = 0; i < groups.length;) {
+    const slice: G[] = [];
+    let rows = 0;
+    while (i < groups.length && (!slice.length || rows + groups[i]!.length <= size)) {
+      rows += groups[i]!.length;
+      slice.push(groups[i++]!);
+    }
+    let started = 0;
+    out.push(await bareTurns.run(() => ((started = performance.now()), db.transaction((q) => work(q, slice)))));
+    size = nextSliceSize(size, rows, performance.now() - started, { targetMs, maxRows });
+    await nextTurn();
+  }
+  return out;
+}
+const bareTurns = new SliceTurns();
+
+/**
  * The bare server: GET /bare/tracking/:id/list (the lookup's SQL), POST /bare/tracking/:id/create
  * (a scan: begin, the tracking lock, the reads, the writes, commit; `?notify=1` adds the live
  * announcement's NOTIFY), POST /bare/upload/import and /bare/upload/confirm (a raw workbook body:
- * xlsx's parse, then one transaction of set-based statements). `onResponse` gets each response's
+ * xlsx's parse, then set-based statements: in slices on PGlite, as the app's, inSlices). `onResponse` gets each response's
  * server time, as the app's hook in the bench does.
  */
 export async function startBare(db: BareDb, opUid: number, onResponse: (ms: number) => void): Promise<{ app: FastifyInstance; base: string }> {
@@ -302,7 +336,8 @@ export async function startBare(db: BareDb, opUid: number, onResponse: (ms: numb
     const t0 = performance.now();
     const file = await parseWorkbook(req.body as Buffer);
     const parsed = performance.now();
-    const written = await db.transaction(async (q) => {
+    const slices = await inSlices(db, [...groupBy(file, (r) => r.tracking).values()], async (q, groups) => {
+      const lines = groups.flat();
       await q(`select pg_advisory_xact_lock(hashtextextended('trackings:all', 0))`);
       const rows = await q(
         `insert into scan_trackings (tracking_id, upc, count, item_id, item_name, status, op_uid)
@@ -310,12 +345,13 @@ export async function startBare(db: BareDb, opUid: number, onResponse: (ms: numb
          left join items i on i.id = f.item
          where not exists (select 1 from scan_trackings s where s.tracking_id = f.t and s.upc = f.u)
          returning *`,
-        [file.map((r) => r.tracking), file.map((r) => r.upc), file.map((r) => r.qty ?? 1), file.map((r) => r.itemId), file.map((r) => r.name), opUid],
+        [lines.map((r) => r.tracking), lines.map((r) => r.upc), lines.map((r) => r.qty ?? 1), lines.map((r) => r.itemId), lines.map((r) => r.name), opUid],
       );
       const entries = rows.map((r) => audit('tracking', 'upload.import', opUid, null, r));
       for (let i = 0; i < entries.length; i += 5000) await q(AUDIT_INSERT, [JSON.stringify(entries.slice(i, i + 5000))]);
       return rows.length;
     });
+    const written = slices.reduce((n, k) => n + k, 0);
     return {
       code: 'A00000',
       msg: '',
@@ -330,14 +366,19 @@ export async function startBare(db: BareDb, opUid: number, onResponse: (ms: numb
     const file = await parseWorkbook(req.body as Buffer);
     const parsed = performance.now();
     let read = 0;
-    const written = await db.transaction(async (q) => {
+    const slices = await inSlices(db, [...groupBy(file, (r) => r.tracking).values()], async (q, groups) => {
       await q(`select pg_advisory_xact_lock(hashtextextended('trackings:all', 0))`);
-      const { rows, records } = await readTrackings(q, [...new Set(file.map((r) => r.tracking))]);
-      read = performance.now();
+      const t0 = performance.now();
+      const { rows, records } = await readTrackings(
+        q,
+        groups.map((g) => g[0]!.tracking),
+      );
+      read += performance.now() - t0;
       const rowsOf = groupBy(rows, (r) => r.tracking_id as string);
       const recordsOf = groupBy(records, (r) => r.tracking_id as string);
-      const plans = [...groupBy(file, (r) => r.tracking)].map(([t, lines]) =>
-        planScan(
+      const plans = groups.map((lines) => {
+        const t = lines[0]!.tracking;
+        return planScan(
           rowsOf.get(t) ?? [],
           recordsOf.get(t) ?? [],
           lines
@@ -353,8 +394,8 @@ export async function startBare(db: BareDb, opUid: number, onResponse: (ms: numb
             }),
           opUid,
           new Date().toISOString(),
-        ),
-      );
+        );
+      });
       const all = {
         scans: plans.flatMap((p) => p.scans),
         recordChanges: plans.flatMap((p) => p.recordChanges),
@@ -363,12 +404,13 @@ export async function startBare(db: BareDb, opUid: number, onResponse: (ms: numb
       await writePlan(q, all, opUid, 'upload.confirm', false);
       return all.scans.length;
     });
+    const written = slices.reduce((n, k) => n + k, 0);
     const done = performance.now();
     return {
       code: 'A00000',
       msg: '',
       data: { succ: written, skip: 0, error: file.length - written },
-      phases: phases({ parse: parsed - t0, read: read - parsed, write: done - read }),
+      phases: phases({ parse: parsed - t0, read, write: done - parsed - read }),
     };
   });
 

@@ -1187,8 +1187,9 @@ async function benchTrackingImport(
   console.log(`${'tracking upload warm-up (10,000 rows)'.padEnd(40)} ${warmed.join(', ')}; not counted`);
   await audited();
   // The limit: the bare routes (bench-bare.ts) import and confirm a file of the same shape (other
-  // parcels: prefix B, other recorded tracking ids), parsed with xlsx and written set-based in one
-  // transaction, after a warm-up of their own; on PostgreSQL in a process of their own, as the app's.
+  // parcels: prefix B, other recorded tracking ids), parsed with xlsx and written set-based (on PGlite
+  // in slices as the app's, on PostgreSQL in one transaction: bench-bare.ts inSlices), after a
+  // warm-up of their own; on PostgreSQL in a process of their own, as the app's.
   // In the order app, bare (import), bare, app (confirm). Ratio: the bare route's time over the app's.
   const bareFile = workbook(TRACKING_LIMITS.maxRows, 'B', 2);
   const bareWarm = workbook(10_000, 'V', 7);

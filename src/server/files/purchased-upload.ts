@@ -15,7 +15,7 @@ import { MAX_PRODUCT_COUNT, MAX_TRACKING_ID, purchasedMessages, savePurchasedRec
 import { canonicalTrackingId } from '../../../machines/tracking-id.ts';
 import { TASK_NOT_FOUND } from '../tasks/apply-event.ts';
 import { parseSheet, SHEET_LIMITS, type Cell, type SheetColumn, type SheetLimits, type SheetPlace, type SheetRow } from './parse-sheet.ts';
-import { forEachPaced, mapPaced } from './slices.ts';
+import { forEachPaced, mapPaced, type Slicing } from './slices.ts';
 import { oneUploadPerMember } from './upload-gate.ts';
 import { isAdminSide } from '../boards/visibility.ts';
 import {
@@ -30,7 +30,6 @@ import {
   uploadRowMessages,
   wholeNumber,
   withCellWarning,
-  type Slicing,
 } from './upload-rows.ts';
 import { writeWorkbook } from './xlsx-write.ts';
 

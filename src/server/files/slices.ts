@@ -66,3 +66,63 @@ export async function jsonArrayPaced(rows: readonly unknown[], pacer = new Pacer
   parts.push(Buffer.from(rows.length ? ']' : '[]'));
   return parts;
 }
+
+/** How an upload's rows are cut into transactions (upload-rows.ts applyInSlices). */
+export interface Slicing {
+  /** The duration aimed at for one slice (its transaction, from begin to commit). */
+  targetMs: number;
+  /** Rows of the first slice, before any has been timed. */
+  firstRows: number;
+  /** Rows of a slice at most (a tracking id's rows are never cut, so one group may exceed it). */
+  maxRows: number;
+}
+
+/**
+ * How slices are cut on each database. PGlite: 40 ms a slice (40 rows to start with, at most 400:
+ * a first slice of 200 took 130-220 ms, its code not yet optimised), because every other
+ * request waits for the slice in progress (one connection, held by the transaction): a request's
+ * p99 beside uploads is about the p99 of a slice's duration, and at 150 ms (1,000 rows) it was
+ * 150-220 ms, at 40 ms 74-85 ms (decision 180). PostgreSQL serves other requests beside
+ * a transaction, and a slice costs a few round trips whatever its size (each one a wait for the other
+ * process on a busy machine): 400 ms a slice, during which it holds the row locks of its parcels and
+ * tasks. At most 1,000 rows on PGlite and 400 on PostgreSQL: a slice's matching is planned and its
+ * read parsed in one piece of the thread, and 1,000-row slices (which PostgreSQL reached in ~180 ms,
+ * always at the cap) made pieces that kept the notice p99 at 117-160 ms during a confirm, when
+ * uploads still ran on the request thread (400 rows: as fast; decision 065 then moved them to a
+ * worker on PostgreSQL). Its tracking ids stay
+ * within matching's per-id locks (BULK_LOCK_THRESHOLD), so scans of other parcels go on beside it.
+ * A slice's time is counted from its turn (SliceTurns), not from when it asked for it: counted with
+ * the other upload's slice it waited for, two uploads at once shrank each other's slices to a few
+ * rows (decision 176 saw 31% of a 50,000-row confirm applied in its budget at 50 ms).
+ */
+export const SLICING: Record<'pglite' | 'pg', Slicing> = {
+  pglite: { targetMs: 40, firstRows: 40, maxRows: 400 },
+  pg: { targetMs: 400, firstRows: 200, maxRows: 400 },
+};
+
+/**
+ * PGlite runs each statement on this thread and a transaction holds its only connection, and a
+ * transaction's statements follow one another in microtasks: when one upload's slice ended, another
+ * upload's slice that waited for the connection ran at once, before the event loop read the requests
+ * that had arrived meanwhile (the bench saw the server silent for two slices, 300-600 ms). So on
+ * PGlite the slices of all uploads take turns, and between two of them the event loop goes once
+ * through its I/O (two turns of setImmediate: the first ends this loop's check phase, the second runs
+ * after the next poll), whose requests queue their statements ahead of the next slice.
+ */
+export class SliceTurns {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(slice: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(slice);
+    this.tail = result.then(throughPoll, throughPoll);
+    return result;
+  }
+}
+/** Two turns of the event loop: the first ends this loop's check phase, the second runs after the next poll (SliceTurns). */
+export const throughPoll = async () => {
+  await nextTurn();
+  await nextTurn();
+};
+
+/** The next slice's rows: halfway (geometrically) between this slice's and those that would have taken targetMs. */
+export const nextSliceSize = (size: number, rows: number, ms: number, s: Pick<Slicing, 'targetMs' | 'maxRows'>) =>
+  Math.max(1, Math.min(s.maxRows, Math.round(Math.sqrt(size * ((rows * s.targetMs) / Math.max(1, ms))))));

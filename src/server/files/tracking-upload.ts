@@ -23,7 +23,7 @@ import { nearRecords } from '../matching/near-misses.ts';
 import { ANNOUNCED_SCAN_STATUS, isAnnounced, isFrozen, isSeen, MAX_SCAN_COUNT } from '../../../machines/scan-record.machine.ts';
 import { failsCheckDigit, gtinForms, productCodeKey, productCodeMessages, restoreLeadingZeros, sameProductCode } from '../../../machines/product-code.ts';
 import { parseSheet, SHEET_LIMITS, type SheetColumn, type SheetLimits, type SheetPlace, type SheetRow } from './parse-sheet.ts';
-import { forEachPaced, mapPaced, Pacer } from './slices.ts';
+import { forEachPaced, mapPaced, Pacer, SLICING, throughPoll, type Slicing } from './slices.ts';
 import { oneUploadPerMember } from './upload-gate.ts';
 import { isAdminSide } from '../boards/visibility.ts';
 import {
@@ -33,13 +33,10 @@ import {
   isNumberCell,
   isRoundedNumber,
   nameErrorCells,
-  SLICING,
-  throughPoll,
   uploadResult,
   uploadRowMessages,
   wholeNumber,
   withCellWarning,
-  type Slicing,
 } from './upload-rows.ts';
 import { writeWorkbook } from './xlsx-write.ts';
 

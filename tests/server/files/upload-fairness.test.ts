@@ -11,7 +11,7 @@ import { createSession } from '../../../src/server/auth/sessions.ts';
 import { purchasedRecords } from '../../../src/server/db/schema/tasks.ts';
 import { scanTrackings } from '../../../src/server/db/schema/receiving.ts';
 import { UPLOAD_BUSY } from '../../../src/server/files/upload-gate.ts';
-import { SliceTurns } from '../../../src/server/files/upload-rows.ts';
+import { SliceTurns } from '../../../src/server/files/slices.ts';
 import { lockTrackings } from '../../../src/server/db/matching-store.ts';
 import { call, useTestApp } from '../support/harness.ts';
 import { signIn } from '../support/board-fixtures.ts';
