@@ -95,10 +95,16 @@ const sentRows = (context: ScanContext) => context.rows.filter((r) => context.su
 /** The records a create answered for the rows it sent (the answer lists the whole parcel). */
 const createdOf = (records: readonly ScanRecord[], rows: readonly ScanRow[]) => records.filter((r) => rows.some((row) => sameProductCode(row.upc, r.upc)));
 
-/** The notice of a create: the first record it made that matched nobody is named, with its reason. */
+/**
+ * The notice of a create: the first record it made that matched nobody is named, with its reason,
+ * by what the reason is about: the parcel's tracking id when no member recorded it (the banner reads
+ * 没有会员记录此快递单号（<tracking id>）), else the product's code.
+ */
 function createdNotice(created: readonly ScanRecord[]): ScanNotice {
   const unmatched = created.find(isUnmatched);
-  return unmatched ? { kind: 'created', unmatched: { code: unmatched.upc, reason: unmatched.unmatchReason ?? null } } : { kind: 'created' };
+  if (!unmatched) return { kind: 'created' };
+  const reason = unmatched.unmatchReason ?? null;
+  return { kind: 'created', unmatched: { code: reason === 'notRecorded' ? unmatched.trackingId : unmatched.upc, reason } };
 }
 
 /** The sound of a create: a record matching nobody sounds apart from a matched one, so the clerk sets the parcel aside without reading. */

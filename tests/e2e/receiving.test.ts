@@ -436,8 +436,8 @@ describe('receiving with a USB scanner in the browser', () => {
 
     await productOf(UPC[2]!).selectOption({ label: TWIN.itemName });
     await a.getByRole('button', { name: '提交（5项）' }).click();
-    // No member recorded this parcel: amber, the first product and why (set it aside).
-    await expect(says(a, `创建成功，但不匹配：没有会员记录此快递单号（${UPC[0]}）。请将包裹单独放置`)).resolves.toBe('warn');
+    // No member recorded this parcel: amber, the parcel and why (set it aside).
+    await expect(says(a, `创建成功，但不匹配：没有会员记录此快递单号（${PARCEL_TRACKING}）。请将包裹单独放置`)).resolves.toBe('warn');
     const added = a.getByRole('table', { name: '已添加的商品' });
     for (const [i, upc] of UPC.entries()) {
       const row = await rowOf(added, upc);
@@ -599,8 +599,8 @@ describe('receiving with a USB scanner in the browser', () => {
     }
     await shot(a, 'receiving-12-scan-command-barcodes');
     await scannerReady(a);
-    // No member recorded these parcels: each submit is amber, naming the product and the reason.
-    const done = (upc: string) => `创建成功，但不匹配：没有会员记录此快递单号（${upc}）。请将包裹单独放置`;
+    // No member recorded these parcels: each submit is amber, naming the parcel and the reason.
+    const done = (trackingId: string) => `创建成功，但不匹配：没有会员记录此快递单号（${trackingId}）。请将包裹单独放置`;
     const parcel = async (trackingId: string, exists = false) => {
       await scanKeys(a, trackingId);
       await says(a, `快递单号 ${trackingId}${exists ? '（已有记录）' : ''}，请扫描商品`);
@@ -611,7 +611,7 @@ describe('receiving with a USB scanner in the browser', () => {
     await scanKeys(a, UPC[0]!);
     await scanKeys(a, UPC[0]!);
     await scanKeys(a, SCAN_COMMANDS.submit);
-    await expect(says(a, done(UPC[0]!))).resolves.toBe('warn');
+    await expect(says(a, done(LOOP[0]!))).resolves.toBe('warn');
     // 2: a product that is not in the parcel is scanned by mistake and taken back with 取消.
     await parcel(LOOP[1]!);
     await scanKeys(a, UPC[1]!);
@@ -620,12 +620,12 @@ describe('receiving with a USB scanner in the browser', () => {
     await scanKeys(a, SCAN_COMMANDS.cancel);
     await says(a, `已撤销一次扫描：${UPC[4]} 已移除`);
     await scanKeys(a, SCAN_COMMANDS.submit);
-    await says(a, done(UPC[1]!));
+    await says(a, done(LOOP[1]!));
     // 3: one product.
     await parcel(LOOP[2]!);
     await scanKeys(a, UPC[4]!);
     await scanKeys(a, SCAN_COMMANDS.submit);
-    await says(a, done(UPC[4]!));
+    await says(a, done(LOOP[2]!));
     // 4: the imported parcel; its product is confirmed with the 2 units scanned.
     await parcel(LOOP[3]!, true);
     await scanKeys(a, UPC[3]!);
@@ -633,7 +633,7 @@ describe('receiving with a USB scanner in the browser', () => {
     await says(a, `${UPC[3]} 确认导入的商品，数量 2`);
     await shot(a, 'receiving-13-scan-imported');
     await scanKeys(a, SCAN_COMMANDS.submit);
-    await says(a, done(UPC[3]!));
+    await says(a, done(LOOP[3]!));
     // 5: 下一个包裹 is refused while a product waits to be saved; after 提交 it clears the page.
     await parcel(LOOP[4]!);
     await scanKeys(a, UPC[0]!);
@@ -641,7 +641,7 @@ describe('receiving with a USB scanner in the browser', () => {
     await scanKeys(a, SCAN_COMMANDS.nextParcel);
     await expect(says(a, '请先提交或删除未保存的商品')).resolves.toBe('error');
     await scanKeys(a, SCAN_COMMANDS.submit);
-    await says(a, done(UPC[0]!));
+    await says(a, done(LOOP[4]!));
     await scanKeys(a, SCAN_COMMANDS.nextParcel);
     await says(a, '请扫描包裹的快递单号');
     await shot(a, 'receiving-14-scan-loop-done');

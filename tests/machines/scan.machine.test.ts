@@ -371,13 +371,14 @@ describe('command barcodes', () => {
     expect(h.feedback).toHaveBeenCalledWith('matched');
   });
 
-  it('a parcel with a record matching nobody sounds apart from a matched one and names the record and why', async () => {
+  it('a parcel with a record matching nobody sounds apart from a matched one and names the parcel or the product, and why', async () => {
     const h = await loaded();
     h.scan('111');
     await h.findAnswers([earbuds]);
     h.actor.send({ type: 'rows.submit' });
     await h.createAnswers([record(), record({ id: 41, upc: '111', itemId: 5, status: 'unmatch', unmatchReason: 'notRecorded' })]);
-    expect(h.ctx().notice).toEqual({ kind: 'created', unmatched: { code: '111', reason: 'notRecorded' } });
+    // No member recorded the parcel: the parcel is named; a reason about a product names the product.
+    expect(h.ctx().notice).toEqual({ kind: 'created', unmatched: { code: '1Z001', reason: 'notRecorded' } });
     expect(h.feedback).toHaveBeenLastCalledWith('unmatched');
     // One record matched and one not: the parcel still needs the clerk's eye (more of the same parcel).
     h.actor.send({ type: 'tab.select', tab: 'upc' });
@@ -386,6 +387,12 @@ describe('command barcodes', () => {
     h.actor.send({ type: 'rows.submit' });
     await h.createAnswers([record({ status: 'match' }), record({ id: 42, upc: '222', status: 'unmatch' })]);
     expect(h.ctx().notice).toEqual({ kind: 'created', unmatched: { code: '222', reason: null } });
+    h.actor.send({ type: 'tab.select', tab: 'upc' });
+    h.scan('444');
+    await h.findAnswers([earbuds]);
+    h.actor.send({ type: 'rows.submit' });
+    await h.createAnswers([record({ id: 43, upc: '444', status: 'unmatch', unmatchReason: 'moreThanRecorded' })]);
+    expect(h.ctx().notice).toEqual({ kind: 'created', unmatched: { code: '444', reason: 'moreThanRecorded' } });
     expect(h.feedback).toHaveBeenLastCalledWith('unmatched');
     // Nothing judged yet (a scan row): the plain beep.
     h.actor.send({ type: 'tab.select', tab: 'upc' });

@@ -135,7 +135,7 @@ describe('/admin/scan', () => {
     expect(sounds.at(-1)).toBe('matched');
   });
 
-  it('a parcel no member recorded: its own sound and an amber banner naming the product and why, not 创建成功 in green', async () => {
+  it('a parcel no member recorded: its own sound and an amber banner naming the parcel and why, not 创建成功 in green', async () => {
     const server = await withParcel();
     server.unmatchReasons.set('1Z001', 'notRecorded');
     await scanWithScanner('UPC5');
@@ -143,7 +143,7 @@ describe('/admin/scan', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: '提交（1项）' }));
     await within(recordsTable()).findByText('UPC5');
     expect(bannerText().getAttribute('data-tone')).toBe('warn');
-    expect(bannerText().textContent).toBe('创建成功，但不匹配：没有会员记录此快递单号（UPC5）。请将包裹单独放置');
+    expect(bannerText().textContent).toBe('创建成功，但不匹配：没有会员记录此快递单号（1Z001）。请将包裹单独放置');
     expect(sounds.at(-1)).toBe('unmatched');
   });
 
