@@ -47,11 +47,12 @@ const MONEY_COLUMNS = [
  * The migrations folder as it was before money became bigint (the journal up to 0003), so the
  * upgrade of a database holding amounts can be replayed.
  */
-function foldersBeforeMoneyBigint(): string {
+/** A migrations folder holding the migrations before the one whose tag ends with `suffix`. */
+function foldersBefore(suffix: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ph-mig-'));
   fs.mkdirSync(path.join(dir, 'meta'));
   const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
-  const cut = journal.entries.findIndex((e) => e.tag.endsWith('_money_bigint'));
+  const cut = journal.entries.findIndex((e) => e.tag.endsWith(suffix));
   journal.entries = journal.entries.slice(0, cut);
   fs.writeFileSync(path.join(dir, 'meta', '_journal.json'), JSON.stringify(journal));
   for (const e of journal.entries) fs.copyFileSync(path.join(migrationsFolder, `${e.tag}.sql`), path.join(dir, `${e.tag}.sql`));
@@ -206,7 +207,7 @@ function engineSuite(getDb: () => Db) {
  * migrated to the end: every amount is kept, and amounts past int4 then fit, read back exactly.
  */
 async function upgradeKeepsAmounts(db: Db, migrateTo: (folder: string) => Promise<void>) {
-  await migrateTo(foldersBeforeMoneyBigint());
+  await migrateTo(foldersBefore('_money_bigint'));
   const INT4_MAX = 2_147_483_647;
   const one = async (q: ReturnType<typeof sql>) => Number((await rows<{ id: number }>(db, q))[0]!.id);
   const user = await one(sql`insert into users (mail_addr, nick_name, password_hash) values ('u@example.com', 'u', 'x') returning id`);
@@ -275,6 +276,24 @@ describe('upgrading a database that holds amounts to bigint money', () => {
     },
     60_000,
   );
+});
+
+describe('upgrading a database that holds audit entries to the table of their names (0021, decision 183)', () => {
+  it('on PGlite: each name an entity has, once, and the names written after by the trigger', async () => {
+    const client = new PGlite({ extensions: await pgliteExtensions() });
+    try {
+      const db = drizzlePglite(client, { schema });
+      await migratePglite(db, { migrationsFolder: foldersBefore('_audit_item_names') });
+      await db.execute(sql`insert into audit_log (entity, action, item_name) values
+        ('task', 'claim', 'Tea'), ('task', 'claim', 'Tea'), ('purchased', 'create', 'Tea'), ('tracking', 'scan', null)`);
+      await migratePglite(db, { migrationsFolder });
+      await db.execute(sql`insert into audit_log (entity, action, item_name) values ('tracking', 'scan', 'Coffee'), ('task', 'claim', 'Tea')`);
+      const names = await rows<{ entity: string; item_name: string }>(db, sql`select entity, item_name from audit_item_names order by 1, 2`);
+      expect(names.map((n) => `${n.entity}:${n.item_name}`)).toEqual(['task:Tea', 'tracking:Coffee', 'purchased:Tea']);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
 });
 
 describe('migrations on PGlite', () => {
