@@ -332,9 +332,10 @@ const bulkKey = (taskId: number, trackingId: string) => `${taskId}\u0000${tracki
 /**
  * The tasks `taskIds` by id, the units their records hold, and the records of the inputs' (task,
  * tracking id) pairs, locked, by pair. The tasks' other records are summed, not read or locked: the
- * tasks are locked (lockForMatching), and every record change runs under its task's lock. Reading
- * and locking every record of a task cost a slice of an upload in proportion to what the task held
- * (200 records: 1.5 ms of PGlite's thread a slice, a lock written on each row).
+ * tasks are locked (lockForMatching), and every change of a record's units or (task, tracking id)
+ * runs under its task's lock (decision 185). Reading and locking every record of a task cost a
+ * slice of an upload in proportion to what the task held (200 records: 1.5 ms of PGlite's thread a
+ * slice, a lock written on each row).
  */
 async function readBulk(tx: Tx, taskIds: number[], valid: BulkInput[]) {
   const taskById = new Map<number, TaskRow>();
