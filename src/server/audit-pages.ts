@@ -51,6 +51,9 @@ const NAMES_MERGED = 64;
 /** A transaction's plans that read an index in its order rather than collect and sort its matches. */
 const IN_INDEX_ORDER = sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`;
 
+/** The names read one at a time (up to NAMES_MERGED), or null when the filter is one condition or none. */
+const mergedNames = (f: NameFilter) => (f && 'names' in f && f.names.length <= NAMES_MERGED ? f.names : null);
+
 /**
  * How an entity's entries with an item name containing the text are read (decision 183): the names
  * are found in audit_item_names (a table of the products' names, with its trigram index), then
@@ -89,7 +92,8 @@ function entityRead(db: Tx, entity: Entity, byName: NameFilter, given: SQL[], p:
   const dir = p.isDesc ? sql`desc` : sql`asc`;
   const order = listOrder(p);
   const limit = p.offset + p.size;
-  const names = byName && 'names' in byName && byName.names.length <= NAMES_MERGED ? sql`unnest(${sql.param(byName.names)}::text[]) n(name)` : null;
+  const merged = mergedNames(byName);
+  const names = merged ? sql`unnest(${sql.param(merged)}::text[]) n(name)` : null;
   const named = names
     ? eq(auditLog.itemName, sql`n.name`)
     : byName && 'where' in byName
@@ -156,7 +160,8 @@ async function pageAudits(db: Db, entities: Entity[], filters: (SQL | undefined)
   });
   if (read.length === 0) return { content: [], totalPages: 0, totalElements: 0 };
   const bound = countBoundOf(p);
-  const pageAndCounts = (q: Tx) => {
+  /** The page's rows and each entity's count: at once on the pool, one after another in a transaction (one connection). */
+  const pageAndCounts = async (q: Tx, atOnce: boolean) => {
     const reads = read.map((entity) => entityRead(q, entity, byName.get(entity), given, p, bound));
     const dir = p.isDesc ? sql`desc` : sql`asc`;
     const firsts = sql.join(
@@ -164,23 +169,24 @@ async function pageAudits(db: Db, entities: Entity[], filters: (SQL | undefined)
       sql` union all `,
     );
     const pageIds = sql`select id from (${firsts}) firsts order by created_at ${dir}, id ${dir} limit ${p.size} offset ${p.offset}`;
-    return Promise.all([
+    const page = () =>
       q
         .select({ a: auditLog, opName: users.nickName })
         .from(auditLog)
         .leftJoin(users, eq(users.id, auditLog.opUid))
         .where(sql`${auditLog.id} in (${pageIds})`)
-        .orderBy(...listOrder(p)),
-      ...reads.map((r) => r.count()),
-    ]);
+        .orderBy(...listOrder(p));
+    if (atOnce) return Promise.all([page(), Promise.all(reads.map((r) => r.count()))]);
+    const rows = await page();
+    const counts = [];
+    for (const r of reads) counts.push(await r.count());
+    return [rows, counts] as const;
   };
   // Names read one at a time: each in its index's order, whatever the planner estimates for a name
   // it cannot see (a name of the join), which it read whole and sorted when it guessed it rare.
-  const merged = read.some((e) => {
-    const f = byName.get(e);
-    return f && 'names' in f && f.names.length <= NAMES_MERGED;
-  });
-  const [rows, ...counts] = merged ? await db.transaction(async (tx) => (await tx.execute(IN_INDEX_ORDER), pageAndCounts(tx))) : await pageAndCounts(db);
+  const [rows, counts] = read.some((e) => mergedNames(byName.get(e)))
+    ? await db.transaction(async (tx) => (await tx.execute(IN_INDEX_ORDER), pageAndCounts(tx, false)))
+    : await pageAndCounts(db, true);
   const all = counts.reduce((n, c) => n + c.counted, 0);
   const counted = Math.min(all, bound);
   const totalCapped = all > bound || counts.some((c) => c.totalCapped);
