@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { nextSliceSize, SliceTurns, SLICING } from '../src/server/files/slices.ts';
+import { cutSlice, nextSliceSize, SliceTurns, SLICING } from '../src/server/files/slices.ts';
 
 type Row = Record<string, unknown>;
 type Query = <T = Row>(text: string, params?: unknown[]) => Promise<T[]>;
@@ -283,12 +283,8 @@ async function inSlices<G extends unknown[], T>(db: BareDb, groups: G[], work: (
   const out: T[] = [];
   let size = firstRows;
   for (let i = 0; i < groups.length;) {
-    const slice: G[] = [];
-    let rows = 0;
-    while (i < groups.length && (!slice.length || rows + groups[i]!.length <= size)) {
-      rows += groups[i]!.length;
-      slice.push(groups[i++]!);
-    }
+    const { slice, rows, next } = cutSlice(groups, i, size, (g) => g.length);
+    i = next;
     let started = 0;
     out.push(await bareTurns.run(() => ((started = performance.now()), db.transaction((q) => work(q, slice)))));
     size = nextSliceSize(size, rows, performance.now() - started, { targetMs, maxRows });

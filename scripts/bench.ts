@@ -479,7 +479,7 @@ async function compare(
     runs.app.map((x, r) => rate(x) / rate(runs.bare[r]!)),
     Boolean(a.failures || b.failures),
     { what: `${other}/${one}`, ratio: b.cpuMs / b.requests / (a.cpuMs / a.requests) },
-    opts.ratioTarget ?? RATIO_TARGET,
+    opts.ratioTarget,
   );
 }
 

@@ -15,7 +15,7 @@ import { users } from './db/schema/accounts.ts';
 import { auditItemNames, auditLog } from './db/schema/audit.ts';
 import { rowsOf, type Db, type Tx } from './db/client.ts';
 import { fromCents } from './money/cents.ts';
-import { countBoundOf, countUpTo, pageOf, totalPagesOf } from './paging.ts';
+import { boundedCount, countBoundOf, countUpTo, pageOf, totalPagesOf } from './paging.ts';
 import { TASK_STATUSES } from '../../machines/task.machine.ts';
 import { canonicalTrackingId } from '../../machines/tracking-id.ts';
 
@@ -51,9 +51,6 @@ const NAMES_MERGED = 64;
 /** A transaction's plans that read an index in its order rather than collect and sort its matches. */
 const IN_INDEX_ORDER = sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`;
 
-/** The names read one at a time (up to NAMES_MERGED), or null when the filter is one condition or none. */
-const mergedNames = (f: NameFilter) => (f && 'names' in f && f.names.length <= NAMES_MERGED ? f.names : null);
-
 /**
  * How an entity's entries with an item name containing the text are read (decision 183): the names
  * are found in audit_item_names (a table of the products' names, with its trigram index), then
@@ -63,7 +60,8 @@ const mergedNames = (f: NameFilter) => (f && 'names' in f && f.names.length <= N
  * - up to NAMES_READ: `item_name = any(names)`, and the planner walks the list or reads the names';
  * - more: the text is in most names, so in most entries: the list's index is walked, filtering.
  */
-type NameFilter = { names: string[] } | { where: SQL } | undefined;
+type NameFilter = { merged: string[] } | { where: SQL } | undefined;
+const isMerged = (f: NameFilter): f is { merged: string[] } => f !== undefined && 'merged' in f;
 
 async function nameFilters(db: Db, entities: Entity[], text: string | undefined): Promise<Map<Entity, NameFilter>> {
   const byEntity = new Map<Entity, NameFilter>(entities.map((e) => [e, undefined]));
@@ -74,7 +72,10 @@ async function nameFilters(db: Db, entities: Entity[], text: string | undefined)
     .where(and(inArray(auditItemNames.entity, entities), containsText(auditItemNames.itemName, text)))
     .limit(NAMES_READ + 1);
   if (rows.length > NAMES_READ) return new Map(entities.map((e) => [e, { where: containsText(auditLog.itemName, text) }]));
-  for (const e of entities) byEntity.set(e, { names: rows.filter((r) => r.entity === e).map((r) => r.itemName) });
+  for (const e of entities) {
+    const names = rows.filter((r) => r.entity === e).map((r) => r.itemName);
+    byEntity.set(e, names.length <= NAMES_MERGED ? { merged: names } : { where: sql`${auditLog.itemName} = any(${sql.param(names)}::text[])` });
+  }
   return byEntity;
 }
 
@@ -92,15 +93,8 @@ function entityRead(db: Tx, entity: Entity, byName: NameFilter, given: SQL[], p:
   const dir = p.isDesc ? sql`desc` : sql`asc`;
   const order = listOrder(p);
   const limit = p.offset + p.size;
-  const merged = mergedNames(byName);
-  const names = merged ? sql`unnest(${sql.param(merged)}::text[]) n(name)` : null;
-  const named = names
-    ? eq(auditLog.itemName, sql`n.name`)
-    : byName && 'where' in byName
-      ? byName.where
-      : byName
-        ? sql`${auditLog.itemName} = any(${sql.param(byName.names)}::text[])`
-        : undefined;
+  const names = isMerged(byName) ? sql`unnest(${sql.param(byName.merged)}::text[]) n(name)` : null;
+  const named = isMerged(byName) ? eq(auditLog.itemName, sql`n.name`) : byName?.where;
   const where = and(eq(auditLog.entity, entity), named, ...given);
   const first = sql`select ${auditLog.id} as id, ${auditLog.createdAt} as created_at from ${auditLog} where ${where}
     order by ${auditLog.createdAt} ${dir}, ${auditLog.id} ${dir} limit ${limit}`;
@@ -112,8 +106,7 @@ function entityRead(db: Tx, entity: Entity, byName: NameFilter, given: SQL[], p:
         db.execute(sql`select count(*)::int as n from (select 1 from ${names}
           cross join lateral (select 1 from ${auditLog} where ${where} limit ${bound + 1}) e limit ${bound + 1}) c`),
       );
-      const n = Number(row?.n ?? 0);
-      return { counted: Math.min(n, bound), totalCapped: n > bound };
+      return boundedCount(Number(row?.n ?? 0), bound);
     },
   };
 }
@@ -156,7 +149,7 @@ async function pageAudits(db: Db, entities: Entity[], filters: (SQL | undefined)
   // An entity none of whose names contains the text has no entry to read.
   const read = entities.filter((e) => {
     const f = byName.get(e);
-    return !(f && 'names' in f && f.names.length === 0);
+    return !(isMerged(f) && f.merged.length === 0);
   });
   if (read.length === 0) return { content: [], totalPages: 0, totalElements: 0 };
   const bound = countBoundOf(p);
@@ -184,7 +177,7 @@ async function pageAudits(db: Db, entities: Entity[], filters: (SQL | undefined)
   };
   // Names read one at a time: each in its index's order, whatever the planner estimates for a name
   // it cannot see (a name of the join), which it read whole and sorted when it guessed it rare.
-  const [rows, counts] = read.some((e) => mergedNames(byName.get(e)))
+  const [rows, counts] = read.some((e) => isMerged(byName.get(e)))
     ? await db.transaction(async (tx) => (await tx.execute(IN_INDEX_ORDER), pageAndCounts(tx, false)))
     : await pageAndCounts(db, true);
   const all = counts.reduce((n, c) => n + c.counted, 0);

@@ -30,6 +30,9 @@ export const COUNT_AHEAD = 2_000;
 /** The most rows a list's total counts: the current page's end plus COUNT_AHEAD. */
 export const countBoundOf = (p: { offset: number; size: number }) => p.offset + p.size + COUNT_AHEAD;
 
+/** A count taken up to `bound` + 1 as countUpTo answers it: at most the bound, and whether it stopped there. */
+export const boundedCount = (n: number, bound: number) => ({ counted: Math.min(n, bound), totalCapped: n > bound });
+
 /**
  * How many rows of `table` match `where`, counting at most `bound` (+1, so "more" is known):
  * `counted` (at most the bound) and whether it stopped there (totalCapped).
@@ -53,6 +56,5 @@ export async function countUpTo(
     .limit(bound + 1)
     .as('c');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(inner);
-  const n = Number(row?.n ?? 0);
-  return { counted: Math.min(n, bound), totalCapped: n > bound };
+  return boundedCount(Number(row?.n ?? 0), bound);
 }

@@ -126,3 +126,18 @@ export const throughPoll = async () => {
 /** The next slice's rows: halfway (geometrically) between this slice's and those that would have taken targetMs. */
 export const nextSliceSize = (size: number, rows: number, ms: number, s: Pick<Slicing, 'targetMs' | 'maxRows'>) =>
   Math.max(1, Math.min(s.maxRows, Math.round(Math.sqrt(size * ((rows * s.targetMs) / Math.max(1, ms))))));
+
+/**
+ * The next slice of `groups` from index `from`: whole groups while their rows fit in `size` (at least
+ * one group, however large). Answers the slice, its rows, and the index after it.
+ */
+export function cutSlice<G>(groups: readonly G[], from: number, size: number, rowsOf: (group: G) => number): { slice: G[]; rows: number; next: number } {
+  const slice: G[] = [];
+  let rows = 0;
+  let i = from;
+  while (i < groups.length && (!slice.length || rows + rowsOf(groups[i]!) <= size)) {
+    rows += rowsOf(groups[i]!);
+    slice.push(groups[i++]!);
+  }
+  return { slice, rows, next: i };
+}

@@ -13,7 +13,7 @@ import { pipelinedRunner, pipelinedTransaction, postgresError, type Db, type Tx 
 import { Code, conflict } from '../errors.ts';
 import { cellPlace, rowPlace, type Cell, type SheetPlace } from './parse-sheet.ts';
 import { needsAttention, WARNING_JOIN } from '../../../machines/upload-result.ts';
-import { jsonArrayPaced, nextSliceSize, SliceTurns, SLICING, type Slicing } from './slices.ts';
+import { cutSlice, jsonArrayPaced, nextSliceSize, SliceTurns, SLICING, type Slicing } from './slices.ts';
 import { keepUploadResult } from './upload-results.ts';
 
 type UploadResult = components['schemas']['UploadResult'];
@@ -195,12 +195,8 @@ export async function applyInSlices<G>(
         }
         break;
       }
-      const slice: G[] = [];
-      let rows = 0;
-      while (i < groups.length && (!slice.length || rows + opts.rowsOf(groups[i]!) <= size)) {
-        rows += opts.rowsOf(groups[i]!);
-        slice.push(groups[i++]!);
-      }
+      const { slice, rows, next } = cutSlice(groups, i, size, opts.rowsOf);
+      i = next;
       const run = runSlice(slice, rows).catch((err: unknown) => void failures.push(err));
       inFlight.add(run);
       void run.then(() => inFlight.delete(run));
