@@ -7,7 +7,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { DELETED_TASK_STATUS, taskDisplayId } from '../machines/task.machine.ts';
+import { isNearTrackingId, isOneEditApart, NEAR_MIN_LENGTH } from '../machines/tracking-id.ts';
+import { KEY_LOOKUP_SETTINGS } from '../src/server/db/client.ts';
 import { cutSlice, nextSliceSize, SliceTurns, SLICING } from '../src/server/files/slices.ts';
+import { NEAR_CANDIDATES, NEAR_PER_KEY } from '../src/server/matching/near-misses.ts';
 
 type Row = Record<string, unknown>;
 type Query = <T = Row>(text: string, params?: unknown[]) => Promise<T[]>;
@@ -18,6 +22,11 @@ export interface BareDb {
   /** A named statement (node-postgres's `{ name, text, values }`): parsed and planned once per connection, as the app's lookup (decision 142). */
   prepared: <T = Row>(name: string, text: string, params: unknown[]) => Promise<T[]>;
   transaction<T>(work: (q: Query) => Promise<T>): Promise<T>;
+  /**
+   * A read by key under the planner's key-lookup settings, as the app's withKeyLookupsOnly: on
+   * PostgreSQL one statement on a pool whose sessions keep them, on PGlite a transaction that sets them first.
+   */
+  keyLookup: Query;
   close(): Promise<void>;
   /** PGlite: an upload is written in slices, as the app's (inSlices). */
   sliced: boolean;
@@ -29,9 +38,12 @@ export async function bareDb(target: { url: string } | { pglite: unknown }): Pro
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     pool.on('error', () => undefined);
+    const keyPool = new pg.Pool({ connectionString: target.url, max: 4, options: KEY_LOOKUP_SETTINGS.map((s) => `-c ${s}=off`).join(' ') });
+    keyPool.on('error', () => undefined);
     const query: Query = async (text, params) => (await pool.query(text, params)).rows;
     return {
       query,
+      keyLookup: async (text, params) => (await keyPool.query(text, params)).rows,
       prepared: async <T = Row>(name: string, text: string, values: unknown[]) => (await pool.query({ name, text, values })).rows as T[],
       async transaction(work) {
         const client = await pool.connect();
@@ -47,7 +59,7 @@ export async function bareDb(target: { url: string } | { pglite: unknown }): Pro
           client.release();
         }
       },
-      close: () => pool.end(),
+      close: async () => void (await Promise.all([pool.end(), keyPool.end()])),
       sliced: false,
     };
   }
@@ -58,6 +70,11 @@ export async function bareDb(target: { url: string } | { pglite: unknown }): Pro
     query: on(client),
     prepared: <T = Row>(_name: string, text: string, params: unknown[]) => on(client)<T>(text, params),
     transaction: (work) => client.transaction((tx) => work(on(tx))),
+    keyLookup: (<T = Row>(text: string, params?: unknown[]) =>
+      client.transaction(async (tx) => {
+        await tx.query(`select ${KEY_LOOKUP_SETTINGS.map((s) => `set_config('${s}', 'off', true)`).join(', ')}`);
+        return on(tx)<T>(text, params);
+      })) as Query,
     close: async () => undefined,
     sliced: true,
   };
@@ -90,6 +107,43 @@ const reasonOf = (upc: string, { recorded, contested }: { recorded: Set<string>;
 const ROWS_OF_TRACKING = `select "id", "tracking_id", "upc", "count", "item_id", "item_name", "status", "matched_user", "user_id", "main_id", "sub_id", "task_id", "op_uid", "created_at", "updated_at" from "scan_trackings" where "scan_trackings"."tracking_id" = $1 order by "scan_trackings"."id" asc`;
 const RECORDED_UPCS = `select distinct "tasks"."upc", "purchased_records"."msg" = $1 from "purchased_records" inner join "tasks" on "tasks"."id" = "purchased_records"."task_id" where ("purchased_records"."tracking_id" = $2 and "tasks"."status" <> $3)`;
 const CONTESTED_MESSAGE = '该包裹正在核对中，请等待管理员处理';
+// The app's near records of one tracking id (matching/near-misses.ts nearRecords), as drizzle writes it.
+const NEAR_RECORDS = `
+        select q.key, p.id, p.tracking_id as "trackingId", p.typed_tracking_id as typed, t.id as "taskId", t.main_id as "mainId", t.sub_id as "subId",
+          u.nick_name as "nickName", t.item_name as "itemName"
+        from unnest($1::text[]) as q(key)
+  cross join lateral (
+    (select c.id from purchased_records c where right(c.tracking_id, 6) = right(q.key, 6) and c.tracking_id <> q.key  limit $2)
+    union
+    (select c.id from purchased_records c where left(c.tracking_id, -6) = any(array[left(q.key, -7), left(q.key, -6), left(q.key, -5)])
+       and c.tracking_id <> q.key  limit $3)
+  ) cand
+        join purchased_records p on p.id = cand.id
+        join tasks t on t.id = p.task_id and t.status <> $4
+        join users u on u.id = t.user_id
+        `;
+
+/** The records near `key` that the app's lookup answers: near by the rule, closest and newest first, NEAR_PER_KEY of them. */
+async function nearRecords(db: BareDb, key: string) {
+  type NearRow = {
+    key: string;
+    id: number;
+    trackingId: string;
+    typed: string | null;
+    taskId: number;
+    mainId: number;
+    subId: number;
+    nickName: string;
+    itemName: string;
+  };
+  const rows = await db.keyLookup<NearRow>(NEAR_RECORDS, [[key], NEAR_CANDIDATES, NEAR_CANDIDATES, DELETED_TASK_STATUS]);
+  return rows
+    .filter((r) => isNearTrackingId(r.key, r.trackingId))
+    .map((r) => ({ r, oneEdit: isOneEditApart(r.key, r.trackingId) }))
+    .sort((a, b) => Number(b.oneEdit) - Number(a.oneEdit) || b.r.id - a.r.id)
+    .slice(0, NEAR_PER_KEY)
+    .map(({ r }) => ({ trackingId: r.typed || r.trackingId, taskId: r.taskId, taskDisplayId: taskDisplayId(r), nickName: r.nickName, itemName: r.itemName }));
+}
 
 /** An audit entry of a changed row, with its row before and after (the app's audit_log columns). */
 const audit = (entity: string, action: string, opUid: number, before: Row | null, after: Row) => ({
@@ -315,7 +369,14 @@ export async function startBare(db: BareDb, opUid: number, onResponse: (ms: numb
         upcs.recorded.add(r.upc);
         if (r['?column?']) upcs.contested.add(r.upc);
       }
-    return { code: 'A00000', msg: '', data: { isExist: rows.length > 0, scanTrackingList: rows.map((r) => scanOut(r, upcs)) } };
+    const list = rows.map((r) => scanOut(r, upcs));
+    // The records near a tracking id no member recorded, as the app answers them (matching/near-misses.ts
+    // nearRecords): asked only for an id long enough to have near ids.
+    if (id.length >= NEAR_MIN_LENGTH && list.some((r) => r.unmatchReason === 'notRecorded')) {
+      const near = await nearRecords(db, id);
+      for (const r of list) if (r.unmatchReason === 'notRecorded' && near.length) Object.assign(r, { nearMisses: near });
+    }
+    return { code: 'A00000', msg: '', data: { isExist: rows.length > 0, scanTrackingList: list } };
   });
 
   const scans = new BareScanBatcher(db, opUid);

@@ -643,6 +643,28 @@ async function benchReceiving(
     pids,
     ratioTarget: LOOKUP_RATIO_TARGET,
   });
+  // A parcel no member recorded, its id as carriers print it (18 characters, as UPS's): the lookup
+  // also reads the records near it (matching/near-misses.ts; the seeded ids are too short to have
+  // near ids). Stored as scans of their own, unmatch, so each lookup finds its row.
+  const unknownIds = await rowsOf<{ id: string }>(
+    database.db.execute(sql`
+      insert into scan_trackings (tracking_id, upc, count, item_name, status, op_uid)
+      select '1Z' || upper(substr(md5('unknown' || g), 1, 16)), ${world.items[0]!.upc}, 1, '', 'unmatch', ${adminId}
+      from generate_series(1, ${REQUESTS + WARMUP}) g
+      returning tracking_id as id`),
+  );
+  await compare(
+    'GET .../tracking/{id}/list (nobody recorded it)',
+    unknownIds.slice(WARMUP).map((u, i) => lookup(appBase, '/api/scan/admin/tracking/{id}/list')(u.id, i)),
+    unknownIds.slice(WARMUP).map((u, i) => lookup(bareBase, '/bare/tracking/{id}/list')(u.id, i)),
+    {
+      target: { p95: 15 },
+      warmApp: unknownIds.slice(0, WARMUP).map((u, i) => lookup(appBase, '/api/scan/admin/tracking/{id}/list')(u.id, i)),
+      warmBare: unknownIds.slice(0, WARMUP).map((u, i) => lookup(bareBase, '/bare/tracking/{id}/list')(u.id, i)),
+      pids,
+      ratioTarget: LOOKUP_RATIO_TARGET,
+    },
+  );
   // A scan create, measured for two kinds of parcel, each scanned once:
   // - new parcels (nobody recorded them: the row is stored unmatch, no task concerned);
   // - parcels members recorded and an import announced (an init row of their task's upc): the scan

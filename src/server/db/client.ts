@@ -443,7 +443,7 @@ const pgliteListener =
 
 /** One connection pool of a PostgreSQL database: its connections, the idle ones, the queries waiting for one. */
 export interface PoolUse {
-  pool: 'main' | 'pipelined';
+  pool: 'main' | 'pipelined' | 'keyLookups';
   total: number;
   idle: number;
   waiting: number;
@@ -476,6 +476,26 @@ function textTimestamps(pg: { types: typeof import('pg').types }): { getTypePars
   const asText = (value: string) => value;
   return { getTypeParser: (oid, format) => (kept.has(oid) ? asText : pg.types.getTypeParser(oid, format as 'text')) };
 }
+/**
+ * The planner settings of reads by key (decision 094): each statement reads a bounded set of rows
+ * by key, so the planner may not choose a sequential scan, a hash join or a merge join (each reads a
+ * whole table) whatever its statistics say. Set transaction-locally by matching's lock statement
+ * and withKeyLookupsOnly, and for the whole session on the key-lookups pool's connections.
+ */
+export const KEY_LOOKUP_SETTINGS = ['enable_seqscan', 'enable_hashjoin', 'enable_mergejoin'] as const;
+/**
+ * Connections of the key-lookups pool (keyLookupsDbOf): its reads are single indexed statements of
+ * a millisecond or less (the near misses of a scan), so a few serve every request of a process.
+ */
+const KEY_LOOKUPS_POOL_MAX = 4;
+const keyLookups = Symbol('keyLookups');
+/**
+ * On PostgreSQL, for the database's own handle (not a transaction): a handle whose connections keep
+ * KEY_LOOKUP_SETTINGS for their whole session (decision 186), so a read by key is one statement
+ * instead of a transaction of four (begin, the settings, the read, commit). Undefined on PGlite (one
+ * session, shared by every request) and for a transaction, whose reads stay in it.
+ */
+export const keyLookupsDbOf = (tx: Tx): Db | undefined => (tx as { [keyLookups]?: Db })[keyLookups];
 const databaseUrl = Symbol('databaseUrl');
 /** The property of a PostgreSQL database's handle that reports its pools (like pipelinedRunner). */
 const poolUse = Symbol('poolUse');
@@ -684,8 +704,15 @@ export async function openDatabase(opts: {
     const pipelinePool = new pg.Pool({ ...poolOptions(pg, opts.url), pipeline: true } as import('pg').PoolConfig);
     hearLostConnections(pipelinePool);
     Object.assign(db, { [pipelinedRunner]: await pipelineRunner(pipelinePool) });
+    const keyPool = new pg.Pool({
+      ...poolOptions(pg, opts.url),
+      max: KEY_LOOKUPS_POOL_MAX,
+      options: KEY_LOOKUP_SETTINGS.map((setting) => `-c ${setting}=off`).join(' '),
+    });
+    hearLostConnections(keyPool);
+    Object.assign(db, { [keyLookups]: drizzle(keyPool) });
     Object.assign(db, { [listener]: pgListener(pg, opts.url) });
-    Object.assign(db, { [poolUse]: () => [useOf('main', pool), useOf('pipelined', pipelinePool)] });
+    Object.assign(db, { [poolUse]: () => [useOf('main', pool), useOf('pipelined', pipelinePool), useOf('keyLookups', keyPool)] });
     Object.assign(db, { [databaseUrl]: opts.url });
     const types = textTimestamps(pg);
     const named: NamedRunner = async (name, text, values) =>
@@ -695,7 +722,7 @@ export async function openDatabase(opts: {
       db: db as unknown as Db,
       driver: 'pg',
       markStopping: () => undefined,
-      close: async () => void (await Promise.all([pool.end(), pipelinePool.end()])),
+      close: async () => void (await Promise.all([pool.end(), pipelinePool.end(), keyPool.end()])),
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');

@@ -14,7 +14,7 @@ import { auditInserts } from '../audit.ts';
 import { completePlan, type CompletedPlan, type MatchingState, type MatchPlan } from '../matching/plan.ts';
 import { newScanIds, scanIdsSql, scanRowsInsert, type ScanRow } from '../receiving/scan-rows.ts';
 import type { TaskRow } from '../tasks/apply-event.ts';
-import { executePrepared, isPipelined, rowsOf, type Tx } from './client.ts';
+import { executePrepared, isPipelined, KEY_LOOKUP_SETTINGS, keyLookupsDbOf, rowsOf, type Tx } from './client.ts';
 import { jsonRowMapper } from './json-rows.ts';
 import { scanTrackings } from './schema/receiving.ts';
 import { purchasedRecords, tasks } from './schema/tasks.ts';
@@ -45,20 +45,26 @@ const LOCK_CHUNK = 1000;
 export const BULK_LOCK_THRESHOLD = 2000;
 
 /**
- * Set by the first lock statement of every matching transaction (decision 094): its statements read
- * and write a bounded set of rows by key, so the planner may not choose a sequential scan, a hash
- * join or a merge join (each reads a whole table) whatever its statistics say. With statistics older
- * than the data (PGlite runs no autovacuum) it guessed hundreds of rows per task and scanned whole
- * tables: the cost of a scan grew with the table. Transaction-local (set_config's `true`).
+ * KEY_LOOKUP_SETTINGS (client.ts), set by the first lock statement of every matching transaction
+ * (decision 094). With statistics older than the data (PGlite runs no autovacuum) the planner
+ * guessed hundreds of rows per task and scanned whole tables: the cost of a scan grew with the
+ * table. Transaction-local (set_config's `true`).
  */
-const KEY_LOOKUPS_ONLY = sql`set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`;
+const KEY_LOOKUPS_ONLY = sql.join(
+  KEY_LOOKUP_SETTINGS.map((setting) => sql`set_config(${sql.raw(`'${setting}'`)}, 'off', true)`),
+  sql`, `,
+);
 
 /**
- * Runs a read-only `read` in a transaction (a savepoint inside one) whose statements keep to key
- * lookups (KEY_LOOKUPS_ONLY): for reads by key that hold no tracking lock (a read-only matching
- * snapshot, the near-miss candidates), whose plans statistics must not turn into whole-table scans.
+ * Runs a read-only `read` whose statements keep to key lookups (KEY_LOOKUP_SETTINGS): for reads by
+ * key that hold no tracking lock (the near-miss candidates), whose plans statistics must not turn
+ * into whole-table scans. On PostgreSQL, given the database's own handle, on a connection that keeps
+ * those settings for its session (client.ts keyLookupsDbOf): each statement alone, no transaction
+ * (decision 186). Else in a transaction (a savepoint inside one) that sets them first.
  */
 export function withKeyLookupsOnly<T>(tx: Tx, read: (t: Tx) => Promise<T>): Promise<T> {
+  const keyLookups = keyLookupsDbOf(tx);
+  if (keyLookups) return read(keyLookups);
   return tx.transaction(async (t) => (await executePrepared(t, sql`select ${KEY_LOOKUPS_ONLY}`), read(t)));
 }
 

@@ -58,4 +58,33 @@ describe('matching on stale statistics', () => {
     expect((await storedTask(database, task.id)).productCount).toBe(1);
     expect(await seqScans()).toEqual(before);
   });
+
+  it("the near records of a parcel no member recorded are read by the indexes when the statistics say its head is everyone's", async () => {
+    const { app, database } = t();
+    const { db } = database;
+    const w = await taskWorld(app, database);
+    const task = await claim(w.a.api, w.boardTask.id, 1);
+    await record(w.a.api, task.id, 'HEAD0000123456', 1);
+    // Analysed while 1,000 records share the head HEAD0000: a read of that head looks like it finds
+    // its 32 candidates in the first pages of a sequential scan.
+    await db.execute(sql`
+      insert into purchased_records (task_id, user_id, tracking_id, product_count, status)
+      select ${task.id}, ${w.a.user.id}, 'HEAD0000' || lpad(g::text, 6, '0'), 1, 'init' from generate_series(1, 1000) g`);
+    await db.execute(sql`analyze purchased_records`);
+    const created = await w.admin.post<{ scanTrackingList: { unmatchReason: string; nearMisses?: { trackingId: string }[] }[] }>(
+      '/api/scan/admin/tracking/HEAD0000123450/create',
+      { items: [{ upc: UPC, count: 1, itemId: w.item.id }] },
+    );
+    expect(created.body.data?.scanTrackingList).toMatchObject([{ unmatchReason: 'notRecorded' }]);
+
+    const before = await seqScans();
+    const res = await w.admin.get<{ scanTrackingList: { unmatchReason: string; nearMisses?: { trackingId: string }[] }[] }>(
+      '/api/scan/admin/tracking/HEAD0000123450/list',
+    );
+    const [row] = res.body.data!.scanTrackingList;
+    expect(row!.unmatchReason).toBe('notRecorded');
+    // The member's record one edit away is suggested.
+    expect(row!.nearMisses?.map((n) => n.trackingId)).toEqual(['HEAD0000123456']);
+    expect(await seqScans()).toEqual(before);
+  });
 });
