@@ -23,10 +23,10 @@ export interface BareDb {
   prepared: <T = Row>(name: string, text: string, params: unknown[]) => Promise<T[]>;
   transaction<T>(work: (q: Query) => Promise<T>): Promise<T>;
   /**
-   * A read by key under the planner's key-lookup settings, as the app's withKeyLookupsOnly: on
+   * A named read by key under the planner's key-lookup settings, as the app's withKeyLookupsOnly: on
    * PostgreSQL one statement on a pool whose sessions keep them, on PGlite a transaction that sets them first.
    */
-  keyLookup: Query;
+  keyLookup: BareDb['prepared'];
   close(): Promise<void>;
   /** PGlite: an upload is written in slices, as the app's (inSlices). */
   sliced: boolean;
@@ -43,7 +43,7 @@ export async function bareDb(target: { url: string } | { pglite: unknown }): Pro
     const query: Query = async (text, params) => (await pool.query(text, params)).rows;
     return {
       query,
-      keyLookup: async (text, params) => (await keyPool.query(text, params)).rows,
+      keyLookup: async <T = Row>(name: string, text: string, values: unknown[]) => (await keyPool.query({ name, text, values })).rows as T[],
       prepared: async <T = Row>(name: string, text: string, values: unknown[]) => (await pool.query({ name, text, values })).rows as T[],
       async transaction(work) {
         const client = await pool.connect();
@@ -70,11 +70,11 @@ export async function bareDb(target: { url: string } | { pglite: unknown }): Pro
     query: on(client),
     prepared: <T = Row>(_name: string, text: string, params: unknown[]) => on(client)<T>(text, params),
     transaction: (work) => client.transaction((tx) => work(on(tx))),
-    keyLookup: (<T = Row>(text: string, params?: unknown[]) =>
+    keyLookup: <T = Row>(_name: string, text: string, params: unknown[]) =>
       client.transaction(async (tx) => {
         await tx.query(`select ${KEY_LOOKUP_SETTINGS.map((s) => `set_config('${s}', 'off', true)`).join(', ')}`);
         return on(tx)<T>(text, params);
-      })) as Query,
+      }),
     close: async () => undefined,
     sliced: true,
   };
@@ -136,7 +136,7 @@ async function nearRecords(db: BareDb, key: string) {
     nickName: string;
     itemName: string;
   };
-  const rows = await db.keyLookup<NearRow>(NEAR_RECORDS, [[key], NEAR_CANDIDATES, NEAR_CANDIDATES, DELETED_TASK_STATUS]);
+  const rows = await db.keyLookup<NearRow>('bare_near_records', NEAR_RECORDS, [[key], NEAR_CANDIDATES, NEAR_CANDIDATES, DELETED_TASK_STATUS]);
   return rows
     .filter((r) => isNearTrackingId(r.key, r.trackingId))
     .map((r) => ({ r, oneEdit: isOneEditApart(r.key, r.trackingId) }))

@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql, type SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { SQL } from 'drizzle-orm';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { lockDataDir, type LockOptions } from './data-dir-lock.ts';
 import { pgliteExtensions } from './pglite-extensions.ts';
 import { databaseUnavailable } from './unavailable.ts';
@@ -41,19 +41,18 @@ export async function rowsOf<T>(result: Promise<unknown>): Promise<T[]> {
  * matching run took as long to plan as to run. The name is a digest of the text, so two texts never
  * share one. PGlite runs in this process and answers the same either way.
  */
-export function executePrepared(tx: Tx, query: SQL): Promise<unknown> {
+export function executePrepared(tx: Tx, query: SQL | BuiltQuery): Promise<unknown> {
   // drizzle has no public call for a named raw statement: its session's prepareQuery (what
   // tx.execute itself uses, without a name) takes one. The one use of drizzle's internals left, so
   // drizzle-orm is pinned to an exact version (decision 038) and tests/server/db/pipelined.test.ts
   // checks the statement is named; a changed internal fails here, loudly, not as a slower query.
-  const { session, dialect } = tx as unknown as {
-    session?: { prepareQuery?(q: { sql: string; params: unknown[] }, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } };
-    dialect?: { sqlToQuery?(q: SQL): { sql: string; params: unknown[] } };
+  const { session } = tx as unknown as {
+    session?: { prepareQuery?(q: BuiltQuery, fields: undefined, name: string, arrayMode: boolean): { execute(): Promise<unknown> } };
   };
-  if (typeof session?.prepareQuery !== 'function' || typeof dialect?.sqlToQuery !== 'function') {
-    throw new Error('drizzle-orm changed: executePrepared needs its session.prepareQuery and dialect.sqlToQuery (decision 038)');
+  if (typeof session?.prepareQuery !== 'function') {
+    throw new Error('drizzle-orm changed: executePrepared needs its session.prepareQuery (decision 038)');
   }
-  const built = dialect.sqlToQuery(query);
+  const built = query instanceof SQL ? buildQuery(query) : query;
   let name = statementNames.get(built.sql);
   if (!name) {
     name = `s${createHash('sha1').update(built.sql).digest('hex').slice(0, 20)}`;
@@ -62,6 +61,17 @@ export function executePrepared(tx: Tx, query: SQL): Promise<unknown> {
   return session.prepareQuery(built, undefined, name, false).execute();
 }
 const statementNames = new Map<string, string>();
+
+/** A statement's text and parameters as drizzle writes them: built once, run many times (executePrepared). */
+export type BuiltQuery = { sql: string; params: unknown[] };
+const dialect = new PgDialect();
+/** `query`'s text and parameters (a sql.placeholder stays in its place among the parameters: withValues). */
+export const buildQuery = (query: SQL): BuiltQuery => dialect.sqlToQuery(query);
+/** `built` with `value` in place of `placeholder`. */
+export const withValue = (built: BuiltQuery, placeholder: unknown, value: unknown): BuiltQuery => ({
+  sql: built.sql,
+  params: built.params.map((p) => (p === placeholder ? value : p)),
+});
 
 /**
  * Runs `work` in a transaction whose statements are sent without waiting for the answers of those

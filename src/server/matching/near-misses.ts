@@ -24,7 +24,7 @@ import type { components } from '../../api/schema';
 import { SEEN_SCAN_STATUSES } from '../../../machines/scan-record.machine.ts';
 import { DELETED_TASK_STATUS, taskDisplayId } from '../../../machines/task.machine.ts';
 import { isNearTrackingId, isOneEditApart, NEAR_MIN_LENGTH } from '../../../machines/tracking-id.ts';
-import { rowsOf, type Tx } from '../db/client.ts';
+import { buildQuery, executePrepared, rowsOf, withValue, type Tx } from '../db/client.ts';
 import { withKeyLookupsOnly } from '../db/matching-store.ts';
 import { noLiveRecord } from '../receiving/unknown-parcels.ts';
 
@@ -38,12 +38,15 @@ export const NEAR_KEYS_PER_STATEMENT = 1000;
 /** A record near a tracking id, as the scan calls answer it (the contract's NearMiss). */
 export type NearRecord = components['schemas']['NearMiss'];
 
-/** The usable keys (long enough to have near keys, distinct), in statements of NEAR_KEYS_PER_STATEMENT. */
+/** The usable keys (long enough to have near keys, distinct), NEAR_KEYS_PER_STATEMENT at a time. */
 function* batches(keys: Iterable<string>) {
   const usable = [...new Set(keys)].filter((key) => key.length >= NEAR_MIN_LENGTH);
-  for (let i = 0; i < usable.length; i += NEAR_KEYS_PER_STATEMENT)
-    yield sql`unnest(${sql.param(usable.slice(i, i + NEAR_KEYS_PER_STATEMENT))}::text[]) as q(key)`;
+  for (let i = 0; i < usable.length; i += NEAR_KEYS_PER_STATEMENT) yield usable.slice(i, i + NEAR_KEYS_PER_STATEMENT);
 }
+
+/** The keys' parameter of the statements below: built once, their keys put in at each call (withValue). */
+const KEYS = sql.placeholder('keys');
+const q = sql`unnest(${KEYS}::text[]) as q(key)`;
 
 /**
  * The candidate ids of `table` for each q(key): the two index reads. The expressions are written out
@@ -57,6 +60,29 @@ const candidates = (table: 'purchased_records' | 'scan_trackings', extra = sql``
        and c.tracking_id <> q.key ${extra} limit ${NEAR_CANDIDATES})
   ) cand`;
 
+type NearRecordRow = {
+  key: string;
+  id: number;
+  trackingId: string;
+  typed: string | null;
+  taskId: number;
+  mainId: number;
+  subId: number;
+  nickName: string;
+  itemName: string;
+};
+/** nearRecords' statement: the records of live tasks among the candidates (`unrecorded`: of keys no live record has). */
+const nearRecordsOf = (unrecordedOnly: boolean) =>
+  buildQuery(sql`
+        select q.key, p.id, p.tracking_id as "trackingId", p.typed_tracking_id as typed, t.id as "taskId", t.main_id as "mainId", t.sub_id as "subId",
+          u.nick_name as "nickName", t.item_name as "itemName"
+        from ${q} ${candidates('purchased_records')}
+        join purchased_records p on p.id = cand.id
+        join tasks t on t.id = p.task_id and t.status <> ${DELETED_TASK_STATUS}
+        join users u on u.id = t.user_id
+        ${unrecordedOnly ? sql`where ${noLiveRecord(sql`q.key`)}` : sql``}`);
+const NEAR_RECORDS = { all: nearRecordsOf(false), unrecorded: nearRecordsOf(true) };
+
 /** Closest first: one edit apart before a shared suffix only, then the newest record. */
 const byCloseness = <T extends { oneEdit: boolean; id: number }>(a: T, b: T) => Number(b.oneEdit) - Number(a.oneEdit) || b.id - a.id;
 
@@ -67,30 +93,9 @@ const byCloseness = <T extends { oneEdit: boolean; id: number }>(a: T, b: T) => 
  */
 export async function nearRecords(tx: Tx, keys: Iterable<string>, opts: { unrecordedOnly?: boolean } = {}): Promise<Map<string, NearRecord[]>> {
   const found = new Map<string, (NearRecord & { id: number; oneEdit: boolean })[]>();
-  for (const q of batches(keys)) {
-    const unrecorded = opts.unrecordedOnly ? sql`where ${noLiveRecord(sql`q.key`)}` : sql``;
-    const rows = await rowsOf<{
-      key: string;
-      id: number;
-      trackingId: string;
-      typed: string | null;
-      taskId: number;
-      mainId: number;
-      subId: number;
-      nickName: string;
-      itemName: string;
-    }>(
-      withKeyLookupsOnly(tx, (k) =>
-        k.execute(sql`
-        select q.key, p.id, p.tracking_id as "trackingId", p.typed_tracking_id as typed, t.id as "taskId", t.main_id as "mainId", t.sub_id as "subId",
-          u.nick_name as "nickName", t.item_name as "itemName"
-        from ${q} ${candidates('purchased_records')}
-        join purchased_records p on p.id = cand.id
-        join tasks t on t.id = p.task_id and t.status <> ${DELETED_TASK_STATUS}
-        join users u on u.id = t.user_id
-        ${unrecorded}`),
-      ),
-    );
+  const statement = opts.unrecordedOnly ? NEAR_RECORDS.unrecorded : NEAR_RECORDS.all;
+  for (const batch of batches(keys)) {
+    const rows = await rowsOf<NearRecordRow>(withKeyLookupsOnly(tx, (k) => executePrepared(k, withValue(statement, KEYS, batch))));
     for (const r of rows) {
       if (!isNearTrackingId(r.key, r.trackingId)) continue;
       const list = found.get(r.key) ?? [];
@@ -117,6 +122,13 @@ export async function nearRecords(tx: Tx, keys: Iterable<string>, opts: { unreco
   );
 }
 
+/** nearArrivals' statement: the seen scan rows among the candidates that no live record has. */
+const NEAR_ARRIVALS = buildQuery(sql`
+        select q.key, s.id, s.tracking_id as "trackingId"
+        from ${q} ${candidates('scan_trackings', sql`and c.status = any(${sql.param([...SEEN_SCAN_STATUSES])}::text[]::scan_status[])`)}
+        join scan_trackings s on s.id = cand.id
+        where ${noLiveRecord(sql`s.tracking_id`)}`);
+
 /**
  * For each record key (records whose parcel has not arrived), the tracking id of a seen parcel near
  * it that NO member recorded (closest, then newest first), if any. A parcel someone recorded is
@@ -124,16 +136,9 @@ export async function nearRecords(tx: Tx, keys: Iterable<string>, opts: { unreco
  */
 export async function nearArrivals(tx: Tx, keys: Iterable<string>): Promise<Map<string, string>> {
   const found = new Map<string, { trackingId: string; id: number; oneEdit: boolean }>();
-  const seen = sql`and c.status = any(${sql.param([...SEEN_SCAN_STATUSES])}::text[]::scan_status[])`;
-  for (const q of batches(keys)) {
+  for (const batch of batches(keys)) {
     const rows = await rowsOf<{ key: string; id: number; trackingId: string }>(
-      withKeyLookupsOnly(tx, (k) =>
-        k.execute(sql`
-        select q.key, s.id, s.tracking_id as "trackingId"
-        from ${q} ${candidates('scan_trackings', seen)}
-        join scan_trackings s on s.id = cand.id
-        where ${noLiveRecord(sql`s.tracking_id`)}`),
-      ),
+      withKeyLookupsOnly(tx, (k) => executePrepared(k, withValue(NEAR_ARRIVALS, KEYS, batch))),
     );
     for (const r of rows) {
       if (!isNearTrackingId(r.key, r.trackingId)) continue;
