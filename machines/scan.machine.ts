@@ -85,7 +85,7 @@ export type ScanNotice =
    * created: the new rows were created (create), with the first record of the parcel that matched
    * nobody and why, when there is one (the clerk sets the parcel aside); saved: a record was edited.
    */
-  | { kind: 'created'; unmatched?: { code: string; reason: UnmatchReason | null } }
+  | { kind: 'created'; unmatched?: { code: string; reason: UnmatchReason | null; near?: readonly NearMissRef[] } }
   | { kind: 'saved' }
   | { kind: 'error'; message: string };
 
@@ -104,7 +104,11 @@ function createdNotice(created: readonly ScanRecord[]): ScanNotice {
   const unmatched = created.find(isUnmatched);
   if (!unmatched) return { kind: 'created' };
   const reason = unmatched.unmatchReason ?? null;
-  return { kind: 'created', unmatched: { code: reason === 'notRecorded' ? unmatched.trackingId : unmatched.upc, reason } };
+  if (reason !== 'notRecorded') return { kind: 'created', unmatched: { code: unmatched.upc, reason } };
+  // A parcel nobody recorded: named, with the records near it (可能是…, decision 098), which the
+  // table shows off-screen on a phone.
+  const near = unmatched.nearMisses?.length ? { near: unmatched.nearMisses } : {};
+  return { kind: 'created', unmatched: { code: unmatched.trackingId, reason, ...near } };
 }
 
 /** The sound of a create: a record matching nobody sounds apart from a matched one, so the clerk sets the parcel aside without reading. */

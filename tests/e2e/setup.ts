@@ -349,9 +349,13 @@ export async function cellText(table: Locator, row: Locator, header: string): Pr
   return ((await row.getByRole('cell').nth(index).textContent()) ?? '').trim();
 }
 
-/** Waits until the scanning banner (the page's live region) reads exactly `text`; answers its tone (the colour the clerk sees). */
-export async function says(page: Page, text: string): Promise<string | null> {
-  const banner = page.locator('[role="status"][data-tone]').filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) });
+/** `text` as a regular expression's source that matches it literally. */
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Waits until the scanning banner (the page's live region) reads exactly `text` (or matches it); answers its tone (the colour the clerk sees). */
+export async function says(page: Page, text: string | RegExp): Promise<string | null> {
+  const whole = typeof text === 'string' ? new RegExp(`^${escapeRegExp(text)}$`) : text;
+  const banner = page.locator('[role="status"][data-tone]').filter({ hasText: whole });
   await banner.waitFor();
   return banner.getAttribute('data-tone');
 }

@@ -380,6 +380,14 @@ describe('command barcodes', () => {
     // No member recorded the parcel: the parcel is named; a reason about a product names the product.
     expect(h.ctx().notice).toEqual({ kind: 'created', unmatched: { code: '1Z001', reason: 'notRecorded' } });
     expect(h.feedback).toHaveBeenLastCalledWith('unmatched');
+    // With the records near it (可能是…), which the banner names too.
+    const near = { trackingId: '1Z0011', taskId: 7, taskDisplayId: '12-1', nickName: '小陈', itemName: '耳机' };
+    h.actor.send({ type: 'tab.select', tab: 'upc' });
+    h.scan('333');
+    await h.findAnswers([earbuds]);
+    h.actor.send({ type: 'rows.submit' });
+    await h.createAnswers([record({ id: 44, upc: '333', itemId: 5, status: 'unmatch', unmatchReason: 'notRecorded', nearMisses: [near] })]);
+    expect(h.ctx().notice).toEqual({ kind: 'created', unmatched: { code: '1Z001', reason: 'notRecorded', near: [near] } });
     // One record matched and one not: the parcel still needs the clerk's eye (more of the same parcel).
     h.actor.send({ type: 'tab.select', tab: 'upc' });
     h.scan('222');

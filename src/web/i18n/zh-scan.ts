@@ -72,7 +72,7 @@ export const scanText = {
     created: '创建成功', // SPEC §8, the create call's own msg
     createdNext: '创建成功，请扫描下一个包裹的快递单号',
     /** A parcel with a record no member's task took: amber, with the reason, so the clerk sets it aside. */
-    createdUnmatched: (code: string, reason: string) => `创建成功，但不匹配：${reason}（${code}）。请将包裹单独放置`,
+    createdUnmatched: (code: string, reason: string, near?: string) => `创建成功，但不匹配：${reason}（${code}）${near ? `；${near}` : ''}。请将包裹单独放置`,
     unmatchedNoReason: '没有可匹配的会员任务',
     saved: '保存成功', // SPEC §8
     addedAnnounced: (code: string, count: number) => `${code} 确认导入的商品，数量 ${count}`,

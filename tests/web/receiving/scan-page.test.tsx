@@ -147,6 +147,17 @@ describe('/admin/scan', () => {
     expect(sounds.at(-1)).toBe('unmatched');
   });
 
+  it('a parcel no member recorded with a record one edit away: the banner says 可能是… too (the table is off-screen on a phone)', async () => {
+    const server = await withParcel();
+    server.nearMisses.set('1Z001', [{ trackingId: '1Z0011', taskId: 7, taskDisplayId: '12-1', nickName: '小陈', itemName: '商品5' }]);
+    await scanWithScanner('UPC5');
+    await waitFor(() => expect((within(newRow('UPC5')).getByLabelText('商品 UPC5') as HTMLSelectElement).value).toBe('5'));
+    await userEvent.setup().click(screen.getByRole('button', { name: '提交（1项）' }));
+    await within(recordsTable()).findByText('UPC5');
+    expect(bannerText().getAttribute('data-tone')).toBe('warn');
+    expect(bannerText().textContent).toBe('创建成功，但不匹配：没有会员记录此快递单号（1Z001）；可能是 1Z0011（任务 12-1，会员 小陈）。请将包裹单独放置');
+  });
+
   it('a clerk with the scanner alone: products, the 提交 barcode, then the next label is the next parcel', async () => {
     const server = await withParcel();
     // The command barcodes are on the page, drawn as barcodes of the machine's codes.

@@ -14,6 +14,7 @@ import {
   type ScanTab,
 } from '../../../../machines/scan.machine';
 import { unmatchReasonMessages } from '../../../../machines/scan-record.machine';
+import { nearMissMessages } from '../../../../machines/tracking-id';
 import { playScanSound } from '../../lib/scan-sounds';
 import { zh } from '../../i18n/zh';
 import { useAppContext } from '../../app/app-context';
@@ -61,7 +62,8 @@ export function bannerOf(notice: ScanNotice | null, trackingId: string | null, t
     case 'created':
       if (notice.unmatched) {
         const reason = notice.unmatched.reason ? unmatchReasonMessages[notice.unmatched.reason] : s.unmatchedNoReason;
-        return { tone: 'warn', text: s.createdUnmatched(notice.unmatched.code, reason) };
+        const near = notice.unmatched.near ? nearMissMessages.clerk(notice.unmatched.near) : undefined;
+        return { tone: 'warn', text: s.createdUnmatched(notice.unmatched.code, reason, near) };
       }
       return { tone: 'ok', text: tab === 'tracking' ? s.createdNext : s.created };
     case 'saved':
