@@ -11,7 +11,7 @@ import { DELETED_TASK_STATUS, taskDisplayId } from '../machines/task.machine.ts'
 import { isNearTrackingId, isOneEditApart, NEAR_MIN_LENGTH } from '../machines/tracking-id.ts';
 import { KEY_LOOKUP_SETTINGS } from '../src/server/db/client.ts';
 import { cutSlice, nextSliceSize, SliceTurns, SLICING } from '../src/server/files/slices.ts';
-import { NEAR_CANDIDATES, NEAR_PER_KEY } from '../src/server/matching/near-misses.ts';
+import { NEAR_CANDIDATES, NEAR_PER_KEY, type NearRecordRow } from '../src/server/matching/near-misses.ts';
 
 type Row = Record<string, unknown>;
 type Query = <T = Row>(text: string, params?: unknown[]) => Promise<T[]>;
@@ -125,18 +125,7 @@ const NEAR_RECORDS = `
 
 /** The records near `key` that the app's lookup answers: near by the rule, closest and newest first, NEAR_PER_KEY of them. */
 async function nearRecords(db: BareDb, key: string) {
-  type NearRow = {
-    key: string;
-    id: number;
-    trackingId: string;
-    typed: string | null;
-    taskId: number;
-    mainId: number;
-    subId: number;
-    nickName: string;
-    itemName: string;
-  };
-  const rows = await db.keyLookup<NearRow>('bare_near_records', NEAR_RECORDS, [[key], NEAR_CANDIDATES, NEAR_CANDIDATES, DELETED_TASK_STATUS]);
+  const rows = await db.keyLookup<NearRecordRow>('bare_near_records', NEAR_RECORDS, [[key], NEAR_CANDIDATES, NEAR_CANDIDATES, DELETED_TASK_STATUS]);
   return rows
     .filter((r) => isNearTrackingId(r.key, r.trackingId))
     .map((r) => ({ r, oneEdit: isOneEditApart(r.key, r.trackingId) }))

@@ -60,7 +60,8 @@ const candidates = (table: 'purchased_records' | 'scan_trackings', extra = sql``
        and c.tracking_id <> q.key ${extra} limit ${NEAR_CANDIDATES})
   ) cand`;
 
-type NearRecordRow = {
+/** A row of nearRecords' statement (the bench's bare lookup reads the same). */
+export type NearRecordRow = {
   key: string;
   id: number;
   trackingId: string;
