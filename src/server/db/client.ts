@@ -65,7 +65,7 @@ const statementNames = new Map<string, string>();
 /** A statement's text and parameters as drizzle writes them: built once, run many times (executePrepared). */
 export type BuiltQuery = { sql: string; params: unknown[] };
 const dialect = new PgDialect();
-/** `query`'s text and parameters (a sql.placeholder stays in its place among the parameters: withValues). */
+/** `query`'s text and parameters (a sql.placeholder stays in its place among the parameters: withValue). */
 export const buildQuery = (query: SQL): BuiltQuery => dialect.sqlToQuery(query);
 /** `built` with `value` in place of `placeholder`. */
 export const withValue = (built: BuiltQuery, placeholder: unknown, value: unknown): BuiltQuery => ({
