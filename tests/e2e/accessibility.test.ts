@@ -341,4 +341,29 @@ describe('WCAG 2 AA (axe-core) on every page of every role', { timeout: 180_000 
       ...(await auditAll('visitor', [{ path: '/login' }], null, PHONE)),
     ]);
   });
+
+  it('a wide table that found nothing says so where a phone shows it (390 px, the user log filtered to no item)', async () => {
+    const bp = await newPage(browser, PHONE);
+    try {
+      await openLoggedIn(bp.page, server, '/admin/task-audit?itemName=%E6%97%A0%E6%AD%A4%E5%95%86%E5%93%81', ADMIN);
+      const empty = bp.page.getByText('暂无日志', { exact: true });
+      await empty.waitFor();
+      // The table is wider than the phone: centred on its whole width, the words sat off-screen.
+      const region = bp.page.getByRole('region').filter({ has: empty });
+      const shown = (await region.boundingBox())!;
+      expect(shown.width).toBeLessThanOrEqual(PHONE.width);
+      expect(await region.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+      const words = await empty.evaluate((e) => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        const r = range.getBoundingClientRect();
+        return { left: r.left, right: r.right };
+      });
+      expect(words.left).toBeGreaterThanOrEqual(shown.x);
+      expect(words.right).toBeLessThanOrEqual(shown.x + shown.width);
+      expect(bp.errors).toEqual([]);
+    } finally {
+      await bp.close();
+    }
+  });
 });

@@ -70,7 +70,11 @@ export class Metrics {
             for (const p of pools()) this.set({ pool: p.pool }, read(p));
           },
         });
-      poolGauge('db_pool_connections', 'Connections open in the pool (main: requests; pipelined: scan batches and uploads; keyLookups: reads by key, the near misses)', (p) => p.total);
+      poolGauge(
+        'db_pool_connections',
+        'Connections open in the pool (main: requests; pipelined: scan batches and uploads; keyLookups: reads by key, the near misses)',
+        (p) => p.total,
+      );
       poolGauge('db_pool_idle_connections', 'Open connections of the pool not in use', (p) => p.idle);
       poolGauge('db_pool_waiting_queries', 'Queries waiting for a connection of the pool', (p) => p.waiting);
     }

@@ -382,6 +382,15 @@ function RowCard<T extends RowData>({ row, view }: { row: DataTableRow<T>; view:
 }
 
 /** The rows as a table: its headers, then a failure, skeleton rows, the empty text or the rows. */
+/**
+ * A whole-row message (nothing found, a failure) kept in the part of a wide table the user sees: on
+ * a phone the table scrolls sideways, and centred on its whole width the message sat off-screen
+ * to the right. It sticks to the left edge of the scrolling box, at most a screen wide.
+ */
+function InView({ children }: { children: ReactNode }): JSX.Element {
+  return <div className="sticky left-0 max-w-[calc(100vw-2rem)]">{children}</div>;
+}
+
 function GridRows<T extends RowData>({ view, loading, cellPadding }: { view: RowsView<T>; loading: boolean; cellPadding: string }): JSX.Element {
   const { table, caption } = view;
   const tableColumns = table.getAllLeafColumns().filter((column) => !column.columnDef.meta?.cardOnly);
@@ -394,7 +403,7 @@ function GridRows<T extends RowData>({ view, loading, cellPadding }: { view: Row
         {view.failed ? (
           <tr>
             <td colSpan={columnCount} className="px-3 py-6">
-              {view.failed}
+              <InView>{view.failed}</InView>
             </td>
           </tr>
         ) : view.skeleton ? (
@@ -410,7 +419,7 @@ function GridRows<T extends RowData>({ view, loading, cellPadding }: { view: Row
         ) : view.rows.length === 0 ? (
           <tr>
             <td colSpan={columnCount} className="h-24 px-3 py-8 text-center text-slate-500">
-              {view.emptyText}
+              <InView>{view.emptyText}</InView>
             </td>
           </tr>
         ) : (
