@@ -521,29 +521,35 @@ describe('files that cannot be used are refused as a whole, and nothing changes'
 });
 
 describe('a large file', () => {
-  it(`imports and confirms more tracking ids than the per-id locks allow (${BULK_LOCK_THRESHOLD}), matching the recorded ones`, async () => {
-    const w = await world();
-    const task = await claim(w.a.api, w.boardTask.id, 1);
-    await record(w.a.api, task.id, 'BIG-7', 1);
-    const n = BULK_LOCK_THRESHOLD + 500;
-    const rows: unknown[][] = [HEADER];
-    for (let i = 0; i < n; i++) rows.push([`BIG-${i}`, UPC, null, null, null, 1]);
-    const file = xlsxOf(rows);
-    expect((await upload(w.adminToken, file)).body.data).toMatchObject({ succ: n, error: 0 });
-    const confirmed = await upload(w.adminToken, file, 'confirm');
-    expect(confirmed.body.data).toMatchObject({ succ: n, error: 0 });
-    expect(await storedTask(t().database, task.id)).toMatchObject({ status: 'locked' });
-    const [counts] = await t()
-      .database.db.select({ n: sql<number>`count(*)::int`, unmatch: sql<number>`count(*) filter (where status = 'unmatch')::int` })
-      .from(scanTrackings);
-    expect(counts).toEqual({ n, unmatch: n - 1 });
-    // An item found by its upc.
-    const extra = await seedItem(t().database, { itemName: 'Later', upc: '999' });
-    expect((await upload(w.adminToken, xlsxOf([HEADER, ['NEW-1', '999', null, null, null, 1]]))).body.data!.rows[0]).toMatchObject({
-      itemId: extra.id,
-      name: 'Later',
-    });
-  });
+  // 2,500 rows imported and confirmed: 5 s on a quiet 2-core host, over 20 s in a clean-clone CI run on a
+  // slow one (11-29). Its subject is what matches, not how fast: the bench times it.
+  it(
+    `imports and confirms more tracking ids than the per-id locks allow (${BULK_LOCK_THRESHOLD}), matching the recorded ones`,
+    { timeout: 90_000 },
+    async () => {
+      const w = await world();
+      const task = await claim(w.a.api, w.boardTask.id, 1);
+      await record(w.a.api, task.id, 'BIG-7', 1);
+      const n = BULK_LOCK_THRESHOLD + 500;
+      const rows: unknown[][] = [HEADER];
+      for (let i = 0; i < n; i++) rows.push([`BIG-${i}`, UPC, null, null, null, 1]);
+      const file = xlsxOf(rows);
+      expect((await upload(w.adminToken, file)).body.data).toMatchObject({ succ: n, error: 0 });
+      const confirmed = await upload(w.adminToken, file, 'confirm');
+      expect(confirmed.body.data).toMatchObject({ succ: n, error: 0 });
+      expect(await storedTask(t().database, task.id)).toMatchObject({ status: 'locked' });
+      const [counts] = await t()
+        .database.db.select({ n: sql<number>`count(*)::int`, unmatch: sql<number>`count(*) filter (where status = 'unmatch')::int` })
+        .from(scanTrackings);
+      expect(counts).toEqual({ n, unmatch: n - 1 });
+      // An item found by its upc.
+      const extra = await seedItem(t().database, { itemName: 'Later', upc: '999' });
+      expect((await upload(w.adminToken, xlsxOf([HEADER, ['NEW-1', '999', null, null, null, 1]]))).body.data!.rows[0]).toMatchObject({
+        itemId: extra.id,
+        name: 'Later',
+      });
+    },
+  );
 });
 
 describe('a lock conflict during an upload', () => {
