@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { DELETED_TASK_STATUS, taskDisplayId } from '../machines/task.machine.ts';
 import { isNearTrackingId, isOneEditApart, NEAR_MIN_LENGTH } from '../machines/tracking-id.ts';
-import { KEY_LOOKUP_SETTINGS } from '../src/server/db/client.ts';
+import { KEY_LOOKUP_OPTIONS, KEY_LOOKUP_SETTINGS } from '../src/server/db/client.ts';
 import { cutSlice, nextSliceSize, SliceTurns, SLICING } from '../src/server/files/slices.ts';
 import { NEAR_CANDIDATES, NEAR_PER_KEY, type NearRecordRow } from '../src/server/matching/near-misses.ts';
 
@@ -38,7 +38,7 @@ export async function bareDb(target: { url: string } | { pglite: unknown }): Pro
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     pool.on('error', () => undefined);
-    const keyPool = new pg.Pool({ connectionString: target.url, max: 4, options: KEY_LOOKUP_SETTINGS.map((s) => `-c ${s}=off`).join(' ') });
+    const keyPool = new pg.Pool({ connectionString: target.url, max: 4, options: KEY_LOOKUP_OPTIONS });
     keyPool.on('error', () => undefined);
     const query: Query = async (text, params) => (await pool.query(text, params)).rows;
     return {

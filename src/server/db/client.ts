@@ -493,6 +493,8 @@ function textTimestamps(pg: { types: typeof import('pg').types }): { getTypePars
  * and withKeyLookupsOnly, and for the whole session on the key-lookups pool's connections.
  */
 export const KEY_LOOKUP_SETTINGS = ['enable_seqscan', 'enable_hashjoin', 'enable_mergejoin'] as const;
+/** KEY_LOOKUP_SETTINGS as a connection's startup options (node-postgres's `options`): for the session. */
+export const KEY_LOOKUP_OPTIONS = KEY_LOOKUP_SETTINGS.map((setting) => `-c ${setting}=off`).join(' ');
 /**
  * Connections of the key-lookups pool (keyLookupsDbOf): its reads are single indexed statements of
  * a millisecond or less (the near misses of a scan), so a few serve every request of a process.
@@ -717,7 +719,7 @@ export async function openDatabase(opts: {
     const keyPool = new pg.Pool({
       ...poolOptions(pg, opts.url),
       max: KEY_LOOKUPS_POOL_MAX,
-      options: KEY_LOOKUP_SETTINGS.map((setting) => `-c ${setting}=off`).join(' '),
+      options: KEY_LOOKUP_OPTIONS,
     });
     hearLostConnections(keyPool);
     Object.assign(db, { [keyLookups]: drizzle(keyPool) });
