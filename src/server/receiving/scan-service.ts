@@ -10,7 +10,7 @@
 // tracking id's rows so the screen can offer the edit); malformed input is A00001; a missing row A00004.
 import { and, asc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import type { components } from '../../api/schema';
-import { namedRows, type Db, type Tx } from '../db/client.ts';
+import { namedRows, withValue, type Db, type Tx } from '../db/client.ts';
 import { items } from '../db/schema/catalog.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
@@ -192,7 +192,7 @@ function prepareLookup(db: Db) {
     .prepare('scan_lookup_upcs');
   // The upcs statement's parameters: the contested message and the deleted status are constants of its text.
   const upcsQuery = upcs.getQuery();
-  const upcsValues = (id: string) => upcsQuery.params.map((p) => (p === trackingId ? id : p));
+  const upcsValues = (id: string) => withValue(upcsQuery, trackingId, id).params;
   const namedRowsOf = namedRows(db, 'scan_lookup_rows', rows.getQuery().sql, decodeScanRow);
   const namedUpcsOf = namedRows(db, 'scan_lookup_upcs', upcsQuery.sql, (r) => ({ upc: r[0] as string | null, contested: r[1] as boolean | null }));
   return {
