@@ -1,7 +1,8 @@
 // What a browser, a crawler and an operator see outside the API's answers: a missing file is a 404
-// (never the web app's html with a 200), /robots.txt keeps crawlers out, every answer carries a
-// Permissions-Policy and, when HSTS_MAX_AGE is set, Strict-Transport-Security, and the logout answer
-// tells the browser to drop its cache (decision 035).
+// (never the web app's html with a 200), /robots.txt keeps crawlers out, every page carries a
+// Permissions-Policy and every API answer the few headers of a response that is no page (decision
+// 187), both Strict-Transport-Security when HSTS_MAX_AGE is set, and the logout answer tells the
+// browser to drop its cache (decision 035).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,14 +60,45 @@ describe('files and pages outside the API', () => {
 });
 
 describe('security headers', () => {
-  it('every answer grants the camera to this origin only, and the microphone and location to nobody', async () => {
+  it('every page grants the camera to this origin only, and the microphone and location to nobody', async () => {
     const { app } = t();
-    for (const url of ['/healthz', '/api/user/info', '/robots.txt', '/no/such.js', '/admin/scan']) {
+    for (const url of ['/healthz', '/robots.txt', '/no/such.js', '/admin/scan']) {
       const policy = String((await app.inject({ url })).headers['permissions-policy']);
       expect(policy, url).toContain('camera=(self)');
       expect(policy, url).toContain('microphone=()');
       expect(policy, url).toContain('geolocation=()');
     }
+  });
+
+  it('an API answer is no page: nothing loads from it, frames it, sniffs it or keeps it, and it carries no page policy', async () => {
+    const { app, database } = t();
+    await createUser(database, { mailAddr: 'answers@x.test', inGroup: true });
+    const token = await login(app, 'answers@x.test');
+    const answers = [
+      await app.inject({ url: '/api/user/info', headers: { 'x-token': token } }),
+      await app.inject({ url: '/api/user/info' }), // 401
+      await app.inject({ url: '/api/no/such/call' }), // 404
+      await app.inject({ url: `/api/scan/admin/tracking/${'%E0%A4%A'}/list` }), // refused by the router
+      await app.inject({ method: 'POST', url: '/ext/login/login?mailAddr=nobody%40x.test&pwd=x&keepflag=false' }),
+    ];
+    for (const res of answers) {
+      const what = `${res.statusCode} ${res.body.slice(0, 60)}`;
+      expect(res.headers['content-type'], what).toMatch(/^application\/json/);
+      expect(res.headers, what).toMatchObject({
+        'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+        'x-frame-options': 'DENY',
+        'x-content-type-options': 'nosniff',
+        'cross-origin-resource-policy': 'same-origin',
+        'referrer-policy': 'no-referrer',
+        'cache-control': 'no-store',
+      });
+      expect(res.headers['permissions-policy'], what).toBeUndefined();
+      expect(res.headers['cross-origin-opener-policy'], what).toBeUndefined();
+    }
+    // A page keeps the policy of a document: its scripts, and the camera for /admin/scan.
+    const page = await app.inject({ url: '/admin/scan' });
+    expect(String(page.headers['content-security-policy'])).toContain("script-src 'self'");
+    expect(page.headers['cache-control']).not.toBe('no-store');
   });
 
   it('Strict-Transport-Security is sent only when HSTS_MAX_AGE is set; a malformed value stops the start', async () => {
