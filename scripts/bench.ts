@@ -21,7 +21,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { openDatabase, rowsOf } from '../src/server/db/client.ts';
 import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
-import { createLogger } from '../src/server/logger.ts';
+import { createLogger, LOG_FLUSH_MS } from '../src/server/logger.ts';
 import { createMailer } from '../src/server/mail/mailer.ts';
 import { startOutboxWorker } from '../src/server/mail/outbox.ts';
 import { hashPassword } from '../src/server/auth/secrets.ts';
@@ -269,6 +269,8 @@ interface Run {
    * plus what it hands to other threads (the garbage collector's helpers, libuv's pool, an upload's worker).
    */
   processCpuMs: number;
+  /** A server of its own: when the run started and ended (ms since the epoch), for its log's lines (serverTimesFromLog). */
+  window?: [number, number];
   /** Statements sent to PostgreSQL meanwhile. */
   statements: number;
 }
@@ -321,9 +323,11 @@ let statementsSent = 0;
 async function runSpecs(specs: RequestSpec[], pid?: number): Promise<Run> {
   if (pid !== undefined) {
     const cpu0 = processCpuMs(pid);
+    const started = Date.now();
     const out = await drive(specs);
     const cpuMs = processCpuMs(pid) - cpu0;
     return {
+      window: [started, Date.now()],
       processCpuMs: cpuMs,
       statements: 0,
       requests: specs.length,
@@ -354,6 +358,32 @@ async function runSpecs(specs: RequestSpec[], pid?: number): Promise<Run> {
   };
 }
 
+/**
+ * A server of its own records no times in this process: its log does, one line a request with
+ * Fastify's responseTime (the time the in-process servers' onResponse hook records). Fills in each
+ * run's server times from the lines of `logFile` logged within its window, once the log has been
+ * written out (it is buffered: within LOG_FLUSH_MS).
+ */
+async function serverTimesFromLog(logFile: string, runs: Run[]): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, LOG_FLUSH_MS + 300));
+  const lines = fs.readFileSync(logFile, 'utf8').split('\n');
+  for (const run of runs) {
+    const [from, to] = run.window!;
+    run.server = [];
+    for (const line of lines) {
+      if (!line.includes('"request completed"')) continue;
+      const { time, responseTime } = JSON.parse(line) as { time: number; responseTime: number };
+      if (time >= from && time <= to) run.server.push(responseTime);
+    }
+  }
+}
+
+/** A server in a process of its own (startServerProcess): its pid and the file its log goes to. */
+interface OwnServer {
+  pid: number;
+  log: string;
+}
+
 /** Runs taken one after the other, as one. */
 const joined = (runs: Run[]): Run => ({
   requests: runs.reduce((n, r) => n + r.requests, 0),
@@ -364,6 +394,7 @@ const joined = (runs: Run[]): Run => ({
   firstFailure: runs.find((r) => r.firstFailure)?.firstFailure ?? null,
   cpuMs: runs.reduce((n, r) => n + r.cpuMs, 0),
   processCpuMs: runs.reduce((n, r) => n + r.processCpuMs, 0),
+  ...(runs[0]?.window ? { window: [runs[0].window[0], runs.at(-1)!.window![1]] as [number, number] } : {}),
   statements: runs.reduce((n, r) => n + r.statements, 0),
 });
 
@@ -380,9 +411,13 @@ function report(name: string, run: Run, target?: { p95: number }) {
     target && run.server.length
       ? `  target p95 <= ${target.p95} ms: ${run.failures ? 'NOT measured (requests failed)' : serverP95 <= target.p95 ? 'met' : 'NOT met'}`
       : '';
-  const own = run.server.length
-    ? `server p95 ${serverP95.toFixed(1)} ms (${inServer.toFixed(1)} in the server; its thread ${((run.cpuMs / run.requests) * 1000).toFixed(0)} µs CPU/req`
-    : `(a process of its own: ${((run.cpuMs / run.requests) * 1000).toFixed(0)} µs CPU/req, all its threads`;
+  const cpu = `${((run.cpuMs / run.requests) * 1000).toFixed(0)} µs CPU/req`;
+  const ownProcess = `a process of its own: ${cpu}, all its threads`;
+  const own = !run.server.length
+    ? `(${ownProcess}`
+    : run.window
+      ? `server p95 ${serverP95.toFixed(1)} ms (from its log; ${ownProcess}`
+      : `server p95 ${serverP95.toFixed(1)} ms (${inServer.toFixed(1)} in the server; its thread ${cpu}`;
   console.log(
     `${name.padEnd(40)} ${String(run.requests).padStart(6)} req ${rate(run).toFixed(0).padStart(6)} req/s  client p50 ${pctOf(client, 50).toFixed(1)} / p99 ${pctOf(client, 99).toFixed(1)} ms  ${own}${run.statements ? `, ${(run.statements / run.requests).toFixed(2)} statements/req` : ''})${verdict}${run.failures ? `  (${run.failures} failed: ${run.firstFailure})` : ''}`,
   );
@@ -394,10 +429,11 @@ function report(name: string, run: Run, target?: { p95: number }) {
  * interpreter until it is compiled, and V8 goes on compiling for thousands of requests; hence
  * BENCH_WARMUP's default of 10,000 (what 1,000 left: docs/performance.md).
  */
-async function measure(name: string, specs: RequestSpec[], target?: { p95: number }, warmup: RequestSpec[] = []) {
+async function measure(name: string, specs: RequestSpec[], target?: { p95: number }, warmup: RequestSpec[] = [], own?: OwnServer) {
   if (warmup.length) await drive(warmup);
   const profile = PROFILE_DIR ? await startProfile() : null;
-  const run = await runSpecs(specs);
+  const run = await runSpecs(specs, own?.pid);
+  if (own) await serverTimesFromLog(own.log, [run]);
   await profile?.(name);
   report(name, run, target);
 }
@@ -455,6 +491,8 @@ async function compare(
     ratioTarget?: number | false;
     /** The servers' processes, where each is one of its own: its whole process's CPU is counted. */
     pids?: { app: number; bare: number };
+    /** The app's log, where it is a process of its own: its server times (serverTimesFromLog). */
+    appLog?: string;
   } = {},
 ) {
   if (opts.warmApp?.length) await drive(opts.warmApp);
@@ -468,6 +506,7 @@ async function compare(
       await profile?.(side === 'app' ? name : `${name} bare`);
     }
   }
+  if (opts.appLog) await serverTimesFromLog(opts.appLog, runs.app);
   const a = joined(runs.app);
   const b = joined(runs.bare);
   report(name, a, opts.target);
@@ -630,6 +669,7 @@ async function benchReceiving(
         }
       : null;
   const pids = own ? { app: own.app.pid, bare: own.bare.pid } : undefined;
+  const appLog = own ? logFile : undefined;
   const appBase = own?.app.base ?? base;
   const bareBase = own?.bare.base ?? bare.base;
   const trackingIds = Array.from({ length: REQUESTS + WARMUP }, tracking);
@@ -641,6 +681,7 @@ async function benchReceiving(
     warmApp: lookups.slice(0, WARMUP),
     warmBare: bareLookups.slice(0, WARMUP),
     pids,
+    appLog,
     ratioTarget: LOOKUP_RATIO_TARGET,
   });
   // A parcel no member recorded, its id as carriers print it (18 characters, as UPS's): the lookup
@@ -662,6 +703,7 @@ async function benchReceiving(
       warmApp: unknownIds.slice(0, WARMUP).map((u, i) => lookup(appBase, '/api/scan/admin/tracking/{id}/list')(u.id, i)),
       warmBare: unknownIds.slice(0, WARMUP).map((u, i) => lookup(bareBase, '/bare/tracking/{id}/list')(u.id, i)),
       pids,
+      appLog,
       ratioTarget: LOOKUP_RATIO_TARGET,
     },
   );
@@ -691,7 +733,13 @@ async function benchReceiving(
       const item = world.items[rnd(world.items.length)]!;
       return appCreate(i, `N${Date.now().toString(36)}${i}`, { upc: item.upc, itemId: item.id });
     });
-    await measure('POST .../create (new parcel)', fresh.slice(WARMUP), { p95: 15 }, fresh.slice(0, WARMUP));
+    await measure(
+      'POST .../create (new parcel)',
+      fresh.slice(WARMUP),
+      { p95: 15 },
+      fresh.slice(0, WARMUP),
+      own ? { pid: own.app.pid, log: logFile } : undefined,
+    );
   }
   const half = (k: 0 | 1) => announced.filter((_, i) => i % 2 === k);
   const recorded = half(0).map((a, i) => appCreate(i, a.trackingId, { upc: a.upc, itemId: a.itemId }));
@@ -704,6 +752,7 @@ async function benchReceiving(
     warmApp: recorded.slice(0, recordedWarmup),
     warmBare: bareRecorded.slice(0, recordedWarmup),
     pids,
+    appLog,
   });
   // The live announcement's cost (live/publish.ts: a NOTIFY with each write, heard by the app's
   // LISTEN in this process): the bare matched scan with it and without it, on parcels not scanned yet.
