@@ -366,15 +366,14 @@ async function runSpecs(specs: RequestSpec[], pid?: number): Promise<Run> {
  */
 async function serverTimesFromLog(logFile: string, runs: Run[]): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, LOG_FLUSH_MS + 300));
-  const lines = fs.readFileSync(logFile, 'utf8').split('\n');
+  const answered = fs
+    .readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('"request completed"'))
+    .map((line) => JSON.parse(line) as { time: number; responseTime: number });
   for (const run of runs) {
     const [from, to] = run.window!;
-    run.server = [];
-    for (const line of lines) {
-      if (!line.includes('"request completed"')) continue;
-      const { time, responseTime } = JSON.parse(line) as { time: number; responseTime: number };
-      if (time >= from && time <= to) run.server.push(responseTime);
-    }
+    run.server = answered.filter((a) => a.time >= from && a.time <= to).map((a) => a.responseTime);
   }
 }
 
