@@ -411,7 +411,7 @@ describe('the member home and board list in the browser', () => {
     }
   });
 
-  it('unknown parcels: the member claims one by keyboard, the admin undoes it; at 390 px as cards', async () => {
+  it('unknown parcels at 1400 px: the member claims one by keyboard, the admin undoes it', async () => {
     const wide = await newPage(browser);
     try {
       await home(wide);
@@ -424,7 +424,9 @@ describe('the member home and board list in the browser', () => {
       await wide.close();
     }
     await adminUndoesClaim({ width: 1400, height: 900 }, 'home-15-undo-1400');
+  });
 
+  it('unknown parcels at 390 px: the parcel is a card again after the undo, claimed by keyboard and undone', async () => {
     const phone = await newPage(browser, { width: 390, height: 844 });
     try {
       await home(phone);

@@ -1,8 +1,8 @@
 // Parcels as the world labels them (issue 33, decisions 097 and 096), in a real browser against the
 // real server: a member records tracking ids the ways people really enter them, the clerk scans the
 // barcode forms the labels carry with scanner keystrokes, and every parcel matches; a parcel two
-// members recorded waits for the admin, who assigns its unit on the admin home. Three stories, on one
-// server, in order (listed below the imports).
+// members recorded waits for the admin, who assigns its unit on the admin home. Four stories, on one
+// server, in order (listed below the imports); each fits its time limit on a busy 2-core host.
 import { beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { cellText, dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowOf, rowWithCell, says, scanKeys, shot, useStage } from './setup.ts';
@@ -21,8 +21,9 @@ import { GS1_SEPARATOR } from '../../machines/tracking-id.ts';
  *      Every parcel matches on the station, and the member's task page shows all 8 arrived.
  *   c) Two members record one parcel of the same product (1 unit each, written two ways); the clerk
  *      scans it with 1 unit: neither task is credited, each member reads only the neutral words; the
- *      admin home lists the parcel, the admin assigns the unit to one member with the keyboard, and
- *      that member's task shows the arrival while the other's record says it got none.
+ *      admin home lists the parcel at 1400 and 390 px.
+ *   d) The admin assigns the unit to one member with the keyboard, and that member's task shows the
+ *      arrival while the other's record says it got none.
  */
 
 const ADMIN = { mail: 'labels@e2e.test', password: 'labels-pass-1' };
@@ -309,7 +310,7 @@ describe('parcels as the world labels them, in the browser', () => {
     await member.close();
   });
 
-  it('c) a parcel two members recorded credits neither until the admin assigns its unit on the home page', async () => {
+  it('c) a parcel two members recorded credits neither: each sees it waiting, the admin home lists it at 1400 and 390 px', async () => {
     // ------------------------------------------------------------ the clerk scans it: 1 unit
     const admin = await newPage(browser);
     const a = admin.page;
@@ -379,7 +380,18 @@ describe('parcels as the world labels them, in the browser', () => {
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
     expect(phone.errors).toEqual([]);
     await phone.close();
+    expect(admin.errors).toEqual([]);
+    await admin.close();
+  });
 
+  it('d) the admin assigns the contested unit on the home page by keyboard: one member is credited, the other told it got none', async () => {
+    const admin = await newPage(browser);
+    const a = admin.page;
+    onTestFailed(() => whatWasOnScreen(a, 'd-admin'));
+    await openLoggedIn(a, server, '/admin/home', ADMIN);
+    const section = a.getByRole('region', { name: '待核对的包裹' });
+    const card = section.getByRole('form', { name: `快递单号 ${CONTESTED.key} · ${EARBUDS.itemName}` });
+    await card.waitFor(SETTLES);
     // The admin gives the unit to Wang and none to Zhao with the keyboard: into the first field,
     // Tab to the next (in the order the card lists them), and Enter sends the form.
     const assigned = { [`分配数量 ${WANG.nickName} ${tasks.wangContested.mainId}`]: '1', [`分配数量 ${ZHAO.nickName} ${tasks.zhaoContested.mainId}`]: '0' };
@@ -399,7 +411,7 @@ describe('parcels as the world labels them, in the browser', () => {
 
     // ------------------------------------------------------------ Wang's task has its unit; Zhao's record says it got none
     const wang = await newPage(browser);
-    onTestFailed(() => whatWasOnScreen(wang.page, 'c-wang-assigned'));
+    onTestFailed(() => whatWasOnScreen(wang.page, 'd-wang-assigned'));
     await openLoggedIn(wang.page, server, '/user/my-task', WANG);
     const wangTasks = myTasksOf(wang.page);
     const wangRow = await rowOf(wangTasks.table, String(tasks.wangContested.mainId));
@@ -411,7 +423,7 @@ describe('parcels as the world labels them, in the browser', () => {
     await wang.close();
 
     const zhao = await newPage(browser);
-    onTestFailed(() => whatWasOnScreen(zhao.page, 'c-zhao-assigned'));
+    onTestFailed(() => whatWasOnScreen(zhao.page, 'd-zhao-assigned'));
     await openLoggedIn(zhao.page, server, '/user/my-task', ZHAO);
     const zhaoTasks = myTasksOf(zhao.page);
     const zhaoRow = await rowOf(zhaoTasks.table, String(tasks.zhaoContested.mainId));
