@@ -80,7 +80,8 @@ const browserTests = fs.existsSync(chromium);
 const BUILD = 'build the web app (for its size and the browser tests)';
 
 await together([
-  { title: 'typecheck (tsc --noEmit)', cmd: bin('tsc'), args: ['--noEmit'] },
+  // TypeScript 7's compiler (native, a third of 5.9's CPU); the tools that need TypeScript's JS API keep 5.9 (decision 188).
+  { title: 'typecheck (tsc 7 --noEmit)', cmd: process.execPath, args: [path.resolve('node_modules/typescript7/bin/tsc'), '--noEmit'] },
   { title: 'lint (eslint)', cmd: bin('eslint'), args: ['.', '--max-warnings=0'] },
   { title: 'format (prettier --check)', cmd: bin('prettier'), args: ['--check', '.', '--log-level', 'warn'] },
   { title: BUILD, cmd: process.execPath, args: [path.resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'] },
