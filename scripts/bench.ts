@@ -1307,13 +1307,15 @@ async function benchTrackingImport(
 }
 
 /**
- * bench-bare.ts as a process of its own on `databaseUrl` (V8 heap capped as the app server's); with
- * BENCH_CPU_PROFILE, its profiles are written there when it exits, as the app server's.
+ * bench-bare.ts as a process of its own on `databaseUrl`, with the app server's V8 heap and malloc
+ * settings (package.json's start command): its young generation as small, so it collects as often
+ * for the same garbage. With BENCH_CPU_PROFILE, its profiles are written there when it exits, as the app server's.
  */
 async function startBareProcess(databaseUrl: string, opUid: number): Promise<{ base: string; pid: number; stop(): void }> {
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
-  const child = spawn(process.execPath, ['--max-old-space-size=384', ...profile, '--import', 'tsx', 'scripts/bench-bare.ts'], {
-    env: { ...process.env, BARE_DATABASE_URL: databaseUrl, BARE_OP_UID: String(opUid) },
+  const start = startCommand();
+  const child = spawn(process.execPath, [...start.flags, ...profile, '--import', 'tsx', 'scripts/bench-bare.ts'], {
+    env: { ...process.env, ...start.env, BARE_DATABASE_URL: databaseUrl, BARE_OP_UID: String(opUid) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const base = await new Promise<string>((resolve, reject) => {
