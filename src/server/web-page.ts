@@ -4,7 +4,8 @@
 // route file into a chunk the router fetches only when the route is entered, after the entry has run
 // and the session has loaded; preloaded, those files arrive in parallel with the entry instead. Also
 // the CSP hashes of the page's inline scripts (index.html's early session call), so the
-// Content-Security-Policy lets them run and nothing else inline.
+// Content-Security-Policy lets them run and nothing else inline; and, on a page behind the login, the
+// mark that lets that script send a visitor without a session to the login page at once (decision 189).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -66,13 +67,8 @@ export function routeFileFor(routes: readonly RouteChunks[], url: string): strin
   return best?.file ?? null;
 }
 
-/**
- * The files to preload for a path of the app: the chunks of its route file and of its layout files
- * (the route's folders: `_app.tsx` for `_app/...`), the session's chunk, and every file they import
- * statically, less the entry and what it imports (the built index.html preloads those already).
- * None for a path no split route serves (an unknown path, `/`).
- */
-export function preloadFiles(manifest: Manifest, url: string): string[] {
+/** The split route files of the build (file -> manifest key), and those that are pages, with their segments. */
+function pageRoutes(manifest: Manifest): { byRouteFile: Map<string, string>; routes: RouteChunks[] } {
   const byRouteFile = new Map<string, string>();
   for (const [key, chunk] of Object.entries(manifest)) {
     if (!key.startsWith(ROUTES_DIR) || !chunk.src) continue;
@@ -86,6 +82,17 @@ export function preloadFiles(manifest: Manifest, url: string): string[] {
   }
   // A layout (its name starts with `_`: `_app`) wraps pages; it is no page of its own.
   const routes = [...byRouteFile.keys()].filter((file) => !file.split('/').pop()!.startsWith('_')).map((file) => ({ file, segments: routeSegments(file) }));
+  return { byRouteFile, routes };
+}
+
+/**
+ * The files to preload for a path of the app: the chunks of its route file and of its layout files
+ * (the route's folders: `_app.tsx` for `_app/...`), the session's chunk, and every file they import
+ * statically, less the entry and what it imports (the built index.html preloads those already).
+ * None for a path no split route serves (an unknown path, `/`).
+ */
+export function preloadFiles(manifest: Manifest, url: string): string[] {
+  const { byRouteFile, routes } = pageRoutes(manifest);
   const file = routeFileFor(routes, url);
   if (!file) return [];
   const folders = file.split('/');
@@ -105,11 +112,34 @@ export function preloadFiles(manifest: Manifest, url: string): string[] {
   return files;
 }
 
-/** The page with the preload links of `files` before </head>. */
-export function withPreloads(html: string, files: readonly string[]): string {
-  if (!files.length) return html;
+/**
+ * The layout every login-required page sits under (routes/_app.tsx: requireLogin), and `/`, which
+ * sends a visitor without a session to the login page too (routes/index.tsx: redirectHome).
+ */
+const LOGIN_LAYOUT = '_app/';
+
+/**
+ * Whether the path's page needs a login: its route file is under the login layout, or it is `/`. An
+ * unknown path is not (the app answers it with its not-found page), nor /signup, /reset and
+ * /forgot-password.
+ */
+export function needsLogin(manifest: Manifest, url: string): boolean {
+  if (pathSegments(url).length === 0) return true;
+  return routeFileFor(pageRoutes(manifest).routes, url)?.startsWith(LOGIN_LAYOUT) ?? false;
+}
+
+/**
+ * The mark index.html's early script reads (decision 189): on a login-required page, a visitor with no
+ * stored token goes to the login page at once, before the app's files load, as the app's guard would send them.
+ */
+export const LOGIN_REQUIRED_MARK = 'data-login-required';
+
+/** The page with the preload links of `files` before </head>, and `<html>` marked when the page needs a login. */
+export function withPreloads(html: string, files: readonly string[], loginRequired = false): string {
+  const marked = loginRequired ? html.replace(/<html\b/, `<html ${LOGIN_REQUIRED_MARK}`) : html;
+  if (!files.length) return marked;
   const links = files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('\n    ');
-  return html.replace('</head>', `    ${links}\n  </head>`);
+  return marked.replace('</head>', `    ${links}\n  </head>`);
 }
 
 /** CSP source expressions ('sha256-...') of the page's inline scripts (those without src). */
@@ -145,10 +175,11 @@ export function loadWebPage(webDir: string): WebPage | null {
     scriptHashes: inlineScriptHashes(html),
     forUrl(url) {
       const files = preloadFiles(manifest, url);
-      const key = files.join(' ');
+      const loginRequired = needsLogin(manifest, url);
+      const key = `${loginRequired} ${files.join(' ')}`;
       let variant = variants.get(key);
       if (!variant) {
-        const raw = Buffer.from(withPreloads(html, files));
+        const raw = Buffer.from(withPreloads(html, files, loginRequired));
         variant = {
           raw,
           br: zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),

@@ -70,4 +70,17 @@ describe('the login page JS', () => {
     expect(errors).toEqual([]);
     await close();
   });
+
+  it("a visitor without a session opening a page behind the login is sent to the login page by index.html's early script, not by the app's files (decision 189)", async () => {
+    const { page, close } = await newPage(browser);
+    // Without the app's JavaScript, only the page's own inline script can send the visitor on.
+    await page.route('**/assets/**', (route) => route.abort());
+    await page.goto(`${server.url}/admin/tracking-list?page=2`);
+    await page.waitForURL(`${server.url}/login?callback=${encodeURIComponent('/admin/tracking-list?page=2')}`);
+    // A page anyone may open stays where it is.
+    await page.goto(`${server.url}/signup`);
+    await page.waitForLoadState('load');
+    expect(new URL(page.url()).pathname).toBe('/signup');
+    await close();
+  });
 });

@@ -21,9 +21,11 @@ function builtWebDir() {
   );
   fs.writeFileSync(path.join(dir, 'login.html'), '<!doctype html><title>login</title>');
   fs.mkdirSync(path.join(dir, 'assets'));
-  for (const name of ['index-1', 'session-actor-1', 'tracking-list-1', 'table-1']) fs.writeFileSync(path.join(dir, 'assets', `${name}.js`), `// ${name}`);
+  for (const name of ['index-1', 'session-actor-1', 'tracking-list-1', 'table-1', 'signup-1'])
+    fs.writeFileSync(path.join(dir, 'assets', `${name}.js`), `// ${name}`);
   fs.mkdirSync(path.join(dir, '.vite'));
   const route = 'src/web/routes/_app/_admin/admin/tracking-list.tsx?tsr-split=component---loader';
+  const signup = 'src/web/routes/signup.tsx?tsr-split=component';
   fs.writeFileSync(
     path.join(dir, '.vite', 'manifest.json'),
     JSON.stringify({
@@ -31,6 +33,7 @@ function builtWebDir() {
       'src/web/session/session-actor.ts': { file: 'assets/session-actor-1.js', src: 'src/web/session/session-actor.ts', imports: ['index.html'] },
       [route]: { file: 'assets/tracking-list-1.js', src: route, imports: ['_table-1.js', 'index.html'] },
       '_table-1.js': { file: 'assets/table-1.js' },
+      [signup]: { file: 'assets/signup-1.js', src: signup, imports: ['index.html'] },
     }),
   );
   return dir;
@@ -61,6 +64,23 @@ describe("the web app's page", () => {
     expect((await app.inject({ url: '/api/no/such/call' })).json()).toEqual({ code: 'A00004', msg: '接口不存在' });
     expect((await app.inject({ url: '/assets/table-1.js' })).body).toBe('// table-1');
     expect((await app.inject({ url: '/login' })).body).toContain('<title>login</title>');
+    await app.close();
+  });
+
+  it('a page behind the login is marked for the early script (decision 189); /, too; the sign-up page and an unknown path are not', async () => {
+    const { database, mailer, outbox, config } = t();
+    const app = await buildApp({ db: database.db, config: { ...config, webDir: builtWebDir() }, mailer, outbox });
+    const marked = async (url: string) => (await app.inject({ url })).body.includes('<html data-login-required>');
+    expect(await marked('/admin/tracking-list?page=1')).toBe(true);
+    expect(await marked('/')).toBe(true);
+    expect(await marked('/signup?mailAddr=a%40b.c')).toBe(false);
+    expect(await marked('/no/such/page')).toBe(false);
+    // One page per variant: the marked page keeps its preloads.
+    expect(preloads((await app.inject({ url: '/admin/tracking-list' })).body)).toEqual([
+      '/assets/session-actor-1.js',
+      '/assets/tracking-list-1.js',
+      '/assets/table-1.js',
+    ]);
     await app.close();
   });
 
