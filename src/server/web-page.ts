@@ -120,7 +120,7 @@ const LOGIN_LAYOUT = '_app/';
 
 /**
  * Whether the path's page needs a login: its route file is under the login layout, or it is `/`. An
- * unknown path is not (the app answers it with its not-found page), nor /signup, /reset and
+ * unknown path is not (the app sends it to /me, SPEC §2, whose guard asks for the login), nor /signup, /reset and
  * /forgot-password.
  */
 export function needsLogin(manifest: Manifest, url: string): boolean {
