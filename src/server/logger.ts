@@ -44,14 +44,17 @@ export function operationOf(req: RequestLike): string | undefined {
   return req.routeOptions?.url ? 'static' : undefined;
 }
 
-/** What a log line says of a request (Fastify passes its request object to the `req` serializer). */
+/**
+ * What a log line says of a request (Fastify passes its request object to the `req` serializer). Its
+ * id is the line's `reqId` (Fastify's request logger), not repeated here.
+ */
 export function requestForLog(req: RequestLike) {
-  return { method: req.method, op: operationOf(req), route: req.routeOptions?.url ?? req.url.split('?')[0], ip: req.ip, id: req.id };
+  return { method: req.method, op: operationOf(req), route: req.routeOptions?.url ?? req.url.split('?')[0], ip: req.ip };
 }
 
-/** What a log line says of an answer ('request completed'): its status and the operation it answered. */
-export function responseForLog(reply: { statusCode: number; request?: RequestLike }) {
-  return { statusCode: reply.statusCode, op: reply.request ? operationOf(reply.request) : undefined };
+/** What a log line says of an answer ('request completed'): its status (the operation is the request's `op`). */
+export function responseForLog(reply: { statusCode: number }) {
+  return { statusCode: reply.statusCode };
 }
 
 /** Bytes of log lines kept before they are written (decision 141): a write per ~13 request lines, not per line. */

@@ -57,8 +57,12 @@ describe('request logs', () => {
     const text = lines.join('');
     expect(text).not.toContain('QUERY-TOKEN');
     expect(text).not.toContain('?');
-    const entries = lines.map((l) => JSON.parse(l) as { msg: string; res?: { op?: string; statusCode?: number } });
-    const completed = entries.filter((e) => e.msg === 'request completed').map((e) => `${e.res?.op} ${e.res?.statusCode}`);
-    expect(completed).toEqual(sent.map((s) => s[2]));
+    const entries = lines.map(
+      (l) => JSON.parse(l) as { msg: string; reqId?: string; req?: { op?: string; id?: string }; res?: { op?: string; statusCode?: number } },
+    );
+    const completed = entries.filter((e) => e.msg === 'request completed');
+    expect(completed.map((e) => `${e.req?.op} ${e.res?.statusCode}`)).toEqual(sent.map((s) => s[2]));
+    // Each thing once a line: the request's id is its reqId, the operation its req.op.
+    for (const e of completed) expect([e.reqId === undefined, e.req?.id, e.res?.op]).toEqual([false, undefined, undefined]);
   });
 });
