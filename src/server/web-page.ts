@@ -67,8 +67,18 @@ export function routeFileFor(routes: readonly RouteChunks[], url: string): strin
   return best?.file ?? null;
 }
 
+type PageRoutes = { byRouteFile: Map<string, string>; routes: RouteChunks[] };
+/** Read once per manifest (a build's), not on every page request. */
+const pageRoutesOf = new WeakMap<Manifest, PageRoutes>();
+
 /** The split route files of the build (file -> manifest key), and those that are pages, with their segments. */
-function pageRoutes(manifest: Manifest): { byRouteFile: Map<string, string>; routes: RouteChunks[] } {
+function pageRoutes(manifest: Manifest): PageRoutes {
+  let known = pageRoutesOf.get(manifest);
+  if (!known) pageRoutesOf.set(manifest, (known = readPageRoutes(manifest)));
+  return known;
+}
+
+function readPageRoutes(manifest: Manifest): PageRoutes {
   const byRouteFile = new Map<string, string>();
   for (const [key, chunk] of Object.entries(manifest)) {
     if (!key.startsWith(ROUTES_DIR) || !chunk.src) continue;
