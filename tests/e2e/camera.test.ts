@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { newPage, openLoggedIn, scanKeys, shot, useStage } from './setup.ts';
+import { newPage, openLoggedIn, scanKeys, scannerReady, shot, useStage } from './setup.ts';
 import { writeBarcodeClip, type Scene } from './camera-clip.ts';
 
 const ADMIN = { mail: 'camera@e2e.test', password: 'camera-pass-1' };
@@ -51,7 +51,7 @@ function browserWithCamera(name: string, scenes: readonly Scene[]): Promise<Brow
 /** /admin/scan with the tracking id `trackingId` scanned by the USB scanner; then the camera opened. */
 async function parcelWithCamera(page: Page, trackingId: string) {
   await openLoggedIn(page, server, '/admin/scan', ADMIN);
-  await page.waitForFunction(() => document.activeElement?.hasAttribute('data-scanner-input') === true);
+  await scannerReady(page);
   await scanKeys(page, trackingId);
   await page.getByRole('tab', { name: 'UPC', selected: true }).waitFor();
   await page.getByRole('button', { name: '摄像头扫码' }).click();

@@ -5,7 +5,21 @@
 // server, in order (listed below the imports); each fits its time limit on a busy 2-core host.
 import { beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { cellText, dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowOf, rowWithCell, says, scanKeys, shot, useStage } from './setup.ts';
+import {
+  cellText,
+  dismissToasts,
+  inviteAndRegister,
+  newPage,
+  openLoggedIn,
+  rowOf,
+  rowWithCell,
+  says,
+  scanKeys,
+  scannerReady,
+  shot,
+  stationKnowsEnter,
+  useStage,
+} from './setup.ts';
 import { SCAN_COMMANDS } from '../../machines/scan.machine.ts';
 import { unmatchReasonMessages } from '../../machines/scan-record.machine.ts';
 import { GS1_SEPARATOR } from '../../machines/tracking-id.ts';
@@ -135,11 +149,6 @@ async function seed() {
 /** How long a wait for the page to settle may take on a busy machine (a ceiling, not a timing claim). */
 const SETTLES = { timeout: 15_000, interval: 50 };
 
-/** Resolves once the page's hidden scanner input has the focus (the page takes it back every 100 ms). */
-async function scannerReady(page: Page) {
-  await page.waitForFunction(() => document.activeElement?.hasAttribute('data-scanner-input') === true);
-}
-
 /** On a failure: the page as it was (a screenshot) and its tables, for the report. */
 async function whatWasOnScreen(page: Page, name: string) {
   if (page.isClosed()) return;
@@ -243,6 +252,7 @@ describe('parcels as the world labels them, in the browser', () => {
     const admin = await newPage(browser);
     const a = admin.page;
     onTestFailed(() => whatWasOnScreen(a, 'b-scan'));
+    await stationKnowsEnter(a);
     await openLoggedIn(a, server, '/admin/scan', ADMIN);
     const added = a.getByRole('table', { name: '已添加的商品' });
     await scannerReady(a);
@@ -315,6 +325,7 @@ describe('parcels as the world labels them, in the browser', () => {
     const admin = await newPage(browser);
     const a = admin.page;
     onTestFailed(() => whatWasOnScreen(a, 'c-admin'));
+    await stationKnowsEnter(a);
     await openLoggedIn(a, server, '/admin/scan', ADMIN);
     await scannerReady(a);
     await scanKeys(a, CONTESTED.scanned);

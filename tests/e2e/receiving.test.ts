@@ -5,7 +5,20 @@
 // filled). Four stories, on one server, in order (listed below the imports).
 import { beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Page } from 'playwright-core';
-import { cellText, dismissToasts, inviteAndRegister, newPage, openLoggedIn, rowOf, rowWithCell, says, scanKeys, shot, useStage } from './setup.ts';
+import {
+  cellText,
+  dismissToasts,
+  inviteAndRegister,
+  newPage,
+  openLoggedIn,
+  rowOf,
+  rowWithCell,
+  says,
+  scanKeys,
+  scannerReady,
+  shot,
+  useStage,
+} from './setup.ts';
 import { multipart, xlsxOf } from '../server/support/sheets.ts';
 import { SCAN_COMMANDS } from '../../machines/scan.machine.ts';
 import { isNearTrackingId } from '../../machines/tracking-id.ts';
@@ -199,11 +212,6 @@ async function whatWasOnScreen(page: Page, name: string) {
       : `\nThe simulated scanner's longest pause inside a code: ${Math.round(slowest)} ms` +
         (slowest >= 100 ? ' (>= the 100 ms debounce: only a code before the page saw the first Enter may end at such a pause).' : '.');
   console.error(`receiving ${name}: on screen at the failure:\n${tables.join('\n\n')}${pace}`);
-}
-
-/** Resolves once the page's hidden scanner input has the focus (the page takes it back every 100 ms). */
-async function scannerReady(page: Page) {
-  await page.waitForFunction(() => document.activeElement?.hasAttribute('data-scanner-input') === true);
 }
 
 /**

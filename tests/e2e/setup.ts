@@ -9,6 +9,7 @@ import type { Browser, CDPSession, Locator, Page } from 'playwright-core';
 import { launchChromium, SCREENSHOT_DIR, startServer, type RunningServer } from './server.ts';
 import { killServers } from '../server/support/server-process.ts';
 import { startSmtpSink, type SmtpSink } from '../server/support/smtp-sink.ts';
+import { ENTER_SUFFIX_STORAGE_KEY } from '../../src/web/lib/use-scanner-input.ts';
 
 export interface Envelope<T> {
   code: string;
@@ -287,6 +288,22 @@ export async function dismissToasts(page: Page): Promise<void> {
       .first()
       .click({ timeout: 1_000 })
       .catch(() => undefined);
+}
+
+/** Resolves once the page's hidden scanner input has the focus (the page takes it back every 100 ms). */
+export async function scannerReady(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.activeElement?.hasAttribute('data-scanner-input') === true);
+}
+
+/**
+ * The page's station has scanned before: its scanner is known to end codes with Enter, so only Enter
+ * ends one (decision 080). scanKeys' keys still cross the browser process one message at a time; on
+ * a busy host it has held the rest of a code past a fresh station's 100 ms debounce while the page's
+ * timer ran on time, and the station rightly took the head as a code of its own. Tests that are not
+ * about a fresh station open their pages as this one. Call before the page's first navigation.
+ */
+export async function stationKnowsEnter(page: Page): Promise<void> {
+  await page.addInitScript((key) => localStorage.setItem(key, '1'), ENTER_SUFFIX_STORAGE_KEY);
 }
 
 const keyChannels = new WeakMap<Page, Promise<CDPSession>>();
