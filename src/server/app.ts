@@ -143,19 +143,29 @@ function uploadsAndMaintenance(db: Db, log: FastifyBaseLogger): { maintenance: M
 }
 
 /**
- * The contract's validator of one part of one operation, compiled once per process and only when
- * first used: the schemas are the same in every app a process builds (the API tests build one per
- * file), so a schema's text names its compiled function; and most processes answer few of the
- * contract's operations (a test's server, a clerk's station), while compiling them all was most of
- * a start's work after loading the code (docs/performance.md).
+ * What `compile` makes, once per process under `key` and only when first asked for: the contract's
+ * schemas are the same in every app a process builds (the API tests build one per file), so a
+ * schema's text names its compiled function; and most processes answer few of the contract's
+ * operations (a test's server, a clerk's station), while compiling them all was most of a start's
+ * work after loading the code (docs/performance.md).
  */
+function compiledOnce<F>(cache: Map<string, F>, key: string, compile: () => F): () => F {
+  let made = cache.get(key);
+  return () => {
+    if (!made) cache.set(key, (made = cache.get(key) ?? compile()));
+    return made;
+  };
+}
+
+/** The contract's validator of one part of one operation (compiledOnce). */
 function compiledValidator(schema: unknown, httpPart: string | undefined): FastifyValidationResult {
   const body = httpPart === 'body';
   const key = `${body ? 'body' : 'text'} ${JSON.stringify(schema)}`;
-  let validate = compiled.get(key);
-  if (validate) return validate;
+  const known = compiled.get(key);
+  if (known) return known;
+  const validator = compiledOnce(compiled, key, () => (body ? ajvBody : ajvText).compile(schema as object));
   const lazy: FastifyValidationResult = (data: unknown) => {
-    if (!validate) compiled.set(key, (validate = compiled.get(key) ?? (body ? ajvBody : ajvText).compile(schema as object)));
+    const validate = validator();
     // The contract has no async schemas.
     const valid = validate(data) as boolean;
     lazy.errors = validate.errors;
@@ -167,18 +177,13 @@ function compiledValidator(schema: unknown, httpPart: string | undefined): Fasti
 const serializers = new Map<string, (data: unknown) => string>();
 
 /**
- * The contract's serializer of one answer, by the same rule as its validators: compiled once per
- * process (a schema's text names it) and when first used. Fastify compiled every operation's answers
- * (fast-json-stringify) for each app it built: ~a quarter of building one, which the API tests do per file.
+ * The contract's serializer of one answer (compiledOnce): Fastify compiled every operation's answers
+ * (fast-json-stringify) for each app it built, ~a quarter of building one.
  */
 function compiledSerializer({ schema }: { schema: unknown }): (data: unknown) => string {
   const key = JSON.stringify(schema);
-  let serialize = serializers.get(key);
-  if (serialize) return serialize;
-  return (data: unknown) => {
-    if (!serialize) serializers.set(key, (serialize = serializers.get(key) ?? fastJsonStringify(schema as Schema)));
-    return serialize(data);
-  };
+  const serializer = compiledOnce(serializers, key, () => fastJsonStringify(schema as Schema));
+  return serializers.get(key) ?? ((data: unknown) => serializer()(data));
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
