@@ -160,6 +160,24 @@ async function whatWasOnScreen(page: Page, name: string) {
   console.error(`parcels-as-labelled ${name}: on screen at the failure:\n${tables.join('\n\n')}`);
 }
 
+/**
+ * `account`'s page at `path`, in a browser context of its own (1400 px unless `viewport`), shown in
+ * the report as `name` if the test fails; `station`: a scanning station that knows its scanner sends
+ * Enter (stationKnowsEnter).
+ */
+async function opened(
+  account: { mail: string; password: string },
+  path: string,
+  name: string,
+  opts: { viewport?: { width: number; height: number }; station?: boolean } = {},
+) {
+  const tab = await newPage(browser, opts.viewport);
+  onTestFailed(() => whatWasOnScreen(tab.page, name));
+  if (opts.station) await stationKnowsEnter(tab.page);
+  await openLoggedIn(tab.page, server, path, account);
+  return tab;
+}
+
 /** The member's /user/my-task: the task table, and a task's row by its id. */
 function myTasksOf(page: Page) {
   const table = page.getByRole('table', { name: '我的任务列表' });
@@ -182,10 +200,8 @@ async function closeDialog(dialog: Locator) {
 
 describe('parcels as the world labels them, in the browser', () => {
   it('a) the member records ids typed, pasted and spaced the ways people do, and the page shows them as typed', async () => {
-    const member = await newPage(browser);
+    const member = await opened(WANG, '/user/my-task', 'a');
     const m = member.page;
-    onTestFailed(() => whatWasOnScreen(m, 'a'));
-    await openLoggedIn(m, server, '/user/my-task', WANG);
     const mine = myTasksOf(m);
     await mine.row(tasks.typed).waitFor();
 
@@ -249,11 +265,8 @@ describe('parcels as the world labels them, in the browser', () => {
 
   it("b) the clerk scans the labels' barcode forms on both stations; every parcel matches and the member's tasks show them arrived", async () => {
     // ------------------------------------------------------------ /admin/scan: the five typed ids
-    const admin = await newPage(browser);
+    const admin = await opened(ADMIN, '/admin/scan', 'b-scan', { station: true });
     const a = admin.page;
-    onTestFailed(() => whatWasOnScreen(a, 'b-scan'));
-    await stationKnowsEnter(a);
-    await openLoggedIn(a, server, '/admin/scan', ADMIN);
     const added = a.getByRole('table', { name: '已添加的商品' });
     await scannerReady(a);
     for (const entry of TYPED) {
@@ -298,10 +311,8 @@ describe('parcels as the world labels them, in the browser', () => {
     await admin.close();
 
     // ------------------------------------------------------------ the member: everything arrived
-    const member = await newPage(browser);
+    const member = await opened(WANG, '/user/my-task', 'b-member');
     const m = member.page;
-    onTestFailed(() => whatWasOnScreen(m, 'b-member'));
-    await openLoggedIn(m, server, '/user/my-task', WANG);
     const mine = myTasksOf(m);
     const typedRow = await rowOf(mine.table, String(tasks.typed.mainId));
     await expect(cellText(mine.table, typedRow, '到货/认领')).resolves.toBe('5/5');
@@ -322,11 +333,8 @@ describe('parcels as the world labels them, in the browser', () => {
 
   it('c) a parcel two members recorded credits neither: each sees it waiting, the admin home lists it at 1400 and 390 px', async () => {
     // ------------------------------------------------------------ the clerk scans it: 1 unit
-    const admin = await newPage(browser);
+    const admin = await opened(ADMIN, '/admin/scan', 'c-admin', { station: true });
     const a = admin.page;
-    onTestFailed(() => whatWasOnScreen(a, 'c-admin'));
-    await stationKnowsEnter(a);
-    await openLoggedIn(a, server, '/admin/scan', ADMIN);
     await scannerReady(a);
     await scanKeys(a, CONTESTED.scanned);
     await says(a, `快递单号 ${CONTESTED.key}，请扫描商品`);
@@ -350,10 +358,8 @@ describe('parcels as the world labels them, in the browser', () => {
       [WANG, ZHAO, tasks.wangContested],
       [ZHAO, WANG, tasks.zhaoContested],
     ] as const) {
-      const member = await newPage(browser);
+      const member = await opened(who, '/user/my-task', `c-${who.nickName}-waiting`);
       const m = member.page;
-      onTestFailed(() => whatWasOnScreen(m, `c-${who.nickName}-waiting`));
-      await openLoggedIn(m, server, '/user/my-task', who);
       const mine = myTasksOf(m);
       const row = await rowOf(mine.table, String(task.mainId));
       await expect(cellText(mine.table, row, '到货/认领')).resolves.toBe('0/1');
@@ -383,9 +389,7 @@ describe('parcels as the world labels them, in the browser', () => {
     await expect(zhaoField.inputValue()).resolves.toBe('');
     await section.scrollIntoViewIfNeeded();
     await shot(a, 'labels-08-home-contested-1400');
-    const phone = await newPage(browser, { width: 390, height: 844 });
-    onTestFailed(() => whatWasOnScreen(phone.page, 'c-phone'));
-    await openLoggedIn(phone.page, server, '/admin/home', ADMIN);
+    const phone = await opened(ADMIN, '/admin/home', 'c-phone', { viewport: { width: 390, height: 844 } });
     await phone.page.getByRole('form', { name: `快递单号 ${CONTESTED.key} · ${EARBUDS.itemName}` }).waitFor(SETTLES);
     await shot(phone.page, 'labels-09-home-contested-390');
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
@@ -396,10 +400,8 @@ describe('parcels as the world labels them, in the browser', () => {
   });
 
   it('d) the admin assigns the contested unit on the home page by keyboard: one member is credited, the other told it got none', async () => {
-    const admin = await newPage(browser);
+    const admin = await opened(ADMIN, '/admin/home', 'd-admin');
     const a = admin.page;
-    onTestFailed(() => whatWasOnScreen(a, 'd-admin'));
-    await openLoggedIn(a, server, '/admin/home', ADMIN);
     const section = a.getByRole('region', { name: '待核对的包裹' });
     const card = section.getByRole('form', { name: `快递单号 ${CONTESTED.key} · ${EARBUDS.itemName}` });
     await card.waitFor(SETTLES);
@@ -421,9 +423,7 @@ describe('parcels as the world labels them, in the browser', () => {
     await admin.close();
 
     // ------------------------------------------------------------ Wang's task has its unit; Zhao's record says it got none
-    const wang = await newPage(browser);
-    onTestFailed(() => whatWasOnScreen(wang.page, 'd-wang-assigned'));
-    await openLoggedIn(wang.page, server, '/user/my-task', WANG);
+    const wang = await opened(WANG, '/user/my-task', 'd-wang-assigned');
     const wangTasks = myTasksOf(wang.page);
     const wangRow = await rowOf(wangTasks.table, String(tasks.wangContested.mainId));
     await expect(cellText(wangTasks.table, wangRow, '到货/认领')).resolves.toBe('1/1');
@@ -433,9 +433,7 @@ describe('parcels as the world labels them, in the browser', () => {
     expect(wang.errors).toEqual([]);
     await wang.close();
 
-    const zhao = await newPage(browser);
-    onTestFailed(() => whatWasOnScreen(zhao.page, 'd-zhao-assigned'));
-    await openLoggedIn(zhao.page, server, '/user/my-task', ZHAO);
+    const zhao = await opened(ZHAO, '/user/my-task', 'd-zhao-assigned');
     const zhaoTasks = myTasksOf(zhao.page);
     const zhaoRow = await rowOf(zhaoTasks.table, String(tasks.zhaoContested.mainId));
     await expect(cellText(zhaoTasks.table, zhaoRow, '到货/认领')).resolves.toBe('0/1');
