@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { newPage, openLoggedIn, scanKeys, scannerReady, shot, useStage } from './setup.ts';
+import { newPage, openLoggedIn, scanKeys, scannerReady, shot, stationKnowsEnter, useStage } from './setup.ts';
 import { writeBarcodeClip, type Scene } from './camera-clip.ts';
 
 const ADMIN = { mail: 'camera@e2e.test', password: 'camera-pass-1' };
@@ -50,6 +50,7 @@ function browserWithCamera(name: string, scenes: readonly Scene[]): Promise<Brow
 
 /** /admin/scan with the tracking id `trackingId` scanned by the USB scanner; then the camera opened. */
 async function parcelWithCamera(page: Page, trackingId: string) {
+  await stationKnowsEnter(page);
   await openLoggedIn(page, server, '/admin/scan', ADMIN);
   await scannerReady(page);
   await scanKeys(page, trackingId);

@@ -5,7 +5,7 @@
 // and its events appear in the viewer's log. Each step waits on what the viewer shows.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { newPage, openLoggedIn, scanKeys, shot, useStage } from './setup.ts';
+import { newPage, openLoggedIn, scanKeys, shot, stationKnowsEnter, useStage } from './setup.ts';
 
 const ADMIN = { mail: 'charts@e2e.test', password: 'charts-pass-1' };
 const PRODUCT = { itemName: 'E2E 状态图商品', productId: 'E2E-SC-301', upc: '690000000301' };
@@ -43,6 +43,7 @@ describe('the state charts, with no request leaving the machine', () => {
   it('follows a scan on /admin/scan from a second tab', async () => {
     const { page: viewer, errors, close } = await newPage(browser);
     const blocked = await offline(viewer.context());
+    await stationKnowsEnter(viewer);
     const viewerScripts = scriptsOf(viewer);
     try {
       await openLoggedIn(viewer, server, '/admin/machines?machine=scan', ADMIN);
