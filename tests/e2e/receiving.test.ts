@@ -17,6 +17,7 @@ import {
   scanKeys,
   scannerReady,
   shot,
+  stationKnowsEnter,
   useStage,
 } from './setup.ts';
 import { multipart, xlsxOf } from '../server/support/sheets.ts';
@@ -178,9 +179,12 @@ async function recordsOf(trackingId: string): Promise<ScanRow[]> {
  * An admin's page for scanning. It notes, by the keys' own time stamps, the longest pause the
  * simulated scanner made inside a code, for the report of a failure (decision 080: once the page has
  * seen the scanner's Enter, no pause cuts a code; the first code of a page still has the debounce).
+ * Its station knows its scanner sends Enter (stationKnowsEnter) unless `fresh`: a fresh station is
+ * the subject of story a) alone.
  */
-async function scanningPage() {
+async function scanningPage({ fresh = false } = {}) {
   const opened = await newPage(browser);
+  if (!fresh) await stationKnowsEnter(opened.page);
   await opened.page.addInitScript(() => {
     const w = window as unknown as { slowestScannerKeyMs: number };
     w.slowestScannerKeyMs = 0;
@@ -237,7 +241,7 @@ const SETTLES = { timeout: 15_000, interval: 50 };
 
 describe('receiving with a USB scanner in the browser', () => {
   it('a) /admin/scan2 with the scanner alone: the product by its UPC, 20 parcels back to back with the page stalled in the middle of codes, 提交 by its command barcode; all recorded exactly once and shown settled', async () => {
-    const admin = await scanningPage();
+    const admin = await scanningPage({ fresh: true });
     const a = admin.page;
     onTestFailed(() => whatWasOnScreen(a, 'a'));
     const adds: number[] = []; // statuses of the page's add calls
@@ -316,6 +320,7 @@ describe('receiving with a USB scanner in the browser', () => {
     const admin = await newPage(browser, { width: 390, height: 844 });
     const a = admin.page;
     onTestFailed(() => whatWasOnScreen(a, 'a2'));
+    await stationKnowsEnter(a);
     await openLoggedIn(a, server, '/admin/scan2', ADMIN);
     await a.getByRole('heading', { name: '单品扫描' }).waitFor();
     await scannerReady(a);
