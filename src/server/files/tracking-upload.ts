@@ -261,22 +261,22 @@ interface Plan {
 async function flush(tx: Tx, actor: SessionUser, plan: Plan, insertAction: string, newIds: readonly number[]) {
   const audits: AuditEntry[] = [];
   const now = new Date();
-  const inserted = await insertScanRows(
-    tx,
-    plan.inserts.map((r) => ({
-      ...r,
-      status: ANNOUNCED_SCAN_STATUS,
-      matchedUser: null,
-      userId: null,
-      mainId: null,
-      subId: null,
-      taskId: null,
-      opUid: actor.id,
-      createdAt: now,
-      updatedAt: now,
-    })),
-    newIds,
-  );
+  if (newIds.length < plan.inserts.length) throw new Error(`flush: ${plan.inserts.length} rows, ${newIds.length} ids`);
+  // Each new row is made once, as it is written and audited.
+  const inserted: ScanRow[] = plan.inserts.map((r, k) => ({
+    id: newIds[k]!,
+    ...r,
+    status: ANNOUNCED_SCAN_STATUS,
+    matchedUser: null,
+    userId: null,
+    mainId: null,
+    subId: null,
+    taskId: null,
+    opUid: actor.id,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await insertScanRows(tx, inserted);
   for (const row of inserted) audits.push(scanAudit(actor, insertAction, null, row));
   for (const part of chunks(plan.updates)) {
     await tx.execute(sql`

@@ -11,7 +11,6 @@ import type { items } from '../db/schema/catalog.ts';
 import { scanTrackings } from '../db/schema/receiving.ts';
 
 export type ScanRow = typeof scanTrackings.$inferSelect;
-export type NewScanRow = Omit<ScanRow, 'id'>;
 /** What a scan row takes of the item it names (its id and name; the upc when a scan gives none). */
 export type ItemBrief = Pick<typeof items.$inferSelect, 'id' | 'itemName' | 'upc'>;
 
@@ -29,28 +28,33 @@ export async function newScanIds(tx: Tx, n: number): Promise<number[]> {
   return row!.ids.map(Number);
 }
 
+/** A Date's ISO text, made once for each Date object in a row (a write's rows share one `now`). */
+function isoOfShared(): (date: Date) => string {
+  let last: Date | undefined;
+  let text = '';
+  return (date) => (date === last ? text : ((last = date), (text = date.toISOString())));
+}
+
 /** The INSERT statements of these rows (ids taken beforehand), for the caller to run (with its other writes); built as they are taken. */
 export function* scanRowsInsert(rows: ScanRow[]): Generator<SQL> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const part = rows.slice(i, i + INSERT_CHUNK);
     const col = <T>(f: (r: ScanRow) => T) => sql.param(part.map(f));
+    const iso = isoOfShared();
     yield sql`
       insert into scan_trackings (id, tracking_id, upc, count, item_id, item_name, status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at)
       select id, tracking_id, upc, count, item_id, item_name, status::scan_status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at
       from unnest(${col((r) => r.id)}::int[], ${col((r) => r.trackingId)}::text[], ${col((r) => r.upc)}::text[], ${col((r) => r.count)}::int[], ${col((r) => r.itemId)}::int[],
         ${col((r) => r.itemName)}::text[], ${col((r) => r.status)}::text[], ${col((r) => r.matchedUser)}::text[], ${col((r) => r.userId)}::int[],
         ${col((r) => r.mainId)}::int[], ${col((r) => r.subId)}::int[], ${col((r) => r.taskId)}::int[], ${col((r) => r.opUid)}::int[],
-        ${col((r) => r.createdAt.toISOString())}::timestamptz[], ${col((r) => r.updatedAt.toISOString())}::timestamptz[])
+        ${col((r) => iso(r.createdAt))}::timestamptz[], ${col((r) => iso(r.updatedAt))}::timestamptz[])
         as u(id, tracking_id, upc, count, item_id, item_name, status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at)`;
   }
 }
 
-/** Inserts the rows as given (every column but id) under `ids` (taken beforehand, at least one a row) and answers them, in order. */
-export async function insertScanRows(tx: Tx, rows: NewScanRow[], ids: readonly number[]): Promise<ScanRow[]> {
-  if (ids.length < rows.length) throw new Error(`insertScanRows: ${rows.length} rows, ${ids.length} ids`);
-  const out = rows.map((r, k) => ({ id: ids[k]!, ...r }));
-  await executeTogether(tx, scanRowsInsert(out), out.length);
-  return out;
+/** Inserts the rows as given, their ids taken beforehand (newScanIds). */
+export async function insertScanRows(tx: Tx, rows: ScanRow[]): Promise<void> {
+  await executeTogether(tx, scanRowsInsert(rows), rows.length);
 }
 
 /** Tracking ids per read (one array parameter). */
