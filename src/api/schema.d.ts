@@ -5385,6 +5385,8 @@ export interface operations {
                 boardId?: number;
                 /** @description true: only the tasks, not deleted, with at least one purchased record: the tasks of the member home's 已购买（已填单号） figure (decision 111). false is no filter. */
                 recorded?: boolean;
+                /** @description true: only the tasks not deleted (CLAIMED_TASK_STATUSES): the tasks of the member home's 已认领 figure (decision 111). false is no filter. */
+                claimed?: boolean;
             };
             header?: never;
             path?: never;
@@ -8371,6 +8373,8 @@ export interface operations {
                 boardId?: number;
                 /** @description user-task: as listUserTasks (only tasks with a purchased record). */
                 recorded?: boolean;
+                /** @description user-task: as listUserTasks (only tasks not deleted). */
+                claimed?: boolean;
                 /** @description tracking: as listScanTrackings. */
                 status?: components["schemas"]["ScanStatus"];
                 /** @description tracking: YYYY-MM-DD, first day included, in the timezone offset (as listScanTrackings). */

@@ -17,12 +17,17 @@ export const hasTrackingId = (trackingId: string) =>
   sql`exists (select 1 from ${purchasedRecords} p where p.task_id = ${tasks.id} and p.tracking_id = ${canonicalTrackingId(trackingId)})`;
 
 /**
- * "Has records" (the member's task list's `recorded` filter): a task not deleted (CLAIMED_TASK_STATUSES)
- * with at least one purchased record, the tasks whose units the member home's 已购买（已填单号）
- * figure sums (home/member-totals.ts), so the tile and the list it opens agree.
+ * "Claimed" (the member's task list's `claimed` filter): a task not deleted (CLAIMED_TASK_STATUSES),
+ * the tasks whose units the member home's 已认领 figure sums (home/member-totals.ts), so the tile and
+ * the list it opens agree.
  */
-export const hasPurchasedRecord = (): SQL =>
-  and(inArray(tasks.status, [...CLAIMED_TASK_STATUSES]), sql`exists (select 1 from ${purchasedRecords} p where p.task_id = ${tasks.id})`)!;
+export const isClaimed = (): SQL => inArray(tasks.status, [...CLAIMED_TASK_STATUSES]);
+
+/**
+ * "Has records" (the member's task list's `recorded` filter): a claimed task with at least one
+ * purchased record, the tasks whose units the 已购买（已填单号） figure sums.
+ */
+export const hasPurchasedRecord = (): SQL => and(isClaimed(), sql`exists (select 1 from ${purchasedRecords} p where p.task_id = ${tasks.id})`)!;
 
 /** Matches a task's id or its mainId (the taskId filter: a claim and its split siblings). */
 export const idOrMainId = (id: number) => sql`(${tasks.id} = ${id} or ${tasks.mainId} = ${id})`;

@@ -8,7 +8,7 @@
 import { eq } from 'drizzle-orm';
 import { containsText } from '../db/contains.ts';
 import type { components } from '../../api/schema';
-import { allOf, hasPurchasedRecord, hasTrackingId, idOrMainId, pageTasks } from '../boards/task-queries.ts';
+import { allOf, hasPurchasedRecord, hasTrackingId, idOrMainId, isClaimed, pageTasks } from '../boards/task-queries.ts';
 import type { Tx } from '../db/client.ts';
 import { formatTime } from '../dates.ts';
 import { tasks } from '../db/schema/tasks.ts';
@@ -33,6 +33,8 @@ export interface UserTaskFilters {
   boardId?: number;
   /** Only tasks with a purchased record (listUserTasks' `recorded`). */
   recorded?: boolean;
+  /** Only tasks not deleted (listUserTasks' `claimed`). */
+  claimed?: boolean;
   /** Offset from UTC in hours; times in the file are written in it. */
   timezone: number;
 }
@@ -58,6 +60,7 @@ export function userTaskParams(q: Partial<UserTaskFilters>): DownloadParams {
   if (q.trackingId?.trim()) p.trackingId = q.trackingId.trim();
   if (q.boardId !== undefined) p.boardId = q.boardId;
   if (q.recorded) p.recorded = true;
+  if (q.claimed) p.claimed = true;
   return p;
 }
 
@@ -74,6 +77,7 @@ export function userTaskFilters(p: DownloadParams): UserTaskFilters {
     trackingId: str(p.trackingId),
     boardId: int(p.boardId),
     recorded: p.recorded === true || undefined,
+    claimed: p.claimed === true || undefined,
     timezone: typeof tz === 'number' && tz >= -12 && tz <= 14 ? tz : 0,
   };
 }
@@ -89,6 +93,7 @@ export async function userTasksForExport(tx: Tx, userId: number, f: UserTaskFilt
     f.trackingId ? hasTrackingId(f.trackingId) : undefined,
     f.boardId !== undefined ? eq(tasks.boardId, f.boardId) : undefined,
     f.recorded ? hasPurchasedRecord() : undefined,
+    f.claimed ? isClaimed() : undefined,
   );
   const page = await pageTasks(tx, where, { size: MAX_EXPORT_ROWS, offset: 0, isDesc: f.isDesc });
   return (await withMemberDetails(tx, page)).content;

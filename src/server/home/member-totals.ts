@@ -1,14 +1,15 @@
 // The member home's money at a glance (decision 111): claimed / bought (recorded) / arrived / paid /
 // withdrawable, each in units and yuan. Which statuses count is the machines' answer
-// (CLAIMED_TASK_STATUSES, PAID_PAYMENT_STATUSES, the balance's withdrawable predicate), never a
-// literal. One SQL per group, over the member's own rows only: the task group reads tasks through
-// tasks_user_created_idx (user_id first) and their records through purchased_records_user_created_idx;
-// the payment group reads payment_applies through payment_applies_user_status_idx. So the cost
-// follows the member's own task count, not the table's (1M tasks of others are never read).
+// (CLAIMED_TASK_STATUSES through isClaimed, which the claimed tile's list filters by too;
+// PAID_PAYMENT_STATUSES, the balance's withdrawable predicate), never a literal. One SQL per group,
+// over the member's own rows only: the task group reads tasks through tasks_user_created_idx
+// (user_id first) and their records through purchased_records_user_created_idx; the payment group
+// reads payment_applies through payment_applies_user_status_idx. So the cost follows the member's
+// own task count, not the table's (1M tasks of others are never read).
 import { and, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PAID_PAYMENT_STATUSES } from '../../../machines/payment.machine.ts';
-import { CLAIMED_TASK_STATUSES } from '../../../machines/task.machine.ts';
 import type { components } from '../../api/schema';
+import { isClaimed } from '../boards/task-queries.ts';
 import type { Tx } from '../db/client.ts';
 import { paymentApplies } from '../db/schema/money.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
@@ -49,7 +50,7 @@ async function taskTotals(tx: Tx, userId: number) {
     })
     .from(tasks)
     .leftJoin(recorded, eq(recorded.taskId, tasks.id))
-    .where(and(eq(tasks.userId, userId), inArray(tasks.status, [...CLAIMED_TASK_STATUSES])));
+    .where(and(eq(tasks.userId, userId), isClaimed()));
   return row!;
 }
 

@@ -4,7 +4,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { operations } from '../../api/schema';
 import type { SessionUser } from '../auth/session-user.ts';
-import { allOf, findTask, hasPurchasedRecord, hasTrackingId, idOrMainId, listTasksWhere, pageTasks } from '../boards/task-queries.ts';
+import { allOf, findTask, hasPurchasedRecord, hasTrackingId, idOrMainId, isClaimed, listTasksWhere, pageTasks } from '../boards/task-queries.ts';
 import { BOARD_TASK_NOT_FOUND, boardByUuid, isAdminSide } from '../boards/visibility.ts';
 import { containsText } from '../db/contains.ts';
 import type { Db } from '../db/client.ts';
@@ -54,6 +54,8 @@ export async function memberTaskPage(db: Db, user: SessionUser, q: Query<'listUs
     q.boardId !== undefined ? eq(tasks.boardId, q.boardId) : undefined,
     // The home's 已购买（已填单号） tile links here; false is no filter (not "without records").
     q.recorded ? hasPurchasedRecord() : undefined,
+    // The home's 已认领 tile links here: not deleted; false is no filter.
+    q.claimed ? isClaimed() : undefined,
   );
   return withMemberDetails(db, await pageTasks(db, where, pageOf(q)), missingDays);
 }

@@ -15,6 +15,7 @@ export const tasksText = {
   taskIdHint: '如 102 或 102-1',
   taskIdInvalid: '任务ID格式不正确',
   recordedOnly: '只看已填单号',
+  claimedOnly: '不看已删除',
   exportExcel: '导出Excel',
 
   // /user/my-task: table

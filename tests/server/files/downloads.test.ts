@@ -267,6 +267,12 @@ describe('Excel download tokens', () => {
     // recorded (the home's 已购买（已填单号） list): only the task with a purchased record.
     await as(t().app, w.a.token).post(`/api/purchased/user/${w.plain.id}/create`, { trackingId: '1Z998', productCount: 1 });
     expect(await ids('?recorded=true')).toEqual([String(w.plain.mainId)]);
+    // claimed (the home's 已认领 list): not the task the member deleted.
+    expect((await t().app.inject({ method: 'DELETE', url: `/api/task/info/user/${w.labelled.id}`, headers: { 'x-token': w.a.token } })).json()).toMatchObject({
+      code: 'A00000',
+    });
+    expect(await ids('')).toHaveLength(2);
+    expect(await ids('?claimed=true')).toEqual([String(w.plain.mainId)]);
     const [stored] = await t().database.db.select().from(downloadTokens).where(eq(downloadTokens.kind, 'excel.userTask')).limit(1);
     expect(stored!.params).toEqual({ isDesc: true, timezone: 0, taskId: w.labelled.id });
     expect(await get(w.a.token, '/api/download/excel/user-task/token?taskStatus=bogus')).toMatchObject({ status: 400, body: { code: 'A00001' } });

@@ -76,8 +76,15 @@ describe("the member home's totals", () => {
     expect(listed.content.map((x) => x.id)).toContain(oneOfFour.id);
     expect(listed.content.map((x) => x.id)).not.toContain(deleted.id);
     expect(listed.content.flatMap((x) => x.trackings).reduce((n, r) => n + r.productCount, 0)).toBe(h.totals.recorded.units);
+    // The claimed tile opens /user/my-task?claimed=true: every task but the deleted one, their units the tile's 16.
+    type Claimed = { id: number; count: number };
+    const claimed = (await a.api.get<{ content: Claimed[]; totalElements: number }>('/api/task/info/user/list?claimed=true&size=100')).body.data!;
+    expect(claimed.totalElements).toBe(8);
+    expect(claimed.content.map((x) => x.id)).not.toContain(deleted.id);
+    expect(claimed.content.reduce((n, x) => n + x.count, 0)).toBe(h.totals.claimed.units);
     // false is no filter (all 9 of a's tasks, the deleted one too); b's recorded list holds none of a's.
     expect((await a.api.get<{ totalElements: number }>('/api/task/info/user/list?recorded=false&size=100')).body.data!.totalElements).toBe(9);
+    expect((await a.api.get<{ totalElements: number }>('/api/task/info/user/list?claimed=false&size=100')).body.data!.totalElements).toBe(9);
     expect((await w.b.api.get<{ totalElements: number }>('/api/task/info/user/list?recorded=true')).body.data!.totalElements).toBe(1);
 
     const b = await totalsOf(w.b.api);

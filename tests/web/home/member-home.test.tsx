@@ -185,7 +185,7 @@ describe('the member home', () => {
     await screen.findByText('今晚截止');
     const totals = part('我的数据');
     expect(linksOf(totals)).toEqual([
-      ['已认领16 件¥207.50', '/user/my-task'],
+      ['已认领16 件¥207.50', '/user/my-task?claimed=true'],
       ['已购买（已填单号）8 件¥100.00', '/user/my-task?recorded=true'],
       ['已到货7 件¥87.50', '/user/my-task?status=locked'],
       ['已付款1 件¥12.50', '/user/apply-list'],

@@ -125,6 +125,20 @@ describe('/user/my-task: the list', () => {
     expect(box.checked).toBe(false);
   });
 
+  it('shows the home tile’s 不看已删除 as a filter: the list call asks for the tasks not deleted', async () => {
+    const server = createTasksFake({ tasks: [aTask({ id: 8, mainId: 8, itemName: '认领中' })] });
+    const { router } = openMyTasks(server, '/user/my-task?claimed=true');
+    await taskRow('认领中');
+    expect(listCalls(server)[0]!.query).toMatchObject({ claimed: 'true' });
+    const box = screen.getByRole('checkbox', { name: '不看已删除' }) as HTMLInputElement;
+    expect(box.checked).toBe(true);
+    const user = userEvent.setup();
+    await user.click(box);
+    await user.click(screen.getByRole('button', { name: '查询' }));
+    await waitFor(() => expect(router.state.location.search).toEqual({}));
+    await waitFor(() => expect(listCalls(server).at(-1)!.query).not.toHaveProperty('claimed'));
+  });
+
   it("refuses a task id that is neither mainId nor mainId-subId ('任务ID格式不正确')", async () => {
     const server = createTasksFake();
     openMyTasks(server);

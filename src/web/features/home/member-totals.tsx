@@ -14,7 +14,7 @@ type Totals = MemberHome['totals'];
 
 /** Each figure, its words and where it leads. */
 const FIGURES: readonly { key: keyof Totals; label: string; link: LinkProps }[] = [
-  { key: 'claimed', label: H.totalClaimed, link: { to: '/user/my-task', search: { status: 'all' } } },
+  { key: 'claimed', label: H.totalClaimed, link: { to: '/user/my-task', search: { status: 'all', claimed: true } } },
   { key: 'recorded', label: H.totalRecorded, link: { to: '/user/my-task', search: { status: 'all', recorded: true } } },
   { key: 'arrived', label: H.totalArrived, link: { to: '/user/my-task', search: { status: 'locked' } } },
   { key: 'paid', label: H.totalPaid, link: { to: '/user/apply-list' } },

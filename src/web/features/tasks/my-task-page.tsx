@@ -237,12 +237,14 @@ const filterSchema = v.object({
   ),
   // The home's 已购买（已填单号） tile leads here with it on: shown, and kept with the other filters.
   recorded: v.boolean(),
+  // The home's 已认领 tile leads here with it on: its figure leaves deleted tasks out.
+  claimed: v.boolean(),
 });
 type FilterValues = v.InferOutput<typeof filterSchema>;
 
-const EMPTY_FILTERS: FilterValues = { status: 'all', itemName: '', trackingId: '', taskId: '', recorded: false };
+const EMPTY_FILTERS: FilterValues = { status: 'all', itemName: '', trackingId: '', taskId: '', recorded: false, claimed: false };
 
-type Filters = Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId' | 'recorded'>;
+type Filters = Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId' | 'recorded' | 'claimed'>;
 
 function toFilters(values: FilterValues): Filters {
   return {
@@ -251,6 +253,7 @@ function toFilters(values: FilterValues): Filters {
     trackingId: values.trackingId || undefined,
     taskId: parseTaskIdSearch(values.taskId),
     recorded: values.recorded || undefined,
+    claimed: values.claimed || undefined,
   };
 }
 
@@ -263,6 +266,7 @@ function TaskFilters({ search, onApply }: { search: MyTaskSearch; onApply: (filt
       trackingId: search.trackingId ?? '',
       taskId: search.taskId === undefined ? '' : String(search.taskId),
       recorded: search.recorded ?? false,
+      claimed: search.claimed ?? false,
     },
   });
   return (
@@ -273,7 +277,7 @@ function TaskFilters({ search, onApply }: { search: MyTaskSearch; onApply: (filt
         form.reset(EMPTY_FILTERS);
         onApply(toFilters(EMPTY_FILTERS));
       }}
-      layout="grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-[9rem_minmax(10rem,1fr)_minmax(10rem,1fr)_10rem_auto_auto]"
+      layout="grid grid-cols-1 sm:grid-cols-2 lg:grid-cols-[9rem_minmax(10rem,1fr)_minmax(10rem,1fr)_10rem_auto_auto_auto]"
     >
       <SelectField<FilterValues, 'status', MyTaskStatusFilter>
         name="status"
@@ -285,6 +289,7 @@ function TaskFilters({ search, onApply }: { search: MyTaskSearch; onApply: (filt
       <TextField<FilterValues, 'trackingId'> name="trackingId" label={t.trackingId} type="search" maxLength={64} autoComplete="off" />
       <TextField<FilterValues, 'taskId'> name="taskId" label={t.taskId} placeholder={t.taskIdHint} autoComplete="off" />
       <Checkbox<FilterValues, 'recorded'> name="recorded" label={t.recordedOnly} className="sm:pt-7" />
+      <Checkbox<FilterValues, 'claimed'> name="claimed" label={t.claimedOnly} className="sm:pt-7" />
     </FilterBar>
   );
 }

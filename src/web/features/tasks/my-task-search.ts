@@ -21,6 +21,8 @@ export const myTaskSearchSchema = v.object({
   taskId: v.fallback(v.optional(intParam(1)), undefined),
   /** Only tasks with a purchased record (listUserTasks' `recorded`): where the home's 已购买（已填单号） tile leads. */
   recorded: flagParam,
+  /** Only tasks not deleted (listUserTasks' `claimed`): where the home's 已认领 tile leads. */
+  claimed: flagParam,
   page: v.fallback(v.optional(intParam(0), 0), 0),
   size: v.fallback(v.optional(intParam(1, 1000), DEFAULT_PAGE_SIZE), DEFAULT_PAGE_SIZE),
 });

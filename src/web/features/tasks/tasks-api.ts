@@ -35,7 +35,7 @@ export type Outcome<T> = ApiOutcome<T>;
 // ---------------------------------------------------------------- reads
 
 /** The filters of /user/my-task as listUserTasks (and the Excel export) take them. */
-export function myTaskQuery(search: Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId' | 'recorded'>) {
+export function myTaskQuery(search: Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId' | 'recorded' | 'claimed'>) {
   return {
     isDesc: true,
     ...(search.status !== 'all' && { taskStatus: search.status }),
@@ -43,6 +43,7 @@ export function myTaskQuery(search: Pick<MyTaskSearch, 'status' | 'itemName' | '
     ...(search.trackingId && { trackingId: search.trackingId }),
     ...(search.taskId !== undefined && { taskId: search.taskId }),
     ...(search.recorded && { recorded: true }),
+    ...(search.claimed && { claimed: true }),
   };
 }
 
