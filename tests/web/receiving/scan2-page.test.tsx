@@ -12,6 +12,7 @@ import { setScanSoundPlayer, type ScanSound } from '../../../src/web/lib/scan-so
 import { renderApp, userOf } from '../app-harness';
 import { aScan, anItem, createReceivingFake, type ReceivingFake } from './receiving-fake';
 import { json } from '../support/fake-api';
+import { atDesktopWidth, atPhoneWidth } from '../support/viewport';
 
 const admin = userOf('admin');
 const STORAGE_KEY = scan2StorageKey(admin.id);
@@ -352,6 +353,33 @@ describe('/admin/scan2: why a unit waits, and each parcel’s carrier (decisions
     // Taken all the same: sent like any other row.
     await waitFor(() => expect(callsTo(server, '/add').map((c) => c.path)).toContain('/api/scan/admin/tracking/1Z999AA10123456785/add'));
     expect((await rowOf('1Z001')).querySelector('[data-carrier]')).toBeNull();
+  });
+});
+
+describe('/admin/scan2 on a phone', () => {
+  afterEach(atDesktopWidth);
+
+  it('shows each row as a card (eight columns do not fit 390 px): id and carrier, status, product, message, and its actions', async () => {
+    atPhoneWidth();
+    store({
+      item: item5,
+      rows: [{ trackingId: '1Z999AA10123456784' }, { trackingId: '1Z002', status: 5, message: '未找到匹配的任务', scannedAt: Date.UTC(2026, 10, 30, 3, 4, 5) }],
+    });
+    const server = createReceivingFake({ trackingIds: ['1Z999AA10123456784'] });
+    await openScan2(server);
+    expect(screen.queryByRole('table', { name: '扫描记录' })).toBeNull();
+    const cards = within(await screen.findByRole('list', { name: '扫描记录' })).getAllByRole('listitem');
+    const [failed, pending] = cards.map((card) => within(card));
+    // Newest first.
+    expect(failed!.getByText('1Z002')).toBeTruthy();
+    expect(failed!.getByText('匹配失败')).toBeTruthy();
+    expect(failed!.getByText('未找到匹配的任务')).toBeTruthy();
+    expect(failed!.queryByRole('button')).toBeNull();
+    expect(pending!.getByText('1Z999AA10123456784')).toBeTruthy();
+    expect(pending!.getByText('UPS')).toBeTruthy();
+    expect(pending!.getByText('商品5')).toBeTruthy();
+    await userEvent.setup().click(pending!.getByRole('button', { name: '提交' }));
+    await waitFor(() => expect(callsTo(server, '/add').map((c) => c.path)).toEqual(['/api/scan/admin/tracking/1Z999AA10123456784/add']));
   });
 });
 

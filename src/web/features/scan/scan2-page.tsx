@@ -15,6 +15,7 @@ import { CarrierLabel } from '../../components/tracking-ids';
 import { Button } from '../../components/ui/button';
 import { ScrollRegion } from '../../components/ui/scroll-region';
 import { StatusBadge, type BadgeTone } from '../../components/ui/status-badge';
+import { usePhoneWidth } from '../../components/ui/use-media-query';
 import { zh } from '../../i18n/zh';
 import { CommandBarcodes } from './command-barcodes';
 import { ScanStation, type StationLink } from './scan-station';
@@ -166,8 +167,69 @@ function ChoiceList({ actor, choice, kept }: { actor: Scan2Actor; choice: Scan2C
   );
 }
 
+/** A row's message; a failed row that will be tried again says so, with its attempts. */
+function rowMessage(row: Scan2Row): string {
+  return row.status === SCAN2_STATUS.failed && row.retryable ? `${row.message ? `${row.message}；` : ''}${t.retrying(row.attempts)}` : row.message;
+}
+
+/** The id, then its carrier and a failed check digit's warning (decision 099); they wrap under the id on a phone. */
+function RowTrackingId({ row, wrap = false }: { row: Scan2Row; wrap?: boolean }): JSX.Element {
+  return (
+    <span className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
+      <span className={`font-mono ${wrap ? 'break-all' : 'whitespace-nowrap'}`}>{row.trackingId}</span>
+      <CarrierLabel trackingId={row.trackingId} />
+    </span>
+  );
+}
+
+/** 提交 and 删除, each only where the machine allows it for this row. */
+function RowActions({ actor, row, snapshot }: { actor: Scan2Actor; row: Scan2Row; snapshot: Scan2Snapshot }): JSX.Element {
+  return (
+    <span className="flex gap-1">
+      {snapshot.can({ type: 'row.submit', key: row.key }) && (
+        <Button size="sm" onClick={() => actor.send({ type: 'row.submit', key: row.key })}>
+          {c.submit}
+        </Button>
+      )}
+      {snapshot.can({ type: 'row.delete', key: row.key }) && (
+        <Button size="sm" variant="danger" onClick={() => actor.send({ type: 'row.delete', key: row.key })}>
+          {c.delete}
+        </Button>
+      )}
+    </span>
+  );
+}
+
+/** The rows: a table, or on a phone's width a card a row (the eight columns do not fit 390 px). */
 function Scan2Table({ actor, rows }: { actor: Scan2Actor; rows: Scan2Row[] }): JSX.Element {
   const snapshot = useSelector(actor, (s: Scan2Snapshot) => s);
+  const phone = usePhoneWidth();
+  if (phone) {
+    if (rows.length === 0) return <p className="rounded-lg border border-slate-200 bg-white px-3 py-8 text-center text-sm text-slate-500">{t.empty}</p>;
+    return (
+      <ul aria-label={t.caption} className="flex flex-col gap-2">
+        {rows.map((row) => (
+          <li key={row.key} data-status={row.status} className={`flex flex-col gap-1 rounded-lg border border-slate-200 p-3 text-sm ${ROW_CLASS[row.status]}`}>
+            <div className="flex items-start justify-between gap-2">
+              <span className="flex min-w-0 items-baseline gap-2">
+                <span className="text-slate-500">{row.key}</span>
+                <RowTrackingId row={row} wrap />
+              </span>
+              <StatusBadge tone={STATUS_TONE[row.status]}>{t.status[row.status]}</StatusBadge>
+            </div>
+            <p>
+              {row.itemName} <span className="font-mono text-xs text-slate-600">{row.upc}</span>
+            </p>
+            {rowMessage(row) && <p className="text-xs">{rowMessage(row)}</p>}
+            <div className="flex items-center justify-between gap-2">
+              <span className="text-xs text-slate-500">{time(row.scannedAt)}</span>
+              <RowActions actor={actor} row={row} snapshot={snapshot} />
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+  }
   return (
     <ScrollRegion label={t.caption} className="rounded-lg border border-slate-200">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
@@ -193,34 +255,17 @@ function Scan2Table({ actor, rows }: { actor: Scan2Actor; rows: Scan2Row[] }): J
               <tr key={row.key} data-status={row.status} className={ROW_CLASS[row.status]}>
                 <td className="px-3 py-2 text-slate-500">{row.key}</td>
                 <td className="px-3 py-2">
-                  {/* The id, then its carrier and a failed check digit's warning (decision 099); they wrap under the id on a phone. */}
-                  <span className="flex flex-wrap items-center gap-x-2 gap-y-0.5">
-                    <span className="font-mono whitespace-nowrap">{row.trackingId}</span>
-                    <CarrierLabel trackingId={row.trackingId} />
-                  </span>
+                  <RowTrackingId row={row} />
                 </td>
                 <td className="min-w-32 px-3 py-2">{row.itemName}</td>
                 <td className="px-3 py-2 font-mono text-xs">{row.upc}</td>
                 <td className="px-3 py-2">
                   <StatusBadge tone={STATUS_TONE[row.status]}>{t.status[row.status]}</StatusBadge>
                 </td>
-                <td className="px-3 py-2 text-xs">
-                  {row.status === SCAN2_STATUS.failed && row.retryable ? `${row.message ? `${row.message}；` : ''}${t.retrying(row.attempts)}` : row.message}
-                </td>
+                <td className="px-3 py-2 text-xs">{rowMessage(row)}</td>
                 <td className="px-3 py-2 text-xs whitespace-nowrap text-slate-500">{time(row.scannedAt)}</td>
                 <td className="px-3 py-2 whitespace-nowrap">
-                  <span className="flex gap-1">
-                    {snapshot.can({ type: 'row.submit', key: row.key }) && (
-                      <Button size="sm" onClick={() => actor.send({ type: 'row.submit', key: row.key })}>
-                        {c.submit}
-                      </Button>
-                    )}
-                    {snapshot.can({ type: 'row.delete', key: row.key }) && (
-                      <Button size="sm" variant="danger" onClick={() => actor.send({ type: 'row.delete', key: row.key })}>
-                        {c.delete}
-                      </Button>
-                    )}
-                  </span>
+                  <RowActions actor={actor} row={row} snapshot={snapshot} />
                 </td>
               </tr>
             ))
