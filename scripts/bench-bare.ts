@@ -342,12 +342,20 @@ const bareTurns = new SliceTurns();
  * (a scan: begin, the tracking lock, the reads, the writes, commit; `?notify=1` adds the live
  * announcement's NOTIFY), POST /bare/upload/import and /bare/upload/confirm (a raw workbook body:
  * xlsx's parse, then set-based statements: in slices on PGlite, as the app's, inSlices). `onResponse` gets each response's
- * server time, as the app's hook in the bench does.
+ * server time, as the app's hook in the bench does; with `takeTimes`, GET /bare/server-times answers what it hands over.
  */
-export async function startBare(db: BareDb, opUid: number, onResponse: (ms: number) => void): Promise<{ app: FastifyInstance; base: string }> {
+export async function startBare(
+  db: BareDb,
+  opUid: number,
+  onResponse: (ms: number) => void,
+  takeTimes?: () => number[],
+): Promise<{ app: FastifyInstance; base: string }> {
   const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024 });
   app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-  app.addHook('onResponse', async (_req, reply) => onResponse(reply.elapsedTime));
+  if (takeTimes) app.get('/bare/server-times', async () => takeTimes());
+  app.addHook('onResponse', async (req, reply) => {
+    if (req.url !== '/bare/server-times') onResponse(reply.elapsedTime);
+  });
 
   app.get('/bare/tracking/:id/list', async (req) => {
     const id = (req.params as { id: string }).id;
@@ -583,11 +591,22 @@ function groupBy<T>(list: T[], key: (t: T) => string): Map<string, T[]> {
 
 // Run as a process of its own (`node --import tsx scripts/bench-bare.ts`, BARE_DATABASE_URL and
 // BARE_OP_UID set): the bench's tracking uploads on PostgreSQL, whose app server is a process of its
-// own too, so neither works in the bench's heap. Prints its address.
+// own too, so neither works in the bench's heap. Prints its address. Its server times are kept and
+// handed over, then forgotten, by GET /bare/server-times (the bench asks after each run).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   // SIGTERM ends it by exit, so a CPU profile (--cpu-prof) is written.
   process.on('SIGTERM', () => process.exit(0));
   const db = await bareDb({ url: process.env.BARE_DATABASE_URL! });
-  const { base } = await startBare(db, Number(process.env.BARE_OP_UID), () => undefined);
+  let times: number[] = [];
+  const { base } = await startBare(
+    db,
+    Number(process.env.BARE_OP_UID),
+    (ms) => times.push(ms),
+    () => {
+      const out = times;
+      times = [];
+      return out;
+    },
+  );
   console.log(`bare routes: ${base}`);
 }
