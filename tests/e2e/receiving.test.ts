@@ -460,7 +460,7 @@ describe('receiving with a USB scanner in the browser', () => {
     await productOf(UPC[2]!).selectOption({ label: TWIN.itemName });
     await a.getByRole('button', { name: '提交（5项）' }).click();
     // No member recorded this parcel: amber, the parcel and why (set it aside).
-    // Two members' records are one edit away: the banner suggests both (the table is off-screen on a phone).
+    // Two members' records are one edit away: the banner suggests both (on a phone it is on screen first).
     expect(createdUnrecorded(PARCEL_TRACKING).source).toContain(MATCH_TRACKING);
     await expect(says(a, createdUnrecorded(PARCEL_TRACKING))).resolves.toBe('warn');
     const added = a.getByRole('table', { name: '已添加的商品' });
@@ -472,6 +472,19 @@ describe('receiving with a USB scanner in the browser', () => {
     await expect(added.getByRole('row').count()).resolves.toBe(1 + 5);
     await newRows.getByText('请扫描商品UPC').waitFor();
     await shot(a, 'receiving-06-scan-created');
+    // On a phone each record is a card: every cell shown (status, why it did not match, 编辑) is on
+    // screen, where the seven columns scrolled sideways.
+    await a.setViewportSize({ width: 390, height: 844 });
+    const first = await rowOf(added, UPC[0]!);
+    await first.scrollIntoViewIfNeeded();
+    for (const cell of await first.locator('td').all()) {
+      if (!(await cell.isVisible())) continue;
+      const box = (await cell.boundingBox())!;
+      expect(box.x + box.width, await cell.innerText()).toBeLessThanOrEqual(390);
+    }
+    await expect(first.getByRole('button', { name: '编辑' }).isVisible()).resolves.toBe(true);
+    await shot(a, 'receiving-06b-scan-created-390');
+    await a.setViewportSize({ width: 1400, height: 900 });
 
     // The server holds the five rows of the parcel with the scanned counts and the chosen products.
     const records = await recordsOf(PARCEL_TRACKING);

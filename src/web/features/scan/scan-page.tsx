@@ -63,6 +63,25 @@ const PHONE_ROWS = {
   item: 'max-sm:col-span-2 max-sm:row-start-3 max-sm:min-w-0',
 };
 
+/**
+ * The parcel's records on a phone, the same way: its UPC and status on top, the product and count,
+ * then who it matched (or why not) and 编辑; the id and empty cells are left off. Seven columns
+ * do not fit 390 px, and the status and the match are what the clerk looks for.
+ */
+const PHONE_RECORDS = {
+  table: 'max-sm:block',
+  head: 'max-sm:hidden',
+  body: 'max-sm:block',
+  row: 'max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:items-center max-sm:py-1',
+  id: 'max-sm:hidden',
+  upc: 'max-sm:col-start-1 max-sm:row-start-1 max-sm:break-all max-sm:pb-0',
+  status: 'max-sm:col-start-2 max-sm:row-start-1 max-sm:pb-0',
+  item: 'max-sm:col-start-1 max-sm:row-start-2 max-sm:py-0',
+  count: "max-sm:col-start-2 max-sm:row-start-2 max-sm:py-0 max-sm:text-right max-sm:before:content-['×_']",
+  match: 'max-sm:col-span-2 max-sm:row-start-3 max-sm:empty:hidden max-sm:pt-1',
+  actions: 'max-sm:col-span-2 max-sm:row-start-4 max-sm:empty:hidden',
+};
+
 export function ScanPage(): JSX.Element {
   const actor = useScanActor();
   const tab = useSelector(actor, (snap: ScanSnapshot) => snap.context.tab);
@@ -178,9 +197,9 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
       <section>
         <h2 className="mb-2 text-sm font-semibold text-slate-800">{s.recordsCaption}</h2>
         <ScrollRegion label={s.recordsCaption} className="rounded-lg border border-slate-200">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
+          <table className={`min-w-full divide-y divide-slate-200 text-sm ${PHONE_RECORDS.table}`}>
             <caption className="sr-only">{s.recordsCaption}</caption>
-            <thead className="bg-slate-50 text-left text-slate-600">
+            <thead className={`bg-slate-50 text-left text-slate-600 ${PHONE_RECORDS.head}`}>
               <tr>
                 {['ID', c.upc, c.item, c.count, c.status, s.colMatchedUser, c.actions].map((h) => (
                   <th key={h} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
@@ -189,7 +208,7 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
                 ))}
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100">
+            <tbody className={`divide-y divide-slate-100 ${PHONE_RECORDS.body}`}>
               {records.length === 0 ? (
                 <tr>
                   <td colSpan={7} className="px-3 py-6 text-center text-slate-500">
@@ -248,19 +267,19 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
 /** A record the parcel already has: its item, status, match (or why not, and the near misses) and 编辑 where the machine allows it. */
 function RecordRow({ record, saving, onEdit }: { record: ScanRecord; saving: boolean; onEdit: (record: ScanRecord) => void }): JSX.Element {
   return (
-    <tr>
-      <td className="px-3 py-2 text-slate-500">{record.id}</td>
-      <td className="px-3 py-2 font-mono">{record.upc}</td>
-      <td className="px-3 py-2">{record.itemName}</td>
-      <td className="px-3 py-2">{record.count}</td>
-      <td className="px-3 py-2">
+    <tr className={PHONE_RECORDS.row}>
+      <td className={`px-3 py-2 text-slate-500 ${PHONE_RECORDS.id}`}>{record.id}</td>
+      <td className={`px-3 py-2 font-mono ${PHONE_RECORDS.upc}`}>{record.upc}</td>
+      <td className={`px-3 py-2 ${PHONE_RECORDS.item}`}>{record.itemName}</td>
+      <td className={`px-3 py-2 ${PHONE_RECORDS.count}`}>{record.count}</td>
+      <td className={`px-3 py-2 ${PHONE_RECORDS.status}`}>
         <ScanStatusBadge status={record.status} />
       </td>
-      <td className="px-3 py-2">
+      <td className={`px-3 py-2 ${PHONE_RECORDS.match}`}>
         {record.matchedUser ?? (record.unmatchReason ? <span className="text-amber-700">{unmatchReasonMessages[record.unmatchReason]}</span> : '')}
         {record.nearMisses?.length ? <p className="text-amber-800">{nearMissMessages.clerk(record.nearMisses)}</p> : null}
       </td>
-      <td className="px-3 py-2">
+      <td className={`px-3 py-2 ${PHONE_RECORDS.actions}`}>
         {mayEdit(record) && (
           <Button size="sm" variant="secondary" disabled={saving} onClick={() => onEdit(record)}>
             {c.edit}
