@@ -11,6 +11,7 @@ import { renderApp, userOf } from '../app-harness';
 import { json } from '../support/fake-api';
 import { aRecord, createTrackingFake, NOW, type ScanTracking } from './tracking-fake';
 import { cellsOf, dataRows } from '../support/table-reading';
+import { atDesktopWidth, atPhoneWidth } from '../support/viewport';
 
 afterEach(() => {
   cleanup();
@@ -114,6 +115,25 @@ describe('/admin/tracking-list: the table', () => {
       '1Z999AA10123456785UPS校验位不符，请核对单号',
       '1Z100',
     ]);
+  });
+
+  it('shows a card a record on a phone: the tracking id heads it, the status beside it, its fields labelled, 编辑 at its foot', async () => {
+    atPhoneWidth();
+    try {
+      renderList('/admin/tracking-list', RECORDS);
+      const cards = within(await screen.findByRole('list', { name: '扫描记录' })).getAllByRole('listitem');
+      expect(cards).toHaveLength(3);
+      expect(screen.queryByRole('table', { name: '扫描记录' })).toBeNull();
+      const [, init] = cards.map((card) => within(card));
+      expect(init!.getByText('1Z200')).toBeTruthy();
+      expect(init!.getByText('已导入')).toBeTruthy();
+      const fields = Object.fromEntries([...cards[1]!.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]));
+      expect(fields).toMatchObject({ UPC: '0987654321', 数量: '5', 商品: '保温杯#8' });
+      expect(fields).not.toHaveProperty('ID');
+      expect(init!.getByRole('button', { name: /编辑/ })).toBeTruthy();
+    } finally {
+      atDesktopWidth();
+    }
   });
 
   it('offers the six scan statuses and links to the two scan screens and the upload', async () => {

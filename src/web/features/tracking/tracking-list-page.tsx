@@ -60,9 +60,10 @@ const col = columnHelper<ScanTracking>();
 /** The records' columns: the scan, its item, match and operator, and 编辑 where the scan machine allows it. */
 function trackingColumns(users: readonly AppUser[], onEdit: (record: ScanTracking) => void) {
   return col.columns([
-    col.accessor('id', { header: F.id, meta: { className: 'tabular-nums' } }),
+    col.accessor('id', { header: F.id, meta: { className: 'tabular-nums', card: 'hidden' } }),
     col.accessor('trackingId', {
       header: F.trackingId,
+      meta: { card: 'title' },
       // The id, and under it its carrier (decision 099).
       cell: ({ getValue }) => (
         <span className="flex flex-col items-start gap-0.5">
@@ -84,7 +85,7 @@ function trackingColumns(users: readonly AppUser[], onEdit: (record: ScanTrackin
         </div>
       ),
     }),
-    col.accessor('status', { header: F.status, cell: ({ getValue }) => <ScanStatusBadge status={getValue()} /> }),
+    col.accessor('status', { header: F.status, cell: ({ getValue }) => <ScanStatusBadge status={getValue()} />, meta: { card: 'badge' } }),
     col.display({
       id: 'matchedUser',
       header: F.matchedUser,
@@ -107,10 +108,15 @@ function trackingColumns(users: readonly AppUser[], onEdit: (record: ScanTrackin
       cell: ({ row }) => userLabel(users, row.original.opUid),
     }),
     col.accessor('createdAt', { header: F.createdAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
-    col.accessor('updatedAt', { header: F.updatedAt, cell: ({ getValue }) => formatDateTime(getValue()), meta: { className: 'whitespace-nowrap' } }),
+    col.accessor('updatedAt', {
+      header: F.updatedAt,
+      cell: ({ getValue }) => formatDateTime(getValue()),
+      meta: { className: 'whitespace-nowrap', card: 'hidden' },
+    }),
     col.display({
       id: 'actions',
       header: F.actions,
+      meta: { card: 'actions' },
       // The scan machine's rule (the server's too): a record whose task is being paid is not edited.
       cell: ({ row }) =>
         mayEdit(row.original) ? (
@@ -170,6 +176,8 @@ export function TrackingListPage({ search, data, onSearch }: TrackingListPagePro
         loading={loading}
         emptyText={L.empty}
         caption={L.caption}
+        // A clerk checks parcels on a phone too: a card a record there (twelve columns do not fit).
+        cards
       />
       {data.records.totalCapped && <p className="text-xs text-slate-500">{L.moreRows}</p>}
       {editing && edit && (
