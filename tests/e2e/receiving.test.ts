@@ -360,8 +360,14 @@ describe('receiving with a USB scanner in the browser', () => {
     await a.getByText('待提交 0 · 提交中 0 · 失败 0 · 已完成 3', { exact: true }).waitFor();
     await scanKeys(a, SCAN_COMMANDS.nextParcel);
     await says(a, '请扫描下一个包裹的快递单号');
-    // The page fits the phone: only the table scrolls sideways, inside its own region.
+    // The page fits the phone: each row is a card (the eight columns scrolled sideways), its status on screen.
     await expect(a.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+    const cards = a.getByRole('list', { name: '扫描记录' }).getByRole('listitem');
+    await expect(cards.count()).resolves.toBe(4);
+    const taken = cards.filter({ hasText: misread });
+    await expect(taken.getByText('已删除', { exact: true }).isVisible()).resolves.toBe(true);
+    const badge = (await taken.getByText('已删除', { exact: true }).boundingBox())!;
+    expect(badge.x + badge.width).toBeLessThanOrEqual(390);
     await dismissToasts(a);
     await shot(a, 'receiving-02b-scan2-phone-done');
 
