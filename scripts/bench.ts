@@ -736,10 +736,13 @@ async function benchReceiving(
     });
   const appCreate = createSpec(appBase, '/api/scan/admin/tracking/{id}/create');
   if (all) {
-    const fresh = many(REQUESTS + WARMUP, (i) => {
-      const item = world.items[rnd(world.items.length)]!;
-      return appCreate(i, `N${Date.now().toString(36)}${i}`, { upc: item.upc, itemId: item.id });
-    });
+    // Parcels nobody has seen, each of a random product; `prefix` keeps two batches' ids apart.
+    const newParcels = (n: number, prefix: string) =>
+      many(n, (i) => {
+        const item = world.items[rnd(world.items.length)]!;
+        return appCreate(i, `${prefix}${Date.now().toString(36)}${i}`, { upc: item.upc, itemId: item.id });
+      });
+    const fresh = newParcels(REQUESTS + WARMUP, 'N');
     await measure(
       'POST .../create (new parcel)',
       fresh.slice(WARMUP),
@@ -749,11 +752,14 @@ async function benchReceiving(
     );
     // The same with 4 clients (four stations each scanning back to back, far faster than a clerk):
     // what a scan takes when 16 waiting clients do not make the queue. Beside the target, not held to it.
-    const fewer = many(REQUESTS / 2, (i) => {
-      const item = world.items[rnd(world.items.length)]!;
-      return appCreate(i, `M${Date.now().toString(36)}${i}`, { upc: item.upc, itemId: item.id });
-    });
-    await measure('POST .../create (new parcel, 4 clients)', fewer, undefined, [], own ? { pid: own.app.pid, log: logFile } : undefined, 4);
+    await measure(
+      'POST .../create (new parcel, 4 clients)',
+      newParcels(REQUESTS / 2, 'M'),
+      undefined,
+      [],
+      own ? { pid: own.app.pid, log: logFile } : undefined,
+      4,
+    );
   }
   const half = (k: 0 | 1) => announced.filter((_, i) => i % 2 === k);
   const recorded = half(0).map((a, i) => appCreate(i, a.trackingId, { upc: a.upc, itemId: a.itemId }));

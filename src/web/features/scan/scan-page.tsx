@@ -47,15 +47,19 @@ const fieldLook =
 const fieldClass = `block w-full ${fieldLook}`;
 /** The count box keeps its width between -1 and +1, on a phone too. */
 const countClass = `w-20 shrink-0 ${fieldLook}`;
+/** A table of this page on a phone (under sm, 390 px): no header, each row a small grid of its own (below). */
+const PHONE_TABLE = {
+  table: 'max-sm:block',
+  head: 'max-sm:hidden',
+  body: 'max-sm:block',
+};
+
 /**
- * The new rows' table on a phone (under sm, 390 px): each row a small grid — upc and delete on the
+ * The new rows' table on a phone: each row a small grid — upc and delete on the
  * first line, the count (-1, box, +1) on the second, the product on the third — so the count box and
  * the delete button are on screen without scrolling sideways; from sm up, a table as usual.
  */
 const PHONE_ROWS = {
-  table: 'max-sm:block',
-  head: 'max-sm:hidden',
-  body: 'max-sm:block',
   row: 'max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:items-center',
   upc: 'max-sm:col-start-1 max-sm:row-start-1 max-sm:break-all',
   remove: 'max-sm:col-start-2 max-sm:row-start-1',
@@ -69,9 +73,6 @@ const PHONE_ROWS = {
  * do not fit 390 px, and the status and the match are what the clerk looks for.
  */
 const PHONE_RECORDS = {
-  table: 'max-sm:block',
-  head: 'max-sm:hidden',
-  body: 'max-sm:block',
   row: 'max-sm:grid max-sm:grid-cols-[1fr_auto] max-sm:items-center max-sm:py-1',
   id: 'max-sm:hidden',
   upc: 'max-sm:col-start-1 max-sm:row-start-1 max-sm:break-all max-sm:pb-0',
@@ -197,9 +198,9 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
       <section>
         <h2 className="mb-2 text-sm font-semibold text-slate-800">{s.recordsCaption}</h2>
         <ScrollRegion label={s.recordsCaption} className="rounded-lg border border-slate-200">
-          <table className={`min-w-full divide-y divide-slate-200 text-sm ${PHONE_RECORDS.table}`}>
+          <table className={`min-w-full divide-y divide-slate-200 text-sm ${PHONE_TABLE.table}`}>
             <caption className="sr-only">{s.recordsCaption}</caption>
-            <thead className={`bg-slate-50 text-left text-slate-600 ${PHONE_RECORDS.head}`}>
+            <thead className={`bg-slate-50 text-left text-slate-600 ${PHONE_TABLE.head}`}>
               <tr>
                 {['ID', c.upc, c.item, c.count, c.status, s.colMatchedUser, c.actions].map((h) => (
                   <th key={h} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
@@ -208,7 +209,7 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
                 ))}
               </tr>
             </thead>
-            <tbody className={`divide-y divide-slate-100 ${PHONE_RECORDS.body}`}>
+            <tbody className={`divide-y divide-slate-100 ${PHONE_TABLE.body}`}>
               {records.length === 0 ? (
                 <tr>
                   <td colSpan={7} className="px-3 py-6 text-center text-slate-500">
@@ -226,9 +227,9 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
       <section>
         <h2 className="mb-2 text-sm font-semibold text-slate-800">{s.rowsCaption}</h2>
         <ScrollRegion label={s.rowsCaption} className="rounded-lg border border-slate-200">
-          <table className={`min-w-full divide-y divide-slate-200 text-sm ${PHONE_ROWS.table}`}>
+          <table className={`min-w-full divide-y divide-slate-200 text-sm ${PHONE_TABLE.table}`}>
             <caption className="sr-only">{s.rowsCaption}</caption>
-            <thead className={`bg-slate-50 text-left text-slate-600 ${PHONE_ROWS.head}`}>
+            <thead className={`bg-slate-50 text-left text-slate-600 ${PHONE_TABLE.head}`}>
               <tr>
                 {[c.upc, c.count, c.item, c.actions].map((h) => (
                   <th key={h} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
@@ -237,7 +238,7 @@ function ParcelTables({ actor }: { actor: ScanActor }): JSX.Element {
                 ))}
               </tr>
             </thead>
-            <tbody className={`divide-y divide-slate-100 ${PHONE_ROWS.body}`}>
+            <tbody className={`divide-y divide-slate-100 ${PHONE_TABLE.body}`}>
               {rows.length === 0 ? (
                 <tr>
                   <td colSpan={4} className="px-3 py-6 text-center text-slate-500">

@@ -25,7 +25,7 @@ import { useMediaQuery, WIDE_SCREEN_QUERY } from '../../lib/use-media-query';
 import { useDownload } from '../../navigation/use-download';
 import { BulkRecordsDialog } from './bulk-records';
 import { ACTION_COLUMN_CLASS, MemberTaskActionCell, MemberTaskActionsScope } from './member-task-actions';
-import { MY_TASK_STATUS_FILTERS, parseTaskIdSearch, type MyTaskSearch, type MyTaskStatusFilter } from './my-task-search';
+import { MY_TASK_STATUS_FILTERS, parseTaskIdSearch, type MyTaskFilters, type MyTaskSearch, type MyTaskStatusFilter } from './my-task-search';
 import { taskDisplayId } from './task-actions';
 import { TrackingArrivals } from './tracking-arrivals';
 import { userTaskExcelUrl, type Task, type TaskPage } from './tasks-api';
@@ -244,9 +244,7 @@ type FilterValues = v.InferOutput<typeof filterSchema>;
 
 const EMPTY_FILTERS: FilterValues = { status: 'all', itemName: '', trackingId: '', taskId: '', recorded: false, claimed: false };
 
-type Filters = Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId' | 'recorded' | 'claimed'>;
-
-function toFilters(values: FilterValues): Filters {
+function toFilters(values: FilterValues): MyTaskFilters {
   return {
     status: values.status,
     itemName: values.itemName || undefined,
@@ -257,7 +255,7 @@ function toFilters(values: FilterValues): Filters {
   };
 }
 
-function TaskFilters({ search, onApply }: { search: MyTaskSearch; onApply: (filters: Filters) => void }): JSX.Element {
+function TaskFilters({ search, onApply }: { search: MyTaskSearch; onApply: (filters: MyTaskFilters) => void }): JSX.Element {
   // `values` follows the URL (back / forward, a sidebar click) without remounting the form.
   const form = useValibotForm(filterSchema, {
     values: {

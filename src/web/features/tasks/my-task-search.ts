@@ -29,6 +29,9 @@ export const myTaskSearchSchema = v.object({
 
 export type MyTaskSearch = v.InferOutput<typeof myTaskSearchSchema>;
 
+/** The list's filters (the search less its page): what listUserTasks and the Excel export take. */
+export type MyTaskFilters = Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId' | 'recorded' | 'claimed'>;
+
 export const MY_TASK_SEARCH_DEFAULTS = { status: 'all', page: 0, size: DEFAULT_PAGE_SIZE } as const;
 
 /**

@@ -13,7 +13,7 @@ import type { components } from '../../../api/schema';
 import type { ClaimTarget } from '../../../../machines/claim.machine';
 import { MEMBER_RECORDABLE_STATUSES } from '../../../../machines/task.machine';
 import { timezoneOffsetHours } from '../../lib/timezone';
-import type { MyTaskSearch } from './my-task-search';
+import type { MyTaskFilters, MyTaskSearch } from './my-task-search';
 
 export type Task = components['schemas']['Task'];
 export type TaskStatus = components['schemas']['TaskStatus'];
@@ -35,7 +35,7 @@ export type Outcome<T> = ApiOutcome<T>;
 // ---------------------------------------------------------------- reads
 
 /** The filters of /user/my-task as listUserTasks (and the Excel export) take them. */
-export function myTaskQuery(search: Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId' | 'recorded' | 'claimed'>) {
+export function myTaskQuery(search: MyTaskFilters) {
   return {
     isDesc: true,
     ...(search.status !== 'all' && { taskStatus: search.status }),
@@ -194,7 +194,7 @@ export function removePurchased(api: ApiClient, id: number): Promise<Outcome<Pur
  * with the filters of listUserTasks and the timezone; the token fixes them), then the plain link
  * /ext/excel/user-task/{token}. Null when no token came (the client has shown why).
  */
-export async function userTaskExcelUrl(api: ApiClient, search: Pick<MyTaskSearch, 'status' | 'itemName' | 'trackingId' | 'taskId'>): Promise<string | null> {
+export async function userTaskExcelUrl(api: ApiClient, search: MyTaskFilters): Promise<string | null> {
   return excelExportUrl(api, 'user-task', { ...myTaskQuery(search), timezone: timezoneOffsetHours() });
 }
 
