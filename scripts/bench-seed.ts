@@ -5,6 +5,43 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../src/server/db/client.ts';
 import { MATCH_CHUNK, matchTrackings } from '../src/server/matching/match.ts';
 
+/**
+ * A tracking id form as a carrier prints it: a prefix and a number of the carrier's length. Number
+ * `n` is spread as (n x step + start) mod 10^digits (step prime to 10, so no two n share an id): ids
+ * numbered 0, 1, 2... in two forms would end alike, and a lookup of one would read the other's as
+ * near candidates (their last 6 characters), which real ids of two carriers seldom do.
+ */
+export interface TrackingForm {
+  /** The id of number `n`. */
+  of(n: number): string;
+  /** The same, in a seeding statement, of the SQL integer `n` (a column or series alias). */
+  sql(n: SQL): SQL;
+  /** A LIKE pattern that matches this form's ids and no other form's. */
+  like: string;
+}
+const carrierForm = (prefix: string, digits: number, step: number, start: number): TrackingForm => ({
+  // n below 10^6 (the largest world's scans): n x step + start stays an exact integer.
+  of: (n) => prefix + String((n * step + start) % 10 ** digits).padStart(digits, '0'),
+  sql: (n) =>
+    sql`${sql.raw(`'${prefix}'`)} || lpad((((${n})::bigint * ${sql.raw(String(step))} + ${sql.raw(String(start))}) % ${sql.raw(`1${'0'.repeat(digits)}`)})::text, ${sql.raw(String(digits))}, '0')`,
+  like: `${prefix}%`,
+});
+
+/**
+ * The seeded worlds' tracking ids, at the lengths carriers print them (12-22 characters in the
+ * field): the app indexes, compares and looks near ids of that length, so the bench does too (a
+ * lookup of an id nobody recorded reads the records near it from NEAR_MIN_LENGTH characters on:
+ * matching/near-misses.ts). Decision 143.
+ */
+export const BENCH_TRACKING = {
+  /** The receiving world's parcels members recorded: SF Express's form, SF + 13 digits (15). */
+  recorded: carrierForm('SF', 13, 7_652_413, 104_729),
+  /** The receiving world's parcels nobody recorded: YunExpress's form, YT + 16 digits (18). */
+  unknown: carrierForm('YT', 16, 387_420_489, 2_718_281),
+  /** The responsiveness world's recorded parcels: JD Logistics' form, JD + 13 digits (15). */
+  responsive: carrierForm('JD', 13, 48_271, 5_915_587),
+} as const;
+
 export interface SeededTasks {
   boardId: number;
   itemId: number;
@@ -55,15 +92,15 @@ export interface ReceivingWorld {
   /** Members (all in one group) and the item UPCs, for scenarios that scan or import. */
   memberIds: number[];
   items: { id: number; upc: string }[];
-  /** Tracking ids with purchased records (the first `recordedTrackings`: T0000000, T0000001, ...). */
+  /** Tracking ids with purchased records (the first `recordedTrackings` of BENCH_TRACKING.recorded). */
   recordedTrackings: number;
 }
 
 /**
  * The receiving bench's world (the receiving targets): `tasks` tasks over `members` members and 2,000
- * items, `records` purchased records (one tracking id each, T0000000...), and `scans` scan rows:
+ * items, `records` purchased records (one tracking id each, BENCH_TRACKING.recorded), and `scans` scan rows:
  * the first `records` of them are the parcels of those records (same upc), the rest parcels nobody
- * recorded (U...), spread over the last 365 days with the statuses a year of work leaves. Written
+ * recorded (BENCH_TRACKING.unknown), spread over the last 365 days with the statuses a year of work leaves. Written
  * set-based, then settled by the app's matching (settleMatching). VACUUM ANALYZE refreshes the
  * statistics and the visibility map, as autovacuum would on a table in use.
  */
@@ -108,11 +145,11 @@ export async function seedReceiving(
       case when n.g % 10 = 0 then 1 + n.g % 4 else 0 end, case when n.g % 10 = 0 then 'locked'::task_status else 'open'::task_status end,
       it.upc, 0, now() - (n.g % 365) * interval '1 day'
     from n join bt on bt.k = n.g % 2000 join it on it.id = bt.item_id`);
-  // Records: record r on task r % tasks (the r-th task in id order), tracking T<r>.
+  // Records: record r on task r % tasks (the r-th task in id order), tracking recorded.of(r).
   await run(sql`
     with t as (select id, user_id, count, row_number() over (order by id) - 1 as k from tasks where board_id = ${boardId})
     insert into purchased_records (task_id, user_id, tracking_id, product_count, status, created_at, updated_at)
-    select t.id, t.user_id, 'T' || lpad(r::text, 7, '0'), 1, case when r % 3 = 0 then 'match'::purchased_status else 'init'::purchased_status end,
+    select t.id, t.user_id, ${BENCH_TRACKING.recorded.sql(sql.raw('r'))}, 1, case when r % 3 = 0 then 'match'::purchased_status else 'init'::purchased_status end,
       now() - (r % 365) * interval '1 day', now() - (r % 365) * interval '1 day'
     from generate_series(0, ${opts.records - 1}) r join t on t.k = r % ${opts.tasks}`);
   // Scans: the first `records` rows are the recorded parcels (their task's upc), the rest unknown parcels.
@@ -120,7 +157,7 @@ export async function seedReceiving(
     with t as (select id, user_id, main_id, upc, item_id, item_name, row_number() over (order by id) - 1 as k from tasks where board_id = ${boardId}),
     it as (select id, upc, item_name, row_number() over (order by id) - 1 as k from items)
     insert into scan_trackings (tracking_id, upc, count, item_id, item_name, status, matched_user, user_id, main_id, sub_id, task_id, op_uid, created_at, updated_at)
-    select 'T' || lpad(s::text, 7, '0'), t.upc, 1, t.item_id, t.item_name,
+    select ${BENCH_TRACKING.recorded.sql(sql.raw('s'))}, t.upc, 1, t.item_id, t.item_name,
       case when s % 3 = 0 then 'match'::scan_status when s % 3 = 1 then 'scan'::scan_status else 'init'::scan_status end,
       case when s % 3 = 0 then 'member' else null end, case when s % 3 = 0 then t.user_id end, case when s % 3 = 0 then t.main_id end,
       case when s % 3 = 0 then 0 end, case when s % 3 = 0 then t.id end, ${opts.adminId},
@@ -130,7 +167,7 @@ export async function seedReceiving(
     await run(sql`
       with it as (select id, upc, item_name, row_number() over (order by id) - 1 as k from items)
       insert into scan_trackings (tracking_id, upc, count, item_id, item_name, status, op_uid, created_at, updated_at)
-      select 'U' || lpad(s::text, 8, '0'), it.upc, 1 + s % 3, it.id, it.item_name,
+      select ${BENCH_TRACKING.unknown.sql(sql.raw('s'))}, it.upc, 1 + s % 3, it.id, it.item_name,
         case when s % 4 = 0 then 'init'::scan_status else 'unmatch'::scan_status end, ${opts.adminId},
         now() - (s % 365) * interval '1 day' - (s % 86400) * interval '1 second', now()
       from generate_series(0, ${opts.scans - opts.records - 1}) s join it on it.k = s % 2000`);
@@ -145,7 +182,7 @@ export interface ResponsiveWorld {
   memberMail: string;
   /** The member's open tasks for the purchase upload (SeededTasks of seedOpenTasks). */
   memberTasks: SeededTasks;
-  /** Tracking ids with a member's purchased record (RT0000000...), each on a task of its own of `recordedUpc`. */
+  /** Tracking ids with a member's purchased record (the first `recorded` of BENCH_TRACKING.responsive), each on a task of its own of `recordedUpc`. */
   recorded: number;
   recordedUpc: string;
   recordedItemId: number;
@@ -155,7 +192,7 @@ export interface ResponsiveWorld {
  * The world of the responsiveness scenario (BENCH_ONLY=responsive), on a database of its own or
  * beside the others (its names do not collide with theirs): an admin, a member with `memberTaskCount`
  * open tasks of `memberUnits` units for the purchase upload, and a second member whose `recorded`
- * open tasks (1 unit each) have one purchased record each on tracking RT<k>, so a confirm of those
+ * open tasks (1 unit each) have one purchased record each on tracking responsive.of(k), so a confirm of those
  * parcels matches and locks them.
  */
 export async function seedResponsive(
@@ -184,7 +221,7 @@ export async function seedResponsive(
   const owned = await seedOpenTasks(db, { userId: idOf('resp-owner@bench.test'), count: opts.recorded, units: 1, upc: '394253397168' });
   await db.execute(sql`
     insert into purchased_records (task_id, user_id, tracking_id, product_count, status)
-    select t, ${idOf('resp-owner@bench.test')}, 'RT' || lpad((k - 1)::text, 7, '0'), 1, 'init'
+    select t, ${idOf('resp-owner@bench.test')}, ${BENCH_TRACKING.responsive.sql(sql.raw('(k - 1)'))}, 1, 'init'
     from unnest(${sql.param(owned.taskIds)}::int[]) with ordinality as x(t, k)`);
   await db.execute(
     sql`update tasks t set tracking_id = p.tracking_id from purchased_records p where p.task_id = t.id and t.user_id = ${idOf('resp-owner@bench.test')}`,
@@ -207,7 +244,7 @@ export async function seedResponsive(
  * real warehouse, and the bare routes' limits (bench-bare.ts) are measured on the same work.
  */
 async function settleMatching(db: Db, records: number) {
-  const ids = Array.from({ length: records }, (_, r) => `T${String(r).padStart(7, '0')}`);
+  const ids = Array.from({ length: records }, (_, r) => BENCH_TRACKING.recorded.of(r));
   for (let i = 0; i < ids.length; i += MATCH_CHUNK) {
     await db.transaction((tx) => matchTrackings(tx, ids.slice(i, i + MATCH_CHUNK), null));
   }

@@ -7,7 +7,7 @@
 // Numbers go in docs/performance.md; tests never assert timings. Environment: BENCH_DATABASE_URL,
 // BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_SCALE, BENCH_ONLY, BENCH_CPU_PROFILE,
 // BENCH_PROBE_MS, BENCH_ROUNDS, BENCH_LOG_LEVEL; each is described where it is read.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import net from 'node:net';
@@ -30,7 +30,7 @@ import { userGroupMembers, userGroups } from '../src/server/db/schema/groups.ts'
 import { writeWorkbook } from '../src/server/files/xlsx-write.ts';
 import { PURCHASED_COLUMNS, PURCHASED_LIMITS } from '../src/server/files/purchased-upload.ts';
 import { TRACKING_COLUMNS, TRACKING_LIMITS } from '../src/server/files/tracking-upload.ts';
-import { growScans, seedGrowthBase, seedOpenTasks, seedReceiving, seedResponsive, seedScans } from './bench-seed.ts';
+import { BENCH_TRACKING, growScans, seedGrowthBase, seedOpenTasks, seedReceiving, seedResponsive, seedScans } from './bench-seed.ts';
 import { bareDb, startBare } from './bench-bare.ts';
 import { benchOutbox, ourOutbox } from './bench-outbox.ts';
 import { backendsCpu } from './bench-cpu.ts';
@@ -621,6 +621,20 @@ async function main() {
   console.log((await import('./bundle-size.ts')).loginPageJsSummary());
 }
 
+/**
+ * The bench's child processes (app servers, the bare routes): killed when the bench exits, a failed
+ * run included, so none is left serving or holding the bench's output open.
+ */
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+function owned<T extends ChildProcess>(child: T): T {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
 main().catch((err) => {
   console.error(err);
   process.exit(1);
@@ -654,7 +668,7 @@ async function benchReceiving(
   );
   const rnd = (n: number) => Math.floor(Math.random() * n);
   const tracking = () =>
-    Math.random() < 0.5 ? `T${String(rnd(world.recordedTrackings)).padStart(7, '0')}` : `U${String(rnd(size.scans - size.records)).padStart(8, '0')}`;
+    Math.random() < 0.5 ? BENCH_TRACKING.recorded.of(rnd(world.recordedTrackings)) : BENCH_TRACKING.unknown.of(rnd(size.scans - size.records));
   // The limits (bench-bare.ts): on the same database, a pool of their own on PostgreSQL.
   const bareDatabase = await bareDb(
     database.driver === 'pg' ? { url: process.env.BENCH_DATABASE_URL! } : { pglite: (database.db as unknown as { $client: unknown }).$client },
@@ -690,9 +704,9 @@ async function benchReceiving(
     bareTimes,
     ratioTarget: LOOKUP_RATIO_TARGET,
   });
-  // A parcel no member recorded, its id as carriers print it (18 characters, as UPS's): the lookup
-  // also reads the records near it (matching/near-misses.ts; the seeded ids are too short to have
-  // near ids). Stored as scans of their own, unmatch, so each lookup finds its row.
+  // Only parcels no member recorded, each id as UPS prints it (18 characters): every lookup also
+  // reads the records near it (matching/near-misses.ts), as the mix above does for its unrecorded
+  // half. Stored as scans of their own, unmatch, so each lookup finds its row.
   const unknownIds = await rowsOf<{ id: string }>(
     database.db.execute(sql`
       insert into scan_trackings (tracking_id, upc, count, item_name, status, op_uid)
@@ -723,7 +737,7 @@ async function benchReceiving(
     rowsOf<{ trackingId: string; upc: string; itemId: number }>(
       database.db.execute(sql`
         select tracking_id as "trackingId", upc, item_id as "itemId" from scan_trackings
-        where status = 'init' and tracking_id like 'T%' order by random() limit ${limit}`),
+        where status = 'init' and tracking_id like ${BENCH_TRACKING.recorded.like} order by random() limit ${limit}`),
     );
   const announced = await announcedParcels(2 * (REQUESTS + WARMUP));
   const createSpec =
@@ -1179,13 +1193,11 @@ async function startServerProcess(
   // `logFile`: its output (the log included) written to that file, as `npm start > file` writes it;
   // else a pipe this process reads.
   const logFd = opts.logFile ? fs.openSync(opts.logFile, 'a') : undefined;
-  const child = spawn(
-    process.execPath,
-    [...start.flags, ...profile, ...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []), start.script],
-    {
+  const child = owned(
+    spawn(process.execPath, [...start.flags, ...profile, ...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []), start.script], {
       env,
       stdio: ['ignore', logFd ?? 'pipe', 'inherit'],
-    },
+    }),
   );
   if (logFd !== undefined) fs.closeSync(logFd);
   const running = (out: string) => /running: http:\/\/localhost:(\d+)/.exec(out)?.[1];
@@ -1256,7 +1268,7 @@ async function benchTrackingImport(
           const recorded = i % 2 === 1 && i >> 1 < world.recordedTrackings;
           const item = world.items[(i * 7 + 1) % world.items.length]!;
           const tracking = recorded
-            ? `T${String(((i >> 1) * 13 + offset) % world.recordedTrackings).padStart(7, '0')}`
+            ? BENCH_TRACKING.recorded.of(((i >> 1) * 13 + offset) % world.recordedTrackings)
             : `${prefix}${stamp}${String(i).padStart(6, '0')}`;
           return [tracking, item.upc, item.id, null, 'UPS', 1 + (i % 3)];
         }),
@@ -1336,10 +1348,12 @@ async function benchTrackingImport(
 async function startBareProcess(databaseUrl: string, opUid: number): Promise<{ base: string; pid: number; stop(): void }> {
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
   const start = startCommand();
-  const child = spawn(process.execPath, [...start.flags, ...profile, '--import', 'tsx', 'scripts/bench-bare.ts'], {
-    env: { ...process.env, ...start.env, BARE_DATABASE_URL: databaseUrl, BARE_OP_UID: String(opUid) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = owned(
+    spawn(process.execPath, [...start.flags, ...profile, '--import', 'tsx', 'scripts/bench-bare.ts'], {
+      env: { ...process.env, ...start.env, BARE_DATABASE_URL: databaseUrl, BARE_OP_UID: String(opUid) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -1423,7 +1437,7 @@ const UPLOAD_WORLD = { trackingRows: TRACKING_LIMITS.maxRows, purchaseRows: PURC
  * not counted (a server that has been running has compiled its upload and matching code, see
  * benchTrackingImport). `database`: PostgreSQL, seeded in place; null: a PGlite folder seeded here
  * and closed before the server opens it. Answers the files: the tracking file (even rows new parcels
- * nobody recorded, odd rows the recorded parcels RT<k>) and the member's purchase file (50 tasks,
+ * nobody recorded, odd rows the recorded parcels of BENCH_TRACKING.responsive) and the member's purchase file (50 tasks,
  * 200 rows each, half of the parcels already scanned).
  */
 async function uploadWorld(database: Awaited<ReturnType<typeof openDatabase>> | null, hash: string, opts: { profile?: boolean } = {}) {
@@ -1438,7 +1452,7 @@ async function uploadWorld(database: Awaited<ReturnType<typeof openDatabase>> | 
     world.memberTasks.taskIds[Math.floor(i / perTask)]!,
     null,
     null,
-    `RP${String(i).padStart(8, '0')}`,
+    `RP${String(i).padStart(13, '0')}`,
     null,
     1 + (i % 2),
   ]);
@@ -1464,7 +1478,7 @@ async function uploadWorld(database: Awaited<ReturnType<typeof openDatabase>> | 
         name: 'tracking',
         header: TRACKING_COLUMNS.map((c) => c.headers[0]!),
         rows: Array.from({ length: rows }, (_, i) => [
-          i % 2 === 1 && prefix === 'RN' ? `RT${String(i >> 1).padStart(7, '0')}` : `${prefix}${String(i).padStart(7, '0')}`,
+          i % 2 === 1 && prefix === 'RN' ? BENCH_TRACKING.responsive.of(i >> 1) : `${prefix}${String(i).padStart(13, '0')}`,
           world.recordedUpc,
           world.recordedItemId,
           null,
@@ -1641,10 +1655,12 @@ async function timedStart(dataDir: string): Promise<number> {
   await new Promise((resolve) => probe.close(resolve));
   const start = startCommand();
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...start.flags, start.script], {
-    env: { ...process.env, ...start.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn', DATABASE_URL: '' },
-    stdio: 'ignore',
-  });
+  const child = owned(
+    spawn(process.execPath, [...start.flags, start.script], {
+      env: { ...process.env, ...start.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+      stdio: 'ignore',
+    }),
+  );
   let exited = false;
   child.once('exit', () => (exited = true));
   for (;;) {

@@ -33,6 +33,7 @@ import {
   isNumberCell,
   isRoundedNumber,
   nameErrorCells,
+  nearPacingOf,
   uploadResult,
   uploadRowMessages,
   wholeNumber,
@@ -375,13 +376,13 @@ export const NEAR_UPLOAD_KEYS = 5000;
 
 /**
  * A row applied (or skipped) whose tracking id no member recorded says which records are near it
- * ('…；可能是 …（任务 12-1）', decision 098): one statement per 1,000 tracking ids, after the slices.
+ * ('…；可能是 …（任务 12-1）', decision 098): after the slices, in statements paced as nearPacingOf says.
  */
 async function noteNearMisses(db: Db, checked: CheckedRow[]) {
   const applied = checked.filter((c) => c.out.opStatus !== 'error');
   const keys = [...new Set(applied.map((c) => c.tracking))].slice(0, NEAR_UPLOAD_KEYS);
   if (!keys.length) return;
-  const near = await nearRecords(db, keys, { unrecordedOnly: true });
+  const near = await nearRecords(db, keys, { unrecordedOnly: true, pacing: nearPacingOf(db) });
   for (const c of applied) {
     const records = near.get(c.tracking);
     if (records?.length) c.out.msg = nearMissMessages.upload(c.out.msg ?? '', records);

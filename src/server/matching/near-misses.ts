@@ -38,10 +38,19 @@ export const NEAR_KEYS_PER_STATEMENT = 1000;
 /** A record near a tracking id, as the scan calls answer it (the contract's NearMiss). */
 export type NearRecord = components['schemas']['NearMiss'];
 
-/** The usable keys (long enough to have near keys, distinct), NEAR_KEYS_PER_STATEMENT at a time. */
-function* batches(keys: Iterable<string>) {
+/** The usable keys (long enough to have near keys, distinct), `size` (NEAR_KEYS_PER_STATEMENT) at a time. */
+function* batches(keys: Iterable<string>, size = NEAR_KEYS_PER_STATEMENT) {
   const usable = [...new Set(keys)].filter((key) => key.length >= NEAR_MIN_LENGTH);
-  for (let i = 0; i < usable.length; i += NEAR_KEYS_PER_STATEMENT) yield usable.slice(i, i + NEAR_KEYS_PER_STATEMENT);
+  for (let i = 0; i < usable.length; i += size) yield usable.slice(i, i + size);
+}
+
+/**
+ * How an upload reads its parcels' near records (after its slices): `keysPerStatement` keys a
+ * statement, each statement run by `turn` (on PGlite, its turn among the uploads' slices).
+ */
+export interface NearPacing {
+  keysPerStatement: number;
+  turn: <T>(statement: () => Promise<T>) => Promise<T>;
 }
 
 /** The keys' parameter of the statements below: built once, their keys put in at each call (withValue). */
@@ -92,11 +101,16 @@ const byCloseness = <T extends { oneEdit: boolean; id: number }>(a: T, b: T) => 
  * that have none of their own. `unrecordedOnly`: a key some live record has gets nothing (the upload,
  * which does not know; the scan calls ask only for tracking ids whose rows say notRecorded).
  */
-export async function nearRecords(tx: Tx, keys: Iterable<string>, opts: { unrecordedOnly?: boolean } = {}): Promise<Map<string, NearRecord[]>> {
+export async function nearRecords(
+  tx: Tx,
+  keys: Iterable<string>,
+  opts: { unrecordedOnly?: boolean; pacing?: NearPacing } = {},
+): Promise<Map<string, NearRecord[]>> {
   const found = new Map<string, (NearRecord & { id: number; oneEdit: boolean })[]>();
   const statement = opts.unrecordedOnly ? NEAR_RECORDS.unrecorded : NEAR_RECORDS.all;
-  for (const batch of batches(keys)) {
-    const rows = await rowsOf<NearRecordRow>(withKeyLookupsOnly(tx, (k) => executePrepared(k, withValue(statement, KEYS, batch))));
+  const turn = opts.pacing?.turn ?? ((read) => read());
+  for (const batch of batches(keys, opts.pacing?.keysPerStatement)) {
+    const rows = await turn(() => rowsOf<NearRecordRow>(withKeyLookupsOnly(tx, (k) => executePrepared(k, withValue(statement, KEYS, batch)))));
     for (const r of rows) {
       if (!isNearTrackingId(r.key, r.trackingId)) continue;
       const list = found.get(r.key) ?? [];

@@ -138,6 +138,32 @@ describe('the clerk: 可能是… on a parcel no member recorded', () => {
       { tracking: RECORDED, opStatus: 'succ', msg: '导入成功' },
     ]);
   });
+
+  it('a file of many parcels nobody recorded says 可能是… on every near one, first row to last (its near records are read in several statements)', async () => {
+    const w = await taskWorld(t().app, t().database);
+    const first = await recorded(w);
+    const second = await recorded(w, '1Z999AA10987654321');
+    const token = await createSession(t().database.db, w.adminUser.id, false);
+    // 600 ids nobody recorded: more than a statement's keys on PGlite (250), between the two near ones.
+    const others = Array.from({ length: 598 }, (_, i) => `YT${String(3_000_000 + i * 7919).padStart(16, '0')}`);
+    const file = xlsxOf([
+      ['快递单号', 'UPC', '商品ID', '商品名称', '快递公司', '数量'],
+      [TYPO, UPC, null, null, null, 1],
+      ...others.map((id) => [id, UPC, null, null, null, 1]),
+      ['1Z999AA10987654320', UPC, null, null, null, 1],
+    ]);
+    const body = multipart(file);
+    const res = await call<{ rows: { tracking: string; opStatus: string; msg: string }[] }>(t().app, {
+      method: 'POST',
+      url: '/api/scan/admin/excel/upload/import',
+      headers: { 'x-token': token, ...body.headers },
+      payload: body.payload,
+    });
+    const rows = res.body.data!.rows;
+    expect(rows[0]).toMatchObject({ tracking: TYPO, msg: `导入成功；可能是 ${RECORDED}（任务 ${first.near.taskDisplayId}）` });
+    expect(rows.at(-1)).toMatchObject({ tracking: '1Z999AA10987654320', msg: `导入成功；可能是 1Z999AA10987654321（任务 ${second.near.taskDisplayId}）` });
+    expect(rows.filter((r) => r.msg.includes('可能是'))).toHaveLength(2);
+  });
 });
 
 describe('the member: a parcel with a near id arrived for the record', () => {
