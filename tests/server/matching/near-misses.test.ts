@@ -44,6 +44,19 @@ const lookup = (w: TaskWorld, trackingId: string) =>
 const recordsOf = async (api: TaskWorld['a']['api'], taskId: number) =>
   (await api.get<{ purchasedItems: Item[] }>(`/api/purchased/${taskId}/taskTracking`)).body.data!.purchasedItems;
 
+/** The admin's tracking import of these ids (one unit of UPC each): the result's rows, in file order. */
+async function importIds(w: TaskWorld, ids: string[]) {
+  const token = await createSession(t().database.db, w.adminUser.id, false);
+  const body = multipart(xlsxOf([['快递单号', 'UPC', '商品ID', '商品名称', '快递公司', '数量'], ...ids.map((id) => [id, UPC, null, null, null, 1])]));
+  const res = await call<{ rows: { tracking: string; opStatus: string; msg: string }[] }>(t().app, {
+    method: 'POST',
+    url: '/api/scan/admin/excel/upload/import',
+    headers: { 'x-token': token, ...body.headers },
+    payload: body.payload,
+  });
+  return res.body.data!.rows;
+}
+
 /** Member a's task with a record of `typed`, and what the clerk is told of it. */
 async function recorded(w: TaskWorld, typed = RECORDED) {
   const task = await claim(w.a.api, w.boardTask.id, 1);
@@ -119,20 +132,7 @@ describe('the clerk: 可能是… on a parcel no member recorded', () => {
   it("the tracking upload's row of a parcel no member recorded says 可能是… with the task", async () => {
     const w = await taskWorld(t().app, t().database);
     const { near } = await recorded(w);
-    const token = await createSession(t().database.db, w.adminUser.id, false);
-    const file = xlsxOf([
-      ['快递单号', 'UPC', '商品ID', '商品名称', '快递公司', '数量'],
-      [TYPO, UPC, null, null, null, 1],
-      [RECORDED, UPC, null, null, null, 1],
-    ]);
-    const body = multipart(file);
-    const res = await call<{ rows: { tracking: string; opStatus: string; msg: string }[] }>(t().app, {
-      method: 'POST',
-      url: '/api/scan/admin/excel/upload/import',
-      headers: { 'x-token': token, ...body.headers },
-      payload: body.payload,
-    });
-    expect(res.body.data!.rows).toMatchObject([
+    expect(await importIds(w, [TYPO, RECORDED])).toMatchObject([
       { tracking: TYPO, opStatus: 'succ', msg: `导入成功；可能是 ${RECORDED}（任务 ${near.taskDisplayId}）` },
       // The recorded id itself: the member's parcel, nothing to suggest.
       { tracking: RECORDED, opStatus: 'succ', msg: '导入成功' },
@@ -143,23 +143,9 @@ describe('the clerk: 可能是… on a parcel no member recorded', () => {
     const w = await taskWorld(t().app, t().database);
     const first = await recorded(w);
     const second = await recorded(w, '1Z999AA10987654321');
-    const token = await createSession(t().database.db, w.adminUser.id, false);
     // 600 ids nobody recorded: more than a statement's keys on PGlite (250), between the two near ones.
     const others = Array.from({ length: 598 }, (_, i) => `YT${String(3_000_000 + i * 7919).padStart(16, '0')}`);
-    const file = xlsxOf([
-      ['快递单号', 'UPC', '商品ID', '商品名称', '快递公司', '数量'],
-      [TYPO, UPC, null, null, null, 1],
-      ...others.map((id) => [id, UPC, null, null, null, 1]),
-      ['1Z999AA10987654320', UPC, null, null, null, 1],
-    ]);
-    const body = multipart(file);
-    const res = await call<{ rows: { tracking: string; opStatus: string; msg: string }[] }>(t().app, {
-      method: 'POST',
-      url: '/api/scan/admin/excel/upload/import',
-      headers: { 'x-token': token, ...body.headers },
-      payload: body.payload,
-    });
-    const rows = res.body.data!.rows;
+    const rows = await importIds(w, [TYPO, ...others, '1Z999AA10987654320']);
     expect(rows[0]).toMatchObject({ tracking: TYPO, msg: `导入成功；可能是 ${RECORDED}（任务 ${first.near.taskDisplayId}）` });
     expect(rows.at(-1)).toMatchObject({ tracking: '1Z999AA10987654320', msg: `导入成功；可能是 1Z999AA10987654321（任务 ${second.near.taskDisplayId}）` });
     expect(rows.filter((r) => r.msg.includes('可能是'))).toHaveLength(2);
