@@ -100,15 +100,19 @@ export function uploadResult(rows: UploadResultRow[]): UploadResult {
 }
 
 const pgliteSlices = new SliceTurns();
+/** A PostgreSQL handle carries its pipelined transactions (db/client.ts); PGlite's does not. */
+const onPostgres = (db: Db) => pipelinedRunner in db;
 
+/** Keys of one near-records statement of an upload on PGlite (nearPacingOf). */
+const NEAR_KEYS_PER_PGLITE_TURN = 250;
 /**
  * How an upload reads the near records of its parcels after its slices (noteNearMisses): on
- * PostgreSQL as any read (1,000 keys a statement, beside the other requests); on PGlite each
- * statement takes its turn among the slices, of 250 keys: 1,000 took 48-58 ms of the only
- * connection on a quiet host, past a slice's 40 ms, and nothing else ran meanwhile.
+ * PostgreSQL as any read (NEAR_KEYS_PER_STATEMENT a statement, beside the other requests); on PGlite
+ * each statement takes its turn among the slices, of NEAR_KEYS_PER_PGLITE_TURN keys: 1,000 took
+ * 48-58 ms of the only connection on a quiet host, past a slice's 40 ms, and nothing else ran meanwhile.
  */
 export const nearPacingOf = (db: Db): NearPacing | undefined =>
-  pipelinedRunner in db ? undefined : { keysPerStatement: 250, turn: (statement) => pgliteSlices.run(statement) };
+  onPostgres(db) ? undefined : { keysPerStatement: NEAR_KEYS_PER_PGLITE_TURN, turn: (statement) => pgliteSlices.run(statement) };
 
 /**
  * UPLOAD_SLICE_LOG=1: each slice is written to stderr as `SLICE <rows> <ms> cpu <ms> runq <ms>`, the
@@ -156,8 +160,7 @@ export async function applyInSlices<G>(
     overlap?: boolean;
   },
 ): Promise<void> {
-  // A PostgreSQL handle carries its pipelined transactions (db/client.ts); PGlite's does not.
-  const pg = pipelinedRunner in db;
+  const pg = onPostgres(db);
   const { targetMs, firstRows, maxRows } = { ...SLICING[pg ? 'pg' : 'pglite'], ...opts.slicing };
   const width = () => (pg && opts.overlap && applying === 1 ? 2 : 1);
   const deadline = Date.now() + opts.budgetMs;

@@ -52,6 +52,8 @@ export interface NearPacing {
   keysPerStatement: number;
   turn: <T>(statement: () => Promise<T>) => Promise<T>;
 }
+/** Unpaced: each statement at once (the scan calls, and uploads on PostgreSQL). */
+const AT_ONCE: NearPacing['turn'] = (statement) => statement();
 
 /** The keys' parameter of the statements below: built once, their keys put in at each call (withValue). */
 const KEYS = sql.placeholder('keys');
@@ -108,7 +110,7 @@ export async function nearRecords(
 ): Promise<Map<string, NearRecord[]>> {
   const found = new Map<string, (NearRecord & { id: number; oneEdit: boolean })[]>();
   const statement = opts.unrecordedOnly ? NEAR_RECORDS.unrecorded : NEAR_RECORDS.all;
-  const turn = opts.pacing?.turn ?? ((read) => read());
+  const turn = opts.pacing?.turn ?? AT_ONCE;
   for (const batch of batches(keys, opts.pacing?.keysPerStatement)) {
     const rows = await turn(() => rowsOf<NearRecordRow>(withKeyLookupsOnly(tx, (k) => executePrepared(k, withValue(statement, KEYS, batch)))));
     for (const r of rows) {
