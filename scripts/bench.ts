@@ -6,8 +6,8 @@
 // reply.elapsedTime, from request received to response sent) beside the target where there is one.
 // Numbers go in docs/performance.md; tests never assert timings. Environment: BENCH_DATABASE_URL,
 // BENCH_REQUESTS, BENCH_CONCURRENCY, BENCH_WARMUP, BENCH_SCALE, BENCH_ONLY, BENCH_CPU_PROFILE,
-// BENCH_PROBE_MS, BENCH_ROUNDS, BENCH_LOG_LEVEL; each is described where it is read.
-import { spawn, type ChildProcess } from 'node:child_process';
+// BENCH_PROBE_MS, BENCH_ROUNDS, BENCH_LOG_LEVEL, BENCH_SERVER_ARGS; each is described where it is read.
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import net from 'node:net';
@@ -1147,17 +1147,18 @@ async function postWorkbook(url: string, headers: Record<string, string>, file: 
 }
 
 /**
- * package.json's start script as a command: its environment assignments and node's arguments (the
- * heap flags and scripts/start.mjs, which runs the built server, building it first when stale).
+ * BENCH_SERVER_ARGS: node arguments (space-separated) added to the server's and the bare routes'
+ * processes (a V8 flag to try, an --import that measures), after the launcher's own.
  */
-function startCommand(): { env: Record<string, string>; flags: string[]; script: string } {
-  const start = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-  const node = start.indexOf('node');
-  return {
-    env: Object.fromEntries(start.slice(0, node).map((w) => w.split('=') as [string, string])),
-    flags: start.slice(node + 1, -1),
-    script: start[start.length - 1]!,
-  };
+const serverArgs = process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : [];
+
+/**
+ * A process started as `npm start` starts the server (scripts/start.sh: its node flags, which depend
+ * on the database the environment names, then `args`, by default scripts/start.mjs). The launcher
+ * execs node, so the child's pid is the server's.
+ */
+function spawnAsStart(args: string[], options: SpawnOptions & { env: NodeJS.ProcessEnv }) {
+  return spawn('sh', ['scripts/start.sh', ...args], { ...options, env: { ...options.env, NODE: process.execPath } });
 }
 
 /**
@@ -1175,11 +1176,9 @@ async function startServerProcess(
   // BENCH_CPU_PROFILE: the server process writes its profiles when it exits (one per thread, named
   // CPU.<date>.<pid>.<thread>...: the main thread's is the largest).
   const profile = PROFILE_DIR && opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
-  // MALLOC_ARENA_MAX and the V8 heap flags as package.json's start script sets them.
-  const start = startCommand();
+  // The node flags as `npm start` sets them (scripts/start.sh).
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    ...start.env,
     ...opts.env,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -1194,7 +1193,7 @@ async function startServerProcess(
   // else a pipe this process reads.
   const logFd = opts.logFile ? fs.openSync(opts.logFile, 'a') : undefined;
   const child = owned(
-    spawn(process.execPath, [...start.flags, ...profile, ...(process.env.BENCH_SERVER_ARGS ? process.env.BENCH_SERVER_ARGS.split(' ') : []), start.script], {
+    spawnAsStart([...profile, ...serverArgs, 'scripts/start.mjs'], {
       env,
       stdio: ['ignore', logFd ?? 'pipe', 'inherit'],
     }),
@@ -1347,16 +1346,16 @@ async function benchTrackingImport(
  */
 async function startBareProcess(databaseUrl: string, opUid: number): Promise<{ base: string; pid: number; stop(): void }> {
   const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`] : [];
-  const start = startCommand();
+  // With the app's node flags: DATABASE_URL names the database they depend on.
   const child = owned(
-    spawn(process.execPath, [...start.flags, ...profile, '--import', 'tsx', 'scripts/bench-bare.ts'], {
-      env: { ...process.env, ...start.env, BARE_DATABASE_URL: databaseUrl, BARE_OP_UID: String(opUid) },
+    spawnAsStart([...profile, ...serverArgs, '--import', 'tsx', 'scripts/bench-bare.ts'], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, BARE_DATABASE_URL: databaseUrl, BARE_OP_UID: String(opUid) },
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
   );
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout.on('data', (d: Buffer) => {
+    child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /bare routes: (http:\/\/\S+)/.exec(out);
       if (m) resolve(m[1]!);
@@ -1653,11 +1652,10 @@ async function timedStart(dataDir: string): Promise<number> {
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const port = (probe.address() as net.AddressInfo).port;
   await new Promise((resolve) => probe.close(resolve));
-  const start = startCommand();
   const t0 = performance.now();
   const child = owned(
-    spawn(process.execPath, [...start.flags, start.script], {
-      env: { ...process.env, ...start.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    spawnAsStart([], {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SKIP_WEB_BUILD: '1', LOG_LEVEL: 'warn', DATABASE_URL: '' },
       stdio: 'ignore',
     }),
   );
