@@ -9,12 +9,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import helmet from 'helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import openapiGlue from 'fastify-openapi-glue';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import fastJsonStringify, { type Schema } from 'fast-json-stringify';
 import type { Config } from './config.ts';
 import { listOperations, loadSpec, type Operation } from './contract.ts';
+import { registerContractRoutes } from './contract-routes.ts';
 import { isLoginPage, LOGIN_PAGE_FILE } from './login-page.ts';
 import { loadWebPage, pickEncoding, type PageVariant, type WebPage } from './web-page.ts';
 import { databaseUrlOf, type Db } from './db/client.ts';
@@ -269,22 +269,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const operations = new Map(listOperations().map((op) => [op.operationId, op]));
   const handlers = deps.handlers ?? allHandlers;
 
-  await app.register(openapiGlue, {
-    // The parsed object, not the path: glue would parse the YAML again (it clones what it is given).
-    specification: loadSpec(),
-    operationResolver: (operationId: string) => {
-      const op = operations.get(operationId);
-      if (!op) throw new Error(`operation ${operationId} missing from the contract`);
-      const handler = handlers[operationId as OpId] as Handler<OpId> | undefined;
-      // glue merges these route options into the route it builds (its types want a full route).
-      // The probes outside the envelope (tag ops) take no session: a token would cost a database
-      // read, and a probe must answer when the database does not.
-      if (!op.enveloped) return { handler: handle(handler, ctx) } as unknown as RouteOptions;
-      // A body the contract requires, not sent: A00001 (after the session's 401/403 and the path and
-      // query's own refusals), never a handler's TypeError.
-      const body = op.bodyRequired ? { preHandler: requireBody } : {};
-      return { onRequest: authorize(op, ctx), ...body, handler: handle(handler, ctx) } as unknown as RouteOptions;
-    },
+  // The contract's routes (contract-routes.ts), each with what its operation needs.
+  await registerContractRoutes(app, (operationId) => {
+    const op = operations.get(operationId);
+    if (!op) throw new Error(`operation ${operationId} missing from the contract`);
+    const handler = handlers[operationId as OpId] as Handler<OpId> | undefined;
+    // The probes outside the envelope (tag ops) take no session: a token would cost a database
+    // read, and a probe must answer when the database does not.
+    if (!op.enveloped) return { handler: handle(handler, ctx) } as Partial<RouteOptions>;
+    // A body the contract requires, not sent: A00001 (after the session's 401/403 and the path and
+    // query's own refusals), never a handler's TypeError.
+    const body = op.bodyRequired ? { preHandler: requireBody } : {};
+    return { onRequest: authorize(op, ctx), ...body, handler: handle(handler, ctx) } as Partial<RouteOptions>;
   });
 
   await serveWebApp(app, deps.config.webDir, webPage);
@@ -311,9 +307,8 @@ async function addBodyParsers(app: FastifyInstance): Promise<void> {
     if (!isUtf8(bytes)) return done(badRequest('参数错误：请求体不是有效的UTF-8'), undefined);
     done(null, parseUrlEncoded(bytes.toString('utf8')));
   });
-  // Files and streams the API answers with are never accepted as request bodies (glue asks for a
-  // parser for every media type the contract names, responses included, and warns at every start
-  // of one it lacks: the live stream's text/event-stream).
+  // Files and streams the API answers with (media types the contract names for its answers only)
+  // are never accepted as request bodies.
   app.addContentTypeParser(['application/pdf', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/event-stream'], (req, _body, done) =>
     done(badRequest(`参数错误：不支持的Content-Type ${req.headers['content-type'] ?? ''}`), undefined),
   );

@@ -74,7 +74,7 @@ function parseSpec(file: string): Record<string, unknown> {
 
 const parsed = new Map<string, Record<string, unknown>>();
 /**
- * openapi.yaml as an object, read once per process (the app, glue and the tests each read it).
+ * openapi.yaml as an object, read once per process (the app, its routes and the tests each read it).
  * Shared: readers must not change it.
  */
 export function loadSpec(file = specPath): Record<string, unknown> {
