@@ -5,7 +5,7 @@
 // of each server start and of each of the test run's ~144 apps. The contract is validated by its test
 // (tests/contract/openapi.test.ts); the routes are built once a process and shared by its apps.
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { loadSpec } from './contract.ts';
+import { loadSpec, METHODS } from './contract.ts';
 
 type Node = Record<string, unknown>;
 type Parameter = { name: string; in: string; schema?: Node; description?: string; required?: boolean; style?: string; explode?: boolean; content?: Node };
@@ -16,11 +16,9 @@ export interface ContractRoute {
   url: string;
   operationId: string;
   schema: Node;
-  /** The operation's x-fastify-config, as the route's config. */
-  config?: unknown;
 }
 
-const METHODS = new Set(['delete', 'get', 'head', 'patch', 'post', 'put', 'options']);
+const isMethod = (key: string): boolean => (METHODS as readonly string[]).includes(key);
 
 /**
  * A copy of `node` with every local reference (`$ref: '#/…'`) replaced by a copy of what it names.
@@ -72,7 +70,8 @@ function querySchema(list: Parameter[]): Node | undefined {
   if (list.length === 1) {
     const [only] = list as [Parameter];
     if (typeof only.content === 'object') return contentOf(only as { content: Record<string, { schema?: unknown }> }, true);
-    const explode = Boolean(only.explode ?? only.style === 'form');
+    // A query parameter's style is form unless given, and form explodes unless told not to.
+    const explode = only.explode ?? (only.style ?? 'form') === 'form';
     if (explode && only.schema?.type === 'object') return only.schema;
   }
   return parametersSchema(list);
@@ -80,12 +79,11 @@ function querySchema(list: Parameter[]): Node | undefined {
 
 /** Adds the schemas of `parameters` by where they are sent (path, query, header) to `schema`. */
 function addParameters(schema: Node, parameters: Parameter[]) {
-  const styles: Record<string, string> = { path: 'simple', query: 'form', header: 'simple' };
   const grouped: Record<string, Parameter[]> = { path: [], query: [], header: [] };
   for (const p of parameters) {
     if (p.in === 'cookie') throw new Error(`openapi.yaml: cookie parameters are not supported by Fastify (${p.name})`);
     if (!grouped[p.in]) continue;
-    grouped[p.in]!.push({ ...p, style: p.style || styles[p.in] });
+    grouped[p.in]!.push(p);
   }
   if (grouped.path!.length) schema.params = parametersSchema(grouped.path!);
   if (grouped.query!.length) schema.querystring = querySchema(grouped.query!);
@@ -127,14 +125,13 @@ export function contractRoutes(spec: Node = loadSpec()): ContractRoute[] {
     const pathSchema: Node = {};
     if (Array.isArray(parameters)) addParameters(pathSchema, parameters as Parameter[]);
     for (const [method, op] of Object.entries(operations as Record<string, Node>)) {
-      if (!METHODS.has(method) || op['x-no-fastify-config']) continue;
+      if (!isMethod(method)) continue;
       if (typeof op.operationId !== 'string') throw new Error(`openapi.yaml: ${method.toUpperCase()} ${path} has no operationId`);
       routes.push({
         method: method.toUpperCase(),
         url: path.replace(/{(\w+)}/g, ':$1'),
         operationId: op.operationId,
         schema: schemaOf(pathSchema, op),
-        ...(op['x-fastify-config'] ? { config: op['x-fastify-config'] } : {}),
       });
     }
   }
@@ -154,7 +151,6 @@ export async function registerContractRoutes(app: FastifyInstance, resolve: (ope
         method: route.method,
         url: route.url,
         schema: route.schema,
-        ...(route.config !== undefined ? { config: route.config } : {}),
         ...resolve(route.operationId),
       } as RouteOptions);
     }

@@ -32,7 +32,8 @@ export const OPS_TAG = 'ops';
 
 const specPath = runFile('../../openapi.yaml', '../openapi.yaml');
 
-const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
+/** The HTTP methods the contract's operations use (listOperations, contract-routes.ts). */
+export const METHODS = ['get', 'post', 'put', 'delete', 'patch'] as const;
 
 /**
  * Where the parsed contract is kept as JSON, by the hash of its text: written by the build into
