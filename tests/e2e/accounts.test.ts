@@ -16,6 +16,7 @@ describe('accounts in the browser', () => {
     await page.goto(`${server.url}/admin/invite`);
     await page.waitForURL(/\/login\?callback=/);
     expect(new URL(page.url()).searchParams.get('callback')).toBe('/admin/invite');
+    await page.getByLabel('用户名（邮箱）').waitFor();
     await shot(page, '01-login');
 
     await logIn(page, ADMIN.mail, ADMIN.password);
@@ -106,6 +107,7 @@ describe('accounts in the browser', () => {
     // The token is gone from storage: a protected page sends us back to login.
     await page.goto(`${server.url}/me`);
     await page.waitForURL(/\/login\?callback=%2Fme|\/login\?callback=\/me/);
+    await page.getByLabel('用户名（邮箱）').waitFor();
     await shot(page, '08-logged-out');
 
     // An old reset link no longer works.

@@ -276,7 +276,9 @@ export async function openLoggedIn(page: Page, server: RunningServer, path: stri
  * down would draw its sticky header across the middle of the image.
  */
 export async function shot(page: Page, name: string): Promise<void> {
-  await page.evaluate(() => window.scrollTo(0, 0));
+  // Two animation frames: the scroll is drawn, and a page that has just committed a navigation has
+  // drawn its first frame (Chromium refuses a capture before it: "Unable to capture screenshot").
+  await page.evaluate(() => new Promise<void>((done) => (window.scrollTo(0, 0), requestAnimationFrame(() => requestAnimationFrame(() => done())))));
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
