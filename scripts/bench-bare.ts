@@ -9,12 +9,21 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { DELETED_TASK_STATUS, taskDisplayId } from '../machines/task.machine.ts';
 import { isNearTrackingId, isOneEditApart, NEAR_MIN_LENGTH } from '../machines/tracking-id.ts';
+import { createHash } from 'node:crypto';
 import { KEY_LOOKUP_OPTIONS, KEY_LOOKUP_SETTINGS } from '../src/server/db/client.ts';
+import { namedQuery, type NamedQuery } from '../src/server/db/pglite-named.ts';
 import { cutSlice, nextSliceSize, SliceTurns, SLICING } from '../src/server/files/slices.ts';
 import { NEAR_CANDIDATES, NEAR_PER_KEY, type NearRecordRow } from '../src/server/matching/near-misses.ts';
 
 type Row = Record<string, unknown>;
 type Query = <T = Row>(text: string, params?: unknown[]) => Promise<T[]>;
+
+/**
+ * A transaction's statement by name, a digest of its text: the app runs its hot statements named
+ * in a transaction on both databases (client.ts executePrepared; on PGlite pglite-named.ts, decision
+ * 192), so the bare routes' transactions do too. Their texts are the same at every call (array parameters).
+ */
+const nameOf = (text: string) => `b${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
 
 /** The database as the bare routes use it: plain queries and a transaction. */
 export interface BareDb {
@@ -49,7 +58,7 @@ export async function bareDb(target: { url: string } | { pglite: unknown }): Pro
         const client = await pool.connect();
         try {
           await client.query('begin');
-          const out = await work(async (text, params) => (await client.query(text, params)).rows);
+          const out = await work(async (text, params) => (await client.query({ name: nameOf(text), text, values: params })).rows);
           await client.query('commit');
           return out;
         } catch (err) {
@@ -66,14 +75,20 @@ export async function bareDb(target: { url: string } | { pglite: unknown }): Pro
   type Q = { query(text: string, params?: unknown[]): Promise<{ rows: Row[] }> };
   const client = target.pglite as Q & { transaction<T>(f: (tx: Q) => Promise<T>): Promise<T> };
   const on = (c: Q): Query => (async (text: string, params?: unknown[]) => (await c.query(text, params)).rows) as Query;
+  // In a transaction of the app's PGlite client, its statements named as the app's (pglite-named.ts).
+  const namedOn = (tx: Q): Query => {
+    const named = (tx as { [namedQuery]?: NamedQuery })[namedQuery];
+    if (!named) throw new Error('the PGlite client has no named statements: pass the app’s client (db/client.ts)');
+    return (async (text: string, params?: unknown[]) => (await named(nameOf(text), text, params ?? [])).rows) as Query;
+  };
   return {
     query: on(client),
     prepared: <T = Row>(_name: string, text: string, params: unknown[]) => on(client)<T>(text, params),
-    transaction: (work) => client.transaction((tx) => work(on(tx))),
+    transaction: (work) => client.transaction((tx) => work(namedOn(tx))),
     keyLookup: <T = Row>(_name: string, text: string, params: unknown[]) =>
       client.transaction(async (tx) => {
         await tx.query(`select ${KEY_LOOKUP_SETTINGS.map((s) => `set_config('${s}', 'off', true)`).join(', ')}`);
-        return on(tx)<T>(text, params);
+        return namedOn(tx)<T>(text, params);
       }),
     close: async () => undefined,
     sliced: true,

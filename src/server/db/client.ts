@@ -8,6 +8,7 @@ import { SQL } from 'drizzle-orm';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { lockDataDir, type LockOptions } from './data-dir-lock.ts';
 import { pgliteExtensions } from './pglite-extensions.ts';
+import { namedQuery, namedQueryOf, type NamedQuery } from './pglite-named.ts';
 import { databaseUnavailable } from './unavailable.ts';
 
 /**
@@ -39,7 +40,7 @@ export async function rowsOf<T>(result: Promise<unknown>): Promise<T[]> {
  * the hot statements whose text is the same on every call (array parameters, not a parameter per
  * value): matching's read and its writes, the tracking locks. On PostgreSQL a statement of a
  * matching run took as long to plan as to run. The name is a digest of the text, so two texts never
- * share one. PGlite runs in this process and answers the same either way.
+ * share one. On PGlite, inside a transaction, the same (pglite-named.ts); outside one, unnamed.
  */
 export function executePrepared(tx: Tx, query: SQL | BuiltQuery): Promise<unknown> {
   // drizzle has no public call for a named raw statement: its session's prepareQuery (what
@@ -58,7 +59,12 @@ export function executePrepared(tx: Tx, query: SQL | BuiltQuery): Promise<unknow
     name = `s${createHash('sha1').update(built.sql).digest('hex').slice(0, 20)}`;
     if (statementNames.size < 1000) statementNames.set(built.sql, name);
   }
-  return session.prepareQuery(built, undefined, name, false).execute();
+  const prepared = session.prepareQuery(built, undefined, name, false);
+  // A PGlite transaction: drizzle's PGlite statement is sent unnamed; its client is swapped for one
+  // that names it (pglite-named.ts), so drizzle still fills its parameters and logs it.
+  const named = (session as { client?: { [namedQuery]?: NamedQuery } }).client?.[namedQuery];
+  if (named) Object.assign(prepared, { client: { query: (text: string, params: unknown[]) => named(name!, text, params) } });
+  return prepared.execute();
 }
 const statementNames = new Map<string, string>();
 
@@ -568,15 +574,19 @@ const withSharedParsers =
   (q, params, options) =>
     query(q, params, options?.parsers && onlyTextTypes(options.parsers) ? { ...options, parsers: undefined } : options);
 
-/** A PGlite client whose statements, in and out of transactions, use the parsers it was built with (textParsers). */
-function sharingParsers<C extends { query: unknown; transaction: unknown }>(client: C): C {
+/**
+ * A PGlite client whose statements, in and out of transactions, use the parsers it was built with
+ * (textParsers), and whose transactions run executePrepared's statements named (pglite-named.ts).
+ */
+function sharingParsers(client: PgliteClient, lib: typeof import('@electric-sql/pglite')): PgliteClient {
   const query = withSharedParsers((client.query as PgliteQuery).bind(client));
   type Transaction = (callback: (tx: { query: unknown }) => Promise<unknown>) => Promise<unknown>;
-  const transaction = (client.transaction as Transaction).bind(client);
+  const transaction = (client.transaction as unknown as Transaction).bind(client);
+  const named = namedQueryOf(client, lib);
   Object.assign(client, {
     query,
     transaction: (callback: (tx: { query: unknown }) => Promise<unknown>) =>
-      transaction((tx) => callback(Object.assign(tx, { query: withSharedParsers((tx.query as PgliteQuery).bind(tx)) }))),
+      transaction((tx) => callback(Object.assign(tx, { query: withSharedParsers((tx.query as PgliteQuery).bind(tx)), [namedQuery]: named }))),
   });
   return client;
 }
@@ -616,14 +626,15 @@ async function openPgliteClient(inWorker: boolean, dir?: string, startParams?: s
     const { openPgliteThread } = await import('./pglite-thread.ts');
     return (await openPgliteThread({ dataDir: dir, startParams, textTypes: DRIZZLE_TEXT_TYPES })) as unknown as PgliteClient;
   }
-  const { PGlite } = await import('@electric-sql/pglite');
+  const lib = await import('@electric-sql/pglite');
+  const { PGlite } = lib;
   const options = {
     parsers: textParsers,
     extensions: await pgliteExtensions(),
     ...(startParams ? { startParams } : {}),
     ...(loadDataDir ? { loadDataDir } : {}),
   };
-  const client = sharingParsers(dir ? new PGlite(dir, options) : new PGlite(options));
+  const client = sharingParsers(dir ? new PGlite(dir, options) : new PGlite(options), lib);
   await client.waitReady;
   return client;
 }

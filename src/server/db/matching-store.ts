@@ -284,7 +284,7 @@ const concernedTaskIds = (trackingIds: string[], taskIds: number[]): SQL => sql`
 export async function lockForMatching(tx: Tx, trackingIds: Iterable<string>, taskIds: number[] = []): Promise<void> {
   const ts = [...new Set(trackingIds)];
   await lockTrackings(tx, ts);
-  await tx.execute(lockTasksSql(ts, taskIds));
+  await executePrepared(tx, lockTasksSql(ts, taskIds));
 }
 
 /** Locks (FOR UPDATE, id order) the tasks concerned by these tracking ids, and `taskIds`. */

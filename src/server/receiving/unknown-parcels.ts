@@ -14,7 +14,7 @@ import { DELETED_TASK_STATUS, MEMBER_RECORDABLE_STATUSES, taskDisplayId } from '
 import { carrierOf } from '../../../machines/carrier.ts';
 import { maskTrackingId } from '../../../machines/tracking-id.ts';
 import type { components } from '../../api/schema';
-import { rowsOf, type Tx } from '../db/client.ts';
+import { executePrepared, rowsOf, type Tx } from '../db/client.ts';
 import { pageOf, totalPagesOf } from '../paging.ts';
 
 type UnknownParcelPage = components['schemas']['UnknownParcelPage'];
@@ -35,10 +35,13 @@ export async function unknownParcelKeys(tx: Tx, keys: readonly string[]): Promis
   const distinct = [...new Set(keys)];
   if (!distinct.length) return new Set();
   const rows = await rowsOf<{ key: string }>(
-    tx.execute(sql`
+    executePrepared(
+      tx,
+      sql`
       select q.key from unnest(${sql.param(distinct)}::text[]) as q(key)
       where exists (select 1 from scan_trackings us where us.tracking_id = q.key and us.status = ${UNMATCHED})
-        and ${noLiveRecord(sql`q.key`)}`),
+        and ${noLiveRecord(sql`q.key`)}`,
+    ),
   );
   return new Set(rows.map((r) => r.key));
 }

@@ -12,7 +12,7 @@ import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { writeAudit, type AuditEntry } from '../audit.ts';
 import { purchasedAuditEntry, purchasedEntity, taskAudit, type PurchasedRow } from '../entities/purchased-record.ts';
 import { applyToLocked, planEvent } from '../entities/store.ts';
-import { rowsOf, type Tx } from '../db/client.ts';
+import { executePrepared, rowsOf, type Tx } from '../db/client.ts';
 import { purchasedRecords, tasks } from '../db/schema/tasks.ts';
 import { Code } from '../errors.ts';
 import type { SessionUser } from '../auth/session-user.ts';
@@ -91,11 +91,14 @@ async function taskForEdit(tx: Tx, actor: SessionUser, taskId: number): Promise<
 export async function refreshTaskTrackingIds(tx: Tx, taskIds: number[]) {
   if (!taskIds.length) return;
   const changed = await rowsOf<{ id: number; user_id: number }>(
-    tx.execute(sql`
+    executePrepared(
+      tx,
+      sql`
     update tasks t set tracking_id = (
       select p.tracking_id from purchased_records p where p.task_id = t.id order by p.updated_at desc, p.id desc limit 1)
     where t.id = any(${sql.param(taskIds)}::int[])
-    returning t.id, t.user_id`),
+    returning t.id, t.user_id`,
+    ),
   );
   // live: the member's tasks whose records changed (every record change passes here)
   await publishLive(
