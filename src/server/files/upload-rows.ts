@@ -161,7 +161,7 @@ export async function applyInSlices<G>(
   },
 ): Promise<void> {
   const pg = onPostgres(db);
-  const { targetMs, firstRows, maxRows } = { ...SLICING[pg ? 'pg' : 'pglite'], ...opts.slicing };
+  const { targetMs, sharedTargetMs = targetMs, firstRows, maxRows } = { ...SLICING[pg ? 'pg' : 'pglite'], ...opts.slicing };
   const width = () => (pg && opts.overlap && applying === 1 ? 2 : 1);
   const deadline = Date.now() + opts.budgetMs;
   let size = firstRows;
@@ -196,7 +196,7 @@ export async function applyInSlices<G>(
       const [cpu, wait] = threadSchedstat().map((v, k) => (v - s0[k]!) / 1e6);
       process.stderr.write(`SLICE ${rows} ${ms.toFixed(0)} cpu ${cpu!.toFixed(0)} runq ${wait!.toFixed(0)}\n`);
     }
-    size = nextSliceSize(size, rows, ms, { targetMs, maxRows });
+    size = nextSliceSize(size, rows, ms, { targetMs: applying > 1 ? sharedTargetMs : targetMs, maxRows });
   };
 
   applying++;
