@@ -13,7 +13,7 @@ import { pipelinedRunner, pipelinedTransaction, postgresError, type Db, type Tx 
 import { Code, conflict } from '../errors.ts';
 import { cellPlace, rowPlace, type Cell, type SheetPlace } from './parse-sheet.ts';
 import { needsAttention, WARNING_JOIN } from '../../../machines/upload-result.ts';
-import { cutSlice, jsonArrayPaced, nextSliceSize, SliceTurns, SLICING, type Slicing } from './slices.ts';
+import { budgetedTargetMs, cutSlice, jsonArrayPaced, nextSliceSize, SliceTurns, SLICING, type Slicing } from './slices.ts';
 import { keepUploadResult } from './upload-results.ts';
 import type { NearPacing } from '../matching/near-misses.ts';
 
@@ -163,8 +163,12 @@ export async function applyInSlices<G>(
   const pg = onPostgres(db);
   const { targetMs, sharedTargetMs = targetMs, firstRows, maxRows } = { ...SLICING[pg ? 'pg' : 'pglite'], ...opts.slicing };
   const width = () => (pg && opts.overlap && applying === 1 ? 2 : 1);
-  const deadline = Date.now() + opts.budgetMs;
+  const begun = Date.now();
+  const deadline = begun + opts.budgetMs;
   let size = firstRows;
+  // Rows applied so far and left, for the pace budgetedTargetMs reads.
+  let rowsDone = 0;
+  let rowsLeft = groups.reduce((n, group) => n + opts.rowsOf(group), 0);
   const inFlight = new Set<Promise<void>>();
   const failures: unknown[] = [];
 
@@ -196,7 +200,14 @@ export async function applyInSlices<G>(
       const [cpu, wait] = threadSchedstat().map((v, k) => (v - s0[k]!) / 1e6);
       process.stderr.write(`SLICE ${rows} ${ms.toFixed(0)} cpu ${cpu!.toFixed(0)} runq ${wait!.toFixed(0)}\n`);
     }
-    size = nextSliceSize(size, rows, ms, { targetMs: applying > 1 ? sharedTargetMs : targetMs, maxRows });
+    [rowsDone, rowsLeft] = [rowsDone + rows, rowsLeft - rows];
+    const target = budgetedTargetMs(applying > 1 ? sharedTargetMs : targetMs, {
+      rowsDone,
+      rowsLeft,
+      elapsedMs: Date.now() - begun,
+      remainingMs: deadline - Date.now(),
+    });
+    size = nextSliceSize(size, rows, ms, { targetMs: target, maxRows });
   };
 
   applying++;
