@@ -575,7 +575,11 @@ async function main() {
   const as = (i: number) => ({ 'x-token': tokens[i % tokens.length]! });
   const many = (n: number, f: (i: number) => RequestSpec) => Array.from({ length: n }, (_, i) => f(i));
 
-  console.log(`database: ${database.driver}; concurrency ${CONCURRENCY}; ${os.cpus().length} cores`);
+  // BENCH_BUSY: busy loops beside the whole run, the "loaded" host of docs/performance.md (2), the
+  // same for whoever measures it; killed with the bench's other children.
+  const busy = Number(process.env.BENCH_BUSY ?? 0);
+  for (let i = 0; i < busy; i++) owned(spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
+  console.log(`database: ${database.driver}; concurrency ${CONCURRENCY}; ${os.cpus().length} cores${busy ? `; ${busy} busy loops beside` : ''}`);
   if (ONLY.has('base')) {
     await measure(
       'GET /api/user/info (session lookup)',
