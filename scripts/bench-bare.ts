@@ -9,21 +9,13 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { DELETED_TASK_STATUS, taskDisplayId } from '../machines/task.machine.ts';
 import { isNearTrackingId, isOneEditApart, NEAR_MIN_LENGTH } from '../machines/tracking-id.ts';
-import { createHash } from 'node:crypto';
-import { KEY_LOOKUP_OPTIONS, KEY_LOOKUP_SETTINGS } from '../src/server/db/client.ts';
+import { KEY_LOOKUP_OPTIONS, KEY_LOOKUP_SETTINGS, statementNameOf as nameOf } from '../src/server/db/client.ts';
 import { namedQuery, type NamedQuery } from '../src/server/db/pglite-named.ts';
 import { cutSlice, nextSliceSize, SliceTurns, SLICING } from '../src/server/files/slices.ts';
 import { NEAR_CANDIDATES, NEAR_PER_KEY, type NearRecordRow } from '../src/server/matching/near-misses.ts';
 
 type Row = Record<string, unknown>;
 type Query = <T = Row>(text: string, params?: unknown[]) => Promise<T[]>;
-
-/**
- * A transaction's statement by name, a digest of its text: the app runs its hot statements named
- * in a transaction on both databases (client.ts executePrepared; on PGlite pglite-named.ts, decision
- * 192), so the bare routes' transactions do too. Their texts are the same at every call (array parameters).
- */
-const nameOf = (text: string) => `b${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
 
 /** The database as the bare routes use it: plain queries and a transaction. */
 export interface BareDb {
@@ -75,7 +67,8 @@ export async function bareDb(target: { url: string } | { pglite: unknown }): Pro
   type Q = { query(text: string, params?: unknown[]): Promise<{ rows: Row[] }> };
   const client = target.pglite as Q & { transaction<T>(f: (tx: Q) => Promise<T>): Promise<T> };
   const on = (c: Q): Query => (async (text: string, params?: unknown[]) => (await c.query(text, params)).rows) as Query;
-  // In a transaction of the app's PGlite client, its statements named as the app's (pglite-named.ts).
+  // In a transaction of the app's PGlite client, its statements named as the app's (pglite-named.ts,
+  // decision 192); on PostgreSQL too (above): the app names its hot statements on both databases.
   const namedOn = (tx: Q): Query => {
     const named = (tx as { [namedQuery]?: NamedQuery })[namedQuery];
     if (!named) throw new Error('the PGlite client has no named statements: pass the app’s client (db/client.ts)');

@@ -54,19 +54,25 @@ export function executePrepared(tx: Tx, query: SQL | BuiltQuery): Promise<unknow
     throw new Error('drizzle-orm changed: executePrepared needs its session.prepareQuery (decision 038)');
   }
   const built = query instanceof SQL ? buildQuery(query) : query;
-  let name = statementNames.get(built.sql);
-  if (!name) {
-    name = `s${createHash('sha1').update(built.sql).digest('hex').slice(0, 20)}`;
-    if (statementNames.size < 1000) statementNames.set(built.sql, name);
-  }
+  const name = statementNameOf(built.sql);
   const prepared = session.prepareQuery(built, undefined, name, false);
   // A PGlite transaction: drizzle's PGlite statement is sent unnamed; its client is swapped for one
   // that names it (pglite-named.ts), so drizzle still fills its parameters and logs it.
   const named = (session as { client?: { [namedQuery]?: NamedQuery } }).client?.[namedQuery];
-  if (named) Object.assign(prepared, { client: { query: (text: string, params: unknown[]) => named(name!, text, params) } });
+  if (named) Object.assign(prepared, { client: { query: (text: string, params: unknown[]) => named(name, text, params) } });
   return prepared.execute();
 }
 const statementNames = new Map<string, string>();
+
+/** A statement's name: a digest of its text, so two texts never share one (executePrepared, the bench's bare routes). */
+export function statementNameOf(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `s${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    if (statementNames.size < 1000) statementNames.set(text, name);
+  }
+  return name;
+}
 
 /** A statement's text and parameters as drizzle writes them: built once, run many times (executePrepared). */
 export type BuiltQuery = { sql: string; params: unknown[] };
