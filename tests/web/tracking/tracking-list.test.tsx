@@ -108,13 +108,11 @@ describe('/admin/tracking-list: the table', () => {
       aRecord({ id: 24, trackingId: '1Z100', createdAt: NOW }),
     ]);
     await waitFor(() => expect(bodyRows()).toHaveLength(4));
-    const trackingCells = bodyRows().map((row) => within(row).getAllByRole('cell')[1]!);
-    expect(trackingCells.map((cell) => cell.textContent)).toEqual([
-      '1Z999AA10123456784UPS',
-      'RR123456785CN中国邮政/EMS',
-      '1Z999AA10123456785UPS校验位不符，请核对单号',
-      '1Z100',
-    ]);
+    // The carriers' module loads after the rows are painted (decision 179, 193): its labels follow.
+    const trackingCells = () => bodyRows().map((row) => within(row).getAllByRole('cell')[1]!.textContent);
+    await waitFor(() =>
+      expect(trackingCells()).toEqual(['1Z999AA10123456784UPS', 'RR123456785CN中国邮政/EMS', '1Z999AA10123456785UPS校验位不符，请核对单号', '1Z100']),
+    );
   });
 
   it('shows a card a record on a phone: the tracking id heads it, the status beside it, its fields labelled, 编辑 at its foot', async () => {
@@ -177,6 +175,33 @@ describe('/admin/tracking-list: the table', () => {
     await user.selectOptions(size, '50');
     await waitFor(() => expect(bodyRows()).toHaveLength(45));
     expect(urlParams(router)).toEqual({ size: '50' });
+  });
+});
+
+describe('/admin/tracking-list: loading', () => {
+  it('keeps the rows under the loading overlay while another page loads, and shows none when the list first arrives (decision 193)', async () => {
+    const many = Array.from({ length: 45 }, (_, i) => aRecord({ id: i + 1, trackingId: `1Z${i + 1}`, createdAt: NOW + 100 - i }));
+    const fake = createTrackingFake({ records: many });
+    // Once `held` is set, the list's answers wait for it.
+    const LIST = 'GET /api/scan/admin/tracking/list';
+    const answer = fake.handlers[LIST]!;
+    let held: Promise<void> | null = null;
+    fake.handlers[LIST] = async (request) => (await held, answer(request));
+    renderApp('/admin/tracking-list', { loggedInAs: userOf('admin'), handlers: fake.handlers });
+    const user = userEvent.setup();
+    await waitFor(() => expect(bodyRows()).toHaveLength(20));
+    expect(table().getAttribute('aria-busy')).toBeNull();
+
+    // The next page's answer waits until released: the rows shown stay, under the overlay.
+    let release = () => {};
+    held = new Promise<void>((resolve) => (release = resolve));
+    await user.click(screen.getByRole('button', { name: '第 3 页' }));
+    await waitFor(() => expect(table().getAttribute('aria-busy')).toBe('true'));
+    expect(bodyRows()).toHaveLength(20);
+
+    release();
+    await waitFor(() => expect(bodyRows()).toHaveLength(5));
+    expect(table().getAttribute('aria-busy')).toBeNull();
   });
 });
 

@@ -5,7 +5,6 @@
 // task (mainId: a claim and its split siblings); task record id; item name; sort). Each row
 // expands to the change itself, before -> after (components/audit/, shared with the admin log).
 // Filters, sort, page and size live in the URL; the route's loader fetches the page they describe.
-import { useRouterState } from '@tanstack/react-router';
 import { useMemo, type JSX } from 'react';
 import * as v from 'valibot';
 import { auditColumn, auditColumns } from '../../components/audit/audit-columns';
@@ -17,6 +16,7 @@ import { zh } from '../../i18n/zh';
 import { idText, toId, userOptions } from '../../lib/filter-fields';
 import type { AppUser, AuditPage, AuditStatus } from './admin-tasks-api';
 import { ADMIN_TASK_SIZE_OPTIONS, AUDIT_STATUSES, type TaskAuditSearch } from './admin-tasks-search';
+import { useReloading } from '../../navigation/use-reloading';
 
 const t = zh.adminTasks;
 const A = t.audit;
@@ -33,7 +33,7 @@ export interface TaskAuditPageProps {
 }
 
 export function TaskAuditPage({ search, data, onSearch }: TaskAuditPageProps): JSX.Element {
-  const loading = useRouterState({ select: (state) => state.isLoading });
+  const loading = useReloading();
 
   const columns = useMemo(() => {
     const c = auditColumns(data.users);

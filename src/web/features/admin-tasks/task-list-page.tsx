@@ -27,6 +27,7 @@ import { ADMIN_TASK_SIZE_OPTIONS, type TaskListSearch } from './admin-tasks-sear
 import { TaskRowActions } from './task-row-actions';
 import { idText, toId, userLabel, userOptions } from '../../lib/filter-fields';
 import { filterForm } from '../../lib/list-search';
+import { useReloading } from '../../navigation/use-reloading';
 
 const t = zh.adminTasks;
 const L = t.list;
@@ -109,7 +110,7 @@ function taskColumns(users: readonly AppUser[], here: string, reload: () => Prom
 
 export function TaskListPage({ search, data, onSearch, renderRecords }: TaskListPageProps): JSX.Element {
   const router = useRouter();
-  const loading = useRouterState({ select: (state) => state.isLoading });
+  const loading = useReloading();
   // The list's own address (filters, page and all), where the edit page comes back to.
   const here = useRouterState({ select: (state) => state.location.href });
   const [records, setRecords] = useState<Task | null>(null);

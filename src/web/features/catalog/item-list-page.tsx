@@ -2,7 +2,7 @@
 // sort (newest / oldest -> isDesc), a paged table of items with the page-size dropdown of SPEC §9
 // (10 by default), 'edit' to /admin/item/{id} and 'add' to /admin/item/new. Everything the list
 // shows is in the URL; the route loader fetches GET /api/item/page for it.
-import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
 import type { JSX } from 'react';
 import * as v from 'valibot';
 import { columnHelper } from '../../components/ui/data-table';
@@ -17,6 +17,7 @@ import { ITEM_SORTS, ITEM_STATUS_FILTERS, toItemListUrlSearch, type ItemListSear
 import { ITEM_STATUS_LABEL, ITEM_STATUS_TONE } from './item-status';
 import { formatPrice, safeHttpUrl, type Item, type ItemPage } from './items';
 import { primaryLinkClass, textLinkClass } from '../../components/ui/link-classes';
+import { useReloading } from '../../navigation/use-reloading';
 
 const t = zh.catalog;
 
@@ -76,7 +77,7 @@ export interface ItemListPageProps {
 
 export function ItemListPage({ search, items }: ItemListPageProps): JSX.Element {
   const navigate = useNavigate();
-  const loading = useRouterState({ select: (state) => state.isLoading });
+  const loading = useReloading();
   const go = (next: ItemListSearch) => navigate({ to: '/admin/item-list', search: toItemListUrlSearch(next) });
 
   return (

@@ -8,7 +8,7 @@
 // Filters, sort, page and size live in the URL: this page reads them from `search` and changes
 // them through `onSearch`; the route's loader fetches the page they describe.
 import { taskDisplayId } from '../../../../machines/task.machine';
-import { useRouter, useRouterState } from '@tanstack/react-router';
+import { useRouter } from '@tanstack/react-router';
 import { useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../../../machines/payment.machine';
@@ -29,6 +29,7 @@ import { ADMIN_PAYMENT_ACTIONS, paymentActions, type PaymentAction } from './pay
 import { confirmPayment, type AppUser, type PaymentApply, type PaymentApplyPage } from './payments-api';
 import { usePaymentAction } from './use-payment-action';
 import { filterForm } from '../../lib/list-search';
+import { useReloading } from '../../navigation/use-reloading';
 
 const t = zh.payments;
 const A = t.admin;
@@ -102,7 +103,7 @@ function adminApplyColumns(
 export function AdminApplyListPage({ search, data, onSearch }: AdminApplyListPageProps): JSX.Element {
   const router = useRouter();
   const { api } = useAppContext();
-  const loading = useRouterState({ select: (state) => state.isLoading });
+  const loading = useReloading();
   const [agreeing, setAgreeing] = useState<PaymentApply | null>(null);
   const { running, run, reload } = usePaymentAction(() => void router.invalidate());
 

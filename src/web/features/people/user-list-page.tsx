@@ -1,7 +1,7 @@
 // /admin/user-list (SPEC §2, §7): filters role (all / admin / user), mailAddr and nickName; a paged
 // table of users with their role and groups; per row an edit dialog for role and groups. Filters,
 // page and size live in the URL; the route loader fetches GET /api/admin/user/list for them.
-import { useNavigate, useRouterState } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { useMemo, type JSX } from 'react';
 import * as v from 'valibot';
 import { Button } from '../../components/ui/button';
@@ -20,6 +20,7 @@ import { USER_ROLE_FILTERS, toUserListUrlSearch, type UserListSearch, type UserR
 import { canEditUser } from './user-roles';
 import type { AdminUser, UserListData } from './users';
 import { useRowDialog } from '../../lib/use-row-dialog';
+import { useReloading } from '../../navigation/use-reloading';
 
 const t = zh.people;
 
@@ -38,7 +39,7 @@ export function UserListPage({ search, data }: UserListPageProps): JSX.Element {
   const navigate = useNavigate();
   const viewerRole = useSessionRole();
   const viewerId = useSessionUser()?.id ?? null;
-  const loading = useRouterState({ select: (state) => state.isLoading });
+  const loading = useReloading();
   const editingDialog = useRowDialog<AdminUser>();
   const { row: editing, open: setEditing } = editingDialog;
 

@@ -7,7 +7,6 @@
 // cleared when the filters change) or, when none is selected, every row the filters select.
 // Filters, page and size live in the URL: this page reads them from `search` and changes them
 // through `onSearch`; the route's loader fetches the page they describe.
-import { useRouterState } from '@tanstack/react-router';
 import { useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { Button } from '../../components/ui/button';
@@ -32,6 +31,7 @@ import {
   type OrderItem,
   type TaskAmountSearch,
 } from './task-amount-search';
+import { useReloading } from '../../navigation/use-reloading';
 
 const t = zh.statistics;
 
@@ -66,7 +66,7 @@ export function selectedUserIds(selection: RowSelectionState): number[] {
 
 export function TaskAmountListPage({ search, data, onSearch }: TaskAmountListPageProps): JSX.Element {
   const { api } = useAppContext();
-  const loading = useRouterState({ select: (state) => state.isLoading });
+  const loading = useReloading();
   const { busy: exporting, download } = useDownload();
 
   // A new URL (back button, a link) re-seeds the filter form; new filters drop the selection.

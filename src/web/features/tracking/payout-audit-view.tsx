@@ -3,7 +3,6 @@
 // A reveal (收款信息) is one entry; a downloaded payment file is one entry per line. Filters: the
 // kind (action), the admin, the member and the days (in this browser's offset), and the sort; they
 // live in the URL with the scan view's (tracking-search.ts). Admin only, like the reads it lists.
-import { useRouterState } from '@tanstack/react-router';
 import { useMemo, type JSX } from 'react';
 import * as v from 'valibot';
 import { paymentTypeLabel } from '../../../../machines/bank-card';
@@ -18,6 +17,7 @@ import { filterForm, isDay } from '../../lib/list-search';
 import { offsetLabel, timezoneOffsetHours } from '../../lib/timezone';
 import type { AppUser, PayoutAuditEntry, PayoutAuditPage } from './tracking-api';
 import { PAYOUT_ACTIONS, TRACKING_SIZE_OPTIONS, type PayoutAction, type TrackingAuditSearch } from './tracking-search';
+import { useReloading } from '../../navigation/use-reloading';
 
 const P = zh.tracking.payoutAudit;
 const C = P.column;
@@ -55,7 +55,7 @@ export interface PayoutAuditViewProps {
 }
 
 export function PayoutAuditView({ search, audits, users, onSearch }: PayoutAuditViewProps): JSX.Element {
-  const loading = useRouterState({ select: (state) => state.isLoading });
+  const loading = useReloading();
   const form = filterForm(search, onSearch, { log: 'payout', isDesc: true });
   const admins = useMemo(() => users.filter((u) => u.roleType === 'admin'), [users]);
   const members = useMemo(() => users.filter((u) => u.roleType === 'user'), [users]);

@@ -9,7 +9,6 @@
 // Filters, sort, page and size live in the URL; the route's loader fetches the page they describe.
 // An admin also has the payout view (?log=payout, decision 168: payout-audit-view.tsx), chosen by
 // two tabs; a lowerAdmin, who cannot read payout details, sees the scan log alone.
-import { useRouterState } from '@tanstack/react-router';
 import { useMemo, type JSX } from 'react';
 import * as v from 'valibot';
 import { auditColumn, auditColumns } from '../../components/audit/audit-columns';
@@ -24,6 +23,7 @@ import { Link } from '@tanstack/react-router';
 import type { AppUser, AuditEntry, AuditPage, PayoutAuditPage } from './tracking-api';
 import { PayoutAuditView } from './payout-audit-view';
 import { TRACKING_SIZE_OPTIONS, type TrackingAuditSearch } from './tracking-search';
+import { useReloading } from '../../navigation/use-reloading';
 
 const t = zh.tracking;
 const A = t.audit;
@@ -81,7 +81,7 @@ function LogTabs({ payout }: { payout: boolean }): JSX.Element {
 }
 
 function ScanAuditView({ search, data, onSearch }: Omit<TrackingAuditPageProps, 'payoutView'>): JSX.Element {
-  const loading = useRouterState({ select: (state) => state.isLoading });
+  const loading = useReloading();
 
   const columns = useMemo(() => {
     const c = auditColumns(data.users);

@@ -6,7 +6,7 @@
 // paid (wait2pay, payed) offers no edit (machines/scan-record.machine.ts mayEdit, which the server asks too).
 // Filters, sort, page and size live in the URL: this page reads them from `search` and changes
 // them through `onSearch`; the route's loader fetches the page they describe.
-import { Link, useRouter, useRouterState } from '@tanstack/react-router';
+import { Link, useRouter } from '@tanstack/react-router';
 import { useCallback, useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { mayEdit, SCAN_STATUSES, type ScanStatus } from '../../../../machines/scan-record.machine';
@@ -31,6 +31,7 @@ import { useDownload } from '../../navigation/use-download';
 import { onDemand, useOnDemand } from '../../components/ui/on-demand';
 import { trackingExcelUrl, type AppUser, type ScanTracking, type ScanTrackingPage } from './tracking-api';
 import { trackingExportFilters, TRACKING_SIZE_OPTIONS, type TrackingFilters, type TrackingListSearch } from './tracking-search';
+import { useReloading } from '../../navigation/use-reloading';
 
 const scanEditDialog = onDemand(() => import('./scan-edit-dialog'));
 
@@ -131,7 +132,7 @@ function trackingColumns(users: readonly AppUser[], onEdit: (record: ScanTrackin
 export function TrackingListPage({ search, data, onSearch }: TrackingListPageProps): JSX.Element {
   const router = useRouter();
   const { api } = useAppContext();
-  const loading = useRouterState({ select: (state) => state.isLoading });
+  const loading = useReloading();
   const [editing, setEditing] = useState<ScanTracking | null>(null);
   // The edit dialog (Headless UI's dialog and the item picker) loads after the first rows (decision 179).
   const edit = useOnDemand(scanEditDialog, true);

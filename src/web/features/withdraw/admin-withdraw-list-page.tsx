@@ -6,7 +6,7 @@
 // dropped when the filters change) for 批量标记已付款 (all or nothing; the refused lines are listed)
 // and 导出付款文件; with none chosen, the header's 导出付款文件 takes every waited line the filters
 // select. The header also exports the list to Excel and opens the Excel confirmation of paid lines.
-import { useRouter, useRouterState } from '@tanstack/react-router';
+import { useRouter } from '@tanstack/react-router';
 import { useCallback, useMemo, useState, type JSX } from 'react';
 import * as v from 'valibot';
 import { WITHDRAW_STATUSES, type WithdrawStatus } from '../../../../machines/withdraw.machine';
@@ -50,6 +50,7 @@ import { adminMayPay, WITHDRAW_STATUS_OPTIONS, withdrawActions, type WithdrawAct
 import { adminWithdrawExportFilters, paymentFileFilters, WITHDRAW_SIZE_OPTIONS, type AdminWithdrawSearch } from './withdraw-search';
 import { filterForm } from '../../lib/list-search';
 import { useRowDialog } from '../../lib/use-row-dialog';
+import { useReloading } from '../../navigation/use-reloading';
 
 const W = zh.withdraw;
 const A = W.admin;
@@ -81,7 +82,7 @@ const NONE_CHOSEN: ReadonlyMap<number, WithdrawRequest> = new Map();
 
 export function AdminWithdrawListPage({ search, data, onSearch }: AdminWithdrawListPageProps): JSX.Element {
   const router = useRouter();
-  const loading = useRouterState({ select: (state) => state.isLoading });
+  const loading = useReloading();
   const notingDialog = useRowDialog<WithdrawRequest>();
   const { row: noting, open: setNoting } = notingDialog;
   const [confirming, setConfirming] = useState(false);
