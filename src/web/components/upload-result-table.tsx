@@ -4,7 +4,9 @@
 // page sizes: 20, 40, 60, 100, 200 and 全部 (everything on one page). The rows that need attention
 // (machines/upload-result.ts: errors, skips, warnings) come first, paged here in the browser (they
 // are in hand); a large file's fine rows, which its answer leaves out (decision 172), follow in a
-// table of their own, paged by the server (UploadFineRowsTable).
+// table of their own, paged by the server (UploadFineRowsTable). On a phone each row is a card: its
+// tracking id heads it, its status beside it, the rest labelled (a row's message is what a phone's
+// user reads; nine columns scrolled sideways).
 import { useState, type JSX } from 'react';
 import { needsAttention } from '../../../machines/upload-result';
 import { idTextClass } from './tracking-ids';
@@ -24,7 +26,7 @@ const blankIfNull = ({ getValue }: { getValue: () => number | string | null | un
 const col = columnHelper<UploadResultRow>();
 const mono = ({ getValue }: { getValue: () => string | undefined }) => <span className={idTextClass}>{getValue() ?? ''}</span>;
 const lineColumn = col.accessor('line', { header: u.colLine, meta: { align: 'right', className: 'w-16 tabular-nums' } });
-const trackingColumn = col.accessor('tracking', { header: u.colTracking, cell: mono });
+const trackingColumn = col.accessor('tracking', { header: u.colTracking, cell: mono, meta: { card: 'title' } });
 const upcColumn = col.accessor('upc', { header: u.colUpc, cell: mono });
 const restColumns = col.columns([
   col.accessor('name', { header: u.colName, cell: blankIfNull, meta: { className: 'min-w-40' } }),
@@ -34,6 +36,7 @@ const restColumns = col.columns([
   col.accessor('oldQty', { header: u.colOldQty, cell: blankIfNull, meta: { align: 'right' } }),
   col.accessor('opStatus', {
     header: u.colOpStatus,
+    meta: { card: 'badge' },
     cell: ({ getValue }) => <StatusBadge tone={OP_TONE[getValue()]}>{u.opStatus[getValue()] ?? getValue()}</StatusBadge>,
   }),
   col.accessor('msg', { header: u.colMsg, cell: blankIfNull, meta: { className: 'min-w-48' } }),
@@ -96,6 +99,7 @@ export function UploadResultTable({ rows, caption = u.caption, showUpc = false }
       sizeOptions={UPLOAD_RESULT_SIZE_OPTIONS}
       rowId={(row) => row.line}
       caption={caption}
+      cards
     />
   );
 }
@@ -128,6 +132,7 @@ export function UploadFineRowsTable({ resultId, fine, load, showUpc = false }: U
       rowId={(row) => row.line}
       caption={u.fineCaption(fine)}
       emptyText={data === null ? u.fineGone : undefined}
+      cards
     />
   );
 }
