@@ -57,7 +57,7 @@ export function useOnDemand<T>(onDemandModule: OnDemand<T>, wanted: boolean): T 
 }
 
 /** Runs `task` once the next frame has been painted (a task queued from that frame's animation callback); answers a cancel. */
-export function afterPaint(task: () => void): () => void {
+function afterPaint(task: () => void): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const frame = requestAnimationFrame(() => {
     timer = setTimeout(task, 0);
