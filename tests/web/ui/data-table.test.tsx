@@ -240,6 +240,8 @@ describe('<DataTable cards> at a phone width', () => {
     h.accessor('status', { header: '状态', cell: (info) => <span data-badge="">{info.getValue()}</span>, meta: { card: 'badge' } }),
     h.accessor('price', { header: '价格', cell: (info) => info.getValue().toFixed(2) }),
     h.display({ id: 'deadline', header: '截止', cell: () => '明天', meta: { cardOnly: true } }),
+    // A display column with nothing to show for a row (no one matched yet): no label over nothing.
+    h.display({ id: 'owner', header: '负责人', cell: ({ row }) => (row.original.id === 2 ? '小王' : null) }),
     h.accessor('code', { header: () => <abbr title="编码">码</abbr>, meta: { cardLabel: '编码' } }),
     h.display({ id: 'actions', header: '操作', cell: ({ row }) => <button type="button">编辑 {row.original.id}</button>, meta: { card: 'actions' } }),
   ]);
@@ -254,10 +256,10 @@ describe('<DataTable cards> at a phone width', () => {
       within(screen.getByRole('table', { name: '商品' }))
         .getAllByRole('columnheader')
         .map((th) => th.textContent),
-    ).toEqual(['ID', '名称', '状态', '价格', '码', '操作']);
+    ).toEqual(['ID', '名称', '状态', '价格', '负责人', '码', '操作']);
   });
 
-  it('lays each row out as a card: title and badge on top, labelled values, actions at the foot; hidden columns left off', () => {
+  it('lays each row out as a card: title and badge on top, labelled values, actions at the foot; hidden columns and blank values left off', () => {
     atPhoneWidth();
     const selection: RowSelectionState = {};
     render(
@@ -287,6 +289,7 @@ describe('<DataTable cards> at a phone width', () => {
       ['截止', '明天'],
       ['编码', 'K-1'],
     ]);
+    expect([...cards[1]!.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual(['价格', '截止', '负责人', '编码']);
     expect(card.getByRole('button', { name: '编辑 1' })).toBeTruthy();
     expect(card.getByRole('checkbox', { name: '选择此行' })).toBeTruthy();
     expect(card.queryByText('ID')).toBeNull();

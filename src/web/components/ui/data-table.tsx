@@ -495,11 +495,14 @@ function GridRow<T extends RowData>({
   );
 }
 
-/** A value a card leaves off rather than show a label over nothing: an empty text or no value at all. */
-function isBlankValue(cell: { column: { accessorFn?: unknown }; getValue: () => unknown }): boolean {
-  if (!cell.column.accessorFn) return false;
-  const value = cell.getValue();
-  return value === null || value === undefined || value === '';
+/**
+ * A value a card leaves off rather than show a label over nothing: an empty text or no value at all,
+ * the column's value or, for a display column (no value of its own), what its cell renders.
+ */
+function isBlankValue<T extends RowData>(cell: ReturnType<DataTableRow<T>['getAllCells']>[number]): boolean {
+  const render = cell.column.columnDef.cell;
+  const value = cell.column.accessorFn ? cell.getValue() : typeof render === 'function' ? render(cell.getContext()) : render;
+  return value === null || value === undefined || value === '' || value === false;
 }
 
 function SkeletonBar({ className = 'w-full max-w-24' }: { className?: string }): JSX.Element {
