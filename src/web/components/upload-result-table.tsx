@@ -87,19 +87,14 @@ export function UploadResultTable({ rows, caption = u.caption, showUpc = false }
   const totalPages = Math.ceil(rows.length / paging.size);
   const page = Math.min(paging.page, Math.max(0, totalPages - 1));
   return (
-    <DataTable
-      columns={showUpc ? columnsWithUpc : columns}
+    <UploadRows
+      showUpc={showUpc}
+      paging={{ page, size: paging.size }}
+      setPaging={setPaging}
       data={pageOf(rows, page, paging.size)}
-      page={page}
-      size={paging.size}
       totalPages={totalPages}
       totalElements={rows.length}
-      onPageChange={(next) => setPaging((p) => ({ ...p, page: next }))}
-      onSizeChange={(size) => setPaging({ page: 0, size })}
-      sizeOptions={UPLOAD_RESULT_SIZE_OPTIONS}
-      rowId={(row) => row.line}
       caption={caption}
-      cards
     />
   );
 }
@@ -118,20 +113,48 @@ export function UploadFineRowsTable({ resultId, fine, load, showUpc = false }: U
   const remote = useRemote(`${resultId}:${paging.page}:${paging.size}`, () => load(resultId, paging.page, paging.size));
   const data = remote.data;
   return (
-    <DataTable
-      columns={showUpc ? columnsWithUpc : columns}
+    <UploadRows
+      showUpc={showUpc}
+      paging={paging}
+      setPaging={setPaging}
       data={data?.content ?? []}
-      page={paging.page}
-      size={paging.size}
       totalPages={data ? data.totalPages : Math.ceil(fine / paging.size)}
       totalElements={data ? data.totalElements : fine}
       loading={remote.loading}
-      onPageChange={(next) => setPaging((p) => ({ ...p, page: next }))}
-      onSizeChange={(size) => setPaging({ page: 0, size })}
-      sizeOptions={UPLOAD_RESULT_SIZE_OPTIONS}
-      rowId={(row) => row.line}
       caption={u.fineCaption(fine)}
       emptyText={data === null ? u.fineGone : undefined}
+    />
+  );
+}
+
+interface Paging {
+  page: number;
+  size: number;
+}
+
+/** One page of an upload's rows, as both tables show it: their columns, page sizes and cards on a phone. */
+function UploadRows(props: {
+  showUpc: boolean;
+  paging: Paging;
+  setPaging: (update: (p: Paging) => Paging) => void;
+  data: UploadResultRow[];
+  totalPages: number;
+  totalElements: number;
+  loading?: boolean;
+  caption: string;
+  emptyText?: string;
+}): JSX.Element {
+  const { showUpc, paging, setPaging, ...rest } = props;
+  return (
+    <DataTable
+      {...rest}
+      columns={showUpc ? columnsWithUpc : columns}
+      page={paging.page}
+      size={paging.size}
+      onPageChange={(next) => setPaging((p) => ({ ...p, page: next }))}
+      onSizeChange={(size) => setPaging(() => ({ page: 0, size }))}
+      sizeOptions={UPLOAD_RESULT_SIZE_OPTIONS}
+      rowId={(row) => row.line}
       cards
     />
   );
