@@ -35,7 +35,9 @@ async function seqScans() {
 async function settledSeqScans() {
   let last = await seqScans();
   if (dbDriver() === 'pglite') return last;
-  for (let quietSince = Date.now(), deadline = Date.now() + 20_000; Date.now() - quietSince < 2_000 && Date.now() < deadline;) {
+  let quietSince = Date.now();
+  const deadline = quietSince + 20_000;
+  while (Date.now() - quietSince < 2_000 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 250));
     const now = await seqScans();
     if (JSON.stringify(now) !== JSON.stringify(last)) [last, quietSince] = [now, Date.now()];

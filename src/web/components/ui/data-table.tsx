@@ -7,6 +7,7 @@
 // in place of the rows with a retry (`failure`), so the page's title and filters stay.
 import {
   createColumnHelper,
+  flexRender,
   functionalUpdate,
   metaHelper,
   rowExpandingFeature,
@@ -354,20 +355,18 @@ function RowCard<T extends RowData>({ row, view }: { row: DataTableRow<T>; view:
         {expand && <table.FlexRender cell={expand} />}
       </div>
       <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
-        {placed('field')
-          .filter((cell) => !isBlankValue(cell))
-          .map((cell) => {
-            const def = cell.column.columnDef;
-            const label = def.meta?.cardLabel ?? (typeof def.header === 'string' ? def.header : cell.column.id);
-            return (
-              <Fragment key={cell.id}>
-                <dt className="text-slate-500">{label}</dt>
-                <dd className="min-w-0 break-words text-slate-800 tabular-nums">
-                  <table.FlexRender cell={cell} />
-                </dd>
-              </Fragment>
-            );
-          })}
+        {placed('field').map((cell) => {
+          const content = cardFieldContent(cell);
+          if (content === null) return null;
+          const def = cell.column.columnDef;
+          const label = def.meta?.cardLabel ?? (typeof def.header === 'string' ? def.header : cell.column.id);
+          return (
+            <Fragment key={cell.id}>
+              <dt className="text-slate-500">{label}</dt>
+              <dd className="min-w-0 break-words text-slate-800 tabular-nums">{content}</dd>
+            </Fragment>
+          );
+        })}
       </dl>
       {actions.length > 0 && (
         <div className="mt-3 flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-slate-100 pt-2">
@@ -495,14 +494,19 @@ function GridRow<T extends RowData>({
   );
 }
 
+const isBlank = (value: unknown) => value === null || value === undefined || value === '' || value === false;
+
 /**
- * A value a card leaves off rather than show a label over nothing: an empty text or no value at all,
- * the column's value or, for a display column (no value of its own), what its cell renders.
+ * What a card shows of a field, rendered once; null for a value it leaves off rather than show a label
+ * over nothing (an empty text or no value at all): the column's value or, for a display column (no
+ * value of its own), what its cell renders. That cell is called as a function here (rules-of-hooks
+ * keeps hooks out of a column's `cell`).
  */
-function isBlankValue<T extends RowData>(cell: ReturnType<DataTableRow<T>['getAllCells']>[number]): boolean {
+function cardFieldContent<T extends RowData>(cell: ReturnType<DataTableRow<T>['getAllCells']>[number]): ReactNode {
   const render = cell.column.columnDef.cell;
-  const value = cell.column.accessorFn ? cell.getValue() : typeof render === 'function' ? render(cell.getContext()) : render;
-  return value === null || value === undefined || value === '' || value === false;
+  if (cell.column.accessorFn) return isBlank(cell.getValue()) ? null : flexRender(render, cell.getContext());
+  const content = (typeof render === 'function' ? render(cell.getContext()) : render) as ReactNode;
+  return isBlank(content) ? null : content;
 }
 
 function SkeletonBar({ className = 'w-full max-w-24' }: { className?: string }): JSX.Element {
