@@ -134,6 +134,18 @@ describe('/admin/tracking-list: the table', () => {
     }
   });
 
+  it("leaves off a phone card's fields a record has nothing for: no 商品, 匹配用户 or 任务 over blanks", async () => {
+    atPhoneWidth();
+    try {
+      const imported = { itemId: null, itemName: '', status: 'init' as const, matchedUser: null, userId: null, mainId: null, subId: null, taskId: null };
+      renderList('/admin/tracking-list', [aRecord({ id: 31, trackingId: 'TM100', ...imported })]);
+      const [card] = within(await screen.findByRole('list', { name: '扫描记录' })).getAllByRole('listitem');
+      expect([...card!.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual(['UPC', '数量', '操作人', '创建时间']);
+    } finally {
+      atDesktopWidth();
+    }
+  });
+
   it('offers the six scan statuses and links to the two scan screens and the upload', async () => {
     renderList();
     await waitFor(() => expect(bodyRows()).toHaveLength(1));

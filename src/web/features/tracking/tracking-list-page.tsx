@@ -79,12 +79,14 @@ function trackingColumns(users: readonly AppUser[], onEdit: (record: ScanTrackin
       id: 'item',
       header: F.item,
       meta: { className: 'min-w-40' },
-      cell: ({ row }) => (
-        <div className="flex flex-col">
-          <span>{row.original.itemName}</span>
-          {row.original.itemId !== null && <span className="text-xs text-slate-500 tabular-nums">#{row.original.itemId}</span>}
-        </div>
-      ),
+      // Nothing for a row of no known item (an imported id whose UPC is no item's): a card leaves it off.
+      cell: ({ row }) =>
+        row.original.itemName || row.original.itemId !== null ? (
+          <div className="flex flex-col">
+            <span>{row.original.itemName}</span>
+            {row.original.itemId !== null && <span className="text-xs text-slate-500 tabular-nums">#{row.original.itemId}</span>}
+          </div>
+        ) : null,
     }),
     col.accessor('status', { header: F.status, cell: ({ getValue }) => <ScanStatusBadge status={getValue()} />, meta: { card: 'badge' } }),
     col.display({
